@@ -1,0 +1,181 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance } from 'fastify';
+import qs from 'qs';
+import type { Config } from '../config.ts';
+import type { Banco } from '../db/banco.ts';
+import { limitadorNoBanco, type Limitador } from '../domain/limites.ts';
+import type { Relogio } from '../domain/tempo.ts';
+import { Cofre } from '../http/cofre.ts';
+import { exigirRegraDeAcesso, registrarCabecalhos } from '../http/protecoes.ts';
+import { falhaDe, respostaDeErroDoCliente } from '../http/erros.ts';
+import { opcoesDeLog } from '../http/log.ts';
+import { registrarOperacao } from '../http/operacao.ts';
+import { ganchoCsrf, ganchoDeAcesso } from './autenticacao.ts';
+import type { ContextoCestas } from './contexto.ts';
+import { criarClienteOidc } from './oidc.ts';
+import { querJson, responder } from './resposta.ts';
+import { categoria, cesta, ciclo, pontoentrega, produto, usuario } from './recursos.ts';
+import { rotasCadastro } from './rotas/cadastro.ts';
+import { rotasCiclos } from './rotas/ciclos.ts';
+import { rotasComposicao } from './rotas/composicao.ts';
+import { rotasFinanceiro } from './rotas/financeiro.ts';
+import { rotasInformacoes } from './rotas/informacoes.ts';
+import { rotasOfertas } from './rotas/ofertas.ts';
+import { rotasPedidos } from './rotas/pedidos.ts';
+import { rotasRelatorios } from './rotas/relatorios.ts';
+import { registrarRecurso } from './rotas/registros.ts';
+import { rotasLogin } from './rotas/login.ts';
+import { rotasPainel } from './rotas/painel.ts';
+import './tipos-fastify.ts';
+import { paginaErro } from './views/paginas.ts';
+
+export const LIMITE_CORPO = 1024 * 1024;
+
+export interface DependenciasCestas {
+  readonly config: Config;
+  readonly banco: Banco;
+  readonly relogio: Relogio;
+  /** The OpenID provider this face logs in with. */
+  readonly provedor: { readonly issuer: string; readonly clientId: string; readonly clientSecret: string };
+  /** Extra image origins for the CSP (the provider's avatars). */
+  readonly origensDeImagem?: readonly string[];
+  /** Where login attempts are counted; the database unless REDIS_URL gave another. */
+  readonly limitador?: Limitador;
+}
+
+const ESTATICOS: Readonly<Record<string, { tipo: string; conteudo: Buffer }>> = {
+  'estilo.css': { tipo: 'text/css; charset=utf-8', conteudo: readFileSync(new URL('./static/estilo.css', import.meta.url)) },
+  'ciclo.js': { tipo: 'text/javascript; charset=utf-8', conteudo: readFileSync(new URL('./static/ciclo.js', import.meta.url)) },
+  'formularios.js': { tipo: 'text/javascript; charset=utf-8', conteudo: readFileSync(new URL('./static/formularios.js', import.meta.url)) },
+  'icone.svg': { tipo: 'image/svg+xml', conteudo: readFileSync(new URL('./static/icone.svg', import.meta.url)) },
+};
+
+/** Builds the Cestas face (Variant A) without listening, so tests can inject requests. */
+export async function criarAppCestas(dep: DependenciasCestas): Promise<FastifyInstance> {
+  const { config } = dep;
+  const app = Fastify({
+    logger: opcoesDeLog(config, 'cestas'),
+    genReqId: () => randomUUID(),
+    bodyLimit: LIMITE_CORPO,
+    trustProxy: false,
+    clientErrorHandler: respostaDeErroDoCliente,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const baseUrl = (): string => {
+    if (config.cestasBaseUrl !== undefined) return config.cestasBaseUrl;
+    const endereco = app.server.address() as AddressInfo | null;
+    return `http://localhost:${endereco?.port ?? config.cestasPort}`;
+  };
+  const ctx: ContextoCestas = {
+    config,
+    banco: dep.banco,
+    relogio: dep.relogio,
+    baseUrl,
+    cookiesSeguros: config.producao,
+    cofreSessao: new Cofre(config.appSessionSecret, 'appSession'),
+    cofreVerificacao: new Cofre(config.appSessionSecret, 'auth_verification'),
+    oidc: criarClienteOidc({ ...dep.provedor, redirectUri: () => `${baseUrl()}/callback` }),
+    limitador: dep.limitador ?? limitadorNoBanco(dep.banco),
+  };
+
+  // 1. External plugins. Bodies are JSON or forms only: anything else gets 415.
+  app.removeContentTypeParser('text/plain');
+  await app.register(cookie, { secret: config.appSessionSecret });
+  await app.register(formbody, {
+    bodyLimit: LIMITE_CORPO,
+    parser: (corpo: string) => qs.parse(corpo, { allowPrototypes: false, depth: 5, arrayLimit: 500, parameterLimit: 2000 }),
+  });
+  // "Sair" posts to /logout, which redirects to the provider's sign-out page: form-action must allow it.
+  const origemDoProvedor = URL.parse(dep.provedor.issuer)?.origin;
+  await registrarCabecalhos(app, {
+    producao: config.producao,
+    origensDeImagem: dep.origensDeImagem ?? [],
+    destinosDeFormulario: origemDoProvedor === undefined ? [] : [origemDoProvedor],
+  });
+
+  // 2. App capabilities: decorations, access rules, errors.
+  app.decorateRequest('sessao', null);
+  app.decorateRequest('ator', null);
+  app.decorateRequest('flash', null);
+  exigirRegraDeAcesso(app, 'acesso');
+  app.addHook('onRequest', ganchoDeAcesso(ctx));
+  app.addHook('preHandler', ganchoCsrf(ctx));
+
+  app.setErrorHandler((erro, req, reply) => {
+    const falha = falhaDe(erro);
+    const interno = falha.codigo === 'ERRO_INTERNO';
+    if (interno) req.log.error({ err: erro }, 'erro interno');
+    else req.log.info({ codigo: falha.codigo, status: falha.status }, falha.mensagem);
+    const mensagem = interno ? `Erro interno. Informe o código ${req.id} à coordenação.` : falha.mensagem;
+    reply.code(falha.status);
+    if (querJson(req)) {
+      return reply.send({
+        success: false,
+        error: mensagem,
+        ...(falha.detalhes === undefined ? {} : { details: falha.detalhes }),
+        ...(interno ? { requestId: req.id } : {}),
+      });
+    }
+    const titulo = falha.status === 401 ? 'Entre para continuar' : falha.status === 403 ? 'Acesso negado' : 'Não foi possível concluir';
+    return responder(req, reply, {
+      titulo,
+      status: falha.status,
+      dados: null,
+      corpo: () => paginaErro(mensagem, { ...(interno ? { codigoRequisicao: req.id } : {}), detalhes: falha.detalhes ?? {} }),
+    });
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    reply.code(404);
+    if (querJson(req)) return reply.send({ success: false, error: 'Página ou registro não encontrado' });
+    return responder(req, reply, {
+      titulo: 'Página não encontrada',
+      status: 404,
+      dados: null,
+      corpo: () => paginaErro('Não encontramos o endereço pedido.', {}),
+    });
+  });
+
+  // 3. Routes.
+  registrarOperacao(app, {
+    face: 'cestas',
+    banco: dep.banco,
+    relogio: dep.relogio,
+    metricsToken: config.metricsToken,
+    rotaPublica: { acesso: 'publico' },
+    corpoDeErro: (mensagem) => ({ success: false, error: mensagem }),
+  });
+  for (const [nome, { tipo, conteudo }] of Object.entries(ESTATICOS)) {
+    app.get(`/static/${nome}`, { config: { acesso: 'publico' } }, (_req, reply) =>
+      reply.type(tipo).header('cache-control', 'public, max-age=3600').send(conteudo),
+    );
+  }
+  // The layout links /static/icone.svg; browsers still ask for /favicon.ico where there is no
+  // layout (a JSON answer, a PDF), and a 404 there would show as an error in their console.
+  app.get('/favicon.ico', { config: { acesso: 'publico' } }, (_req, reply) =>
+    reply.type(ESTATICOS['icone.svg']?.tipo ?? 'image/svg+xml').header('cache-control', 'public, max-age=86400').send(ESTATICOS['icone.svg']?.conteudo),
+  );
+  rotasLogin(app, ctx);
+  rotasPainel(app, ctx);
+  rotasCadastro(app, ctx);
+  rotasCiclos(app, ctx);
+  registrarRecurso(app, ctx, categoria);
+  registrarRecurso(app, ctx, cesta);
+  registrarRecurso(app, ctx, produto);
+  registrarRecurso(app, ctx, pontoentrega);
+  registrarRecurso(app, ctx, usuario);
+  registrarRecurso(app, ctx, ciclo);
+  rotasInformacoes(app, ctx);
+  rotasOfertas(app, ctx);
+  rotasComposicao(app, ctx);
+  rotasPedidos(app, ctx);
+  rotasFinanceiro(app, ctx);
+  rotasRelatorios(app, ctx);
+
+  return app;
+}

@@ -1,0 +1,115 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { autorizar, type Ator } from '../domain/acesso.ts';
+import { Proibido } from '../domain/erros.ts';
+import { atorDaIdentidade, atorDaSessao } from '../domain/usuarios.ts';
+import { ErroHttp } from '../http/erros.ts';
+import type { ContextoCestas } from './contexto.ts';
+import { ErroLogin } from './oidc.ts';
+import { caminhoLocal, lerAviso, querJson } from './resposta.ts';
+import { COOKIE_SESSAO, apagarSessao, gravarVerificacao, lerSessao, tokenConfere } from './sessao.ts';
+import type { Acesso } from './tipos-fastify.ts';
+
+/** Login attempts (redirects to the provider and callbacks) per client address. */
+// NOTE: generous, because a whole community may share one address (a school or association network).
+export const LIMITE_LOGIN = { tentativas: 100, janelaMs: 15 * 60 * 1000 } as const;
+
+export async function limitarLogin(ctx: ContextoCestas, req: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const t = await ctx.limitador.contar(`cestas-login:${req.ip}`, LIMITE_LOGIN.tentativas, LIMITE_LOGIN.janelaMs, ctx.relogio.agora());
+  if (!t.permitido) {
+    reply.header('retry-after', Math.max(1, Math.ceil((t.fimDaJanela - ctx.relogio.agora().getTime()) / 1000)));
+    throw new ErroHttp(429, 'MUITAS_TENTATIVAS', 'Muitas tentativas de login. Tente novamente em 15 minutos.');
+  }
+}
+
+/** Starts the OpenID Connect login: a redirect to the provider's authorize address. */
+export async function iniciarLogin(ctx: ContextoCestas, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  await limitarLogin(ctx, req, reply);
+  const { url, verificacao } = await ctx.oidc.iniciar(caminhoLocal(req.url)).catch((e: unknown) => {
+    if (!(e instanceof ErroLogin)) throw e;
+    req.log.error({ err: e.cause ?? e }, 'provedor de login indisponível');
+    throw new ErroHttp(503, 'PROVEDOR_INDISPONIVEL', e.message);
+  });
+  gravarVerificacao(reply, ctx.cofreVerificacao, verificacao, ctx.relogio.agora().getTime(), { seguro: ctx.cookiesSeguros });
+  return reply.redirect(url.href, 302);
+}
+
+/**
+ * Loads the actor and applies the route's access rule. Returns a reply when it answered the
+ * request itself (a redirect), undefined to go on; throws to refuse.
+ */
+export async function exigirAcesso(
+  ctx: ContextoCestas,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  acesso: Exclude<Acesso, 'publico'>,
+): Promise<FastifyReply | undefined> {
+  if (req.sessao === null) {
+    if (req.method === 'GET' && !querJson(req)) return iniciarLogin(ctx, req, reply);
+    throw new ErroHttp(401, 'NAO_AUTENTICADO', 'Não autenticado');
+  }
+  // The access hook has usually loaded the actor with the session check already.
+  const ator: Ator = req.ator ?? (await atorDaIdentidade(ctx.banco, req.sessao.identidade));
+  req.ator = ator;
+  if (ator.usuarioid !== null && !ator.ativo) {
+    throw new Proibido('USUARIO_INATIVO', 'Seu cadastro está desativado. Fale com a coordenação da comunidade.');
+  }
+  if (acesso === 'identidade') return undefined;
+  if (ator.usuarioid === null) {
+    if (req.method === 'GET' && !querJson(req)) return reply.redirect('/usuarionovo', 302);
+    throw new Proibido('CADASTRO_PENDENTE', 'Complete seu cadastro em /usuarionovo antes de continuar');
+  }
+  autorizar(ator, acesso);
+  return undefined;
+}
+
+/** onRequest: session, one-time message, then the route's access rule (deny by default). */
+export function ganchoDeAcesso(ctx: ContextoCestas) {
+  return async (req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
+    req.sessao = lerSessao(req, ctx.cofreSessao, ctx.relogio.agora().getTime());
+    req.ator = null;
+    if (req.sessao === null && req.cookies[COOKIE_SESSAO] !== undefined) apagarSessao(reply, { seguro: ctx.cookiesSeguros });
+    req.flash = req.method === 'GET' ? lerAviso(req, reply) : null;
+    const acesso = req.routeOptions.config.acesso;
+    // Unmatched requests (404) carry no rule and reach only the not-found handler.
+    if (acesso === undefined || acesso === 'publico') return undefined;
+    if (req.sessao !== null) {
+      // One query: the session has not ended (logout) and who it belongs to.
+      req.ator = await atorDaSessao(ctx.banco, req.sessao.sid, req.sessao.identidade);
+      if (req.ator === null) {
+        req.sessao = null;
+        apagarSessao(reply, { seguro: ctx.cookiesSeguros });
+      }
+    }
+    return exigirAcesso(ctx, req, reply, acesso);
+  };
+}
+
+const METODOS_SEGUROS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * preHandler: cross-site request forgery. Every write must come from our own origin; form posts
+ * must also carry the session's token. JSON bodies cannot be sent cross-site without a CORS
+ * preflight (which we never grant), so they need only the origin check.
+ */
+export function ganchoCsrf(ctx: ContextoCestas) {
+  return async (req: FastifyRequest): Promise<void> => {
+    if (METODOS_SEGUROS.has(req.method)) return;
+    const origem = req.headers.origin;
+    if (origem !== undefined && origem !== new URL(ctx.baseUrl()).origin) {
+      throw new ErroHttp(403, 'ORIGEM_NAO_PERMITIDA', 'Origem da requisição não permitida');
+    }
+    if ((req.headers['content-type'] ?? '').startsWith('application/json')) return;
+    if (req.sessao === null) return;
+    const corpo = req.body as Record<string, unknown> | null | undefined;
+    const token = (corpo !== null && typeof corpo === 'object' ? corpo._csrf : undefined) ?? req.headers['x-csrf-token'];
+    if (!tokenConfere(req.sessao.csrf, token)) {
+      throw new ErroHttp(403, 'CSRF', 'Token de segurança ausente ou inválido. Recarregue a página e tente novamente.');
+    }
+  };
+}
+
+/** The actor of a request whose route's access rule has run (any rule but 'publico'). */
+export function atorDe(req: FastifyRequest): Ator {
+  if (req.ator === null) throw new Error(`${req.method} ${req.url}: sem ator; a regra de acesso da rota não rodou`);
+  return req.ator;
+}

@@ -1,0 +1,21 @@
+import type { Banco } from '../db/banco.ts';
+import type { Config } from '../config.ts';
+import type { Limitador } from '../domain/limites.ts';
+import type { Relogio } from '../domain/tempo.ts';
+import type { Cofre } from '../http/cofre.ts';
+import type { ClienteOidc } from './oidc.ts';
+
+/** Everything the Cestas routes need, built once in app.ts. */
+export interface ContextoCestas {
+  readonly config: Config;
+  readonly banco: Banco;
+  readonly relogio: Relogio;
+  readonly oidc: ClienteOidc;
+  readonly cofreSessao: Cofre;
+  readonly cofreVerificacao: Cofre;
+  /** The public address, known once the server listens. */
+  readonly baseUrl: () => string;
+  readonly cookiesSeguros: boolean;
+  /** Counts login attempts across processes (the database, or Redis). */
+  readonly limitador: Limitador;
+}

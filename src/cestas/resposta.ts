@@ -1,0 +1,57 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Html, Interpolavel } from '../http/html.ts';
+import { layout } from './views/layout.ts';
+
+/**
+ * Content negotiation: JSON when the client asks for it (Accept: application/json without
+ * text/html), or when it sent JSON and did not say what it accepts. Browsers get HTML.
+ */
+export function querJson(req: FastifyRequest): boolean {
+  const aceita = req.headers.accept ?? '';
+  if (aceita.includes('application/json') && !aceita.includes('text/html')) return true;
+  const semPreferencia = aceita === '' || aceita.trim() === '*/*';
+  return semPreferencia && (req.headers['content-type'] ?? '').startsWith('application/json');
+}
+
+export function paginaHtml(req: FastifyRequest, titulo: string, conteudo: Interpolavel): Html {
+  return layout({ titulo, ator: req.ator, csrf: req.sessao?.csrf ?? null, flash: req.flash }, conteudo);
+}
+
+export interface Resposta {
+  readonly titulo: string;
+  /** What the page shows, as JSON `data`. */
+  readonly dados: unknown;
+  readonly corpo: () => Interpolavel;
+  readonly status?: number;
+  readonly mensagem?: string;
+}
+
+/** Answers a page: the envelope for JSON clients, the rendered page for browsers. */
+export function responder(req: FastifyRequest, reply: FastifyReply, r: Resposta): FastifyReply {
+  reply.code(r.status ?? 200);
+  if (querJson(req)) return reply.send({ success: true, data: r.dados, message: r.mensagem ?? r.titulo });
+  return reply.type('text/html; charset=utf-8').send(paginaHtml(req, r.titulo, r.corpo()).texto);
+}
+
+const COOKIE_FLASH = 'flash';
+
+/** After a browser form post: 303 to the next page with a one-time message. */
+export function redirecionarComAviso(reply: FastifyReply, destino: string, aviso: string): FastifyReply {
+  reply.setCookie(COOKIE_FLASH, aviso, { path: '/', httpOnly: true, sameSite: 'lax', signed: true, maxAge: 60 });
+  return reply.redirect(destino, 303);
+}
+
+/** Reads and clears the one-time message. */
+export function lerAviso(req: FastifyRequest, reply: FastifyReply): string | null {
+  const bruto = req.cookies[COOKIE_FLASH];
+  if (bruto === undefined) return null;
+  reply.clearCookie(COOKIE_FLASH, { path: '/' });
+  const r = req.unsignCookie(bruto);
+  return r.valid && r.value !== null ? r.value : null;
+}
+
+/** A local path to go back to after login; anything else becomes "/". */
+export function caminhoLocal(v: string | undefined): string {
+  if (v === undefined || !v.startsWith('/') || v.startsWith('//') || v.startsWith('/\\')) return '/';
+  return v.length > 2000 ? '/' : v;
+}

@@ -1,0 +1,25 @@
+import type { FastifyInstance } from 'fastify';
+import { pode } from '../../domain/acesso.ts';
+import { ORDENS_CICLO, listarCiclos } from '../../domain/ciclos.ts';
+import { lerPedidoDePagina } from '../../domain/registros.ts';
+import { diaLocal } from '../../domain/tempo.ts';
+import { comoEntrada } from '../../domain/validacao.ts';
+import type { ContextoCestas } from '../contexto.ts';
+import { responder } from '../resposta.ts';
+import { indiceCiclos } from '../views/ciclo.ts';
+
+/** The spec's ciclo-index has its own handler: cycles newest first, each with its phase. */
+export function rotasCiclos(app: FastifyInstance, ctx: ContextoCestas): void {
+  app.get('/ciclo-index', { config: { acesso: 'catalogoLer' } }, async (req, reply) => {
+    const query = comoEntrada(req.query);
+    const pedido = lerPedidoDePagina({ direcao: 'desc', ...query }, ORDENS_CICLO, 'dataOfertaInicio');
+    const pagina = await listarCiclos(ctx.banco, pedido, diaLocal(ctx.relogio.agora(), ctx.config.tz));
+    const podeCriar = req.ator !== null && pode(req.ator, 'catalogoEscrever');
+    const acoes = { editar: podeCriar, apagar: podeCriar };
+    return responder(req, reply, {
+      titulo: 'Ciclos',
+      dados: { ...pagina, itens: pagina.itens.map((c) => ({ ...c, acoes })), acoes: { criar: podeCriar } },
+      corpo: () => indiceCiclos(pagina, podeCriar),
+    });
+  });
+}

@@ -1,0 +1,73 @@
+import { createReadStream } from 'node:fs';
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ErroDominio, Invalido } from '../../domain/erros.ts';
+import { TAMANHO_MAXIMO_ARQUIVO, arquivoDaMovimentacao, fecharCiclo, registrarMovimentacao, saldos, tiposDeMovimentacao } from '../../domain/financeiro.ts';
+import { comoEntrada, type Entrada } from '../../domain/validacao.ts';
+import { atorDe } from '../autenticacao.ts';
+import type { ContextoCestas } from '../contexto.ts';
+import { querJson, redirecionarComAviso, responder } from '../resposta.ts';
+import { tempo } from '../tempo.ts';
+import { paginaMovimentacao } from '../views/financeiro.ts';
+import { ParamsId } from './registros.ts';
+
+
+/** Closing a cycle, recording payments and adjustments with a receipt, and downloading receipts. */
+export function rotasFinanceiro(app: FastifyInstance, ctx: ContextoCestas): void {
+  app.post('/fecharciclo/:id', { config: { acesso: 'financeiroEscrever' }, schema: { params: ParamsId } }, async (req, reply) => {
+    const { id } = req.params as { id: number };
+    const resumo = await fecharCiclo(ctx.banco, atorDe(req), id, { ...tempo(ctx), taxa: ctx.config.taxa });
+    const mensagem = resumo.novas === 0 ? 'Ciclo já estava fechado: nada mudou' : `Ciclo fechado: ${resumo.novas} movimentações registradas`;
+    if (querJson(req)) return reply.send({ success: true, data: resumo, message: mensagem });
+    return redirecionarComAviso(reply, `/ciclo/${id}`, `${mensagem}.`);
+  });
+
+  async function formulario(req: FastifyRequest, reply: FastifyReply, falha = { status: 200, erro: null as string | null, detalhes: {} as Readonly<Record<string, unknown>>, valores: {} as Readonly<Record<string, unknown>> }) {
+    const [pessoas, tipos, ciclos, todos] = await Promise.all([
+      ctx.banco.selectFrom('usuario').select(['id', 'nome']).where('ativo', '=', true).orderBy('nomeChave').execute(),
+      tiposDeMovimentacao(ctx.banco),
+      ctx.banco.selectFrom('ciclo').select(['id', 'nome']).orderBy('dataOfertaInicio', 'desc').limit(100).execute(),
+      saldos(ctx.banco),
+    ]);
+    const opcoes = { pessoas, tipos, ciclos, saldos: todos };
+    return responder(req, reply, {
+      titulo: 'Registrar pagamento ou ajuste',
+      status: falha.status,
+      dados: opcoes,
+      corpo: () => paginaMovimentacao(opcoes, req.sessao?.csrf ?? null, tempo(ctx).hoje, falha),
+    });
+  }
+
+  app.get('/movimentacao', { config: { acesso: 'financeiroEscrever' } }, (req, reply) => formulario(req, reply));
+
+  // Receipts are the only multipart bodies: the parser lives in this context alone, so every
+  // other route keeps answering 415 to multipart.
+  app.register(async (escopo) => {
+    await escopo.register(multipart, {
+      attachFieldsToBody: 'keyValues',
+      limits: { fileSize: TAMANHO_MAXIMO_ARQUIVO, files: 1, fields: 20, fieldSize: 10_000, parts: 21 },
+    });
+    escopo.post('/movimentacao', { config: { acesso: 'financeiroEscrever' }, bodyLimit: TAMANHO_MAXIMO_ARQUIVO + 1024 * 1024 }, async (req, reply) => {
+      const { arquivo, ...campos } = comoEntrada(req.body) as Entrada & { arquivo?: unknown };
+      const anexo = Buffer.isBuffer(arquivo) && arquivo.length > 0 ? { nome: 'comprovante', conteudo: arquivo } : null;
+      try {
+        const mov = await registrarMovimentacao(ctx.banco, atorDe(req), campos, anexo, { ...tempo(ctx), dirArquivos: ctx.config.dirArquivos });
+        if (querJson(req)) return reply.code(201).send({ success: true, data: mov, message: 'Movimentação registrada' });
+        return redirecionarComAviso(reply, '/movimentacao', 'Movimentação registrada.');
+      } catch (e) {
+        if (querJson(req) || !(e instanceof ErroDominio)) throw e;
+        return formulario(req, reply, { status: e instanceof Invalido ? 400 : 409, erro: e.message, detalhes: e.detalhes ?? {}, valores: campos });
+      }
+    });
+  });
+
+  app.get('/movimentacao/:id/arquivo', { config: { acesso: 'financeiroLer' }, schema: { params: ParamsId } }, async (req, reply) => {
+    const { id } = req.params as { id: number };
+    const arquivo = await arquivoDaMovimentacao(ctx.banco, atorDe(req), id, ctx.config.dirArquivos);
+    return reply
+      .type(arquivo.tipo)
+      .header('content-disposition', `attachment; filename="${arquivo.nome}"`)
+      .header('cache-control', 'private, no-store')
+      .send(createReadStream(arquivo.caminho));
+  });
+}

@@ -1,0 +1,63 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { encerrarSessao } from '../../domain/sessoes.ts';
+import { usuarioPorEmail } from '../../domain/usuarios.ts';
+import { exigirAcesso, limitarLogin } from '../autenticacao.ts';
+import type { ContextoCestas } from '../contexto.ts';
+import { ErroLogin } from '../oidc.ts';
+import { querJson, responder } from '../resposta.ts';
+import { DURACAO_SESSAO_MS, apagarSessao, apagarVerificacao, gravarSessao, lerVerificacao } from '../sessao.ts';
+import { paginaErroLogin, paginaSaiu } from '../views/paginas.ts';
+import { mostrarPainel } from './painel.ts';
+
+function recusarLogin(req: FastifyRequest, reply: FastifyReply, mensagem: string): FastifyReply {
+  reply.code(400);
+  if (querJson(req)) return reply.send({ success: false, error: mensagem });
+  return responder(req, reply, { titulo: 'Não foi possível entrar', dados: null, corpo: () => paginaErroLogin(mensagem), status: 400 });
+}
+
+export function rotasLogin(app: FastifyInstance, ctx: ContextoCestas): void {
+  const cookie = { seguro: ctx.cookiesSeguros };
+
+  // The provider returns here. Without an authorization response it is the dashboard (spec 4).
+  app.get('/callback', { config: { acesso: 'publico' } }, async (req, reply) => {
+    const query = req.url.includes('?') ? req.url.slice(req.url.indexOf('?') + 1) : '';
+    const params = new URLSearchParams(query);
+    if (!params.has('code') && !params.has('error') && !params.has('state')) {
+      const resposta = await exigirAcesso(ctx, req, reply, 'painel');
+      return resposta ?? mostrarPainel(ctx, req, reply);
+    }
+    await limitarLogin(ctx, req, reply);
+    const agora = ctx.relogio.agora();
+    const verificacao = lerVerificacao(req, ctx.cofreVerificacao, agora.getTime());
+    apagarVerificacao(reply, cookie);
+    if (verificacao === null) {
+      return recusarLogin(req, reply, 'Este login expirou ou foi iniciado em outro navegador. Entre novamente.');
+    }
+    try {
+      const { identidade, idToken } = await ctx.oidc.concluir(query, verificacao);
+      gravarSessao(reply, ctx.cofreSessao, { identidade, idToken }, agora.getTime(), cookie);
+      const usuario = await usuarioPorEmail(ctx.banco, identidade.email);
+      req.log.info({ sub: identidade.sub, registrado: usuario !== undefined }, 'login concluído');
+      return reply.redirect(usuario === undefined ? '/usuarionovo' : verificacao.volta, 303);
+    } catch (e) {
+      if (!(e instanceof ErroLogin)) throw e;
+      req.log.warn({ err: e.cause ?? e }, 'login recusado');
+      return recusarLogin(req, reply, e.message);
+    }
+  });
+
+  async function sair(req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+    const idToken = req.sessao?.idToken;
+    if (req.sessao !== null) await encerrarSessao(ctx.banco, req.sessao.sid, req.sessao.inicio + DURACAO_SESSAO_MS, ctx.relogio.agora());
+    apagarSessao(reply, cookie);
+    if (querJson(req)) return reply.send({ success: true, data: null, message: 'Sessão encerrada' });
+    const depois = `${ctx.baseUrl()}/saiu`;
+    const noProvedor = idToken === undefined ? null : await ctx.oidc.urlDeSaida(idToken, depois);
+    return reply.redirect(noProvedor?.href ?? '/saiu', 303);
+  }
+
+  app.get('/logout', { config: { acesso: 'publico' } }, sair);
+  app.post('/logout', { config: { acesso: 'publico' } }, sair);
+
+  app.get('/saiu', { config: { acesso: 'publico' } }, (req, reply) => responder(req, reply, { titulo: 'Até logo', dados: null, corpo: paginaSaiu }));
+}

@@ -1,0 +1,97 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ehGestor, veTudo, type Ator } from '../../domain/acesso.ts';
+import { cicloDasJanelas, faseDoCiclo } from '../../domain/ciclos.ts';
+import { ErroDominio, Invalido, Proibido } from '../../domain/erros.ts';
+import { apagarProdutoDaOferta, ofertaDe, ofertasVisiveis, produtosParaOfertar, salvarOferta } from '../../domain/ofertas.ts';
+import { usuarioPorId } from '../../domain/usuarios.ts';
+import { Campos, MAIOR_ID, comoEntrada } from '../../domain/validacao.ts';
+import { atorDe } from '../autenticacao.ts';
+import type { ContextoCestas } from '../contexto.ts';
+import { querJson, redirecionarComAviso, responder } from '../resposta.ts';
+import { tempo } from '../tempo.ts';
+import { listaDeOfertas, paginaOferta } from '../views/ofertas.ts';
+import { ParamsId } from './registros.ts';
+
+
+/** Whose offer a page shows: ?usuarioid= for those who see everyone, else one's own. */
+function fornecedorDaPagina(ator: Ator, query: unknown): number {
+  const c = new Campos(comoEntrada(query));
+  const pedido = c.inteiro('usuarioid', { min: 1, max: MAIOR_ID });
+  c.concluir();
+  if (pedido !== null && pedido !== ator.usuarioid) {
+    if (!veTudo(ator)) throw new Proibido('OFERTA_DE_OUTRA_PESSOA', 'Você só pode ver as suas próprias ofertas');
+    return pedido;
+  }
+  if (!ator.perfil.includes('fornecedor')) throw new Invalido('VALIDACAO', 'Escolha o fornecedor', { usuarioid: 'Informe ?usuarioid= com o fornecedor da oferta' });
+  return ator.usuarioid ?? 0;
+}
+
+/** Offers: the supplier's page, the list, draft and final saves, and removal of a line. */
+export function rotasOfertas(app: FastifyInstance, ctx: ContextoCestas): void {
+  async function mostrar(req: FastifyRequest, reply: FastifyReply, cicloid: number, usuarioid: number, falha = { status: 200, erro: null as string | null, detalhes: {} as Readonly<Record<string, unknown>>, valores: null as ReadonlyArray<Readonly<Record<string, unknown>>> | null }) {
+    const ator = atorDe(req);
+    const { hoje } = tempo(ctx);
+    const ciclo = await cicloDasJanelas(ctx.banco, cicloid);
+    const fornecedor = await usuarioPorId(ctx.banco, usuarioid);
+    if (fornecedor === undefined || !fornecedor.perfil.includes('fornecedor')) throw new Invalido('VALIDACAO', 'Fornecedor inválido', { usuarioid: 'Não há fornecedor com este id' });
+    const fase = faseDoCiclo(ciclo, hoje);
+    const podeEditar = ehGestor(ator) || (ator.usuarioid === usuarioid && fase === 'oferta' && ciclo.ativo && ciclo.fechadoEm === null);
+    const [oferta, produtosDisponiveis] = await Promise.all([ofertaDe(ctx.banco, cicloid, usuarioid), produtosParaOfertar(ctx.banco, usuarioid)]);
+    const dados = {
+      ciclo: { id: ciclo.id, nome: ciclo.nome, fase, dataOfertaInicio: ciclo.dataOfertaInicio, dataOfertaFim: ciclo.dataOfertaFim },
+      oferta, produtosDisponiveis, podeEditar, fornecedor: { id: fornecedor.id, nome: fornecedor.nomeoficial ?? fornecedor.nome },
+    };
+    return responder(req, reply, {
+      titulo: 'Oferta',
+      status: falha.status,
+      dados,
+      corpo: () => paginaOferta(dados, req.sessao?.csrf ?? null, falha),
+    });
+  }
+
+  app.get('/oferta-index', { config: { acesso: 'ofertasLer' } }, async (req, reply) => {
+    const c = new Campos(comoEntrada(req.query));
+    const cicloid = c.inteiro('cicloid', { min: 1, max: MAIOR_ID });
+    c.concluir();
+    const ofertas = await ofertasVisiveis(ctx.banco, atorDe(req), tempo(ctx).hoje, cicloid);
+    return responder(req, reply, { titulo: 'Ofertas', dados: ofertas, corpo: () => listaDeOfertas(ofertas) });
+  });
+
+  app.get('/oferta/:id', { config: { acesso: 'ofertasLer' }, schema: { params: ParamsId } }, async (req, reply) => {
+    const { id } = req.params as { id: number };
+    return mostrar(req, reply, id, fornecedorDaPagina(atorDe(req), req.query));
+  });
+
+  async function salvar(req: FastifyRequest, reply: FastifyReply, finalizar: boolean) {
+    const entrada = comoEntrada(req.body);
+    try {
+      const oferta = await salvarOferta(ctx.banco, atorDe(req), entrada, { ...tempo(ctx), finalizar });
+      const mensagem = finalizar ? 'Oferta finalizada' : 'Rascunho da oferta salvo';
+      if (querJson(req)) return reply.send({ success: true, data: oferta, message: mensagem });
+      return redirecionarComAviso(reply, `/oferta/${oferta.cicloid}?usuarioid=${oferta.usuarioid}`, `${mensagem}.`);
+    } catch (e) {
+      // A browser gets its page back with the message and what it typed.
+      if (querJson(req) || !(e instanceof ErroDominio) || e instanceof Proibido) throw e;
+      const c = new Campos(entrada);
+      const cicloid = c.inteiro('cicloid', { min: 1, max: MAIOR_ID });
+      const usuarioid = c.inteiro('usuarioid', { min: 1, max: MAIOR_ID }) ?? atorDe(req).usuarioid ?? 0;
+      // Without a valid cycle (and person) there is no page to show the form on again.
+      if (cicloid === null || Object.keys(c.erros).length > 0) throw e;
+      const bruto = entrada.produtos;
+      const valores = Array.isArray(bruto) ? bruto : bruto !== null && typeof bruto === 'object' ? Object.values(bruto) : [];
+      return mostrar(req, reply, cicloid, usuarioid, {
+        status: e instanceof Invalido ? 400 : 409, erro: e.message, detalhes: e.detalhes ?? {},
+        valores: valores.filter((v): v is Record<string, unknown> => v !== null && typeof v === 'object'),
+      });
+    }
+  }
+
+  app.post('/oferta', { config: { acesso: 'ofertasEscrever' } }, (req, reply) => salvar(req, reply, false));
+  app.post('/ofertasave', { config: { acesso: 'ofertasEscrever' } }, (req, reply) => salvar(req, reply, true));
+
+  app.post('/ofertaapagarproduto', { config: { acesso: 'ofertasEscrever' } }, async (req, reply) => {
+    const oferta = await apagarProdutoDaOferta(ctx.banco, atorDe(req), comoEntrada(req.body), tempo(ctx));
+    if (querJson(req)) return reply.send({ success: true, data: oferta, message: 'Produto retirado da oferta' });
+    return redirecionarComAviso(reply, `/oferta/${oferta.cicloid}?usuarioid=${oferta.usuarioid}`, 'Produto retirado da oferta.');
+  });
+}

@@ -1,0 +1,25 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ciclosDoPainel, proximasAcoes } from '../../domain/ciclos.ts';
+import { saldoDe } from '../../domain/financeiro.ts';
+import { diaLocal } from '../../domain/tempo.ts';
+import type { ContextoCestas } from '../contexto.ts';
+import { responder } from '../resposta.ts';
+import { atalhosDoAtor, paginaPainel } from '../views/paginas.ts';
+
+/** The dashboard: the current and upcoming cycles with this person's next step in each. */
+export async function mostrarPainel(ctx: ContextoCestas, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const ator = req.ator;
+  if (ator === null) throw new Error('painel sem ator: a regra de acesso não rodou');
+  const hoje = diaLocal(ctx.relogio.agora(), ctx.config.tz);
+  const ciclos = (await ciclosDoPainel(ctx.banco, hoje)).map((c) => ({ ...c, acoes: proximasAcoes(ator.perfil, c.fase) }));
+  const saldo = ator.usuarioid === null ? null : await saldoDe(ctx.banco, ator.usuarioid);
+  return responder(req, reply, {
+    titulo: 'Painel',
+    dados: { usuario: { id: ator.usuarioid, nome: ator.nome, email: ator.email, perfil: ator.perfil }, hoje, ciclos, saldo, atalhos: atalhosDoAtor(ator) },
+    corpo: () => paginaPainel(ator, ciclos, saldo),
+  });
+}
+
+export function rotasPainel(app: FastifyInstance, ctx: ContextoCestas): void {
+  app.get('/', { config: { acesso: 'painel' } }, (req, reply) => mostrarPainel(ctx, req, reply));
+}

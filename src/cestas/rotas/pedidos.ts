@@ -1,0 +1,92 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ehGestor, veTudo, type Ator } from '../../domain/acesso.ts';
+import { cicloDasJanelas, faseDoCiclo } from '../../domain/ciclos.ts';
+import { ErroDominio, Invalido, Proibido } from '../../domain/erros.ts';
+import { disponibilidade, finalizarPedido, pedidoDe, pedidosVisiveis, pedidoVisivel, salvarPedido } from '../../domain/pedidos.ts';
+import { usuarioPorId } from '../../domain/usuarios.ts';
+import { Campos, MAIOR_ID, comoEntrada } from '../../domain/validacao.ts';
+import { atorDe } from '../autenticacao.ts';
+import type { ContextoCestas } from '../contexto.ts';
+import { querJson, redirecionarComAviso, responder } from '../resposta.ts';
+import { tempo } from '../tempo.ts';
+import { listaDePedidos, paginaConfirmacao, paginaPedido, taxaParaPagina } from '../views/pedidos.ts';
+import { ParamsId } from './registros.ts';
+
+
+function consumidorDaPagina(ator: Ator, query: unknown): number {
+  const c = new Campos(comoEntrada(query));
+  const pedido = c.inteiro('usuarioid', { min: 1, max: MAIOR_ID });
+  c.concluir();
+  if (pedido !== null && pedido !== ator.usuarioid) {
+    if (!veTudo(ator)) throw new Proibido('PEDIDO_DE_OUTRA_PESSOA', 'Você só pode ver os seus próprios pedidos');
+    return pedido;
+  }
+  if (!ator.perfil.includes('consumidor')) throw new Invalido('VALIDACAO', 'Escolha o consumidor', { usuarioid: 'Informe ?usuarioid= com o consumidor do pedido' });
+  return ator.usuarioid ?? 0;
+}
+
+/** Consumer orders: the order page, save (reserving stock), confirmation, and a cycle's orders. */
+export function rotasPedidos(app: FastifyInstance, ctx: ContextoCestas): void {
+  const taxa = ctx.config.taxa;
+
+  async function mostrar(req: FastifyRequest, reply: FastifyReply, cicloid: number, usuarioid: number, falha = { status: 200, erro: null as string | null, detalhes: {} as Readonly<Record<string, unknown>>, valores: null as Readonly<Record<string, unknown>> | null }) {
+    const ator = atorDe(req);
+    const { hoje } = tempo(ctx);
+    const ciclo = await cicloDasJanelas(ctx.banco, cicloid);
+    // A consumer's own page (the common case) already has their record in the actor.
+    const consumidor = usuarioid === ator.usuarioid ? { id: usuarioid, nome: ator.nome, perfil: ator.perfil } : await usuarioPorId(ctx.banco, usuarioid);
+    if (consumidor === undefined || !consumidor.perfil.includes('consumidor')) throw new Invalido('VALIDACAO', 'Consumidor inválido', { usuarioid: 'Não há consumidor com este id' });
+    const fase = faseDoCiclo(ciclo, hoje);
+    const podeEditar = ehGestor(ator) || (ator.usuarioid === usuarioid && fase === 'pedido' && ciclo.ativo && ciclo.fechadoEm === null);
+    const [pedido, disp, pontosEntrega] = await Promise.all([
+      pedidoDe(ctx.banco, cicloid, usuarioid, taxa),
+      disponibilidade(ctx.banco, cicloid),
+      ctx.banco.selectFrom('pontoentrega').select(['id', 'nome', 'endereco', 'cidade']).where('ativo', '=', true).orderBy('nomeChave').execute(),
+    ]);
+    const dados = {
+      ciclo: { id: ciclo.id, nome: ciclo.nome, fase, dataPedidoInicio: ciclo.dataPedidoInicio, dataPedidoFim: ciclo.dataPedidoFim },
+      pedido, cestas: disp.cestas, extras: disp.extras, pontosEntrega, taxa: taxaParaPagina(taxa), podeEditar,
+      consumidor: { id: consumidor.id, nome: consumidor.nome },
+    };
+    return responder(req, reply, { titulo: 'Pedido', status: falha.status, dados, corpo: () => paginaPedido(dados, req.sessao?.csrf ?? null, falha) });
+  }
+
+  app.get('/pedidoconsumidores/:id', { config: { acesso: 'pedidosLer' }, schema: { params: ParamsId } }, (req, reply) =>
+    mostrar(req, reply, (req.params as { id: number }).id, consumidorDaPagina(atorDe(req), req.query)),
+  );
+
+  app.post('/pedidoconsumidores', { config: { acesso: 'pedidosEscrever' } }, async (req, reply) => {
+    const entrada = comoEntrada(req.body);
+    try {
+      const pedido = await salvarPedido(ctx.banco, atorDe(req), entrada, { ...tempo(ctx), taxa });
+      if (querJson(req)) return reply.send({ success: true, data: { ...pedido, pedidoId: pedido.pedidoId }, message: 'Pedido salvo' });
+      return redirecionarComAviso(reply, `/pedidoconsumidoresconfirmacao/${pedido.pedidoId}`, 'Pedido salvo. Confira e confirme.');
+    } catch (e) {
+      if (querJson(req) || !(e instanceof ErroDominio) || e instanceof Proibido) throw e;
+      const c = new Campos(entrada);
+      const cicloid = c.inteiro('cicloid', { min: 1, max: MAIOR_ID });
+      const usuarioid = c.inteiro('usuarioid', { min: 1, max: MAIOR_ID }) ?? atorDe(req).usuarioid ?? 0;
+      // Without a valid cycle (and person) there is no page to show the form on again.
+      if (cicloid === null || Object.keys(c.erros).length > 0) throw e;
+      return mostrar(req, reply, cicloid, usuarioid, { status: e instanceof Invalido ? 400 : 409, erro: e.message, detalhes: e.detalhes ?? {}, valores: entrada });
+    }
+  });
+
+  app.get('/pedidoconsumidoresconfirmacao/:id', { config: { acesso: 'pedidosLer' }, schema: { params: ParamsId } }, async (req, reply) => {
+    const ator = atorDe(req);
+    const pedido = await pedidoVisivel(ctx.banco, ator, (req.params as { id: number }).id, taxa);
+    const podeConfirmar = pedido.usuario.id === ator.usuarioid || ehGestor(ator);
+    return responder(req, reply, { titulo: 'Confirmação do pedido', dados: pedido, corpo: () => paginaConfirmacao(pedido, req.sessao?.csrf ?? null, podeConfirmar) });
+  });
+
+  app.post('/pedidoconsumidoresconfirmacao', { config: { acesso: 'pedidosEscrever' } }, async (req, reply) => {
+    const pedido = await finalizarPedido(ctx.banco, atorDe(req), comoEntrada(req.body), { ...tempo(ctx), taxa, tz: ctx.config.tz });
+    if (querJson(req)) return reply.send({ success: true, data: pedido, message: 'Pedido confirmado' });
+    return redirecionarComAviso(reply, `/pedidoconsumidoresconfirmacao/${pedido.pedidoId}`, 'Pedido confirmado. Obrigado!');
+  });
+
+  app.get('/pedidosconsumidorestodos/:id', { config: { acesso: 'pedidosLer' }, schema: { params: ParamsId } }, async (req, reply) => {
+    const pedidos = await pedidosVisiveis(ctx.banco, atorDe(req), (req.params as { id: number }).id, taxa);
+    return responder(req, reply, { titulo: 'Pedidos do ciclo', dados: pedidos, corpo: () => listaDePedidos(pedidos) });
+  });
+}

@@ -1,0 +1,143 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { pode, type Acao, type Ator } from '../../domain/acesso.ts';
+import { Conflito, Invalido } from '../../domain/erros.ts';
+import { lerPedidoDePagina, type Pagina, type PedidoDePagina } from '../../domain/registros.ts';
+import { comoEntrada, MAIOR_ID, type Entrada } from '../../domain/validacao.ts';
+import type { Html } from '../../http/html.ts';
+import { atorDe } from '../autenticacao.ts';
+import type { ContextoCestas } from '../contexto.ts';
+import { querJson, redirecionarComAviso, responder } from '../resposta.ts';
+import { formularioRegistro, indiceRegistros, type CampoForm, type ColunaIndice } from '../views/registros.ts';
+
+export const ParamsId = Type.Object({ id: Type.Integer({ minimum: 1, maximum: MAIOR_ID }) });
+
+/** What a record type plugs into the standard record routes of the spec. */
+export interface Recurso<T extends { readonly id: number }, O = Record<string, never>> {
+  readonly prefixo: string;
+  readonly titulo: string;
+  readonly tituloPlural: string;
+  readonly rotuloNovo: string;
+  readonly acessoLer: Acao;
+  readonly acessoEscrever: Acao;
+  readonly comBusca: boolean;
+  readonly ordens: readonly string[];
+  readonly ordemPadrao: string;
+  /** false when the index has its own handler (the spec's ciclo-index). */
+  readonly comIndice: boolean;
+  listar(ctx: ContextoCestas, pedido: PedidoDePagina, query: Entrada): Promise<Pagina<T>>;
+  filtros?(query: Entrada): Record<string, string>;
+  obter(ctx: ContextoCestas, id: number): Promise<T>;
+  criar(ctx: ContextoCestas, ator: Ator, entrada: Entrada): Promise<T>;
+  atualizar(ctx: ContextoCestas, ator: Ator, id: number, entrada: Entrada): Promise<T>;
+  apagar(ctx: ContextoCestas, ator: Ator, id: number): Promise<void>;
+  readonly colunas: readonly ColunaIndice<T>[];
+  /** Data the form needs besides the record (choices), also sent in the JSON. */
+  opcoes(ctx: ContextoCestas, ator: Ator): Promise<O>;
+  campos(opcoes: O, ator: Ator): readonly CampoForm[];
+  valoresDe(registro: T): Record<string, unknown>;
+  /** Replaces the standard field list (the cycle form has child tables). */
+  formulario?(f: { registro: T | null; opcoes: O; valores: Readonly<Record<string, unknown>>; erros: Readonly<Record<string, unknown>>; csrf: string | null; somenteLeitura: boolean; acao: string; apagar: string | null }): Html;
+}
+
+
+/** Conflicts that name fields (duplicates) are shown next to the field, like validation errors. */
+function errosDeCampo(e: unknown): { status: number; erros: Readonly<Record<string, unknown>> } | null {
+  if (e instanceof Invalido) return { status: 400, erros: e.detalhes ?? {} };
+  if (e instanceof Conflito && e.detalhes !== undefined && Object.values(e.detalhes).every((v) => typeof v === 'string')) {
+    return { status: 409, erros: e.detalhes };
+  }
+  return null;
+}
+
+/** Registers GET /x-index, GET /x, POST /x, GET /x/:id, POST /x/:id and POST /x/delete/:id. */
+export function registrarRecurso<T extends { readonly id: number }, O>(app: FastifyInstance, ctx: ContextoCestas, r: Recurso<T, O>): void {
+  const base = `/${r.prefixo}`;
+  const indice = `${base}-index`;
+  const schemaId = { schema: { params: ParamsId } };
+
+  const acoesDe = (ator: Ator) => ({ editar: pode(ator, r.acessoEscrever), apagar: pode(ator, r.acessoEscrever) });
+
+  async function formulario(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    registro: T | null,
+    valores: Readonly<Record<string, unknown>>,
+    erros: Readonly<Record<string, unknown>>,
+    status = 200,
+  ) {
+    const ator = atorDe(req);
+    const opcoes = await r.opcoes(ctx, ator);
+    const acoes = acoesDe(ator);
+    const somenteLeitura = !acoes.editar;
+    const acao = registro === null ? base : `${base}/${registro.id}`;
+    const apagar = registro !== null && acoes.apagar ? `${base}/delete/${registro.id}` : null;
+    const csrf = req.sessao?.csrf ?? null;
+    return responder(req, reply, {
+      titulo: registro === null ? r.rotuloNovo : `${r.titulo}: ${String(valores.nome ?? registro.id)}`,
+      status,
+      dados: { registro, opcoes, acoes },
+      corpo: () =>
+        r.formulario?.({ registro, opcoes, valores, erros, csrf, somenteLeitura, acao, apagar }) ??
+        formularioRegistro({ acao, campos: r.campos(opcoes, ator), valores, erros, csrf, somenteLeitura, apagar, voltar: indice }),
+    });
+  }
+
+  async function salvar(req: FastifyRequest, reply: FastifyReply, registro: T | null, escrever: () => Promise<T>) {
+    try {
+      const salvo = await escrever();
+      if (querJson(req)) {
+        return reply.code(registro === null ? 201 : 200).send({ success: true, data: salvo, message: registro === null ? `${r.titulo} criado(a)` : `${r.titulo} atualizado(a)` });
+      }
+      return redirecionarComAviso(reply, indice, registro === null ? `${r.titulo} criado(a).` : `${r.titulo} atualizado(a).`);
+    } catch (e) {
+      const campos = errosDeCampo(e);
+      if (campos === null || querJson(req)) throw e;
+      return formulario(req, reply, registro, comoEntrada(req.body), campos.erros, campos.status);
+    }
+  }
+
+  if (r.comIndice) {
+    app.get(indice, { config: { acesso: r.acessoLer } }, async (req, reply) => {
+      const query = comoEntrada(req.query);
+      const pedido = lerPedidoDePagina(query, r.ordens, r.ordemPadrao);
+      const pagina = await r.listar(ctx, pedido, query);
+      const ator = atorDe(req);
+      const acoes = acoesDe(ator);
+      return responder(req, reply, {
+        titulo: r.tituloPlural,
+        dados: { ...pagina, itens: pagina.itens.map((i) => ({ ...i, acoes })), acoes: { criar: acoes.editar } },
+        corpo: () =>
+          indiceRegistros({
+            base: indice, pagina, colunas: r.colunas, linkDe: (i) => `${base}/${i.id}`, novo: acoes.editar ? base : null,
+            rotuloNovo: r.rotuloNovo, comBusca: r.comBusca, filtros: r.filtros?.(query) ?? {},
+          }),
+      });
+    });
+  }
+
+  app.get(base, { config: { acesso: r.acessoEscrever } }, (req, reply) => formulario(req, reply, null, { ativo: true }, {}));
+
+  app.post(base, { config: { acesso: r.acessoEscrever } }, (req, reply) =>
+    salvar(req, reply, null, () => r.criar(ctx, atorDe(req), comoEntrada(req.body))),
+  );
+
+  app.get(`${base}/:id`, { config: { acesso: r.acessoLer }, ...schemaId }, async (req, reply) => {
+    const { id } = req.params as { id: number };
+    const registro = await r.obter(ctx, id);
+    return formulario(req, reply, registro, r.valoresDe(registro), {});
+  });
+
+  app.post(`${base}/:id`, { config: { acesso: r.acessoEscrever }, ...schemaId }, async (req, reply) => {
+    const { id } = req.params as { id: number };
+    const registro = await r.obter(ctx, id);
+    return salvar(req, reply, registro, () => r.atualizar(ctx, atorDe(req), id, comoEntrada(req.body)));
+  });
+
+  app.post(`${base}/delete/:id`, { config: { acesso: r.acessoEscrever }, ...schemaId }, async (req, reply) => {
+    const { id } = req.params as { id: number };
+    await r.apagar(ctx, atorDe(req), id);
+    if (querJson(req)) return reply.send({ success: true, data: { id }, message: `${r.titulo} apagado(a)` });
+    return redirecionarComAviso(reply, indice, `${r.titulo} apagado(a).`);
+  });
+}

@@ -1,0 +1,102 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { stringify } from 'csv-stringify';
+import type { Acao, Ator } from '../../domain/acesso.ts';
+import { Invalido } from '../../domain/erros.ts';
+import {
+  ciclosParaEscolher, documentoDeEntrega, lerCiclos, lerFiltroMovimentacoes, linhasDosFornecedores, relatorioDeMovimentacoes,
+  relatorioDeProdutos, relatorioDeSobra, relatorioDosConsumidores, relatorioDosFornecedores, relatorioParaJson, valorTexto, type Relatorio,
+} from '../../domain/relatorios.ts';
+import { comoEntrada } from '../../domain/validacao.ts';
+import { atorDe } from '../autenticacao.ts';
+import type { ContextoCestas } from '../contexto.ts';
+import { pdfDeEntrega } from '../pdf/entrega.ts';
+import { querJson, responder } from '../resposta.ts';
+import { tempo } from '../tempo.ts';
+import { escolhaDeCiclos, paginaRelatorios, relatoriosDoAtor, tabelaRelatorio } from '../views/relatorio.ts';
+import { ParamsId } from './registros.ts';
+
+
+/** A file name safe for Content-Disposition, from the cycle names. */
+function nomeDeArquivo(base: string, nomes: readonly string[]): string {
+  const limpo = nomes.join('-').normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[^A-Za-z0-9-]+/g, '-').replace(/-+/g, '-').replace(/^-|-$/g, '').slice(0, 80);
+  return `${base}${limpo === '' ? '' : `-${limpo}`}`;
+}
+
+/** Reports: the spec's "Reports and exports" table, and /movimentacaotodos. */
+export function rotasRelatorios(app: FastifyInstance, ctx: ContextoCestas): void {
+  const mostrar = (req: FastifyRequest, reply: FastifyReply, r: Relatorio, extras: { csv?: string; pdf?: string } = {}) =>
+    responder(req, reply, { titulo: r.titulo, dados: relatorioParaJson(r), corpo: () => tabelaRelatorio(r, extras) });
+
+  app.get('/relatorios', { config: { acesso: 'painel' } }, async (req, reply) => {
+    const r = relatoriosDoAtor(atorDe(req), await ciclosParaEscolher(ctx.banco, tempo(ctx).hoje));
+    return responder(req, reply, { titulo: 'Relatórios', dados: r, corpo: () => paginaRelatorios(r) });
+  });
+
+  app.get('/pedidosfornecedoressobra/:id', { config: { acesso: 'relatoriosFornecedores' }, schema: { params: ParamsId } }, async (req, reply) =>
+    mostrar(req, reply, await relatorioDeSobra(ctx.banco, atorDe(req), (req.params as { id: number }).id)),
+  );
+
+  app.get('/pedidosfornecedorestodos/:id', { config: { acesso: 'relatoriosFornecedores' }, schema: { params: ParamsId } }, async (req, reply) => {
+    const { id } = req.params as { id: number };
+    const r = await relatorioDosFornecedores(ctx.banco, atorDe(req), [id], tempo(ctx).hoje);
+    return mostrar(req, reply, r, { csv: `/downloadpedidosfornecedoresciclos?cicloId=${id}`, pdf: `/entregaCicloPDF/${id}` });
+  });
+
+  /** GET chooses cycles; POST shows the report of the chosen ones ({ciclos:[…]} or ciclos=1&ciclos=2). */
+  function porCiclos(caminho: string, acesso: Acao, titulo: string, montar: (ator: Ator, ciclos: number[]) => Promise<Relatorio>, csv: boolean) {
+    app.get(caminho, { config: { acesso } }, async (req, reply) => {
+      const ciclos = await ciclosParaEscolher(ctx.banco, tempo(ctx).hoje);
+      return responder(req, reply, { titulo, dados: { ciclos }, corpo: () => escolhaDeCiclos(caminho, ciclos, req.sessao?.csrf ?? null, null) });
+    });
+    app.post(caminho, { config: { acesso } }, async (req, reply) => {
+      let ids: number[];
+      try {
+        ids = lerCiclos(comoEntrada(req.body));
+      } catch (e) {
+        if (querJson(req) || !(e instanceof Invalido)) throw e;
+        const ciclos = await ciclosParaEscolher(ctx.banco, tempo(ctx).hoje);
+        reply.code(400);
+        return responder(req, reply, { titulo, status: 400, dados: { ciclos }, corpo: () => escolhaDeCiclos(caminho, ciclos, req.sessao?.csrf ?? null, e.message) });
+      }
+      return mostrar(req, reply, await montar(atorDe(req), ids), csv ? { csv: `/downloadpedidosfornecedoresciclos?ciclos=${ids.join(',')}` } : {});
+    });
+  }
+
+  porCiclos('/pedidosfornecedoresciclos', 'relatoriosFornecedores', 'Pedidos aos fornecedores', (ator, ids) => relatorioDosFornecedores(ctx.banco, ator, ids, tempo(ctx).hoje), true);
+  porCiclos('/pedidosconsumidoresciclos', 'relatoriosConsumidores', 'Pedidos dos consumidores', (ator, ids) => relatorioDosConsumidores(ctx.banco, ator, ids, ctx.config.taxa), false);
+  porCiclos('/relatorioprodutosciclos', 'relatoriosFornecedores', 'Produtos dos ciclos', (ator, ids) => relatorioDeProdutos(ctx.banco, ator, ids), false);
+
+  // CSV of supplier orders: UTF-8 with BOM (accents in spreadsheet programs), ';' and dot decimals.
+  app.get('/downloadpedidosfornecedoresciclos', { config: { acesso: 'relatoriosFornecedores' } }, async (req, reply) => {
+    const query = comoEntrada(req.query);
+    const ids = lerCiclos(query.ciclos !== undefined ? query : { ciclos: query.cicloId });
+    const linhas = await linhasDosFornecedores(ctx.banco, atorDe(req), ids);
+    const nomes = [...new Set(linhas.map((l) => String(l.ciclo)))];
+    const ciclosNomes = nomes.length > 0 ? nomes : (await ctx.banco.selectFrom('ciclo').select('nome').where('id', 'in', ids).execute()).map((c) => c.nome);
+    const q = { chave: 'q', titulo: '', tipo: 'quantidade' as const };
+    const d = { chave: 'd', titulo: '', tipo: 'dinheiro' as const };
+    const csv = stringify({ delimiter: ';', bom: true, header: true, columns: ['fornecedor', 'ciclo', 'produto', 'unidade', 'quantidade', 'valorUnitario', 'valorTotal'] });
+    reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${nomeDeArquivo('pedidos-fornecedores', ciclosNomes)}.csv"`)
+      .send(csv);
+    for (const l of linhas) {
+      csv.write([l.fornecedor, l.ciclo, l.produto, l.unidade, valorTexto(q, l.quantidade ?? null), valorTexto(d, l.valorUnitario ?? null), valorTexto(d, l.valorTotal ?? null)]);
+    }
+    csv.end();
+    return reply;
+  });
+
+  app.get('/entregaCicloPDF/:id', { config: { acesso: 'documentoEntrega' }, schema: { params: ParamsId } }, async (req, reply) => {
+    const documento = await documentoDeEntrega(ctx.banco, atorDe(req), (req.params as { id: number }).id, ctx.config.taxa);
+    return reply
+      .type('application/pdf')
+      .header('content-disposition', `inline; filename="${nomeDeArquivo('entrega', [documento.ciclo.nome])}.pdf"`)
+      .send(await pdfDeEntrega(documento));
+  });
+
+  app.get('/movimentacaotodos', { config: { acesso: 'financeiroLer' } }, async (req, reply) => {
+    const r = await relatorioDeMovimentacoes(ctx.banco, atorDe(req), lerFiltroMovimentacoes(comoEntrada(req.query)));
+    return mostrar(req, reply, r);
+  });
+}

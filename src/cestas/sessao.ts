@@ -1,0 +1,109 @@
+import type {} from '@fastify/cookie';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Identidade } from '../domain/usuarios.ts';
+import type { Cofre } from '../http/cofre.ts';
+import type { Verificacao } from './oidc.ts';
+
+export const COOKIE_SESSAO = 'appSession';
+export const COOKIE_VERIFICACAO = 'auth_verification';
+/** Absolute session lifetime: a week, then the provider is asked again. */
+export const DURACAO_SESSAO_MS = 7 * 24 * 60 * 60 * 1000;
+const DURACAO_VERIFICACAO_MS = 10 * 60 * 1000;
+
+export interface Sessao {
+  /** Random id of this login, recorded when it ends (logout) so no copy of the cookie outlives it. */
+  readonly sid: string;
+  readonly identidade: Identidade;
+  readonly idToken: string | undefined;
+  /** Synchronizer token for form posts; secret because the cookie is encrypted. */
+  readonly csrf: string;
+  readonly inicio: number;
+}
+
+function ehTexto(v: unknown): v is string {
+  return typeof v === 'string';
+}
+
+function comoSessao(v: unknown): Sessao | null {
+  if (v === null || typeof v !== 'object') return null;
+  const s = v as Record<string, unknown>;
+  const id = s.identidade as Record<string, unknown> | null | undefined;
+  if (id === null || typeof id !== 'object' || !ehTexto(id.sub) || !ehTexto(id.email) || !ehTexto(id.name)) return null;
+  if (!ehTexto(s.csrf) || typeof s.inicio !== 'number' || !ehTexto(s.sid)) return null;
+  return {
+    sid: s.sid,
+    identidade: {
+      sub: id.sub,
+      email: id.email,
+      name: id.name,
+      picture: ehTexto(id.picture) ? id.picture : undefined,
+      email_verified: typeof id.email_verified === 'boolean' ? id.email_verified : undefined,
+    },
+    idToken: ehTexto(s.idToken) ? s.idToken : undefined,
+    csrf: s.csrf,
+    inicio: s.inicio,
+  };
+}
+
+interface OpcoesCookie {
+  readonly seguro: boolean;
+}
+
+export function lerSessao(req: FastifyRequest, cofre: Cofre, agoraMs: number): Sessao | null {
+  const bruto = req.cookies[COOKIE_SESSAO];
+  if (bruto === undefined) return null;
+  return comoSessao(cofre.abrir(bruto, agoraMs));
+}
+
+export function gravarSessao(
+  reply: FastifyReply,
+  cofre: Cofre,
+  dados: { identidade: Identidade; idToken: string | undefined },
+  agoraMs: number,
+  opcoes: OpcoesCookie,
+): void {
+  const sessao: Sessao = { ...dados, sid: randomBytes(18).toString('base64url'), csrf: randomBytes(24).toString('base64url'), inicio: agoraMs };
+  reply.setCookie(COOKIE_SESSAO, cofre.selar(sessao, agoraMs + DURACAO_SESSAO_MS), {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: opcoes.seguro,
+    maxAge: DURACAO_SESSAO_MS / 1000,
+  });
+}
+
+export function apagarSessao(reply: FastifyReply, opcoes: OpcoesCookie): void {
+  reply.clearCookie(COOKIE_SESSAO, { path: '/', httpOnly: true, sameSite: 'lax', secure: opcoes.seguro });
+}
+
+export function gravarVerificacao(reply: FastifyReply, cofre: Cofre, v: Verificacao, agoraMs: number, opcoes: OpcoesCookie): void {
+  reply.setCookie(COOKIE_VERIFICACAO, cofre.selar(v, agoraMs + DURACAO_VERIFICACAO_MS), {
+    path: '/callback',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: opcoes.seguro,
+    maxAge: DURACAO_VERIFICACAO_MS / 1000,
+  });
+}
+
+export function lerVerificacao(req: FastifyRequest, cofre: Cofre, agoraMs: number): Verificacao | null {
+  const bruto = req.cookies[COOKIE_VERIFICACAO];
+  if (bruto === undefined) return null;
+  const v = cofre.abrir(bruto, agoraMs) as Record<string, unknown> | undefined;
+  if (v === undefined || v === null || typeof v !== 'object') return null;
+  const { state, nonce, verifier, volta } = v;
+  if (!ehTexto(state) || !ehTexto(nonce) || !ehTexto(verifier) || !ehTexto(volta)) return null;
+  return { state, nonce, verifier, volta };
+}
+
+export function apagarVerificacao(reply: FastifyReply, opcoes: OpcoesCookie): void {
+  reply.clearCookie(COOKIE_VERIFICACAO, { path: '/callback', httpOnly: true, sameSite: 'lax', secure: opcoes.seguro });
+}
+
+export function tokenConfere(esperado: string, recebido: unknown): boolean {
+  if (typeof recebido !== 'string') return false;
+  const a = Buffer.from(esperado);
+  const b = Buffer.from(recebido);
+  return a.length === b.length && timingSafeEqual(a, b);
+}

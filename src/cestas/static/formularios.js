@@ -1,0 +1,263 @@
+// Progressive enhancement of the offer, composition and order forms: live totals, live
+// availability, saving without leaving the page, and no double submits on slow networks. Every
+// form works without this script (a plain post answered by a redirect or by the page with the
+// messages); the server recomputes everything exactly.
+const moeda = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' });
+const ESPERA_MAXIMA_MS = 60_000;
+
+/** A typed dot decimal, as the server reads it; anything else counts as zero. */
+function numero(texto) {
+  const n = Number(String(texto ?? '').trim());
+  return Number.isFinite(n) && n > 0 ? n : 0;
+}
+
+function escrever(alvo, valor) {
+  if (alvo) alvo.textContent = valor;
+}
+
+for (const form of document.querySelectorAll('form[data-soma]')) {
+  const atualizar = () => {
+    let total = 0;
+    for (const linha of form.querySelectorAll('[data-linha]')) {
+      const sub = numero(linha.querySelector('[data-quantidade]')?.value) * numero(linha.querySelector('[data-preco]')?.value);
+      total += sub;
+      escrever(linha.querySelector('[data-subtotal]'), sub > 0 ? moeda.format(sub) : '');
+    }
+    escrever(form.querySelector('[data-total]'), moeda.format(total));
+  };
+  form.addEventListener('input', atualizar);
+  atualizar();
+}
+
+for (const form of document.querySelectorAll('form[data-pedido]')) {
+  const percentual = numero(form.dataset.taxaPercentual);
+  const fixa = numero(form.dataset.taxaFixa);
+  const atualizar = () => {
+    let total = 0;
+    for (const linha of form.querySelectorAll('[data-linha]')) total += numero(linha.querySelector('[data-quantidade]')?.value) * numero(linha.dataset.preco);
+    total = Math.round(total * 100) / 100;
+    const taxa = total > 0 ? Math.round(total * percentual) / 100 + fixa : 0;
+    escrever(form.querySelector('[data-total]'), moeda.format(total));
+    escrever(form.querySelector('[data-taxa]'), moeda.format(taxa));
+    escrever(form.querySelector('[data-total-com-taxa]'), moeda.format(total + taxa));
+  };
+  form.addEventListener('input', atualizar);
+  form.addEventListener('change', atualizar);
+  atualizar();
+}
+
+for (const form of document.querySelectorAll('form[data-composicao]')) {
+  const atualizar = () => {
+    const cestas = numero(form.querySelector('[data-cestas]')?.value);
+    let custo = 0;
+    for (const linha of form.querySelectorAll('[data-linha]')) {
+      const opcao = linha.querySelector('[data-unidade]')?.selectedOptions?.[0];
+      const fator = numero(opcao?.dataset.fator) || 1;
+      const porCesta = numero(linha.querySelector('[data-quantidade]')?.value) * fator;
+      custo += porCesta * numero(linha.dataset.preco);
+      const restante = Math.round((numero(linha.dataset.livre) - porCesta * cestas) * 1000) / 1000;
+      const saida = linha.querySelector('[data-disponivel]');
+      escrever(saida, String(restante));
+      saida?.classList.toggle('negativo', restante < 0);
+    }
+    escrever(form.querySelector('[data-total]'), moeda.format(custo));
+    const diferenca = form.querySelector('[data-diferenca]');
+    if (diferenca) {
+      const d = Math.round((custo - numero(diferenca.dataset.referencia)) * 100) / 100;
+      diferenca.textContent = d > 0 ? ` (${moeda.format(d)} acima)` : d < 0 ? ` (${moeda.format(-d)} abaixo)` : ' (igual)';
+      diferenca.classList.toggle('negativo', d > 0);
+    }
+  };
+  form.addEventListener('input', atualizar);
+  form.addEventListener('change', atualizar);
+  atualizar();
+}
+
+// ---- Saving without leaving the page (forms marked data-envio) ----
+
+/** "produtos.3.quantidade" → the control named "produtos[3][quantidade]". */
+function campoDaChave(form, chave) {
+  const [primeira, ...resto] = chave.split('.');
+  const nome = primeira + resto.map((p) => `[${p}]`).join('');
+  return form.querySelector(`[name="${window.CSS.escape(nome)}"]:not([type=hidden])`);
+}
+
+function limparRetorno(form, retorno) {
+  for (const e of form.querySelectorAll('.erro')) e.remove();
+  for (const c of form.querySelectorAll('[aria-invalid="true"]')) {
+    c.removeAttribute('aria-invalid');
+    c.removeAttribute('aria-describedby');
+  }
+  for (const c of form.querySelectorAll('.com-erro')) c.classList.remove('com-erro');
+  retorno.replaceChildren();
+  // Messages a no-JavaScript post left on the page are answered now.
+  for (const antigo of document.querySelectorAll('[data-falha-do-servidor]')) antigo.remove();
+}
+
+function paragrafo(texto, classe) {
+  const p = document.createElement('p');
+  p.textContent = texto;
+  if (classe) p.className = classe;
+  return p;
+}
+
+/** The error inline: the message on top, each field's message next to its field. */
+function mostrarErro(form, retorno, mensagem, detalhes) {
+  const caixa = document.createElement('div');
+  caixa.className = 'alerta';
+  caixa.setAttribute('role', 'alert');
+  caixa.tabIndex = -1;
+  caixa.append(paragrafo(mensagem));
+  const soltas = [];
+  let primeiro = null;
+  let n = 0;
+  for (const [chave, texto] of Object.entries(detalhes ?? {})) {
+    if (typeof texto !== 'string') continue;
+    const campo = campoDaChave(form, chave);
+    if (!campo) {
+      soltas.push(texto);
+      continue;
+    }
+    n++;
+    const id = `erro-${chave.replace(/[^A-Za-z0-9_-]/g, '-')}`;
+    const p = paragrafo(texto, 'erro');
+    p.id = id;
+    campo.after(p);
+    campo.setAttribute('aria-invalid', 'true');
+    campo.setAttribute('aria-describedby', id);
+    campo.closest('.campo')?.classList.add('com-erro');
+    primeiro ??= campo;
+  }
+  if (n > 0) caixa.append(paragrafo(n === 1 ? 'Corrija o campo marcado.' : `Corrija os ${n} campos marcados.`));
+  if (soltas.length > 0) {
+    const ul = document.createElement('ul');
+    for (const t of soltas) {
+      const li = document.createElement('li');
+      li.textContent = t;
+      ul.append(li);
+    }
+    caixa.append(ul);
+  }
+  retorno.replaceChildren(caixa);
+  (primeiro ?? caixa).focus();
+}
+
+function mostrarSucesso(retorno, mensagem) {
+  const p = paragrafo(`${mensagem}.`, 'aviso');
+  p.setAttribute('role', 'status');
+  p.tabIndex = -1;
+  retorno.replaceChildren(p);
+  p.focus();
+}
+
+/** What changed on the server, shown in place of the old values. */
+const DEPOIS_DE_SALVAR = {
+  oferta(form, dados) {
+    const estado = document.querySelector('[data-estado]');
+    if (estado) {
+      estado.textContent = dados.finalizada ? 'Oferta finalizada' : 'Rascunho (ainda não finalizada)';
+      estado.className = `estado ${dados.finalizada ? 'finalizada' : 'rascunho'}`;
+    }
+    escrever(form.querySelector('[data-total]'), moeda.format(dados.total));
+  },
+  composicao(form, dados) {
+    escrever(form.querySelector('[data-total]'), moeda.format(dados.custoPorCesta));
+    for (const o of dados.ofertas ?? []) {
+      const linha = form.querySelector(`[data-linha][data-oferta-produto="${o.ofertaProdutoId}"]`);
+      escrever(linha?.querySelector('[data-alocada]'), String(o.quantidadeAlocada));
+    }
+    const lista = document.querySelector('[data-fornecedores]');
+    if (lista) {
+      lista.replaceChildren(...(dados.fornecedores ?? []).map((f) => {
+        const li = document.createElement('li');
+        li.textContent = `${f.nome}: ${moeda.format(f.valorAcumulado)}`;
+        return li;
+      }));
+    }
+  },
+};
+
+for (const form of document.querySelectorAll('form[data-envio]')) {
+  const retorno = document.querySelector(`[data-retorno="${form.id}"]`) ?? form.querySelector('[data-retorno]');
+  if (!retorno) continue;
+  form.addEventListener('submit', async (evento) => {
+    evento.preventDefault();
+    if (form.dataset.enviando === 'sim') return;
+    const botao = evento.submitter instanceof window.HTMLButtonElement ? evento.submitter : form.querySelector('button[type=submit]');
+    // formAction falls back to the page's own address when the attribute is absent, not to the form's.
+    const destino = botao?.hasAttribute('formaction') ? botao.formAction : form.action;
+    const corpo = new window.URLSearchParams(new FormData(form));
+    const botoes = [...form.querySelectorAll('button[type=submit]')];
+    form.dataset.enviando = 'sim';
+    form.setAttribute('aria-busy', 'true');
+    for (const b of botoes) b.disabled = true;
+    const rotulo = botao?.textContent ?? '';
+    if (botao) botao.textContent = 'Salvando…';
+    const cancelar = new window.AbortController();
+    const limite = setTimeout(() => cancelar.abort(), ESPERA_MAXIMA_MS);
+    limparRetorno(form, retorno);
+    try {
+      const resposta = await fetch(destino, { method: 'POST', body: corpo, headers: { Accept: 'application/json' }, credentials: 'same-origin', signal: cancelar.signal });
+      const envelope = await resposta.json().catch(() => null);
+      if (!resposta.ok || envelope === null || envelope.success !== true) {
+        const mensagem = envelope?.error ?? (resposta.status === 401 ? 'Sua sessão terminou. Entre de novo para salvar.' : `O servidor não conseguiu salvar (erro ${resposta.status}). Tente de novo.`);
+        mostrarErro(form, retorno, mensagem, envelope?.details);
+        return;
+      }
+      const depois = form.dataset.envio;
+      if (depois === 'pedido') {
+        window.location.assign(`/pedidoconsumidoresconfirmacao/${envelope.data.pedidoId}`);
+        return;
+      }
+      if (depois === 'recarregar') {
+        window.location.reload();
+        return;
+      }
+      DEPOIS_DE_SALVAR[depois]?.(form, envelope.data);
+      mostrarSucesso(retorno, envelope.message);
+    } catch {
+      mostrarErro(form, retorno, cancelar.signal.aborted
+        ? 'O servidor demorou demais para responder. Confira a conexão e tente de novo.'
+        : 'Não foi possível falar com o servidor. Confira a conexão e tente de novo.', {});
+    } finally {
+      window.clearTimeout(limite);
+      delete form.dataset.enviando;
+      form.removeAttribute('aria-busy');
+      if (botao) botao.textContent = rotulo;
+      for (const b of botoes) b.disabled = false;
+    }
+  });
+}
+
+// ---- Every other form: one submit at a time, and say that it is on its way ----
+for (const form of document.querySelectorAll('form:not([data-envio])')) {
+  form.addEventListener('submit', (evento) => {
+    if (form.dataset.enviando === 'sim') {
+      evento.preventDefault();
+      return;
+    }
+    form.dataset.enviando = 'sim';
+    const botao = evento.submitter;
+    if (botao instanceof window.HTMLButtonElement) {
+      botao.dataset.rotulo = botao.textContent ?? '';
+      botao.textContent = 'Enviando…';
+    }
+    // Disabled after the submit event, so the clicked button's formaction still applies.
+    setTimeout(() => {
+      for (const b of form.querySelectorAll('button[type=submit]')) b.disabled = true;
+    }, 0);
+  });
+}
+
+// Back from the next page (the browser's page cache): the form can be used again.
+window.addEventListener('pageshow', (evento) => {
+  if (!evento.persisted) return;
+  for (const form of document.querySelectorAll('form[data-enviando]')) {
+    delete form.dataset.enviando;
+    form.removeAttribute('aria-busy');
+    for (const b of form.querySelectorAll('button[type=submit]')) {
+      b.disabled = false;
+      if (b.dataset.rotulo) b.textContent = b.dataset.rotulo;
+    }
+  }
+});

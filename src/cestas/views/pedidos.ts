@@ -1,0 +1,127 @@
+import type { Fase } from '../../domain/ciclos.ts';
+import type { CestaParaPedir, ExtraParaPedir, Pedido, Taxa } from '../../domain/pedidos.ts';
+import { html, type Html } from '../../http/html.ts';
+import { campoCsrf } from './layout.ts';
+import { SCRIPT_FORMULARIOS, ariaDoErro, cabecalhoDoCiclo, erroDoCampo, mensagemDeErro, reais, retornoDoFormulario, textoDoErro } from './fluxo.ts';
+
+export interface PaginaPedido {
+  readonly ciclo: { id: number; nome: string; fase: Fase; dataPedidoInicio: string; dataPedidoFim: string };
+  readonly pedido: Pedido | null;
+  readonly cestas: readonly CestaParaPedir[];
+  readonly extras: readonly ExtraParaPedir[];
+  readonly pontosEntrega: ReadonlyArray<{ id: number; nome: string; endereco: string | null; cidade: string | null }>;
+  readonly taxa: { readonly percentual: number; readonly fixa: number };
+  readonly podeEditar: boolean;
+  readonly consumidor: { id: number; nome: string };
+}
+
+function texto(v: unknown): string {
+  return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '';
+}
+
+/** The order page: baskets (with what is inside), extras, the delivery point and a live total with the fee apart. */
+export function paginaPedido(p: PaginaPedido, csrf: string | null, falha: { erro: string | null; detalhes: Readonly<Record<string, unknown>>; valores: Readonly<Record<string, unknown>> | null }): Html {
+  const ro = !p.podeEditar;
+  const noPedido = new Map((p.pedido?.produtos ?? []).map((l) => [l.cicloCestaId !== null ? `c${l.cicloCestaId}` : `e${l.cicloProdutoId ?? 0}`, l.quantidade]));
+  const enviados = falha.valores?.produtos;
+  const linhasEnviadas = Array.isArray(enviados) ? enviados : enviados !== null && typeof enviados === 'object' ? Object.values(enviados) : null;
+  const qtd = (i: number, chave: string) => {
+    const e = linhasEnviadas?.[i] as Record<string, unknown> | undefined;
+    return e === undefined ? String(noPedido.get(chave) ?? '') : texto(e.quantidade);
+  };
+  const ponto = falha.valores === null ? String(p.pedido?.pontoEntregaId ?? '') : texto(falha.valores.pontoEntregaId);
+  const nCestas = p.cestas.length;
+  const nLinhas = nCestas + p.extras.length;
+  const noCampo = (k: string) => k === 'pontoEntregaId' || (/^produtos\.\d+\.quantidade$/.test(k) && Number(k.split('.')[1]) < nLinhas);
+  const erroPonto = erroDoCampo(falha.detalhes, 'pontoEntregaId');
+  return html`${cabecalhoDoCiclo(p.ciclo)}
+  <p>Pedido de <strong>${p.consumidor.nome}</strong>${p.pedido === null ? '' : html` · ${p.pedido.finalizado ? html`<span class="estado finalizada">confirmado</span>` : html`<span class="estado rascunho">salvo, falta confirmar</span>`}`}</p>
+  ${ro ? html`<p class="nota">Fora do período de pedidos: só é possível consultar.</p>` : ''}
+  ${mensagemDeErro(falha.erro, falha.detalhes, noCampo)}
+  ${retornoDoFormulario('form-pedido')}
+  <form method="post" action="/pedidoconsumidores" id="form-pedido" class="formulario largo" data-pedido data-envio="pedido" data-taxa-percentual="${p.taxa.percentual}" data-taxa-fixa="${p.taxa.fixa}">
+    ${campoCsrf(csrf)}
+    <input type="hidden" name="cicloid" value="${p.ciclo.id}">
+    <input type="hidden" name="usuarioid" value="${p.consumidor.id}">
+    <h2>Cestas</h2>
+    ${p.cestas.length === 0 ? html`<p>Nenhuma cesta à venda neste ciclo.</p>` : html`<ul class="cartoes">${p.cestas.map((c, i) => {
+      const erro = erroDoCampo(falha.detalhes, `produtos.${i}.quantidade`);
+      return html`<li class="cartao" data-linha data-preco="${c.valor}">
+      <h3>${c.nome}</h3><p><strong>${reais(c.valor)}</strong> · <span data-disponivel>${c.disponivel > 0 ? `${c.disponivel} disponíveis` : 'esgotada'}</span></p>
+      ${c.descricao === null ? '' : html`<p class="nota">${c.descricao}</p>`}
+      ${c.composicao.length === 0 ? '' : html`<details><summary>O que vem na cesta</summary><ul>${c.composicao.map((x) => html`<li>${x.produto}: ${x.quantidade} ${x.unidade}</li>`)}</ul></details>`}
+      <input type="hidden" name="produtos[${i}][cicloCestaId]" value="${c.cicloCestaId}">
+      <div class="campo${erro === null ? '' : ' com-erro'}">
+        <label for="cesta-${i}">Quantidade <span class="sr">de ${c.nome}</span></label>
+        <input id="cesta-${i}" name="produtos[${i}][quantidade]" inputmode="numeric" autocomplete="off" value="${qtd(i, `c${c.cicloCestaId}`)}" data-quantidade ${ariaDoErro(erro)} ${ro ? html`disabled` : ''}>
+        ${textoDoErro(erro)}
+      </div>
+    </li>`;
+    })}</ul>`}
+    ${p.extras.length === 0 ? '' : html`<h2>Extras</h2><div class="tabela-rolavel" role="region" aria-label="Extras" tabindex="0"><table class="tabela-cartoes">
+      <thead><tr><th scope="col">Produto</th><th scope="col">Preço</th><th scope="col">Disponível</th><th scope="col">Quantidade</th></tr></thead>
+      <tbody>${p.extras.map((e, j) => {
+        const i = nCestas + j;
+        const erro = erroDoCampo(falha.detalhes, `produtos.${i}.quantidade`);
+        return html`<tr data-linha data-preco="${e.valor}"><th scope="row"><label for="extra-${j}">${e.nome}</label></th>
+          <td data-rotulo="Preço">${reais(e.valor)}/${e.unidade}</td><td data-rotulo="Disponível">${e.disponivel} ${e.unidade}</td>
+          <td data-rotulo="Quantidade"><input type="hidden" name="produtos[${i}][cicloProdutoId]" value="${e.cicloProdutoId}">
+          <input id="extra-${j}" name="produtos[${i}][quantidade]" inputmode="decimal" autocomplete="off" value="${qtd(i, `e${e.cicloProdutoId}`)}" data-quantidade ${ariaDoErro(erro)} ${ro ? html`disabled` : ''}>
+          ${textoDoErro(erro)}</td></tr>`;
+      })}</tbody></table></div>`}
+    <div class="campo${erroPonto === null ? '' : ' com-erro'}">
+      <label for="ponto">Onde vai retirar</label>
+      <select id="ponto" name="pontoEntregaId" required ${ariaDoErro(erroPonto)} ${ro ? html`disabled` : ''}>
+        <option value="">Escolha um ponto de entrega</option>
+        ${p.pontosEntrega.map((pe) => html`<option value="${pe.id}" ${String(pe.id) === ponto ? html`selected` : ''}>${pe.nome}${pe.cidade === null ? '' : ` (${pe.cidade})`}</option>`)}
+      </select>
+      ${textoDoErro(erroPonto)}
+    </div>
+    <dl class="totais">
+      <dt>Total</dt><dd><output data-total>${reais(p.pedido?.total ?? 0)}</output></dd>
+      <dt>Taxa administrativa</dt><dd><output data-taxa>${reais(p.pedido?.taxa ?? 0)}</output></dd>
+      <dt>A pagar</dt><dd><output data-total-com-taxa>${reais(p.pedido?.totalComTaxa ?? 0)}</output></dd>
+    </dl>
+    ${ro ? '' : html`<button type="submit" class="botao">Salvar pedido</button>`}
+  </form>
+  ${SCRIPT_FORMULARIOS}`;
+}
+
+export function paginaConfirmacao(pedido: Pedido, csrf: string | null, podeConfirmar: boolean): Html {
+  return html`<p>Pedido de <strong>${pedido.usuario.nome}</strong> · retirada em <strong>${pedido.pontoEntrega.nome}</strong></p>
+  ${tabelaDoPedido(pedido)}
+  ${pedido.finalizado
+    ? html`<p class="aviso" role="status">Pedido confirmado em ${pedido.dataConfirmacao?.replace('T', ' às ') ?? ''}.</p>`
+    : podeConfirmar
+      ? html`${retornoDoFormulario('form-confirmacao')}
+        <form method="post" action="/pedidoconsumidoresconfirmacao" id="form-confirmacao" class="formulario" data-envio="recarregar">${campoCsrf(csrf)}
+        <input type="hidden" name="pedidoId" value="${pedido.pedidoId}">
+        <p>Confira os itens e confirme. Enquanto os pedidos estiverem abertos, você ainda pode mudar.</p>
+        <button type="submit" class="botao">Confirmar pedido</button></form>`
+      : html`<p class="nota">Este pedido ainda não foi confirmado.</p>`}
+  <p><a href="/pedidoconsumidores/${pedido.cicloid}?usuarioid=${pedido.usuario.id}">Voltar ao pedido</a></p>
+  ${podeConfirmar && !pedido.finalizado ? SCRIPT_FORMULARIOS : ''}`;
+}
+
+export function tabelaDoPedido(pedido: Pedido): Html {
+  return html`<div class="tabela-rolavel" role="region" aria-label="Itens do pedido" tabindex="0"><table>
+    <thead><tr><th scope="col">Item</th><th scope="col">Quantidade</th><th scope="col">Preço</th><th scope="col">Subtotal</th></tr></thead>
+    <tbody>${pedido.produtos.map((l) => html`<tr><td>${l.nome}</td><td>${l.quantidade} ${l.unidade}</td><td>${reais(l.valor)}</td><td>${reais(l.subtotal)}</td></tr>`)}</tbody>
+    <tfoot><tr><th scope="row" colspan="3">Total</th><td>${reais(pedido.total)}</td></tr>
+      <tr><th scope="row" colspan="3">Taxa administrativa</th><td>${reais(pedido.taxa)}</td></tr>
+      <tr><th scope="row" colspan="3">A pagar</th><td><strong>${reais(pedido.totalComTaxa)}</strong></td></tr></tfoot>
+  </table></div>`;
+}
+
+export function listaDePedidos(pedidos: readonly Pedido[]): Html {
+  if (pedidos.length === 0) return html`<p>Nenhum pedido neste ciclo.</p>`;
+  return html`<div class="tabela-rolavel" role="region" aria-label="Pedidos do ciclo" tabindex="0"><table>
+    <thead><tr><th scope="col">Consumidor</th><th scope="col">Ponto de entrega</th><th scope="col">Itens</th><th scope="col">Situação</th><th scope="col">A pagar</th></tr></thead>
+    <tbody>${pedidos.map((p) => html`<tr><td><a href="/pedidoconsumidoresconfirmacao/${p.pedidoId}">${p.usuario.nome}</a></td><td>${p.pontoEntrega.nome}</td>
+      <td>${p.produtos.map((l) => `${l.quantidade} × ${l.nome}`).join(', ')}</td><td>${p.finalizado ? 'Confirmado' : 'Não confirmado'}</td><td>${reais(p.totalComTaxa)}</td></tr>`)}</tbody>
+  </table></div>`;
+}
+
+export function taxaParaPagina(t: Taxa): { percentual: number; fixa: number } {
+  return { percentual: t.percentualCentesimos / 100, fixa: t.fixaCentavos / 100 };
+}

@@ -1,0 +1,104 @@
+import { formatarReais } from '../../domain/decimal.ts';
+import { valorTexto, type Celula, type Coluna, type Relatorio } from '../../domain/relatorios.ts';
+import type { Fase } from '../../domain/ciclos.ts';
+import { NOMES_FASES } from '../../domain/ciclos.ts';
+import { html, type Html } from '../../http/html.ts';
+import { pode, type Acao, type Ator } from '../../domain/acesso.ts';
+import { campoCsrf } from './layout.ts';
+
+function celula(c: Coluna, v: Celula): Html | string {
+  if (v === null) return '';
+  if (typeof v === 'number' && c.tipo === 'dinheiro') return formatarReais(v);
+  if (typeof v === 'string' && c.chave === 'comprovante') return html`<a href="${v}">baixar</a>`;
+  return valorTexto(c, v).replace('.', ',');
+}
+
+const numerica = (c: Coluna) => c.tipo !== 'texto';
+
+/** Any report as a table: group headers, rows, subtotals and the total. Prints cleanly. */
+export function tabelaRelatorio(r: Relatorio, extras: { csv?: string; pdf?: string } = {}): Html {
+  const agrupado = r.grupos.length > 1 || (r.grupos[0]?.titulo ?? '') !== '';
+  const rotuloTotal = (t: Readonly<Record<string, number>>, rotulo: string, classe: string) => html`<tr class="${classe}">${r.colunas.map((c, i) =>
+    i === 0 ? html`<th scope="row">${rotulo}</th>` : html`<td class="${numerica(c) ? 'num' : ''}">${t[c.chave] === undefined ? '' : celula(c, t[c.chave] ?? null)}</td>`,
+  )}</tr>`;
+  return html`<p class="nota">${r.subtitulo}</p>
+  <p class="acoes-relatorio">
+    ${extras.csv === undefined ? '' : html`<a class="botao secundario" href="${extras.csv}" download>Baixar CSV</a>`}
+    ${extras.pdf === undefined ? '' : html`<a class="botao secundario" href="${extras.pdf}" download>Documento de entrega (PDF)</a>`}
+  </p>
+  ${r.grupos.every((g) => g.linhas.length === 0)
+    ? html`<p>Nada a mostrar.</p>`
+    : html`<div class="tabela-rolavel" role="region" aria-label="${r.titulo}" tabindex="0"><table class="relatorio">
+    <thead><tr>${r.colunas.map((c) => html`<th scope="col" class="${numerica(c) ? 'num' : ''}">${c.titulo}</th>`)}</tr></thead>
+    ${r.grupos.map((g) => html`<tbody>
+      ${agrupado ? html`<tr class="grupo"><th colspan="${r.colunas.length}" scope="colgroup">${g.titulo}</th></tr>` : ''}
+      ${g.linhas.map((l) => html`<tr>${r.colunas.map((c) => html`<td class="${numerica(c) ? 'num' : ''}">${celula(c, l[c.chave] ?? null)}</td>`)}</tr>`)}
+      ${agrupado && Object.keys(g.subtotais).length > 0 ? rotuloTotal(g.subtotais, `Subtotal ${g.titulo}`, 'subtotal') : ''}
+    </tbody>`)}
+    ${Object.keys(r.totais).length > 0 ? html`<tfoot>${rotuloTotal(r.totais, 'Total', 'total')}</tfoot>` : ''}
+  </table></div>`}`;
+}
+
+/** The cycle choice of the selection reports: a checkbox per cycle, posting `ciclos`. */
+export function escolhaDeCiclos(acao: string, ciclos: ReadonlyArray<{ id: number; nome: string; fase: Fase }>, csrf: string | null, erro: string | null): Html {
+  return html`${erro === null ? '' : html`<div class="alerta" role="alert"><p>${erro}</p></div>`}
+  <form method="post" action="${acao}" class="formulario">
+    ${campoCsrf(csrf)}
+    <fieldset class="campo"><legend>Ciclos</legend>
+      ${ciclos.map((c) => html`<div class="marcar"><input type="checkbox" id="ciclo-${c.id}" name="ciclos" value="${c.id}">
+        <label for="ciclo-${c.id}">${c.nome} <small>(${NOMES_FASES[c.fase]})</small></label></div>`)}
+    </fieldset>
+    <button type="submit" class="botao">Ver relatório</button>
+  </form>`;
+}
+
+export interface LinkDeRelatorio {
+  readonly titulo: string;
+  readonly href: string;
+  /** A file (CSV or PDF) the browser saves instead of showing. */
+  readonly arquivo?: boolean;
+}
+
+const POR_CICLO: ReadonlyArray<readonly [Acao, string, (id: number) => string, boolean]> = [
+  ['relatoriosFornecedores', 'Pedidos aos fornecedores', (id) => `/pedidosfornecedorestodos/${id}`, false],
+  ['relatoriosFornecedores', 'Sobra das ofertas', (id) => `/pedidosfornecedoressobra/${id}`, false],
+  ['pedidosLer', 'Pedidos dos consumidores', (id) => `/pedidosconsumidorestodos/${id}`, false],
+  ['documentoEntrega', 'Documento de entrega (PDF)', (id) => `/entregaCicloPDF/${id}`, true],
+  ['relatoriosFornecedores', 'Pedidos aos fornecedores (CSV)', (id) => `/downloadpedidosfornecedoresciclos?cicloId=${id}`, true],
+];
+
+const DE_VARIOS: ReadonlyArray<readonly [Acao, string, string]> = [
+  ['relatoriosFornecedores', 'Pedidos aos fornecedores', '/pedidosfornecedoresciclos'],
+  ['relatoriosConsumidores', 'Pedidos dos consumidores', '/pedidosconsumidoresciclos'],
+  ['relatoriosFornecedores', 'Produtos dos ciclos', '/relatorioprodutosciclos'],
+  ['financeiroLer', 'Movimentações e saldos', '/movimentacaotodos'],
+];
+
+/** The reports this person may open: per cycle, and across cycles; from the access table. */
+export function relatoriosDoAtor(ator: Ator, ciclos: ReadonlyArray<{ id: number; nome: string; fase: Fase }>) {
+  return {
+    ciclos: ciclos.map((c) => ({
+      ...c,
+      relatorios: POR_CICLO.filter(([acao]) => pode(ator, acao)).map(([, titulo, href, arquivo]): LinkDeRelatorio => ({ titulo, href: href(c.id), arquivo })),
+    })),
+    deVariosCiclos: DE_VARIOS.filter(([acao]) => pode(ator, acao)).map(([, titulo, href]): LinkDeRelatorio => ({ titulo, href })),
+  };
+}
+
+function link(l: LinkDeRelatorio): Html {
+  return l.arquivo === true ? html`<a href="${l.href}" download>${l.titulo}</a>` : html`<a href="${l.href}">${l.titulo}</a>`;
+}
+
+/** /relatorios: where every report is found. */
+export function paginaRelatorios(r: ReturnType<typeof relatoriosDoAtor>): Html {
+  return html`${r.deVariosCiclos.length === 0 ? '' : html`<section aria-labelledby="t-varios"><h2 id="t-varios">De um ou de vários ciclos</h2>
+    <ul class="atalhos">${r.deVariosCiclos.map((l) => html`<li><a class="botao secundario" href="${l.href}">${l.titulo}</a></li>`)}</ul></section>`}
+  <section aria-labelledby="t-por-ciclo"><h2 id="t-por-ciclo">Por ciclo</h2>
+    ${r.ciclos.length === 0
+      ? html`<p>Nenhum ciclo ainda.</p>`
+      : html`<ul class="cartoes">${r.ciclos.map((c) => html`<li class="cartao">
+        <h3>${c.nome}</h3><p class="fase fase-${c.fase}">${NOMES_FASES[c.fase]}</p>
+        <ul class="links-relatorio">${c.relatorios.map((l) => html`<li>${link(l)}</li>`)}</ul>
+      </li>`)}</ul>`}
+  </section>`;
+}

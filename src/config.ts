@@ -1,0 +1,286 @@
+import { randomBytes } from 'node:crypto';
+import { accessSync, constants } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { lerDecimal } from './domain/decimal.ts';
+
+/** Which face of the service a process serves. */
+export const VARIANTES = ['cestas', 'mercados'] as const;
+export type Variante = (typeof VARIANTES)[number];
+
+export type BancoConfig =
+  | { readonly tipo: 'sqlite'; readonly caminho: string }
+  | { readonly tipo: 'postgres'; readonly url: string };
+
+export interface OidcExterno {
+  readonly issuer: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+}
+
+export interface OauthExterno extends OidcExterno {
+  readonly callbackUrl: string | undefined;
+}
+
+export interface Config {
+  readonly nodeEnv: 'development' | 'production' | 'test';
+  readonly producao: boolean;
+  readonly banco: BancoConfig;
+  readonly host: string;
+  readonly cestasPort: number;
+  readonly mercadosPort: number;
+  readonly devIdpPort: number;
+  /** Public address of Cestas; undefined means "derive it from the port we end up listening on". */
+  readonly cestasBaseUrl: string | undefined;
+  readonly mercadosBaseUrl: string | undefined;
+  /** External OpenID provider for Cestas; null means the development provider. */
+  readonly oidc: OidcExterno | null;
+  /** External OAuth provider for Mercados; null means the development provider. */
+  readonly oauth: OauthExterno | null;
+  readonly oauthProviderName: string;
+  readonly sessionSecret: string;
+  readonly appSessionSecret: string;
+  readonly adminEmails: ReadonlySet<string>;
+  readonly tz: string;
+  readonly variantes: readonly Variante[];
+  readonly demoData: boolean;
+  readonly logLevel: string;
+  /** The Markdown shown at /limitesolar. */
+  readonly limiteSolarArquivo: string;
+  /** Where receipt files are kept, outside anything served statically. */
+  readonly dirArquivos: string;
+  /** The administrative fee on orders: percent in hundredths (250 = 2.50 %) and a fixed amount in cents. */
+  readonly taxa: { readonly percentualCentesimos: number; readonly fixaCentavos: number };
+  /** GraphQL introspection (__schema, __type): on by default, off in production unless set. */
+  readonly graphqlIntrospeccao: boolean;
+  /** Bearer token that opens /metrics to requests from other machines; undefined: loopback only. */
+  readonly metricsToken: string | undefined;
+  /** Redis for the login-attempt counters (redis:// or rediss://); undefined: the database. */
+  readonly redisUrl: string | undefined;
+  /** Processes serving the faces (Node's cluster); 1 runs everything in this process. */
+  readonly workers: number;
+}
+
+/** A configuration problem: the message is one line that names the variable. */
+export class ErroConfig extends Error {
+  override name = 'ErroConfig';
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function valor(env: Env, nome: string): string | undefined {
+  const v = env[nome]?.trim();
+  return v === undefined || v === '' ? undefined : v;
+}
+
+function porta(env: Env, nome: string, padrao: number): number {
+  const v = valor(env, nome);
+  if (v === undefined) return padrao;
+  const n = Number(v);
+  if (!/^\d+$/.test(v) || n > 65535) throw new ErroConfig(`${nome} deve ser uma porta entre 0 e 65535 (recebido "${v}")`);
+  return n;
+}
+
+function url(env: Env, nome: string): string | undefined {
+  const v = valor(env, nome);
+  if (v === undefined) return undefined;
+  let u: URL;
+  try {
+    u = new URL(v);
+  } catch {
+    throw new ErroConfig(`${nome} deve ser um endereço http(s) completo (recebido "${v}")`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') {
+    throw new ErroConfig(`${nome} deve começar com http:// ou https:// (recebido "${v}")`);
+  }
+  return v.replace(/\/+$/, '');
+}
+
+function enderecoRedis(env: Env): string | undefined {
+  const v = valor(env, 'REDIS_URL');
+  if (v === undefined) return undefined;
+  let u: URL;
+  try {
+    u = new URL(v);
+  } catch {
+    throw new ErroConfig('REDIS_URL deve ser um endereço redis://host:porta (recebido um texto que não é endereço)');
+  }
+  if (u.protocol !== 'redis:' && u.protocol !== 'rediss:') throw new ErroConfig(`REDIS_URL deve começar com redis:// ou rediss:// (recebido "${u.protocol}")`);
+  return v;
+}
+
+/** WORKERS: a count from 1 to 64, or `auto` for one per core. */
+function trabalhadores(env: Env): number {
+  const v = valor(env, 'WORKERS');
+  if (v === undefined) return 1;
+  if (v.toLowerCase() === 'auto') return availableParallelism();
+  const n = Number(v);
+  if (!/^\d+$/.test(v) || n < 1 || n > 64) throw new ErroConfig(`WORKERS deve ser um número de 1 a 64, ou auto (recebido "${v}")`);
+  return n;
+}
+
+function booleano(env: Env, nome: string, padrao: boolean): boolean {
+  const v = valor(env, nome)?.toLowerCase();
+  if (v === undefined) return padrao;
+  if (['true', '1', 'sim', 'yes'].includes(v)) return true;
+  if (['false', '0', 'nao', 'não', 'no'].includes(v)) return false;
+  throw new ErroConfig(`${nome} deve ser true ou false (recebido "${v}")`);
+}
+
+function decimalConfig(env: Env, nome: string, escala: number, maximo: number): number {
+  const v = valor(env, nome);
+  if (v === undefined) return 0;
+  const r = lerDecimal(v, escala);
+  if (!r.ok || r.valor > maximo) throw new ErroConfig(`${nome} deve ser um número com ponto, como 2.50 (recebido "${v}")`);
+  return r.valor;
+}
+
+function arquivoLegivel(env: Env, nome: string): string | undefined {
+  const v = valor(env, nome);
+  if (v === undefined) return undefined;
+  try {
+    accessSync(v, constants.R_OK);
+  } catch {
+    throw new ErroConfig(`${nome} aponta para um arquivo que não existe ou não pode ser lido: "${v}"`);
+  }
+  return v;
+}
+
+function banco(env: Env): BancoConfig {
+  const v = valor(env, 'DATABASE_URL') ?? 'sqlite:./data/cestaria.db';
+  if (v.startsWith('sqlite:')) {
+    const caminho = v.slice('sqlite:'.length);
+    if (caminho === '') throw new ErroConfig('DATABASE_URL sqlite: precisa de um caminho, por exemplo sqlite:./data/cestaria.db');
+    return { tipo: 'sqlite', caminho };
+  }
+  if (v.startsWith('postgres://') || v.startsWith('postgresql://')) {
+    try {
+      new URL(v);
+    } catch {
+      throw new ErroConfig('DATABASE_URL não é um endereço postgres:// válido');
+    }
+    return { tipo: 'postgres', url: v };
+  }
+  throw new ErroConfig(`DATABASE_URL deve começar com sqlite: ou postgres:// (recebido "${v.split(':')[0]}:…")`);
+}
+
+function segredo(env: Env, nome: string, producao: boolean): string {
+  const v = valor(env, nome);
+  if (v === undefined) {
+    if (producao) throw new ErroConfig(`${nome} é obrigatório em produção (use pelo menos 32 caracteres aleatórios)`);
+    // NOTE: a fresh random secret per start in development: sessions simply end on restart.
+    return randomBytes(32).toString('base64url');
+  }
+  if (v.length < 32) throw new ErroConfig(`${nome} deve ter pelo menos 32 caracteres`);
+  return v;
+}
+
+function tokenDeMetricas(env: Env): string | undefined {
+  const v = valor(env, 'METRICS_TOKEN');
+  if (v === undefined) return undefined;
+  if (v.length < 16 || !/^[\x21-\x7e]+$/.test(v)) {
+    throw new ErroConfig('METRICS_TOKEN deve ter pelo menos 16 caracteres visíveis, sem espaços');
+  }
+  return v;
+}
+
+function provedor(env: Env, prefixo: 'OIDC' | 'OAUTH', issuerVar: string): OidcExterno | null {
+  const issuer = url(env, issuerVar);
+  const clientId = valor(env, `${prefixo}_CLIENT_ID`);
+  const clientSecret = valor(env, `${prefixo}_CLIENT_SECRET`);
+  if (issuer === undefined) {
+    if (clientId !== undefined || clientSecret !== undefined) {
+      throw new ErroConfig(`${issuerVar} é obrigatório quando ${prefixo}_CLIENT_ID ou ${prefixo}_CLIENT_SECRET estão definidos`);
+    }
+    return null;
+  }
+  if (clientId === undefined) throw new ErroConfig(`${prefixo}_CLIENT_ID é obrigatório quando ${issuerVar} está definido`);
+  if (clientSecret === undefined) throw new ErroConfig(`${prefixo}_CLIENT_SECRET é obrigatório quando ${issuerVar} está definido`);
+  return { issuer, clientId, clientSecret };
+}
+
+function fusoHorario(env: Env): string {
+  const tz = valor(env, 'TZ') ?? 'America/Sao_Paulo';
+  try {
+    new Intl.DateTimeFormat('pt-BR', { timeZone: tz });
+  } catch {
+    throw new ErroConfig(`TZ não é um fuso horário conhecido (recebido "${tz}")`);
+  }
+  return tz;
+}
+
+function variantes(env: Env): Variante[] {
+  const v = valor(env, 'VARIANTS') ?? 'cestas,mercados';
+  const lista = [...new Set(v.split(',').map((s) => s.trim()).filter((s) => s !== ''))];
+  const validas: Variante[] = [];
+  for (const item of lista) {
+    if (!(VARIANTES as readonly string[]).includes(item)) {
+      throw new ErroConfig(`VARIANTS aceita apenas ${VARIANTES.join(', ')} (recebido "${item}")`);
+    }
+    validas.push(item as Variante);
+  }
+  if (validas.length === 0) throw new ErroConfig('VARIANTS precisa de pelo menos uma face: cestas, mercados');
+  return validas;
+}
+
+/** Reads and validates the whole configuration once; throws ErroConfig naming the bad variable. */
+export function carregarConfig(env: Env = process.env): Config {
+  const nodeEnvBruto = valor(env, 'NODE_ENV') ?? 'development';
+  if (nodeEnvBruto !== 'development' && nodeEnvBruto !== 'production' && nodeEnvBruto !== 'test') {
+    throw new ErroConfig(`NODE_ENV deve ser development, production ou test (recebido "${nodeEnvBruto}")`);
+  }
+  const producao = nodeEnvBruto === 'production';
+  const vs = variantes(env);
+  const oidc = provedor(env, 'OIDC', 'OIDC_ISSUER_BASE_URL');
+  const oauthBase = provedor(env, 'OAUTH', 'OAUTH_ISSUER_URL');
+  if (producao && vs.includes('cestas') && oidc === null) {
+    throw new ErroConfig('OIDC_ISSUER_BASE_URL é obrigatório em produção (o provedor de desenvolvimento não roda em produção)');
+  }
+  if (producao && vs.includes('mercados') && oauthBase === null) {
+    throw new ErroConfig('OAUTH_ISSUER_URL é obrigatório em produção (o provedor de desenvolvimento não roda em produção)');
+  }
+  const providerName = valor(env, 'OAUTH_PROVIDER_NAME') ?? 'idp';
+  if (!/^[a-z0-9][a-z0-9-]{0,39}$/.test(providerName)) {
+    throw new ErroConfig('OAUTH_PROVIDER_NAME deve ter só letras minúsculas, dígitos e hífen');
+  }
+  const adminEmails = new Set(
+    (valor(env, 'ADMIN_EMAILS') ?? '')
+      .split(',')
+      .map((e) => e.trim().toLowerCase())
+      .filter((e) => e !== ''),
+  );
+  for (const e of adminEmails) {
+    if (!/^[^\s@]+@[^\s@]+$/.test(e)) throw new ErroConfig(`ADMIN_EMAILS contém um e-mail inválido: "${e}"`);
+  }
+  return {
+    nodeEnv: nodeEnvBruto,
+    producao,
+    banco: banco(env),
+    host: valor(env, 'HOST') ?? '127.0.0.1',
+    cestasPort: porta(env, 'CESTAS_PORT', 3000),
+    mercadosPort: porta(env, 'MERCADOS_PORT', 4000),
+    devIdpPort: porta(env, 'DEV_IDP_PORT', 3002),
+    cestasBaseUrl: url(env, 'CESTAS_BASE_URL'),
+    mercadosBaseUrl: url(env, 'MERCADOS_BASE_URL'),
+    oidc,
+    oauth: oauthBase === null ? null : { ...oauthBase, callbackUrl: url(env, 'OAUTH_CALLBACK_URL') },
+    oauthProviderName: providerName,
+    sessionSecret: segredo(env, 'SESSION_SECRET', producao),
+    appSessionSecret: segredo(env, 'APP_SESSION_SECRET', producao),
+    adminEmails,
+    tz: fusoHorario(env),
+    variantes: vs,
+    demoData: booleano(env, 'DEMO_DATA', !producao),
+    logLevel: valor(env, 'LOG_LEVEL') ?? (nodeEnvBruto === 'test' ? 'warn' : 'info'),
+    dirArquivos: valor(env, 'UPLOAD_DIR') ?? './data/arquivos',
+    taxa: {
+      percentualCentesimos: decimalConfig(env, 'TAXA_PEDIDO_PERCENTUAL', 2, 10_000),
+      fixaCentavos: decimalConfig(env, 'TAXA_PEDIDO_FIXA', 2, 100_000_00),
+    },
+    metricsToken: tokenDeMetricas(env),
+    workers: trabalhadores(env),
+    redisUrl: enderecoRedis(env),
+    graphqlIntrospeccao: booleano(env, 'GRAPHQL_INTROSPECTION', !producao),
+    limiteSolarArquivo: arquivoLegivel(env, 'LIMITESOLAR_FILE') ?? fileURLToPath(new URL('./cestas/conteudo/limitesolar.md', import.meta.url)),
+  };
+}

@@ -1,0 +1,195 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import {
+  CompiledQuery,
+  Kysely,
+  Migrator,
+  PostgresAdapter,
+  PostgresDialect,
+  SqliteDialect,
+  sql,
+  type Dialect,
+  type Driver,
+  type LogEvent,
+  type Transaction,
+} from 'kysely';
+import pg from 'pg';
+import type { BancoConfig } from '../config.ts';
+import { NOMES_MIGRACOES, provedorDeMigracoes } from './migrations/index.ts';
+import { abrirSqlite } from './sqlite.ts';
+import type { DB } from './tipos.ts';
+
+export type Banco = Kysely<DB>;
+/** What helpers take: the database or the transaction they were handed. */
+export type Db = Kysely<DB> | Transaction<DB>;
+export type Dialeto = BancoConfig['tipo'];
+
+export interface OpcoesBanco {
+  /** Called after every query; tests use it to count queries. */
+  readonly aoConsultar?: (evento: LogEvent) => void;
+  readonly maxConexoes?: number;
+}
+
+const dentroDeTransacao = new AsyncLocalStorage<boolean>();
+
+/** The PostgreSQL pool behind each handle, for the pool gauges of /metrics. */
+const pools = new WeakMap<Banco, pg.Pool>();
+
+export interface UsoDoPool {
+  readonly total: number;
+  readonly ociosas: number;
+  readonly esperando: number;
+}
+
+/** Thrown when code inside a transaction queries through the outer handle. */
+export class ErroForaDaTransacao extends Error {
+  override name = 'ErroForaDaTransacao';
+}
+
+/**
+ * Wraps a dialect so that acquiring a connection through the outer handle while a transaction
+ * runs in the same async context fails loudly. On SQLite such a query would otherwise wait
+ * forever for the single connection; on PostgreSQL it would silently escape the transaction.
+ */
+function comGuarda(dialeto: Dialect): Dialect {
+  return {
+    createAdapter: () => dialeto.createAdapter(),
+    createIntrospector: (db) => dialeto.createIntrospector(db),
+    createQueryCompiler: () => dialeto.createQueryCompiler(),
+    createDriver: (): Driver => {
+      const driver = dialeto.createDriver();
+      return new Proxy(driver, {
+        get(alvo, prop) {
+          if (prop === 'acquireConnection') {
+            return async () => {
+              if (dentroDeTransacao.getStore() === true) {
+                throw new ErroForaDaTransacao('consulta pelo banco externo dentro de uma transação');
+              }
+              return alvo.acquireConnection();
+            };
+          }
+          const v: unknown = Reflect.get(alvo, prop, alvo);
+          return typeof v === 'function' ? v.bind(alvo) : v;
+        },
+      });
+    },
+  };
+}
+
+/**
+ * SQLite's default BEGIN is deferred: a transaction that reads and then writes must upgrade its
+ * lock, and when another process wrote in between, SQLite answers SQLITE_BUSY at once instead of
+ * waiting (busy_timeout cannot help). BEGIN IMMEDIATE takes the write lock up front, so with
+ * several processes (WORKERS, or a CLI command beside the server) writers queue on busy_timeout.
+ * Within one process the single connection already serialises transactions, so nothing changes.
+ */
+class SqliteImediato extends SqliteDialect {
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    driver.beginTransaction = async (conexao) => {
+      await conexao.executeQuery(CompiledQuery.raw('begin immediate'));
+    };
+    return driver;
+  }
+}
+
+function dialetoPara(cfg: BancoConfig, opcoes: OpcoesBanco, guardarPool: (p: pg.Pool) => void): Dialect {
+  if (cfg.tipo === 'sqlite') return new SqliteImediato({ database: abrirSqlite(cfg.caminho) });
+  const pool = new pg.Pool({
+    connectionString: cfg.url,
+    max: opcoes.maxConexoes ?? 10,
+    types: {
+      // NOTE: COUNT and SUM come back as int8; our values fit a double exactly, so read numbers.
+      getTypeParser: ((oid: number, formato?: 'text' | 'binary') =>
+        oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, formato)) as typeof pg.types.getTypeParser,
+    },
+  });
+  guardarPool(pool);
+  return new PostgresDialect({ pool });
+}
+
+/** Opens the configured database (SQLite file or PostgreSQL pool). */
+export function abrirBanco(cfg: BancoConfig, opcoes: OpcoesBanco = {}): Banco {
+  const aoConsultar = opcoes.aoConsultar;
+  let pool: pg.Pool | null = null;
+  const banco = new Kysely<DB>({
+    dialect: comGuarda(dialetoPara(cfg, opcoes, (p) => (pool = p))),
+    ...(aoConsultar ? { log: (e: LogEvent) => aoConsultar(e) } : {}),
+  });
+  if (pool !== null) pools.set(banco, pool);
+  return banco;
+}
+
+/** Connections of the PostgreSQL pool (total, idle, clients waiting); null on SQLite, which has one connection. */
+export function usoDoPool(banco: Banco): UsoDoPool | null {
+  const pool = pools.get(banco);
+  return pool === undefined ? null : { total: pool.totalCount, ociosas: pool.idleCount, esperando: pool.waitingCount };
+}
+
+/** Runs a use case in one transaction; only use cases call this. */
+export async function emTransacao<T>(db: Banco, fn: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
+  return db.transaction().execute((trx) => dentroDeTransacao.run(true, () => fn(trx)));
+}
+
+/** The key of the session-level advisory lock that serialises migrations across processes. */
+export const CHAVE_TRAVA_MIGRACOES = 7_263_118_401;
+
+/**
+ * Applies every pending migration (or up to `ate`); safe to run any number of times, and by
+ * several processes at once. On PostgreSQL the run holds an advisory lock on one dedicated
+ * connection, so a process that starts while another migrates waits, then finds nothing to do.
+ * On SQLite the whole run is one BEGIN IMMEDIATE transaction: it takes the file's write lock
+ * before reading the migration table, so a second process waits for it (busy_timeout) and then
+ * reads the finished table, instead of failing when a deferred transaction upgrades to writing.
+ */
+export async function migrar(db: Banco, dialeto: Dialeto, ate?: string): Promise<string[]> {
+  if (dialeto === 'sqlite') {
+    return db.connection().execute(async (conexao) => {
+      await sql`begin immediate`.execute(conexao);
+      try {
+        const aplicadas = await migrarCom(conexao, dialeto, ate, true);
+        await sql`commit`.execute(conexao);
+        return aplicadas;
+      } catch (e) {
+        await sql`rollback`.execute(conexao);
+        throw e;
+      }
+    });
+  }
+  return db.connection().execute(async (conexao) => {
+    await sql`select pg_advisory_lock(${sql.lit(CHAVE_TRAVA_MIGRACOES)})`.execute(conexao);
+    try {
+      return await migrarCom(conexao, dialeto, ate);
+    } finally {
+      await sql`select pg_advisory_unlock(${sql.lit(CHAVE_TRAVA_MIGRACOES)})`.execute(conexao);
+    }
+  });
+}
+
+/** Migrations the database has not applied yet; throws when the database cannot be read. */
+export async function migracoesPendentes(db: Banco): Promise<string[]> {
+  const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
+  const aplicadas = new Set(rows.map((r) => r.name));
+  return NOMES_MIGRACOES.filter((n) => !aplicadas.has(n));
+}
+
+async function migrarCom(db: Banco, dialeto: Dialeto, ate: string | undefined, emTransacaoPropria = false): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: provedorDeMigracoes({ dialeto }), disableTransactions: emTransacaoPropria });
+  const { error, results } = ate === undefined ? await migrator.migrateToLatest() : await migrator.migrateTo(ate);
+  if (error !== undefined) {
+    const falhou = results?.find((r) => r.status === 'Error')?.migrationName;
+    throw new Error(`migração ${falhou ?? ''} falhou: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
+  }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/**
+ * Locks rows for the rest of the transaction, in id order (no deadlocks between two writers).
+ * NOTE: on SQLite every transaction already holds the one connection, so writers are serialised
+ * and there is nothing to lock; on PostgreSQL this is SELECT … FOR UPDATE.
+ */
+export async function travar(trx: Transaction<DB>, tabela: 'ciclo' | 'ciclocesta' | 'cicloproduto' | 'ofertaproduto', ids: readonly number[]): Promise<void> {
+  if (ids.length === 0 || !(trx.getExecutor().adapter instanceof PostgresAdapter)) return;
+  await trx.selectFrom(tabela).select('id').where('id', 'in', [...new Set(ids)].sort((a, b) => a - b)).orderBy('id').forUpdate().execute();
+}

@@ -1,0 +1,33 @@
+import type { Migration, MigrationProvider } from 'kysely';
+import type { ContextoMigracao, FabricaMigracao } from './contexto.ts';
+import { esquemaCestas } from './20261121_1400_esquema_cestas.ts';
+import { mercados } from './20261121_1600_mercados.ts';
+import { chavesDeBusca } from './20261121_1700_chaves_de_busca.ts';
+import { mercadoPrecos } from './20261121_1800_mercado_precos.ts';
+import { sessoesEncerradas } from './20261121_1900_sessoes_encerradas.ts';
+import { indicesDeReserva } from './20261121_2000_indices_de_reserva.ts';
+import { versaoDosMercados } from './20261121_2100_versao_dos_mercados.ts';
+
+/** Every migration, in order. Never edit one after it has landed: add a new one. */
+const MIGRACOES: Record<string, FabricaMigracao> = {
+  '20261121_1400_esquema_cestas': esquemaCestas,
+  '20261121_1600_mercados': mercados,
+  '20261121_1700_chaves_de_busca': chavesDeBusca,
+  '20261121_1800_mercado_precos': mercadoPrecos,
+  '20261121_1900_sessoes_encerradas': sessoesEncerradas,
+  '20261121_2000_indices_de_reserva': indicesDeReserva,
+  '20261121_2100_versao_dos_mercados': versaoDosMercados,
+};
+
+/** The names of every migration, in order: a database is up to date when it has applied them all. */
+export const NOMES_MIGRACOES: readonly string[] = Object.keys(MIGRACOES);
+
+export function provedorDeMigracoes(ctx: ContextoMigracao): MigrationProvider {
+  return {
+    getMigrations: async () => {
+      const todas: Record<string, Migration> = {};
+      for (const [nome, fabrica] of Object.entries(MIGRACOES)) todas[nome] = fabrica(ctx);
+      return todas;
+    },
+  };
+}

@@ -1,0 +1,291 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/**
+ * Table types: the database type is their intersection. Money is integer cents (…Centavos),
+ * quantities are integer thousandths (…Milesimos), instants and dates are ISO text, so both
+ * dialects return identical values.
+ */
+type Id = Generated<number>;
+interface Datas {
+  createdAt: string;
+  updatedAt: string;
+}
+/** Booleans with a database default. */
+type BoolPadrao = ColumnType<boolean, boolean | undefined, boolean>;
+
+export interface CategoriaTabela extends Datas {
+  id: Id;
+  nome: string;
+  nomeChave: string;
+  descricao: string | null;
+  ativo: BoolPadrao;
+}
+
+export interface CestaTabela extends Datas {
+  id: Id;
+  nome: string;
+  nomeChave: string;
+  descricao: string | null;
+  valorReferenciaCentavos: number;
+  pesoAproximado: number | null;
+  ativo: BoolPadrao;
+}
+
+export interface ProdutoTabela extends Datas {
+  id: Id;
+  nome: string;
+  nomeChave: string;
+  unidade: string;
+  pesoGramas: number | null;
+  valorReferenciaCentavos: number;
+  descritivo: string | null;
+  categoriaid: number | null;
+  ativo: BoolPadrao;
+}
+
+export interface PontoEntregaTabela extends Datas {
+  id: Id;
+  nome: string;
+  nomeChave: string;
+  endereco: string | null;
+  cidade: string | null;
+  referencia: string | null;
+  responsavel: string | null;
+  telefone: string | null;
+  ativo: BoolPadrao;
+}
+
+export interface UsuarioTabela extends Datas {
+  id: Id;
+  nome: string;
+  /** Normalised name for searching (see migration 20261121_1700). */
+  nomeChave: ColumnType<string | null, string, string>;
+  email: string;
+  emailChave: string;
+  /** JSON array of perfil values. */
+  perfil: string;
+  nomeoficial: string | null;
+  celular: string | null;
+  descritivo: string | null;
+  cientepolitica: BoolPadrao;
+  ativo: BoolPadrao;
+}
+
+export interface CicloTabela extends Datas {
+  id: Id;
+  nome: string;
+  nomeChave: ColumnType<string | null, string, string>;
+  dataOfertaInicio: string;
+  dataOfertaFim: string;
+  dataPedidoInicio: string;
+  dataPedidoFim: string;
+  dataRetiradaInicio: string;
+  dataRetiradaFim: string;
+  ativo: BoolPadrao;
+  fechadoEm: string | null;
+}
+
+export interface CicloEntregaTabela extends Datas {
+  id: Id;
+  cicloid: number;
+  dataEntrega: string;
+  observacao: string | null;
+}
+
+export interface CicloCestaTabela extends Datas {
+  id: Id;
+  cicloid: number;
+  cestaId: number;
+  quantidadeCestas: number;
+}
+
+export interface CicloProdutoTabela extends Datas {
+  id: Id;
+  cicloid: number;
+  produtoId: number;
+  quantidadeMilesimos: number;
+  valorCentavos: number;
+}
+
+export interface OfertaTabela extends Datas {
+  id: Id;
+  cicloid: number;
+  usuarioid: number;
+  finalizada: BoolPadrao;
+  finalizadaEm: string | null;
+}
+
+export interface OfertaProdutoTabela extends Datas {
+  id: Id;
+  ofertaid: number;
+  produtoid: number;
+  quantidadeMilesimos: number;
+  valorCentavos: number;
+}
+
+export interface ComposicaoTabela extends Datas {
+  id: Id;
+  cicloCestaId: number;
+  quantidadeCestas: number;
+}
+
+export interface ComposicaoProdutoTabela extends Datas {
+  id: Id;
+  composicaoid: number;
+  ofertaProdutoId: number;
+  quantidadePorCestaMilesimos: number;
+  unidade: string;
+}
+
+export interface PedidoTabela extends Datas {
+  id: Id;
+  cicloid: number;
+  usuarioid: number;
+  pontoEntregaId: number;
+  finalizado: BoolPadrao;
+  dataConfirmacao: string | null;
+}
+
+export interface PedidoProdutoTabela extends Datas {
+  id: Id;
+  pedidoid: number;
+  cicloCestaId: number | null;
+  cicloProdutoId: number | null;
+  quantidadeMilesimos: number;
+  valorCentavos: number;
+}
+
+export interface TipoMovimentacaoTabela extends Datas {
+  id: Id;
+  nome: string;
+  sentido: 'credito' | 'debito' | 'ambos';
+}
+
+export interface MovimentacaoTabela extends Datas {
+  id: Id;
+  usuarioid: number;
+  tipoMovimentacaoId: number;
+  sentido: 'credito' | 'debito';
+  valorCentavos: number;
+  data: string;
+  descricao: string;
+  arquivo: string | null;
+  cicloid: number | null;
+  chave: string | null;
+  criadoPor: number | null;
+}
+
+export interface AuditoriaTabela {
+  id: Id;
+  usuarioid: number | null;
+  ator: string;
+  acao: string;
+  entidade: string;
+  entidadeId: string | null;
+  antes: string | null;
+  depois: string | null;
+  em: string;
+}
+
+export interface SessaoEncerradaTabela {
+  sid: string;
+  expiraEm: string;
+}
+
+export interface LimiteTentativaTabela {
+  chave: string;
+  janelaInicio: number;
+  contagem: number;
+}
+
+/** Mercados: the spec's User. */
+export interface AppUserTabela extends Datas {
+  id: Id;
+  providerId: string;
+  email: string;
+  emailChave: string;
+  name: string;
+  avatar: string | null;
+}
+
+/** Mercados: the spec's Profile; `name` is one of Administrador, AdminMercado, Fornecedor, Consumidor. */
+export interface ProfileTabela extends Datas {
+  id: Id;
+  name: string;
+  description: string | null;
+}
+
+export interface AppUserProfileTabela extends Datas {
+  id: Id;
+  userId: number;
+  profileId: number;
+}
+
+/** Mercados server-side session: `id` is the SHA-256 of the cookie's token. */
+export interface AppSessionTabela extends Datas {
+  id: string;
+  userId: number;
+  expiresAt: string;
+}
+
+/** Mercados: a market; `adminId` is the account (appuser) that administers it. */
+export interface MercadoTabela extends Datas {
+  id: Id;
+  nome: string;
+  descricao: string | null;
+  tipo: 'cesta' | 'lote' | 'venda_direta';
+  /** Hundredths of a percentage point: 12.50 % is 1250. */
+  taxaAdministrativaCentesimos: number | null;
+  valorMaximoCestaCentavos: number | null;
+  ativo: BoolPadrao;
+  adminId: number;
+}
+
+/** Mercados: a market's price for one product of the shared catalogue; unique per (mercadoId, produtoId). */
+export interface PrecoMercadoTabela extends Datas {
+  id: Id;
+  mercadoId: number;
+  produtoId: number;
+  precoCentavos: number;
+  ativo: BoolPadrao;
+}
+
+/** One row (id 1): moves whenever data the Mercados read queries show changes (triggers). */
+export interface VersaoDadosTabela {
+  id: number;
+  versao: number;
+}
+
+export interface DB {
+  categoria: CategoriaTabela;
+  cesta: CestaTabela;
+  produto: ProdutoTabela;
+  pontoentrega: PontoEntregaTabela;
+  usuario: UsuarioTabela;
+  ciclo: CicloTabela;
+  cicloentrega: CicloEntregaTabela;
+  ciclocesta: CicloCestaTabela;
+  cicloproduto: CicloProdutoTabela;
+  oferta: OfertaTabela;
+  ofertaproduto: OfertaProdutoTabela;
+  composicao: ComposicaoTabela;
+  composicaoproduto: ComposicaoProdutoTabela;
+  pedido: PedidoTabela;
+  pedidoproduto: PedidoProdutoTabela;
+  tipomovimentacao: TipoMovimentacaoTabela;
+  movimentacao: MovimentacaoTabela;
+  auditoria: AuditoriaTabela;
+  limitetentativa: LimiteTentativaTabela;
+  sessaoencerrada: SessaoEncerradaTabela;
+  appuser: AppUserTabela;
+  profile: ProfileTabela;
+  appuserprofile: AppUserProfileTabela;
+  appsession: AppSessionTabela;
+  mercado: MercadoTabela;
+  precomercado: PrecoMercadoTabela;
+  versaodados: VersaoDadosTabela;
+}
+
+export type Linha<T extends keyof DB> = Selectable<DB[T]>;
+export type NovaLinha<T extends keyof DB> = Insertable<DB[T]>;
+export type Alteracao<T extends keyof DB> = Updateable<DB[T]>;

@@ -1,0 +1,195 @@
+import type { Banco } from '../db/banco.ts';
+import { emTransacao } from '../db/banco.ts';
+import { gravarPerfis, type Perfil } from '../domain/perfis.ts';
+import { somarDias } from '../domain/tempo.ts';
+import { chaveDeNome } from '../domain/validacao.ts';
+import type { Ator } from '../domain/acesso.ts';
+import { linhasOfertadas } from '../domain/alocacao.ts';
+import { salvarCiclo } from '../domain/ciclos.ts';
+import { salvarComposicao } from '../domain/composicao.ts';
+import { fecharCiclo } from '../domain/financeiro.ts';
+import { salvarOferta } from '../domain/ofertas.ts';
+import { disponibilidade, finalizarPedido, salvarPedido } from '../domain/pedidos.ts';
+import type { PessoaDemo } from '../idp/provedor.ts';
+
+interface PessoaDemoCompleta extends PessoaDemo {
+  readonly perfil: readonly Perfil[];
+  readonly celular: string;
+  readonly nomeoficial?: string;
+}
+
+/** Demo people: one per perfil, plus a second supplier and consumer. */
+export const PESSOAS_DEMO: readonly PessoaDemoCompleta[] = [
+  { email: 'ana@exemplo.org', nome: 'Ana Coordenadora', papel: 'master', perfil: ['master'], celular: '(19) 99100-0001' },
+  { email: 'bruno@exemplo.org', nome: 'Bruno Administrador', papel: 'admin', perfil: ['admin'], celular: '(19) 99100-0002' },
+  { email: 'clara@exemplo.org', nome: 'Clara Conselheira', papel: 'info', perfil: ['info'], celular: '(19) 99100-0003' },
+  { email: 'dora@exemplo.org', nome: 'Dora Agricultora', papel: 'fornecedor', perfil: ['fornecedor'], celular: '(19) 99100-0004', nomeoficial: 'Sítio Boa Terra' },
+  { email: 'elias@exemplo.org', nome: 'Elias Produtor', papel: 'fornecedor', perfil: ['fornecedor', 'consumidor'], celular: '(19) 99100-0005', nomeoficial: 'Chácara Água Limpa' },
+  { email: 'fabi@exemplo.org', nome: 'Fabiana Consumidora', papel: 'consumidor', perfil: ['consumidor'], celular: '(19) 99100-0006' },
+  { email: 'gabriel@exemplo.org', nome: 'Gabriel Consumidor', papel: 'consumidor', perfil: ['consumidor'], celular: '(19) 99100-0007' },
+];
+
+const CATEGORIAS = ['Hortaliças', 'Frutas', 'Raízes e tubérculos', 'Ovos e laticínios', 'Grãos e farinhas'] as const;
+
+const PRODUTOS: ReadonlyArray<readonly [string, string, number, (typeof CATEGORIAS)[number], number | null]> = [
+  ['Alface crespa', 'maço', 350, 'Hortaliças', 300],
+  ['Couve manteiga', 'maço', 400, 'Hortaliças', 250],
+  ['Rúcula', 'maço', 450, 'Hortaliças', 200],
+  ['Tomate', 'kg', 900, 'Hortaliças', 1000],
+  ['Banana prata', 'dúzia', 800, 'Frutas', 1400],
+  ['Laranja pera', 'kg', 500, 'Frutas', 1000],
+  ['Mandioca', 'kg', 600, 'Raízes e tubérculos', 1000],
+  ['Batata-doce', 'kg', 700, 'Raízes e tubérculos', 1000],
+  ['Ovos caipiras', 'dúzia', 1800, 'Ovos e laticínios', 700],
+  ['Queijo minas frescal', 'unidade', 2500, 'Ovos e laticínios', 500],
+  ['Leite cru', 'litro', 600, 'Ovos e laticínios', 1000],
+  ['Feijão carioca', 'kg', 1100, 'Grãos e farinhas', 1000],
+  ['Fubá de milho crioulo', 'kg', 900, 'Grãos e farinhas', 1000],
+];
+
+const PONTOS = [
+  { nome: 'Sede da Associação', endereco: 'Rua das Palmeiras, 120', cidade: 'Botucatu', referencia: 'Ao lado da praça', responsavel: 'Ana Coordenadora', telefone: '(14) 3800-0001' },
+  { nome: 'Escola Estadual Centro', endereco: 'Av. Brasil, 455', cidade: 'Botucatu', referencia: 'Portão lateral', responsavel: 'Bruno Administrador', telefone: '(14) 3800-0002' },
+  { nome: 'Feira do Produtor', endereco: 'Praça da Matriz, s/n', cidade: 'São Manuel', referencia: 'Barraca 7', responsavel: 'Dora Agricultora', telefone: '(14) 3800-0003' },
+] as const;
+
+const CESTAS = [
+  { nome: 'Cesta Pequena', descricao: 'Para 1 ou 2 pessoas', valorReferenciaCentavos: 5000, pesoAproximado: 4000 },
+  { nome: 'Cesta Média', descricao: 'Para 3 ou 4 pessoas', valorReferenciaCentavos: 8000, pesoAproximado: 7000 },
+  { nome: 'Cesta Grande', descricao: 'Para famílias grandes', valorReferenciaCentavos: 11000, pesoAproximado: 10000 },
+] as const;
+
+/** Cycle dates placing each demo cycle in a different phase relative to today. */
+function datasRelativas(hoje: string, deslocamento: number) {
+  const d = (n: number) => somarDias(hoje, deslocamento + n);
+  return {
+    dataOfertaInicio: d(0), dataOfertaFim: d(3), dataPedidoInicio: d(5),
+    dataPedidoFim: d(8), dataRetiradaInicio: d(10), dataRetiradaFim: d(11),
+  };
+}
+
+const CICLOS_DEMO: ReadonlyArray<readonly [string, number]> = [
+  ['Ciclo encerrado', -20],
+  ['Ciclo em retirada', -10],
+  ['Ciclo com pedidos abertos', -6],
+  ['Ciclo em composição', -4],
+  ['Ciclo com ofertas abertas', -1],
+  ['Próximo ciclo', 14],
+];
+
+type Ids = Map<string, number>;
+
+async function idsPorNome(banco: Banco, tabela: 'produto' | 'ciclo' | 'usuario' | 'pontoentrega'): Promise<Ids> {
+  const linhas = tabela === 'usuario'
+    ? await banco.selectFrom('usuario').select(['id', 'email as nome']).execute()
+    : await banco.selectFrom(tabela).select(['id', 'nome']).execute();
+  return new Map(linhas.map((l) => [l.nome, l.id]));
+}
+
+/**
+ * The workflow of the demo cycles, through the domain's own rules: offers in every cycle from the
+ * offer window on, compositions and extras from the composition phase on, orders from the order
+ * phase on, and the ended cycle closed with its movements.
+ */
+async function carregarFluxoDemo(banco: Banco, agora: Date, hoje: string): Promise<void> {
+  const produtos = await idsPorNome(banco, 'produto');
+  const ciclos = await idsPorNome(banco, 'ciclo');
+  const pessoas = await idsPorNome(banco, 'usuario');
+  const pontos = await idsPorNome(banco, 'pontoentrega');
+  const ana = pessoas.get('ana@exemplo.org') ?? 0;
+  const ator: Ator = { email: 'ana@exemplo.org', nome: 'Ana Coordenadora', usuarioid: ana, perfil: ['master'], ativo: true };
+  const tempo = { agora, hoje };
+  const taxa = { percentualCentesimos: 0, fixaCentavos: 0 };
+  const p = (nome: string) => produtos.get(nome) ?? 0;
+  const ofertaDora = [['Alface crespa', '60', '3.00'], ['Couve manteiga', '40', '3.50'], ['Tomate', '50', '8.00'], ['Ovos caipiras', '30', '16.00']] as const;
+  const ofertaElias = [['Mandioca', '40', '5.00'], ['Banana prata', '30', '7.00'], ['Tomate', '30', '7.50'], ['Queijo minas frescal', '15', '22.00']] as const;
+  for (const [nome, fase] of CICLOS_DEMO.map(([n, d]) => [n, d] as const)) {
+    const cicloid = ciclos.get(nome) ?? 0;
+    if (fase >= 14) continue;
+    const finalizar = fase < -1;
+    for (const [email, linhas] of [['dora@exemplo.org', ofertaDora], ['elias@exemplo.org', ofertaElias]] as const) {
+      await salvarOferta(banco, ator, { cicloid, usuarioid: pessoas.get(email), produtos: linhas.map(([produto, quantidade, valor]) => ({ produtoid: p(produto), quantidade, valor })) }, { ...tempo, finalizar });
+    }
+    if (!finalizar) continue;
+    const linhas = await linhasOfertadas(banco, cicloid);
+    const linha = (produto: string, fornecedor: string) => linhas.find((l) => l.produto === produto && l.fornecedor.startsWith(fornecedor))?.ofertaProdutoId;
+    const cestasDoCiclo = await banco.selectFrom('ciclocesta').innerJoin('cesta', 'cesta.id', 'ciclocesta.cestaId').select(['ciclocesta.id', 'cesta.nome']).where('cicloid', '=', cicloid).orderBy('ciclocesta.id').execute();
+    const composicoes: Record<string, { cestas: number; itens: Array<[string, string, string, string]> }> = {
+      'Cesta Pequena': { cestas: 20, itens: [['Alface crespa', 'Dora', '1', 'maço'], ['Tomate', 'Dora', '1', 'kg'], ['Mandioca', 'Elias', '1', 'kg'], ['Ovos caipiras', 'Dora', '6', 'unidade']] },
+      'Cesta Média': { cestas: 10, itens: [['Alface crespa', 'Dora', '2', 'maço'], ['Couve manteiga', 'Dora', '1', 'maço'], ['Tomate', 'Elias', '1500', 'g'], ['Banana prata', 'Elias', '1', 'dúzia'], ['Ovos caipiras', 'Dora', '1', 'dúzia']] },
+    };
+    for (const cc of cestasDoCiclo) {
+      const c = composicoes[cc.nome];
+      if (c === undefined) continue;
+      await salvarComposicao(banco, ator, cc.id, { quantidadeCestas: c.cestas, produtos: c.itens.map(([produto, fornecedor, q, unidade]) => ({ ofertaProdutoId: linha(produto, fornecedor), quantidadePorCesta: q, unidade })) }, agora);
+    }
+    if (fase > -6) continue;
+    const ciclo = await banco.selectFrom('ciclo').select(['nome', 'dataOfertaInicio', 'dataOfertaFim', 'dataPedidoInicio', 'dataPedidoFim', 'dataRetiradaInicio', 'dataRetiradaFim']).where('id', '=', cicloid).executeTakeFirstOrThrow();
+    await salvarCiclo(banco, ator, cicloid, { ...ciclo, cicloProdutos: [{ produtoId: p('Tomate'), quantidade: '20', valor: '10.00' }, { produtoId: p('Queijo minas frescal'), quantidade: '10', valor: '28.00' }] }, agora, hoje);
+    const disp = await disponibilidade(banco, cicloid);
+    const cesta = (nome: string) => disp.cestas.find((c) => c.nome === nome)?.cicloCestaId;
+    const extra = (nome: string) => disp.extras.find((e) => e.nome === nome)?.cicloProdutoId;
+    const pedidos: Array<[string, string, Array<Record<string, unknown>>, boolean]> = [
+      ['fabi@exemplo.org', 'Sede da Associação', [{ cicloCestaId: cesta('Cesta Média'), quantidade: 1 }, { cicloProdutoId: extra('Queijo minas frescal'), quantidade: 1 }], true],
+      ['gabriel@exemplo.org', 'Escola Estadual Centro', [{ cicloCestaId: cesta('Cesta Pequena'), quantidade: 2 }, { cicloProdutoId: extra('Tomate'), quantidade: '1.5' }], fase <= -10],
+      ['elias@exemplo.org', 'Feira do Produtor', [{ cicloCestaId: cesta('Cesta Pequena'), quantidade: 1 }], true],
+    ];
+    for (const [email, ponto, produtosDoPedido, confirmar] of pedidos) {
+      const pedido = await salvarPedido(banco, ator, { cicloid, usuarioid: pessoas.get(email), pontoEntregaId: pontos.get(ponto), produtos: produtosDoPedido }, { ...tempo, taxa });
+      if (confirmar) await finalizarPedido(banco, ator, { pedidoId: pedido.pedidoId }, { ...tempo, taxa, tz: 'America/Sao_Paulo' });
+    }
+    if (fase <= -20) await fecharCiclo(banco, ator, cicloid, { ...tempo, taxa });
+  }
+}
+
+/** True when the database has no users yet (a fresh install). */
+export async function bancoVazio(banco: Banco): Promise<boolean> {
+  const r = await banco.selectFrom('usuario').select('id').limit(1).executeTakeFirst();
+  return r === undefined;
+}
+
+/** Loads the demo community into an empty database, in one transaction. */
+export async function carregarDemo(banco: Banco, agora: Date, hoje: string): Promise<void> {
+  const iso = agora.toISOString();
+  const datas = { createdAt: iso, updatedAt: iso };
+  await emTransacao(banco, async (trx) => {
+    for (const p of PESSOAS_DEMO) {
+      await trx
+        .insertInto('usuario')
+        .values({
+          nome: p.nome, nomeChave: chaveDeNome(p.nome), email: p.email, emailChave: p.email, perfil: gravarPerfis(p.perfil), celular: p.celular,
+          nomeoficial: p.nomeoficial ?? null, cientepolitica: true, ...datas,
+        })
+        .execute();
+    }
+    const categorias = new Map<string, number>();
+    for (const nome of CATEGORIAS) {
+      const r = await trx.insertInto('categoria').values({ nome, nomeChave: chaveDeNome(nome), ...datas }).returning('id').executeTakeFirstOrThrow();
+      categorias.set(nome, r.id);
+    }
+    for (const [nome, unidade, valor, categoria, peso] of PRODUTOS) {
+      await trx
+        .insertInto('produto')
+        .values({
+          nome, nomeChave: chaveDeNome(nome), unidade, valorReferenciaCentavos: valor, pesoGramas: peso,
+          categoriaid: categorias.get(categoria) ?? null, descritivo: null, ...datas,
+        })
+        .execute();
+    }
+    for (const p of PONTOS) await trx.insertInto('pontoentrega').values({ ...p, nomeChave: chaveDeNome(p.nome), ...datas }).execute();
+    const cestas: number[] = [];
+    for (const c of CESTAS) {
+      const r = await trx.insertInto('cesta').values({ ...c, nomeChave: chaveDeNome(c.nome), ...datas }).returning('id').executeTakeFirstOrThrow();
+      cestas.push(r.id);
+    }
+    for (const [nome, deslocamento] of CICLOS_DEMO) {
+      const ciclo = await trx.insertInto('ciclo').values({ nome, nomeChave: chaveDeNome(nome), ...datasRelativas(hoje, deslocamento), ...datas }).returning('id').executeTakeFirstOrThrow();
+      const entrega = datasRelativas(hoje, deslocamento).dataRetiradaInicio;
+      await trx.insertInto('cicloentrega').values({ cicloid: ciclo.id, dataEntrega: somarDias(entrega, -1), observacao: 'Entrega dos fornecedores na sede', ...datas }).execute();
+      for (const [i, cestaId] of cestas.entries()) {
+        await trx.insertInto('ciclocesta').values({ cicloid: ciclo.id, cestaId, quantidadeCestas: [30, 20, 10][i] ?? 10, ...datas }).execute();
+      }
+    }
+  });
+  await carregarFluxoDemo(banco, agora, hoje);
+}

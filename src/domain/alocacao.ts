@@ -1,0 +1,205 @@
+import type { Db } from '../db/banco.ts';
+import { ESCALA_QUANTIDADE, formatarDecimal } from './decimal.ts';
+import { Conflito } from './erros.ts';
+
+/**
+ * Where each offered quantity goes. For every finalised offer line of a cycle:
+ *   to baskets = Σ over compositions (quantidadePorCesta × quantidadeCestas);
+ * and for every product: to baskets + extras published ≤ offered.
+ * Quantities are integer thousandths of the product's unit.
+ */
+export interface LinhaOfertada {
+  readonly ofertaProdutoId: number;
+  readonly ofertaId: number;
+  readonly produtoId: number;
+  readonly produto: string;
+  readonly unidade: string;
+  readonly fornecedorId: number;
+  readonly fornecedor: string;
+  readonly valorCentavos: number;
+  readonly ofertadoMil: number;
+  readonly paraCestasMil: number;
+  readonly finalizadaEm: string | null;
+}
+
+/** Finalised offer lines of a cycle with what compositions take from each: one query. */
+export async function linhasOfertadas(db: Db, cicloid: number): Promise<LinhaOfertada[]> {
+  const linhas = await db
+    .selectFrom('ofertaproduto as op')
+    .innerJoin('oferta as o', 'o.id', 'op.ofertaid')
+    .innerJoin('produto as p', 'p.id', 'op.produtoid')
+    .innerJoin('usuario as u', 'u.id', 'o.usuarioid')
+    .select([
+      'op.id as ofertaProdutoId', 'o.id as ofertaId', 'op.produtoid as produtoId', 'p.nome as produto', 'p.unidade',
+      'o.usuarioid as fornecedorId', 'u.nome as fornecedor', 'op.valorCentavos', 'op.quantidadeMilesimos as ofertadoMil', 'o.finalizadaEm',
+    ])
+    .select((eb) =>
+      eb
+        .selectFrom('composicaoproduto as cp')
+        .innerJoin('composicao as c', 'c.id', 'cp.composicaoid')
+        .select((e2) => e2.fn.coalesce(e2.fn.sum<number>(e2('cp.quantidadePorCestaMilesimos', '*', e2.ref('c.quantidadeCestas'))), e2.lit(0)).as('s'))
+        .whereRef('cp.ofertaProdutoId', '=', 'op.id')
+        .as('paraCestasMil'),
+    )
+    .where('o.cicloid', '=', cicloid)
+    .where('o.finalizada', '=', true)
+    .orderBy('p.nome')
+    .orderBy('op.valorCentavos')
+    .orderBy('op.id')
+    .execute();
+  return linhas.map((l) => ({ ...l, paraCestasMil: Number(l.paraCestasMil ?? 0) }));
+}
+
+export interface ExtraDoCiclo {
+  readonly cicloProdutoId: number;
+  readonly produtoId: number;
+  readonly produto: string;
+  readonly unidade: string;
+  readonly publicadoMil: number;
+  readonly valorCentavos: number;
+}
+
+export async function extrasPublicados(db: Db, cicloid: number): Promise<ExtraDoCiclo[]> {
+  return db
+    .selectFrom('cicloproduto as cp')
+    .innerJoin('produto as p', 'p.id', 'cp.produtoId')
+    .select(['cp.id as cicloProdutoId', 'cp.produtoId', 'p.nome as produto', 'p.unidade', 'cp.quantidadeMilesimos as publicadoMil', 'cp.valorCentavos'])
+    .where('cp.cicloid', '=', cicloid)
+    .orderBy('cp.id')
+    .execute();
+}
+
+/** Per-line room for extras: what baskets leave over. */
+export function sobraDaLinha(l: LinhaOfertada): number {
+  return Math.max(0, l.ofertadoMil - l.paraCestasMil);
+}
+
+/**
+ * Attributes sold extras to suppliers, deterministically: per product, the cheapest offer first,
+ * then the earliest finalised, then the oldest line; each line gives at most its surplus.
+ */
+export function atribuirExtras(linhas: readonly LinhaOfertada[], vendidoPorProduto: ReadonlyMap<number, number>): Map<number, number> {
+  const atribuido = new Map<number, number>();
+  const porProduto = new Map<number, LinhaOfertada[]>();
+  for (const l of linhas) porProduto.set(l.produtoId, [...(porProduto.get(l.produtoId) ?? []), l]);
+  for (const [produtoId, vendido] of vendidoPorProduto) {
+    let resta = vendido;
+    const ordem = [...(porProduto.get(produtoId) ?? [])].sort(
+      (a, b) => a.valorCentavos - b.valorCentavos || (a.finalizadaEm ?? '').localeCompare(b.finalizadaEm ?? '') || a.ofertaProdutoId - b.ofertaProdutoId,
+    );
+    for (const l of ordem) {
+      if (resta <= 0) break;
+      const parte = Math.min(resta, sobraDaLinha(l));
+      if (parte > 0) atribuido.set(l.ofertaProdutoId, parte);
+      resta -= parte;
+    }
+  }
+  return atribuido;
+}
+
+function qtd(mil: number, unidade: string): string {
+  return `${formatarDecimal(mil, ESCALA_QUANTIDADE).replace(/\.?0+$/, '')} ${unidade}`;
+}
+
+/**
+ * The capacity rule: refuses (409) when compositions take more than a line offers, or baskets
+ * plus published extras take more of a product than all its finalised offers together.
+ */
+export function conferirCapacidade(linhas: readonly LinhaOfertada[], extras: readonly ExtraDoCiclo[]): void {
+  for (const l of linhas) {
+    if (l.paraCestasMil > l.ofertadoMil) {
+      throw new Conflito(
+        'CAPACIDADE_EXCEDIDA',
+        `Faltam ${qtd(l.paraCestasMil - l.ofertadoMil, l.unidade)} de ${l.produto} de ${l.fornecedor}: ofertado ${qtd(l.ofertadoMil, l.unidade)}, nas cestas ${qtd(l.paraCestasMil, l.unidade)}`,
+        { ofertaProdutoId: l.ofertaProdutoId, produto: l.produto, fornecedor: l.fornecedor, faltando: Number(formatarDecimal(l.paraCestasMil - l.ofertadoMil, ESCALA_QUANTIDADE)) },
+      );
+    }
+  }
+  for (const e of extras) {
+    const doProduto = linhas.filter((l) => l.produtoId === e.produtoId);
+    const sobra = doProduto.reduce((s, l) => s + sobraDaLinha(l), 0);
+    if (e.publicadoMil > sobra) {
+      const unidade = e.unidade;
+      const nome = e.produto;
+      const fornecedores = [...new Set(doProduto.map((l) => l.fornecedor))].join(', ') || 'nenhum fornecedor';
+      throw new Conflito(
+        'CAPACIDADE_EXCEDIDA',
+        `Faltam ${qtd(e.publicadoMil - sobra, unidade)} de ${nome} (${fornecedores}): os extras publicados passam da sobra de ${qtd(sobra, unidade)}`,
+        { produtoId: e.produtoId, produto: nome, fornecedor: fornecedores, faltando: Number(formatarDecimal(e.publicadoMil - sobra, ESCALA_QUANTIDADE)) },
+      );
+    }
+  }
+}
+
+/** Where one offered line goes in a cycle: planned (compositions, published extras) and ordered. */
+export interface EntregaDaLinha {
+  readonly linha: LinhaOfertada;
+  /** Compositions × their quantidadeCestas, plus published extras attributed to this line. */
+  readonly planejadoMil: number;
+  /** Compositions × baskets in confirmed orders, plus extras in confirmed orders attributed here. */
+  readonly pedidoMil: number;
+  /** Extras in every saved order (confirmed or not) attributed here, for the surplus report. */
+  readonly extrasReservadosMil: number;
+}
+
+/**
+ * What each supplier delivers in a cycle, line by line: five queries whatever the size of the
+ * cycle. Closing the cycle and every supplier report use this one computation.
+ */
+export async function entregasDoCiclo(db: Db, cicloid: number): Promise<EntregaDaLinha[]> {
+  const [linhas, composicoes, cestasPedidas, extras, vendidos] = await Promise.all([
+    linhasOfertadas(db, cicloid),
+    db
+      .selectFrom('composicaoproduto as cp')
+      .innerJoin('composicao as c', 'c.id', 'cp.composicaoid')
+      .innerJoin('ciclocesta as cc', 'cc.id', 'c.cicloCestaId')
+      .select(['cp.ofertaProdutoId', 'cp.quantidadePorCestaMilesimos', 'c.cicloCestaId', 'c.quantidadeCestas'])
+      .where('cc.cicloid', '=', cicloid)
+      .execute(),
+    db
+      .selectFrom('pedidoproduto as pp')
+      .innerJoin('pedido as p', 'p.id', 'pp.pedidoid')
+      .select(['pp.cicloCestaId'])
+      .select((eb) => eb.fn.sum<number>('pp.quantidadeMilesimos').as('m'))
+      .where('p.cicloid', '=', cicloid)
+      .where('p.finalizado', '=', true)
+      .where('pp.cicloCestaId', 'is not', null)
+      .groupBy('pp.cicloCestaId')
+      .execute(),
+    extrasPublicados(db, cicloid),
+    db
+      .selectFrom('pedidoproduto as pp')
+      .innerJoin('pedido as p', 'p.id', 'pp.pedidoid')
+      .innerJoin('cicloproduto as cp', 'cp.id', 'pp.cicloProdutoId')
+      .select(['cp.produtoId', 'p.finalizado'])
+      .select((eb) => eb.fn.sum<number>('pp.quantidadeMilesimos').as('m'))
+      .where('p.cicloid', '=', cicloid)
+      .groupBy(['cp.produtoId', 'p.finalizado'])
+      .execute(),
+  ]);
+  const pedidasPorCesta = new Map(cestasPedidas.map((c) => [c.cicloCestaId, Math.round(Number(c.m) / 1000)]));
+  const soma = (m: Map<number, number>, k: number, v: number) => m.set(k, (m.get(k) ?? 0) + v);
+  const planejadoCestas = new Map<number, number>();
+  const pedidoCestas = new Map<number, number>();
+  for (const c of composicoes) {
+    soma(planejadoCestas, c.ofertaProdutoId, c.quantidadePorCestaMilesimos * c.quantidadeCestas);
+    soma(pedidoCestas, c.ofertaProdutoId, c.quantidadePorCestaMilesimos * (pedidasPorCesta.get(c.cicloCestaId ?? 0) ?? 0));
+  }
+  const publicados = new Map<number, number>();
+  for (const e of extras) soma(publicados, e.produtoId, e.publicadoMil);
+  const confirmados = new Map<number, number>();
+  const reservados = new Map<number, number>();
+  for (const v of vendidos) {
+    soma(reservados, v.produtoId, Number(v.m));
+    if (v.finalizado) soma(confirmados, v.produtoId, Number(v.m));
+  }
+  const extraPlanejado = atribuirExtras(linhas, publicados);
+  const extraPedido = atribuirExtras(linhas, confirmados);
+  const extraReservado = atribuirExtras(linhas, reservados);
+  return linhas.map((l) => ({
+    linha: l,
+    planejadoMil: (planejadoCestas.get(l.ofertaProdutoId) ?? 0) + (extraPlanejado.get(l.ofertaProdutoId) ?? 0),
+    pedidoMil: (pedidoCestas.get(l.ofertaProdutoId) ?? 0) + (extraPedido.get(l.ofertaProdutoId) ?? 0),
+    extrasReservadosMil: extraReservado.get(l.ofertaProdutoId) ?? 0,
+  }));
+}

@@ -1,0 +1,66 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/banco.ts';
+import type { Ator } from './acesso.ts';
+import { contem, montarPagina, totalDaLista, type Pagina, type PedidoDePagina } from './registros.ts';
+
+export interface RegistroAuditoria {
+  readonly acao: string;
+  readonly entidade: string;
+  readonly entidadeId: string | number | null;
+  readonly antes?: unknown;
+  readonly depois?: unknown;
+}
+
+/** Appends one line to the audit trail, in the caller's transaction. */
+export async function auditar(db: Db, ator: Ator, agora: Date, registro: RegistroAuditoria): Promise<void> {
+  await db
+    .insertInto('auditoria')
+    .values({
+      usuarioid: ator.usuarioid,
+      ator: ator.email,
+      acao: registro.acao,
+      entidade: registro.entidade,
+      entidadeId: registro.entidadeId === null ? null : String(registro.entidadeId),
+      antes: registro.antes === undefined ? null : JSON.stringify(registro.antes),
+      depois: registro.depois === undefined ? null : JSON.stringify(registro.depois),
+      em: agora.toISOString(),
+    })
+    .execute();
+}
+
+export interface LinhaDeAuditoria {
+  readonly id: number;
+  readonly usuarioid: number | null;
+  readonly ator: string;
+  readonly acao: string;
+  readonly entidade: string;
+  readonly entidadeId: string | null;
+  readonly antes: unknown;
+  readonly depois: unknown;
+  readonly em: string;
+}
+
+function lerJson(texto: string | null): unknown {
+  if (texto === null) return null;
+  try {
+    return JSON.parse(texto) as unknown;
+  } catch {
+    return texto;
+  }
+}
+
+/** The audit trail, newest first, filtered by entity, record and person; one query per page. */
+export async function listarAuditoria(
+  db: Db,
+  pedido: PedidoDePagina,
+  filtro: { entidade?: string | null; entidadeId?: string | null; usuarioid?: number | null },
+): Promise<Pagina<LinhaDeAuditoria>> {
+  let q = db.selectFrom('auditoria').selectAll().select(totalDaLista);
+  if (filtro.entidade) q = q.where('entidade', '=', filtro.entidade);
+  if (filtro.entidadeId) q = q.where('entidadeId', '=', filtro.entidadeId);
+  if (filtro.usuarioid) q = q.where('usuarioid', '=', filtro.usuarioid);
+  if (pedido.busca !== null) q = q.where(contem(sql`lower(ator)`, pedido.busca.toLowerCase()));
+  const linhas = await q.orderBy('id', 'desc').limit(pedido.porPagina).offset((pedido.pagina - 1) * pedido.porPagina).execute();
+  const pagina = montarPagina(linhas, pedido, 0);
+  return { ...pagina, itens: pagina.itens.map((l) => ({ ...l, antes: lerJson(l.antes), depois: lerJson(l.depois) })) };
+}

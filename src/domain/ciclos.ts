@@ -1,0 +1,564 @@
+import { emTransacao, travar, type Banco, type Db } from '../db/banco.ts';
+import { conferirCapacidade, extrasPublicados, linhasOfertadas } from './alocacao.ts';
+import type { Ator } from './acesso.ts';
+import { auditar } from './auditoria.ts';
+import { ESCALA_DINHEIRO, ESCALA_QUANTIDADE, paraNumero } from './decimal.ts';
+import { Conflito, Invalido, NaoEncontrado } from './erros.ts';
+import { contem, exigirSemReferencias, montarPagina, totalDaLista, type Pagina, type PedidoDePagina, type Referencia } from './registros.ts';
+import { somarDias } from './tempo.ts';
+import { Campos, chaveDeNome, MAIOR_ID, type Entrada } from './validacao.ts';
+
+/** A cycle's phase, derived from its dates and today; never stored. */
+export const FASES = ['planejado', 'oferta', 'composicao', 'pedido', 'retirada', 'encerrado'] as const;
+export type Fase = (typeof FASES)[number];
+
+export const NOMES_FASES: Readonly<Record<Fase, string>> = {
+  planejado: 'Planejado',
+  oferta: 'Ofertas abertas',
+  composicao: 'Composição das cestas',
+  pedido: 'Pedidos abertos',
+  retirada: 'Entrega e retirada',
+  encerrado: 'Encerrado',
+};
+
+export interface DatasCiclo {
+  readonly dataOfertaInicio: string;
+  readonly dataOfertaFim: string;
+  readonly dataPedidoInicio: string;
+  readonly dataPedidoFim: string;
+  readonly dataRetiradaInicio: string;
+  readonly dataRetiradaFim: string;
+}
+
+/** Windows include both of their days. */
+export function faseDoCiclo(c: DatasCiclo, hoje: string): Fase {
+  if (hoje < c.dataOfertaInicio) return 'planejado';
+  if (hoje <= c.dataOfertaFim) return 'oferta';
+  if (hoje < c.dataPedidoInicio) return 'composicao';
+  if (hoje <= c.dataPedidoFim) return 'pedido';
+  if (hoje <= c.dataRetiradaFim) return 'retirada';
+  return 'encerrado';
+}
+
+export interface CicloResumo extends DatasCiclo {
+  readonly id: number;
+  readonly nome: string;
+  readonly fase: Fase;
+}
+
+/** Active cycles that are current, upcoming, or ended in the last 30 days, oldest first. */
+export async function ciclosDoPainel(db: Db, hoje: string): Promise<CicloResumo[]> {
+  const linhas = await db
+    .selectFrom('ciclo')
+    .select([
+      'id', 'nome', 'dataOfertaInicio', 'dataOfertaFim', 'dataPedidoInicio', 'dataPedidoFim',
+      'dataRetiradaInicio', 'dataRetiradaFim',
+    ])
+    .where('ativo', '=', true)
+    .where('dataRetiradaFim', '>=', somarDias(hoje, -30))
+    .orderBy('dataOfertaInicio')
+    .orderBy('id')
+    .limit(50)
+    .execute();
+  return linhas.map((l) => ({ ...l, fase: faseDoCiclo(l, hoje) }));
+}
+
+/** What a person with these perfis can do in a cycle of this phase, in the order to show. */
+export const ACOES_DO_CICLO = ['ofertar', 'compor', 'pedir', 'retirar'] as const;
+export type AcaoDoCiclo = (typeof ACOES_DO_CICLO)[number];
+
+export const NOMES_ACOES_DO_CICLO: Readonly<Record<AcaoDoCiclo, string>> = {
+  ofertar: 'Registrar sua oferta de produtos',
+  compor: 'Compor as cestas do ciclo',
+  pedir: 'Fazer seu pedido',
+  retirar: 'Retirar sua cesta no ponto de entrega',
+};
+
+export function proximasAcoes(perfil: readonly string[], fase: Fase): AcaoDoCiclo[] {
+  const admin = perfil.includes('admin') || perfil.includes('master');
+  const acoes: AcaoDoCiclo[] = [];
+  if (fase === 'oferta' && perfil.includes('fornecedor')) acoes.push('ofertar');
+  if (fase === 'composicao' && admin) acoes.push('compor');
+  if (fase === 'pedido' && perfil.includes('consumidor')) acoes.push('pedir');
+  if (fase === 'retirada' && perfil.includes('consumidor')) acoes.push('retirar');
+  return acoes;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The cycle record and its three child lists.
+
+export interface CicloEntrega {
+  readonly id: number;
+  readonly dataEntrega: string;
+  readonly observacao: string | null;
+}
+
+export interface CicloCesta {
+  readonly id: number;
+  readonly cestaId: number;
+  readonly nome: string;
+  readonly quantidadeCestas: number;
+  /** Baskets already in saved orders. */
+  readonly quantidadePedida: number;
+}
+
+export interface CicloProduto {
+  readonly id: number;
+  readonly produtoId: number;
+  readonly nome: string;
+  readonly unidade: string;
+  readonly quantidade: number;
+  readonly valor: number;
+}
+
+export interface Ciclo extends CicloResumo {
+  readonly ativo: boolean;
+  readonly fechadoEm: string | null;
+  readonly cicloEntregas: CicloEntrega[];
+  readonly cicloCestas: CicloCesta[];
+  readonly cicloProdutos: CicloProduto[];
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+const CAMPOS_DATA = [
+  'dataOfertaInicio', 'dataOfertaFim', 'dataPedidoInicio', 'dataPedidoFim', 'dataRetiradaInicio', 'dataRetiradaFim',
+] as const;
+
+export const ROTULOS_DATAS: Readonly<Record<(typeof CAMPOS_DATA)[number], string>> = {
+  dataOfertaInicio: 'início das ofertas',
+  dataOfertaFim: 'fim das ofertas',
+  dataPedidoInicio: 'início dos pedidos',
+  dataPedidoFim: 'fim dos pedidos',
+  dataRetiradaInicio: 'início da retirada',
+  dataRetiradaFim: 'fim da retirada',
+};
+
+export const LISTAS_DO_CICLO = ['cicloEntregas', 'cicloCestas', 'cicloProdutos'] as const;
+type ListaDoCiclo = (typeof LISTAS_DO_CICLO)[number];
+
+interface EntregaLida {
+  readonly id: number | null;
+  readonly dataEntrega: string;
+  readonly observacao: string | null;
+}
+interface CestaLida {
+  readonly id: number | null;
+  readonly cestaId: number;
+  readonly quantidadeCestas: number;
+  readonly campo: string;
+}
+interface ProdutoLido {
+  readonly id: number | null;
+  readonly produtoId: number;
+  readonly quantidadeMilesimos: number;
+  readonly valorCentavos: number;
+  readonly campo: string;
+}
+
+interface CicloLido {
+  readonly dados: {
+    nome: string;
+    dataOfertaInicio: string;
+    dataOfertaFim: string;
+    dataPedidoInicio: string;
+    dataPedidoFim: string;
+    dataRetiradaInicio: string;
+    dataRetiradaFim: string;
+    ativo: boolean;
+  };
+  readonly cicloEntregas: EntregaLida[] | null;
+  readonly cicloCestas: CestaLida[] | null;
+  readonly cicloProdutos: ProdutoLido[] | null;
+}
+
+/** A list given as a JSON array or as form bracket keys (qs gives an array or an index map). */
+function itensDaLista(valor: unknown): unknown[] | 'invalido' {
+  if (valor === undefined || valor === null || valor === '') return [];
+  if (Array.isArray(valor)) return valor;
+  if (typeof valor === 'object') {
+    const chaves = Object.keys(valor);
+    if (chaves.every((k) => /^\d+$/.test(k))) return chaves.sort((a, b) => Number(a) - Number(b)).map((k) => (valor as Record<string, unknown>)[k]);
+  }
+  return 'invalido';
+}
+
+/** Form rows left blank (the spare rows a page offers) are not rows. */
+function linhaEmBranco(item: unknown): boolean {
+  if (item === null || typeof item !== 'object') return false;
+  return Object.entries(item).every(([k, v]) => k === 'id' || v === '' || v === undefined || v === null);
+}
+
+function lerLista<T>(c: Campos, nome: ListaDoCiclo, presentes: ReadonlySet<string>, ler: (item: Campos, campo: (k: string) => string) => T): T[] | null {
+  if (!presentes.has(nome)) return null;
+  const itens = itensDaLista(c.bruto(nome));
+  if (itens === 'invalido') {
+    c.erro(nome, 'Deve ser uma lista');
+    return [];
+  }
+  const lidos: T[] = [];
+  itens.forEach((item, i) => {
+    if (linhaEmBranco(item)) return;
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) {
+      c.erro(`${nome}.${i}`, 'Deve ser um objeto');
+      return;
+    }
+    const sub = new Campos(item as Entrada);
+    const lido = ler(sub, (k) => `${nome}.${i}.${k}`);
+    for (const [k, m] of Object.entries(sub.erros)) c.erro(`${nome}.${i}.${k}`, m);
+    lidos.push(lido);
+  });
+  return lidos;
+}
+
+/**
+ * Reads a cycle from JSON or a form. A child list is replaced only when it is present: a JSON
+ * key, or (forms) a name listed in `_listas`, since a form with no rows sends nothing.
+ */
+export function lerCiclo(entrada: Entrada): CicloLido {
+  const c = new Campos(entrada);
+  const nome = c.texto('nome', { obrigatorio: true, max: 120 });
+  const datas = Object.fromEntries(CAMPOS_DATA.map((k) => [k, c.data(k, { obrigatorio: true })])) as Record<(typeof CAMPOS_DATA)[number], string>;
+  for (let i = 1; i < CAMPOS_DATA.length; i++) {
+    const anterior = CAMPOS_DATA[i - 1] as (typeof CAMPOS_DATA)[number];
+    const atual = CAMPOS_DATA[i] as (typeof CAMPOS_DATA)[number];
+    if (c.erros[anterior] === undefined && c.erros[atual] === undefined && datas[atual] < datas[anterior]) {
+      c.erro(atual, `Deve ser igual ou posterior ao ${ROTULOS_DATAS[anterior]}`);
+    }
+  }
+  const ativo = c.booleano('ativo', true);
+  const declaradas = c.bruto('_listas');
+  const presentes = new Set<string>(
+    typeof declaradas === 'string' ? declaradas.split(',') : LISTAS_DO_CICLO.filter((l) => c.bruto(l) !== undefined),
+  );
+
+  const cicloEntregas = lerLista(c, 'cicloEntregas', presentes, (s) => {
+    const dataEntrega = s.data('dataEntrega', { obrigatorio: true });
+    if (s.erros.dataEntrega === undefined && c.erros.dataOfertaInicio === undefined && c.erros.dataRetiradaFim === undefined) {
+      if (dataEntrega < datas.dataOfertaInicio || dataEntrega > datas.dataRetiradaFim) s.erro('dataEntrega', 'Deve estar dentro das datas do ciclo');
+    }
+    return { id: s.inteiro('id', { min: 1, max: MAIOR_ID }), dataEntrega, observacao: s.texto('observacao', { max: 200 }) };
+  });
+  const cicloCestas = lerLista(c, 'cicloCestas', presentes, (s, campo) => ({
+    id: s.inteiro('id', { min: 1, max: MAIOR_ID }),
+    cestaId: s.inteiro('cestaId', { obrigatorio: true, min: 1, max: MAIOR_ID }),
+    quantidadeCestas: s.inteiro('quantidadeCestas', { obrigatorio: true, min: 0, max: 100_000 }),
+    campo: campo('cestaId'),
+  }));
+  const cicloProdutos = lerLista(c, 'cicloProdutos', presentes, (s, campo) => ({
+    id: s.inteiro('id', { min: 1, max: MAIOR_ID }),
+    produtoId: s.inteiro('produtoId', { obrigatorio: true, min: 1, max: MAIOR_ID }),
+    quantidadeMilesimos: s.decimal('quantidade', ESCALA_QUANTIDADE, { obrigatorio: true }),
+    valorCentavos: s.decimal('valor', ESCALA_DINHEIRO, { obrigatorio: true }),
+    campo: campo('produtoId'),
+  }));
+  for (const [lista, chave] of [[cicloCestas, 'cestaId'], [cicloProdutos, 'produtoId']] as const) {
+    const vistos = new Set<number>();
+    for (const item of lista ?? []) {
+      const valor = (item as unknown as Record<string, number>)[chave] ?? 0;
+      if (vistos.has(valor)) c.erro(item.campo, 'Item repetido na lista');
+      vistos.add(valor);
+    }
+  }
+  c.concluir();
+  return { dados: { nome, ...datas, ativo }, cicloEntregas, cicloCestas, cicloProdutos };
+}
+
+/** Loads a cycle with its lists: four queries, whatever its size. */
+export async function obterCiclo(db: Db, id: number, hoje: string): Promise<Ciclo> {
+  const l = await db.selectFrom('ciclo').selectAll().where('id', '=', id).executeTakeFirst();
+  if (l === undefined) throw new NaoEncontrado('CICLO_NAO_ENCONTRADO', `Não encontramos o ciclo ${id}`);
+  const [entregas, cestas, produtos] = await Promise.all([
+    db.selectFrom('cicloentrega').select(['id', 'dataEntrega', 'observacao']).where('cicloid', '=', id).orderBy('dataEntrega').orderBy('id').execute(),
+    db
+      .selectFrom('ciclocesta')
+      .innerJoin('cesta', 'cesta.id', 'ciclocesta.cestaId')
+      .leftJoin('pedidoproduto', 'pedidoproduto.cicloCestaId', 'ciclocesta.id')
+      .select(['ciclocesta.id', 'ciclocesta.cestaId', 'cesta.nome', 'ciclocesta.quantidadeCestas'])
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('pedidoproduto.quantidadeMilesimos'), eb.lit(0)).as('pedidoMilesimos'))
+      .where('ciclocesta.cicloid', '=', id)
+      .groupBy(['ciclocesta.id', 'ciclocesta.cestaId', 'cesta.nome', 'ciclocesta.quantidadeCestas'])
+      .orderBy('ciclocesta.id')
+      .execute(),
+    db
+      .selectFrom('cicloproduto')
+      .innerJoin('produto', 'produto.id', 'cicloproduto.produtoId')
+      .select(['cicloproduto.id', 'cicloproduto.produtoId', 'produto.nome', 'produto.unidade', 'cicloproduto.quantidadeMilesimos', 'cicloproduto.valorCentavos'])
+      .where('cicloproduto.cicloid', '=', id)
+      .orderBy('cicloproduto.id')
+      .execute(),
+  ]);
+  return {
+    id: l.id, nome: l.nome, dataOfertaInicio: l.dataOfertaInicio, dataOfertaFim: l.dataOfertaFim, dataPedidoInicio: l.dataPedidoInicio,
+    dataPedidoFim: l.dataPedidoFim, dataRetiradaInicio: l.dataRetiradaInicio, dataRetiradaFim: l.dataRetiradaFim,
+    fase: faseDoCiclo(l, hoje), ativo: l.ativo, fechadoEm: l.fechadoEm, createdAt: l.createdAt, updatedAt: l.updatedAt,
+    cicloEntregas: entregas,
+    cicloCestas: cestas.map((c) => ({
+      id: c.id, cestaId: c.cestaId, nome: c.nome, quantidadeCestas: c.quantidadeCestas,
+      quantidadePedida: Math.round(Number(c.pedidoMilesimos) / 1000),
+    })),
+    cicloProdutos: produtos.map((p) => ({
+      id: p.id, produtoId: p.produtoId, nome: p.nome, unidade: p.unidade,
+      quantidade: paraNumero(p.quantidadeMilesimos, ESCALA_QUANTIDADE), valor: paraNumero(p.valorCentavos, ESCALA_DINHEIRO),
+    })),
+  };
+}
+
+export interface CicloDaLista extends CicloResumo {
+  readonly ativo: boolean;
+}
+
+/** One page of cycles, newest first by default, with their phase. */
+export async function listarCiclos(db: Db, pedido: PedidoDePagina, hoje: string): Promise<Pagina<CicloDaLista>> {
+  let q = db
+    .selectFrom('ciclo')
+    .select(['id', 'nome', 'ativo', ...CAMPOS_DATA])
+    .select(totalDaLista);
+  if (pedido.busca !== null) q = q.where(contem('nomeChave', chaveDeNome(pedido.busca)));
+  const linhas = await q
+    .orderBy(pedido.ordem as 'dataOfertaInicio', pedido.direcao)
+    .orderBy('id', 'desc')
+    .limit(pedido.porPagina)
+    .offset((pedido.pagina - 1) * pedido.porPagina)
+    .execute();
+  const pagina = montarPagina(linhas, pedido, 0);
+  return { ...pagina, itens: pagina.itens.map((c) => ({ ...c, fase: faseDoCiclo(c, hoje) })) };
+}
+
+export const ORDENS_CICLO = ['dataOfertaInicio', 'nome', 'dataPedidoInicio', 'dataRetiradaInicio', 'ativo'] as const;
+
+async function conferirExistentes(db: Db, tabela: 'cesta' | 'produto', itens: ReadonlyArray<{ id: number; campo: string }>, mensagem: string): Promise<void> {
+  if (itens.length === 0) return;
+  const achados = new Set(
+    (await db.selectFrom(tabela).select('id').where('id', 'in', itens.map((i) => i.id)).execute()).map((r) => r.id),
+  );
+  const faltando = itens.filter((i) => !achados.has(i.id));
+  if (faltando.length > 0) {
+    throw new Invalido('VALIDACAO', 'Verifique os campos destacados', Object.fromEntries(faltando.map((f) => [f.campo, mensagem])));
+  }
+}
+
+/** Baskets ordered and composed per cycle basket, to refuse removals and cuts that would orphan them. */
+async function usoDasCestas(db: Db, cicloid: number) {
+  const linhas = await db
+    .selectFrom('ciclocesta')
+    .innerJoin('cesta', 'cesta.id', 'ciclocesta.cestaId')
+    .leftJoin('composicao', 'composicao.cicloCestaId', 'ciclocesta.id')
+    .select(['ciclocesta.id', 'ciclocesta.cestaId', 'cesta.nome', 'composicao.quantidadeCestas as composta'])
+    .select((eb) =>
+      eb
+        .selectFrom('pedidoproduto')
+        .select((e2) => e2.fn.coalesce(e2.fn.sum<number>('quantidadeMilesimos'), e2.lit(0)).as('m'))
+        .whereRef('pedidoproduto.cicloCestaId', '=', 'ciclocesta.id')
+        .as('pedidoMilesimos'),
+    )
+    .where('ciclocesta.cicloid', '=', cicloid)
+    .execute();
+  return new Map(linhas.map((l) => [l.id, { ...l, pedidas: Math.ceil(Number(l.pedidoMilesimos ?? 0) / 1000), composta: l.composta }]));
+}
+
+async function usoDosExtras(db: Db, cicloid: number) {
+  const linhas = await db
+    .selectFrom('cicloproduto')
+    .innerJoin('produto', 'produto.id', 'cicloproduto.produtoId')
+    .select(['cicloproduto.id', 'cicloproduto.produtoId', 'produto.nome', 'produto.unidade'])
+    .select((eb) =>
+      eb
+        .selectFrom('pedidoproduto')
+        .select((e2) => e2.fn.coalesce(e2.fn.sum<number>('quantidadeMilesimos'), e2.lit(0)).as('m'))
+        .whereRef('pedidoproduto.cicloProdutoId', '=', 'cicloproduto.id')
+        .as('pedidoMilesimos'),
+    )
+    .where('cicloproduto.cicloid', '=', cicloid)
+    .execute();
+  return new Map(linhas.map((l) => [l.id, { ...l, pedido: Number(l.pedidoMilesimos ?? 0) }]));
+}
+
+/** Matches an input row to an existing child: by id (which must belong to this cycle), else by key. */
+function casar<T extends { id: number }>(existentes: ReadonlyMap<number, T>, porChave: (k: number) => T | undefined, id: number | null, chave: number, campo: string): T | undefined {
+  if (id !== null) {
+    const achado = existentes.get(id);
+    if (achado === undefined) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', { [campo]: 'Esta linha não pertence a este ciclo' });
+    return achado;
+  }
+  return porChave(chave);
+}
+
+async function reconciliarCestas(trx: Db, cicloid: number, itens: readonly CestaLida[], iso: string): Promise<void> {
+  const uso = await usoDasCestas(trx, cicloid);
+  const porCesta = (cestaId: number) => [...uso.values()].find((u) => u.cestaId === cestaId);
+  const mantidos = new Set<number>();
+  for (const item of itens) {
+    const atual = casar(uso, porCesta, item.id, item.cestaId, item.campo);
+    if (atual === undefined) {
+      await trx.insertInto('ciclocesta').values({ cicloid, cestaId: item.cestaId, quantidadeCestas: item.quantidadeCestas, createdAt: iso, updatedAt: iso }).execute();
+      continue;
+    }
+    mantidos.add(atual.id);
+    if (atual.cestaId !== item.cestaId) {
+      throw new Invalido('VALIDACAO', 'Verifique os campos destacados', { [item.campo]: 'Não é possível trocar a cesta de uma linha existente: remova a linha e adicione outra' });
+    }
+    const minimo = Math.max(atual.pedidas, atual.composta ?? 0);
+    if (item.quantidadeCestas < minimo) {
+      throw new Conflito(
+        'QUANTIDADE_ABAIXO_DO_USO',
+        `A ${atual.nome} já tem ${atual.pedidas} pedida(s) e ${atual.composta ?? 0} na composição: a quantidade não pode ficar abaixo de ${minimo}`,
+        { cicloCestaId: atual.id, pedidas: atual.pedidas, compostas: atual.composta ?? 0 },
+      );
+    }
+    await trx.updateTable('ciclocesta').set({ quantidadeCestas: item.quantidadeCestas, updatedAt: iso }).where('id', '=', atual.id).execute();
+  }
+  for (const u of uso.values()) {
+    if (mantidos.has(u.id)) continue;
+    if (u.pedidas > 0 || u.composta !== null) {
+      throw new Conflito('CESTA_EM_USO', `A ${u.nome} não pode sair do ciclo: ela tem ${u.pedidas > 0 ? `${u.pedidas} pedida(s)` : 'composição'}`, {
+        cicloCestaId: u.id,
+      });
+    }
+    await trx.deleteFrom('ciclocesta').where('id', '=', u.id).execute();
+  }
+}
+
+async function reconciliarProdutos(trx: Db, cicloid: number, itens: readonly ProdutoLido[], iso: string): Promise<void> {
+  const uso = await usoDosExtras(trx, cicloid);
+  const porProduto = (produtoId: number) => [...uso.values()].find((u) => u.produtoId === produtoId);
+  const mantidos = new Set<number>();
+  for (const item of itens) {
+    const atual = casar(uso, porProduto, item.id, item.produtoId, item.campo);
+    const valores = { quantidadeMilesimos: item.quantidadeMilesimos, valorCentavos: item.valorCentavos, updatedAt: iso };
+    if (atual === undefined) {
+      await trx.insertInto('cicloproduto').values({ cicloid, produtoId: item.produtoId, ...valores, createdAt: iso }).execute();
+      continue;
+    }
+    mantidos.add(atual.id);
+    if (atual.produtoId !== item.produtoId) {
+      throw new Invalido('VALIDACAO', 'Verifique os campos destacados', { [item.campo]: 'Não é possível trocar o produto de uma linha existente: remova a linha e adicione outra' });
+    }
+    if (item.quantidadeMilesimos < atual.pedido) {
+      throw new Conflito(
+        'QUANTIDADE_ABAIXO_DO_USO',
+        `O extra ${atual.nome} já tem ${paraNumero(atual.pedido, ESCALA_QUANTIDADE)} ${atual.unidade} pedidos: a quantidade não pode ficar abaixo disso`,
+        { cicloProdutoId: atual.id },
+      );
+    }
+    await trx.updateTable('cicloproduto').set(valores).where('id', '=', atual.id).execute();
+  }
+  for (const u of uso.values()) {
+    if (mantidos.has(u.id)) continue;
+    if (u.pedido > 0) throw new Conflito('EXTRA_EM_USO', `O extra ${u.nome} não pode sair do ciclo: já foi pedido`, { cicloProdutoId: u.id });
+    await trx.deleteFrom('cicloproduto').where('id', '=', u.id).execute();
+  }
+}
+
+async function reconciliarEntregas(trx: Db, cicloid: number, itens: readonly EntregaLida[], iso: string): Promise<void> {
+  const existentes = new Map(
+    (await trx.selectFrom('cicloentrega').select(['id']).where('cicloid', '=', cicloid).execute()).map((e) => [e.id, e]),
+  );
+  const mantidos = new Set<number>();
+  for (const [i, item] of itens.entries()) {
+    const atual = casar(existentes, () => undefined, item.id, 0, `cicloEntregas.${i}.id`);
+    const valores = { dataEntrega: item.dataEntrega, observacao: item.observacao, updatedAt: iso };
+    if (atual === undefined) {
+      await trx.insertInto('cicloentrega').values({ cicloid, ...valores, createdAt: iso }).execute();
+    } else {
+      mantidos.add(atual.id);
+      await trx.updateTable('cicloentrega').set(valores).where('id', '=', atual.id).execute();
+    }
+  }
+  const removidos = [...existentes.keys()].filter((id) => !mantidos.has(id));
+  if (removidos.length > 0) await trx.deleteFrom('cicloentrega').where('id', 'in', removidos).execute();
+}
+
+/**
+ * Creates (id null) or updates a cycle with its lists. Child rows are matched and updated in
+ * place; what would orphan compositions or orders is refused with 409, never cascaded.
+ */
+export async function salvarCiclo(banco: Banco, ator: Ator, id: number | null, entrada: Entrada, agora: Date, hoje: string): Promise<Ciclo> {
+  const lido = lerCiclo(entrada);
+  return emTransacao(banco, async (trx) => {
+    await conferirExistentes(trx, 'cesta', (lido.cicloCestas ?? []).map((c) => ({ id: c.cestaId, campo: c.campo })), 'Cesta não encontrada');
+    await conferirExistentes(trx, 'produto', (lido.cicloProdutos ?? []).map((p) => ({ id: p.produtoId, campo: p.campo })), 'Produto não encontrado');
+    const iso = agora.toISOString();
+    let cicloid: number;
+    let antes: Ciclo | undefined;
+    if (id === null) {
+      cicloid = (await trx.insertInto('ciclo').values({ ...lido.dados, nomeChave: chaveDeNome(lido.dados.nome), createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow()).id;
+    } else {
+      antes = await obterCiclo(trx, id, hoje);
+      cicloid = id;
+      await travar(trx, 'ciclo', [id]);
+      await trx.updateTable('ciclo').set({ ...lido.dados, nomeChave: chaveDeNome(lido.dados.nome), updatedAt: iso }).where('id', '=', id).execute();
+    }
+    if (lido.cicloEntregas !== null) await reconciliarEntregas(trx, cicloid, lido.cicloEntregas, iso);
+    if (lido.cicloCestas !== null) await reconciliarCestas(trx, cicloid, lido.cicloCestas, iso);
+    if (lido.cicloProdutos !== null) {
+      await reconciliarProdutos(trx, cicloid, lido.cicloProdutos, iso);
+      // Extras come from what baskets leave over of the finalised offers (DOMAIN.md, Extras).
+      conferirCapacidade(await linhasOfertadas(trx, cicloid), await extrasPublicados(trx, cicloid));
+    }
+    const depois = await obterCiclo(trx, cicloid, hoje);
+    await auditar(trx, ator, agora, { acao: id === null ? 'criar' : 'atualizar', entidade: 'ciclo', entidadeId: cicloid, antes, depois });
+    return depois;
+  });
+}
+
+const REFERENCIAS_CICLO: readonly Referencia[] = [
+  { tabela: 'oferta', coluna: 'cicloid', descricao: 'ofertas' },
+  { tabela: 'pedido', coluna: 'cicloid', descricao: 'pedidos' },
+  { tabela: 'movimentacao', coluna: 'cicloid', descricao: 'movimentações' },
+];
+
+/** Deletes a cycle that nothing uses, with its own lists; one in use gives 409. */
+export async function apagarCiclo(banco: Banco, ator: Ator, id: number, agora: Date, hoje: string): Promise<void> {
+  await emTransacao(banco, async (trx) => {
+    const antes = await obterCiclo(trx, id, hoje);
+    await exigirSemReferencias(trx, REFERENCIAS_CICLO, id, 'o ciclo');
+    const composicoes = await trx
+      .selectFrom('composicao')
+      .innerJoin('ciclocesta', 'ciclocesta.id', 'composicao.cicloCestaId')
+      .select('composicao.id')
+      .where('ciclocesta.cicloid', '=', id)
+      .execute();
+    if (composicoes.length > 0) {
+      throw new Conflito('EM_USO', `Não é possível apagar o ciclo: em uso por ${composicoes.length} composições. Desative em vez de apagar.`, {
+        referencias: { composições: composicoes.length },
+      });
+    }
+    for (const tabela of ['cicloentrega', 'ciclocesta', 'cicloproduto'] as const) await trx.deleteFrom(tabela).where('cicloid', '=', id).execute();
+    await trx.deleteFrom('ciclo').where('id', '=', id).execute();
+    await auditar(trx, ator, agora, { acao: 'apagar', entidade: 'ciclo', entidadeId: id, antes });
+  });
+}
+
+/** The dates and state of a cycle, for window checks. */
+export async function cicloDasJanelas(db: Db, cicloid: number): Promise<DatasCiclo & { id: number; nome: string; ativo: boolean; fechadoEm: string | null }> {
+  const c = await db
+    .selectFrom('ciclo')
+    .select(['id', 'nome', 'ativo', 'fechadoEm', ...CAMPOS_DATA])
+    .where('id', '=', cicloid)
+    .executeTakeFirst();
+  if (c === undefined) throw new NaoEncontrado('CICLO_NAO_ENCONTRADO', `Não encontramos o ciclo ${cicloid}`);
+  return c;
+}
+
+const JANELAS = {
+  oferta: { fase: 'oferta', nome: 'de ofertas', inicio: 'dataOfertaInicio', fim: 'dataOfertaFim' },
+  pedido: { fase: 'pedido', nome: 'de pedidos', inicio: 'dataPedidoInicio', fim: 'dataPedidoFim' },
+} as const;
+
+/**
+ * The server enforces the windows: suppliers change offers and consumers change orders only
+ * inside them. Admins act at any time; the result says whether they acted outside, for the audit.
+ */
+export function exigirJanela(ciclo: DatasCiclo & { ativo: boolean; fechadoEm: string | null }, hoje: string, janela: keyof typeof JANELAS, gestor: boolean): { foraDaJanela: boolean } {
+  const j = JANELAS[janela];
+  const dentro = ciclo.ativo && ciclo.fechadoEm === null && hoje >= ciclo[j.inicio] && hoje <= ciclo[j.fim];
+  if (dentro || gestor) return { foraDaJanela: !dentro };
+  if (ciclo.fechadoEm !== null) throw new Conflito('CICLO_FECHADO', 'Este ciclo já foi fechado');
+  if (!ciclo.ativo) throw new Conflito('CICLO_INATIVO', 'Este ciclo está desativado');
+  const [a, m, d] = (hoje < ciclo[j.inicio] ? ciclo[j.inicio] : ciclo[j.fim]).split('-');
+  throw new Conflito(
+    'JANELA_FECHADA',
+    hoje < ciclo[j.inicio] ? `O período ${j.nome} deste ciclo começa em ${d}/${m}/${a}` : `O período ${j.nome} deste ciclo terminou em ${d}/${m}/${a}`,
+  );
+}

@@ -1,0 +1,212 @@
+import { emTransacao, travar, type Banco, type Db } from '../db/banco.ts';
+import type { Ator } from './acesso.ts';
+import { conferirCapacidade, extrasPublicados, linhasOfertadas, sobraDaLinha, type LinhaOfertada } from './alocacao.ts';
+import { auditar } from './auditoria.ts';
+import { ESCALA_DINHEIRO, ESCALA_QUANTIDADE, paraNumero, valorDaQuantidade } from './decimal.ts';
+import { Conflito, Invalido, NaoEncontrado } from './erros.ts';
+import { Campos, MAIOR_ID, type Entrada } from './validacao.ts';
+
+/** Units a composition may use for a product of each unit, as a factor to the product's unit. */
+const CONVERSOES: Readonly<Record<string, Readonly<Record<string, readonly [number, number]>>>> = {
+  kg: { kg: [1, 1], g: [1, 1000] },
+  litro: { litro: [1, 1], ml: [1, 1000] },
+  'dúzia': { 'dúzia': [1, 1], unidade: [1, 12] },
+  unidade: { unidade: [1, 1], 'dúzia': [12, 1] },
+  'maço': { 'maço': [1, 1] },
+};
+
+/** Converts thousandths in `de` into thousandths of the product's unit, exactly, or explains why not. */
+export function converter(milesimos: number, de: string, para: string): { ok: true; valor: number } | { ok: false; motivo: string } {
+  const fator = CONVERSOES[para]?.[de];
+  if (fator === undefined) {
+    const aceitas = Object.keys(CONVERSOES[para] ?? { [para]: [1, 1] }).join(' ou ');
+    return { ok: false, motivo: `Unidade incompatível com o produto: use ${aceitas}` };
+  }
+  const [mult, div] = fator;
+  const bruto = milesimos * mult;
+  if (bruto % div !== 0) return { ok: false, motivo: `Esta quantidade não converte exatamente para ${para}` };
+  return { ok: true, valor: bruto / div };
+}
+
+export interface CicloCestaInfo {
+  readonly id: number;
+  readonly cicloid: number;
+  readonly cestaId: number;
+  readonly nome: string;
+  readonly quantidadeCestas: number;
+  readonly valorReferenciaCentavos: number;
+  readonly cestasPedidas: number;
+}
+
+async function cicloCesta(db: Db, id: number): Promise<CicloCestaInfo> {
+  const l = await db
+    .selectFrom('ciclocesta as cc')
+    .innerJoin('cesta', 'cesta.id', 'cc.cestaId')
+    .select(['cc.id', 'cc.cicloid', 'cc.cestaId', 'cesta.nome', 'cc.quantidadeCestas', 'cesta.valorReferenciaCentavos'])
+    .select((eb) =>
+      eb.selectFrom('pedidoproduto').select((e2) => e2.fn.coalesce(e2.fn.sum<number>('quantidadeMilesimos'), e2.lit(0)).as('m')).whereRef('pedidoproduto.cicloCestaId', '=', 'cc.id').as('pedidoMil'),
+    )
+    .where('cc.id', '=', id)
+    .executeTakeFirst();
+  if (l === undefined) throw new NaoEncontrado('CICLOCESTA_NAO_ENCONTRADA', `Não encontramos a cesta do ciclo ${id}`);
+  return { ...l, cestasPedidas: Math.ceil(Number(l.pedidoMil ?? 0) / 1000) };
+}
+
+export interface PaginaComposicao {
+  readonly cicloCesta: { id: number; cicloid: number; cestaId: number; nome: string; quantidadeCestas: number; cestasPedidas: number };
+  readonly composicao: { quantidadeCestas: number; produtos: Array<{ ofertaProdutoId: number; produtoId: number; produto: string; fornecedor: string; quantidadePorCesta: number; unidade: string; valor: number; custo: number }> };
+  readonly ofertas: Array<{
+    ofertaProdutoId: number; produtoId: number; produto: string; unidade: string; fornecedor: { id: number; nome: string };
+    valor: number; quantidadeOfertada: number; quantidadeAlocada: number; quantidadeDisponivel: number;
+  }>;
+  readonly extras: Array<{ produtoId: number; produto: string; unidade: string; quantidade: number }>;
+  readonly fornecedores: Array<{ id: number; nome: string; valorAcumulado: number }>;
+  readonly custoPorCesta: number;
+  readonly valorReferencia: number;
+}
+
+/** Everything the composition page shows, computed on the server (the page updates it live). */
+export async function paginaDaComposicao(db: Db, cicloCestaId: number): Promise<PaginaComposicao> {
+  const cc = await cicloCesta(db, cicloCestaId);
+  const linhas = await linhasOfertadas(db, cc.cicloid);
+  const composicao = await db.selectFrom('composicao').select(['id', 'quantidadeCestas']).where('cicloCestaId', '=', cicloCestaId).executeTakeFirst();
+  const itens = composicao === undefined
+    ? []
+    : await db.selectFrom('composicaoproduto').select(['ofertaProdutoId', 'quantidadePorCestaMilesimos']).where('composicaoid', '=', composicao.id).orderBy('id').execute();
+  const todasAsComposicoes = await db
+    .selectFrom('composicaoproduto as cp')
+    .innerJoin('composicao as c', 'c.id', 'cp.composicaoid')
+    .innerJoin('ciclocesta as cc', 'cc.id', 'c.cicloCestaId')
+    .select(['cp.ofertaProdutoId', 'cp.quantidadePorCestaMilesimos', 'c.quantidadeCestas'])
+    .where('cc.cicloid', '=', cc.cicloid)
+    .execute();
+  const porLinha = new Map(linhas.map((l) => [l.ofertaProdutoId, l]));
+  const acumulado = new Map<number, { id: number; nome: string; centavos: number }>();
+  for (const l of linhas) acumulado.set(l.fornecedorId, { id: l.fornecedorId, nome: l.fornecedor, centavos: 0 });
+  for (const c of todasAsComposicoes) {
+    const l = porLinha.get(c.ofertaProdutoId);
+    const f = l === undefined ? undefined : acumulado.get(l.fornecedorId);
+    if (l !== undefined && f !== undefined) f.centavos += valorDaQuantidade(l.valorCentavos, c.quantidadePorCestaMilesimos * c.quantidadeCestas);
+  }
+  const produtos = itens.flatMap((i) => {
+    const l = porLinha.get(i.ofertaProdutoId);
+    if (l === undefined) return [];
+    const custo = valorDaQuantidade(l.valorCentavos, i.quantidadePorCestaMilesimos);
+    return [{
+      ofertaProdutoId: i.ofertaProdutoId, produtoId: l.produtoId, produto: l.produto, fornecedor: l.fornecedor,
+      quantidadePorCesta: paraNumero(i.quantidadePorCestaMilesimos, ESCALA_QUANTIDADE), unidade: l.unidade,
+      valor: paraNumero(l.valorCentavos, ESCALA_DINHEIRO), custo: custo,
+    }];
+  });
+  const extras = await extrasPublicados(db, cc.cicloid);
+  return {
+    cicloCesta: { id: cc.id, cicloid: cc.cicloid, cestaId: cc.cestaId, nome: cc.nome, quantidadeCestas: cc.quantidadeCestas, cestasPedidas: cc.cestasPedidas },
+    composicao: { quantidadeCestas: composicao?.quantidadeCestas ?? 0, produtos: produtos.map((p) => ({ ...p, custo: paraNumero(p.custo, ESCALA_DINHEIRO) })) },
+    ofertas: linhas.map((l) => ({
+      ofertaProdutoId: l.ofertaProdutoId, produtoId: l.produtoId, produto: l.produto, unidade: l.unidade,
+      fornecedor: { id: l.fornecedorId, nome: l.fornecedor }, valor: paraNumero(l.valorCentavos, ESCALA_DINHEIRO),
+      quantidadeOfertada: paraNumero(l.ofertadoMil, ESCALA_QUANTIDADE), quantidadeAlocada: paraNumero(l.paraCestasMil, ESCALA_QUANTIDADE),
+      quantidadeDisponivel: paraNumero(sobraDaLinha(l), ESCALA_QUANTIDADE),
+    })),
+    extras: extras.map((e) => ({ produtoId: e.produtoId, produto: e.produto, unidade: e.unidade, quantidade: paraNumero(e.publicadoMil, ESCALA_QUANTIDADE) })),
+    fornecedores: [...acumulado.values()].map((f) => ({ id: f.id, nome: f.nome, valorAcumulado: paraNumero(f.centavos, ESCALA_DINHEIRO) })),
+    custoPorCesta: paraNumero(produtos.reduce((s, p) => s + p.custo, 0), ESCALA_DINHEIRO),
+    valorReferencia: paraNumero(cc.valorReferenciaCentavos, ESCALA_DINHEIRO),
+  };
+}
+
+interface ItemLido {
+  readonly ofertaProdutoId: number;
+  readonly quantidadeMilesimos: number;
+  readonly unidade: string;
+  readonly campo: string;
+}
+
+/**
+ * Saves the composition of one cycle basket (the Composicao shape). Idempotent: the same body
+ * twice leaves the same state. The capacity rule is checked in the same transaction.
+ */
+export async function salvarComposicao(banco: Banco, ator: Ator, cicloCestaIdRota: number | null, entrada: Entrada, agora: Date): Promise<PaginaComposicao> {
+  const c = new Campos(entrada);
+  const cicloCestaIdCorpo = c.inteiro('cicloCestaId', { min: 1, max: MAIOR_ID });
+  const quantidadeCestas = c.inteiro('quantidadeCestas', { obrigatorio: true, min: 0, max: 100_000 });
+  const bruto = c.bruto('produtos');
+  const lista = Array.isArray(bruto) ? bruto : bruto !== null && typeof bruto === 'object' ? Object.values(bruto) : bruto === undefined ? [] : null;
+  if (lista === null) c.erro('produtos', 'Deve ser uma lista');
+  const itens: ItemLido[] = [];
+  const vistos = new Set<number>();
+  (lista ?? []).slice(0, 500).forEach((item, i) => {
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) {
+      c.erro(`produtos.${i}`, 'Deve ser um objeto');
+      return;
+    }
+    const s = new Campos(item as Entrada);
+    // A form lists every offered line; a blank or zero quantity means "not in this basket".
+    const q = s.bruto('quantidadePorCesta');
+    if (q === '' || q === '0') return;
+    const ofertaProdutoId = s.inteiro('ofertaProdutoId', { obrigatorio: true, min: 1, max: MAIOR_ID });
+    const quantidadeMilesimos = s.decimal('quantidadePorCesta', ESCALA_QUANTIDADE, { obrigatorio: true, min: 1 });
+    const unidade = s.texto('unidade', { obrigatorio: true, max: 20 });
+    for (const [k, m] of Object.entries(s.erros)) c.erro(`produtos.${i}.${k}`, m);
+    if (vistos.has(ofertaProdutoId)) c.erro(`produtos.${i}.ofertaProdutoId`, 'Item repetido na composição');
+    vistos.add(ofertaProdutoId);
+    itens.push({ ofertaProdutoId, quantidadeMilesimos, unidade, campo: `produtos.${i}` });
+  });
+  const cicloCestaId = cicloCestaIdRota ?? cicloCestaIdCorpo;
+  if (cicloCestaId === null) c.erro('cicloCestaId', 'Campo obrigatório');
+  else if (cicloCestaIdRota !== null && cicloCestaIdCorpo !== null && cicloCestaIdCorpo !== cicloCestaIdRota) c.erro('cicloCestaId', 'Não confere com o endereço');
+  c.concluir();
+  const id = cicloCestaId ?? 0;
+  return emTransacao(banco, async (trx) => {
+    const cc = await cicloCesta(trx, id);
+    await travar(trx, 'ciclo', [cc.cicloid]);
+    if (quantidadeCestas > cc.quantidadeCestas) {
+      throw new Conflito('ACIMA_DO_CICLO', `O ciclo oferece ${cc.quantidadeCestas} cestas deste tipo; a composição não pode passar disso`, { quantidadeCestas: cc.quantidadeCestas });
+    }
+    if (quantidadeCestas < cc.cestasPedidas) {
+      throw new Conflito('ABAIXO_DOS_PEDIDOS', `Já há ${cc.cestasPedidas} cestas pedidas: a composição precisa de pelo menos essa quantidade`, { cestasPedidas: cc.cestasPedidas });
+    }
+    // Every line must be a finalised offer line of this very cycle: one query, all or nothing.
+    const linhas = await linhasOfertadas(trx, cc.cicloid);
+    const porId = new Map<number, LinhaOfertada>(linhas.map((l) => [l.ofertaProdutoId, l]));
+    const erros: Record<string, string> = {};
+    const normalizados = itens.map((i) => {
+      const l = porId.get(i.ofertaProdutoId);
+      if (l === undefined) {
+        erros[`${i.campo}.ofertaProdutoId`] = 'Não é uma oferta finalizada deste ciclo';
+        return { ...i, milesimos: 0, unidadeProduto: '' };
+      }
+      const conv = converter(i.quantidadeMilesimos, i.unidade, l.unidade);
+      if (!conv.ok) erros[`${i.campo}.unidade`] = conv.motivo;
+      return { ...i, milesimos: conv.ok ? conv.valor : 0, unidadeProduto: l.unidade };
+    });
+    if (Object.keys(erros).length > 0) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', erros);
+    const antes = await paginaDaComposicao(trx, id);
+    const iso = agora.toISOString();
+    await trx.insertInto('composicao').values({ cicloCestaId: id, quantidadeCestas, createdAt: iso, updatedAt: iso }).onConflict((oc) => oc.column('cicloCestaId').doUpdateSet({ quantidadeCestas, updatedAt: iso })).execute();
+    const composicaoid = (await trx.selectFrom('composicao').select('id').where('cicloCestaId', '=', id).executeTakeFirstOrThrow()).id;
+    await trx.deleteFrom('composicaoproduto').where('composicaoid', '=', composicaoid).execute();
+    if (normalizados.length > 0) {
+      await trx
+        .insertInto('composicaoproduto')
+        .values(normalizados.map((n) => ({ composicaoid, ofertaProdutoId: n.ofertaProdutoId, quantidadePorCestaMilesimos: n.milesimos, unidade: n.unidadeProduto, createdAt: iso, updatedAt: iso })))
+        .execute();
+    }
+    conferirCapacidade(await linhasOfertadas(trx, cc.cicloid), await extrasPublicados(trx, cc.cicloid));
+    const depois = await paginaDaComposicao(trx, id);
+    await auditar(trx, ator, agora, { acao: 'salvar', entidade: 'composicao', entidadeId: composicaoid, antes: antes.composicao, depois: depois.composicao });
+    return depois;
+  });
+}
+
+/** The cycle baskets of a cycle, for links to their compositions. */
+export async function cestasDoCiclo(db: Db, cicloid: number): Promise<Array<{ id: number; nome: string; quantidadeCestas: number; composta: number | null }>> {
+  return db
+    .selectFrom('ciclocesta as cc')
+    .innerJoin('cesta', 'cesta.id', 'cc.cestaId')
+    .leftJoin('composicao as c', 'c.cicloCestaId', 'cc.id')
+    .select(['cc.id', 'cesta.nome', 'cc.quantidadeCestas', 'c.quantidadeCestas as composta'])
+    .where('cc.cicloid', '=', cicloid)
+    .orderBy('cc.id')
+    .execute();
+}

@@ -1,0 +1,363 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { PostgresAdapter, type Transaction } from 'kysely';
+import { emTransacao, type Banco, type Db } from '../db/banco.ts';
+import { consultaPreparada } from '../db/preparadas.ts';
+import type { DB } from '../db/tipos.ts';
+import { auditar } from './auditoria.ts';
+import { Conflito, Invalido, Proibido } from './erros.ts';
+import { atorDaAuditoria, autorizarMercados, lerId, type AtorMercados } from './mercados.ts';
+import { chaveDeEmail } from './usuarios.ts';
+import { Campos } from './validacao.ts';
+
+/**
+ * Mercados accounts: the people who log in through the OAuth provider (the spec's User), their
+ * access profiles, and the server-side sessions that carry their login between requests.
+ */
+
+/** The four access profiles (spec, section 2), in canonical order. */
+export const PROFILES = ['Administrador', 'AdminMercado', 'Fornecedor', 'Consumidor'] as const;
+export type NomePerfil = (typeof PROFILES)[number];
+
+/** What each profile may do (spec, section 2), as people read it. */
+export const DESCRICOES_PERFIS: Readonly<Record<NomePerfil, string>> = {
+  Administrador: 'Administração geral: todas as funções',
+  AdminMercado: 'Administração de um mercado: o próprio mercado, seus produtos e preços',
+  Fornecedor: 'Produtor ou fornecedor: registra ofertas e vê os próprios pedidos',
+  Consumidor: 'Consumidor: faz pedidos e vê os ciclos disponíveis',
+};
+
+/** What every account created at login receives. */
+export const PERFIL_PADRAO: NomePerfil = 'Consumidor';
+
+/** Server-side session lifetime, counted from login (spec, section 8). */
+export const DURACAO_SESSAO_MS = 24 * 60 * 60 * 1000;
+
+export interface Conta {
+  readonly id: number;
+  readonly providerId: string;
+  readonly email: string;
+  readonly name: string;
+  readonly avatar: string | null;
+  /** Profile names, in the canonical order of PROFILES. */
+  readonly profiles: readonly NomePerfil[];
+}
+
+/** The profile the provider delivered, before validation. */
+export interface PerfilDoProvedor {
+  readonly providerId: string;
+  readonly email: string | undefined;
+  readonly name: string | undefined;
+  readonly avatar: string | undefined;
+}
+
+export interface Login {
+  readonly conta: Conta;
+  /** True when this login created the account. */
+  readonly criada: boolean;
+  /** The new session's token: it goes into the cookie and nowhere else. */
+  readonly sessao: string;
+}
+
+export interface ContextoLogin {
+  readonly agora: Date;
+  readonly adminEmails: ReadonlySet<string>;
+  /** The token of the session the browser already had, ended at login so ids never carry over. */
+  readonly sessaoAnterior: string | null;
+}
+
+interface DadosDoProvedor {
+  readonly providerId: string;
+  readonly email: string;
+  readonly emailChave: string;
+  readonly name: string;
+  readonly avatar: string | null;
+}
+
+/** The stored key of a session: a hash, so the table alone opens no session. */
+function chaveDaSessao(token: string): string {
+  return createHash('sha256').update(token).digest('base64url');
+}
+
+function novoToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+function avatarValido(v: string | undefined): string | null {
+  // A bad picture address is no reason to refuse a login: it is simply not kept.
+  if (v === undefined || v.length > 2000 || !/^https?:\/\/\S+$/i.test(v)) return null;
+  return v;
+}
+
+function lerPerfilDoProvedor(p: PerfilDoProvedor): DadosDoProvedor {
+  const c = new Campos({ providerId: p.providerId, email: p.email, name: p.name });
+  const providerId = c.texto('providerId', { obrigatorio: true, max: 255 });
+  const email = c.email('email');
+  const name = c.texto('name', { obrigatorio: true, max: 200 });
+  c.concluir();
+  return { providerId, email, emailChave: chaveDeEmail(email), name, avatar: avatarValido(p.avatar) };
+}
+
+interface LinhaContaPerfil {
+  readonly id: number;
+  readonly providerId: string;
+  readonly email: string;
+  readonly name: string;
+  readonly avatar: string | null;
+  readonly perfil: string | null;
+}
+
+/** Folds the rows of one account (one per profile, from a left join) into a Conta. */
+function paraConta(linhas: readonly LinhaContaPerfil[]): Conta | null {
+  const primeira = linhas[0];
+  if (primeira === undefined) return null;
+  const nomes = new Set(linhas.map((l) => l.perfil));
+  return {
+    id: primeira.id,
+    providerId: primeira.providerId,
+    email: primeira.email,
+    name: primeira.name,
+    avatar: primeira.avatar,
+    profiles: PROFILES.filter((p) => nomes.has(p)),
+  };
+}
+
+/** Folds the rows of many accounts (one per profile) into Contas, keeping the rows' order. */
+function paraContas(linhas: readonly LinhaContaPerfil[]): Conta[] {
+  const porId = new Map<number, LinhaContaPerfil[]>();
+  for (const l of linhas) {
+    const grupo = porId.get(l.id);
+    if (grupo === undefined) porId.set(l.id, [l]);
+    else grupo.push(l);
+  }
+  return [...porId.values()].map((grupo) => paraConta(grupo)).filter((c): c is Conta => c !== null);
+}
+
+function consultaDeContas(db: Db) {
+  return db
+    .selectFrom('appuser as u')
+    .leftJoin('appuserprofile as up', 'up.userId', 'u.id')
+    .leftJoin('profile as p', 'p.id', 'up.profileId')
+    .select(['u.id', 'u.providerId', 'u.email', 'u.name', 'u.avatar', 'p.name as perfil']);
+}
+
+/** Accounts with their profiles, by id, in one query (for batching). */
+export async function contasPorIds(db: Db, ids: readonly number[]): Promise<Map<number, Conta>> {
+  if (ids.length === 0) return new Map();
+  const linhas = await consultaDeContas(db).where('u.id', 'in', [...new Set(ids)]).execute();
+  return new Map(paraContas(linhas).map((c) => [c.id, c]));
+}
+
+/** Every account with its profiles, in the order they were created, in one query. */
+export async function listarContas(db: Db): Promise<Conta[]> {
+  return paraContas(await consultaDeContas(db).orderBy('u.id').execute());
+}
+
+/** An account with its profiles, in one query. */
+export async function contaPorId(db: Db, id: number): Promise<Conta | null> {
+  const linhas = await db
+    .selectFrom('appuser as u')
+    .leftJoin('appuserprofile as up', 'up.userId', 'u.id')
+    .leftJoin('profile as p', 'p.id', 'up.profileId')
+    .select(['u.id', 'u.providerId', 'u.email', 'u.name', 'u.avatar', 'p.name as perfil'])
+    .where('u.id', '=', id)
+    .execute();
+  return paraConta(linhas);
+}
+
+/** Every Mercados request with a session runs this: compiled once (see consultaPreparada). */
+const linhasDaSessao = consultaPreparada(
+  (db: Db, chave: string, agoraIso: string) =>
+    db
+      .selectFrom('appsession as s')
+      .innerJoin('appuser as u', 'u.id', 's.userId')
+      .leftJoin('appuserprofile as up', 'up.userId', 'u.id')
+      .leftJoin('profile as p', 'p.id', 'up.profileId')
+      .select(['u.id', 'u.providerId', 'u.email', 'u.name', 'u.avatar', 'p.name as perfil'])
+      .where('s.id', '=', chave)
+      .where('s.expiresAt', '>', agoraIso),
+  2,
+);
+
+/**
+ * The account behind a session token, reloaded with its profiles in one query; null when the
+ * session does not exist or has expired.
+ */
+export async function contaDaSessao(db: Db, token: string, agora: Date): Promise<Conta | null> {
+  return paraConta(await linhasDaSessao(db, chaveDaSessao(token), agora.toISOString()));
+}
+
+async function criarConta(trx: Db, dados: DadosDoProvedor, ctx: ContextoLogin): Promise<number> {
+  const dono = await trx.selectFrom('appuser').select('id').where('emailChave', '=', dados.emailChave).executeTakeFirst();
+  if (dono !== undefined) {
+    // NOTE: never link by e-mail: a different subject claiming a known e-mail could be anyone.
+    throw new Conflito('EMAIL_DE_OUTRA_CONTA', 'Este e-mail já pertence a outra conta');
+  }
+  const iso = ctx.agora.toISOString();
+  const { id } = await trx
+    .insertInto('appuser')
+    .values({ ...dados, createdAt: iso, updatedAt: iso })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const nomes: NomePerfil[] = ctx.adminEmails.has(dados.emailChave) ? ['Administrador', PERFIL_PADRAO] : [PERFIL_PADRAO];
+  const perfis = await trx.selectFrom('profile').select('id').where('name', 'in', nomes).execute();
+  await trx
+    .insertInto('appuserprofile')
+    .values(perfis.map((p) => ({ userId: id, profileId: p.id, createdAt: iso, updatedAt: iso })))
+    .execute();
+  return id;
+}
+
+/**
+ * Keeps the account in step with the provider: name, picture and e-mail as it now reports them.
+ * An e-mail that already belongs to another account is not taken over; the old one stays.
+ */
+async function atualizarConta(trx: Db, id: number, atual: DadosDoProvedor, dados: DadosDoProvedor, agora: Date): Promise<void> {
+  let email = { email: atual.email, emailChave: atual.emailChave };
+  if (dados.email !== atual.email) {
+    const dono = await trx
+      .selectFrom('appuser')
+      .select('id')
+      .where('emailChave', '=', dados.emailChave)
+      .where('id', '<>', id)
+      .executeTakeFirst();
+    if (dono === undefined) email = { email: dados.email, emailChave: dados.emailChave };
+  }
+  if (email.email === atual.email && dados.name === atual.name && dados.avatar === atual.avatar) return;
+  await trx
+    .updateTable('appuser')
+    .set({ ...email, name: dados.name, avatar: dados.avatar, updatedAt: agora.toISOString() })
+    .where('id', '=', id)
+    .execute();
+}
+
+async function entrar(trx: Db, dados: DadosDoProvedor, token: string, ctx: ContextoLogin): Promise<Login> {
+  const existente = await trx.selectFrom('appuser').selectAll().where('providerId', '=', dados.providerId).executeTakeFirst();
+  let id: number;
+  if (existente === undefined) {
+    id = await criarConta(trx, dados, ctx);
+  } else {
+    id = existente.id;
+    await atualizarConta(trx, id, existente, dados, ctx.agora);
+  }
+  if (ctx.sessaoAnterior !== null) {
+    await trx.deleteFrom('appsession').where('id', '=', chaveDaSessao(ctx.sessaoAnterior)).execute();
+  }
+  const iso = ctx.agora.toISOString();
+  await trx
+    .insertInto('appsession')
+    .values({
+      id: chaveDaSessao(token),
+      userId: id,
+      expiresAt: new Date(ctx.agora.getTime() + DURACAO_SESSAO_MS).toISOString(),
+      createdAt: iso,
+      updatedAt: iso,
+    })
+    .execute();
+  const conta = await contaPorId(trx, id);
+  if (conta === null) throw new Error(`conta ${id} sumiu durante o login`);
+  return { conta, criada: existente === undefined, sessao: token };
+}
+
+/**
+ * Logs in the person the provider vouched for: finds the account by providerId or creates it
+ * with profile Consumidor (and Administrador for e-mails in ADMIN_EMAILS), ends the browser's
+ * previous session and opens a new one, all in one transaction: on failure nothing is created.
+ */
+export async function entrarComProvedor(banco: Banco, perfil: PerfilDoProvedor, ctx: ContextoLogin): Promise<Login> {
+  const dados = lerPerfilDoProvedor(perfil);
+  const token = novoToken();
+  try {
+    return await emTransacao(banco, (trx) => entrar(trx, dados, token, ctx));
+  } catch (e) {
+    // NOTE: two first logins of one person at once (two tabs): the slower one either hits the
+    // unique providerId or, if the faster one already committed, sees its e-mail as taken. Either
+    // way the account now exists under this providerId, so a second attempt simply finds it.
+    const criadaAoLado = await banco.selectFrom('appuser').select('id').where('providerId', '=', dados.providerId).executeTakeFirst();
+    if (criadaAoLado === undefined) throw e;
+    return emTransacao(banco, (trx) => entrar(trx, dados, token, ctx));
+  }
+}
+
+/** Ends a session; true when there was one to end. */
+export async function encerrarSessao(db: Db, token: string): Promise<boolean> {
+  const r = await db.deleteFrom('appsession').where('id', '=', chaveDaSessao(token)).executeTakeFirst();
+  return Number(r.numDeletedRows) > 0;
+}
+
+/** Deletes every expired session; idempotent, safe to run from several processes at once. */
+export async function purgarSessoesExpiradas(db: Db, agora: Date): Promise<number> {
+  const r = await db.deleteFrom('appsession').where('expiresAt', '<=', agora.toISOString()).executeTakeFirst();
+  return Number(r.numDeletedRows);
+}
+
+/**
+ * Serialises every change to who holds Administrador. NOTE: two administrators removing each
+ * other at once would each see the other still there and both succeed; on PostgreSQL the
+ * profile row is locked for the rest of the transaction, and SQLite serialises writers already.
+ */
+async function travarAdministradores(trx: Transaction<DB>): Promise<void> {
+  if (!(trx.getExecutor().adapter instanceof PostgresAdapter)) return;
+  await trx.selectFrom('profile').select('id').where('name', '=', 'Administrador').forUpdate().execute();
+}
+
+async function contarAdministradores(db: Db): Promise<number> {
+  const r = await db
+    .selectFrom('appuserprofile as up')
+    .innerJoin('profile as p', 'p.id', 'up.profileId')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('p.name', '=', 'Administrador')
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+/**
+ * An Administrador replaces a user's profiles with the given set (at least one). Nobody drops
+ * their own Administrador, and the last Administrador stays. The actor's own profiles are read
+ * again under the lock: a session loaded before a concurrent change may be out of date.
+ */
+export async function atribuirPerfis(
+  banco: Banco,
+  ator: AtorMercados,
+  entrada: { readonly userId: unknown; readonly perfis: unknown },
+  agora: Date,
+): Promise<Conta> {
+  autorizarMercados(ator, 'atribuirPerfis', null);
+  const userId = lerId(entrada.userId, 'userId');
+  const c = new Campos({ perfis: entrada.perfis });
+  const pedidos = c.conjuntoDe('perfis', PROFILES);
+  if (pedidos.length === 0) c.erro('perfis', 'Informe pelo menos um perfil');
+  c.concluir();
+  const perfis = PROFILES.filter((p) => pedidos.includes(p));
+  return emTransacao(banco, async (trx) => {
+    await travarAdministradores(trx);
+    autorizarMercados((await contaPorId(trx, ator.id)) ?? { ...ator, profiles: [] }, 'atribuirPerfis', null);
+    const alvo = await contaPorId(trx, userId);
+    if (alvo === null) throw new Invalido('USUARIO_NAO_ENCONTRADO', 'Usuário não encontrado', { userId: 'Usuário não encontrado' });
+    const perdeAdministrador = alvo.profiles.includes('Administrador') && !perfis.includes('Administrador');
+    if (perdeAdministrador && alvo.id === ator.id) {
+      throw new Proibido('PERFIL_PROPRIO', 'Você não pode retirar o seu próprio perfil Administrador');
+    }
+    // NOTE: with the rule above and the actor re-read under the lock, an Administrador can only
+    // remove another one; this states the invariant itself, so it holds whatever rule changes.
+    if (perdeAdministrador && (await contarAdministradores(trx)) <= 1) {
+      throw new Conflito('ULTIMO_ADMINISTRADOR', 'Este é o último Administrador: conceda o perfil a outra pessoa antes');
+    }
+    const iso = agora.toISOString();
+    await trx.deleteFrom('appuserprofile').where('userId', '=', userId).execute();
+    const ids = await trx.selectFrom('profile').select('id').where('name', 'in', perfis).execute();
+    await trx
+      .insertInto('appuserprofile')
+      .values(ids.map((p) => ({ userId, profileId: p.id, createdAt: iso, updatedAt: iso })))
+      .execute();
+    await auditar(trx, atorDaAuditoria(ator), agora, {
+      acao: 'atribuirPerfis',
+      entidade: 'appuser',
+      entidadeId: userId,
+      antes: { profiles: alvo.profiles },
+      depois: { profiles: perfis },
+    });
+    const depois = await contaPorId(trx, userId);
+    if (depois === null) throw new Error(`conta ${userId} sumiu ao atribuir perfis`);
+    return depois;
+  });
+}

@@ -1,0 +1,69 @@
+/**
+ * Exact decimals. Money is integer cents (scale 2) and quantities integer thousandths (scale 3);
+ * input is parsed from its decimal text, never through binary floating point arithmetic.
+ */
+export const ESCALA_DINHEIRO = 2;
+export const ESCALA_QUANTIDADE = 3;
+
+/** Largest scaled value accepted from input: a billion units, far above any real basket. */
+const MAXIMO = 1_000_000_000;
+
+export type ResultadoDecimal = { ok: true; valor: number } | { ok: false; motivo: string };
+
+/** Parses a JSON number or a dot-decimal string into an integer at the given scale. */
+export function lerDecimal(entrada: unknown, escala: number): ResultadoDecimal {
+  let texto: string;
+  if (typeof entrada === 'number') {
+    if (!Number.isFinite(entrada)) return { ok: false, motivo: 'deve ser um número' };
+    texto = String(entrada);
+  } else if (typeof entrada === 'string') {
+    texto = entrada.trim();
+  } else {
+    return { ok: false, motivo: 'deve ser um número' };
+  }
+  if (texto.startsWith('-')) return { ok: false, motivo: 'não pode ser negativo' };
+  if (/^\d+,\d+$/.test(texto)) return { ok: false, motivo: 'use ponto como separador decimal (ex.: 12.50)' };
+  const m = /^(\d+)(?:\.(\d+))?$/.exec(texto);
+  if (m === null) return { ok: false, motivo: 'deve ser um número com ponto decimal (ex.: 12.50)' };
+  const inteira = m[1] ?? '0';
+  const fracao = m[2] ?? '';
+  if (fracao.length > escala) return { ok: false, motivo: `aceita no máximo ${escala} casas decimais` };
+  if (inteira.replace(/^0+/, '').length > 12) return { ok: false, motivo: 'valor grande demais' };
+  const valor = Number(inteira) * 10 ** escala + Number(fracao.padEnd(escala, '0') || '0');
+  if (valor > MAXIMO * 10 ** escala) return { ok: false, motivo: 'valor grande demais' };
+  return { ok: true, valor };
+}
+
+/**
+ * An integer at the given scale as a JSON number. NOTE: IEEE-754 division is correctly rounded,
+ * so 1230 / 100 is the double nearest to 12.30, the same value Number("12.30") gives, without
+ * building a string (this runs for every cell of a large report).
+ */
+export function paraNumero(escalado: number, escala: number): number {
+  return Math.round(escalado) / 10 ** escala;
+}
+
+/** An integer at the given scale as dot-decimal text with all its places: 1230 → "12.30". */
+export function formatarDecimal(escalado: number, escala: number): string {
+  const negativo = escalado < 0;
+  const abs = Math.abs(Math.round(escalado));
+  const base = 10 ** escala;
+  const inteira = Math.floor(abs / base);
+  const fracao = String(abs % base).padStart(escala, '0');
+  return `${negativo ? '-' : ''}${inteira}${escala > 0 ? `.${fracao}` : ''}`;
+}
+
+/** Money for people: 1230 → "R$ 12,30". */
+export function formatarReais(centavos: number): string {
+  const [inteira = '0', fracao = '00'] = formatarDecimal(Math.abs(centavos), ESCALA_DINHEIRO).split('.');
+  const milhares = inteira.replace(/\B(?=(\d{3})+(?!\d))/g, '.');
+  return `${centavos < 0 ? '−' : ''}R$ ${milhares},${fracao}`;
+}
+
+/**
+ * Price of a quantity: cents per unit × thousandths of a unit, rounded half-up to the cent.
+ * Integer arithmetic throughout, so 0.1 + 0.2 of a price is exactly 0.3 of it.
+ */
+export function valorDaQuantidade(centavosPorUnidade: number, milesimos: number): number {
+  return Math.floor((centavosPorUnidade * milesimos + 500) / 1000);
+}

@@ -1,0 +1,270 @@
+import { randomUUID } from 'node:crypto';
+import { access, mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { emTransacao, travar, type Banco, type Db } from '../db/banco.ts';
+import { ehGestor, type Ator } from './acesso.ts';
+import { entregasDoCiclo } from './alocacao.ts';
+import { auditar } from './auditoria.ts';
+import { cicloDasJanelas } from './ciclos.ts';
+import { ESCALA_DINHEIRO, paraNumero, valorDaQuantidade } from './decimal.ts';
+import { Conflito, Invalido, NaoEncontrado } from './erros.ts';
+import { taxaDoPedido, type Taxa } from './pedidos.ts';
+import { Campos, MAIOR_ID, type Entrada } from './validacao.ts';
+
+export interface Saldo {
+  /** Credits minus debits, in reais; positive means the community owes the person. */
+  readonly saldo: number;
+  readonly movimentacoes: number;
+}
+
+/** A person's balance over the whole ledger, in one query; null when they have no movements. */
+export async function saldoDe(db: Db, usuarioid: number): Promise<Saldo | null> {
+  const r = await db
+    .selectFrom('movimentacao')
+    .select([
+      sql<number>`coalesce(sum(case when sentido = 'credito' then "valorCentavos" else -"valorCentavos" end), 0)`.as('centavos'),
+      (eb) => eb.fn.countAll<number>().as('n'),
+    ])
+    .where('usuarioid', '=', usuarioid)
+    .executeTakeFirstOrThrow();
+  const n = Number(r.n);
+  return n === 0 ? null : { saldo: paraNumero(Number(r.centavos), ESCALA_DINHEIRO), movimentacoes: n };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Closing a cycle and recording payments.
+
+export const TIPOS = {
+  pedido: 'Pedido de consumidor',
+  entrega: 'Entrega de fornecedor',
+  taxa: 'Taxa administrativa',
+} as const;
+
+async function idDoTipo(db: Db, nome: string): Promise<number> {
+  const t = await db.selectFrom('tipomovimentacao').select('id').where('nome', '=', nome).executeTakeFirst();
+  if (t === undefined) throw new Error(`tipo de movimentação "${nome}" não semeado`);
+  return t.id;
+}
+
+export interface Fechamento {
+  readonly cicloid: number;
+  readonly fechadoEm: string;
+  /** Movements written by this call; 0 when the cycle had already been closed. */
+  readonly novas: number;
+  readonly debitos: number;
+  readonly creditos: number;
+}
+
+interface Lancamento {
+  readonly usuarioid: number;
+  readonly tipo: number;
+  readonly sentido: 'credito' | 'debito';
+  readonly centavos: number;
+  readonly descricao: string;
+  readonly chave: string;
+}
+
+/** What each consumer owes and each supplier is owed for a cycle, from finalised orders only. */
+export async function contasDoCiclo(db: Db, cicloid: number, taxa: Taxa): Promise<{ consumidores: Map<number, { total: number; taxa: number }>; fornecedores: Map<number, number> }> {
+  const pedidos = await db
+    .selectFrom('pedido as p')
+    .innerJoin('pedidoproduto as pp', 'pp.pedidoid', 'p.id')
+    .select(['p.usuarioid', 'pp.quantidadeMilesimos', 'pp.valorCentavos'])
+    .where('p.cicloid', '=', cicloid)
+    .where('p.finalizado', '=', true)
+    .execute();
+  const consumidores = new Map<number, { total: number; taxa: number }>();
+  for (const l of pedidos) {
+    const c = consumidores.get(l.usuarioid) ?? { total: 0, taxa: 0 };
+    c.total += valorDaQuantidade(l.valorCentavos, l.quantidadeMilesimos);
+    consumidores.set(l.usuarioid, c);
+  }
+  for (const c of consumidores.values()) c.taxa = taxaDoPedido(c.total, taxa);
+
+  const fornecedores = new Map<number, number>();
+  for (const e of await entregasDoCiclo(db, cicloid)) {
+    if (e.pedidoMil > 0) fornecedores.set(e.linha.fornecedorId, (fornecedores.get(e.linha.fornecedorId) ?? 0) + valorDaQuantidade(e.linha.valorCentavos, e.pedidoMil));
+  }
+  return { consumidores, fornecedores };
+}
+
+/**
+ * Closes a cycle once its order window has ended: consumers are debited their order and fee,
+ * suppliers credited their deliveries. Each movement has an idempotency key, so closing twice
+ * (or twice at once) writes nothing new.
+ */
+export async function fecharCiclo(banco: Banco, ator: Ator, cicloid: number, opcoes: { agora: Date; hoje: string; taxa: Taxa }): Promise<Fechamento> {
+  return emTransacao(banco, async (trx) => {
+    const ciclo = await cicloDasJanelas(trx, cicloid);
+    if (opcoes.hoje <= ciclo.dataPedidoFim) {
+      const [a, m, d] = ciclo.dataPedidoFim.split('-');
+      throw new Conflito('PEDIDOS_ABERTOS', `Só é possível fechar o ciclo depois do fim dos pedidos (${d}/${m}/${a})`);
+    }
+    await travar(trx, 'ciclo', [cicloid]);
+    const { consumidores, fornecedores } = await contasDoCiclo(trx, cicloid, opcoes.taxa);
+    const [tPedido, tTaxa, tEntrega] = [await idDoTipo(trx, TIPOS.pedido), await idDoTipo(trx, TIPOS.taxa), await idDoTipo(trx, TIPOS.entrega)];
+    const lancamentos: Lancamento[] = [];
+    for (const [usuarioid, c] of consumidores) {
+      lancamentos.push({ usuarioid, tipo: tPedido, sentido: 'debito', centavos: c.total, descricao: `Pedido do ciclo ${ciclo.nome}`, chave: `fechamento:${cicloid}:pedido:${usuarioid}` });
+      lancamentos.push({ usuarioid, tipo: tTaxa, sentido: 'debito', centavos: c.taxa, descricao: `Taxa administrativa do ciclo ${ciclo.nome}`, chave: `fechamento:${cicloid}:taxa:${usuarioid}` });
+    }
+    for (const [usuarioid, centavos] of fornecedores) {
+      lancamentos.push({ usuarioid, tipo: tEntrega, sentido: 'credito', centavos, descricao: `Entregas do ciclo ${ciclo.nome}`, chave: `fechamento:${cicloid}:entrega:${usuarioid}` });
+    }
+    const iso = opcoes.agora.toISOString();
+    const validos = lancamentos.filter((l) => l.centavos > 0);
+    let novas = 0;
+    for (let i = 0; i < validos.length; i += 200) {
+      const lote = validos.slice(i, i + 200);
+      const r = await trx
+        .insertInto('movimentacao')
+        .values(lote.map((l) => ({
+          usuarioid: l.usuarioid, tipoMovimentacaoId: l.tipo, sentido: l.sentido, valorCentavos: l.centavos, data: opcoes.hoje,
+          descricao: l.descricao, cicloid, chave: l.chave, criadoPor: ator.usuarioid, createdAt: iso, updatedAt: iso,
+        })))
+        .onConflict((oc) => oc.column('chave').doNothing())
+        .returning('id')
+        .execute();
+      novas += r.length;
+    }
+    const fechadoEm = ciclo.fechadoEm ?? iso;
+    if (ciclo.fechadoEm === null) await trx.updateTable('ciclo').set({ fechadoEm, updatedAt: iso }).where('id', '=', cicloid).execute();
+    const resumo: Fechamento = {
+      cicloid, fechadoEm, novas,
+      debitos: paraNumero(validos.filter((l) => l.sentido === 'debito').reduce((s, l) => s + l.centavos, 0), ESCALA_DINHEIRO),
+      creditos: paraNumero(validos.filter((l) => l.sentido === 'credito').reduce((s, l) => s + l.centavos, 0), ESCALA_DINHEIRO),
+    };
+    if (novas > 0 || ciclo.fechadoEm === null) await auditar(trx, ator, opcoes.agora, { acao: 'fechar ciclo', entidade: 'ciclo', entidadeId: cicloid, depois: resumo });
+    return resumo;
+  });
+}
+
+/** A receipt as received: the bytes are checked, never the name or the declared type. */
+export interface ArquivoRecebido {
+  readonly nome: string;
+  readonly conteudo: Buffer;
+}
+
+const FORMATOS: ReadonlyArray<{ ext: string; tipo: string; assinatura: readonly number[] }> = [
+  { ext: 'pdf', tipo: 'application/pdf', assinatura: [0x25, 0x50, 0x44, 0x46, 0x2d] },
+  { ext: 'png', tipo: 'image/png', assinatura: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a] },
+  { ext: 'jpg', tipo: 'image/jpeg', assinatura: [0xff, 0xd8, 0xff] },
+];
+
+export const TAMANHO_MAXIMO_ARQUIVO = 10 * 1024 * 1024;
+
+export function formatoDoArquivo(conteudo: Buffer): (typeof FORMATOS)[number] | undefined {
+  return FORMATOS.find((f) => f.assinatura.every((b, i) => conteudo[i] === b));
+}
+
+export interface Movimentacao {
+  readonly id: number;
+  readonly usuarioid: number;
+  readonly tipoMovimentacaoId: number;
+  readonly sentido: 'credito' | 'debito';
+  readonly valor: number;
+  readonly data: string;
+  readonly descricao: string;
+  readonly arquivo: string | null;
+  readonly cicloid: number | null;
+}
+
+/**
+ * An admin records a payment or an adjustment, with an optional receipt (PDF, PNG or JPEG, at
+ * most 10 MiB) kept outside anything served statically. Corrections are new movements.
+ */
+export async function registrarMovimentacao(
+  banco: Banco,
+  ator: Ator,
+  entrada: Entrada,
+  arquivo: ArquivoRecebido | null,
+  opcoes: { agora: Date; hoje: string; dirArquivos: string },
+): Promise<Movimentacao> {
+  const c = new Campos(entrada);
+  const usuarioid = c.inteiro('usuarioid', { obrigatorio: true, min: 1, max: MAIOR_ID });
+  const tipoMovimentacaoId = c.inteiro('tipoMovimentacaoId', { obrigatorio: true, min: 1, max: MAIOR_ID });
+  const valorCentavos = c.decimal('valor', ESCALA_DINHEIRO, { obrigatorio: true, min: 1 });
+  const data = c.data('data') ?? opcoes.hoje;
+  const descricao = c.texto('descricao', { obrigatorio: true, max: 500 });
+  const cicloid = c.inteiro('cicloid', { min: 1, max: MAIOR_ID });
+  const sentidoPedido = c.umDe('sentido', ['credito', 'debito'] as const);
+  const formato = arquivo === null ? undefined : formatoDoArquivo(arquivo.conteudo);
+  if (arquivo !== null && formato === undefined) c.erro('arquivo', 'O comprovante deve ser PDF, PNG ou JPEG');
+  if (arquivo !== null && arquivo.conteudo.length > TAMANHO_MAXIMO_ARQUIVO) c.erro('arquivo', 'O comprovante deve ter no máximo 10 MiB');
+  c.concluir();
+  const tipo = await banco.selectFrom('tipomovimentacao').select(['id', 'sentido']).where('id', '=', tipoMovimentacaoId).executeTakeFirst();
+  const erros: Record<string, string> = {};
+  if (tipo === undefined) erros.tipoMovimentacaoId = 'Tipo de movimentação inexistente';
+  else if (tipo.sentido === 'ambos' && sentidoPedido === null) erros.sentido = 'Escolha crédito ou débito para um ajuste';
+  if ((await banco.selectFrom('usuario').select('id').where('id', '=', usuarioid).executeTakeFirst()) === undefined) erros.usuarioid = 'Pessoa inexistente';
+  if (cicloid !== null && (await banco.selectFrom('ciclo').select('id').where('id', '=', cicloid).executeTakeFirst()) === undefined) erros.cicloid = 'Ciclo inexistente';
+  if (Object.keys(erros).length > 0 || tipo === undefined) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', erros);
+  const sentido = tipo.sentido === 'ambos' ? (sentidoPedido ?? 'credito') : tipo.sentido;
+  // NOTE: the file is written before the row, under a random name: if the transaction fails the
+  // file is removed, so no row ever points to a missing file.
+  let guardado: string | null = null;
+  if (arquivo !== null && formato !== undefined) {
+    await mkdir(opcoes.dirArquivos, { recursive: true });
+    guardado = `${randomUUID()}.${formato.ext}`;
+    await writeFile(join(opcoes.dirArquivos, guardado), arquivo.conteudo, { flag: 'wx' });
+  }
+  try {
+    return await emTransacao(banco, async (trx) => {
+      const iso = opcoes.agora.toISOString();
+      const linha = await trx
+        .insertInto('movimentacao')
+        .values({ usuarioid, tipoMovimentacaoId, sentido, valorCentavos, data, descricao, arquivo: guardado, cicloid, criadoPor: ator.usuarioid, createdAt: iso, updatedAt: iso })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      const mov: Movimentacao = {
+        id: linha.id, usuarioid, tipoMovimentacaoId, sentido, valor: paraNumero(valorCentavos, ESCALA_DINHEIRO), data, descricao, arquivo: guardado, cicloid,
+      };
+      await auditar(trx, ator, opcoes.agora, { acao: 'registrar', entidade: 'movimentacao', entidadeId: linha.id, depois: mov });
+      return mov;
+    });
+  } catch (e) {
+    if (guardado !== null) await rm(join(opcoes.dirArquivos, guardado), { force: true });
+    throw e;
+  }
+}
+
+/** The receipt of a movement, for admins and for the person the movement belongs to. */
+export async function arquivoDaMovimentacao(db: Db, ator: Ator, id: number, dirArquivos: string): Promise<{ caminho: string; tipo: string; nome: string }> {
+  const m = await db.selectFrom('movimentacao').select(['usuarioid', 'arquivo']).where('id', '=', id).executeTakeFirst();
+  if (m === undefined || m.arquivo === null || (m.usuarioid !== ator.usuarioid && !ehGestor(ator))) {
+    throw new NaoEncontrado('ARQUIVO_NAO_ENCONTRADO', 'Comprovante não encontrado');
+  }
+  const ext = m.arquivo.split('.').pop() ?? '';
+  const formato = FORMATOS.find((f) => f.ext === ext);
+  // Only names this module generated are ever opened.
+  if (formato === undefined || !/^[0-9a-f-]{36}\.(pdf|png|jpg)$/.test(m.arquivo)) throw new NaoEncontrado('ARQUIVO_NAO_ENCONTRADO', 'Comprovante não encontrado');
+  const caminho = join(dirArquivos, m.arquivo);
+  await access(caminho).catch(() => {
+    throw new NaoEncontrado('ARQUIVO_NAO_ENCONTRADO', 'O arquivo do comprovante não está mais disponível');
+  });
+  return { caminho, tipo: formato.tipo, nome: `comprovante-${id}.${ext}` };
+}
+
+export interface SaldoDePessoa {
+  readonly usuarioid: number;
+  readonly nome: string;
+  readonly saldo: number;
+}
+
+/** Everyone's balance, for admins: one query. */
+export async function saldos(db: Db): Promise<SaldoDePessoa[]> {
+  const linhas = await db
+    .selectFrom('movimentacao as m')
+    .innerJoin('usuario as u', 'u.id', 'm.usuarioid')
+    .select(['u.id as usuarioid', 'u.nome'])
+    .select(sql<number>`sum(case when m.sentido = 'credito' then m."valorCentavos" else -m."valorCentavos" end)`.as('centavos'))
+    .groupBy(['u.id', 'u.nome'])
+    .orderBy('u.nome')
+    .execute();
+  return linhas.map((l) => ({ usuarioid: l.usuarioid, nome: l.nome, saldo: paraNumero(Number(l.centavos), ESCALA_DINHEIRO) }));
+}
+
+export async function tiposDeMovimentacao(db: Db): Promise<Array<{ id: number; nome: string; sentido: string }>> {
+  return db.selectFrom('tipomovimentacao').select(['id', 'nome', 'sentido']).orderBy('id').execute();
+}

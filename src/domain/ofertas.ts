@@ -1,0 +1,327 @@
+import { sql } from 'kysely';
+import { emTransacao, travar, type Banco, type Db } from '../db/banco.ts';
+import { ehGestor, veTudo, type Ator } from './acesso.ts';
+import { conferirCapacidade, extrasPublicados, linhasOfertadas } from './alocacao.ts';
+import { auditar } from './auditoria.ts';
+import { cicloDasJanelas, exigirJanela, faseDoCiclo, type Fase } from './ciclos.ts';
+import { ESCALA_DINHEIRO, ESCALA_QUANTIDADE, paraNumero, valorDaQuantidade } from './decimal.ts';
+import { Conflito, Invalido, NaoEncontrado, Proibido } from './erros.ts';
+import { lerPerfis } from './perfis.ts';
+import { Campos, MAIOR_ID, type Entrada } from './validacao.ts';
+
+export interface LinhaDaOferta {
+  readonly ofertaProdutoId: number;
+  readonly produtoid: number;
+  readonly nome: string;
+  readonly unidade: string;
+  readonly quantidade: number;
+  readonly valor: number;
+  /** How much of the line compositions already use; it cannot drop below this. */
+  readonly alocado: number;
+}
+
+export interface Oferta {
+  readonly id: number | null;
+  readonly cicloid: number;
+  readonly usuarioid: number;
+  readonly finalizada: boolean;
+  readonly finalizadaEm: string | null;
+  readonly produtos: LinhaDaOferta[];
+  readonly total: number;
+}
+
+export interface ContextoTempo {
+  readonly agora: Date;
+  readonly hoje: string;
+}
+
+/** The supplier an actor acts for: themselves, or (admins) the usuarioid they name. */
+async function fornecedorAlvo(db: Db, ator: Ator, usuarioid: number | null): Promise<number> {
+  if (ator.usuarioid === null) throw new Proibido('SEM_CADASTRO', 'Complete seu cadastro antes de continuar');
+  if (usuarioid === null || usuarioid === ator.usuarioid) {
+    if (!ator.perfil.includes('fornecedor') && !ehGestor(ator)) throw new Proibido('SEM_PERMISSAO', 'Só fornecedores registram ofertas');
+    if (usuarioid === null && !ator.perfil.includes('fornecedor')) throw new Invalido('VALIDACAO', 'Informe o fornecedor', { usuarioid: 'Informe o fornecedor da oferta' });
+    return ator.usuarioid;
+  }
+  if (!ehGestor(ator)) throw new Proibido('OFERTA_DE_OUTRA_PESSOA', 'Você só pode registrar as suas próprias ofertas');
+  const u = await db.selectFrom('usuario').select(['perfil', 'ativo']).where('id', '=', usuarioid).executeTakeFirst();
+  if (u === undefined || !lerPerfis(u.perfil).includes('fornecedor')) {
+    throw new Invalido('VALIDACAO', 'Fornecedor inválido', { usuarioid: 'Não há fornecedor com este id' });
+  }
+  return usuarioid;
+}
+
+/** An offer with its lines and what is allocated of each; null id when there is none yet. */
+export async function ofertaDe(db: Db, cicloid: number, usuarioid: number): Promise<Oferta> {
+  const oferta = await db.selectFrom('oferta').selectAll().where('cicloid', '=', cicloid).where('usuarioid', '=', usuarioid).executeTakeFirst();
+  if (oferta === undefined) return { id: null, cicloid, usuarioid, finalizada: false, finalizadaEm: null, produtos: [], total: 0 };
+  const linhas = await db
+    .selectFrom('ofertaproduto as op')
+    .innerJoin('produto as p', 'p.id', 'op.produtoid')
+    .select(['op.id as ofertaProdutoId', 'op.produtoid', 'p.nome', 'p.unidade', 'op.quantidadeMilesimos', 'op.valorCentavos'])
+    .select((eb) =>
+      eb
+        .selectFrom('composicaoproduto as cp')
+        .innerJoin('composicao as c', 'c.id', 'cp.composicaoid')
+        .select((e2) => e2.fn.coalesce(e2.fn.sum<number>(e2('cp.quantidadePorCestaMilesimos', '*', e2.ref('c.quantidadeCestas'))), e2.lit(0)).as('s'))
+        .whereRef('cp.ofertaProdutoId', '=', 'op.id')
+        .as('alocadoMil'),
+    )
+    .where('op.ofertaid', '=', oferta.id)
+    .orderBy('p.nome')
+    .execute();
+  return {
+    id: oferta.id,
+    cicloid,
+    usuarioid,
+    finalizada: oferta.finalizada,
+    finalizadaEm: oferta.finalizadaEm,
+    produtos: linhas.map((l) => ({
+      ofertaProdutoId: l.ofertaProdutoId, produtoid: l.produtoid, nome: l.nome, unidade: l.unidade,
+      quantidade: paraNumero(l.quantidadeMilesimos, ESCALA_QUANTIDADE), valor: paraNumero(l.valorCentavos, ESCALA_DINHEIRO),
+      alocado: paraNumero(Number(l.alocadoMil ?? 0), ESCALA_QUANTIDADE),
+    })),
+    total: paraNumero(linhas.reduce((s, l) => s + valorDaQuantidade(l.valorCentavos, l.quantidadeMilesimos), 0), ESCALA_DINHEIRO),
+  };
+}
+
+interface LinhaLida {
+  readonly produtoid: number;
+  readonly quantidadeMilesimos: number;
+  readonly valorCentavos: number;
+  readonly campo: string;
+}
+
+function lerLinhas(c: Campos): LinhaLida[] {
+  const bruto = c.bruto('produtos');
+  const itens = Array.isArray(bruto) ? bruto : bruto !== null && typeof bruto === 'object' ? Object.values(bruto) : bruto === undefined ? [] : null;
+  if (itens === null) {
+    c.erro('produtos', 'Deve ser uma lista');
+    return [];
+  }
+  if (itens.length > 500) {
+    c.erro('produtos', 'No máximo 500 produtos por oferta');
+    return [];
+  }
+  const linhas: LinhaLida[] = [];
+  const vistos = new Set<number>();
+  itens.forEach((item, i) => {
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) {
+      c.erro(`produtos.${i}`, 'Deve ser um objeto');
+      return;
+    }
+    const s = new Campos(item as Entrada);
+    // A form lists every product; a blank or zero quantity means "not offered".
+    const q = s.bruto('quantidade');
+    if (q === '' || q === '0') return;
+    const produtoid = s.inteiro('produtoid', { obrigatorio: true, min: 1, max: MAIOR_ID });
+    const quantidadeMilesimos = s.decimal('quantidade', ESCALA_QUANTIDADE, { obrigatorio: true, min: 1 });
+    const valorCentavos = s.decimal('valor', ESCALA_DINHEIRO, { obrigatorio: true });
+    for (const [k, m] of Object.entries(s.erros)) c.erro(`produtos.${i}.${k}`, m);
+    if (vistos.has(produtoid)) c.erro(`produtos.${i}.produtoid`, 'Produto repetido na oferta');
+    vistos.add(produtoid);
+    linhas.push({ produtoid, quantidadeMilesimos, valorCentavos, campo: `produtos.${i}.produtoid` });
+  });
+  return linhas;
+}
+
+/**
+ * Saves an offer: `finalizar` false keeps (or puts back) a draft, true finalises it. The lines
+ * sent replace the offer's lines; a line in use by compositions cannot drop below its use.
+ */
+export async function salvarOferta(banco: Banco, ator: Ator, entrada: Entrada, opcoes: ContextoTempo & { finalizar: boolean }): Promise<Oferta> {
+  const c = new Campos(entrada);
+  const cicloid = c.inteiro('cicloid', { obrigatorio: true, min: 1, max: MAIOR_ID });
+  const usuarioidPedido = c.inteiro('usuarioid', { min: 1, max: MAIOR_ID });
+  const linhas = lerLinhas(c);
+  c.concluir();
+  return emTransacao(banco, async (trx) => {
+    const usuarioid = await fornecedorAlvo(trx, ator, usuarioidPedido);
+    const ciclo = await cicloDasJanelas(trx, cicloid);
+    const { foraDaJanela } = exigirJanela(ciclo, opcoes.hoje, 'oferta', ehGestor(ator));
+    await travar(trx, 'ciclo', [cicloid]);
+    if (linhas.length > 0) {
+      const ids = linhas.map((l) => l.produtoid);
+      const ativos = new Set((await trx.selectFrom('produto').select('id').where('id', 'in', ids).where('ativo', '=', true).execute()).map((p) => p.id));
+      const faltando = linhas.filter((l) => !ativos.has(l.produtoid));
+      if (faltando.length > 0) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', Object.fromEntries(faltando.map((f) => [f.campo, 'Produto inexistente ou inativo'])));
+    }
+    const iso = opcoes.agora.toISOString();
+    const antes = await ofertaDe(trx, cicloid, usuarioid);
+    let ofertaId = antes.id;
+    if (ofertaId === null) {
+      await trx.insertInto('oferta').values({ cicloid, usuarioid, finalizada: false, createdAt: iso, updatedAt: iso }).onConflict((oc) => oc.columns(['cicloid', 'usuarioid']).doNothing()).execute();
+      ofertaId = (await trx.selectFrom('oferta').select('id').where('cicloid', '=', cicloid).where('usuarioid', '=', usuarioid).executeTakeFirstOrThrow()).id;
+    }
+    if (linhas.length > 0) {
+      // One statement for every line, new or kept. A kept line is updated in place (the upsert
+      // on its unique key), because compositions refer to the line's id, which must not change.
+      await trx
+        .insertInto('ofertaproduto')
+        .values(linhas.map((l) => ({ ofertaid: ofertaId, produtoid: l.produtoid, quantidadeMilesimos: l.quantidadeMilesimos, valorCentavos: l.valorCentavos, createdAt: iso, updatedAt: iso })))
+        .onConflict((oc) => oc.columns(['ofertaid', 'produtoid']).doUpdateSet((eb) => ({
+          quantidadeMilesimos: eb.ref('excluded.quantidadeMilesimos'),
+          valorCentavos: eb.ref('excluded.valorCentavos'),
+          updatedAt: eb.ref('excluded.updatedAt'),
+        })))
+        .execute();
+    }
+    const removidas = antes.produtos.filter((p) => !linhas.some((l) => l.produtoid === p.produtoid));
+    await removerLinhas(trx, removidas);
+    const finalizada = opcoes.finalizar;
+    await trx
+      .updateTable('oferta')
+      .set({ finalizada, finalizadaEm: finalizada ? (antes.finalizada ? antes.finalizadaEm : iso) : null, updatedAt: iso })
+      .where('id', '=', ofertaId)
+      .execute();
+    conferirCapacidade(await linhasOfertadas(trx, cicloid), await extrasPublicados(trx, cicloid));
+    const depois = await ofertaDe(trx, cicloid, usuarioid);
+    await auditar(trx, ator, opcoes.agora, {
+      acao: `${finalizada ? 'finalizar' : 'rascunho'}${foraDaJanela ? ' (fora da janela)' : ''}`, entidade: 'oferta', entidadeId: ofertaId, antes, depois,
+    });
+    return depois;
+  });
+}
+
+async function removerLinhas(trx: Db, removidas: readonly LinhaDaOferta[]): Promise<void> {
+  const emUso = removidas.filter((r) => r.alocado > 0);
+  if (emUso.length > 0) {
+    const usos = await trx
+      .selectFrom('composicaoproduto as cp')
+      .innerJoin('composicao as c', 'c.id', 'cp.composicaoid')
+      .innerJoin('ciclocesta as cc', 'cc.id', 'c.cicloCestaId')
+      .innerJoin('cesta', 'cesta.id', 'cc.cestaId')
+      .select(['cp.ofertaProdutoId', 'cesta.nome'])
+      .where('cp.ofertaProdutoId', 'in', emUso.map((r) => r.ofertaProdutoId))
+      .execute();
+    const primeira = emUso[0];
+    throw new Conflito(
+      'LINHA_ALOCADA',
+      `${primeira?.nome ?? 'O produto'} já está em cestas (${[...new Set(usos.map((u) => u.nome))].join(', ')}): ajuste a composição antes de tirá-lo da oferta`,
+      { ofertaProdutoId: primeira?.ofertaProdutoId, cestas: [...new Set(usos.map((u) => u.nome))] },
+    );
+  }
+  if (removidas.length > 0) await trx.deleteFrom('ofertaproduto').where('id', 'in', removidas.map((r) => r.ofertaProdutoId)).execute();
+}
+
+/** Removes one line of an offer ({cicloid, produtoid} or {ofertaProdutoId}); the offer returns to draft. */
+export async function apagarProdutoDaOferta(banco: Banco, ator: Ator, entrada: Entrada, opcoes: ContextoTempo): Promise<Oferta> {
+  const c = new Campos(entrada);
+  const ofertaProdutoId = c.inteiro('ofertaProdutoId', { min: 1, max: MAIOR_ID });
+  const cicloidEntrada = c.inteiro('cicloid', { min: 1, max: MAIOR_ID });
+  const produtoid = c.inteiro('produtoid', { min: 1, max: MAIOR_ID });
+  const usuarioidPedido = c.inteiro('usuarioid', { min: 1, max: MAIOR_ID });
+  if (ofertaProdutoId === null && (cicloidEntrada === null || produtoid === null)) {
+    c.erro('ofertaProdutoId', 'Informe ofertaProdutoId, ou cicloid e produtoid');
+  }
+  c.concluir();
+  return emTransacao(banco, async (trx) => {
+    let cicloid: number;
+    let usuarioid: number;
+    let alvo: number;
+    if (ofertaProdutoId !== null) {
+      const l = await trx
+        .selectFrom('ofertaproduto as op')
+        .innerJoin('oferta as o', 'o.id', 'op.ofertaid')
+        .select(['o.cicloid', 'o.usuarioid', 'op.produtoid'])
+        .where('op.id', '=', ofertaProdutoId)
+        .executeTakeFirst();
+      // Someone else's line is "not found": ids of other suppliers reveal nothing.
+      if (l === undefined || (l.usuarioid !== ator.usuarioid && !ehGestor(ator))) throw new NaoEncontrado('LINHA_NAO_ENCONTRADA', 'Produto da oferta não encontrado');
+      ({ cicloid, usuarioid } = l);
+      alvo = l.produtoid;
+    } else {
+      cicloid = cicloidEntrada ?? 0;
+      usuarioid = await fornecedorAlvo(trx, ator, usuarioidPedido);
+      alvo = produtoid ?? 0;
+    }
+    const ciclo = await cicloDasJanelas(trx, cicloid);
+    const { foraDaJanela } = exigirJanela(ciclo, opcoes.hoje, 'oferta', ehGestor(ator));
+    await travar(trx, 'ciclo', [cicloid]);
+    const antes = await ofertaDe(trx, cicloid, usuarioid);
+    const linha = antes.produtos.find((p) => p.produtoid === alvo);
+    if (antes.id === null || linha === undefined) throw new NaoEncontrado('LINHA_NAO_ENCONTRADA', 'Produto da oferta não encontrado');
+    await removerLinhas(trx, [linha]);
+    const iso = opcoes.agora.toISOString();
+    await trx.updateTable('oferta').set({ finalizada: false, finalizadaEm: null, updatedAt: iso }).where('id', '=', antes.id).execute();
+    const depois = await ofertaDe(trx, cicloid, usuarioid);
+    await auditar(trx, ator, opcoes.agora, { acao: `apagar produto${foraDaJanela ? ' (fora da janela)' : ''}`, entidade: 'oferta', entidadeId: antes.id, antes, depois });
+    return depois;
+  });
+}
+
+export interface ProdutoParaOfertar {
+  readonly produtoid: number;
+  readonly nome: string;
+  readonly unidade: string;
+  readonly valorReferencia: number;
+  readonly categoria: string | null;
+  readonly ofertadoAntes: boolean;
+}
+
+/** Active products, the ones this supplier offered most recently first, then by name. */
+export async function produtosParaOfertar(db: Db, usuarioid: number): Promise<ProdutoParaOfertar[]> {
+  const linhas = await db
+    .selectFrom('produto as p')
+    .leftJoin('categoria as c', 'c.id', 'p.categoriaid')
+    .select(['p.id as produtoid', 'p.nome', 'p.unidade', 'p.valorReferenciaCentavos', 'c.nome as categoria'])
+    .select((eb) =>
+      eb
+        .selectFrom('ofertaproduto as op')
+        .innerJoin('oferta as o', 'o.id', 'op.ofertaid')
+        .select((e2) => e2.fn.max('o.createdAt').as('m'))
+        .whereRef('op.produtoid', '=', 'p.id')
+        .where('o.usuarioid', '=', usuarioid)
+        .as('ultimaOferta'),
+    )
+    .where('p.ativo', '=', true)
+    .execute();
+  return linhas
+    .sort((a, b) => (b.ultimaOferta ?? '').localeCompare(a.ultimaOferta ?? '') || a.nome.localeCompare(b.nome, 'pt-BR'))
+    .map((l) => ({
+      produtoid: l.produtoid, nome: l.nome, unidade: l.unidade, valorReferencia: paraNumero(l.valorReferenciaCentavos, ESCALA_DINHEIRO),
+      categoria: l.categoria, ofertadoAntes: l.ultimaOferta !== null,
+    }));
+}
+
+export interface OfertaDaLista {
+  readonly id: number;
+  readonly ciclo: { readonly id: number; readonly nome: string; readonly fase: Fase };
+  readonly fornecedor: { readonly id: number; readonly nome: string };
+  readonly finalizada: boolean;
+  readonly itens: number;
+  readonly total: number;
+}
+
+/** Offers by cycle: everyone's for admins and info, one's own for a supplier (scoped in SQL). */
+export async function ofertasVisiveis(db: Db, ator: Ator, hoje: string, cicloid: number | null): Promise<OfertaDaLista[]> {
+  let q = db
+    .selectFrom('oferta as o')
+    .innerJoin('ciclo as c', 'c.id', 'o.cicloid')
+    .innerJoin('usuario as u', 'u.id', 'o.usuarioid')
+    .leftJoin('ofertaproduto as op', 'op.ofertaid', 'o.id')
+    .select([
+      'o.id', 'o.finalizada', 'c.id as cicloid', 'c.nome as cicloNome', 'c.dataOfertaInicio', 'c.dataOfertaFim', 'c.dataPedidoInicio',
+      'c.dataPedidoFim', 'c.dataRetiradaInicio', 'c.dataRetiradaFim', 'u.id as fornecedorId', 'u.nome as fornecedorNome',
+    ])
+    .select((eb) => [
+      eb.fn.count<number>('op.id').as('itens'),
+      // Each line rounded to the cent, as it is paid; integer division is floor for these positive values.
+      sql<number>`coalesce(sum((op."valorCentavos" * op."quantidadeMilesimos" + 500) / 1000), 0)`.as('totalCentavos'),
+    ])
+    .groupBy([
+      'o.id', 'o.finalizada', 'c.id', 'c.nome', 'c.dataOfertaInicio', 'c.dataOfertaFim', 'c.dataPedidoInicio', 'c.dataPedidoFim',
+      'c.dataRetiradaInicio', 'c.dataRetiradaFim', 'u.id', 'u.nome',
+    ]);
+  if (!veTudo(ator)) q = q.where('o.usuarioid', '=', ator.usuarioid ?? -1);
+  if (cicloid !== null) q = q.where('o.cicloid', '=', cicloid);
+  const linhas = await q.orderBy('c.dataOfertaInicio', 'desc').orderBy('u.nome').limit(1000).execute();
+  return linhas.map((l) => ({
+    id: l.id,
+    ciclo: { id: l.cicloid, nome: l.cicloNome, fase: faseDoCiclo(l, hoje) },
+    fornecedor: { id: l.fornecedorId, nome: l.fornecedorNome },
+    finalizada: l.finalizada,
+    itens: Number(l.itens),
+    total: paraNumero(Number(l.totalCentavos), ESCALA_DINHEIRO),
+  }));
+}

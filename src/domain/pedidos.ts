@@ -1,0 +1,448 @@
+import { emTransacao, travar, type Banco, type Db } from '../db/banco.ts';
+import { ehGestor, veTudo, type Ator } from './acesso.ts';
+import { auditar } from './auditoria.ts';
+import { cicloDasJanelas, exigirJanela } from './ciclos.ts';
+import { ESCALA_DINHEIRO, ESCALA_QUANTIDADE, paraNumero, valorDaQuantidade } from './decimal.ts';
+import { Conflito, Invalido, NaoEncontrado, Proibido } from './erros.ts';
+import { lerPerfis } from './perfis.ts';
+import { dataHoraLocal } from './tempo.ts';
+import { Campos, MAIOR_ID, type Entrada } from './validacao.ts';
+
+/** The community's administrative fee on an order: a percentage plus a fixed amount (TAXA_*). */
+export interface Taxa {
+  readonly percentualCentesimos: number;
+  readonly fixaCentavos: number;
+}
+
+export const SEM_TAXA: Taxa = { percentualCentesimos: 0, fixaCentavos: 0 };
+
+/** The fee of an order total, rounded half-up to the cent; no order, no fee. */
+export function taxaDoPedido(totalCentavos: number, taxa: Taxa): number {
+  if (totalCentavos <= 0) return 0;
+  return Math.floor((totalCentavos * taxa.percentualCentesimos + 5000) / 10000) + taxa.fixaCentavos;
+}
+
+export interface LinhaDoPedido {
+  readonly id: number;
+  readonly tipo: 'cesta' | 'extra';
+  readonly cicloCestaId: number | null;
+  readonly cicloProdutoId: number | null;
+  readonly nome: string;
+  readonly unidade: string;
+  readonly quantidade: number;
+  readonly valor: number;
+  readonly subtotal: number;
+}
+
+export interface Pedido {
+  readonly pedidoId: number;
+  readonly cicloid: number;
+  readonly usuario: { readonly id: number; readonly nome: string };
+  readonly pontoEntrega: { readonly id: number; readonly nome: string };
+  readonly pontoEntregaId: number;
+  readonly finalizado: boolean;
+  readonly dataConfirmacao: string | null;
+  readonly produtos: LinhaDoPedido[];
+  readonly total: number;
+  readonly taxa: number;
+  readonly totalComTaxa: number;
+}
+
+/** An order's row as the loaders read it: the order, its consumer's name and its delivery point's name. */
+interface LinhaPedidoLida {
+  readonly id: number;
+  readonly cicloid: number;
+  readonly usuarioid: number;
+  readonly usuarioNome: string;
+  readonly pontoEntregaId: number;
+  readonly pontoNome: string;
+  readonly finalizado: boolean;
+  readonly dataConfirmacao: string | null;
+}
+
+/** An order line as the loaders read it, with the basket's or the product's name. */
+interface ItemLido {
+  readonly id: number;
+  readonly cicloCestaId: number | null;
+  readonly cicloProdutoId: number | null;
+  readonly quantidadeMilesimos: number;
+  readonly valorCentavos: number;
+  readonly cestaNome: string | null;
+  readonly produtoNome: string | null;
+  readonly unidade: string | null;
+}
+
+/** An order with its lines (in the order they were written) and its totals. */
+function montarPedido(p: LinhaPedidoLida, linhas: readonly ItemLido[], taxa: Taxa): Pedido {
+  const itens = linhas.map((l) => {
+    const subtotal = valorDaQuantidade(l.valorCentavos, l.quantidadeMilesimos);
+    const cesta = l.cicloCestaId !== null;
+    return {
+      id: l.id, tipo: cesta ? ('cesta' as const) : ('extra' as const), cicloCestaId: l.cicloCestaId, cicloProdutoId: l.cicloProdutoId,
+      nome: (cesta ? l.cestaNome : l.produtoNome) ?? '', unidade: cesta ? 'cesta' : (l.unidade ?? ''),
+      quantidade: paraNumero(l.quantidadeMilesimos, ESCALA_QUANTIDADE), valor: paraNumero(l.valorCentavos, ESCALA_DINHEIRO), subtotalCentavos: subtotal,
+    };
+  });
+  const total = itens.reduce((s, i) => s + i.subtotalCentavos, 0);
+  const t = taxaDoPedido(total, taxa);
+  return {
+    pedidoId: p.id, cicloid: p.cicloid, usuario: { id: p.usuarioid, nome: p.usuarioNome }, pontoEntrega: { id: p.pontoEntregaId, nome: p.pontoNome },
+    pontoEntregaId: p.pontoEntregaId, finalizado: p.finalizado, dataConfirmacao: p.dataConfirmacao,
+    produtos: itens.map(({ subtotalCentavos, ...i }) => ({ ...i, subtotal: paraNumero(subtotalCentavos, ESCALA_DINHEIRO) })),
+    total: paraNumero(total, ESCALA_DINHEIRO), taxa: paraNumero(t, ESCALA_DINHEIRO), totalComTaxa: paraNumero(total + t, ESCALA_DINHEIRO),
+  };
+}
+
+/** Loads orders with their lines in two queries, whatever their number. */
+async function carregarPedidos(db: Db, filtro: { cicloid: number; usuarioid?: number }, taxa: Taxa): Promise<Pedido[]> {
+  let q = db
+    .selectFrom('pedido as p')
+    .innerJoin('usuario as u', 'u.id', 'p.usuarioid')
+    .innerJoin('pontoentrega as pe', 'pe.id', 'p.pontoEntregaId')
+    .select(['p.id', 'p.cicloid', 'p.usuarioid', 'u.nome as usuarioNome', 'p.pontoEntregaId', 'pe.nome as pontoNome', 'p.finalizado', 'p.dataConfirmacao']);
+  q = q.where('p.cicloid', '=', filtro.cicloid);
+  if (filtro.usuarioid !== undefined) q = q.where('p.usuarioid', '=', filtro.usuarioid);
+  const pedidos = await q.orderBy('u.nome').orderBy('p.id').execute();
+  if (pedidos.length === 0) return [];
+  // NOTE: the lines are filtered like the orders (a join), not by an IN list of their ids: a
+  // cycle's report would otherwise bind thousands of parameters.
+  let ql = db
+    .selectFrom('pedidoproduto as pp')
+    .innerJoin('pedido as p', 'p.id', 'pp.pedidoid')
+    .leftJoin('ciclocesta as cc', 'cc.id', 'pp.cicloCestaId')
+    .leftJoin('cesta', 'cesta.id', 'cc.cestaId')
+    .leftJoin('cicloproduto as cp', 'cp.id', 'pp.cicloProdutoId')
+    .leftJoin('produto as pr', 'pr.id', 'cp.produtoId')
+    .select(['pp.id', 'pp.pedidoid', 'pp.cicloCestaId', 'pp.cicloProdutoId', 'pp.quantidadeMilesimos', 'pp.valorCentavos', 'cesta.nome as cestaNome', 'pr.nome as produtoNome', 'pr.unidade']);
+  ql = ql.where('p.cicloid', '=', filtro.cicloid);
+  if (filtro.usuarioid !== undefined) ql = ql.where('p.usuarioid', '=', filtro.usuarioid);
+  const linhas = await ql.orderBy('pp.pedidoid').orderBy('pp.id').execute();
+  const porPedido = new Map<number, ItemLido[]>();
+  for (const l of linhas) {
+    const doPedido = porPedido.get(l.pedidoid);
+    if (doPedido === undefined) porPedido.set(l.pedidoid, [l]);
+    else doPedido.push(l);
+  }
+  return pedidos.map((p) => montarPedido(p, porPedido.get(p.id) ?? [], taxa));
+}
+
+/**
+ * One order (a consumer's in a cycle, or by id) with its lines, in a single query: the lines are
+ * left-joined to the order, so an order without lines is one row with null line columns.
+ */
+async function carregarUmPedido(db: Db, filtro: { cicloid: number; usuarioid: number } | { pedidoId: number }, taxa: Taxa): Promise<Pedido | null> {
+  let q = db
+    .selectFrom('pedido as p')
+    .innerJoin('usuario as u', 'u.id', 'p.usuarioid')
+    .innerJoin('pontoentrega as pe', 'pe.id', 'p.pontoEntregaId')
+    .leftJoin('pedidoproduto as pp', 'pp.pedidoid', 'p.id')
+    .leftJoin('ciclocesta as cc', 'cc.id', 'pp.cicloCestaId')
+    .leftJoin('cesta', 'cesta.id', 'cc.cestaId')
+    .leftJoin('cicloproduto as cp', 'cp.id', 'pp.cicloProdutoId')
+    .leftJoin('produto as pr', 'pr.id', 'cp.produtoId')
+    .select(['p.id', 'p.cicloid', 'p.usuarioid', 'u.nome as usuarioNome', 'p.pontoEntregaId', 'pe.nome as pontoNome', 'p.finalizado', 'p.dataConfirmacao'])
+    .select(['pp.id as itemId', 'pp.cicloCestaId', 'pp.cicloProdutoId', 'pp.quantidadeMilesimos', 'pp.valorCentavos', 'cesta.nome as cestaNome', 'pr.nome as produtoNome', 'pr.unidade']);
+  q = 'pedidoId' in filtro ? q.where('p.id', '=', filtro.pedidoId) : q.where('p.cicloid', '=', filtro.cicloid).where('p.usuarioid', '=', filtro.usuarioid);
+  const linhas = await q.orderBy('pp.id').execute();
+  const primeira = linhas[0];
+  if (primeira === undefined) return null;
+  const itens: ItemLido[] = [];
+  for (const l of linhas) {
+    if (l.itemId === null || l.quantidadeMilesimos === null || l.valorCentavos === null) continue;
+    itens.push({ id: l.itemId, cicloCestaId: l.cicloCestaId, cicloProdutoId: l.cicloProdutoId, quantidadeMilesimos: l.quantidadeMilesimos, valorCentavos: l.valorCentavos, cestaNome: l.cestaNome, produtoNome: l.produtoNome, unidade: l.unidade });
+  }
+  return montarPedido(primeira, itens, taxa);
+}
+
+export interface CestaParaPedir {
+  readonly cicloCestaId: number;
+  readonly cestaId: number;
+  readonly nome: string;
+  readonly descricao: string | null;
+  readonly valor: number;
+  readonly disponivel: number;
+  readonly composicao: Array<{ produto: string; quantidade: number; unidade: string }>;
+}
+
+export interface ExtraParaPedir {
+  readonly cicloProdutoId: number;
+  readonly produtoId: number;
+  readonly nome: string;
+  readonly unidade: string;
+  readonly valor: number;
+  readonly disponivel: number;
+}
+
+/** What can still be ordered in a cycle: baskets and extras with availability (reserved by every saved order). */
+export async function disponibilidade(db: Db, cicloid: number): Promise<{ cestas: CestaParaPedir[]; extras: ExtraParaPedir[] }> {
+  const [cestas, extras, itens] = await Promise.all([
+    db
+      .selectFrom('ciclocesta as cc')
+      .innerJoin('cesta', 'cesta.id', 'cc.cestaId')
+      .select(['cc.id as cicloCestaId', 'cc.cestaId', 'cesta.nome', 'cesta.descricao', 'cesta.valorReferenciaCentavos', 'cc.quantidadeCestas'])
+      .select((eb) => eb.selectFrom('pedidoproduto').select((e2) => e2.fn.coalesce(e2.fn.sum<number>('quantidadeMilesimos'), e2.lit(0)).as('m')).whereRef('pedidoproduto.cicloCestaId', '=', 'cc.id').as('reservadoMil'))
+      .where('cc.cicloid', '=', cicloid)
+      .where('cesta.ativo', '=', true)
+      .orderBy('cc.id')
+      .execute(),
+    db
+      .selectFrom('cicloproduto as cp')
+      .innerJoin('produto as p', 'p.id', 'cp.produtoId')
+      .select(['cp.id as cicloProdutoId', 'cp.produtoId', 'p.nome', 'p.unidade', 'cp.valorCentavos', 'cp.quantidadeMilesimos'])
+      .select((eb) => eb.selectFrom('pedidoproduto').select((e2) => e2.fn.coalesce(e2.fn.sum<number>('quantidadeMilesimos'), e2.lit(0)).as('m')).whereRef('pedidoproduto.cicloProdutoId', '=', 'cp.id').as('reservadoMil'))
+      .where('cp.cicloid', '=', cicloid)
+      .orderBy('p.nome')
+      .execute(),
+    db
+      .selectFrom('composicaoproduto as x')
+      .innerJoin('composicao as c', 'c.id', 'x.composicaoid')
+      .innerJoin('ciclocesta as cc', 'cc.id', 'c.cicloCestaId')
+      .innerJoin('ofertaproduto as op', 'op.id', 'x.ofertaProdutoId')
+      .innerJoin('produto as p', 'p.id', 'op.produtoid')
+      .select(['cc.id as cicloCestaId', 'p.nome', 'p.unidade', 'x.quantidadePorCestaMilesimos'])
+      .where('cc.cicloid', '=', cicloid)
+      .orderBy('p.nome')
+      .execute(),
+  ]);
+  // The same product from two suppliers is one item inside the basket.
+  const dentro = new Map<number, Map<string, { produto: string; unidade: string; mil: number }>>();
+  for (const i of itens) {
+    const m = dentro.get(i.cicloCestaId) ?? new Map<string, { produto: string; unidade: string; mil: number }>();
+    const atual = m.get(i.nome) ?? { produto: i.nome, unidade: i.unidade, mil: 0 };
+    atual.mil += i.quantidadePorCestaMilesimos;
+    m.set(i.nome, atual);
+    dentro.set(i.cicloCestaId, m);
+  }
+  return {
+    cestas: cestas.map((c) => ({
+      cicloCestaId: c.cicloCestaId, cestaId: c.cestaId, nome: c.nome, descricao: c.descricao,
+      valor: paraNumero(c.valorReferenciaCentavos, ESCALA_DINHEIRO),
+      disponivel: Math.max(0, c.quantidadeCestas - Math.ceil(Number(c.reservadoMil ?? 0) / 1000)),
+      composicao: [...(dentro.get(c.cicloCestaId)?.values() ?? [])].map((x) => ({ produto: x.produto, quantidade: paraNumero(x.mil, ESCALA_QUANTIDADE), unidade: x.unidade })),
+    })),
+    extras: extras.map((e) => ({
+      cicloProdutoId: e.cicloProdutoId, produtoId: e.produtoId, nome: e.nome, unidade: e.unidade, valor: paraNumero(e.valorCentavos, ESCALA_DINHEIRO),
+      disponivel: paraNumero(Math.max(0, e.quantidadeMilesimos - Number(e.reservadoMil ?? 0)), ESCALA_QUANTIDADE),
+    })),
+  };
+}
+
+/** A consumer's order in a cycle, or null (one query). */
+export async function pedidoDe(db: Db, cicloid: number, usuarioid: number, taxa: Taxa): Promise<Pedido | null> {
+  return carregarUmPedido(db, { cicloid, usuarioid }, taxa);
+}
+
+/** The consumer an actor orders for: themselves, or (admins) the usuarioid they name. */
+async function consumidorAlvo(db: Db, ator: Ator, usuarioid: number | null): Promise<{ id: number; nome: string }> {
+  if (ator.usuarioid === null) throw new Proibido('SEM_CADASTRO', 'Complete seu cadastro antes de continuar');
+  if (usuarioid === null || usuarioid === ator.usuarioid) {
+    if (!ator.perfil.includes('consumidor')) {
+      if (!ehGestor(ator)) throw new Proibido('SEM_PERMISSAO', 'Só consumidores fazem pedidos');
+      throw new Invalido('VALIDACAO', 'Informe o consumidor', { usuarioid: 'Informe o consumidor do pedido' });
+    }
+    return { id: ator.usuarioid, nome: ator.nome };
+  }
+  if (!ehGestor(ator)) throw new Proibido('PEDIDO_DE_OUTRA_PESSOA', 'Você só pode fazer os seus próprios pedidos');
+  const u = await db.selectFrom('usuario').select(['perfil', 'nome']).where('id', '=', usuarioid).executeTakeFirst();
+  if (u === undefined || !lerPerfis(u.perfil).includes('consumidor')) throw new Invalido('VALIDACAO', 'Consumidor inválido', { usuarioid: 'Não há consumidor com este id' });
+  return { id: usuarioid, nome: u.nome };
+}
+
+/** What identifies a line inside an order: its basket or its extra (an order holds each once). */
+function chaveDaLinha(l: { readonly cicloCestaId: number | null; readonly cicloProdutoId: number | null }): string {
+  return l.cicloCestaId !== null ? `c${l.cicloCestaId}` : `e${l.cicloProdutoId ?? 0}`;
+}
+
+interface LinhaPedida {
+  readonly cicloCestaId: number | null;
+  readonly cicloProdutoId: number | null;
+  readonly quantidadeMilesimos: number;
+  readonly campo: string;
+}
+
+function lerLinhas(c: Campos): LinhaPedida[] {
+  const bruto = c.bruto('produtos');
+  const itens = Array.isArray(bruto) ? bruto : bruto !== null && typeof bruto === 'object' ? Object.values(bruto) : bruto === undefined ? [] : null;
+  if (itens === null) {
+    c.erro('produtos', 'Deve ser uma lista');
+    return [];
+  }
+  const linhas: LinhaPedida[] = [];
+  const vistos = new Set<string>();
+  itens.slice(0, 200).forEach((item, i) => {
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) {
+      c.erro(`produtos.${i}`, 'Deve ser um objeto');
+      return;
+    }
+    const s = new Campos(item as Entrada);
+    const cicloCestaId = s.inteiro('cicloCestaId', { min: 1, max: MAIOR_ID });
+    const cicloProdutoId = s.inteiro('cicloProdutoId', { min: 1, max: MAIOR_ID });
+    // A form sends every basket with its quantity; 0 means "none of this one".
+    const zero = s.bruto('quantidade') === 0 || s.bruto('quantidade') === '0' || s.bruto('quantidade') === '';
+    let quantidadeMilesimos = 0;
+    if (cicloCestaId !== null && cicloProdutoId !== null) s.erro('cicloCestaId', 'Informe cicloCestaId ou cicloProdutoId, não os dois');
+    else if (cicloCestaId === null && cicloProdutoId === null) s.erro('cicloCestaId', 'Informe cicloCestaId ou cicloProdutoId');
+    else if (!zero && cicloCestaId !== null) quantidadeMilesimos = s.inteiro('quantidade', { obrigatorio: true, min: 1, max: 10_000 }) * 1000;
+    else if (!zero) quantidadeMilesimos = s.decimal('quantidade', ESCALA_QUANTIDADE, { obrigatorio: true, min: 1, max: 10_000_000 });
+    for (const [k, m] of Object.entries(s.erros)) c.erro(`produtos.${i}.${k}`, m);
+    const chave = chaveDaLinha({ cicloCestaId, cicloProdutoId });
+    if (vistos.has(chave)) c.erro(`produtos.${i}`, 'Item repetido no pedido');
+    vistos.add(chave);
+    if (quantidadeMilesimos > 0) linhas.push({ cicloCestaId, cicloProdutoId, quantidadeMilesimos, campo: `produtos.${i}` });
+  });
+  return linhas;
+}
+
+export interface OpcoesPedido {
+  readonly agora: Date;
+  readonly hoje: string;
+  readonly taxa: Taxa;
+}
+
+/**
+ * Saves an order and reserves its baskets and extras. The check and the write happen in one
+ * transaction holding locks on the cycle baskets and extras involved, so concurrent orders can
+ * never sell more than there is. Prices are snapshotted; a client-sent `valor` is ignored.
+ */
+export async function salvarPedido(banco: Banco, ator: Ator, entrada: Entrada, opcoes: OpcoesPedido): Promise<Pedido> {
+  const c = new Campos(entrada);
+  const cicloid = c.inteiro('cicloid', { obrigatorio: true, min: 1, max: MAIOR_ID });
+  const pontoEntregaId = c.inteiro('pontoEntregaId', { obrigatorio: true, min: 1, max: MAIOR_ID });
+  const usuarioidPedido = c.inteiro('usuarioid', { min: 1, max: MAIOR_ID });
+  const linhas = lerLinhas(c);
+  if (linhas.length === 0 && Object.keys(c.erros).length === 0) c.erro('produtos', 'Escolha pelo menos uma cesta ou um extra');
+  c.concluir();
+  return emTransacao(banco, async (trx) => {
+    const consumidor = await consumidorAlvo(trx, ator, usuarioidPedido);
+    const usuarioid = consumidor.id;
+    const ciclo = await cicloDasJanelas(trx, cicloid);
+    const { foraDaJanela } = exigirJanela(ciclo, opcoes.hoje, 'pedido', ehGestor(ator));
+    const ponto = await trx.selectFrom('pontoentrega').select(['id', 'nome']).where('id', '=', pontoEntregaId).where('ativo', '=', true).executeTakeFirst();
+    if (ponto === undefined) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', { pontoEntregaId: 'Ponto de entrega inexistente ou inativo' });
+    const idsCestas = linhas.flatMap((l) => (l.cicloCestaId === null ? [] : [l.cicloCestaId]));
+    const idsExtras = linhas.flatMap((l) => (l.cicloProdutoId === null ? [] : [l.cicloProdutoId]));
+    await travar(trx, 'ciclocesta', idsCestas);
+    await travar(trx, 'cicloproduto', idsExtras);
+    const antes = await pedidoDe(trx, cicloid, usuarioid, opcoes.taxa);
+    const cestas = idsCestas.length === 0 ? [] : await trx
+      .selectFrom('ciclocesta as cc')
+      .innerJoin('cesta', 'cesta.id', 'cc.cestaId')
+      .select(['cc.id', 'cc.cicloid', 'cc.quantidadeCestas', 'cesta.nome', 'cesta.valorReferenciaCentavos', 'cesta.ativo'])
+      .select((eb) => eb.selectFrom('pedidoproduto as pp').select((e2) => e2.fn.coalesce(e2.fn.sum<number>('pp.quantidadeMilesimos'), e2.lit(0)).as('m')).whereRef('pp.cicloCestaId', '=', 'cc.id').where('pp.pedidoid', '!=', antes?.pedidoId ?? -1).as('outrosMil'))
+      .where('cc.id', 'in', idsCestas)
+      .execute();
+    const extras = idsExtras.length === 0 ? [] : await trx
+      .selectFrom('cicloproduto as cp')
+      .innerJoin('produto as p', 'p.id', 'cp.produtoId')
+      .select(['cp.id', 'cp.cicloid', 'cp.quantidadeMilesimos', 'cp.valorCentavos', 'p.nome', 'p.unidade'])
+      .select((eb) => eb.selectFrom('pedidoproduto as pp').select((e2) => e2.fn.coalesce(e2.fn.sum<number>('pp.quantidadeMilesimos'), e2.lit(0)).as('m')).whereRef('pp.cicloProdutoId', '=', 'cp.id').where('pp.pedidoid', '!=', antes?.pedidoId ?? -1).as('outrosMil'))
+      .where('cp.id', 'in', idsExtras)
+      .execute();
+    const erros: Record<string, string> = {};
+    for (const l of linhas) {
+      const alvo = l.cicloCestaId !== null ? cestas.find((x) => x.id === l.cicloCestaId && x.cicloid === cicloid && x.ativo) : extras.find((x) => x.id === l.cicloProdutoId && x.cicloid === cicloid);
+      if (alvo === undefined) erros[`${l.campo}.${l.cicloCestaId !== null ? 'cicloCestaId' : 'cicloProdutoId'}`] = 'Não está à venda neste ciclo';
+    }
+    if (Object.keys(erros).length > 0) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', erros);
+    const faltas: Array<{ nome: string; disponivel: number; pedido: number; unidade: string }> = [];
+    for (const l of linhas) {
+      if (l.cicloCestaId !== null) {
+        const x = cestas.find((y) => y.id === l.cicloCestaId);
+        const livre = (x?.quantidadeCestas ?? 0) * 1000 - Number(x?.outrosMil ?? 0);
+        if (l.quantidadeMilesimos > livre) faltas.push({ nome: x?.nome ?? '', disponivel: Math.max(0, livre) / 1000, pedido: l.quantidadeMilesimos / 1000, unidade: 'cesta(s)' });
+      } else {
+        const x = extras.find((y) => y.id === l.cicloProdutoId);
+        const livre = (x?.quantidadeMilesimos ?? 0) - Number(x?.outrosMil ?? 0);
+        if (l.quantidadeMilesimos > livre) faltas.push({ nome: x?.nome ?? '', disponivel: paraNumero(Math.max(0, livre), ESCALA_QUANTIDADE), pedido: paraNumero(l.quantidadeMilesimos, ESCALA_QUANTIDADE), unidade: x?.unidade ?? '' });
+      }
+    }
+    if (faltas.length > 0) {
+      throw new Conflito(
+        'SEM_ESTOQUE',
+        `Não há o suficiente: ${faltas.map((f) => `${f.nome} (disponível: ${f.disponivel} ${f.unidade})`).join('; ')}`,
+        { disponivel: faltas },
+      );
+    }
+    const iso = opcoes.agora.toISOString();
+    // Changing an order re-opens it; it must be confirmed again.
+    const reaberto = { pontoEntregaId, finalizado: false, dataConfirmacao: null, updatedAt: iso };
+    let pedidoId: number;
+    if (antes !== null) {
+      await trx.updateTable('pedido').set(reaberto).where('id', '=', antes.pedidoId).execute();
+      pedidoId = antes.pedidoId;
+    } else {
+      // An order created meanwhile by the same consumer (PostgreSQL, two tabs) is updated instead.
+      const criado = trx.insertInto('pedido').values({ cicloid, usuarioid, ...reaberto, createdAt: iso }).onConflict((oc) => oc.columns(['cicloid', 'usuarioid']).doUpdateSet(reaberto));
+      pedidoId = (await criado.returning('id').executeTakeFirstOrThrow()).id;
+    }
+    const precoAnterior = new Map((antes?.produtos ?? []).map((p) => [chaveDaLinha(p), Math.round(p.valor * 100)]));
+    await trx.deleteFrom('pedidoproduto').where('pedidoid', '=', pedidoId).execute();
+    const itens = linhas.map((l) => {
+      const cesta = l.cicloCestaId === null ? undefined : cestas.find((x) => x.id === l.cicloCestaId);
+      const extra = l.cicloProdutoId === null ? undefined : extras.find((x) => x.id === l.cicloProdutoId);
+      // A line already ordered keeps the price it was ordered at.
+      const valorCentavos = precoAnterior.get(chaveDaLinha(l)) ?? cesta?.valorReferenciaCentavos ?? extra?.valorCentavos ?? 0;
+      return { l, valorCentavos, cestaNome: cesta?.nome ?? null, produtoNome: extra?.nome ?? null, unidade: extra?.unidade ?? null };
+    });
+    const escritos = await trx
+      .insertInto('pedidoproduto')
+      .values(itens.map(({ l, valorCentavos }) => ({ pedidoid: pedidoId, cicloCestaId: l.cicloCestaId, cicloProdutoId: l.cicloProdutoId, quantidadeMilesimos: l.quantidadeMilesimos, valorCentavos, createdAt: iso, updatedAt: iso })))
+      .returning(['id', 'cicloCestaId', 'cicloProdutoId'])
+      .execute();
+    // NOTE: the saved order is built from what was just written instead of read back: every name
+    // and price is already in hand. RETURNING promises no row order, so lines are matched by key
+    // (unique in an order) and sorted by id, as the loaders sort them.
+    const idPorChave = new Map(escritos.map((e) => [chaveDaLinha(e), e.id]));
+    const lidos: ItemLido[] = itens
+      .map(({ l, valorCentavos, cestaNome, produtoNome, unidade }) => {
+        const id = idPorChave.get(chaveDaLinha(l));
+        if (id === undefined) throw new Error('linha do pedido gravada sem id');
+        return { id, cicloCestaId: l.cicloCestaId, cicloProdutoId: l.cicloProdutoId, quantidadeMilesimos: l.quantidadeMilesimos, valorCentavos, cestaNome, produtoNome, unidade };
+      })
+      .sort((a, b) => a.id - b.id);
+    const depois = montarPedido(
+      { id: pedidoId, cicloid, usuarioid, usuarioNome: consumidor.nome, pontoEntregaId, pontoNome: ponto.nome, finalizado: false, dataConfirmacao: null },
+      lidos,
+      opcoes.taxa,
+    );
+    await auditar(trx, ator, opcoes.agora, { acao: `salvar${foraDaJanela ? ' (fora da janela)' : ''}`, entidade: 'pedido', entidadeId: pedidoId, antes, depois });
+    return depois;
+  });
+}
+
+/** Finds an order the actor may see: their own, or any for admins and info. Others are "not found". */
+export async function pedidoVisivel(db: Db, ator: Ator, pedidoId: number, taxa: Taxa): Promise<Pedido> {
+  const p = await carregarUmPedido(db, { pedidoId }, taxa);
+  if (p === null || (p.usuario.id !== ator.usuarioid && !veTudo(ator))) throw new NaoEncontrado('PEDIDO_NAO_ENCONTRADO', 'Pedido não encontrado');
+  return p;
+}
+
+/** Confirms an order (finalizado, dataConfirmacao in local time). Confirming twice changes nothing. */
+export async function finalizarPedido(banco: Banco, ator: Ator, entrada: Entrada, opcoes: OpcoesPedido & { tz: string }): Promise<Pedido> {
+  const c = new Campos(entrada);
+  const pedidoId = c.inteiro('pedidoId', { obrigatorio: true, min: 1, max: MAIOR_ID });
+  c.concluir();
+  return emTransacao(banco, async (trx) => {
+    const antes = await pedidoVisivel(trx, ator, pedidoId, opcoes.taxa);
+    if (antes.usuario.id !== ator.usuarioid && !ehGestor(ator)) throw new Proibido('PEDIDO_DE_OUTRA_PESSOA', 'Você só pode confirmar os seus próprios pedidos');
+    if (antes.finalizado) return antes;
+    const ciclo = await cicloDasJanelas(trx, antes.cicloid);
+    const { foraDaJanela } = exigirJanela(ciclo, opcoes.hoje, 'pedido', ehGestor(ator));
+    await trx.updateTable('pedido').set({ finalizado: true, dataConfirmacao: dataHoraLocal(opcoes.agora, opcoes.tz), updatedAt: opcoes.agora.toISOString() }).where('id', '=', pedidoId).where('finalizado', '=', false).execute();
+    const depois = await pedidoVisivel(trx, ator, pedidoId, opcoes.taxa);
+    await auditar(trx, ator, opcoes.agora, { acao: `finalizar${foraDaJanela ? ' (fora da janela)' : ''}`, entidade: 'pedido', entidadeId: pedidoId, antes, depois });
+    return depois;
+  });
+}
+
+/** All orders of a cycle for admins and info; one's own for a consumer (scoped in SQL). */
+export async function pedidosVisiveis(db: Db, ator: Ator, cicloid: number, taxa: Taxa): Promise<Pedido[]> {
+  await cicloDasJanelas(db, cicloid);
+  return carregarPedidos(db, veTudo(ator) ? { cicloid } : { cicloid, usuarioid: ator.usuarioid ?? -1 }, taxa);
+}
+
+
+/** A cycle's orders, all or one consumer's, loaded in two queries (for reports). */
+export function carregarPedidosDoCiclo(db: Db, cicloid: number, usuarioid: number | null, taxa: Taxa): Promise<Pedido[]> {
+  return carregarPedidos(db, usuarioid === null ? { cicloid } : { cicloid, usuarioid }, taxa);
+}

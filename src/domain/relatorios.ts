@@ -1,0 +1,432 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/banco.ts';
+import { veTudo, type Ator } from './acesso.ts';
+import { entregasDoCiclo } from './alocacao.ts';
+import { faseDoCiclo } from './ciclos.ts';
+import { ESCALA_DINHEIRO, ESCALA_QUANTIDADE, formatarDecimal, paraNumero, valorDaQuantidade } from './decimal.ts';
+import { Invalido, NaoEncontrado } from './erros.ts';
+import { carregarPedidosDoCiclo, type Taxa } from './pedidos.ts';
+import { Campos, MAIOR_ID, type Entrada } from './validacao.ts';
+
+/**
+ * Reports are declarative: columns, rows in exact integer units, an optional grouping and the
+ * columns that add up. One renderer per format (JSON, HTML, CSV, PDF) reads the same Relatorio,
+ * so the formats can never disagree.
+ */
+export type TipoColuna = 'texto' | 'quantidade' | 'dinheiro' | 'inteiro';
+
+export interface Coluna {
+  readonly chave: string;
+  readonly titulo: string;
+  readonly tipo: TipoColuna;
+  /** Summed into group subtotals and the grand total. */
+  readonly soma?: boolean;
+}
+
+/** A cell: text, or an integer in the column's unit (cents, thousandths, count). */
+export type Celula = string | number | null;
+export type LinhaRelatorio = Readonly<Record<string, Celula>>;
+
+export interface Grupo {
+  readonly titulo: string;
+  readonly linhas: readonly LinhaRelatorio[];
+  readonly subtotais: Readonly<Record<string, number>>;
+}
+
+export interface Relatorio {
+  readonly titulo: string;
+  readonly subtitulo: string;
+  readonly colunas: readonly Coluna[];
+  readonly grupos: readonly Grupo[];
+  readonly totais: Readonly<Record<string, number>>;
+}
+
+function somar(colunas: readonly Coluna[], linhas: readonly LinhaRelatorio[]): Record<string, number> {
+  const t: Record<string, number> = {};
+  for (const c of colunas.filter((x) => x.soma === true)) t[c.chave] = linhas.reduce((s, l) => s + (typeof l[c.chave] === 'number' ? (l[c.chave] as number) : 0), 0);
+  return t;
+}
+
+/** Groups rows by a text column (in order of first appearance) and adds the subtotals and totals. */
+export function montarRelatorio(titulo: string, subtitulo: string, colunas: readonly Coluna[], linhas: readonly LinhaRelatorio[], agruparPor?: string): Relatorio {
+  const grupos = new Map<string, LinhaRelatorio[]>();
+  for (const l of linhas) {
+    const chave = agruparPor === undefined ? '' : String(l[agruparPor] ?? '');
+    grupos.set(chave, [...(grupos.get(chave) ?? []), l]);
+  }
+  return {
+    titulo,
+    subtitulo,
+    colunas,
+    grupos: [...grupos.entries()].map(([t, ls]) => ({ titulo: t, linhas: ls, subtotais: somar(colunas, ls) })),
+    totais: somar(colunas, linhas),
+  };
+}
+
+/** A cell as a JSON number or text, rounded to its column's scale. */
+export function valorJson(c: Coluna, v: Celula): string | number | null {
+  if (typeof v !== 'number') return v;
+  if (c.tipo === 'dinheiro') return paraNumero(v, ESCALA_DINHEIRO);
+  if (c.tipo === 'quantidade') return paraNumero(v, ESCALA_QUANTIDADE);
+  return v;
+}
+
+/** A cell as dot-decimal text (CSV): 1230 cents → "12.30". */
+export function valorTexto(c: Coluna, v: Celula): string {
+  if (v === null) return '';
+  if (typeof v !== 'number') return v;
+  if (c.tipo === 'dinheiro') return formatarDecimal(v, ESCALA_DINHEIRO);
+  if (c.tipo === 'quantidade') return formatarDecimal(v, ESCALA_QUANTIDADE).replace(/\.?0+$/, '') || '0';
+  return String(v);
+}
+
+export function relatorioParaJson(r: Relatorio) {
+  const linha = (l: LinhaRelatorio) => Object.fromEntries(r.colunas.map((c) => [c.chave, valorJson(c, l[c.chave] ?? null)]));
+  const somas = (t: Readonly<Record<string, number>>) => Object.fromEntries(Object.entries(t).map(([k, v]) => [k, valorJson(r.colunas.find((c) => c.chave === k) ?? { chave: k, titulo: k, tipo: 'inteiro' }, v)]));
+  return {
+    titulo: r.titulo,
+    subtitulo: r.subtitulo,
+    colunas: r.colunas,
+    grupos: r.grupos.map((g) => ({ titulo: g.titulo, linhas: g.linhas.map(linha), subtotais: somas(g.subtotais) })),
+    totais: somas(r.totais),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Which cycles.
+
+/** `ciclos` from a form (repeated or bracketed), JSON array, or "1,2" text; 1 to 20 ids. */
+export function lerCiclos(entrada: Entrada, chave = 'ciclos'): number[] {
+  const c = new Campos(entrada);
+  const bruto = c.bruto(chave);
+  const itens = Array.isArray(bruto) ? bruto : typeof bruto === 'string' ? bruto.split(',') : typeof bruto === 'number' ? [bruto] : bruto !== null && typeof bruto === 'object' ? Object.values(bruto) : [];
+  const ids = [...new Set(itens.map((v) => (typeof v === 'number' ? v : typeof v === 'string' && /^\d{1,9}$/.test(v.trim()) ? Number(v) : NaN)))];
+  if (ids.length === 0 || ids.length > 20 || ids.some((i) => !Number.isSafeInteger(i) || i < 1 || i > MAIOR_ID)) {
+    throw new Invalido('VALIDACAO', 'Escolha de 1 a 20 ciclos', { [chave]: 'Escolha de 1 a 20 ciclos válidos' });
+  }
+  return ids;
+}
+
+async function ciclosPorId(db: Db, ids: readonly number[]): Promise<Array<{ id: number; nome: string; dataOfertaInicio: string; dataOfertaFim: string; dataPedidoInicio: string; dataPedidoFim: string; dataRetiradaInicio: string; dataRetiradaFim: string }>> {
+  const linhas = await db
+    .selectFrom('ciclo')
+    .select(['id', 'nome', 'dataOfertaInicio', 'dataOfertaFim', 'dataPedidoInicio', 'dataPedidoFim', 'dataRetiradaInicio', 'dataRetiradaFim'])
+    .where('id', 'in', [...ids])
+    .execute();
+  const faltando = ids.filter((i) => !linhas.some((l) => l.id === i));
+  if (faltando.length > 0) throw new NaoEncontrado('CICLO_NAO_ENCONTRADO', `Não encontramos o(s) ciclo(s) ${faltando.join(', ')}`);
+  return ids.map((i) => linhas.find((l) => l.id === i)).filter((l) => l !== undefined);
+}
+
+/** Recent cycles for the selection pages. */
+export async function ciclosParaEscolher(db: Db, hoje: string) {
+  const linhas = await db
+    .selectFrom('ciclo')
+    .select(['id', 'nome', 'dataOfertaInicio', 'dataOfertaFim', 'dataPedidoInicio', 'dataPedidoFim', 'dataRetiradaInicio', 'dataRetiradaFim'])
+    .orderBy('dataOfertaInicio', 'desc')
+    .limit(60)
+    .execute();
+  return linhas.map((l) => ({ id: l.id, nome: l.nome, fase: faseDoCiclo(l, hoje) }));
+}
+
+/** One collator for every sort: String#localeCompare builds one per call, which dominates big reports. */
+const ordemPtBr = new Intl.Collator('pt-BR').compare;
+
+const so = (ator: Ator, fornecedorId: number) => veTudo(ator) || fornecedorId === ator.usuarioid;
+
+// ---------------------------------------------------------------------------------------------
+// Supplier reports.
+
+const COLUNAS_FORNECEDORES: readonly Coluna[] = [
+  { chave: 'fornecedor', titulo: 'Fornecedor', tipo: 'texto' },
+  { chave: 'ciclo', titulo: 'Ciclo', tipo: 'texto' },
+  { chave: 'produto', titulo: 'Produto', tipo: 'texto' },
+  { chave: 'unidade', titulo: 'Unidade', tipo: 'texto' },
+  { chave: 'planejado', titulo: 'Planejado', tipo: 'quantidade' },
+  { chave: 'quantidade', titulo: 'Pedido', tipo: 'quantidade' },
+  { chave: 'valorUnitario', titulo: 'Valor unitário', tipo: 'dinheiro' },
+  { chave: 'valorTotal', titulo: 'Valor', tipo: 'dinheiro', soma: true },
+];
+
+/** Rows of what each supplier delivers: planned and ordered per product, for the given cycles. */
+export async function linhasDosFornecedores(db: Db, ator: Ator, cicloids: readonly number[]): Promise<LinhaRelatorio[]> {
+  const ciclos = await ciclosPorId(db, cicloids);
+  const linhas: LinhaRelatorio[] = [];
+  for (const ciclo of ciclos) {
+    for (const e of await entregasDoCiclo(db, ciclo.id)) {
+      if (!so(ator, e.linha.fornecedorId) || (e.planejadoMil === 0 && e.pedidoMil === 0)) continue;
+      linhas.push({
+        fornecedor: e.linha.fornecedor, fornecedorId: e.linha.fornecedorId, ciclo: ciclo.nome, produto: e.linha.produto, unidade: e.linha.unidade,
+        planejado: e.planejadoMil, quantidade: e.pedidoMil, valorUnitario: e.linha.valorCentavos, valorTotal: valorDaQuantidade(e.linha.valorCentavos, e.pedidoMil),
+      });
+    }
+  }
+  return linhas.sort((a, b) => ordemPtBr(String(a.fornecedor), String(b.fornecedor)) || (a.fornecedorId as number) - (b.fornecedorId as number));
+}
+
+/** /pedidosfornecedorestodos/:id and /pedidosfornecedoresciclos: per supplier, with subtotals. */
+export async function relatorioDosFornecedores(db: Db, ator: Ator, cicloids: readonly number[], hoje: string): Promise<Relatorio> {
+  const ciclos = await ciclosPorId(db, cicloids);
+  const abertos = ciclos.some((c) => hoje <= c.dataPedidoFim);
+  const colunas = COLUNAS_FORNECEDORES.filter((c) => (cicloids.length > 1 || c.chave !== 'ciclo'));
+  return montarRelatorio(
+    'Pedidos aos fornecedores',
+    `${ciclos.map((c) => c.nome).join(', ')}${abertos ? ' · pedidos ainda abertos: "Planejado" usa a composição e todos os extras publicados' : ''}`,
+    colunas,
+    await linhasDosFornecedores(db, ator, cicloids),
+    'fornecedor',
+  );
+}
+
+/** /pedidosfornecedoressobra/:id: per supplier × product, offered / to baskets / to extras / left over. */
+export async function relatorioDeSobra(db: Db, ator: Ator, cicloid: number): Promise<Relatorio> {
+  const [ciclo] = await ciclosPorId(db, [cicloid]);
+  const linhas: LinhaRelatorio[] = [];
+  for (const e of await entregasDoCiclo(db, cicloid)) {
+    if (!so(ator, e.linha.fornecedorId)) continue;
+    const sobra = e.linha.ofertadoMil - e.linha.paraCestasMil - e.extrasReservadosMil;
+    linhas.push({
+      fornecedor: e.linha.fornecedor, produto: e.linha.produto, unidade: e.linha.unidade, ofertado: e.linha.ofertadoMil,
+      paraCestas: e.linha.paraCestasMil, paraExtras: e.extrasReservadosMil, sobra, valorUnitario: e.linha.valorCentavos,
+      valorSobra: valorDaQuantidade(e.linha.valorCentavos, Math.max(0, sobra)),
+    });
+  }
+  return montarRelatorio(
+    'Sobra das ofertas',
+    ciclo?.nome ?? '',
+    [
+      { chave: 'fornecedor', titulo: 'Fornecedor', tipo: 'texto' },
+      { chave: 'produto', titulo: 'Produto', tipo: 'texto' },
+      { chave: 'unidade', titulo: 'Unidade', tipo: 'texto' },
+      { chave: 'ofertado', titulo: 'Ofertado', tipo: 'quantidade' },
+      { chave: 'paraCestas', titulo: 'Para cestas', tipo: 'quantidade' },
+      { chave: 'paraExtras', titulo: 'Para extras', tipo: 'quantidade' },
+      { chave: 'sobra', titulo: 'Sobra', tipo: 'quantidade' },
+      { chave: 'valorUnitario', titulo: 'Valor unitário', tipo: 'dinheiro' },
+      { chave: 'valorSobra', titulo: 'Valor da sobra', tipo: 'dinheiro', soma: true },
+    ],
+    linhas.sort((a, b) => ordemPtBr(String(a.fornecedor), String(b.fornecedor))),
+    'fornecedor',
+  );
+}
+
+/** /relatorioprodutosciclos: per product across cycles (a supplier sees their own lines only). */
+export async function relatorioDeProdutos(db: Db, ator: Ator, cicloids: readonly number[]): Promise<Relatorio> {
+  const ciclos = await ciclosPorId(db, cicloids);
+  const porProduto = new Map<string, { produto: string; unidade: string; ofertado: number; paraCestas: number; extras: number; valor: number }>();
+  for (const ciclo of ciclos) {
+    for (const e of await entregasDoCiclo(db, ciclo.id)) {
+      if (!so(ator, e.linha.fornecedorId)) continue;
+      const chave = `${e.linha.produto}\u0000${e.linha.unidade}`;
+      const p = porProduto.get(chave) ?? { produto: e.linha.produto, unidade: e.linha.unidade, ofertado: 0, paraCestas: 0, extras: 0, valor: 0 };
+      p.ofertado += e.linha.ofertadoMil;
+      p.paraCestas += e.linha.paraCestasMil;
+      p.extras += e.extrasReservadosMil;
+      p.valor += valorDaQuantidade(e.linha.valorCentavos, e.linha.paraCestasMil + e.extrasReservadosMil);
+      porProduto.set(chave, p);
+    }
+  }
+  const linhas = [...porProduto.values()]
+    .sort((a, b) => ordemPtBr(a.produto, b.produto))
+    .map((p) => ({ ...p, sobra: p.ofertado - p.paraCestas - p.extras }));
+  return montarRelatorio(
+    'Produtos dos ciclos',
+    ciclos.map((c) => c.nome).join(', '),
+    [
+      { chave: 'produto', titulo: 'Produto', tipo: 'texto' },
+      { chave: 'unidade', titulo: 'Unidade', tipo: 'texto' },
+      { chave: 'ofertado', titulo: 'Ofertado', tipo: 'quantidade' },
+      { chave: 'paraCestas', titulo: 'Nas cestas', tipo: 'quantidade' },
+      { chave: 'extras', titulo: 'Pedido como extra', tipo: 'quantidade' },
+      { chave: 'sobra', titulo: 'Sobra', tipo: 'quantidade' },
+      { chave: 'valor', titulo: 'Valor (cestas e extras)', tipo: 'dinheiro', soma: true },
+    ],
+    linhas,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Consumer report.
+
+/** /pedidosconsumidoresciclos: per consumer, baskets and extras, fee, delivery point (a consumer sees their own). */
+export async function relatorioDosConsumidores(db: Db, ator: Ator, cicloids: readonly number[], taxa: Taxa): Promise<Relatorio> {
+  const ciclos = await ciclosPorId(db, cicloids);
+  const linhas: LinhaRelatorio[] = [];
+  for (const ciclo of ciclos) {
+    const pedidos = await carregarPedidosDoCiclo(db, ciclo.id, veTudo(ator) ? null : (ator.usuarioid ?? -1), taxa);
+    for (const p of pedidos) {
+      const base = { consumidor: p.usuario.nome, ciclo: ciclo.nome, pontoEntrega: p.pontoEntrega.nome, situacao: p.finalizado ? 'confirmado' : 'não confirmado' };
+      for (const l of p.produtos) {
+        linhas.push({ ...base, item: l.nome, quantidade: Math.round(l.quantidade * 1000), valorUnitario: Math.round(l.valor * 100), valor: Math.round(l.subtotal * 100) });
+      }
+      if (p.taxa > 0) linhas.push({ ...base, item: 'Taxa administrativa', quantidade: null, valorUnitario: null, valor: Math.round(p.taxa * 100) });
+    }
+  }
+  return montarRelatorio(
+    'Pedidos dos consumidores',
+    ciclos.map((c) => c.nome).join(', '),
+    [
+      { chave: 'consumidor', titulo: 'Consumidor', tipo: 'texto' },
+      ...(cicloids.length > 1 ? [{ chave: 'ciclo', titulo: 'Ciclo', tipo: 'texto' as const }] : []),
+      { chave: 'pontoEntrega', titulo: 'Ponto de entrega', tipo: 'texto' },
+      { chave: 'situacao', titulo: 'Situação', tipo: 'texto' },
+      { chave: 'item', titulo: 'Item', tipo: 'texto' },
+      { chave: 'quantidade', titulo: 'Quantidade', tipo: 'quantidade' },
+      { chave: 'valorUnitario', titulo: 'Preço', tipo: 'dinheiro' },
+      { chave: 'valor', titulo: 'Valor', tipo: 'dinheiro', soma: true },
+    ],
+    linhas.sort((a, b) => ordemPtBr(String(a.consumidor), String(b.consumidor))),
+    'consumidor',
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Movements.
+
+export interface FiltroMovimentacoes {
+  readonly usuarioid: number | null;
+  readonly cicloid: number | null;
+  readonly tipoMovimentacaoId: number | null;
+  readonly de: string | null;
+  readonly ate: string | null;
+}
+
+export function lerFiltroMovimentacoes(entrada: Entrada): FiltroMovimentacoes {
+  const c = new Campos(entrada);
+  const f = {
+    usuarioid: c.inteiro('usuarioid', { min: 1, max: MAIOR_ID }),
+    cicloid: c.inteiro('cicloid', { min: 1, max: MAIOR_ID }),
+    tipoMovimentacaoId: c.inteiro('tipoMovimentacaoId', { min: 1, max: MAIOR_ID }),
+    de: c.data('de'),
+    ate: c.data('ate'),
+  };
+  c.concluir();
+  return f;
+}
+
+/**
+ * /movimentacaotodos: movements with each person's running balance over their whole history
+ * (a window function, so filters never distort it). Admins, master and info see everyone; others
+ * only themselves, scoped in SQL.
+ */
+export async function relatorioDeMovimentacoes(db: Db, ator: Ator, filtro: FiltroMovimentacoes): Promise<Relatorio> {
+  const usuarioid = veTudo(ator) ? filtro.usuarioid : (ator.usuarioid ?? -1);
+  let base = db
+    .selectFrom('movimentacao as m')
+    .innerJoin('usuario as u', 'u.id', 'm.usuarioid')
+    .innerJoin('tipomovimentacao as t', 't.id', 'm.tipoMovimentacaoId')
+    .leftJoin('ciclo as c', 'c.id', 'm.cicloid')
+    .select(['m.id', 'm.usuarioid', 'u.nome as pessoa', 'm.data', 't.nome as tipo', 'm.tipoMovimentacaoId', 'm.sentido', 'm.valorCentavos', 'm.descricao', 'm.arquivo', 'm.cicloid', 'c.nome as ciclo'])
+    .select(sql<number>`sum(case when m.sentido = 'credito' then m."valorCentavos" else -m."valorCentavos" end) over (partition by m.usuarioid order by m.data, m.id)`.as('saldo'));
+  if (usuarioid !== null) base = base.where('m.usuarioid', '=', usuarioid);
+  let q = db.selectFrom(base.as('x')).selectAll();
+  if (filtro.cicloid !== null) q = q.where('x.cicloid', '=', filtro.cicloid);
+  if (filtro.tipoMovimentacaoId !== null) q = q.where('x.tipoMovimentacaoId', '=', filtro.tipoMovimentacaoId);
+  if (filtro.de !== null) q = q.where('x.data', '>=', filtro.de);
+  if (filtro.ate !== null) q = q.where('x.data', '<=', filtro.ate);
+  const linhas = await q.orderBy('x.pessoa').orderBy('x.usuarioid').orderBy('x.data').orderBy('x.id').limit(20_000).execute();
+  return montarRelatorio(
+    'Movimentações',
+    veTudo(ator) ? 'Todas as pessoas' : 'Suas movimentações',
+    [
+      { chave: 'pessoa', titulo: 'Pessoa', tipo: 'texto' },
+      { chave: 'data', titulo: 'Data', tipo: 'texto' },
+      { chave: 'tipo', titulo: 'Tipo', tipo: 'texto' },
+      { chave: 'descricao', titulo: 'Descrição', tipo: 'texto' },
+      { chave: 'ciclo', titulo: 'Ciclo', tipo: 'texto' },
+      { chave: 'credito', titulo: 'Crédito', tipo: 'dinheiro', soma: true },
+      { chave: 'debito', titulo: 'Débito', tipo: 'dinheiro', soma: true },
+      { chave: 'saldo', titulo: 'Saldo', tipo: 'dinheiro' },
+      { chave: 'id', titulo: 'Nº', tipo: 'inteiro' },
+      { chave: 'comprovante', titulo: 'Comprovante', tipo: 'texto' },
+    ],
+    linhas.map((l) => ({
+      id: l.id, pessoa: l.pessoa, data: l.data, tipo: l.tipo, descricao: l.descricao, ciclo: l.ciclo,
+      credito: l.sentido === 'credito' ? l.valorCentavos : null, debito: l.sentido === 'debito' ? l.valorCentavos : null,
+      saldo: Number(l.saldo), comprovante: l.arquivo === null ? null : `/movimentacao/${l.id}/arquivo`,
+    })),
+    'pessoa',
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// The delivery document of a cycle.
+
+export interface DocumentoDeEntrega {
+  readonly ciclo: { id: number; nome: string; dataRetiradaInicio: string; dataRetiradaFim: string };
+  readonly resumo: { pedidos: number; cestas: Array<{ nome: string; quantidade: number }>; totalCentavos: number };
+  readonly pontos: Array<{ nome: string; endereco: string | null; responsavel: string | null; consumidores: Array<{ nome: string; celular: string | null; itens: string; totalCentavos: number }> }>;
+  readonly montagem: Array<{ nome: string; montar: number; itens: Array<{ produto: string; fornecedor: string; quantidade: string }> }>;
+  readonly recebimento: Array<{ fornecedor: string; linhas: Array<{ produto: string; quantidade: string; valorUnitarioCentavos: number; valorCentavos: number }>; totalCentavos: number }>;
+}
+
+/**
+ * What the community prints for delivery day, from confirmed orders only: a consumer sees their
+ * own entry, a supplier their own receiving sheet; admins and info see everything.
+ */
+export async function documentoDeEntrega(db: Db, ator: Ator, cicloid: number, taxa: Taxa): Promise<DocumentoDeEntrega> {
+  const [ciclo] = await ciclosPorId(db, [cicloid]);
+  if (ciclo === undefined) throw new NaoEncontrado('CICLO_NAO_ENCONTRADO', `Não encontramos o ciclo ${cicloid}`);
+  const todos = veTudo(ator);
+  // Only one's own order for a consumer; none for a supplier, whose part is the receiving sheet.
+  const alvo = todos ? null : ator.perfil.includes('consumidor') ? (ator.usuarioid ?? -1) : -1;
+  const pedidos = (await carregarPedidosDoCiclo(db, cicloid, alvo, taxa)).filter((p) => p.finalizado);
+  const contatos = new Map(
+    (pedidos.length === 0 ? [] : await db.selectFrom('usuario').select(['id', 'celular']).where('id', 'in', pedidos.map((p) => p.usuario.id)).execute()).map((u) => [u.id, u.celular]),
+  );
+  const pontosInfo = await db.selectFrom('pontoentrega').select(['id', 'nome', 'endereco', 'responsavel']).execute();
+  const porPonto = new Map<number, DocumentoDeEntrega['pontos'][number]>();
+  for (const p of pedidos) {
+    const info = pontosInfo.find((x) => x.id === p.pontoEntrega.id);
+    const ponto = porPonto.get(p.pontoEntrega.id) ?? { nome: p.pontoEntrega.nome, endereco: info?.endereco ?? null, responsavel: info?.responsavel ?? null, consumidores: [] };
+    ponto.consumidores.push({
+      nome: p.usuario.nome, celular: contatos.get(p.usuario.id) ?? null,
+      itens: p.produtos.map((l) => `${String(l.quantidade)} ${l.tipo === 'cesta' ? '×' : l.unidade} ${l.nome}`).join('; '),
+      totalCentavos: Math.round(p.totalComTaxa * 100),
+    });
+    porPonto.set(p.pontoEntrega.id, ponto);
+  }
+  const cestas = new Map<string, number>();
+  for (const p of pedidos) for (const l of p.produtos) if (l.tipo === 'cesta') cestas.set(l.nome, (cestas.get(l.nome) ?? 0) + l.quantidade);
+  const montagem: DocumentoDeEntrega['montagem'] = [];
+  if (todos) {
+    const itens = await db
+      .selectFrom('composicaoproduto as x')
+      .innerJoin('composicao as c', 'c.id', 'x.composicaoid')
+      .innerJoin('ciclocesta as cc', 'cc.id', 'c.cicloCestaId')
+      .innerJoin('cesta', 'cesta.id', 'cc.cestaId')
+      .innerJoin('ofertaproduto as op', 'op.id', 'x.ofertaProdutoId')
+      .innerJoin('produto as p', 'p.id', 'op.produtoid')
+      .innerJoin('oferta as o', 'o.id', 'op.ofertaid')
+      .innerJoin('usuario as u', 'u.id', 'o.usuarioid')
+      .select(['cesta.nome as cesta', 'p.nome as produto', 'p.unidade', 'u.nome as fornecedor', 'x.quantidadePorCestaMilesimos'])
+      .where('cc.cicloid', '=', cicloid)
+      .orderBy('cesta.nome')
+      .orderBy('p.nome')
+      .execute();
+    for (const [nome, quantidade] of cestas) {
+      montagem.push({
+        nome, montar: quantidade,
+        itens: itens.filter((i) => i.cesta === nome).map((i) => ({ produto: i.produto, fornecedor: i.fornecedor, quantidade: `${valorTexto({ chave: 'q', titulo: '', tipo: 'quantidade' }, i.quantidadePorCestaMilesimos)} ${i.unidade}` })),
+      });
+    }
+  }
+  const recebimento = new Map<string, DocumentoDeEntrega['recebimento'][number]>();
+  if (todos || ator.perfil.includes('fornecedor')) {
+    for (const l of await linhasDosFornecedores(db, ator, [cicloid])) {
+      if (l.quantidade === 0) continue;
+      const f = String(l.fornecedor);
+      const r = recebimento.get(f) ?? { fornecedor: f, linhas: [], totalCentavos: 0 };
+      r.linhas.push({ produto: String(l.produto), quantidade: `${valorTexto({ chave: 'q', titulo: '', tipo: 'quantidade' }, l.quantidade ?? null)} ${String(l.unidade)}`, valorUnitarioCentavos: Number(l.valorUnitario), valorCentavos: Number(l.valorTotal) });
+      r.totalCentavos += Number(l.valorTotal);
+      recebimento.set(f, r);
+    }
+  }
+  return {
+    ciclo: { id: ciclo.id, nome: ciclo.nome, dataRetiradaInicio: ciclo.dataRetiradaInicio, dataRetiradaFim: ciclo.dataRetiradaFim },
+    resumo: { pedidos: pedidos.length, cestas: [...cestas].map(([nome, quantidade]) => ({ nome, quantidade })), totalCentavos: pedidos.reduce((s, p) => s + Math.round(p.totalComTaxa * 100), 0) },
+    pontos: [...porPonto.values()].sort((a, b) => ordemPtBr(a.nome, b.nome)).map((p) => ({ ...p, consumidores: p.consumidores.sort((a, b) => ordemPtBr(a.nome, b.nome)) })),
+    montagem,
+    recebimento: [...recebimento.values()],
+  };
+}

@@ -1,0 +1,62 @@
+/** The community's calendar: dates are YYYY-MM-DD days in the configured time zone. */
+export interface Relogio {
+  agora(): Date;
+}
+
+export const relogioDoSistema: Relogio = { agora: () => new Date() };
+
+const formatadores = new Map<string, Intl.DateTimeFormat>();
+
+function formatador(tz: string): Intl.DateTimeFormat {
+  let f = formatadores.get(tz);
+  if (f === undefined) {
+    f = new Intl.DateTimeFormat('en-CA', {
+      timeZone: tz,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    });
+    formatadores.set(tz, f);
+  }
+  return f;
+}
+
+function partes(instante: Date, tz: string): Record<string, string> {
+  const p: Record<string, string> = {};
+  for (const { type, value } of formatador(tz).formatToParts(instante)) p[type] = value;
+  return p;
+}
+
+const ultimoDia = new Map<string, { minuto: number; dia: string }>();
+
+/**
+ * The calendar day of an instant in the community's zone. NOTE: every request asks for today, and
+ * formatToParts shows in the profile; zone offsets are whole minutes, so the day can only change
+ * at a minute boundary and the last answer is kept for its minute.
+ */
+export function diaLocal(instante: Date, tz: string): string {
+  const minuto = Math.floor(instante.getTime() / 60_000);
+  const guardado = ultimoDia.get(tz);
+  if (guardado?.minuto === minuto) return guardado.dia;
+  const p = partes(instante, tz);
+  const dia = `${p.year}-${p.month}-${p.day}`;
+  ultimoDia.set(tz, { minuto, dia });
+  return dia;
+}
+
+/** Local wall-clock time without a zone, as dataConfirmacao is written: 2026-11-21T10:15:00. */
+export function dataHoraLocal(instante: Date, tz: string): string {
+  const p = partes(instante, tz);
+  return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}:${p.second}`;
+}
+
+/** Adds whole days to a YYYY-MM-DD date. */
+export function somarDias(dia: string, dias: number): string {
+  const d = new Date(`${dia}T12:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + dias);
+  return d.toISOString().slice(0, 10);
+}

@@ -1,0 +1,363 @@
+import { emTransacao, type Banco, type Db } from '../db/banco.ts';
+import { consultaPreparada } from '../db/preparadas.ts';
+import type { Linha } from '../db/tipos.ts';
+import type { Ator } from './acesso.ts';
+import { auditar } from './auditoria.ts';
+import { sessaoFoiEncerrada } from './sessoes.ts';
+import { Conflito, NaoEncontrado, Proibido } from './erros.ts';
+import { PERFIS, PERFIS_AUTOCADASTRO, gravarPerfis, lerPerfis, type Perfil } from './perfis.ts';
+import { contem, exigirSemReferencias, montarPagina, totalDaLista, violouUnicidade, type Pagina, type PedidoDePagina, type Referencia } from './registros.ts';
+import { Campos, chaveDeNome, type Entrada } from './validacao.ts';
+
+export interface Usuario {
+  readonly id: number;
+  readonly nome: string;
+  readonly email: string;
+  readonly perfil: Perfil[];
+  readonly nomeoficial: string | null;
+  readonly celular: string | null;
+  readonly descritivo: string | null;
+  readonly cientepolitica: boolean;
+  readonly ativo: boolean;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+/** The identity delivered by the OpenID provider. */
+export interface Identidade {
+  readonly sub: string;
+  readonly email: string;
+  readonly name: string;
+  readonly picture?: string | undefined;
+  readonly email_verified?: boolean | undefined;
+}
+
+export function chaveDeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+function paraUsuario(l: Linha<'usuario'>): Usuario {
+  return {
+    id: l.id,
+    nome: l.nome,
+    email: l.email,
+    perfil: lerPerfis(l.perfil),
+    nomeoficial: l.nomeoficial,
+    celular: l.celular,
+    descritivo: l.descritivo,
+    cientepolitica: l.cientepolitica,
+    ativo: l.ativo,
+    createdAt: l.createdAt,
+    updatedAt: l.updatedAt,
+  };
+}
+
+/** Finds the Usuario matching a login e-mail, case-insensitively. */
+export async function usuarioPorEmail(db: Db, email: string): Promise<Usuario | undefined> {
+  const l = await db.selectFrom('usuario').selectAll().where('emailChave', '=', chaveDeEmail(email)).executeTakeFirst();
+  return l === undefined ? undefined : paraUsuario(l);
+}
+
+export async function usuarioPorId(db: Db, id: number): Promise<Usuario | undefined> {
+  const l = await db.selectFrom('usuario').selectAll().where('id', '=', id).executeTakeFirst();
+  return l === undefined ? undefined : paraUsuario(l);
+}
+
+/** Every protected Cestas request runs this: compiled once (see consultaPreparada). */
+const usuarioDaSessao = consultaPreparada(
+  (db: Db, sid: string, emailChave: string) =>
+    db
+      .selectFrom('usuario')
+      .select(['id', 'nome', 'perfil', 'ativo'])
+      .select((eb) => eb.exists(eb.selectFrom('sessaoencerrada').select('sid').where('sid', '=', sid)).as('encerrada'))
+      .where('emailChave', '=', emailChave),
+  2,
+);
+
+/**
+ * The actor of a session, checking in the same query that the session has not ended (logout):
+ * null when it has. Every authenticated request runs this, so it is one primary-key probe and one
+ * unique-key lookup in a single statement; only an identity without a Usuario (someone about to
+ * register) takes a second query.
+ */
+export async function atorDaSessao(db: Db, sid: string, identidade: Identidade): Promise<Ator | null> {
+  const [l] = await usuarioDaSessao(db, sid, chaveDeEmail(identidade.email));
+  if (l === undefined) return (await sessaoFoiEncerrada(db, sid)) ? null : atorSemCadastro(identidade);
+  if (l.encerrada === true || Number(l.encerrada) === 1) return null;
+  return { email: identidade.email, nome: l.nome, usuarioid: l.id, perfil: lerPerfis(l.perfil), ativo: l.ativo };
+}
+
+function atorSemCadastro(identidade: Identidade): Ator {
+  return { email: identidade.email, nome: identidade.name, usuarioid: null, perfil: [], ativo: true };
+}
+
+/** The actor for an identity: its Usuario when there is one. */
+export async function atorDaIdentidade(db: Db, identidade: Identidade): Promise<Ator> {
+  const u = await usuarioPorEmail(db, identidade.email);
+  return {
+    email: identidade.email,
+    nome: u?.nome ?? identidade.name,
+    usuarioid: u?.id ?? null,
+    perfil: u?.perfil ?? [],
+    ativo: u?.ativo ?? true,
+  };
+}
+
+/** The personal fields a person may edit about themselves. */
+function lerDadosPessoais(c: Campos) {
+  return {
+    nome: c.texto('nome', { obrigatorio: true, max: 120 }),
+    nomeoficial: c.texto('nomeoficial', { max: 200 }),
+    celular: lerCelular(c),
+    descritivo: c.texto('descritivo', { max: 2000 }),
+    cientepolitica: c.booleano('cientepolitica'),
+  };
+}
+
+function lerCelular(c: Campos): string | null {
+  const t = c.texto('celular', { max: 30 });
+  if (t !== null && t !== '' && !/^[+()\d\s.-]{8,30}$/.test(t)) {
+    c.erro('celular', 'Telefone inválido: use só dígitos, espaços, parênteses, + e -');
+  }
+  return t;
+}
+
+/** Reads the self-registration choice: consumidor and/or fornecedor, nothing else. */
+function lerPerfisAutocadastro(c: Campos): Perfil[] {
+  const pedidos = c.conjuntoDe('perfil', ['info', 'master', 'admin', 'fornecedor', 'consumidor'] as const);
+  const proibidos = pedidos.filter((p) => !(PERFIS_AUTOCADASTRO as readonly string[]).includes(p));
+  if (proibidos.length > 0) {
+    throw new Proibido(
+      'PERFIL_NAO_PERMITIDO',
+      `No cadastro próprio só é possível escolher consumidor ou fornecedor (pedido: ${proibidos.join(', ')})`,
+    );
+  }
+  if (pedidos.length === 0 && c.erros.perfil === undefined) c.erro('perfil', 'Escolha consumidor, fornecedor ou ambos');
+  return pedidos;
+}
+
+export interface ContextoEscrita {
+  readonly agora: Date;
+  readonly adminEmails: ReadonlySet<string>;
+}
+
+/**
+ * Creates the Usuario of the logged-in identity. The e-mail always comes from the identity,
+ * never from the input; e-mails listed in ADMIN_EMAILS also get master.
+ */
+export async function autoCadastrar(
+  banco: Banco,
+  identidade: Identidade,
+  entrada: Entrada,
+  ctx: ContextoEscrita,
+): Promise<Usuario> {
+  const c = new Campos(entrada);
+  const dados = lerDadosPessoais(c);
+  const perfil = lerPerfisAutocadastro(c);
+  if (!dados.cientepolitica) c.erro('cientepolitica', 'É preciso declarar ciência da política da comunidade');
+  c.concluir();
+  const email = identidade.email.trim();
+  const emailChave = chaveDeEmail(email);
+  const perfilFinal: Perfil[] = ctx.adminEmails.has(emailChave) ? [...perfil, 'master'] : perfil;
+  return emTransacao(banco, async (trx) => {
+    const existente = await trx.selectFrom('usuario').select('id').where('emailChave', '=', emailChave).executeTakeFirst();
+    if (existente !== undefined) {
+      throw new Conflito('USUARIO_JA_CADASTRADO', 'Já existe um cadastro para este e-mail', { usuarioId: existente.id });
+    }
+    const iso = ctx.agora.toISOString();
+    const linha = await trx
+      .insertInto('usuario')
+      .values({ ...dados, nomeChave: chaveDeNome(dados.nome), email, emailChave, perfil: gravarPerfis(perfilFinal), createdAt: iso, updatedAt: iso })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const usuario = paraUsuario(linha);
+    const ator: Ator = { email, nome: usuario.nome, usuarioid: usuario.id, perfil: usuario.perfil, ativo: true };
+    await auditar(trx, ator, ctx.agora, { acao: 'autocadastro', entidade: 'usuario', entidadeId: usuario.id, depois: usuario });
+    return usuario;
+  });
+}
+
+/**
+ * Updates one's own record: personal data and, when `comPerfis`, the self-registration choice of
+ * consumidor/fornecedor. Perfis granted by an administrator (info, admin, master) are kept.
+ */
+export async function atualizarProprioCadastro(
+  banco: Banco,
+  ator: Ator,
+  id: number,
+  entrada: Entrada,
+  ctx: { readonly agora: Date; readonly comPerfis: boolean },
+): Promise<Usuario> {
+  if (ator.usuarioid === null) throw new NaoEncontrado('SEM_CADASTRO', 'Você ainda não tem cadastro');
+  if (ator.usuarioid !== id) throw new Proibido('CADASTRO_DE_OUTRA_PESSOA', 'Você só pode alterar o seu próprio cadastro');
+  const c = new Campos(entrada);
+  const dados = lerDadosPessoais(c);
+  const escolha = ctx.comPerfis ? lerPerfisAutocadastro(c) : null;
+  c.concluir();
+  return emTransacao(banco, async (trx) => {
+    const antes = await usuarioPorId(trx, id);
+    if (antes === undefined) throw new NaoEncontrado('USUARIO_NAO_ENCONTRADO', 'Cadastro não encontrado');
+    const perfil =
+      escolha === null
+        ? antes.perfil
+        : [...antes.perfil.filter((p) => !(PERFIS_AUTOCADASTRO as readonly string[]).includes(p)), ...escolha];
+    const linha = await trx
+      .updateTable('usuario')
+      .set({ ...dados, nomeChave: chaveDeNome(dados.nome), perfil: gravarPerfis(perfil), updatedAt: ctx.agora.toISOString() })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const depois = paraUsuario(linha);
+    await auditar(trx, ator, ctx.agora, { acao: 'atualizar', entidade: 'usuario', entidadeId: id, antes, depois });
+    return depois;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Administration of users (admin and master).
+
+export const ORDENS_USUARIO = ['nome', 'email', 'ativo', 'createdAt'] as const;
+
+/** One page of users; `busca` matches name or e-mail. */
+export async function listarUsuarios(db: Db, pedido: PedidoDePagina, filtro: { perfil?: Perfil | undefined; ativo?: boolean | undefined } = {}): Promise<Pagina<Usuario>> {
+  let q = db.selectFrom('usuario').selectAll().select(totalDaLista);
+  if (pedido.busca !== null) {
+    const termo = chaveDeNome(pedido.busca);
+    q = q.where((eb) => eb.or([contem('nomeChave', termo), contem('emailChave', termo)]));
+  }
+  if (filtro.perfil !== undefined) q = q.where('perfil', 'like', `%"${filtro.perfil}"%`);
+  if (filtro.ativo !== undefined) q = q.where('ativo', '=', filtro.ativo);
+  const linhas = await q
+    .orderBy(pedido.ordem === 'email' ? 'emailChave' : (pedido.ordem as 'nome'), pedido.direcao)
+    .orderBy('id')
+    .limit(pedido.porPagina)
+    .offset((pedido.pagina - 1) * pedido.porPagina)
+    .execute();
+  const pagina = montarPagina(linhas, pedido, 0);
+  return { ...pagina, itens: pagina.itens.map(paraUsuario) };
+}
+
+export async function obterUsuario(db: Db, id: number): Promise<Usuario> {
+  const u = await usuarioPorId(db, id);
+  if (u === undefined) throw new NaoEncontrado('USUARIO_NAO_ENCONTRADO', `Não encontramos o usuário ${id}`);
+  return u;
+}
+
+function lerUsuarioAdmin(c: Campos) {
+  const email = c.email('email');
+  const perfil = c.conjuntoDe('perfil', PERFIS);
+  if (perfil.length === 0 && c.erros.perfil === undefined) c.erro('perfil', 'Escolha pelo menos um perfil');
+  return {
+    ...lerDadosPessoais(c),
+    email,
+    perfil,
+    ativo: c.booleano('ativo', true),
+  };
+}
+
+async function mastersAtivos(db: Db): Promise<number> {
+  const r = await db
+    .selectFrom('usuario')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('perfil', 'like', '%"master"%')
+    .where('ativo', '=', true)
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+/**
+ * The perfil rules of DOMAIN.md: only master grants or revokes master; nobody removes their own
+ * admin or master perfil or deactivates themselves; the last active master stays.
+ */
+async function conferirMudancaDePerfil(
+  db: Db,
+  ator: Ator,
+  alvo: { id: number | null; perfil: readonly Perfil[]; ativo: boolean },
+  novo: { perfil: readonly Perfil[]; ativo: boolean },
+): Promise<void> {
+  const eraMaster = alvo.perfil.includes('master') && alvo.ativo;
+  const seraMaster = novo.perfil.includes('master') && novo.ativo;
+  const mexeNoMaster = alvo.perfil.includes('master') !== novo.perfil.includes('master');
+  if (mexeNoMaster && !ator.perfil.includes('master')) {
+    throw new Proibido('SO_MASTER_CONCEDE_MASTER', 'Só quem tem o perfil master pode conceder ou retirar o perfil master');
+  }
+  if (alvo.id !== null && alvo.id === ator.usuarioid) {
+    const perdeu = (['admin', 'master'] as const).filter((p) => alvo.perfil.includes(p) && !novo.perfil.includes(p));
+    if (perdeu.length > 0) throw new Proibido('PERFIL_PROPRIO', `Você não pode retirar o seu próprio perfil ${perdeu.join(' e ')}`);
+    if (alvo.ativo && !novo.ativo) throw new Proibido('DESATIVAR_A_SI', 'Você não pode desativar o seu próprio cadastro');
+  }
+  if (eraMaster && !seraMaster && (await mastersAtivos(db)) <= 1) {
+    throw new Conflito('ULTIMO_MASTER', 'Este é o último master ativo: conceda master a outra pessoa antes');
+  }
+}
+
+function conflitoDeEmail(): Conflito {
+  return new Conflito('EMAIL_DUPLICADO', 'Já existe um cadastro com este e-mail', { email: 'Já existe um cadastro com este e-mail' });
+}
+
+/** An administrator creates a user. */
+export async function criarUsuario(banco: Banco, ator: Ator, entrada: Entrada, agora: Date): Promise<Usuario> {
+  const c = new Campos(entrada);
+  const v = lerUsuarioAdmin(c);
+  c.concluir();
+  try {
+    return await emTransacao(banco, async (trx) => {
+      await conferirMudancaDePerfil(trx, ator, { id: null, perfil: [], ativo: true }, v);
+      const iso = agora.toISOString();
+      const linha = await trx
+        .insertInto('usuario')
+        .values({ ...v, nomeChave: chaveDeNome(v.nome), emailChave: chaveDeEmail(v.email), perfil: gravarPerfis(v.perfil), createdAt: iso, updatedAt: iso })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      const depois = paraUsuario(linha);
+      await auditar(trx, ator, agora, { acao: 'criar', entidade: 'usuario', entidadeId: depois.id, depois });
+      return depois;
+    });
+  } catch (e) {
+    if (violouUnicidade(e)) throw conflitoDeEmail();
+    throw e;
+  }
+}
+
+/** An administrator updates a user, under the perfil rules. */
+export async function atualizarUsuario(banco: Banco, ator: Ator, id: number, entrada: Entrada, agora: Date): Promise<Usuario> {
+  const c = new Campos(entrada);
+  const v = lerUsuarioAdmin(c);
+  c.concluir();
+  try {
+    return await emTransacao(banco, async (trx) => {
+      const antes = await obterUsuario(trx, id);
+      await conferirMudancaDePerfil(trx, ator, antes, v);
+      const linha = await trx
+        .updateTable('usuario')
+        .set({ ...v, nomeChave: chaveDeNome(v.nome), emailChave: chaveDeEmail(v.email), perfil: gravarPerfis(v.perfil), updatedAt: agora.toISOString() })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      const depois = paraUsuario(linha);
+      await auditar(trx, ator, agora, { acao: 'atualizar', entidade: 'usuario', entidadeId: id, antes, depois });
+      return depois;
+    });
+  } catch (e) {
+    if (violouUnicidade(e)) throw conflitoDeEmail();
+    throw e;
+  }
+}
+
+const REFERENCIAS_USUARIO: readonly Referencia[] = [
+  { tabela: 'oferta', coluna: 'usuarioid', descricao: 'ofertas' },
+  { tabela: 'pedido', coluna: 'usuarioid', descricao: 'pedidos' },
+  { tabela: 'movimentacao', coluna: 'usuarioid', descricao: 'movimentações' },
+];
+
+/** Deletes a user with no history; anyone with offers, orders or money is deactivated instead. */
+export async function apagarUsuario(banco: Banco, ator: Ator, id: number, agora: Date): Promise<void> {
+  if (id === ator.usuarioid) throw new Proibido('APAGAR_A_SI', 'Você não pode apagar o seu próprio cadastro');
+  await emTransacao(banco, async (trx) => {
+    const antes = await obterUsuario(trx, id);
+    await conferirMudancaDePerfil(trx, ator, antes, { perfil: [], ativo: false });
+    await exigirSemReferencias(trx, REFERENCIAS_USUARIO, id, 'o usuário');
+    await trx.deleteFrom('usuario').where('id', '=', id).execute();
+    await auditar(trx, ator, agora, { acao: 'apagar', entidade: 'usuario', entidadeId: id, antes });
+  });
+}

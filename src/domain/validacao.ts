@@ -1,0 +1,191 @@
+import { lerDecimal } from './decimal.ts';
+import { Invalido } from './erros.ts';
+
+export type Entrada = Readonly<Record<string, unknown>>;
+
+interface OpcoesTexto {
+  readonly obrigatorio?: boolean;
+  readonly max?: number;
+  readonly min?: number;
+}
+
+interface OpcoesNumero {
+  readonly obrigatorio?: boolean;
+  readonly min?: number;
+  readonly max?: number;
+}
+
+const DATA_ISO = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** The largest record id: ids are 32-bit integer columns on PostgreSQL. */
+export const MAIOR_ID = 2_147_483_647;
+
+/** True when the text is a real calendar day written YYYY-MM-DD. */
+export function ehDataValida(texto: string): boolean {
+  const m = DATA_ISO.exec(texto);
+  if (m === null) return false;
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return d.toISOString().slice(0, 10) === texto;
+}
+
+/** Turns an unknown body into a record, refusing arrays and scalars. */
+export function comoEntrada(corpo: unknown): Entrada {
+  if (corpo === null || corpo === undefined) return {};
+  if (typeof corpo !== 'object' || Array.isArray(corpo)) {
+    throw new Invalido('CORPO_INVALIDO', 'O corpo da requisição deve ser um objeto');
+  }
+  return corpo as Entrada;
+}
+
+/**
+ * Reads the fields of one input (JSON or form-encoded alike), collecting a Portuguese message
+ * per bad field; `concluir()` throws Invalido with all of them at once.
+ */
+export class Campos {
+  readonly erros: Record<string, string> = {};
+  readonly #entrada: Entrada;
+
+  constructor(entrada: Entrada) {
+    this.#entrada = entrada;
+  }
+
+  bruto(nome: string): unknown {
+    return Object.hasOwn(this.#entrada, nome) ? this.#entrada[nome] : undefined;
+  }
+
+  presente(nome: string): boolean {
+    const v = this.bruto(nome);
+    return v !== undefined && v !== null && v !== '';
+  }
+
+  erro(nome: string, mensagem: string): void {
+    this.erros[nome] ??= mensagem;
+  }
+
+  texto(nome: string, opcoes: OpcoesTexto & { obrigatorio: true }): string;
+  texto(nome: string, opcoes?: OpcoesTexto): string | null;
+  texto(nome: string, opcoes: OpcoesTexto = {}): string | null {
+    const v = this.bruto(nome);
+    if (v === undefined || v === null || (typeof v === 'string' && v.trim() === '')) {
+      if (opcoes.obrigatorio === true) this.erro(nome, 'Campo obrigatório');
+      return opcoes.obrigatorio === true ? '' : null;
+    }
+    if (typeof v !== 'string') {
+      this.erro(nome, 'Deve ser um texto');
+      return '';
+    }
+    const t = v.normalize('NFC').trim();
+    const max = opcoes.max ?? 500;
+    if ([...t].length > max) this.erro(nome, `Deve ter no máximo ${max} caracteres`);
+    if (opcoes.min !== undefined && [...t].length < opcoes.min) {
+      this.erro(nome, `Deve ter pelo menos ${opcoes.min} caracteres`);
+    }
+    // NOTE: control characters have no place in names or addresses and break CSV and PDF output.
+    // eslint-disable-next-line no-control-regex -- matching control characters is the point
+    if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(t)) this.erro(nome, 'Contém caracteres de controle');
+    return t;
+  }
+
+  email(nome: string): string {
+    const t = this.texto(nome, { obrigatorio: true, max: 254 });
+    if (t !== '' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(t)) this.erro(nome, 'E-mail inválido');
+    return t;
+  }
+
+  /** Checkbox-friendly: a missing field is false; "on", "true", "1" are true. */
+  booleano(nome: string, padrao = false): boolean {
+    const v = this.bruto(nome);
+    if (v === undefined || v === null || v === '') return padrao;
+    if (typeof v === 'boolean') return v;
+    // A form with a hidden "false" and a checkbox "on" sends both; the last one wins.
+    const ultimo = Array.isArray(v) ? v[v.length - 1] : v;
+    if (ultimo === true || ultimo === 'true' || ultimo === 'on' || ultimo === '1' || ultimo === 1) return true;
+    if (ultimo === false || ultimo === 'false' || ultimo === 'off' || ultimo === '0' || ultimo === 0) return false;
+    this.erro(nome, 'Deve ser verdadeiro ou falso');
+    return padrao;
+  }
+
+  inteiro(nome: string, opcoes: OpcoesNumero & { obrigatorio: true }): number;
+  inteiro(nome: string, opcoes?: OpcoesNumero): number | null;
+  inteiro(nome: string, opcoes: OpcoesNumero = {}): number | null {
+    const v = this.bruto(nome);
+    if (v === undefined || v === null || v === '') {
+      if (opcoes.obrigatorio === true) this.erro(nome, 'Campo obrigatório');
+      return opcoes.obrigatorio === true ? 0 : null;
+    }
+    const n = typeof v === 'number' ? v : typeof v === 'string' && /^-?\d{1,15}$/.test(v.trim()) ? Number(v) : NaN;
+    if (!Number.isSafeInteger(n)) {
+      this.erro(nome, 'Deve ser um número inteiro');
+      return 0;
+    }
+    const min = opcoes.min ?? 0;
+    if (n < min) this.erro(nome, min === 0 ? 'Não pode ser negativo' : `Deve ser no mínimo ${min}`);
+    if (opcoes.max !== undefined && n > opcoes.max) this.erro(nome, `Deve ser no máximo ${opcoes.max}`);
+    return n;
+  }
+
+  /** A decimal at the given scale, returned as an integer (cents, thousandths). */
+  decimal(nome: string, escala: number, opcoes: OpcoesNumero & { obrigatorio: true }): number;
+  decimal(nome: string, escala: number, opcoes?: OpcoesNumero): number | null;
+  decimal(nome: string, escala: number, opcoes: OpcoesNumero = {}): number | null {
+    const v = this.bruto(nome);
+    if (v === undefined || v === null || v === '') {
+      if (opcoes.obrigatorio === true) this.erro(nome, 'Campo obrigatório');
+      return opcoes.obrigatorio === true ? 0 : null;
+    }
+    const r = lerDecimal(v, escala);
+    if (!r.ok) {
+      this.erro(nome, r.motivo.charAt(0).toUpperCase() + r.motivo.slice(1));
+      return 0;
+    }
+    if (opcoes.min !== undefined && r.valor < opcoes.min) this.erro(nome, 'Deve ser maior que zero');
+    if (opcoes.max !== undefined && r.valor > opcoes.max) this.erro(nome, 'Valor grande demais');
+    return r.valor;
+  }
+
+  data(nome: string, opcoes: { obrigatorio: true }): string;
+  data(nome: string, opcoes?: { obrigatorio?: boolean }): string | null;
+  data(nome: string, opcoes: { obrigatorio?: boolean } = {}): string | null {
+    const t = this.texto(nome, { obrigatorio: opcoes.obrigatorio === true, max: 10 });
+    if (t === null || t === '') return t;
+    if (!ehDataValida(t)) this.erro(nome, 'Data inválida: use AAAA-MM-DD');
+    return t;
+  }
+
+  umDe<T extends string>(nome: string, valores: readonly T[], opcoes: { obrigatorio?: boolean } = {}): T | null {
+    const t = this.texto(nome, { obrigatorio: opcoes.obrigatorio === true, max: 100 });
+    if (t === null || t === '') return null;
+    if (!(valores as readonly string[]).includes(t)) {
+      this.erro(nome, `Valor inválido: use ${valores.join(', ')}`);
+      return null;
+    }
+    return t as T;
+  }
+
+  /** A set of enum values: a JSON array, one form value, or repeated form values. */
+  conjuntoDe<T extends string>(nome: string, valores: readonly T[]): T[] {
+    const v = this.bruto(nome);
+    const lista = v === undefined || v === null || v === '' ? [] : Array.isArray(v) ? v : [v];
+    const resultado: T[] = [];
+    for (const item of lista) {
+      if (typeof item !== 'string' || !(valores as readonly string[]).includes(item)) {
+        this.erro(nome, `Valor inválido: use ${valores.join(', ')}`);
+        return [];
+      }
+      if (!resultado.includes(item as T)) resultado.push(item as T);
+    }
+    return resultado;
+  }
+
+  /** Throws Invalido with every collected message, if any. */
+  concluir(): void {
+    if (Object.keys(this.erros).length > 0) {
+      throw new Invalido('VALIDACAO', 'Verifique os campos destacados', { ...this.erros });
+    }
+  }
+}
+
+/** Key used for case- and space-insensitive uniqueness of names. */
+export function chaveDeNome(nome: string): string {
+  return nome.normalize('NFC').trim().replace(/\s+/g, ' ').toLocaleLowerCase('pt-BR');
+}

@@ -1,0 +1,68 @@
+import * as client from 'openid-client';
+
+/**
+ * The authorization-code flow both faces use (openid-client): lazy discovery retried after a
+ * failure, the redirect with state, nonce and PKCE, and the code exchange that checks them.
+ * Each face keeps its own errors and reads the identity its own way.
+ */
+export interface Provedor {
+  readonly issuer: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  readonly redirectUri: () => string;
+}
+
+/** What must survive between the redirect to the provider and the callback. */
+export interface Desafio {
+  readonly state: string;
+  readonly nonce: string;
+  readonly verifier: string;
+}
+
+export type Tokens = Awaited<ReturnType<typeof client.authorizationCodeGrant>>;
+
+/**
+ * Discovery on first use, so a face starts even when the provider is briefly down; a failure is
+ * forgotten, so the next login tries again. `falha` builds the face's own error.
+ */
+export function descobertaPreguicosa(p: Provedor, falha: (causa: unknown) => Error): () => Promise<client.Configuration> {
+  let descoberta: Promise<client.Configuration> | null = null;
+  const inseguro = new URL(p.issuer).protocol === 'http:';
+  return () => {
+    descoberta ??= client
+      .discovery(new URL(p.issuer), p.clientId, p.clientSecret, undefined, {
+        ...(inseguro ? { execute: [client.allowInsecureRequests] } : {}),
+      })
+      .catch((e: unknown) => {
+        descoberta = null;
+        throw falha(e);
+      });
+    return descoberta;
+  };
+}
+
+export async function iniciarAutorizacao(config: client.Configuration, p: Provedor, escopo: string): Promise<{ url: URL; desafio: Desafio }> {
+  const desafio: Desafio = { state: client.randomState(), nonce: client.randomNonce(), verifier: client.randomPKCECodeVerifier() };
+  const url = client.buildAuthorizationUrl(config, {
+    redirect_uri: p.redirectUri(),
+    scope: escopo,
+    response_type: 'code',
+    state: desafio.state,
+    nonce: desafio.nonce,
+    code_challenge: await client.calculatePKCECodeChallenge(desafio.verifier),
+    code_challenge_method: 'S256',
+  });
+  return { url, desafio };
+}
+
+/** Exchanges the code of the callback's query; throws openid-client's error on any mismatch. */
+export function trocarCodigo(config: client.Configuration, p: Provedor, query: string, desafio: Desafio, idTokenExpected: boolean): Promise<Tokens> {
+  const atual = new URL(p.redirectUri());
+  atual.search = query;
+  return client.authorizationCodeGrant(config, atual, {
+    pkceCodeVerifier: desafio.verifier,
+    expectedState: desafio.state,
+    expectedNonce: desafio.nonce,
+    ...(idTokenExpected ? { idTokenExpected: true } : {}),
+  });
+}

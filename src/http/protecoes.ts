@@ -1,0 +1,79 @@
+import helmet from '@fastify/helmet';
+import Fastify, { type FastifyInstance } from 'fastify';
+
+/**
+ * The headers `@fastify/helmet` adds with these options, read once from a throwaway instance.
+ * NOTE: the plugin calls `helmet(options)` on every request, and helmet rebuilds and re-validates
+ * the whole CSP each time (~3 % of a dashboard request). The set depends only on the options, never
+ * on the request, so it is taken from the plugin itself (the headers stay exactly the plugin's)
+ * and copied onto each reply.
+ */
+async function cabecalhosDoHelmet(opcoes: OpcoesCabecalhos): Promise<Record<string, string>> {
+  const responder = async (comHelmet: boolean) => {
+    const molde = Fastify();
+    if (comHelmet) {
+      await molde.register(helmet, {
+        contentSecurityPolicy: {
+          directives: {
+            defaultSrc: ["'self'"],
+            imgSrc: ["'self'", 'data:', 'https:', ...opcoes.origensDeImagem],
+            formAction: ["'self'", ...(opcoes.destinosDeFormulario ?? [])],
+            frameAncestors: ["'none'"],
+            upgradeInsecureRequests: opcoes.producao ? [] : null,
+          },
+        },
+        hsts: opcoes.producao,
+        // NOTE: not helmet's no-referrer: under it Chromium sends `Origin: null` with a plain form
+        // post, which the CSRF checks must refuse, so no form would work without JavaScript.
+        // same-origin still sends nothing to other sites.
+        referrerPolicy: { policy: 'same-origin' },
+      });
+    }
+    molde.get('/', (_req, reply) => reply.send(''));
+    try {
+      return (await molde.inject('/')).headers;
+    } finally {
+      await molde.close();
+    }
+  };
+  const [com, sem] = await Promise.all([responder(true), responder(false)]);
+  const cabecalhos: Record<string, string> = {};
+  for (const [nome, valor] of Object.entries(com)) {
+    if (nome in sem || nome === 'date') continue;
+    if (typeof valor !== 'string') throw new Error(`cabeçalho de segurança inesperado: ${nome}`);
+    cabecalhos[nome] = valor;
+  }
+  return cabecalhos;
+}
+
+export interface OpcoesCabecalhos {
+  readonly producao: boolean;
+  /** Origins of images the pages show (the provider's avatars). */
+  readonly origensDeImagem: readonly string[];
+  /** Origins a form post may end at after a redirect (the provider's sign-out page). */
+  readonly destinosDeFormulario?: readonly string[];
+}
+
+/**
+ * The protections both faces share: the security headers, and the rule that every route declares
+ * who may reach it (deny by default), recorded for the access-matrix tests.
+ */
+export async function registrarCabecalhos(app: FastifyInstance, opcoes: OpcoesCabecalhos): Promise<void> {
+  const cabecalhos = await cabecalhosDoHelmet(opcoes);
+  app.addHook('onRequest', (_req, reply, feito) => {
+    reply.headers(cabecalhos);
+    feito();
+  });
+}
+
+/** Refuses to start with a route that has no access rule in `config[chave]`; lists every route. */
+export function exigirRegraDeAcesso(app: FastifyInstance, chave: 'acesso' | 'guarda'): void {
+  const rotas: string[] = [];
+  app.decorate('rotasRegistradas', rotas);
+  app.addHook('onRoute', (rota) => {
+    if (rota.config?.[chave] === undefined) {
+      throw new Error(`rota ${rota.method.toString()} ${rota.url} sem regra de acesso (config.${chave})`);
+    }
+    for (const metodo of [rota.method].flat()) if (metodo !== 'HEAD') rotas.push(`${metodo} ${rota.url}`);
+  });
+}

@@ -1,0 +1,136 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { contaDaSessao, type Conta, type NomePerfil } from '../domain/contas.ts';
+import { ErroHttp } from '../http/erros.ts';
+import type { ContextoMercados } from './contexto.ts';
+import { apagarCookieSessao, csrfConfere, lerTokenDaSessao, tokenCsrf } from './sessao.ts';
+
+/** A route's access check: answers the request itself (and returns the reply) to refuse it. */
+export type Middleware = (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply | undefined>;
+
+/** Who may reach a route: anyone, or whoever a middleware lets through. */
+export type Guarda = 'publico' | Middleware;
+
+export const CAMINHO_GRAPHQL = '/graphql';
+
+/** The body of an unauthenticated GraphQL request (spec, sections 5 and 7). */
+export const ERRO_GRAPHQL_NAO_AUTENTICADO = {
+  errors: [{ message: 'Não autenticado', extensions: { code: 'UNAUTHENTICATED' } }],
+} as const;
+
+/** The request path without its query string. */
+export function caminhoDe(req: FastifyRequest): string {
+  return req.url.split('?', 1)[0] ?? req.url;
+}
+
+/** Not logged in: 401 with the GraphQL errors list on /graphql, a redirect to /login elsewhere. */
+export const isAuthenticated: Middleware = async (req, reply) => {
+  if (req.conta !== null) return undefined;
+  if (caminhoDe(req) === CAMINHO_GRAPHQL) return reply.code(401).send(ERRO_GRAPHQL_NAO_AUTENTICADO);
+  return reply.redirect('/login', 302);
+};
+
+function exigirPerfis(aceitos: readonly NomePerfil[], required: string): Middleware {
+  return async (req, reply) => {
+    if (req.conta === null) return reply.code(401).send({ error: 'Não autenticado' });
+    if (!req.conta.profiles.some((p) => aceitos.includes(p))) return reply.code(403).send({ error: 'Acesso negado', required });
+    return undefined;
+  };
+}
+
+/** 401 when not logged in; 403 naming the profile when the account lacks it. */
+export function hasProfile(name: NomePerfil): Middleware {
+  return exigirPerfis([name], name);
+}
+
+/** 401 when not logged in; 403 naming the profiles when the account has none of them. */
+export function hasAnyProfile(names: readonly NomePerfil[]): Middleware {
+  return exigirPerfis(names, `Um dos perfis: ${names.join(', ')}`);
+}
+
+/** What every GraphQL request carries (spec, section 5 item 7). */
+export interface ContextoGraphql {
+  readonly user: Conta | null;
+  readonly isAuthenticated: boolean;
+  hasProfile(name: NomePerfil): boolean;
+  hasAnyProfile(names: readonly NomePerfil[]): boolean;
+}
+
+export function contextoGraphql(user: Conta | null): ContextoGraphql {
+  return {
+    user,
+    isAuthenticated: user !== null,
+    hasProfile: (name) => user?.profiles.includes(name) ?? false,
+    hasAnyProfile: (names) => user?.profiles.some((p) => names.includes(p)) ?? false,
+  };
+}
+
+/**
+ * onRequest: reloads the account of the session cookie, if any (one query; none for anonymous
+ * visitors, who get no session), then applies the route's guard. /graphql is guarded by
+ * isAuthenticated whatever route serves it. Unmatched paths carry no guard and reach the 404.
+ */
+export function ganchoDeAcesso(ctx: ContextoMercados) {
+  return async (req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
+    req.conta = null;
+    req.tokenSessao = null;
+    const token = lerTokenDaSessao(req);
+    if (token !== undefined) {
+      const conta = token === null ? null : await contaDaSessao(ctx.banco, token, ctx.relogio.agora());
+      if (conta === null) {
+        // Forged, expired or ended: the browser forgets it, and the visitor is anonymous.
+        apagarCookieSessao(reply, { seguro: ctx.cookiesSeguros });
+      } else {
+        req.conta = conta;
+        req.tokenSessao = token;
+      }
+    }
+    if (caminhoDe(req) === CAMINHO_GRAPHQL) {
+      const recusa = await isAuthenticated(req, reply);
+      if (recusa !== undefined) return recusa;
+    }
+    const guarda = req.routeOptions.config.guarda;
+    if (guarda === undefined || guarda === 'publico') return undefined;
+    return guarda(req, reply);
+  };
+}
+
+/** The CSRF token of the current session, to show to pages and hand to the browser client. */
+export function csrfDaRequisicao(ctx: ContextoMercados, req: FastifyRequest): string | null {
+  return req.tokenSessao === null ? null : tokenCsrf(ctx.config.sessionSecret, req.tokenSessao);
+}
+
+const METODOS_SEGUROS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+function ehJson(req: FastifyRequest): boolean {
+  const tipo = (req.headers['content-type'] ?? '').split(';', 1)[0]?.trim().toLowerCase();
+  return tipo === 'application/json';
+}
+
+/**
+ * preHandler: cross-site request forgery. Writes must come from our own origin. Outside
+ * /graphql they must carry the session's token (header x-csrf-token, or _csrf in a form).
+ * GraphQL writes must be application/json: a cross-site page cannot send that without a CORS
+ * preflight, which this service never grants, so forms and simple requests never reach it.
+ */
+export function ganchoCsrf(ctx: ContextoMercados) {
+  return async (req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
+    if (METODOS_SEGUROS.has(req.method)) return undefined;
+    const origem = req.headers.origin;
+    if (origem !== undefined && origem !== new URL(ctx.baseUrl()).origin) {
+      throw new ErroHttp(403, 'ORIGEM_NAO_PERMITIDA', 'Origem da requisição não permitida');
+    }
+    if (caminhoDe(req) === CAMINHO_GRAPHQL) {
+      if (ehJson(req)) return undefined;
+      return reply.code(415).send({
+        errors: [{ message: 'Envie a operação GraphQL como application/json', extensions: { code: 'UNSUPPORTED_MEDIA_TYPE' } }],
+      });
+    }
+    const corpo = req.body as Record<string, unknown> | null | undefined;
+    const recebido = (corpo !== null && typeof corpo === 'object' ? corpo._csrf : undefined) ?? req.headers['x-csrf-token'];
+    const esperado = csrfDaRequisicao(ctx, req);
+    if (esperado === null || !csrfConfere(esperado, recebido)) {
+      throw new ErroHttp(403, 'CSRF', 'Token CSRF ausente ou inválido. Recarregue a página e tente novamente.');
+    }
+    return undefined;
+  };
+}

@@ -1,0 +1,100 @@
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { extname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Type } from '@sinclair/typebox';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply } from 'fastify';
+import { isAuthenticated, type Guarda } from './acesso.ts';
+
+/** Where `npm install` (scripts/construir-cliente.ts) puts the built browser client. */
+export const PASTA_CLIENTE = fileURLToPath(new URL('../../dist/mercados/', import.meta.url));
+
+/** The prefix of the built assets; their names carry a content hash, so they never change. */
+export const CAMINHO_ASSETS = '/assets';
+
+const TIPOS: Readonly<Record<string, string>> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.woff2': 'font/woff2',
+};
+
+/**
+ * The addresses the client draws, and who the server lets reach each shell. The server checks
+ * the login (spec 5.B.8: no session → /login); the profile a page needs is the client's to
+ * mirror, because the data behind it is guarded by GraphQL's @auth, the real protection.
+ * /login is served by the login route (the client shows it only for ?error=auth_failed).
+ */
+export const PAGINAS_DO_CLIENTE: ReadonlyArray<readonly [string, Guarda]> = [
+  ['/', 'publico'],
+  ['/unauthorized', 'publico'],
+  ['/dashboard', isAuthenticated],
+  ['/mercados', isAuthenticated],
+  ['/mercados/novo', isAuthenticated],
+  ['/mercados/:id', isAuthenticated],
+  ['/mercados/:id/editar', isAuthenticated],
+  ['/mercados/:id/precos', isAuthenticated],
+  ['/usuarios', isAuthenticated],
+];
+
+interface Arquivo {
+  readonly conteudo: Buffer;
+  readonly tipo: string;
+}
+
+/** The built client, read once at start: the HTML shell and its assets, all in memory (~300 kB). */
+export interface ClienteWeb {
+  /** Null when the client was never built (development or tests without `npm install`). */
+  readonly shell: Buffer | null;
+  readonly assets: ReadonlyMap<string, Arquivo>;
+}
+
+export function carregarCliente(pasta: string = PASTA_CLIENTE): ClienteWeb {
+  const indice = join(pasta, 'index.html');
+  if (!existsSync(indice)) return { shell: null, assets: new Map() };
+  const assets = new Map<string, Arquivo>();
+  const pastaAssets = join(pasta, 'assets');
+  for (const nome of existsSync(pastaAssets) ? readdirSync(pastaAssets) : []) {
+    const tipo = TIPOS[extname(nome)];
+    if (tipo !== undefined) assets.set(nome, { conteudo: readFileSync(join(pastaAssets, nome)), tipo });
+  }
+  return { shell: readFileSync(indice), assets };
+}
+
+const SEM_CLIENTE = `<!doctype html><html lang="pt-BR"><head><meta charset="utf-8"><title>Cestaria Mercados</title></head>
+<body><h1>Cliente web não construído</h1><p>O cliente da face Mercados ainda não foi construído.
+Rode <code>npm install</code> (ou <code>npm run prepare</code>) e reinicie o serviço.</p></body></html>`;
+
+/**
+ * The browser client: its HTML shell at each of its addresses and its hashed assets with a
+ * year-long cache. Without a build, production refuses to start; elsewhere the shell explains
+ * what to run (503) and the start is logged as an error.
+ */
+export function rotasCliente(app: FastifyInstance, cliente: ClienteWeb, opcoes: { producao: boolean; log: FastifyBaseLogger }): void {
+  if (cliente.shell === null) {
+    if (opcoes.producao) throw new Error(`o cliente web da face Mercados não foi construído em ${PASTA_CLIENTE}: rode npm install`);
+    opcoes.log.error(`o cliente web não foi construído em ${PASTA_CLIENTE}: rode npm install (ou npm run prepare)`);
+  }
+
+  for (const [url, guarda] of PAGINAS_DO_CLIENTE) {
+    const schema = url.includes(':id') ? { params: Type.Object({ id: Type.String({ pattern: '^[0-9]{1,10}$' }) }) } : {};
+    app.get(url, { config: { guarda }, schema }, (_req, reply) => responderShell(reply, cliente));
+  }
+
+  app.get(
+    `${CAMINHO_ASSETS}/:arquivo`,
+    { config: { guarda: 'publico' }, schema: { params: Type.Object({ arquivo: Type.String() }) } },
+    (req, reply) => {
+      const arquivo = cliente.assets.get((req.params as { arquivo: string }).arquivo);
+      if (arquivo === undefined) return reply.callNotFound();
+      return reply.type(arquivo.tipo).header('cache-control', 'public, max-age=31536000, immutable').send(arquivo.conteudo);
+    },
+  );
+}
+
+/** The shell: the same for everyone; no-store so a new build's asset names are picked up at once. */
+export function responderShell(reply: FastifyReply, cliente: ClienteWeb): FastifyReply {
+  reply.header('cache-control', 'no-store').type('text/html; charset=utf-8');
+  if (cliente.shell === null) return reply.code(503).send(SEM_CLIENTE);
+  return reply.send(cliente.shell);
+}

@@ -1,0 +1,178 @@
+import {
+  GraphQLError, Kind, ValuesOfCorrectTypeRule, getNamedType, getOperationAST, isInterfaceType, isListType, isNonNullType, isObjectType, specifiedRules,
+  type ASTVisitor, type FragmentDefinitionNode, type GraphQLNamedType, type GraphQLOutputType, type GraphQLSchema,
+  type OperationDefinitionNode, type SelectionSetNode, type ValidationContext, type ValidationRule,
+} from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import { RegraDeValoresEscritos, errosDasVariaveis } from './entrada.ts';
+
+/**
+ * What a single request may ask for. A query is refused before it runs when it nests deeper
+ * than PROFUNDIDADE_MAXIMA levels or when its estimated cost exceeds CUSTO_MAXIMO: every field
+ * costs 1, and a field that returns a list multiplies what is asked inside it by FATOR_DE_LISTA.
+ * Introspection (__schema, __type) is free and can be switched off (production).
+ */
+export const PROFUNDIDADE_MAXIMA = 8;
+export const CUSTO_MAXIMO = 5000;
+export const FATOR_DE_LISTA = 10;
+
+function ehIntrospeccao(nome: string): boolean {
+  return nome === '__schema' || nome === '__type';
+}
+
+function devolveLista(tipo: GraphQLOutputType): boolean {
+  return isListType(isNonNullType(tipo) ? tipo.ofType : tipo);
+}
+
+/**
+ * Depth and cost of each operation. Fragments are measured once each and remembered, so a
+ * document built to make the measuring itself explode (fragments spreading fragments twice, over
+ * and over) costs linear time; a fragment cycle (refused by NoFragmentCyclesRule) counts as 0.
+ */
+class Medidor {
+  readonly #schema: GraphQLSchema;
+  readonly #fragmentos: Map<string, FragmentDefinitionNode>;
+  readonly #profundidades = new Map<string, number>();
+  readonly #custos = new Map<string, number>();
+  readonly #emCurso = new Set<string>();
+
+  constructor(schema: GraphQLSchema, fragmentos: readonly FragmentDefinitionNode[]) {
+    this.#schema = schema;
+    this.#fragmentos = new Map(fragmentos.map((f) => [f.name.value, f]));
+  }
+
+  /** A fragment's measure, computed once; `tipo` keeps depth and cost apart in the cycle guard. */
+  #fragmento(tipo: 'profundidade' | 'custo', nome: string, medir: (f: FragmentDefinitionNode) => number): number {
+    const memo = tipo === 'profundidade' ? this.#profundidades : this.#custos;
+    const pronto = memo.get(nome);
+    if (pronto !== undefined) return pronto;
+    const f = this.#fragmentos.get(nome);
+    const chave = `${tipo}:${nome}`;
+    if (f === undefined || this.#emCurso.has(chave)) return 0;
+    this.#emCurso.add(chave);
+    const v = medir(f);
+    this.#emCurso.delete(chave);
+    memo.set(nome, v);
+    return v;
+  }
+
+  profundidade(selecao: SelectionSetNode | undefined): number {
+    let maxima = 0;
+    for (const s of selecao?.selections ?? []) {
+      const d =
+        s.kind === Kind.FIELD ? (ehIntrospeccao(s.name.value) ? 0 : 1 + this.profundidade(s.selectionSet))
+        : s.kind === Kind.INLINE_FRAGMENT ? this.profundidade(s.selectionSet)
+        : this.#fragmento('profundidade', s.name.value, (f) => this.profundidade(f.selectionSet));
+      maxima = Math.max(maxima, d);
+    }
+    return maxima;
+  }
+
+  custo(selecao: SelectionSetNode | undefined, pai: GraphQLNamedType | undefined): number {
+    let total = 0;
+    for (const s of selecao?.selections ?? []) {
+      if (s.kind === Kind.FIELD) {
+        const nome = s.name.value;
+        if (ehIntrospeccao(nome) || nome === '__typename') continue;
+        const def = isObjectType(pai) || isInterfaceType(pai) ? pai.getFields()[nome] : undefined;
+        const fator = def !== undefined && devolveLista(def.type) ? FATOR_DE_LISTA : 1;
+        total += 1 + fator * this.custo(s.selectionSet, def === undefined ? undefined : getNamedType(def.type));
+      } else if (s.kind === Kind.INLINE_FRAGMENT) {
+        total += this.custo(s.selectionSet, s.typeCondition === undefined ? pai : this.#schema.getType(s.typeCondition.name.value) ?? undefined);
+      } else {
+        total += this.#fragmento('custo', s.name.value, (f) => this.custo(f.selectionSet, this.#schema.getType(f.typeCondition.name.value) ?? undefined));
+      }
+    }
+    return total;
+  }
+}
+
+function tipoRaiz(schema: GraphQLSchema, op: OperationDefinitionNode): GraphQLNamedType | undefined {
+  const tipo = op.operation === 'query' ? schema.getQueryType() : op.operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType();
+  return tipo ?? undefined;
+}
+
+function regraDosLimites(context: ValidationContext): ASTVisitor {
+  return {
+    Document: {
+      leave(doc) {
+        const schema = context.getSchema();
+        const fragmentos = doc.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION);
+        const medidor = new Medidor(schema, fragmentos);
+        for (const op of doc.definitions) {
+          if (op.kind !== Kind.OPERATION_DEFINITION) continue;
+          const profundidade = medidor.profundidade(op.selectionSet);
+          if (profundidade > PROFUNDIDADE_MAXIMA) {
+            context.reportError(
+              new GraphQLError(`Consulta profunda demais: ${profundidade} níveis, o máximo é ${PROFUNDIDADE_MAXIMA}. Peça menos níveis aninhados.`, {
+                nodes: [op],
+                extensions: { code: 'CONSULTA_PROFUNDA_DEMAIS', limite: PROFUNDIDADE_MAXIMA, encontrado: profundidade },
+              }),
+            );
+          }
+          const custo = medidor.custo(op.selectionSet, tipoRaiz(schema, op));
+          if (custo > CUSTO_MAXIMO) {
+            const estimado = Number.isFinite(custo) && custo < Number.MAX_SAFE_INTEGER ? custo : Number.MAX_SAFE_INTEGER;
+            context.reportError(
+              new GraphQLError(
+                `Consulta custosa demais: custo estimado ${estimado}, o máximo é ${CUSTO_MAXIMO}. Peça menos campos ou divida a consulta em partes.`,
+                { nodes: [op], extensions: { code: 'CONSULTA_CUSTOSA_DEMAIS', limite: CUSTO_MAXIMO, encontrado: estimado } },
+              ),
+            );
+          }
+        }
+      },
+    },
+  };
+}
+
+/** Depth and cost limits, as a validation rule: refused queries never run. */
+export const RegraDosLimites: ValidationRule = regraDosLimites;
+
+/** Production hides the schema: __schema and __type are refused, __typename stays. */
+export const RegraSemIntrospeccao: ValidationRule = (context) => ({
+  Field(no) {
+    if (ehIntrospeccao(no.name.value)) {
+      context.reportError(
+        new GraphQLError('A introspecção do esquema está desativada neste servidor', {
+          nodes: [no],
+          extensions: { code: 'INTROSPECCAO_DESATIVADA' },
+        }),
+      );
+    }
+  },
+});
+
+/** Spec of GraphQL over HTTP: GET carries queries only, since a GET must never change anything. */
+function mutacaoPorGet(): GraphQLError {
+  return new GraphQLError('Mutações só podem ser enviadas por POST', {
+    extensions: { code: 'BAD_REQUEST', http: { status: 405, headers: { Allow: 'POST' } } },
+  });
+}
+
+/**
+ * The checks every request passes before it runs: the HTTP method of a mutation, written values
+ * with named paths (in place of ValuesOfCorrectTypeRule), limits, introspection when it is off,
+ * and the variables' values.
+ */
+export function conferenciasDaRequisicao(opcoes: { readonly introspeccao: boolean }): Plugin<{ request?: Request; params?: { operationName?: string } }> {
+  return {
+    onParse({ context }) {
+      return ({ result }) => {
+        if (result instanceof Error || result === null || context.request?.method !== 'GET') return;
+        if (getOperationAST(result, context.params?.operationName)?.operation === 'mutation') throw mutacaoPorGet();
+      };
+    },
+    onValidate({ addValidationRule, setValidationFn, validateFn }) {
+      setValidationFn((schema, doc, regras, typeInfo, opcoesValidacao) =>
+        validateFn(schema, doc, (regras ?? specifiedRules).map((r: ValidationRule) => (r === ValuesOfCorrectTypeRule ? RegraDeValoresEscritos : r)), typeInfo, opcoesValidacao),
+      );
+      addValidationRule(RegraDosLimites);
+      if (!opcoes.introspeccao) addValidationRule(RegraSemIntrospeccao);
+    },
+    onExecute({ args, setResultAndStopExecution }) {
+      const erro = errosDasVariaveis(args.schema, args.document, args.operationName, args.variableValues);
+      if (erro !== null) setResultAndStopExecution({ errors: [erro] });
+    },
+  };
+}

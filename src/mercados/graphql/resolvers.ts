@@ -1,0 +1,108 @@
+import type { IResolvers } from '@graphql-tools/utils';
+import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
+import { atribuirPerfis, listarContas, type Conta } from '../../domain/contas.ts';
+import {
+  acoesDoMercado, atualizarMercado, atualizarPrecoMercado, autorizarMercados, buscarProdutos, criarMercado, desativarMercado,
+  lerId, listarMercados, mercadoPorId, podeMercados, type Mercado, type PrecoMercado, type ProdutoDoCatalogo,
+} from '../../domain/mercados.ts';
+import { atorDe, esquecerCarregados, type ContextoResolvers } from './contexto.ts';
+import { DateTime, Decimal, emCentesimos } from './escalares.ts';
+
+/**
+ * Thin resolvers: arguments go to the domain functions as they arrive, the domain validates,
+ * authorises and writes; nested fields go through the request's loaders.
+ */
+
+type Ctx = ContextoResolvers;
+
+/** A write, after which the request's loaders must read the new state. */
+async function escrita<T>(ctx: Ctx, fazer: () => Promise<T>): Promise<T> {
+  const r = await fazer();
+  esquecerCarregados(ctx.carregadores);
+  return r;
+}
+
+/** Whether the field being resolved selects the sub-field `campo` (directly or through fragments). */
+function pedeSubcampo(info: GraphQLResolveInfo, campo: string): boolean {
+  const pede = (conjunto: SelectionSetNode | undefined): boolean =>
+    (conjunto?.selections ?? []).some((s) =>
+      s.kind === Kind.FIELD ? s.name.value === campo : s.kind === Kind.INLINE_FRAGMENT ? pede(s.selectionSet) : pede(info.fragments[s.name.value]?.selectionSet));
+  return info.fieldNodes.some((n) => pede(n.selectionSet));
+}
+
+/**
+ * A market's prices; when their products are asked for too, those are loaded here in one batch
+ * (all markets of the request together) so that each price's `produto` resolves synchronously.
+ */
+async function precosDoMercado(m: Mercado, ctx: Ctx, info: GraphQLResolveInfo): Promise<PrecoMercado[]> {
+  const precos = await ctx.carregadores.precosDoMercado.load(m.id);
+  if (precos.length === 0 || !pedeSubcampo(info, 'produto')) return precos;
+  const ids = precos.map((p) => p.produtoId);
+  const produtos = await ctx.carregadores.produtos.loadMany(ids);
+  produtos.forEach((produto, i) => {
+    if (!(produto instanceof Error)) ctx.carregadores.produtosProntos.set(ids[i] ?? 0, produto);
+  });
+  return precos;
+}
+
+/** A price's product: the foreign key makes a missing one impossible; if it happens, it is a bug worth a 500 and a log line. */
+function produtoDoPreco(p: PrecoMercado, produto: ProdutoDoCatalogo | null): ProdutoDoCatalogo {
+  if (produto === null) throw new Error(`o preço ${p.id} aponta para o produto ${p.produtoId}, que não existe`);
+  return produto;
+}
+
+export const resolvers: IResolvers<unknown, Ctx> = {
+  Decimal,
+  DateTime,
+
+  Query: {
+    mercados: (_: unknown, a: { ativo?: boolean | null }, ctx: Ctx) => listarMercados(ctx.banco, { ativo: a.ativo ?? undefined }),
+    mercado: (_: unknown, a: { id: string }, ctx: Ctx) => mercadoPorId(ctx.banco, lerId(a.id, 'id')),
+    me: (_: unknown, _a: unknown, ctx: Ctx) => ctx.user,
+    produtos: (_: unknown, a: { busca?: string | null; ativo?: boolean | null }, ctx: Ctx) => buscarProdutos(ctx.banco, a),
+    usuarios: (_: unknown, _a: unknown, ctx: Ctx) => {
+      autorizarMercados(atorDe(ctx), 'listarUsuarios', null);
+      return listarContas(ctx.banco);
+    },
+  },
+
+  Mutation: {
+    criarMercado: (_: unknown, a: { input: unknown }, ctx: Ctx) =>
+      escrita(ctx, () => criarMercado(ctx.banco, atorDe(ctx), a.input, ctx.agora)),
+    atualizarMercado: (_: unknown, a: { id: string; input: unknown }, ctx: Ctx) =>
+      escrita(ctx, () => atualizarMercado(ctx.banco, atorDe(ctx), a.id, a.input, ctx.agora)),
+    desativarMercado: (_: unknown, a: { id: string }, ctx: Ctx) =>
+      escrita(ctx, () => desativarMercado(ctx.banco, atorDe(ctx), a.id, ctx.agora)),
+    atualizarPrecoMercado: (_: unknown, a: { id: string; input: unknown }, ctx: Ctx) =>
+      escrita(ctx, () => atualizarPrecoMercado(ctx.banco, atorDe(ctx), a.id, a.input, ctx.agora)),
+    atribuirPerfis: (_: unknown, a: { userId: string; perfis: string[] }, ctx: Ctx) =>
+      escrita(ctx, () => atribuirPerfis(ctx.banco, atorDe(ctx), a, ctx.agora)),
+  },
+
+  Mercado: {
+    taxaAdministrativa: (m: Mercado) => emCentesimos(m.taxaAdministrativaCentesimos),
+    valorMaximoCesta: (m: Mercado) => emCentesimos(m.valorMaximoCestaCentavos),
+    admin: (m: Mercado, _a: unknown, ctx: Ctx) => ctx.carregadores.contas.load(m.adminId),
+    precos: (m: Mercado, _a: unknown, ctx: Ctx, info: GraphQLResolveInfo) => precosDoMercado(m, ctx, info),
+    acoes: (m: Mercado, _a: unknown, ctx: Ctx) => acoesDoMercado(atorDe(ctx), m),
+  },
+
+  PrecoMercado: {
+    preco: (p: PrecoMercado) => emCentesimos(p.precoCentavos),
+    produto: (p: PrecoMercado, _a: unknown, ctx: Ctx) => {
+      const pronto = ctx.carregadores.produtosProntos.get(p.produtoId);
+      if (pronto !== undefined) return produtoDoPreco(p, pronto);
+      return ctx.carregadores.produtos.load(p.produtoId).then((produto) => produtoDoPreco(p, produto));
+    },
+  },
+
+  Produto: {
+    valorReferencia: (p: ProdutoDoCatalogo) => emCentesimos(p.valorReferenciaCentavos),
+  },
+
+  User: {
+    // Deny by default: the e-mail shows only when the table says so; anyone else reads null.
+    email: (u: Conta, _a: unknown, ctx: Ctx) => (podeMercados(atorDe(ctx), 'verEmail', u) ? u.email : null),
+    mercados: (u: Conta, _a: unknown, ctx: Ctx) => ctx.carregadores.mercadosDoAdmin.load(u.id),
+  },
+};

@@ -1,0 +1,140 @@
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { createYoga, type YogaLogger } from 'graphql-yoga';
+import type { Config } from '../../config.ts';
+import { CAMINHO_GRAPHQL, contextoGraphql, isAuthenticated } from '../acesso.ts';
+import type { ContextoMercados } from '../contexto.ts';
+import { CacheDeRespostas, versaoDosDados } from './cache.ts';
+import { criarCarregadores, type ContextoResolvers } from './contexto.ts';
+import { mascararErro } from './erros.ts';
+import { criarEsquema } from './esquema.ts';
+import { OPCOES_IDE, paginaDaIde, rotasDaIde } from './ide.ts';
+import { conferenciasDaRequisicao } from './limites.ts';
+
+/** What differs between environments. */
+export interface OpcoesGraphql {
+  /** __schema and __type answer (GraphiQL's docs need them). */
+  readonly introspeccao: boolean;
+  /** GET /graphql from a browser shows GraphiQL. */
+  readonly ide: boolean;
+}
+
+/** Introspection as configured (GRAPHQL_INTROSPECTION, off in production by default); the IDE only in development. */
+export function opcoesGraphqlPadrao(config: Pick<Config, 'graphqlIntrospeccao' | 'nodeEnv'>): OpcoesGraphql {
+  return { introspeccao: config.graphqlIntrospeccao, ide: config.nodeEnv === 'development' };
+}
+
+interface ContextoServidor {
+  readonly req: FastifyRequest;
+  readonly reply: FastifyReply;
+}
+
+/** Yoga logs what it masks through the face's own logger. */
+function loggerDoYoga(log: FastifyBaseLogger): YogaLogger {
+  return {
+    debug: (...args: unknown[]) => log.debug({ yoga: args }, 'graphql'),
+    info: (...args: unknown[]) => log.info({ yoga: args }, 'graphql'),
+    warn: (...args: unknown[]) => log.warn({ yoga: args }, 'graphql'),
+    error: (...args: unknown[]) => log.error({ err: args[0] }, 'erro interno no GraphQL'),
+  };
+}
+
+/**
+ * Runs at most `vagas` operations at once; the others wait their turn in arrival order.
+ * NOTE: an operation is CPU work (the markets query: ~35 ms, 144 KiB of JSON, a tree of 13,000
+ * fields), so running more of them side by side adds no throughput; it only keeps every one's
+ * tree and rows alive at the same time. With 50 at once the bench's process peaked at ~530 MB;
+ * with 4, at 420–460 MB, for the same throughput.
+ */
+function filaDeExecucao(vagas: number): <T>(fazer: () => Promise<T>) => Promise<T> {
+  let livres = vagas;
+  const esperando: Array<() => void> = [];
+  return async (fazer) => {
+    if (livres > 0) livres--;
+    else await new Promise<void>((vez) => esperando.push(vez));
+    try {
+      return await fazer();
+    } finally {
+      const proxima = esperando.shift();
+      if (proxima === undefined) livres++;
+      else proxima();
+    }
+  };
+}
+
+/** Operations that may run at once in one process (see filaDeExecucao). */
+const OPERACOES_SIMULTANEAS = 4;
+
+/**
+ * POST /graphql (JSON) and GET /graphql (queries only) through GraphQL Yoga, behind the face's
+ * own guard (isAuthenticated) and CSRF rules like every other route.
+ */
+export async function rotasGraphql(app: FastifyInstance, ctx: ContextoMercados, opcoes: OpcoesGraphql): Promise<void> {
+  const yoga = createYoga<ContextoServidor, ContextoResolvers>({
+    schema: criarEsquema(),
+    graphqlEndpoint: CAMINHO_GRAPHQL,
+    // NOTE: Yoga's default CORS answers any Origin with that same Origin; with cookie sessions
+    // any site could then read a logged-in person's data. This API is same-origin only.
+    cors: false,
+    multipart: false,
+    batching: false,
+    landingPage: false,
+    logging: loggerDoYoga(app.log),
+    maskedErrors: { maskError: mascararErro },
+    graphiql: opcoes.ide ? OPCOES_IDE : false,
+    renderGraphiQL: paginaDaIde,
+    plugins: [conferenciasDaRequisicao(opcoes)],
+    context: ({ req }) => ({
+      ...contextoGraphql(req.conta),
+      banco: ctx.banco,
+      agora: ctx.relogio.agora(),
+      carregadores: criarCarregadores(ctx.banco),
+      requestId: req.id,
+      log: req.log,
+    }),
+  });
+
+  if (opcoes.ide) await rotasDaIde(app);
+  const naVez = filaDeExecucao(OPERACOES_SIMULTANEAS);
+  const guardadas = new CacheDeRespostas();
+
+  app.route({
+    method: ['GET', 'POST'],
+    url: CAMINHO_GRAPHQL,
+    config: { guarda: isAuthenticated },
+    handler: async (req, reply) => {
+      // A request without an operation is answered here: Yoga would try to re-read a body Fastify
+      // already parsed, and answer in English with the parser's internal error attached.
+      const pedido = (req.method === 'GET' ? req.query : req.body) as { query?: unknown; operationName?: unknown; variables?: unknown } | null | undefined;
+      const consulta = pedido?.query;
+      const ide = opcoes.ide && req.method === 'GET' && (req.headers.accept ?? '').includes('text/html');
+      if (!ide && (typeof consulta !== 'string' || consulta.trim() === '')) {
+        return reply.code(400).header('cache-control', 'no-store').send({
+          errors: [{ message: 'Envie a operação GraphQL no campo "query"', extensions: { code: 'BAD_REQUEST' } }],
+        });
+      }
+      // A read answered before, for the same person, at the same version of the data: send it again.
+      const conta = req.conta;
+      const chave =
+        ide || conta === null || typeof consulta !== 'string'
+          ? null
+          : guardadas.chave(conta.id, consulta, typeof pedido?.operationName === 'string' ? pedido.operationName : undefined, pedido?.variables, req.headers.accept ?? '');
+      const versao = chave === null ? null : await versaoDosDados(ctx.banco);
+      if (chave !== null && versao !== null) {
+        const guardada = guardadas.ler(chave, versao);
+        if (guardada !== undefined) return reply.code(200).type(guardada.tipo).header('cache-control', 'no-store').send(guardada.texto);
+      }
+      const [resposta, texto] = await naVez(async () => {
+        const r = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
+        return [r, await r.text()] as const;
+      });
+      resposta.headers.forEach((valor, nome) => {
+        if (nome !== 'content-length') reply.header(nome, valor);
+      });
+      if (chave !== null && versao !== null && resposta.status === 200 && !texto.includes('"errors":')) {
+        guardadas.guardar(chave, { versao, tipo: resposta.headers.get('content-type') ?? 'application/json; charset=utf-8', texto });
+      }
+      // Answers depend on who asks: no shared cache may keep them.
+      return reply.code(resposta.status).header('cache-control', 'no-store').send(texto);
+    },
+  });
+}

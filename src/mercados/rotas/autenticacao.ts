@@ -1,0 +1,131 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { PROFILES, encerrarSessao, entrarComProvedor } from '../../domain/contas.ts';
+import { csrfDaRequisicao } from '../acesso.ts';
+import { responderShell } from '../cliente.ts';
+import type { ContextoMercados } from '../contexto.ts';
+import { ErroLogin } from '../oauth.ts';
+import { apagarCookieSessao, apagarVerificacao, gravarCookieSessao, gravarVerificacao, lerVerificacao } from '../sessao.ts';
+
+/** Login attempts at /auth/<name> per client address (spec, section 8). */
+export const LIMITE_LOGIN = { tentativas: 5, janelaMs: 15 * 60 * 1000 } as const;
+const MENSAGEM_LIMITE_LOGIN = 'Muitas tentativas de login. Tente novamente em 15 minutos.';
+const DESTINO_FALHA_LOGIN = '/login?error=auth_failed';
+
+const publico = { guarda: 'publico' as const };
+
+const Erro = Type.Object({ error: Type.String() });
+const Status = Type.Object({
+  authenticated: Type.Boolean(),
+  user: Type.Optional(
+    Type.Object({
+      id: Type.Integer(),
+      name: Type.String(),
+      email: Type.String(),
+      profiles: Type.Array(Type.Union(PROFILES.map((p) => Type.Literal(p)))),
+    }),
+  ),
+});
+
+/** Login through the OAuth provider, logout, the session status and the CSRF token. */
+export function rotasAutenticacao(app: FastifyInstance, ctx: ContextoMercados): void {
+  const cookie = { seguro: ctx.cookiesSeguros };
+  const verificacao = { ...cookie, caminho: `${ctx.caminhoAuth}/callback` };
+
+  app.get(
+    '/login',
+    { config: publico, schema: { querystring: Type.Object({ error: Type.Optional(Type.String()) }) } },
+    async (req, reply) => {
+      const { error } = req.query as { error?: string };
+      // The browser client explains the failure and offers to try again.
+      if (error === 'auth_failed') return responderShell(reply, ctx.cliente);
+      if (req.conta !== null) return reply.redirect('/dashboard', 302);
+      return reply.redirect(ctx.caminhoAuth, 302);
+    },
+  );
+
+  app.get(ctx.caminhoAuth, { config: publico, schema: { response: { 429: Erro } } }, async (req, reply) => {
+    const agora = ctx.relogio.agora();
+    const t = await ctx.limitador.contar(`mercados-login:${req.ip}`, LIMITE_LOGIN.tentativas, LIMITE_LOGIN.janelaMs, agora);
+    if (!t.permitido) {
+      reply.header('retry-after', Math.max(1, Math.ceil((t.fimDaJanela - agora.getTime()) / 1000)));
+      return reply.code(429).send({ error: MENSAGEM_LIMITE_LOGIN });
+    }
+    try {
+      const { url, verificacao: v } = await ctx.oauth.iniciar();
+      gravarVerificacao(reply, ctx.cofreVerificacao, v, agora.getTime(), verificacao);
+      return reply.redirect(url.href, 302);
+    } catch (e) {
+      if (!(e instanceof ErroLogin)) throw e;
+      req.log.error({ err: e.cause ?? e }, 'provedor de login indisponível');
+      return reply.redirect(DESTINO_FALHA_LOGIN, 302);
+    }
+  });
+
+  // Any failure here (denied consent, forged or replayed state, code refused, provider down,
+  // a profile we cannot accept) ends at /login?error=auth_failed with nothing created.
+  app.get(`${ctx.caminhoAuth}/callback`, { config: publico }, async (req, reply) => {
+    const agora = ctx.relogio.agora();
+    const v = lerVerificacao(req, ctx.cofreVerificacao, agora.getTime());
+    apagarVerificacao(reply, verificacao);
+    if (v === null) {
+      req.log.warn('login recusado: sem verificação (expirou, repetido ou de outro navegador)');
+      return reply.redirect(DESTINO_FALHA_LOGIN, 302);
+    }
+    try {
+      const query = req.url.includes('?') ? req.url.slice(req.url.indexOf('?') + 1) : '';
+      const perfil = await ctx.oauth.concluir(query, v);
+      const login = await entrarComProvedor(ctx.banco, perfil, {
+        agora,
+        adminEmails: ctx.config.adminEmails,
+        sessaoAnterior: req.tokenSessao,
+      });
+      gravarCookieSessao(reply, login.sessao, cookie);
+      req.log.info({ userId: login.conta.id, criada: login.criada }, 'login concluído');
+      return reply.redirect('/dashboard', 302);
+    } catch (e) {
+      if (e instanceof ErroLogin) req.log.warn({ err: e.cause ?? e }, `login recusado: ${e.message}`);
+      else req.log.error({ err: e }, 'login recusado: erro inesperado');
+      return reply.redirect(DESTINO_FALHA_LOGIN, 302);
+    }
+  });
+
+  /** Ends the session server-side; when that fails the session stays and the client is told. */
+  async function sair(req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+    if (req.tokenSessao !== null) {
+      try {
+        await encerrarSessao(ctx.banco, req.tokenSessao);
+      } catch (e) {
+        req.log.error({ err: e }, 'falha ao encerrar a sessão');
+        return reply.code(500).send({ error: 'Não foi possível encerrar a sessão. Tente novamente.' });
+      }
+    }
+    apagarCookieSessao(reply, cookie);
+    return reply.redirect('/', 302);
+  }
+
+  const logout = { config: publico, schema: { response: { 500: Erro } } };
+  for (const caminho of ['/logout', '/auth/logout']) {
+    app.get(caminho, logout, sair);
+    // The page's "Sair" button posts with the CSRF token; GET stays because the spec names it.
+    app.post(caminho, logout, sair);
+  }
+
+  app.get('/auth/status', { config: publico, schema: { response: { 200: Status } } }, async (req, reply) => {
+    reply.header('cache-control', 'no-store');
+    const c = req.conta;
+    if (c === null) return { authenticated: false };
+    return { authenticated: true, user: { id: c.id, name: c.name, email: c.email, profiles: c.profiles } };
+  });
+
+  app.get(
+    '/auth/csrf',
+    { config: publico, schema: { response: { 200: Type.Object({ csrfToken: Type.String() }), 401: Erro } } },
+    async (req, reply) => {
+      reply.header('cache-control', 'no-store');
+      const csrfToken = csrfDaRequisicao(ctx, req);
+      if (csrfToken === null) return reply.code(401).send({ error: 'Não autenticado' });
+      return { csrfToken };
+    },
+  );
+}

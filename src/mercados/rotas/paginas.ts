@@ -1,0 +1,17 @@
+import { readFileSync } from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import { rotasCliente } from '../cliente.ts';
+import type { ContextoMercados } from '../contexto.ts';
+
+const CSS = readFileSync(new URL('../static/estilo.css', import.meta.url));
+
+/**
+ * The pages people see: the browser client (its shell at each of its addresses, and its
+ * assets), and the stylesheet of the few pages the server still renders itself (errors and 404).
+ */
+export function rotasPaginas(app: FastifyInstance, ctx: ContextoMercados): void {
+  app.get('/static/estilo.css', { config: { guarda: 'publico' } }, (_req, reply) =>
+    reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(CSS),
+  );
+  rotasCliente(app, ctx.cliente, { producao: ctx.config.producao, log: app.log });
+}

@@ -1,0 +1,231 @@
+/**
+ * The access matrix of the Cestas face: every route × every role, with the expected outcome in
+ * one table. The table is also the documentation of access (DOMAIN.md "Access (Variant A)").
+ * A route registered without an entry here fails the test.
+ */
+import assert from 'node:assert/strict';
+import { createHash, randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { criarCesta, criarCiclo, criarPonto, criarProduto, criarUsuario } from '../helpers/fabricas.ts';
+import { entrarComo, navegadorComSessao, type Pessoa } from '../helpers/sessoes.ts';
+import { iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
+
+const PAPEIS = ['anonimo', 'semCadastro', 'info', 'consumidor', 'fornecedor', 'admin', 'master'] as const;
+type Papel = (typeof PAPEIS)[number];
+/** 'ok': allowed; 404: allowed to the route, but the record is someone else's and stays hidden. */
+type Resultado = 'ok' | 401 | 403 | 404;
+type Linha = Readonly<Record<Papel, Resultado>>;
+
+const PUBLICO: Linha = { anonimo: 'ok', semCadastro: 'ok', info: 'ok', consumidor: 'ok', fornecedor: 'ok', admin: 'ok', master: 'ok' };
+const IDENTIDADE: Linha = { ...PUBLICO, anonimo: 401 };
+const CADASTRADO: Linha = { ...IDENTIDADE, semCadastro: 403 };
+/** Updating one's own record: an identity with no record yet has nothing to update. */
+const PROPRIO_CADASTRO: Linha = { ...IDENTIDADE, semCadastro: 404 };
+const LEITURA: Linha = { anonimo: 401, semCadastro: 403, info: 'ok', consumidor: 403, fornecedor: 403, admin: 'ok', master: 'ok' };
+const ESCRITA: Linha = { ...LEITURA, info: 403 };
+const OFERTA_LER: Linha = { ...LEITURA, fornecedor: 'ok' };
+const OFERTA_ESCREVER: Linha = { ...ESCRITA, fornecedor: 'ok' };
+const PEDIDO_LER: Linha = { ...LEITURA, consumidor: 'ok' };
+const PEDIDO_ESCREVER: Linha = { ...ESCRITA, consumidor: 'ok' };
+const REL_FORNECEDORES: Linha = { ...LEITURA, fornecedor: 'ok' };
+const REL_CONSUMIDORES: Linha = { ...LEITURA, consumidor: 'ok' };
+const REGISTRADOS: Linha = { ...CADASTRADO };
+/** A receipt: its owner and admins; anyone else registered is told it does not exist. */
+const COMPROVANTE: Linha = { anonimo: 401, semCadastro: 403, info: 404, consumidor: 404, fornecedor: 404, admin: 'ok', master: 'ok' };
+
+function registro(prefixo: string): Record<string, Linha> {
+  return {
+    [`GET /${prefixo}-index`]: LEITURA,
+    [`GET /${prefixo}`]: ESCRITA,
+    [`POST /${prefixo}`]: ESCRITA,
+    [`GET /${prefixo}/:id`]: LEITURA,
+    [`POST /${prefixo}/:id`]: ESCRITA,
+    [`POST /${prefixo}/delete/:id`]: ESCRITA,
+  };
+}
+
+export const MATRIZ: Readonly<Record<string, Linha>> = {
+  'GET /static/estilo.css': PUBLICO,
+  'GET /static/ciclo.js': PUBLICO,
+  'GET /limitesolar': PUBLICO,
+  'GET /saiu': PUBLICO,
+  'GET /logout': PUBLICO,
+  'POST /logout': PUBLICO,
+  'GET /': CADASTRADO,
+  'GET /callback': CADASTRADO,
+  'GET /usuarionovo': IDENTIDADE,
+  'POST /usuarionovo': IDENTIDADE,
+  'POST /usuarionovo/:id': PROPRIO_CADASTRO,
+  'GET /profile': IDENTIDADE,
+  'POST /profile': PROPRIO_CADASTRO,
+  'GET /auditoria': ESCRITA,
+  ...registro('categoria'),
+  ...registro('cesta'),
+  ...registro('produto'),
+  ...registro('pontoentrega'),
+  ...registro('usuario'),
+  ...registro('ciclo'),
+  'GET /ciclo-index': LEITURA,
+  'GET /static/formularios.js': PUBLICO,
+  'GET /static/icone.svg': PUBLICO,
+  'GET /favicon.ico': PUBLICO,
+  'GET /oferta-index': OFERTA_LER,
+  'GET /oferta/:id': OFERTA_LER,
+  'POST /oferta': OFERTA_ESCREVER,
+  'POST /ofertasave': OFERTA_ESCREVER,
+  'POST /ofertaapagarproduto': OFERTA_ESCREVER,
+  'GET /composicao/:id': LEITURA,
+  'POST /composicao/:id': ESCRITA,
+  'POST /composicaosave': ESCRITA,
+  'GET /pedidoconsumidores/:id': PEDIDO_LER,
+  'POST /pedidoconsumidores': PEDIDO_ESCREVER,
+  'GET /pedidoconsumidoresconfirmacao/:id': PEDIDO_LER,
+  'POST /pedidoconsumidoresconfirmacao': PEDIDO_ESCREVER,
+  'GET /pedidosconsumidorestodos/:id': PEDIDO_LER,
+  'POST /fecharciclo/:id': ESCRITA,
+  'GET /movimentacao': ESCRITA,
+  'POST /movimentacao': ESCRITA,
+  'GET /movimentacao/:id/arquivo': COMPROVANTE,
+  'GET /pedidosfornecedoressobra/:id': REL_FORNECEDORES,
+  'GET /pedidosfornecedorestodos/:id': REL_FORNECEDORES,
+  'GET /pedidosfornecedoresciclos': REL_FORNECEDORES,
+  'POST /pedidosfornecedoresciclos': REL_FORNECEDORES,
+  'GET /pedidosconsumidoresciclos': REL_CONSUMIDORES,
+  'POST /pedidosconsumidoresciclos': REL_CONSUMIDORES,
+  'GET /relatorioprodutosciclos': REL_FORNECEDORES,
+  'POST /relatorioprodutosciclos': REL_FORNECEDORES,
+  'GET /downloadpedidosfornecedoresciclos': REL_FORNECEDORES,
+  'GET /entregaCicloPDF/:id': REGISTRADOS,
+  'GET /movimentacaotodos': REGISTRADOS,
+  'GET /relatorios': CADASTRADO,
+  'GET /healthz': PUBLICO,
+  'GET /readyz': PUBLICO,
+  'GET /metrics': PUBLICO,
+};
+
+const TABELAS_VIGIADAS = [
+  'categoria', 'cesta', 'produto', 'pontoentrega', 'usuario', 'ciclo', 'cicloentrega', 'ciclocesta', 'cicloproduto', 'auditoria',
+  'oferta', 'ofertaproduto', 'composicao', 'composicaoproduto', 'pedido', 'pedidoproduto', 'movimentacao',
+] as const;
+
+describe('matriz de acesso da face Cestas', () => {
+  let amb: AmbienteDeTeste;
+  const pessoas = new Map<Papel, Pessoa>();
+  const ids = new Map<string, number>();
+
+  before(async () => {
+    amb = await iniciarAmbiente();
+    for (const papel of PAPEIS) {
+      pessoas.set(
+        papel,
+        await entrarComo(amb, papel === 'anonimo' || papel === 'semCadastro' ? papel : papel === 'info' ? ['info'] : [papel]),
+      );
+    }
+    const cat = await amb.banco.insertInto('categoria').values({ nome: 'Cat matriz', nomeChave: 'cat matriz', createdAt: 'x', updatedAt: 'x' }).returning('id').executeTakeFirstOrThrow();
+    ids.set('categoria', cat.id);
+    ids.set('cesta', (await criarCesta(amb.banco)).id);
+    ids.set('produto', (await criarProduto(amb.banco)).id);
+    ids.set('pontoentrega', (await criarPonto(amb.banco)).id);
+    ids.set('ciclo', (await criarCiclo(amb.banco)).id);
+    ids.set('usuario', (await criarUsuario(amb.banco)).id);
+    const cesta = await criarCesta(amb.banco);
+    const ciclo = await criarCiclo(amb.banco, { cestas: [{ cestaId: cesta.id, quantidadeCestas: 10 }] });
+    ids.set('composicao', ciclo.cicloCestas[0] ?? 0);
+    ids.set('fornecedorAlheio', (await criarUsuario(amb.banco, { perfil: ['fornecedor'] })).id);
+    ids.set('consumidorAlheio', (await criarUsuario(amb.banco, { perfil: ['consumidor'] })).id);
+    // The consumer role's own order, which it (and admins) may see.
+    const ponto = await criarPonto(amb.banco);
+    const iso = new Date().toISOString();
+    const pedido = await amb.banco.insertInto('pedido').values({ cicloid: ciclo.id, usuarioid: pessoas.get('consumidor')?.id ?? 0, pontoEntregaId: ponto.id, createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow();
+    ids.set('pedido', pedido.id);
+    // Someone else's payment with a receipt.
+    const nome = `${randomUUID()}.pdf`;
+    writeFileSync(join(amb.config.dirArquivos, nome), '%PDF-1.4 comprovante');
+    const mov = await amb.banco.insertInto('movimentacao').values({
+      usuarioid: ids.get('consumidorAlheio') ?? 0, tipoMovimentacaoId: 4, sentido: 'credito', valorCentavos: 100, data: '2026-01-01',
+      descricao: 'Pagamento', arquivo: nome, createdAt: iso, updatedAt: iso,
+    }).returning('id').executeTakeFirstOrThrow();
+    ids.set('movimentacao', mov.id);
+  });
+  after(() => amb.fechar());
+
+  async function retrato(): Promise<string> {
+    const h = createHash('sha256');
+    for (const t of TABELAS_VIGIADAS) h.update(JSON.stringify(await amb.banco.selectFrom(t).selectAll().orderBy('id').execute()));
+    return h.digest('hex');
+  }
+
+  /** A throwaway record for delete cells, so one allowed delete does not spoil the next cell. */
+  async function alvoParaApagar(prefixo: string): Promise<number> {
+    switch (prefixo) {
+      case 'categoria':
+        return (await amb.banco.insertInto('categoria').values({ nome: `Apagar ${Math.random()}`, nomeChave: `apagar ${Math.random()}`, createdAt: 'x', updatedAt: 'x' }).returning('id').executeTakeFirstOrThrow()).id;
+      case 'cesta':
+        return (await criarCesta(amb.banco)).id;
+      case 'produto':
+        return (await criarProduto(amb.banco)).id;
+      case 'pontoentrega':
+        return (await criarPonto(amb.banco)).id;
+      case 'ciclo':
+        return (await criarCiclo(amb.banco)).id;
+      default:
+        return (await criarUsuario(amb.banco)).id;
+    }
+  }
+
+  async function caminho(rota: string, papel: Papel): Promise<string> {
+    const [, modelo = ''] = rota.split(' ');
+    if (modelo === '/downloadpedidosfornecedoresciclos') return `${modelo}?ciclos=${ids.get('ciclo')}`;
+    if (!modelo.includes(':id')) return modelo;
+    const prefixo = modelo.split('/')[1] ?? '';
+    const proprio = pessoas.get(papel)?.id;
+    if (prefixo === 'usuarionovo') return modelo.replace(':id', String(proprio ?? 1));
+    // A supplier opens their own offer page; the others name a supplier. The same for orders.
+    if (prefixo === 'oferta') return `${modelo.replace(':id', String(ids.get('ciclo')))}?usuarioid=${papel === 'fornecedor' ? proprio : ids.get('fornecedorAlheio')}`;
+    if (prefixo === 'pedidoconsumidores') return `${modelo.replace(':id', String(ids.get('ciclo')))}?usuarioid=${papel === 'consumidor' ? proprio : ids.get('consumidorAlheio')}`;
+    if (['pedidosconsumidorestodos', 'fecharciclo', 'pedidosfornecedoressobra', 'pedidosfornecedorestodos', 'entregaCicloPDF'].includes(prefixo)) return modelo.replace(':id', String(ids.get('ciclo')));
+    if (prefixo === 'pedidoconsumidoresconfirmacao') return modelo.replace(':id', String(ids.get('pedido')));
+    if (prefixo === 'movimentacao') return modelo.replace(':id', String(ids.get('movimentacao')));
+    if (modelo.includes('/delete/')) return modelo.replace(':id', String(await alvoParaApagar(prefixo)));
+    return modelo.replace(':id', String(ids.get(prefixo)));
+  }
+
+  test('toda rota registrada tem uma linha na matriz, e toda linha é uma rota', () => {
+    const registradas = new Set(amb.servicos.cestas?.rotasRegistradas ?? []);
+    assert.ok(registradas.size > 0);
+    const semLinha = [...registradas].filter((r) => MATRIZ[r] === undefined);
+    assert.deepEqual(semLinha, [], 'rotas sem regra na matriz');
+    const semRota = Object.keys(MATRIZ).filter((r) => !registradas.has(r));
+    assert.deepEqual(semRota, [], 'linhas da matriz sem rota');
+  });
+
+  for (const [rota, linha] of Object.entries(MATRIZ)) {
+    for (const papel of PAPEIS) {
+      const esperado = linha[papel];
+      test(`${rota} como ${papel} → ${esperado === 'ok' ? 'permitido' : esperado}`, async () => {
+        const pessoa = pessoas.get(papel);
+        assert.ok(pessoa);
+        const [metodo = 'GET'] = rota.split(' ');
+        const alvo = `${amb.url}${await caminho(rota, papel)}`;
+        const escrita = metodo === 'POST';
+        const antes = escrita && esperado !== 'ok' ? await retrato() : '';
+        // Logging out really ends the session everywhere: those cells use a second session of the same person.
+        const nav = rota.endsWith('/logout') && papel !== 'anonimo' ? navegadorComSessao(amb, pessoa.email) : pessoa.nav;
+        const corpo = /ciclos$/.test(alvo) ? { ciclos: [ids.get('ciclo')] } : {};
+        const r = escrita ? await nav.postJson(alvo, corpo) : await nav.getJson(alvo);
+        if (esperado === 'ok') {
+          assert.ok(r.status !== 401 && r.status !== 403 && r.status !== 404 && r.status < 500, `${rota} como ${papel}: ${r.status} ${r.texto.slice(0, 200)}`);
+          if (!escrita) assert.equal(r.status, 200, `${rota} como ${papel}: ${r.texto.slice(0, 200)}`);
+        } else if (esperado === 404) {
+          assert.equal(r.status, 404, `${rota} como ${papel}: ${r.texto.slice(0, 200)}`);
+        } else {
+          assert.equal(r.status, esperado, `${rota} como ${papel}: ${r.texto.slice(0, 200)}`);
+          assert.equal(r.json<{ success: boolean }>().success, false);
+          if (escrita) assert.equal(await retrato(), antes, 'uma escrita negada não mudou nada');
+        }
+      });
+    }
+  }
+});

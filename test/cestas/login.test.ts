@@ -1,0 +1,197 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { Navegador, ateOCallback, entrarPeloProvedor, tokenCsrf } from '../helpers/navegador.ts';
+import { criarUsuario, emailUnico } from '../helpers/fabricas.ts';
+import { iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
+
+describe('login da face Cestas pelo provedor OpenID', () => {
+  let amb: AmbienteDeTeste;
+  before(async () => {
+    amb = await iniciarAmbiente();
+  });
+  after(() => amb.fechar());
+
+  test('GET / sem sessão redireciona ao endereço de autorização do provedor, com state, nonce e PKCE', async () => {
+    const nav = new Navegador();
+    const r = await nav.get(`${amb.url}/`, { seguir: false });
+    assert.equal(r.status, 302);
+    const destino = new URL(r.headers.get('location') ?? '');
+    assert.equal(destino.origin, amb.idp);
+    assert.equal(destino.pathname, '/auth');
+    assert.equal(destino.searchParams.get('redirect_uri'), `${amb.url}/callback`);
+    assert.equal(destino.searchParams.get('code_challenge_method'), 'S256');
+    for (const p of ['state', 'nonce', 'code_challenge', 'client_id']) assert.ok(destino.searchParams.get(p), `falta ${p}`);
+    assert.match(destino.searchParams.get('scope') ?? '', /openid/);
+  });
+
+  test('primeiro acesso: provedor → callback → /usuarionovo → cadastro → painel; o segundo login vai direto ao painel', async () => {
+    const email = emailUnico('primeira');
+    const nav = new Navegador();
+    const aposLogin = await entrarPeloProvedor(nav, `${amb.url}/`, { email, nome: 'Marta Primeira' });
+    assert.equal(aposLogin.status, 200);
+    assert.equal(new URL(aposLogin.url).pathname, '/usuarionovo');
+    assert.ok(aposLogin.caminho.some((u) => new URL(u).pathname === '/callback'), 'passou pelo /callback');
+    assert.ok(nav.cookie(amb.url, 'appSession'), 'cookie appSession criado');
+    assert.match(aposLogin.texto, /Complete seu cadastro/);
+    assert.match(aposLogin.texto, /value="Marta Primeira"/, 'formulário pré-preenchido com o nome da identidade');
+    assert.ok(aposLogin.texto.includes(email), 'mostra o e-mail da identidade');
+
+    const cadastro = await nav.post(`${amb.url}/usuarionovo`, {
+      form: { _csrf: tokenCsrf(aposLogin.texto), nome: 'Marta Primeira', perfil: 'consumidor', cientepolitica: 'true' },
+    });
+    assert.equal(cadastro.status, 200);
+    assert.equal(new URL(cadastro.url).pathname, '/');
+    assert.match(cadastro.texto, /Olá, Marta Primeira!/);
+    assert.match(cadastro.texto, /Cadastro concluído/);
+
+    const linha = await amb.banco.selectFrom('usuario').selectAll().where('emailChave', '=', email).executeTakeFirstOrThrow();
+    assert.equal(linha.email, email);
+    assert.deepEqual(JSON.parse(linha.perfil), ['consumidor']);
+
+    const outra = new Navegador();
+    const segunda = await entrarPeloProvedor(outra, `${amb.url}/`, { email: email.toUpperCase(), nome: 'Marta' });
+    assert.equal(new URL(segunda.url).pathname, '/');
+    assert.equal(segunda.status, 200);
+    assert.match(segunda.texto, /Olá, Marta Primeira!/, 'o e-mail casa sem diferenciar maiúsculas');
+    assert.ok(!segunda.caminho.some((u) => new URL(u).pathname === '/usuarionovo'));
+  });
+
+  test('o painel também é servido em GET /callback para quem já está logado, e em JSON', async () => {
+    const u = await criarUsuario(amb.banco, { perfil: ['fornecedor'], nome: 'Rui Fornecedor' });
+    const nav = new Navegador();
+    await entrarPeloProvedor(nav, `${amb.url}/`, { email: u.email });
+    const pagina = await nav.get(`${amb.url}/callback`);
+    assert.equal(pagina.status, 200);
+    assert.match(pagina.texto, /Olá, Rui Fornecedor!/);
+    const json = await nav.getJson(`${amb.url}/`);
+    assert.equal(json.status, 200);
+    const corpo = json.json<{ success: boolean; data: { usuario: { id: number; perfil: string[] } } }>();
+    assert.equal(corpo.success, true);
+    assert.equal(corpo.data.usuario.id, u.id);
+    assert.deepEqual(corpo.data.usuario.perfil, ['fornecedor']);
+  });
+
+  test('requisição JSON sem sessão recebe 401 com o envelope, não um redirecionamento', async () => {
+    const r = await new Navegador().getJson(`${amb.url}/`);
+    assert.equal(r.status, 401);
+    assert.deepEqual(r.json(), { success: false, error: 'Não autenticado' });
+    const post = await new Navegador().postJson(`${amb.url}/profile`, { nome: 'x' });
+    assert.equal(post.status, 401);
+  });
+
+  test('callback com state errado é recusado com página clara (400), nunca 500, e sem sessão', async () => {
+    const nav = new Navegador();
+    const local = await ateOCallback(nav, `${amb.url}/`, `${amb.url}/callback`, emailUnico());
+    assert.ok(local.startsWith(`${amb.url}/callback?`), `chegou ao callback: ${local}`);
+    const adulterado = new URL(local);
+    adulterado.searchParams.set('state', 'state-de-outro-navegador');
+    const resposta = await nav.get(adulterado.href);
+    assert.equal(resposta.status, 400);
+    assert.match(resposta.texto, /Não foi possível entrar/);
+    assert.match(resposta.texto, /Entrar novamente/);
+    assert.equal(nav.cookie(amb.url, 'appSession'), undefined);
+  });
+
+  test('callback sem o cookie de verificação (outro navegador, ou repetido) é recusado com 400', async () => {
+    const nav = new Navegador();
+    const local = await ateOCallback(nav, `${amb.url}/`, `${amb.url}/callback`, emailUnico());
+    const outro = new Navegador();
+    const resposta = await outro.get(local);
+    assert.equal(resposta.status, 400);
+    assert.match(resposta.texto, /outro navegador/);
+    // The first browser completes it; replaying the same callback afterwards fails cleanly.
+    const ok = await nav.get(local);
+    assert.equal(ok.status, 200);
+    const repetido = await nav.get(local, { seguir: false });
+    assert.equal(repetido.status, 400);
+  });
+
+  test('callback com nonce que não confere é recusado com 400', async () => {
+    const nav = new Navegador();
+    const inicio = await nav.get(`${amb.url}/`, { seguir: false });
+    const autorizacao = new URL(inicio.headers.get('location') ?? '');
+    autorizacao.searchParams.set('nonce', 'nonce-forjado');
+    const login = await nav.get(autorizacao.href);
+    const final = await nav.post(`${login.url}/login`, { form: { email: emailUnico(), nome: 'X' } });
+    assert.equal(final.status, 400);
+    assert.equal(new URL(final.url).pathname, '/callback');
+    assert.equal(nav.cookie(amb.url, 'appSession'), undefined);
+  });
+
+  test('quem cancela no provedor volta com erro e recebe 400 com mensagem, não 500', async () => {
+    const nav = new Navegador();
+    const login = await nav.get(`${amb.url}/`);
+    const r = await nav.get(`${login.url}/abort`);
+    assert.equal(r.status, 400);
+    assert.equal(new URL(r.url).pathname, '/callback');
+    assert.match(r.texto, /Não foi possível/);
+  });
+
+  test('appSession adulterado é rejeitado: o visitante volta a ser anônimo e o cookie é apagado', async () => {
+    const u = await criarUsuario(amb.banco);
+    const nav = new Navegador();
+    await entrarPeloProvedor(nav, `${amb.url}/`, { email: u.email });
+    const valido = nav.cookie(amb.url, 'appSession') ?? '';
+    assert.equal((await nav.getJson(`${amb.url}/`)).status, 200);
+    const meio = Math.floor(valido.length / 2);
+    const trocado = valido.slice(0, meio) + (valido[meio] === 'A' ? 'B' : 'A') + valido.slice(meio + 1);
+    nav.definirCookie(amb.url, 'appSession', trocado);
+    const r = await nav.getJson(`${amb.url}/`);
+    assert.equal(r.status, 401);
+    assert.match(r.headers.getSetCookie().join('\n'), /appSession=;/);
+    nav.definirCookie(amb.url, 'appSession', 'lixo');
+    assert.equal((await nav.getJson(`${amb.url}/`)).status, 401);
+  });
+
+  test('appSession expirado é rejeitado', async () => {
+    const u = await criarUsuario(amb.banco);
+    const nav = new Navegador();
+    await entrarPeloProvedor(nav, `${amb.url}/`, { email: u.email });
+    assert.equal((await nav.getJson(`${amb.url}/`)).status, 200);
+    amb.relogio.avancar(8 * 24 * 60 * 60 * 1000);
+    try {
+      assert.equal((await nav.getJson(`${amb.url}/`)).status, 401);
+    } finally {
+      amb.relogio.avancar(-8 * 24 * 60 * 60 * 1000);
+    }
+  });
+
+  test('o cookie de sessão é HttpOnly e SameSite=Lax', async () => {
+    const u = await criarUsuario(amb.banco);
+    const nav = new Navegador();
+    const local = await ateOCallback(nav, `${amb.url}/`, `${amb.url}/callback`, u.email);
+    const cb = await nav.get(local, { seguir: false });
+    const sessao = cb.headers.getSetCookie().find((c) => c.startsWith('appSession='));
+    assert.ok(sessao);
+    assert.match(sessao, /HttpOnly/i);
+    assert.match(sessao, /SameSite=Lax/i);
+    assert.doesNotMatch(sessao, /Secure/i, 'fora de produção o cookie não exige https');
+  });
+
+  test('sair encerra a sessão em toda parte: uma cópia do cookie feita antes não abre mais nada', async () => {
+    const u = await criarUsuario(amb.banco);
+    const nav = new Navegador();
+    const painel = await entrarPeloProvedor(nav, `${amb.url}/`, { email: u.email });
+    const copia = nav.cookie(amb.url, 'appSession') ?? '';
+    const outroAparelho = new Navegador();
+    outroAparelho.definirCookie(amb.url, 'appSession', copia);
+    assert.equal((await outroAparelho.getJson(`${amb.url}/`)).status, 200);
+    await nav.post(`${amb.url}/logout`, { form: { _csrf: tokenCsrf(painel.texto) } }, { seguir: false });
+    assert.equal((await outroAparelho.getJson(`${amb.url}/`)).status, 401, 'a cópia foi encerrada junto');
+    nav.definirCookie(amb.url, 'appSession', copia);
+    assert.equal((await nav.getJson(`${amb.url}/profile`)).status, 401, 'reapresentar o cookie antigo não funciona');
+    const novo = new Navegador();
+    await entrarPeloProvedor(novo, `${amb.url}/`, { email: u.email });
+    assert.equal((await novo.getJson(`${amb.url}/`)).status, 200, 'um login novo funciona');
+  });
+
+  test('sair encerra a sessão', async () => {
+    const u = await criarUsuario(amb.banco);
+    const nav = new Navegador();
+    const painel = await entrarPeloProvedor(nav, `${amb.url}/`, { email: u.email });
+    const r = await nav.post(`${amb.url}/logout`, { form: { _csrf: tokenCsrf(painel.texto) } }, { seguir: false });
+    assert.equal(r.status, 303);
+    assert.equal(nav.cookie(amb.url, 'appSession'), undefined);
+    assert.equal((await nav.getJson(`${amb.url}/`)).status, 401);
+  });
+});

@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { DATAS_PADRAO, criarCiclo } from '../helpers/fabricas.ts';
+import { entrarComo } from '../helpers/sessoes.ts';
+import { RelogioDeTeste, iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
+
+interface Painel {
+  data: {
+    hoje: string;
+    ciclos: Array<{ nome: string; fase: string; acoes: string[] }>;
+    saldo: { saldo: number; movimentacoes: number } | null;
+    atalhos: Array<{ href: string }>;
+  };
+}
+
+describe('painel por perfil', () => {
+  let amb: AmbienteDeTeste;
+  before(async () => {
+    // 02/03 (São Paulo): the default cycle is in its offer window.
+    amb = await iniciarAmbiente({ relogio: new RelogioDeTeste('2026-03-02T13:00:00Z') });
+    await criarCiclo(amb.banco, { nome: 'Ciclo em oferta' });
+    await criarCiclo(amb.banco, {
+      nome: 'Ciclo em pedido',
+      datas: { ...DATAS_PADRAO, dataOfertaInicio: '2026-02-20', dataOfertaFim: '2026-02-22', dataPedidoInicio: '2026-02-25', dataPedidoFim: '2026-03-03' },
+    });
+  });
+  after(() => amb.fechar());
+
+  test('fornecedor vê a etapa de oferta; consumidor a de pedido; ninguém vê a etapa dos outros', async () => {
+    const fornecedor = await entrarComo(amb, ['fornecedor']);
+    const f = (await fornecedor.nav.getJson(`${amb.url}/`)).json<Painel>().data;
+    assert.equal(f.hoje, '2026-03-02');
+    assert.deepEqual(f.ciclos.map((c) => [c.nome, c.fase, c.acoes]), [['Ciclo em pedido', 'pedido', []], ['Ciclo em oferta', 'oferta', ['ofertar']]]);
+    const consumidor = await entrarComo(amb, ['consumidor']);
+    const c = (await consumidor.nav.getJson(`${amb.url}/`)).json<Painel>().data;
+    assert.deepEqual(c.ciclos.map((x) => x.acoes), [['pedir'], []]);
+    assert.deepEqual(c.atalhos, [], 'sem atalhos de administração');
+    const html = await consumidor.nav.get(`${amb.url}/`);
+    assert.match(html.texto, /Sua próxima etapa:<\/strong> <a href="\/pedidoconsumidores\/\d+">Fazer seu pedido<\/a>/);
+    assert.doesNotMatch(html.texto, /href="\/ciclo-index"/);
+  });
+
+  test('admin vê os atalhos que a tabela de acesso permite; info vê os de leitura, sem auditoria', async () => {
+    const admin = await entrarComo(amb, ['admin']);
+    const a = (await admin.nav.getJson(`${amb.url}/`)).json<Painel>().data;
+    assert.deepEqual(a.atalhos.map((x) => x.href), ['/ciclo-index', '/produto-index', '/cesta-index', '/categoria-index', '/pontoentrega-index', '/usuario-index', '/auditoria', '/movimentacao']);
+    const info = await entrarComo(amb, ['info']);
+    const i = (await info.nav.getJson(`${amb.url}/`)).json<Painel>().data;
+    assert.ok(!i.atalhos.some((x) => x.href === '/auditoria'));
+    assert.ok(i.atalhos.some((x) => x.href === '/usuario-index'));
+  });
+
+  test('o saldo aparece quando há movimentações: créditos menos débitos, exato', async () => {
+    const consumidor = await entrarComo(amb, ['consumidor']);
+    assert.equal((await consumidor.nav.getJson(`${amb.url}/`)).json<Painel>().data.saldo, null);
+    const iso = new Date().toISOString();
+    for (const [tipo, sentido, valorCentavos] of [[1, 'debito', 5010], [4, 'credito', 2000], [6, 'debito', 1]] as const) {
+      await amb.banco.insertInto('movimentacao').values({ usuarioid: consumidor.id ?? 0, tipoMovimentacaoId: tipo, sentido, valorCentavos, data: '2026-03-01', descricao: 'teste', createdAt: iso, updatedAt: iso }).execute();
+    }
+    const saldo = (await consumidor.nav.getJson(`${amb.url}/`)).json<Painel>().data.saldo;
+    assert.deepEqual(saldo, { saldo: -30.11, movimentacoes: 3 });
+    const html = await consumidor.nav.get(`${amb.url}/`);
+    assert.match(html.texto, /Seu saldo: <strong>−R\$ 30,11<\/strong>/);
+  });
+});

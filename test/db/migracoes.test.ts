@@ -1,0 +1,128 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
+import { abrirBanco, emTransacao, migrar, ErroForaDaTransacao, type Banco } from '../../src/db/banco.ts';
+import { formatarDecimal } from '../../src/domain/decimal.ts';
+import { contarTentativa } from '../../src/domain/limites.ts';
+import { DIALETO, bancoNovo, bancoVazio } from '../helpers/banco.ts';
+
+const ISO = '2026-11-21T12:00:00.000Z';
+const DATAS = { createdAt: ISO, updatedAt: ISO };
+
+describe(`banco (${DIALETO})`, () => {
+  let banco: Banco;
+  before(async () => {
+    banco = abrirBanco(await bancoNovo());
+  });
+  after(() => banco.destroy());
+
+  test('as migrações já aplicadas rodam de novo sem efeito', async () => {
+    assert.deepEqual(await migrar(banco, DIALETO), []);
+    assert.deepEqual(await migrar(banco, DIALETO), []);
+  });
+
+  test('o esquema inteiro da face Cestas existe', async () => {
+    const tabelas = (await banco.introspection.getTables()).map((t) => t.name);
+    for (const t of [
+      'categoria', 'cesta', 'produto', 'pontoentrega', 'usuario', 'ciclo', 'cicloentrega', 'ciclocesta', 'cicloproduto',
+      'oferta', 'ofertaproduto', 'composicao', 'composicaoproduto', 'pedido', 'pedidoproduto', 'tipomovimentacao',
+      'movimentacao', 'auditoria',
+    ]) {
+      assert.ok(tabelas.includes(t), `tabela ${t}`);
+    }
+  });
+
+  test('os tipos de movimentação vêm semeados', async () => {
+    const tipos = await banco.selectFrom('tipomovimentacao').select(['nome', 'sentido']).orderBy('id').execute();
+    assert.deepEqual(tipos, [
+      { nome: 'Pedido de consumidor', sentido: 'debito' },
+      { nome: 'Entrega de fornecedor', sentido: 'credito' },
+      { nome: 'Taxa administrativa', sentido: 'debito' },
+      { nome: 'Pagamento recebido', sentido: 'credito' },
+      { nome: 'Pagamento efetuado', sentido: 'debito' },
+      { nome: 'Ajuste', sentido: 'ambos' },
+    ].map((t) => ({ ...t })));
+  });
+
+  test('restrições: nome único, unidade válida, datas em ordem, valor positivo', async () => {
+    await banco.insertInto('categoria').values({ nome: 'Frutas', nomeChave: 'frutas', ...DATAS }).execute();
+    await assert.rejects(banco.insertInto('categoria').values({ nome: 'FRUTAS ', nomeChave: 'frutas', ...DATAS }).execute());
+    await assert.rejects(
+      banco.insertInto('produto').values({ nome: 'X', nomeChave: 'x', unidade: 'caixa', valorReferenciaCentavos: 1, ...DATAS }).execute(),
+    );
+    await assert.rejects(
+      banco.insertInto('ciclo').values({
+        nome: 'Fora de ordem', nomeChave: 'fora de ordem', dataOfertaInicio: '2026-01-05', dataOfertaFim: '2026-01-01', dataPedidoInicio: '2026-01-06',
+        dataPedidoFim: '2026-01-07', dataRetiradaInicio: '2026-01-08', dataRetiradaFim: '2026-01-09', ...DATAS,
+      }).execute(),
+    );
+    const u = await banco.insertInto('usuario').values({ nome: 'U', nomeChave: 'u', email: 'u@t.org', emailChave: 'u@t.org', perfil: '["consumidor"]', ...DATAS }).returning('id').executeTakeFirstOrThrow();
+    await assert.rejects(
+      banco.insertInto('movimentacao').values({ usuarioid: u.id, tipoMovimentacaoId: 1, sentido: 'debito', valorCentavos: 0, data: '2026-01-01', descricao: 'x', ...DATAS }).execute(),
+    );
+    await assert.rejects(banco.insertInto('usuario').values({ nome: 'V', nomeChave: 'v', email: 'v@t.org', emailChave: 'v@t.org', perfil: '[]', ...DATAS }).execute());
+  });
+
+  test('excluir um registro referenciado falha: nada em cascata', async () => {
+    const c = await banco.insertInto('categoria').values({ nome: 'Grãos', nomeChave: 'grãos', ...DATAS }).returning('id').executeTakeFirstOrThrow();
+    await banco.insertInto('produto').values({ nome: 'Feijão', nomeChave: 'feijão', unidade: 'kg', valorReferenciaCentavos: 900, categoriaid: c.id, ...DATAS }).execute();
+    await assert.rejects(banco.deleteFrom('categoria').where('id', '=', c.id).execute());
+    assert.ok(await banco.selectFrom('produto').select('id').where('categoriaid', '=', c.id).executeTakeFirst());
+  });
+
+  test('dinheiro é exato no banco: 0.10 + 0.20 somados pelo SQL dão 0.30', async () => {
+    const u = await banco.insertInto('usuario').values({ nome: 'W', nomeChave: 'w', email: 'w@t.org', emailChave: 'w@t.org', perfil: '["consumidor"]', ...DATAS }).returning('id').executeTakeFirstOrThrow();
+    for (const valorCentavos of [10, 20]) {
+      await banco.insertInto('movimentacao').values({ usuarioid: u.id, tipoMovimentacaoId: 4, sentido: 'credito', valorCentavos, data: '2026-01-01', descricao: 'x', ...DATAS }).execute();
+    }
+    const r = await banco.selectFrom('movimentacao').select((eb) => eb.fn.sum<number>('valorCentavos').as('total')).where('usuarioid', '=', u.id).executeTakeFirstOrThrow();
+    assert.equal(formatarDecimal(Number(r.total), 2), '0.30');
+  });
+
+  test('booleanos voltam como true/false nos dois dialetos', async () => {
+    const l = await banco.selectFrom('categoria').select(['ativo']).where('nomeChave', '=', 'frutas').executeTakeFirstOrThrow();
+    assert.equal(l.ativo, true);
+  });
+
+  test('consultar pelo banco externo dentro de uma transação falha alto, e a transação é desfeita', async () => {
+    await assert.rejects(
+      emTransacao(banco, async (trx) => {
+        await trx.insertInto('categoria').values({ nome: 'Dentro', nomeChave: 'dentro', ...DATAS }).execute();
+        await banco.selectFrom('categoria').selectAll().execute();
+      }),
+      ErroForaDaTransacao,
+    );
+    assert.equal(await banco.selectFrom('categoria').select('id').where('nomeChave', '=', 'dentro').executeTakeFirst(), undefined);
+  });
+
+  test('o limite de tentativas conta de forma atômica e reabre após a janela', async () => {
+    const inicio = new Date('2026-01-01T00:00:00Z');
+    const resultados = await Promise.all(Array.from({ length: 8 }, () => contarTentativa(banco, 'teste', 5, 60_000, inicio)));
+    assert.deepEqual(resultados.map((r) => r.contagem).sort((a, b) => a - b), [1, 2, 3, 4, 5, 6, 7, 8]);
+    assert.equal(resultados.filter((r) => r.permitido).length, 5);
+    const depois = await contarTentativa(banco, 'teste', 5, 60_000, new Date(inicio.getTime() + 60_001));
+    assert.equal(depois.contagem, 1);
+    assert.equal(depois.permitido, true);
+  });
+
+  test('o SQL é o do dialeto certo', async () => {
+    const r = await sql<{ v: string }>`select ${DIALETO === 'sqlite' ? sql`sqlite_version()` : sql`version()`} as v`.execute(banco);
+    assert.ok(r.rows[0]?.v);
+  });
+});
+
+test(`a migração das chaves de busca preenche as linhas que já existiam (${DIALETO})`, async () => {
+  const banco = abrirBanco(await bancoVazio());
+  try {
+    await migrar(banco, DIALETO, '20261121_1600_mercados');
+    await sql`insert into ciclo (nome, "dataOfertaInicio", "dataOfertaFim", "dataPedidoInicio", "dataPedidoFim", "dataRetiradaInicio", "dataRetiradaFim", "createdAt", "updatedAt")
+      values ('  Ciclo  de ÍNDIO ', '2026-01-01', '2026-01-01', '2026-01-01', '2026-01-01', '2026-01-01', '2026-01-01', ${ISO}, ${ISO})`.execute(banco);
+    await sql`insert into usuario (nome, email, "emailChave", perfil, "createdAt", "updatedAt")
+      values ('Álvaro Émerson', 'a@t.org', 'a@t.org', '["consumidor"]', ${ISO}, ${ISO})`.execute(banco);
+    await migrar(banco, DIALETO);
+    assert.equal((await banco.selectFrom('ciclo').select('nomeChave').executeTakeFirstOrThrow()).nomeChave, 'ciclo de índio');
+    assert.equal((await banco.selectFrom('usuario').select('nomeChave').executeTakeFirstOrThrow()).nomeChave, 'álvaro émerson');
+  } finally {
+    await banco.destroy();
+  }
+});

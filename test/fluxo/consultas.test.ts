@@ -1,0 +1,178 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { gravarPerfis } from '../../src/domain/perfis.ts';
+import { DATAS_PADRAO, criarCesta, criarCiclo, criarOfertaFinalizada, criarPonto, criarProduto, criarUsuario } from '../helpers/fabricas.ts';
+import { navegadorComSessao } from '../helpers/sessoes.ts';
+import { RelogioDeTeste, iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
+import type { Navegador } from '../helpers/navegador.ts';
+
+/** A cycle with `n` confirmed orders of one basket and one extra each, written in bulk. */
+async function cicloComPedidos(amb: AmbienteDeTeste, n: number, ponto: number): Promise<number> {
+  const iso = new Date().toISOString();
+  const produto = await criarProduto(amb.banco, { unidade: 'kg' });
+  const cesta = await criarCesta(amb.banco);
+  const ciclo = await criarCiclo(amb.banco, { datas: DATAS_PADRAO, cestas: [{ cestaId: cesta.id, quantidadeCestas: n }] });
+  const oferta = await criarOfertaFinalizada(amb.banco, ciclo.id, [{ produtoId: produto.id, quantidadeMilesimos: n * 3000, valorCentavos: 500 }]);
+  const composicao = await amb.banco.insertInto('composicao').values({ cicloCestaId: ciclo.cicloCestas[0] ?? 0, quantidadeCestas: n, createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow();
+  await amb.banco.insertInto('composicaoproduto').values({ composicaoid: composicao.id, ofertaProdutoId: oferta.linhas[0] ?? 0, quantidadePorCestaMilesimos: 1000, unidade: 'kg', createdAt: iso, updatedAt: iso }).execute();
+  const extra = await amb.banco.insertInto('cicloproduto').values({ cicloid: ciclo.id, produtoId: produto.id, quantidadeMilesimos: n * 1000, valorCentavos: 800, createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow();
+  for (let i = 0; i < n; i += 250) {
+    const lote = Array.from({ length: Math.min(250, n - i) }, (_, j) => `c${n}-${i + j}-${Math.random()}@t.org`);
+    const usuarios = await amb.banco.insertInto('usuario').values(lote.map((email) => ({ nome: email, nomeChave: email, email, emailChave: email, perfil: gravarPerfis(['consumidor']), createdAt: iso, updatedAt: iso }))).returning('id').execute();
+    const pedidos = await amb.banco.insertInto('pedido').values(usuarios.map((u) => ({ cicloid: ciclo.id, usuarioid: u.id, pontoEntregaId: ponto, finalizado: true, dataConfirmacao: '2026-03-07T10:00:00', createdAt: iso, updatedAt: iso }))).returning('id').execute();
+    await amb.banco.insertInto('pedidoproduto').values(pedidos.flatMap((p) => [
+      { pedidoid: p.id, cicloCestaId: ciclo.cicloCestas[0] ?? 0, cicloProdutoId: null, quantidadeMilesimos: 1000, valorCentavos: 5000, createdAt: iso, updatedAt: iso },
+      { pedidoid: p.id, cicloCestaId: null, cicloProdutoId: extra.id, quantidadeMilesimos: 500, valorCentavos: 800, createdAt: iso, updatedAt: iso },
+    ])).execute();
+  }
+  return ciclo.id;
+}
+
+describe('consultas por relatório não crescem com os dados', () => {
+  let amb: AmbienteDeTeste;
+  let admin: Navegador;
+  let pequeno = 0;
+  let grande = 0;
+  before(async () => {
+    amb = await iniciarAmbiente({ relogio: new RelogioDeTeste('2026-03-11T15:00:00Z') });
+    const ponto = (await criarPonto(amb.banco)).id;
+    pequeno = await cicloComPedidos(amb, 10, ponto);
+    grande = await cicloComPedidos(amb, 1000, ponto);
+    admin = navegadorComSessao(amb, (await criarUsuario(amb.banco, { perfil: ['admin'] })).email);
+  });
+  after(() => amb.fechar());
+
+  async function contar(pedir: () => Promise<{ status: number }>): Promise<number> {
+    amb.consultas = 0;
+    const r = await pedir();
+    assert.equal(r.status, 200);
+    return amb.consultas;
+  }
+
+  const rotas: Array<[string, (ciclo: number) => Promise<{ status: number }>]> = [
+    ['sobra', (c) => admin.getJson(`${amb.url}/pedidosfornecedoressobra/${c}`)],
+    ['fornecedores', (c) => admin.getJson(`${amb.url}/pedidosfornecedorestodos/${c}`)],
+    ['fornecedores por ciclos', (c) => admin.postJson(`${amb.url}/pedidosfornecedoresciclos`, { ciclos: [c] })],
+    ['consumidores por ciclos', (c) => admin.postJson(`${amb.url}/pedidosconsumidoresciclos`, { ciclos: [c] })],
+    ['produtos por ciclos', (c) => admin.postJson(`${amb.url}/relatorioprodutosciclos`, { ciclos: [c] })],
+    ['CSV', (c) => admin.get(`${amb.url}/downloadpedidosfornecedoresciclos?ciclos=${c}`)],
+    ['PDF', (c) => admin.get(`${amb.url}/entregaCicloPDF/${c}`)],
+    ['pedidos do ciclo', (c) => admin.getJson(`${amb.url}/pedidosconsumidorestodos/${c}`)],
+  ];
+
+  for (const [nome, pedir] of rotas) {
+    test(`${nome}: mesmo número de consultas com 10 e com 1.000 pedidos`, async () => {
+      const dez = await contar(() => pedir(pequeno));
+      const mil = await contar(() => pedir(grande));
+      assert.equal(mil, dez, `${nome}: ${dez} consultas com 10 pedidos, ${mil} com 1.000`);
+    });
+  }
+});
+
+/**
+ * The hot routes of the bench (dashboard, order page, order save, offer save) cost a fixed number
+ * of queries per request, whatever the size of the order, the offer or the cycle; and the session
+ * check and the actor come from one query, not two.
+ */
+describe('rotas quentes: consultas fixas por requisição', () => {
+  let amb: AmbienteDeTeste;
+  let cicloPedido: { id: number; cicloCestas: number[] };
+  let cicloOferta = 0;
+  let extras: number[] = [];
+  let produtos: number[] = [];
+  let ponto = 0;
+  const DATAS_OFERTA = {
+    dataOfertaInicio: '2026-03-06', dataOfertaFim: '2026-03-08', dataPedidoInicio: '2026-03-10',
+    dataPedidoFim: '2026-03-12', dataRetiradaInicio: '2026-03-14', dataRetiradaFim: '2026-03-15',
+  };
+
+  before(async () => {
+    // 7 March: the order window of DATAS_PADRAO and the offer window of DATAS_OFERTA are open.
+    amb = await iniciarAmbiente({ relogio: new RelogioDeTeste('2026-03-07T15:00:00Z') });
+    const iso = new Date().toISOString();
+    ponto = (await criarPonto(amb.banco)).id;
+    const cestas = [await criarCesta(amb.banco), await criarCesta(amb.banco)];
+    produtos = [];
+    for (let i = 0; i < 6; i++) produtos.push((await criarProduto(amb.banco)).id);
+    cicloPedido = await criarCiclo(amb.banco, { datas: DATAS_PADRAO, cestas: cestas.map((c) => ({ cestaId: c.id, quantidadeCestas: 500 })) });
+    extras = (await amb.banco.insertInto('cicloproduto').values(produtos.slice(0, 3).map((produtoId) => ({ cicloid: cicloPedido.id, produtoId, quantidadeMilesimos: 500_000, valorCentavos: 800, createdAt: iso, updatedAt: iso }))).returning('id').execute()).map((e) => e.id);
+    cicloOferta = (await criarCiclo(amb.banco, { datas: DATAS_OFERTA })).id;
+  });
+  after(() => amb.fechar());
+
+  async function contar(pedir: () => Promise<{ status: number; texto: string }>): Promise<number> {
+    amb.consultas = 0;
+    const r = await pedir();
+    assert.equal(r.status, 200, r.texto);
+    return amb.consultas;
+  }
+
+  async function consumidor(): Promise<Navegador> {
+    return navegadorComSessao(amb, (await criarUsuario(amb.banco, { perfil: ['consumidor'] })).email);
+  }
+
+  async function pedir(nav: Navegador, linhas: number): Promise<{ status: number; texto: string }> {
+    // Baskets and extras alternate, so any two lines or more hold both kinds.
+    const [c1 = 0, c2 = 0] = cicloPedido.cicloCestas;
+    const [e1 = 0, e2 = 0, e3 = 0] = extras;
+    const itens = [
+      { cicloCestaId: c1, quantidade: 1 }, { cicloProdutoId: e1, quantidade: '0.5' }, { cicloCestaId: c2, quantidade: 2 },
+      { cicloProdutoId: e2, quantidade: '1' }, { cicloProdutoId: e3, quantidade: '1.5' },
+    ].slice(0, linhas);
+    return nav.postJson(`${amb.url}/pedidoconsumidores`, { cicloid: cicloPedido.id, pontoEntregaId: ponto, produtos: itens });
+  }
+
+  test('painel: 3 consultas (sessão e ator numa só, ciclos, saldo), com 1 ou com 8 ciclos', async () => {
+    const nav = await consumidor();
+    const antes = await contar(() => nav.getJson(`${amb.url}/`));
+    for (let i = 0; i < 6; i++) await criarCiclo(amb.banco, { datas: DATAS_PADRAO });
+    const depois = await contar(() => nav.getJson(`${amb.url}/`));
+    assert.equal(depois, antes, `${antes} consultas antes, ${depois} com mais ciclos`);
+    assert.equal(antes, 3, `o painel fez ${antes} consultas; uma sessão deve custar uma consulta só`);
+  });
+
+  test('página do pedido: o mesmo número de consultas com 1 linha e com 5 linhas, e com 300 pedidos a mais', async () => {
+    const nav = await consumidor();
+    const caminho = `${amb.url}/pedidoconsumidores/${cicloPedido.id}`;
+    const vazio = await contar(() => nav.getJson(caminho));
+    assert.equal((await pedir(nav, 1)).status, 200);
+    const uma = await contar(() => nav.getJson(caminho));
+    assert.equal((await pedir(nav, 5)).status, 200);
+    const cinco = await contar(() => nav.getJson(caminho));
+    for (let i = 0; i < 300; i++) await pedir(navegadorComSessao(amb, (await criarUsuario(amb.banco, { perfil: ['consumidor'] })).email), 2);
+    const cheio = await contar(() => nav.getJson(caminho));
+    assert.deepEqual([cinco, cheio], [uma, uma], `1 linha ${uma}, 5 linhas ${cinco}, com 300 pedidos a mais ${cheio}`);
+    // Sessão e ator, ciclo, pedido com as linhas (uma consulta), cestas, extras, composições, pontos.
+    assert.equal(uma, 7, `a página do pedido fez ${uma} consultas`);
+    assert.equal(vazio, 7, `a página sem pedido fez ${vazio} consultas`);
+  });
+
+  test('salvar pedido: o mesmo número de consultas com 2 linhas e com 5 linhas, e ao salvar de novo', async () => {
+    const um = await contar(async () => pedir(await consumidor(), 2));
+    const cinco = await contar(async () => pedir(await consumidor(), 5));
+    assert.equal(cinco, um, `2 linhas: ${um} consultas; 5 linhas: ${cinco}`);
+    const nav = await consumidor();
+    await pedir(nav, 5);
+    const deNovo = await contar(() => pedir(nav, 5));
+    assert.ok(deNovo <= um, `salvar de novo fez ${deNovo} consultas (o primeiro, ${um})`);
+    // Sessão e ator; na transação: início, ciclo, ponto, pedido anterior com as linhas, cestas,
+    // extras, o pedido (gravado ou atualizado), apagar e gravar as linhas, auditoria, fim. O pedido
+    // salvo sai do que foi gravado, sem ser lido de novo. No PostgreSQL, mais as duas travas
+    // (FOR UPDATE) das cestas e dos extras; no SQLite a transação já é exclusiva.
+    const travas = amb.bancoConfig.tipo === 'postgres' ? 2 : 0;
+    assert.equal(deNovo, 12 + travas, `salvar pedido de novo fez ${deNovo} consultas`);
+  });
+
+  test('oferta final: o mesmo número de consultas com 1 produto e com 6, e ao salvar de novo', async () => {
+    const ofertar = (nav: Navegador, n: number) =>
+      nav.postJson(`${amb.url}/ofertasave`, { cicloid: cicloOferta, produtos: produtos.slice(0, n).map((produtoid) => ({ produtoid, quantidade: '10', valor: '3.50' })) });
+    const fornecedor = async () => navegadorComSessao(amb, (await criarUsuario(amb.banco, { perfil: ['fornecedor'] })).email);
+    const um = await contar(async () => ofertar(await fornecedor(), 1));
+    const seis = await contar(async () => ofertar(await fornecedor(), 6));
+    assert.equal(seis, um, `1 produto: ${um} consultas; 6 produtos: ${seis}`);
+    const nav = await fornecedor();
+    await ofertar(nav, 6);
+    const deNovo = await contar(() => ofertar(nav, 6));
+    assert.ok(deNovo <= um, `salvar de novo, atualizando cada linha, fez ${deNovo} consultas (a primeira vez, ${um})`);
+  });
+});

@@ -1,0 +1,209 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { parse } from 'csv-parse/sync';
+import type { Ator } from '../../src/domain/acesso.ts';
+import { salvarComposicao } from '../../src/domain/composicao.ts';
+import { linhasOfertadas } from '../../src/domain/alocacao.ts';
+import { salvarCiclo } from '../../src/domain/ciclos.ts';
+import { salvarOferta } from '../../src/domain/ofertas.ts';
+import { disponibilidade, finalizarPedido, salvarPedido } from '../../src/domain/pedidos.ts';
+import { DATAS_PADRAO, criarCesta, criarCiclo, criarPonto, criarProduto, criarUsuario } from '../helpers/fabricas.ts';
+import { textoDoPdf } from '../helpers/pdf.ts';
+import { navegadorComSessao } from '../helpers/sessoes.ts';
+import { RelogioDeTeste, iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
+import type { Navegador } from '../helpers/navegador.ts';
+
+interface RelatorioJson {
+  titulo: string;
+  colunas: Array<{ chave: string }>;
+  grupos: Array<{ titulo: string; linhas: Array<Record<string, string | number | null>>; subtotais: Record<string, number> }>;
+  totais: Record<string, number>;
+}
+
+const TEMPO = { agora: new Date('2026-03-07T15:00:00Z'), hoje: '2026-03-07' };
+const TAXA = { percentualCentesimos: 0, fixaCentavos: 100 };
+
+describe('relatórios de um ciclo pequeno, conferidos à mão', () => {
+  let amb: AmbienteDeTeste;
+  let cicloid = 0;
+  const quem: Record<string, { id: number; nav: Navegador }> = {};
+
+  before(async () => {
+    amb = await iniciarAmbiente({ relogio: new RelogioDeTeste('2026-03-11T15:00:00Z'), env: { TAXA_PEDIDO_FIXA: '1.00' } });
+    for (const [nome, perfil] of [['Ana Horta', 'fornecedor'], ['Bruno Sítio', 'fornecedor'], ['Carla', 'consumidor'], ['Davi', 'consumidor'], ['Elisa', 'consumidor'], ['Admin', 'admin'], ['Info', 'info']] as const) {
+      const u = await criarUsuario(amb.banco, { nome, perfil: [perfil] });
+      await amb.banco.updateTable('usuario').set({ celular: `(14) 9000-${String(u.id).padStart(4, '0')}` }).where('id', '=', u.id).execute();
+      quem[nome] = { id: u.id, nav: navegadorComSessao(amb, u.email, nome) };
+    }
+    const id = (n: string) => quem[n]?.id ?? 0;
+    const admin: Ator = { email: 'a@t.org', nome: 'Admin', usuarioid: id('Admin'), perfil: ['admin'], ativo: true };
+    const tomate = await criarProduto(amb.banco, { nome: 'tomate', unidade: 'kg' });
+    const alface = await criarProduto(amb.banco, { nome: 'alface', unidade: 'maço' });
+    const ovos = await criarProduto(amb.banco, { nome: 'ovos', unidade: 'dúzia' });
+    const pequena = await criarCesta(amb.banco, { nome: 'Pequena', valorCentavos: 5000 });
+    const ciclo = await criarCiclo(amb.banco, { nome: 'Ciclo R', datas: DATAS_PADRAO, cestas: [{ cestaId: pequena.id, quantidadeCestas: 10 }] });
+    cicloid = ciclo.id;
+    const p1 = await criarPonto(amb.banco, 'Ponto Um');
+    const p2 = await criarPonto(amb.banco, 'Ponto Dois');
+    await salvarOferta(amb.banco, admin, { cicloid, usuarioid: id('Ana Horta'), produtos: [{ produtoid: tomate.id, quantidade: 30, valor: '8.00' }, { produtoid: alface.id, quantidade: 40, valor: '3.00' }] }, { ...TEMPO, finalizar: true });
+    await salvarOferta(amb.banco, admin, { cicloid, usuarioid: id('Bruno Sítio'), produtos: [{ produtoid: tomate.id, quantidade: 20, valor: '7.50' }, { produtoid: ovos.id, quantidade: 15, valor: '16.00' }] }, { ...TEMPO, finalizar: true });
+    const linhas = await linhasOfertadas(amb.banco, cicloid);
+    const linha = (produto: string, fornecedor: string) => linhas.find((l) => l.produto === produto && l.fornecedor === fornecedor)?.ofertaProdutoId;
+    await salvarComposicao(amb.banco, admin, ciclo.cicloCestas[0] ?? 0, {
+      quantidadeCestas: 10,
+      produtos: [
+        { ofertaProdutoId: linha('tomate', 'Ana Horta'), quantidadePorCesta: 1, unidade: 'kg' },
+        { ofertaProdutoId: linha('alface', 'Ana Horta'), quantidadePorCesta: 2, unidade: 'maço' },
+        { ofertaProdutoId: linha('ovos', 'Bruno Sítio'), quantidadePorCesta: '0.5', unidade: 'dúzia' },
+      ],
+    }, TEMPO.agora);
+    await salvarCiclo(amb.banco, admin, cicloid, { nome: 'Ciclo R', ...DATAS_PADRAO, cicloProdutos: [{ produtoId: tomate.id, quantidade: 12, valor: '10.00' }] }, TEMPO.agora, TEMPO.hoje);
+    const disp = await disponibilidade(amb.banco, cicloid);
+    const cc = disp.cestas[0]?.cicloCestaId;
+    const extra = disp.extras[0]?.cicloProdutoId;
+    const pedir = async (nome: string, ponto: number, produtos: unknown[], confirmar: boolean) => {
+      const p = await salvarPedido(amb.banco, admin, { cicloid, usuarioid: id(nome), pontoEntregaId: ponto, produtos }, { ...TEMPO, taxa: TAXA });
+      if (confirmar) await finalizarPedido(amb.banco, admin, { pedidoId: p.pedidoId }, { ...TEMPO, taxa: TAXA, tz: 'America/Sao_Paulo' });
+    };
+    await pedir('Carla', p1.id, [{ cicloCestaId: cc, quantidade: 2 }, { cicloProdutoId: extra, quantidade: 2 }], true);
+    await pedir('Davi', p2.id, [{ cicloCestaId: cc, quantidade: 1 }], true);
+    await pedir('Elisa', p1.id, [{ cicloCestaId: cc, quantidade: 1 }], false);
+  });
+  after(() => amb.fechar());
+
+  const json = async (nome: string, caminho: string, corpo?: unknown) => {
+    const nav = quem[nome]?.nav;
+    assert.ok(nav);
+    const r = corpo === undefined ? await nav.getJson(`${amb.url}${caminho}`) : await nav.postJson(`${amb.url}${caminho}`, corpo);
+    assert.equal(r.status, 200, `${caminho}: ${r.texto.slice(0, 300)}`);
+    return r.json<{ data: RelatorioJson }>().data;
+  };
+  const linhasDe = (r: RelatorioJson, chaves: string[]) => r.grupos.flatMap((g) => g.linhas.map((l) => chaves.map((k) => l[k])));
+
+  test('pedidos aos fornecedores: planejado, pedido (só confirmados), valor, subtotais e total', async () => {
+    const r = await json('Admin', `/pedidosfornecedorestodos/${cicloid}`);
+    // Confirmed baskets: 3. Extras: 12 kg published, all planned to Bruno (cheapest); 2 kg confirmed.
+    assert.deepEqual(linhasDe(r, ['fornecedor', 'produto', 'unidade', 'planejado', 'quantidade', 'valorUnitario', 'valorTotal']), [
+      ['Ana Horta', 'alface', 'maço', 20, 6, 3, 18],
+      ['Ana Horta', 'tomate', 'kg', 10, 3, 8, 24],
+      ['Bruno Sítio', 'ovos', 'dúzia', 5, 1.5, 16, 24],
+      ['Bruno Sítio', 'tomate', 'kg', 12, 2, 7.5, 15],
+    ]);
+    assert.deepEqual(r.grupos.map((g) => [g.titulo, g.subtotais.valorTotal]), [['Ana Horta', 42], ['Bruno Sítio', 39]]);
+    assert.equal(r.totais.valorTotal, 81);
+    const proprio = await json('Ana Horta', `/pedidosfornecedorestodos/${cicloid}`);
+    assert.deepEqual(proprio.grupos.map((g) => g.titulo), ['Ana Horta'], 'um fornecedor vê só a sua parte');
+    assert.equal(proprio.totais.valorTotal, 42);
+  });
+
+  test('sobra: ofertado, para cestas, para extras, sobra e valor', async () => {
+    const r = await json('Admin', `/pedidosfornecedoressobra/${cicloid}`);
+    assert.deepEqual(linhasDe(r, ['fornecedor', 'produto', 'ofertado', 'paraCestas', 'paraExtras', 'sobra', 'valorSobra']), [
+      ['Ana Horta', 'alface', 40, 20, 0, 20, 60],
+      ['Ana Horta', 'tomate', 30, 10, 0, 20, 160],
+      ['Bruno Sítio', 'ovos', 15, 5, 0, 10, 160],
+      ['Bruno Sítio', 'tomate', 20, 0, 2, 18, 135],
+    ]);
+    assert.deepEqual(r.grupos.map((g) => g.subtotais.valorSobra), [220, 295]);
+    assert.equal(r.totais.valorSobra, 515);
+  });
+
+  test('pedidos dos consumidores por ciclos: itens, taxa, ponto e totais; cada consumidor vê o seu', async () => {
+    const r = await json('Admin', '/pedidosconsumidoresciclos', { ciclos: [cicloid] });
+    assert.deepEqual(r.grupos.map((g) => [g.titulo, g.subtotais.valor]), [['Carla', 121], ['Davi', 51], ['Elisa', 51]]);
+    assert.deepEqual(linhasDe(r, ['consumidor', 'pontoEntrega', 'situacao', 'item', 'quantidade', 'valor']).slice(0, 3), [
+      ['Carla', 'Ponto Um', 'confirmado', 'Pequena', 2, 100],
+      ['Carla', 'Ponto Um', 'confirmado', 'tomate', 2, 20],
+      ['Carla', 'Ponto Um', 'confirmado', 'Taxa administrativa', null, 1],
+    ]);
+    assert.equal(r.totais.valor, 223);
+    const form = await quem.Davi?.nav.post(`${amb.url}/pedidosconsumidoresciclos`, { form: { ciclos: [String(cicloid)], _csrf: 'x' } });
+    assert.equal(form?.status, 403, 'formulário sem o token da sessão');
+    const davi = await json('Davi', '/pedidosconsumidoresciclos', { ciclos: [cicloid] });
+    assert.deepEqual(davi.grupos.map((g) => g.titulo), ['Davi']);
+  });
+
+  test('produtos por ciclos: ofertado, nas cestas, extras, sobra e valor', async () => {
+    const r = await json('Admin', '/relatorioprodutosciclos', { ciclos: [cicloid] });
+    assert.deepEqual(linhasDe(r, ['produto', 'ofertado', 'paraCestas', 'extras', 'sobra', 'valor']), [
+      ['alface', 40, 20, 0, 20, 60],
+      ['ovos', 15, 5, 0, 10, 80],
+      ['tomate', 50, 10, 2, 38, 95],
+    ]);
+    assert.equal(r.totais.valor, 235);
+    const ruim = await quem.Admin?.nav.postJson(`${amb.url}/relatorioprodutosciclos`, { ciclos: ['x'] });
+    assert.equal(ruim?.status, 400);
+  });
+
+  test('CSV: BOM, ponto e vírgula, cabeçalho, acentos e decimais com ponto; nome do arquivo com o ciclo', async () => {
+    const r = await quem.Admin?.nav.get(`${amb.url}/downloadpedidosfornecedoresciclos?ciclos=${cicloid}`);
+    assert.equal(r?.status, 200);
+    assert.match(r?.headers.get('content-type') ?? '', /text\/csv/);
+    assert.equal(r?.headers.get('content-disposition'), 'attachment; filename="pedidos-fornecedores-Ciclo-R.csv"');
+    const bruto = await (await fetch(`${amb.url}/downloadpedidosfornecedoresciclos?cicloId=${cicloid}`, { headers: { cookie: `appSession=${quem.Admin?.nav.cookie(amb.url, 'appSession') ?? ''}` } })).arrayBuffer();
+    const bytes = Buffer.from(bruto);
+    assert.deepEqual([...bytes.subarray(0, 3)], [0xef, 0xbb, 0xbf], 'BOM UTF-8');
+    const linhas = parse(bytes.subarray(3).toString('utf8'), { delimiter: ';' }) as string[][];
+    assert.deepEqual(linhas, [
+      ['fornecedor', 'ciclo', 'produto', 'unidade', 'quantidade', 'valorUnitario', 'valorTotal'],
+      ['Ana Horta', 'Ciclo R', 'alface', 'maço', '6', '3.00', '18.00'],
+      ['Ana Horta', 'Ciclo R', 'tomate', 'kg', '3', '8.00', '24.00'],
+      ['Bruno Sítio', 'Ciclo R', 'ovos', 'dúzia', '1.5', '16.00', '24.00'],
+      ['Bruno Sítio', 'Ciclo R', 'tomate', 'kg', '2', '7.50', '15.00'],
+    ]);
+    const proprio = await quem['Bruno Sítio']?.nav.get(`${amb.url}/downloadpedidosfornecedoresciclos?ciclos=${cicloid}`);
+    assert.ok(!proprio?.texto.includes('Ana Horta'), 'um fornecedor baixa só as suas linhas');
+    assert.equal((await quem.Carla?.nav.get(`${amb.url}/downloadpedidosfornecedoresciclos?ciclos=${cicloid}`))?.status, 403);
+  });
+
+  test('PDF de entrega: consumidores confirmados sob o seu ponto, montagem, recebimento e totais, com acentos', async () => {
+    const cookie = `appSession=${quem.Admin?.nav.cookie(amb.url, 'appSession') ?? ''}`;
+    const r = await fetch(`${amb.url}/entregaCicloPDF/${cicloid}`, { headers: { cookie } });
+    assert.equal(r.status, 200);
+    assert.equal(r.headers.get('content-type'), 'application/pdf');
+    const { paginas, texto } = await textoDoPdf(new Uint8Array(await r.arrayBuffer()));
+    assert.ok(paginas >= 1);
+    const pontoUm = texto.slice(texto.indexOf('Ponto de entrega: Ponto Um'), texto.indexOf('Ponto de entrega: Ponto Dois') > texto.indexOf('Ponto de entrega: Ponto Um') ? texto.indexOf('Ponto de entrega: Ponto Dois') : undefined);
+    assert.match(texto, /Ponto de entrega: Ponto Dois[\s\S]*Davi/);
+    assert.match(pontoUm, /Carla/);
+    assert.doesNotMatch(texto, /Elisa/, 'pedido não confirmado não entra na entrega');
+    assert.match(texto, /Pedidos confirmados: 2/);
+    assert.match(texto, /R\$ 172,00/, 'total: 121 + 51');
+    assert.match(texto, /Montagem: Pequena — montar 3/);
+    assert.match(texto, /Recebimento: Bruno Sítio/);
+    assert.match(texto, /página 1/);
+    const doConsumidor = await fetch(`${amb.url}/entregaCicloPDF/${cicloid}`, { headers: { cookie: `appSession=${quem.Davi?.nav.cookie(amb.url, 'appSession') ?? ''}` } });
+    const dele = await textoDoPdf(new Uint8Array(await doConsumidor.arrayBuffer()));
+    assert.match(dele.texto, /Davi/);
+    assert.doesNotMatch(dele.texto, /Carla|Recebimento|Montagem/, 'um consumidor vê só a sua parte');
+  });
+
+  test('movimentações: saldo corrente por pessoa, filtros e totais; cada um vê as suas', async () => {
+    const admin = quem.Admin;
+    assert.ok(admin);
+    const fechar = await admin.nav.postJson(`${amb.url}/fecharciclo/${cicloid}`, {});
+    assert.equal(fechar.status, 200);
+    const pago = await admin.nav.postJson(`${amb.url}/movimentacao`, { usuarioid: quem.Carla?.id, tipoMovimentacaoId: 4, valor: '100.00', descricao: 'Pix', data: '2026-03-12' });
+    assert.equal(pago.status, 201);
+    const r = await json('Admin', '/movimentacaotodos');
+    const carla = r.grupos.find((g) => g.titulo === 'Carla');
+    assert.deepEqual(carla?.linhas.map((l) => [l.tipo, l.credito, l.debito, l.saldo]), [['Pedido de consumidor', null, 120, -120], ['Taxa administrativa', null, 1, -121], ['Pagamento recebido', 100, null, -21]]);
+    const soCredito = await json('Admin', `/movimentacaotodos?tipoMovimentacaoId=4&usuarioid=${quem.Carla?.id}`);
+    assert.deepEqual(soCredito.grupos.flatMap((g) => g.linhas.map((l) => l.saldo)), [-21], 'o saldo corrente ignora os filtros: é o da pessoa');
+    const daCarla = await json('Carla', `/movimentacaotodos?usuarioid=${quem.Davi?.id}`);
+    assert.deepEqual(daCarla.grupos.map((g) => g.titulo), ['Carla'], 'quem não é da coordenação vê só as suas');
+    assert.equal((await quem.Info?.nav.getJson(`${amb.url}/movimentacaotodos`))?.status, 200);
+  });
+
+  test('páginas dos relatórios em HTML, com estilo de impressão', async () => {
+    const r = await quem.Admin?.nav.get(`${amb.url}/pedidosfornecedorestodos/${cicloid}`);
+    assert.equal(r?.status, 200);
+    assert.match(r?.texto ?? '', /<table class="relatorio">/);
+    assert.match(r?.texto ?? '', /Subtotal Ana Horta/);
+    assert.match(r?.texto ?? '', /R\$ 81,00/);
+    const escolha = await quem.Admin?.nav.get(`${amb.url}/pedidosfornecedoresciclos`);
+    assert.match(escolha?.texto ?? '', /name="ciclos" value="\d+"/);
+    const css = await fetch(`${amb.url}/static/estilo.css`);
+    assert.match(await css.text(), /@media print/);
+  });
+});

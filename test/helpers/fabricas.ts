@@ -1,0 +1,157 @@
+import { randomBytes } from 'node:crypto';
+import type { Db } from '../../src/db/banco.ts';
+import type { DatasCiclo } from '../../src/domain/ciclos.ts';
+import { gravarPerfis, type Perfil } from '../../src/domain/perfis.ts';
+import { chaveDeEmail } from '../../src/domain/usuarios.ts';
+import { diaLocal, somarDias } from '../../src/domain/tempo.ts';
+
+/** A unique e-mail per call, so tests never depend on each other's data. */
+export function emailUnico(prefixo = 'pessoa'): string {
+  return `${prefixo}.${randomBytes(4).toString('hex')}@teste.org`;
+}
+
+export async function criarUsuario(
+  db: Db,
+  dados: { email?: string; nome?: string; perfil?: readonly Perfil[]; ativo?: boolean } = {},
+): Promise<{ id: number; email: string; nome: string }> {
+  const email = dados.email ?? emailUnico();
+  const nome = dados.nome ?? 'Pessoa de Teste';
+  const iso = new Date().toISOString();
+  const r = await db
+    .insertInto('usuario')
+    .values({
+      nome, nomeChave: nome.toLowerCase(), email, emailChave: chaveDeEmail(email), perfil: gravarPerfis(dados.perfil ?? ['consumidor']),
+      ativo: dados.ativo ?? true, cientepolitica: true, createdAt: iso, updatedAt: iso,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { id: r.id, email, nome };
+}
+
+const AGORA = () => new Date().toISOString();
+
+let sequencia = 0;
+function nomeUnico(prefixo: string): string {
+  sequencia++;
+  return `${prefixo} ${sequencia} ${randomBytes(2).toString('hex')}`;
+}
+
+export async function criarCesta(db: Db, dados: { nome?: string; valorCentavos?: number } = {}): Promise<{ id: number; nome: string }> {
+  const nome = dados.nome ?? nomeUnico('Cesta');
+  const iso = AGORA();
+  const r = await db
+    .insertInto('cesta')
+    .values({ nome, nomeChave: nome.toLowerCase(), valorReferenciaCentavos: dados.valorCentavos ?? 5000, createdAt: iso, updatedAt: iso })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { id: r.id, nome };
+}
+
+export async function criarProduto(db: Db, dados: { nome?: string; unidade?: string; valorCentavos?: number } = {}): Promise<{ id: number; nome: string }> {
+  const nome = dados.nome ?? nomeUnico('Produto');
+  const iso = AGORA();
+  const r = await db
+    .insertInto('produto')
+    .values({ nome, nomeChave: nome.toLowerCase(), unidade: dados.unidade ?? 'kg', valorReferenciaCentavos: dados.valorCentavos ?? 500, createdAt: iso, updatedAt: iso })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { id: r.id, nome };
+}
+
+export async function criarPonto(db: Db, nome = nomeUnico('Ponto')): Promise<{ id: number }> {
+  const iso = AGORA();
+  return db.insertInto('pontoentrega').values({ nome, nomeChave: nome.toLowerCase(), createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow();
+}
+
+export type DatasDoCiclo = DatasCiclo;
+
+export const DATAS_PADRAO: DatasDoCiclo = {
+  dataOfertaInicio: '2026-03-01', dataOfertaFim: '2026-03-04', dataPedidoInicio: '2026-03-06',
+  dataPedidoFim: '2026-03-09', dataRetiradaInicio: '2026-03-11', dataRetiradaFim: '2026-03-12',
+};
+
+/** Dates of a cycle whose order window is open today (in the community's zone), for tests against a real clock. */
+export function datasComPedidoAbertoHoje(tz = 'America/Sao_Paulo'): DatasDoCiclo {
+  const hoje = diaLocal(new Date(), tz);
+  return {
+    dataOfertaInicio: somarDias(hoje, -5), dataOfertaFim: somarDias(hoje, -4), dataPedidoInicio: somarDias(hoje, -1),
+    dataPedidoFim: somarDias(hoje, 1), dataRetiradaInicio: somarDias(hoje, 2), dataRetiradaFim: somarDias(hoje, 3),
+  };
+}
+
+/** A cycle whose order window is open today (by the real clock a spawned server uses), with one basket type and a pickup point. */
+export async function criarCicloAberto(db: Db, cestas: number): Promise<{ cicloid: number; cicloCestaId: number; ponto: number }> {
+  const cesta = await criarCesta(db);
+  const ciclo = await criarCiclo(db, { datas: datasComPedidoAbertoHoje(), cestas: [{ cestaId: cesta.id, quantidadeCestas: cestas }] });
+  return { cicloid: ciclo.id, cicloCestaId: ciclo.cicloCestas[0] ?? 0, ponto: (await criarPonto(db)).id };
+}
+
+export async function criarCiclo(
+  db: Db,
+  dados: { nome?: string; datas?: DatasDoCiclo; cestas?: Array<{ cestaId: number; quantidadeCestas: number }> } = {},
+): Promise<{ id: number; cicloCestas: number[] }> {
+  const iso = AGORA();
+  const nome = dados.nome ?? nomeUnico('Ciclo');
+  const ciclo = await db
+    .insertInto('ciclo')
+    .values({ nome, nomeChave: nome.toLocaleLowerCase('pt-BR'), ...(dados.datas ?? DATAS_PADRAO), createdAt: iso, updatedAt: iso })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const cicloCestas: number[] = [];
+  for (const c of dados.cestas ?? []) {
+    const r = await db.insertInto('ciclocesta').values({ cicloid: ciclo.id, ...c, createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow();
+    cicloCestas.push(r.id);
+  }
+  return { id: ciclo.id, cicloCestas };
+}
+
+/** A finalised offer line, a composition using it, and an order of the cycle basket. */
+export async function criarUsoDaCesta(
+  db: Db,
+  cicloid: number,
+  cicloCestaId: number,
+  dados: { pedidas: number; compostas: number },
+): Promise<{ pedidoId: number; composicaoId: number; ofertaProdutoId: number }> {
+  const iso = AGORA();
+  const fornecedor = await criarUsuario(db, { perfil: ['fornecedor'] });
+  const consumidor = await criarUsuario(db, { perfil: ['consumidor'] });
+  const produto = await criarProduto(db);
+  const ponto = await criarPonto(db);
+  const oferta = await db.insertInto('oferta').values({ cicloid, usuarioid: fornecedor.id, finalizada: true, createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow();
+  const linha = await db
+    .insertInto('ofertaproduto')
+    .values({ ofertaid: oferta.id, produtoid: produto.id, quantidadeMilesimos: 100_000, valorCentavos: 400, createdAt: iso, updatedAt: iso })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const composicao = await db.insertInto('composicao').values({ cicloCestaId, quantidadeCestas: dados.compostas, createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow();
+  await db.insertInto('composicaoproduto').values({ composicaoid: composicao.id, ofertaProdutoId: linha.id, quantidadePorCestaMilesimos: 1000, unidade: 'kg', createdAt: iso, updatedAt: iso }).execute();
+  const pedido = await db
+    .insertInto('pedido')
+    .values({ cicloid, usuarioid: consumidor.id, pontoEntregaId: ponto.id, createdAt: iso, updatedAt: iso })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await db.insertInto('pedidoproduto').values({ pedidoid: pedido.id, cicloCestaId, quantidadeMilesimos: dados.pedidas * 1000, valorCentavos: 5000, createdAt: iso, updatedAt: iso }).execute();
+  return { pedidoId: pedido.id, composicaoId: composicao.id, ofertaProdutoId: linha.id };
+}
+
+/** A supplier's finalised offer of some products in a cycle. */
+export async function criarOfertaFinalizada(
+  db: Db,
+  cicloid: number,
+  linhas: Array<{ produtoId: number; quantidadeMilesimos: number; valorCentavos: number }>,
+  fornecedorId?: number,
+): Promise<{ ofertaId: number; fornecedorId: number; linhas: number[] }> {
+  const iso = AGORA();
+  const usuarioid = fornecedorId ?? (await criarUsuario(db, { perfil: ['fornecedor'] })).id;
+  const oferta = await db.insertInto('oferta').values({ cicloid, usuarioid, finalizada: true, finalizadaEm: iso, createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow();
+  const ids: number[] = [];
+  for (const l of linhas) {
+    const r = await db
+      .insertInto('ofertaproduto')
+      .values({ ofertaid: oferta.id, produtoid: l.produtoId, quantidadeMilesimos: l.quantidadeMilesimos, valorCentavos: l.valorCentavos, createdAt: iso, updatedAt: iso })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    ids.push(r.id);
+  }
+  return { ofertaId: oferta.id, fornecedorId: usuarioid, linhas: ids };
+}

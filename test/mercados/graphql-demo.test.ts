@@ -1,0 +1,55 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { Navegador } from '../helpers/navegador.ts';
+import { iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
+import { entrarNoMercados, graphql } from './apoio.ts';
+
+/**
+ * The demo community, as `npm start` loads it: the demo people log in through the development
+ * provider and land on their prepared accounts, with their profiles and markets.
+ */
+describe('demonstração da face Mercados', () => {
+  let amb: AmbienteDeTeste;
+  before(async () => {
+    amb = await iniciarAmbiente({ mercados: true, env: { DEMO_DATA: 'true' } });
+  });
+  after(() => amb.fechar());
+
+  async function entrar(email: string): Promise<Navegador> {
+    const nav = new Navegador();
+    const r = await entrarNoMercados(amb, nav, { email });
+    assert.equal(new URL(r.url).pathname, '/dashboard', `login de ${email}`);
+    return nav;
+  }
+
+  const PERFIS: ReadonlyArray<readonly [string, readonly string[]]> = [
+    ['ana@exemplo.org', ['Administrador']],
+    ['bruno@exemplo.org', ['AdminMercado']],
+    ['dora@exemplo.org', ['Fornecedor']],
+    ['fabi@exemplo.org', ['Consumidor']],
+  ];
+  for (const [email, perfis] of PERFIS) {
+    test(`${email} entra pelo provedor na conta de demonstração, com ${perfis.join(', ')}`, async () => {
+      const antes = await amb.banco.selectFrom('appuser').select('id').execute();
+      const r = await graphql(amb.urlMercados, await entrar(email), '{ me { email profiles } }');
+      assert.deepEqual(r.corpo, { data: { me: { email, profiles: perfis } } });
+      assert.equal((await amb.banco.selectFrom('appuser').select('id').execute()).length, antes.length, 'nenhuma conta nova');
+    });
+  }
+
+  test('há mercados ativos e um inativo, com preços sobre o catálogo; bruno administra um deles', async () => {
+    const bruno = await entrar('bruno@exemplo.org');
+    const r = await graphql(amb.urlMercados, bruno, '{ mercados { nome tipo ativo admin { email } precos { preco produto { nome } } acoes { editarPrecos } } }');
+    const mercados = r.corpo.data?.mercados as Array<{
+      nome: string; tipo: string; ativo: boolean; admin: { email: string | null }; precos: unknown[]; acoes: { editarPrecos: boolean };
+    }>;
+    assert.ok(mercados.length >= 3);
+    assert.ok(mercados.some((m) => !m.ativo));
+    assert.deepEqual([...new Set(mercados.map((m) => m.tipo))].sort(), ['cesta', 'lote', 'venda_direta']);
+    assert.ok(mercados.every((m) => m.precos.length > 0));
+    const doBruno = mercados.filter((m) => m.acoes.editarPrecos);
+    assert.ok(doBruno.some((m) => m.ativo));
+    assert.ok(doBruno.every((m) => m.admin.email === 'bruno@exemplo.org'));
+    assert.ok(mercados.filter((m) => !m.acoes.editarPrecos).every((m) => m.admin.email === null), 'e-mail dos outros oculto');
+  });
+});

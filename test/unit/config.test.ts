@@ -1,0 +1,90 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ErroConfig, carregarConfig } from '../../src/config.ts';
+
+const SEGREDO = 'x'.repeat(40);
+
+test('padrões de desenvolvimento: SQLite embutido, portas 3000/4000/3002, demo ligada', () => {
+  const c = carregarConfig({});
+  assert.deepEqual(c.banco, { tipo: 'sqlite', caminho: './data/cestaria.db' });
+  assert.equal(c.cestasPort, 3000);
+  assert.equal(c.mercadosPort, 4000);
+  assert.equal(c.devIdpPort, 3002);
+  assert.equal(c.host, '127.0.0.1');
+  assert.equal(c.tz, 'America/Sao_Paulo');
+  assert.equal(c.demoData, true);
+  assert.equal(c.oidc, null);
+  assert.deepEqual(c.variantes, ['cestas', 'mercados']);
+  assert.ok(c.appSessionSecret.length >= 32, 'segredo aleatório em desenvolvimento');
+});
+
+test('um valor ruim para o início com uma mensagem de uma linha que nomeia a variável', () => {
+  const casos: Array<[Record<string, string>, string]> = [
+    [{ CESTAS_PORT: 'abc' }, 'CESTAS_PORT'],
+    [{ DEV_IDP_PORT: '70000' }, 'DEV_IDP_PORT'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+    [{ TZ: 'Marte/Olympus' }, 'TZ'],
+    [{ VARIANTS: 'cestas,feira' }, 'VARIANTS'],
+    [{ DEMO_DATA: 'talvez' }, 'DEMO_DATA'],
+    [{ NODE_ENV: 'staging' }, 'NODE_ENV'],
+    [{ CESTAS_BASE_URL: 'ftp://x' }, 'CESTAS_BASE_URL'],
+    [{ OIDC_CLIENT_ID: 'abc' }, 'OIDC_ISSUER_BASE_URL'],
+    [{ OIDC_ISSUER_BASE_URL: 'https://login.example' }, 'OIDC_CLIENT_ID'],
+    [{ ADMIN_EMAILS: 'sem-arroba' }, 'ADMIN_EMAILS'],
+    [{ SESSION_SECRET: 'curto' }, 'SESSION_SECRET'],
+    [{ METRICS_TOKEN: 'curto' }, 'METRICS_TOKEN'],
+    [{ METRICS_TOKEN: 'um token com espaços no meio' }, 'METRICS_TOKEN'],
+  ];
+  for (const [env, variavel] of casos) {
+    assert.throws(() => carregarConfig(env), (e: unknown) => {
+      assert.ok(e instanceof ErroConfig);
+      assert.ok(e.message.includes(variavel), `${e.message} deveria nomear ${variavel}`);
+      assert.ok(!e.message.includes('\n'));
+      return true;
+    });
+  }
+});
+
+test('em produção, segredos e emissores ausentes impedem o início', () => {
+  const completo = {
+    NODE_ENV: 'production', SESSION_SECRET: SEGREDO, APP_SESSION_SECRET: SEGREDO,
+    OIDC_ISSUER_BASE_URL: 'https://login.example', OIDC_CLIENT_ID: 'c', OIDC_CLIENT_SECRET: 's',
+    OAUTH_ISSUER_URL: 'https://login.example', OAUTH_CLIENT_ID: 'c', OAUTH_CLIENT_SECRET: 's',
+  };
+  const c = carregarConfig(completo);
+  assert.equal(c.producao, true);
+  assert.equal(c.demoData, false);
+  const semEmissor = (prefixo: string) => (k: string) => !k.startsWith(`${prefixo}_`);
+  const casos: Array<[string, (k: string) => boolean]> = [
+    ['SESSION_SECRET', (k) => k !== 'SESSION_SECRET'],
+    ['APP_SESSION_SECRET', (k) => k !== 'APP_SESSION_SECRET'],
+    ['OIDC_ISSUER_BASE_URL', semEmissor('OIDC')],
+    ['OAUTH_ISSUER_URL', semEmissor('OAUTH')],
+  ];
+  for (const [faltando, manter] of casos) {
+    const env = Object.fromEntries(Object.entries(completo).filter(([k]) => manter(k)));
+    assert.throws(() => carregarConfig(env), (e: unknown) => e instanceof ErroConfig && e.message.includes(faltando), faltando);
+  }
+});
+
+test('ADMIN_EMAILS é lido sem diferenciar maiúsculas', () => {
+  const c = carregarConfig({ ADMIN_EMAILS: ' Ana@Exemplo.org ,bia@exemplo.org' });
+  assert.deepEqual([...c.adminEmails], ['ana@exemplo.org', 'bia@exemplo.org']);
+});
+
+test('METRICS_TOKEN é opcional: sem ele, /metrics fica só para a própria máquina', () => {
+  assert.equal(carregarConfig({}).metricsToken, undefined);
+  assert.equal(carregarConfig({ METRICS_TOKEN: 'a'.repeat(16) }).metricsToken, 'a'.repeat(16));
+});
+
+test('introspecção GraphQL: ligada fora de produção, desligada em produção a menos que GRAPHQL_INTROSPECTION=true', () => {
+  assert.equal(carregarConfig({}).graphqlIntrospeccao, true);
+  const producao = {
+    NODE_ENV: 'production', SESSION_SECRET: SEGREDO, APP_SESSION_SECRET: SEGREDO,
+    OIDC_ISSUER_BASE_URL: 'https://login.example', OIDC_CLIENT_ID: 'c', OIDC_CLIENT_SECRET: 's',
+    OAUTH_ISSUER_URL: 'https://login.example', OAUTH_CLIENT_ID: 'c', OAUTH_CLIENT_SECRET: 's',
+  };
+  assert.equal(carregarConfig(producao).graphqlIntrospeccao, false);
+  assert.equal(carregarConfig({ ...producao, GRAPHQL_INTROSPECTION: 'true' }).graphqlIntrospeccao, true);
+  assert.throws(() => carregarConfig({ GRAPHQL_INTROSPECTION: 'talvez' }), (e: unknown) => e instanceof ErroConfig && e.message.includes('GRAPHQL_INTROSPECTION'));
+});

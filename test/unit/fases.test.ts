@@ -1,0 +1,33 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { faseDoCiclo, proximasAcoes } from '../../src/domain/ciclos.ts';
+import { dataHoraLocal, diaLocal } from '../../src/domain/tempo.ts';
+
+const CICLO = {
+  dataOfertaInicio: '2026-03-01', dataOfertaFim: '2026-03-04', dataPedidoInicio: '2026-03-06',
+  dataPedidoFim: '2026-03-09', dataRetiradaInicio: '2026-03-11', dataRetiradaFim: '2026-03-12',
+};
+
+test('a fase vem das datas e as janelas incluem os dois dias', () => {
+  const esperado: Array<[string, string]> = [
+    ['2026-02-28', 'planejado'], ['2026-03-01', 'oferta'], ['2026-03-04', 'oferta'], ['2026-03-05', 'composicao'],
+    ['2026-03-06', 'pedido'], ['2026-03-09', 'pedido'], ['2026-03-10', 'retirada'], ['2026-03-12', 'retirada'],
+    ['2026-03-13', 'encerrado'],
+  ];
+  for (const [hoje, fase] of esperado) assert.equal(faseDoCiclo(CICLO, hoje), fase, hoje);
+});
+
+test('o dia é o do fuso da comunidade, não o do servidor', () => {
+  const instante = new Date('2026-03-05T01:30:00Z');
+  assert.equal(diaLocal(instante, 'America/Sao_Paulo'), '2026-03-04');
+  assert.equal(diaLocal(instante, 'UTC'), '2026-03-05');
+  assert.equal(dataHoraLocal(instante, 'America/Sao_Paulo'), '2026-03-04T22:30:00');
+});
+
+test('a próxima etapa depende do perfil e da fase', () => {
+  assert.deepEqual(proximasAcoes(['fornecedor'], 'oferta'), ['ofertar']);
+  assert.deepEqual(proximasAcoes(['consumidor'], 'oferta'), []);
+  assert.deepEqual(proximasAcoes(['admin'], 'composicao'), ['compor']);
+  assert.deepEqual(proximasAcoes(['fornecedor', 'consumidor'], 'pedido'), ['pedir']);
+  assert.deepEqual(proximasAcoes(['consumidor'], 'retirada'), ['retirar']);
+});

@@ -1,0 +1,140 @@
+/** The page frame and the table of the client's pages, with what each one requires. */
+import { useState, type ReactNode } from 'react';
+import { mensagemDe, sair } from './api.ts';
+import { Falha } from './componentes.tsx';
+import { Link, casar, navegar, useEndereco } from './navegacao.tsx';
+import { temPerfil, type Exigencia } from './perfis.ts';
+import { Protegida, useSessao, useUsuario } from './sessao.tsx';
+import { Inicio } from './paginas/Inicio.tsx';
+import { Login } from './paginas/Login.tsx';
+import { NaoAutorizado, NaoEncontrada } from './paginas/Avisos.tsx';
+import { Painel } from './paginas/Painel.tsx';
+import { ListaMercados } from './paginas/ListaMercados.tsx';
+import { DetalheMercado } from './paginas/DetalheMercado.tsx';
+import { FormularioMercado } from './paginas/FormularioMercado.tsx';
+import { EditorPrecos } from './paginas/EditorPrecos.tsx';
+import { Usuarios } from './paginas/Usuarios.tsx';
+
+type Parametros = Readonly<Record<string, string>>;
+
+interface Rota {
+  readonly padrao: string;
+  /** Absent: public. `true`: logged in. A profile or a list: logged in with one of them. */
+  readonly exige?: true | Exigencia;
+  readonly pagina: (p: Parametros) => ReactNode;
+}
+
+const GESTAO: Exigencia = ['Administrador', 'AdminMercado'];
+
+// NOTE: /mercados/novo comes before /mercados/:id, which would match it too.
+export const ROTAS: readonly Rota[] = [
+  { padrao: '/', pagina: () => <Inicio /> },
+  { padrao: '/login', pagina: () => <Login /> },
+  { padrao: '/unauthorized', pagina: () => <NaoAutorizado /> },
+  { padrao: '/dashboard', exige: true, pagina: () => <Painel /> },
+  { padrao: '/mercados', exige: true, pagina: () => <ListaMercados /> },
+  { padrao: '/mercados/novo', exige: 'Administrador', pagina: () => <FormularioMercado id={null} /> },
+  { padrao: '/mercados/:id', exige: true, pagina: (p) => <DetalheMercado key={p.id} id={p.id ?? ''} /> },
+  { padrao: '/mercados/:id/editar', exige: GESTAO, pagina: (p) => <FormularioMercado key={p.id} id={p.id ?? ''} /> },
+  { padrao: '/mercados/:id/precos', exige: GESTAO, pagina: (p) => <EditorPrecos key={p.id} id={p.id ?? ''} /> },
+  { padrao: '/usuarios', exige: 'Administrador', pagina: () => <Usuarios /> },
+];
+
+function BotaoSair() {
+  const { esquecer } = useSessao();
+  const [saindo, setSaindo] = useState(false);
+  const [erro, setErro] = useState<string | null>(null);
+  const clicar = async () => {
+    setSaindo(true);
+    setErro(null);
+    try {
+      await sair();
+      esquecer();
+      navegar('/');
+    } catch (e) {
+      setErro(mensagemDe(e));
+    } finally {
+      setSaindo(false);
+    }
+  };
+  return (
+    <>
+      <button type="button" className="link" onClick={() => void clicar()} disabled={saindo}>
+        {saindo ? 'Saindo…' : 'Sair'}
+      </button>
+      {erro === null ? null : <Falha mensagem={erro} />}
+    </>
+  );
+}
+
+function Navegacao() {
+  const usuario = useUsuario();
+  const { caminho } = useEndereco();
+  const atual = (para: string) => (caminho === para || (para !== '/' && caminho.startsWith(`${para}/`)) ? 'page' : undefined);
+  if (usuario === null) {
+    return (
+      <nav aria-label="Principal">
+        <ul>
+          <li>
+            <a href="/login">Entrar</a>
+          </li>
+        </ul>
+      </nav>
+    );
+  }
+  return (
+    <nav aria-label="Principal">
+      <ul>
+        <li>
+          <Link para="/dashboard" aria-current={atual('/dashboard')}>
+            Painel
+          </Link>
+        </li>
+        <li>
+          <Link para="/mercados" aria-current={atual('/mercados')}>
+            Mercados
+          </Link>
+        </li>
+        {temPerfil(usuario.profiles, 'Administrador') ? (
+          <li>
+            <Link para="/usuarios" aria-current={atual('/usuarios')}>
+              Usuários
+            </Link>
+          </li>
+        ) : null}
+        <li className="quem">{usuario.name}</li>
+        <li>
+          <BotaoSair />
+        </li>
+      </ul>
+    </nav>
+  );
+}
+
+export function App() {
+  const { caminho } = useEndereco();
+  let conteudo: ReactNode = <NaoEncontrada />;
+  for (const rota of ROTAS) {
+    const p = casar(rota.padrao, caminho);
+    if (p === null) continue;
+    conteudo = rota.exige === undefined ? rota.pagina(p) : <Protegida perfis={rota.exige === true ? undefined : rota.exige}>{rota.pagina(p)}</Protegida>;
+    break;
+  }
+  return (
+    <>
+      <a className="pular" href="#conteudo">
+        Pular para o conteúdo
+      </a>
+      <header className="topo">
+        <Link para="/" className="marca">
+          Cestaria Mercados
+        </Link>
+        <Navegacao />
+      </header>
+      <main id="conteudo">{conteudo}</main>
+      <footer className="rodape">
+        <p>Cestaria Mercados · mercados da comunidade</p>
+      </footer>
+    </>
+  );
+}

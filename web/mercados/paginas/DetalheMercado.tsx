@@ -1,0 +1,154 @@
+import { useState } from 'react';
+import { mensagemDe } from '../api.ts';
+import { ComCarga, Falha, Pagina, Sucesso, useCarga } from '../componentes.tsx';
+import { NOMES_TIPOS, desativarMercado, lerMercado, type Mercado } from '../consultas.ts';
+import { decimalLegivel, reais } from '../dinheiro.ts';
+import { Link } from '../navegacao.tsx';
+
+/** Deactivating asks for a second click: nothing is deleted, but the market leaves the lists. */
+function Desativar({ mercado, aoConcluir }: { readonly mercado: Mercado; readonly aoConcluir: () => void }) {
+  const [confirmando, setConfirmando] = useState(false);
+  const [enviando, setEnviando] = useState(false);
+  const [erro, setErro] = useState<string | null>(null);
+  const confirmar = async () => {
+    setEnviando(true);
+    setErro(null);
+    try {
+      await desativarMercado(mercado.id);
+      aoConcluir();
+    } catch (e) {
+      setErro(mensagemDe(e));
+    } finally {
+      setEnviando(false);
+    }
+  };
+  return (
+    <div className="desativar">
+      {confirmando ? (
+        <div className="confirmacao" role="group" aria-labelledby="pergunta-desativar">
+          <p id="pergunta-desativar">
+            Desativar <strong>{mercado.nome}</strong>? Ele sai das listas de mercados ativos; nada é apagado.
+          </p>
+          <button type="button" className="botao perigo" onClick={() => void confirmar()} disabled={enviando}>
+            {enviando ? 'Desativando…' : 'Confirmar desativação'}
+          </button>
+          <button type="button" className="botao secundario" onClick={() => setConfirmando(false)} disabled={enviando}>
+            Cancelar
+          </button>
+        </div>
+      ) : (
+        <button type="button" className="botao perigo" onClick={() => setConfirmando(true)}>
+          Desativar mercado
+        </button>
+      )}
+      {erro === null ? null : <Falha mensagem={erro} />}
+    </div>
+  );
+}
+
+function Detalhe({ mercado, aoMudar, desativado }: { readonly mercado: Mercado; readonly aoMudar: () => void; readonly desativado: boolean }) {
+  return (
+    <>
+      {desativado ? <Sucesso>Mercado desativado.</Sucesso> : null}
+      <dl className="ficha">
+        <dt>Situação</dt>
+        <dd>
+          <span className={mercado.ativo ? 'etiqueta ativo' : 'etiqueta inativo'}>{mercado.ativo ? 'Ativo' : 'Inativo'}</span>
+        </dd>
+        <dt>Tipo</dt>
+        <dd>{NOMES_TIPOS[mercado.tipo]}</dd>
+        <dt>Descrição</dt>
+        <dd>{mercado.descricao ?? '—'}</dd>
+        <dt>Taxa administrativa</dt>
+        <dd>{mercado.taxaAdministrativa === null ? '—' : `${decimalLegivel(mercado.taxaAdministrativa)} %`}</dd>
+        {mercado.tipo === 'cesta' ? (
+          <>
+            <dt>Valor máximo da cesta</dt>
+            <dd>{reais(mercado.valorMaximoCesta)}</dd>
+          </>
+        ) : null}
+        <dt>Administração</dt>
+        <dd>{mercado.admin?.name ?? '—'}</dd>
+      </dl>
+      <p className="acoes">
+        {mercado.acoes.editar ? (
+          <Link para={`/mercados/${mercado.id}/editar`} className="botao secundario">
+            Editar mercado
+          </Link>
+        ) : null}
+        {mercado.acoes.editarPrecos ? (
+          <Link para={`/mercados/${mercado.id}/precos`} className="botao">
+            Editar preços
+          </Link>
+        ) : null}
+      </p>
+      {mercado.acoes.desativar ? <Desativar mercado={mercado} aoConcluir={aoMudar} /> : null}
+      <section aria-labelledby="titulo-precos">
+        <h2 id="titulo-precos">Preços</h2>
+        {mercado.precos.length === 0 ? (
+          <p className="suave">Este mercado ainda não tem preços.</p>
+        ) : (
+          <table className="tabela">
+            <caption className="visualmente-oculto">Preços de {mercado.nome}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Produto</th>
+                <th scope="col">Unidade</th>
+                <th scope="col" className="numero">
+                  Preço
+                </th>
+                <th scope="col">Situação</th>
+              </tr>
+            </thead>
+            <tbody>
+              {mercado.precos.map((p) => (
+                <tr key={p.produtoId}>
+                  <th scope="row" data-rotulo="Produto">
+                    {p.produto.nome}
+                  </th>
+                  <td data-rotulo="Unidade">{p.produto.unidade}</td>
+                  <td data-rotulo="Preço" className="numero">
+                    {reais(p.preco)}
+                  </td>
+                  <td data-rotulo="Situação">{p.ativo ? 'À venda' : 'Fora de venda'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </>
+  );
+}
+
+/** /mercados/:id: the market, its prices, and what I may do with it (from the server's `acoes`). */
+export function DetalheMercado({ id }: { readonly id: string }) {
+  const { estado, recarregar } = useCarga(() => lerMercado(id), [id]);
+  const [desativado, setDesativado] = useState(false);
+  const titulo = estado.fase === 'pronto' && estado.dados !== null ? estado.dados.nome : 'Mercado';
+  return (
+    <Pagina titulo={titulo}>
+      <p>
+        <Link para="/mercados">← Todos os mercados</Link>
+      </p>
+      <ComCarga estado={estado} recarregar={recarregar}>
+        {(mercado) =>
+          mercado === null ? (
+            <div className="alerta" role="alert">
+              <p>Mercado não encontrado.</p>
+            </div>
+          ) : (
+            <Detalhe
+              mercado={mercado}
+              desativado={desativado}
+              aoMudar={() => {
+                setDesativado(true);
+                recarregar();
+              }}
+            />
+          )
+        }
+      </ComCarga>
+    </Pagina>
+  );
+}

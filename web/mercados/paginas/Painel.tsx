@@ -1,0 +1,76 @@
+import { ComCarga, Pagina, useCarga } from '../componentes.tsx';
+import { NOMES_TIPOS, listarMercados, type ResumoMercado } from '../consultas.ts';
+import { Link } from '../navegacao.tsx';
+import { DESCRICOES_PERFIS, temPerfil } from '../perfis.ts';
+import { useUsuarioLogado } from '../sessao.tsx';
+
+function ListaCurta({ mercados, vazio }: { readonly mercados: readonly ResumoMercado[]; readonly vazio: string }) {
+  if (mercados.length === 0) return <p className="suave">{vazio}</p>;
+  return (
+    <ul className="cartoes">
+      {mercados.map((m) => (
+        <li key={m.id}>
+          <Link para={`/mercados/${m.id}`}>{m.nome}</Link>
+          <span className="suave"> · {NOMES_TIPOS[m.tipo]}</span>
+          {m.ativo ? null : <span className="etiqueta inativo">Inativo</span>}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** /dashboard: who I am, my profiles, the markets I administer and the ones I can see. */
+export function Painel() {
+  const usuario = useUsuarioLogado();
+  const { estado, recarregar } = useCarga(() => listarMercados(), []);
+  return (
+    <Pagina titulo="Painel">
+      <section aria-labelledby="titulo-conta" className="identidade">
+        <h2 id="titulo-conta">Olá, {usuario.name}!</h2>
+        <p className="suave">{usuario.email}</p>
+      </section>
+      <section aria-labelledby="titulo-perfis">
+        <h2 id="titulo-perfis">Seus perfis</h2>
+        {usuario.profiles.length === 0 ? (
+          <p>Você ainda não tem nenhum perfil. Fale com a administração da comunidade.</p>
+        ) : (
+          <ul className="perfis">
+            {usuario.profiles.map((p) => (
+              <li key={p}>
+                <strong>{p}</strong>
+                <br />
+                <span className="suave">{DESCRICOES_PERFIS[p]}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <ComCarga estado={estado} recarregar={recarregar}>
+        {(mercados) => (
+          <>
+            {temPerfil(usuario.profiles, ['Administrador', 'AdminMercado']) ? (
+              <section aria-labelledby="titulo-administro">
+                <h2 id="titulo-administro">Mercados que você administra</h2>
+                <ListaCurta mercados={mercados.filter((m) => m.adminId === String(usuario.id))} vazio="Nenhum mercado está com você." />
+              </section>
+            ) : null}
+            <section aria-labelledby="titulo-ativos">
+              <h2 id="titulo-ativos">Mercados ativos</h2>
+              <ListaCurta mercados={mercados.filter((m) => m.ativo)} vazio="Nenhum mercado ativo no momento." />
+            </section>
+          </>
+        )}
+      </ComCarga>
+      <p className="acoes">
+        <Link para="/mercados" className="botao">
+          Ver todos os mercados
+        </Link>
+        {temPerfil(usuario.profiles, 'Administrador') ? (
+          <Link para="/mercados/novo" className="botao secundario">
+            Novo mercado
+          </Link>
+        ) : null}
+      </p>
+    </Pagina>
+  );
+}

@@ -1,0 +1,95 @@
+/**
+ * Who is logged in, as /auth/status says, and the one guard every protected page goes through.
+ * The server's rules are the real protection (GraphQL refuses what a profile may not do); the
+ * guard only mirrors them so people land on a page that explains, not on an error.
+ */
+import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
+import { irParaLogin, mensagemDe, statusDaSessao, type StatusSessao, type Usuario } from './api.ts';
+import { Aviso, Carregando, Falha } from './componentes.tsx';
+import { navegar, useEndereco } from './navegacao.tsx';
+import { temPerfil, type Exigencia } from './perfis.ts';
+
+type EstadoSessao =
+  | { readonly fase: 'carregando' }
+  | { readonly fase: 'erro'; readonly mensagem: string }
+  | { readonly fase: 'pronto'; readonly status: StatusSessao };
+
+interface Sessao {
+  readonly estado: EstadoSessao;
+  /** Asks /auth/status again (a protected page does it on every visit). */
+  recarregar(): Promise<void>;
+  /** Forgets the session locally after logging out. */
+  esquecer(): void;
+}
+
+const ContextoSessao = createContext<Sessao | null>(null);
+
+export function ProvedorSessao({ children }: { readonly children: ReactNode }) {
+  const [estado, setEstado] = useState<EstadoSessao>({ fase: 'carregando' });
+  const recarregar = useCallback(async () => {
+    try {
+      setEstado({ fase: 'pronto', status: await statusDaSessao() });
+    } catch (e) {
+      setEstado({ fase: 'erro', mensagem: mensagemDe(e) });
+    }
+  }, []);
+  const esquecer = useCallback(() => setEstado({ fase: 'pronto', status: { authenticated: false } }), []);
+  useEffect(() => {
+    void recarregar();
+  }, [recarregar]);
+  return <ContextoSessao.Provider value={{ estado, recarregar, esquecer }}>{children}</ContextoSessao.Provider>;
+}
+
+export function useSessao(): Sessao {
+  const s = useContext(ContextoSessao);
+  if (s === null) throw new Error('useSessao fora de ProvedorSessao');
+  return s;
+}
+
+/** The logged-in person, when known. */
+export function useUsuario(): Usuario | null {
+  const { estado } = useSessao();
+  return estado.fase === 'pronto' && estado.status.authenticated ? estado.status.user : null;
+}
+
+/** Inside a protected page: the logged-in person (the guard guarantees there is one). */
+export function useUsuarioLogado(): Usuario {
+  const u = useUsuario();
+  if (u === null) throw new Error('useUsuarioLogado fora de uma página protegida');
+  return u;
+}
+
+/**
+ * A protected page: checks /auth/status on every visit. Not logged in → /login; logged in
+ * without the required profile (one name, or a list where any one suffices) → /unauthorized.
+ */
+export function Protegida({ perfis, children }: { readonly perfis?: Exigencia; readonly children: ReactNode }) {
+  const { estado, recarregar } = useSessao();
+  const { caminho } = useEndereco();
+  const [conferido, setConferido] = useState<string | null>(null);
+
+  useEffect(() => {
+    let vivo = true;
+    void recarregar().then(() => {
+      if (vivo) setConferido(caminho);
+    });
+    return () => {
+      vivo = false;
+    };
+  }, [caminho, recarregar]);
+
+  const negado = estado.fase === 'pronto' && estado.status.authenticated && perfis !== undefined && !temPerfil(estado.status.user.profiles, perfis);
+  const semSessao = estado.fase === 'pronto' && !estado.status.authenticated;
+  const pronto = conferido === caminho;
+  useEffect(() => {
+    if (!pronto) return;
+    if (semSessao) irParaLogin();
+    else if (negado) navegar('/unauthorized', { substituir: true });
+  }, [pronto, semSessao, negado]);
+
+  if (estado.fase === 'erro') return <Falha mensagem={estado.mensagem} tentarDeNovo={() => void recarregar()} />;
+  if (!pronto || estado.fase === 'carregando') return <Carregando texto="Verificando a sua sessão…" />;
+  if (semSessao) return <Aviso>Você precisa entrar para ver esta página. Levando ao login…</Aviso>;
+  if (negado) return <Aviso>Seu perfil não permite acessar esta página.</Aviso>;
+  return <>{children}</>;
+}
