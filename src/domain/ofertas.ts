@@ -184,24 +184,28 @@ export async function salvarOferta(banco: Banco, ator: Ator, entrada: Entrada, o
 }
 
 async function removerLinhas(trx: Db, removidas: readonly LinhaDaOferta[]): Promise<void> {
-  const emUso = removidas.filter((r) => r.alocado > 0);
-  if (emUso.length > 0) {
-    const usos = await trx
-      .selectFrom('composicaoproduto as cp')
-      .innerJoin('composicao as c', 'c.id', 'cp.composicaoid')
-      .innerJoin('ciclocesta as cc', 'cc.id', 'c.cicloCestaId')
-      .innerJoin('cesta', 'cesta.id', 'cc.cestaId')
-      .select(['cp.ofertaProdutoId', 'cesta.nome'])
-      .where('cp.ofertaProdutoId', 'in', emUso.map((r) => r.ofertaProdutoId))
-      .execute();
-    const primeira = emUso[0];
+  if (removidas.length === 0) return;
+  // A line listed in any composition stays, even one of zero baskets that allocates nothing:
+  // the composition refers to it, and dropping it there silently would change the basket.
+  const usos = await trx
+    .selectFrom('composicaoproduto as cp')
+    .innerJoin('composicao as c', 'c.id', 'cp.composicaoid')
+    .innerJoin('ciclocesta as cc', 'cc.id', 'c.cicloCestaId')
+    .innerJoin('cesta', 'cesta.id', 'cc.cestaId')
+    .select(['cp.ofertaProdutoId', 'cesta.nome'])
+    .where('cp.ofertaProdutoId', 'in', removidas.map((r) => r.ofertaProdutoId))
+    .orderBy('cesta.nome')
+    .execute();
+  const primeira = removidas.find((r) => usos.some((u) => u.ofertaProdutoId === r.ofertaProdutoId));
+  if (primeira !== undefined) {
+    const cestas = [...new Set(usos.filter((u) => u.ofertaProdutoId === primeira.ofertaProdutoId).map((u) => u.nome))];
     throw new Conflito(
       'LINHA_ALOCADA',
-      `${primeira?.nome ?? 'O produto'} já está em cestas (${[...new Set(usos.map((u) => u.nome))].join(', ')}): ajuste a composição antes de tirá-lo da oferta`,
-      { ofertaProdutoId: primeira?.ofertaProdutoId, cestas: [...new Set(usos.map((u) => u.nome))] },
+      `${primeira.nome} já está em cestas (${cestas.join(', ')}): ajuste a composição antes de tirá-lo da oferta`,
+      { ofertaProdutoId: primeira.ofertaProdutoId, cestas },
     );
   }
-  if (removidas.length > 0) await trx.deleteFrom('ofertaproduto').where('id', 'in', removidas.map((r) => r.ofertaProdutoId)).execute();
+  await trx.deleteFrom('ofertaproduto').where('id', 'in', removidas.map((r) => r.ofertaProdutoId)).execute();
 }
 
 /** Removes one line of an offer ({cicloid, produtoid} or {ofertaProdutoId}); the offer returns to draft. */

@@ -122,6 +122,28 @@ describe('janelas, donos e capacidade', () => {
     assert.equal(baixar.status, 409);
   });
 
+  test('uma linha listada numa composição de zero cestas não sai da oferta: 409 nomeando a cesta, nada apagado', async () => {
+    relogio.definir('2026-03-02T15:00:00Z');
+    const cesta = await criarCesta(amb.banco);
+    const ciclo3 = await criarCiclo(amb.banco, { datas: DATAS_PADRAO, cestas: [{ cestaId: cesta.id, quantidadeCestas: 4 }] });
+    const outro = (await criarProduto(amb.banco, { unidade: 'kg' })).id;
+    const criada = await post('f2', '/ofertasave', { cicloid: ciclo3.id, produtos: [{ produtoid: produtoId, quantidade: 1, valor: 0 }] });
+    assert.equal(criada.status, 200);
+    const linha = criada.json<Envelope<{ produtos: Array<{ ofertaProdutoId: number }> }>>().data.produtos[0]?.ofertaProdutoId ?? 0;
+    const composta = await post('admin', `/composicao/${ciclo3.cicloCestas[0] ?? 0}`, { quantidadeCestas: 0, produtos: [{ ofertaProdutoId: linha, quantidadePorCesta: '0.001', unidade: 'kg' }] });
+    assert.equal(composta.status, 200, 'uma composição de zero cestas pode listar a linha');
+    const trocar = await post('f2', '/ofertasave', { cicloid: ciclo3.id, produtos: [{ produtoid: outro, quantidade: 1, valor: 0 }] });
+    assert.equal(trocar.status, 409);
+    assert.match(trocar.json<Envelope>().error, new RegExp(`já está em cestas \\(${cesta.nome}\\): ajuste a composição`));
+    assert.deepEqual(trocar.json<Envelope>().details, { ofertaProdutoId: linha, cestas: [cesta.nome] });
+    const apagar = await post('f2', '/ofertaapagarproduto', { ofertaProdutoId: linha });
+    assert.equal(apagar.status, 409);
+    const linhas = await amb.banco.selectFrom('ofertaproduto').select(['id', 'produtoid']).where('id', '=', linha).execute();
+    assert.deepEqual(linhas, [{ id: linha, produtoid: produtoId }], 'a linha ficou, e a linha nova não entrou pela metade');
+    const novas = await amb.banco.selectFrom('ofertaproduto').select('id').where('produtoid', '=', outro).execute();
+    assert.equal(novas.length, 0);
+  });
+
   test('comprovantes: PDF aceito e baixado só pelo dono ou admin; outros formatos e tamanhos recusados', async () => {
     const limite = 10 * 1024 * 1024;
     const enviar = (conteudo: Buffer, extras: Record<string, string> = {}) => {
