@@ -12,6 +12,7 @@ import { salvarOferta } from '../../src/domain/ofertas.ts';
 import { disponibilidade, finalizarPedido, pedidosVisiveis, salvarPedido, type Taxa } from '../../src/domain/pedidos.ts';
 import { DIALETO, bancoNovo } from '../helpers/banco.ts';
 import { DATAS_PADRAO, criarCesta, criarPonto, criarProduto, criarUsuario } from '../helpers/fabricas.ts';
+import { semente } from '../helpers/semente.ts';
 
 const TAXA: Taxa = { percentualCentesimos: 250, fixaCentavos: 100 };
 const AGORA = new Date('2026-03-07T15:00:00Z');
@@ -140,6 +141,6 @@ test(`sequências aleatórias de ofertas, composições, extras e pedidos nunca 
       const debitos = await banco.selectFrom('movimentacao').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('valorCentavos'), eb.lit(0)).as('s')).where('cicloid', '=', ciclo.id).where('sentido', '=', 'debito').executeTakeFirstOrThrow();
       assert.equal(Number(debitos.s), esperado);
     }),
-    { numRuns: 25, seed: Number(process.env.FC_SEED ?? Date.now() % 2 ** 31) },
+    { numRuns: 25, seed: semente() },
   );
 });

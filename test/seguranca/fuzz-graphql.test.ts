@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { Navegador } from '../helpers/navegador.ts';
 import { emailUnico } from '../helpers/fabricas.ts';
 import { iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
+import { semente } from '../helpers/semente.ts';
 import { entrarNoMercados, graphql } from '../mercados/apoio.ts';
 
 const TOTAL = Number(process.env.FUZZ_GRAPHQL ?? 1200);
@@ -69,7 +70,7 @@ describe('GraphQL hostil', () => {
         }
         if ((r.corpo.errors ?? []).length > 0 && /^mutation/.test(p.query)) assert.equal(await contagens(), antes, 'mutação recusada gravou algo');
       }),
-      { numRuns: TOTAL, seed: Number(process.env.FC_SEED ?? Date.now() % 2 ** 31) },
+      { numRuns: TOTAL, seed: semente() },
     );
     assert.ok(feitas >= TOTAL);
   });

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { DATAS_PADRAO, criarCesta, criarCiclo, criarPonto, criarProduto, criarUsuario } from '../helpers/fabricas.ts';
+import { semente } from '../helpers/semente.ts';
 import { navegadorComSessao } from '../helpers/sessoes.ts';
 import { RelogioDeTeste, iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
 import type { Navegador } from '../helpers/navegador.ts';
@@ -127,7 +128,7 @@ describe('entrada hostil em todas as rotas da face Cestas', () => {
         }
         if (metodo === 'POST' && resposta.status >= 400) assert.equal(await escritas(), antes, `${rota} recusado com ${resposta.status} mas gravou algo`);
       }),
-      { numRuns: TOTAL, seed: Number(process.env.FC_SEED ?? Date.now() % 2 ** 31) },
+      { numRuns: TOTAL, seed: semente() },
     );
     assert.ok(REQUISICOES_FEITAS.n >= TOTAL, `${REQUISICOES_FEITAS.n} requisições feitas`);
     assert.equal(Object.prototype.hasOwnProperty.call(Object.prototype, 'admin'), false, 'nenhuma poluição de protótipo');
