@@ -49,6 +49,44 @@ async function contagemNasMetricas(url: string, rota: string): Promise<{ requisi
   return { requisicoes, processos };
 }
 
+/**
+ * Starts `npm start` with WORKERS=2 on ports picked just before. A port picked free can still be
+ * taken by some other process before the primary binds it; only that case (EADDRINUSE) is retried,
+ * with new ports. Any other failure to start fails the test with the server's output.
+ */
+async function subirComDoisProcessos(databaseUrl: string) {
+  for (let tentativa = 1; ; tentativa++) {
+    const [pc, pm, pi] = [await portaLivre(), await portaLivre(), await portaLivre()];
+    const filho = spawn(process.execPath, argumentosDoScript('start'), {
+      cwd: RAIZ,
+      env: {
+        ...process.env,
+        NODE_ENV: 'development',
+        WORKERS: '2',
+        DATABASE_URL: databaseUrl,
+        CESTAS_PORT: String(pc),
+        MERCADOS_PORT: String(pm),
+        DEV_IDP_PORT: String(pi),
+        VARIANTS: 'cestas,mercados',
+        DEMO_DATA: 'false',
+        LOG_LEVEL: 'warn',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let saida = '';
+    filho.stdout.on('data', (c: Buffer) => (saida += c.toString()));
+    filho.stderr.on('data', (c: Buffer) => (saida += c.toString()));
+    try {
+      await ate(() => saida.includes('Cestaria no ar (2 processos)') || filho.exitCode !== null, 'o serviço anunciar que está no ar', 90_000);
+    } catch (e) {
+      await parar(filho);
+      throw new Error(`${String(e)}: ${saida}`, { cause: e });
+    }
+    if (filho.exitCode !== null && saida.includes('EADDRINUSE') && tentativa < 3) continue;
+    return { filho, cestas: `http://localhost:${pc}`, mercados: `http://localhost:${pm}`, saida: () => saida };
+  }
+}
+
 test(`WORKERS=2: dois processos servem as duas faces como um só serviço (${DIALETO})`, { timeout: 300_000 }, async () => {
   const cfg = await bancoNovo();
   const banco = abrirBanco(cfg);
@@ -57,31 +95,9 @@ test(`WORKERS=2: dois processos servem as duas faces como um só serviço (${DIA
   const consumidores = [];
   for (let i = 0; i < 30; i++) consumidores.push(await criarUsuario(banco, { perfil: ['consumidor'] }));
 
-  const [pc, pm, pi] = [await portaLivre(), await portaLivre(), await portaLivre()];
-  const cestas = `http://localhost:${pc}`;
-  const mercados = `http://localhost:${pm}`;
-  const filho = spawn(process.execPath, argumentosDoScript('start'), {
-    cwd: RAIZ,
-    env: {
-      ...process.env,
-      NODE_ENV: 'development',
-      WORKERS: '2',
-      DATABASE_URL: urlDoBanco(cfg),
-      CESTAS_PORT: String(pc),
-      MERCADOS_PORT: String(pm),
-      DEV_IDP_PORT: String(pi),
-      VARIANTS: 'cestas,mercados',
-      DEMO_DATA: 'false',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let saida = '';
-  filho.stdout.on('data', (c: Buffer) => (saida += c.toString()));
-  filho.stderr.on('data', (c: Buffer) => (saida += c.toString()));
+  const { filho, cestas, mercados, saida } = await subirComDoisProcessos(urlDoBanco(cfg));
   try {
-    await ate(() => saida.includes('Cestaria no ar (2 processos)') || filho.exitCode !== null, 'o serviço anunciar que está no ar', 90_000);
-    assert.equal(filho.exitCode, null, saida);
+    assert.equal(filho.exitCode, null, saida());
     assert.equal(filhosDe(filho.pid ?? 0).length, 2, 'dois processos de trabalho');
 
     // Cestas: a real login; the sealed session opens in both workers (round-robin spreads the requests).
@@ -127,7 +143,7 @@ test(`WORKERS=2: dois processos servem as duas faces como um só serviço (${DIA
     await ate(() => filhosDe(filho.pid ?? 0).every((pid) => pid !== vitima), 'o processo morto sumir');
     await new Promise((r) => setTimeout(r, 200));
     for (let i = 0; i < 6; i++) assert.equal((await nav.getJson(`${cestas}/`)).status, 200);
-    await ate(() => saida.includes('iniciando outro'), 'o primário anunciar a troca');
+    await ate(() => saida().includes('iniciando outro'), 'o primário anunciar a troca');
     await ate(async () => filhosDe(filho.pid ?? 0).length === 2 && (await contagemNasMetricas(cestas, '/healthz')).processos === 2, 'um novo processo de trabalho');
     assert.ok(!filhosDe(filho.pid ?? 0).includes(vitima ?? 0));
 
@@ -135,7 +151,7 @@ test(`WORKERS=2: dois processos servem as duas faces como um só serviço (${DIA
     const filhos = filhosDe(filho.pid ?? 0);
     const saiu = new Promise<number | null>((r) => filho.once('exit', (codigo) => r(codigo)));
     filho.kill('SIGTERM');
-    assert.equal(await saiu, 0, saida);
+    assert.equal(await saiu, 0, saida());
     for (const pid of filhos) assert.throws(() => process.kill(pid, 0), 'nenhum processo de trabalho fica para trás');
   } finally {
     await parar(filho);
