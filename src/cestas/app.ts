@@ -9,6 +9,7 @@ import qs from 'qs';
 import type { Config } from '../config.ts';
 import type { Banco } from '../db/banco.ts';
 import { limitadorNoBanco, type Limitador } from '../domain/limites.ts';
+import { VitrineDosCiclos } from '../domain/vitrine.ts';
 import type { Relogio } from '../domain/tempo.ts';
 import { Cofre } from '../http/cofre.ts';
 import { exigirRegraDeAcesso, registrarCabecalhos } from '../http/protecoes.ts';
@@ -81,6 +82,7 @@ export async function criarAppCestas(dep: DependenciasCestas): Promise<FastifyIn
     cofreVerificacao: new Cofre(config.appSessionSecret, 'auth_verification'),
     oidc: criarClienteOidc({ ...dep.provedor, redirectUri: () => `${baseUrl()}/callback` }),
     limitador: dep.limitador ?? limitadorNoBanco(dep.banco),
+    vitrine: new VitrineDosCiclos(),
   };
 
   // 1. External plugins. Bodies are JSON or forms only: anything else gets 415.

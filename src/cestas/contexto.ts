@@ -2,6 +2,7 @@ import type { Banco } from '../db/banco.ts';
 import type { Config } from '../config.ts';
 import type { Limitador } from '../domain/limites.ts';
 import type { Relogio } from '../domain/tempo.ts';
+import type { VitrineDosCiclos } from '../domain/vitrine.ts';
 import type { Cofre } from '../http/cofre.ts';
 import type { ClienteOidc } from './oidc.ts';
 
@@ -18,4 +19,6 @@ export interface ContextoCestas {
   readonly cookiesSeguros: boolean;
   /** Counts login attempts across processes (the database, or Redis). */
   readonly limitador: Limitador;
+  /** What the order page shows of each cycle, kept per version of the cycle data. */
+  readonly vitrine: VitrineDosCiclos;
 }

@@ -1,4 +1,5 @@
 import { emTransacao, travar, type Banco, type Db } from '../db/banco.ts';
+import { consultaPreparada } from '../db/preparadas.ts';
 import { ehGestor, veTudo, type Ator } from './acesso.ts';
 import { auditar } from './auditoria.ts';
 import { cicloDasJanelas, exigirJanela } from './ciclos.ts';
@@ -130,8 +131,8 @@ async function carregarPedidos(db: Db, filtro: { cicloid: number; usuarioid?: nu
  * One order (a consumer's in a cycle, or by id) with its lines, in a single query: the lines are
  * left-joined to the order, so an order without lines is one row with null line columns.
  */
-async function carregarUmPedido(db: Db, filtro: { cicloid: number; usuarioid: number } | { pedidoId: number }, taxa: Taxa): Promise<Pedido | null> {
-  let q = db
+function consultaDoPedido(db: Db) {
+  return db
     .selectFrom('pedido as p')
     .innerJoin('usuario as u', 'u.id', 'p.usuarioid')
     .innerJoin('pontoentrega as pe', 'pe.id', 'p.pontoEntregaId')
@@ -141,9 +142,16 @@ async function carregarUmPedido(db: Db, filtro: { cicloid: number; usuarioid: nu
     .leftJoin('cicloproduto as cp', 'cp.id', 'pp.cicloProdutoId')
     .leftJoin('produto as pr', 'pr.id', 'cp.produtoId')
     .select(['p.id', 'p.cicloid', 'p.usuarioid', 'u.nome as usuarioNome', 'p.pontoEntregaId', 'pe.nome as pontoNome', 'p.finalizado', 'p.dataConfirmacao'])
-    .select(['pp.id as itemId', 'pp.cicloCestaId', 'pp.cicloProdutoId', 'pp.quantidadeMilesimos', 'pp.valorCentavos', 'cesta.nome as cestaNome', 'pr.nome as produtoNome', 'pr.unidade']);
-  q = 'pedidoId' in filtro ? q.where('p.id', '=', filtro.pedidoId) : q.where('p.cicloid', '=', filtro.cicloid).where('p.usuarioid', '=', filtro.usuarioid);
-  const linhas = await q.orderBy('pp.id').execute();
+    .select(['pp.id as itemId', 'pp.cicloCestaId', 'pp.cicloProdutoId', 'pp.quantidadeMilesimos', 'pp.valorCentavos', 'cesta.nome as cestaNome', 'pr.nome as produtoNome', 'pr.unidade'])
+    .orderBy('pp.id');
+}
+
+// Every order page and every confirmation runs one of these: compiled once, not per request.
+const pedidoPorId = consultaPreparada((db: Db, pedidoId: number) => consultaDoPedido(db).where('p.id', '=', pedidoId), 1);
+const pedidoDoConsumidor = consultaPreparada((db: Db, cicloid: number, usuarioid: number) => consultaDoPedido(db).where('p.cicloid', '=', cicloid).where('p.usuarioid', '=', usuarioid), 2);
+
+async function carregarUmPedido(db: Db, filtro: { cicloid: number; usuarioid: number } | { pedidoId: number }, taxa: Taxa): Promise<Pedido | null> {
+  const linhas = 'pedidoId' in filtro ? await pedidoPorId(db, filtro.pedidoId) : await pedidoDoConsumidor(db, filtro.cicloid, filtro.usuarioid);
   const primeira = linhas[0];
   if (primeira === undefined) return null;
   const itens: ItemLido[] = [];
@@ -173,14 +181,24 @@ export interface ExtraParaPedir {
   readonly disponivel: number;
 }
 
-/** What can still be ordered in a cycle: baskets and extras with availability (reserved by every saved order). */
-export async function disponibilidade(db: Db, cicloid: number): Promise<{ cestas: CestaParaPedir[]; extras: ExtraParaPedir[] }> {
+/** A basket of a cycle as the order page shows it, before availability. */
+export type CestaDoCatalogo = Omit<CestaParaPedir, 'disponivel'> & { readonly quantidadeCestas: number };
+/** An extra of a cycle as the order page shows it, before availability. */
+export type ExtraDoCatalogo = Omit<ExtraParaPedir, 'disponivel'> & { readonly quantidadeMilesimos: number };
+
+/** What a cycle offers for ordering, apart from what orders already reserved: it moves only when the catalogue does. */
+export interface CatalogoDoCiclo {
+  readonly cestas: readonly CestaDoCatalogo[];
+  readonly extras: readonly ExtraDoCatalogo[];
+}
+
+/** A cycle's baskets (active ones, with what is inside each) and extras (three queries). */
+export async function catalogoDoCiclo(db: Db, cicloid: number): Promise<CatalogoDoCiclo> {
   const [cestas, extras, itens] = await Promise.all([
     db
       .selectFrom('ciclocesta as cc')
       .innerJoin('cesta', 'cesta.id', 'cc.cestaId')
       .select(['cc.id as cicloCestaId', 'cc.cestaId', 'cesta.nome', 'cesta.descricao', 'cesta.valorReferenciaCentavos', 'cc.quantidadeCestas'])
-      .select((eb) => eb.selectFrom('pedidoproduto').select((e2) => e2.fn.coalesce(e2.fn.sum<number>('quantidadeMilesimos'), e2.lit(0)).as('m')).whereRef('pedidoproduto.cicloCestaId', '=', 'cc.id').as('reservadoMil'))
       .where('cc.cicloid', '=', cicloid)
       .where('cesta.ativo', '=', true)
       .orderBy('cc.id')
@@ -189,7 +207,6 @@ export async function disponibilidade(db: Db, cicloid: number): Promise<{ cestas
       .selectFrom('cicloproduto as cp')
       .innerJoin('produto as p', 'p.id', 'cp.produtoId')
       .select(['cp.id as cicloProdutoId', 'cp.produtoId', 'p.nome', 'p.unidade', 'cp.valorCentavos', 'cp.quantidadeMilesimos'])
-      .select((eb) => eb.selectFrom('pedidoproduto').select((e2) => e2.fn.coalesce(e2.fn.sum<number>('quantidadeMilesimos'), e2.lit(0)).as('m')).whereRef('pedidoproduto.cicloProdutoId', '=', 'cp.id').as('reservadoMil'))
       .where('cp.cicloid', '=', cicloid)
       .orderBy('p.nome')
       .execute(),
@@ -216,15 +233,51 @@ export async function disponibilidade(db: Db, cicloid: number): Promise<{ cestas
   return {
     cestas: cestas.map((c) => ({
       cicloCestaId: c.cicloCestaId, cestaId: c.cestaId, nome: c.nome, descricao: c.descricao,
-      valor: paraNumero(c.valorReferenciaCentavos, ESCALA_DINHEIRO),
-      disponivel: Math.max(0, c.quantidadeCestas - Math.ceil(Number(c.reservadoMil ?? 0) / 1000)),
+      valor: paraNumero(c.valorReferenciaCentavos, ESCALA_DINHEIRO), quantidadeCestas: c.quantidadeCestas,
       composicao: [...(dentro.get(c.cicloCestaId)?.values() ?? [])].map((x) => ({ produto: x.produto, quantidade: paraNumero(x.mil, ESCALA_QUANTIDADE), unidade: x.unidade })),
     })),
     extras: extras.map((e) => ({
-      cicloProdutoId: e.cicloProdutoId, produtoId: e.produtoId, nome: e.nome, unidade: e.unidade, valor: paraNumero(e.valorCentavos, ESCALA_DINHEIRO),
-      disponivel: paraNumero(Math.max(0, e.quantidadeMilesimos - Number(e.reservadoMil ?? 0)), ESCALA_QUANTIDADE),
+      cicloProdutoId: e.cicloProdutoId, produtoId: e.produtoId, nome: e.nome, unidade: e.unidade,
+      valor: paraNumero(e.valorCentavos, ESCALA_DINHEIRO), quantidadeMilesimos: e.quantidadeMilesimos,
     })),
   };
+}
+
+const reservasPorLinha = consultaPreparada((db: Db, cicloCestas: number, cicloProdutos: number) => db
+  .selectFrom('pedidoproduto')
+  .select((eb) => [eb.lit(0).$castTo<number>().as('extra'), eb.ref('cicloCestaId').as('id'), eb.fn.sum<number>('quantidadeMilesimos').as('m')])
+  .where('cicloCestaId', 'in', (eb) => eb.selectFrom('ciclocesta').select('id').where('cicloid', '=', cicloCestas))
+  .groupBy('cicloCestaId')
+  .unionAll((db2) => db2
+    .selectFrom('pedidoproduto')
+    .select((eb) => [eb.lit(1).$castTo<number>().as('extra'), eb.ref('cicloProdutoId').as('id'), eb.fn.sum<number>('quantidadeMilesimos').as('m')])
+    .where('cicloProdutoId', 'in', (eb) => eb.selectFrom('cicloproduto').select('id').where('cicloid', '=', cicloProdutos))
+    .groupBy('cicloProdutoId')), 2);
+
+/**
+ * What every saved order of a cycle reserves, per basket line and per extra line, in thousandths
+ * (one query: each half reads only the covering reservation indexes).
+ */
+export async function reservasDoCiclo(db: Db, cicloid: number): Promise<{ cestas: Map<number, number>; extras: Map<number, number> }> {
+  const linhas = await reservasPorLinha(db, cicloid, cicloid);
+  const cestas = new Map<number, number>();
+  const extras = new Map<number, number>();
+  for (const l of linhas) if (l.id !== null) (Number(l.extra) === 1 ? extras : cestas).set(l.id, Number(l.m));
+  return { cestas, extras };
+}
+
+/** The catalogue with what is still free of each line, given what orders reserved. */
+export function comDisponibilidade(catalogo: CatalogoDoCiclo, reservas: { cestas: ReadonlyMap<number, number>; extras: ReadonlyMap<number, number> }): { cestas: CestaParaPedir[]; extras: ExtraParaPedir[] } {
+  return {
+    cestas: catalogo.cestas.map(({ quantidadeCestas, ...c }) => ({ ...c, disponivel: Math.max(0, quantidadeCestas - Math.ceil((reservas.cestas.get(c.cicloCestaId) ?? 0) / 1000)) })),
+    extras: catalogo.extras.map(({ quantidadeMilesimos, ...e }) => ({ ...e, disponivel: paraNumero(Math.max(0, quantidadeMilesimos - (reservas.extras.get(e.cicloProdutoId) ?? 0)), ESCALA_QUANTIDADE) })),
+  };
+}
+
+/** What can still be ordered in a cycle: baskets and extras with availability (reserved by every saved order). */
+export async function disponibilidade(db: Db, cicloid: number): Promise<{ cestas: CestaParaPedir[]; extras: ExtraParaPedir[] }> {
+  const [catalogo, reservas] = await Promise.all([catalogoDoCiclo(db, cicloid), reservasDoCiclo(db, cicloid)]);
+  return comDisponibilidade(catalogo, reservas);
 }
 
 /** A consumer's order in a cycle, or null (one query). */

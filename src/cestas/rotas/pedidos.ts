@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ehGestor, veTudo, type Ator } from '../../domain/acesso.ts';
-import { cicloDasJanelas, faseDoCiclo } from '../../domain/ciclos.ts';
+import { faseDoCiclo } from '../../domain/ciclos.ts';
 import { ErroDominio, Invalido, Proibido } from '../../domain/erros.ts';
-import { disponibilidade, finalizarPedido, pedidoDe, pedidosVisiveis, pedidoVisivel, salvarPedido } from '../../domain/pedidos.ts';
+import { comDisponibilidade, finalizarPedido, pedidoDe, pedidosVisiveis, pedidoVisivel, reservasDoCiclo, salvarPedido } from '../../domain/pedidos.ts';
 import { usuarioPorId } from '../../domain/usuarios.ts';
 import { Campos, MAIOR_ID, comoEntrada } from '../../domain/validacao.ts';
 import { atorDe } from '../autenticacao.ts';
@@ -32,17 +32,14 @@ export function rotasPedidos(app: FastifyInstance, ctx: ContextoCestas): void {
   async function mostrar(req: FastifyRequest, reply: FastifyReply, cicloid: number, usuarioid: number, falha = { status: 200, erro: null as string | null, detalhes: {} as Readonly<Record<string, unknown>>, valores: null as Readonly<Record<string, unknown>> | null }) {
     const ator = atorDe(req);
     const { hoje } = tempo(ctx);
-    const ciclo = await cicloDasJanelas(ctx.banco, cicloid);
+    const { ciclo, catalogo, pontosEntrega } = await ctx.vitrine.ler(ctx.banco, cicloid);
     // A consumer's own page (the common case) already has their record in the actor.
     const consumidor = usuarioid === ator.usuarioid ? { id: usuarioid, nome: ator.nome, perfil: ator.perfil } : await usuarioPorId(ctx.banco, usuarioid);
     if (consumidor === undefined || !consumidor.perfil.includes('consumidor')) throw new Invalido('VALIDACAO', 'Consumidor inválido', { usuarioid: 'Não há consumidor com este id' });
     const fase = faseDoCiclo(ciclo, hoje);
     const podeEditar = ehGestor(ator) || (ator.usuarioid === usuarioid && fase === 'pedido' && ciclo.ativo && ciclo.fechadoEm === null);
-    const [pedido, disp, pontosEntrega] = await Promise.all([
-      pedidoDe(ctx.banco, cicloid, usuarioid, taxa),
-      disponibilidade(ctx.banco, cicloid),
-      ctx.banco.selectFrom('pontoentrega').select(['id', 'nome', 'endereco', 'cidade']).where('ativo', '=', true).orderBy('nomeChave').execute(),
-    ]);
+    const [pedido, reservas] = await Promise.all([pedidoDe(ctx.banco, cicloid, usuarioid, taxa), reservasDoCiclo(ctx.banco, cicloid)]);
+    const disp = comDisponibilidade(catalogo, reservas);
     const dados = {
       ciclo: { id: ciclo.id, nome: ciclo.nome, fase, dataPedidoInicio: ciclo.dataPedidoInicio, dataPedidoFim: ciclo.dataPedidoFim },
       pedido, cestas: disp.cestas, extras: disp.extras, pontosEntrega, taxa: taxaParaPagina(taxa), podeEditar,

@@ -1,5 +1,4 @@
-import { sql } from 'kysely';
-import type { FabricaMigracao } from './contexto.ts';
+import { apagarGatilhosDeVersao, criarGatilhosDeVersao, type FabricaMigracao } from './contexto.ts';
 
 /**
  * A counter that moves whenever anything a Mercados read query shows may have changed: markets,
@@ -9,6 +8,8 @@ import type { FabricaMigracao } from './contexto.ts';
  */
 export const TABELAS_DA_VERSAO = ['mercado', 'precomercado', 'produto', 'categoria', 'appuser', 'appuserprofile', 'profile'] as const;
 
+const GATILHOS = { id: 1, nome: 'versao', funcao: 'cestaria_mudou_versao', tabelas: TABELAS_DA_VERSAO };
+
 export const versaoDosMercados: FabricaMigracao = (ctx) => ({
   async up(db) {
     await db.schema
@@ -17,28 +18,10 @@ export const versaoDosMercados: FabricaMigracao = (ctx) => ({
       .addColumn('versao', 'bigint', (c) => c.notNull())
       .execute();
     await db.insertInto('versaodados').values({ id: 1, versao: 1 }).execute();
-    if (ctx.dialeto === 'postgres') {
-      await sql`CREATE FUNCTION cestaria_mudou_versao() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN UPDATE versaodados SET versao = versao + 1 WHERE id = 1; RETURN NULL; END $$`.execute(db);
-      for (const t of TABELAS_DA_VERSAO) {
-        await sql`CREATE TRIGGER ${sql.id(`${t}_versao_tg`)} AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${sql.table(t)}
-          FOR EACH STATEMENT EXECUTE FUNCTION cestaria_mudou_versao()`.execute(db);
-      }
-    } else {
-      for (const t of TABELAS_DA_VERSAO) {
-        for (const evento of ['INSERT', 'UPDATE', 'DELETE']) {
-          await sql`CREATE TRIGGER ${sql.id(`${t}_versao_${evento.toLowerCase()}_tg`)} AFTER ${sql.raw(evento)} ON ${sql.table(t)}
-            BEGIN UPDATE versaodados SET versao = versao + 1 WHERE id = 1; END`.execute(db);
-        }
-      }
-    }
+    await criarGatilhosDeVersao(db, ctx, GATILHOS);
   },
   async down(db) {
-    for (const t of TABELAS_DA_VERSAO) {
-      if (ctx.dialeto === 'postgres') await sql`DROP TRIGGER IF EXISTS ${sql.id(`${t}_versao_tg`)} ON ${sql.table(t)}`.execute(db);
-      else for (const e of ['insert', 'update', 'delete']) await sql`DROP TRIGGER IF EXISTS ${sql.id(`${t}_versao_${e}_tg`)}`.execute(db);
-    }
-    if (ctx.dialeto === 'postgres') await sql`DROP FUNCTION IF EXISTS cestaria_mudou_versao()`.execute(db);
+    await apagarGatilhosDeVersao(db, ctx, GATILHOS);
     await db.schema.dropTable('versaodados').ifExists().execute();
   },
 });

@@ -1,4 +1,4 @@
-import type { ColumnDefinitionBuilder, CreateTableBuilder, Kysely, Migration } from 'kysely';
+import { sql, type ColumnDefinitionBuilder, type CreateTableBuilder, type Kysely, type Migration } from 'kysely';
 
 /**
  * What a migration may know about where it runs. Migrations never import application code;
@@ -28,3 +28,34 @@ export function comDatas<T extends string, C extends string>(tabela: CreateTable
 export const naoNulo = (c: ColumnDefinitionBuilder) => c.notNull();
 
 export type Db = Kysely<any>;
+
+/**
+ * Triggers that add 1 to row `id` of `versaodados` after every write to each table: one
+ * statement-level trigger per table on PostgreSQL (through the function `funcao`), one per event
+ * on SQLite. Trigger names are `<table>_<nome>_tg` (PostgreSQL) and `<table>_<nome>_<event>_tg`.
+ */
+export async function criarGatilhosDeVersao(db: Db, ctx: ContextoMigracao, g: { id: number; nome: string; funcao: string; tabelas: readonly string[] }): Promise<void> {
+  if (ctx.dialeto === 'postgres') {
+    await sql`CREATE FUNCTION ${sql.id(g.funcao)}() RETURNS trigger LANGUAGE plpgsql AS ${sql.lit(`BEGIN UPDATE versaodados SET versao = versao + 1 WHERE id = ${g.id}; RETURN NULL; END`)}`.execute(db);
+    for (const t of g.tabelas) {
+      await sql`CREATE TRIGGER ${sql.id(`${t}_${g.nome}_tg`)} AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${sql.table(t)}
+        FOR EACH STATEMENT EXECUTE FUNCTION ${sql.id(g.funcao)}()`.execute(db);
+    }
+    return;
+  }
+  for (const t of g.tabelas) {
+    for (const evento of ['INSERT', 'UPDATE', 'DELETE']) {
+      await sql`CREATE TRIGGER ${sql.id(`${t}_${g.nome}_${evento.toLowerCase()}_tg`)} AFTER ${sql.raw(evento)} ON ${sql.table(t)}
+        BEGIN UPDATE versaodados SET versao = versao + 1 WHERE id = ${sql.lit(g.id)}; END`.execute(db);
+    }
+  }
+}
+
+/** Undoes criarGatilhosDeVersao. */
+export async function apagarGatilhosDeVersao(db: Db, ctx: ContextoMigracao, g: { nome: string; funcao: string; tabelas: readonly string[] }): Promise<void> {
+  for (const t of g.tabelas) {
+    if (ctx.dialeto === 'postgres') await sql`DROP TRIGGER IF EXISTS ${sql.id(`${t}_${g.nome}_tg`)} ON ${sql.table(t)}`.execute(db);
+    else for (const e of ['insert', 'update', 'delete']) await sql`DROP TRIGGER IF EXISTS ${sql.id(`${t}_${g.nome}_${e}_tg`)}`.execute(db);
+  }
+  if (ctx.dialeto === 'postgres') await sql`DROP FUNCTION IF EXISTS ${sql.id(g.funcao)}()`.execute(db);
+}

@@ -1,5 +1,4 @@
 import { Kind, parse, type DocumentNode, type OperationDefinitionNode } from 'graphql';
-import type { Banco } from '../../db/banco.ts';
 
 /**
  * Finished answers of the read queries, kept per person and per version of the data.
@@ -92,10 +91,4 @@ export class CacheDeRespostas {
       this.#bytes -= r.texto.length;
     }
   }
-}
-
-/** The current version of the data behind the Mercados read queries (one primary-key read). */
-export async function versaoDosDados(banco: Banco): Promise<number> {
-  const r = await banco.selectFrom('versaodados').select('versao').where('id', '=', 1).executeTakeFirst();
-  return Number(r?.versao ?? 0);
 }

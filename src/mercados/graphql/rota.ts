@@ -1,9 +1,10 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createYoga, type YogaLogger } from 'graphql-yoga';
 import type { Config } from '../../config.ts';
+import { VERSAO_DOS_MERCADOS, versaoDosDados } from '../../db/versoes.ts';
 import { CAMINHO_GRAPHQL, contextoGraphql, isAuthenticated } from '../acesso.ts';
 import type { ContextoMercados } from '../contexto.ts';
-import { CacheDeRespostas, versaoDosDados } from './cache.ts';
+import { CacheDeRespostas } from './cache.ts';
 import { criarCarregadores, type ContextoResolvers } from './contexto.ts';
 import { mascararErro } from './erros.ts';
 import { criarEsquema } from './esquema.ts';
@@ -118,7 +119,7 @@ export async function rotasGraphql(app: FastifyInstance, ctx: ContextoMercados, 
         ide || conta === null || typeof consulta !== 'string'
           ? null
           : guardadas.chave(conta.id, consulta, typeof pedido?.operationName === 'string' ? pedido.operationName : undefined, pedido?.variables, req.headers.accept ?? '');
-      const versao = chave === null ? null : await versaoDosDados(ctx.banco);
+      const versao = chave === null ? null : await versaoDosDados(ctx.banco, VERSAO_DOS_MERCADOS);
       if (chave !== null && versao !== null) {
         const guardada = guardadas.ler(chave, versao);
         if (guardada !== undefined) return reply.code(200).type(guardada.tipo).header('cache-control', 'no-store').send(guardada.texto);
