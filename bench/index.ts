@@ -53,7 +53,7 @@ const GRAPHQL = '{ mercados { admin { name } precos { produto { nome } } } }';
  * As in the Dockerfile: V8 sizes the young generation from the machine's memory, and on this
  * 24 GiB machine it grew to 128 MB under load; 16 MB semi-spaces keep it at 32 MB (docs/operations.md).
  */
-const NODE_OPTIONS_DE_PRODUCAO = '--max-semi-space-size=16';
+const NODE_OPTIONS_DE_PRODUCAO = '--max-semi-space-size=16 --max-old-space-size=512';
 
 /** The targets, each with the ratio to the baseline, the absolute floor and the p99 ceiling. */
 interface Meta {
