@@ -248,6 +248,8 @@ export async function apagarProdutoDaOferta(banco: Banco, ator: Ator, entrada: E
     await removerLinhas(trx, [linha]);
     const iso = opcoes.agora.toISOString();
     await trx.updateTable('oferta').set({ finalizada: false, finalizadaEm: null, updatedAt: iso }).where('id', '=', antes.id).execute();
+    // As when an offer is saved: what baskets and published extras use must still be covered.
+    conferirCapacidade(await linhasOfertadas(trx, cicloid), await extrasPublicados(trx, cicloid));
     const depois = await ofertaDe(trx, cicloid, usuarioid);
     await auditar(trx, ator, opcoes.agora, { acao: `apagar produto${foraDaJanela ? ' (fora da janela)' : ''}`, entidade: 'oferta', entidadeId: antes.id, antes, depois });
     return depois;

@@ -144,6 +144,22 @@ describe('janelas, donos e capacidade', () => {
     assert.equal(novas.length, 0);
   });
 
+  test('uma linha que sustenta extras publicados não sai da oferta: 409, e a oferta continua finalizada', async () => {
+    relogio.definir('2026-03-02T15:00:00Z');
+    const ciclo4 = await criarCiclo(amb.banco, { datas: DATAS_PADRAO });
+    const extraProduto = (await criarProduto(amb.banco, { unidade: 'kg' })).id;
+    const oferta = await post('f1', '/ofertasave', { cicloid: ciclo4.id, produtos: [{ produtoid: extraProduto, quantidade: 5, valor: 2 }] });
+    assert.equal(oferta.status, 200);
+    const linha = oferta.json<Envelope<{ produtos: Array<{ ofertaProdutoId: number }> }>>().data.produtos[0]?.ofertaProdutoId ?? 0;
+    const extras = await post('admin', `/ciclo/${ciclo4.id}`, { nome: `Ciclo dos extras ${ciclo4.id}`, ...DATAS_PADRAO, cicloProdutos: [{ produtoId: extraProduto, quantidade: 3, valor: '4.00' }] });
+    assert.equal(extras.status, 200, extras.texto);
+    const apagar = await post('f1', '/ofertaapagarproduto', { ofertaProdutoId: linha });
+    assert.equal(apagar.status, 409, apagar.texto);
+    assert.match(apagar.json<Envelope>().error, /Faltam 3 kg de .*: os extras publicados passam da sobra de 0 kg/);
+    const ainda = await amb.banco.selectFrom('ofertaproduto as op').innerJoin('oferta as o', 'o.id', 'op.ofertaid').select(['op.id', 'o.finalizada']).where('op.id', '=', linha).execute();
+    assert.deepEqual(ainda.map((l) => [l.id, Boolean(l.finalizada)]), [[linha, true]], 'a linha ficou, e a oferta não voltou a rascunho');
+  });
+
   test('comprovantes: PDF aceito e baixado só pelo dono ou admin; outros formatos e tamanhos recusados', async () => {
     const limite = 10 * 1024 * 1024;
     const enviar = (conteudo: Buffer, extras: Record<string, string> = {}) => {
