@@ -8,7 +8,7 @@ import { salvarCiclo } from '../../src/domain/ciclos.ts';
 import { salvarComposicao } from '../../src/domain/composicao.ts';
 import { ErroDominio } from '../../src/domain/erros.ts';
 import { fecharCiclo } from '../../src/domain/financeiro.ts';
-import { salvarOferta } from '../../src/domain/ofertas.ts';
+import { apagarProdutoDaOferta, salvarOferta } from '../../src/domain/ofertas.ts';
 import { disponibilidade, finalizarPedido, pedidosVisiveis, salvarPedido, type Taxa } from '../../src/domain/pedidos.ts';
 import { DIALETO, bancoNovo } from '../helpers/banco.ts';
 import { DATAS_PADRAO, criarCesta, criarPonto, criarProduto, criarUsuario } from '../helpers/fabricas.ts';
@@ -21,16 +21,20 @@ const TEMPO = { agora: AGORA, hoje: '2026-03-07' };
 type Operacao =
   | { tipo: 'oferta'; fornecedor: number; produto: number; quantidade: number; valor: number; finalizar: boolean }
   | { tipo: 'composicao'; cesta: number; cestas: number; itens: Array<{ linha: number; porCesta: number }> }
-  | { tipo: 'extras'; produto: number; quantidade: number }
+  | { tipo: 'extras'; linha: number; quantidade: number }
   | { tipo: 'pedido'; consumidor: number; cesta: number; cestas: number; extra: number; quantidadeExtra: number }
-  | { tipo: 'confirmar'; consumidor: number };
+  | { tipo: 'confirmar'; consumidor: number }
+  | { tipo: 'tirarDaOferta'; linha: number }
+  | { tipo: 'quantidadeDeCestas'; quantidades: [number, number] };
 
 const operacao: fc.Arbitrary<Operacao> = fc.oneof(
-  fc.record({ tipo: fc.constant('oferta' as const), fornecedor: fc.nat(2), produto: fc.nat(2), quantidade: fc.integer({ min: 1, max: 40 }), valor: fc.integer({ min: 0, max: 3000 }), finalizar: fc.boolean() }),
+  fc.record({ tipo: fc.constant('oferta' as const), fornecedor: fc.nat(2), produto: fc.nat(2), quantidade: fc.integer({ min: 1, max: 40 }), valor: fc.integer({ min: 0, max: 3000 }), finalizar: fc.constantFrom(true, true, true, false) }),
   fc.record({ tipo: fc.constant('composicao' as const), cesta: fc.nat(1), cestas: fc.integer({ min: 0, max: 12 }), itens: fc.array(fc.record({ linha: fc.nat(8), porCesta: fc.integer({ min: 1, max: 5000 }) }), { maxLength: 3 }) }),
-  fc.record({ tipo: fc.constant('extras' as const), produto: fc.nat(2), quantidade: fc.integer({ min: 0, max: 30 }) }),
+  fc.record({ tipo: fc.constant('extras' as const), linha: fc.nat(8), quantidade: fc.integer({ min: 0, max: 8 }) }),
   fc.record({ tipo: fc.constant('pedido' as const), consumidor: fc.nat(3), cesta: fc.nat(1), cestas: fc.integer({ min: 0, max: 6 }), extra: fc.nat(2), quantidadeExtra: fc.integer({ min: 0, max: 8 }) }),
   fc.record({ tipo: fc.constant('confirmar' as const), consumidor: fc.nat(3) }),
+  fc.record({ tipo: fc.constant('tirarDaOferta' as const), linha: fc.nat(8) }),
+  fc.record({ tipo: fc.constant('quantidadeDeCestas' as const), quantidades: fc.tuple(fc.nat(14), fc.nat(14)) }),
 );
 
 let banco: Banco;
@@ -70,7 +74,10 @@ async function executar(cicloid: number, cicloCestas: readonly number[], op: Ope
       return;
     }
     case 'extras': {
-      await salvarCiclo(banco, admin, cicloid, { nome: `P ${cicloid}`, ...DATAS_PADRAO, cicloProdutos: op.quantidade === 0 ? [] : [{ produtoId: produtos[op.produto], quantidade: op.quantidade, valor: '5.00' }] }, AGORA, TEMPO.hoje);
+      // Extras come from what finalised offers leave over: pick the product of an offered line.
+      const linhas = await linhasOfertadas(banco, cicloid);
+      const produtoId = linhas[op.linha % Math.max(1, linhas.length)]?.produtoId ?? produtos[0];
+      await salvarCiclo(banco, admin, cicloid, { nome: `P ${cicloid}`, ...DATAS_PADRAO, cicloProdutos: op.quantidade === 0 ? [] : [{ produtoId, quantidade: op.quantidade, valor: '5.00' }] }, AGORA, TEMPO.hoje);
       return;
     }
     case 'pedido': {
@@ -86,6 +93,17 @@ async function executar(cicloid: number, cicloCestas: readonly number[], op: Ope
     case 'confirmar': {
       const meus = (await pedidosVisiveis(banco, admin, cicloid, TAXA)).filter((p) => p.usuario.id === consumidores[op.consumidor]);
       for (const p of meus) await finalizarPedido(banco, admin, { pedidoId: p.pedidoId }, { ...TEMPO, taxa: TAXA, tz: 'America/Sao_Paulo' });
+      return;
+    }
+    case 'tirarDaOferta': {
+      const linhas = await linhasOfertadas(banco, cicloid);
+      const l = linhas[op.linha % Math.max(1, linhas.length)];
+      if (l !== undefined) await apagarProdutoDaOferta(banco, admin, { ofertaProdutoId: l.ofertaProdutoId }, TEMPO);
+      return;
+    }
+    case 'quantidadeDeCestas': {
+      const lista = cicloCestas.map((id, i) => ({ id, cestaId: cestas[i], quantidadeCestas: op.quantidades[i] ?? 0 }));
+      await salvarCiclo(banco, admin, cicloid, { nome: `P ${cicloid}`, ...DATAS_PADRAO, cicloCestas: lista }, AGORA, TEMPO.hoje);
       return;
     }
   }
@@ -113,7 +131,7 @@ async function conferirInvariantes(cicloid: number): Promise<void> {
   for (const r of reservas) assert.ok(Number(r.m) <= r.quantidadeCestas * 1000, `cesta ${r.id} vendida além do estoque`);
 }
 
-test(`sequências aleatórias de ofertas, composições, extras e pedidos nunca quebram as invariantes (${DIALETO})`, async () => {
+test(`sequências aleatórias de ofertas, composições, extras, pedidos e edições do ciclo nunca quebram as invariantes (${DIALETO})`, async () => {
   let contador = 0;
   await fc.assert(
     fc.asyncProperty(fc.array(operacao, { minLength: 1, maxLength: 18 }), async (ops) => {
