@@ -97,6 +97,8 @@ export interface CicloCestaTabela extends Datas {
   cicloid: number;
   cestaId: number;
   quantidadeCestas: number;
+  /** What saved orders reserve, in thousandths of a basket; kept by triggers on pedidoproduto. */
+  reservadoMilesimos: Generated<number>;
 }
 
 export interface CicloProdutoTabela extends Datas {
@@ -105,6 +107,8 @@ export interface CicloProdutoTabela extends Datas {
   produtoId: number;
   quantidadeMilesimos: number;
   valorCentavos: number;
+  /** What saved orders reserve, in thousandths; kept by triggers on pedidoproduto. */
+  reservadoMilesimos: Generated<number>;
 }
 
 export interface OfertaTabela extends Datas {

@@ -244,25 +244,24 @@ export async function catalogoDoCiclo(db: Db, cicloid: number): Promise<Catalogo
 }
 
 const reservasPorLinha = consultaPreparada((db: Db, cicloCestas: number, cicloProdutos: number) => db
-  .selectFrom('pedidoproduto')
-  .select((eb) => [eb.lit(0).$castTo<number>().as('extra'), eb.ref('cicloCestaId').as('id'), eb.fn.sum<number>('quantidadeMilesimos').as('m')])
-  .where('cicloCestaId', 'in', (eb) => eb.selectFrom('ciclocesta').select('id').where('cicloid', '=', cicloCestas))
-  .groupBy('cicloCestaId')
+  .selectFrom('ciclocesta')
+  .select((eb) => [eb.lit(0).$castTo<number>().as('extra'), 'id', 'reservadoMilesimos as m'])
+  .where('cicloid', '=', cicloCestas)
   .unionAll((db2) => db2
-    .selectFrom('pedidoproduto')
-    .select((eb) => [eb.lit(1).$castTo<number>().as('extra'), eb.ref('cicloProdutoId').as('id'), eb.fn.sum<number>('quantidadeMilesimos').as('m')])
-    .where('cicloProdutoId', 'in', (eb) => eb.selectFrom('cicloproduto').select('id').where('cicloid', '=', cicloProdutos))
-    .groupBy('cicloProdutoId')), 2);
+    .selectFrom('cicloproduto')
+    .select((eb) => [eb.lit(1).$castTo<number>().as('extra'), 'id', 'reservadoMilesimos as m'])
+    .where('cicloid', '=', cicloProdutos)), 2);
 
 /**
  * What every saved order of a cycle reserves, per basket line and per extra line, in thousandths
- * (one query: each half reads only the covering reservation indexes).
+ * (one query over the cycle's own rows: the counters that triggers keep, see
+ * migrations/20261121_2300_reservas_contadas.ts).
  */
 export async function reservasDoCiclo(db: Db, cicloid: number): Promise<{ cestas: Map<number, number>; extras: Map<number, number> }> {
   const linhas = await reservasPorLinha(db, cicloid, cicloid);
   const cestas = new Map<number, number>();
   const extras = new Map<number, number>();
-  for (const l of linhas) if (l.id !== null) (Number(l.extra) === 1 ? extras : cestas).set(l.id, Number(l.m));
+  for (const l of linhas) (Number(l.extra) === 1 ? extras : cestas).set(l.id, Number(l.m));
   return { cestas, extras };
 }
 

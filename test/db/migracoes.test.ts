@@ -4,7 +4,10 @@ import { sql } from 'kysely';
 import { abrirBanco, emTransacao, migrar, ErroForaDaTransacao, type Banco } from '../../src/db/banco.ts';
 import { formatarDecimal } from '../../src/domain/decimal.ts';
 import { contarTentativa } from '../../src/domain/limites.ts';
+import { VERSAO_DOS_CICLOS, versaoDosDados } from '../../src/db/versoes.ts';
+import { reservasDoCiclo } from '../../src/domain/pedidos.ts';
 import { DIALETO, bancoNovo, bancoVazio } from '../helpers/banco.ts';
+import { DATAS_PADRAO, criarCesta, criarCiclo, criarPonto, criarProduto, criarUsuario } from '../helpers/fabricas.ts';
 
 const ISO = '2026-11-21T12:00:00.000Z';
 const DATAS = { createdAt: ISO, updatedAt: ISO };
@@ -124,5 +127,53 @@ test(`a migração das chaves de busca preenche as linhas que já existiam (${DI
     assert.equal((await banco.selectFrom('usuario').select('nomeChave').executeTakeFirstOrThrow()).nomeChave, 'álvaro émerson');
   } finally {
     await banco.destroy();
+  }
+});
+
+test(`contadores de reserva: a migração soma os pedidos já gravados, e os gatilhos os mantêm em qualquer escrita (${DIALETO})`, async () => {
+  const b = abrirBanco(await bancoVazio());
+  try {
+    await migrar(b, DIALETO, '20261121_2200_versao_dos_ciclos');
+    const cesta = await criarCesta(b);
+    const produto = await criarProduto(b, { unidade: 'kg' });
+    const ciclo = await criarCiclo(b, { datas: DATAS_PADRAO, cestas: [{ cestaId: cesta.id, quantidadeCestas: 50 }] });
+    const cc = ciclo.cicloCestas[0] ?? 0;
+    const extra = await b.insertInto('cicloproduto').values({ cicloid: ciclo.id, produtoId: produto.id, quantidadeMilesimos: 90_000, valorCentavos: 500, ...DATAS }).returning('id').executeTakeFirstOrThrow();
+    const ponto = await criarPonto(b);
+    const pedidos: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const u = await criarUsuario(b, { perfil: ['consumidor'] });
+      const p = await b.insertInto('pedido').values({ cicloid: ciclo.id, usuarioid: u.id, pontoEntregaId: ponto.id, finalizado: false, dataConfirmacao: null, ...DATAS }).returning('id').executeTakeFirstOrThrow();
+      pedidos.push(p.id);
+      await b.insertInto('pedidoproduto').values([
+        { pedidoid: p.id, cicloCestaId: cc, cicloProdutoId: null, quantidadeMilesimos: (i + 1) * 1000, valorCentavos: 5000, ...DATAS },
+        { pedidoid: p.id, cicloCestaId: null, cicloProdutoId: extra.id, quantidadeMilesimos: 1500, valorCentavos: 750, ...DATAS },
+      ]).execute();
+    }
+    // Orders written before the counters existed are counted when the migration runs.
+    await migrar(b, DIALETO);
+    const contadores = async () => {
+      const r = await reservasDoCiclo(b, ciclo.id);
+      return [r.cestas.get(cc), r.extras.get(extra.id)];
+    };
+    assert.deepEqual(await contadores(), [6000, 4500]);
+    const versao = () => versaoDosDados(b, VERSAO_DOS_CICLOS);
+    const antes = await versao();
+    // Every kind of write to the order lines moves them, and none moves the catalogue's version.
+    await b.updateTable('pedidoproduto').set({ quantidadeMilesimos: 4000 }).where('cicloCestaId', '=', cc).where('pedidoid', '=', pedidos[0] ?? 0).execute();
+    assert.deepEqual(await contadores(), [9000, 4500]);
+    await b.deleteFrom('pedidoproduto').where('cicloProdutoId', '=', extra.id).where('pedidoid', '=', pedidos[1] ?? 0).execute();
+    assert.deepEqual(await contadores(), [9000, 3000]);
+    await b.updateTable('pedidoproduto').set({ cicloCestaId: null, cicloProdutoId: extra.id }).where('cicloCestaId', '=', cc).where('pedidoid', '=', pedidos[1] ?? 0).execute();
+    assert.deepEqual(await contadores(), [7000, 5000], 'uma linha que muda de cesta para extra sai de um contador e entra no outro');
+    await emTransacao(b, async (trx) => {
+      await trx.deleteFrom('pedidoproduto').where('pedidoid', 'in', pedidos).execute();
+    });
+    assert.deepEqual(await contadores(), [0, 0]);
+    assert.equal(await versao(), antes, 'pedidos não mudam a vitrine');
+    await b.updateTable('ciclocesta').set({ quantidadeCestas: 40 }).where('id', '=', cc).execute();
+    assert.equal(await versao(), antes + 1, 'mudar a quantidade de cestas muda a vitrine');
+  } finally {
+    await b.destroy();
   }
 });

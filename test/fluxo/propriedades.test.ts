@@ -9,7 +9,7 @@ import { salvarComposicao } from '../../src/domain/composicao.ts';
 import { ErroDominio } from '../../src/domain/erros.ts';
 import { fecharCiclo } from '../../src/domain/financeiro.ts';
 import { apagarProdutoDaOferta, salvarOferta } from '../../src/domain/ofertas.ts';
-import { disponibilidade, finalizarPedido, pedidosVisiveis, salvarPedido, type Taxa } from '../../src/domain/pedidos.ts';
+import { disponibilidade, finalizarPedido, pedidosVisiveis, reservasDoCiclo, salvarPedido, type Taxa } from '../../src/domain/pedidos.ts';
 import { DIALETO, bancoNovo } from '../helpers/banco.ts';
 import { DATAS_PADRAO, criarCesta, criarPonto, criarProduto, criarUsuario } from '../helpers/fabricas.ts';
 import { semente } from '../helpers/semente.ts';
@@ -129,6 +129,18 @@ async function conferirInvariantes(cicloid: number): Promise<void> {
     .groupBy(['cc.id', 'cc.quantidadeCestas'])
     .execute();
   for (const r of reservas) assert.ok(Number(r.m) <= r.quantidadeCestas * 1000, `cesta ${r.id} vendida além do estoque`);
+  // The counters the triggers keep are exactly the sums of the order lines.
+  const contadas = await reservasDoCiclo(banco, cicloid);
+  for (const r of reservas) assert.equal(contadas.cestas.get(r.id), Number(r.m), `contador da cesta ${r.id}`);
+  const extras = await banco
+    .selectFrom('cicloproduto as cp')
+    .leftJoin('pedidoproduto as pp', 'pp.cicloProdutoId', 'cp.id')
+    .select('cp.id')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('pp.quantidadeMilesimos'), eb.lit(0)).as('m'))
+    .where('cp.cicloid', '=', cicloid)
+    .groupBy('cp.id')
+    .execute();
+  assert.deepEqual(new Map(extras.map((e) => [e.id, Number(e.m)])), contadas.extras, 'contadores dos extras');
 }
 
 test(`sequências aleatórias de ofertas, composições, extras, pedidos e edições do ciclo nunca quebram as invariantes (${DIALETO})`, async () => {

@@ -10,7 +10,15 @@ import { apagarGatilhosDeVersao, criarGatilhosDeVersao, type FabricaMigracao } f
 export const TABELAS_DA_VERSAO_DOS_CICLOS = ['ciclo', 'ciclocesta', 'cicloproduto', 'cesta', 'produto', 'composicao', 'composicaoproduto', 'ofertaproduto', 'pontoentrega'] as const;
 
 /** Row 2 of `versaodados` (VERSAO_DOS_CICLOS in src/db/versoes.ts). */
-const GATILHOS = { id: 2, nome: 'versao_ciclos', funcao: 'cestaria_mudou_versao_dos_ciclos', tabelas: TABELAS_DA_VERSAO_DOS_CICLOS };
+const GATILHOS = {
+  id: 2, nome: 'versao_ciclos', funcao: 'cestaria_mudou_versao_dos_ciclos', tabelas: TABELAS_DA_VERSAO_DOS_CICLOS,
+  // The columns the order page shows: the reservation counters of 20261121_2300 move on every
+  // order and must not count as a change of the catalogue.
+  colunasDoUpdate: {
+    ciclocesta: ['id', 'cicloid', 'cestaId', 'quantidadeCestas', 'createdAt', 'updatedAt'],
+    cicloproduto: ['id', 'cicloid', 'produtoId', 'quantidadeMilesimos', 'valorCentavos', 'createdAt', 'updatedAt'],
+  },
+};
 
 export const versaoDosCiclos: FabricaMigracao = (ctx) => ({
   async up(db) {

@@ -34,18 +34,27 @@ export type Db = Kysely<any>;
  * statement-level trigger per table on PostgreSQL (through the function `funcao`), one per event
  * on SQLite. Trigger names are `<table>_<nome>_tg` (PostgreSQL) and `<table>_<nome>_<event>_tg`.
  */
-export async function criarGatilhosDeVersao(db: Db, ctx: ContextoMigracao, g: { id: number; nome: string; funcao: string; tabelas: readonly string[] }): Promise<void> {
+export async function criarGatilhosDeVersao(
+  db: Db,
+  ctx: ContextoMigracao,
+  g: { id: number; nome: string; funcao: string; tabelas: readonly string[]; colunasDoUpdate?: Readonly<Record<string, readonly string[]>> },
+): Promise<void> {
+  // Where a table lists columns, only an UPDATE that sets one of them counts (`UPDATE OF`).
+  const update = (t: string) => {
+    const colunas = g.colunasDoUpdate?.[t];
+    return colunas === undefined ? sql`UPDATE` : sql`UPDATE OF ${sql.join(colunas.map((c) => sql.id(c)))}`;
+  };
   if (ctx.dialeto === 'postgres') {
     await sql`CREATE FUNCTION ${sql.id(g.funcao)}() RETURNS trigger LANGUAGE plpgsql AS ${sql.lit(`BEGIN UPDATE versaodados SET versao = versao + 1 WHERE id = ${g.id}; RETURN NULL; END`)}`.execute(db);
     for (const t of g.tabelas) {
-      await sql`CREATE TRIGGER ${sql.id(`${t}_${g.nome}_tg`)} AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${sql.table(t)}
+      await sql`CREATE TRIGGER ${sql.id(`${t}_${g.nome}_tg`)} AFTER INSERT OR ${update(t)} OR DELETE OR TRUNCATE ON ${sql.table(t)}
         FOR EACH STATEMENT EXECUTE FUNCTION ${sql.id(g.funcao)}()`.execute(db);
     }
     return;
   }
   for (const t of g.tabelas) {
     for (const evento of ['INSERT', 'UPDATE', 'DELETE']) {
-      await sql`CREATE TRIGGER ${sql.id(`${t}_${g.nome}_${evento.toLowerCase()}_tg`)} AFTER ${sql.raw(evento)} ON ${sql.table(t)}
+      await sql`CREATE TRIGGER ${sql.id(`${t}_${g.nome}_${evento.toLowerCase()}_tg`)} AFTER ${evento === 'UPDATE' ? update(t) : sql.raw(evento)} ON ${sql.table(t)}
         BEGIN UPDATE versaodados SET versao = versao + 1 WHERE id = ${sql.lit(g.id)}; END`.execute(db);
     }
   }

@@ -8,6 +8,7 @@ import { sessoesEncerradas } from './20261121_1900_sessoes_encerradas.ts';
 import { indicesDeReserva } from './20261121_2000_indices_de_reserva.ts';
 import { versaoDosMercados } from './20261121_2100_versao_dos_mercados.ts';
 import { versaoDosCiclos } from './20261121_2200_versao_dos_ciclos.ts';
+import { reservasContadas } from './20261121_2300_reservas_contadas.ts';
 
 /** Every migration, in order. Never edit one after it has landed: add a new one. */
 const MIGRACOES: Record<string, FabricaMigracao> = {
@@ -19,6 +20,7 @@ const MIGRACOES: Record<string, FabricaMigracao> = {
   '20261121_2000_indices_de_reserva': indicesDeReserva,
   '20261121_2100_versao_dos_mercados': versaoDosMercados,
   '20261121_2200_versao_dos_ciclos': versaoDosCiclos,
+  '20261121_2300_reservas_contadas': reservasContadas,
 };
 
 /** The names of every migration, in order: a database is up to date when it has applied them all. */
