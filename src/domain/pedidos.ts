@@ -380,14 +380,14 @@ export async function salvarPedido(banco: Banco, ator: Ator, entrada: Entrada, o
       .selectFrom('ciclocesta as cc')
       .innerJoin('cesta', 'cesta.id', 'cc.cestaId')
       .select(['cc.id', 'cc.cicloid', 'cc.quantidadeCestas', 'cesta.nome', 'cesta.valorReferenciaCentavos', 'cesta.ativo'])
-      .select((eb) => eb.selectFrom('pedidoproduto as pp').select((e2) => e2.fn.coalesce(e2.fn.sum<number>('pp.quantidadeMilesimos'), e2.lit(0)).as('m')).whereRef('pp.cicloCestaId', '=', 'cc.id').where('pp.pedidoid', '!=', antes?.pedidoId ?? -1).as('outrosMil'))
+      .select('cc.reservadoMilesimos')
       .where('cc.id', 'in', idsCestas)
       .execute();
     const extras = idsExtras.length === 0 ? [] : await trx
       .selectFrom('cicloproduto as cp')
       .innerJoin('produto as p', 'p.id', 'cp.produtoId')
       .select(['cp.id', 'cp.cicloid', 'cp.quantidadeMilesimos', 'cp.valorCentavos', 'p.nome', 'p.unidade'])
-      .select((eb) => eb.selectFrom('pedidoproduto as pp').select((e2) => e2.fn.coalesce(e2.fn.sum<number>('pp.quantidadeMilesimos'), e2.lit(0)).as('m')).whereRef('pp.cicloProdutoId', '=', 'cp.id').where('pp.pedidoid', '!=', antes?.pedidoId ?? -1).as('outrosMil'))
+      .select('cp.reservadoMilesimos')
       .where('cp.id', 'in', idsExtras)
       .execute();
     const erros: Record<string, string> = {};
@@ -396,15 +396,20 @@ export async function salvarPedido(banco: Banco, ator: Ator, entrada: Entrada, o
       if (alvo === undefined) erros[`${l.campo}.${l.cicloCestaId !== null ? 'cicloCestaId' : 'cicloProdutoId'}`] = 'Não está à venda neste ciclo';
     }
     if (Object.keys(erros).length > 0) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', erros);
+    // What everyone else reserves: the row's counter (kept by triggers, read under the row lock)
+    // minus what this consumer's own saved order holds of the same line.
+    const proprio = (linha: (l: LinhaDoPedido) => boolean) => (antes?.produtos ?? []).filter(linha).reduce((t, l) => t + Math.round(l.quantidade * 1000), 0);
     const faltas: Array<{ nome: string; disponivel: number; pedido: number; unidade: string }> = [];
     for (const l of linhas) {
       if (l.cicloCestaId !== null) {
         const x = cestas.find((y) => y.id === l.cicloCestaId);
-        const livre = (x?.quantidadeCestas ?? 0) * 1000 - Number(x?.outrosMil ?? 0);
+        const outros = Number(x?.reservadoMilesimos ?? 0) - proprio((p) => p.cicloCestaId === l.cicloCestaId);
+        const livre = (x?.quantidadeCestas ?? 0) * 1000 - outros;
         if (l.quantidadeMilesimos > livre) faltas.push({ nome: x?.nome ?? '', disponivel: Math.max(0, livre) / 1000, pedido: l.quantidadeMilesimos / 1000, unidade: 'cesta(s)' });
       } else {
         const x = extras.find((y) => y.id === l.cicloProdutoId);
-        const livre = (x?.quantidadeMilesimos ?? 0) - Number(x?.outrosMil ?? 0);
+        const outros = Number(x?.reservadoMilesimos ?? 0) - proprio((p) => p.cicloProdutoId === l.cicloProdutoId);
+        const livre = (x?.quantidadeMilesimos ?? 0) - outros;
         if (l.quantidadeMilesimos > livre) faltas.push({ nome: x?.nome ?? '', disponivel: paraNumero(Math.max(0, livre), ESCALA_QUANTIDADE), pedido: paraNumero(l.quantidadeMilesimos, ESCALA_QUANTIDADE), unidade: x?.unidade ?? '' });
       }
     }
