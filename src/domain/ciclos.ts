@@ -1,4 +1,5 @@
 import { emTransacao, travar, type Banco, type Db } from '../db/banco.ts';
+import { consultaPreparada } from '../db/preparadas.ts';
 import { conferirCapacidade, extrasPublicados, linhasOfertadas } from './alocacao.ts';
 import type { Ator } from './acesso.ts';
 import { auditar } from './auditoria.ts';
@@ -47,19 +48,21 @@ export interface CicloResumo extends DatasCiclo {
 }
 
 /** Active cycles that are current, upcoming, or ended in the last 30 days, oldest first. */
+// Every dashboard runs it: compiled once, not per request.
+const ciclosRecentes = consultaPreparada((db: Db, desde: string) => db
+  .selectFrom('ciclo')
+  .select([
+    'id', 'nome', 'dataOfertaInicio', 'dataOfertaFim', 'dataPedidoInicio', 'dataPedidoFim',
+    'dataRetiradaInicio', 'dataRetiradaFim',
+  ])
+  .where('ativo', '=', true)
+  .where('dataRetiradaFim', '>=', desde)
+  .orderBy('dataOfertaInicio')
+  .orderBy('id')
+  .limit(50), 1);
+
 export async function ciclosDoPainel(db: Db, hoje: string): Promise<CicloResumo[]> {
-  const linhas = await db
-    .selectFrom('ciclo')
-    .select([
-      'id', 'nome', 'dataOfertaInicio', 'dataOfertaFim', 'dataPedidoInicio', 'dataPedidoFim',
-      'dataRetiradaInicio', 'dataRetiradaFim',
-    ])
-    .where('ativo', '=', true)
-    .where('dataRetiradaFim', '>=', somarDias(hoje, -30))
-    .orderBy('dataOfertaInicio')
-    .orderBy('id')
-    .limit(50)
-    .execute();
+  const linhas = await ciclosRecentes(db, somarDias(hoje, -30));
   return linhas.map((l) => ({ ...l, fase: faseDoCiclo(l, hoje) }));
 }
 

@@ -3,6 +3,7 @@ import { access, mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { emTransacao, travar, type Banco, type Db } from '../db/banco.ts';
+import { consultaPreparada } from '../db/preparadas.ts';
 import { ehGestor, type Ator } from './acesso.ts';
 import { entregasDoCiclo } from './alocacao.ts';
 import { auditar } from './auditoria.ts';
@@ -18,18 +19,20 @@ export interface Saldo {
   readonly movimentacoes: number;
 }
 
+// Every dashboard runs it: compiled once, not per request.
+const saldoPorPessoa = consultaPreparada((db: Db, usuarioid: number) => db
+  .selectFrom('movimentacao')
+  .select([
+    sql<number>`coalesce(sum(case when sentido = 'credito' then "valorCentavos" else -"valorCentavos" end), 0)`.as('centavos'),
+    (eb) => eb.fn.countAll<number>().as('n'),
+  ])
+  .where('usuarioid', '=', usuarioid), 1);
+
 /** A person's balance over the whole ledger, in one query; null when they have no movements. */
 export async function saldoDe(db: Db, usuarioid: number): Promise<Saldo | null> {
-  const r = await db
-    .selectFrom('movimentacao')
-    .select([
-      sql<number>`coalesce(sum(case when sentido = 'credito' then "valorCentavos" else -"valorCentavos" end), 0)`.as('centavos'),
-      (eb) => eb.fn.countAll<number>().as('n'),
-    ])
-    .where('usuarioid', '=', usuarioid)
-    .executeTakeFirstOrThrow();
-  const n = Number(r.n);
-  return n === 0 ? null : { saldo: paraNumero(Number(r.centavos), ESCALA_DINHEIRO), movimentacoes: n };
+  const [r] = await saldoPorPessoa(db, usuarioid);
+  const n = Number(r?.n ?? 0);
+  return n === 0 ? null : { saldo: paraNumero(Number(r?.centavos ?? 0), ESCALA_DINHEIRO), movimentacoes: n };
 }
 
 // ---------------------------------------------------------------------------------------------
