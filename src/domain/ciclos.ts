@@ -276,11 +276,8 @@ export async function obterCiclo(db: Db, id: number, hoje: string): Promise<Cicl
     db
       .selectFrom('ciclocesta')
       .innerJoin('cesta', 'cesta.id', 'ciclocesta.cestaId')
-      .leftJoin('pedidoproduto', 'pedidoproduto.cicloCestaId', 'ciclocesta.id')
-      .select(['ciclocesta.id', 'ciclocesta.cestaId', 'cesta.nome', 'ciclocesta.quantidadeCestas'])
-      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('pedidoproduto.quantidadeMilesimos'), eb.lit(0)).as('pedidoMilesimos'))
+      .select(['ciclocesta.id', 'ciclocesta.cestaId', 'cesta.nome', 'ciclocesta.quantidadeCestas', 'ciclocesta.reservadoMilesimos as pedidoMilesimos'])
       .where('ciclocesta.cicloid', '=', id)
-      .groupBy(['ciclocesta.id', 'ciclocesta.cestaId', 'cesta.nome', 'ciclocesta.quantidadeCestas'])
       .orderBy('ciclocesta.id')
       .execute(),
     db
@@ -347,14 +344,7 @@ async function usoDasCestas(db: Db, cicloid: number) {
     .selectFrom('ciclocesta')
     .innerJoin('cesta', 'cesta.id', 'ciclocesta.cestaId')
     .leftJoin('composicao', 'composicao.cicloCestaId', 'ciclocesta.id')
-    .select(['ciclocesta.id', 'ciclocesta.cestaId', 'cesta.nome', 'composicao.quantidadeCestas as composta'])
-    .select((eb) =>
-      eb
-        .selectFrom('pedidoproduto')
-        .select((e2) => e2.fn.coalesce(e2.fn.sum<number>('quantidadeMilesimos'), e2.lit(0)).as('m'))
-        .whereRef('pedidoproduto.cicloCestaId', '=', 'ciclocesta.id')
-        .as('pedidoMilesimos'),
-    )
+    .select(['ciclocesta.id', 'ciclocesta.cestaId', 'cesta.nome', 'composicao.quantidadeCestas as composta', 'ciclocesta.reservadoMilesimos as pedidoMilesimos'])
     .where('ciclocesta.cicloid', '=', cicloid)
     .execute();
   return new Map(linhas.map((l) => [l.id, { ...l, pedidas: Math.ceil(Number(l.pedidoMilesimos ?? 0) / 1000), composta: l.composta }]));
@@ -364,14 +354,7 @@ async function usoDosExtras(db: Db, cicloid: number) {
   const linhas = await db
     .selectFrom('cicloproduto')
     .innerJoin('produto', 'produto.id', 'cicloproduto.produtoId')
-    .select(['cicloproduto.id', 'cicloproduto.produtoId', 'produto.nome', 'produto.unidade'])
-    .select((eb) =>
-      eb
-        .selectFrom('pedidoproduto')
-        .select((e2) => e2.fn.coalesce(e2.fn.sum<number>('quantidadeMilesimos'), e2.lit(0)).as('m'))
-        .whereRef('pedidoproduto.cicloProdutoId', '=', 'cicloproduto.id')
-        .as('pedidoMilesimos'),
-    )
+    .select(['cicloproduto.id', 'cicloproduto.produtoId', 'produto.nome', 'produto.unidade', 'cicloproduto.reservadoMilesimos as pedidoMilesimos'])
     .where('cicloproduto.cicloid', '=', cicloid)
     .execute();
   return new Map(linhas.map((l) => [l.id, { ...l, pedido: Number(l.pedidoMilesimos ?? 0) }]));

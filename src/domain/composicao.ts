@@ -42,10 +42,7 @@ async function cicloCesta(db: Db, id: number): Promise<CicloCestaInfo> {
   const l = await db
     .selectFrom('ciclocesta as cc')
     .innerJoin('cesta', 'cesta.id', 'cc.cestaId')
-    .select(['cc.id', 'cc.cicloid', 'cc.cestaId', 'cesta.nome', 'cc.quantidadeCestas', 'cesta.valorReferenciaCentavos'])
-    .select((eb) =>
-      eb.selectFrom('pedidoproduto').select((e2) => e2.fn.coalesce(e2.fn.sum<number>('quantidadeMilesimos'), e2.lit(0)).as('m')).whereRef('pedidoproduto.cicloCestaId', '=', 'cc.id').as('pedidoMil'),
-    )
+    .select(['cc.id', 'cc.cicloid', 'cc.cestaId', 'cesta.nome', 'cc.quantidadeCestas', 'cesta.valorReferenciaCentavos', 'cc.reservadoMilesimos as pedidoMil'])
     .where('cc.id', '=', id)
     .executeTakeFirst();
   if (l === undefined) throw new NaoEncontrado('CICLOCESTA_NAO_ENCONTRADA', `Não encontramos a cesta do ciclo ${id}`);
