@@ -47,7 +47,6 @@ export interface CicloResumo extends DatasCiclo {
   readonly fase: Fase;
 }
 
-/** Active cycles that are current, upcoming, or ended in the last 30 days, oldest first. */
 // Every dashboard runs it: compiled once, not per request.
 const ciclosRecentes = consultaPreparada((db: Db, desde: string) => db
   .selectFrom('ciclo')
@@ -61,6 +60,7 @@ const ciclosRecentes = consultaPreparada((db: Db, desde: string) => db
   .orderBy('id')
   .limit(50), 1);
 
+/** Active cycles that are current, upcoming, or ended in the last 30 days, oldest first. */
 export async function ciclosDoPainel(db: Db, hoje: string): Promise<CicloResumo[]> {
   const linhas = await ciclosRecentes(db, somarDias(hoje, -30));
   return linhas.map((l) => ({ ...l, fase: faseDoCiclo(l, hoje) }));

@@ -243,14 +243,15 @@ export async function catalogoDoCiclo(db: Db, cicloid: number): Promise<Catalogo
   };
 }
 
-const reservasPorLinha = consultaPreparada((db: Db, cicloCestas: number, cicloProdutos: number) => db
+// Each half filters by the cycle, and a prepared value fills one place: the cycle id goes in twice.
+const reservasPorLinha = consultaPreparada((db: Db, cicloDasCestas: number, cicloDosExtras: number) => db
   .selectFrom('ciclocesta')
   .select((eb) => [eb.lit(0).$castTo<number>().as('extra'), 'id', 'reservadoMilesimos as m'])
-  .where('cicloid', '=', cicloCestas)
+  .where('cicloid', '=', cicloDasCestas)
   .unionAll((db2) => db2
     .selectFrom('cicloproduto')
     .select((eb) => [eb.lit(1).$castTo<number>().as('extra'), 'id', 'reservadoMilesimos as m'])
-    .where('cicloid', '=', cicloProdutos)), 2);
+    .where('cicloid', '=', cicloDosExtras)), 2);
 
 /**
  * What every saved order of a cycle reserves, per basket line and per extra line, in thousandths
