@@ -78,3 +78,35 @@ export function ehGestor(ator: Ator): boolean {
 export function veTudo(ator: Ator): boolean {
   return temPerfil(ator, 'admin', 'master', 'info');
 }
+
+/** The refusal for acting on, or looking at, another person's order or offer. */
+export const RECUSAS_DE_DONO = {
+  pedido: { codigo: 'PEDIDO_DE_OUTRA_PESSOA', escrever: 'Você só pode fazer os seus próprios pedidos', ver: 'Você só pode ver os seus próprios pedidos' },
+  oferta: { codigo: 'OFERTA_DE_OUTRA_PESSOA', escrever: 'Você só pode registrar as suas próprias ofertas', ver: 'Você só pode ver as suas próprias ofertas' },
+} as const;
+export type Posse = keyof typeof RECUSAS_DE_DONO;
+
+/**
+ * Refuses an actor who names another person (`usuarioid`) on a write they may make only for
+ * themselves. Pure, so a use case calls it before validating anything else in the body: a
+ * refused write must never reveal, through its validation errors or a redrawn form, anything
+ * about someone the actor may not act for.
+ */
+export function exigirAgirPor(ator: Ator, usuarioid: number | null, posse: Posse): void {
+  if (ator.usuarioid === null) throw new Proibido('SEM_CADASTRO', 'Complete seu cadastro antes de continuar');
+  if (usuarioid !== null && usuarioid !== ator.usuarioid && !ehGestor(ator)) {
+    throw new Proibido(RECUSAS_DE_DONO[posse].codigo, RECUSAS_DE_DONO[posse].escrever);
+  }
+}
+
+/**
+ * Whose order or offer page an actor may see: the person named, when it is themselves or they see
+ * everything; null when none is named. The page and every redraw of its form after a refusal go
+ * through this one rule, so an error path never shows what the page would refuse.
+ */
+export function donoVisivel(ator: Ator, usuarioid: number | null, posse: Posse): number | null {
+  if (usuarioid !== null && usuarioid !== ator.usuarioid && !veTudo(ator)) {
+    throw new Proibido(RECUSAS_DE_DONO[posse].codigo, RECUSAS_DE_DONO[posse].ver);
+  }
+  return usuarioid;
+}

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { emTransacao, travar, type Banco, type Db } from '../db/banco.ts';
-import { ehGestor, veTudo, type Ator } from './acesso.ts';
+import { ehGestor, exigirAgirPor, veTudo, type Ator } from './acesso.ts';
 import { conferirCapacidade, extrasPublicados, linhasOfertadas } from './alocacao.ts';
 import { auditar } from './auditoria.ts';
 import { cicloDasJanelas, exigirJanela, faseDoCiclo, type Fase } from './ciclos.ts';
@@ -43,7 +43,7 @@ async function fornecedorAlvo(db: Db, ator: Ator, usuarioid: number | null): Pro
     if (usuarioid === null && !ator.perfil.includes('fornecedor')) throw new Invalido('VALIDACAO', 'Informe o fornecedor', { usuarioid: 'Informe o fornecedor da oferta' });
     return ator.usuarioid;
   }
-  if (!ehGestor(ator)) throw new Proibido('OFERTA_DE_OUTRA_PESSOA', 'Você só pode registrar as suas próprias ofertas');
+  exigirAgirPor(ator, usuarioid, 'oferta');
   const u = await db.selectFrom('usuario').select(['perfil', 'ativo']).where('id', '=', usuarioid).executeTakeFirst();
   if (u === undefined || !lerPerfis(u.perfil).includes('fornecedor')) {
     throw new Invalido('VALIDACAO', 'Fornecedor inválido', { usuarioid: 'Não há fornecedor com este id' });
@@ -133,6 +133,7 @@ export async function salvarOferta(banco: Banco, ator: Ator, entrada: Entrada, o
   const c = new Campos(entrada);
   const cicloid = c.inteiro('cicloid', { obrigatorio: true, min: 1, max: MAIOR_ID });
   const usuarioidPedido = c.inteiro('usuarioid', { min: 1, max: MAIOR_ID });
+  exigirAgirPor(ator, usuarioidPedido, 'oferta');
   const linhas = lerLinhas(c);
   c.concluir();
   return emTransacao(banco, async (trx) => {
@@ -215,6 +216,7 @@ export async function apagarProdutoDaOferta(banco: Banco, ator: Ator, entrada: E
   const cicloidEntrada = c.inteiro('cicloid', { min: 1, max: MAIOR_ID });
   const produtoid = c.inteiro('produtoid', { min: 1, max: MAIOR_ID });
   const usuarioidPedido = c.inteiro('usuarioid', { min: 1, max: MAIOR_ID });
+  exigirAgirPor(ator, usuarioidPedido, 'oferta');
   if (ofertaProdutoId === null && (cicloidEntrada === null || produtoid === null)) {
     c.erro('ofertaProdutoId', 'Informe ofertaProdutoId, ou cicloid e produtoid');
   }

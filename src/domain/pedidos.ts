@@ -1,6 +1,6 @@
 import { emTransacao, travar, type Banco, type Db } from '../db/banco.ts';
 import { consultaPreparada } from '../db/preparadas.ts';
-import { ehGestor, veTudo, type Ator } from './acesso.ts';
+import { ehGestor, exigirAgirPor, veTudo, type Ator } from './acesso.ts';
 import { auditar } from './auditoria.ts';
 import { cicloDasJanelas, exigirJanela } from './ciclos.ts';
 import { ESCALA_DINHEIRO, ESCALA_QUANTIDADE, paraNumero, valorDaQuantidade } from './decimal.ts';
@@ -295,7 +295,7 @@ async function consumidorAlvo(db: Db, ator: Ator, usuarioid: number | null): Pro
     }
     return { id: ator.usuarioid, nome: ator.nome };
   }
-  if (!ehGestor(ator)) throw new Proibido('PEDIDO_DE_OUTRA_PESSOA', 'Você só pode fazer os seus próprios pedidos');
+  exigirAgirPor(ator, usuarioid, 'pedido');
   const u = await db.selectFrom('usuario').select(['perfil', 'nome']).where('id', '=', usuarioid).executeTakeFirst();
   if (u === undefined || !lerPerfis(u.perfil).includes('consumidor')) throw new Invalido('VALIDACAO', 'Consumidor inválido', { usuarioid: 'Não há consumidor com este id' });
   return { id: usuarioid, nome: u.nome };
@@ -362,6 +362,7 @@ export async function salvarPedido(banco: Banco, ator: Ator, entrada: Entrada, o
   const cicloid = c.inteiro('cicloid', { obrigatorio: true, min: 1, max: MAIOR_ID });
   const pontoEntregaId = c.inteiro('pontoEntregaId', { obrigatorio: true, min: 1, max: MAIOR_ID });
   const usuarioidPedido = c.inteiro('usuarioid', { min: 1, max: MAIOR_ID });
+  exigirAgirPor(ator, usuarioidPedido, 'pedido');
   const linhas = lerLinhas(c);
   if (linhas.length === 0 && Object.keys(c.erros).length === 0) c.erro('produtos', 'Escolha pelo menos uma cesta ou um extra');
   c.concluir();

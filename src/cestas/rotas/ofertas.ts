@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ehGestor, veTudo, type Ator } from '../../domain/acesso.ts';
+import { donoVisivel, ehGestor, type Ator } from '../../domain/acesso.ts';
 import { cicloDasJanelas, faseDoCiclo } from '../../domain/ciclos.ts';
 import { ErroDominio, Invalido, Proibido } from '../../domain/erros.ts';
 import { apagarProdutoDaOferta, ofertaDe, ofertasVisiveis, produtosParaOfertar, salvarOferta } from '../../domain/ofertas.ts';
@@ -13,15 +13,10 @@ import { listaDeOfertas, paginaOferta } from '../views/ofertas.ts';
 import { ParamsId } from './registros.ts';
 
 
-/** Whose offer a page shows: ?usuarioid= for those who see everyone, else one's own. */
-function fornecedorDaPagina(ator: Ator, query: unknown): number {
-  const c = new Campos(comoEntrada(query));
-  const pedido = c.inteiro('usuarioid', { min: 1, max: MAIOR_ID });
-  c.concluir();
-  if (pedido !== null && pedido !== ator.usuarioid) {
-    if (!veTudo(ator)) throw new Proibido('OFERTA_DE_OUTRA_PESSOA', 'Você só pode ver as suas próprias ofertas');
-    return pedido;
-  }
+/** Whose offer page to show: the one named (when the actor may see it), else the actor's own. */
+function fornecedorDaPagina(ator: Ator, usuarioid: number | null): number {
+  const dono = donoVisivel(ator, usuarioid, 'oferta');
+  if (dono !== null) return dono;
   if (!ator.perfil.includes('fornecedor')) throw new Invalido('VALIDACAO', 'Escolha o fornecedor', { usuarioid: 'Informe ?usuarioid= com o fornecedor da oferta' });
   return ator.usuarioid ?? 0;
 }
@@ -59,7 +54,10 @@ export function rotasOfertas(app: FastifyInstance, ctx: ContextoCestas): void {
 
   app.get('/oferta/:id', { config: { acesso: 'ofertasLer' }, schema: { params: ParamsId } }, async (req, reply) => {
     const { id } = req.params as { id: number };
-    return mostrar(req, reply, id, fornecedorDaPagina(atorDe(req), req.query));
+    const c = new Campos(comoEntrada(req.query));
+    const usuarioid = c.inteiro('usuarioid', { min: 1, max: MAIOR_ID });
+    c.concluir();
+    return mostrar(req, reply, id, fornecedorDaPagina(atorDe(req), usuarioid));
   });
 
   async function salvar(req: FastifyRequest, reply: FastifyReply, finalizar: boolean) {
@@ -74,12 +72,14 @@ export function rotasOfertas(app: FastifyInstance, ctx: ContextoCestas): void {
       if (querJson(req) || !(e instanceof ErroDominio) || e instanceof Proibido) throw e;
       const c = new Campos(entrada);
       const cicloid = c.inteiro('cicloid', { min: 1, max: MAIOR_ID });
-      const usuarioid = c.inteiro('usuarioid', { min: 1, max: MAIOR_ID }) ?? atorDe(req).usuarioid ?? 0;
+      const usuarioid = c.inteiro('usuarioid', { min: 1, max: MAIOR_ID });
       // Without a valid cycle (and person) there is no page to show the form on again.
       if (cicloid === null || Object.keys(c.erros).length > 0) throw e;
+      // The same rule as the page's: a refusal never shows someone the actor may not see.
+      const dono = donoVisivel(atorDe(req), usuarioid, 'oferta') ?? atorDe(req).usuarioid ?? 0;
       const bruto = entrada.produtos;
       const valores = Array.isArray(bruto) ? bruto : bruto !== null && typeof bruto === 'object' ? Object.values(bruto) : [];
-      return mostrar(req, reply, cicloid, usuarioid, {
+      return mostrar(req, reply, cicloid, dono, {
         status: e instanceof Invalido ? 400 : 409, erro: e.message, detalhes: e.detalhes ?? {},
         valores: valores.filter((v): v is Record<string, unknown> => v !== null && typeof v === 'object'),
       });

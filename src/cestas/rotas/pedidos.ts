@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ehGestor, veTudo, type Ator } from '../../domain/acesso.ts';
+import { donoVisivel, ehGestor, type Ator } from '../../domain/acesso.ts';
 import { faseDoCiclo } from '../../domain/ciclos.ts';
 import { ErroDominio, Invalido, Proibido } from '../../domain/erros.ts';
 import { comDisponibilidade, finalizarPedido, pedidoDe, pedidosVisiveis, pedidoVisivel, reservasDoCiclo, salvarPedido } from '../../domain/pedidos.ts';
@@ -13,16 +13,19 @@ import { listaDePedidos, paginaConfirmacao, paginaPedido, taxaParaPagina } from 
 import { ParamsId } from './registros.ts';
 
 
-function consumidorDaPagina(ator: Ator, query: unknown): number {
-  const c = new Campos(comoEntrada(query));
-  const pedido = c.inteiro('usuarioid', { min: 1, max: MAIOR_ID });
-  c.concluir();
-  if (pedido !== null && pedido !== ator.usuarioid) {
-    if (!veTudo(ator)) throw new Proibido('PEDIDO_DE_OUTRA_PESSOA', 'Você só pode ver os seus próprios pedidos');
-    return pedido;
-  }
+/** Whose order page to show: the one named (when the actor may see it), else the actor's own. */
+function consumidorDaPagina(ator: Ator, usuarioid: number | null): number {
+  const dono = donoVisivel(ator, usuarioid, 'pedido');
+  if (dono !== null) return dono;
   if (!ator.perfil.includes('consumidor')) throw new Invalido('VALIDACAO', 'Escolha o consumidor', { usuarioid: 'Informe ?usuarioid= com o consumidor do pedido' });
   return ator.usuarioid ?? 0;
+}
+
+function usuarioDaQuery(query: unknown): number | null {
+  const c = new Campos(comoEntrada(query));
+  const usuarioid = c.inteiro('usuarioid', { min: 1, max: MAIOR_ID });
+  c.concluir();
+  return usuarioid;
 }
 
 /** Consumer orders: the order page, save (reserving stock), confirmation, and a cycle's orders. */
@@ -49,7 +52,7 @@ export function rotasPedidos(app: FastifyInstance, ctx: ContextoCestas): void {
   }
 
   app.get('/pedidoconsumidores/:id', { config: { acesso: 'pedidosLer' }, schema: { params: ParamsId } }, (req, reply) =>
-    mostrar(req, reply, (req.params as { id: number }).id, consumidorDaPagina(atorDe(req), req.query)),
+    mostrar(req, reply, (req.params as { id: number }).id, consumidorDaPagina(atorDe(req), usuarioDaQuery(req.query))),
   );
 
   app.post('/pedidoconsumidores', { config: { acesso: 'pedidosEscrever' } }, async (req, reply) => {
@@ -62,10 +65,11 @@ export function rotasPedidos(app: FastifyInstance, ctx: ContextoCestas): void {
       if (querJson(req) || !(e instanceof ErroDominio) || e instanceof Proibido) throw e;
       const c = new Campos(entrada);
       const cicloid = c.inteiro('cicloid', { min: 1, max: MAIOR_ID });
-      const usuarioid = c.inteiro('usuarioid', { min: 1, max: MAIOR_ID }) ?? atorDe(req).usuarioid ?? 0;
+      const usuarioid = c.inteiro('usuarioid', { min: 1, max: MAIOR_ID });
       // Without a valid cycle (and person) there is no page to show the form on again.
       if (cicloid === null || Object.keys(c.erros).length > 0) throw e;
-      return mostrar(req, reply, cicloid, usuarioid, { status: e instanceof Invalido ? 400 : 409, erro: e.message, detalhes: e.detalhes ?? {}, valores: entrada });
+      // The same rule as the page's: a refusal never shows someone the actor may not see.
+      return mostrar(req, reply, cicloid, donoVisivel(atorDe(req), usuarioid, 'pedido') ?? atorDe(req).usuarioid ?? 0, { status: e instanceof Invalido ? 400 : 409, erro: e.message, detalhes: e.detalhes ?? {}, valores: entrada });
     }
   });
 
