@@ -59,6 +59,8 @@ export interface Config {
   readonly redisUrl: string | undefined;
   /** Processes serving the faces (Node's cluster); 1 runs everything in this process. */
   readonly workers: number;
+  /** A Cestas session unused for this long is over (SESSAO_OCIOSA_HORAS). */
+  readonly sessaoOciosaMs: number;
 }
 
 /** A configuration problem: the message is one line that names the variable. */
@@ -117,6 +119,15 @@ function trabalhadores(env: Env): number {
   const n = Number(v);
   if (!/^\d+$/.test(v) || n < 1 || n > 64) throw new ErroConfig(`WORKERS deve ser um número de 1 a 64, ou auto (recebido "${v}")`);
   return n;
+}
+
+/** SESSAO_OCIOSA_HORAS: hours without use after which a Cestas session ends (1 to 168). */
+function sessaoOciosa(env: Env): number {
+  const v = valor(env, 'SESSAO_OCIOSA_HORAS');
+  if (v === undefined) return 12 * 3600_000;
+  const n = Number(v);
+  if (!/^\d+$/.test(v) || n < 1 || n > 168) throw new ErroConfig(`SESSAO_OCIOSA_HORAS deve ser um número de horas de 1 a 168 (recebido "${v}")`);
+  return n * 3600_000;
 }
 
 function booleano(env: Env, nome: string, padrao: boolean): boolean {
@@ -279,6 +290,7 @@ export function carregarConfig(env: Env = process.env): Config {
     },
     metricsToken: tokenDeMetricas(env),
     workers: trabalhadores(env),
+    sessaoOciosaMs: sessaoOciosa(env),
     redisUrl: enderecoRedis(env),
     graphqlIntrospeccao: booleano(env, 'GRAPHQL_INTROSPECTION', !producao),
     limiteSolarArquivo: arquivoLegivel(env, 'LIMITESOLAR_FILE') ?? fileURLToPath(new URL('./cestas/conteudo/limitesolar.md', import.meta.url)),

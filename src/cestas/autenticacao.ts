@@ -6,7 +6,7 @@ import { ErroHttp } from '../http/erros.ts';
 import type { ContextoCestas } from './contexto.ts';
 import { ErroLogin } from './oidc.ts';
 import { caminhoLocal, lerAviso, querJson } from './resposta.ts';
-import { COOKIE_SESSAO, apagarSessao, gravarVerificacao, lerSessao, tokenConfere } from './sessao.ts';
+import { COOKIE_SESSAO, apagarSessao, gravarVerificacao, lerSessao, renovarUso, tokenConfere } from './sessao.ts';
 import type { Acesso } from './tipos-fastify.ts';
 
 /** Login attempts (redirects to the provider and callbacks) per client address. */
@@ -65,7 +65,8 @@ export async function exigirAcesso(
 /** onRequest: session, one-time message, then the route's access rule (deny by default). */
 export function ganchoDeAcesso(ctx: ContextoCestas) {
   return async (req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
-    req.sessao = lerSessao(req, ctx.cofreSessao, ctx.relogio.agora().getTime());
+    const agoraMs = ctx.relogio.agora().getTime();
+    req.sessao = lerSessao(req, ctx.cofreSessao, agoraMs, ctx.config.sessaoOciosaMs);
     req.ator = null;
     if (req.sessao === null && req.cookies[COOKIE_SESSAO] !== undefined) apagarSessao(reply, { seguro: ctx.cookiesSeguros });
     req.flash = req.method === 'GET' ? lerAviso(req, reply) : null;
@@ -74,10 +75,12 @@ export function ganchoDeAcesso(ctx: ContextoCestas) {
     if (acesso === undefined || acesso === 'publico') return undefined;
     if (req.sessao !== null) {
       // One query: the session has not ended (logout) and who it belongs to.
-      req.ator = await atorDaSessao(ctx.banco, req.sessao.sid, req.sessao.identidade);
+      req.ator = await atorDaSessao(ctx.banco, req.sessao);
       if (req.ator === null) {
         req.sessao = null;
         apagarSessao(reply, { seguro: ctx.cookiesSeguros });
+      } else {
+        renovarUso(reply, ctx.cofreSessao, req.sessao, agoraMs, { seguro: ctx.cookiesSeguros });
       }
     }
     return exigirAcesso(ctx, req, reply, acesso);

@@ -52,7 +52,7 @@ export function criarClienteOidc(cfg: ConfigOidc): ClienteOidc {
       let name = texto(claims.name);
       let picture = texto(claims.picture);
       let verificado = typeof claims.email_verified === 'boolean' ? claims.email_verified : undefined;
-      if (email === undefined || name === undefined) {
+      if (email === undefined || name === undefined || verificado === undefined) {
         // Some providers keep profile claims out of the ID token; the userinfo endpoint has them.
         const info = await client.fetchUserInfo(config, tokens.access_token, claims.sub).catch(() => undefined);
         email ??= texto(info?.email);
@@ -62,7 +62,7 @@ export function criarClienteOidc(cfg: ConfigOidc): ClienteOidc {
       }
       if (email === undefined) throw new ErroLogin('O provedor de login não informou o seu e-mail.');
       return {
-        identidade: { sub: claims.sub, email, name: name ?? email, picture, email_verified: verificado },
+        identidade: { sub: claims.sub, iss: claims.iss, email, name: name ?? email, picture, email_verified: verificado },
         idToken: tokens.id_token,
       };
     },

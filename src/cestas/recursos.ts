@@ -1,4 +1,4 @@
-import type { Ator } from '../domain/acesso.ts';
+import { pode, type Ator } from '../domain/acesso.ts';
 import {
   UNIDADES, apagarCatalogo, atualizarCatalogo, criarCatalogo, definicao, listarCatalogo, obterCatalogo, opcoesDeCategoria,
   type Categoria, type Cesta, type EntidadeCatalogo, type FiltroCatalogo, type PontoEntrega, type Produto, type RegistroCatalogo,
@@ -12,7 +12,7 @@ import { Campos, MAIOR_ID, type Entrada } from '../domain/validacao.ts';
 import type { ContextoCestas } from './contexto.ts';
 import type { Recurso } from './rotas/registros.ts';
 import { formularioCiclo, type OpcoesCiclo } from './views/ciclo.ts';
-import { simNao, type CampoForm } from './views/registros.ts';
+import { formularioLiberarLogin, simNao, type CampoForm } from './views/registros.ts';
 
 function hoje(ctx: ContextoCestas): string {
   return diaLocal(ctx.relogio.agora(), ctx.config.tz);
@@ -192,6 +192,7 @@ export const usuario: Recurso<Usuario> = {
     nome: u.nome, email: u.email, perfil: u.perfil, nomeoficial: u.nomeoficial, celular: u.celular,
     descritivo: u.descritivo, cientepolitica: u.cientepolitica, ativo: u.ativo,
   }),
+  depoisDoFormulario: (u, ator, csrf) => (u.loginVinculado && pode(ator, 'loginLiberar') ? formularioLiberarLogin(u.id, csrf) : null),
 };
 
 export const ciclo: Recurso<Ciclo, OpcoesCiclo> = {

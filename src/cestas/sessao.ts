@@ -9,6 +9,12 @@ export const COOKIE_SESSAO = 'appSession';
 export const COOKIE_VERIFICACAO = 'auth_verification';
 /** Absolute session lifetime: a week, then the provider is asked again. */
 export const DURACAO_SESSAO_MS = 7 * 24 * 60 * 60 * 1000;
+/**
+ * How stale the cookie's record of the last use may get before a request writes it again.
+ * NOTE: re-sealing the cookie on every request would cost an encryption and a Set-Cookie each
+ * time; this way a busy session pays once per interval, and the idle limit is exact to within it.
+ */
+export const RENOVAR_USO_MS = 5 * 60 * 1000;
 const DURACAO_VERIFICACAO_MS = 10 * 60 * 1000;
 
 export interface Sessao {
@@ -19,6 +25,8 @@ export interface Sessao {
   /** Synchronizer token for form posts; secret because the cookie is encrypted. */
   readonly csrf: string;
   readonly inicio: number;
+  /** The last use the cookie records (within RENOVAR_USO_MS), for the idle limit. */
+  readonly uso: number;
 }
 
 function ehTexto(v: unknown): v is string {
@@ -35,6 +43,7 @@ function comoSessao(v: unknown): Sessao | null {
     sid: s.sid,
     identidade: {
       sub: id.sub,
+      iss: ehTexto(id.iss) ? id.iss : undefined,
       email: id.email,
       name: id.name,
       picture: ehTexto(id.picture) ? id.picture : undefined,
@@ -43,6 +52,7 @@ function comoSessao(v: unknown): Sessao | null {
     idToken: ehTexto(s.idToken) ? s.idToken : undefined,
     csrf: s.csrf,
     inicio: s.inicio,
+    uso: typeof s.uso === 'number' ? s.uso : s.inicio,
   };
 }
 
@@ -50,10 +60,23 @@ interface OpcoesCookie {
   readonly seguro: boolean;
 }
 
-export function lerSessao(req: FastifyRequest, cofre: Cofre, agoraMs: number): Sessao | null {
+/** The session the request's cookie carries, or null when it has none, a bad one, or one idle past `ociosaMs`. */
+export function lerSessao(req: FastifyRequest, cofre: Cofre, agoraMs: number, ociosaMs: number): Sessao | null {
   const bruto = req.cookies[COOKIE_SESSAO];
   if (bruto === undefined) return null;
-  return comoSessao(cofre.abrir(bruto, agoraMs));
+  const sessao = comoSessao(cofre.abrir(bruto, agoraMs));
+  return sessao === null || agoraMs - sessao.uso > ociosaMs ? null : sessao;
+}
+
+function selarSessao(reply: FastifyReply, cofre: Cofre, sessao: Sessao, agoraMs: number, opcoes: OpcoesCookie): void {
+  const expira = sessao.inicio + DURACAO_SESSAO_MS;
+  reply.setCookie(COOKIE_SESSAO, cofre.selar(sessao, expira), {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: opcoes.seguro,
+    maxAge: Math.max(1, Math.floor((expira - agoraMs) / 1000)),
+  });
 }
 
 export function gravarSessao(
@@ -63,14 +86,14 @@ export function gravarSessao(
   agoraMs: number,
   opcoes: OpcoesCookie,
 ): void {
-  const sessao: Sessao = { ...dados, sid: randomBytes(18).toString('base64url'), csrf: randomBytes(24).toString('base64url'), inicio: agoraMs };
-  reply.setCookie(COOKIE_SESSAO, cofre.selar(sessao, agoraMs + DURACAO_SESSAO_MS), {
-    path: '/',
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: opcoes.seguro,
-    maxAge: DURACAO_SESSAO_MS / 1000,
-  });
+  const sessao: Sessao = { ...dados, sid: randomBytes(18).toString('base64url'), csrf: randomBytes(24).toString('base64url'), inicio: agoraMs, uso: agoraMs };
+  selarSessao(reply, cofre, sessao, agoraMs, opcoes);
+}
+
+/** Records a use of a live session in its cookie, when the last record is older than RENOVAR_USO_MS. */
+export function renovarUso(reply: FastifyReply, cofre: Cofre, sessao: Sessao, agoraMs: number, opcoes: OpcoesCookie): void {
+  if (agoraMs - sessao.uso < RENOVAR_USO_MS) return;
+  selarSessao(reply, cofre, { ...sessao, uso: agoraMs }, agoraMs, opcoes);
 }
 
 export function apagarSessao(reply: FastifyReply, opcoes: OpcoesCookie): void {

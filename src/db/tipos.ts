@@ -69,6 +69,11 @@ export interface UsuarioTabela extends Datas {
   descritivo: string | null;
   cientepolitica: BoolPadrao;
   ativo: BoolPadrao;
+  /** The OpenID issuer and subject of the account's first login (migration 20261124_1000). */
+  loginEmissor: ColumnType<string | null, string | null | undefined, string | null>;
+  loginSub: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Sessions that started at or before this ISO instant are over. */
+  sessoesDesde: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface CicloTabela extends Datas {

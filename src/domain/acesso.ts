@@ -19,6 +19,7 @@ export const ACOES = [
   'painel', 'perfilProprio', 'catalogoLer', 'catalogoEscrever', 'usuariosLer', 'usuariosEscrever', 'auditoriaLer',
   'ofertasLer', 'ofertasEscrever', 'composicaoLer', 'composicaoEscrever', 'pedidosLer', 'pedidosEscrever',
   'financeiroLer', 'financeiroEscrever', 'relatoriosFornecedores', 'relatoriosConsumidores', 'documentoEntrega',
+  'loginLiberar',
 ] as const;
 export type Acao = (typeof ACOES)[number];
 
@@ -47,6 +48,8 @@ const REGRAS: Readonly<Record<Acao, Regra>> = {
   relatoriosFornecedores: ['master', 'admin', 'info', 'fornecedor'],
   relatoriosConsumidores: ['master', 'admin', 'info', 'consumidor'],
   documentoEntrega: ['master', 'admin', 'info', 'fornecedor', 'consumidor'],
+  // Releasing an account's login binding hands the account to whoever logs in next with its e-mail.
+  loginLiberar: ['master'],
 };
 
 /** Whether the actor may perform the action; inactive or unregistered users may do nothing here. */

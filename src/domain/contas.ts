@@ -48,6 +48,8 @@ export interface PerfilDoProvedor {
   readonly email: string | undefined;
   readonly name: string | undefined;
   readonly avatar: string | undefined;
+  /** Whether the provider says it verified the e-mail (`email_verified`). */
+  readonly emailVerificado: boolean;
 }
 
 export interface Login {
@@ -186,7 +188,7 @@ export async function contaDaSessao(db: Db, token: string, agora: Date): Promise
   return paraConta(await linhasDaSessao(db, chaveDaSessao(token), agora.toISOString()));
 }
 
-async function criarConta(trx: Db, dados: DadosDoProvedor, ctx: ContextoLogin): Promise<number> {
+async function criarConta(trx: Db, dados: DadosDoProvedor, verificado: boolean, ctx: ContextoLogin): Promise<number> {
   const dono = await trx.selectFrom('appuser').select('id').where('emailChave', '=', dados.emailChave).executeTakeFirst();
   if (dono !== undefined) {
     // NOTE: never link by e-mail: a different subject claiming a known e-mail could be anyone.
@@ -198,7 +200,8 @@ async function criarConta(trx: Db, dados: DadosDoProvedor, ctx: ContextoLogin): 
     .values({ ...dados, createdAt: iso, updatedAt: iso })
     .returning('id')
     .executeTakeFirstOrThrow();
-  const nomes: NomePerfil[] = ctx.adminEmails.has(dados.emailChave) ? ['Administrador', PERFIL_PADRAO] : [PERFIL_PADRAO];
+  // NOTE: an address the provider has not verified could be anyone's, so it earns no Administrador.
+  const nomes: NomePerfil[] = verificado && ctx.adminEmails.has(dados.emailChave) ? ['Administrador', PERFIL_PADRAO] : [PERFIL_PADRAO];
   const perfis = await trx.selectFrom('profile').select('id').where('name', 'in', nomes).execute();
   await trx
     .insertInto('appuserprofile')
@@ -209,11 +212,12 @@ async function criarConta(trx: Db, dados: DadosDoProvedor, ctx: ContextoLogin): 
 
 /**
  * Keeps the account in step with the provider: name, picture and e-mail as it now reports them.
- * An e-mail that already belongs to another account is not taken over; the old one stays.
+ * An e-mail that already belongs to another account, or that the provider has not verified, is
+ * not taken over; the old one stays.
  */
-async function atualizarConta(trx: Db, id: number, atual: DadosDoProvedor, dados: DadosDoProvedor, agora: Date): Promise<void> {
+async function atualizarConta(trx: Db, id: number, atual: DadosDoProvedor, dados: DadosDoProvedor, verificado: boolean, agora: Date): Promise<void> {
   let email = { email: atual.email, emailChave: atual.emailChave };
-  if (dados.email !== atual.email) {
+  if (dados.email !== atual.email && verificado) {
     const dono = await trx
       .selectFrom('appuser')
       .select('id')
@@ -230,14 +234,14 @@ async function atualizarConta(trx: Db, id: number, atual: DadosDoProvedor, dados
     .execute();
 }
 
-async function entrar(trx: Db, dados: DadosDoProvedor, token: string, ctx: ContextoLogin): Promise<Login> {
+async function entrar(trx: Db, dados: DadosDoProvedor, verificado: boolean, token: string, ctx: ContextoLogin): Promise<Login> {
   const existente = await trx.selectFrom('appuser').selectAll().where('providerId', '=', dados.providerId).executeTakeFirst();
   let id: number;
   if (existente === undefined) {
-    id = await criarConta(trx, dados, ctx);
+    id = await criarConta(trx, dados, verificado, ctx);
   } else {
     id = existente.id;
-    await atualizarConta(trx, id, existente, dados, ctx.agora);
+    await atualizarConta(trx, id, existente, dados, verificado, ctx.agora);
   }
   if (ctx.sessaoAnterior !== null) {
     await trx.deleteFrom('appsession').where('id', '=', chaveDaSessao(ctx.sessaoAnterior)).execute();
@@ -267,14 +271,14 @@ export async function entrarComProvedor(banco: Banco, perfil: PerfilDoProvedor, 
   const dados = lerPerfilDoProvedor(perfil);
   const token = novoToken();
   try {
-    return await emTransacao(banco, (trx) => entrar(trx, dados, token, ctx));
+    return await emTransacao(banco, (trx) => entrar(trx, dados, perfil.emailVerificado, token, ctx));
   } catch (e) {
     // NOTE: two first logins of one person at once (two tabs): the slower one either hits the
     // unique providerId or, if the faster one already committed, sees its e-mail as taken. Either
     // way the account now exists under this providerId, so a second attempt simply finds it.
     const criadaAoLado = await banco.selectFrom('appuser').select('id').where('providerId', '=', dados.providerId).executeTakeFirst();
     if (criadaAoLado === undefined) throw e;
-    return emTransacao(banco, (trx) => entrar(trx, dados, token, ctx));
+    return emTransacao(banco, (trx) => entrar(trx, dados, perfil.emailVerificado, token, ctx));
   }
 }
 

@@ -19,6 +19,8 @@ export interface Usuario {
   readonly descritivo: string | null;
   readonly cientepolitica: boolean;
   readonly ativo: boolean;
+  /** Whether a login is bound to the account (see conferirVinculoDeLogin). */
+  readonly loginVinculado: boolean;
   readonly createdAt: string;
   readonly updatedAt: string;
 }
@@ -26,6 +28,8 @@ export interface Usuario {
 /** The identity delivered by the OpenID provider. */
 export interface Identidade {
   readonly sub: string;
+  /** The issuer that vouched for `sub`. */
+  readonly iss?: string | undefined;
   readonly email: string;
   readonly name: string;
   readonly picture?: string | undefined;
@@ -47,6 +51,7 @@ function paraUsuario(l: Linha<'usuario'>): Usuario {
     descritivo: l.descritivo,
     cientepolitica: l.cientepolitica,
     ativo: l.ativo,
+    loginVinculado: l.loginSub !== null,
     createdAt: l.createdAt,
     updatedAt: l.updatedAt,
   };
@@ -68,22 +73,26 @@ const usuarioDaSessao = consultaPreparada(
   (db: Db, sid: string, emailChave: string) =>
     db
       .selectFrom('usuario')
-      .select(['id', 'nome', 'perfil', 'ativo'])
+      .select(['id', 'nome', 'perfil', 'ativo', 'loginSub', 'sessoesDesde'])
       .select((eb) => eb.exists(eb.selectFrom('sessaoencerrada').select('sid').where('sid', '=', sid)).as('encerrada'))
       .where('emailChave', '=', emailChave),
   2,
 );
 
 /**
- * The actor of a session, checking in the same query that the session has not ended (logout):
- * null when it has. Every authenticated request runs this, so it is one primary-key probe and one
- * unique-key lookup in a single statement; only an identity without a Usuario (someone about to
- * register) takes a second query.
+ * The actor of a session, checking in the same query that the session has not ended: null when
+ * it was logged out, when the account ended all its sessions after it began (a new e-mail, or
+ * "sair de todos os aparelhos"), or when the account is bound to another login. Every
+ * authenticated request runs this, so it is one primary-key probe and one unique-key lookup in a
+ * single statement; only an identity without a Usuario (someone about to register) takes a second.
  */
-export async function atorDaSessao(db: Db, sid: string, identidade: Identidade): Promise<Ator | null> {
+export async function atorDaSessao(db: Db, sessao: { sid: string; inicio: number; identidade: Identidade }): Promise<Ator | null> {
+  const { sid, identidade } = sessao;
   const [l] = await usuarioDaSessao(db, sid, chaveDeEmail(identidade.email));
   if (l === undefined) return (await sessaoFoiEncerrada(db, sid)) ? null : atorSemCadastro(identidade);
   if (l.encerrada === true || Number(l.encerrada) === 1) return null;
+  if (l.sessoesDesde !== null && sessao.inicio <= Date.parse(l.sessoesDesde)) return null;
+  if (l.loginSub !== null && l.loginSub !== identidade.sub) return null;
   return { email: identidade.email, nome: l.nome, usuarioid: l.id, perfil: lerPerfis(l.perfil), ativo: l.ativo };
 }
 
@@ -141,9 +150,65 @@ export interface ContextoEscrita {
   readonly adminEmails: ReadonlySet<string>;
 }
 
+/** Whether a login's e-mail may open an account: only one its provider has verified. */
+export function emailVerificado(identidade: Identidade): boolean {
+  return identidade.email_verified === true;
+}
+
+/** The binding a login gives the account it opens: its issuer and subject. */
+function vinculoDe(identidade: Identidade): { loginEmissor: string | null; loginSub: string } {
+  return { loginEmissor: identidade.iss ?? null, loginSub: identidade.sub };
+}
+
 /**
- * Creates the Usuario of the logged-in identity. The e-mail always comes from the identity,
- * never from the input; e-mails listed in ADMIN_EMAILS also get master.
+ * Checks a completed login against the account its e-mail names. The account's first login binds
+ * it to that login's issuer and subject; a later login for the same e-mail with another subject
+ * is someone else who holds the address (a provider that lets anyone claim any e-mail), and is
+ * refused until a master resets the binding. A new issuer (the community changed providers)
+ * binds again. Returns the account, or undefined when the e-mail has none yet.
+ */
+export async function conferirVinculoDeLogin(banco: Banco, identidade: Identidade, agora: Date): Promise<Usuario | undefined> {
+  return emTransacao(banco, async (trx) => {
+    const l = await trx.selectFrom('usuario').selectAll().where('emailChave', '=', chaveDeEmail(identidade.email)).executeTakeFirst();
+    if (l === undefined) return undefined;
+    const vinculo = vinculoDe(identidade);
+    const mesmoEmissor = l.loginSub !== null && l.loginEmissor === vinculo.loginEmissor;
+    if (mesmoEmissor && l.loginSub === vinculo.loginSub) return paraUsuario(l);
+    if (mesmoEmissor) {
+      throw new Proibido('LOGIN_DE_OUTRA_PESSOA', 'Este e-mail já está ligado a outra conta do provedor de login. Se você trocou de conta, peça a alguém com perfil master para liberar o seu cadastro.');
+    }
+    await trx.updateTable('usuario').set({ ...vinculo, updatedAt: agora.toISOString() }).where('id', '=', l.id).execute();
+    return paraUsuario(l);
+  });
+}
+
+/** A master releases an account's login binding, so that the next login for its e-mail binds anew. */
+export async function liberarVinculoDeLogin(banco: Banco, ator: Ator, id: number, agora: Date): Promise<Usuario> {
+  if (!ator.perfil.includes('master')) throw new Proibido('SO_MASTER_LIBERA_LOGIN', 'Só quem tem o perfil master pode liberar o login de um cadastro');
+  return emTransacao(banco, async (trx) => {
+    const antes = await trx.selectFrom('usuario').select(['loginEmissor', 'loginSub']).where('id', '=', id).executeTakeFirst();
+    if (antes === undefined) throw new NaoEncontrado('USUARIO_NAO_ENCONTRADO', 'Usuário não encontrado');
+    const iso = agora.toISOString();
+    // The old login's sessions end with its binding.
+    await trx.updateTable('usuario').set({ loginEmissor: null, loginSub: null, sessoesDesde: iso, updatedAt: iso }).where('id', '=', id).execute();
+    await auditar(trx, ator, agora, { acao: 'liberar login', entidade: 'usuario', entidadeId: id, antes, depois: { loginEmissor: null, loginSub: null } });
+    return obterUsuario(trx, id);
+  });
+}
+
+/** Ends every session of an account, on every device ("sair de todos os aparelhos"). */
+export async function encerrarTodasAsSessoes(banco: Banco, ator: Ator, agora: Date): Promise<void> {
+  if (ator.usuarioid === null) throw new NaoEncontrado('SEM_CADASTRO', 'Você ainda não tem cadastro');
+  const id = ator.usuarioid;
+  await emTransacao(banco, async (trx) => {
+    await trx.updateTable('usuario').set({ sessoesDesde: agora.toISOString() }).where('id', '=', id).execute();
+    await auditar(trx, ator, agora, { acao: 'sair de todos os aparelhos', entidade: 'usuario', entidadeId: id });
+  });
+}
+
+/**
+ * Creates the Usuario of the logged-in identity, bound to that login. The e-mail always comes
+ * from the identity, never from the input; verified e-mails listed in ADMIN_EMAILS also get master.
  */
 export async function autoCadastrar(
   banco: Banco,
@@ -158,7 +223,7 @@ export async function autoCadastrar(
   c.concluir();
   const email = identidade.email.trim();
   const emailChave = chaveDeEmail(email);
-  const perfilFinal: Perfil[] = ctx.adminEmails.has(emailChave) ? [...perfil, 'master'] : perfil;
+  const perfilFinal: Perfil[] = ctx.adminEmails.has(emailChave) && emailVerificado(identidade) ? [...perfil, 'master'] : perfil;
   return emTransacao(banco, async (trx) => {
     const existente = await trx.selectFrom('usuario').select('id').where('emailChave', '=', emailChave).executeTakeFirst();
     if (existente !== undefined) {
@@ -167,7 +232,7 @@ export async function autoCadastrar(
     const iso = ctx.agora.toISOString();
     const linha = await trx
       .insertInto('usuario')
-      .values({ ...dados, nomeChave: chaveDeNome(dados.nome), email, emailChave, perfil: gravarPerfis(perfilFinal), createdAt: iso, updatedAt: iso })
+      .values({ ...dados, ...vinculoDe(identidade), nomeChave: chaveDeNome(dados.nome), email, emailChave, perfil: gravarPerfis(perfilFinal), createdAt: iso, updatedAt: iso })
       .returningAll()
       .executeTakeFirstOrThrow();
     const usuario = paraUsuario(linha);
@@ -291,6 +356,16 @@ async function conferirMudancaDePerfil(
   }
 }
 
+/**
+ * An account's e-mail binds logins to it, and `ativo` lets it in at all: changing either is as
+ * privileged as the account's highest perfil. Only a master changes a master's.
+ */
+function conferirMudancaDeAcesso(ator: Ator, alvo: { perfil: readonly Perfil[]; ativo: boolean }, novo: { novoEmail: boolean; ativo: boolean }): void {
+  if (!alvo.perfil.includes('master') || ator.perfil.includes('master')) return;
+  if (novo.novoEmail) throw new Proibido('SO_MASTER_ALTERA_MASTER', 'Só quem tem o perfil master pode mudar o e-mail de um master');
+  if (novo.ativo !== alvo.ativo) throw new Proibido('SO_MASTER_ALTERA_MASTER', 'Só quem tem o perfil master pode ativar ou desativar um master');
+}
+
 function conflitoDeEmail(): Conflito {
   return new Conflito('EMAIL_DUPLICADO', 'Já existe um cadastro com este e-mail', { email: 'Já existe um cadastro com este e-mail' });
 }
@@ -328,9 +403,14 @@ export async function atualizarUsuario(banco: Banco, ator: Ator, id: number, ent
     return await emTransacao(banco, async (trx) => {
       const antes = await obterUsuario(trx, id);
       await conferirMudancaDePerfil(trx, ator, antes, v);
+      const novoEmail = chaveDeEmail(v.email) !== chaveDeEmail(antes.email);
+      conferirMudancaDeAcesso(ator, antes, { novoEmail, ativo: v.ativo });
+      // The e-mail is what binds a login to this account: a new one ends every session of the
+      // old address (and any already open for the new one) and waits for a fresh login to bind.
+      const novoVinculo = novoEmail ? { loginEmissor: null, loginSub: null, sessoesDesde: agora.toISOString() } : {};
       const linha = await trx
         .updateTable('usuario')
-        .set({ ...v, nomeChave: chaveDeNome(v.nome), emailChave: chaveDeEmail(v.email), perfil: gravarPerfis(v.perfil), updatedAt: agora.toISOString() })
+        .set({ ...v, ...novoVinculo, nomeChave: chaveDeNome(v.nome), emailChave: chaveDeEmail(v.email), perfil: gravarPerfis(v.perfil), updatedAt: agora.toISOString() })
         .where('id', '=', id)
         .returningAll()
         .executeTakeFirstOrThrow();

@@ -24,6 +24,8 @@ export interface PessoaDemo {
 interface Conta {
   readonly email: string;
   readonly name: string;
+  /** Always true from the login page; a form field can say otherwise, to try a refusal. */
+  readonly verificado: boolean;
 }
 
 export interface ProvedorDev {
@@ -172,7 +174,7 @@ export async function iniciarProvedorDev(host: string, porta: number): Promise<P
         if (conta === undefined) return undefined;
         return {
           accountId: sub,
-          claims: () => ({ sub, email: conta.email, email_verified: true, name: conta.name, picture: `${issuer}/avatar/${sub}.svg` }),
+          claims: () => ({ sub, email: conta.email, email_verified: conta.verificado, name: conta.name, picture: `${issuer}/avatar/${sub}.svg` }),
         };
       },
       // First-party clients only: grant the requested scopes without a consent screen.
@@ -223,7 +225,7 @@ export async function iniciarProvedorDev(host: string, porta: number): Promise<P
           }
           const nome = (form.get('nome') ?? '').trim() || email.split('@')[0] || email;
           const sub = (form.get('sub') ?? '').trim() || subDoEmail(email);
-          contas.set(sub, { email, name: nome.slice(0, 120) });
+          contas.set(sub, { email, name: nome.slice(0, 120), verificado: form.get('verificado') !== 'nao' });
           await provedor.interactionFinished(req, res, { login: { accountId: sub } }, { mergeWithLastSubmission: false });
         } else {
           responderHtml(res, 200, paginaLogin(detalhes.uid, demos));

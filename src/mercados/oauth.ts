@@ -79,6 +79,7 @@ export function criarClienteOauth(cfg: ConfigOauth): ClienteOauth {
         email,
         name: texto(dados.name) ?? texto(dados.preferred_username) ?? email,
         avatar: primeiraFoto(dados),
+        emailVerificado: dados.email_verified === true,
       };
     },
   };

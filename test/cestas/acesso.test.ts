@@ -33,6 +33,8 @@ const REL_FORNECEDORES: Linha = { ...LEITURA, fornecedor: 'ok' };
 const REL_CONSUMIDORES: Linha = { ...LEITURA, consumidor: 'ok' };
 const REGISTRADOS: Linha = { ...CADASTRADO };
 /** A receipt: its owner and admins; anyone else registered is told it does not exist. */
+/** Releasing a login binding: masters only. */
+const SO_MASTER: Linha = { ...ESCRITA, admin: 403 };
 const COMPROVANTE: Linha = { anonimo: 401, semCadastro: 403, info: 404, consumidor: 404, fornecedor: 404, admin: 'ok', master: 'ok' };
 
 function registro(prefixo: string): Record<string, Linha> {
@@ -60,6 +62,8 @@ export const MATRIZ: Readonly<Record<string, Linha>> = {
   'POST /usuarionovo/:id': PROPRIO_CADASTRO,
   'GET /profile': IDENTIDADE,
   'POST /profile': PROPRIO_CADASTRO,
+  'POST /profile/sairdetodos': CADASTRADO,
+  'POST /usuario/:id/liberarlogin': SO_MASTER,
   'GET /auditoria': ESCRITA,
   ...registro('categoria'),
   ...registro('cesta'),
@@ -212,9 +216,12 @@ describe('matriz de acesso da face Cestas', () => {
         const escrita = metodo === 'POST';
         const antes = escrita && esperado !== 'ok' ? await retrato() : '';
         // Logging out really ends the session everywhere: those cells use a second session of the same person.
-        const nav = rota.endsWith('/logout') && papel !== 'anonimo' ? navegadorComSessao(amb, pessoa.email) : pessoa.nav;
+        const sai = rota.endsWith('/logout') || rota.endsWith('/sairdetodos');
+        const nav = sai && papel !== 'anonimo' ? navegadorComSessao(amb, pessoa.email) : pessoa.nav;
         const corpo = /ciclos$/.test(alvo) ? { ciclos: [ids.get('ciclo')] } : {};
         const r = escrita ? await nav.postJson(alvo, corpo) : await nav.getJson(alvo);
+        // Signing out of every device ends this person's other cells' session too: give it back.
+        if (rota.endsWith('/sairdetodos') && pessoa.id !== null) await amb.banco.updateTable('usuario').set({ sessoesDesde: null }).where('id', '=', pessoa.id).execute();
         if (esperado === 'ok') {
           assert.ok(r.status !== 401 && r.status !== 403 && r.status !== 404 && r.status < 500, `${rota} como ${papel}: ${r.status} ${r.texto.slice(0, 200)}`);
           if (!escrita) assert.equal(r.status, 200, `${rota} como ${papel}: ${r.texto.slice(0, 200)}`);

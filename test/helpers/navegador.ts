@@ -158,7 +158,7 @@ export function tokenCsrf(pagina: string): string {
 export async function entrarPeloProvedor(
   nav: Navegador,
   inicio: string,
-  pessoa: { email: string; nome?: string; sub?: string },
+  pessoa: { email: string; nome?: string; sub?: string; naoVerificado?: boolean },
 ): Promise<Resposta> {
   const login = await nav.get(inicio);
   if (!/\/interaction\/[^/]+$/.test(new URL(login.url).pathname)) {
@@ -166,6 +166,7 @@ export async function entrarPeloProvedor(
   }
   const form: Record<string, string> = { email: pessoa.email, nome: pessoa.nome ?? pessoa.email.split('@')[0] ?? 'Pessoa' };
   if (pessoa.sub !== undefined) form.sub = pessoa.sub;
+  if (pessoa.naoVerificado === true) form.verificado = 'nao';
   return nav.post(`${login.url}/login`, { form });
 }
 

@@ -58,6 +58,8 @@ export async function iniciarAmbiente(
     DEMO_DATA: 'false',
     LOG_LEVEL: 'silent',
     UPLOAD_DIR: mkdtempSync(join(tmpdir(), 'cestaria-arquivos-')),
+    // Tests move the clock by days between a session's requests; the idle limit has its own test.
+    SESSAO_OCIOSA_HORAS: '168',
     ...opcoes.env,
   });
   const relogio = opcoes.relogio ?? new RelogioDeTeste();

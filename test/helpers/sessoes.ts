@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { DURACAO_SESSAO_MS } from '../../src/cestas/sessao.ts';
 import type { Perfil } from '../../src/domain/perfis.ts';
 import { Cofre } from '../../src/http/cofre.ts';
+import { subDoEmail } from '../../src/idp/provedor.ts';
 import { criarUsuario, emailUnico } from './fabricas.ts';
 import { Navegador, entrarPeloProvedor, tokenCsrf } from './navegador.ts';
 import type { AmbienteDeTeste } from './servidor.ts';
@@ -35,7 +36,8 @@ export async function csrfDe(amb: AmbienteDeTeste, nav: Navegador): Promise<stri
 }
 
 /**
- * A browser holding a real, sealed appSession for this e-mail, made with the service's own key:
+ * A browser holding a real, sealed appSession for this e-mail, made with the service's own key
+ * and the subject the development provider gives that e-mail (so it matches the account's binding):
  * for tests that need hundreds of distinct people. The login flow itself is tested end to end
  * through the provider elsewhere.
  */
@@ -43,7 +45,7 @@ export function navegadorComSessao(amb: AmbienteDeTeste, email: string, nome = '
   const agora = amb.relogio.agora().getTime();
   const cofre = new Cofre(amb.config.appSessionSecret, 'appSession');
   const valor = cofre.selar(
-    { sid: randomBytes(12).toString('base64url'), identidade: { sub: `teste-${email}`, email, name: nome }, idToken: undefined, csrf: randomBytes(16).toString('base64url'), inicio: agora },
+    { sid: randomBytes(12).toString('base64url'), identidade: { sub: subDoEmail(email), email, name: nome, email_verified: true }, idToken: undefined, csrf: randomBytes(16).toString('base64url'), inicio: agora },
     agora + DURACAO_SESSAO_MS,
   );
   const nav = new Navegador();

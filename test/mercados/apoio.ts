@@ -19,7 +19,7 @@ export async function zerarLimiteDeLogin(banco: Banco): Promise<void> {
 export async function entrarNoMercados(
   amb: AmbienteDeTeste,
   nav: Navegador,
-  pessoa: { email: string; nome?: string; sub?: string },
+  pessoa: { email: string; nome?: string; sub?: string; naoVerificado?: boolean },
 ): Promise<Resposta> {
   await zerarLimiteDeLogin(amb.banco);
   return entrarPeloProvedor(nav, `${amb.urlMercados}/login`, pessoa);
@@ -55,7 +55,7 @@ export async function contaComSessao(
 ): Promise<{ conta: Conta; cookie: string }> {
   const login = await entrarComProvedor(
     amb.banco,
-    { providerId: `teste-${randomBytes(6).toString('hex')}`, email: dados.email ?? emailUnico('mercados'), name: dados.nome ?? 'Pessoa de Teste', avatar: undefined },
+    { providerId: `teste-${randomBytes(6).toString('hex')}`, email: dados.email ?? emailUnico('mercados'), name: dados.nome ?? 'Pessoa de Teste', avatar: undefined, emailVerificado: true },
     { agora: amb.relogio.agora(), adminEmails: new Set(), sessaoAnterior: null },
   );
   if (dados.perfis !== undefined) {

@@ -225,7 +225,7 @@ describe('GraphQL: cada operação × cada perfil', () => {
     const mercado = await criarMercadoNoBanco(amb.banco, { adminId: dono.id });
     const login = await entrarComProvedor(
       amb.banco,
-      { providerId: `alvo-${mercado.id}`, email: emailUnico('alvo'), name: 'Pessoa Alvo', avatar: undefined },
+      { providerId: `alvo-${mercado.id}`, email: emailUnico('alvo'), name: 'Pessoa Alvo', avatar: undefined, emailVerificado: true },
       { agora: new Date(), adminEmails: new Set(), sessaoAnterior: null },
     );
     return { mercadoId: mercado.id, produtoId, contaId: login.conta.id };

@@ -12,7 +12,7 @@ const FALHA = '/login?error=auth_failed';
 describe('login da face Mercados pelo provedor OAuth', () => {
   let amb: AmbienteDeTeste;
   before(async () => {
-    amb = await iniciarAmbiente({ mercados: true, env: { ADMIN_EMAILS: 'chefia@teste.org' } });
+    amb = await iniciarAmbiente({ mercados: true, env: { ADMIN_EMAILS: 'chefia@teste.org,vice@teste.org' } });
   });
   after(() => amb.fechar());
 
@@ -84,6 +84,26 @@ describe('login da face Mercados pelo provedor OAuth', () => {
       authenticated: true,
       user: { id: conta.id, name: 'Chefia', email: 'Chefia@Teste.org', profiles: ['Administrador', 'Consumidor'] },
     });
+  });
+
+  test('um e-mail de ADMIN_EMAILS que o provedor não verificou não recebe Administrador', async () => {
+    const nav = new Navegador();
+    const r = await entrarNoMercados(amb, nav, { email: 'vice@teste.org', nome: 'Impostora', naoVerificado: true });
+    assert.equal(new URL(r.url).pathname, '/dashboard');
+    const conta = await contaPorEmail(amb.banco, 'vice@teste.org');
+    assert.ok(conta);
+    assert.deepEqual(await perfisDe(amb.banco, conta.id), ['Consumidor']);
+    const status = await nav.getJson(`${amb.urlMercados}/auth/status`);
+    assert.deepEqual(status.json<{ user: { profiles: string[] } }>().user.profiles, ['Consumidor']);
+  });
+
+  test('um e-mail novo que o provedor não verificou não substitui o da conta', async () => {
+    const sub = `sub-nao-verificado-${emailUnico('x').split('@')[0]}`;
+    const antigo = emailUnico('verificado');
+    await entrarNoMercados(amb, new Navegador(), { email: antigo, nome: 'Vera', sub });
+    await entrarNoMercados(amb, new Navegador(), { email: emailUnico('sem-verificar'), nome: 'Vera', sub, naoVerificado: true });
+    const linha = await amb.banco.selectFrom('appuser').select('email').where('providerId', '=', sub).executeTakeFirstOrThrow();
+    assert.equal(linha.email, antigo);
   });
 
   test('o segundo login acha a mesma conta pelo providerId mesmo depois de o e-mail mudar no provedor', async () => {

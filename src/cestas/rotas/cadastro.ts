@@ -38,7 +38,7 @@ export function rotasCadastro(app: FastifyInstance, ctx: ContextoCestas): void {
       status,
       dados: { identidade, usuario },
       corpo: () =>
-        paginaPerfil(identidade, usuario, formularioCadastro({ identidade, usuario, valores, erros, csrf, comPerfis: false, acao: '/profile' })),
+        paginaPerfil(identidade, usuario, formularioCadastro({ identidade, usuario, valores, erros, csrf, comPerfis: false, acao: '/profile' }), csrf),
     });
   }
 

@@ -1,19 +1,24 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { encerrarSessao } from '../../domain/sessoes.ts';
-import { usuarioPorEmail } from '../../domain/usuarios.ts';
-import { exigirAcesso, limitarLogin } from '../autenticacao.ts';
+import { Proibido } from '../../domain/erros.ts';
+import { conferirVinculoDeLogin, emailVerificado, encerrarTodasAsSessoes, liberarVinculoDeLogin } from '../../domain/usuarios.ts';
+import { atorDe, exigirAcesso, limitarLogin } from '../autenticacao.ts';
 import type { ContextoCestas } from '../contexto.ts';
 import { ErroLogin } from '../oidc.ts';
-import { querJson, responder } from '../resposta.ts';
+import { querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import { DURACAO_SESSAO_MS, apagarSessao, apagarVerificacao, gravarSessao, lerVerificacao } from '../sessao.ts';
 import { paginaErroLogin, paginaSaiu } from '../views/paginas.ts';
 import { mostrarPainel } from './painel.ts';
+import { ParamsId } from './registros.ts';
 
-function recusarLogin(req: FastifyRequest, reply: FastifyReply, mensagem: string): FastifyReply {
-  reply.code(400);
+function recusarLogin(req: FastifyRequest, reply: FastifyReply, mensagem: string, status = 400): FastifyReply {
+  reply.code(status);
   if (querJson(req)) return reply.send({ success: false, error: mensagem });
-  return responder(req, reply, { titulo: 'Não foi possível entrar', dados: null, corpo: () => paginaErroLogin(mensagem), status: 400 });
+  return responder(req, reply, { titulo: 'Não foi possível entrar', dados: null, corpo: () => paginaErroLogin(mensagem), status });
 }
+
+const EMAIL_NAO_VERIFICADO =
+  'O provedor de login não confirmou que este e-mail é seu. Confirme o endereço na sua conta do provedor e entre novamente.';
 
 export function rotasLogin(app: FastifyInstance, ctx: ContextoCestas): void {
   const cookie = { seguro: ctx.cookiesSeguros };
@@ -35,11 +40,21 @@ export function rotasLogin(app: FastifyInstance, ctx: ContextoCestas): void {
     }
     try {
       const { identidade, idToken } = await ctx.oidc.concluir(query, verificacao);
+      // NOTE: accounts are found by e-mail (spec 5.A.3), so an address the provider has not
+      // verified could be anyone's.
+      if (!emailVerificado(identidade)) {
+        req.log.warn({ sub: identidade.sub }, 'login recusado: e-mail não verificado');
+        return recusarLogin(req, reply, EMAIL_NAO_VERIFICADO, 403);
+      }
+      const usuario = await conferirVinculoDeLogin(ctx.banco, identidade, agora);
       gravarSessao(reply, ctx.cofreSessao, { identidade, idToken }, agora.getTime(), cookie);
-      const usuario = await usuarioPorEmail(ctx.banco, identidade.email);
       req.log.info({ sub: identidade.sub, registrado: usuario !== undefined }, 'login concluído');
       return reply.redirect(usuario === undefined ? '/usuarionovo' : verificacao.volta, 303);
     } catch (e) {
+      if (e instanceof Proibido) {
+        req.log.warn({ codigo: e.codigo }, 'login recusado');
+        return recusarLogin(req, reply, e.message, 403);
+      }
       if (!(e instanceof ErroLogin)) throw e;
       req.log.warn({ err: e.cause ?? e }, 'login recusado');
       return recusarLogin(req, reply, e.message);
@@ -58,6 +73,19 @@ export function rotasLogin(app: FastifyInstance, ctx: ContextoCestas): void {
 
   app.get('/logout', { config: { acesso: 'publico' } }, sair);
   app.post('/logout', { config: { acesso: 'publico' } }, sair);
+
+  // Ends every session of the account, this one included, on every device.
+  app.post('/profile/sairdetodos', { config: { acesso: 'painel' } }, async (req, reply) => {
+    await encerrarTodasAsSessoes(ctx.banco, atorDe(req), ctx.relogio.agora());
+    return sair(req, reply);
+  });
+
+  app.post('/usuario/:id/liberarlogin', { config: { acesso: 'loginLiberar' }, schema: { params: ParamsId } }, async (req, reply) => {
+    const { id } = req.params as { id: number };
+    const usuario = await liberarVinculoDeLogin(ctx.banco, atorDe(req), id, ctx.relogio.agora());
+    if (querJson(req)) return reply.send({ success: true, data: usuario, message: 'Login liberado' });
+    return redirecionarComAviso(reply, `/usuario/${id}`, 'Login liberado: o próximo login com este e-mail fica ligado ao cadastro.');
+  });
 
   app.get('/saiu', { config: { acesso: 'publico' } }, (req, reply) => responder(req, reply, { titulo: 'Até logo', dados: null, corpo: paginaSaiu }));
 }

@@ -4,7 +4,7 @@ import { pode, type Acao, type Ator } from '../../domain/acesso.ts';
 import { Conflito, Invalido } from '../../domain/erros.ts';
 import { lerPedidoDePagina, type Pagina, type PedidoDePagina } from '../../domain/registros.ts';
 import { comoEntrada, MAIOR_ID, type Entrada } from '../../domain/validacao.ts';
-import type { Html } from '../../http/html.ts';
+import { html, type Html } from '../../http/html.ts';
 import { atorDe } from '../autenticacao.ts';
 import type { ContextoCestas } from '../contexto.ts';
 import { querJson, redirecionarComAviso, responder } from '../resposta.ts';
@@ -36,6 +36,8 @@ export interface Recurso<T extends { readonly id: number }, O = Record<string, n
   opcoes(ctx: ContextoCestas, ator: Ator): Promise<O>;
   campos(opcoes: O, ator: Ator): readonly CampoForm[];
   valoresDe(registro: T): Record<string, unknown>;
+  /** Actions of a saved record shown below its form (their own forms), for this actor. */
+  depoisDoFormulario?(registro: T, ator: Ator, csrf: string | null): Html | null;
   /** Replaces the standard field list (the cycle form has child tables). */
   formulario?(f: { registro: T | null; opcoes: O; valores: Readonly<Record<string, unknown>>; erros: Readonly<Record<string, unknown>>; csrf: string | null; somenteLeitura: boolean; acao: string; apagar: string | null }): Html;
 }
@@ -77,9 +79,12 @@ export function registrarRecurso<T extends { readonly id: number }, O>(app: Fast
       titulo: registro === null ? r.rotuloNovo : `${r.titulo}: ${String(valores.nome ?? registro.id)}`,
       status,
       dados: { registro, opcoes, acoes },
-      corpo: () =>
-        r.formulario?.({ registro, opcoes, valores, erros, csrf, somenteLeitura, acao, apagar }) ??
-        formularioRegistro({ acao, campos: r.campos(opcoes, ator), valores, erros, csrf, somenteLeitura, apagar, voltar: indice }),
+      corpo: () => {
+        const form = r.formulario?.({ registro, opcoes, valores, erros, csrf, somenteLeitura, acao, apagar }) ??
+          formularioRegistro({ acao, campos: r.campos(opcoes, ator), valores, erros, csrf, somenteLeitura, apagar, voltar: indice });
+        const depois = registro === null ? null : (r.depoisDoFormulario?.(registro, ator, csrf) ?? null);
+        return depois === null ? form : html`${form}${depois}`;
+      },
     });
   }
 

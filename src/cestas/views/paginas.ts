@@ -147,7 +147,7 @@ export function formularioCadastro(f: FormCadastro): Html {
   </form>`;
 }
 
-export function paginaPerfil(identidade: Identidade, usuario: Usuario | null, form: Html): Html {
+export function paginaPerfil(identidade: Identidade, usuario: Usuario | null, form: Html, csrf: string | null): Html {
   return html`<section class="identidade">
     ${identidade.picture === undefined ? '' : html`<img src="${identidade.picture}" alt="" width="64" height="64" class="avatar">`}
     <dl>
@@ -155,7 +155,12 @@ export function paginaPerfil(identidade: Identidade, usuario: Usuario | null, fo
       ${usuario === null ? '' : html`<dt>Perfis</dt><dd>${usuario.perfil.map((p) => NOMES_PERFIS[p]).join(', ')}</dd>`}
     </dl>
   </section>
-  ${usuario === null ? html`<p>Você ainda não tem cadastro. <a href="/usuarionovo">Complete seu cadastro</a>.</p>` : form}`;
+  ${usuario === null ? html`<p>Você ainda não tem cadastro. <a href="/usuarionovo">Complete seu cadastro</a>.</p>` : html`${form}
+  <form method="post" action="/profile/sairdetodos" class="apagar">
+    ${campoCsrf(csrf)}
+    <p>Esqueceu a sessão aberta em outro aparelho? Isto encerra todas as suas sessões, inclusive esta.</p>
+    <button type="submit" class="botao">Sair de todos os aparelhos</button>
+  </form>`}`;
 }
 
 /** Values to refill the form from a saved Usuario (or the identity, before registration). */

@@ -190,3 +190,12 @@ export function indiceRegistros<T>(i: IndiceRegistros<T>): Html {
 export function simNao(v: boolean): string {
   return v ? 'Sim' : 'Não';
 }
+
+/** A master's way to release an account's login binding (someone changed provider accounts). */
+export function formularioLiberarLogin(id: number, csrf: string | null): Html {
+  return html`<form method="post" action="/usuario/${id}/liberarlogin" class="apagar">
+    ${campoCsrf(csrf)}
+    <p>Este cadastro está ligado à conta do provedor de login usada no primeiro acesso. Se a pessoa trocou de conta no provedor, libere o login: as sessões abertas terminam e o próximo login com este e-mail fica ligado ao cadastro.</p>
+    <button type="submit" class="botao">Liberar o login</button>
+  </form>`;
+}

@@ -9,6 +9,7 @@ import { indicesDeReserva } from './20261121_2000_indices_de_reserva.ts';
 import { versaoDosMercados } from './20261121_2100_versao_dos_mercados.ts';
 import { versaoDosCiclos } from './20261121_2200_versao_dos_ciclos.ts';
 import { reservasContadas } from './20261121_2300_reservas_contadas.ts';
+import { vinculoDeLogin } from './20261124_1000_vinculo_de_login.ts';
 
 /** Every migration, in order. Never edit one after it has landed: add a new one. */
 const MIGRACOES: Record<string, FabricaMigracao> = {
@@ -21,6 +22,7 @@ const MIGRACOES: Record<string, FabricaMigracao> = {
   '20261121_2100_versao_dos_mercados': versaoDosMercados,
   '20261121_2200_versao_dos_ciclos': versaoDosCiclos,
   '20261121_2300_reservas_contadas': reservasContadas,
+  '20261124_1000_vinculo_de_login': vinculoDeLogin,
 };
 
 /** The names of every migration, in order: a database is up to date when it has applied them all. */
