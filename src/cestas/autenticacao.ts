@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { autorizar, type Ator } from '../domain/acesso.ts';
 import { Proibido } from '../domain/erros.ts';
-import { atorDaIdentidade, atorDaSessao } from '../domain/usuarios.ts';
+import { atorDaSessao } from '../domain/usuarios.ts';
 import { ErroHttp } from '../http/erros.ts';
 import type { ContextoCestas } from './contexto.ts';
 import { ErroLogin } from './oidc.ts';
@@ -47,9 +47,8 @@ export async function exigirAcesso(
     if (req.method === 'GET' && !querJson(req)) return iniciarLogin(ctx, req, reply);
     throw new ErroHttp(401, 'NAO_AUTENTICADO', 'Não autenticado');
   }
-  // The access hook has usually loaded the actor with the session check already.
-  const ator: Ator = req.ator ?? (await atorDaIdentidade(ctx.banco, req.sessao.identidade));
-  req.ator = ator;
+  // The access hook loaded the actor with the session check.
+  const ator = atorDe(req);
   if (ator.usuarioid !== null && !ator.ativo) {
     throw new Proibido('USUARIO_INATIVO', 'Seu cadastro está desativado. Fale com a coordenação da comunidade.');
   }
@@ -62,7 +61,11 @@ export async function exigirAcesso(
   return undefined;
 }
 
-/** onRequest: session, one-time message, then the route's access rule (deny by default). */
+/**
+ * onRequest: session, one-time message, then the route's access rule (deny by default). A session
+ * is checked against the database on every route, public ones included, so a session that has
+ * ended (logout, "sair de todos", a new e-mail) is no session anywhere.
+ */
 export function ganchoDeAcesso(ctx: ContextoCestas) {
   return async (req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
     const agoraMs = ctx.relogio.agora().getTime();
@@ -72,9 +75,11 @@ export function ganchoDeAcesso(ctx: ContextoCestas) {
     req.flash = req.method === 'GET' ? lerAviso(req, reply) : null;
     const acesso = req.routeOptions.config.acesso;
     // Unmatched requests (404) carry no rule and reach only the not-found handler.
-    if (acesso === undefined || acesso === 'publico') return undefined;
+    if (acesso === undefined) return undefined;
     if (req.sessao !== null) {
-      // One query: the session has not ended (logout) and who it belongs to.
+      // Whatever answers a logged-in person is theirs alone: no shared or browser cache keeps it.
+      reply.header('cache-control', 'no-store');
+      // One query: the session has not ended, and who it belongs to.
       req.ator = await atorDaSessao(ctx.banco, req.sessao);
       if (req.ator === null) {
         req.sessao = null;
@@ -83,6 +88,7 @@ export function ganchoDeAcesso(ctx: ContextoCestas) {
         renovarUso(reply, ctx.cofreSessao, req.sessao, agoraMs, { seguro: ctx.cookiesSeguros });
       }
     }
+    if (acesso === 'publico') return undefined;
     return exigirAcesso(ctx, req, reply, acesso);
   };
 }

@@ -100,18 +100,6 @@ function atorSemCadastro(identidade: Identidade): Ator {
   return { email: identidade.email, nome: identidade.name, usuarioid: null, perfil: [], ativo: true };
 }
 
-/** The actor for an identity: its Usuario when there is one. */
-export async function atorDaIdentidade(db: Db, identidade: Identidade): Promise<Ator> {
-  const u = await usuarioPorEmail(db, identidade.email);
-  return {
-    email: identidade.email,
-    nome: u?.nome ?? identidade.name,
-    usuarioid: u?.id ?? null,
-    perfil: u?.perfil ?? [],
-    ativo: u?.ativo ?? true,
-  };
-}
-
 /** The personal fields a person may edit about themselves. */
 function lerDadosPessoais(c: Campos) {
   return {

@@ -1,5 +1,5 @@
 import helmet from '@fastify/helmet';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 
 /**
  * The headers `@fastify/helmet` adds with these options, read once from a throwaway instance.
@@ -76,4 +76,15 @@ export function exigirRegraDeAcesso(app: FastifyInstance, chave: 'acesso' | 'gua
     }
     for (const metodo of [rota.method].flat()) if (metodo !== 'HEAD') rotas.push(`${metodo} ${rota.url}`);
   });
+}
+
+/**
+ * Whether a browser request is the person's own navigation: typed, bookmarked, or from one of our
+ * own pages (Fetch Metadata `Sec-Fetch-Site` of `none` or `same-origin`). A request without the
+ * header is not from a browser (a script or an API client acting for itself). Anything else was
+ * started by another site, which must not be able to act for the person with a plain GET.
+ */
+export function navegacaoPropria(req: FastifyRequest): boolean {
+  const site = req.headers['sec-fetch-site'];
+  return site === undefined || site === 'none' || site === 'same-origin';
 }

@@ -2,13 +2,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { encerrarSessao } from '../../domain/sessoes.ts';
 import { Proibido } from '../../domain/erros.ts';
 import { conferirVinculoDeLogin, emailVerificado, encerrarTodasAsSessoes, liberarVinculoDeLogin } from '../../domain/usuarios.ts';
-import { atorDe, exigirAcesso, limitarLogin } from '../autenticacao.ts';
+import { atorDe, limitarLogin } from '../autenticacao.ts';
 import type { ContextoCestas } from '../contexto.ts';
 import { ErroLogin } from '../oidc.ts';
 import { querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import { DURACAO_SESSAO_MS, apagarSessao, apagarVerificacao, gravarSessao, lerVerificacao } from '../sessao.ts';
-import { paginaErroLogin, paginaSaiu } from '../views/paginas.ts';
-import { mostrarPainel } from './painel.ts';
+import { paginaConfirmarSaida, paginaErroLogin, paginaSaiu } from '../views/paginas.ts';
+import { navegacaoPropria } from '../../http/protecoes.ts';
 import { ParamsId } from './registros.ts';
 
 function recusarLogin(req: FastifyRequest, reply: FastifyReply, mensagem: string, status = 400): FastifyReply {
@@ -23,14 +23,12 @@ const EMAIL_NAO_VERIFICADO =
 export function rotasLogin(app: FastifyInstance, ctx: ContextoCestas): void {
   const cookie = { seguro: ctx.cookiesSeguros };
 
-  // The provider returns here. Without an authorization response it is the dashboard (spec 4).
+  // The provider returns here. Without an authorization response there is nothing to complete:
+  // the dashboard is at / (spec 4 "handled like the dashboard"), behind its own access rule.
   app.get('/callback', { config: { acesso: 'publico' } }, async (req, reply) => {
     const query = req.url.includes('?') ? req.url.slice(req.url.indexOf('?') + 1) : '';
     const params = new URLSearchParams(query);
-    if (!params.has('code') && !params.has('error') && !params.has('state')) {
-      const resposta = await exigirAcesso(ctx, req, reply, 'painel');
-      return resposta ?? mostrarPainel(ctx, req, reply);
-    }
+    if (!params.has('code') && !params.has('error') && !params.has('state')) return reply.redirect('/', 302);
     await limitarLogin(ctx, req, reply);
     const agora = ctx.relogio.agora();
     const verificacao = lerVerificacao(req, ctx.cofreVerificacao, agora.getTime());
@@ -71,7 +69,15 @@ export function rotasLogin(app: FastifyInstance, ctx: ContextoCestas): void {
     return reply.redirect(noProvedor?.href ?? '/saiu', 303);
   }
 
-  app.get('/logout', { config: { acesso: 'publico' } }, sair);
+  // NOTE: a GET that ends a session can be triggered by any other site (a link, a redirect).
+  // A browser's own navigation (typed, bookmarked or from our pages) says so in Sec-Fetch-Site;
+  // any other browser request gets a page whose button posts the logout, which the CSRF check guards.
+  app.get('/logout', { config: { acesso: 'publico' } }, (req, reply) => {
+    if (req.sessao !== null && !navegacaoPropria(req)) {
+      return responder(req, reply, { titulo: 'Sair', dados: null, corpo: () => paginaConfirmarSaida(req.sessao?.csrf ?? null) });
+    }
+    return sair(req, reply);
+  });
   app.post('/logout', { config: { acesso: 'publico' } }, sair);
 
   // Ends every session of the account, this one included, on every device.

@@ -30,6 +30,16 @@ export function paginaSaiu(): Html {
   return html`<p>Você saiu da Cestaria neste aparelho.</p><p><a class="botao" href="/">Entrar novamente</a></p>`;
 }
 
+/** Asked when a logout link came from another site: only this page's own form ends the session. */
+export function paginaConfirmarSaida(csrf: string | null): Html {
+  return html`<p>Deseja sair da Cestaria neste aparelho?</p>
+  <form method="post" action="/logout">
+    ${campoCsrf(csrf)}
+    <button type="submit" class="botao">Sair</button>
+  </form>
+  <p><a href="/">Continuar na Cestaria</a></p>`;
+}
+
 export interface CicloDoPainel extends CicloResumo {
   readonly acoes: readonly AcaoDoCiclo[];
 }

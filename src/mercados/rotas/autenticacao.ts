@@ -5,6 +5,8 @@ import { csrfDaRequisicao } from '../acesso.ts';
 import { responderShell } from '../cliente.ts';
 import type { ContextoMercados } from '../contexto.ts';
 import { ErroLogin } from '../oauth.ts';
+import { layout, paginaConfirmarSaida } from '../views/paginas.ts';
+import { navegacaoPropria } from '../../http/protecoes.ts';
 import { apagarCookieSessao, apagarVerificacao, gravarCookieSessao, gravarVerificacao, lerVerificacao } from '../sessao.ts';
 
 /** Login attempts at /auth/<name> per client address (spec, section 8). */
@@ -106,8 +108,17 @@ export function rotasAutenticacao(app: FastifyInstance, ctx: ContextoMercados): 
 
   const logout = { config: publico, schema: { response: { 500: Erro } } };
   for (const caminho of ['/logout', '/auth/logout']) {
-    app.get(caminho, logout, sair);
-    // The page's "Sair" button posts with the CSRF token; GET stays because the spec names it.
+    // GET stays because the spec names it. NOTE: another site could send a person here with a
+    // link or a redirect; then only the confirmation page's own form (CSRF-checked) ends it.
+    app.get(caminho, logout, (req, reply) => {
+      if (req.conta !== null && !navegacaoPropria(req)) {
+        const csrf = csrfDaRequisicao(ctx, req);
+        reply.header('cache-control', 'no-store').type('text/html; charset=utf-8');
+        return reply.send(layout('Sair', { conta: req.conta, csrf }, paginaConfirmarSaida(csrf)).texto);
+      }
+      return sair(req, reply);
+    });
+    // The page's "Sair" button posts with the CSRF token.
     app.post(caminho, logout, sair);
   }
 

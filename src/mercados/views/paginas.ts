@@ -47,9 +47,19 @@ ${conteudo}
 </html>`;
 }
 
-/** The server's own pages are errors only; every other page is the browser client's. */
+/** The server's own pages are errors and the logout confirmation; every other page is the browser client's. */
 export function paginaErro(mensagem: string, codigoRequisicao: string | null): Html {
   return html`<div class="alerta" role="alert"><p>${mensagem}</p></div>
   ${codigoRequisicao === null ? '' : html`<p><small>Código da requisição: <code>${codigoRequisicao}</code></small></p>`}
   <p><a href="/">Voltar ao início</a></p>`;
+}
+
+/** Asked when a GET /logout came from another site: only this page's own form ends the session. */
+export function paginaConfirmarSaida(csrf: string | null): Html {
+  return html`<p>Deseja sair da Cestaria Mercados neste aparelho?</p>
+  <form method="post" action="/logout">
+    ${csrf === null ? '' : html`<input type="hidden" name="_csrf" value="${csrf}">`}
+    <button type="submit">Sair</button>
+  </form>
+  <p><a href="/dashboard">Continuar</a></p>`;
 }
