@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { accessSync, constants } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { isIP } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { lerDecimal } from './domain/decimal.ts';
 
@@ -61,6 +62,8 @@ export interface Config {
   readonly workers: number;
   /** A Cestas session unused for this long is over (SESSAO_OCIOSA_HORAS). */
   readonly sessaoOciosaMs: number;
+  /** Reverse proxies whose X-Forwarded-* headers are trusted (TRUST_PROXY); empty: none. */
+  readonly proxiesConfiaveis: readonly string[];
 }
 
 /** A configuration problem: the message is one line that names the variable. */
@@ -119,6 +122,25 @@ function trabalhadores(env: Env): number {
   const n = Number(v);
   if (!/^\d+$/.test(v) || n < 1 || n > 64) throw new ErroConfig(`WORKERS deve ser um número de 1 a 64, ou auto (recebido "${v}")`);
   return n;
+}
+
+const NOMES_DE_REDE = ['loopback', 'linklocal', 'uniquelocal'];
+
+/**
+ * TRUST_PROXY: comma-separated addresses or CIDR ranges of the reverse proxies in front of the
+ * service (or loopback, linklocal, uniquelocal). Only a request from one of them has its
+ * X-Forwarded-For believed, so limits see the real client and nobody else can pick an address.
+ */
+function proxiesConfiaveis(env: Env): string[] {
+  const itens = (valor(env, 'TRUST_PROXY') ?? '').split(',').map((i) => i.trim()).filter((i) => i !== '');
+  for (const item of itens) {
+    const [endereco = '', prefixo, ...resto] = item.split('/');
+    const versao = isIP(endereco);
+    const prefixoValido = prefixo === undefined || (/^\d{1,3}$/.test(prefixo) && Number(prefixo) <= (versao === 6 ? 128 : 32));
+    if (NOMES_DE_REDE.includes(item) || (versao !== 0 && prefixoValido && resto.length === 0)) continue;
+    throw new ErroConfig(`TRUST_PROXY deve listar endereços IP ou faixas CIDR separados por vírgula, como 10.0.0.1,192.168.0.0/24 (recebido "${item}")`);
+  }
+  return itens;
 }
 
 /** SESSAO_OCIOSA_HORAS: hours without use after which a Cestas session ends (1 to 168). */
@@ -183,7 +205,31 @@ function segredo(env: Env, nome: string, producao: boolean): string {
     return randomBytes(32).toString('base64url');
   }
   if (v.length < 32) throw new ErroConfig(`${nome} deve ter pelo menos 32 caracteres`);
+  if (bitsEstimados(v) < BITS_MINIMOS) {
+    throw new ErroConfig(`${nome} é previsível demais (caracteres repetidos ou poucos símbolos): gere um com openssl rand -base64 32`);
+  }
   return v;
+}
+
+/** What a secret must carry at least, by the estimate below: a 128-bit key. */
+const BITS_MINIMOS = 128;
+
+/**
+ * A rough strength estimate: the length times the Shannon entropy of the characters used. It
+ * catches what people type (`aaaa…`, `abab…`, a word repeated); 32 random base64 characters
+ * score about 140 bits and 64 hex characters about 250.
+ */
+function bitsEstimados(v: string): number {
+  const contagem = new Map<string, number>();
+  for (const c of v) contagem.set(c, (contagem.get(c) ?? 0) + 1);
+  let porCaractere = 0;
+  for (const n of contagem.values()) porCaractere -= (n / v.length) * Math.log2(n / v.length);
+  return porCaractere * v.length;
+}
+
+/** The two keys protect different things; one leaked value must not open both. */
+function segredosDistintos(sessao: string, appSessao: string): void {
+  if (sessao === appSessao) throw new ErroConfig('SESSION_SECRET e APP_SESSION_SECRET devem ser diferentes');
 }
 
 function tokenDeMetricas(env: Env): string | undefined {
@@ -263,6 +309,9 @@ export function carregarConfig(env: Env = process.env): Config {
   for (const e of adminEmails) {
     if (!/^[^\s@]+@[^\s@]+$/.test(e)) throw new ErroConfig(`ADMIN_EMAILS contém um e-mail inválido: "${e}"`);
   }
+  const sessionSecret = segredo(env, 'SESSION_SECRET', producao);
+  const appSessionSecret = segredo(env, 'APP_SESSION_SECRET', producao);
+  segredosDistintos(sessionSecret, appSessionSecret);
   return {
     nodeEnv: nodeEnvBruto,
     producao,
@@ -276,8 +325,8 @@ export function carregarConfig(env: Env = process.env): Config {
     oidc,
     oauth: oauthBase === null ? null : { ...oauthBase, callbackUrl: url(env, 'OAUTH_CALLBACK_URL') },
     oauthProviderName: providerName,
-    sessionSecret: segredo(env, 'SESSION_SECRET', producao),
-    appSessionSecret: segredo(env, 'APP_SESSION_SECRET', producao),
+    sessionSecret,
+    appSessionSecret,
     adminEmails,
     tz: fusoHorario(env),
     variantes: vs,
@@ -291,6 +340,7 @@ export function carregarConfig(env: Env = process.env): Config {
     metricsToken: tokenDeMetricas(env),
     workers: trabalhadores(env),
     sessaoOciosaMs: sessaoOciosa(env),
+    proxiesConfiaveis: proxiesConfiaveis(env),
     redisUrl: enderecoRedis(env),
     graphqlIntrospeccao: booleano(env, 'GRAPHQL_INTROSPECTION', !producao),
     limiteSolarArquivo: arquivoLegivel(env, 'LIMITESOLAR_FILE') ?? fileURLToPath(new URL('./cestas/conteudo/limitesolar.md', import.meta.url)),

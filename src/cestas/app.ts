@@ -63,7 +63,7 @@ export async function criarAppCestas(dep: DependenciasCestas): Promise<FastifyIn
     logger: opcoesDeLog(config, 'cestas'),
     genReqId: () => randomUUID(),
     bodyLimit: LIMITE_CORPO,
-    trustProxy: false,
+    trustProxy: config.proxiesConfiaveis.length > 0 ? [...config.proxiesConfiaveis] : false,
     clientErrorHandler: respostaDeErroDoCliente,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -87,7 +87,8 @@ export async function criarAppCestas(dep: DependenciasCestas): Promise<FastifyIn
 
   // 1. External plugins. Bodies are JSON or forms only: anything else gets 415.
   app.removeContentTypeParser('text/plain');
-  await app.register(cookie, { secret: config.appSessionSecret });
+  // Every cookie this face sets (session, login check, one-time message) is Secure in production.
+  await app.register(cookie, { secret: config.appSessionSecret, parseOptions: { secure: config.producao, httpOnly: true, sameSite: 'lax', path: '/' } });
   await app.register(formbody, {
     bodyLimit: LIMITE_CORPO,
     parser: (corpo: string) => qs.parse(corpo, { allowPrototypes: false, depth: 5, arrayLimit: 500, parameterLimit: 2000 }),

@@ -9,8 +9,12 @@ import { caminhoLocal, lerAviso, querJson } from './resposta.ts';
 import { COOKIE_SESSAO, apagarSessao, gravarVerificacao, lerSessao, renovarUso, tokenConfere } from './sessao.ts';
 import type { Acesso } from './tipos-fastify.ts';
 
-/** Login attempts (redirects to the provider and callbacks) per client address. */
-// NOTE: generous, because a whole community may share one address (a school or association network).
+/**
+ * Login attempts (returns from the provider, whether they succeed or fail) per client address.
+ * NOTE: generous, because a whole community may share one address (a school or association
+ * network, a phone carrier's NAT). Sending someone to the provider is not an attempt: every
+ * anonymous visit does it, and counting those let a handful of requests lock a community out.
+ */
 export const LIMITE_LOGIN = { tentativas: 100, janelaMs: 15 * 60 * 1000 } as const;
 
 export async function limitarLogin(ctx: ContextoCestas, req: FastifyRequest, reply: FastifyReply): Promise<void> {
@@ -23,7 +27,6 @@ export async function limitarLogin(ctx: ContextoCestas, req: FastifyRequest, rep
 
 /** Starts the OpenID Connect login: a redirect to the provider's authorize address. */
 export async function iniciarLogin(ctx: ContextoCestas, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-  await limitarLogin(ctx, req, reply);
   const { url, verificacao } = await ctx.oidc.iniciar(caminhoLocal(req.url)).catch((e: unknown) => {
     if (!(e instanceof ErroLogin)) throw e;
     req.log.error({ err: e.cause ?? e }, 'provedor de login indisponível');

@@ -33,7 +33,7 @@ export function responder(req: FastifyRequest, reply: FastifyReply, r: Resposta)
   return reply.type('text/html; charset=utf-8').send(paginaHtml(req, r.titulo, r.corpo()).texto);
 }
 
-const COOKIE_FLASH = 'flash';
+export const COOKIE_FLASH = 'flash';
 
 /** After a browser form post: 303 to the next page with a one-time message. */
 export function redirecionarComAviso(reply: FastifyReply, destino: string, aviso: string): FastifyReply {

@@ -48,9 +48,21 @@ export interface Limitador {
   fechar(): Promise<void>;
 }
 
+/**
+ * Counts in the database. Windows that ended are purged by the counting itself, at most once per
+ * window length in each process, so the table holds only addresses seen recently.
+ */
 export function limitadorNoBanco(db: Db): Limitador {
+  let ultimaLimpeza = 0;
   return {
-    contar: (chave, limite, janelaMs, agora) => contarTentativa(db, chave, limite, janelaMs, agora),
+    async contar(chave, limite, janelaMs, agora) {
+      const tentativa = await contarTentativa(db, chave, limite, janelaMs, agora);
+      if (agora.getTime() - ultimaLimpeza >= janelaMs) {
+        ultimaLimpeza = agora.getTime();
+        await limparTentativas(db, agora, janelaMs);
+      }
+      return tentativa;
+    },
     fechar: async () => undefined,
   };
 }

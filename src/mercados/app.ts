@@ -54,7 +54,7 @@ export async function criarAppMercados(dep: DependenciasMercados): Promise<Fasti
     logger: opcoesDeLog(config, 'mercados'),
     genReqId: () => randomUUID(),
     bodyLimit: LIMITE_CORPO,
-    trustProxy: false,
+    trustProxy: config.proxiesConfiaveis.length > 0 ? [...config.proxiesConfiaveis] : false,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const baseUrl = (): string => {
@@ -79,7 +79,8 @@ export async function criarAppMercados(dep: DependenciasMercados): Promise<Fasti
 
   // 1. External plugins. Bodies are JSON or forms only: anything else gets 415.
   app.removeContentTypeParser('text/plain');
-  await app.register(cookie, { secret: config.sessionSecret });
+  // Every cookie this face sets is Secure in production, whichever code sets it.
+  await app.register(cookie, { secret: config.sessionSecret, parseOptions: { secure: config.producao, httpOnly: true, sameSite: 'lax', path: '/' } });
   await app.register(formbody, { bodyLimit: LIMITE_CORPO });
   await registrarCabecalhos(app, { producao: config.producao, origensDeImagem: dep.origensDeImagem ?? [] });
 

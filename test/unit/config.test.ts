@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { randomBytes } from 'node:crypto';
 import { ErroConfig, carregarConfig } from '../../src/config.ts';
 
-const SEGREDO = 'x'.repeat(40);
+const SEGREDO = randomBytes(32).toString('base64url');
+const OUTRO_SEGREDO = randomBytes(32).toString('base64url');
 
 test('padrões de desenvolvimento: SQLite embutido, portas 3000/4000/3002, demo ligada', () => {
   const c = carregarConfig({});
@@ -32,6 +34,14 @@ test('um valor ruim para o início com uma mensagem de uma linha que nomeia a va
     [{ OIDC_ISSUER_BASE_URL: 'https://login.example' }, 'OIDC_CLIENT_ID'],
     [{ ADMIN_EMAILS: 'sem-arroba' }, 'ADMIN_EMAILS'],
     [{ SESSION_SECRET: 'curto' }, 'SESSION_SECRET'],
+    [{ SESSION_SECRET: 'a'.repeat(64) }, 'SESSION_SECRET'],
+    [{ APP_SESSION_SECRET: 'ab'.repeat(32) }, 'APP_SESSION_SECRET'],
+    [{ APP_SESSION_SECRET: 'senhasenhasenhasenhasenhasenha123' }, 'APP_SESSION_SECRET'],
+    [{ SESSION_SECRET: SEGREDO, APP_SESSION_SECRET: SEGREDO }, 'SESSION_SECRET e APP_SESSION_SECRET devem ser diferentes'],
+    [{ TRUST_PROXY: '10.0.0.1,proxy.interno' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY'],
+    [{ SESSAO_OCIOSA_HORAS: '0' }, 'SESSAO_OCIOSA_HORAS'],
+    [{ SESSAO_OCIOSA_HORAS: '12h' }, 'SESSAO_OCIOSA_HORAS'],
     [{ METRICS_TOKEN: 'curto' }, 'METRICS_TOKEN'],
     [{ METRICS_TOKEN: 'um token com espaços no meio' }, 'METRICS_TOKEN'],
   ];
@@ -47,7 +57,7 @@ test('um valor ruim para o início com uma mensagem de uma linha que nomeia a va
 
 test('em produção, segredos e emissores ausentes impedem o início', () => {
   const completo = {
-    NODE_ENV: 'production', SESSION_SECRET: SEGREDO, APP_SESSION_SECRET: SEGREDO,
+    NODE_ENV: 'production', SESSION_SECRET: SEGREDO, APP_SESSION_SECRET: OUTRO_SEGREDO,
     OIDC_ISSUER_BASE_URL: 'https://login.example', OIDC_CLIENT_ID: 'c', OIDC_CLIENT_SECRET: 's',
     OAUTH_ISSUER_URL: 'https://login.example', OAUTH_CLIENT_ID: 'c', OAUTH_CLIENT_SECRET: 's',
   };
@@ -80,11 +90,28 @@ test('METRICS_TOKEN é opcional: sem ele, /metrics fica só para a própria máq
 test('introspecção GraphQL: ligada fora de produção, desligada em produção a menos que GRAPHQL_INTROSPECTION=true', () => {
   assert.equal(carregarConfig({}).graphqlIntrospeccao, true);
   const producao = {
-    NODE_ENV: 'production', SESSION_SECRET: SEGREDO, APP_SESSION_SECRET: SEGREDO,
+    NODE_ENV: 'production', SESSION_SECRET: SEGREDO, APP_SESSION_SECRET: OUTRO_SEGREDO,
     OIDC_ISSUER_BASE_URL: 'https://login.example', OIDC_CLIENT_ID: 'c', OIDC_CLIENT_SECRET: 's',
     OAUTH_ISSUER_URL: 'https://login.example', OAUTH_CLIENT_ID: 'c', OAUTH_CLIENT_SECRET: 's',
   };
   assert.equal(carregarConfig(producao).graphqlIntrospeccao, false);
   assert.equal(carregarConfig({ ...producao, GRAPHQL_INTROSPECTION: 'true' }).graphqlIntrospeccao, true);
   assert.throws(() => carregarConfig({ GRAPHQL_INTROSPECTION: 'talvez' }), (e: unknown) => e instanceof ErroConfig && e.message.includes('GRAPHQL_INTROSPECTION'));
+});
+
+test('TRUST_PROXY aceita endereços, faixas CIDR e os nomes de rede; vazio não confia em ninguém', () => {
+  assert.deepEqual(carregarConfig({}).proxiesConfiaveis, []);
+  assert.deepEqual(carregarConfig({ TRUST_PROXY: ' 10.0.0.1, 192.168.0.0/24,::1,fd00::/8, loopback ' }).proxiesConfiaveis, ['10.0.0.1', '192.168.0.0/24', '::1', 'fd00::/8', 'loopback']);
+});
+
+test('SESSAO_OCIOSA_HORAS tem 12 horas por padrão', () => {
+  assert.equal(carregarConfig({}).sessaoOciosaMs, 12 * 3600_000);
+  assert.equal(carregarConfig({ SESSAO_OCIOSA_HORAS: '2' }).sessaoOciosaMs, 2 * 3600_000);
+});
+
+test('segredos aleatórios de verdade são aceitos: base64 de 32 bytes e hexadecimal de 32 bytes', () => {
+  for (let i = 0; i < 200; i++) {
+    const c = carregarConfig({ SESSION_SECRET: randomBytes(32).toString('base64url'), APP_SESSION_SECRET: randomBytes(32).toString('hex') });
+    assert.ok(c.sessionSecret.length >= 32);
+  }
 });

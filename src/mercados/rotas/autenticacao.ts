@@ -5,7 +5,8 @@ import { csrfDaRequisicao } from '../acesso.ts';
 import { responderShell } from '../cliente.ts';
 import type { ContextoMercados } from '../contexto.ts';
 import { ErroLogin } from '../oauth.ts';
-import { layout, paginaConfirmarSaida } from '../views/paginas.ts';
+import { querHtml, responderPagina } from '../resposta.ts';
+import { paginaConfirmarSaida, paginaErro } from '../views/paginas.ts';
 import { navegacaoPropria } from '../../http/protecoes.ts';
 import { apagarCookieSessao, apagarVerificacao, gravarCookieSessao, gravarVerificacao, lerVerificacao } from '../sessao.ts';
 
@@ -50,8 +51,10 @@ export function rotasAutenticacao(app: FastifyInstance, ctx: ContextoMercados): 
     const agora = ctx.relogio.agora();
     const t = await ctx.limitador.contar(`mercados-login:${req.ip}`, LIMITE_LOGIN.tentativas, LIMITE_LOGIN.janelaMs, agora);
     if (!t.permitido) {
-      reply.header('retry-after', Math.max(1, Math.ceil((t.fimDaJanela - agora.getTime()) / 1000)));
-      return reply.code(429).send({ error: MENSAGEM_LIMITE_LOGIN });
+      reply.header('retry-after', Math.max(1, Math.ceil((t.fimDaJanela - agora.getTime()) / 1000))).code(429);
+      // A person in a browser reads a page; a client that asked for JSON gets the spec's object.
+      if (querHtml(req)) return responderPagina(ctx, req, reply, { titulo: 'Muitas tentativas', conteudo: paginaErro(MENSAGEM_LIMITE_LOGIN, null), status: 429 });
+      return reply.send({ error: MENSAGEM_LIMITE_LOGIN });
     }
     try {
       const { url, verificacao: v } = await ctx.oauth.iniciar();
@@ -112,9 +115,7 @@ export function rotasAutenticacao(app: FastifyInstance, ctx: ContextoMercados): 
     // link or a redirect; then only the confirmation page's own form (CSRF-checked) ends it.
     app.get(caminho, logout, (req, reply) => {
       if (req.conta !== null && !navegacaoPropria(req)) {
-        const csrf = csrfDaRequisicao(ctx, req);
-        reply.header('cache-control', 'no-store').type('text/html; charset=utf-8');
-        return reply.send(layout('Sair', { conta: req.conta, csrf }, paginaConfirmarSaida(csrf)).texto);
+        return responderPagina(ctx, req, reply, { titulo: 'Sair', conteudo: paginaConfirmarSaida(csrfDaRequisicao(ctx, req)) });
       }
       return sair(req, reply);
     });
