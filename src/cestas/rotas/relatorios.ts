@@ -75,7 +75,9 @@ export function rotasRelatorios(app: FastifyInstance, ctx: ContextoCestas): void
     const ciclosNomes = nomes.length > 0 ? nomes : (await ctx.banco.selectFrom('ciclo').select('nome').where('id', 'in', ids).execute()).map((c) => c.nome);
     const q = { chave: 'q', titulo: '', tipo: 'quantidade' as const };
     const d = { chave: 'd', titulo: '', tipo: 'dinheiro' as const };
-    const csv = stringify({ delimiter: ';', bom: true, header: true, columns: ['fornecedor', 'ciclo', 'produto', 'unidade', 'quantidade', 'valorUnitario', 'valorTotal'] });
+    // NOTE: names come from people (a supplier's own name, a product): a cell starting with = + - @,
+    // a tab or a carriage return would run as a formula in a spreadsheet, so it gets a leading '.
+    const csv = stringify({ delimiter: ';', bom: true, header: true, escape_formulas: true, columns: ['fornecedor', 'ciclo', 'produto', 'unidade', 'quantidade', 'valorUnitario', 'valorTotal'] });
     reply
       .type('text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="${nomeDeArquivo('pedidos-fornecedores', ciclosNomes)}.csv"`)

@@ -1,0 +1,53 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { parse } from 'csv-parse/sync';
+import { criarCesta, criarCiclo, criarUsoDaCesta } from '../helpers/fabricas.ts';
+import { entrarComo } from '../helpers/sessoes.ts';
+import { iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
+
+/** Names a supplier or a product could be given, each of which a spreadsheet would run. */
+const FORMULAS = [
+  '=HYPERLINK("https://golpe.example","Ver pagamento")',
+  '+SUM(1,1)',
+  '-2+3',
+  '@SUM(1,1)',
+  '\t=1+1',
+  '\r=1+1',
+];
+
+describe('CSV: nada que alguém digitou vira fórmula na planilha da coordenação', () => {
+  let amb: AmbienteDeTeste;
+  let cicloid = 0;
+
+  before(async () => {
+    amb = await iniciarAmbiente();
+    const cestas = [];
+    for (let i = 0; i < FORMULAS.length; i++) cestas.push({ cestaId: (await criarCesta(amb.banco)).id, quantidadeCestas: 50 });
+    const ciclo = await criarCiclo(amb.banco, { cestas });
+    cicloid = ciclo.id;
+    for (const [i, nome] of FORMULAS.entries()) {
+      const uso = await criarUsoDaCesta(amb.banco, cicloid, ciclo.cicloCestas[i] ?? 0, { pedidas: 2, compostas: 5 });
+      const linha = await amb.banco
+        .selectFrom('ofertaproduto as op').innerJoin('oferta as o', 'o.id', 'op.ofertaid')
+        .select(['o.usuarioid', 'op.produtoid']).where('op.id', '=', uso.ofertaProdutoId).executeTakeFirstOrThrow();
+      await amb.banco.updateTable('usuario').set({ nome, nomeoficial: nome }).where('id', '=', linha.usuarioid).execute();
+      await amb.banco.updateTable('produto').set({ nome: `${nome} (produto)` }).where('id', '=', linha.produtoid).execute();
+    }
+  });
+  after(() => amb.fechar());
+
+  test('/downloadpedidosfornecedoresciclos escapa cada célula que começa com = + - @, tab ou retorno', async () => {
+    const admin = await entrarComo(amb, ['admin']);
+    const r = await admin.nav.get(`${amb.url}/downloadpedidosfornecedoresciclos?ciclos=${cicloid}`);
+    assert.equal(r.status, 200);
+    const linhas = parse(r.texto, { delimiter: ';', bom: true, columns: true }) as Array<Record<string, string>>;
+    assert.equal(linhas.length, FORMULAS.length);
+    const fornecedores = linhas.map((l) => l.fornecedor ?? '').sort();
+    assert.deepEqual(fornecedores, FORMULAS.map((f) => `'${f}`).sort(), 'cada nome sai com um apóstrofo na frente, inteiro');
+    for (const l of linhas) {
+      assert.ok((l.produto ?? '').startsWith("'"), l.produto);
+      for (const [coluna, valor] of Object.entries(l)) assert.ok(!/^[=+\-@\t\r]/.test(valor), `${coluna}: ${JSON.stringify(valor)}`);
+    }
+    assert.ok(linhas.every((l) => /^\d/.test(l.quantidade ?? '') && /^\d/.test(l.valorTotal ?? '')), 'os números seguem números');
+  });
+});
