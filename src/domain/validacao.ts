@@ -16,6 +16,11 @@ interface OpcoesNumero {
 }
 
 const DATA_ISO = /^(\d{4})-(\d{2})-(\d{2})$/;
+/**
+ * Local part, @, then dot-separated labels. NOTE: each label excludes the dot, so there is one
+ * way to match any text and the check is linear (the older `[^\s@]+\.[^\s@]+` backtracked).
+ */
+export const EMAIL = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
 
 /** The largest record id: ids are 32-bit integer columns on PostgreSQL. */
 export const MAIOR_ID = 2_147_483_647;
@@ -74,9 +79,18 @@ export class Campos {
       this.erro(nome, 'Deve ser um texto');
       return '';
     }
-    const t = v.normalize('NFC').trim();
     const max = opcoes.max ?? 500;
-    if ([...t].length > max) this.erro(nome, `Deve ter no máximo ${max} caracteres`);
+    // NOTE: lengths before any other work or pattern, so an oversized value costs nothing more.
+    // (A code point takes at most two UTF-16 units, so past 2×max it is too long for sure.)
+    if (v.length > 2 * max) {
+      this.erro(nome, `Deve ter no máximo ${max} caracteres`);
+      return '';
+    }
+    const t = v.normalize('NFC').trim();
+    if ([...t].length > max) {
+      this.erro(nome, `Deve ter no máximo ${max} caracteres`);
+      return t;
+    }
     if (opcoes.min !== undefined && [...t].length < opcoes.min) {
       this.erro(nome, `Deve ter pelo menos ${opcoes.min} caracteres`);
     }
@@ -88,7 +102,7 @@ export class Campos {
 
   email(nome: string): string {
     const t = this.texto(nome, { obrigatorio: true, max: 254 });
-    if (t !== '' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(t)) this.erro(nome, 'E-mail inválido');
+    if (t !== '' && this.erros[nome] === undefined && !EMAIL.test(t)) this.erro(nome, 'E-mail inválido');
     return t;
   }
 

@@ -2,6 +2,7 @@ import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
+import { EMAIL } from '../domain/validacao.ts';
 import { confiavel, escapar, html, type Html } from '../http/html.ts';
 
 /**
@@ -219,7 +220,7 @@ export async function iniciarProvedorDev(host: string, porta: number): Promise<P
         } else if (interacao[2] === '/login' && req.method === 'POST') {
           const form = await lerFormulario(req);
           const email = (form.get('email') ?? '').trim();
-          if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) {
+          if (email.length > 254 || !EMAIL.test(email)) {
             responderHtml(res, 400, paginaLogin(detalhes.uid, demos, 'Informe um e-mail válido.'));
             return;
           }
