@@ -2,6 +2,7 @@ import { ErroConfig, carregarConfig, type Config } from './config.ts';
 import { writeFileSync } from 'node:fs';
 import { abrirBanco, migrar } from './db/banco.ts';
 import { ErroCopia, exportar, fazerBackup, restaurar } from './db/copias.ts';
+import { MODO_ARQUIVO, tornarPrivado } from './db/arquivos-privados.ts';
 import { PESSOAS_DEMO, bancoVazio, carregarDemo } from './demo/dados.ts';
 import { carregarDemoMercados } from './demo/mercados.ts';
 import { diaLocal } from './domain/tempo.ts';
@@ -121,7 +122,8 @@ async function exportCli(config: Config, args: readonly string[]): Promise<void>
     const saida = opcao(args, 'saida');
     if (saida === undefined) process.stdout.write(json);
     else {
-      writeFileSync(saida, json);
+      writeFileSync(saida, json, { mode: MODO_ARQUIVO });
+      tornarPrivado(saida);
       console.error(`Exportação gravada em ${saida}`);
     }
   } finally {

@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { chmodSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { criarAppCestas } from './cestas/app.ts';
 import type { Config } from './config.ts';
 import { abrirBanco, migrar, type Banco, type OpcoesBanco } from './db/banco.ts';
+import { MODO_PASTA, criarPastaPrivada } from './db/arquivos-privados.ts';
 import { PESSOAS_DEMO, bancoVazio, carregarDemo } from './demo/dados.ts';
 import { carregarDemoMercados } from './demo/mercados.ts';
 import { diaLocal, relogioDoSistema, type Relogio } from './domain/tempo.ts';
@@ -130,6 +132,9 @@ export async function iniciarServicos(config: Config, opcoes: OpcoesServicos = {
   let mercados: FastifyInstance | null = null;
   let limitador: Limitador | null = null;
   try {
+    // Receipts are private; a folder made before modes were enforced is closed here too.
+    criarPastaPrivada(config.dirArquivos);
+    chmodSync(config.dirArquivos, MODO_PASTA);
     await migrar(banco, config.banco.tipo);
     if (opcoes.semDemo !== true) await carregarDemoSeVazio(config, banco, relogio);
     const comMercados = config.variantes.includes('mercados');

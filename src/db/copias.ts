@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { sql } from 'kysely';
 import type { BancoConfig } from '../config.ts';
 import type { Banco } from './banco.ts';
+import { MODO_ARQUIVO, criarPastaPrivada, tornarPrivado } from './arquivos-privados.ts';
 
 /** A backup, restore or export that cannot go on; the message is for the operator, in Portuguese. */
 export class ErroCopia extends Error {
@@ -50,10 +51,23 @@ const ARQUIVO_SQLITE = 'cestaria.db';
 const ARQUIVO_PG = 'cestaria.dump';
 const PASTA_ARQUIVOS = 'arquivos';
 
+/**
+ * How pg_dump and pg_restore reach the database: the URL without its password, which goes in
+ * PGPASSWORD instead. NOTE: a program's arguments are visible to every user of the machine
+ * (`ps`), its environment is not.
+ */
+export function conexaoParaProgramas(url: string): { readonly url: string; readonly env: Readonly<Record<string, string>> } {
+  const u = new URL(url);
+  if (u.password === '') return { url, env: {} };
+  const senha = decodeURIComponent(u.password);
+  u.password = '';
+  return { url: u.href, env: { PGPASSWORD: senha } };
+}
+
 /** Runs an external program (pg_dump, pg_restore); a missing program is a clear error. */
-function executar(programa: string, args: readonly string[]): Promise<void> {
+function executar(programa: string, args: readonly string[], env: Readonly<Record<string, string>> = {}): Promise<void> {
   return new Promise((ok, falha) => {
-    const filho = spawn(programa, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    const filho = spawn(programa, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } });
     let erro = '';
     filho.stderr.on('data', (c: Buffer) => { erro += c.toString(); });
     filho.on('error', (e: NodeJS.ErrnoException) => {
@@ -76,7 +90,7 @@ function executar(programa: string, args: readonly string[]): Promise<void> {
 export async function fazerBackup(cfg: BancoConfig, dirArquivos: string, destino: string, agora: Date = new Date()): Promise<string> {
   const pasta = resolve(destino, `cestaria-${agora.toISOString().replace(/[:.]/g, '-')}`);
   if (existsSync(pasta)) throw new ErroCopia(`a pasta ${pasta} já existe; espere um instante e rode de novo`);
-  mkdirSync(pasta, { recursive: true });
+  criarPastaPrivada(pasta);
   let arquivoBanco: string;
   if (cfg.tipo === 'sqlite') {
     if (cfg.caminho === ':memory:') throw new ErroCopia('um banco sqlite::memory: não tem o que copiar');
@@ -91,12 +105,14 @@ export async function fazerBackup(cfg: BancoConfig, dirArquivos: string, destino
     }
   } else {
     arquivoBanco = ARQUIVO_PG;
-    await executar('pg_dump', ['--format=custom', '--no-owner', '--no-privileges', `--file=${join(pasta, arquivoBanco)}`, cfg.url]);
+    const conexao = conexaoParaProgramas(cfg.url);
+    await executar('pg_dump', ['--format=custom', '--no-owner', '--no-privileges', `--file=${join(pasta, arquivoBanco)}`, conexao.url], conexao.env);
   }
   if (existsSync(dirArquivos)) cpSync(dirArquivos, join(pasta, PASTA_ARQUIVOS), { recursive: true });
-  else mkdirSync(join(pasta, PASTA_ARQUIVOS));
+  else criarPastaPrivada(join(pasta, PASTA_ARQUIVOS));
   const manifesto: Manifesto = { formato: 'cestaria-backup', dialeto: cfg.tipo, criadoEm: agora.toISOString(), banco: arquivoBanco };
-  writeFileSync(join(pasta, 'manifesto.json'), `${JSON.stringify(manifesto, null, 2)}\n`);
+  writeFileSync(join(pasta, 'manifesto.json'), `${JSON.stringify(manifesto, null, 2)}\n`, { mode: MODO_ARQUIVO });
+  tornarPrivado(pasta);
   return pasta;
 }
 
@@ -146,9 +162,15 @@ export async function restaurar(cfg: BancoConfig, dirArquivos: string, pasta: st
       await banco.destroy();
     }
   }
-  if (cfg.tipo === 'sqlite') copyFileSync(origem, cfg.caminho);
-  else await executar('pg_restore', ['--no-owner', '--no-privileges', '--exit-on-error', `--dbname=${cfg.url}`, origem]);
+  if (cfg.tipo === 'sqlite') {
+    copyFileSync(origem, cfg.caminho);
+    tornarPrivado(cfg.caminho);
+  } else {
+    const conexao = conexaoParaProgramas(cfg.url);
+    await executar('pg_restore', ['--no-owner', '--no-privileges', '--exit-on-error', `--dbname=${conexao.url}`, origem], conexao.env);
+  }
   const arquivos = join(pasta, PASTA_ARQUIVOS);
-  mkdirSync(dirArquivos, { recursive: true });
+  criarPastaPrivada(dirArquivos);
   if (existsSync(arquivos)) cpSync(arquivos, dirArquivos, { recursive: true, force: false });
+  tornarPrivado(dirArquivos);
 }

@@ -1,7 +1,8 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
+import { criarPastaPrivada, garantirArquivoPrivado, tornarPrivado } from './arquivos-privados.ts';
 
 type Valor = null | number | bigint | string | NodeJS.ArrayBufferView;
 
@@ -19,7 +20,12 @@ const MAX_CACHE = 500;
  * Columns declared BOOLEAN come back as true/false, so both dialects return identical rows.
  */
 export function abrirSqlite(caminho: string): SqliteDatabase {
-  if (caminho !== ':memory:') mkdirSync(dirname(caminho), { recursive: true });
+  if (caminho !== ':memory:') {
+    criarPastaPrivada(dirname(caminho));
+    // SQLite creates the -wal and -shm files with the database file's mode: private too.
+    garantirArquivoPrivado(caminho);
+    for (const anexo of [`${caminho}-wal`, `${caminho}-shm`]) if (existsSync(anexo)) tornarPrivado(anexo);
+  }
   const db = new DatabaseSync(caminho);
   db.exec(`
     PRAGMA journal_mode = WAL;

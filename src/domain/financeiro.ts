@@ -208,9 +208,10 @@ export async function registrarMovimentacao(
   // file is removed, so no row ever points to a missing file.
   let guardado: string | null = null;
   if (arquivo !== null && formato !== undefined) {
-    await mkdir(opcoes.dirArquivos, { recursive: true });
+    // Receipts are people's payment details: readable by the service's account only.
+    await mkdir(opcoes.dirArquivos, { recursive: true, mode: 0o700 });
     guardado = `${randomUUID()}.${formato.ext}`;
-    await writeFile(join(opcoes.dirArquivos, guardado), arquivo.conteudo, { flag: 'wx' });
+    await writeFile(join(opcoes.dirArquivos, guardado), arquivo.conteudo, { flag: 'wx', mode: 0o600 });
   }
   try {
     return await emTransacao(banco, async (trx) => {

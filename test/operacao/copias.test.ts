@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -44,12 +44,21 @@ test(`backup e restore num banco novo dão a mesma exportação JSON, com os com
   const pasta = /Cópia gravada em (.+)/.exec(copia.saida)?.[1]?.trim() ?? '';
   assert.match(pasta, /cestaria-\d{4}-\d{2}-\d{2}T/);
   assert.deepEqual(readdirSync(join(pasta, 'arquivos')), ['comprovante-1.pdf']);
+  // A copy holds everyone's data: only the service's account reads it.
+  const modo = (c: string) => statSync(c).mode & 0o777;
+  assert.equal(modo(pasta), 0o700);
+  assert.equal(modo(join(pasta, 'arquivos')), 0o700);
+  for (const arquivo of readdirSync(pasta).filter((n) => n !== 'arquivos')) assert.equal(modo(join(pasta, arquivo)), 0o600, arquivo);
+  assert.equal(modo(join(pasta, 'arquivos', 'comprovante-1.pdf')), 0o600);
+  assert.equal(modo(join(dir, 'antes.json')), 0o600, 'a exportação');
 
   const destino = await bancoVazio();
   const arquivosDestino = mkdtempSync(join(tmpdir(), 'cestaria-arquivos-'));
   const envDestino = { DATABASE_URL: urlDoBanco(destino), UPLOAD_DIR: arquivosDestino };
   const restaurado = await rodarComando([...comando('restore'), pasta], envDestino);
   assert.equal(restaurado.codigo, 0, restaurado.erro);
+  assert.equal(statSync(join(arquivosDestino, 'comprovante-1.pdf')).mode & 0o777, 0o600, 'o comprovante restaurado');
+  if (destino.tipo === 'sqlite') assert.equal(statSync(destino.caminho).mode & 0o777, 0o600, 'o banco restaurado');
   const depois = await rodarComando([...comando('export'), '--format', 'json'], envDestino);
   assert.equal(depois.codigo, 0, depois.erro);
 
