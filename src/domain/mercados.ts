@@ -80,6 +80,8 @@ interface Alvos {
   readonly listarUsuarios: null;
   readonly atribuirPerfis: null;
   readonly verEmail: { readonly id: number };
+  /** An account's profiles and the markets it administers. */
+  readonly verConta: { readonly id: number };
 }
 export type AcaoMercados = keyof Alvos;
 
@@ -96,6 +98,8 @@ const REGRAS: { readonly [A in AcaoMercados]: (ator: AtorMercados, alvo: Alvos[A
   listarUsuarios: (a) => tem(a, 'Administrador'),
   atribuirPerfis: (a) => tem(a, 'Administrador'),
   verEmail: (a, u) => a.id === u.id || tem(a, 'Administrador'),
+  // Like `usuarios`, which only Administrador lists: someone else's roles and markets are theirs.
+  verConta: (a, u) => a.id === u.id || tem(a, 'Administrador'),
 };
 
 /** What a refusal says, per action. */
@@ -108,6 +112,7 @@ const RECUSAS: { readonly [A in AcaoMercados]: readonly [codigo: string, mensage
   listarUsuarios: ['SO_ADMINISTRADOR', 'Acesso negado: requer o perfil Administrador'],
   atribuirPerfis: ['SO_ADMINISTRADOR', 'Acesso negado: requer o perfil Administrador'],
   verEmail: ['EMAIL_DE_OUTRA_PESSOA', 'Acesso negado: o e-mail de outra pessoa só é visível ao perfil Administrador'],
+  verConta: ['CONTA_DE_OUTRA_PESSOA', 'Acesso negado: os perfis e os mercados de outra pessoa só são visíveis ao perfil Administrador'],
 };
 
 /** Whether the actor may perform the action on the target. */

@@ -67,9 +67,10 @@ describe('GraphQL: consultas ao banco por requisição', () => {
     assert.ok(cem.mercados.every((m) => m.admin.name.startsWith('Gestora ') && m.precos.length === 3 && m.precos.every((p) => p.produto.nome !== '')));
 
     assert.equal(cem.consultas, um.consultas, `1 mercado: ${um.consultas} consultas; 100 mercados: ${cem.consultas}`);
-    // The session (with its profiles), the version of the data (for the answer cache), the markets,
-    // their admins, their prices, the products.
-    assert.equal(cem.consultas, 6);
+    // The session (with its profiles), the version of the data (for the answer cache), the lists'
+    // lengths (for the cost limit, read once per version of the data), the markets, their admins,
+    // their prices, the products.
+    assert.equal(cem.consultas, 7);
   });
 
   test('o mesmo vale para os campos aninhados das contas: perfis e mercados de cada admin', async () => {
@@ -95,7 +96,7 @@ describe('GraphQL: consultas ao banco por requisição', () => {
     const produtoId = (await amb.banco.selectFrom('precomercado').select('produtoId').orderBy('id').executeTakeFirstOrThrow()).produtoId;
     await amb.banco.updateTable('produto').set({ nome: 'Nome Novo do Produto' }).where('id', '=', produtoId).execute();
     const depois = await consultasPara(CONSULTA);
-    assert.equal(depois.consultas, 6, 'montada de novo');
+    assert.equal(depois.consultas, 7, 'montada de novo, com o tamanho das listas da nova versão');
     assert.notEqual(nomeDe(antes), 'Nome Novo do Produto');
     assert.equal(nomeDe(depois), 'Nome Novo do Produto');
     // A deleted price disappears at once, too.

@@ -1,20 +1,30 @@
 import {
   GraphQLError, Kind, ValuesOfCorrectTypeRule, getNamedType, getOperationAST, isInterfaceType, isListType, isNonNullType, isObjectType, specifiedRules,
   type ASTVisitor, type FragmentDefinitionNode, type GraphQLNamedType, type GraphQLOutputType, type GraphQLSchema,
-  type OperationDefinitionNode, type SelectionSetNode, type ValidationContext, type ValidationRule,
+  type DocumentNode, type OperationDefinitionNode, type SelectionSetNode, type ValidationContext, type ValidationRule,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { RegraDeValoresEscritos, errosDasVariaveis } from './entrada.ts';
+import type { TamanhosDasListas } from './tamanhos.ts';
 
 /**
- * What a single request may ask for. A query is refused before it runs when it nests deeper
- * than PROFUNDIDADE_MAXIMA levels or when its estimated cost exceeds CUSTO_MAXIMO: every field
- * costs 1, and a field that returns a list multiplies what is asked inside it by FATOR_DE_LISTA.
+ * What a single request may ask for, and what one account may spend.
+ * - Depth: refused at validation when it nests deeper than PROFUNDIDADE_MAXIMA levels.
+ * - Cost: an upper bound of the fields the answer will hold, measured before it runs with the
+ *   real length of each list (tamanhos.ts): every field costs 1 (a long text, its PESOS), and a list multiplies what is
+ *   asked inside it by how long it is (FATOR_DE_LISTA for a list whose length is not tracked).
+ *   Above CUSTO_MAXIMO the operation is refused.
+ * - Budget: each account spends the cost of what it runs, ORCAMENTO_POR_MINUTO per minute in each
+ *   process; answers served from the read cache cost nothing.
  * Introspection (__schema, __type) is free and can be switched off (production).
  */
 export const PROFUNDIDADE_MAXIMA = 8;
-export const CUSTO_MAXIMO = 5000;
+export const CUSTO_MAXIMO = 50_000;
 export const FATOR_DE_LISTA = 10;
+export const ORCAMENTO_POR_MINUTO = 600_000;
+/** Fields whose value can be long text cost as much as the short fields that many bytes hold. */
+const PESOS: Readonly<Record<string, number>> = { 'Mercado.descricao': 20 };
+const MINUTO_MS = 60_000;
 
 function ehIntrospeccao(nome: string): boolean {
   return nome === '__schema' || nome === '__type';
@@ -36,9 +46,12 @@ class Medidor {
   readonly #custos = new Map<string, number>();
   readonly #emCurso = new Set<string>();
 
-  constructor(schema: GraphQLSchema, fragmentos: readonly FragmentDefinitionNode[]) {
+  readonly #tamanhos: TamanhosDasListas;
+
+  constructor(schema: GraphQLSchema, fragmentos: readonly FragmentDefinitionNode[], tamanhos: TamanhosDasListas = {}) {
     this.#schema = schema;
     this.#fragmentos = new Map(fragmentos.map((f) => [f.name.value, f]));
+    this.#tamanhos = tamanhos;
   }
 
   /** A fragment's measure, computed once; `tipo` keeps depth and cost apart in the cycle guard. */
@@ -75,8 +88,8 @@ class Medidor {
         const nome = s.name.value;
         if (ehIntrospeccao(nome) || nome === '__typename') continue;
         const def = isObjectType(pai) || isInterfaceType(pai) ? pai.getFields()[nome] : undefined;
-        const fator = def !== undefined && devolveLista(def.type) ? FATOR_DE_LISTA : 1;
-        total += 1 + fator * this.custo(s.selectionSet, def === undefined ? undefined : getNamedType(def.type));
+        const fator = def !== undefined && devolveLista(def.type) ? Math.max(1, this.#tamanhos[`${pai?.name ?? ''}.${nome}`] ?? FATOR_DE_LISTA) : 1;
+        total += (PESOS[`${pai?.name ?? ''}.${nome}`] ?? 1) + fator * this.custo(s.selectionSet, def === undefined ? undefined : getNamedType(def.type));
       } else if (s.kind === Kind.INLINE_FRAGMENT) {
         total += this.custo(s.selectionSet, s.typeCondition === undefined ? pai : this.#schema.getType(s.typeCondition.name.value) ?? undefined);
       } else {
@@ -92,13 +105,12 @@ function tipoRaiz(schema: GraphQLSchema, op: OperationDefinitionNode): GraphQLNa
   return tipo ?? undefined;
 }
 
-function regraDosLimites(context: ValidationContext): ASTVisitor {
+function regraDaProfundidade(context: ValidationContext): ASTVisitor {
   return {
     Document: {
       leave(doc) {
-        const schema = context.getSchema();
         const fragmentos = doc.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION);
-        const medidor = new Medidor(schema, fragmentos);
+        const medidor = new Medidor(context.getSchema(), fragmentos);
         for (const op of doc.definitions) {
           if (op.kind !== Kind.OPERATION_DEFINITION) continue;
           const profundidade = medidor.profundidade(op.selectionSet);
@@ -110,24 +122,64 @@ function regraDosLimites(context: ValidationContext): ASTVisitor {
               }),
             );
           }
-          const custo = medidor.custo(op.selectionSet, tipoRaiz(schema, op));
-          if (custo > CUSTO_MAXIMO) {
-            const estimado = Number.isFinite(custo) && custo < Number.MAX_SAFE_INTEGER ? custo : Number.MAX_SAFE_INTEGER;
-            context.reportError(
-              new GraphQLError(
-                `Consulta custosa demais: custo estimado ${estimado}, o máximo é ${CUSTO_MAXIMO}. Peça menos campos ou divida a consulta em partes.`,
-                { nodes: [op], extensions: { code: 'CONSULTA_CUSTOSA_DEMAIS', limite: CUSTO_MAXIMO, encontrado: estimado } },
-              ),
-            );
-          }
         }
       },
     },
   };
 }
 
-/** Depth and cost limits, as a validation rule: refused queries never run. */
-export const RegraDosLimites: ValidationRule = regraDosLimites;
+/** The depth limit, as a validation rule: refused queries never run. */
+export const RegraDosLimites: ValidationRule = regraDaProfundidade;
+
+/** The cost of the operation a request runs, with the lists' real lengths. */
+export function custoDaOperacao(schema: GraphQLSchema, doc: DocumentNode, nomeDaOperacao: string | null | undefined, tamanhos: TamanhosDasListas): number {
+  const op = getOperationAST(doc, nomeDaOperacao);
+  if (op === null || op === undefined) return 0;
+  const fragmentos = doc.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION);
+  return new Medidor(schema, fragmentos, tamanhos).custo(op.selectionSet, tipoRaiz(schema, op));
+}
+
+/** The refusal of an operation above CUSTO_MAXIMO, before anything of it runs. */
+export function erroDeCusto(custo: number): GraphQLError {
+  const estimado = Number.isFinite(custo) && custo < Number.MAX_SAFE_INTEGER ? custo : Number.MAX_SAFE_INTEGER;
+  return new GraphQLError(
+    `Consulta custosa demais: custo estimado ${estimado}, o máximo é ${CUSTO_MAXIMO}. Peça menos campos ou divida a consulta em partes.`,
+    { extensions: { code: 'CONSULTA_CUSTOSA_DEMAIS', limite: CUSTO_MAXIMO, encontrado: estimado } },
+  );
+}
+
+/**
+ * What each account has spent in the current minute, in this process. NOTE: in memory on
+ * purpose: counting in the database would add a write to every read, and one account's reads
+ * are what this protects the process from.
+ */
+export class OrcamentoPorConta {
+  readonly #gastos = new Map<number, { inicio: number; gasto: number }>();
+
+  /** Spends `custo` for the account; false when that would go over its budget for the minute. */
+  gastar(conta: number, custo: number, agoraMs: number): { readonly permitido: boolean; readonly esperarS: number } {
+    let g = this.#gastos.get(conta);
+    if (g === undefined || agoraMs - g.inicio >= MINUTO_MS) {
+      if (this.#gastos.size > 10_000) this.#esquecerVencidos(agoraMs);
+      g = { inicio: agoraMs, gasto: 0 };
+      this.#gastos.set(conta, g);
+    }
+    const esperarS = Math.max(1, Math.ceil((g.inicio + MINUTO_MS - agoraMs) / 1000));
+    if (g.gasto + custo > ORCAMENTO_POR_MINUTO) return { permitido: false, esperarS };
+    g.gasto += custo;
+    return { permitido: true, esperarS };
+  }
+
+  #esquecerVencidos(agoraMs: number): void {
+    for (const [conta, g] of this.#gastos) if (agoraMs - g.inicio >= MINUTO_MS) this.#gastos.delete(conta);
+  }
+}
+
+function erroDeOrcamento(esperarS: number): GraphQLError {
+  return new GraphQLError(`Consultas demais desta conta no último minuto. Tente novamente em ${esperarS} segundos.`, {
+    extensions: { code: 'MUITAS_CONSULTAS', http: { status: 429, headers: { 'Retry-After': String(esperarS) } } },
+  });
+}
 
 /** Production hides the schema: __schema and __type are refused, __typename stays. */
 export const RegraSemIntrospeccao: ValidationRule = (context) => ({
@@ -155,7 +207,7 @@ function mutacaoPorGet(): GraphQLError {
  * with named paths (in place of ValuesOfCorrectTypeRule), limits, introspection when it is off,
  * and the variables' values.
  */
-export function conferenciasDaRequisicao(opcoes: { readonly introspeccao: boolean }): Plugin<{ request?: Request; params?: { operationName?: string } }> {
+export function conferenciasDaRequisicao(opcoes: { readonly introspeccao: boolean; readonly orcamento: OrcamentoPorConta }): Plugin<{ request?: Request; params?: { operationName?: string } }> {
   return {
     onParse({ context }) {
       return ({ result }) => {
@@ -172,7 +224,20 @@ export function conferenciasDaRequisicao(opcoes: { readonly introspeccao: boolea
     },
     onExecute({ args, setResultAndStopExecution }) {
       const erro = errosDasVariaveis(args.schema, args.document, args.operationName, args.variableValues);
-      if (erro !== null) setResultAndStopExecution({ errors: [erro] });
+      if (erro !== null) {
+        setResultAndStopExecution({ errors: [erro] });
+        return;
+      }
+      const ctx = args.contextValue as { tamanhos?: TamanhosDasListas; user?: { id: number } | null; agora?: Date };
+      const custo = custoDaOperacao(args.schema, args.document, args.operationName, ctx.tamanhos ?? {});
+      if (custo > CUSTO_MAXIMO) {
+        setResultAndStopExecution({ errors: [erroDeCusto(custo)] });
+        return;
+      }
+      if (ctx.user !== null && ctx.user !== undefined) {
+        const gasto = opcoes.orcamento.gastar(ctx.user.id, custo, (ctx.agora ?? new Date()).getTime());
+        if (!gasto.permitido) setResultAndStopExecution({ errors: [erroDeOrcamento(gasto.esperarS)] });
+      }
     },
   };
 }

@@ -9,7 +9,8 @@ import { criarCarregadores, type ContextoResolvers } from './contexto.ts';
 import { mascararErro } from './erros.ts';
 import { criarEsquema } from './esquema.ts';
 import { OPCOES_IDE, paginaDaIde, rotasDaIde } from './ide.ts';
-import { conferenciasDaRequisicao } from './limites.ts';
+import { OrcamentoPorConta, conferenciasDaRequisicao } from './limites.ts';
+import { CacheDeTamanhos, type TamanhosDasListas } from './tamanhos.ts';
 
 /** What differs between environments. */
 export interface OpcoesGraphql {
@@ -27,6 +28,8 @@ export function opcoesGraphqlPadrao(config: Pick<Config, 'graphqlIntrospeccao' |
 interface ContextoServidor {
   readonly req: FastifyRequest;
   readonly reply: FastifyReply;
+  /** The lists' real lengths, for the cost of what the request runs (limites.ts). */
+  readonly tamanhos: TamanhosDasListas;
 }
 
 /** Yoga logs what it masks through the face's own logger. */
@@ -39,18 +42,25 @@ function loggerDoYoga(log: FastifyBaseLogger): YogaLogger {
   };
 }
 
+/** Past the waiting room's size, an operation is turned away at once instead of queued. */
+export class FilaCheia extends Error {
+  override name = 'FilaCheia';
+}
+
 /**
- * Runs at most `vagas` operations at once; the others wait their turn in arrival order.
+ * Runs at most `vagas` operations at once; up to `espera` others wait their turn in arrival
+ * order, and any beyond that are refused (FilaCheia), so a burst cannot pile up without end.
  * NOTE: an operation is CPU work (the markets query: ~35 ms, 144 KiB of JSON, a tree of 13,000
  * fields), so running more of them side by side adds no throughput; it only keeps every one's
  * tree and rows alive at the same time. With 50 at once the bench's process peaked at ~530 MB;
  * with 4, at 420–460 MB, for the same throughput.
  */
-function filaDeExecucao(vagas: number): <T>(fazer: () => Promise<T>) => Promise<T> {
+export function filaDeExecucao(vagas: number, espera: number): <T>(fazer: () => Promise<T>) => Promise<T> {
   let livres = vagas;
   const esperando: Array<() => void> = [];
   return async (fazer) => {
     if (livres > 0) livres--;
+    else if (esperando.length >= espera) throw new FilaCheia();
     else await new Promise<void>((vez) => esperando.push(vez));
     try {
       return await fazer();
@@ -62,8 +72,16 @@ function filaDeExecucao(vagas: number): <T>(fazer: () => Promise<T>) => Promise<
   };
 }
 
-/** Operations that may run at once in one process (see filaDeExecucao). */
+/** Operations that may run at once in one process (see filaDeExecucao), and how many may wait. */
 const OPERACOES_SIMULTANEAS = 4;
+export const OPERACOES_EM_ESPERA = 32;
+/** The largest answer sent; the cost limit keeps real answers far below it. */
+export const TAMANHO_MAXIMO_RESPOSTA = 4 * 1024 * 1024;
+
+function respostaDeErro(reply: FastifyReply, status: number, mensagem: string, codigo: string, esperarS?: number): FastifyReply {
+  if (esperarS !== undefined) reply.header('retry-after', String(esperarS));
+  return reply.code(status).header('cache-control', 'no-store').send({ errors: [{ message: mensagem, extensions: { code: codigo } }] });
+}
 
 /**
  * POST /graphql (JSON) and GET /graphql (queries only) through GraphQL Yoga, behind the face's
@@ -83,7 +101,7 @@ export async function rotasGraphql(app: FastifyInstance, ctx: ContextoMercados, 
     maskedErrors: { maskError: mascararErro },
     graphiql: opcoes.ide ? OPCOES_IDE : false,
     renderGraphiQL: paginaDaIde,
-    plugins: [conferenciasDaRequisicao(opcoes)],
+    plugins: [conferenciasDaRequisicao({ introspeccao: opcoes.introspeccao, orcamento: new OrcamentoPorConta() })],
     context: ({ req }) => ({
       ...contextoGraphql(req.conta),
       banco: ctx.banco,
@@ -95,8 +113,15 @@ export async function rotasGraphql(app: FastifyInstance, ctx: ContextoMercados, 
   });
 
   if (opcoes.ide) await rotasDaIde(app);
-  const naVez = filaDeExecucao(OPERACOES_SIMULTANEAS);
+  const naVez = filaDeExecucao(OPERACOES_SIMULTANEAS, OPERACOES_EM_ESPERA);
   const guardadas = new CacheDeRespostas();
+  const tamanhos = new CacheDeTamanhos();
+  /** The lists' lengths; if the database cannot say, every list counts as FATOR_DE_LISTA long and the operation reports its own error. */
+  const tamanhosDaVersao = (req: FastifyRequest, versao: number): Promise<TamanhosDasListas> =>
+    tamanhos.ler(ctx.banco, versao).catch((e: unknown) => {
+      req.log.error({ err: e }, 'falha ao ler o tamanho das listas do GraphQL');
+      return {};
+    });
 
   app.route({
     method: ['GET', 'POST'],
@@ -119,15 +144,28 @@ export async function rotasGraphql(app: FastifyInstance, ctx: ContextoMercados, 
         ide || conta === null || typeof consulta !== 'string'
           ? null
           : guardadas.chave(conta.id, consulta, typeof pedido?.operationName === 'string' ? pedido.operationName : undefined, pedido?.variables, req.headers.accept ?? '');
-      const versao = chave === null ? null : await versaoDosDados(ctx.banco, VERSAO_DOS_MERCADOS);
+      const versao = conta === null ? null : await versaoDosDados(ctx.banco, VERSAO_DOS_MERCADOS);
       if (chave !== null && versao !== null) {
         const guardada = guardadas.ler(chave, versao);
         if (guardada !== undefined) return reply.code(200).type(guardada.tipo).header('cache-control', 'no-store').send(guardada.texto);
       }
-      const [resposta, texto] = await naVez(async () => {
-        const r = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
-        return [r, await r.text()] as const;
-      });
+      const contexto = { req, reply, tamanhos: versao === null ? {} : await tamanhosDaVersao(req, versao) };
+      let resposta: Response;
+      let texto: string;
+      try {
+        [resposta, texto] = await naVez(async () => {
+          const r = await yoga.handleNodeRequestAndResponse(req, reply, contexto);
+          return [r, await r.text()] as const;
+        });
+      } catch (e) {
+        if (!(e instanceof FilaCheia)) throw e;
+        req.log.warn({ espera: OPERACOES_EM_ESPERA }, 'fila do GraphQL cheia: operação recusada');
+        return respostaDeErro(reply, 503, 'O servidor está ocupado com muitas consultas agora. Tente novamente em instantes.', 'SERVIDOR_OCUPADO', 2);
+      }
+      if (Buffer.byteLength(texto) > TAMANHO_MAXIMO_RESPOSTA) {
+        req.log.warn({ bytes: Buffer.byteLength(texto) }, 'resposta do GraphQL grande demais: recusada');
+        return respostaDeErro(reply, 200, `A resposta passaria de ${TAMANHO_MAXIMO_RESPOSTA / 1024 / 1024} MiB. Peça menos campos ou divida a consulta em partes.`, 'RESPOSTA_GRANDE_DEMAIS');
+      }
       resposta.headers.forEach((valor, nome) => {
         if (nome !== 'content-length') reply.header(nome, valor);
       });
