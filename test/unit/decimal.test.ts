@@ -59,3 +59,13 @@ test('paraNumero dá exatamente o número do texto decimal, para todos os centav
   }
   for (const n of [123_456_789, 99_999_999_999, 1_000_000_000_000]) assert.equal(paraNumero(n, 2), Number(formatarDecimal(n, 2)));
 });
+
+test('o preço de uma quantidade arredonda meio centavo para cima, e só meio', () => {
+  // R$ 1,25 por kg × 0,5 kg = 62,5 centavos.
+  assert.equal(valorDaQuantidade(125, 500), 63);
+  assert.equal(valorDaQuantidade(125, 499), 62, '62,375 centavos');
+  assert.equal(valorDaQuantidade(125, 501), 63, '62,625 centavos');
+  assert.equal(valorDaQuantidade(1, 499), 0);
+  assert.equal(valorDaQuantidade(1, 500), 1);
+  assert.equal(valorDaQuantidade(0, 123_456), 0);
+});
