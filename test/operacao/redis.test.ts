@@ -100,7 +100,8 @@ describe('com REDIS_URL, as duas faces contam as tentativas de login no Redis', 
       const status: number[] = [];
       for (let i = 0; i < 6; i++) status.push((await nav.get(`${amb.urlMercados}/auth/idp`, { seguir: false })).status);
       assert.deepEqual(status, [302, 302, 302, 302, 302, 429]);
-      assert.equal((await nav.get(`${amb.url}/`, { seguir: false })).status, 302, 'a face Cestas leva ao provedor');
+      assert.equal((await nav.get(`${amb.url}/`, { seguir: false })).status, 302, 'a face Cestas leva ao provedor, sem contar');
+      assert.equal((await nav.get(`${amb.url}/callback?code=falso&state=falso`, { seguir: false })).status, 400, 'um retorno do provedor conta');
       const chaves = (await redis.keys('cestaria:tentativas:*-login:*')).sort();
       assert.deepEqual(chaves.map((c) => c.replace(/login:.*$/, 'login:')), ['cestaria:tentativas:cestas-login:', 'cestaria:tentativas:mercados-login:']);
       const valores = await Promise.all(chaves.map((c) => redis.get(c)));
