@@ -3,9 +3,13 @@ import { ESCALA_QUANTIDADE, formatarDecimal } from './decimal.ts';
 import { Conflito } from './erros.ts';
 
 /**
- * Where each offered quantity goes. For every finalised offer line of a cycle:
+ * Where each offered quantity goes. For every committed offer line of a cycle:
  *   to baskets = Σ over compositions (quantidadePorCesta × quantidadeCestas);
  * and for every product: to baskets + extras published ≤ offered.
+ * A line is committed when its offer is final, or when baskets already use it: a supplier who was
+ * allocated keeps that commitment while editing a draft (it counts for capacity, deliveries,
+ * credit and reports, and can never drop below what baskets use), but a draft's surplus backs no
+ * extras until the offer is final again.
  * Quantities are integer thousandths of the product's unit.
  */
 export interface LinhaOfertada {
@@ -19,10 +23,12 @@ export interface LinhaOfertada {
   readonly valorCentavos: number;
   readonly ofertadoMil: number;
   readonly paraCestasMil: number;
+  /** Whether the offer is final; a draft's line is here only because baskets use it. */
+  readonly finalizada: boolean;
   readonly finalizadaEm: string | null;
 }
 
-/** Finalised offer lines of a cycle with what compositions take from each: one query. */
+/** Committed offer lines of a cycle (see above) with what compositions take from each: one query. */
 export async function linhasOfertadas(db: Db, cicloid: number): Promise<LinhaOfertada[]> {
   const linhas = await db
     .selectFrom('ofertaproduto as op')
@@ -31,7 +37,7 @@ export async function linhasOfertadas(db: Db, cicloid: number): Promise<LinhaOfe
     .innerJoin('usuario as u', 'u.id', 'o.usuarioid')
     .select([
       'op.id as ofertaProdutoId', 'o.id as ofertaId', 'op.produtoid as produtoId', 'p.nome as produto', 'p.unidade',
-      'o.usuarioid as fornecedorId', 'u.nome as fornecedor', 'op.valorCentavos', 'op.quantidadeMilesimos as ofertadoMil', 'o.finalizadaEm',
+      'o.usuarioid as fornecedorId', 'u.nome as fornecedor', 'op.valorCentavos', 'op.quantidadeMilesimos as ofertadoMil', 'o.finalizada', 'o.finalizadaEm',
     ])
     .select((eb) =>
       eb
@@ -42,12 +48,12 @@ export async function linhasOfertadas(db: Db, cicloid: number): Promise<LinhaOfe
         .as('paraCestasMil'),
     )
     .where('o.cicloid', '=', cicloid)
-    .where('o.finalizada', '=', true)
+    .where((eb) => eb.or([eb('o.finalizada', '=', true), eb.exists(eb.selectFrom('composicaoproduto as usa').select('usa.id').whereRef('usa.ofertaProdutoId', '=', 'op.id'))]))
     .orderBy('p.nome')
     .orderBy('op.valorCentavos')
     .orderBy('op.id')
     .execute();
-  return linhas.map((l) => ({ ...l, paraCestasMil: Number(l.paraCestasMil ?? 0) }));
+  return linhas.map((l) => ({ ...l, finalizada: Boolean(l.finalizada), paraCestasMil: Number(l.paraCestasMil ?? 0) }));
 }
 
 export interface ExtraDoCiclo {
@@ -69,9 +75,9 @@ export async function extrasPublicados(db: Db, cicloid: number): Promise<ExtraDo
     .execute();
 }
 
-/** Per-line room for extras: what baskets leave over. */
+/** Per-line room for extras: what baskets leave over of a final offer (a draft promises no more). */
 export function sobraDaLinha(l: LinhaOfertada): number {
-  return Math.max(0, l.ofertadoMil - l.paraCestasMil);
+  return l.finalizada ? Math.max(0, l.ofertadoMil - l.paraCestasMil) : 0;
 }
 
 /**

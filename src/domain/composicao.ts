@@ -163,13 +163,17 @@ export async function salvarComposicao(banco: Banco, ator: Ator, cicloCestaIdRot
     if (quantidadeCestas < cc.cestasPedidas) {
       throw new Conflito('ABAIXO_DOS_PEDIDOS', `Já há ${cc.cestasPedidas} cestas pedidas: a composição precisa de pelo menos essa quantidade`, { cestasPedidas: cc.cestasPedidas });
     }
-    // Every line must be a finalised offer line of this very cycle: one query, all or nothing.
+    // Every line must be a finalised offer line of this very cycle, or one this basket already
+    // uses (its supplier may be editing a draft): one query, all or nothing.
     const linhas = await linhasOfertadas(trx, cc.cicloid);
     const porId = new Map<number, LinhaOfertada>(linhas.map((l) => [l.ofertaProdutoId, l]));
+    const jaUsadas = new Set((await trx
+      .selectFrom('composicaoproduto as cp').innerJoin('composicao as c', 'c.id', 'cp.composicaoid')
+      .select('cp.ofertaProdutoId').where('c.cicloCestaId', '=', id).execute()).map((u) => u.ofertaProdutoId));
     const erros: Record<string, string> = {};
     const normalizados = itens.map((i) => {
       const l = porId.get(i.ofertaProdutoId);
-      if (l === undefined) {
+      if (l === undefined || (!l.finalizada && !jaUsadas.has(i.ofertaProdutoId))) {
         erros[`${i.campo}.ofertaProdutoId`] = 'Não é uma oferta finalizada deste ciclo';
         return { ...i, milesimos: 0, unidadeProduto: '' };
       }
