@@ -16,7 +16,7 @@ describe('bordas das regras de janela, ciclo e composição', () => {
   let amb: AmbienteDeTeste;
   let ponto = 0;
   let produtoid = 0;
-  const emails: Record<'consumidor' | 'fornecedor' | 'admin', string> = { consumidor: '', fornecedor: '', admin: '' };
+  const emails: Record<'consumidor' | 'vizinha' | 'fornecedor' | 'admin', string> = { consumidor: '', vizinha: '', fornecedor: '', admin: '' };
   // A session made at the test clock's current day: the tests move the clock across more than the
   // 7 days a session lasts.
   const como = (perfil: keyof typeof emails): Navegador => navegadorComSessao(amb, emails[perfil]);
@@ -28,6 +28,7 @@ describe('bordas das regras de janela, ciclo e composição', () => {
     for (const perfil of ['consumidor', 'fornecedor', 'admin'] as const) {
       emails[perfil] = (await criarUsuario(amb.banco, { perfil: [perfil] })).email;
     }
+    emails.vizinha = (await criarUsuario(amb.banco, { perfil: ['consumidor'] })).email;
   });
   after(() => amb.fechar());
 
@@ -98,5 +99,85 @@ describe('bordas das regras de janela, ciclo e composição', () => {
     assert.equal(abaixo.json<{ error: string }>().error, 'Já há 3 cestas pedidas: a composição precisa de pelo menos essa quantidade');
     assert.equal(await amb.banco.selectFrom('composicao').select('id').where('cicloCestaId', '=', cicloCestaId).executeTakeFirst(), undefined, 'nada gravado');
     assert.equal((await compor(3)).status, 200);
+  });
+
+  test('com o estoque esgotado pelo próprio pedido, regravá-lo (igual ou só com outro ponto) passa; de outra pessoa, não', async () => {
+    relogio.definir(dia('02'));
+    const cesta = await criarCesta(amb.banco);
+    const c = await criarCiclo(amb.banco, { datas: DATAS_PADRAO, cestas: [{ cestaId: cesta.id, quantidadeCestas: 2 }] });
+    const cicloCestaId = c.cicloCestas[0] ?? 0;
+    const extraProduto = (await criarProduto(amb.banco, { nome: 'Mel', unidade: 'kg' })).id;
+    await criarOfertaFinalizada(amb.banco, c.id, [{ produtoId: extraProduto, quantidadeMilesimos: 5000, valorCentavos: 2000 }]);
+    const publicar = (quantidade: number) => como('admin').postJson(`${amb.url}/ciclo/${c.id}`, {
+      nome: `Ciclo do mel ${c.id}`, ...DATAS_PADRAO, cicloProdutos: [{ produtoId: extraProduto, quantidade, valor: '25.00' }],
+    });
+    assert.equal((await publicar(3)).status, 200);
+    const cicloProdutoId = (await amb.banco.selectFrom('cicloproduto').select('id').where('cicloid', '=', c.id).executeTakeFirstOrThrow()).id;
+    const outroPonto = (await criarPonto(amb.banco)).id;
+    const pedido = (quem: 'consumidor' | 'vizinha', pontoEntregaId: number, cestas: number, mel: number) =>
+      como(quem).postJson(`${amb.url}/pedidoconsumidores`, {
+        cicloid: c.id, pontoEntregaId, produtos: [{ cicloCestaId, quantidade: cestas }, ...(mel > 0 ? [{ cicloProdutoId, quantidade: mel }] : [])],
+      });
+    relogio.definir(dia('07'));
+    const tudo = await pedido('consumidor', ponto, 2, 3);
+    assert.equal(tudo.status, 200, tudo.texto);
+    const igual = await pedido('consumidor', ponto, 2, 3);
+    assert.equal(igual.status, 200, `o mesmo pedido de novo: ${igual.texto}`);
+    const outroLugar = await pedido('consumidor', outroPonto, 2, 3);
+    assert.equal(outroLugar.status, 200, `só outro ponto de retirada: ${outroLugar.texto}`);
+    const gravado = await amb.banco.selectFrom('pedido').select('pontoEntregaId').where('cicloid', '=', c.id).execute();
+    assert.deepEqual(gravado, [{ pontoEntregaId: outroPonto }]);
+    const vizinhaCesta = await pedido('vizinha', ponto, 1, 0);
+    assert.equal(vizinhaCesta.status, 409, 'a cesta acabou para as outras pessoas');
+    assert.match(vizinhaCesta.json<{ error: string }>().error, /disponível: 0 cesta/);
+    const vizinhaMel = await como('vizinha').postJson(`${amb.url}/pedidoconsumidores`, { cicloid: c.id, pontoEntregaId: ponto, produtos: [{ cicloProdutoId, quantidade: 0.5 }] });
+    assert.equal(vizinhaMel.status, 409, 'e o mel também');
+    assert.match(vizinhaMel.json<{ error: string }>().error, /Mel \(disponível: 0 kg\)/);
+  });
+
+  test('um extra publicado não cai abaixo do que os pedidos já têm: 409 QUANTIDADE_ABAIXO_DO_USO; exatamente o pedido, passa', async () => {
+    relogio.definir(dia('02'));
+    const c = await criarCiclo(amb.banco, { datas: DATAS_PADRAO });
+    const extraProduto = (await criarProduto(amb.banco, { nome: 'Queijo', unidade: 'kg' })).id;
+    await criarOfertaFinalizada(amb.banco, c.id, [{ produtoId: extraProduto, quantidadeMilesimos: 10_000, valorCentavos: 3000 }]);
+    const publicar = (quantidade: number) => como('admin').postJson(`${amb.url}/ciclo/${c.id}`, {
+      nome: `Ciclo do queijo ${c.id}`, ...DATAS_PADRAO, cicloProdutos: [{ produtoId: extraProduto, quantidade, valor: '40.00' }],
+    });
+    assert.equal((await publicar(5)).status, 200);
+    const cicloProdutoId = (await amb.banco.selectFrom('cicloproduto').select('id').where('cicloid', '=', c.id).executeTakeFirstOrThrow()).id;
+    relogio.definir(dia('07'));
+    const pedido = await como('consumidor').postJson(`${amb.url}/pedidoconsumidores`, { cicloid: c.id, pontoEntregaId: ponto, produtos: [{ cicloProdutoId, quantidade: 2.5 }] });
+    assert.equal(pedido.status, 200, pedido.texto);
+    const abaixo = await publicar(2.499);
+    assert.equal(abaixo.status, 409, abaixo.texto);
+    assert.equal(abaixo.json<{ error: string }>().error, 'O extra Queijo já tem 2.5 kg pedidos: a quantidade não pode ficar abaixo disso');
+    const linha = await amb.banco.selectFrom('cicloproduto').select('quantidadeMilesimos').where('id', '=', cicloProdutoId).executeTakeFirstOrThrow();
+    assert.equal(linha.quantidadeMilesimos, 5000, 'nada mudou');
+    assert.equal((await publicar(2.5)).status, 200, 'exatamente o que foi pedido');
+  });
+
+  test('fechar o ciclo de novo num dia posterior não lança nada', async () => {
+    const { cicloid, cicloCestaId } = await cicloNovo();
+    const oferta = await criarOfertaFinalizada(amb.banco, cicloid, [{ produtoId: produtoid, quantidadeMilesimos: 10_000, valorCentavos: 300 }]);
+    const compor = await como('admin').postJson(`${amb.url}/composicao/${cicloCestaId}`, { quantidadeCestas: 2, produtos: [{ ofertaProdutoId: oferta.linhas[0], quantidadePorCesta: 1, unidade: 'kg' }] });
+    assert.equal(compor.status, 200, compor.texto);
+    relogio.definir(dia('07'));
+    const pedidoId = (await pedir(cicloid, cicloCestaId, 2)).json<{ data: { pedidoId: number } }>().data.pedidoId;
+    assert.equal((await como('consumidor').postJson(`${amb.url}/pedidoconsumidoresconfirmacao`, { pedidoId })).status, 200);
+    const movimentos = async () => amb.banco.selectFrom('movimentacao').select(['usuarioid', 'sentido', 'valorCentavos', 'data']).where('cicloid', '=', cicloid).orderBy('id').execute();
+    relogio.definir(dia('10'));
+    const primeiro = await como('admin').postJson(`${amb.url}/fecharciclo/${cicloid}`, {});
+    assert.equal(primeiro.status, 200, primeiro.texto);
+    const depois = await movimentos();
+    assert.deepEqual(depois.map((m) => [m.usuarioid === oferta.fornecedorId ? 'fornecedor' : 'consumidora', m.sentido, m.data]), [
+      ['consumidora', 'debito', '2026-03-10'], ['fornecedor', 'credito', '2026-03-10'],
+    ], 'o fechamento debita o pedido e credita as entregas');
+    for (const d of ['11', '17']) {
+      relogio.definir(dia(d));
+      const outra = await como('admin').postJson(`${amb.url}/fecharciclo/${cicloid}`, {});
+      assert.equal(outra.status, 200, outra.texto);
+      assert.equal(outra.json<{ data: { novas: number } }>().data.novas, 0, `fechar de novo em ${d}/03`);
+      assert.deepEqual(await movimentos(), depois, `nada novo em ${d}/03`);
+    }
   });
 });
