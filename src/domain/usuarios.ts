@@ -153,20 +153,24 @@ function vinculoDe(identidade: Identidade): { loginEmissor: string | null; login
  * it to that login's issuer and subject; a later login for the same e-mail with another subject
  * is someone else who holds the address (a provider that lets anyone claim any e-mail), and is
  * refused until a master resets the binding. A new issuer (the community changed providers)
- * binds again. Returns the account, or undefined when the e-mail has none yet.
+ * binds again. Returns the account (undefined when the e-mail has none yet) and the instant the
+ * new session begins: now, or just after the account last ended all its sessions when that is
+ * not in the past (a clock behind the one that recorded it, or the same millisecond), so a login
+ * made after "sair de todos os aparelhos" is never itself taken as ended.
  */
-export async function conferirVinculoDeLogin(banco: Banco, identidade: Identidade, agora: Date): Promise<Usuario | undefined> {
+export async function conferirVinculoDeLogin(banco: Banco, identidade: Identidade, agora: Date): Promise<{ usuario: Usuario | undefined; inicio: number }> {
   return emTransacao(banco, async (trx) => {
     const l = await trx.selectFrom('usuario').selectAll().where('emailChave', '=', chaveDeEmail(identidade.email)).executeTakeFirst();
-    if (l === undefined) return undefined;
+    if (l === undefined) return { usuario: undefined, inicio: agora.getTime() };
+    const inicio = l.sessoesDesde === null ? agora.getTime() : Math.max(agora.getTime(), Date.parse(l.sessoesDesde) + 1);
     const vinculo = vinculoDe(identidade);
     const mesmoEmissor = l.loginSub !== null && l.loginEmissor === vinculo.loginEmissor;
-    if (mesmoEmissor && l.loginSub === vinculo.loginSub) return paraUsuario(l);
+    if (mesmoEmissor && l.loginSub === vinculo.loginSub) return { usuario: paraUsuario(l), inicio };
     if (mesmoEmissor) {
       throw new Proibido('LOGIN_DE_OUTRA_PESSOA', 'Este e-mail já está ligado a outra conta do provedor de login. Se você trocou de conta, peça a alguém com perfil master para liberar o seu cadastro.');
     }
     await trx.updateTable('usuario').set({ ...vinculo, updatedAt: agora.toISOString() }).where('id', '=', l.id).execute();
-    return paraUsuario(l);
+    return { usuario: paraUsuario(l), inicio };
   });
 }
 

@@ -2,7 +2,7 @@
  * What the Cestas browser tests share: the service and one chromium per test file, a clock set
  * inside a cycle's windows, and logging a registered person in through the provider's page.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import type { Perfil } from '../../src/domain/perfis.ts';
 import { abrirChromium, abrirContexto, entrarNoNavegador, type ContextoDeTeste } from '../helpers/chromium.ts';
 import { criarUsuario } from '../helpers/fabricas.ts';
@@ -62,4 +62,17 @@ export async function entrarComoNovo(
 /** Text as a person reads it: "R$ 12,30" whatever the spaces (Intl writes a no-break space). */
 export function lido(texto: string | null): string {
   return (texto ?? '').replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * Clicks a button that ends the session and follows it to the farewell page. With a provider
+ * session, the development provider asks whether to leave it too: the answer is yes.
+ */
+export async function sairPor(pagina: Page, origem: string, botao: Locator): Promise<void> {
+  await botao.click();
+  await pagina.waitForURL((u) => u.pathname === '/saiu' || !u.href.startsWith(origem));
+  if (!pagina.url().startsWith(origem)) {
+    await pagina.getByRole('button', { name: 'Sair' }).click();
+    await pagina.waitForURL('**/saiu');
+  }
 }

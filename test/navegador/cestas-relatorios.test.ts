@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { abrirContexto, conferirPagina, semChromium } from '../helpers/chromium.ts';
 import { textoDoPdf } from '../helpers/pdf.ts';
 import { DATAS_PADRAO, criarCesta, criarCiclo, criarUsoDaCesta } from '../helpers/fabricas.ts';
-import { NO_PEDIDO, entrarComoNovo, lido, montarPalco, type Palco, type Sessao } from './cestas-apoio.ts';
+import { NO_PEDIDO, entrarComoNovo, lido, montarPalco, sairPor, type Palco, type Sessao } from './cestas-apoio.ts';
 
 const pular = semChromium();
 
@@ -101,13 +101,7 @@ describe('os relatórios no navegador', { skip: pular }, () => {
   // form-action names that origin, or Chromium would refuse to follow and "Sair" would do nothing.
   test('"Sair" passa pelo provedor e chega à página de despedida, e a sessão acabou', async () => {
     const { pagina, ctx } = admin;
-    await pagina.getByRole('button', { name: 'Sair' }).click();
-    // With a provider session, the development provider asks whether to leave it too.
-    await pagina.waitForURL((u) => u.pathname === '/saiu' || !u.href.startsWith(palco.amb.url));
-    if (!pagina.url().startsWith(palco.amb.url)) {
-      await pagina.getByRole('button', { name: 'Sair' }).click();
-      await pagina.waitForURL('**/saiu');
-    }
+    await sairPor(pagina, palco.amb.url, pagina.getByRole('button', { name: 'Sair' }));
     await conferirPagina(pagina, ctx, 'cestas-saiu');
     const depois = await pagina.request.get(`${palco.amb.url}/`, { headers: { accept: 'application/json' }, maxRedirects: 0 });
     assert.equal(depois.status(), 401, 'sem sessão depois de sair');

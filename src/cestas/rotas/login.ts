@@ -44,8 +44,8 @@ export function rotasLogin(app: FastifyInstance, ctx: ContextoCestas): void {
         req.log.warn({ sub: identidade.sub }, 'login recusado: e-mail não verificado');
         return recusarLogin(req, reply, EMAIL_NAO_VERIFICADO, 403);
       }
-      const usuario = await conferirVinculoDeLogin(ctx.banco, identidade, agora);
-      gravarSessao(reply, ctx.cofreSessao, { identidade, idToken }, agora.getTime(), cookie);
+      const { usuario, inicio } = await conferirVinculoDeLogin(ctx.banco, identidade, agora);
+      gravarSessao(reply, ctx.cofreSessao, { identidade, idToken }, inicio, cookie);
       req.log.info({ sub: identidade.sub, registrado: usuario !== undefined }, 'login concluído');
       return reply.redirect(usuario === undefined ? '/usuarionovo' : verificacao.volta, 303);
     } catch (e) {
