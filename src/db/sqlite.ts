@@ -27,11 +27,14 @@ export function abrirSqlite(caminho: string): SqliteDatabase {
     for (const anexo of [`${caminho}-wal`, `${caminho}-shm`]) if (existsSync(anexo)) tornarPrivado(anexo);
   }
   const db = new DatabaseSync(caminho);
+  // NOTE: busy_timeout first. Turning a new file to WAL takes its exclusive lock; without the
+  // timeout already set, a process that opens the file while another one migrates it fails at
+  // once with "database is locked" instead of waiting its turn.
   db.exec(`
+    PRAGMA busy_timeout = 10000;
     PRAGMA journal_mode = WAL;
     PRAGMA synchronous = NORMAL;
     PRAGMA foreign_keys = ON;
-    PRAGMA busy_timeout = 10000;
   `);
   // NOTE: Kysely prepares every query anew; caching the compiled statements by SQL text
   // saves the parse on the hot paths (the set of distinct SQL strings is small and bounded).
