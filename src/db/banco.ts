@@ -184,12 +184,17 @@ async function migrarCom(db: Banco, dialeto: Dialeto, ate: string | undefined, e
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
+/** Whether a handle talks to PostgreSQL (row locks exist there; SQLite serialises writers). */
+export function ehPostgres(db: Db): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
 /**
  * Locks rows for the rest of the transaction, in id order (no deadlocks between two writers).
  * NOTE: on SQLite every transaction already holds the one connection, so writers are serialised
  * and there is nothing to lock; on PostgreSQL this is SELECT … FOR UPDATE.
  */
 export async function travar(trx: Transaction<DB>, tabela: 'ciclo' | 'ciclocesta' | 'cicloproduto' | 'ofertaproduto', ids: readonly number[]): Promise<void> {
-  if (ids.length === 0 || !(trx.getExecutor().adapter instanceof PostgresAdapter)) return;
+  if (ids.length === 0 || !ehPostgres(trx)) return;
   await trx.selectFrom(tabela).select('id').where('id', 'in', [...new Set(ids)].sort((a, b) => a - b)).orderBy('id').forUpdate().execute();
 }

@@ -1,4 +1,4 @@
-import { emTransacao, travar, type Banco, type Db } from '../db/banco.ts';
+import { ehPostgres, emTransacao, travar, type Banco, type Db } from '../db/banco.ts';
 import { consultaPreparada } from '../db/preparadas.ts';
 import { conferirCapacidade, extrasPublicados, linhasOfertadas } from './alocacao.ts';
 import type { Ator } from './acesso.ts';
@@ -470,9 +470,9 @@ export async function salvarCiclo(banco: Banco, ator: Ator, id: number | null, e
     if (id === null) {
       cicloid = (await trx.insertInto('ciclo').values({ ...lido.dados, nomeChave: chaveDeNome(lido.dados.nome), createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow()).id;
     } else {
+      await travar(trx, 'ciclo', [id]);
       antes = await obterCiclo(trx, id, hoje);
       cicloid = id;
-      await travar(trx, 'ciclo', [id]);
       await trx.updateTable('ciclo').set({ ...lido.dados, nomeChave: chaveDeNome(lido.dados.nome), updatedAt: iso }).where('id', '=', id).execute();
     }
     if (lido.cicloEntregas !== null) await reconciliarEntregas(trx, cicloid, lido.cicloEntregas, iso);
@@ -516,15 +516,33 @@ export async function apagarCiclo(banco: Banco, ator: Ator, id: number, agora: D
   });
 }
 
-/** The dates and state of a cycle, for window checks. */
-export async function cicloDasJanelas(db: Db, cicloid: number): Promise<DatasCiclo & { id: number; nome: string; ativo: boolean; fechadoEm: string | null }> {
-  const c = await db
+/**
+ * How a write holds its cycle until it commits (PostgreSQL; SQLite serialises every writer):
+ * - `escrita`: alone (FOR UPDATE). Offers, compositions, edits of the cycle and its closing
+ *   change what the capacity rule and the closing read, so they take turns.
+ * - `pedido`: beside other orders (FOR KEY SHARE, which only FOR UPDATE waits for). An order or
+ *   a confirmation never overlaps a closing, so the closing debits exactly what was ordered and
+ *   nothing is ordered in a closed cycle.
+ */
+export type TravaDoCiclo = 'escrita' | 'pedido';
+
+/**
+ * The dates and state of a cycle, for window checks. With a lock, the cycle is read after the
+ * lock is held, so the state checked is the state the write commits against.
+ */
+export async function cicloDasJanelas(db: Db, cicloid: number, trava?: TravaDoCiclo): Promise<DatasCiclo & { id: number; nome: string; ativo: boolean; fechadoEm: string | null }> {
+  const q = db
     .selectFrom('ciclo')
     .select(['id', 'nome', 'ativo', 'fechadoEm', ...CAMPOS_DATA])
-    .where('id', '=', cicloid)
-    .executeTakeFirst();
+    .where('id', '=', cicloid);
+  const c = await (trava === undefined || !ehPostgres(db) ? q : trava === 'escrita' ? q.forUpdate() : q.forKeyShare()).executeTakeFirst();
   if (c === undefined) throw new NaoEncontrado('CICLO_NAO_ENCONTRADO', `Não encontramos o ciclo ${cicloid}`);
   return c;
+}
+
+/** 409 once the cycle is closed (see exigirJanela). */
+export function exigirAberto(ciclo: { fechadoEm: string | null }): void {
+  if (ciclo.fechadoEm !== null) throw new Conflito('CICLO_FECHADO', 'Este ciclo já foi fechado');
 }
 
 const JANELAS = {
@@ -535,12 +553,14 @@ const JANELAS = {
 /**
  * The server enforces the windows: suppliers change offers and consumers change orders only
  * inside them. Admins act at any time; the result says whether they acted outside, for the audit.
+ * A closed cycle changes for nobody: its movements were computed from its orders and offers, and
+ * corrections are new movements.
  */
 export function exigirJanela(ciclo: DatasCiclo & { ativo: boolean; fechadoEm: string | null }, hoje: string, janela: keyof typeof JANELAS, gestor: boolean): { foraDaJanela: boolean } {
+  exigirAberto(ciclo);
   const j = JANELAS[janela];
-  const dentro = ciclo.ativo && ciclo.fechadoEm === null && hoje >= ciclo[j.inicio] && hoje <= ciclo[j.fim];
+  const dentro = ciclo.ativo && hoje >= ciclo[j.inicio] && hoje <= ciclo[j.fim];
   if (dentro || gestor) return { foraDaJanela: !dentro };
-  if (ciclo.fechadoEm !== null) throw new Conflito('CICLO_FECHADO', 'Este ciclo já foi fechado');
   if (!ciclo.ativo) throw new Conflito('CICLO_INATIVO', 'Este ciclo está desativado');
   const [a, m, d] = (hoje < ciclo[j.inicio] ? ciclo[j.inicio] : ciclo[j.fim]).split('-');
   throw new Conflito(

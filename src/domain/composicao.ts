@@ -1,7 +1,8 @@
-import { emTransacao, travar, type Banco, type Db } from '../db/banco.ts';
+import { emTransacao, type Banco, type Db } from '../db/banco.ts';
 import type { Ator } from './acesso.ts';
 import { conferirCapacidade, extrasPublicados, linhasOfertadas, sobraDaLinha, type LinhaOfertada } from './alocacao.ts';
 import { auditar } from './auditoria.ts';
+import { cicloDasJanelas, exigirAberto } from './ciclos.ts';
 import { ESCALA_DINHEIRO, ESCALA_QUANTIDADE, paraNumero, valorDaQuantidade } from './decimal.ts';
 import { Conflito, Invalido, NaoEncontrado } from './erros.ts';
 import { Campos, MAIOR_ID, type Entrada } from './validacao.ts';
@@ -155,8 +156,10 @@ export async function salvarComposicao(banco: Banco, ator: Ator, cicloCestaIdRot
   c.concluir();
   const id = cicloCestaId ?? 0;
   return emTransacao(banco, async (trx) => {
+    // The cycle first (open, and held until commit), then the basket read under its lock: an
+    // edit of the cycle that commits meanwhile (its quantity of this basket) is seen.
+    exigirAberto(await cicloDasJanelas(trx, (await cicloCesta(trx, id)).cicloid, 'escrita'));
     const cc = await cicloCesta(trx, id);
-    await travar(trx, 'ciclo', [cc.cicloid]);
     if (quantidadeCestas > cc.quantidadeCestas) {
       throw new Conflito('ACIMA_DO_CICLO', `O ciclo oferece ${cc.quantidadeCestas} cestas deste tipo; a composição não pode passar disso`, { quantidadeCestas: cc.quantidadeCestas });
     }

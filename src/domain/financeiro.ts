@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { access, mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { emTransacao, travar, type Banco, type Db } from '../db/banco.ts';
+import { emTransacao, type Banco, type Db } from '../db/banco.ts';
 import { consultaPreparada } from '../db/preparadas.ts';
 import { ehGestor, type Ator } from './acesso.ts';
 import { entregasDoCiclo } from './alocacao.ts';
@@ -99,12 +99,11 @@ export async function contasDoCiclo(db: Db, cicloid: number, taxa: Taxa): Promis
  */
 export async function fecharCiclo(banco: Banco, ator: Ator, cicloid: number, opcoes: { agora: Date; hoje: string; taxa: Taxa }): Promise<Fechamento> {
   return emTransacao(banco, async (trx) => {
-    const ciclo = await cicloDasJanelas(trx, cicloid);
+    const ciclo = await cicloDasJanelas(trx, cicloid, 'escrita');
     if (opcoes.hoje <= ciclo.dataPedidoFim) {
       const [a, m, d] = ciclo.dataPedidoFim.split('-');
       throw new Conflito('PEDIDOS_ABERTOS', `Só é possível fechar o ciclo depois do fim dos pedidos (${d}/${m}/${a})`);
     }
-    await travar(trx, 'ciclo', [cicloid]);
     const { consumidores, fornecedores } = await contasDoCiclo(trx, cicloid, opcoes.taxa);
     const [tPedido, tTaxa, tEntrega] = [await idDoTipo(trx, TIPOS.pedido), await idDoTipo(trx, TIPOS.taxa), await idDoTipo(trx, TIPOS.entrega)];
     const lancamentos: Lancamento[] = [];

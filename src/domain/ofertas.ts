@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { emTransacao, travar, type Banco, type Db } from '../db/banco.ts';
+import { emTransacao, type Banco, type Db } from '../db/banco.ts';
 import { ehGestor, exigirAgirPor, veTudo, type Ator } from './acesso.ts';
 import { conferirCapacidade, extrasPublicados, linhasOfertadas } from './alocacao.ts';
 import { auditar } from './auditoria.ts';
@@ -138,9 +138,8 @@ export async function salvarOferta(banco: Banco, ator: Ator, entrada: Entrada, o
   c.concluir();
   return emTransacao(banco, async (trx) => {
     const usuarioid = await fornecedorAlvo(trx, ator, usuarioidPedido);
-    const ciclo = await cicloDasJanelas(trx, cicloid);
+    const ciclo = await cicloDasJanelas(trx, cicloid, 'escrita');
     const { foraDaJanela } = exigirJanela(ciclo, opcoes.hoje, 'oferta', ehGestor(ator));
-    await travar(trx, 'ciclo', [cicloid]);
     if (linhas.length > 0) {
       const ids = linhas.map((l) => l.produtoid);
       const ativos = new Set((await trx.selectFrom('produto').select('id').where('id', 'in', ids).where('ativo', '=', true).execute()).map((p) => p.id));
@@ -241,9 +240,8 @@ export async function apagarProdutoDaOferta(banco: Banco, ator: Ator, entrada: E
       usuarioid = await fornecedorAlvo(trx, ator, usuarioidPedido);
       alvo = produtoid ?? 0;
     }
-    const ciclo = await cicloDasJanelas(trx, cicloid);
+    const ciclo = await cicloDasJanelas(trx, cicloid, 'escrita');
     const { foraDaJanela } = exigirJanela(ciclo, opcoes.hoje, 'oferta', ehGestor(ator));
-    await travar(trx, 'ciclo', [cicloid]);
     const antes = await ofertaDe(trx, cicloid, usuarioid);
     const linha = antes.produtos.find((p) => p.produtoid === alvo);
     if (antes.id === null || linha === undefined) throw new NaoEncontrado('LINHA_NAO_ENCONTRADA', 'Produto da oferta não encontrado');

@@ -369,7 +369,7 @@ export async function salvarPedido(banco: Banco, ator: Ator, entrada: Entrada, o
   return emTransacao(banco, async (trx) => {
     const consumidor = await consumidorAlvo(trx, ator, usuarioidPedido);
     const usuarioid = consumidor.id;
-    const ciclo = await cicloDasJanelas(trx, cicloid);
+    const ciclo = await cicloDasJanelas(trx, cicloid, 'pedido');
     const { foraDaJanela } = exigirJanela(ciclo, opcoes.hoje, 'pedido', ehGestor(ator));
     const ponto = await trx.selectFrom('pontoentrega').select(['id', 'nome']).where('id', '=', pontoEntregaId).where('ativo', '=', true).executeTakeFirst();
     if (ponto === undefined) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', { pontoEntregaId: 'Ponto de entrega inexistente ou inativo' });
@@ -485,7 +485,7 @@ export async function finalizarPedido(banco: Banco, ator: Ator, entrada: Entrada
     const antes = await pedidoVisivel(trx, ator, pedidoId, opcoes.taxa);
     if (antes.usuario.id !== ator.usuarioid && !ehGestor(ator)) throw new Proibido('PEDIDO_DE_OUTRA_PESSOA', 'Você só pode confirmar os seus próprios pedidos');
     if (antes.finalizado) return antes;
-    const ciclo = await cicloDasJanelas(trx, antes.cicloid);
+    const ciclo = await cicloDasJanelas(trx, antes.cicloid, 'pedido');
     const { foraDaJanela } = exigirJanela(ciclo, opcoes.hoje, 'pedido', ehGestor(ator));
     await trx.updateTable('pedido').set({ finalizado: true, dataConfirmacao: dataHoraLocal(opcoes.agora, opcoes.tz), updatedAt: opcoes.agora.toISOString() }).where('id', '=', pedidoId).where('finalizado', '=', false).execute();
     const depois = await pedidoVisivel(trx, ator, pedidoId, opcoes.taxa);
