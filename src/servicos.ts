@@ -6,13 +6,14 @@ import type { Config } from './config.ts';
 import { abrirBanco, migrar, type Banco, type OpcoesBanco } from './db/banco.ts';
 import { MODO_PASTA, criarPastaPrivada } from './db/arquivos-privados.ts';
 import { PESSOAS_DEMO, bancoVazio, carregarDemo } from './demo/dados.ts';
-import { carregarDemoMercados } from './demo/mercados.ts';
 import { diaLocal, relogioDoSistema, type Relogio } from './domain/tempo.ts';
 import { limitadorNoRedis } from './db/redis.ts';
 import { limitadorNoBanco, type Limitador } from './domain/limites.ts';
 import { avisoDoServico } from './http/log.ts';
-import { iniciarProvedorDev, type ClienteDev, type ProvedorDev } from './idp/provedor.ts';
-import { criarAppMercados } from './mercados/app.ts';
+// NOTE: the development login provider (oidc-provider) and the Mercados face (GraphQL) are
+// loaded only when they start: together they are most of the start-up time of a process that
+// runs neither (production with a real provider, one face only, each test file).
+import type { ClienteDev, ProvedorDev } from './idp/provedor.ts';
 
 export interface Servicos {
   readonly banco: Banco;
@@ -70,6 +71,7 @@ export async function carregarDemoSeVazio(config: Config, banco: Banco, relogio:
   if (!config.demoData || !(await bancoVazio(banco))) return;
   const agora = relogio.agora();
   await carregarDemo(banco, agora, diaLocal(agora, config.tz));
+  const { carregarDemoMercados } = await import('./demo/mercados.ts');
   await carregarDemoMercados(banco, agora);
 }
 
@@ -141,6 +143,7 @@ export async function iniciarServicos(config: Config, opcoes: OpcoesServicos = {
     const externo = opcoes.provedorDev;
     if (externo === undefined && precisaDoProvedorDev(config)) {
       if (config.producao) throw new Error('o provedor de desenvolvimento nunca roda em produção');
+      const { iniciarProvedorDev } = await import('./idp/provedor.ts');
       idp = await iniciarProvedorDev(config.host, config.devIdpPort);
     }
     limitador = config.redisUrl === undefined ? limitadorNoBanco(banco) : await limitadorNoRedis(config.redisUrl, limitadorNoBanco(banco), avisoDoServico(config));
@@ -160,6 +163,7 @@ export async function iniciarServicos(config: Config, opcoes: OpcoesServicos = {
       await cestas.listen({ host: config.host, port: config.cestasPort });
     }
     if (comMercados) {
+      const { criarAppMercados } = await import('./mercados/app.ts');
       mercados = await criarAppMercados({
         config,
         banco,
