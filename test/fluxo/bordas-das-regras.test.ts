@@ -9,6 +9,10 @@ import { RelogioDeTeste, iniciarAmbiente, type AmbienteDeTeste } from '../helper
  * The edges of the rules: the last day of a window, an inactive or closed cycle, a composition
  * at exactly what is ordered. Each test here fails when its rule is moved by one step.
  */
+function pick<T extends object>(o: T, chaves: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(o).filter(([k]) => chaves.includes(k)));
+}
+
 describe('bordas das regras de janela, ciclo e composição', () => {
   // DATAS_PADRAO: offers 01–04/03, orders 06–09/03 (2026). Noon in São Paulo.
   const dia = (d: string) => `2026-03-${d}T15:00:00Z`;
@@ -127,6 +131,23 @@ describe('bordas das regras de janela, ciclo e composição', () => {
     assert.equal(outroLugar.status, 200, `só outro ponto de retirada: ${outroLugar.texto}`);
     const gravado = await amb.banco.selectFrom('pedido').select('pontoEntregaId').where('cicloid', '=', c.id).execute();
     assert.deepEqual(gravado, [{ pontoEntregaId: outroPonto }]);
+    // What the order page and the cycle's order list say of it: each line, priced, and the totals.
+    interface PedidoLido { pontoEntregaId: number; finalizado: boolean; produtos: Array<Record<string, unknown>>; total: number; taxa: number; totalComTaxa: number }
+    const semIds = (p: PedidoLido) => ({ ...p, produtos: p.produtos.map(({ id: _id, ...l }) => l) });
+    const esperado = {
+      pontoEntregaId: outroPonto, finalizado: false, total: 175, taxa: 0, totalComTaxa: 175,
+      produtos: [
+        { tipo: 'cesta', cicloCestaId, cicloProdutoId: null, nome: cesta.nome, unidade: 'cesta', quantidade: 2, valor: 50, subtotal: 100 },
+        { tipo: 'extra', cicloCestaId: null, cicloProdutoId, nome: 'Mel', unidade: 'kg', quantidade: 3, valor: 25, subtotal: 75 },
+      ],
+    };
+    const pagina = (await como('consumidor').getJson(`${amb.url}/pedidoconsumidores/${c.id}`)).json<{ data: { pedido: PedidoLido } }>().data.pedido;
+    const pessoa = await amb.banco.selectFrom('usuario').select(['id', 'nome']).where('email', '=', emails.consumidor).executeTakeFirstOrThrow();
+    const lugar = await amb.banco.selectFrom('pontoentrega').select(['id', 'nome']).where('id', '=', outroPonto).executeTakeFirstOrThrow();
+    assert.deepEqual(semIds(pagina), { ...esperado, cicloid: c.id, usuario: pessoa, pontoEntrega: lugar, dataConfirmacao: null, ...pick(pagina, ['pedidoId']) });
+    const lista = (await como('admin').getJson(`${amb.url}/pedidosconsumidorestodos/${c.id}`)).json<{ data: PedidoLido[] }>().data;
+    assert.deepEqual(lista.map(semIds), [semIds(pagina)], 'a lista da coordenação diz o mesmo');
+    assert.equal(pagina.produtos.length, 2);
     const vizinhaCesta = await pedido('vizinha', ponto, 1, 0);
     assert.equal(vizinhaCesta.status, 409, 'a cesta acabou para as outras pessoas');
     assert.match(vizinhaCesta.json<{ error: string }>().error, /disponível: 0 cesta/);
