@@ -86,6 +86,12 @@ describe('bordas das regras de janela, ciclo e composição', () => {
     const fechado = await como('consumidor').postJson(`${amb.url}/pedidoconsumidoresconfirmacao`, { pedidoId });
     assert.equal(fechado.status, 409);
     assert.equal(fechado.json<{ error: string }>().error, 'Este ciclo já foi fechado');
+    // Closed for the coordination too, and its page says so: no form to edit.
+    const consumidora = await amb.banco.selectFrom('usuario').select('id').where('email', '=', emails.consumidor).executeTakeFirstOrThrow();
+    const pelaCoordenacao = await como('admin').postJson(`${amb.url}/pedidoconsumidoresconfirmacao`, { pedidoId });
+    assert.equal(pelaCoordenacao.status, 409);
+    const pagina = await como('admin').getJson(`${amb.url}/pedidoconsumidores/${cicloid}?usuarioid=${consumidora.id}`);
+    assert.equal(pagina.json<{ data: { podeEditar: boolean } }>().data.podeEditar, false);
     const linha = await amb.banco.selectFrom('pedido').select(['finalizado', 'dataConfirmacao']).where('id', '=', pedidoId).executeTakeFirstOrThrow();
     assert.equal(Boolean(linha.finalizado), false);
     assert.equal(linha.dataConfirmacao, null);

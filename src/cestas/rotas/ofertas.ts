@@ -30,7 +30,8 @@ export function rotasOfertas(app: FastifyInstance, ctx: ContextoCestas): void {
     const fornecedor = await usuarioPorId(ctx.banco, usuarioid);
     if (fornecedor === undefined || !fornecedor.perfil.includes('fornecedor')) throw new Invalido('VALIDACAO', 'Fornecedor inválido', { usuarioid: 'Não há fornecedor com este id' });
     const fase = faseDoCiclo(ciclo, hoje);
-    const podeEditar = ehGestor(ator) || (ator.usuarioid === usuarioid && fase === 'oferta' && ciclo.ativo && ciclo.fechadoEm === null);
+    // A closed cycle is closed for everyone, the coordination included (exigirJanela).
+    const podeEditar = ciclo.fechadoEm === null && (ehGestor(ator) || (ator.usuarioid === usuarioid && fase === 'oferta' && ciclo.ativo));
     const [oferta, produtosDisponiveis] = await Promise.all([ofertaDe(ctx.banco, cicloid, usuarioid), produtosParaOfertar(ctx.banco, usuarioid)]);
     const dados = {
       ciclo: { id: ciclo.id, nome: ciclo.nome, fase, dataOfertaInicio: ciclo.dataOfertaInicio, dataOfertaFim: ciclo.dataOfertaFim },

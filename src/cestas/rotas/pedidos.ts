@@ -40,7 +40,8 @@ export function rotasPedidos(app: FastifyInstance, ctx: ContextoCestas): void {
     const consumidor = usuarioid === ator.usuarioid ? { id: usuarioid, nome: ator.nome, perfil: ator.perfil } : await usuarioPorId(ctx.banco, usuarioid);
     if (consumidor === undefined || !consumidor.perfil.includes('consumidor')) throw new Invalido('VALIDACAO', 'Consumidor inválido', { usuarioid: 'Não há consumidor com este id' });
     const fase = faseDoCiclo(ciclo, hoje);
-    const podeEditar = ehGestor(ator) || (ator.usuarioid === usuarioid && fase === 'pedido' && ciclo.ativo && ciclo.fechadoEm === null);
+    // A closed cycle is closed for everyone, the coordination included (exigirJanela).
+    const podeEditar = ciclo.fechadoEm === null && (ehGestor(ator) || (ator.usuarioid === usuarioid && fase === 'pedido' && ciclo.ativo));
     const [pedido, reservas] = await Promise.all([pedidoDe(ctx.banco, cicloid, usuarioid, taxa), reservasDoCiclo(ctx.banco, cicloid)]);
     const disp = comDisponibilidade(catalogo, reservas);
     const dados = {
