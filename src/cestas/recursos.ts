@@ -3,6 +3,7 @@ import {
   UNIDADES, apagarCatalogo, atualizarCatalogo, criarCatalogo, definicao, listarCatalogo, obterCatalogo, opcoesDeCategoria,
   type Categoria, type Cesta, type EntidadeCatalogo, type FiltroCatalogo, type PontoEntrega, type Produto, type RegistroCatalogo,
 } from '../domain/catalogo.ts';
+import { lerCiclo } from './entrada.ts';
 import { ORDENS_CICLO, apagarCiclo, obterCiclo, salvarCiclo, type Ciclo } from '../domain/ciclos.ts';
 import { formatarReais } from '../domain/decimal.ts';
 import { NOMES_PERFIS, PERFIS } from '../domain/perfis.ts';
@@ -208,8 +209,8 @@ export const ciclo: Recurso<Ciclo, OpcoesCiclo> = {
   ordemPadrao: 'dataOfertaInicio',
   listar: () => Promise.reject(new Error('o índice de ciclos tem rota própria')),
   obter: (ctx, id) => obterCiclo(ctx.banco, id, hoje(ctx)),
-  criar: (ctx, ator, entrada) => salvarCiclo(ctx.banco, ator, null, entrada, ctx.relogio.agora(), hoje(ctx)),
-  atualizar: (ctx, ator, id, entrada) => salvarCiclo(ctx.banco, ator, id, entrada, ctx.relogio.agora(), hoje(ctx)),
+  criar: (ctx, ator, entrada) => salvarCiclo(ctx.banco, ator, null, lerCiclo(entrada), ctx.relogio.agora(), hoje(ctx)),
+  atualizar: (ctx, ator, id, entrada) => salvarCiclo(ctx.banco, ator, id, lerCiclo(entrada), ctx.relogio.agora(), hoje(ctx)),
   apagar: (ctx, ator, id) => apagarCiclo(ctx.banco, ator, id, ctx.relogio.agora(), hoje(ctx)),
   colunas: [],
   opcoes: async (ctx) => ({

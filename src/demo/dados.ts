@@ -9,7 +9,7 @@ import { salvarCiclo } from '../domain/ciclos.ts';
 import { salvarComposicao } from '../domain/composicao.ts';
 import { fecharCiclo } from '../domain/financeiro.ts';
 import { salvarOferta } from '../domain/ofertas.ts';
-import { disponibilidade, finalizarPedido, salvarPedido } from '../domain/pedidos.ts';
+import { disponibilidade, finalizarPedido, salvarPedido, type LinhaPedida } from '../domain/pedidos.ts';
 import type { PessoaDemo } from '../idp/provedor.ts';
 
 interface PessoaDemoCompleta extends PessoaDemo {
@@ -101,42 +101,50 @@ async function carregarFluxoDemo(banco: Banco, agora: Date, hoje: string): Promi
   const tempo = { agora, hoje };
   const taxa = { percentualCentesimos: 0, fixaCentavos: 0 };
   const p = (nome: string) => produtos.get(nome) ?? 0;
-  const ofertaDora = [['Alface crespa', '60', '3.00'], ['Couve manteiga', '40', '3.50'], ['Tomate', '50', '8.00'], ['Ovos caipiras', '30', '16.00']] as const;
-  const ofertaElias = [['Mandioca', '40', '5.00'], ['Banana prata', '30', '7.00'], ['Tomate', '30', '7.50'], ['Queijo minas frescal', '15', '22.00']] as const;
+  // [product, quantity in thousandths of its unit, price in centavos per unit]
+  const ofertaDora = [['Alface crespa', 60_000, 300], ['Couve manteiga', 40_000, 350], ['Tomate', 50_000, 800], ['Ovos caipiras', 30_000, 1600]] as const;
+  const ofertaElias = [['Mandioca', 40_000, 500], ['Banana prata', 30_000, 700], ['Tomate', 30_000, 750], ['Queijo minas frescal', 15_000, 2200]] as const;
   for (const [nome, fase] of CICLOS_DEMO.map(([n, d]) => [n, d] as const)) {
     const cicloid = ciclos.get(nome) ?? 0;
     if (fase >= 14) continue;
     const finalizar = fase < -1;
     for (const [email, linhas] of [['dora@exemplo.org', ofertaDora], ['elias@exemplo.org', ofertaElias]] as const) {
-      await salvarOferta(banco, ator, { cicloid, usuarioid: pessoas.get(email), produtos: linhas.map(([produto, quantidade, valor]) => ({ produtoid: p(produto), quantidade, valor })) }, { ...tempo, finalizar });
+      const produtosDaOferta = linhas.map(([produto, quantidadeMilesimos, valorCentavos], i) => ({ produtoid: p(produto), quantidadeMilesimos, valorCentavos, campo: `produtos.${i}` }));
+      await salvarOferta(banco, ator, { cicloid, usuarioid: pessoas.get(email) ?? null, linhas: produtosDaOferta }, { ...tempo, finalizar });
     }
     if (!finalizar) continue;
     const linhas = await linhasOfertadas(banco, cicloid);
     const linha = (produto: string, fornecedor: string) => linhas.find((l) => l.produto === produto && l.fornecedor.startsWith(fornecedor))?.ofertaProdutoId;
     const cestasDoCiclo = await banco.selectFrom('ciclocesta').innerJoin('cesta', 'cesta.id', 'ciclocesta.cestaId').select(['ciclocesta.id', 'cesta.nome']).where('cicloid', '=', cicloid).orderBy('ciclocesta.id').execute();
-    const composicoes: Record<string, { cestas: number; itens: Array<[string, string, string, string]> }> = {
-      'Cesta Pequena': { cestas: 20, itens: [['Alface crespa', 'Dora', '1', 'maço'], ['Tomate', 'Dora', '1', 'kg'], ['Mandioca', 'Elias', '1', 'kg'], ['Ovos caipiras', 'Dora', '6', 'unidade']] },
-      'Cesta Média': { cestas: 10, itens: [['Alface crespa', 'Dora', '2', 'maço'], ['Couve manteiga', 'Dora', '1', 'maço'], ['Tomate', 'Elias', '1500', 'g'], ['Banana prata', 'Elias', '1', 'dúzia'], ['Ovos caipiras', 'Dora', '1', 'dúzia']] },
+    // [product, supplier, thousandths of the unit chosen, that unit]
+    const composicoes: Record<string, { cestas: number; itens: Array<[string, string, number, string]> }> = {
+      'Cesta Pequena': { cestas: 20, itens: [['Alface crespa', 'Dora', 1000, 'maço'], ['Tomate', 'Dora', 1000, 'kg'], ['Mandioca', 'Elias', 1000, 'kg'], ['Ovos caipiras', 'Dora', 6000, 'unidade']] },
+      'Cesta Média': { cestas: 10, itens: [['Alface crespa', 'Dora', 2000, 'maço'], ['Couve manteiga', 'Dora', 1000, 'maço'], ['Tomate', 'Elias', 1_500_000, 'g'], ['Banana prata', 'Elias', 1000, 'dúzia'], ['Ovos caipiras', 'Dora', 1000, 'dúzia']] },
     };
     for (const cc of cestasDoCiclo) {
       const c = composicoes[cc.nome];
       if (c === undefined) continue;
-      await salvarComposicao(banco, ator, cc.id, { quantidadeCestas: c.cestas, produtos: c.itens.map(([produto, fornecedor, q, unidade]) => ({ ofertaProdutoId: linha(produto, fornecedor), quantidadePorCesta: q, unidade })) }, agora);
+      const itens = c.itens.map(([produto, fornecedor, quantidadeMilesimos, unidade], i) => ({ ofertaProdutoId: linha(produto, fornecedor) ?? 0, quantidadeMilesimos, unidade, campo: `produtos.${i}` }));
+      await salvarComposicao(banco, ator, { cicloCestaId: cc.id, quantidadeCestas: c.cestas, itens }, agora);
     }
     if (fase > -6) continue;
     const ciclo = await banco.selectFrom('ciclo').select(['nome', 'dataOfertaInicio', 'dataOfertaFim', 'dataPedidoInicio', 'dataPedidoFim', 'dataRetiradaInicio', 'dataRetiradaFim']).where('id', '=', cicloid).executeTakeFirstOrThrow();
-    await salvarCiclo(banco, ator, cicloid, { ...ciclo, cicloProdutos: [{ produtoId: p('Tomate'), quantidade: '20', valor: '10.00' }, { produtoId: p('Queijo minas frescal'), quantidade: '10', valor: '28.00' }] }, agora, hoje);
+    const cicloProdutos = [{ id: null, produtoId: p('Tomate'), quantidadeMilesimos: 20_000, valorCentavos: 1000, campo: 'cicloProdutos.0' }, { id: null, produtoId: p('Queijo minas frescal'), quantidadeMilesimos: 10_000, valorCentavos: 2800, campo: 'cicloProdutos.1' }];
+    await salvarCiclo(banco, ator, cicloid, { dados: { ...ciclo, ativo: true }, cicloEntregas: null, cicloCestas: null, cicloProdutos }, agora, hoje);
     const disp = await disponibilidade(banco, cicloid);
     const cesta = (nome: string) => disp.cestas.find((c) => c.nome === nome)?.cicloCestaId;
     const extra = (nome: string) => disp.extras.find((e) => e.nome === nome)?.cicloProdutoId;
-    const pedidos: Array<[string, string, Array<Record<string, unknown>>, boolean]> = [
-      ['fabi@exemplo.org', 'Sede da Associação', [{ cicloCestaId: cesta('Cesta Média'), quantidade: 1 }, { cicloProdutoId: extra('Queijo minas frescal'), quantidade: 1 }], true],
-      ['gabriel@exemplo.org', 'Escola Estadual Centro', [{ cicloCestaId: cesta('Cesta Pequena'), quantidade: 2 }, { cicloProdutoId: extra('Tomate'), quantidade: '1.5' }], fase <= -10],
-      ['elias@exemplo.org', 'Feira do Produtor', [{ cicloCestaId: cesta('Cesta Pequena'), quantidade: 1 }], true],
+    const daCesta = (nome: string, cestas: number) => ({ cicloCestaId: cesta(nome) ?? 0, cicloProdutoId: null, quantidadeMilesimos: cestas * 1000 });
+    const doExtra = (nome: string, milesimos: number) => ({ cicloCestaId: null, cicloProdutoId: extra(nome) ?? 0, quantidadeMilesimos: milesimos });
+    const pedidos: Array<[string, string, Array<Omit<LinhaPedida, 'campo'>>, boolean]> = [
+      ['fabi@exemplo.org', 'Sede da Associação', [daCesta('Cesta Média', 1), doExtra('Queijo minas frescal', 1000)], true],
+      ['gabriel@exemplo.org', 'Escola Estadual Centro', [daCesta('Cesta Pequena', 2), doExtra('Tomate', 1500)], fase <= -10],
+      ['elias@exemplo.org', 'Feira do Produtor', [daCesta('Cesta Pequena', 1)], true],
     ];
     for (const [email, ponto, produtosDoPedido, confirmar] of pedidos) {
-      const pedido = await salvarPedido(banco, ator, { cicloid, usuarioid: pessoas.get(email), pontoEntregaId: pontos.get(ponto), produtos: produtosDoPedido }, { ...tempo, taxa });
-      if (confirmar) await finalizarPedido(banco, ator, { pedidoId: pedido.pedidoId }, { ...tempo, taxa, tz: 'America/Sao_Paulo' });
+      const linhasDoPedido = produtosDoPedido.map((l, i) => ({ ...l, campo: `produtos.${i}` }));
+      const pedido = await salvarPedido(banco, ator, { cicloid, usuarioid: pessoas.get(email) ?? null, pontoEntregaId: pontos.get(ponto) ?? 0, linhas: linhasDoPedido }, { ...tempo, taxa });
+      if (confirmar) await finalizarPedido(banco, ator, pedido.pedidoId, { ...tempo, taxa, tz: 'America/Sao_Paulo' });
     }
     if (fase <= -20) await fecharCiclo(banco, ator, cicloid, { ...tempo, taxa });
   }

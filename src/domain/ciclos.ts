@@ -7,7 +7,7 @@ import { ESCALA_DINHEIRO, ESCALA_QUANTIDADE, paraNumero } from './decimal.ts';
 import { Conflito, Invalido, NaoEncontrado } from './erros.ts';
 import { contem, exigirSemReferencias, montarPagina, totalDaLista, type Pagina, type PedidoDePagina, type Referencia } from './registros.ts';
 import { somarDias } from './tempo.ts';
-import { Campos, chaveDeNome, MAIOR_ID, type Entrada } from './validacao.ts';
+import { chaveDeNome } from './validacao.ts';
 
 /** A cycle's phase, derived from its dates and today; never stored. */
 export const FASES = ['planejado', 'oferta', 'composicao', 'pedido', 'retirada', 'encerrado'] as const;
@@ -124,7 +124,7 @@ export interface Ciclo extends CicloResumo {
   readonly updatedAt: string;
 }
 
-const CAMPOS_DATA = [
+export const CAMPOS_DATA = [
   'dataOfertaInicio', 'dataOfertaFim', 'dataPedidoInicio', 'dataPedidoFim', 'dataRetiradaInicio', 'dataRetiradaFim',
 ] as const;
 
@@ -138,20 +138,22 @@ export const ROTULOS_DATAS: Readonly<Record<(typeof CAMPOS_DATA)[number], string
 };
 
 export const LISTAS_DO_CICLO = ['cicloEntregas', 'cicloCestas', 'cicloProdutos'] as const;
-type ListaDoCiclo = (typeof LISTAS_DO_CICLO)[number];
+export type ListaDoCiclo = (typeof LISTAS_DO_CICLO)[number];
 
-interface EntregaLida {
+/** Rows of a cycle's lists as the edge reads them; `campo` is where a refusal is reported. */
+export interface EntregaLida {
   readonly id: number | null;
   readonly dataEntrega: string;
   readonly observacao: string | null;
+  readonly campo: string;
 }
-interface CestaLida {
+export interface CestaLida {
   readonly id: number | null;
   readonly cestaId: number;
   readonly quantidadeCestas: number;
   readonly campo: string;
 }
-interface ProdutoLido {
+export interface ProdutoLido {
   readonly id: number | null;
   readonly produtoId: number;
   readonly quantidadeMilesimos: number;
@@ -159,7 +161,8 @@ interface ProdutoLido {
   readonly campo: string;
 }
 
-interface CicloLido {
+/** A cycle as the edge reads it; a list left null is kept as it is. */
+export interface CicloLido {
   readonly dados: {
     nome: string;
     dataOfertaInicio: string;
@@ -175,96 +178,36 @@ interface CicloLido {
   readonly cicloProdutos: ProdutoLido[] | null;
 }
 
-/** A list given as a JSON array or as form bracket keys (qs gives an array or an index map). */
-function itensDaLista(valor: unknown): unknown[] | 'invalido' {
-  if (valor === undefined || valor === null || valor === '') return [];
-  if (Array.isArray(valor)) return valor;
-  if (typeof valor === 'object') {
-    const chaves = Object.keys(valor);
-    if (chaves.every((k) => /^\d+$/.test(k))) return chaves.sort((a, b) => Number(a) - Number(b)).map((k) => (valor as Record<string, unknown>)[k]);
-  }
-  return 'invalido';
-}
-
-/** Form rows left blank (the spare rows a page offers) are not rows. */
-function linhaEmBranco(item: unknown): boolean {
-  if (item === null || typeof item !== 'object') return false;
-  return Object.entries(item).every(([k, v]) => k === 'id' || v === '' || v === undefined || v === null);
-}
-
-function lerLista<T>(c: Campos, nome: ListaDoCiclo, presentes: ReadonlySet<string>, ler: (item: Campos, campo: (k: string) => string) => T): T[] | null {
-  if (!presentes.has(nome)) return null;
-  const itens = itensDaLista(c.bruto(nome));
-  if (itens === 'invalido') {
-    c.erro(nome, 'Deve ser uma lista');
-    return [];
-  }
-  const lidos: T[] = [];
-  itens.forEach((item, i) => {
-    if (linhaEmBranco(item)) return;
-    if (item === null || typeof item !== 'object' || Array.isArray(item)) {
-      c.erro(`${nome}.${i}`, 'Deve ser um objeto');
-      return;
-    }
-    const sub = new Campos(item as Entrada);
-    const lido = ler(sub, (k) => `${nome}.${i}.${k}`);
-    for (const [k, m] of Object.entries(sub.erros)) c.erro(`${nome}.${i}.${k}`, m);
-    lidos.push(lido);
-  });
-  return lidos;
-}
-
 /**
- * Reads a cycle from JSON or a form. A child list is replaced only when it is present: a JSON
- * key, or (forms) a name listed in `_listas`, since a form with no rows sends nothing.
+ * The rules a cycle's data must meet: its dates in order, deliveries inside them, and each basket
+ * and product listed once. Returns every broken rule, by field. `ilegiveis` names fields the edge
+ * could not read: they take part in no comparison, so a form gets its reading errors and its rule
+ * errors at once without a rule being judged on a value that is not there.
  */
-export function lerCiclo(entrada: Entrada): CicloLido {
-  const c = new Campos(entrada);
-  const nome = c.texto('nome', { obrigatorio: true, max: 120 });
-  const datas = Object.fromEntries(CAMPOS_DATA.map((k) => [k, c.data(k, { obrigatorio: true })])) as Record<(typeof CAMPOS_DATA)[number], string>;
+export function regrasDoCiclo(lido: CicloLido, ilegiveis: ReadonlySet<string> = new Set()): Record<string, string> {
+  const erros: Record<string, string> = {};
+  const { dados } = lido;
   for (let i = 1; i < CAMPOS_DATA.length; i++) {
     const anterior = CAMPOS_DATA[i - 1] as (typeof CAMPOS_DATA)[number];
     const atual = CAMPOS_DATA[i] as (typeof CAMPOS_DATA)[number];
-    if (c.erros[anterior] === undefined && c.erros[atual] === undefined && datas[atual] < datas[anterior]) {
-      c.erro(atual, `Deve ser igual ou posterior ao ${ROTULOS_DATAS[anterior]}`);
+    if (!ilegiveis.has(anterior) && !ilegiveis.has(atual) && dados[atual] < dados[anterior]) erros[atual] = `Deve ser igual ou posterior ao ${ROTULOS_DATAS[anterior]}`;
+  }
+  const legivel = (campo: string) => !ilegiveis.has(campo);
+  if (legivel('dataOfertaInicio') && legivel('dataRetiradaFim')) {
+    for (const e of (lido.cicloEntregas ?? []).filter((x) => legivel(x.campo))) {
+      if (e.dataEntrega < dados.dataOfertaInicio || e.dataEntrega > dados.dataRetiradaFim) erros[e.campo] = 'Deve estar dentro das datas do ciclo';
     }
   }
-  const ativo = c.booleano('ativo', true);
-  const declaradas = c.bruto('_listas');
-  const presentes = new Set<string>(
-    typeof declaradas === 'string' ? declaradas.split(',') : LISTAS_DO_CICLO.filter((l) => c.bruto(l) !== undefined),
-  );
-
-  const cicloEntregas = lerLista(c, 'cicloEntregas', presentes, (s) => {
-    const dataEntrega = s.data('dataEntrega', { obrigatorio: true });
-    if (s.erros.dataEntrega === undefined && c.erros.dataOfertaInicio === undefined && c.erros.dataRetiradaFim === undefined) {
-      if (dataEntrega < datas.dataOfertaInicio || dataEntrega > datas.dataRetiradaFim) s.erro('dataEntrega', 'Deve estar dentro das datas do ciclo');
-    }
-    return { id: s.inteiro('id', { min: 1, max: MAIOR_ID }), dataEntrega, observacao: s.texto('observacao', { max: 200 }) };
-  });
-  const cicloCestas = lerLista(c, 'cicloCestas', presentes, (s, campo) => ({
-    id: s.inteiro('id', { min: 1, max: MAIOR_ID }),
-    cestaId: s.inteiro('cestaId', { obrigatorio: true, min: 1, max: MAIOR_ID }),
-    quantidadeCestas: s.inteiro('quantidadeCestas', { obrigatorio: true, min: 0, max: 100_000 }),
-    campo: campo('cestaId'),
-  }));
-  const cicloProdutos = lerLista(c, 'cicloProdutos', presentes, (s, campo) => ({
-    id: s.inteiro('id', { min: 1, max: MAIOR_ID }),
-    produtoId: s.inteiro('produtoId', { obrigatorio: true, min: 1, max: MAIOR_ID }),
-    quantidadeMilesimos: s.decimal('quantidade', ESCALA_QUANTIDADE, { obrigatorio: true }),
-    valorCentavos: s.decimal('valor', ESCALA_DINHEIRO, { obrigatorio: true }),
-    campo: campo('produtoId'),
-  }));
-  for (const [lista, chave] of [[cicloCestas, 'cestaId'], [cicloProdutos, 'produtoId']] as const) {
+  const repetidos = <T extends { readonly campo: string }>(itens: readonly T[], chave: (item: T) => number) => {
     const vistos = new Set<number>();
-    for (const item of lista ?? []) {
-      const valor = (item as unknown as Record<string, number>)[chave] ?? 0;
-      if (vistos.has(valor)) c.erro(item.campo, 'Item repetido na lista');
-      vistos.add(valor);
+    for (const item of itens.filter((x) => legivel(x.campo))) {
+      if (vistos.has(chave(item))) erros[item.campo] = 'Item repetido na lista';
+      vistos.add(chave(item));
     }
-  }
-  c.concluir();
-  return { dados: { nome, ...datas, ativo }, cicloEntregas, cicloCestas, cicloProdutos };
+  };
+  repetidos(lido.cicloCestas ?? [], (c) => c.cestaId);
+  repetidos(lido.cicloProdutos ?? [], (p) => p.produtoId);
+  return erros;
 }
 
 /** Loads a cycle with its lists: four queries, whatever its size. */
@@ -459,8 +402,9 @@ async function reconciliarEntregas(trx: Db, cicloid: number, itens: readonly Ent
  * Creates (id null) or updates a cycle with its lists. Child rows are matched and updated in
  * place; what would orphan compositions or orders is refused with 409, never cascaded.
  */
-export async function salvarCiclo(banco: Banco, ator: Ator, id: number | null, entrada: Entrada, agora: Date, hoje: string): Promise<Ciclo> {
-  const lido = lerCiclo(entrada);
+export async function salvarCiclo(banco: Banco, ator: Ator, id: number | null, lido: CicloLido, agora: Date, hoje: string): Promise<Ciclo> {
+  const erros = regrasDoCiclo(lido);
+  if (Object.keys(erros).length > 0) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', erros);
   return emTransacao(banco, async (trx) => {
     await conferirExistentes(trx, 'cesta', (lido.cicloCestas ?? []).map((c) => ({ id: c.cestaId, campo: c.campo })), 'Cesta não encontrada');
     await conferirExistentes(trx, 'produto', (lido.cicloProdutos ?? []).map((p) => ({ id: p.produtoId, campo: p.campo })), 'Produto não encontrado');

@@ -5,7 +5,6 @@ import { auditar } from './auditoria.ts';
 import { cicloDasJanelas, exigirAberto } from './ciclos.ts';
 import { ESCALA_DINHEIRO, ESCALA_QUANTIDADE, paraNumero, valorDaQuantidade } from './decimal.ts';
 import { Conflito, Invalido, NaoEncontrado } from './erros.ts';
-import { Campos, MAIOR_ID, type Entrada } from './validacao.ts';
 
 /** Units a composition may use for a product of each unit, as a factor to the product's unit. */
 const CONVERSOES: Readonly<Record<string, Readonly<Record<string, readonly [number, number]>>>> = {
@@ -113,48 +112,36 @@ export async function paginaDaComposicao(db: Db, cicloCestaId: number): Promise<
   };
 }
 
-interface ItemLido {
+/** One offer line in a basket, in thousandths of the unit the coordinator chose. */
+export interface ItemDaComposicao {
   readonly ofertaProdutoId: number;
   readonly quantidadeMilesimos: number;
   readonly unidade: string;
+  /** Where a refusal of this item is reported (the edge names it). */
   readonly campo: string;
+}
+
+/** A basket lists each offer line once: the items that repeat one, by field. */
+export function regrasDosItens(itens: readonly ItemDaComposicao[]): Record<string, string> {
+  const repetidos = itens.filter((item, i) => itens.findIndex((o) => o.ofertaProdutoId === item.ofertaProdutoId) < i);
+  return Object.fromEntries(repetidos.map((r) => [`${r.campo}.ofertaProdutoId`, 'Item repetido na composição']));
+}
+
+/** A composition as the edge reads it. */
+export interface EntradaComposicao {
+  readonly cicloCestaId: number;
+  readonly quantidadeCestas: number;
+  readonly itens: readonly ItemDaComposicao[];
 }
 
 /**
  * Saves the composition of one cycle basket (the Composicao shape). Idempotent: the same body
  * twice leaves the same state. The capacity rule is checked in the same transaction.
  */
-export async function salvarComposicao(banco: Banco, ator: Ator, cicloCestaIdRota: number | null, entrada: Entrada, agora: Date): Promise<PaginaComposicao> {
-  const c = new Campos(entrada);
-  const cicloCestaIdCorpo = c.inteiro('cicloCestaId', { min: 1, max: MAIOR_ID });
-  const quantidadeCestas = c.inteiro('quantidadeCestas', { obrigatorio: true, min: 0, max: 100_000 });
-  const bruto = c.bruto('produtos');
-  const lista = Array.isArray(bruto) ? bruto : bruto !== null && typeof bruto === 'object' ? Object.values(bruto) : bruto === undefined ? [] : null;
-  if (lista === null) c.erro('produtos', 'Deve ser uma lista');
-  const itens: ItemLido[] = [];
-  const vistos = new Set<number>();
-  (lista ?? []).slice(0, 500).forEach((item, i) => {
-    if (item === null || typeof item !== 'object' || Array.isArray(item)) {
-      c.erro(`produtos.${i}`, 'Deve ser um objeto');
-      return;
-    }
-    const s = new Campos(item as Entrada);
-    // A form lists every offered line; a blank or zero quantity means "not in this basket".
-    const q = s.bruto('quantidadePorCesta');
-    if (q === '' || q === '0') return;
-    const ofertaProdutoId = s.inteiro('ofertaProdutoId', { obrigatorio: true, min: 1, max: MAIOR_ID });
-    const quantidadeMilesimos = s.decimal('quantidadePorCesta', ESCALA_QUANTIDADE, { obrigatorio: true, min: 1 });
-    const unidade = s.texto('unidade', { obrigatorio: true, max: 20 });
-    for (const [k, m] of Object.entries(s.erros)) c.erro(`produtos.${i}.${k}`, m);
-    if (vistos.has(ofertaProdutoId)) c.erro(`produtos.${i}.ofertaProdutoId`, 'Item repetido na composição');
-    vistos.add(ofertaProdutoId);
-    itens.push({ ofertaProdutoId, quantidadeMilesimos, unidade, campo: `produtos.${i}` });
-  });
-  const cicloCestaId = cicloCestaIdRota ?? cicloCestaIdCorpo;
-  if (cicloCestaId === null) c.erro('cicloCestaId', 'Campo obrigatório');
-  else if (cicloCestaIdRota !== null && cicloCestaIdCorpo !== null && cicloCestaIdCorpo !== cicloCestaIdRota) c.erro('cicloCestaId', 'Não confere com o endereço');
-  c.concluir();
-  const id = cicloCestaId ?? 0;
+export async function salvarComposicao(banco: Banco, ator: Ator, entrada: EntradaComposicao, agora: Date): Promise<PaginaComposicao> {
+  const { cicloCestaId: id, quantidadeCestas, itens } = entrada;
+  const erros = regrasDosItens(itens);
+  if (Object.keys(erros).length > 0) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', erros);
   return emTransacao(banco, async (trx) => {
     // The cycle first (open, and held until commit), then the basket read under its lock: an
     // edit of the cycle that commits meanwhile (its quantity of this basket) is seen.

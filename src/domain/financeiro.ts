@@ -11,7 +11,6 @@ import { cicloDasJanelas } from './ciclos.ts';
 import { ESCALA_DINHEIRO, paraNumero, valorDaQuantidade } from './decimal.ts';
 import { Conflito, Invalido, NaoEncontrado } from './erros.ts';
 import { taxaDoPedido, type Taxa } from './pedidos.ts';
-import { Campos, MAIOR_ID, type Entrada } from './validacao.ts';
 
 export interface Saldo {
   /** Credits minus debits, in reais; positive means the community owes the person. */
@@ -160,6 +159,26 @@ export function formatoDoArquivo(conteudo: Buffer): (typeof FORMATOS)[number] | 
   return FORMATOS.find((f) => f.assinatura.every((b, i) => conteudo[i] === b));
 }
 
+/** Why a receipt cannot be kept (not PDF, PNG or JPEG, or over 10 MiB), or null when it can. */
+export function regraDoComprovante(arquivo: ArquivoRecebido | null): string | null {
+  if (arquivo === null) return null;
+  if (formatoDoArquivo(arquivo.conteudo) === undefined) return 'O comprovante deve ser PDF, PNG ou JPEG';
+  if (arquivo.conteudo.length > TAMANHO_MAXIMO_ARQUIVO) return 'O comprovante deve ter no máximo 10 MiB';
+  return null;
+}
+
+/** A payment or an adjustment as the edge reads it (money in centavos; no date: today). */
+export interface EntradaMovimentacao {
+  readonly usuarioid: number;
+  readonly tipoMovimentacaoId: number;
+  readonly valorCentavos: number;
+  readonly data: string | null;
+  readonly descricao: string;
+  readonly cicloid: number | null;
+  /** Only for a type that goes both ways (an adjustment); null there means a credit. */
+  readonly sentido: 'credito' | 'debito' | null;
+}
+
 export interface Movimentacao {
   readonly id: number;
   readonly usuarioid: number;
@@ -179,30 +198,23 @@ export interface Movimentacao {
 export async function registrarMovimentacao(
   banco: Banco,
   ator: Ator,
-  entrada: Entrada,
+  entrada: EntradaMovimentacao,
   arquivo: ArquivoRecebido | null,
   opcoes: { agora: Date; hoje: string; dirArquivos: string },
 ): Promise<Movimentacao> {
-  const c = new Campos(entrada);
-  const usuarioid = c.inteiro('usuarioid', { obrigatorio: true, min: 1, max: MAIOR_ID });
-  const tipoMovimentacaoId = c.inteiro('tipoMovimentacaoId', { obrigatorio: true, min: 1, max: MAIOR_ID });
-  const valorCentavos = c.decimal('valor', ESCALA_DINHEIRO, { obrigatorio: true, min: 1 });
-  const data = c.data('data') ?? opcoes.hoje;
-  const descricao = c.texto('descricao', { obrigatorio: true, max: 500 });
-  const cicloid = c.inteiro('cicloid', { min: 1, max: MAIOR_ID });
-  const sentidoPedido = c.umDe('sentido', ['credito', 'debito'] as const);
+  const { usuarioid, tipoMovimentacaoId, valorCentavos, descricao, cicloid } = entrada;
+  const data = entrada.data ?? opcoes.hoje;
+  const recusa = regraDoComprovante(arquivo);
+  if (recusa !== null) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', { arquivo: recusa });
   const formato = arquivo === null ? undefined : formatoDoArquivo(arquivo.conteudo);
-  if (arquivo !== null && formato === undefined) c.erro('arquivo', 'O comprovante deve ser PDF, PNG ou JPEG');
-  if (arquivo !== null && arquivo.conteudo.length > TAMANHO_MAXIMO_ARQUIVO) c.erro('arquivo', 'O comprovante deve ter no máximo 10 MiB');
-  c.concluir();
   const tipo = await banco.selectFrom('tipomovimentacao').select(['id', 'sentido']).where('id', '=', tipoMovimentacaoId).executeTakeFirst();
   const erros: Record<string, string> = {};
   if (tipo === undefined) erros.tipoMovimentacaoId = 'Tipo de movimentação inexistente';
-  else if (tipo.sentido === 'ambos' && sentidoPedido === null) erros.sentido = 'Escolha crédito ou débito para um ajuste';
+  else if (tipo.sentido === 'ambos' && entrada.sentido === null) erros.sentido = 'Escolha crédito ou débito para um ajuste';
   if ((await banco.selectFrom('usuario').select('id').where('id', '=', usuarioid).executeTakeFirst()) === undefined) erros.usuarioid = 'Pessoa inexistente';
   if (cicloid !== null && (await banco.selectFrom('ciclo').select('id').where('id', '=', cicloid).executeTakeFirst()) === undefined) erros.cicloid = 'Ciclo inexistente';
   if (Object.keys(erros).length > 0 || tipo === undefined) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', erros);
-  const sentido = tipo.sentido === 'ambos' ? (sentidoPedido ?? 'credito') : tipo.sentido;
+  const sentido = tipo.sentido === 'ambos' ? (entrada.sentido ?? 'credito') : tipo.sentido;
   // NOTE: the file is written before the row, under a random name: if the transaction fails the
   // file is removed, so no row ever points to a missing file.
   let guardado: string | null = null;

@@ -7,7 +7,6 @@ import { cicloDasJanelas, exigirJanela, faseDoCiclo, type Fase } from './ciclos.
 import { ESCALA_DINHEIRO, ESCALA_QUANTIDADE, paraNumero, valorDaQuantidade } from './decimal.ts';
 import { Conflito, Invalido, NaoEncontrado, Proibido } from './erros.ts';
 import { lerPerfis } from './perfis.ts';
-import { Campos, MAIOR_ID, type Entrada } from './validacao.ts';
 
 export interface LinhaDaOferta {
   readonly ofertaProdutoId: number;
@@ -85,66 +84,49 @@ export async function ofertaDe(db: Db, cicloid: number, usuarioid: number): Prom
   };
 }
 
-interface LinhaLida {
+/** One product a supplier offers, in thousandths of its unit and centavos per unit. */
+export interface LinhaParaOfertar {
   readonly produtoid: number;
   readonly quantidadeMilesimos: number;
   readonly valorCentavos: number;
+  /** Where a refusal of this line is reported (the edge names it). */
   readonly campo: string;
 }
 
-function lerLinhas(c: Campos): LinhaLida[] {
-  const bruto = c.bruto('produtos');
-  const itens = Array.isArray(bruto) ? bruto : bruto !== null && typeof bruto === 'object' ? Object.values(bruto) : bruto === undefined ? [] : null;
-  if (itens === null) {
-    c.erro('produtos', 'Deve ser uma lista');
-    return [];
-  }
-  if (itens.length > 500) {
-    c.erro('produtos', 'No máximo 500 produtos por oferta');
-    return [];
-  }
-  const linhas: LinhaLida[] = [];
-  const vistos = new Set<number>();
-  itens.forEach((item, i) => {
-    if (item === null || typeof item !== 'object' || Array.isArray(item)) {
-      c.erro(`produtos.${i}`, 'Deve ser um objeto');
-      return;
-    }
-    const s = new Campos(item as Entrada);
-    // A form lists every product; a blank or zero quantity means "not offered".
-    const q = s.bruto('quantidade');
-    if (q === '' || q === '0') return;
-    const produtoid = s.inteiro('produtoid', { obrigatorio: true, min: 1, max: MAIOR_ID });
-    const quantidadeMilesimos = s.decimal('quantidade', ESCALA_QUANTIDADE, { obrigatorio: true, min: 1 });
-    const valorCentavos = s.decimal('valor', ESCALA_DINHEIRO, { obrigatorio: true });
-    for (const [k, m] of Object.entries(s.erros)) c.erro(`produtos.${i}.${k}`, m);
-    if (vistos.has(produtoid)) c.erro(`produtos.${i}.produtoid`, 'Produto repetido na oferta');
-    vistos.add(produtoid);
-    linhas.push({ produtoid, quantidadeMilesimos, valorCentavos, campo: `produtos.${i}.produtoid` });
-  });
-  return linhas;
+/** An offer holds each product once: the lines that repeat one, by field. */
+export function regrasDasLinhas(linhas: readonly LinhaParaOfertar[]): Record<string, string> {
+  const repetidas = linhas.filter((l, i) => linhas.findIndex((o) => o.produtoid === l.produtoid) < i);
+  return Object.fromEntries(repetidas.map((r) => [`${r.campo}.produtoid`, 'Produto repetido na oferta']));
 }
+
+/** An offer as the edge reads it: for whom (null: the actor), which cycle, and its lines. */
+export interface EntradaOferta {
+  readonly usuarioid: number | null;
+  readonly cicloid: number;
+  readonly linhas: readonly LinhaParaOfertar[];
+}
+
+/** The line to remove: by its id, or by cycle and product of a supplier (null: the actor). */
+export type AlvoNaOferta = { readonly ofertaProdutoId: number } | { readonly cicloid: number; readonly produtoid: number; readonly usuarioid: number | null };
 
 /**
  * Saves an offer: `finalizar` false keeps (or puts back) a draft, true finalises it. The lines
  * sent replace the offer's lines; a line in use by compositions cannot drop below its use.
  */
-export async function salvarOferta(banco: Banco, ator: Ator, entrada: Entrada, opcoes: ContextoTempo & { finalizar: boolean }): Promise<Oferta> {
-  const c = new Campos(entrada);
-  const cicloid = c.inteiro('cicloid', { obrigatorio: true, min: 1, max: MAIOR_ID });
-  const usuarioidPedido = c.inteiro('usuarioid', { min: 1, max: MAIOR_ID });
-  exigirAgirPor(ator, usuarioidPedido, 'oferta');
-  const linhas = lerLinhas(c);
-  c.concluir();
+export async function salvarOferta(banco: Banco, ator: Ator, entrada: EntradaOferta, opcoes: ContextoTempo & { finalizar: boolean }): Promise<Oferta> {
+  const { cicloid, linhas } = entrada;
+  exigirAgirPor(ator, entrada.usuarioid, 'oferta');
+  const erros = regrasDasLinhas(linhas);
+  if (Object.keys(erros).length > 0) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', erros);
   return emTransacao(banco, async (trx) => {
-    const usuarioid = await fornecedorAlvo(trx, ator, usuarioidPedido);
+    const usuarioid = await fornecedorAlvo(trx, ator, entrada.usuarioid);
     const ciclo = await cicloDasJanelas(trx, cicloid, 'escrita');
     const { foraDaJanela } = exigirJanela(ciclo, opcoes.hoje, 'oferta', ehGestor(ator));
     if (linhas.length > 0) {
       const ids = linhas.map((l) => l.produtoid);
       const ativos = new Set((await trx.selectFrom('produto').select('id').where('id', 'in', ids).where('ativo', '=', true).execute()).map((p) => p.id));
       const faltando = linhas.filter((l) => !ativos.has(l.produtoid));
-      if (faltando.length > 0) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', Object.fromEntries(faltando.map((f) => [f.campo, 'Produto inexistente ou inativo'])));
+      if (faltando.length > 0) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', Object.fromEntries(faltando.map((f) => [`${f.campo}.produtoid`, 'Produto inexistente ou inativo'])));
     }
     const iso = opcoes.agora.toISOString();
     const antes = await ofertaDe(trx, cicloid, usuarioid);
@@ -209,22 +191,14 @@ async function removerLinhas(trx: Db, removidas: readonly LinhaDaOferta[]): Prom
 }
 
 /** Removes one line of an offer ({cicloid, produtoid} or {ofertaProdutoId}); the offer returns to draft. */
-export async function apagarProdutoDaOferta(banco: Banco, ator: Ator, entrada: Entrada, opcoes: ContextoTempo): Promise<Oferta> {
-  const c = new Campos(entrada);
-  const ofertaProdutoId = c.inteiro('ofertaProdutoId', { min: 1, max: MAIOR_ID });
-  const cicloidEntrada = c.inteiro('cicloid', { min: 1, max: MAIOR_ID });
-  const produtoid = c.inteiro('produtoid', { min: 1, max: MAIOR_ID });
-  const usuarioidPedido = c.inteiro('usuarioid', { min: 1, max: MAIOR_ID });
-  exigirAgirPor(ator, usuarioidPedido, 'oferta');
-  if (ofertaProdutoId === null && (cicloidEntrada === null || produtoid === null)) {
-    c.erro('ofertaProdutoId', 'Informe ofertaProdutoId, ou cicloid e produtoid');
-  }
-  c.concluir();
+export async function apagarProdutoDaOferta(banco: Banco, ator: Ator, linhaAlvo: AlvoNaOferta, opcoes: ContextoTempo): Promise<Oferta> {
+  exigirAgirPor(ator, 'usuarioid' in linhaAlvo ? linhaAlvo.usuarioid : null, 'oferta');
   return emTransacao(banco, async (trx) => {
     let cicloid: number;
     let usuarioid: number;
     let alvo: number;
-    if (ofertaProdutoId !== null) {
+    if ('ofertaProdutoId' in linhaAlvo) {
+      const { ofertaProdutoId } = linhaAlvo;
       const l = await trx
         .selectFrom('ofertaproduto as op')
         .innerJoin('oferta as o', 'o.id', 'op.ofertaid')
@@ -236,9 +210,9 @@ export async function apagarProdutoDaOferta(banco: Banco, ator: Ator, entrada: E
       ({ cicloid, usuarioid } = l);
       alvo = l.produtoid;
     } else {
-      cicloid = cicloidEntrada ?? 0;
-      usuarioid = await fornecedorAlvo(trx, ator, usuarioidPedido);
-      alvo = produtoid ?? 0;
+      cicloid = linhaAlvo.cicloid;
+      usuarioid = await fornecedorAlvo(trx, ator, linhaAlvo.usuarioid);
+      alvo = linhaAlvo.produtoid;
     }
     const ciclo = await cicloDasJanelas(trx, cicloid, 'escrita');
     const { foraDaJanela } = exigirJanela(ciclo, opcoes.hoje, 'oferta', ehGestor(ator));

@@ -7,7 +7,6 @@ import { ESCALA_DINHEIRO, ESCALA_QUANTIDADE, paraNumero, valorDaQuantidade } fro
 import { Conflito, Invalido, NaoEncontrado, Proibido } from './erros.ts';
 import { lerPerfis } from './perfis.ts';
 import { dataHoraLocal } from './tempo.ts';
-import { Campos, MAIOR_ID, type Entrada } from './validacao.ts';
 
 /** The community's administrative fee on an order: a percentage plus a fixed amount (TAXA_*). */
 export interface Taxa {
@@ -306,44 +305,34 @@ function chaveDaLinha(l: { readonly cicloCestaId: number | null; readonly cicloP
   return l.cicloCestaId !== null ? `c${l.cicloCestaId}` : `e${l.cicloProdutoId ?? 0}`;
 }
 
-interface LinhaPedida {
+/** One basket or extra of an order, in thousandths of its unit (baskets are whole). */
+export interface LinhaPedida {
   readonly cicloCestaId: number | null;
   readonly cicloProdutoId: number | null;
   readonly quantidadeMilesimos: number;
+  /** Where a refusal of this line is reported (the edge names it). */
   readonly campo: string;
 }
 
-function lerLinhas(c: Campos): LinhaPedida[] {
-  const bruto = c.bruto('produtos');
-  const itens = Array.isArray(bruto) ? bruto : bruto !== null && typeof bruto === 'object' ? Object.values(bruto) : bruto === undefined ? [] : null;
-  if (itens === null) {
-    c.erro('produtos', 'Deve ser uma lista');
-    return [];
-  }
-  const linhas: LinhaPedida[] = [];
+/** An order as the edge reads it: for whom (null: the actor), where to pick up, and its lines. */
+export interface EntradaPedido {
+  readonly usuarioid: number | null;
+  readonly cicloid: number;
+  readonly pontoEntregaId: number;
+  readonly linhas: readonly LinhaPedida[];
+}
+
+/** An order holds each basket and each extra once, and holds something: the broken rules, by field. */
+export function regrasDasLinhas(linhas: readonly LinhaPedida[]): Record<string, string> {
+  const erros: Record<string, string> = {};
   const vistos = new Set<string>();
-  itens.slice(0, 200).forEach((item, i) => {
-    if (item === null || typeof item !== 'object' || Array.isArray(item)) {
-      c.erro(`produtos.${i}`, 'Deve ser um objeto');
-      return;
-    }
-    const s = new Campos(item as Entrada);
-    const cicloCestaId = s.inteiro('cicloCestaId', { min: 1, max: MAIOR_ID });
-    const cicloProdutoId = s.inteiro('cicloProdutoId', { min: 1, max: MAIOR_ID });
-    // A form sends every basket with its quantity; 0 means "none of this one".
-    const zero = s.bruto('quantidade') === 0 || s.bruto('quantidade') === '0' || s.bruto('quantidade') === '';
-    let quantidadeMilesimos = 0;
-    if (cicloCestaId !== null && cicloProdutoId !== null) s.erro('cicloCestaId', 'Informe cicloCestaId ou cicloProdutoId, não os dois');
-    else if (cicloCestaId === null && cicloProdutoId === null) s.erro('cicloCestaId', 'Informe cicloCestaId ou cicloProdutoId');
-    else if (!zero && cicloCestaId !== null) quantidadeMilesimos = s.inteiro('quantidade', { obrigatorio: true, min: 1, max: 10_000 }) * 1000;
-    else if (!zero) quantidadeMilesimos = s.decimal('quantidade', ESCALA_QUANTIDADE, { obrigatorio: true, min: 1, max: 10_000_000 });
-    for (const [k, m] of Object.entries(s.erros)) c.erro(`produtos.${i}.${k}`, m);
-    const chave = chaveDaLinha({ cicloCestaId, cicloProdutoId });
-    if (vistos.has(chave)) c.erro(`produtos.${i}`, 'Item repetido no pedido');
+  for (const l of linhas) {
+    const chave = chaveDaLinha(l);
+    if (vistos.has(chave)) erros[l.campo] = 'Item repetido no pedido';
     vistos.add(chave);
-    if (quantidadeMilesimos > 0) linhas.push({ cicloCestaId, cicloProdutoId, quantidadeMilesimos, campo: `produtos.${i}` });
-  });
-  return linhas;
+  }
+  if (linhas.length === 0) erros.produtos = 'Escolha pelo menos uma cesta ou um extra';
+  return erros;
 }
 
 export interface OpcoesPedido {
@@ -357,17 +346,13 @@ export interface OpcoesPedido {
  * transaction holding locks on the cycle baskets and extras involved, so concurrent orders can
  * never sell more than there is. Prices are snapshotted; a client-sent `valor` is ignored.
  */
-export async function salvarPedido(banco: Banco, ator: Ator, entrada: Entrada, opcoes: OpcoesPedido): Promise<Pedido> {
-  const c = new Campos(entrada);
-  const cicloid = c.inteiro('cicloid', { obrigatorio: true, min: 1, max: MAIOR_ID });
-  const pontoEntregaId = c.inteiro('pontoEntregaId', { obrigatorio: true, min: 1, max: MAIOR_ID });
-  const usuarioidPedido = c.inteiro('usuarioid', { min: 1, max: MAIOR_ID });
-  exigirAgirPor(ator, usuarioidPedido, 'pedido');
-  const linhas = lerLinhas(c);
-  if (linhas.length === 0 && Object.keys(c.erros).length === 0) c.erro('produtos', 'Escolha pelo menos uma cesta ou um extra');
-  c.concluir();
+export async function salvarPedido(banco: Banco, ator: Ator, entrada: EntradaPedido, opcoes: OpcoesPedido): Promise<Pedido> {
+  const { cicloid, pontoEntregaId, linhas } = entrada;
+  exigirAgirPor(ator, entrada.usuarioid, 'pedido');
+  const erros = regrasDasLinhas(linhas);
+  if (Object.keys(erros).length > 0) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', erros);
   return emTransacao(banco, async (trx) => {
-    const consumidor = await consumidorAlvo(trx, ator, usuarioidPedido);
+    const consumidor = await consumidorAlvo(trx, ator, entrada.usuarioid);
     const usuarioid = consumidor.id;
     const ciclo = await cicloDasJanelas(trx, cicloid, 'pedido');
     const { foraDaJanela } = exigirJanela(ciclo, opcoes.hoje, 'pedido', ehGestor(ator));
@@ -477,10 +462,7 @@ export async function pedidoVisivel(db: Db, ator: Ator, pedidoId: number, taxa: 
 }
 
 /** Confirms an order (finalizado, dataConfirmacao in local time). Confirming twice changes nothing. */
-export async function finalizarPedido(banco: Banco, ator: Ator, entrada: Entrada, opcoes: OpcoesPedido & { tz: string }): Promise<Pedido> {
-  const c = new Campos(entrada);
-  const pedidoId = c.inteiro('pedidoId', { obrigatorio: true, min: 1, max: MAIOR_ID });
-  c.concluir();
+export async function finalizarPedido(banco: Banco, ator: Ator, pedidoId: number, opcoes: OpcoesPedido & { tz: string }): Promise<Pedido> {
   return emTransacao(banco, async (trx) => {
     const antes = await pedidoVisivel(trx, ator, pedidoId, opcoes.taxa);
     if (antes.usuario.id !== ator.usuarioid && !ehGestor(ator)) throw new Proibido('PEDIDO_DE_OUTRA_PESSOA', 'Você só pode confirmar os seus próprios pedidos');

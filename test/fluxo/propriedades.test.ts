@@ -81,47 +81,48 @@ async function executar(cicloid: number, cicloCestas: readonly number[], op: Ope
       const { usuarioid, produtoid, quantidadeMil } = await alvoDaOferta(cicloid, op);
       const outras = op.mantem ? (await estado(cicloid)).linhas.filter((l) => l.fornecedorId === usuarioid && l.produtoId !== produtoid) : [];
       const enviadas = [
-        ...outras.map((l) => ({ produtoid: l.produtoId, quantidade: l.quantidadeMil / 1000, valor: (l.valorCentavos / 100).toFixed(2) })),
-        { produtoid, quantidade: quantidadeMil / 1000, valor: (op.valor / 100).toFixed(2) },
-      ];
+        ...outras.map((l) => ({ produtoid: l.produtoId, quantidadeMilesimos: l.quantidadeMil, valorCentavos: l.valorCentavos })),
+        { produtoid, quantidadeMilesimos: quantidadeMil, valorCentavos: op.valor },
+      ].map((l, i) => ({ ...l, campo: `produtos.${i}` }));
       const [ator, tempo] = op.proprio ? [atorDe(usuarioid), TEMPO_DE_OFERTA] : [admin, TEMPO];
-      await salvarOferta(banco, ator, { cicloid, ...(op.proprio ? {} : { usuarioid }), produtos: enviadas }, { ...tempo, finalizar: op.finalizar });
+      await salvarOferta(banco, ator, { cicloid, usuarioid: op.proprio ? null : usuarioid, linhas: enviadas }, { ...tempo, finalizar: op.finalizar });
       return;
     }
     case 'composicao': {
       const linhas = await linhasOfertadas(banco, cicloid);
       const itens = op.itens.flatMap((i) => {
         const l = linhas[i.linha % Math.max(1, linhas.length)];
-        return l === undefined ? [] : [{ ofertaProdutoId: l.ofertaProdutoId, quantidadePorCesta: (i.porCesta / 1000).toFixed(3), unidade: l.unidade }];
+        return l === undefined ? [] : [{ ofertaProdutoId: l.ofertaProdutoId, quantidadeMilesimos: i.porCesta, unidade: l.unidade }];
       });
-      const unicos = [...new Map(itens.map((i) => [i.ofertaProdutoId, i])).values()];
-      await salvarComposicao(banco, admin, cicloCestas[op.cesta] ?? 0, { quantidadeCestas: op.cestas, produtos: unicos }, AGORA);
+      const unicos = [...new Map(itens.map((i) => [i.ofertaProdutoId, i])).values()].map((i, n) => ({ ...i, campo: `produtos.${n}` }));
+      await salvarComposicao(banco, admin, { cicloCestaId: cicloCestas[op.cesta] ?? 0, quantidadeCestas: op.cestas, itens: unicos }, AGORA);
       return;
     }
     case 'extras': {
       // Extras come from what finalised offers leave over: pick the product of an offered line.
       const linhas = await linhasOfertadas(banco, cicloid);
       const produtoId = linhas[op.linha % Math.max(1, linhas.length)]?.produtoId ?? produtos[0];
-      await salvarCiclo(banco, admin, cicloid, { nome: `P ${cicloid}`, ...DATAS_PADRAO, cicloProdutos: op.quantidade === 0 ? [] : [{ produtoId, quantidade: op.quantidade, valor: '5.00' }] }, AGORA, TEMPO.hoje);
+      const cicloProdutos = op.quantidade === 0 ? [] : [{ id: null, produtoId: produtoId ?? 0, quantidadeMilesimos: op.quantidade * 1000, valorCentavos: 500, campo: 'cicloProdutos.0' }];
+      await salvarCiclo(banco, admin, cicloid, { dados: { nome: `P ${cicloid}`, ...DATAS_PADRAO, ativo: true }, cicloEntregas: null, cicloCestas: null, cicloProdutos }, AGORA, TEMPO.hoje);
       return;
     }
     case 'pedido': {
       const disp = await disponibilidade(banco, cicloid);
       const extra = disp.extras[op.extra % Math.max(1, disp.extras.length)];
       const linhas = [
-        ...(op.cestas > 0 ? [{ cicloCestaId: cicloCestas[op.cesta], quantidade: op.cestas }] : []),
-        ...(extra !== undefined && op.quantidadeExtra > 0 ? [{ cicloProdutoId: extra.cicloProdutoId, quantidade: op.quantidadeExtra }] : []),
-      ];
+        ...(op.cestas > 0 ? [{ cicloCestaId: cicloCestas[op.cesta] ?? 0, cicloProdutoId: null, quantidadeMilesimos: op.cestas * 1000 }] : []),
+        ...(extra !== undefined && op.quantidadeExtra > 0 ? [{ cicloCestaId: null, cicloProdutoId: extra.cicloProdutoId, quantidadeMilesimos: op.quantidadeExtra * 1000 }] : []),
+      ].map((l, i) => ({ ...l, campo: `produtos.${i}` }));
       const usuarioid = consumidores[op.consumidor] ?? 0;
-      const [ator, alvo] = op.proprio ? [atorDe(usuarioid), {}] : [admin, { usuarioid }];
-      await salvarPedido(banco, ator, { cicloid, pontoEntregaId: ponto, ...alvo, produtos: linhas }, { ...TEMPO, taxa: TAXA });
+      const ator = op.proprio ? atorDe(usuarioid) : admin;
+      await salvarPedido(banco, ator, { cicloid, pontoEntregaId: ponto, usuarioid: op.proprio ? null : usuarioid, linhas }, { ...TEMPO, taxa: TAXA });
       return;
     }
     case 'confirmar': {
       const usuarioid = consumidores[op.consumidor] ?? 0;
       const ator = op.proprio ? atorDe(usuarioid) : admin;
       const meus = (await pedidosVisiveis(banco, ator, cicloid, TAXA)).filter((p) => p.usuario.id === usuarioid);
-      for (const p of meus) await finalizarPedido(banco, ator, { pedidoId: p.pedidoId }, { ...TEMPO, taxa: TAXA, tz: 'America/Sao_Paulo' });
+      for (const p of meus) await finalizarPedido(banco, ator, p.pedidoId, { ...TEMPO, taxa: TAXA, tz: 'America/Sao_Paulo' });
       return;
     }
     case 'tirarDaOferta': {
@@ -131,8 +132,8 @@ async function executar(cicloid: number, cicloCestas: readonly number[], op: Ope
       return;
     }
     case 'quantidadeDeCestas': {
-      const lista = cicloCestas.map((id, i) => ({ id, cestaId: cestas[i], quantidadeCestas: op.quantidades[i] ?? 0 }));
-      await salvarCiclo(banco, admin, cicloid, { nome: `P ${cicloid}`, ...DATAS_PADRAO, cicloCestas: lista }, AGORA, TEMPO.hoje);
+      const lista = cicloCestas.map((id, i) => ({ id, cestaId: cestas[i] ?? 0, quantidadeCestas: op.quantidades[i] ?? 0, campo: `cicloCestas.${i}` }));
+      await salvarCiclo(banco, admin, cicloid, { dados: { nome: `P ${cicloid}`, ...DATAS_PADRAO, ativo: true }, cicloEntregas: null, cicloCestas: lista, cicloProdutos: null }, AGORA, TEMPO.hoje);
       return;
     }
   }

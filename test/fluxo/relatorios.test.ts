@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import type { Ator } from '../../src/domain/acesso.ts';
+import { lerCiclo, lerComposicao, lerOferta, lerPedido } from '../../src/cestas/entrada.ts';
 import { salvarComposicao } from '../../src/domain/composicao.ts';
 import { linhasOfertadas } from '../../src/domain/alocacao.ts';
 import { salvarCiclo } from '../../src/domain/ciclos.ts';
@@ -45,25 +46,27 @@ describe('relatórios de um ciclo pequeno, conferidos à mão', () => {
     cicloid = ciclo.id;
     const p1 = await criarPonto(amb.banco, 'Ponto Um');
     const p2 = await criarPonto(amb.banco, 'Ponto Dois');
-    await salvarOferta(amb.banco, admin, { cicloid, usuarioid: id('Ana Horta'), produtos: [{ produtoid: tomate.id, quantidade: 30, valor: '8.00' }, { produtoid: alface.id, quantidade: 40, valor: '3.00' }] }, { ...TEMPO, finalizar: true });
-    await salvarOferta(amb.banco, admin, { cicloid, usuarioid: id('Bruno Sítio'), produtos: [{ produtoid: tomate.id, quantidade: 20, valor: '7.50' }, { produtoid: ovos.id, quantidade: 15, valor: '16.00' }] }, { ...TEMPO, finalizar: true });
+    // The cycle's writes as the edge reads them: JSON or form bodies through src/cestas/entrada.ts.
+    const livre = () => undefined;
+    await salvarOferta(amb.banco, admin, lerOferta({ cicloid, usuarioid: id('Ana Horta'), produtos: [{ produtoid: tomate.id, quantidade: 30, valor: '8.00' }, { produtoid: alface.id, quantidade: 40, valor: '3.00' }] }, livre), { ...TEMPO, finalizar: true });
+    await salvarOferta(amb.banco, admin, lerOferta({ cicloid, usuarioid: id('Bruno Sítio'), produtos: [{ produtoid: tomate.id, quantidade: 20, valor: '7.50' }, { produtoid: ovos.id, quantidade: 15, valor: '16.00' }] }, livre), { ...TEMPO, finalizar: true });
     const linhas = await linhasOfertadas(amb.banco, cicloid);
     const linha = (produto: string, fornecedor: string) => linhas.find((l) => l.produto === produto && l.fornecedor === fornecedor)?.ofertaProdutoId;
-    await salvarComposicao(amb.banco, admin, ciclo.cicloCestas[0] ?? 0, {
+    await salvarComposicao(amb.banco, admin, lerComposicao({
       quantidadeCestas: 10,
       produtos: [
         { ofertaProdutoId: linha('tomate', 'Ana Horta'), quantidadePorCesta: 1, unidade: 'kg' },
         { ofertaProdutoId: linha('alface', 'Ana Horta'), quantidadePorCesta: 2, unidade: 'maço' },
         { ofertaProdutoId: linha('ovos', 'Bruno Sítio'), quantidadePorCesta: '0.5', unidade: 'dúzia' },
       ],
-    }, TEMPO.agora);
-    await salvarCiclo(amb.banco, admin, cicloid, { nome: 'Ciclo R', ...DATAS_PADRAO, cicloProdutos: [{ produtoId: tomate.id, quantidade: 12, valor: '10.00' }] }, TEMPO.agora, TEMPO.hoje);
+    }, ciclo.cicloCestas[0] ?? 0), TEMPO.agora);
+    await salvarCiclo(amb.banco, admin, cicloid, lerCiclo({ nome: 'Ciclo R', ...DATAS_PADRAO, cicloProdutos: [{ produtoId: tomate.id, quantidade: 12, valor: '10.00' }] }), TEMPO.agora, TEMPO.hoje);
     const disp = await disponibilidade(amb.banco, cicloid);
     const cc = disp.cestas[0]?.cicloCestaId;
     const extra = disp.extras[0]?.cicloProdutoId;
     const pedir = async (nome: string, ponto: number, produtos: unknown[], confirmar: boolean) => {
-      const p = await salvarPedido(amb.banco, admin, { cicloid, usuarioid: id(nome), pontoEntregaId: ponto, produtos }, { ...TEMPO, taxa: TAXA });
-      if (confirmar) await finalizarPedido(amb.banco, admin, { pedidoId: p.pedidoId }, { ...TEMPO, taxa: TAXA, tz: 'America/Sao_Paulo' });
+      const p = await salvarPedido(amb.banco, admin, lerPedido({ cicloid, usuarioid: id(nome), pontoEntregaId: ponto, produtos }, livre), { ...TEMPO, taxa: TAXA });
+      if (confirmar) await finalizarPedido(amb.banco, admin, p.pedidoId, { ...TEMPO, taxa: TAXA, tz: 'America/Sao_Paulo' });
     };
     await pedir('Carla', p1.id, [{ cicloCestaId: cc, quantidade: 2 }, { cicloProdutoId: extra, quantidade: 2 }], true);
     await pedir('Davi', p2.id, [{ cicloCestaId: cc, quantidade: 1 }], true);

@@ -4,6 +4,7 @@ import { paginaDaComposicao, salvarComposicao } from '../../domain/composicao.ts
 import { ErroDominio, Invalido } from '../../domain/erros.ts';
 import { comoEntrada } from '../../domain/validacao.ts';
 import { atorDe } from '../autenticacao.ts';
+import { cicloCestaDoCorpo, lerComposicao } from '../entrada.ts';
 import type { ContextoCestas } from '../contexto.ts';
 import { querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import { paginaComposicao } from '../views/composicao.ts';
@@ -26,12 +27,12 @@ export function rotasComposicao(app: FastifyInstance, ctx: ContextoCestas): void
   async function salvar(req: FastifyRequest, reply: FastifyReply, idDaRota: number | null) {
     const entrada = comoEntrada(req.body);
     try {
-      const pagina = await salvarComposicao(ctx.banco, atorDe(req), idDaRota, entrada, ctx.relogio.agora());
+      const pagina = await salvarComposicao(ctx.banco, atorDe(req), lerComposicao(entrada, idDaRota), ctx.relogio.agora());
       if (querJson(req)) return reply.send({ success: true, data: pagina, message: 'Composição salva' });
       return redirecionarComAviso(reply, `/composicao/${pagina.cicloCesta.id}`, 'Composição salva.');
     } catch (e) {
-      const id = idDaRota ?? (typeof entrada.cicloCestaId === 'string' || typeof entrada.cicloCestaId === 'number' ? Number(entrada.cicloCestaId) : NaN);
-      if (querJson(req) || !(e instanceof ErroDominio) || !Number.isSafeInteger(id) || id < 1 || e.codigo === 'CICLOCESTA_NAO_ENCONTRADA') throw e;
+      const id = cicloCestaDoCorpo(entrada, idDaRota);
+      if (querJson(req) || !(e instanceof ErroDominio) || id === null || e.codigo === 'CICLOCESTA_NAO_ENCONTRADA') throw e;
       return mostrar(req, reply, id, { status: e instanceof Invalido ? 400 : 409, erro: e.message, detalhes: e.detalhes ?? {}, valores: entrada });
     }
   }

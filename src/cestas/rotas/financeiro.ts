@@ -5,6 +5,7 @@ import { ErroDominio, Invalido } from '../../domain/erros.ts';
 import { TAMANHO_MAXIMO_ARQUIVO, arquivoDaMovimentacao, fecharCiclo, registrarMovimentacao, saldos, tiposDeMovimentacao } from '../../domain/financeiro.ts';
 import { comoEntrada, type Entrada } from '../../domain/validacao.ts';
 import { atorDe } from '../autenticacao.ts';
+import { lerMovimentacao } from '../entrada.ts';
 import type { ContextoCestas } from '../contexto.ts';
 import { querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import { tempo } from '../tempo.ts';
@@ -51,7 +52,7 @@ export function rotasFinanceiro(app: FastifyInstance, ctx: ContextoCestas): void
       const { arquivo, ...campos } = comoEntrada(req.body) as Entrada & { arquivo?: unknown };
       const anexo = Buffer.isBuffer(arquivo) && arquivo.length > 0 ? { nome: 'comprovante', conteudo: arquivo } : null;
       try {
-        const mov = await registrarMovimentacao(ctx.banco, atorDe(req), campos, anexo, { ...tempo(ctx), dirArquivos: ctx.config.dirArquivos });
+        const mov = await registrarMovimentacao(ctx.banco, atorDe(req), lerMovimentacao(campos, anexo), anexo, { ...tempo(ctx), dirArquivos: ctx.config.dirArquivos });
         if (querJson(req)) return reply.code(201).send({ success: true, data: mov, message: 'Movimentação registrada' });
         return redirecionarComAviso(reply, '/movimentacao', 'Movimentação registrada.');
       } catch (e) {

@@ -1,11 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { donoVisivel, ehGestor, type Ator } from '../../domain/acesso.ts';
+import { donoVisivel, ehGestor, exigirAgirPor, type Ator } from '../../domain/acesso.ts';
 import { cicloDasJanelas, faseDoCiclo } from '../../domain/ciclos.ts';
 import { ErroDominio, Invalido, Proibido } from '../../domain/erros.ts';
 import { apagarProdutoDaOferta, ofertaDe, ofertasVisiveis, produtosParaOfertar, salvarOferta } from '../../domain/ofertas.ts';
 import { usuarioPorId } from '../../domain/usuarios.ts';
 import { Campos, MAIOR_ID, comoEntrada } from '../../domain/validacao.ts';
 import { atorDe } from '../autenticacao.ts';
+import { lerOferta, lerRemocaoDaOferta } from '../entrada.ts';
 import type { ContextoCestas } from '../contexto.ts';
 import { querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import { tempo } from '../tempo.ts';
@@ -64,7 +65,8 @@ export function rotasOfertas(app: FastifyInstance, ctx: ContextoCestas): void {
   async function salvar(req: FastifyRequest, reply: FastifyReply, finalizar: boolean) {
     const entrada = comoEntrada(req.body);
     try {
-      const oferta = await salvarOferta(ctx.banco, atorDe(req), entrada, { ...tempo(ctx), finalizar });
+      const ator = atorDe(req);
+      const oferta = await salvarOferta(ctx.banco, ator, lerOferta(entrada, (u) => exigirAgirPor(ator, u, 'oferta')), { ...tempo(ctx), finalizar });
       const mensagem = finalizar ? 'Oferta finalizada' : 'Rascunho da oferta salvo';
       if (querJson(req)) return reply.send({ success: true, data: oferta, message: mensagem });
       return redirecionarComAviso(reply, `/oferta/${oferta.cicloid}?usuarioid=${oferta.usuarioid}`, `${mensagem}.`);
@@ -91,7 +93,8 @@ export function rotasOfertas(app: FastifyInstance, ctx: ContextoCestas): void {
   app.post('/ofertasave', { config: { acesso: 'ofertasEscrever' } }, (req, reply) => salvar(req, reply, true));
 
   app.post('/ofertaapagarproduto', { config: { acesso: 'ofertasEscrever' } }, async (req, reply) => {
-    const oferta = await apagarProdutoDaOferta(ctx.banco, atorDe(req), comoEntrada(req.body), tempo(ctx));
+    const ator = atorDe(req);
+    const oferta = await apagarProdutoDaOferta(ctx.banco, ator, lerRemocaoDaOferta(req.body, (u) => exigirAgirPor(ator, u, 'oferta')), tempo(ctx));
     if (querJson(req)) return reply.send({ success: true, data: oferta, message: 'Produto retirado da oferta' });
     return redirecionarComAviso(reply, `/oferta/${oferta.cicloid}?usuarioid=${oferta.usuarioid}`, 'Produto retirado da oferta.');
   });

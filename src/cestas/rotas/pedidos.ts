@@ -1,11 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { donoVisivel, ehGestor, type Ator } from '../../domain/acesso.ts';
+import { donoVisivel, ehGestor, exigirAgirPor, type Ator } from '../../domain/acesso.ts';
 import { faseDoCiclo } from '../../domain/ciclos.ts';
 import { ErroDominio, Invalido, Proibido } from '../../domain/erros.ts';
 import { comDisponibilidade, finalizarPedido, pedidoDe, pedidosVisiveis, pedidoVisivel, reservasDoCiclo, salvarPedido } from '../../domain/pedidos.ts';
 import { usuarioPorId } from '../../domain/usuarios.ts';
 import { Campos, MAIOR_ID, comoEntrada } from '../../domain/validacao.ts';
 import { atorDe } from '../autenticacao.ts';
+import { lerConfirmacao, lerPedido } from '../entrada.ts';
 import type { ContextoCestas } from '../contexto.ts';
 import { querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import { tempo } from '../tempo.ts';
@@ -59,7 +60,8 @@ export function rotasPedidos(app: FastifyInstance, ctx: ContextoCestas): void {
   app.post('/pedidoconsumidores', { config: { acesso: 'pedidosEscrever' } }, async (req, reply) => {
     const entrada = comoEntrada(req.body);
     try {
-      const pedido = await salvarPedido(ctx.banco, atorDe(req), entrada, { ...tempo(ctx), taxa });
+      const ator = atorDe(req);
+      const pedido = await salvarPedido(ctx.banco, ator, lerPedido(entrada, (u) => exigirAgirPor(ator, u, 'pedido')), { ...tempo(ctx), taxa });
       if (querJson(req)) return reply.send({ success: true, data: { ...pedido, pedidoId: pedido.pedidoId }, message: 'Pedido salvo' });
       return redirecionarComAviso(reply, `/pedidoconsumidoresconfirmacao/${pedido.pedidoId}`, 'Pedido salvo. Confira e confirme.');
     } catch (e) {
@@ -82,7 +84,7 @@ export function rotasPedidos(app: FastifyInstance, ctx: ContextoCestas): void {
   });
 
   app.post('/pedidoconsumidoresconfirmacao', { config: { acesso: 'pedidosEscrever' } }, async (req, reply) => {
-    const pedido = await finalizarPedido(ctx.banco, atorDe(req), comoEntrada(req.body), { ...tempo(ctx), taxa, tz: ctx.config.tz });
+    const pedido = await finalizarPedido(ctx.banco, atorDe(req), lerConfirmacao(req.body), { ...tempo(ctx), taxa, tz: ctx.config.tz });
     if (querJson(req)) return reply.send({ success: true, data: pedido, message: 'Pedido confirmado' });
     return redirecionarComAviso(reply, `/pedidoconsumidoresconfirmacao/${pedido.pedidoId}`, 'Pedido confirmado. Obrigado!');
   });

@@ -1,0 +1,239 @@
+/**
+ * The Cestas edge for the cycle's writes: a JSON body and a form body (qs bracket keys, blank
+ * spare rows, checkboxes) become the same typed values in integer units here, before the domain
+ * sees them. Each reader collects every bad field at once and throws one Invalido.
+ *
+ * Ownership comes first: where a body names the person acted for (`usuarioid`), the caller's
+ * `dono` check runs before any other field is judged, so someone else's id is refused as such
+ * and never answered with a validation message about that person's data.
+ */
+import { CAMPOS_DATA, LISTAS_DO_CICLO, regrasDoCiclo, type CicloLido, type ListaDoCiclo } from '../domain/ciclos.ts';
+import { regrasDosItens, type EntradaComposicao, type ItemDaComposicao } from '../domain/composicao.ts';
+import { ESCALA_DINHEIRO, ESCALA_QUANTIDADE } from '../domain/decimal.ts';
+import { regraDoComprovante, type ArquivoRecebido, type EntradaMovimentacao } from '../domain/financeiro.ts';
+import { regrasDasLinhas as regrasDaOferta, type AlvoNaOferta, type EntradaOferta, type LinhaParaOfertar } from '../domain/ofertas.ts';
+import { regrasDasLinhas as regrasDoPedido, type EntradaPedido, type LinhaPedida } from '../domain/pedidos.ts';
+import { Campos, MAIOR_ID, comoEntrada, type Entrada } from '../domain/validacao.ts';
+
+/** The ownership check of the route's actor for the `usuarioid` a body names (null: none). */
+export type Dono = (usuarioid: number | null) => void;
+
+/** Reads `usuarioid` and hands it to the ownership check before anything else. */
+function usuarioDoCorpo(c: Campos, dono: Dono): number | null {
+  const usuarioid = c.inteiro('usuarioid', { min: 1, max: MAIOR_ID });
+  dono(usuarioid);
+  return usuarioid;
+}
+
+/** A list given as a JSON array or as form bracket keys (qs gives an array or an index map). */
+export function itensDaLista(valor: unknown): unknown[] | 'invalido' {
+  if (valor === undefined || valor === null || valor === '') return [];
+  if (Array.isArray(valor)) return valor;
+  if (typeof valor === 'object') {
+    const chaves = Object.keys(valor);
+    if (chaves.every((k) => /^\d+$/.test(k))) return chaves.sort((a, b) => Number(a) - Number(b)).map((k) => (valor as Record<string, unknown>)[k]);
+  }
+  return 'invalido';
+}
+
+/** Form rows left blank (the spare rows a page offers) are not rows. */
+export function linhaEmBranco(item: unknown): boolean {
+  if (item === null || typeof item !== 'object') return false;
+  return Object.entries(item).every(([k, v]) => k === 'id' || v === '' || v === undefined || v === null);
+}
+
+/**
+ * Reads the rows of a list field, each with its own Campos; a row's errors are reported as
+ * `lista.i.campo`. Rows `pular` says are not rows (blank spares, zero quantities) are skipped.
+ */
+function lerItens<T>(c: Campos, nome: string, opcoes: { maximo: number; excesso?: string; pular: (item: Entrada) => boolean }, ler: (s: Campos, campo: string) => T): T[] {
+  const itens = itensDaLista(c.bruto(nome));
+  if (itens === 'invalido') {
+    c.erro(nome, 'Deve ser uma lista');
+    return [];
+  }
+  if (itens.length > opcoes.maximo) {
+    c.erro(nome, opcoes.excesso ?? `No máximo ${opcoes.maximo} itens`);
+    return [];
+  }
+  const lidos: T[] = [];
+  itens.forEach((item, i) => {
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) {
+      c.erro(`${nome}.${i}`, 'Deve ser um objeto');
+      return;
+    }
+    if (opcoes.pular(item as Entrada)) return;
+    const s = new Campos(item as Entrada);
+    const lido = ler(s, `${nome}.${i}`);
+    for (const [k, m] of Object.entries(s.erros)) c.erro(`${nome}.${i}.${k}`, m);
+    lidos.push(lido);
+  });
+  return lidos;
+}
+
+/** True when no field of the row at `linha` (`produtos.3`) has a reading error. */
+function legivel(c: Campos, linha: string): boolean {
+  return !Object.keys(c.erros).some((k) => k.startsWith(`${linha}.`));
+}
+
+/** Adds the domain's broken rules to what the edge found, so a form shows every problem at once. */
+function juntar(c: Campos, erros: Readonly<Record<string, string>>): void {
+  for (const [campo, mensagem] of Object.entries(erros)) c.erro(campo, mensagem);
+}
+
+/**
+ * A form sends every row with its quantity; a blank or "0" means "none of this one". An order
+ * also takes a JSON 0 that way; offers and compositions refuse it (a line must hold something).
+ */
+function semQuantidade(campo: string, zeroDoJson: boolean): (item: Entrada) => boolean {
+  return (item) => {
+    const q = Object.hasOwn(item, campo) ? item[campo] : undefined;
+    return q === '' || q === '0' || (zeroDoJson && q === 0);
+  };
+}
+
+/** POST /pedidoconsumidores: the cycle, the pickup point, and each basket or extra with its quantity. */
+export function lerPedido(corpo: unknown, dono: Dono): EntradaPedido {
+  const c = new Campos(comoEntrada(corpo));
+  const usuarioid = usuarioDoCorpo(c, dono);
+  const cicloid = c.inteiro('cicloid', { obrigatorio: true, min: 1, max: MAIOR_ID });
+  const pontoEntregaId = c.inteiro('pontoEntregaId', { obrigatorio: true, min: 1, max: MAIOR_ID });
+  const linhas = lerItens(c, 'produtos', { maximo: 200, excesso: 'No máximo 200 itens por pedido', pular: semQuantidade('quantidade', true) }, (s, campo): LinhaPedida => {
+    const cicloCestaId = s.inteiro('cicloCestaId', { min: 1, max: MAIOR_ID });
+    const cicloProdutoId = s.inteiro('cicloProdutoId', { min: 1, max: MAIOR_ID });
+    let quantidadeMilesimos = 0;
+    if (cicloCestaId !== null && cicloProdutoId !== null) s.erro('cicloCestaId', 'Informe cicloCestaId ou cicloProdutoId, não os dois');
+    else if (cicloCestaId === null && cicloProdutoId === null) s.erro('cicloCestaId', 'Informe cicloCestaId ou cicloProdutoId');
+    // Baskets are whole; extras may be fractions of their unit.
+    else if (cicloCestaId !== null) quantidadeMilesimos = s.inteiro('quantidade', { obrigatorio: true, min: 1, max: 10_000 }) * 1000;
+    else quantidadeMilesimos = s.decimal('quantidade', ESCALA_QUANTIDADE, { obrigatorio: true, min: 1, max: 10_000_000 });
+    return { cicloCestaId, cicloProdutoId, quantidadeMilesimos, campo };
+  });
+  const { produtos: vazio, ...regras } = regrasDoPedido(linhas.filter((l) => legivel(c, l.campo)));
+  juntar(c, regras);
+  // "Choose something" only when nothing else is wrong: a row with an error is not "nothing".
+  if (vazio !== undefined && Object.keys(c.erros).length === 0) c.erro('produtos', vazio);
+  c.concluir();
+  return { usuarioid, cicloid, pontoEntregaId, linhas };
+}
+
+/** POST /pedidoconsumidoresconfirmacao: the order to confirm. */
+export function lerConfirmacao(corpo: unknown): number {
+  const c = new Campos(comoEntrada(corpo));
+  const pedidoId = c.inteiro('pedidoId', { obrigatorio: true, min: 1, max: MAIOR_ID });
+  c.concluir();
+  return pedidoId;
+}
+
+/** POST /oferta and /oferta-final: the cycle and each product offered with quantity and price. */
+export function lerOferta(corpo: unknown, dono: Dono): EntradaOferta {
+  const c = new Campos(comoEntrada(corpo));
+  const usuarioid = usuarioDoCorpo(c, dono);
+  const cicloid = c.inteiro('cicloid', { obrigatorio: true, min: 1, max: MAIOR_ID });
+  const linhas = lerItens(c, 'produtos', { maximo: 500, excesso: 'No máximo 500 produtos por oferta', pular: semQuantidade('quantidade', false) }, (s, campo): LinhaParaOfertar => ({
+    produtoid: s.inteiro('produtoid', { obrigatorio: true, min: 1, max: MAIOR_ID }),
+    quantidadeMilesimos: s.decimal('quantidade', ESCALA_QUANTIDADE, { obrigatorio: true, min: 1 }),
+    valorCentavos: s.decimal('valor', ESCALA_DINHEIRO, { obrigatorio: true }),
+    campo,
+  }));
+  juntar(c, regrasDaOferta(linhas.filter((l) => legivel(c, l.campo))));
+  c.concluir();
+  return { usuarioid, cicloid, linhas };
+}
+
+/** POST /ofertaprodutodelete: one line, by its id or by (cicloid, produtoid). */
+export function lerRemocaoDaOferta(corpo: unknown, dono: Dono): AlvoNaOferta {
+  const c = new Campos(comoEntrada(corpo));
+  const usuarioid = usuarioDoCorpo(c, dono);
+  const ofertaProdutoId = c.inteiro('ofertaProdutoId', { min: 1, max: MAIOR_ID });
+  const cicloid = c.inteiro('cicloid', { min: 1, max: MAIOR_ID });
+  const produtoid = c.inteiro('produtoid', { min: 1, max: MAIOR_ID });
+  if (ofertaProdutoId === null && (cicloid === null || produtoid === null)) c.erro('ofertaProdutoId', 'Informe ofertaProdutoId, ou cicloid e produtoid');
+  c.concluir();
+  if (ofertaProdutoId !== null) return { ofertaProdutoId };
+  return { cicloid: cicloid ?? 0, produtoid: produtoid ?? 0, usuarioid };
+}
+
+/** The cycle basket a composition write names: the route's id, or the body's on /composicaosave. */
+export function cicloCestaDoCorpo(corpo: unknown, idDaRota: number | null): number | null {
+  if (idDaRota !== null) return idDaRota;
+  const c = new Campos(comoEntrada(corpo));
+  const id = c.inteiro('cicloCestaId', { min: 1, max: MAIOR_ID });
+  return Object.keys(c.erros).length === 0 ? id : null;
+}
+
+/** POST /composicao/:id and /composicaosave: how many baskets, and what goes in each. */
+export function lerComposicao(corpo: unknown, idDaRota: number | null): EntradaComposicao {
+  const c = new Campos(comoEntrada(corpo));
+  const cicloCestaIdCorpo = c.inteiro('cicloCestaId', { min: 1, max: MAIOR_ID });
+  const quantidadeCestas = c.inteiro('quantidadeCestas', { obrigatorio: true, min: 0, max: 100_000 });
+  const itens = lerItens(c, 'produtos', { maximo: 500, excesso: 'No máximo 500 itens por composição', pular: semQuantidade('quantidadePorCesta', false) }, (s, campo): ItemDaComposicao => ({
+    ofertaProdutoId: s.inteiro('ofertaProdutoId', { obrigatorio: true, min: 1, max: MAIOR_ID }),
+    quantidadeMilesimos: s.decimal('quantidadePorCesta', ESCALA_QUANTIDADE, { obrigatorio: true, min: 1 }),
+    unidade: s.texto('unidade', { obrigatorio: true, max: 20 }),
+    campo,
+  }));
+  juntar(c, regrasDosItens(itens.filter((i) => legivel(c, i.campo))));
+  const cicloCestaId = idDaRota ?? cicloCestaIdCorpo;
+  if (cicloCestaId === null) c.erro('cicloCestaId', 'Campo obrigatório');
+  else if (idDaRota !== null && cicloCestaIdCorpo !== null && cicloCestaIdCorpo !== idDaRota) c.erro('cicloCestaId', 'Não confere com o endereço');
+  c.concluir();
+  return { cicloCestaId: cicloCestaId ?? 0, quantidadeCestas, itens };
+}
+
+/**
+ * POST/PUT of a cycle. A child list is replaced only when it is present: a JSON key, or (forms)
+ * a name listed in `_listas`, since a form with no rows sends nothing.
+ */
+export function lerCiclo(corpo: unknown): CicloLido {
+  const c = new Campos(comoEntrada(corpo));
+  const nome = c.texto('nome', { obrigatorio: true, max: 120 });
+  const datas = Object.fromEntries(CAMPOS_DATA.map((k) => [k, c.data(k, { obrigatorio: true })])) as Record<(typeof CAMPOS_DATA)[number], string>;
+  const ativo = c.booleano('ativo', true);
+  const declaradas = c.bruto('_listas');
+  const presentes = new Set<string>(typeof declaradas === 'string' ? declaradas.split(',') : LISTAS_DO_CICLO.filter((l) => c.bruto(l) !== undefined));
+  const lista = <T>(nome: ListaDoCiclo, ler: (s: Campos, campo: string) => T): T[] | null =>
+    presentes.has(nome) ? lerItens(c, nome, { maximo: Number.POSITIVE_INFINITY, pular: linhaEmBranco }, ler) : null;
+  const cicloEntregas = lista('cicloEntregas', (s, campo) => ({
+    id: s.inteiro('id', { min: 1, max: MAIOR_ID }),
+    dataEntrega: s.data('dataEntrega', { obrigatorio: true }),
+    observacao: s.texto('observacao', { max: 200 }),
+    campo: `${campo}.dataEntrega`,
+  }));
+  const cicloCestas = lista('cicloCestas', (s, campo) => ({
+    id: s.inteiro('id', { min: 1, max: MAIOR_ID }),
+    cestaId: s.inteiro('cestaId', { obrigatorio: true, min: 1, max: MAIOR_ID }),
+    quantidadeCestas: s.inteiro('quantidadeCestas', { obrigatorio: true, min: 0, max: 100_000 }),
+    campo: `${campo}.cestaId`,
+  }));
+  const cicloProdutos = lista('cicloProdutos', (s, campo) => ({
+    id: s.inteiro('id', { min: 1, max: MAIOR_ID }),
+    produtoId: s.inteiro('produtoId', { obrigatorio: true, min: 1, max: MAIOR_ID }),
+    quantidadeMilesimos: s.decimal('quantidade', ESCALA_QUANTIDADE, { obrigatorio: true }),
+    valorCentavos: s.decimal('valor', ESCALA_DINHEIRO, { obrigatorio: true }),
+    campo: `${campo}.produtoId`,
+  }));
+  const lido = { dados: { nome, ...datas, ativo }, cicloEntregas, cicloCestas, cicloProdutos };
+  // The domain's rules are judged here too, on what could be read, so a form shows every problem at once.
+  for (const [campo, mensagem] of Object.entries(regrasDoCiclo(lido, new Set(Object.keys(c.erros))))) c.erro(campo, mensagem);
+  c.concluir();
+  return lido;
+}
+
+/** POST /movimentacao (multipart or JSON): a payment or an adjustment of one person, and its receipt. */
+export function lerMovimentacao(corpo: Entrada, arquivo: ArquivoRecebido | null): EntradaMovimentacao {
+  const c = new Campos(corpo);
+  const entrada = {
+    usuarioid: c.inteiro('usuarioid', { obrigatorio: true, min: 1, max: MAIOR_ID }),
+    tipoMovimentacaoId: c.inteiro('tipoMovimentacaoId', { obrigatorio: true, min: 1, max: MAIOR_ID }),
+    valorCentavos: c.decimal('valor', ESCALA_DINHEIRO, { obrigatorio: true, min: 1 }),
+    data: c.data('data'),
+    descricao: c.texto('descricao', { obrigatorio: true, max: 500 }),
+    cicloid: c.inteiro('cicloid', { min: 1, max: MAIOR_ID }),
+    sentido: c.umDe('sentido', ['credito', 'debito'] as const),
+  };
+  const recusa = regraDoComprovante(arquivo);
+  if (recusa !== null) c.erro('arquivo', recusa);
+  c.concluir();
+  return entrada;
+}
