@@ -189,7 +189,8 @@ export function lerCiclo(corpo: unknown): CicloLido {
   const c = new Campos(comoEntrada(corpo));
   const nome = c.texto('nome', { obrigatorio: true, max: 120 });
   const datas = Object.fromEntries(CAMPOS_DATA.map((k) => [k, c.data(k, { obrigatorio: true })])) as Record<(typeof CAMPOS_DATA)[number], string>;
-  const ativo = c.booleano('ativo', true);
+  // A save that leaves `ativo` out keeps it (a form always sends it: a hidden "false" and the box).
+  const ativo = c.presente('ativo') ? c.booleano('ativo') : null;
   const declaradas = c.bruto('_listas');
   const presentes = new Set<string>(typeof declaradas === 'string' ? declaradas.split(',') : LISTAS_DO_CICLO.filter((l) => c.bruto(l) !== undefined));
   const lista = <T>(nome: ListaDoCiclo, ler: (s: Campos, campo: string) => T): T[] | null =>

@@ -97,13 +97,18 @@ function lerTelefone(c: Campos, nome: string): string | null {
   return t;
 }
 
+/** `ativo` when sent; null when not: a new record is active, an edit keeps what the record was. */
+function lerAtivo(c: Campos): boolean | null {
+  return c.presente('ativo') ? c.booleano('ativo') : null;
+}
+
 const DEFINICOES: { readonly [E in EntidadeCatalogo]: Definicao<E> } = {
   categoria: {
     entidade: 'categoria',
     comArtigo: 'a categoria',
     ordens: ['nome', 'ativo', 'createdAt'],
     referencias: [{ tabela: 'produto', coluna: 'categoriaid', descricao: 'produtos' }],
-    ler: (c) => ({ nome: c.texto('nome', { obrigatorio: true, max: 80 }), descricao: c.texto('descricao', { max: 500 }), ativo: c.booleano('ativo', true) }),
+    ler: (c) => ({ nome: c.texto('nome', { obrigatorio: true, max: 80 }), descricao: c.texto('descricao', { max: 500 }), ativo: lerAtivo(c) }),
     saida: (l) => ({ id: l.id, nome: l.nome, descricao: l.descricao, ativo: l.ativo, createdAt: l.createdAt, updatedAt: l.updatedAt }),
   },
   cesta: {
@@ -116,7 +121,7 @@ const DEFINICOES: { readonly [E in EntidadeCatalogo]: Definicao<E> } = {
       descricao: c.texto('descricao', { max: 1000 }),
       valorReferenciaCentavos: c.decimal('valorReferencia', ESCALA_DINHEIRO, { obrigatorio: true }),
       pesoAproximado: c.inteiro('pesoAproximado', { min: 0, max: 1_000_000 }),
-      ativo: c.booleano('ativo', true),
+      ativo: lerAtivo(c),
     }),
     saida: (l) => ({
       id: l.id, nome: l.nome, descricao: l.descricao, valorReferencia: paraNumero(l.valorReferenciaCentavos, ESCALA_DINHEIRO),
@@ -138,7 +143,7 @@ const DEFINICOES: { readonly [E in EntidadeCatalogo]: Definicao<E> } = {
       valorReferenciaCentavos: c.decimal('valorReferencia', ESCALA_DINHEIRO, { obrigatorio: true }),
       descritivo: c.texto('descritivo', { max: 2000 }),
       categoriaid: c.inteiro('categoriaid', { min: 1, max: MAIOR_ID }),
-      ativo: c.booleano('ativo', true),
+      ativo: lerAtivo(c),
     }),
     async conferir(db, v, c) {
       if (typeof v.categoriaid !== 'number') return;
@@ -164,7 +169,7 @@ const DEFINICOES: { readonly [E in EntidadeCatalogo]: Definicao<E> } = {
       referencia: c.texto('referencia', { max: 200 }),
       responsavel: c.texto('responsavel', { max: 120 }),
       telefone: lerTelefone(c, 'telefone'),
-      ativo: c.booleano('ativo', true),
+      ativo: lerAtivo(c),
     }),
     saida: (l) => ({
       id: l.id, nome: l.nome, endereco: l.endereco, cidade: l.cidade, referencia: l.referencia,
@@ -282,7 +287,7 @@ export async function criarCatalogo<E extends EntidadeCatalogo>(
     return await emTransacao(banco, async (trx) => {
       const v = await validar(trx, def, entrada);
       const iso = agora.toISOString();
-      const { id } = await inserir(trx, entidade, { ...v, createdAt: iso, updatedAt: iso });
+      const { id } = await inserir(trx, entidade, { ...v, ativo: v.ativo ?? true, createdAt: iso, updatedAt: iso });
       const depois = await obterCatalogo(trx, entidade, id);
       await auditar(trx, ator, agora, { acao: 'criar', entidade, entidadeId: id, depois });
       return depois;
@@ -307,7 +312,7 @@ export async function atualizarCatalogo<E extends EntidadeCatalogo>(
     return await emTransacao(banco, async (trx) => {
       const antes = await obterCatalogo(trx, entidade, id);
       const v = await validar(trx, def, entrada);
-      await alterar(trx, entidade, id, { ...v, updatedAt: agora.toISOString() });
+      await alterar(trx, entidade, id, { ...v, ativo: v.ativo ?? antes.ativo, updatedAt: agora.toISOString() });
       const depois = await obterCatalogo(trx, entidade, id);
       await auditar(trx, ator, agora, { acao: 'atualizar', entidade, entidadeId: id, antes, depois });
       return depois;

@@ -171,7 +171,8 @@ export interface CicloLido {
     dataPedidoFim: string;
     dataRetiradaInicio: string;
     dataRetiradaFim: string;
-    ativo: boolean;
+    /** null: not sent. A new cycle is active; an edit keeps what the cycle was. */
+    ativo: boolean | null;
   };
   readonly cicloEntregas: EntregaLida[] | null;
   readonly cicloCestas: CestaLida[] | null;
@@ -412,12 +413,14 @@ export async function salvarCiclo(banco: Banco, ator: Ator, id: number | null, l
     let cicloid: number;
     let antes: Ciclo | undefined;
     if (id === null) {
-      cicloid = (await trx.insertInto('ciclo').values({ ...lido.dados, nomeChave: chaveDeNome(lido.dados.nome), createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow()).id;
+      const dados = { ...lido.dados, ativo: lido.dados.ativo ?? true };
+      cicloid = (await trx.insertInto('ciclo').values({ ...dados, nomeChave: chaveDeNome(dados.nome), createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow()).id;
     } else {
       await travar(trx, 'ciclo', [id]);
       antes = await obterCiclo(trx, id, hoje);
       cicloid = id;
-      await trx.updateTable('ciclo').set({ ...lido.dados, nomeChave: chaveDeNome(lido.dados.nome), updatedAt: iso }).where('id', '=', id).execute();
+      const dados = { ...lido.dados, ativo: lido.dados.ativo ?? antes.ativo };
+      await trx.updateTable('ciclo').set({ ...dados, nomeChave: chaveDeNome(dados.nome), updatedAt: iso }).where('id', '=', id).execute();
     }
     if (lido.cicloEntregas !== null) await reconciliarEntregas(trx, cicloid, lido.cicloEntregas, iso);
     if (lido.cicloCestas !== null) await reconciliarCestas(trx, cicloid, lido.cicloCestas, iso);

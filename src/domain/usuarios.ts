@@ -308,7 +308,8 @@ function lerUsuarioAdmin(c: Campos) {
     ...lerDadosPessoais(c),
     email,
     perfil,
-    ativo: c.booleano('ativo', true),
+    // null: not sent. A new account is active; an edit keeps what the account was.
+    ativo: c.presente('ativo') ? c.booleano('ativo') : null,
   };
 }
 
@@ -365,8 +366,9 @@ function conflitoDeEmail(): Conflito {
 /** An administrator creates a user. */
 export async function criarUsuario(banco: Banco, ator: Ator, entrada: Entrada, agora: Date): Promise<Usuario> {
   const c = new Campos(entrada);
-  const v = lerUsuarioAdmin(c);
+  const lido = lerUsuarioAdmin(c);
   c.concluir();
+  const v = { ...lido, ativo: lido.ativo ?? true };
   try {
     return await emTransacao(banco, async (trx) => {
       await conferirMudancaDePerfil(trx, ator, { id: null, perfil: [], ativo: true }, v);
@@ -389,11 +391,12 @@ export async function criarUsuario(banco: Banco, ator: Ator, entrada: Entrada, a
 /** An administrator updates a user, under the perfil rules. */
 export async function atualizarUsuario(banco: Banco, ator: Ator, id: number, entrada: Entrada, agora: Date): Promise<Usuario> {
   const c = new Campos(entrada);
-  const v = lerUsuarioAdmin(c);
+  const lido = lerUsuarioAdmin(c);
   c.concluir();
   try {
     return await emTransacao(banco, async (trx) => {
       const antes = await obterUsuario(trx, id);
+      const v = { ...lido, ativo: lido.ativo ?? antes.ativo };
       await conferirMudancaDePerfil(trx, ator, antes, v);
       const novoEmail = chaveDeEmail(v.email) !== chaveDeEmail(antes.email);
       conferirMudancaDeAcesso(ator, antes, { novoEmail, ativo: v.ativo });

@@ -161,7 +161,7 @@ test('composição: o id da rota manda; o do corpo precisa conferir; itens repet
 test('ciclo: uma lista só é trocada quando vem (chave JSON, ou _listas do formulário)', () => {
   const base = { nome: ' Ciclo  ', ...DATAS_PADRAO };
   const soDados = lerCiclo(base);
-  assert.deepEqual(soDados, { dados: { nome: 'Ciclo', ...DATAS_PADRAO, ativo: true }, cicloEntregas: null, cicloCestas: null, cicloProdutos: null });
+  assert.deepEqual(soDados, { dados: { nome: 'Ciclo', ...DATAS_PADRAO, ativo: null }, cicloEntregas: null, cicloCestas: null, cicloProdutos: null });
   const form = lerCiclo({ ...base, ativo: ['false', 'on'], _listas: 'cicloCestas,cicloProdutos', cicloCestas: { 0: { id: '', cestaId: '2', quantidadeCestas: '10' }, 1: { id: '', cestaId: '', quantidadeCestas: '' } } });
   assert.deepEqual(form.cicloCestas, [{ id: null, cestaId: 2, quantidadeCestas: 10, campo: 'cicloCestas.0.cestaId' }]);
   assert.deepEqual(form.cicloProdutos, []);

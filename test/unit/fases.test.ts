@@ -31,3 +31,19 @@ test('a próxima etapa depende do perfil e da fase', () => {
   assert.deepEqual(proximasAcoes(['fornecedor', 'consumidor'], 'pedido'), ['pedir']);
   assert.deepEqual(proximasAcoes(['consumidor'], 'retirada'), ['retirar']);
 });
+
+test('as próximas etapas, perfil a perfil e fase a fase', () => {
+  const fases = ['planejado', 'oferta', 'composicao', 'pedido', 'retirada', 'encerrado'] as const;
+  const esperado: Record<string, Record<(typeof fases)[number], string[]>> = {
+    fornecedor: { planejado: [], oferta: ['ofertar'], composicao: [], pedido: [], retirada: [], encerrado: [] },
+    consumidor: { planejado: [], oferta: [], composicao: [], pedido: ['pedir'], retirada: ['retirar'], encerrado: [] },
+    admin: { planejado: [], oferta: [], composicao: ['compor'], pedido: [], retirada: [], encerrado: [] },
+    master: { planejado: [], oferta: [], composicao: ['compor'], pedido: [], retirada: [], encerrado: [] },
+    info: { planejado: [], oferta: [], composicao: [], pedido: [], retirada: [], encerrado: [] },
+  };
+  for (const [perfil, porFase] of Object.entries(esperado)) {
+    for (const fase of fases) assert.deepEqual(proximasAcoes([perfil], fase), porFase[fase], `${perfil} em ${fase}`);
+  }
+  assert.deepEqual(proximasAcoes(['master', 'fornecedor', 'consumidor'], 'oferta'), ['ofertar']);
+  assert.deepEqual(proximasAcoes([], 'pedido'), []);
+});
