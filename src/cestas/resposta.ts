@@ -3,14 +3,14 @@ import type { Html, Interpolavel } from '../http/html.ts';
 import { layout } from './views/layout.ts';
 
 /**
- * Content negotiation: JSON when the client asks for it (Accept: application/json without
- * text/html), or when it sent JSON and did not say what it accepts. Browsers get HTML.
+ * Content negotiation: JSON when the client sent a JSON body, or asks for JSON (Accept:
+ * application/json without text/html). Browsers, which send forms and accept HTML, get HTML.
  */
 export function querJson(req: FastifyRequest): boolean {
+  // A JSON body comes from a program, never from a page's form: it gets JSON, whatever Accept says.
+  if ((req.headers['content-type'] ?? '').startsWith('application/json')) return true;
   const aceita = req.headers.accept ?? '';
-  if (aceita.includes('application/json') && !aceita.includes('text/html')) return true;
-  const semPreferencia = aceita === '' || aceita.trim() === '*/*';
-  return semPreferencia && (req.headers['content-type'] ?? '').startsWith('application/json');
+  return aceita.includes('application/json') && !aceita.includes('text/html');
 }
 
 export function paginaHtml(req: FastifyRequest, titulo: string, conteudo: Interpolavel): Html {

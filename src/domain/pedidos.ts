@@ -37,6 +37,8 @@ export interface LinhaDoPedido {
 export interface Pedido {
   readonly pedidoId: number;
   readonly cicloid: number;
+  /** The consumer's id, under the interface's name; `usuario` carries it with the name. */
+  readonly usuarioid: number;
   readonly usuario: { readonly id: number; readonly nome: string };
   readonly pontoEntrega: { readonly id: number; readonly nome: string };
   readonly pontoEntregaId: number;
@@ -86,7 +88,7 @@ function montarPedido(p: LinhaPedidoLida, linhas: readonly ItemLido[], taxa: Tax
   const total = itens.reduce((s, i) => s + i.subtotalCentavos, 0);
   const t = taxaDoPedido(total, taxa);
   return {
-    pedidoId: p.id, cicloid: p.cicloid, usuario: { id: p.usuarioid, nome: p.usuarioNome }, pontoEntrega: { id: p.pontoEntregaId, nome: p.pontoNome },
+    pedidoId: p.id, cicloid: p.cicloid, usuarioid: p.usuarioid, usuario: { id: p.usuarioid, nome: p.usuarioNome }, pontoEntrega: { id: p.pontoEntregaId, nome: p.pontoNome },
     pontoEntregaId: p.pontoEntregaId, finalizado: p.finalizado, dataConfirmacao: p.dataConfirmacao,
     produtos: itens.map(({ subtotalCentavos, ...i }) => ({ ...i, subtotal: paraNumero(subtotalCentavos, ESCALA_DINHEIRO) })),
     total: paraNumero(total, ESCALA_DINHEIRO), taxa: paraNumero(t, ESCALA_DINHEIRO), totalComTaxa: paraNumero(total + t, ESCALA_DINHEIRO),

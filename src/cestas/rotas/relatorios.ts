@@ -42,7 +42,7 @@ export function rotasRelatorios(app: FastifyInstance, ctx: ContextoCestas): void
     return mostrar(req, reply, r, { csv: `/downloadpedidosfornecedoresciclos?cicloId=${id}`, pdf: `/entregaCicloPDF/${id}` });
   });
 
-  /** GET chooses cycles; POST shows the report of the chosen ones ({ciclos:[…]} or ciclos=1&ciclos=2). */
+  /** GET chooses cycles; POST shows the report of the chosen ones ({ciclos:[…]}, ciclos=1&ciclos=2, or {cicloid}). */
   function porCiclos(caminho: string, acesso: Acao, titulo: string, montar: (ator: Ator, ciclos: number[]) => Promise<Relatorio>, csv: boolean) {
     app.get(caminho, { config: { acesso } }, async (req, reply) => {
       const ciclos = await ciclosParaEscolher(ctx.banco, tempo(ctx).hoje);
@@ -51,7 +51,9 @@ export function rotasRelatorios(app: FastifyInstance, ctx: ContextoCestas): void
     app.post(caminho, { config: { acesso } }, async (req, reply) => {
       let ids: number[];
       try {
-        ids = lerCiclos(comoEntrada(req.body));
+        // One cycle may come as `cicloid`, the name the rest of the interface uses.
+        const corpo = comoEntrada(req.body);
+        ids = lerCiclos(corpo.ciclos === undefined && corpo.cicloid !== undefined ? { ciclos: corpo.cicloid } : corpo);
       } catch (e) {
         if (querJson(req) || !(e instanceof Invalido)) throw e;
         const ciclos = await ciclosParaEscolher(ctx.banco, tempo(ctx).hoje);

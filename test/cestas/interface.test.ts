@@ -1,0 +1,67 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { criarCicloAberto, criarOfertaFinalizada, criarProduto } from '../helpers/fabricas.ts';
+import { entrarComo, type Pessoa } from '../helpers/sessoes.ts';
+import { iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
+
+interface Pedido {
+  pedidoId: number;
+  usuarioid: number;
+  usuario: { id: number; nome: string };
+}
+
+/** Rows of the interface contract that a running instance must answer to the letter. */
+describe('o contrato da interface, ao pé da letra', () => {
+  let amb: AmbienteDeTeste;
+  let consumidora: Pessoa;
+  let admin: Pessoa;
+  let cicloid = 0;
+  let cicloCestaId = 0;
+  let ponto = 0;
+  before(async () => {
+    amb = await iniciarAmbiente();
+    consumidora = await entrarComo(amb, ['consumidor'], 'Consumidora');
+    admin = await entrarComo(amb, ['admin']);
+    ({ cicloid, cicloCestaId, ponto } = await criarCicloAberto(amb.banco, 10));
+    await criarOfertaFinalizada(amb.banco, cicloid, [{ produtoId: (await criarProduto(amb.banco)).id, quantidadeMilesimos: 5000, valorCentavos: 700 }]);
+  });
+  after(() => amb.fechar());
+
+  const url = (p: string) => `${amb.url}${p}`;
+
+  test('um corpo JSON recebe JSON, mesmo com Accept que prefere HTML', async () => {
+    const r = await consumidora.nav.postJson(url('/pedidoconsumidores'), { cicloid, pontoEntregaId: ponto, produtos: [{ cicloCestaId, quantidade: 1 }] }, { accept: 'text/html,application/json' });
+    assert.equal(r.status, 200, r.texto);
+    assert.match(r.headers.get('content-type') ?? '', /^application\/json/);
+    const pedido = r.json<{ data: Pedido }>().data;
+    assert.ok(pedido.pedidoId > 0);
+    const recusa = await consumidora.nav.postJson(url('/pedidoconsumidores'), { cicloid, pontoEntregaId: ponto, produtos: [] }, { accept: 'text/html' });
+    assert.equal(recusa.status, 400);
+    assert.deepEqual(recusa.json<{ details: Record<string, string> }>().details, { produtos: 'Escolha pelo menos uma cesta ou um extra' });
+  });
+
+  test('todo pedido traz usuarioid, o nome do campo no contrato', async () => {
+    const salvo = await consumidora.nav.postJson(url('/pedidoconsumidores'), { cicloid, pontoEntregaId: ponto, produtos: [{ cicloCestaId, quantidade: 2 }] });
+    const pedido = salvo.json<{ data: Pedido }>().data;
+    assert.equal(pedido.usuarioid, consumidora.id);
+    assert.deepEqual(pedido.usuario, { id: consumidora.id, nome: 'Consumidora' });
+    const confirmacao = await consumidora.nav.getJson(url(`/pedidoconsumidoresconfirmacao/${pedido.pedidoId}`));
+    assert.equal(confirmacao.json<{ data: Pedido }>().data.usuarioid, consumidora.id);
+    const pagina = await consumidora.nav.getJson(url(`/pedidoconsumidores/${cicloid}`));
+    assert.equal(pagina.json<{ data: { pedido: Pedido } }>().data.pedido.usuarioid, consumidora.id);
+    const todos = await admin.nav.getJson(url(`/pedidosconsumidorestodos/${cicloid}`));
+    assert.deepEqual(todos.json<{ data: Pedido[] }>().data.map((p) => p.usuarioid), [consumidora.id]);
+  });
+
+  test('os três relatórios de vários ciclos aceitam um só ciclo como cicloid', async () => {
+    for (const caminho of ['/pedidosfornecedoresciclos', '/pedidosconsumidoresciclos', '/relatorioprodutosciclos']) {
+      const porLista = await admin.nav.postJson(url(caminho), { ciclos: [cicloid] });
+      const porId = await admin.nav.postJson(url(caminho), { cicloid });
+      assert.equal(porId.status, 200, `${caminho}: ${porId.texto}`);
+      assert.deepEqual(porId.json(), porLista.json(), caminho);
+      const errado = await admin.nav.postJson(url(caminho), { cicloid: 'abc' });
+      assert.equal(errado.status, 400, caminho);
+      assert.deepEqual(errado.json<{ details: Record<string, string> }>().details, { ciclos: 'Escolha de 1 a 20 ciclos válidos' });
+    }
+  });
+});
