@@ -55,6 +55,8 @@ export async function criarAppMercados(dep: DependenciasMercados): Promise<Fasti
     genReqId: () => randomUUID(),
     bodyLimit: LIMITE_CORPO,
     trustProxy: config.proxiesConfiaveis.length > 0 ? [...config.proxiesConfiaveis] : false,
+    // `/graphql/` is the same endpoint as `/graphql`, with its guard, CSRF rules and limits.
+    rewriteUrl: (req) => (req.url === undefined ? '/' : req.url.replace(/^\/graphql\/(?=\?|$)/, '/graphql')),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const baseUrl = (): string => {

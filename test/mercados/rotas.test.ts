@@ -115,4 +115,17 @@ describe('matriz de acesso das rotas HTTP da face Mercados', () => {
       });
     }
   }
+
+  test('/graphql/, com a barra no fim, é o mesmo endereço que /graphql', async () => {
+    for (const caminho of ['/graphql', '/graphql/', '/graphql/?x=1']) {
+      const anonimo = await new Navegador().postJson(`${amb.urlMercados}${caminho}`, { query: '{ me { email } }' });
+      assert.equal(anonimo.status, 401, caminho);
+      assert.deepEqual(anonimo.json(), { errors: [{ message: 'Não autenticado', extensions: { code: 'UNAUTHENTICATED' } }] }, caminho);
+      const logado = await navs.get('Consumidor')?.postJson(`${amb.urlMercados}${caminho}`, { query: '{ me { email } }' });
+      assert.equal(logado?.status, 200, caminho);
+      assert.deepEqual(logado?.json(), { data: { me: { email: emails.get('Consumidor') } } }, caminho);
+      const semOperacao = await navs.get('Consumidor')?.postJson(`${amb.urlMercados}${caminho}`, {});
+      assert.equal(semOperacao?.status, 400, caminho);
+    }
+  });
 });
