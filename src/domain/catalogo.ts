@@ -91,12 +91,6 @@ type LinhaSaida<E extends EntidadeCatalogo> = E extends 'produto'
   ? Linha<'produto'> & { categoriaNome: string | null }
   : Linha<E>;
 
-function lerTelefone(c: Campos, nome: string): string | null {
-  const t = c.texto(nome, { max: 30 });
-  if (t !== null && t !== '' && !/^[+()\d\s.-]{8,30}$/.test(t)) c.erro(nome, 'Telefone inválido: use só dígitos, espaços, parênteses, + e -');
-  return t;
-}
-
 /** `ativo` when sent; null when not: a new record is active, an edit keeps what the record was. */
 function lerAtivo(c: Campos): boolean | null {
   return c.presente('ativo') ? c.booleano('ativo') : null;
@@ -168,7 +162,7 @@ const DEFINICOES: { readonly [E in EntidadeCatalogo]: Definicao<E> } = {
       cidade: c.texto('cidade', { max: 100 }),
       referencia: c.texto('referencia', { max: 200 }),
       responsavel: c.texto('responsavel', { max: 120 }),
-      telefone: lerTelefone(c, 'telefone'),
+      telefone: c.telefone('telefone'),
       ativo: lerAtivo(c),
     }),
     saida: (l) => ({

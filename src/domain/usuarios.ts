@@ -105,18 +105,10 @@ function lerDadosPessoais(c: Campos) {
   return {
     nome: c.texto('nome', { obrigatorio: true, max: 120 }),
     nomeoficial: c.texto('nomeoficial', { max: 200 }),
-    celular: lerCelular(c),
+    celular: c.telefone('celular'),
     descritivo: c.texto('descritivo', { max: 2000 }),
     cientepolitica: c.booleano('cientepolitica'),
   };
-}
-
-function lerCelular(c: Campos): string | null {
-  const t = c.texto('celular', { max: 30 });
-  if (t !== null && t !== '' && !/^[+()\d\s.-]{8,30}$/.test(t)) {
-    c.erro('celular', 'Telefone inválido: use só dígitos, espaços, parênteses, + e -');
-  }
-  return t;
 }
 
 /** Reads the self-registration choice: consumidor and/or fornecedor, nothing else. */

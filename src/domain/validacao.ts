@@ -106,6 +106,18 @@ export class Campos {
     return t;
   }
 
+  /**
+   * A phone as people write it: at least 8 digits, with spaces, parentheses, +, - and dots
+   * allowed between them, at most 30 characters.
+   */
+  telefone(nome: string): string | null {
+    const t = this.texto(nome, { max: 30 });
+    if (t === null || t === '' || this.erros[nome] !== undefined) return t;
+    if (!/^[+()\d\s.-]+$/.test(t)) this.erro(nome, 'Telefone inválido: use dígitos, com espaços, parênteses, +, - ou . se quiser');
+    else if (t.replace(/\D/g, '').length < 8) this.erro(nome, 'Telefone inválido: informe pelo menos 8 dígitos, com o DDD');
+    return t;
+  }
+
   /** Checkbox-friendly: a missing field is false; "on", "true", "1" are true. */
   booleano(nome: string, padrao = false): boolean {
     const v = this.bruto(nome);

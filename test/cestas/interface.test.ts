@@ -64,4 +64,12 @@ describe('o contrato da interface, ao pé da letra', () => {
       assert.deepEqual(errado.json<{ details: Record<string, string> }>().details, { ciclos: 'Escolha de 1 a 20 ciclos válidos' });
     }
   });
+
+  test('telefone: a recusa diz a regra que vale (pelo menos 8 dígitos), não "use só dígitos"', async () => {
+    const curto = await admin.nav.postJson(url('/pontoentrega'), { nome: 'Ponto do telefone', telefone: '1299999' });
+    assert.equal(curto.status, 400);
+    assert.deepEqual(curto.json<{ details: Record<string, string> }>().details, { telefone: 'Telefone inválido: informe pelo menos 8 dígitos, com o DDD' });
+    const bom = await admin.nav.postJson(url('/pontoentrega'), { nome: 'Ponto do telefone', telefone: '(12) 9999-9999' });
+    assert.equal(bom.status, 201, bom.texto);
+  });
 });
