@@ -160,15 +160,15 @@ describe('GraphQL da face Mercados', () => {
       assert.deepEqual(ids(await pedir(consumidor, '{ mercados(ativo: false) { id } }')).filter((id) => id === inativo.id), [inativo.id]);
     });
 
-    test('mercado(id): o mercado, null se não existir, BAD_USER_INPUT se o id não for um número', async () => {
+    test('mercado(id): o mercado; null, sem erro, para um id que nenhum mercado tem ou pode ter', async () => {
       const m = await criarMercadoNoBanco(amb.banco, { adminId: gestora.conta.id, nome: 'Procurado' });
       const achado = dados<{ nome: string; admin: { name: string } }>(await pedir(consumidor, '{ mercado(id: ' + m.id + ') { nome admin { name } } }'), 'mercado');
       assert.deepEqual(achado, { nome: 'Procurado', admin: { name: 'Gil Gestora' } });
       assert.deepEqual(await pedir(consumidor, '{ mercado(id: "999999") { id } }'), { status: 200, corpo: { data: { mercado: null } } });
-      const ruim = await pedir(consumidor, '{ mercado(id: "abc") { id } }');
-      assert.equal(ruim.corpo.errors?.[0]?.message, 'id: Deve ser um número inteiro');
-      assert.equal(ruim.corpo.errors[0]?.extensions?.code, 'BAD_USER_INPUT');
-      assert.deepEqual(ruim.corpo.data, { mercado: null });
+      for (const impossivel of ['abc', '0', '-1', '1.5', ' 1', '2147483648', '99999999999999999999', '']) {
+        assert.deepEqual(await pedir(consumidor, 'query($id: ID!) { mercado(id: $id) { id } }', { id: impossivel }), { status: 200, corpo: { data: { mercado: null } } }, impossivel);
+      }
+      assert.deepEqual(await pedir(consumidor, '{ mercado(id: 0) { id } }'), { status: 200, corpo: { data: { mercado: null } } });
     });
 
     test('atualizarMercado: a AdminMercado altera o próprio mercado, mas não troca adminId nem ativo; campos omitidos ficam', async () => {

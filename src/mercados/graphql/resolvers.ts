@@ -1,9 +1,10 @@
 import type { IResolvers } from '@graphql-tools/utils';
 import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
+import { MAIOR_ID } from '../../domain/validacao.ts';
 import { atribuirPerfis, listarContas, type Conta } from '../../domain/contas.ts';
 import {
   acoesDoMercado, atualizarMercado, atualizarPrecoMercado, autorizarMercados, buscarProdutos, criarMercado, desativarMercado,
-  lerId, listarMercados, mercadoPorId, podeMercados, type Mercado, type PrecoMercado, type ProdutoDoCatalogo,
+  listarMercados, mercadoPorId, podeMercados, type Mercado, type PrecoMercado, type ProdutoDoCatalogo,
 } from '../../domain/mercados.ts';
 import { atorDe, esquecerCarregados, type ContextoResolvers } from './contexto.ts';
 import { DateTime, Decimal, emCentesimos } from './escalares.ts';
@@ -57,7 +58,8 @@ export const resolvers: IResolvers<unknown, Ctx> = {
 
   Query: {
     mercados: (_: unknown, a: { ativo?: boolean | null }, ctx: Ctx) => listarMercados(ctx.banco, { ativo: a.ativo ?? undefined }),
-    mercado: (_: unknown, a: { id: string }, ctx: Ctx) => mercadoPorId(ctx.banco, lerId(a.id, 'id')),
+    // An id no market can have ("abc", "0", past the largest id) finds nothing, like an unused one.
+    mercado: (_: unknown, a: { id: string }, ctx: Ctx) => (/^[1-9]\d{0,9}$/.test(a.id) && Number(a.id) <= MAIOR_ID ? mercadoPorId(ctx.banco, Number(a.id)) : null),
     me: (_: unknown, _a: unknown, ctx: Ctx) => ctx.user,
     produtos: (_: unknown, a: { busca?: string | null; ativo?: boolean | null }, ctx: Ctx) => buscarProdutos(ctx.banco, a),
     usuarios: (_: unknown, _a: unknown, ctx: Ctx) => {
