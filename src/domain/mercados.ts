@@ -423,10 +423,11 @@ export async function criarMercado(banco: Banco, ator: AtorMercados, input: unkn
  */
 export async function atualizarMercado(banco: Banco, ator: AtorMercados, idBruto: unknown, input: unknown, agora: Date): Promise<Mercado> {
   const id = lerId(idBruto, 'id');
-  const dados = lerMercadoInput(input);
   return emTransacao(banco, async (trx) => {
     const antes = await mercadoParaAlterar(trx, id);
+    // Ownership before the input is judged: someone else's market is refused as such.
     autorizarMercados(ator, 'atualizarMercado', antes);
+    const dados = lerMercadoInput(input);
     const adminId = dados.adminId ?? antes.adminId;
     const ativo = dados.ativo ?? antes.ativo;
     if (adminId !== antes.adminId || ativo !== antes.ativo) autorizarMercados(ator, 'gerirMercado', null);
@@ -478,11 +479,12 @@ export async function desativarMercado(banco: Banco, ator: AtorMercados, idBruto
  */
 export async function atualizarPrecoMercado(banco: Banco, ator: AtorMercados, idBruto: unknown, input: unknown, agora: Date): Promise<Mercado> {
   const id = lerId(idBruto, 'id');
-  const linhas = lerLoteDePrecos(input);
   const iso = agora.toISOString();
   return emTransacao(banco, async (trx) => {
     const mercado = await mercadoParaAlterar(trx, id);
+    // Ownership before the input is judged: someone else's market is refused as such.
     autorizarMercados(ator, 'atualizarPrecos', mercado);
+    const linhas = lerLoteDePrecos(input);
     if (linhas.length === 0) return mercado;
     const produtoIds = linhas.map((l) => l.produtoId);
     const existentes = new Set((await trx.selectFrom('produto').select('id').where('id', 'in', produtoIds).execute()).map((p) => p.id));

@@ -462,4 +462,26 @@ describe('GraphQL da face Mercados', () => {
       }
     });
   });
+
+  // Values of the wrong GraphQL type (a comma decimal, an unknown enum value) are refused before
+  // anything runs, as the GraphQL spec has it; every rule of the values comes after ownership.
+  test('a AdminMercado que mexe no mercado de outra pessoa recebe FORBIDDEN, mesmo com preço inválido ou produto inexistente', async () => {
+    const alheio = await criarMercadoNoBanco(amb.banco, { adminId: admin.conta.id, nome: 'Da Ana' });
+    const entradasRuins: Array<[string, Record<string, unknown>]> = [
+      [ATUALIZAR, { id: alheio.id, input: { nome: '', tipo: 'lote', taxaAdministrativa: '150' } }],
+      [ATUALIZAR, { id: alheio.id, input: { nome: 'X', tipo: 'cesta' } }],
+      [PRECOS, { id: alheio.id, input: { precos: [{ produtoId: 999_999, preco: '-1' }] } }],
+      [PRECOS, { id: alheio.id, input: { precos: [{ produtoId: 1, preco: '1.50' }, { produtoId: 1, preco: '2' }] } }],
+      [PRECOS, { id: alheio.id, input: { precos: [{ produtoId: 999_999, preco: '2' }] } }],
+    ];
+    for (const [mutacao, variaveis] of entradasRuins) {
+      const r = await pedir(gestora, mutacao, variaveis);
+      assert.equal(r.corpo.errors?.[0]?.extensions?.code, 'FORBIDDEN', JSON.stringify(variaveis));
+      assert.equal(r.corpo.errors.length, 1);
+    }
+    // Their own market with the same bad input: now the input is what is wrong.
+    const proprio = await criarMercadoNoBanco(amb.banco, { adminId: gestora.conta.id, nome: 'Da Gil, para conferir' });
+    const r = await pedir(gestora, ATUALIZAR, { id: proprio.id, input: { nome: '', tipo: 'lote' } });
+    assert.equal(r.corpo.errors?.[0]?.extensions?.code, 'BAD_USER_INPUT');
+  });
 });
