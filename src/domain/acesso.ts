@@ -93,13 +93,14 @@ export type Posse = keyof typeof RECUSAS_DE_DONO;
  * Refuses an actor who names another person (`usuarioid`) on a write they may make only for
  * themselves. Pure, so a use case calls it before validating anything else in the body: a
  * refused write must never reveal, through its validation errors or a redrawn form, anything
- * about someone the actor may not act for.
+ * about someone the actor may not act for. Returns the actor's own id (they have a record).
  */
-export function exigirAgirPor(ator: Ator, usuarioid: number | null, posse: Posse): void {
+export function exigirAgirPor(ator: Ator, usuarioid: number | null, posse: Posse): number {
   if (ator.usuarioid === null) throw new Proibido('SEM_CADASTRO', 'Complete seu cadastro antes de continuar');
   if (usuarioid !== null && usuarioid !== ator.usuarioid && !ehGestor(ator)) {
     throw new Proibido(RECUSAS_DE_DONO[posse].codigo, RECUSAS_DE_DONO[posse].escrever);
   }
+  return ator.usuarioid;
 }
 
 /**

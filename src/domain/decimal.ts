@@ -28,7 +28,6 @@ export function lerDecimal(entrada: unknown, escala: number): ResultadoDecimal {
   const inteira = m[1] ?? '0';
   const fracao = m[2] ?? '';
   if (fracao.length > escala) return { ok: false, motivo: `aceita no máximo ${escala} casas decimais` };
-  if (inteira.replace(/^0+/, '').length > 12) return { ok: false, motivo: 'valor grande demais' };
   const valor = Number(inteira) * 10 ** escala + Number(fracao.padEnd(escala, '0') || '0');
   if (valor > MAXIMO * 10 ** escala) return { ok: false, motivo: 'valor grande demais' };
   return { ok: true, valor };

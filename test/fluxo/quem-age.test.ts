@@ -44,9 +44,11 @@ describe('quem pode agir por quem, no domínio', () => {
 
   before(async () => {
     banco = abrirBanco(await bancoNovo());
+    // The first account created gets the lowest id: someone with orders and offers, so a scope
+    // that fell back to a fixed id (instead of none) would show theirs.
     const perfis: Record<keyof typeof atores, Perfil[]> = {
-      consumidora: ['consumidor'], vizinha: ['consumidor'], fornecedora: ['fornecedor'], vizinho: ['fornecedor'],
-      admin: ['admin'], info: ['info'], consumidorFornecedor: ['consumidor', 'fornecedor'],
+      consumidorFornecedor: ['consumidor', 'fornecedor'], consumidora: ['consumidor'], vizinha: ['consumidor'], fornecedora: ['fornecedor'], vizinho: ['fornecedor'],
+      admin: ['admin'], info: ['info'],
     };
     for (const [nome, perfil] of Object.entries(perfis) as Array<[keyof typeof atores, Perfil[]]>) {
       const u = await criarUsuario(banco, { perfil, nome });
@@ -118,6 +120,8 @@ describe('quem pode agir por quem, no domínio', () => {
     assert.deepEqual(await recusa(salvarOferta(banco, atores.admin, oferta(null), final)), { tipo: 'Invalido', codigo: 'VALIDACAO', detalhes: { usuarioid: 'Informe o fornecedor da oferta' } });
     assert.deepEqual(await recusa(salvarOferta(banco, atores.admin, oferta(id(atores.consumidora)), final)), { tipo: 'Invalido', codigo: 'VALIDACAO', detalhes: { usuarioid: 'Não há fornecedor com este id' } });
     assert.deepEqual(await recusa(salvarOferta(banco, atores.admin, oferta(999_999), final)), { tipo: 'Invalido', codigo: 'VALIDACAO', detalhes: { usuarioid: 'Não há fornecedor com este id' } });
+    // An admin naming themselves without the fornecedor profile offers for nobody.
+    assert.deepEqual(await recusa(salvarOferta(banco, atores.admin, oferta(id(atores.admin)), final)), { tipo: 'Invalido', codigo: 'VALIDACAO', detalhes: { usuarioid: 'Não há fornecedor com este id' } });
     const propria = await salvarOferta(banco, atores.fornecedora, oferta(id(atores.fornecedora)), final);
     assert.equal(propria.usuarioid, id(atores.fornecedora));
     const pelaAdmin = await salvarOferta(banco, atores.admin, oferta(id(atores.vizinho)), final);
@@ -152,7 +156,9 @@ describe('quem pode agir por quem, no domínio', () => {
     assert.deepEqual((await ofertasVisiveis(banco, atores.vizinho, NA_OFERTA.hoje, cicloid)).map(resumo), [['vizinho', true, 1, 40, cicloid, 'oferta']]);
     assert.deepEqual((await ofertasVisiveis(banco, atores.vizinho, NA_OFERTA.hoje, null)).map((o) => o.fornecedor.id), [id(atores.vizinho)]);
     assert.deepEqual(await ofertasVisiveis(banco, atores.consumidora, NA_OFERTA.hoje, cicloid), []);
+    await salvarOferta(banco, atores.consumidorFornecedor, oferta(null), { ...NA_OFERTA, finalizar: false });
     assert.deepEqual(await ofertasVisiveis(banco, semCadastro, NA_OFERTA.hoje, cicloid), []);
+    assert.deepEqual(await ofertasVisiveis(banco, semCadastro, NA_OFERTA.hoje, null), []);
   });
 
   test('o comprovante de um pagamento: da pessoa dele e de quem coordena; para os demais "não existe"', async () => {

@@ -69,3 +69,45 @@ test('o preço de uma quantidade arredonda meio centavo para cima, e só meio', 
   assert.equal(valorDaQuantidade(1, 500), 1);
   assert.equal(valorDaQuantidade(0, 123_456), 0);
 });
+
+test('cada recusa com a sua mensagem exata, e os limites exatos', () => {
+  const motivo = (v: unknown, escala = 2) => {
+    const r = lerDecimal(v, escala);
+    return r.ok ? `aceito ${r.valor}` : r.motivo;
+  };
+  assert.equal(motivo(Number.NaN), 'deve ser um número');
+  assert.equal(motivo(Number.NEGATIVE_INFINITY), 'deve ser um número');
+  assert.equal(motivo({}), 'deve ser um número');
+  assert.equal(motivo(' 12.5 '), 'aceito 1250');
+  assert.equal(motivo('12,50'), 'use ponto como separador decimal (ex.: 12.50)');
+  assert.equal(motivo('1,5'), 'use ponto como separador decimal (ex.: 12.50)');
+  for (const outro of ['12,5x', ',5', '1,', 'x1,5', '1,5,0', 'a,b']) assert.equal(motivo(outro), 'deve ser um número com ponto decimal (ex.: 12.50)', outro);
+  assert.equal(motivo('-0'), 'não pode ser negativo');
+  assert.equal(motivo('1.5.0'), 'deve ser um número com ponto decimal (ex.: 12.50)');
+  assert.equal(motivo('1.234'), 'aceita no máximo 2 casas decimais');
+  assert.equal(motivo('1.234', 3), 'aceito 1234');
+  // At most a billion units, exactly.
+  assert.equal(motivo('1000000000'), 'aceito 100000000000');
+  assert.equal(motivo('1000000000.01'), 'valor grande demais');
+  assert.equal(motivo('1000000000.001', 3), 'valor grande demais');
+  assert.equal(motivo('00000000000000001.50'), 'aceito 150');
+  assert.equal(motivo('9'.repeat(400)), 'valor grande demais');
+  assert.equal(motivo('1' + '0'.repeat(12)), 'valor grande demais');
+});
+
+test('texto decimal com todas as casas, sinal e sem ponto quando a escala é zero', () => {
+  assert.equal(formatarDecimal(-1230, 2), '-12.30');
+  assert.equal(formatarDecimal(-5, 3), '-0.005');
+  assert.equal(formatarDecimal(5, 0), '5');
+  assert.equal(formatarDecimal(0, 2), '0.00');
+  assert.equal(formatarDecimal(12.6, 0), '13');
+});
+
+test('reais para pessoas: milhares com ponto, centavos com vírgula, sinal só abaixo de zero', () => {
+  assert.equal(formatarReais(0), 'R$ 0,00');
+  assert.equal(formatarReais(99), 'R$ 0,99');
+  assert.equal(formatarReais(100_000), 'R$ 1.000,00');
+  assert.equal(formatarReais(1_234_567), 'R$ 12.345,67');
+  assert.equal(formatarReais(123_456_789), 'R$ 1.234.567,89');
+  assert.equal(formatarReais(-123_456_789), '−R$ 1.234.567,89');
+});

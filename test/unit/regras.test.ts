@@ -1,0 +1,96 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { regrasDoCiclo, type CicloLido } from '../../src/domain/ciclos.ts';
+import { converter, regrasDosItens } from '../../src/domain/composicao.ts';
+import { regraDoComprovante, TAMANHO_MAXIMO_ARQUIVO } from '../../src/domain/financeiro.ts';
+import { regrasDasLinhas as regrasDaOferta } from '../../src/domain/ofertas.ts';
+import { regrasDasLinhas as regrasDoPedido } from '../../src/domain/pedidos.ts';
+import { DATAS_PADRAO } from '../helpers/fabricas.ts';
+
+/** The domain's pure rules, called as the use cases and the edge call them. */
+
+const ciclo = (mudar: Partial<CicloLido['dados']> = {}, listas: Partial<Omit<CicloLido, 'dados'>> = {}): CicloLido => ({
+  dados: { nome: 'C', ...DATAS_PADRAO, ativo: true, ...mudar }, cicloEntregas: null, cicloCestas: null, cicloProdutos: null, ...listas,
+});
+
+test('ciclo: cada data igual ou depois da anterior; um dia igual vale', () => {
+  assert.deepEqual(regrasDoCiclo(ciclo()), {});
+  const mesmoDia = '2026-03-01';
+  assert.deepEqual(regrasDoCiclo(ciclo({ dataOfertaInicio: mesmoDia, dataOfertaFim: mesmoDia, dataPedidoInicio: mesmoDia, dataPedidoFim: mesmoDia, dataRetiradaInicio: mesmoDia, dataRetiradaFim: mesmoDia })), {});
+  assert.deepEqual(regrasDoCiclo(ciclo({ dataOfertaFim: '2026-02-28', dataRetiradaFim: '2026-03-10' })), {
+    dataOfertaFim: 'Deve ser igual ou posterior ao início das ofertas',
+    dataRetiradaFim: 'Deve ser igual ou posterior ao início da retirada',
+  });
+  assert.deepEqual(regrasDoCiclo(ciclo({ dataPedidoInicio: '2026-03-03' })), { dataPedidoInicio: 'Deve ser igual ou posterior ao fim das ofertas' });
+});
+
+test('ciclo: uma data ilegível não entra em comparação nenhuma, nem como anterior nem como atual', () => {
+  // The start is unreadable (and sorts after the end as text): the end is not judged against it.
+  assert.deepEqual(regrasDoCiclo(ciclo({ dataOfertaInicio: '2026-13-01' }), new Set(['dataOfertaInicio'])), {});
+  assert.deepEqual(regrasDoCiclo(ciclo({ dataOfertaInicio: '2026-13-01' })), { dataOfertaFim: 'Deve ser igual ou posterior ao início das ofertas' });
+  // The end is unreadable and sorts before the start: nothing said of it here.
+  assert.deepEqual(regrasDoCiclo(ciclo({ dataOfertaFim: '' }), new Set(['dataOfertaFim'])), {});
+  assert.deepEqual(regrasDoCiclo(ciclo({ dataOfertaFim: '' }), new Set(['dataPedidoInicio'])), { dataOfertaFim: 'Deve ser igual ou posterior ao início das ofertas' });
+});
+
+test('ciclo: entregas dentro das datas do ciclo, dos dois lados e nos dois limites', () => {
+  const entrega = (dataEntrega: string, i: number) => ({ id: null, dataEntrega, observacao: null, campo: `cicloEntregas.${i}.dataEntrega` });
+  const entregas = ['2026-02-28', DATAS_PADRAO.dataOfertaInicio, DATAS_PADRAO.dataRetiradaFim, '2026-03-13'].map(entrega);
+  assert.deepEqual(regrasDoCiclo(ciclo({}, { cicloEntregas: entregas })), {
+    'cicloEntregas.0.dataEntrega': 'Deve estar dentro das datas do ciclo',
+    'cicloEntregas.3.dataEntrega': 'Deve estar dentro das datas do ciclo',
+  });
+  // An unreadable delivery, or unreadable cycle ends, are not judged.
+  assert.deepEqual(regrasDoCiclo(ciclo({}, { cicloEntregas: entregas }), new Set(['cicloEntregas.0.dataEntrega', 'cicloEntregas.3.dataEntrega'])), {});
+  assert.deepEqual(regrasDoCiclo(ciclo({}, { cicloEntregas: entregas }), new Set(['dataOfertaInicio'])), {});
+  assert.deepEqual(regrasDoCiclo(ciclo({}, { cicloEntregas: entregas }), new Set(['dataRetiradaFim'])), {});
+});
+
+test('ciclo: cada cesta e cada produto uma vez; linhas ilegíveis ficam de fora', () => {
+  const cesta = (cestaId: number, i: number) => ({ id: null, cestaId, quantidadeCestas: 1, campo: `cicloCestas.${i}.cestaId` });
+  const produto = (produtoId: number, i: number) => ({ id: null, produtoId, quantidadeMilesimos: 1000, valorCentavos: 100, campo: `cicloProdutos.${i}.produtoId` });
+  const listas = { cicloCestas: [1, 2, 1].map(cesta), cicloProdutos: [5, 5, 6].map(produto) };
+  assert.deepEqual(regrasDoCiclo(ciclo({}, listas)), { 'cicloCestas.2.cestaId': 'Item repetido na lista', 'cicloProdutos.1.produtoId': 'Item repetido na lista' });
+  assert.deepEqual(regrasDoCiclo(ciclo({}, listas), new Set(['cicloCestas.0.cestaId', 'cicloProdutos.0.produtoId'])), {});
+});
+
+test('pedido, oferta e composição: cada item uma vez, e um pedido com algo', () => {
+  const linha = (cicloCestaId: number | null, cicloProdutoId: number | null, i: number) => ({ cicloCestaId, cicloProdutoId, quantidadeMilesimos: 1000, campo: `produtos.${i}` });
+  assert.deepEqual(regrasDoPedido([linha(1, null, 0), linha(null, 1, 1), linha(2, null, 2)]), {});
+  assert.deepEqual(regrasDoPedido([linha(1, null, 0), linha(null, 1, 1), linha(1, null, 2), linha(null, 1, 3)]), { 'produtos.2': 'Item repetido no pedido', 'produtos.3': 'Item repetido no pedido' });
+  assert.deepEqual(regrasDoPedido([]), { produtos: 'Escolha pelo menos uma cesta ou um extra' });
+  const oferta = (produtoid: number, i: number) => ({ produtoid, quantidadeMilesimos: 1000, valorCentavos: 100, campo: `produtos.${i}` });
+  assert.deepEqual(regrasDaOferta([oferta(1, 0), oferta(2, 1)]), {});
+  assert.deepEqual(regrasDaOferta([oferta(1, 0), oferta(2, 1), oferta(1, 2)]), { 'produtos.2.produtoid': 'Produto repetido na oferta' });
+  const item = (ofertaProdutoId: number, i: number) => ({ ofertaProdutoId, quantidadeMilesimos: 1000, unidade: 'kg', campo: `produtos.${i}` });
+  assert.deepEqual(regrasDosItens([item(1, 0), item(2, 1)]), {});
+  assert.deepEqual(regrasDosItens([item(1, 0), item(1, 1)]), { 'produtos.1.ofertaProdutoId': 'Item repetido na composição' });
+});
+
+test('conversão de unidades: exata, nos dois sentidos, e a recusa diz o que usar', () => {
+  assert.deepEqual(converter(500_000, 'g', 'kg'), { ok: true, valor: 500 });
+  assert.deepEqual(converter(1500, 'kg', 'kg'), { ok: true, valor: 1500 });
+  assert.deepEqual(converter(250_000, 'ml', 'litro'), { ok: true, valor: 250 });
+  assert.deepEqual(converter(2000, 'litro', 'litro'), { ok: true, valor: 2000 });
+  assert.deepEqual(converter(6000, 'unidade', 'dúzia'), { ok: true, valor: 500 });
+  assert.deepEqual(converter(1000, 'dúzia', 'unidade'), { ok: true, valor: 12_000 });
+  assert.deepEqual(converter(3000, 'unidade', 'unidade'), { ok: true, valor: 3000 });
+  assert.deepEqual(converter(2000, 'maço', 'maço'), { ok: true, valor: 2000 });
+  assert.deepEqual(converter(1, 'g', 'kg'), { ok: false, motivo: 'Esta quantidade não converte exatamente para kg' });
+  assert.deepEqual(converter(1000, 'unidade', 'dúzia'), { ok: false, motivo: 'Esta quantidade não converte exatamente para dúzia' });
+  assert.deepEqual(converter(1000, 'kg', 'litro'), { ok: false, motivo: 'Unidade incompatível com o produto: use litro ou ml' });
+  assert.deepEqual(converter(1000, 'kg', 'unidade'), { ok: false, motivo: 'Unidade incompatível com o produto: use unidade ou dúzia' });
+  assert.deepEqual(converter(1000, 'kg', 'maço'), { ok: false, motivo: 'Unidade incompatível com o produto: use maço' });
+  assert.deepEqual(converter(1000, 'kg', 'bandeja'), { ok: false, motivo: 'Unidade incompatível com o produto: use bandeja' });
+});
+
+test('comprovante: PDF, PNG ou JPEG de até 10 MiB, exatamente', () => {
+  const pdf = (tamanho: number) => ({ nome: 'c', conteudo: Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(tamanho - 9)]) });
+  assert.equal(regraDoComprovante(null), null);
+  assert.equal(regraDoComprovante(pdf(TAMANHO_MAXIMO_ARQUIVO)), null);
+  assert.equal(regraDoComprovante(pdf(TAMANHO_MAXIMO_ARQUIVO + 1)), 'O comprovante deve ter no máximo 10 MiB');
+  assert.equal(regraDoComprovante({ nome: 'c', conteudo: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0]) }), null);
+  assert.equal(regraDoComprovante({ nome: 'c', conteudo: Buffer.from([0xff, 0xd8, 0xff, 0xe0]) }), null);
+  assert.equal(regraDoComprovante({ nome: 'c', conteudo: Buffer.from('GIF89a') }), 'O comprovante deve ser PDF, PNG ou JPEG');
+  assert.equal(regraDoComprovante({ nome: 'c', conteudo: Buffer.alloc(0) }), 'O comprovante deve ser PDF, PNG ou JPEG');
+});
