@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -11,7 +11,7 @@ import { paginaDaComposicao, salvarComposicao } from '../../src/domain/composica
 import { ErroDominio } from '../../src/domain/erros.ts';
 import { arquivoDaMovimentacao, fecharCiclo, registrarMovimentacao, saldoDe, saldos, tiposDeMovimentacao } from '../../src/domain/financeiro.ts';
 import { apagarProdutoDaOferta, ofertaDe, ofertasVisiveis, produtosParaOfertar, salvarOferta } from '../../src/domain/ofertas.ts';
-import { finalizarPedido, pedidoDe, salvarPedido, type Taxa } from '../../src/domain/pedidos.ts';
+import { disponibilidade, finalizarPedido, pedidoDe, salvarPedido, type Taxa } from '../../src/domain/pedidos.ts';
 import { bancoNovo } from '../helpers/banco.ts';
 import { DATAS_PADRAO, criarCesta, criarCiclo, criarPonto, criarProduto, criarUsuario } from '../helpers/fabricas.ts';
 
@@ -166,6 +166,53 @@ describe('os casos de uso do ciclo, nas bordas', () => {
     });
   });
 
+  test('pedidos: dois extras no mesmo pedido, cada um o seu; regravar acima do que resta é 409 mesmo contando o próprio', async () => {
+    const a = await cenario();
+    const ciclo = await obterCiclo(banco, a.cicloid, NA_OFERTA.hoje);
+    const salvo = await salvarCiclo(banco, admin, a.cicloid, lido({ nome: ciclo.nome }, { cicloProdutos: [
+      { id: a.cicloProdutoId, produtoId: a.mel.id, quantidadeMilesimos: 4000, valorCentavos: 3000, campo: 'p.0' },
+      { id: null, produtoId: a.tomate.id, quantidadeMilesimos: 5000, valorCentavos: 900, campo: 'p.1' },
+    ] }), NA_OFERTA.agora, NA_OFERTA.hoje);
+    const extraTomate = salvo.cicloProdutos.find((p) => p.produtoId === a.tomate.id)?.id ?? 0;
+    const consumidora = await atorDe(['consumidor'], 'Dois extras');
+    const pedir = (mel: number, tomate: number) => salvarPedido(banco, consumidora, { usuarioid: null, cicloid: a.cicloid, pontoEntregaId: a.ponto, linhas: [
+      { cicloCestaId: null, cicloProdutoId: extraTomate, quantidadeMilesimos: tomate, campo: 'produtos.0' },
+      { cicloCestaId: null, cicloProdutoId: a.cicloProdutoId, quantidadeMilesimos: mel, campo: 'produtos.1' },
+    ] }, NO_PEDIDO);
+    const pedido = await pedir(1000, 2000);
+    assert.deepEqual(pedido.produtos.map((p) => [p.cicloProdutoId, p.nome, p.quantidade, p.valor]), [[extraTomate, a.tomate.nome, 2, 9], [a.cicloProdutoId, a.mel.nome, 1, 30]]);
+    assert.deepEqual(await recusa(pedir(4500, 2000)), {
+      tipo: 'Conflito', codigo: 'SEM_ESTOQUE', mensagem: `Não há o suficiente: ${a.mel.nome} (disponível: 4 kg)`,
+      detalhes: { disponivel: [{ nome: a.mel.nome, disponivel: 4, pedido: 4.5, unidade: 'kg' }] },
+    });
+    assert.equal((await pedir(4000, 5000)).total, 165);
+  });
+
+  test('pedidos: a vitrine do ciclo mostra o que há em cada cesta, e nada numa cesta não composta', async () => {
+    const a = await cenario();
+    assert.deepEqual((await disponibilidade(banco, a.cicloid)).cestas.map((c) => [c.nome, c.composicao, c.disponivel]), [[a.cesta.nome, [], 10]]);
+    await salvarComposicao(banco, admin, { cicloCestaId: a.cicloCestaId, quantidadeCestas: 3, itens: [{ ofertaProdutoId: a.linhaTomate, quantidadeMilesimos: 500_000, unidade: 'g', campo: 'produtos.0' }] }, NA_OFERTA.agora);
+    const disp = await disponibilidade(banco, a.cicloid);
+    assert.deepEqual(disp.cestas.map((c) => [c.nome, c.composicao, c.disponivel]), [[a.cesta.nome, [{ produto: a.tomate.nome, quantidade: 0.5, unidade: 'kg' }], 10]]);
+    assert.deepEqual(disp.extras.map((e) => [e.nome, e.disponivel, e.valor]), [[a.mel.nome, 4, 30]]);
+  });
+
+  test('quem coordena e também é consumidor ou fornecedor, ao nomear outra pessoa, age por ela', async () => {
+    const a = await cenario();
+    const coord = await criarUsuario(banco, { perfil: ['admin', 'consumidor', 'fornecedor'], nome: 'Coord' });
+    const ator: Ator = { email: coord.email, nome: 'Coord', usuarioid: coord.id, perfil: ['admin', 'consumidor', 'fornecedor'], ativo: true };
+    const consumidora = await atorDe(['consumidor'], 'Por ela');
+    const pedido = await salvarPedido(banco, ator, { usuarioid: consumidora.usuarioid, cicloid: a.cicloid, pontoEntregaId: a.ponto, linhas: [{ cicloCestaId: a.cicloCestaId, cicloProdutoId: null, quantidadeMilesimos: 1000, campo: 'produtos.0' }] }, NO_PEDIDO);
+    assert.deepEqual(pedido.usuario, { id: consumidora.usuarioid, nome: 'Por ela' });
+    const proprio = await salvarPedido(banco, ator, { usuarioid: coord.id, cicloid: a.cicloid, pontoEntregaId: a.ponto, linhas: [{ cicloCestaId: a.cicloCestaId, cicloProdutoId: null, quantidadeMilesimos: 1000, campo: 'produtos.0' }] }, NO_PEDIDO);
+    assert.deepEqual(proprio.usuario, { id: coord.id, nome: 'Coord' });
+    const oferta = await salvarOferta(banco, ator, { usuarioid: a.fornecedora.usuarioid, cicloid: a.cicloid, linhas: [
+      { produtoid: a.tomate.id, quantidadeMilesimos: 30_000, valorCentavos: 800, campo: 'produtos.0' }, { produtoid: a.mel.id, quantidadeMilesimos: 10_000, valorCentavos: 2500, campo: 'produtos.1' },
+    ] }, { ...NA_OFERTA, finalizar: true });
+    assert.equal(oferta.usuarioid, a.fornecedora.usuarioid);
+    assert.equal((await ofertaDe(banco, a.cicloid, coord.id)).id, null, 'nenhuma oferta em nome de quem coordena');
+  });
+
   describe('ofertas', () => {
     test('produto inexistente ou desativado é recusado na sua linha; rascunho sem linhas vale', async () => {
       const a = await cenario();
@@ -191,6 +238,24 @@ describe('os casos de uso do ciclo, nas bordas', () => {
       const fornecedor = await atorDe(['fornecedor'], 'Fornecedor');
       assert.deepEqual(await ofertaDe(banco, a.cicloid, fornecedor.usuarioid ?? 0), { id: null, cicloid: a.cicloid, usuarioid: fornecedor.usuarioid, finalizada: false, finalizadaEm: null, produtos: [], total: 0 });
       assert.equal((await recusa(apagarProdutoDaOferta(banco, fornecedor, { cicloid: a.cicloid, produtoid: a.tomate.id, usuarioid: null }, NA_OFERTA))).codigo, 'LINHA_NAO_ENCONTRADA');
+    });
+
+    test('a oferta diz quanto de cada linha as cestas usam', async () => {
+      const a = await cenario();
+      await salvarComposicao(banco, admin, { cicloCestaId: a.cicloCestaId, quantidadeCestas: 4, itens: [{ ofertaProdutoId: a.linhaTomate, quantidadeMilesimos: 1500, unidade: 'kg', campo: 'produtos.0' }] }, NA_OFERTA.agora);
+      const oferta = await ofertaDe(banco, a.cicloid, a.fornecedora.usuarioid ?? 0);
+      assert.deepEqual(oferta.produtos.map((p) => [p.produtoid, p.quantidade, p.alocado]).sort((x, y) => Number(x[0]) - Number(y[0])), [[a.tomate.id, 30, 6], [a.mel.id, 10, 0]].sort((x, y) => Number(x[0]) - Number(y[0])));
+      assert.equal(oferta.total, 490);
+    });
+
+    test('tirar da oferta uma linha livre e outra usada: a recusa nomeia a usada', async () => {
+      const a = await cenario();
+      await salvarComposicao(banco, admin, { cicloCestaId: a.cicloCestaId, quantidadeCestas: 1, itens: [{ ofertaProdutoId: a.linhaMel, quantidadeMilesimos: 500, unidade: 'kg', campo: 'produtos.0' }] }, NA_OFERTA.agora);
+      const r = await recusa(salvarOferta(banco, a.fornecedora, { usuarioid: null, cicloid: a.cicloid, linhas: [] }, { ...NA_OFERTA, finalizar: false }));
+      assert.deepEqual(r, {
+        tipo: 'Conflito', codigo: 'LINHA_ALOCADA', mensagem: `${a.mel.nome} já está em cestas (${a.cesta.nome}): ajuste a composição antes de tirá-lo da oferta`,
+        detalhes: { ofertaProdutoId: a.linhaMel, cestas: [a.cesta.nome] },
+      });
     });
 
     test('uma linha em cestas não sai da oferta: a recusa nomeia só as cestas dela', async () => {
@@ -287,6 +352,9 @@ describe('os casos de uso do ciclo, nas bordas', () => {
         'produtos.2.unidade': 'Esta quantidade não converte exatamente para kg',
       });
       assert.equal((await recusa(salvarComposicao(banco, admin, { cicloCestaId: 999_999, quantidadeCestas: 0, itens: [] }, NA_OFERTA.agora))).codigo, 'CICLOCESTA_NAO_ENCONTRADA');
+      // A line of a draft offer that this basket does not use yet cannot come in.
+      const rascunho = await salvarOferta(banco, await atorDe(['fornecedor'], 'Rascunho'), { usuarioid: null, cicloid: a.cicloid, linhas: [{ produtoid: a.tomate.id, quantidadeMilesimos: 5000, valorCentavos: 700, campo: 'produtos.0' }] }, { ...NA_OFERTA, finalizar: false });
+      assert.deepEqual((await recusa(compor(1, [{ ofertaProdutoId: rascunho.produtos[0]?.ofertaProdutoId ?? 0 }]))).detalhes, { 'produtos.0.ofertaProdutoId': 'Não é uma oferta finalizada deste ciclo' });
       const consumidora = await atorDe(['consumidor'], 'C');
       await salvarPedido(banco, consumidora, { usuarioid: null, cicloid: a.cicloid, pontoEntregaId: a.ponto, linhas: [{ cicloCestaId: a.cicloCestaId, cicloProdutoId: null, quantidadeMilesimos: 3000, campo: 'produtos.0' }] }, NO_PEDIDO);
       assert.deepEqual(await recusa(compor(2, [])), { tipo: 'Conflito', codigo: 'ABAIXO_DOS_PEDIDOS', mensagem: 'Já há 3 cestas pedidas: a composição precisa de pelo menos essa quantidade', detalhes: { cestasPedidas: 3 } });
@@ -319,6 +387,9 @@ describe('os casos de uso do ciclo, nas bordas', () => {
         mensagem: `A ${a.cesta.nome} já tem 2 pedida(s) e 0 na composição: a quantidade não pode ficar abaixo de 2`,
         detalhes: { cicloCestaId: a.cicloCestaId, pedidas: 2, compostas: 0 },
       });
+      assert.deepEqual(await recusa(salvar({ cicloProdutos: [{ id: a.cicloProdutoId, produtoId: a.mel.id, quantidadeMilesimos: 999, valorCentavos: 3000, campo: 'cicloProdutos.0.produtoId' }] })), {
+        tipo: 'Conflito', codigo: 'QUANTIDADE_ABAIXO_DO_USO', mensagem: `O extra ${a.mel.nome} já tem 1 kg pedidos: a quantidade não pode ficar abaixo disso`, detalhes: { cicloProdutoId: a.cicloProdutoId },
+      });
       assert.deepEqual(await recusa(salvar({ cicloProdutos: [] })), {
         tipo: 'Conflito', codigo: 'EXTRA_EM_USO', mensagem: `O extra ${a.mel.nome} não pode sair do ciclo: já foi pedido`, detalhes: { cicloProdutoId: a.cicloProdutoId },
       });
@@ -345,6 +416,15 @@ describe('os casos de uso do ciclo, nas bordas', () => {
       assert.deepEqual(depois.cicloEntregas.map((e) => [e.dataEntrega, e.observacao, e.id === primeira?.id]), [['2026-03-11', null, false], ['2026-03-12', 'Escola', true]]);
       assert.ok(!depois.cicloEntregas.some((e) => e.id === segunda?.id));
       assert.equal((await salvarCiclo(banco, admin, c.id, lido({ nome: c.nome }, { cicloEntregas: [] }), NA_OFERTA.agora, NA_OFERTA.hoje)).cicloEntregas.length, 0);
+    });
+
+    test('sem ativo, um ciclo novo nasce ativo e um alterado fica como estava', async () => {
+      const novo = await salvarCiclo(banco, admin, null, lido({ ativo: null }), NA_OFERTA.agora, NA_OFERTA.hoje);
+      assert.equal(novo.ativo, true);
+      const desativado = await salvarCiclo(banco, admin, novo.id, lido({ nome: novo.nome, ativo: false }), NA_OFERTA.agora, NA_OFERTA.hoje);
+      assert.equal(desativado.ativo, false);
+      assert.equal((await salvarCiclo(banco, admin, novo.id, lido({ nome: novo.nome, ativo: null }), NA_OFERTA.agora, NA_OFERTA.hoje)).ativo, false);
+      assert.equal((await salvarCiclo(banco, admin, null, lido({ ativo: false }), NA_OFERTA.agora, NA_OFERTA.hoje)).ativo, false);
     });
 
     test('criar e alterar ficam na auditoria com o nome certo; um ciclo inexistente é 404', async () => {
@@ -416,6 +496,15 @@ describe('os casos de uso do ciclo, nas bordas', () => {
       assert.equal(auditorias.length, 1);
     });
 
+    test('fechar um ciclo sem pedidos: nenhuma movimentação, e o fechamento fica registrado uma vez', async () => {
+      const c = await criarCiclo(banco, { datas: DATAS_PADRAO });
+      assert.deepEqual(await fecharCiclo(banco, admin, c.id, DEPOIS), { cicloid: c.id, fechadoEm: DEPOIS.agora.toISOString(), novas: 0, debitos: 0, creditos: 0 });
+      await fecharCiclo(banco, admin, c.id, { ...DEPOIS, agora: new Date('2026-03-12T15:00:00Z') });
+      const auditorias = await banco.selectFrom('auditoria').select('acao').where('entidade', '=', 'ciclo').where('entidadeId', '=', String(c.id)).execute();
+      assert.deepEqual(auditorias.map((x) => x.acao), ['fechar ciclo']);
+      assert.equal((await obterCiclo(banco, c.id, DEPOIS.hoje)).fechadoEm, DEPOIS.agora.toISOString());
+    });
+
     test('fechar credita cada fornecedor só pelo que foi pedido das suas linhas', async () => {
       const a = await cenario();
       const outroFornecedor = await atorDe(['fornecedor'], 'Sem pedidos');
@@ -442,14 +531,24 @@ describe('os casos de uso do ciclo, nas bordas', () => {
         const tipo = (await tiposDeMovimentacao(banco)).find((t) => t.sentido === 'credito')?.id ?? 0;
         const fantasma: Ator = { ...admin, usuarioid: 999_999 };
         const entrada = { usuarioid: pessoa.usuarioid ?? 0, tipoMovimentacaoId: tipo, valorCentavos: 100, data: null, descricao: 'Pix', cicloid: null, sentido: null };
-        await assert.rejects(registrarMovimentacao(banco, fantasma, entrada, { nome: 'c', conteudo: Buffer.from('%PDF-1.4 x') }, { ...NO_PEDIDO, dirArquivos: dir }));
+        // The row cannot be written (its author does not exist): the database's own error comes out, and no file stays.
+        const falhaDoBanco = (e: unknown) => e instanceof Error && !(e instanceof TypeError) && /foreign key|chave estrangeira|violates/i.test(e.message);
+        await assert.rejects(registrarMovimentacao(banco, fantasma, entrada, { nome: 'c', conteudo: Buffer.from('%PDF-1.4 x') }, { ...NO_PEDIDO, dirArquivos: dir }), falhaDoBanco);
+        await assert.rejects(registrarMovimentacao(banco, fantasma, entrada, null, { ...NO_PEDIDO, dirArquivos: dir }), falhaDoBanco);
+        assert.deepEqual(await readdir(dir), []);
+        assert.deepEqual((await recusa(registrarMovimentacao(banco, admin, entrada, { nome: 'c', conteudo: Buffer.from('GIF89a') }, { ...NO_PEDIDO, dirArquivos: dir }))).detalhes, { arquivo: 'O comprovante deve ser PDF, PNG ou JPEG' });
+        const semArquivo = await registrarMovimentacao(banco, admin, entrada, null, { ...NO_PEDIDO, dirArquivos: dir });
+        assert.equal(semArquivo.arquivo, null);
         assert.deepEqual(await readdir(dir), []);
         const mov = await registrarMovimentacao(banco, admin, entrada, { nome: 'c', conteudo: Buffer.from('%PDF-1.4 x') }, { ...NO_PEDIDO, dirArquivos: dir });
-        assert.equal((await readdir(dir)).length, 1);
+        assert.deepEqual(await readdir(dir), [mov.arquivo]);
+        assert.equal((await stat(join(dir, mov.arquivo ?? ''))).mode & 0o777, 0o600, 'só a conta do serviço lê um comprovante');
         assert.equal(mov.data, NO_PEDIDO.hoje);
-        for (const estranho of ['../fora.pdf', 'x.pdf', `${'a'.repeat(36)}.pdf.exe`, `prefixo-${mov.arquivo ?? ''}`]) {
+        // Names this module never makes are never opened, even when such a file is there.
+        for (const estranho of ['x.pdf', `${'a'.repeat(36)}.pdf.pdf`, `prefixo-${mov.arquivo ?? ''}`, `${'a'.repeat(36)}.gif`]) {
+          await writeFile(join(dir, estranho), '%PDF-1.4');
           await banco.updateTable('movimentacao').set({ arquivo: estranho }).where('id', '=', mov.id).execute();
-          assert.equal((await recusa(arquivoDaMovimentacao(banco, admin, mov.id, dir))).codigo, 'ARQUIVO_NAO_ENCONTRADO', estranho);
+          assert.deepEqual(await recusa(arquivoDaMovimentacao(banco, admin, mov.id, dir)), { tipo: 'NaoEncontrado', codigo: 'ARQUIVO_NAO_ENCONTRADO', mensagem: 'Comprovante não encontrado', detalhes: {} }, estranho);
         }
       } finally {
         await rm(dir, { recursive: true, force: true });
