@@ -68,10 +68,8 @@ export async function paginaDaComposicao(db: Db, cicloCestaId: number): Promise<
   const cc = await cicloCesta(db, cicloCestaId);
   const linhas = await linhasOfertadas(db, cc.cicloid);
   const composicao = await db.selectFrom('composicao').select(['id', 'quantidadeCestas']).where('cicloCestaId', '=', cicloCestaId).executeTakeFirst();
-  const itens = composicao === undefined
-    // Stryker disable next-line ArrayDeclaration: a bogus item matches no offer line and is left out
-    ? []
-    : await db.selectFrom('composicaoproduto').select(['ofertaProdutoId', 'quantidadePorCestaMilesimos']).where('composicaoid', '=', composicao.id).orderBy('id').execute();
+  // Stryker disable next-line ArrayDeclaration: a bogus item matches no offer line and is left out
+  const itens = composicao === undefined ? [] : await db.selectFrom('composicaoproduto').select(['ofertaProdutoId', 'quantidadePorCestaMilesimos']).where('composicaoid', '=', composicao.id).orderBy('id').execute();
   const todasAsComposicoes = await db
     .selectFrom('composicaoproduto as cp')
     .innerJoin('composicao as c', 'c.id', 'cp.composicaoid')

@@ -266,6 +266,7 @@ export async function arquivoDaMovimentacao(db: Db, ator: Ator, id: number, dirA
   const ext = m.arquivo.split('.').pop() ?? '';
   const formato = FORMATOS.find((f) => f.ext === ext);
   // Only names this module generated are ever opened.
+  // Stryker disable next-line ConditionalExpression: the pattern admits only the three known extensions, so the format is always known past it
   if (formato === undefined || !/^[0-9a-f-]{36}\.(pdf|png|jpg)$/.test(m.arquivo)) throw new NaoEncontrado('ARQUIVO_NAO_ENCONTRADO', 'Comprovante não encontrado');
   const caminho = join(dirArquivos, m.arquivo);
   await access(caminho).catch(() => {

@@ -248,14 +248,17 @@ describe('os casos de uso do ciclo, nas bordas', () => {
       assert.equal(oferta.total, 490);
     });
 
-    test('tirar da oferta uma linha livre e outra usada: a recusa nomeia a usada', async () => {
-      const a = await cenario();
-      await salvarComposicao(banco, admin, { cicloCestaId: a.cicloCestaId, quantidadeCestas: 1, itens: [{ ofertaProdutoId: a.linhaMel, quantidadeMilesimos: 500, unidade: 'kg', campo: 'produtos.0' }] }, NA_OFERTA.agora);
-      const r = await recusa(salvarOferta(banco, a.fornecedora, { usuarioid: null, cicloid: a.cicloid, linhas: [] }, { ...NA_OFERTA, finalizar: false }));
-      assert.deepEqual(r, {
-        tipo: 'Conflito', codigo: 'LINHA_ALOCADA', mensagem: `${a.mel.nome} já está em cestas (${a.cesta.nome}): ajuste a composição antes de tirá-lo da oferta`,
-        detalhes: { ofertaProdutoId: a.linhaMel, cestas: [a.cesta.nome] },
-      });
+    test('tirar da oferta uma linha livre e outra usada: a recusa nomeia a usada, seja qual for a ordem', async () => {
+      for (const usada of ['tomate', 'mel'] as const) {
+        const a = await cenario();
+        const linha = usada === 'tomate' ? a.linhaTomate : a.linhaMel;
+        await salvarComposicao(banco, admin, { cicloCestaId: a.cicloCestaId, quantidadeCestas: 1, itens: [{ ofertaProdutoId: linha, quantidadeMilesimos: 500, unidade: 'kg', campo: 'produtos.0' }] }, NA_OFERTA.agora);
+        const r = await recusa(salvarOferta(banco, a.fornecedora, { usuarioid: null, cicloid: a.cicloid, linhas: [] }, { ...NA_OFERTA, finalizar: false }));
+        assert.deepEqual(r, {
+          tipo: 'Conflito', codigo: 'LINHA_ALOCADA', mensagem: `${a[usada].nome} já está em cestas (${a.cesta.nome}): ajuste a composição antes de tirá-lo da oferta`,
+          detalhes: { ofertaProdutoId: linha, cestas: [a.cesta.nome] },
+        }, usada);
+      }
     });
 
     test('uma linha em cestas não sai da oferta: a recusa nomeia só as cestas dela', async () => {
@@ -291,8 +294,13 @@ describe('os casos de uso do ciclo, nas bordas', () => {
       await salvarOferta(banco, fornecedor, { usuarioid: null, cicloid: c2.id, linhas: [linha(zebra.id)] }, { agora: new Date('2026-03-02T12:00:00Z'), hoje: '2026-03-02', finalizar: false });
       await banco.updateTable('oferta').set({ createdAt: '2026-03-01T12:00:00.000Z' }).where('cicloid', '=', c1.id).execute();
       await banco.updateTable('oferta').set({ createdAt: '2026-03-02T12:00:00.000Z' }).where('cicloid', '=', c2.id).execute();
-      const meus = (await produtosParaOfertar(banco, fornecedor.usuarioid ?? 0)).filter((p) => p.nome.endsWith(sufixo));
-      assert.deepEqual(meus.map((p) => [p.nome, p.ofertadoAntes]), [[zebra.nome, true], [banana.nome, true], [abacate.nome, false]]);
+      const meus = async () => (await produtosParaOfertar(banco, fornecedor.usuarioid ?? 0)).filter((p) => p.nome.endsWith(sufixo)).map((p) => [p.nome, p.ofertadoAntes]);
+      assert.deepEqual(await meus(), [[zebra.nome, true], [banana.nome, true], [abacate.nome, false]]);
+      // Offered again later: what counts is the most recent offer of each product.
+      const c3 = await criarCiclo(banco, { datas: DATAS_PADRAO });
+      await salvarOferta(banco, fornecedor, { usuarioid: null, cicloid: c3.id, linhas: [linha(banana.id)] }, { agora: new Date('2026-03-03T12:00:00Z'), hoje: '2026-03-03', finalizar: false });
+      await banco.updateTable('oferta').set({ createdAt: '2026-03-03T12:00:00.000Z' }).where('cicloid', '=', c3.id).execute();
+      assert.deepEqual(await meus(), [[banana.nome, true], [zebra.nome, true], [abacate.nome, false]]);
       const deOutro = (await produtosParaOfertar(banco, admin.usuarioid ?? 0)).filter((p) => p.nome.endsWith(sufixo));
       assert.deepEqual(deOutro.map((p) => [p.nome, p.ofertadoAntes]), [[abacate.nome, false], [banana.nome, false], [zebra.nome, false]]);
     });
@@ -352,7 +360,22 @@ describe('os casos de uso do ciclo, nas bordas', () => {
         'produtos.2.unidade': 'Esta quantidade não converte exatamente para kg',
       });
       assert.equal((await recusa(salvarComposicao(banco, admin, { cicloCestaId: 999_999, quantidadeCestas: 0, itens: [] }, NA_OFERTA.agora))).codigo, 'CICLOCESTA_NAO_ENCONTRADA');
-      // A line of a draft offer that this basket does not use yet cannot come in.
+      // A line whose offer went back to draft stays where it is used, and comes into no other basket.
+      const outraCesta = await criarCesta(banco, { nome: `Outra ${Math.random().toString(36).slice(2, 6)}` });
+      const atual = await obterCiclo(banco, a.cicloid, NA_OFERTA.hoje);
+      const salvo = await salvarCiclo(banco, admin, a.cicloid, lido({ nome: atual.nome }, { cicloCestas: [
+        { id: a.cicloCestaId, cestaId: a.cesta.id, quantidadeCestas: 10, campo: 'c.0' }, { id: null, cestaId: outraCesta.id, quantidadeCestas: 5, campo: 'c.1' },
+      ] }), NA_OFERTA.agora, NA_OFERTA.hoje);
+      const outraCc = salvo.cicloCestas.find((c) => c.cestaId === outraCesta.id)?.id ?? 0;
+      const segunda = await atorDe(['fornecedor'], 'Segunda');
+      const linhaDela = (q: number) => [{ produtoid: a.tomate.id, quantidadeMilesimos: q, valorCentavos: 650, campo: 'produtos.0' }];
+      const final = await salvarOferta(banco, segunda, { usuarioid: null, cicloid: a.cicloid, linhas: linhaDela(8000) }, { ...NA_OFERTA, finalizar: true });
+      const linha = final.produtos[0]?.ofertaProdutoId ?? 0;
+      await salvarComposicao(banco, admin, { cicloCestaId: outraCc, quantidadeCestas: 1, itens: [{ ofertaProdutoId: linha, quantidadeMilesimos: 500, unidade: 'kg', campo: 'produtos.0' }] }, NA_OFERTA.agora);
+      await salvarOferta(banco, segunda, { usuarioid: null, cicloid: a.cicloid, linhas: linhaDela(8000) }, { ...NA_OFERTA, finalizar: false });
+      assert.deepEqual((await recusa(compor(1, [{ ofertaProdutoId: linha, mil: 500 }]))).detalhes, { 'produtos.0.ofertaProdutoId': 'Não é uma oferta finalizada deste ciclo' });
+      assert.equal((await salvarComposicao(banco, admin, { cicloCestaId: outraCc, quantidadeCestas: 1, itens: [{ ofertaProdutoId: linha, quantidadeMilesimos: 400, unidade: 'kg', campo: 'produtos.0' }] }, NA_OFERTA.agora)).composicao.produtos[0]?.quantidadePorCesta, 0.4);
+      // A line of a draft offer that no basket uses cannot come in.
       const rascunho = await salvarOferta(banco, await atorDe(['fornecedor'], 'Rascunho'), { usuarioid: null, cicloid: a.cicloid, linhas: [{ produtoid: a.tomate.id, quantidadeMilesimos: 5000, valorCentavos: 700, campo: 'produtos.0' }] }, { ...NA_OFERTA, finalizar: false });
       assert.deepEqual((await recusa(compor(1, [{ ofertaProdutoId: rascunho.produtos[0]?.ofertaProdutoId ?? 0 }]))).detalhes, { 'produtos.0.ofertaProdutoId': 'Não é uma oferta finalizada deste ciclo' });
       const consumidora = await atorDe(['consumidor'], 'C');
