@@ -143,7 +143,7 @@ async function carregarFluxoDemo(banco: Banco, agora: Date, hoje: string): Promi
     ];
     for (const [email, ponto, produtosDoPedido, confirmar] of pedidos) {
       const linhasDoPedido = produtosDoPedido.map((l, i) => ({ ...l, campo: `produtos.${i}` }));
-      const pedido = await salvarPedido(banco, ator, { cicloid, usuarioid: pessoas.get(email) ?? null, pontoEntregaId: pontos.get(ponto) ?? 0, linhas: linhasDoPedido }, { ...tempo, taxa });
+      const { pedido } = await salvarPedido(banco, ator, { cicloid, usuarioid: pessoas.get(email) ?? null, pontoEntregaId: pontos.get(ponto) ?? 0, linhas: linhasDoPedido }, { ...tempo, taxa });
       if (confirmar) await finalizarPedido(banco, ator, pedido.pedidoId, { ...tempo, taxa, tz: 'America/Sao_Paulo' });
     }
     if (fase <= -20) await fecharCiclo(banco, ator, cicloid, { ...tempo, taxa });

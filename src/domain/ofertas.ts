@@ -112,8 +112,9 @@ export type AlvoNaOferta = { readonly ofertaProdutoId: number } | { readonly cic
 /**
  * Saves an offer: `finalizar` false keeps (or puts back) a draft, true finalises it. The lines
  * sent replace the offer's lines; a line in use by compositions cannot drop below its use.
+ * `criada`: the supplier had no offer in the cycle.
  */
-export async function salvarOferta(banco: Banco, ator: Ator, entrada: EntradaOferta, opcoes: ContextoTempo & { finalizar: boolean }): Promise<Oferta> {
+export async function salvarOferta(banco: Banco, ator: Ator, entrada: EntradaOferta, opcoes: ContextoTempo & { finalizar: boolean }): Promise<{ oferta: Oferta; criada: boolean }> {
   const { cicloid, linhas } = entrada;
   exigirAgirPor(ator, entrada.usuarioid, 'oferta');
   const erros = regrasDasLinhas(linhas);
@@ -164,7 +165,7 @@ export async function salvarOferta(banco: Banco, ator: Ator, entrada: EntradaOfe
     await auditar(trx, ator, opcoes.agora, {
       acao: `${finalizada ? 'finalizar' : 'rascunho'}${foraDaJanela ? ' (fora da janela)' : ''}`, entidade: 'oferta', entidadeId: ofertaId, antes, depois,
     });
-    return depois;
+    return { oferta: depois, criada: antes.id === null };
   });
 }
 

@@ -344,11 +344,12 @@ export interface OpcoesPedido {
 }
 
 /**
- * Saves an order and reserves its baskets and extras. The check and the write happen in one
- * transaction holding locks on the cycle baskets and extras involved, so concurrent orders can
- * never sell more than there is. Prices are snapshotted; a client-sent `valor` is ignored.
+ * Saves an order and reserves its baskets and extras (`criado`: the consumer had none in the
+ * cycle). The check and the write happen in one transaction holding locks on the cycle baskets
+ * and extras involved, so concurrent orders can never sell more than there is. Prices are
+ * snapshotted; a client-sent `valor` is ignored.
  */
-export async function salvarPedido(banco: Banco, ator: Ator, entrada: EntradaPedido, opcoes: OpcoesPedido): Promise<Pedido> {
+export async function salvarPedido(banco: Banco, ator: Ator, entrada: EntradaPedido, opcoes: OpcoesPedido): Promise<{ pedido: Pedido; criado: boolean }> {
   const { cicloid, pontoEntregaId, linhas } = entrada;
   exigirAgirPor(ator, entrada.usuarioid, 'pedido');
   const erros = regrasDasLinhas(linhas);
@@ -420,14 +421,23 @@ export async function salvarPedido(banco: Banco, ator: Ator, entrada: EntradaPed
     // Changing an order re-opens it; it must be confirmed again.
     const reaberto = { pontoEntregaId, finalizado: false, dataConfirmacao: null, updatedAt: iso };
     let pedidoId: number;
+    let criado = false;
     // Stryker disable next-line ConditionalExpression: the insert below upserts on (cycle, consumer), which for an existing order is this same update
     if (antes !== null) {
       await trx.updateTable('pedido').set(reaberto).where('id', '=', antes.pedidoId).execute();
       pedidoId = antes.pedidoId;
     } else {
       // An order created meanwhile by the same consumer (PostgreSQL, two tabs) is updated instead.
-      const criado = trx.insertInto('pedido').values({ cicloid, usuarioid, ...reaberto, createdAt: iso }).onConflict((oc) => oc.columns(['cicloid', 'usuarioid']).doUpdateSet(reaberto));
-      pedidoId = (await criado.returning('id').executeTakeFirstOrThrow()).id;
+      const gravado = await trx
+        .insertInto('pedido')
+        .values({ cicloid, usuarioid, ...reaberto, createdAt: iso })
+        .onConflict((oc) => oc.columns(['cicloid', 'usuarioid']).doUpdateSet(reaberto))
+        .returning(['id', 'createdAt'])
+        .executeTakeFirstOrThrow();
+      pedidoId = gravado.id;
+      // This save created the order only if the row carries its own creation time (an upsert
+      // into a row another save made keeps that save's).
+      criado = gravado.createdAt === iso;
     }
     // Stryker disable next-line ArrayDeclaration: a bogus earlier line keys to no line of the order
     const precoAnterior = new Map((antes?.produtos ?? []).map((p) => [chaveDaLinha(p), Math.round(p.valor * 100)]));
@@ -460,7 +470,7 @@ export async function salvarPedido(banco: Banco, ator: Ator, entrada: EntradaPed
       opcoes.taxa,
     );
     await auditar(trx, ator, opcoes.agora, { acao: `salvar${foraDaJanela ? ' (fora da janela)' : ''}`, entidade: 'pedido', entidadeId: pedidoId, antes, depois });
-    return depois;
+    return { pedido: depois, criado };
   });
 }
 

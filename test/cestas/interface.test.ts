@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { criarCicloAberto, criarOfertaFinalizada, criarProduto } from '../helpers/fabricas.ts';
+import { criarCicloAberto, criarOfertaFinalizada, criarProduto, criarUsuario } from '../helpers/fabricas.ts';
 import { entrarComo, type Pessoa } from '../helpers/sessoes.ts';
 import { iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
 
@@ -31,7 +31,7 @@ describe('o contrato da interface, ao pé da letra', () => {
 
   test('um corpo JSON recebe JSON, mesmo com Accept que prefere HTML', async () => {
     const r = await consumidora.nav.postJson(url('/pedidoconsumidores'), { cicloid, pontoEntregaId: ponto, produtos: [{ cicloCestaId, quantidade: 1 }] }, { accept: 'text/html,application/json' });
-    assert.equal(r.status, 200, r.texto);
+    assert.equal(r.status, 201, r.texto);
     assert.match(r.headers.get('content-type') ?? '', /^application\/json/);
     const pedido = r.json<{ data: Pedido }>().data;
     assert.ok(pedido.pedidoId > 0);
@@ -71,5 +71,18 @@ describe('o contrato da interface, ao pé da letra', () => {
     assert.deepEqual(curto.json<{ details: Record<string, string> }>().details, { telefone: 'Telefone inválido: informe pelo menos 8 dígitos, com o DDD' });
     const bom = await admin.nav.postJson(url('/pontoentrega'), { nome: 'Ponto do telefone', telefone: '(12) 9999-9999' });
     assert.equal(bom.status, 201, bom.texto);
+  });
+
+  test('criar responde 201, alterar 200: o primeiro pedido e a primeira oferta de cada pessoa', async () => {
+    const outra = await entrarComo(amb, ['consumidor'], 'Outra');
+    const pedir = () => outra.nav.postJson(url('/pedidoconsumidores'), { cicloid, pontoEntregaId: ponto, produtos: [{ cicloCestaId, quantidade: 1 }] });
+    assert.equal((await pedir()).status, 201);
+    assert.equal((await pedir()).status, 200);
+    const fornecedor = await criarUsuario(amb.banco, { perfil: ['fornecedor'] });
+    const ofertar = (caminho: string) => admin.nav.postJson(url(caminho), { cicloid, usuarioid: fornecedor.id, produtos: [] });
+    const rascunho = await ofertar('/oferta');
+    assert.equal(rascunho.status, 201, rascunho.texto);
+    assert.equal((await ofertar('/ofertasave')).status, 200);
+    assert.equal((await ofertar('/oferta')).status, 200);
   });
 });

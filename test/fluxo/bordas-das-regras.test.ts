@@ -48,12 +48,12 @@ describe('bordas das regras de janela, ciclo e composição', () => {
   test('o último dia de cada janela ainda vale: oferta em 04/03, pedido em 09/03', async () => {
     const { cicloid, cicloCestaId } = await cicloNovo();
     relogio.definir(dia('04'));
-    assert.equal((await ofertar(cicloid)).status, 200, 'oferta no último dia do período de ofertas');
+    assert.equal((await ofertar(cicloid)).status, 201, 'oferta no último dia do período de ofertas (a primeira: criada)');
     relogio.definir(dia('05'));
     assert.equal((await ofertar(cicloid)).status, 409, 'e no dia seguinte, não');
     relogio.definir(dia('09'));
     const pedido = await pedir(cicloid, cicloCestaId);
-    assert.equal(pedido.status, 200, pedido.texto);
+    assert.equal(pedido.status, 201, pedido.texto);
     const pedidoId = pedido.json<{ data: { pedidoId: number } }>().data.pedidoId;
     assert.equal((await como('consumidor').postJson(`${amb.url}/pedidoconsumidoresconfirmacao`, { pedidoId })).status, 200, 'confirmar no último dia');
     relogio.definir(dia('10'));
@@ -101,7 +101,7 @@ describe('bordas das regras de janela, ciclo e composição', () => {
     const { cicloid, cicloCestaId } = await cicloNovo();
     const oferta = await criarOfertaFinalizada(amb.banco, cicloid, [{ produtoId: produtoid, quantidadeMilesimos: 100_000, valorCentavos: 300 }]);
     relogio.definir(dia('07'));
-    assert.equal((await pedir(cicloid, cicloCestaId, 3)).status, 200);
+    assert.equal((await pedir(cicloid, cicloCestaId, 3)).status, 201);
     const compor = (quantidadeCestas: number) =>
       como('admin').postJson(`${amb.url}/composicao/${cicloCestaId}`, { quantidadeCestas, produtos: [{ ofertaProdutoId: oferta.linhas[0], quantidadePorCesta: 1, unidade: 'kg' }] });
     const abaixo = await compor(2);
@@ -130,7 +130,7 @@ describe('bordas das regras de janela, ciclo e composição', () => {
       });
     relogio.definir(dia('07'));
     const tudo = await pedido('consumidor', ponto, 2, 3);
-    assert.equal(tudo.status, 200, tudo.texto);
+    assert.equal(tudo.status, 201, tudo.texto);
     const igual = await pedido('consumidor', ponto, 2, 3);
     assert.equal(igual.status, 200, `o mesmo pedido de novo: ${igual.texto}`);
     const outroLugar = await pedido('consumidor', outroPonto, 2, 3);
@@ -181,7 +181,7 @@ describe('bordas das regras de janela, ciclo e composição', () => {
     const cicloProdutoId = (await amb.banco.selectFrom('cicloproduto').select('id').where('cicloid', '=', c.id).executeTakeFirstOrThrow()).id;
     relogio.definir(dia('07'));
     const pedido = await como('consumidor').postJson(`${amb.url}/pedidoconsumidores`, { cicloid: c.id, pontoEntregaId: ponto, produtos: [{ cicloProdutoId, quantidade: 2.5 }] });
-    assert.equal(pedido.status, 200, pedido.texto);
+    assert.equal(pedido.status, 201, pedido.texto);
     const abaixo = await publicar(2.499);
     assert.equal(abaixo.status, 409, abaixo.texto);
     assert.equal(abaixo.json<{ error: string }>().error, 'O extra Queijo já tem 2.5 kg pedidos: a quantidade não pode ficar abaixo disso');

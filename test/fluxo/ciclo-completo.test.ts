@@ -64,13 +64,13 @@ describe('um ciclo inteiro, do começo ao fim', () => {
 
   test('1. três fornecedores ofertam: rascunho, depois final', async () => {
     relogio.definir(NA_OFERTA);
-    const rascunho = await post<{ finalizada: boolean; total: number }>('s1', '/oferta', { cicloid, produtos: [linha('tomate', '30', '8.00')] });
+    const rascunho = await post<{ finalizada: boolean; total: number }>('s1', '/oferta', { cicloid, produtos: [linha('tomate', '30', '8.00')] }, 201);
     assert.equal(rascunho.finalizada, false);
     assert.equal(rascunho.total, 240);
     const s1 = await post<{ finalizada: boolean; total: number; produtos: unknown[] }>('s1', '/ofertasave', { cicloid, produtos: [linha('tomate', '30', '8.00'), linha('alface', '40', '3.00')] });
     assert.deepEqual([s1.finalizada, s1.total, s1.produtos.length], [true, 360, 2]);
-    await post('s2', '/ofertasave', { cicloid, produtos: [linha('tomate', 20, 7.5), linha('ovos', '15', '16.00')] });
-    await post('s3', '/ofertasave', { cicloid, produtos: [linha('mel', '5', '35.00'), linha('alface', '10', '2.80')] });
+    await post('s2', '/ofertasave', { cicloid, produtos: [linha('tomate', 20, 7.5), linha('ovos', '15', '16.00')] }, 201);
+    await post('s3', '/ofertasave', { cicloid, produtos: [linha('mel', '5', '35.00'), linha('alface', '10', '2.80')] }, 201);
     const pagina = await nav.get('s1')?.getJson(`${amb.url}/oferta/${cicloid}`);
     const dados = pagina?.json<Resposta<{ oferta: { id: number; cicloid: number; usuarioid: number; finalizada: boolean; produtos: Array<{ ofertaProdutoId: number; produtoid: number; nome: string; unidade: string; quantidade: number; valor: number }> }; produtosDisponiveis: Array<{ produtoid: number; ofertadoAntes: boolean }> }>>().data;
     assert.ok(dados);
@@ -126,14 +126,15 @@ describe('um ciclo inteiro, do começo ao fim', () => {
     assert.deepEqual(d.cestas.map((c) => [c.nome, c.valor, c.disponivel]), [['Pequena', 50, 10], ['Grande', 80, 5]]);
     assert.deepEqual(d.cestas[0]?.composicao, [{ produto: 'alface', quantidade: 2, unidade: 'maço' }, { produto: 'ovos', quantidade: 0.5, unidade: 'dúzia' }, { produto: 'tomate', quantidade: 1, unidade: 'kg' }]);
     const extra = (nome: string) => d.extras.find((e) => e.nome === nome)?.cicloProdutoId;
-    const pedir = async (quem: string, produtos: unknown[]) => post<{ pedidoId: number; total: number; taxa: number }>(quem, '/pedidoconsumidores', { cicloid, pontoEntregaId: id.get('p1'), produtos });
+    // A consumer's first save creates the order (201); later saves change it (200).
+    const pedir = async (quem: string, produtos: unknown[], status = 201) => post<{ pedidoId: number; total: number; taxa: number }>(quem, '/pedidoconsumidores', { cicloid, pontoEntregaId: id.get('p1'), produtos }, status);
     const confirmar = (quem: string, pedidoId: number) => post<{ finalizado: boolean }>(quem, '/pedidoconsumidoresconfirmacao', { pedidoId });
 
     const p1 = await pedir('c1', [{ cicloCestaId: cc.pequena, quantidade: 1, valor: 0.01 }, { cicloProdutoId: extra('tomate'), quantidade: 2 }]);
     assert.deepEqual([p1.total, p1.taxa], [70, 2.75], 'o valor enviado pelo cliente é ignorado');
     await confirmar('c1', p1.pedidoId);
     const p2 = await pedir('c2', [{ cicloCestaId: cc.grande, quantidade: 1 }]);
-    const p2b = await pedir('c2', [{ cicloCestaId: cc.grande, quantidade: 2 }, { cicloProdutoId: extra('ovos'), quantidade: 1 }]);
+    const p2b = await pedir('c2', [{ cicloCestaId: cc.grande, quantidade: 2 }, { cicloProdutoId: extra('ovos'), quantidade: 1 }], 200);
     assert.equal(p2b.pedidoId, p2.pedidoId, 'um pedido por consumidor e ciclo');
     assert.deepEqual([p2b.total, p2b.taxa], [180, 5.5]);
     await confirmar('c2', p2.pedidoId);

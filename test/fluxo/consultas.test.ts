@@ -100,10 +100,10 @@ describe('rotas quentes: consultas fixas por requisição', () => {
   });
   after(() => amb.fechar());
 
-  async function contar(pedir: () => Promise<{ status: number; texto: string }>): Promise<number> {
+  async function contar(pedir: () => Promise<{ status: number; texto: string }>, status = 200): Promise<number> {
     amb.consultas = 0;
     const r = await pedir();
-    assert.equal(r.status, 200, r.texto);
+    assert.equal(r.status, status, r.texto);
     return amb.consultas;
   }
 
@@ -136,7 +136,7 @@ describe('rotas quentes: consultas fixas por requisição', () => {
     const caminho = `${amb.url}/pedidoconsumidores/${cicloPedido.id}`;
     const frio = await contar(() => nav.getJson(caminho));
     const vazio = await contar(() => nav.getJson(caminho));
-    assert.equal((await pedir(nav, 1)).status, 200);
+    assert.equal((await pedir(nav, 1)).status, 201);
     const uma = await contar(() => nav.getJson(caminho));
     assert.equal((await pedir(nav, 5)).status, 200);
     const cinco = await contar(() => nav.getJson(caminho));
@@ -159,7 +159,7 @@ describe('rotas quentes: consultas fixas por requisição', () => {
     const antes = await ler();
     const livre = antes.cestas.find((c) => c.cicloCestaId === c1)?.disponivel ?? 0;
     // An order by someone else shows at once, though nothing in the catalogue moved.
-    assert.equal((await pedir(await consumidor(), 1)).status, 200);
+    assert.equal((await pedir(await consumidor(), 1)).status, 201);
     assert.equal((await ler()).cestas.find((c) => c.cicloCestaId === c1)?.disponivel, livre - 1);
     // Writes straight to the database (no route code involved) show at the next visit.
     const cestaId = (await amb.banco.selectFrom('ciclocesta').select('cestaId').where('id', '=', c1).executeTakeFirstOrThrow()).cestaId;
@@ -179,8 +179,8 @@ describe('rotas quentes: consultas fixas por requisição', () => {
   });
 
   test('salvar pedido: o mesmo número de consultas com 2 linhas e com 5 linhas, e ao salvar de novo', async () => {
-    const um = await contar(async () => pedir(await consumidor(), 2));
-    const cinco = await contar(async () => pedir(await consumidor(), 5));
+    const um = await contar(async () => pedir(await consumidor(), 2), 201);
+    const cinco = await contar(async () => pedir(await consumidor(), 5), 201);
     assert.equal(cinco, um, `2 linhas: ${um} consultas; 5 linhas: ${cinco}`);
     const nav = await consumidor();
     await pedir(nav, 5);
@@ -198,8 +198,8 @@ describe('rotas quentes: consultas fixas por requisição', () => {
     const ofertar = (nav: Navegador, n: number) =>
       nav.postJson(`${amb.url}/ofertasave`, { cicloid: cicloOferta, produtos: produtos.slice(0, n).map((produtoid) => ({ produtoid, quantidade: '10', valor: '3.50' })) });
     const fornecedor = async () => navegadorComSessao(amb, (await criarUsuario(amb.banco, { perfil: ['fornecedor'] })).email);
-    const um = await contar(async () => ofertar(await fornecedor(), 1));
-    const seis = await contar(async () => ofertar(await fornecedor(), 6));
+    const um = await contar(async () => ofertar(await fornecedor(), 1), 201);
+    const seis = await contar(async () => ofertar(await fornecedor(), 6), 201);
     assert.equal(seis, um, `1 produto: ${um} consultas; 6 produtos: ${seis}`);
     const nav = await fornecedor();
     await ofertar(nav, 6);

@@ -10,8 +10,8 @@ import { apagarCiclo, ciclosDoPainel, exigirJanela, listarCiclos, obterCiclo, sa
 import { paginaDaComposicao, salvarComposicao } from '../../src/domain/composicao.ts';
 import { ErroDominio } from '../../src/domain/erros.ts';
 import { arquivoDaMovimentacao, fecharCiclo, registrarMovimentacao, saldoDe, saldos, tiposDeMovimentacao } from '../../src/domain/financeiro.ts';
-import { apagarProdutoDaOferta, ofertaDe, ofertasVisiveis, produtosParaOfertar, salvarOferta } from '../../src/domain/ofertas.ts';
-import { disponibilidade, finalizarPedido, pedidoDe, salvarPedido, type Taxa } from '../../src/domain/pedidos.ts';
+import { apagarProdutoDaOferta, ofertaDe, ofertasVisiveis, produtosParaOfertar, salvarOferta as gravarOferta } from '../../src/domain/ofertas.ts';
+import { disponibilidade, finalizarPedido, pedidoDe, salvarPedido as gravarPedido, type Taxa } from '../../src/domain/pedidos.ts';
 import { bancoNovo } from '../helpers/banco.ts';
 import { DATAS_PADRAO, criarCesta, criarCiclo, criarPonto, criarProduto, criarUsuario } from '../helpers/fabricas.ts';
 
@@ -21,6 +21,9 @@ import { DATAS_PADRAO, criarCesta, criarCiclo, criarPonto, criarProduto, criarUs
  */
 
 const TAXA: Taxa = { percentualCentesimos: 0, fixaCentavos: 0 };
+// The saved order or offer itself (whether it was created is checked in quem-age and over HTTP).
+const salvarPedido = async (...a: Parameters<typeof gravarPedido>) => (await gravarPedido(...a)).pedido;
+const salvarOferta = async (...a: Parameters<typeof gravarOferta>) => (await gravarOferta(...a)).oferta;
 const NA_OFERTA = { agora: new Date('2026-03-02T15:00:00Z'), hoje: '2026-03-02' };
 const NO_PEDIDO = { agora: new Date('2026-03-07T15:00:00Z'), hoje: '2026-03-07', taxa: TAXA };
 const DEPOIS = { agora: new Date('2026-03-10T15:00:00Z'), hoje: '2026-03-10', taxa: TAXA };

@@ -56,7 +56,7 @@ describe('oferta em rascunho: o que as cestas usam continua compromisso do forne
     emails.consumidor = (await criarUsuario(amb.banco, { perfil: ['consumidor'] })).email;
 
     const final = await oferta('fornecedor', '/ofertasave', 10, 4);
-    assert.equal(final.status, 200, final.texto);
+    assert.equal(final.status, 201, final.texto);
     const produtos = final.json<Envelope<{ produtos: Array<{ ofertaProdutoId: number; produtoid: number }> }>>().data.produtos;
     linhaTomate = produtos.find((p) => p.produtoid === tomate)?.ofertaProdutoId ?? 0;
     linhaAlface = produtos.find((p) => p.produtoid === alface)?.ofertaProdutoId ?? 0;
@@ -102,7 +102,7 @@ describe('oferta em rascunho: o que as cestas usam continua compromisso do forne
 
     relogio.definir(dia('07'));
     const pedido = await como('consumidor').postJson(`${amb.url}/pedidoconsumidores`, { cicloid, pontoEntregaId: ponto, produtos: [{ cicloCestaId: cestaUsada, quantidade: 2 }] });
-    assert.equal(pedido.status, 200, pedido.texto);
+    assert.equal(pedido.status, 201, pedido.texto);
     const pedidoId = pedido.json<Envelope<{ pedidoId: number }>>().data.pedidoId;
     assert.equal((await como('consumidor').postJson(`${amb.url}/pedidoconsumidoresconfirmacao`, { pedidoId })).status, 200);
 

@@ -78,15 +78,17 @@ describe('quem pode agir por quem, no domínio', () => {
     assert.deepEqual(await recusa(salvarPedido(banco, atores.admin, pedido(id(atores.fornecedora)), NO_PEDIDO)), { tipo: 'Invalido', codigo: 'VALIDACAO', detalhes: { usuarioid: 'Não há consumidor com este id' } });
     assert.deepEqual(await recusa(salvarPedido(banco, atores.admin, pedido(999_999), NO_PEDIDO)), { tipo: 'Invalido', codigo: 'VALIDACAO', detalhes: { usuarioid: 'Não há consumidor com este id' } });
     // Naming oneself is the same as naming nobody.
-    const proprio = await salvarPedido(banco, atores.consumidora, pedido(id(atores.consumidora)), NO_PEDIDO);
+    const { pedido: proprio, criado } = await salvarPedido(banco, atores.consumidora, pedido(id(atores.consumidora)), NO_PEDIDO);
+    assert.equal(criado, true);
     assert.equal(proprio.usuario.id, id(atores.consumidora));
     assert.equal(proprio.usuario.nome, 'consumidora');
-    const pelaAdmin = await salvarPedido(banco, atores.admin, pedido(id(atores.vizinha)), NO_PEDIDO);
+    const { pedido: pelaAdmin } = await salvarPedido(banco, atores.admin, pedido(id(atores.vizinha)), NO_PEDIDO);
+    assert.equal((await salvarPedido(banco, atores.admin, pedido(id(atores.vizinha)), NO_PEDIDO)).criado, false);
     assert.deepEqual([pelaAdmin.usuario.id, pelaAdmin.usuario.nome], [id(atores.vizinha), 'vizinha']);
   });
 
   test('ver e confirmar um pedido: o dono, ou quem coordena; os demais nem o veem', async () => {
-    const meu = await salvarPedido(banco, atores.consumidorFornecedor, pedido(null), NO_PEDIDO);
+    const { pedido: meu } = await salvarPedido(banco, atores.consumidorFornecedor, pedido(null), NO_PEDIDO);
     const opcoes = { ...NO_PEDIDO, tz: 'America/Sao_Paulo' };
     assert.deepEqual(await recusa(pedidoVisivel(banco, atores.vizinha, meu.pedidoId, TAXA)), { tipo: 'NaoEncontrado', codigo: 'PEDIDO_NAO_ENCONTRADO', detalhes: {} });
     assert.equal((await recusa(finalizarPedido(banco, atores.vizinha, meu.pedidoId, opcoes))).codigo, 'PEDIDO_NAO_ENCONTRADO');
@@ -122,9 +124,11 @@ describe('quem pode agir por quem, no domínio', () => {
     assert.deepEqual(await recusa(salvarOferta(banco, atores.admin, oferta(999_999), final)), { tipo: 'Invalido', codigo: 'VALIDACAO', detalhes: { usuarioid: 'Não há fornecedor com este id' } });
     // An admin naming themselves without the fornecedor profile offers for nobody.
     assert.deepEqual(await recusa(salvarOferta(banco, atores.admin, oferta(id(atores.admin)), final)), { tipo: 'Invalido', codigo: 'VALIDACAO', detalhes: { usuarioid: 'Não há fornecedor com este id' } });
-    const propria = await salvarOferta(banco, atores.fornecedora, oferta(id(atores.fornecedora)), final);
+    const { oferta: propria, criada } = await salvarOferta(banco, atores.fornecedora, oferta(id(atores.fornecedora)), final);
+    assert.equal(criada, true);
     assert.equal(propria.usuarioid, id(atores.fornecedora));
-    const pelaAdmin = await salvarOferta(banco, atores.admin, oferta(id(atores.vizinho)), final);
+    const { oferta: pelaAdmin } = await salvarOferta(banco, atores.admin, oferta(id(atores.vizinho)), final);
+    assert.equal((await salvarOferta(banco, atores.admin, oferta(id(atores.vizinho)), final)).criada, false);
     assert.equal(pelaAdmin.usuarioid, id(atores.vizinho));
   });
 

@@ -53,7 +53,7 @@ describe('janelas, donos e capacidade', () => {
     assert.equal(depois.status, 409);
     assert.match(depois.json<Envelope>().error, /terminou em 04\/03\/2026/);
     const admin = await post('admin', '/ofertasave', { cicloid, usuarioid: pessoa('f1').id, produtos: [{ produtoid: produtoId, quantidade: 10, valor: 5 }] });
-    assert.equal(admin.status, 200, admin.texto);
+    assert.equal(admin.status, 201, admin.texto);
     const trilha = await amb.banco.selectFrom('auditoria').select(['acao', 'ator']).where('entidade', '=', 'oferta').execute();
     assert.ok(trilha.some((t) => t.acao === 'finalizar (fora da janela)'), JSON.stringify(trilha));
   });
@@ -64,7 +64,7 @@ describe('janelas, donos e capacidade', () => {
     assert.equal(r.status, 409);
     assert.match(r.json<Envelope>().error, /período de pedidos/);
     const admin = await post('admin', '/pedidoconsumidores', { cicloid, pontoEntregaId, usuarioid: pessoa('c1').id, produtos: [{ cicloCestaId, quantidade: 1 }] });
-    assert.equal(admin.status, 200, admin.texto);
+    assert.equal(admin.status, 201, admin.texto);
     assert.equal(admin.json<Envelope<{ usuario: { id: number } }>>().data.usuario.id, pessoa('c1').id);
   });
 
@@ -128,7 +128,7 @@ describe('janelas, donos e capacidade', () => {
     const ciclo3 = await criarCiclo(amb.banco, { datas: DATAS_PADRAO, cestas: [{ cestaId: cesta.id, quantidadeCestas: 4 }] });
     const outro = (await criarProduto(amb.banco, { unidade: 'kg' })).id;
     const criada = await post('f2', '/ofertasave', { cicloid: ciclo3.id, produtos: [{ produtoid: produtoId, quantidade: 1, valor: 0 }] });
-    assert.equal(criada.status, 200);
+    assert.equal(criada.status, 201);
     const linha = criada.json<Envelope<{ produtos: Array<{ ofertaProdutoId: number }> }>>().data.produtos[0]?.ofertaProdutoId ?? 0;
     const composta = await post('admin', `/composicao/${ciclo3.cicloCestas[0] ?? 0}`, { quantidadeCestas: 0, produtos: [{ ofertaProdutoId: linha, quantidadePorCesta: '0.001', unidade: 'kg' }] });
     assert.equal(composta.status, 200, 'uma composição de zero cestas pode listar a linha');
@@ -149,7 +149,7 @@ describe('janelas, donos e capacidade', () => {
     const ciclo4 = await criarCiclo(amb.banco, { datas: DATAS_PADRAO });
     const extraProduto = (await criarProduto(amb.banco, { unidade: 'kg' })).id;
     const oferta = await post('f1', '/ofertasave', { cicloid: ciclo4.id, produtos: [{ produtoid: extraProduto, quantidade: 5, valor: 2 }] });
-    assert.equal(oferta.status, 200);
+    assert.equal(oferta.status, 201);
     const linha = oferta.json<Envelope<{ produtos: Array<{ ofertaProdutoId: number }> }>>().data.produtos[0]?.ofertaProdutoId ?? 0;
     const extras = await post('admin', `/ciclo/${ciclo4.id}`, { nome: `Ciclo dos extras ${ciclo4.id}`, ...DATAS_PADRAO, cicloProdutos: [{ produtoId: extraProduto, quantidade: 3, valor: '4.00' }] });
     assert.equal(extras.status, 200, extras.texto);

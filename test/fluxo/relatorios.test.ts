@@ -65,7 +65,7 @@ describe('relatórios de um ciclo pequeno, conferidos à mão', () => {
     const cc = disp.cestas[0]?.cicloCestaId;
     const extra = disp.extras[0]?.cicloProdutoId;
     const pedir = async (nome: string, ponto: number, produtos: unknown[], confirmar: boolean) => {
-      const p = await salvarPedido(amb.banco, admin, lerPedido({ cicloid, usuarioid: id(nome), pontoEntregaId: ponto, produtos }, livre), { ...TEMPO, taxa: TAXA });
+      const { pedido: p } = await salvarPedido(amb.banco, admin, lerPedido({ cicloid, usuarioid: id(nome), pontoEntregaId: ponto, produtos }, livre), { ...TEMPO, taxa: TAXA });
       if (confirmar) await finalizarPedido(amb.banco, admin, p.pedidoId, { ...TEMPO, taxa: TAXA, tz: 'America/Sao_Paulo' });
     };
     await pedir('Carla', p1.id, [{ cicloCestaId: cc, quantidade: 2 }, { cicloProdutoId: extra, quantidade: 2 }], true);

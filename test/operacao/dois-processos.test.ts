@@ -49,7 +49,7 @@ test('dois processos no mesmo PostgreSQL: sessão, saída e reservas valem entre
       headers: { cookie: cookie(c.email), 'content-type': 'application/json', accept: 'application/json' },
       body: JSON.stringify({ cicloid: ciclo.cicloid, pontoEntregaId: ciclo.ponto, produtos: [{ cicloCestaId: ciclo.cicloCestaId, quantidade: 1 }] }),
     }).then((r) => r.status)));
-    assert.equal(respostas.filter((s) => s === 200).length, 50, 'exatamente 50 cestas reservadas, somando os dois processos');
+    assert.equal(respostas.filter((s) => s === 201).length, 50, 'exatamente 50 cestas reservadas (pedidos criados), somando os dois processos');
     assert.equal(respostas.filter((s) => s === 409).length, 150);
     const soma = await banco.selectFrom('pedidoproduto').select((eb) => eb.fn.sum<number>('quantidadeMilesimos').as('s')).where('cicloCestaId', '=', ciclo.cicloCestaId).executeTakeFirstOrThrow();
     assert.equal(Number(soma.s), 50_000);

@@ -124,7 +124,7 @@ test(`WORKERS=2: dois processos servem as duas faces como um só serviço (${DIA
     const respostas = await Promise.all(
       navs.map((n) => n.postJson(`${cestas}/pedidoconsumidores`, { cicloid: ciclo.cicloid, pontoEntregaId: ciclo.ponto, produtos: [{ cicloCestaId: ciclo.cicloCestaId, quantidade: 1 }] })),
     );
-    assert.equal(respostas.filter((r) => r.status === 200).length, 12, respostas.map((r) => r.status).join(','));
+    assert.equal(respostas.filter((r) => r.status === 201).length, 12, respostas.map((r) => r.status).join(','));
     assert.equal(respostas.filter((r) => r.status === 409).length, 18);
     const soma = await banco.selectFrom('pedidoproduto').select((eb) => eb.fn.sum<number>('quantidadeMilesimos').as('s')).where('cicloCestaId', '=', ciclo.cicloCestaId).executeTakeFirstOrThrow();
     assert.equal(Number(soma.s), 12_000);

@@ -39,10 +39,10 @@ describe('formulário recusado não mostra o pedido nem a oferta de outra pessoa
     }
     relogio.definir(NO_PERIODO_DE_OFERTAS);
     const oferta = await gente.f2.nav.postJson(`${amb.url}/ofertasave`, { cicloid, produtos: [{ produtoid, quantidade: 987, valor: 43.21 }] });
-    assert.equal(oferta.status, 200, oferta.texto);
+    assert.equal(oferta.status, 201, oferta.texto);
     relogio.definir(NO_PERIODO_DE_PEDIDOS);
     const pedido = await gente.c2.nav.postJson(`${amb.url}/pedidoconsumidores`, { cicloid, pontoEntregaId: ponto, produtos: [{ cicloCestaId, quantidade: 7 }] });
-    assert.equal(pedido.status, 200, pedido.texto);
+    assert.equal(pedido.status, 201, pedido.texto);
   });
   after(() => amb.fechar());
 

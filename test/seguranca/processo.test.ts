@@ -86,7 +86,8 @@ test(`SIGKILL no meio de um fluxo de pedidos: depois de reiniciar, todo pedido c
           headers: { cookie: cookiePara(c.email), 'content-type': 'application/json', accept: 'application/json' },
           body: JSON.stringify({ cicloid, pontoEntregaId: ponto, produtos: [{ cicloCestaId, quantidade }] }),
         });
-        if (r.status === 200) aceitos.set(c.id, quantidade);
+        // Each consumer's first order: created.
+        if (r.status === 201) aceitos.set(c.id, quantidade);
         else assert.fail(`status ${r.status}: ${await r.text()}`);
         if (aceitos.size === 120 && mortos === 0) {
           mortos++;
@@ -154,7 +155,7 @@ test(`SIGTERM deixa terminar as requisições em andamento e sai com 0 (${DIALET
   while (!servidor.saida().includes('SIGTERM recebido')) await new Promise((r) => setTimeout(r, 5));
   for (const soltar of metades) soltar();
   const respostas = await Promise.all(emAndamento);
-  assert.deepEqual(respostas.map((r) => r.status), respostas.map(() => 200), respostas.map((r) => r.corpo).join(' | '));
+  assert.deepEqual(respostas.map((r) => r.status), respostas.map(() => 201), respostas.map((r) => r.corpo).join(' | '));
   assert.deepEqual(await saiu(servidor.filho), { codigo: 0, sinal: null });
   const salvos = await banco.selectFrom('pedido').select('usuarioid').where('cicloid', '=', cicloid).execute();
   assert.equal(salvos.length, 6, 'os seis pedidos foram gravados');

@@ -66,9 +66,9 @@ export function rotasOfertas(app: FastifyInstance, ctx: ContextoCestas): void {
     const entrada = comoEntrada(req.body);
     try {
       const ator = atorDe(req);
-      const oferta = await salvarOferta(ctx.banco, ator, lerOferta(entrada, (u) => exigirAgirPor(ator, u, 'oferta')), { ...tempo(ctx), finalizar });
+      const { oferta, criada } = await salvarOferta(ctx.banco, ator, lerOferta(entrada, (u) => exigirAgirPor(ator, u, 'oferta')), { ...tempo(ctx), finalizar });
       const mensagem = finalizar ? 'Oferta finalizada' : 'Rascunho da oferta salvo';
-      if (querJson(req)) return reply.send({ success: true, data: oferta, message: mensagem });
+      if (querJson(req)) return reply.code(criada ? 201 : 200).send({ success: true, data: oferta, message: mensagem });
       return redirecionarComAviso(reply, `/oferta/${oferta.cicloid}?usuarioid=${oferta.usuarioid}`, `${mensagem}.`);
     } catch (e) {
       // A browser gets its page back with the message and what it typed.

@@ -61,8 +61,8 @@ export function rotasPedidos(app: FastifyInstance, ctx: ContextoCestas): void {
     const entrada = comoEntrada(req.body);
     try {
       const ator = atorDe(req);
-      const pedido = await salvarPedido(ctx.banco, ator, lerPedido(entrada, (u) => exigirAgirPor(ator, u, 'pedido')), { ...tempo(ctx), taxa });
-      if (querJson(req)) return reply.send({ success: true, data: { ...pedido, pedidoId: pedido.pedidoId }, message: 'Pedido salvo' });
+      const { pedido, criado } = await salvarPedido(ctx.banco, ator, lerPedido(entrada, (u) => exigirAgirPor(ator, u, 'pedido')), { ...tempo(ctx), taxa });
+      if (querJson(req)) return reply.code(criado ? 201 : 200).send({ success: true, data: pedido, message: 'Pedido salvo' });
       return redirecionarComAviso(reply, `/pedidoconsumidoresconfirmacao/${pedido.pedidoId}`, 'Pedido salvo. Confira e confirme.');
     } catch (e) {
       if (querJson(req) || !(e instanceof ErroDominio) || e instanceof Proibido) throw e;
