@@ -3,10 +3,11 @@ import { autorizar, type Ator } from '../domain/acesso.ts';
 import { Proibido } from '../domain/erros.ts';
 import { atorDaSessao } from '../domain/usuarios.ts';
 import { ErroHttp } from '../http/erros.ts';
+import { verificarOrigem } from '../http/protecoes.ts';
 import type { ContextoCestas } from './contexto.ts';
 import { ErroLogin } from './oidc.ts';
 import { caminhoLocal, lerAviso, querJson } from './resposta.ts';
-import { COOKIE_SESSAO, apagarSessao, gravarVerificacao, lerSessao, renovarUso, tokenConfere } from './sessao.ts';
+import { COOKIE_SESSAO, apagarSessao, gravarVerificacao, lerSessao, renovarUso } from './sessao.ts';
 import type { Acesso } from './tipos-fastify.ts';
 
 /**
@@ -96,27 +97,10 @@ export function ganchoDeAcesso(ctx: ContextoCestas) {
   };
 }
 
-const METODOS_SEGUROS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-/**
- * preHandler: cross-site request forgery. Every write must come from our own origin; form posts
- * must also carry the session's token. JSON bodies cannot be sent cross-site without a CORS
- * preflight (which we never grant), so they need only the origin check.
- */
+/** preHandler: cross-site request forgery, by the rule both faces share (`verificarOrigem`). */
 export function ganchoCsrf(ctx: ContextoCestas) {
   return async (req: FastifyRequest): Promise<void> => {
-    if (METODOS_SEGUROS.has(req.method)) return;
-    const origem = req.headers.origin;
-    if (origem !== undefined && origem !== new URL(ctx.baseUrl()).origin) {
-      throw new ErroHttp(403, 'ORIGEM_NAO_PERMITIDA', 'Origem da requisição não permitida');
-    }
-    if ((req.headers['content-type'] ?? '').startsWith('application/json')) return;
-    if (req.sessao === null) return;
-    const corpo = req.body as Record<string, unknown> | null | undefined;
-    const token = (corpo !== null && typeof corpo === 'object' ? corpo._csrf : undefined) ?? req.headers['x-csrf-token'];
-    if (!tokenConfere(req.sessao.csrf, token)) {
-      throw new ErroHttp(403, 'CSRF', 'Token de segurança ausente ou inválido. Recarregue a página e tente novamente.');
-    }
+    verificarOrigem(req, new URL(ctx.baseUrl()).origin, req.sessao?.csrf ?? null);
   };
 }
 

@@ -1,5 +1,5 @@
 import type {} from '@fastify/cookie';
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Identidade } from '../domain/usuarios.ts';
 import type { Cofre } from '../http/cofre.ts';
@@ -124,9 +124,3 @@ export function apagarVerificacao(reply: FastifyReply, opcoes: OpcoesCookie): vo
   reply.clearCookie(COOKIE_VERIFICACAO, { path: '/callback', httpOnly: true, sameSite: 'lax', secure: opcoes.seguro });
 }
 
-export function tokenConfere(esperado: string, recebido: unknown): boolean {
-  if (typeof recebido !== 'string') return false;
-  const a = Buffer.from(esperado);
-  const b = Buffer.from(recebido);
-  return a.length === b.length && timingSafeEqual(a, b);
-}

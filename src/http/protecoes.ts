@@ -1,5 +1,7 @@
 import helmet from '@fastify/helmet';
+import { timingSafeEqual } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { ErroHttp } from './erros.ts';
 
 /**
  * The headers `@fastify/helmet` adds with these options, read once from a throwaway instance.
@@ -87,4 +89,59 @@ export function exigirRegraDeAcesso(app: FastifyInstance, chave: 'acesso' | 'gua
 export function navegacaoPropria(req: FastifyRequest): boolean {
   const site = req.headers['sec-fetch-site'];
   return site === undefined || site === 'none' || site === 'same-origin';
+}
+
+const METODOS_SEGUROS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Whether the request's method may change state (anything but GET, HEAD and OPTIONS). */
+export function ehEscrita(req: FastifyRequest): boolean {
+  return !METODOS_SEGUROS.has(req.method);
+}
+
+/**
+ * Whether a write was started by another site, by the Fetch Metadata rule (the algorithm of Go's
+ * `http.CrossOriginProtection`): a browser's `Sec-Fetch-Site` decides when present (only
+ * `same-origin` and `none` pass); without it, an `Origin` that is not ours is refused; a request
+ * with neither header does not come from a browser (a script or an API client acting with its
+ * own credentials) and passes. Safe methods never change state and always pass.
+ */
+export function origemCruzada(req: FastifyRequest, origemPropria: string): boolean {
+  if (!ehEscrita(req)) return false;
+  const site = req.headers['sec-fetch-site'];
+  if (site !== undefined) return site !== 'same-origin' && site !== 'none';
+  const origem = req.headers.origin;
+  return origem !== undefined && origem !== origemPropria;
+}
+
+/** The form token a write carries: `_csrf` in a form body, or the `x-csrf-token` header. */
+function tokenDaRequisicao(req: FastifyRequest): unknown {
+  const corpo: unknown = req.body;
+  const doCorpo = corpo !== null && typeof corpo === 'object' && '_csrf' in corpo ? corpo._csrf : undefined;
+  return doCorpo ?? req.headers['x-csrf-token'];
+}
+
+/** Compares two tokens in constant time. */
+export function tokenConfere(esperado: string, recebido: unknown): boolean {
+  if (typeof recebido !== 'string') return false;
+  const a = Buffer.from(esperado);
+  const b = Buffer.from(recebido);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * Cross-site request forgery, for both faces (a preHandler's body). The origin rule above is what
+ * protects; the session's form token is an extra layer for browsers and is never needed: when a
+ * write carries one, it must be the current session's, so a page left open from an earlier
+ * session (another person signed in since, or the session expired and renewed) cannot act for the
+ * session that now holds the cookie.
+ */
+export function verificarOrigem(req: FastifyRequest, origemPropria: string, tokenDaSessao: string | null): void {
+  if (!ehEscrita(req)) return;
+  if (origemCruzada(req, origemPropria)) {
+    throw new ErroHttp(403, 'ORIGEM_NAO_PERMITIDA', 'Origem da requisição não permitida');
+  }
+  const recebido = tokenDaRequisicao(req);
+  if (recebido !== undefined && tokenDaSessao !== null && !tokenConfere(tokenDaSessao, recebido)) {
+    throw new ErroHttp(403, 'CSRF', 'Token de segurança inválido: esta página é de uma sessão anterior. Recarregue a página e tente novamente.');
+  }
 }

@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { contaDaSessao, type Conta, type NomePerfil } from '../domain/contas.ts';
-import { ErroHttp } from '../http/erros.ts';
+import { ehEscrita, verificarOrigem } from '../http/protecoes.ts';
 import type { ContextoMercados } from './contexto.ts';
-import { apagarCookieSessao, csrfConfere, lerTokenDaSessao, tokenCsrf } from './sessao.ts';
+import { apagarCookieSessao, lerTokenDaSessao, tokenCsrf } from './sessao.ts';
 
 /** A route's access check: answers the request itself (and returns the reply) to refuse it. */
 export type Middleware = (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply | undefined>;
@@ -99,37 +99,22 @@ export function csrfDaRequisicao(ctx: ContextoMercados, req: FastifyRequest): st
   return req.tokenSessao === null ? null : tokenCsrf(ctx.config.sessionSecret, req.tokenSessao);
 }
 
-const METODOS_SEGUROS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
 function ehJson(req: FastifyRequest): boolean {
   const tipo = (req.headers['content-type'] ?? '').split(';', 1)[0]?.trim().toLowerCase();
   return tipo === 'application/json';
 }
 
 /**
- * preHandler: cross-site request forgery. Writes must come from our own origin. Outside
- * /graphql they must carry the session's token (header x-csrf-token, or _csrf in a form).
- * GraphQL writes must be application/json: a cross-site page cannot send that without a CORS
- * preflight, which this service never grants, so forms and simple requests never reach it.
+ * preHandler: cross-site request forgery, by the rule both faces share (`verificarOrigem`). A
+ * GraphQL write must also be application/json, as GraphQL over HTTP asks.
  */
 export function ganchoCsrf(ctx: ContextoMercados) {
   return async (req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
-    if (METODOS_SEGUROS.has(req.method)) return undefined;
-    const origem = req.headers.origin;
-    if (origem !== undefined && origem !== new URL(ctx.baseUrl()).origin) {
-      throw new ErroHttp(403, 'ORIGEM_NAO_PERMITIDA', 'Origem da requisição não permitida');
-    }
-    if (caminhoDe(req) === CAMINHO_GRAPHQL) {
-      if (ehJson(req)) return undefined;
+    verificarOrigem(req, new URL(ctx.baseUrl()).origin, csrfDaRequisicao(ctx, req));
+    if (ehEscrita(req) && caminhoDe(req) === CAMINHO_GRAPHQL && !ehJson(req)) {
       return reply.code(415).send({
         errors: [{ message: 'Envie a operação GraphQL como application/json', extensions: { code: 'UNSUPPORTED_MEDIA_TYPE' } }],
       });
-    }
-    const corpo = req.body as Record<string, unknown> | null | undefined;
-    const recebido = (corpo !== null && typeof corpo === 'object' ? corpo._csrf : undefined) ?? req.headers['x-csrf-token'];
-    const esperado = csrfDaRequisicao(ctx, req);
-    if (esperado === null || !csrfConfere(esperado, recebido)) {
-      throw new ErroHttp(403, 'CSRF', 'Token CSRF ausente ou inválido. Recarregue a página e tente novamente.');
     }
     return undefined;
   };

@@ -1,5 +1,5 @@
 import type {} from '@fastify/cookie';
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DURACAO_SESSAO_MS } from '../domain/contas.ts';
 import type { Cofre } from '../http/cofre.ts';
@@ -50,13 +50,6 @@ export function apagarCookieSessao(reply: FastifyReply, opcoes: OpcoesCookie): v
  */
 export function tokenCsrf(segredo: string, tokenSessao: string): string {
   return createHmac('sha256', segredo).update(`csrf:${tokenSessao}`).digest('base64url');
-}
-
-export function csrfConfere(esperado: string, recebido: unknown): boolean {
-  if (typeof recebido !== 'string') return false;
-  const a = Buffer.from(esperado);
-  const b = Buffer.from(recebido);
-  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 /** State, nonce and PKCE verifier, sealed into a short cookie visible only to the callback. */

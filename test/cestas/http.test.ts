@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { Navegador, entrarPeloProvedor, tokenCsrf } from '../helpers/navegador.ts';
+import { Navegador, entrarPeloProvedor } from '../helpers/navegador.ts';
 import { criarUsuario } from '../helpers/fabricas.ts';
 import { iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
 
@@ -14,13 +14,11 @@ describe('núcleo HTTP da face Cestas', () => {
   let amb: AmbienteDeTeste;
   let nav: Navegador;
   let usuario: { id: number; email: string };
-  let csrf: string;
   before(async () => {
     amb = await iniciarAmbiente();
     usuario = await criarUsuario(amb.banco, { nome: 'Original' });
     nav = new Navegador();
     await entrarPeloProvedor(nav, `${amb.url}/`, { email: usuario.email });
-    csrf = tokenCsrf((await nav.get(`${amb.url}/profile`)).texto);
   });
   after(() => amb.fechar());
 
@@ -70,17 +68,6 @@ describe('núcleo HTTP da face Cestas', () => {
     const r = await nav.post(`${amb.url}/profile`, { bruto: 'nome=x', tipo: 'text/plain' }, { headers: { accept: 'application/json' } });
     assert.equal(r.status, 415);
     assert.match(r.json<Envelope>().error, /application\/json/);
-  });
-
-  test('formulário sem token CSRF → 403 e nada muda; com o token funciona', async () => {
-    const sem = await nav.post(`${amb.url}/profile`, { form: { nome: 'Forjado', cientepolitica: 'true' } });
-    assert.equal(sem.status, 403);
-    assert.match(sem.texto, /Token de segurança/);
-    const errado = await nav.post(`${amb.url}/profile`, { form: { _csrf: 'x'.repeat(32), nome: 'Forjado' } });
-    assert.equal(errado.status, 403);
-    assert.equal(await nomeAtual(), 'Original');
-    const ok = await nav.post(`${amb.url}/profile`, { form: { _csrf: csrf, nome: 'Original', cientepolitica: 'true' } });
-    assert.equal(ok.status, 200);
   });
 
   test('JSON de outra origem → 403', async () => {

@@ -170,7 +170,7 @@ describe('janelas, donos e capacidade', () => {
       return fetch(`${amb.url}/movimentacao`, { method: 'POST', body: f, headers: { cookie, accept: 'application/json', 'x-csrf-token': 'sem-token' } });
     };
     const semToken = await enviar(Buffer.from('%PDF-1.4 x'));
-    assert.equal(semToken.status, 403, 'multipart é formulário: exige o token CSRF');
+    assert.equal(semToken.status, 403, 'um token que não é o da sessão é recusado, também em multipart');
     const pagina = await pessoa('admin').nav.get(`${amb.url}/movimentacao`);
     const csrf = /name="_csrf" value="([^"]+)"/.exec(pagina.texto)?.[1] ?? '';
     const ok = await enviar(Buffer.from('%PDF-1.4 comprovante'), { _csrf: csrf });

@@ -166,10 +166,12 @@ describe('sessões: limite de inatividade e sair de todos os aparelhos', () => {
     assert.equal(await estado(amb, denovo), 200, 'um login novo funciona');
   });
 
-  test('sair de todos exige o token do formulário', async () => {
+  test('sair de todos não é feito por outro site: a escrita de outra origem é recusada e a sessão fica', async () => {
     const p = await entrarComo(amb, ['consumidor']);
-    const r = await p.nav.post(`${amb.url}/profile/sairdetodos`, { form: {} }, { seguir: false });
-    assert.equal(r.status, 403);
+    for (const headers of [{ 'sec-fetch-site': 'cross-site' }, { origin: 'https://ataque.example' }] as Record<string, string>[]) {
+      const r = await p.nav.post(`${amb.url}/profile/sairdetodos`, { form: {} }, { headers, seguir: false });
+      assert.equal(r.status, 403);
+    }
     assert.equal(await estado(amb, p.nav), 200);
   });
 });

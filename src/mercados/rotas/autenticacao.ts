@@ -112,14 +112,13 @@ export function rotasAutenticacao(app: FastifyInstance, ctx: ContextoMercados): 
   const logout = { config: publico, schema: { response: { 500: Erro } } };
   for (const caminho of ['/logout', '/auth/logout']) {
     // GET stays because the spec names it. NOTE: another site could send a person here with a
-    // link or a redirect; then only the confirmation page's own form (CSRF-checked) ends it.
+    // link or a redirect; then only the confirmation page's own form (a same-origin post) ends it.
     app.get(caminho, logout, (req, reply) => {
       if (req.conta !== null && !navegacaoPropria(req)) {
         return responderPagina(ctx, req, reply, { titulo: 'Sair', conteudo: paginaConfirmarSaida(csrfDaRequisicao(ctx, req)) });
       }
       return sair(req, reply);
     });
-    // The page's "Sair" button posts with the CSRF token.
     app.post(caminho, logout, sair);
   }
 
