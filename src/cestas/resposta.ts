@@ -17,19 +17,30 @@ export function paginaHtml(req: FastifyRequest, titulo: string, conteudo: Interp
   return layout({ titulo, ator: req.ator, csrf: req.sessao?.csrf ?? null, flash: req.flash }, conteudo);
 }
 
-export interface Resposta {
+/**
+ * What an envelope's `data` may hold: an object, or null (the contract's §4). A list never goes
+ * there bare: it goes inside the object, as `itens`, so the type refuses arrays.
+ */
+export type Dados<T> = T extends readonly unknown[] ? never : T;
+
+/** Answers a JSON client with the envelope `{success: true, data, message}`. */
+export function enviarJson<T extends object | null>(reply: FastifyReply, dados: Dados<T>, mensagem: string, status = 200): FastifyReply {
+  return reply.code(status).send({ success: true, data: dados, message: mensagem });
+}
+
+export interface Resposta<T extends object | null> {
   readonly titulo: string;
   /** What the page shows, as JSON `data`. */
-  readonly dados: unknown;
+  readonly dados: Dados<T>;
   readonly corpo: () => Interpolavel;
   readonly status?: number;
   readonly mensagem?: string;
 }
 
 /** Answers a page: the envelope for JSON clients, the rendered page for browsers. */
-export function responder(req: FastifyRequest, reply: FastifyReply, r: Resposta): FastifyReply {
+export function responder<T extends object | null>(req: FastifyRequest, reply: FastifyReply, r: Resposta<T>): FastifyReply {
+  if (querJson(req)) return enviarJson(reply, r.dados, r.mensagem ?? r.titulo, r.status);
   reply.code(r.status ?? 200);
-  if (querJson(req)) return reply.send({ success: true, data: r.dados, message: r.mensagem ?? r.titulo });
   return reply.type('text/html; charset=utf-8').send(paginaHtml(req, r.titulo, r.corpo()).texto);
 }
 

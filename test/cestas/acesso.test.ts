@@ -225,6 +225,13 @@ describe('matriz de acesso da face Cestas', () => {
         if (esperado === 'ok') {
           assert.ok(r.status !== 401 && r.status !== 403 && r.status !== 404 && r.status < 500, `${rota} como ${papel}: ${r.status} ${r.texto.slice(0, 200)}`);
           if (!escrita) assert.equal(r.status, 200, `${rota} como ${papel}: ${r.texto.slice(0, 200)}`);
+          // The contract's §4: `data` is an object (or null) in every envelope (not the probes'
+          // bodies); lists go in `data.itens`.
+          if ((r.headers.get('content-type') ?? '').startsWith('application/json') && r.status < 300) {
+            const corpo = r.json<{ success?: boolean; data: unknown }>();
+            const dados = corpo.data;
+            assert.ok(corpo.success === undefined || dados === null || (typeof dados === 'object' && !Array.isArray(dados)), `${rota} como ${papel}: data não é um objeto`);
+          }
         } else if (esperado === 404) {
           assert.equal(r.status, 404, `${rota} como ${papel}: ${r.texto.slice(0, 200)}`);
         } else {

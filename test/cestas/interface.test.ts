@@ -50,7 +50,7 @@ describe('o contrato da interface, ao pé da letra', () => {
     const pagina = await consumidora.nav.getJson(url(`/pedidoconsumidores/${cicloid}`));
     assert.equal(pagina.json<{ data: { pedido: Pedido } }>().data.pedido.usuarioid, consumidora.id);
     const todos = await admin.nav.getJson(url(`/pedidosconsumidorestodos/${cicloid}`));
-    assert.deepEqual(todos.json<{ data: Pedido[] }>().data.map((p) => p.usuarioid), [consumidora.id]);
+    assert.deepEqual(todos.json<{ data: { itens: Pedido[] } }>().data.itens.map((p) => p.usuarioid), [consumidora.id]);
   });
 
   test('os três relatórios de vários ciclos aceitam um só ciclo como cicloid', async () => {

@@ -45,7 +45,7 @@ describe('arredondamento do valor de uma quantidade: o domínio e o SQL da lista
     const admin = navegadorComSessao(amb, (await criarUsuario(amb.banco, { perfil: ['admin'] })).email);
     const r = await admin.getJson(`${amb.url}/oferta-index?cicloid=${cicloid}`);
     assert.equal(r.status, 200, r.texto);
-    const ofertas = r.json<{ data: Array<{ fornecedor: { id: number }; total: number }> }>().data;
+    const ofertas = r.json<{ data: { itens: Array<{ fornecedor: { id: number }; total: number }> } }>().data.itens;
     assert.equal(ofertas.length, CASOS.length);
     for (const o of ofertas) {
       const i = fornecedores.get(o.fornecedor.id) ?? -1;

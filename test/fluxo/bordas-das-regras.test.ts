@@ -151,7 +151,7 @@ describe('bordas das regras de janela, ciclo e composição', () => {
     const pessoa = await amb.banco.selectFrom('usuario').select(['id', 'nome']).where('email', '=', emails.consumidor).executeTakeFirstOrThrow();
     const lugar = await amb.banco.selectFrom('pontoentrega').select(['id', 'nome']).where('id', '=', outroPonto).executeTakeFirstOrThrow();
     assert.deepEqual(semIds(pagina), { ...esperado, cicloid: c.id, usuarioid: pessoa.id, usuario: pessoa, pontoEntrega: lugar, dataConfirmacao: null, ...pick(pagina, ['pedidoId']) });
-    const lista = (await como('admin').getJson(`${amb.url}/pedidosconsumidorestodos/${c.id}`)).json<{ data: PedidoLido[] }>().data;
+    const lista = (await como('admin').getJson(`${amb.url}/pedidosconsumidorestodos/${c.id}`)).json<{ data: { itens: PedidoLido[] } }>().data.itens;
     assert.deepEqual(lista.map(semIds), [semIds(pagina)], 'a lista da coordenação diz o mesmo');
     assert.equal(pagina.produtos.length, 2);
     const vizinhaCesta = await pedido('vizinha', ponto, 1, 0);

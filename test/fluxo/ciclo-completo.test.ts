@@ -149,11 +149,11 @@ describe('um ciclo inteiro, do começo ao fim', () => {
     assert.equal((await confirmar('c4', p4.pedidoId)).finalizado, true, 'confirmar duas vezes não muda nada');
     await pedir('c5', [{ cicloCestaId: cc.grande, quantidade: 1 }]);
     const todos = await nav.get('admin')?.getJson(`${amb.url}/pedidosconsumidorestodos/${cicloid}`);
-    const lista = todos?.json<Resposta<Array<{ pedidoId: number; usuario: { id: number; nome: string }; finalizado: boolean; total: number; dataConfirmacao: string | null }>>>().data ?? [];
+    const lista = todos?.json<Resposta<{ itens: Array<{ pedidoId: number; usuario: { id: number; nome: string }; finalizado: boolean; total: number; dataConfirmacao: string | null }> }>>().data.itens ?? [];
     assert.deepEqual(lista.map((p) => [p.usuario.nome, p.finalizado, p.total]), [['c1', true, 70], ['c2', true, 180], ['c3', true, 100], ['c4', true, 65], ['c5', false, 80]]);
     assert.match(lista[0]?.dataConfirmacao ?? '', /^2026-03-07T12:00:00$/, 'hora local de São Paulo, sem fuso');
     const meus = await nav.get('c3')?.getJson(`${amb.url}/pedidosconsumidorestodos/${cicloid}`);
-    assert.deepEqual(meus?.json<Resposta<Array<{ usuario: { nome: string } }>>>().data.map((p) => p.usuario.nome), ['c3'], 'um consumidor vê só o seu');
+    assert.deepEqual(meus?.json<Resposta<{ itens: Array<{ usuario: { nome: string } }> }>>().data.itens.map((p) => p.usuario.nome), ['c3'], 'um consumidor vê só o seu');
   });
 
   test('4 e 5. o ciclo fecha e as movimentações e saldos são exatamente os calculados à mão', async () => {

@@ -3,7 +3,7 @@ import { Invalido } from '../../domain/erros.ts';
 import { atualizarProprioCadastro, autoCadastrar, usuarioPorEmail, type Usuario } from '../../domain/usuarios.ts';
 import { comoEntrada } from '../../domain/validacao.ts';
 import type { ContextoCestas } from '../contexto.ts';
-import { querJson, redirecionarComAviso, responder } from '../resposta.ts';
+import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import { formularioCadastro, paginaPerfil, valoresDoUsuario } from '../views/paginas.ts';
 import { ParamsId } from './registros.ts';
 
@@ -52,7 +52,7 @@ export function rotasCadastro(app: FastifyInstance, ctx: ContextoCestas): void {
   ) {
     try {
       const usuario = await acao();
-      if (querJson(req)) return reply.code(sucesso.status).send({ success: true, data: usuario, message: sucesso.mensagem });
+      if (querJson(req)) return enviarJson(reply, usuario, sucesso.mensagem, sucesso.status);
       return redirecionarComAviso(reply, sucesso.destino, sucesso.mensagem);
     } catch (e) {
       if (e instanceof Invalido && !querJson(req)) return reexibir({ ...comoEntrada(req.body) }, e.detalhes ?? {});

@@ -6,7 +6,7 @@ import { comoEntrada } from '../../domain/validacao.ts';
 import { atorDe } from '../autenticacao.ts';
 import { cicloCestaDoCorpo, lerComposicao } from '../entrada.ts';
 import type { ContextoCestas } from '../contexto.ts';
-import { querJson, redirecionarComAviso, responder } from '../resposta.ts';
+import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import { paginaComposicao } from '../views/composicao.ts';
 import { ParamsId } from './registros.ts';
 
@@ -28,7 +28,7 @@ export function rotasComposicao(app: FastifyInstance, ctx: ContextoCestas): void
     const entrada = comoEntrada(req.body);
     try {
       const pagina = await salvarComposicao(ctx.banco, atorDe(req), lerComposicao(entrada, idDaRota), ctx.relogio.agora());
-      if (querJson(req)) return reply.send({ success: true, data: pagina, message: 'Composição salva' });
+      if (querJson(req)) return enviarJson(reply, pagina, 'Composição salva');
       return redirecionarComAviso(reply, `/composicao/${pagina.cicloCesta.id}`, 'Composição salva.');
     } catch (e) {
       const id = cicloCestaDoCorpo(entrada, idDaRota);

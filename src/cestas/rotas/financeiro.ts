@@ -7,7 +7,7 @@ import { comoEntrada, type Entrada } from '../../domain/validacao.ts';
 import { atorDe } from '../autenticacao.ts';
 import { lerMovimentacao } from '../entrada.ts';
 import type { ContextoCestas } from '../contexto.ts';
-import { querJson, redirecionarComAviso, responder } from '../resposta.ts';
+import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import { tempo } from '../tempo.ts';
 import { paginaMovimentacao } from '../views/financeiro.ts';
 import { ParamsId } from './registros.ts';
@@ -19,7 +19,7 @@ export function rotasFinanceiro(app: FastifyInstance, ctx: ContextoCestas): void
     const { id } = req.params as { id: number };
     const resumo = await fecharCiclo(ctx.banco, atorDe(req), id, { ...tempo(ctx), taxa: ctx.config.taxa });
     const mensagem = resumo.novas === 0 ? 'Ciclo já estava fechado: nada mudou' : `Ciclo fechado: ${resumo.novas} movimentações registradas`;
-    if (querJson(req)) return reply.send({ success: true, data: resumo, message: mensagem });
+    if (querJson(req)) return enviarJson(reply, resumo, mensagem);
     return redirecionarComAviso(reply, `/ciclo/${id}`, `${mensagem}.`);
   });
 
@@ -53,7 +53,7 @@ export function rotasFinanceiro(app: FastifyInstance, ctx: ContextoCestas): void
       const anexo = Buffer.isBuffer(arquivo) && arquivo.length > 0 ? { nome: 'comprovante', conteudo: arquivo } : null;
       try {
         const mov = await registrarMovimentacao(ctx.banco, atorDe(req), lerMovimentacao(campos, anexo), anexo, { ...tempo(ctx), dirArquivos: ctx.config.dirArquivos });
-        if (querJson(req)) return reply.code(201).send({ success: true, data: mov, message: 'Movimentação registrada' });
+        if (querJson(req)) return enviarJson(reply, mov, 'Movimentação registrada', 201);
         return redirecionarComAviso(reply, '/movimentacao', 'Movimentação registrada.');
       } catch (e) {
         if (querJson(req) || !(e instanceof ErroDominio)) throw e;

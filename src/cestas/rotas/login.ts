@@ -5,7 +5,7 @@ import { conferirVinculoDeLogin, emailVerificado, encerrarTodasAsSessoes, libera
 import { atorDe, limitarLogin } from '../autenticacao.ts';
 import type { ContextoCestas } from '../contexto.ts';
 import { ErroLogin } from '../oidc.ts';
-import { querJson, redirecionarComAviso, responder } from '../resposta.ts';
+import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import { DURACAO_SESSAO_MS, apagarSessao, apagarVerificacao, gravarSessao, lerVerificacao } from '../sessao.ts';
 import { paginaConfirmarSaida, paginaErroLogin, paginaSaiu } from '../views/paginas.ts';
 import { navegacaoPropria } from '../../http/protecoes.ts';
@@ -63,7 +63,7 @@ export function rotasLogin(app: FastifyInstance, ctx: ContextoCestas): void {
     const idToken = req.sessao?.idToken;
     if (req.sessao !== null) await encerrarSessao(ctx.banco, req.sessao.sid, req.sessao.inicio + DURACAO_SESSAO_MS, ctx.relogio.agora());
     apagarSessao(reply, cookie);
-    if (querJson(req)) return reply.send({ success: true, data: null, message: 'Sessão encerrada' });
+    if (querJson(req)) return enviarJson(reply, null, 'Sessão encerrada');
     const depois = `${ctx.baseUrl()}/saiu`;
     const noProvedor = idToken === undefined ? null : await ctx.oidc.urlDeSaida(idToken, depois);
     return reply.redirect(noProvedor?.href ?? '/saiu', 303);
@@ -89,7 +89,7 @@ export function rotasLogin(app: FastifyInstance, ctx: ContextoCestas): void {
   app.post('/usuario/:id/liberarlogin', { config: { acesso: 'loginLiberar' }, schema: { params: ParamsId } }, async (req, reply) => {
     const { id } = req.params as { id: number };
     const usuario = await liberarVinculoDeLogin(ctx.banco, atorDe(req), id, ctx.relogio.agora());
-    if (querJson(req)) return reply.send({ success: true, data: usuario, message: 'Login liberado' });
+    if (querJson(req)) return enviarJson(reply, usuario, 'Login liberado');
     return redirecionarComAviso(reply, `/usuario/${id}`, 'Login liberado: o próximo login com este e-mail fica ligado ao cadastro.');
   });
 

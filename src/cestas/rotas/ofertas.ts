@@ -8,7 +8,7 @@ import { Campos, MAIOR_ID, comoEntrada } from '../../domain/validacao.ts';
 import { atorDe } from '../autenticacao.ts';
 import { lerOferta, lerRemocaoDaOferta } from '../entrada.ts';
 import type { ContextoCestas } from '../contexto.ts';
-import { querJson, redirecionarComAviso, responder } from '../resposta.ts';
+import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import { tempo } from '../tempo.ts';
 import { listaDeOfertas, paginaOferta } from '../views/ofertas.ts';
 import { ParamsId } from './registros.ts';
@@ -51,7 +51,7 @@ export function rotasOfertas(app: FastifyInstance, ctx: ContextoCestas): void {
     const cicloid = c.inteiro('cicloid', { min: 1, max: MAIOR_ID });
     c.concluir();
     const ofertas = await ofertasVisiveis(ctx.banco, atorDe(req), tempo(ctx).hoje, cicloid);
-    return responder(req, reply, { titulo: 'Ofertas', dados: ofertas, corpo: () => listaDeOfertas(ofertas) });
+    return responder(req, reply, { titulo: 'Ofertas', dados: { itens: ofertas }, corpo: () => listaDeOfertas(ofertas) });
   });
 
   app.get('/oferta/:id', { config: { acesso: 'ofertasLer' }, schema: { params: ParamsId } }, async (req, reply) => {
@@ -68,7 +68,7 @@ export function rotasOfertas(app: FastifyInstance, ctx: ContextoCestas): void {
       const ator = atorDe(req);
       const { oferta, criada } = await salvarOferta(ctx.banco, ator, lerOferta(entrada, (u) => exigirAgirPor(ator, u, 'oferta')), { ...tempo(ctx), finalizar });
       const mensagem = finalizar ? 'Oferta finalizada' : 'Rascunho da oferta salvo';
-      if (querJson(req)) return reply.code(criada ? 201 : 200).send({ success: true, data: oferta, message: mensagem });
+      if (querJson(req)) return enviarJson(reply, oferta, mensagem, criada ? 201 : 200);
       return redirecionarComAviso(reply, `/oferta/${oferta.cicloid}?usuarioid=${oferta.usuarioid}`, `${mensagem}.`);
     } catch (e) {
       // A browser gets its page back with the message and what it typed.
@@ -95,7 +95,7 @@ export function rotasOfertas(app: FastifyInstance, ctx: ContextoCestas): void {
   app.post('/ofertaapagarproduto', { config: { acesso: 'ofertasEscrever' } }, async (req, reply) => {
     const ator = atorDe(req);
     const oferta = await apagarProdutoDaOferta(ctx.banco, ator, lerRemocaoDaOferta(req.body, (u) => exigirAgirPor(ator, u, 'oferta')), tempo(ctx));
-    if (querJson(req)) return reply.send({ success: true, data: oferta, message: 'Produto retirado da oferta' });
+    if (querJson(req)) return enviarJson(reply, oferta, 'Produto retirado da oferta');
     return redirecionarComAviso(reply, `/oferta/${oferta.cicloid}?usuarioid=${oferta.usuarioid}`, 'Produto retirado da oferta.');
   });
 }

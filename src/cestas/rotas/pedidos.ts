@@ -8,7 +8,7 @@ import { Campos, MAIOR_ID, comoEntrada } from '../../domain/validacao.ts';
 import { atorDe } from '../autenticacao.ts';
 import { lerConfirmacao, lerPedido } from '../entrada.ts';
 import type { ContextoCestas } from '../contexto.ts';
-import { querJson, redirecionarComAviso, responder } from '../resposta.ts';
+import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import { tempo } from '../tempo.ts';
 import { listaDePedidos, paginaConfirmacao, paginaPedido, taxaParaPagina } from '../views/pedidos.ts';
 import { ParamsId } from './registros.ts';
@@ -62,7 +62,7 @@ export function rotasPedidos(app: FastifyInstance, ctx: ContextoCestas): void {
     try {
       const ator = atorDe(req);
       const { pedido, criado } = await salvarPedido(ctx.banco, ator, lerPedido(entrada, (u) => exigirAgirPor(ator, u, 'pedido')), { ...tempo(ctx), taxa });
-      if (querJson(req)) return reply.code(criado ? 201 : 200).send({ success: true, data: pedido, message: 'Pedido salvo' });
+      if (querJson(req)) return enviarJson(reply, pedido, 'Pedido salvo', criado ? 201 : 200);
       return redirecionarComAviso(reply, `/pedidoconsumidoresconfirmacao/${pedido.pedidoId}`, 'Pedido salvo. Confira e confirme.');
     } catch (e) {
       if (querJson(req) || !(e instanceof ErroDominio) || e instanceof Proibido) throw e;
@@ -85,12 +85,12 @@ export function rotasPedidos(app: FastifyInstance, ctx: ContextoCestas): void {
 
   app.post('/pedidoconsumidoresconfirmacao', { config: { acesso: 'pedidosEscrever' } }, async (req, reply) => {
     const pedido = await finalizarPedido(ctx.banco, atorDe(req), lerConfirmacao(req.body), { ...tempo(ctx), taxa, tz: ctx.config.tz });
-    if (querJson(req)) return reply.send({ success: true, data: pedido, message: 'Pedido confirmado' });
+    if (querJson(req)) return enviarJson(reply, pedido, 'Pedido confirmado');
     return redirecionarComAviso(reply, `/pedidoconsumidoresconfirmacao/${pedido.pedidoId}`, 'Pedido confirmado. Obrigado!');
   });
 
   app.get('/pedidosconsumidorestodos/:id', { config: { acesso: 'pedidosLer' }, schema: { params: ParamsId } }, async (req, reply) => {
     const pedidos = await pedidosVisiveis(ctx.banco, atorDe(req), (req.params as { id: number }).id, taxa);
-    return responder(req, reply, { titulo: 'Pedidos do ciclo', dados: pedidos, corpo: () => listaDePedidos(pedidos) });
+    return responder(req, reply, { titulo: 'Pedidos do ciclo', dados: { itens: pedidos }, corpo: () => listaDePedidos(pedidos) });
   });
 }

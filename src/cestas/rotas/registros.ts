@@ -7,7 +7,7 @@ import { comoEntrada, MAIOR_ID, type Entrada } from '../../domain/validacao.ts';
 import { html, type Html } from '../../http/html.ts';
 import { atorDe } from '../autenticacao.ts';
 import type { ContextoCestas } from '../contexto.ts';
-import { querJson, redirecionarComAviso, responder } from '../resposta.ts';
+import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import { formularioRegistro, indiceRegistros, type CampoForm, type ColunaIndice } from '../views/registros.ts';
 
 export const ParamsId = Type.Object({ id: Type.Integer({ minimum: 1, maximum: MAIOR_ID }) });
@@ -92,7 +92,7 @@ export function registrarRecurso<T extends { readonly id: number }, O>(app: Fast
     try {
       const salvo = await escrever();
       if (querJson(req)) {
-        return reply.code(registro === null ? 201 : 200).send({ success: true, data: salvo, message: registro === null ? `${r.titulo} criado(a)` : `${r.titulo} atualizado(a)` });
+        return enviarJson<{ readonly id: number }>(reply, salvo, registro === null ? `${r.titulo} criado(a)` : `${r.titulo} atualizado(a)`, registro === null ? 201 : 200);
       }
       return redirecionarComAviso(reply, indice, registro === null ? `${r.titulo} criado(a).` : `${r.titulo} atualizado(a).`);
     } catch (e) {
@@ -142,7 +142,7 @@ export function registrarRecurso<T extends { readonly id: number }, O>(app: Fast
   app.post(`${base}/delete/:id`, { config: { acesso: r.acessoEscrever }, ...schemaId }, async (req, reply) => {
     const { id } = req.params as { id: number };
     await r.apagar(ctx, atorDe(req), id);
-    if (querJson(req)) return reply.send({ success: true, data: { id }, message: `${r.titulo} apagado(a)` });
+    if (querJson(req)) return enviarJson(reply, { id }, `${r.titulo} apagado(a)`);
     return redirecionarComAviso(reply, indice, `${r.titulo} apagado(a).`);
   });
 }
