@@ -21,6 +21,16 @@ export interface Coluna {
   readonly tipo: TipoColuna;
   /** Summed into group subtotals and the grand total. */
   readonly soma?: boolean;
+  /**
+   * A field for programs only, under the contract's own name: in the JSON rows, never a column
+   * people read in the table.
+   */
+  readonly somenteDados?: true;
+}
+
+/** The columns people read (the table): all but the fields for programs. */
+export function colunasLegiveis(r: Relatorio): readonly Coluna[] {
+  return r.colunas.filter((c) => c.somenteDados !== true);
 }
 
 /** A cell: text, or an integer in the column's unit (cents, thousandths, count). */
@@ -339,11 +349,19 @@ export async function relatorioDeMovimentacoes(db: Db, ator: Ator, filtro: Filtr
       { chave: 'saldo', titulo: 'Saldo', tipo: 'dinheiro' },
       { chave: 'id', titulo: 'Nº', tipo: 'inteiro' },
       { chave: 'comprovante', titulo: 'Comprovante', tipo: 'texto' },
+      // The contract's Movimentacao fields, as POST /movimentacao answers them.
+      { chave: 'usuarioid', titulo: 'usuarioid', tipo: 'inteiro', somenteDados: true },
+      { chave: 'tipoMovimentacaoId', titulo: 'tipoMovimentacaoId', tipo: 'inteiro', somenteDados: true },
+      { chave: 'sentido', titulo: 'sentido', tipo: 'texto', somenteDados: true },
+      { chave: 'valor', titulo: 'valor', tipo: 'dinheiro', somenteDados: true },
+      { chave: 'arquivo', titulo: 'arquivo', tipo: 'texto', somenteDados: true },
+      { chave: 'cicloid', titulo: 'cicloid', tipo: 'inteiro', somenteDados: true },
     ],
     linhas.map((l) => ({
       id: l.id, pessoa: l.pessoa, data: l.data, tipo: l.tipo, descricao: l.descricao, ciclo: l.ciclo,
       credito: l.sentido === 'credito' ? l.valorCentavos : null, debito: l.sentido === 'debito' ? l.valorCentavos : null,
       saldo: Number(l.saldo), comprovante: l.arquivo === null ? null : `/movimentacao/${l.id}/arquivo`,
+      usuarioid: l.usuarioid, tipoMovimentacaoId: l.tipoMovimentacaoId, sentido: l.sentido, valor: l.valorCentavos, arquivo: l.arquivo, cicloid: l.cicloid,
     })),
     'pessoa',
   );

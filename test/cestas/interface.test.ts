@@ -85,4 +85,25 @@ describe('o contrato da interface, ao pé da letra', () => {
     assert.equal((await ofertar('/ofertasave')).status, 200);
     assert.equal((await ofertar('/oferta')).status, 200);
   });
+
+  test('/movimentacaotodos traz em cada linha os campos da Movimentacao do contrato, como POST /movimentacao responde', async () => {
+    const campos = { usuarioid: consumidora.id, tipoMovimentacaoId: 4, valor: '12.50', descricao: 'Pix de março', cicloid };
+    const criada = await admin.nav.postJson(url('/movimentacao'), campos);
+    assert.equal(criada.status, 201, criada.texto);
+    const mov = criada.json<{ data: Record<string, unknown> }>().data;
+    const relatorio = await admin.nav.getJson(url(`/movimentacaotodos?usuarioid=${consumidora.id ?? 0}`));
+    assert.equal(relatorio.status, 200, relatorio.texto);
+    const linhas = relatorio.json<{ data: { grupos: Array<{ linhas: Array<Record<string, unknown>> }> } }>().data.grupos.flatMap((g) => g.linhas);
+    const linha = linhas.find((l) => l.id === mov.id);
+    assert.ok(linha, 'a movimentação está no relatório');
+    const CONTRATO = ['usuarioid', 'tipoMovimentacaoId', 'valor', 'data', 'descricao', 'arquivo', 'cicloid'] as const;
+    assert.deepEqual(Object.fromEntries(CONTRATO.map((k) => [k, linha[k]])), Object.fromEntries(CONTRATO.map((k) => [k, mov[k]])));
+    assert.deepEqual(Object.fromEntries(CONTRATO.map((k) => [k, linha[k]])), {
+      usuarioid: consumidora.id, tipoMovimentacaoId: 4, valor: 12.5, data: mov.data, descricao: 'Pix de março', arquivo: null, cicloid,
+    });
+    // The contract's fields are for programs: the table people read keeps its own columns.
+    const pagina = await admin.nav.get(url(`/movimentacaotodos?usuarioid=${consumidora.id ?? 0}`));
+    assert.match(pagina.texto, /<th scope="col" class="num">Crédito<\/th>/);
+    assert.doesNotMatch(pagina.texto, /<th[^>]*>tipoMovimentacaoId<\/th>/);
+  });
 });

@@ -1,5 +1,5 @@
 import { formatarReais } from '../../domain/decimal.ts';
-import { valorTexto, type Celula, type Coluna, type Relatorio } from '../../domain/relatorios.ts';
+import { colunasLegiveis, valorTexto, type Celula, type Coluna, type Relatorio } from '../../domain/relatorios.ts';
 import type { Fase } from '../../domain/ciclos.ts';
 import { NOMES_FASES } from '../../domain/ciclos.ts';
 import { html, type Html } from '../../http/html.ts';
@@ -18,7 +18,8 @@ const numerica = (c: Coluna) => c.tipo !== 'texto';
 /** Any report as a table: group headers, rows, subtotals and the total. Prints cleanly. */
 export function tabelaRelatorio(r: Relatorio, extras: { csv?: string; pdf?: string } = {}): Html {
   const agrupado = r.grupos.length > 1 || (r.grupos[0]?.titulo ?? '') !== '';
-  const rotuloTotal = (t: Readonly<Record<string, number>>, rotulo: string, classe: string) => html`<tr class="${classe}">${r.colunas.map((c, i) =>
+  const colunas = colunasLegiveis(r);
+  const rotuloTotal = (t: Readonly<Record<string, number>>, rotulo: string, classe: string) => html`<tr class="${classe}">${colunas.map((c, i) =>
     i === 0 ? html`<th scope="row">${rotulo}</th>` : html`<td class="${numerica(c) ? 'num' : ''}">${t[c.chave] === undefined ? '' : celula(c, t[c.chave] ?? null)}</td>`,
   )}</tr>`;
   return html`<p class="nota">${r.subtitulo}</p>
@@ -29,10 +30,10 @@ export function tabelaRelatorio(r: Relatorio, extras: { csv?: string; pdf?: stri
   ${r.grupos.every((g) => g.linhas.length === 0)
     ? html`<p>Nada a mostrar.</p>`
     : html`<div class="tabela-rolavel" role="region" aria-label="${r.titulo}" tabindex="0"><table class="relatorio">
-    <thead><tr>${r.colunas.map((c) => html`<th scope="col" class="${numerica(c) ? 'num' : ''}">${c.titulo}</th>`)}</tr></thead>
+    <thead><tr>${colunas.map((c) => html`<th scope="col" class="${numerica(c) ? 'num' : ''}">${c.titulo}</th>`)}</tr></thead>
     ${r.grupos.map((g) => html`<tbody>
-      ${agrupado ? html`<tr class="grupo"><th colspan="${r.colunas.length}" scope="colgroup">${g.titulo}</th></tr>` : ''}
-      ${g.linhas.map((l) => html`<tr>${r.colunas.map((c) => html`<td class="${numerica(c) ? 'num' : ''}">${celula(c, l[c.chave] ?? null)}</td>`)}</tr>`)}
+      ${agrupado ? html`<tr class="grupo"><th colspan="${colunas.length}" scope="colgroup">${g.titulo}</th></tr>` : ''}
+      ${g.linhas.map((l) => html`<tr>${colunas.map((c) => html`<td class="${numerica(c) ? 'num' : ''}">${celula(c, l[c.chave] ?? null)}</td>`)}</tr>`)}
       ${agrupado && Object.keys(g.subtotais).length > 0 ? rotuloTotal(g.subtotais, `Subtotal ${g.titulo}`, 'subtotal') : ''}
     </tbody>`)}
     ${Object.keys(r.totais).length > 0 ? html`<tfoot>${rotuloTotal(r.totais, 'Total', 'total')}</tfoot>` : ''}
