@@ -27,6 +27,16 @@ export interface Sessao {
   readonly inicio: number;
   /** The last use the cookie records (within RENOVAR_USO_MS), for the idle limit. */
   readonly uso: number;
+  /** The cycles last chosen in POST /pedidosfornecedoresciclos: what a bare CSV download exports. */
+  readonly ciclosEscolhidos?: readonly number[];
+}
+
+/** At most as many cycles as a report takes (`lerCiclos`). */
+const MAX_CICLOS_ESCOLHIDOS = 20;
+
+function comoCiclos(v: unknown): readonly number[] | undefined {
+  if (!Array.isArray(v) || v.length === 0 || v.length > MAX_CICLOS_ESCOLHIDOS) return undefined;
+  return v.every((i) => Number.isSafeInteger(i) && (i as number) > 0) ? (v as number[]) : undefined;
 }
 
 function ehTexto(v: unknown): v is string {
@@ -39,6 +49,7 @@ function comoSessao(v: unknown): Sessao | null {
   const id = s.identidade as Record<string, unknown> | null | undefined;
   if (id === null || typeof id !== 'object' || !ehTexto(id.sub) || !ehTexto(id.email) || !ehTexto(id.name)) return null;
   if (!ehTexto(s.csrf) || typeof s.inicio !== 'number' || !ehTexto(s.sid)) return null;
+  const ciclosEscolhidos = comoCiclos(s.ciclosEscolhidos);
   return {
     sid: s.sid,
     identidade: {
@@ -53,6 +64,7 @@ function comoSessao(v: unknown): Sessao | null {
     csrf: s.csrf,
     inicio: s.inicio,
     uso: typeof s.uso === 'number' ? s.uso : s.inicio,
+    ...(ciclosEscolhidos === undefined ? {} : { ciclosEscolhidos }),
   };
 }
 
@@ -94,6 +106,13 @@ export function gravarSessao(
 export function renovarUso(reply: FastifyReply, cofre: Cofre, sessao: Sessao, agoraMs: number, opcoes: OpcoesCookie): void {
   if (agoraMs - sessao.uso < RENOVAR_USO_MS) return;
   selarSessao(reply, cofre, { ...sessao, uso: agoraMs }, agoraMs, opcoes);
+}
+
+/** Keeps the cycles a report was last asked for in the session (a bare CSV download exports them). */
+export function lembrarCiclos(reply: FastifyReply, cofre: Cofre, sessao: Sessao, ciclos: readonly number[], agoraMs: number, opcoes: OpcoesCookie): void {
+  const iguais = sessao.ciclosEscolhidos?.length === ciclos.length && ciclos.every((id, i) => sessao.ciclosEscolhidos?.[i] === id);
+  if (iguais || ciclos.length > MAX_CICLOS_ESCOLHIDOS) return;
+  selarSessao(reply, cofre, { ...sessao, ciclosEscolhidos: [...ciclos], uso: agoraMs }, agoraMs, opcoes);
 }
 
 export function apagarSessao(reply: FastifyReply, opcoes: OpcoesCookie): void {

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/banco.ts';
 import { veTudo, type Ator } from './acesso.ts';
 import { entregasDoCiclo } from './alocacao.ts';
-import { faseDoCiclo } from './ciclos.ts';
+import { faseDoCiclo, type Fase } from './ciclos.ts';
 import { ESCALA_DINHEIRO, ESCALA_QUANTIDADE, formatarDecimal, paraNumero, valorDaQuantidade } from './decimal.ts';
 import { Invalido, NaoEncontrado } from './erros.ts';
 import { carregarPedidosDoCiclo, type Taxa } from './pedidos.ts';
@@ -137,6 +137,15 @@ export async function ciclosParaEscolher(db: Db, hoje: string) {
     .limit(60)
     .execute();
   return linhas.map((l) => ({ id: l.id, nome: l.nome, fase: faseDoCiclo(l, hoje) }));
+}
+
+/**
+ * The current cycle, for a report asked for without naming one: the latest cycle that has already
+ * begun (its offer window opened), else the nearest one still to come; null when there is none.
+ */
+export function cicloAtual(ciclos: ReadonlyArray<{ id: number; fase: Fase }>): number | null {
+  const comecado = ciclos.find((c) => c.fase !== 'planejado');
+  return comecado?.id ?? ciclos.at(-1)?.id ?? null;
 }
 
 /** One collator for every sort: String#localeCompare builds one per call, which dominates big reports. */

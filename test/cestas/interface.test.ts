@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { criarCicloAberto, criarOfertaFinalizada, criarProduto, criarUsuario } from '../helpers/fabricas.ts';
+import { DATAS_PADRAO, criarCiclo, criarCicloAberto, criarOfertaFinalizada, criarProduto, criarUsuario } from '../helpers/fabricas.ts';
 import { entrarComo, type Pessoa } from '../helpers/sessoes.ts';
 import { iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
 
@@ -105,5 +105,27 @@ describe('o contrato da interface, ao pé da letra', () => {
     const pagina = await admin.nav.get(url(`/movimentacaotodos?usuarioid=${consumidora.id ?? 0}`));
     assert.match(pagina.texto, /<th scope="col" class="num">Crédito<\/th>/);
     assert.doesNotMatch(pagina.texto, /<th[^>]*>tipoMovimentacaoId<\/th>/);
+  });
+
+  test('GET /downloadpedidosfornecedoresciclos sem consulta: os ciclos escolhidos por último na sessão, senão o ciclo atual', async () => {
+    const antigo = await criarCiclo(amb.banco, { nome: 'Ciclo de março antigo', datas: DATAS_PADRAO });
+    const nomeDe = async (id: number) => (await amb.banco.selectFrom('ciclo').select('nome').where('id', '=', id).executeTakeFirstOrThrow()).nome;
+    const arquivo = (nome: string) => `attachment; filename="pedidos-fornecedores-${nome.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[^A-Za-z0-9-]+/g, '-')}.csv"`;
+    const baixar = async (p: Pessoa) => {
+      const r = await p.nav.get(url('/downloadpedidosfornecedoresciclos'));
+      assert.equal(r.status, 200, r.texto);
+      assert.match(r.headers.get('content-type') ?? '', /^text\/csv/);
+      assert.match(r.texto, /^fornecedor;ciclo;produto/);
+      return r.headers.get('content-disposition');
+    };
+    const nova = await entrarComo(amb, ['admin']);
+    assert.equal(await baixar(nova), arquivo(await nomeDe(cicloid)), 'nada escolhido: o ciclo atual (o último que já começou)');
+    const escolha = await nova.nav.postJson(url('/pedidosfornecedoresciclos'), { ciclos: [antigo.id] });
+    assert.equal(escolha.status, 200, escolha.texto);
+    assert.equal(await baixar(nova), arquivo('Ciclo de março antigo'), 'o ciclo escolhido por último, guardado na sessão');
+    assert.equal(await baixar(await entrarComo(amb, ['admin'])), arquivo(await nomeDe(cicloid)), 'a escolha é da sessão, não de todos');
+    // A bad remembered choice cannot come back: the query still wins, and is still validated.
+    assert.equal((await nova.nav.get(url('/downloadpedidosfornecedoresciclos?ciclos=abc'), { headers: { accept: 'application/json' } })).status, 400);
+    assert.equal((await nova.nav.get(url(`/downloadpedidosfornecedoresciclos?cicloid=${cicloid}`))).headers.get('content-disposition'), arquivo(await nomeDe(cicloid)));
   });
 });

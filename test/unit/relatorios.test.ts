@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Invalido } from '../../src/domain/erros.ts';
-import { lerCiclos } from '../../src/domain/relatorios.ts';
+import { cicloAtual, lerCiclos } from '../../src/domain/relatorios.ts';
 import { MAIOR_ID } from '../../src/domain/validacao.ts';
 
 test('a escolha de ciclos aceita de 1 a 20 ids, em lista, texto ou número', () => {
@@ -15,4 +15,12 @@ test('ids fora do que uma coluna inteira guarda são recusados como entrada inv�
   for (const ciclos of [MAIOR_ID + 1, 9007199254740991, [1, 2 ** 40], 0, -1, 1.5, [], Array.from({ length: 21 }, (_, i) => i + 1)]) {
     assert.throws(() => lerCiclos({ ciclos }), (e: unknown) => e instanceof Invalido, JSON.stringify(ciclos));
   }
+});
+
+test('o ciclo atual: o último que já começou; sem nenhum começado, o próximo a começar; sem ciclos, nenhum', () => {
+  // ciclosParaEscolher lists cycles newest first (by the start of the offer window).
+  assert.equal(cicloAtual([{ id: 9, fase: 'planejado' }, { id: 8, fase: 'pedido' }, { id: 7, fase: 'encerrado' }]), 8);
+  assert.equal(cicloAtual([{ id: 5, fase: 'encerrado' }, { id: 4, fase: 'encerrado' }]), 5);
+  assert.equal(cicloAtual([{ id: 3, fase: 'planejado' }, { id: 2, fase: 'planejado' }]), 2);
+  assert.equal(cicloAtual([]), null);
 });

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { stringify } from 'csv-stringify';
 import type { Acao, Ator } from '../../domain/acesso.ts';
-import { Invalido } from '../../domain/erros.ts';
+import { Invalido, NaoEncontrado } from '../../domain/erros.ts';
 import {
-  ciclosParaEscolher, documentoDeEntrega, lerCiclos, lerFiltroMovimentacoes, linhasDosFornecedores, relatorioDeMovimentacoes,
+  cicloAtual, ciclosParaEscolher, documentoDeEntrega, lerCiclos, lerFiltroMovimentacoes, linhasDosFornecedores, relatorioDeMovimentacoes,
   relatorioDeProdutos, relatorioDeSobra, relatorioDosConsumidores, relatorioDosFornecedores, relatorioParaJson, valorTexto, type Relatorio,
 } from '../../domain/relatorios.ts';
 import { comoEntrada } from '../../domain/validacao.ts';
@@ -11,6 +11,7 @@ import { atorDe } from '../autenticacao.ts';
 import type { ContextoCestas } from '../contexto.ts';
 import { pdfDeEntrega } from '../pdf/entrega.ts';
 import { querJson, responder } from '../resposta.ts';
+import { lembrarCiclos } from '../sessao.ts';
 import { tempo } from '../tempo.ts';
 import { escolhaDeCiclos, paginaRelatorios, relatoriosDoAtor, tabelaRelatorio } from '../views/relatorio.ts';
 import { ParamsId } from './registros.ts';
@@ -60,7 +61,10 @@ export function rotasRelatorios(app: FastifyInstance, ctx: ContextoCestas): void
         reply.code(400);
         return responder(req, reply, { titulo, status: 400, dados: { ciclos }, corpo: () => escolhaDeCiclos(caminho, ciclos, req.sessao?.csrf ?? null, e.message) });
       }
-      return mostrar(req, reply, await montar(atorDe(req), ids), csv ? { csv: `/downloadpedidosfornecedoresciclos?ciclos=${ids.join(',')}` } : {});
+      if (!csv) return mostrar(req, reply, await montar(atorDe(req), ids));
+      // The spec's bare GET of the CSV exports the cycles chosen here last.
+      if (req.sessao !== null) lembrarCiclos(reply, ctx.cofreSessao, req.sessao, ids, ctx.relogio.agora().getTime(), { seguro: ctx.cookiesSeguros });
+      return mostrar(req, reply, await montar(atorDe(req), ids), { csv: `/downloadpedidosfornecedoresciclos?ciclos=${ids.join(',')}` });
     });
   }
 
@@ -68,10 +72,25 @@ export function rotasRelatorios(app: FastifyInstance, ctx: ContextoCestas): void
   porCiclos('/pedidosconsumidoresciclos', 'relatoriosConsumidores', 'Pedidos dos consumidores', (ator, ids) => relatorioDosConsumidores(ctx.banco, ator, ids, ctx.config.taxa), false);
   porCiclos('/relatorioprodutosciclos', 'relatoriosFornecedores', 'Produtos dos ciclos', (ator, ids) => relatorioDeProdutos(ctx.banco, ator, ids), false);
 
+  /**
+   * The cycles a CSV download exports: those the query names (`ciclos`, or one `cicloid`/`cicloId`),
+   * else those last chosen in POST /pedidosfornecedoresciclos (kept in the session), else the
+   * current cycle.
+   */
+  async function ciclosDoDownload(req: FastifyRequest): Promise<number[]> {
+    const query = comoEntrada(req.query);
+    const um = query.cicloid ?? query.cicloId;
+    if (query.ciclos !== undefined || um !== undefined) return lerCiclos(query.ciclos !== undefined ? query : { ciclos: um });
+    const escolhidos = req.sessao?.ciclosEscolhidos;
+    if (escolhidos !== undefined) return [...escolhidos];
+    const atual = cicloAtual(await ciclosParaEscolher(ctx.banco, tempo(ctx).hoje));
+    if (atual === null) throw new NaoEncontrado('CICLO_NAO_ENCONTRADO', 'Ainda não há ciclo para exportar');
+    return [atual];
+  }
+
   // CSV of supplier orders: UTF-8 with BOM (accents in spreadsheet programs), ';' and dot decimals.
   app.get('/downloadpedidosfornecedoresciclos', { config: { acesso: 'relatoriosFornecedores' } }, async (req, reply) => {
-    const query = comoEntrada(req.query);
-    const ids = lerCiclos(query.ciclos !== undefined ? query : { ciclos: query.cicloId });
+    const ids = await ciclosDoDownload(req);
     const linhas = await linhasDosFornecedores(ctx.banco, atorDe(req), ids);
     const nomes = [...new Set(linhas.map((l) => String(l.ciclo)))];
     const ciclosNomes = nomes.length > 0 ? nomes : (await ctx.banco.selectFrom('ciclo').select('nome').where('id', 'in', ids).execute()).map((c) => c.nome);
