@@ -25,6 +25,44 @@ function usuarioDoCorpo(c: Campos, dono: Dono): number | null {
   return usuarioid;
 }
 
+/** A body read in the resource's shape: its fields, and those given twice with different values. */
+interface CorpoDoRecurso {
+  readonly c: Campos;
+  readonly divergentes: readonly string[];
+  /** The flat `usuarioid` when the nested one differs: it goes through the ownership check too. */
+  readonly outroUsuario: unknown;
+}
+
+/**
+ * The contract writes a resource's own fields nested (`oferta.cicloid`, `pedido.pontoEntregaId`)
+ * beside its `produtos[]`; a program may send that shape or the flat one, and both read the same
+ * here. A field given both ways with different values is refused (after the ownership check).
+ */
+function corpoDoRecurso(corpo: unknown, recurso: 'oferta' | 'pedido'): CorpoDoRecurso {
+  const { [recurso]: dentro, ...fora } = comoEntrada(corpo);
+  if (dentro === undefined) return { c: new Campos(fora), divergentes: [], outroUsuario: undefined };
+  if (dentro === null || typeof dentro !== 'object' || Array.isArray(dentro)) {
+    const c = new Campos(fora);
+    c.erro(recurso, 'Deve ser um objeto');
+    return { c, divergentes: [], outroUsuario: undefined };
+  }
+  const proprios = dentro as Entrada;
+  const divergentes = Object.keys(proprios).filter((k) => Object.hasOwn(fora, k) && fora[k] !== proprios[k]);
+  return {
+    c: new Campos({ ...fora, ...proprios }),
+    divergentes,
+    outroUsuario: divergentes.includes('usuarioid') ? fora.usuarioid : undefined,
+  };
+}
+
+/** Ownership first (of every `usuarioid` the body names), then the fields given twice. */
+function donoDoRecurso(r: CorpoDoRecurso, recurso: 'oferta' | 'pedido', dono: Dono): number | null {
+  const usuarioid = usuarioDoCorpo(r.c, dono);
+  if (r.outroUsuario !== undefined) usuarioDoCorpo(new Campos({ usuarioid: r.outroUsuario }), dono);
+  for (const k of r.divergentes) r.c.erro(`${recurso}.${k}`, `Difere do ${k} informado fora de "${recurso}"`);
+  return usuarioid;
+}
+
 /** A list given as a JSON array or as form bracket keys (qs gives an array or an index map). */
 export function itensDaLista(valor: unknown): unknown[] | 'invalido' {
   if (valor === undefined || valor === null || valor === '') return [];
@@ -94,8 +132,9 @@ function semQuantidade(campo: string, zeroDoJson: boolean): (item: Entrada) => b
 
 /** POST /pedidoconsumidores: the cycle, the pickup point, and each basket or extra with its quantity. */
 export function lerPedido(corpo: unknown, dono: Dono): EntradaPedido {
-  const c = new Campos(comoEntrada(corpo));
-  const usuarioid = usuarioDoCorpo(c, dono);
+  const r = corpoDoRecurso(corpo, 'pedido');
+  const { c } = r;
+  const usuarioid = donoDoRecurso(r, 'pedido', dono);
   const cicloid = c.inteiro('cicloid', { obrigatorio: true, min: 1, max: MAIOR_ID });
   const pontoEntregaId = c.inteiro('pontoEntregaId', { obrigatorio: true, min: 1, max: MAIOR_ID });
   const linhas = lerItens(c, 'produtos', { maximo: 200, excesso: 'No máximo 200 itens por pedido', pular: semQuantidade('quantidade', true) }, (s, campo): LinhaPedida => {
@@ -127,8 +166,9 @@ export function lerConfirmacao(corpo: unknown): number {
 
 /** POST /oferta and /oferta-final: the cycle and each product offered with quantity and price. */
 export function lerOferta(corpo: unknown, dono: Dono): EntradaOferta {
-  const c = new Campos(comoEntrada(corpo));
-  const usuarioid = usuarioDoCorpo(c, dono);
+  const r = corpoDoRecurso(corpo, 'oferta');
+  const { c } = r;
+  const usuarioid = donoDoRecurso(r, 'oferta', dono);
   const cicloid = c.inteiro('cicloid', { obrigatorio: true, min: 1, max: MAIOR_ID });
   const linhas = lerItens(c, 'produtos', { maximo: 500, excesso: 'No máximo 500 produtos por oferta', pular: semQuantidade('quantidade', false) }, (s, campo): LinhaParaOfertar => ({
     produtoid: s.inteiro('produtoid', { obrigatorio: true, min: 1, max: MAIOR_ID }),

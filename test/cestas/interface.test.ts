@@ -4,10 +4,11 @@ import { DATAS_PADRAO, criarCiclo, criarCicloAberto, criarOfertaFinalizada, cria
 import { entrarComo, type Pessoa } from '../helpers/sessoes.ts';
 import { iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
 
+/** An order as every route answers it: the contract's `pedido.*` fields, `produtos[]`, and `pedidoId`. */
 interface Pedido {
   pedidoId: number;
-  usuarioid: number;
-  usuario: { id: number; nome: string };
+  pedido: { id: number; cicloid: number; usuarioid: number; usuario: { id: number; nome: string }; pontoEntregaId: number; finalizado: boolean; dataConfirmacao: string | null };
+  produtos: Array<{ cicloCestaId: number | null; quantidade: number; valor: number }>;
 }
 
 /** Rows of the interface contract that a running instance must answer to the letter. */
@@ -43,14 +44,14 @@ describe('o contrato da interface, ao pé da letra', () => {
   test('todo pedido traz usuarioid, o nome do campo no contrato', async () => {
     const salvo = await consumidora.nav.postJson(url('/pedidoconsumidores'), { cicloid, pontoEntregaId: ponto, produtos: [{ cicloCestaId, quantidade: 2 }] });
     const pedido = salvo.json<{ data: Pedido }>().data;
-    assert.equal(pedido.usuarioid, consumidora.id);
-    assert.deepEqual(pedido.usuario, { id: consumidora.id, nome: 'Consumidora' });
+    assert.equal(pedido.pedido.usuarioid, consumidora.id);
+    assert.deepEqual(pedido.pedido.usuario, { id: consumidora.id, nome: 'Consumidora' });
     const confirmacao = await consumidora.nav.getJson(url(`/pedidoconsumidoresconfirmacao/${pedido.pedidoId}`));
-    assert.equal(confirmacao.json<{ data: Pedido }>().data.usuarioid, consumidora.id);
+    assert.equal(confirmacao.json<{ data: Pedido }>().data.pedido.usuarioid, consumidora.id);
     const pagina = await consumidora.nav.getJson(url(`/pedidoconsumidores/${cicloid}`));
-    assert.equal(pagina.json<{ data: { pedido: Pedido } }>().data.pedido.usuarioid, consumidora.id);
+    assert.equal(pagina.json<{ data: Pedido }>().data.pedido.usuarioid, consumidora.id);
     const todos = await admin.nav.getJson(url(`/pedidosconsumidorestodos/${cicloid}`));
-    assert.deepEqual(todos.json<{ data: { itens: Pedido[] } }>().data.itens.map((p) => p.usuarioid), [consumidora.id]);
+    assert.deepEqual(todos.json<{ data: { itens: Pedido[] } }>().data.itens.map((p) => p.pedido.usuarioid), [consumidora.id]);
   });
 
   test('os três relatórios de vários ciclos aceitam um só ciclo como cicloid', async () => {
@@ -127,5 +128,38 @@ describe('o contrato da interface, ao pé da letra', () => {
     // A bad remembered choice cannot come back: the query still wins, and is still validated.
     assert.equal((await nova.nav.get(url('/downloadpedidosfornecedoresciclos?ciclos=abc'), { headers: { accept: 'application/json' } })).status, 400);
     assert.equal((await nova.nav.get(url(`/downloadpedidosfornecedoresciclos?cicloid=${cicloid}`))).headers.get('content-disposition'), arquivo(await nomeDe(cicloid)));
+  });
+
+  test('o corpo na forma do contrato (pedido.*, oferta.*): o dono é conferido em cada usuarioid, e um campo dado duas vezes com valores diferentes é recusado', async () => {
+    const outra = await criarUsuario(amb.banco, { perfil: ['consumidor'] });
+    const pedir = (corpo: Record<string, unknown>) => consumidora.nav.postJson(url('/pedidoconsumidores'), { produtos: [{ cicloCestaId, quantidade: 1 }], ...corpo });
+    for (const corpo of [
+      { pedido: { cicloid, pontoEntregaId: ponto, usuarioid: outra.id } },
+      { usuarioid: outra.id, pedido: { cicloid, pontoEntregaId: ponto, usuarioid: consumidora.id } },
+      // Ownership before anything else: someone else's id is refused as such, even beside bad fields.
+      { usuarioid: outra.id, pedido: { cicloid: 'x', usuarioid: consumidora.id } },
+    ]) {
+      const r = await pedir(corpo);
+      assert.equal(r.status, 403, JSON.stringify(corpo));
+      assert.equal(r.json<{ error: string }>().error, 'Você só pode fazer os seus próprios pedidos');
+    }
+    const divergente = await pedir({ cicloid: cicloid + 1000, pedido: { cicloid, pontoEntregaId: ponto } });
+    assert.equal(divergente.status, 400);
+    assert.deepEqual(divergente.json<{ details: Record<string, string> }>().details, { 'pedido.cicloid': 'Difere do cicloid informado fora de "pedido"' });
+    const naoObjeto = await pedir({ cicloid, pontoEntregaId: ponto, pedido: 3 });
+    assert.equal(naoObjeto.status, 400);
+    assert.deepEqual(naoObjeto.json<{ details: Record<string, string> }>().details, { pedido: 'Deve ser um objeto' });
+    // The same value given both ways is not a conflict.
+    const igual = await pedir({ cicloid, pontoEntregaId: ponto, pedido: { cicloid, pontoEntregaId: ponto } });
+    assert.ok(igual.status === 200 || igual.status === 201, igual.texto);
+
+    const fornecedor = await entrarComo(amb, ['fornecedor']);
+    const outroFornecedor = await criarUsuario(amb.banco, { perfil: ['fornecedor'] });
+    const ofertar = (corpo: Record<string, unknown>) => fornecedor.nav.postJson(url('/oferta'), { produtos: [], ...corpo });
+    assert.equal((await ofertar({ oferta: { cicloid, usuarioid: outroFornecedor.id } })).status, 403);
+    // The offer window has closed (the cycle takes orders now): the coordination saves it for them.
+    const oferta = await admin.nav.postJson(url('/oferta'), { produtos: [], oferta: { cicloid, usuarioid: fornecedor.id, finalizada: false } });
+    assert.ok(oferta.status === 200 || oferta.status === 201, oferta.texto);
+    assert.deepEqual(oferta.json<{ data: { oferta: { cicloid: number; usuarioid: number } } }>().data.oferta.usuarioid, fornecedor.id);
   });
 });

@@ -64,18 +64,22 @@ describe('um ciclo inteiro, do começo ao fim', () => {
 
   test('1. três fornecedores ofertam: rascunho, depois final', async () => {
     relogio.definir(NA_OFERTA);
-    const rascunho = await post<{ finalizada: boolean; total: number }>('s1', '/oferta', { cicloid, produtos: [linha('tomate', '30', '8.00')] }, 201);
-    assert.equal(rascunho.finalizada, false);
-    assert.equal(rascunho.total, 240);
-    const s1 = await post<{ finalizada: boolean; total: number; produtos: unknown[] }>('s1', '/ofertasave', { cicloid, produtos: [linha('tomate', '30', '8.00'), linha('alface', '40', '3.00')] });
-    assert.deepEqual([s1.finalizada, s1.total, s1.produtos.length], [true, 360, 2]);
+    // Every route answers an offer in the contract's shape: `oferta.*` and `produtos[]` beside it.
+    type OfertaJson = { oferta: { id: number; cicloid: number; usuarioid: number; finalizada: boolean; total: number }; produtos: Array<{ ofertaProdutoId: number; produtoid: number; nome: string; unidade: string; quantidade: number; valor: number }> };
+    const rascunho = await post<OfertaJson>('s1', '/oferta', { cicloid, produtos: [linha('tomate', '30', '8.00')] }, 201);
+    assert.equal(rascunho.oferta.finalizada, false);
+    assert.equal(rascunho.oferta.total, 240);
+    // The contract's nested body (`oferta.cicloid`) reads the same as the flat one.
+    const s1 = await post<OfertaJson>('s1', '/ofertasave', { oferta: { cicloid }, produtos: [linha('tomate', '30', '8.00'), linha('alface', '40', '3.00')] });
+    assert.deepEqual([s1.oferta.cicloid, s1.oferta.usuarioid, s1.oferta.finalizada, s1.oferta.total, s1.produtos.length], [cicloid, id.get('s1'), true, 360, 2]);
     await post('s2', '/ofertasave', { cicloid, produtos: [linha('tomate', 20, 7.5), linha('ovos', '15', '16.00')] }, 201);
     await post('s3', '/ofertasave', { cicloid, produtos: [linha('mel', '5', '35.00'), linha('alface', '10', '2.80')] }, 201);
     const pagina = await nav.get('s1')?.getJson(`${amb.url}/oferta/${cicloid}`);
-    const dados = pagina?.json<Resposta<{ oferta: { id: number; cicloid: number; usuarioid: number; finalizada: boolean; produtos: Array<{ ofertaProdutoId: number; produtoid: number; nome: string; unidade: string; quantidade: number; valor: number }> }; produtosDisponiveis: Array<{ produtoid: number; ofertadoAntes: boolean }> }>>().data;
+    const dados = pagina?.json<Resposta<OfertaJson & { produtosDisponiveis: Array<{ produtoid: number; ofertadoAntes: boolean }> }>>().data;
     assert.ok(dados);
+    assert.deepEqual({ oferta: dados.oferta, produtos: dados.produtos }, { oferta: s1.oferta, produtos: s1.produtos }, 'a página e o salvar respondem a mesma forma');
     assert.equal(dados.oferta.usuarioid, id.get('s1'));
-    assert.deepEqual(dados.oferta.produtos.map((p) => [p.nome, p.unidade, p.quantidade, p.valor]), [['alface', 'maço', 40, 3], ['tomate', 'kg', 30, 8]]);
+    assert.deepEqual(dados.produtos.map((p) => [p.nome, p.unidade, p.quantidade, p.valor]), [['alface', 'maço', 40, 3], ['tomate', 'kg', 30, 8]]);
     assert.deepEqual(dados.produtosDisponiveis.slice(0, 2).map((p) => p.ofertadoAntes), [true, true], 'os produtos já ofertados vêm primeiro');
   });
 
@@ -127,33 +131,37 @@ describe('um ciclo inteiro, do começo ao fim', () => {
     assert.deepEqual(d.cestas[0]?.composicao, [{ produto: 'alface', quantidade: 2, unidade: 'maço' }, { produto: 'ovos', quantidade: 0.5, unidade: 'dúzia' }, { produto: 'tomate', quantidade: 1, unidade: 'kg' }]);
     const extra = (nome: string) => d.extras.find((e) => e.nome === nome)?.cicloProdutoId;
     // A consumer's first save creates the order (201); later saves change it (200).
-    const pedir = async (quem: string, produtos: unknown[], status = 201) => post<{ pedidoId: number; total: number; taxa: number }>(quem, '/pedidoconsumidores', { cicloid, pontoEntregaId: id.get('p1'), produtos }, status);
-    const confirmar = (quem: string, pedidoId: number) => post<{ finalizado: boolean }>(quem, '/pedidoconsumidoresconfirmacao', { pedidoId });
+    // Every route answers an order in the contract's shape: `pedidoId`, `pedido.*` and `produtos[]`.
+    type PedidoJson = { pedidoId: number; pedido: { usuario: { id: number; nome: string }; finalizado: boolean; total: number; taxa: number; dataConfirmacao: string | null }; produtos: unknown[] };
+    const pedir = async (quem: string, produtos: unknown[], status = 201) => post<PedidoJson>(quem, '/pedidoconsumidores', { cicloid, pontoEntregaId: id.get('p1'), produtos }, status);
+    const confirmar = (quem: string, pedidoId: number) => post<PedidoJson>(quem, '/pedidoconsumidoresconfirmacao', { pedidoId });
 
     const p1 = await pedir('c1', [{ cicloCestaId: cc.pequena, quantidade: 1, valor: 0.01 }, { cicloProdutoId: extra('tomate'), quantidade: 2 }]);
-    assert.deepEqual([p1.total, p1.taxa], [70, 2.75], 'o valor enviado pelo cliente é ignorado');
+    assert.deepEqual([p1.pedido.total, p1.pedido.taxa], [70, 2.75], 'o valor enviado pelo cliente é ignorado');
     await confirmar('c1', p1.pedidoId);
     const p2 = await pedir('c2', [{ cicloCestaId: cc.grande, quantidade: 1 }]);
     const p2b = await pedir('c2', [{ cicloCestaId: cc.grande, quantidade: 2 }, { cicloProdutoId: extra('ovos'), quantidade: 1 }], 200);
     assert.equal(p2b.pedidoId, p2.pedidoId, 'um pedido por consumidor e ciclo');
-    assert.deepEqual([p2b.total, p2b.taxa], [180, 5.5]);
+    assert.deepEqual([p2b.pedido.total, p2b.pedido.taxa], [180, 5.5]);
     await confirmar('c2', p2.pedidoId);
-    const p3 = await pedir('c3', [{ cicloCestaId: cc.pequena, quantidade: 2 }]);
+    // The contract's nested body (`pedido.cicloid`, `pedido.pontoEntregaId`) reads the same as the flat one.
+    const p3 = await post<PedidoJson>('c3', '/pedidoconsumidores', { pedido: { cicloid, pontoEntregaId: id.get('p1') }, produtos: [{ cicloCestaId: cc.pequena, quantidade: 2 }] }, 201);
+    assert.deepEqual([p3.pedido.usuario.nome, p3.pedido.total, p3.produtos.length], ['c3', 100, 1]);
     await confirmar('c3', p3.pedidoId);
     const p4 = await pedir('c4', [{ cicloCestaId: cc.pequena, quantidade: 1 }, { cicloProdutoId: extra('tomate'), quantidade: '0.5' }]);
-    assert.equal((await confirmar('c4', p4.pedidoId)).finalizado, true);
+    assert.equal((await confirmar('c4', p4.pedidoId)).pedido.finalizado, true);
     const p4b = await nav.get('c4')?.postJson(`${amb.url}/pedidoconsumidores`, { cicloid, pontoEntregaId: id.get('p1'), produtos: [{ cicloCestaId: cc.pequena, quantidade: 1 }, { cicloProdutoId: extra('tomate'), quantidade: '1.5' }] });
-    const reaberto = p4b?.json<Resposta<{ finalizado: boolean; total: number; taxa: number }>>().data;
+    const reaberto = p4b?.json<Resposta<PedidoJson>>().data.pedido;
     assert.deepEqual([reaberto?.finalizado, reaberto?.total, reaberto?.taxa], [false, 65, 2.63], 'mudar um pedido confirmado reabre; 1.625 arredonda para 1.63');
     await confirmar('c4', p4.pedidoId);
-    assert.equal((await confirmar('c4', p4.pedidoId)).finalizado, true, 'confirmar duas vezes não muda nada');
+    assert.equal((await confirmar('c4', p4.pedidoId)).pedido.finalizado, true, 'confirmar duas vezes não muda nada');
     await pedir('c5', [{ cicloCestaId: cc.grande, quantidade: 1 }]);
     const todos = await nav.get('admin')?.getJson(`${amb.url}/pedidosconsumidorestodos/${cicloid}`);
-    const lista = todos?.json<Resposta<{ itens: Array<{ pedidoId: number; usuario: { id: number; nome: string }; finalizado: boolean; total: number; dataConfirmacao: string | null }> }>>().data.itens ?? [];
-    assert.deepEqual(lista.map((p) => [p.usuario.nome, p.finalizado, p.total]), [['c1', true, 70], ['c2', true, 180], ['c3', true, 100], ['c4', true, 65], ['c5', false, 80]]);
-    assert.match(lista[0]?.dataConfirmacao ?? '', /^2026-03-07T12:00:00$/, 'hora local de São Paulo, sem fuso');
+    const lista = todos?.json<Resposta<{ itens: PedidoJson[] }>>().data.itens ?? [];
+    assert.deepEqual(lista.map(({ pedido: p }) => [p.usuario.nome, p.finalizado, p.total]), [['c1', true, 70], ['c2', true, 180], ['c3', true, 100], ['c4', true, 65], ['c5', false, 80]]);
+    assert.match(lista[0]?.pedido.dataConfirmacao ?? '', /^2026-03-07T12:00:00$/, 'hora local de São Paulo, sem fuso');
     const meus = await nav.get('c3')?.getJson(`${amb.url}/pedidosconsumidorestodos/${cicloid}`);
-    assert.deepEqual(meus?.json<Resposta<{ itens: Array<{ usuario: { nome: string } }> }>>().data.itens.map((p) => p.usuario.nome), ['c3'], 'um consumidor vê só o seu');
+    assert.deepEqual(meus?.json<Resposta<{ itens: PedidoJson[] }>>().data.itens.map((p) => p.pedido.usuario.nome), ['c3'], 'um consumidor vê só o seu');
   });
 
   test('4 e 5. o ciclo fecha e as movimentações e saldos são exatamente os calculados à mão', async () => {

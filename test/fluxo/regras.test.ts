@@ -65,7 +65,7 @@ describe('janelas, donos e capacidade', () => {
     assert.match(r.json<Envelope>().error, /período de pedidos/);
     const admin = await post('admin', '/pedidoconsumidores', { cicloid, pontoEntregaId, usuarioid: pessoa('c1').id, produtos: [{ cicloCestaId, quantidade: 1 }] });
     assert.equal(admin.status, 201, admin.texto);
-    assert.equal(admin.json<Envelope<{ usuario: { id: number } }>>().data.usuario.id, pessoa('c1').id);
+    assert.equal(admin.json<Envelope<{ pedido: { usuario: { id: number } } }>>().data.pedido.usuario.id, pessoa('c1').id);
   });
 
   test('IDOR: um consumidor não lê nem escreve o pedido de outro (caminho, corpo e lote)', async () => {

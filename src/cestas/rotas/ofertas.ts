@@ -8,6 +8,7 @@ import { Campos, MAIOR_ID, comoEntrada } from '../../domain/validacao.ts';
 import { atorDe } from '../autenticacao.ts';
 import { lerOferta, lerRemocaoDaOferta } from '../entrada.ts';
 import type { ContextoCestas } from '../contexto.ts';
+import { ofertaJson } from '../apresentadores.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import { tempo } from '../tempo.ts';
 import { listaDeOfertas, paginaOferta } from '../views/ofertas.ts';
@@ -34,15 +35,15 @@ export function rotasOfertas(app: FastifyInstance, ctx: ContextoCestas): void {
     // A closed cycle is closed for everyone, the coordination included (exigirJanela).
     const podeEditar = ciclo.fechadoEm === null && (ehGestor(ator) || (ator.usuarioid === usuarioid && fase === 'oferta' && ciclo.ativo));
     const [oferta, produtosDisponiveis] = await Promise.all([ofertaDe(ctx.banco, cicloid, usuarioid), produtosParaOfertar(ctx.banco, usuarioid)]);
-    const dados = {
+    const pagina = {
       ciclo: { id: ciclo.id, nome: ciclo.nome, fase, dataOfertaInicio: ciclo.dataOfertaInicio, dataOfertaFim: ciclo.dataOfertaFim },
-      oferta, produtosDisponiveis, podeEditar, fornecedor: { id: fornecedor.id, nome: fornecedor.nomeoficial ?? fornecedor.nome },
+      produtosDisponiveis, podeEditar, fornecedor: { id: fornecedor.id, nome: fornecedor.nomeoficial ?? fornecedor.nome },
     };
     return responder(req, reply, {
       titulo: 'Oferta',
       status: falha.status,
-      dados,
-      corpo: () => paginaOferta(dados, req.sessao?.csrf ?? null, falha),
+      dados: { ...ofertaJson(oferta), ...pagina },
+      corpo: () => paginaOferta({ ...pagina, oferta }, req.sessao?.csrf ?? null, falha),
     });
   }
 
@@ -68,7 +69,7 @@ export function rotasOfertas(app: FastifyInstance, ctx: ContextoCestas): void {
       const ator = atorDe(req);
       const { oferta, criada } = await salvarOferta(ctx.banco, ator, lerOferta(entrada, (u) => exigirAgirPor(ator, u, 'oferta')), { ...tempo(ctx), finalizar });
       const mensagem = finalizar ? 'Oferta finalizada' : 'Rascunho da oferta salvo';
-      if (querJson(req)) return enviarJson(reply, oferta, mensagem, criada ? 201 : 200);
+      if (querJson(req)) return enviarJson(reply, ofertaJson(oferta), mensagem, criada ? 201 : 200);
       return redirecionarComAviso(reply, `/oferta/${oferta.cicloid}?usuarioid=${oferta.usuarioid}`, `${mensagem}.`);
     } catch (e) {
       // A browser gets its page back with the message and what it typed.
@@ -95,7 +96,7 @@ export function rotasOfertas(app: FastifyInstance, ctx: ContextoCestas): void {
   app.post('/ofertaapagarproduto', { config: { acesso: 'ofertasEscrever' } }, async (req, reply) => {
     const ator = atorDe(req);
     const oferta = await apagarProdutoDaOferta(ctx.banco, ator, lerRemocaoDaOferta(req.body, (u) => exigirAgirPor(ator, u, 'oferta')), tempo(ctx));
-    if (querJson(req)) return enviarJson(reply, oferta, 'Produto retirado da oferta');
+    if (querJson(req)) return enviarJson(reply, ofertaJson(oferta), 'Produto retirado da oferta');
     return redirecionarComAviso(reply, `/oferta/${oferta.cicloid}?usuarioid=${oferta.usuarioid}`, 'Produto retirado da oferta.');
   });
 }

@@ -8,6 +8,7 @@ import { Campos, MAIOR_ID, comoEntrada } from '../../domain/validacao.ts';
 import { atorDe } from '../autenticacao.ts';
 import { lerConfirmacao, lerPedido } from '../entrada.ts';
 import type { ContextoCestas } from '../contexto.ts';
+import { pedidoJson, semPedidoJson } from '../apresentadores.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import { tempo } from '../tempo.ts';
 import { listaDePedidos, paginaConfirmacao, paginaPedido, taxaParaPagina } from '../views/pedidos.ts';
@@ -45,12 +46,17 @@ export function rotasPedidos(app: FastifyInstance, ctx: ContextoCestas): void {
     const podeEditar = ciclo.fechadoEm === null && (ehGestor(ator) || (ator.usuarioid === usuarioid && fase === 'pedido' && ciclo.ativo));
     const [pedido, reservas] = await Promise.all([pedidoDe(ctx.banco, cicloid, usuarioid, taxa), reservasDoCiclo(ctx.banco, cicloid)]);
     const disp = comDisponibilidade(catalogo, reservas);
-    const dados = {
+    const pagina = {
       ciclo: { id: ciclo.id, nome: ciclo.nome, fase, dataPedidoInicio: ciclo.dataPedidoInicio, dataPedidoFim: ciclo.dataPedidoFim },
-      pedido, cestas: disp.cestas, extras: disp.extras, pontosEntrega, taxa: taxaParaPagina(taxa), podeEditar,
+      cestas: disp.cestas, extras: disp.extras, pontosEntrega, taxa: taxaParaPagina(taxa), podeEditar,
       consumidor: { id: consumidor.id, nome: consumidor.nome },
     };
-    return responder(req, reply, { titulo: 'Pedido', status: falha.status, dados, corpo: () => paginaPedido(dados, req.sessao?.csrf ?? null, falha) });
+    return responder(req, reply, {
+      titulo: 'Pedido',
+      status: falha.status,
+      dados: { ...(pedido === null ? semPedidoJson() : pedidoJson(pedido)), ...pagina },
+      corpo: () => paginaPedido({ ...pagina, pedido }, req.sessao?.csrf ?? null, falha),
+    });
   }
 
   app.get('/pedidoconsumidores/:id', { config: { acesso: 'pedidosLer' }, schema: { params: ParamsId } }, (req, reply) =>
@@ -62,7 +68,7 @@ export function rotasPedidos(app: FastifyInstance, ctx: ContextoCestas): void {
     try {
       const ator = atorDe(req);
       const { pedido, criado } = await salvarPedido(ctx.banco, ator, lerPedido(entrada, (u) => exigirAgirPor(ator, u, 'pedido')), { ...tempo(ctx), taxa });
-      if (querJson(req)) return enviarJson(reply, pedido, 'Pedido salvo', criado ? 201 : 200);
+      if (querJson(req)) return enviarJson(reply, pedidoJson(pedido), 'Pedido salvo', criado ? 201 : 200);
       return redirecionarComAviso(reply, `/pedidoconsumidoresconfirmacao/${pedido.pedidoId}`, 'Pedido salvo. Confira e confirme.');
     } catch (e) {
       if (querJson(req) || !(e instanceof ErroDominio) || e instanceof Proibido) throw e;
@@ -80,17 +86,17 @@ export function rotasPedidos(app: FastifyInstance, ctx: ContextoCestas): void {
     const ator = atorDe(req);
     const pedido = await pedidoVisivel(ctx.banco, ator, (req.params as { id: number }).id, taxa);
     const podeConfirmar = pedido.usuario.id === ator.usuarioid || ehGestor(ator);
-    return responder(req, reply, { titulo: 'Confirmação do pedido', dados: pedido, corpo: () => paginaConfirmacao(pedido, req.sessao?.csrf ?? null, podeConfirmar) });
+    return responder(req, reply, { titulo: 'Confirmação do pedido', dados: pedidoJson(pedido), corpo: () => paginaConfirmacao(pedido, req.sessao?.csrf ?? null, podeConfirmar) });
   });
 
   app.post('/pedidoconsumidoresconfirmacao', { config: { acesso: 'pedidosEscrever' } }, async (req, reply) => {
     const pedido = await finalizarPedido(ctx.banco, atorDe(req), lerConfirmacao(req.body), { ...tempo(ctx), taxa, tz: ctx.config.tz });
-    if (querJson(req)) return enviarJson(reply, pedido, 'Pedido confirmado');
+    if (querJson(req)) return enviarJson(reply, pedidoJson(pedido), 'Pedido confirmado');
     return redirecionarComAviso(reply, `/pedidoconsumidoresconfirmacao/${pedido.pedidoId}`, 'Pedido confirmado. Obrigado!');
   });
 
   app.get('/pedidosconsumidorestodos/:id', { config: { acesso: 'pedidosLer' }, schema: { params: ParamsId } }, async (req, reply) => {
     const pedidos = await pedidosVisiveis(ctx.banco, atorDe(req), (req.params as { id: number }).id, taxa);
-    return responder(req, reply, { titulo: 'Pedidos do ciclo', dados: { itens: pedidos }, corpo: () => listaDePedidos(pedidos) });
+    return responder(req, reply, { titulo: 'Pedidos do ciclo', dados: { itens: pedidos.map(pedidoJson) }, corpo: () => listaDePedidos(pedidos) });
   });
 }
