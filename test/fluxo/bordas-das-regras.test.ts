@@ -9,10 +9,6 @@ import { RelogioDeTeste, iniciarAmbiente, type AmbienteDeTeste } from '../helper
  * The edges of the rules: the last day of a window, an inactive or closed cycle, a composition
  * at exactly what is ordered. Each test here fails when its rule is moved by one step.
  */
-function pick<T extends object>(o: T, chaves: readonly string[]): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(o).filter(([k]) => chaves.includes(k)));
-}
-
 describe('bordas das regras de janela, ciclo e composição', () => {
   // DATAS_PADRAO: offers 01–04/03, orders 06–09/03 (2026). Noon in São Paulo.
   const dia = (d: string) => `2026-03-${d}T15:00:00Z`;
