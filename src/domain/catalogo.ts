@@ -1,12 +1,13 @@
 import type { SelectQueryBuilder } from 'kysely';
 import { emTransacao, type Banco, type Db } from '../db/banco.ts';
+import { violouReferencia, violouUnicidade } from '../db/erros.ts';
 import type { DB, Linha } from '../db/tipos.ts';
 import type { Ator } from './acesso.ts';
 import { auditar } from './auditoria.ts';
 import { ESCALA_DINHEIRO, paraNumero } from './decimal.ts';
 import { Conflito, NaoEncontrado } from './erros.ts';
 import {
-  contem, exigirSemReferencias, lerPedidoDePagina, montarPagina, totalDaLista, violouReferencia, violouUnicidade,
+  contem, exigirSemReferencias, lerPedidoDePagina, montarPagina, totalDaLista,
   type Pagina, type PedidoDePagina, type Referencia,
 } from './registros.ts';
 import { Campos, chaveDeNome, MAIOR_ID, type Entrada } from './validacao.ts';

@@ -75,18 +75,6 @@ export function montarPagina<T>(linhas: ReadonlyArray<T & { total: number | stri
 /** `count(*) over ()`: the total of the filtered list, in the same query as the page. */
 export const totalDaLista = sql<number>`count(*) over ()`.as('total');
 
-/** True when the database refused a write for a unique constraint. */
-export function violouUnicidade(e: unknown): boolean {
-  const codigo = (e as { code?: unknown }).code;
-  return codigo === '23505' || (e instanceof Error && /UNIQUE constraint failed/.test(e.message));
-}
-
-/** True when the database refused a write for a foreign key. */
-export function violouReferencia(e: unknown): boolean {
-  const codigo = (e as { code?: unknown }).code;
-  return codigo === '23503' || (e instanceof Error && /FOREIGN KEY constraint failed/.test(e.message));
-}
-
 /** Something that refers to a record and so prevents deleting it. */
 export interface Referencia {
   readonly tabela: keyof DB;

@@ -1,4 +1,5 @@
 import { emTransacao, type Banco, type Db } from '../db/banco.ts';
+import { violouUnicidade } from '../db/erros.ts';
 import { consultaPreparada } from '../db/preparadas.ts';
 import type { Linha } from '../db/tipos.ts';
 import type { Ator } from './acesso.ts';
@@ -6,7 +7,7 @@ import { auditar } from './auditoria.ts';
 import { sessaoFoiEncerrada } from './sessoes.ts';
 import { Conflito, NaoEncontrado, Proibido } from './erros.ts';
 import { PERFIS, PERFIS_AUTOCADASTRO, gravarPerfis, lerPerfis, type Perfil } from './perfis.ts';
-import { contem, exigirSemReferencias, montarPagina, totalDaLista, violouUnicidade, type Pagina, type PedidoDePagina, type Referencia } from './registros.ts';
+import { contem, exigirSemReferencias, montarPagina, totalDaLista, type Pagina, type PedidoDePagina, type Referencia } from './registros.ts';
 import { Campos, chaveDeNome, type Entrada } from './validacao.ts';
 
 export interface Usuario {
