@@ -8,6 +8,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import qs from 'qs';
 import type { Config } from '../config.ts';
 import type { Banco } from '../db/banco.ts';
+import { ErroDominio } from '../domain/erros.ts';
 import { limitadorNoBanco, type Limitador } from '../domain/limites.ts';
 import { VitrineDosCiclos } from '../domain/vitrine.ts';
 import type { Relogio } from '../domain/tempo.ts';
@@ -109,12 +110,24 @@ export async function criarAppCestas(dep: DependenciasCestas): Promise<FastifyIn
   app.addHook('onRequest', ganchoDeAcesso(ctx));
   app.addHook('preHandler', ganchoCsrf(ctx));
 
-  app.setErrorHandler((erro, req, reply) => {
+  app.setErrorHandler(async (erro, req, reply) => {
     const falha = falhaDe(erro);
     const interno = falha.codigo === 'ERRO_INTERNO';
     if (interno) req.log.error({ err: erro }, 'erro interno');
     else req.log.info({ codigo: falha.codigo, status: falha.status }, falha.mensagem);
     const mensagem = interno ? `Erro interno. Informe o código ${req.id} à coordenação.` : falha.mensagem;
+    // A browser's form refused for what was typed (400) or for the state it met (409) comes back
+    // as its page, when the route knows how to draw it again.
+    const redesenhar = req.routeOptions.config.redesenhar;
+    if (redesenhar !== undefined && !querJson(req) && erro instanceof ErroDominio && (falha.status === 400 || falha.status === 409)) {
+      try {
+        const pagina = await redesenhar(req, reply, { status: falha.status, mensagem: falha.mensagem, detalhes: falha.detalhes ?? {} });
+        if (pagina !== null) return pagina;
+      } catch (outro) {
+        // The page itself could not be drawn (its cycle is gone, say): the refusal's own page says why.
+        req.log.info({ err: outro }, 'formulário recusado sem página para redesenhar');
+      }
+    }
     reply.code(falha.status);
     if (querJson(req)) {
       return reply.send({

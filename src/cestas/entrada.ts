@@ -156,6 +156,17 @@ export function lerPedido(corpo: unknown, dono: Dono): EntradaPedido {
   return { usuarioid, cicloid, pontoEntregaId, linhas };
 }
 
+/**
+ * The cycle and the person a refused offer or order form was for (either body shape), to draw its
+ * page again; null when the body names no valid cycle or person, and so has no page.
+ */
+export function alvoDoCorpo(corpo: unknown, recurso: 'oferta' | 'pedido'): { readonly cicloid: number; readonly usuarioid: number | null } | null {
+  const { c } = corpoDoRecurso(corpo, recurso);
+  const cicloid = c.inteiro('cicloid', { min: 1, max: MAIOR_ID });
+  const usuarioid = c.inteiro('usuarioid', { min: 1, max: MAIOR_ID });
+  return cicloid === null || Object.keys(c.erros).length > 0 ? null : { cicloid, usuarioid };
+}
+
 /** POST /pedidoconsumidoresconfirmacao: the order to confirm. */
 export function lerConfirmacao(corpo: unknown): number {
   const c = new Campos(comoEntrada(corpo));

@@ -108,4 +108,19 @@ describe('formulário recusado não mostra o pedido nem a oferta de outra pessoa
     assert.equal(r.status, 400);
     assert.match(r.texto, /Consumidora Sigilosa/);
   });
+
+  test('o tratador de erros decide o status e quando redesenhar: 409 volta com a página; sem ciclo válido ou 404, a página de erro', async () => {
+    relogio.definir(NO_PERIODO_DE_PEDIDOS);
+    const demais = await postarFormulario('c1', '/pedidoconsumidores', { cicloid: String(cicloid), pontoEntregaId: String(ponto), 'produtos[0][cicloCestaId]': String(cicloCestaId), 'produtos[0][quantidade]': '50' });
+    assert.equal(demais.status, 409);
+    assert.match(demais.texto, /Consumidora Curiosa/);
+    assert.match(demais.texto, /disponível: 13 cesta/);
+    assert.match(demais.texto, /name="pontoEntregaId"/, 'a página do pedido, com o formulário');
+    for (const [cicloDoCorpo, status] of [['abc', 400], ['999999', 404]] as const) {
+      const r = await postarFormulario('c1', '/pedidoconsumidores', { cicloid: cicloDoCorpo, pontoEntregaId: String(ponto), 'produtos[0][cicloCestaId]': String(cicloCestaId), 'produtos[0][quantidade]': '1' });
+      assert.equal(r.status, status, r.texto.slice(0, 300));
+      assert.doesNotMatch(r.texto, /name="pontoEntregaId"/, `${cicloDoCorpo}: nenhuma página de pedido para redesenhar`);
+      assert.match(r.texto, /<h1[^>]*>Não foi possível concluir<\/h1>/);
+    }
+  });
 });

@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Invalido } from '../../domain/erros.ts';
 import { atualizarProprioCadastro, autoCadastrar, usuarioPorEmail, type Usuario } from '../../domain/usuarios.ts';
 import { comoEntrada } from '../../domain/validacao.ts';
 import type { ContextoCestas } from '../contexto.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import { formularioCadastro, paginaPerfil, valoresDoUsuario } from '../views/paginas.ts';
-import { ParamsId } from './registros.ts';
+import type { Redesenho } from '../tipos-fastify.ts';
+import { ParamsId, errosDeCampo } from './registros.ts';
 
 
 function sessaoDe(req: FastifyRequest) {
@@ -42,23 +42,25 @@ export function rotasCadastro(app: FastifyInstance, ctx: ContextoCestas): void {
     });
   }
 
-  /** Browser form posts with validation errors re-render the form, keeping what was typed. */
-  async function salvar(
-    req: FastifyRequest,
-    reply: FastifyReply,
-    acao: () => Promise<Usuario>,
-    reexibir: (valores: Record<string, unknown>, erros: Readonly<Record<string, unknown>>) => FastifyReply,
-    sucesso: { status: number; mensagem: string; destino: string },
-  ) {
-    try {
-      const usuario = await acao();
-      if (querJson(req)) return enviarJson(reply, usuario, sucesso.mensagem, sucesso.status);
-      return redirecionarComAviso(reply, sucesso.destino, sucesso.mensagem);
-    } catch (e) {
-      if (e instanceof Invalido && !querJson(req)) return reexibir({ ...comoEntrada(req.body) }, e.detalhes ?? {});
-      throw e;
-    }
+  async function salvar(req: FastifyRequest, reply: FastifyReply, acao: () => Promise<Usuario>, sucesso: { status: number; mensagem: string; destino: string }) {
+    const usuario = await acao();
+    if (querJson(req)) return enviarJson(reply, usuario, sucesso.mensagem, sucesso.status);
+    return redirecionarComAviso(reply, sucesso.destino, sucesso.mensagem);
   }
+
+  /** A refused form comes back with what was typed and each field's error (`errosDeCampo`). */
+  const redesenhar = (desenhar: (req: FastifyRequest, reply: FastifyReply, valores: Record<string, unknown>, erros: Readonly<Record<string, unknown>>, status: number) => Promise<FastifyReply>): Redesenho =>
+    async (req, reply, recusa) => {
+      const erros = errosDeCampo(recusa);
+      return erros === null ? null : desenhar(req, reply, { ...comoEntrada(req.body) }, erros, recusa.status);
+    };
+  /** The record of the one signed in: by the login's e-mail on /profile, by the id on /usuarionovo/:id. */
+  const proprio = async (req: FastifyRequest): Promise<Usuario | null> => {
+    const { ator, identidade } = sessaoDe(req);
+    const { id } = req.params as { id?: number };
+    if (id === undefined) return (await usuarioPorEmail(ctx.banco, identidade.email)) ?? null;
+    return ator.usuarioid === id ? ((await usuarioPorEmail(ctx.banco, ator.email)) ?? null) : null;
+  };
 
   app.get('/usuarionovo', acesso, async (req, reply) => {
     const { identidade } = sessaoDe(req);
@@ -66,28 +68,28 @@ export function rotasCadastro(app: FastifyInstance, ctx: ContextoCestas): void {
     return formCadastro(req, reply, usuario, valoresDoUsuario(identidade, usuario), {});
   });
 
-  app.post('/usuarionovo', acesso, (req, reply) => {
+  app.post('/usuarionovo', { config: { ...acesso.config, redesenhar: redesenhar(async (req, reply, v, e, s) => formCadastro(req, reply, null, v, e, s)) } }, (req, reply) => {
     const { identidade } = sessaoDe(req);
     return salvar(
       req, reply,
       () => autoCadastrar(ctx.banco, identidade, comoEntrada(req.body), { agora: ctx.relogio.agora(), adminEmails: ctx.config.adminEmails }),
-      (valores, erros) => formCadastro(req, reply, null, valores, erros, 400),
       { status: 201, mensagem: 'Cadastro concluído. Boas-vindas!', destino: '/' },
     );
   });
 
-  app.post('/usuarionovo/:id', { ...acesso, schema: { params: ParamsId } }, async (req, reply) => {
-    const { ator } = sessaoDe(req);
-    const { id } = req.params as { id: number };
-    const entrada = comoEntrada(req.body);
-    const atual = ator.usuarioid === id ? ((await usuarioPorEmail(ctx.banco, ator.email)) ?? null) : null;
-    return salvar(
-      req, reply,
-      () => atualizarProprioCadastro(ctx.banco, ator, id, entrada, { agora: ctx.relogio.agora(), comPerfis: true }),
-      (valores, erros) => formCadastro(req, reply, atual, valores, erros, 400),
-      { status: 200, mensagem: 'Cadastro atualizado', destino: '/' },
-    );
-  });
+  app.post(
+    '/usuarionovo/:id',
+    { config: { ...acesso.config, redesenhar: redesenhar(async (req, reply, v, e, s) => formCadastro(req, reply, await proprio(req), v, e, s)) }, schema: { params: ParamsId } },
+    async (req, reply) => {
+      const { ator } = sessaoDe(req);
+      const { id } = req.params as { id: number };
+      return salvar(
+        req, reply,
+        () => atualizarProprioCadastro(ctx.banco, ator, id, comoEntrada(req.body), { agora: ctx.relogio.agora(), comPerfis: true }),
+        { status: 200, mensagem: 'Cadastro atualizado', destino: '/' },
+      );
+    },
+  );
 
   app.get('/profile', acesso, async (req, reply) => {
     const { identidade } = sessaoDe(req);
@@ -95,13 +97,11 @@ export function rotasCadastro(app: FastifyInstance, ctx: ContextoCestas): void {
     return formPerfil(req, reply, usuario, valoresDoUsuario(identidade, usuario), {});
   });
 
-  app.post('/profile', acesso, async (req, reply) => {
-    const { ator, identidade } = sessaoDe(req);
-    const usuario = (await usuarioPorEmail(ctx.banco, identidade.email)) ?? null;
+  app.post('/profile', { config: { ...acesso.config, redesenhar: redesenhar(async (req, reply, v, e, s) => formPerfil(req, reply, await proprio(req), v, e, s)) } }, async (req, reply) => {
+    const { ator } = sessaoDe(req);
     return salvar(
       req, reply,
       () => atualizarProprioCadastro(ctx.banco, ator, ator.usuarioid ?? 0, comoEntrada(req.body), { agora: ctx.relogio.agora(), comPerfis: false }),
-      (valores, erros) => formPerfil(req, reply, usuario, valores, erros, 400),
       { status: 200, mensagem: 'Perfil atualizado', destino: '/profile' },
     );
   });

@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { pode } from '../../domain/acesso.ts';
 import { paginaDaComposicao, salvarComposicao } from '../../domain/composicao.ts';
-import { ErroDominio, Invalido } from '../../domain/erros.ts';
 import { comoEntrada } from '../../domain/validacao.ts';
 import { atorDe } from '../autenticacao.ts';
 import { cicloCestaDoCorpo, lerComposicao } from '../entrada.ts';
 import type { ContextoCestas } from '../contexto.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
+import type { Redesenho } from '../tipos-fastify.ts';
 import { paginaComposicao } from '../views/composicao.ts';
 import { ParamsId } from './registros.ts';
 
@@ -25,19 +25,20 @@ export function rotasComposicao(app: FastifyInstance, ctx: ContextoCestas): void
   }
 
   async function salvar(req: FastifyRequest, reply: FastifyReply, idDaRota: number | null) {
-    const entrada = comoEntrada(req.body);
-    try {
-      const pagina = await salvarComposicao(ctx.banco, atorDe(req), lerComposicao(entrada, idDaRota), ctx.relogio.agora());
-      if (querJson(req)) return enviarJson(reply, pagina, 'Composição salva');
-      return redirecionarComAviso(reply, `/composicao/${pagina.cicloCesta.id}`, 'Composição salva.');
-    } catch (e) {
-      const id = cicloCestaDoCorpo(entrada, idDaRota);
-      if (querJson(req) || !(e instanceof ErroDominio) || id === null || e.codigo === 'CICLOCESTA_NAO_ENCONTRADA') throw e;
-      return mostrar(req, reply, id, { status: e instanceof Invalido ? 400 : 409, erro: e.message, detalhes: e.detalhes ?? {}, valores: entrada });
-    }
+    const pagina = await salvarComposicao(ctx.banco, atorDe(req), lerComposicao(req.body, idDaRota), ctx.relogio.agora());
+    if (querJson(req)) return enviarJson(reply, pagina, 'Composição salva');
+    return redirecionarComAviso(reply, `/composicao/${pagina.cicloCesta.id}`, 'Composição salva.');
   }
 
+  /** A browser gets the composition page back with the message and what it typed. */
+  const redesenhar: Redesenho = async (req, reply, recusa) => {
+    const { id: idDaRota } = req.params as { id?: number };
+    const id = cicloCestaDoCorpo(req.body, idDaRota ?? null);
+    if (id === null) return null;
+    return mostrar(req, reply, id, { status: recusa.status, erro: recusa.mensagem, detalhes: recusa.detalhes, valores: comoEntrada(req.body) });
+  };
+
   app.get('/composicao/:id', { config: { acesso: 'composicaoLer' }, schema: { params: ParamsId } }, (req, reply) => mostrar(req, reply, (req.params as { id: number }).id));
-  app.post('/composicao/:id', { config: { acesso: 'composicaoEscrever' }, schema: { params: ParamsId } }, (req, reply) => salvar(req, reply, (req.params as { id: number }).id));
-  app.post('/composicaosave', { config: { acesso: 'composicaoEscrever' } }, (req, reply) => salvar(req, reply, null));
+  app.post('/composicao/:id', { config: { acesso: 'composicaoEscrever', redesenhar }, schema: { params: ParamsId } }, (req, reply) => salvar(req, reply, (req.params as { id: number }).id));
+  app.post('/composicaosave', { config: { acesso: 'composicaoEscrever', redesenhar } }, (req, reply) => salvar(req, reply, null));
 }

@@ -1,7 +1,6 @@
 import { createReadStream } from 'node:fs';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ErroDominio, Invalido } from '../../domain/erros.ts';
 import { TAMANHO_MAXIMO_ARQUIVO, arquivoDaMovimentacao, fecharCiclo, registrarMovimentacao, saldos, tiposDeMovimentacao } from '../../domain/financeiro.ts';
 import { comoEntrada, type Entrada } from '../../domain/validacao.ts';
 import { atorDe } from '../autenticacao.ts';
@@ -9,6 +8,7 @@ import { lerMovimentacao } from '../entrada.ts';
 import type { ContextoCestas } from '../contexto.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import { tempo } from '../tempo.ts';
+import type { Redesenho } from '../tipos-fastify.ts';
 import { paginaMovimentacao } from '../views/financeiro.ts';
 import { ParamsId } from './registros.ts';
 
@@ -48,17 +48,18 @@ export function rotasFinanceiro(app: FastifyInstance, ctx: ContextoCestas): void
       attachFieldsToBody: 'keyValues',
       limits: { fileSize: TAMANHO_MAXIMO_ARQUIVO, files: 1, fields: 20, fieldSize: 10_000, parts: 21 },
     });
-    escopo.post('/movimentacao', { config: { acesso: 'financeiroEscrever' }, bodyLimit: TAMANHO_MAXIMO_ARQUIVO + 1024 * 1024 }, async (req, reply) => {
-      const { arquivo, ...campos } = comoEntrada(req.body) as Entrada & { arquivo?: unknown };
+    const camposDo = (req: FastifyRequest) => comoEntrada(req.body) as Entrada & { arquivo?: unknown };
+    // A refused form comes back with what was typed (the file is not sent back: it must be chosen again).
+    const redesenhar: Redesenho = async (req, reply, recusa) => {
+      const { arquivo: _arquivo, ...valores } = camposDo(req);
+      return formulario(req, reply, { status: recusa.status, erro: recusa.mensagem, detalhes: recusa.detalhes, valores });
+    };
+    escopo.post('/movimentacao', { config: { acesso: 'financeiroEscrever', redesenhar }, bodyLimit: TAMANHO_MAXIMO_ARQUIVO + 1024 * 1024 }, async (req, reply) => {
+      const { arquivo, ...campos } = camposDo(req);
       const anexo = Buffer.isBuffer(arquivo) && arquivo.length > 0 ? { nome: 'comprovante', conteudo: arquivo } : null;
-      try {
-        const mov = await registrarMovimentacao(ctx.banco, atorDe(req), lerMovimentacao(campos, anexo), anexo, { ...tempo(ctx), dirArquivos: ctx.config.dirArquivos });
-        if (querJson(req)) return enviarJson(reply, mov, 'Movimentação registrada', 201);
-        return redirecionarComAviso(reply, '/movimentacao', 'Movimentação registrada.');
-      } catch (e) {
-        if (querJson(req) || !(e instanceof ErroDominio)) throw e;
-        return formulario(req, reply, { status: e instanceof Invalido ? 400 : 409, erro: e.message, detalhes: e.detalhes ?? {}, valores: campos });
-      }
+      const mov = await registrarMovimentacao(ctx.banco, atorDe(req), lerMovimentacao(campos, anexo), anexo, { ...tempo(ctx), dirArquivos: ctx.config.dirArquivos });
+      if (querJson(req)) return enviarJson(reply, mov, 'Movimentação registrada', 201);
+      return redirecionarComAviso(reply, '/movimentacao', 'Movimentação registrada.');
     });
   });
 

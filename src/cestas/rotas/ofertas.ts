@@ -1,16 +1,17 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { donoVisivel, ehGestor, exigirAgirPor, type Ator } from '../../domain/acesso.ts';
 import { cicloDasJanelas, faseDoCiclo } from '../../domain/ciclos.ts';
-import { ErroDominio, Invalido, Proibido } from '../../domain/erros.ts';
+import { Invalido } from '../../domain/erros.ts';
 import { apagarProdutoDaOferta, ofertaDe, ofertasVisiveis, produtosParaOfertar, salvarOferta } from '../../domain/ofertas.ts';
 import { usuarioPorId } from '../../domain/usuarios.ts';
 import { Campos, MAIOR_ID, comoEntrada } from '../../domain/validacao.ts';
 import { atorDe } from '../autenticacao.ts';
-import { lerOferta, lerRemocaoDaOferta } from '../entrada.ts';
+import { alvoDoCorpo, lerOferta, lerRemocaoDaOferta } from '../entrada.ts';
 import type { ContextoCestas } from '../contexto.ts';
 import { ofertaJson } from '../apresentadores.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import { tempo } from '../tempo.ts';
+import type { Redesenho } from '../tipos-fastify.ts';
 import { listaDeOfertas, paginaOferta } from '../views/ofertas.ts';
 import { ParamsId } from './registros.ts';
 
@@ -64,34 +65,30 @@ export function rotasOfertas(app: FastifyInstance, ctx: ContextoCestas): void {
   });
 
   async function salvar(req: FastifyRequest, reply: FastifyReply, finalizar: boolean) {
-    const entrada = comoEntrada(req.body);
-    try {
-      const ator = atorDe(req);
-      const { oferta, criada } = await salvarOferta(ctx.banco, ator, lerOferta(entrada, (u) => exigirAgirPor(ator, u, 'oferta')), { ...tempo(ctx), finalizar });
-      const mensagem = finalizar ? 'Oferta finalizada' : 'Rascunho da oferta salvo';
-      if (querJson(req)) return enviarJson(reply, ofertaJson(oferta), mensagem, criada ? 201 : 200);
-      return redirecionarComAviso(reply, `/oferta/${oferta.cicloid}?usuarioid=${oferta.usuarioid}`, `${mensagem}.`);
-    } catch (e) {
-      // A browser gets its page back with the message and what it typed.
-      if (querJson(req) || !(e instanceof ErroDominio) || e instanceof Proibido) throw e;
-      const c = new Campos(entrada);
-      const cicloid = c.inteiro('cicloid', { min: 1, max: MAIOR_ID });
-      const usuarioid = c.inteiro('usuarioid', { min: 1, max: MAIOR_ID });
-      // Without a valid cycle (and person) there is no page to show the form on again.
-      if (cicloid === null || Object.keys(c.erros).length > 0) throw e;
-      // The same rule as the page's: a refusal never shows someone the actor may not see.
-      const dono = donoVisivel(atorDe(req), usuarioid, 'oferta') ?? atorDe(req).usuarioid ?? 0;
-      const bruto = entrada.produtos;
-      const valores = Array.isArray(bruto) ? bruto : bruto !== null && typeof bruto === 'object' ? Object.values(bruto) : [];
-      return mostrar(req, reply, cicloid, dono, {
-        status: e instanceof Invalido ? 400 : 409, erro: e.message, detalhes: e.detalhes ?? {},
-        valores: valores.filter((v): v is Record<string, unknown> => v !== null && typeof v === 'object'),
-      });
-    }
+    const ator = atorDe(req);
+    const { oferta, criada } = await salvarOferta(ctx.banco, ator, lerOferta(req.body, (u) => exigirAgirPor(ator, u, 'oferta')), { ...tempo(ctx), finalizar });
+    const mensagem = finalizar ? 'Oferta finalizada' : 'Rascunho da oferta salvo';
+    if (querJson(req)) return enviarJson(reply, ofertaJson(oferta), mensagem, criada ? 201 : 200);
+    return redirecionarComAviso(reply, `/oferta/${oferta.cicloid}?usuarioid=${oferta.usuarioid}`, `${mensagem}.`);
   }
 
-  app.post('/oferta', { config: { acesso: 'ofertasEscrever' } }, (req, reply) => salvar(req, reply, false));
-  app.post('/ofertasave', { config: { acesso: 'ofertasEscrever' } }, (req, reply) => salvar(req, reply, true));
+  /** A browser gets its offer page back with the message and what it typed. */
+  const redesenhar: Redesenho = async (req, reply, recusa) => {
+    const alvo = alvoDoCorpo(req.body, 'oferta');
+    if (alvo === null) return null;
+    // The same rule as the page's: a refusal never shows someone the actor may not see.
+    const ator = atorDe(req);
+    const dono = donoVisivel(ator, alvo.usuarioid, 'oferta') ?? ator.usuarioid ?? 0;
+    const bruto = comoEntrada(req.body).produtos;
+    const valores = Array.isArray(bruto) ? bruto : bruto !== null && typeof bruto === 'object' ? Object.values(bruto) : [];
+    return mostrar(req, reply, alvo.cicloid, dono, {
+      status: recusa.status, erro: recusa.mensagem, detalhes: recusa.detalhes,
+      valores: valores.filter((v): v is Record<string, unknown> => v !== null && typeof v === 'object'),
+    });
+  };
+
+  app.post('/oferta', { config: { acesso: 'ofertasEscrever', redesenhar } }, (req, reply) => salvar(req, reply, false));
+  app.post('/ofertasave', { config: { acesso: 'ofertasEscrever', redesenhar } }, (req, reply) => salvar(req, reply, true));
 
   app.post('/ofertaapagarproduto', { config: { acesso: 'ofertasEscrever' } }, async (req, reply) => {
     const ator = atorDe(req);

@@ -1,16 +1,17 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { donoVisivel, ehGestor, exigirAgirPor, type Ator } from '../../domain/acesso.ts';
 import { faseDoCiclo } from '../../domain/ciclos.ts';
-import { ErroDominio, Invalido, Proibido } from '../../domain/erros.ts';
+import { Invalido } from '../../domain/erros.ts';
 import { comDisponibilidade, finalizarPedido, pedidoDe, pedidosVisiveis, pedidoVisivel, reservasDoCiclo, salvarPedido } from '../../domain/pedidos.ts';
 import { usuarioPorId } from '../../domain/usuarios.ts';
 import { Campos, MAIOR_ID, comoEntrada } from '../../domain/validacao.ts';
 import { atorDe } from '../autenticacao.ts';
-import { lerConfirmacao, lerPedido } from '../entrada.ts';
+import { alvoDoCorpo, lerConfirmacao, lerPedido } from '../entrada.ts';
 import type { ContextoCestas } from '../contexto.ts';
 import { pedidoJson, semPedidoJson } from '../apresentadores.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import { tempo } from '../tempo.ts';
+import type { Redesenho } from '../tipos-fastify.ts';
 import { listaDePedidos, paginaConfirmacao, paginaPedido, taxaParaPagina } from '../views/pedidos.ts';
 import { ParamsId } from './registros.ts';
 
@@ -63,23 +64,21 @@ export function rotasPedidos(app: FastifyInstance, ctx: ContextoCestas): void {
     mostrar(req, reply, (req.params as { id: number }).id, consumidorDaPagina(atorDe(req), usuarioDaQuery(req.query))),
   );
 
-  app.post('/pedidoconsumidores', { config: { acesso: 'pedidosEscrever' } }, async (req, reply) => {
-    const entrada = comoEntrada(req.body);
-    try {
-      const ator = atorDe(req);
-      const { pedido, criado } = await salvarPedido(ctx.banco, ator, lerPedido(entrada, (u) => exigirAgirPor(ator, u, 'pedido')), { ...tempo(ctx), taxa });
-      if (querJson(req)) return enviarJson(reply, pedidoJson(pedido), 'Pedido salvo', criado ? 201 : 200);
-      return redirecionarComAviso(reply, `/pedidoconsumidoresconfirmacao/${pedido.pedidoId}`, 'Pedido salvo. Confira e confirme.');
-    } catch (e) {
-      if (querJson(req) || !(e instanceof ErroDominio) || e instanceof Proibido) throw e;
-      const c = new Campos(entrada);
-      const cicloid = c.inteiro('cicloid', { min: 1, max: MAIOR_ID });
-      const usuarioid = c.inteiro('usuarioid', { min: 1, max: MAIOR_ID });
-      // Without a valid cycle (and person) there is no page to show the form on again.
-      if (cicloid === null || Object.keys(c.erros).length > 0) throw e;
-      // The same rule as the page's: a refusal never shows someone the actor may not see.
-      return mostrar(req, reply, cicloid, donoVisivel(atorDe(req), usuarioid, 'pedido') ?? atorDe(req).usuarioid ?? 0, { status: e instanceof Invalido ? 400 : 409, erro: e.message, detalhes: e.detalhes ?? {}, valores: entrada });
-    }
+  /** A browser gets its order page back with the message and what it typed. */
+  const redesenhar: Redesenho = async (req, reply, recusa) => {
+    const alvo = alvoDoCorpo(req.body, 'pedido');
+    if (alvo === null) return null;
+    // The same rule as the page's: a refusal never shows someone the actor may not see.
+    const ator = atorDe(req);
+    const dono = donoVisivel(ator, alvo.usuarioid, 'pedido') ?? ator.usuarioid ?? 0;
+    return mostrar(req, reply, alvo.cicloid, dono, { status: recusa.status, erro: recusa.mensagem, detalhes: recusa.detalhes, valores: comoEntrada(req.body) });
+  };
+
+  app.post('/pedidoconsumidores', { config: { acesso: 'pedidosEscrever', redesenhar } }, async (req, reply) => {
+    const ator = atorDe(req);
+    const { pedido, criado } = await salvarPedido(ctx.banco, ator, lerPedido(req.body, (u) => exigirAgirPor(ator, u, 'pedido')), { ...tempo(ctx), taxa });
+    if (querJson(req)) return enviarJson(reply, pedidoJson(pedido), 'Pedido salvo', criado ? 201 : 200);
+    return redirecionarComAviso(reply, `/pedidoconsumidoresconfirmacao/${pedido.pedidoId}`, 'Pedido salvo. Confira e confirme.');
   });
 
   app.get('/pedidoconsumidoresconfirmacao/:id', { config: { acesso: 'pedidosLer' }, schema: { params: ParamsId } }, async (req, reply) => {

@@ -1,13 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { pode, type Acao, type Ator } from '../../domain/acesso.ts';
-import { Conflito, Invalido } from '../../domain/erros.ts';
 import { lerPedidoDePagina, type Pagina, type PedidoDePagina } from '../../domain/registros.ts';
 import { comoEntrada, MAIOR_ID, type Entrada } from '../../domain/validacao.ts';
 import { html, type Html } from '../../http/html.ts';
 import { atorDe } from '../autenticacao.ts';
 import type { ContextoCestas } from '../contexto.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
+import type { Recusa, Redesenho } from '../tipos-fastify.ts';
 import { formularioRegistro, indiceRegistros, type CampoForm, type ColunaIndice } from '../views/registros.ts';
 
 export const ParamsId = Type.Object({ id: Type.Integer({ minimum: 1, maximum: MAIOR_ID }) });
@@ -43,13 +43,15 @@ export interface Recurso<T extends { readonly id: number }, O = Record<string, n
 }
 
 
-/** Conflicts that name fields (duplicates) are shown next to the field, like validation errors. */
-function errosDeCampo(e: unknown): { status: number; erros: Readonly<Record<string, unknown>> } | null {
-  if (e instanceof Invalido) return { status: 400, erros: e.detalhes ?? {} };
-  if (e instanceof Conflito && e.detalhes !== undefined && Object.values(e.detalhes).every((v) => typeof v === 'string')) {
-    return { status: 409, erros: e.detalhes };
-  }
-  return null;
+/**
+ * A record's form shows its refusals next to the fields: the validation errors, and the
+ * conflicts that name fields (a duplicate name). A refusal about the record as a whole (in use)
+ * has no field to sit by, so it gets the error page with its message.
+ */
+export function errosDeCampo(recusa: Recusa): Readonly<Record<string, unknown>> | null {
+  const detalhes = Object.values(recusa.detalhes);
+  if (detalhes.length === 0) return null;
+  return recusa.status === 400 || detalhes.every((v) => typeof v === 'string') ? recusa.detalhes : null;
 }
 
 /** Registers GET /x-index, GET /x, POST /x, GET /x/:id, POST /x/:id and POST /x/delete/:id. */
@@ -89,18 +91,21 @@ export function registrarRecurso<T extends { readonly id: number }, O>(app: Fast
   }
 
   async function salvar(req: FastifyRequest, reply: FastifyReply, registro: T | null, escrever: () => Promise<T>) {
-    try {
-      const salvo = await escrever();
-      if (querJson(req)) {
-        return enviarJson<{ readonly id: number }>(reply, salvo, registro === null ? `${r.titulo} criado(a)` : `${r.titulo} atualizado(a)`, registro === null ? 201 : 200);
-      }
-      return redirecionarComAviso(reply, indice, registro === null ? `${r.titulo} criado(a).` : `${r.titulo} atualizado(a).`);
-    } catch (e) {
-      const campos = errosDeCampo(e);
-      if (campos === null || querJson(req)) throw e;
-      return formulario(req, reply, registro, comoEntrada(req.body), campos.erros, campos.status);
+    const salvo = await escrever();
+    if (querJson(req)) {
+      return enviarJson<{ readonly id: number }>(reply, salvo, registro === null ? `${r.titulo} criado(a)` : `${r.titulo} atualizado(a)`, registro === null ? 201 : 200);
     }
+    return redirecionarComAviso(reply, indice, registro === null ? `${r.titulo} criado(a).` : `${r.titulo} atualizado(a).`);
   }
+
+  /** The form again, with what was typed and the errors by its fields (the record re-read for an edit). */
+  const redesenhar: Redesenho = async (req, reply, recusa) => {
+    const erros = errosDeCampo(recusa);
+    if (erros === null) return null;
+    const { id } = req.params as { id?: number };
+    const registro = id === undefined ? null : await r.obter(ctx, id);
+    return formulario(req, reply, registro, comoEntrada(req.body), erros, recusa.status);
+  };
 
   if (r.comIndice) {
     app.get(indice, { config: { acesso: r.acessoLer } }, async (req, reply) => {
@@ -123,7 +128,7 @@ export function registrarRecurso<T extends { readonly id: number }, O>(app: Fast
 
   app.get(base, { config: { acesso: r.acessoEscrever } }, (req, reply) => formulario(req, reply, null, { ativo: true }, {}));
 
-  app.post(base, { config: { acesso: r.acessoEscrever } }, (req, reply) =>
+  app.post(base, { config: { acesso: r.acessoEscrever, redesenhar } }, (req, reply) =>
     salvar(req, reply, null, () => r.criar(ctx, atorDe(req), comoEntrada(req.body))),
   );
 
@@ -133,7 +138,7 @@ export function registrarRecurso<T extends { readonly id: number }, O>(app: Fast
     return formulario(req, reply, registro, r.valoresDe(registro), {});
   });
 
-  app.post(`${base}/:id`, { config: { acesso: r.acessoEscrever }, ...schemaId }, async (req, reply) => {
+  app.post(`${base}/:id`, { config: { acesso: r.acessoEscrever, redesenhar }, ...schemaId }, async (req, reply) => {
     const { id } = req.params as { id: number };
     const registro = await r.obter(ctx, id);
     return salvar(req, reply, registro, () => r.atualizar(ctx, atorDe(req), id, comoEntrada(req.body)));

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { stringify } from 'csv-stringify';
 import type { Acao, Ator } from '../../domain/acesso.ts';
-import { Invalido, NaoEncontrado } from '../../domain/erros.ts';
+import { NaoEncontrado } from '../../domain/erros.ts';
 import {
   cicloAtual, ciclosParaEscolher, documentoDeEntrega, lerCiclos, lerFiltroMovimentacoes, linhasDosFornecedores, relatorioDeMovimentacoes,
   relatorioDeProdutos, relatorioDeSobra, relatorioDosConsumidores, relatorioDosFornecedores, relatorioParaJson, valorTexto, type Relatorio,
@@ -10,9 +10,10 @@ import { comoEntrada } from '../../domain/validacao.ts';
 import { atorDe } from '../autenticacao.ts';
 import type { ContextoCestas } from '../contexto.ts';
 import { pdfDeEntrega } from '../pdf/entrega.ts';
-import { querJson, responder } from '../resposta.ts';
+import { responder } from '../resposta.ts';
 import { lembrarCiclos } from '../sessao.ts';
 import { tempo } from '../tempo.ts';
+import type { Redesenho } from '../tipos-fastify.ts';
 import { escolhaDeCiclos, paginaRelatorios, relatoriosDoAtor, tabelaRelatorio } from '../views/relatorio.ts';
 import { ParamsId } from './registros.ts';
 
@@ -49,18 +50,15 @@ export function rotasRelatorios(app: FastifyInstance, ctx: ContextoCestas): void
       const ciclos = await ciclosParaEscolher(ctx.banco, tempo(ctx).hoje);
       return responder(req, reply, { titulo, dados: { ciclos }, corpo: () => escolhaDeCiclos(caminho, ciclos, req.sessao?.csrf ?? null, null) });
     });
-    app.post(caminho, { config: { acesso } }, async (req, reply) => {
-      let ids: number[];
-      try {
-        // One cycle may come as `cicloid`, the name the rest of the interface uses.
-        const corpo = comoEntrada(req.body);
-        ids = lerCiclos(corpo.ciclos === undefined && corpo.cicloid !== undefined ? { ciclos: corpo.cicloid } : corpo);
-      } catch (e) {
-        if (querJson(req) || !(e instanceof Invalido)) throw e;
-        const ciclos = await ciclosParaEscolher(ctx.banco, tempo(ctx).hoje);
-        reply.code(400);
-        return responder(req, reply, { titulo, status: 400, dados: { ciclos }, corpo: () => escolhaDeCiclos(caminho, ciclos, req.sessao?.csrf ?? null, e.message) });
-      }
+    // A bad choice comes back as the choice page, with the message.
+    const redesenhar: Redesenho = async (req, reply, recusa) => {
+      const ciclos = await ciclosParaEscolher(ctx.banco, tempo(ctx).hoje);
+      return responder(req, reply, { titulo, status: recusa.status, dados: { ciclos }, corpo: () => escolhaDeCiclos(caminho, ciclos, req.sessao?.csrf ?? null, recusa.mensagem) });
+    };
+    app.post(caminho, { config: { acesso, redesenhar } }, async (req, reply) => {
+      // One cycle may come as `cicloid`, the name the rest of the interface uses.
+      const corpo = comoEntrada(req.body);
+      const ids = lerCiclos(corpo.ciclos === undefined && corpo.cicloid !== undefined ? { ciclos: corpo.cicloid } : corpo);
       if (!csv) return mostrar(req, reply, await montar(atorDe(req), ids));
       // The spec's bare GET of the CSV exports the cycles chosen here last.
       if (req.sessao !== null) lembrarCiclos(reply, ctx.cofreSessao, req.sessao, ids, ctx.relogio.agora().getTime(), { seguro: ctx.cookiesSeguros });
