@@ -19,6 +19,7 @@ import { opcoesDeLog } from '../http/log.ts';
 import { registrarOperacao } from '../http/operacao.ts';
 import { ganchoCsrf, ganchoDeAcesso } from './autenticacao.ts';
 import type { ContextoCestas } from './contexto.ts';
+import { digitadoPorPessoas } from './entrada.ts';
 import { criarClienteOidc } from './oidc.ts';
 import { querJson, responder } from './resposta.ts';
 import { categoria, cesta, ciclo, pontoentrega, produto, usuario } from './recursos.ts';
@@ -92,7 +93,7 @@ export async function criarAppCestas(dep: DependenciasCestas): Promise<FastifyIn
   await app.register(cookie, { secret: config.appSessionSecret, parseOptions: { secure: config.producao, httpOnly: true, sameSite: 'lax', path: '/' } });
   await app.register(formbody, {
     bodyLimit: LIMITE_CORPO,
-    parser: (corpo: string) => qs.parse(corpo, { allowPrototypes: false, depth: 5, arrayLimit: 500, parameterLimit: 2000 }),
+    parser: (corpo: string) => digitadoPorPessoas(qs.parse(corpo, { allowPrototypes: false, depth: 5, arrayLimit: 500, parameterLimit: 2000 })),
   });
   // "Sair" posts to /logout, which redirects to the provider's sign-out page: form-action must allow it.
   const origemDoProvedor = URL.parse(dep.provedor.issuer)?.origin;

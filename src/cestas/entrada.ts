@@ -13,7 +13,23 @@ import { ESCALA_DINHEIRO, ESCALA_QUANTIDADE } from '../domain/decimal.ts';
 import { regraDoComprovante, type ArquivoRecebido, type EntradaMovimentacao } from '../domain/financeiro.ts';
 import { regrasDasLinhas as regrasDaOferta, type AlvoNaOferta, type EntradaOferta, type LinhaParaOfertar } from '../domain/ofertas.ts';
 import { regrasDasLinhas as regrasDoPedido, type EntradaPedido, type LinhaPedida } from '../domain/pedidos.ts';
-import { Campos, MAIOR_ID, comoEntrada, type Entrada } from '../domain/validacao.ts';
+import { Campos, DIGITADO, MAIOR_ID, comoEntrada, type Entrada } from '../domain/validacao.ts';
+
+/**
+ * A form body, typed by people: marks it and every object inside it (the rows of its lists) so
+ * their decimals are read as people type them ("1,5", "R$ 12,50"). The form parsers call this;
+ * JSON bodies are never marked and keep the API's dot-decimals.
+ */
+export function digitadoPorPessoas<T>(corpo: T): T {
+  // Only the objects and lists a parser builds; a file's bytes (a Buffer) are not fields.
+  if (Array.isArray(corpo)) {
+    for (const v of corpo) digitadoPorPessoas(v);
+  } else if (corpo !== null && typeof corpo === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(corpo))) {
+    Object.defineProperty(corpo, DIGITADO, { value: true, enumerable: true });
+    for (const v of Object.values(corpo)) digitadoPorPessoas(v);
+  }
+  return corpo;
+}
 
 /** The ownership check of the route's actor for the `usuarioid` a body names (null: none). */
 export type Dono = (usuarioid: number | null) => void;
@@ -120,13 +136,13 @@ function juntar(c: Campos, erros: Readonly<Record<string, string>>): void {
 }
 
 /**
- * A form sends every row with its quantity; a blank or "0" means "none of this one". An order
+ * A form sends every row with its quantity; a blank or a zero ("0", "0,0") means "none of this one". An order
  * also takes a JSON 0 that way; offers and compositions refuse it (a line must hold something).
  */
 function semQuantidade(campo: string, zeroDoJson: boolean): (item: Entrada) => boolean {
   return (item) => {
     const q = Object.hasOwn(item, campo) ? item[campo] : undefined;
-    return q === '' || q === '0' || (zeroDoJson && q === 0);
+    return q === '' || (typeof q === 'string' && /^\s*0+(?:[.,]0+)?\s*$/.test(q)) || (zeroDoJson && q === 0);
   };
 }
 

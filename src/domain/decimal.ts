@@ -33,6 +33,32 @@ export function lerDecimal(entrada: unknown, escala: number): ResultadoDecimal {
   return { ok: true, valor };
 }
 
+/** What a form field takes, said when what was typed cannot be read. */
+const FORMAS_ACEITAS = 'digite um número, como 1,5 ou 1.234,56';
+
+/**
+ * A decimal typed by a person in a form, in the forms Brazilians type (DOMAIN.md): "1,5", "1.5",
+ * "R$ 12,50", "1.234,56", with spaces anywhere. Dots in groups of three are thousands where that
+ * is the only reading: always for money (cents have two places), and for a quantity when there is
+ * more than one group or a decimal comma follows. "1.500" as a quantity could be one and a half or
+ * fifteen hundred, so it is refused with both ways of writing it. JSON keeps `lerDecimal` (dots).
+ */
+export function lerDecimalDigitado(entrada: unknown, escala: number): ResultadoDecimal {
+  if (typeof entrada !== 'string') return lerDecimal(entrada, escala);
+  const texto = entrada.replace(/[\s\u00a0]+/g, '').replace(/^R\$/i, '');
+  if (texto.startsWith('-')) return { ok: false, motivo: 'não pode ser negativo' };
+  const virgula = /^(\d{1,3}(?:\.\d{3})+|\d+),(\d+)$/.exec(texto);
+  if (virgula !== null) return lerDecimal(`${(virgula[1] ?? '').replaceAll('.', '')}.${virgula[2] ?? ''}`, escala);
+  const milhares = /^[1-9]\d{0,2}(?:\.\d{3})+$/.test(texto);
+  if (milhares && escala >= 3 && texto.split('.').length === 2) {
+    const [inteira, grupo] = texto.split('.');
+    return { ok: false, motivo: `é ambíguo: escreva ${inteira ?? ''},${grupo ?? ''} para o número com decimais, ou ${inteira ?? ''}${grupo ?? ''} para o milhar` };
+  }
+  if (milhares) return lerDecimal(texto.replaceAll('.', ''), escala);
+  if (/^\d+(?:\.\d+)?$/.test(texto)) return lerDecimal(texto, escala);
+  return { ok: false, motivo: FORMAS_ACEITAS };
+}
+
 /**
  * An integer at the given scale as a JSON number. NOTE: IEEE-754 division is correctly rounded,
  * so 1230 / 100 is the double nearest to 12.30, the same value Number("12.30") gives, without

@@ -1,4 +1,4 @@
-import { lerDecimal } from './decimal.ts';
+import { lerDecimal, lerDecimalDigitado } from './decimal.ts';
 import { Invalido } from './erros.ts';
 
 export type Entrada = Readonly<Record<string, unknown>>;
@@ -34,6 +34,13 @@ export function ehDataValida(texto: string): boolean {
 }
 
 /** Turns an unknown body into a record, refusing arrays and scalars. */
+/**
+ * Marks a body typed by people (a form), set by the edge's form parsers on every object of the
+ * body: its decimals are read the way people type them (`lerDecimalDigitado`), not as the API's
+ * dot-decimals. A symbol, so no field a client sends can set it.
+ */
+export const DIGITADO: unique symbol = Symbol('digitado por pessoas');
+
 export function comoEntrada(corpo: unknown): Entrada {
   if (corpo === null || corpo === undefined) return {};
   if (typeof corpo !== 'object' || Array.isArray(corpo)) {
@@ -49,9 +56,11 @@ export function comoEntrada(corpo: unknown): Entrada {
 export class Campos {
   readonly erros: Record<string, string> = {};
   readonly #entrada: Entrada;
+  readonly #digitado: boolean;
 
   constructor(entrada: Entrada) {
     this.#entrada = entrada;
+    this.#digitado = (entrada as { [DIGITADO]?: unknown })[DIGITADO] === true;
   }
 
   bruto(nome: string): unknown {
@@ -159,7 +168,7 @@ export class Campos {
       if (opcoes.obrigatorio === true) this.erro(nome, 'Campo obrigatório');
       return opcoes.obrigatorio === true ? 0 : null;
     }
-    const r = lerDecimal(v, escala);
+    const r = this.#digitado ? lerDecimalDigitado(v, escala) : lerDecimal(v, escala);
     if (!r.ok) {
       this.erro(nome, r.motivo.charAt(0).toUpperCase() + r.motivo.slice(1));
       return 0;

@@ -42,10 +42,10 @@ describe('a oferta no navegador', { skip: pular }, () => {
     assert.equal(await pagina.getByRole('heading', { level: 1 }).textContent(), 'Oferta');
   });
 
-  test('o total da oferta acompanha cada quantidade e preço digitados', async () => {
+  test('o total da oferta acompanha cada quantidade e preço digitados, com vírgula ou ponto', async () => {
     const { pagina } = fornecedora;
     await linha(produtos.tomate).getByLabel(/Quantidade de Tomate cereja/).fill('10');
-    await linha(produtos.tomate).getByLabel(/Preço de Tomate cereja/).fill('8.50');
+    await linha(produtos.tomate).getByLabel(/Preço de Tomate cereja/).fill('R$ 8,50');
     assert.equal(lido(await linha(produtos.tomate).locator('[data-subtotal]').textContent()), 'R$ 85,00');
     await linha(produtos.alface).getByLabel(/Quantidade de Alface crespa/).fill('20');
     assert.equal(lido(await linha(produtos.alface).locator('[data-subtotal]').textContent()), 'R$ 70,00');
@@ -86,13 +86,14 @@ describe('a oferta no navegador', { skip: pular }, () => {
   test('uma quantidade recusada pelo servidor aparece ao lado do campo, e a página continua usável', async () => {
     const { pagina } = fornecedora;
     const quantidade = linha(produtos.tomate).getByLabel(/Quantidade de Tomate cereja/);
-    await quantidade.fill('12,5');
+    // "1.250" kg could be one and a quarter or twelve hundred and fifty: the server asks which.
+    await quantidade.fill('1.250');
     await pagina.getByRole('button', { name: 'Finalizar oferta' }).click();
     const alerta = pagina.getByRole('alert');
     await alerta.waitFor();
     assert.equal(await quantidade.getAttribute('aria-invalid'), 'true');
     const idDoErro = await quantidade.getAttribute('aria-describedby');
-    assert.match(lido(await pagina.locator(`#${idDoErro ?? 'nenhum'}`).textContent()), /ponto como separador decimal/);
+    assert.match(lido(await pagina.locator(`#${idDoErro ?? 'nenhum'}`).textContent()), /É ambíguo: escreva 1,250 para o número com decimais, ou 1250 para o milhar/);
     assert.equal(await pagina.getByRole('button', { name: 'Finalizar oferta' }).isEnabled(), true, 'o botão volta depois da recusa');
     // Chromium logs every 4xx answer to a fetch; this one is the refusal the test asked for.
     assert.ok(descartarOcorrencias(fornecedora.ctx, /status of 400/) >= 1);
@@ -102,10 +103,10 @@ describe('a oferta no navegador', { skip: pular }, () => {
   test('sem conexão, a falha é dita na página e nada se perde', async () => {
     const { pagina } = fornecedora;
     await pagina.route('**/ofertasave', (rota) => rota.abort('internetdisconnected'));
-    await linha(produtos.tomate).getByLabel(/Quantidade de Tomate cereja/).fill('12.5');
+    await linha(produtos.tomate).getByLabel(/Quantidade de Tomate cereja/).fill('12,5');
     await pagina.getByRole('button', { name: 'Finalizar oferta' }).click();
     await pagina.getByRole('alert').filter({ hasText: 'Não foi possível falar com o servidor' }).waitFor();
-    assert.equal(await linha(produtos.tomate).getByLabel(/Quantidade de Tomate cereja/).inputValue(), '12.5');
+    assert.equal(await linha(produtos.tomate).getByLabel(/Quantidade de Tomate cereja/).inputValue(), '12,5');
     assert.equal(await linha(produtos.tomate).getByLabel(/Quantidade de Tomate cereja/).getAttribute('aria-invalid'), null, 'a recusa anterior foi apagada');
     await pagina.unroute('**/ofertasave');
     // The cut connection is the test's doing, not a problem of the page.

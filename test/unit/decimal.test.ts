@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { formatarDecimal, formatarReais, lerDecimal, paraNumero, valorDaQuantidade } from '../../src/domain/decimal.ts';
+import { formatarDecimal, formatarReais, lerDecimal, lerDecimalDigitado, paraNumero, valorDaQuantidade } from '../../src/domain/decimal.ts';
 
 function centavos(v: unknown): number {
   const r = lerDecimal(v, 2);
@@ -110,4 +110,28 @@ test('reais para pessoas: milhares com ponto, centavos com vírgula, sinal só a
   assert.equal(formatarReais(1_234_567), 'R$ 12.345,67');
   assert.equal(formatarReais(123_456_789), 'R$ 1.234.567,89');
   assert.equal(formatarReais(-123_456_789), '−R$ 1.234.567,89');
+});
+
+test('digitado por pessoas: vírgula, ponto, R$, milhares e espaços, na escala pedida', () => {
+  const casos: Array<[string, number, number]> = [
+    ['1,5', 3, 1500], ['1.5', 3, 1500], ['0,250', 3, 250], ['0.250', 3, 250], ['2', 3, 2000],
+    ['185,00', 2, 18500], ['R$ 12,50', 2, 1250], ['r$12,5', 2, 1250], ['1.234,56', 2, 123456], ['1.234.567,8', 2, 123456780],
+    ['1.234', 2, 123400], ['12.500', 2, 1250000], ['1.50', 2, 150], [' 1 234,5 ', 2, 123450], ['R$\u00a07,00', 2, 700],
+    ['1.234,5', 3, 1234500], ['1.234.567', 3, 1234567000], ['10', 2, 1000],
+  ];
+  for (const [texto, escala, valor] of casos) assert.deepEqual(lerDecimalDigitado(texto, escala), { ok: true, valor }, `${texto} (escala ${escala})`);
+});
+
+test('digitado por pessoas: o ambíguo e o ilegível são recusados dizendo o que se aceita', () => {
+  assert.deepEqual(lerDecimalDigitado('1.500', 3), { ok: false, motivo: 'é ambíguo: escreva 1,500 para o número com decimais, ou 1500 para o milhar' });
+  const casos: Array<[string, number, RegExp]> = [
+    ['1,2,3', 2, /como 1,5 ou 1\.234,56/], ['abc', 3, /como 1,5 ou 1\.234,56/], ['1.234.5', 2, /como 1,5/], ['1,234.56', 2, /como 1,5/],
+    ['-1,5', 3, /negativo/], ['1,555', 2, /no máximo 2 casas/], ['0.500', 2, /no máximo 2 casas/], ['', 2, /como 1,5/],
+  ];
+  for (const [texto, escala, motivo] of casos) {
+    const r = lerDecimalDigitado(texto, escala);
+    assert.ok(!r.ok && motivo.test(r.motivo), `${texto}: ${JSON.stringify(r)}`);
+  }
+  // What the API receives as a JSON number is not text typed by a person: the API's own rule.
+  assert.deepEqual(lerDecimalDigitado(2.5, 3), { ok: true, valor: 2500 });
 });

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { TAMANHO_MAXIMO_ARQUIVO, arquivoDaMovimentacao, fecharCiclo, registrarMovimentacao, saldos, tiposDeMovimentacao } from '../../domain/financeiro.ts';
 import { comoEntrada, type Entrada } from '../../domain/validacao.ts';
 import { atorDe } from '../autenticacao.ts';
-import { lerMovimentacao } from '../entrada.ts';
+import { digitadoPorPessoas, lerMovimentacao } from '../entrada.ts';
 import type { ContextoCestas } from '../contexto.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import { tempo } from '../tempo.ts';
@@ -47,6 +47,10 @@ export function rotasFinanceiro(app: FastifyInstance, ctx: ContextoCestas): void
     await escopo.register(multipart, {
       attachFieldsToBody: 'keyValues',
       limits: { fileSize: TAMANHO_MAXIMO_ARQUIVO, files: 1, fields: 20, fieldSize: 10_000, parts: 21 },
+    });
+    // Its fields are typed by people, like any form's.
+    escopo.addHook('preHandler', async (req) => {
+      if (req.isMultipart()) digitadoPorPessoas(req.body);
     });
     const camposDo = (req: FastifyRequest) => comoEntrada(req.body) as Entrada & { arquivo?: unknown };
     // A refused form comes back with what was typed (the file is not sent back: it must be chosen again).

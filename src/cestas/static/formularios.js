@@ -5,11 +5,28 @@
 const moeda = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' });
 const ESPERA_MAXIMA_MS = 60_000;
 
-/** A typed dot decimal, as the server reads it; anything else counts as zero. */
+/** A dot decimal the server wrote into the page (prices, fees, what is left); anything else is zero. */
 function numero(texto) {
   const n = Number(String(texto ?? '').trim());
   return Number.isFinite(n) && n > 0 ? n : 0;
 }
+
+/**
+ * What a person typed, read as the server reads forms (lerDecimalDigitado): "1,5", "1.5",
+ * "R$ 12,50", "1.234,56". Dots in groups of three are thousands for money; a quantity's "1.500"
+ * is ambiguous and, like anything unreadable, counts as zero here (the server says why on save).
+ */
+function digitado(texto, escala) {
+  const t = String(texto ?? '').replace(/[\s\u00a0]+/g, '').replace(/^R\$/i, '');
+  const virgula = /^(\d{1,3}(?:\.\d{3})+|\d+),(\d+)$/.exec(t);
+  let canonico = null;
+  if (virgula) canonico = `${virgula[1].replaceAll('.', '')}.${virgula[2]}`;
+  else if (/^[1-9]\d{0,2}(?:\.\d{3})+$/.test(t)) canonico = escala >= 3 && t.split('.').length === 2 ? null : t.replaceAll('.', '');
+  else if (/^\d+(?:\.\d+)?$/.test(t)) canonico = t;
+  return canonico === null ? 0 : numero(canonico);
+}
+const QUANTIDADE = 3;
+const DINHEIRO = 2;
 
 function escrever(alvo, valor) {
   if (alvo) alvo.textContent = valor;
@@ -19,7 +36,7 @@ for (const form of document.querySelectorAll('form[data-soma]')) {
   const atualizar = () => {
     let total = 0;
     for (const linha of form.querySelectorAll('[data-linha]')) {
-      const sub = numero(linha.querySelector('[data-quantidade]')?.value) * numero(linha.querySelector('[data-preco]')?.value);
+      const sub = digitado(linha.querySelector('[data-quantidade]')?.value, QUANTIDADE) * digitado(linha.querySelector('[data-preco]')?.value, DINHEIRO);
       total += sub;
       escrever(linha.querySelector('[data-subtotal]'), sub > 0 ? moeda.format(sub) : '');
     }
@@ -34,7 +51,7 @@ for (const form of document.querySelectorAll('form[data-pedido]')) {
   const fixa = numero(form.dataset.taxaFixa);
   const atualizar = () => {
     let total = 0;
-    for (const linha of form.querySelectorAll('[data-linha]')) total += numero(linha.querySelector('[data-quantidade]')?.value) * numero(linha.dataset.preco);
+    for (const linha of form.querySelectorAll('[data-linha]')) total += digitado(linha.querySelector('[data-quantidade]')?.value, QUANTIDADE) * numero(linha.dataset.preco);
     total = Math.round(total * 100) / 100;
     const taxa = total > 0 ? Math.round(total * percentual) / 100 + fixa : 0;
     escrever(form.querySelector('[data-total]'), moeda.format(total));
@@ -48,12 +65,12 @@ for (const form of document.querySelectorAll('form[data-pedido]')) {
 
 for (const form of document.querySelectorAll('form[data-composicao]')) {
   const atualizar = () => {
-    const cestas = numero(form.querySelector('[data-cestas]')?.value);
+    const cestas = digitado(form.querySelector('[data-cestas]')?.value, 0);
     let custo = 0;
     for (const linha of form.querySelectorAll('[data-linha]')) {
       const opcao = linha.querySelector('[data-unidade]')?.selectedOptions?.[0];
       const fator = numero(opcao?.dataset.fator) || 1;
-      const porCesta = numero(linha.querySelector('[data-quantidade]')?.value) * fator;
+      const porCesta = digitado(linha.querySelector('[data-quantidade]')?.value, QUANTIDADE) * fator;
       custo += porCesta * numero(linha.dataset.preco);
       const restante = Math.round((numero(linha.dataset.livre) - porCesta * cestas) * 1000) / 1000;
       const saida = linha.querySelector('[data-disponivel]');
@@ -152,13 +169,14 @@ function mostrarSucesso(retorno, mensagem) {
 
 /** What changed on the server, shown in place of the old values. */
 const DEPOIS_DE_SALVAR = {
-  oferta(form, dados) {
+  // The offer as every route answers it: `oferta` beside `produtos`.
+  oferta(form, { oferta }) {
     const estado = document.querySelector('[data-estado]');
     if (estado) {
-      estado.textContent = dados.finalizada ? 'Oferta finalizada' : 'Rascunho (ainda não finalizada)';
-      estado.className = `estado ${dados.finalizada ? 'finalizada' : 'rascunho'}`;
+      estado.textContent = oferta.finalizada ? 'Oferta finalizada' : 'Rascunho (ainda não finalizada)';
+      estado.className = `estado ${oferta.finalizada ? 'finalizada' : 'rascunho'}`;
     }
-    escrever(form.querySelector('[data-total]'), moeda.format(dados.total));
+    escrever(form.querySelector('[data-total]'), moeda.format(oferta.total));
   },
   composicao(form, dados) {
     escrever(form.querySelector('[data-total]'), moeda.format(dados.custoPorCesta));

@@ -1,7 +1,7 @@
 import { converter, type PaginaComposicao } from '../../domain/composicao.ts';
 import { html, type Html } from '../../http/html.ts';
 import { campoCsrf } from './layout.ts';
-import { SCRIPT_FORMULARIOS, ariaDoErro, erroDoCampo, mensagemDeErro, reais, retornoDoFormulario, textoDoErro } from './fluxo.ts';
+import { SCRIPT_FORMULARIOS, ariaDoErro, erroDoCampo, mensagemDeErro, paraCampo, reais, retornoDoFormulario, textoDoErro } from './fluxo.ts';
 
 /** Units offered for a product's unit, with the factor the page script uses for the live cost. */
 function unidadesPara(unidade: string): Array<{ nome: string; fator: number }> {
@@ -50,7 +50,7 @@ export function paginaComposicao(p: PaginaComposicao, csrf: string | null, podeE
       <tbody>${p.ofertas.map((o, i) => {
         const atual = noAtual.get(o.ofertaProdutoId);
         const enviado = linhasEnviadas?.[i] as Record<string, unknown> | undefined;
-        const qpc = enviado === undefined ? (atual === undefined ? '' : String(atual.quantidadePorCesta)) : texto(enviado.quantidadePorCesta);
+        const qpc = enviado === undefined ? (atual === undefined ? '' : paraCampo(atual.quantidadePorCesta, 'quantidade')) : texto(enviado.quantidadePorCesta);
         const unidadeEscolhida = enviado === undefined ? o.unidade : texto(enviado.unidade);
         // What this line has left besides its use in this very basket, for the live availability.
         const usoAqui = atual === undefined ? 0 : atual.quantidadePorCesta * p.composicao.quantidadeCestas;

@@ -8,8 +8,18 @@ export function reais(valor: number): string {
   return formatarReais(Math.round(valor * 100));
 }
 
-export function numero(valor: number): string {
-  return String(valor);
+const PARA_CAMPO = {
+  dinheiro: new Intl.NumberFormat('pt-BR', { useGrouping: false, minimumFractionDigits: 2, maximumFractionDigits: 2 }),
+  quantidade: new Intl.NumberFormat('pt-BR', { useGrouping: false, maximumFractionDigits: 3 }),
+} as const;
+
+/**
+ * A number put back in a form field, as people type it and as the form reads it back: money with
+ * its two places (3.5 → "3,50"), a quantity with the places it has (12.5 → "12,5"). No thousands
+ * dots, so "1250" never reads as ambiguous.
+ */
+export function paraCampo(valor: number, tipo: keyof typeof PARA_CAMPO): string {
+  return PARA_CAMPO[tipo].format(valor);
 }
 
 export function cabecalhoDoCiclo(ciclo: { nome: string; fase: Fase }): Html {

@@ -2,7 +2,7 @@ import type { Fase } from '../../domain/ciclos.ts';
 import type { Oferta, OfertaDaLista, ProdutoParaOfertar } from '../../domain/ofertas.ts';
 import { html, type Html } from '../../http/html.ts';
 import { campoCsrf } from './layout.ts';
-import { SCRIPT_FORMULARIOS, ariaDoErro, cabecalhoDoCiclo, erroDoCampo, mensagemDeErro, reais, retornoDoFormulario, textoDoErro } from './fluxo.ts';
+import { SCRIPT_FORMULARIOS, ariaDoErro, cabecalhoDoCiclo, erroDoCampo, mensagemDeErro, paraCampo, reais, retornoDoFormulario, textoDoErro } from './fluxo.ts';
 
 export interface PaginaOferta {
   readonly ciclo: { id: number; nome: string; fase: Fase; dataOfertaInicio: string; dataOfertaFim: string };
@@ -40,8 +40,8 @@ export function paginaOferta(p: PaginaOferta, csrf: string | null, falha: { erro
       <tbody>${p.produtosDisponiveis.map((prod, i) => {
         const atual = atuais.get(prod.produtoid);
         const enviado = falha.valores?.[i];
-        const quantidade = enviado === undefined ? (atual === undefined ? '' : String(atual.quantidade)) : texto(enviado.quantidade);
-        const valor = enviado === undefined ? (atual === undefined ? prod.valorReferencia.toFixed(2) : atual.valor.toFixed(2)) : texto(enviado.valor);
+        const quantidade = enviado === undefined ? (atual === undefined ? '' : paraCampo(atual.quantidade, 'quantidade')) : texto(enviado.quantidade);
+        const valor = enviado === undefined ? paraCampo(atual === undefined ? prod.valorReferencia : atual.valor, 'dinheiro') : texto(enviado.valor);
         const erroQ = erroDoCampo(falha.detalhes, `produtos.${i}.quantidade`);
         const erroV = erroDoCampo(falha.detalhes, `produtos.${i}.valor`);
         return html`<tr data-linha>
@@ -61,7 +61,7 @@ export function paginaOferta(p: PaginaOferta, csrf: string | null, falha: { erro
     </table></div>
     ${ro
       ? ''
-      : html`<p class="nota">Deixe a quantidade em branco nos produtos que não vai ofertar. Use ponto nos decimais (ex.: 2.5). Só ofertas finalizadas entram nas cestas.</p>
+      : html`<p class="nota">Deixe a quantidade em branco nos produtos que não vai ofertar. Decimais com vírgula ou ponto (ex.: 2,5). Só ofertas finalizadas entram nas cestas.</p>
     <div class="botoes">
       <button type="submit" class="botao secundario" formaction="/oferta">Salvar rascunho</button>
       <button type="submit" class="botao" formaction="/ofertasave">Finalizar oferta</button>

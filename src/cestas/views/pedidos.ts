@@ -2,7 +2,7 @@ import type { Fase } from '../../domain/ciclos.ts';
 import type { CestaParaPedir, ExtraParaPedir, Pedido, Taxa } from '../../domain/pedidos.ts';
 import { html, type Html } from '../../http/html.ts';
 import { campoCsrf } from './layout.ts';
-import { SCRIPT_FORMULARIOS, ariaDoErro, cabecalhoDoCiclo, erroDoCampo, mensagemDeErro, reais, retornoDoFormulario, textoDoErro } from './fluxo.ts';
+import { SCRIPT_FORMULARIOS, ariaDoErro, cabecalhoDoCiclo, erroDoCampo, mensagemDeErro, paraCampo, reais, retornoDoFormulario, textoDoErro } from './fluxo.ts';
 
 export interface PaginaPedido {
   readonly ciclo: { id: number; nome: string; fase: Fase; dataPedidoInicio: string; dataPedidoFim: string };
@@ -27,7 +27,8 @@ export function paginaPedido(p: PaginaPedido, csrf: string | null, falha: { erro
   const linhasEnviadas = Array.isArray(enviados) ? enviados : enviados !== null && typeof enviados === 'object' ? Object.values(enviados) : null;
   const qtd = (i: number, chave: string) => {
     const e = linhasEnviadas?.[i] as Record<string, unknown> | undefined;
-    return e === undefined ? String(noPedido.get(chave) ?? '') : texto(e.quantidade);
+    const gravada = noPedido.get(chave);
+    return e === undefined ? (gravada === undefined ? '' : paraCampo(gravada, 'quantidade')) : texto(e.quantidade);
   };
   const ponto = falha.valores === null ? String(p.pedido?.pontoEntregaId ?? '') : texto(falha.valores.pontoEntregaId);
   const nCestas = p.cestas.length;
