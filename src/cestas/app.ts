@@ -18,7 +18,7 @@ import { falhaDe, respostaDeErroDoCliente } from '../http/erros.ts';
 import { opcoesDeLog } from '../http/log.ts';
 import { registrarOperacao } from '../http/operacao.ts';
 import { ganchoCsrf, ganchoDeAcesso } from './autenticacao.ts';
-import type { ContextoCestas } from './contexto.ts';
+import type { ContextoCestas } from './contexto-cestas.ts';
 import { digitadoPorPessoas } from './entrada.ts';
 import { criarClienteOidc } from './oidc.ts';
 import { querJson, responder } from './resposta.ts';

@@ -4,7 +4,7 @@ import { Proibido } from '../domain/erros.ts';
 import { atorDaSessao } from '../domain/usuarios.ts';
 import { ErroHttp } from '../http/erros.ts';
 import { verificarOrigem } from '../http/protecoes.ts';
-import type { ContextoCestas } from './contexto.ts';
+import type { ContextoCestas } from './contexto-cestas.ts';
 import { ErroLogin } from './oidc.ts';
 import { caminhoLocal, lerAviso, querJson } from './resposta.ts';
 import { COOKIE_SESSAO, apagarSessao, gravarVerificacao, lerSessao, renovarUso } from './sessao.ts';

@@ -1,5 +1,5 @@
 import { diaLocal } from '../domain/tempo.ts';
-import type { ContextoCestas } from './contexto.ts';
+import type { ContextoCestas } from './contexto-cestas.ts';
 
 /** Now, and today in the community's calendar: what the domain's window rules take. */
 export function tempo(ctx: ContextoCestas): { agora: Date; hoje: string } {

@@ -7,7 +7,7 @@ import { auditar } from './auditoria.ts';
 import { ESCALA_DINHEIRO, paraNumero } from './decimal.ts';
 import { Conflito, NaoEncontrado } from './erros.ts';
 import {
-  contem, exigirSemReferencias, lerPedidoDePagina, montarPagina, totalDaLista,
+  contem, exigirSemReferencias, montarPagina, totalDaLista,
   type Pagina, type PedidoDePagina, type Referencia,
 } from './registros.ts';
 import { Campos, chaveDeNome, MAIOR_ID, type Entrada } from './validacao.ts';
@@ -226,11 +226,6 @@ export async function listarCatalogo<E extends EntidadeCatalogo>(
   }
   const pagina = montarPagina(linhas as unknown as ReadonlyArray<LinhaSaida<E> & { total: number }>, pedido, total);
   return { ...pagina, itens: pagina.itens.map((l) => def.saida(l)) };
-}
-
-export function pedidoDePaginaCatalogo(entidade: EntidadeCatalogo, query: Entrada): PedidoDePagina {
-  const def = definicao(entidade);
-  return lerPedidoDePagina(query, def.ordens, 'nome');
 }
 
 export async function obterCatalogo<E extends EntidadeCatalogo>(db: Db, entidade: E, id: number): Promise<RegistroCatalogo[E]> {

@@ -6,7 +6,7 @@ import { abrirBanco, type Banco } from '../../src/db/banco.ts';
 import type { Conta, NomePerfil } from '../../src/domain/contas.ts';
 import { contextoGraphql } from '../../src/mercados/acesso.ts';
 import { CAMPOS_PUBLICOS, ErroDeEsquema } from '../../src/mercados/graphql/acesso.ts';
-import { criarCarregadores, type ContextoResolvers } from '../../src/mercados/graphql/contexto.ts';
+import { criarCarregadores, type ContextoResolvers } from '../../src/mercados/graphql/contexto-resolvers.ts';
 import { DateTime, Decimal, ErroDeEscalar } from '../../src/mercados/graphql/escalares.ts';
 import { SDL, criarEsquema } from '../../src/mercados/graphql/esquema.ts';
 import { CUSTO_MAXIMO, FATOR_DE_LISTA, PROFUNDIDADE_MAXIMA, RegraDosLimites, RegraSemIntrospeccao, custoDaOperacao } from '../../src/mercados/graphql/limites.ts';

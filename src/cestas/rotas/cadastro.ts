@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { atualizarProprioCadastro, autoCadastrar, usuarioPorEmail, type Usuario } from '../../domain/usuarios.ts';
 import { comoEntrada } from '../../domain/validacao.ts';
-import type { ContextoCestas } from '../contexto.ts';
+import type { ContextoCestas } from '../contexto-cestas.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import { formularioCadastro, paginaPerfil, valoresDoUsuario } from '../views/paginas.ts';
 import type { Redesenho } from '../tipos-fastify.ts';

@@ -4,7 +4,7 @@ import { ORDENS_CICLO, listarCiclos } from '../../domain/ciclos.ts';
 import { lerPedidoDePagina } from '../../domain/registros.ts';
 import { diaLocal } from '../../domain/tempo.ts';
 import { comoEntrada } from '../../domain/validacao.ts';
-import type { ContextoCestas } from '../contexto.ts';
+import type { ContextoCestas } from '../contexto-cestas.ts';
 import { responder } from '../resposta.ts';
 import { indiceCiclos } from '../views/ciclo.ts';
 

@@ -4,7 +4,7 @@ import { paginaDaComposicao, salvarComposicao } from '../../domain/composicao.ts
 import { comoEntrada } from '../../domain/validacao.ts';
 import { atorDe } from '../autenticacao.ts';
 import { cicloCestaDoCorpo, lerComposicao } from '../entrada.ts';
-import type { ContextoCestas } from '../contexto.ts';
+import type { ContextoCestas } from '../contexto-cestas.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import type { Redesenho } from '../tipos-fastify.ts';
 import { paginaComposicao } from '../views/composicao.ts';

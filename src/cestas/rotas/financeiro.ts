@@ -5,7 +5,7 @@ import { TAMANHO_MAXIMO_ARQUIVO, arquivoDaMovimentacao, fecharCiclo, registrarMo
 import { comoEntrada, type Entrada } from '../../domain/validacao.ts';
 import { atorDe } from '../autenticacao.ts';
 import { digitadoPorPessoas, lerMovimentacao } from '../entrada.ts';
-import type { ContextoCestas } from '../contexto.ts';
+import type { ContextoCestas } from '../contexto-cestas.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import { tempo } from '../tempo.ts';
 import type { Redesenho } from '../tipos-fastify.ts';

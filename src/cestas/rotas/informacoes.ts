@@ -5,7 +5,7 @@ import { lerPedidoDePagina } from '../../domain/registros.ts';
 import { Campos, comoEntrada, MAIOR_ID } from '../../domain/validacao.ts';
 import { confiavel, html } from '../../http/html.ts';
 import { markdownParaHtml } from '../../http/markdown.ts';
-import type { ContextoCestas } from '../contexto.ts';
+import type { ContextoCestas } from '../contexto-cestas.ts';
 import { responder } from '../resposta.ts';
 import { indiceRegistros } from '../views/registros.ts';
 

@@ -3,7 +3,7 @@ import { encerrarSessao } from '../../domain/sessoes.ts';
 import { Proibido } from '../../domain/erros.ts';
 import { conferirVinculoDeLogin, emailVerificado, encerrarTodasAsSessoes, liberarVinculoDeLogin } from '../../domain/usuarios.ts';
 import { atorDe, limitarLogin } from '../autenticacao.ts';
-import type { ContextoCestas } from '../contexto.ts';
+import type { ContextoCestas } from '../contexto-cestas.ts';
 import { ErroLogin } from '../oidc.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import { DURACAO_SESSAO_MS, apagarSessao, apagarVerificacao, gravarSessao, lerVerificacao } from '../sessao.ts';

@@ -7,7 +7,7 @@ import { usuarioPorId } from '../../domain/usuarios.ts';
 import { Campos, MAIOR_ID, comoEntrada } from '../../domain/validacao.ts';
 import { atorDe } from '../autenticacao.ts';
 import { alvoDoCorpo, lerOferta, lerRemocaoDaOferta } from '../entrada.ts';
-import type { ContextoCestas } from '../contexto.ts';
+import type { ContextoCestas } from '../contexto-cestas.ts';
 import { ofertaJson } from '../apresentadores.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import { tempo } from '../tempo.ts';

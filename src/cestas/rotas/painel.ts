@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ciclosDoPainel, proximasAcoes } from '../../domain/ciclos.ts';
 import { saldoDe } from '../../domain/financeiro.ts';
 import { diaLocal } from '../../domain/tempo.ts';
-import type { ContextoCestas } from '../contexto.ts';
+import type { ContextoCestas } from '../contexto-cestas.ts';
 import { responder } from '../resposta.ts';
 import { atalhosDoAtor, paginaPainel } from '../views/paginas.ts';
 

@@ -7,7 +7,7 @@ import { usuarioPorId } from '../../domain/usuarios.ts';
 import { Campos, MAIOR_ID, comoEntrada } from '../../domain/validacao.ts';
 import { atorDe } from '../autenticacao.ts';
 import { alvoDoCorpo, lerConfirmacao, lerPedido } from '../entrada.ts';
-import type { ContextoCestas } from '../contexto.ts';
+import type { ContextoCestas } from '../contexto-cestas.ts';
 import { pedidoJson, semPedidoJson } from '../apresentadores.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import { tempo } from '../tempo.ts';

@@ -5,7 +5,7 @@ import { lerPedidoDePagina, type Pagina, type PedidoDePagina } from '../../domai
 import { comoEntrada, MAIOR_ID, type Entrada } from '../../domain/validacao.ts';
 import { html, type Html } from '../../http/html.ts';
 import { atorDe } from '../autenticacao.ts';
-import type { ContextoCestas } from '../contexto.ts';
+import type { ContextoCestas } from '../contexto-cestas.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import type { Recusa, Redesenho } from '../tipos-fastify.ts';
 import { formularioRegistro, indiceRegistros, type CampoForm, type ColunaIndice } from '../views/registros.ts';

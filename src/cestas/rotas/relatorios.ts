@@ -8,7 +8,7 @@ import {
 } from '../../domain/relatorios.ts';
 import { comoEntrada } from '../../domain/validacao.ts';
 import { atorDe } from '../autenticacao.ts';
-import type { ContextoCestas } from '../contexto.ts';
+import type { ContextoCestas } from '../contexto-cestas.ts';
 import { pdfDeEntrega } from '../pdf/entrega.ts';
 import { responder } from '../resposta.ts';
 import { lembrarCiclos } from '../sessao.ts';

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { comDatas, comId, naoNulo, type ContextoMigracao, type Db, type FabricaMigracao } from './contexto.ts';
+import { comDatas, comId, naoNulo, type ContextoMigracao, type Db, type FabricaMigracao } from './dialeto.ts';
 
 const UNIDADES = `('kg', 'unidade', 'litro', 'dúzia', 'maço')`;
 

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { comDatas, comId, naoNulo, type ContextoMigracao, type Db, type FabricaMigracao } from './contexto.ts';
+import { comDatas, comId, naoNulo, type ContextoMigracao, type Db, type FabricaMigracao } from './dialeto.ts';
 
 /**
  * The Mercados face (Variant B): its users (the spec's User), the four access profiles (Profile)

@@ -1,4 +1,4 @@
-import type { FabricaMigracao } from './contexto.ts';
+import type { FabricaMigracao } from './dialeto.ts';
 
 /**
  * Search keys for cycle and user names. SQLite's lower() folds ASCII only ("Índice" would not

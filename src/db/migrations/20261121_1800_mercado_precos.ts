@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { comDatas, comId, naoNulo, type ContextoMigracao, type Db, type FabricaMigracao } from './contexto.ts';
+import { comDatas, comId, naoNulo, type ContextoMigracao, type Db, type FabricaMigracao } from './dialeto.ts';
 
 /**
  * Mercados (Variant B): the markets and each market's prices over the shared product catalogue.

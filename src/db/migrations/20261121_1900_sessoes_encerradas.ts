@@ -1,4 +1,4 @@
-import type { FabricaMigracao } from './contexto.ts';
+import type { FabricaMigracao } from './dialeto.ts';
 
 /**
  * Ended Cestas sessions. The appSession cookie is sealed and stateless; a copy taken before logout

@@ -1,4 +1,4 @@
-import type { FabricaMigracao } from './contexto.ts';
+import type { FabricaMigracao } from './dialeto.ts';
 
 /**
  * Covering indexes for stock reservations. The order page and every order save sum the reserved

@@ -1,4 +1,4 @@
-import { apagarGatilhosDeVersao, criarGatilhosDeVersao, type FabricaMigracao } from './contexto.ts';
+import { apagarGatilhosDeVersao, criarGatilhosDeVersao, type FabricaMigracao } from './dialeto.ts';
 
 /**
  * A counter that moves whenever anything a Mercados read query shows may have changed: markets,

@@ -1,4 +1,4 @@
-import { apagarGatilhosDeVersao, criarGatilhosDeVersao, type FabricaMigracao } from './contexto.ts';
+import { apagarGatilhosDeVersao, criarGatilhosDeVersao, type FabricaMigracao } from './dialeto.ts';
 
 /**
  * A second counter in `versaodados` (row 2) that moves whenever anything the order page shows of a

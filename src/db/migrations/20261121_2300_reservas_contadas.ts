@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { FabricaMigracao } from './contexto.ts';
+import type { FabricaMigracao } from './dialeto.ts';
 
 /**
  * What saved orders reserve of each cycle basket and extra, kept as a counter on the row

@@ -1,4 +1,4 @@
-import type { FabricaMigracao } from './contexto.ts';
+import type { FabricaMigracao } from './dialeto.ts';
 
 /**
  * Binds a Usuario to the login that first opened it, and lets an account end all its sessions.

@@ -1,5 +1,5 @@
 import type { Migration, MigrationProvider } from 'kysely';
-import type { ContextoMigracao, FabricaMigracao } from './contexto.ts';
+import type { ContextoMigracao, FabricaMigracao } from './dialeto.ts';
 import { esquemaCestas } from './20261121_1400_esquema_cestas.ts';
 import { mercados } from './20261121_1600_mercados.ts';
 import { chavesDeBusca } from './20261121_1700_chaves_de_busca.ts';

@@ -1,7 +1,7 @@
 import { MapperKind, mapSchema } from '@graphql-tools/utils';
 import { GraphQLError, type ASTNode, type GraphQLSchema } from 'graphql';
 import { Conflito, ErroDominio, Invalido, NaoEncontrado, Proibido } from '../../domain/erros.ts';
-import type { ContextoResolvers } from './contexto.ts';
+import type { ContextoResolvers } from './contexto-resolvers.ts';
 
 /**
  * The one place where failures become GraphQL errors. Domain errors keep their Portuguese

@@ -6,7 +6,7 @@ import {
   acoesDoMercado, atualizarMercado, atualizarPrecoMercado, autorizarMercados, buscarProdutos, criarMercado, desativarMercado,
   listarMercados, mercadoPorId, podeMercados, type Mercado, type PrecoMercado, type ProdutoDoCatalogo,
 } from '../../domain/mercados.ts';
-import { atorDe, esquecerCarregados, type ContextoResolvers } from './contexto.ts';
+import { atorDe, esquecerCarregados, type ContextoResolvers } from './contexto-resolvers.ts';
 import { DateTime, Decimal, emCentesimos } from './escalares.ts';
 
 /**

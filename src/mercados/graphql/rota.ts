@@ -5,7 +5,7 @@ import { VERSAO_DOS_MERCADOS, versaoDosDados } from '../../db/versoes.ts';
 import { CAMINHO_GRAPHQL, contextoGraphql, isAuthenticated } from '../acesso.ts';
 import type { ContextoMercados } from '../contexto.ts';
 import { CacheDeRespostas } from './cache.ts';
-import { criarCarregadores, type ContextoResolvers } from './contexto.ts';
+import { criarCarregadores, type ContextoResolvers } from './contexto-resolvers.ts';
 import { mascararErro } from './erros.ts';
 import { criarEsquema } from './esquema.ts';
 import { OPCOES_IDE, paginaDaIde, rotasDaIde } from './ide.ts';
