@@ -3,6 +3,9 @@ import { sql, type ColumnDefinitionBuilder, type CreateTableBuilder, type Kysely
 /**
  * What a migration may know about where it runs. Migrations never import application code;
  * dialect differences go through this small context instead.
+ *
+ * Frozen, like the migrations that use it (test/db/migracoes-congeladas.test.ts): a helper that
+ * must work differently is a new helper, so a landed migration always does what it did.
  */
 export interface ContextoMigracao {
   readonly dialeto: 'sqlite' | 'postgres';
