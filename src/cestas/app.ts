@@ -10,7 +10,7 @@ import type { Config } from '../config.ts';
 import type { Banco } from '../db/banco.ts';
 import { ErroDominio } from '../domain/erros.ts';
 import { limitadorNoBanco, type Limitador } from '../domain/limites.ts';
-import { VitrineDosCiclos } from '../domain/vitrine.ts';
+import { VitrineDosCiclos } from './vitrine.ts';
 import type { Relogio } from '../domain/tempo.ts';
 import { Cofre } from '../http/cofre.ts';
 import { exigirRegraDeAcesso, registrarCabecalhos } from '../http/protecoes.ts';

@@ -4,7 +4,7 @@ import { consultaPreparada } from '../db/preparadas.ts';
 import type { Linha } from '../db/tipos.ts';
 import type { Ator } from './acesso.ts';
 import { auditar } from './auditoria.ts';
-import { sessaoFoiEncerrada } from './sessoes.ts';
+import { sessaoFoiEncerrada } from '../db/sessoes-encerradas.ts';
 import { Conflito, NaoEncontrado, Proibido } from './erros.ts';
 import { PERFIS, PERFIS_AUTOCADASTRO, gravarPerfis, lerPerfis, type Perfil } from './perfis.ts';
 import { contem, exigirSemReferencias, montarPagina, totalDaLista, type Pagina, type PedidoDePagina, type Referencia } from './registros.ts';

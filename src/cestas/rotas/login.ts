@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { encerrarSessao } from '../../domain/sessoes.ts';
+import { registrarSessaoEncerrada } from '../../db/sessoes-encerradas.ts';
 import { Proibido } from '../../domain/erros.ts';
 import { conferirVinculoDeLogin, emailVerificado, encerrarTodasAsSessoes, liberarVinculoDeLogin } from '../../domain/usuarios.ts';
 import { atorDe, limitarLogin } from '../autenticacao.ts';
@@ -61,7 +61,7 @@ export function rotasLogin(app: FastifyInstance, ctx: ContextoCestas): void {
 
   async function sair(req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     const idToken = req.sessao?.idToken;
-    if (req.sessao !== null) await encerrarSessao(ctx.banco, req.sessao.sid, req.sessao.inicio + DURACAO_SESSAO_MS, ctx.relogio.agora());
+    if (req.sessao !== null) await registrarSessaoEncerrada(ctx.banco, req.sessao.sid, req.sessao.inicio + DURACAO_SESSAO_MS, ctx.relogio.agora());
     apagarSessao(reply, cookie);
     if (querJson(req)) return enviarJson(reply, null, 'Sessão encerrada');
     const depois = `${ctx.baseUrl()}/saiu`;

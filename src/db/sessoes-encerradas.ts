@@ -1,10 +1,10 @@
-import type { Db } from '../db/banco.ts';
+import type { Db } from './banco.ts';
 
 /**
  * Ended Cestas sessions: logging out records the session id until the cookie would have expired,
  * so a copy of the cookie taken before logout no longer opens anything, anywhere.
  */
-export async function encerrarSessao(db: Db, sid: string, expiraEmMs: number, agora: Date): Promise<void> {
+export async function registrarSessaoEncerrada(db: Db, sid: string, expiraEmMs: number, agora: Date): Promise<void> {
   await db
     .insertInto('sessaoencerrada')
     .values({ sid, expiraEm: new Date(expiraEmMs).toISOString() })

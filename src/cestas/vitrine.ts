@@ -1,7 +1,7 @@
 import type { Banco, Db } from '../db/banco.ts';
 import { VERSAO_DOS_CICLOS, versaoDosDados } from '../db/versoes.ts';
-import { cicloDasJanelas } from './ciclos.ts';
-import { catalogoDoCiclo, type CatalogoDoCiclo } from './pedidos.ts';
+import { cicloDasJanelas } from '../domain/ciclos.ts';
+import { catalogoDoCiclo, type CatalogoDoCiclo } from '../domain/pedidos.ts';
 
 export interface PontoParaPedido {
   readonly id: number;
