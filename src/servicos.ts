@@ -8,7 +8,7 @@ import { MODO_PASTA, criarPastaPrivada } from './db/arquivos-privados.ts';
 import { PESSOAS_DEMO, bancoVazio, carregarDemo } from './demo/dados.ts';
 import { diaLocal, relogioDoSistema, type Relogio } from './domain/tempo.ts';
 import { limitadorNoRedis } from './db/redis.ts';
-import { limitadorNoBanco, type Limitador } from './domain/limites.ts';
+import { limitadorNoBanco, type Limitador } from './db/limites.ts';
 import { avisoDoServico } from './http/log.ts';
 // NOTE: the development login provider (oidc-provider) and the Mercados face (GraphQL) are
 // loaded only when they start: together they are most of the start-up time of a process that

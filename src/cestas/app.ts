@@ -9,7 +9,7 @@ import qs from 'qs';
 import type { Config } from '../config.ts';
 import type { Banco } from '../db/banco.ts';
 import { ErroDominio } from '../domain/erros.ts';
-import { limitadorNoBanco, type Limitador } from '../domain/limites.ts';
+import { limitadorNoBanco, type Limitador } from '../db/limites.ts';
 import { VitrineDosCiclos } from './vitrine.ts';
 import type { Relogio } from '../domain/tempo.ts';
 import { Cofre } from '../http/cofre.ts';

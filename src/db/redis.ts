@@ -1,5 +1,5 @@
 import { createClient } from '@redis/client';
-import type { Limitador, Tentativa } from '../domain/limites.ts';
+import type { Limitador, Tentativa } from './limites.ts';
 
 /**
  * One fixed window per key, atomically: the first attempt starts the window (the key's expiry),

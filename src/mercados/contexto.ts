@@ -1,6 +1,6 @@
 import type { Config } from '../config.ts';
 import type { Banco } from '../db/banco.ts';
-import type { Limitador } from '../domain/limites.ts';
+import type { Limitador } from '../db/limites.ts';
 import type { Relogio } from '../domain/tempo.ts';
 import type { Cofre } from '../http/cofre.ts';
 import type { ClienteWeb } from './cliente.ts';

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { abrirBanco, emTransacao, migrar, ErroForaDaTransacao, type Banco } from '../../src/db/banco.ts';
 import { formatarDecimal } from '../../src/domain/decimal.ts';
-import { contarTentativa } from '../../src/domain/limites.ts';
+import { contarTentativa } from '../../src/db/limites.ts';
 import { VERSAO_DOS_CICLOS, versaoDosDados } from '../../src/db/versoes.ts';
 import { reservasDoCiclo } from '../../src/domain/pedidos.ts';
 import { DIALETO, bancoNovo, bancoVazio } from '../helpers/banco.ts';

@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { createClient } from '@redis/client';
 import { limitadorNoRedis } from '../../src/db/redis.ts';
 import { abrirBanco, migrar, type Banco } from '../../src/db/banco.ts';
-import { limitadorNoBanco, type Limitador } from '../../src/domain/limites.ts';
+import { limitadorNoBanco, type Limitador } from '../../src/db/limites.ts';
 import { DIALETO, bancoNovo } from '../helpers/banco.ts';
 import { Navegador } from '../helpers/navegador.ts';
 import { iniciarAmbiente } from '../helpers/servidor.ts';

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../db/banco.ts';
+import type { Db } from './banco.ts';
 
 export interface Tentativa {
   readonly permitido: boolean;
