@@ -13,6 +13,7 @@ import { ESCALA_DINHEIRO, ESCALA_QUANTIDADE } from '../domain/decimal.ts';
 import { regraDoComprovante, type ArquivoRecebido, type EntradaMovimentacao } from '../domain/financeiro.ts';
 import { regrasDasLinhas as regrasDaOferta, type AlvoNaOferta, type EntradaOferta, type LinhaParaOfertar } from '../domain/ofertas.ts';
 import { regrasDasLinhas as regrasDoPedido, type EntradaPedido, type LinhaPedida } from '../domain/pedidos.ts';
+import { POR_PAGINA_MAXIMO, POR_PAGINA_PADRAO, type PedidoDePagina } from '../domain/registros.ts';
 import { Campos, DIGITADO, MAIOR_ID, comoEntrada, type Entrada } from '../domain/validacao.ts';
 
 /**
@@ -304,4 +305,16 @@ export function lerMovimentacao(corpo: Entrada, arquivo: ArquivoRecebido | null)
   if (recusa !== null) c.erro('arquivo', recusa);
   c.concluir();
   return entrada;
+}
+
+/** Reads ?pagina, ?porPagina, ?ordem, ?direcao, ?busca, refusing what is not in the lists. */
+export function lerPedidoDePagina(query: Entrada, ordens: readonly string[], ordemPadrao: string): PedidoDePagina {
+  const c = new Campos(query);
+  const pagina = c.inteiro('pagina', { min: 1, max: 1_000_000 }) ?? 1;
+  const porPagina = c.inteiro('porPagina', { min: 1, max: POR_PAGINA_MAXIMO }) ?? POR_PAGINA_PADRAO;
+  const ordem = c.umDe('ordem', ordens) ?? ordemPadrao;
+  const direcao = c.umDe('direcao', ['asc', 'desc'] as const) ?? 'asc';
+  const busca = c.texto('busca', { max: 100 });
+  c.concluir();
+  return { pagina, porPagina, ordem, direcao, busca: busca === '' ? null : busca };
 }

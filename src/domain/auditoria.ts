@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
+import { contem, totalDaLista } from '../db/consultas.ts';
 import type { Db } from '../db/banco.ts';
 import type { Ator } from './acesso.ts';
-import { contem, montarPagina, totalDaLista, type Pagina, type PedidoDePagina } from './registros.ts';
+import { montarPagina, type Pagina, type PedidoDePagina } from './registros.ts';
 
 export interface RegistroAuditoria {
   readonly acao: string;

@@ -1,4 +1,5 @@
 import type { SelectQueryBuilder } from 'kysely';
+import { contem, totalDaLista } from '../db/consultas.ts';
 import { emTransacao, type Banco, type Db } from '../db/banco.ts';
 import { violouReferencia, violouUnicidade } from '../db/erros.ts';
 import type { DB, Linha } from '../db/tipos.ts';
@@ -6,10 +7,7 @@ import type { Ator } from './acesso.ts';
 import { auditar } from './auditoria.ts';
 import { ESCALA_DINHEIRO, paraNumero } from './decimal.ts';
 import { Conflito, NaoEncontrado } from './erros.ts';
-import {
-  contem, exigirSemReferencias, montarPagina, totalDaLista,
-  type Pagina, type PedidoDePagina, type Referencia,
-} from './registros.ts';
+import { exigirSemReferencias, montarPagina, type Pagina, type PedidoDePagina, type Referencia } from './registros.ts';
 import { Campos, chaveDeNome, MAIOR_ID, type Entrada } from './validacao.ts';
 
 /** The product units the community uses (spec: kg, unidade, litro, dúzia; maço also occurs). */

@@ -1,3 +1,4 @@
+import { contem, totalDaLista } from '../db/consultas.ts';
 import { ehPostgres, emTransacao, travar, type Banco, type Db } from '../db/banco.ts';
 import { consultaPreparada } from '../db/preparadas.ts';
 import { conferirCapacidade, extrasPublicados, linhasOfertadas } from './alocacao.ts';
@@ -5,7 +6,7 @@ import type { Ator } from './acesso.ts';
 import { auditar } from './auditoria.ts';
 import { ESCALA_DINHEIRO, ESCALA_QUANTIDADE, paraNumero } from './decimal.ts';
 import { Conflito, Invalido, NaoEncontrado } from './erros.ts';
-import { contem, exigirSemReferencias, montarPagina, totalDaLista, type Pagina, type PedidoDePagina, type Referencia } from './registros.ts';
+import { exigirSemReferencias, montarPagina, type Pagina, type PedidoDePagina, type Referencia } from './registros.ts';
 import { somarDias } from './tempo.ts';
 import { chaveDeNome } from './validacao.ts';
 

@@ -1,4 +1,5 @@
 import { PostgresAdapter, type Transaction } from 'kysely';
+import { contem } from '../db/consultas.ts';
 import { emTransacao, type Banco, type Db } from '../db/banco.ts';
 import type { DB, Linha } from '../db/tipos.ts';
 import type { Ator } from './acesso.ts';
@@ -6,7 +7,6 @@ import { auditar } from './auditoria.ts';
 import type { Conta, NomePerfil } from './contas.ts';
 import { ESCALA_DINHEIRO } from './decimal.ts';
 import { Invalido, Proibido } from './erros.ts';
-import { contem } from './registros.ts';
 import { Campos, chaveDeNome, type Entrada } from './validacao.ts';
 
 /**

@@ -1,3 +1,4 @@
+import { contem, totalDaLista } from '../db/consultas.ts';
 import { emTransacao, type Banco, type Db } from '../db/banco.ts';
 import { violouUnicidade } from '../db/erros.ts';
 import { consultaPreparada } from '../db/preparadas.ts';
@@ -7,7 +8,7 @@ import { auditar } from './auditoria.ts';
 import { sessaoFoiEncerrada } from '../db/sessoes-encerradas.ts';
 import { Conflito, NaoEncontrado, Proibido } from './erros.ts';
 import { PERFIS, PERFIS_AUTOCADASTRO, gravarPerfis, lerPerfis, type Perfil } from './perfis.ts';
-import { contem, exigirSemReferencias, montarPagina, totalDaLista, type Pagina, type PedidoDePagina, type Referencia } from './registros.ts';
+import { exigirSemReferencias, montarPagina, type Pagina, type PedidoDePagina, type Referencia } from './registros.ts';
 import { Campos, chaveDeNome, type Entrada } from './validacao.ts';
 
 export interface Usuario {

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { pode } from '../../domain/acesso.ts';
 import { ORDENS_CICLO, listarCiclos } from '../../domain/ciclos.ts';
-import { lerPedidoDePagina } from '../../domain/registros.ts';
 import { diaLocal } from '../../domain/tempo.ts';
 import { comoEntrada } from '../../domain/validacao.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
+import { lerPedidoDePagina } from '../entrada.ts';
 import { responder } from '../resposta.ts';
 import { indiceCiclos } from '../views/ciclo.ts';
 

@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import { listarAuditoria } from '../../domain/auditoria.ts';
-import { lerPedidoDePagina } from '../../domain/registros.ts';
 import { Campos, comoEntrada, MAIOR_ID } from '../../domain/validacao.ts';
 import { confiavel, html } from '../../http/html.ts';
 import { markdownParaHtml } from '../../http/markdown.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
+import { lerPedidoDePagina } from '../entrada.ts';
 import { responder } from '../resposta.ts';
 import { indiceRegistros } from '../views/registros.ts';
 

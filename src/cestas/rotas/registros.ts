@@ -1,10 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { pode, type Acao, type Ator } from '../../domain/acesso.ts';
-import { lerPedidoDePagina, type Pagina, type PedidoDePagina } from '../../domain/registros.ts';
+import { type Pagina, type PedidoDePagina } from '../../domain/registros.ts';
 import { comoEntrada, MAIOR_ID, type Entrada } from '../../domain/validacao.ts';
 import { html, type Html } from '../../http/html.ts';
 import { atorDe } from '../autenticacao.ts';
+import { lerPedidoDePagina } from '../entrada.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import type { Recusa, Redesenho } from '../tipos-fastify.ts';
