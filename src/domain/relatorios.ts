@@ -168,7 +168,7 @@ const COLUNAS_FORNECEDORES: readonly Coluna[] = [
 ];
 
 /** Rows of what each supplier delivers: planned and ordered per product, for the given cycles. */
-export async function linhasDosFornecedores(db: Db, ator: Ator, cicloids: readonly number[]): Promise<LinhaRelatorio[]> {
+async function linhasDosFornecedores(db: Db, ator: Ator, cicloids: readonly number[]): Promise<LinhaRelatorio[]> {
   const ciclos = await ciclosPorId(db, cicloids);
   const linhas: LinhaRelatorio[] = [];
   for (const ciclo of ciclos) {

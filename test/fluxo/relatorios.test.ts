@@ -16,7 +16,7 @@ import type { Navegador } from '../helpers/navegador.ts';
 
 interface RelatorioJson {
   titulo: string;
-  colunas: Array<{ chave: string }>;
+  colunas: Array<{ chave: string; titulo: string; somenteDados?: true }>;
   grupos: Array<{ titulo: string; linhas: Array<Record<string, string | number | null>>; subtotais: Record<string, number> }>;
   totais: Record<string, number>;
 }
@@ -138,7 +138,7 @@ describe('relatórios de um ciclo pequeno, conferidos à mão', () => {
     assert.equal(ruim?.status, 400);
   });
 
-  test('CSV: BOM, ponto e vírgula, cabeçalho, acentos e decimais com ponto; nome do arquivo com o ciclo', async () => {
+  test('CSV: o mesmo modelo da página (colunas com títulos de gente, planejado), BOM, ponto e vírgula, acentos e decimais com ponto', async () => {
     const r = await quem.Admin?.nav.get(`${amb.url}/downloadpedidosfornecedoresciclos?ciclos=${cicloid}`);
     assert.equal(r?.status, 200);
     assert.match(r?.headers.get('content-type') ?? '', /text\/csv/);
@@ -148,12 +148,17 @@ describe('relatórios de um ciclo pequeno, conferidos à mão', () => {
     assert.deepEqual([...bytes.subarray(0, 3)], [0xef, 0xbb, 0xbf], 'BOM UTF-8');
     const linhas = parse(bytes.subarray(3).toString('utf8'), { delimiter: ';' }) as string[][];
     assert.deepEqual(linhas, [
-      ['fornecedor', 'ciclo', 'produto', 'unidade', 'quantidade', 'valorUnitario', 'valorTotal'],
-      ['Ana Horta', 'Ciclo R', 'alface', 'maço', '6', '3.00', '18.00'],
-      ['Ana Horta', 'Ciclo R', 'tomate', 'kg', '3', '8.00', '24.00'],
-      ['Bruno Sítio', 'Ciclo R', 'ovos', 'dúzia', '1.5', '16.00', '24.00'],
-      ['Bruno Sítio', 'Ciclo R', 'tomate', 'kg', '2', '7.50', '15.00'],
+      ['Fornecedor', 'Produto', 'Unidade', 'Planejado', 'Pedido', 'Valor unitário', 'Valor'],
+      ['Ana Horta', 'alface', 'maço', '20', '6', '3.00', '18.00'],
+      ['Ana Horta', 'tomate', 'kg', '10', '3', '8.00', '24.00'],
+      ['Bruno Sítio', 'ovos', 'dúzia', '5', '1.5', '16.00', '24.00'],
+      ['Bruno Sítio', 'tomate', 'kg', '12', '2', '7.50', '15.00'],
     ]);
+    // The page's model, cell for cell: the CSV cannot disagree with what the page and the JSON say.
+    const pagina = await json('Admin', '/pedidosfornecedoresciclos', { ciclos: [cicloid] });
+    const colunas = pagina.colunas.filter((c) => c.somenteDados !== true);
+    assert.deepEqual(linhas[0], colunas.map((c) => c.titulo));
+    assert.deepEqual(linhas.slice(1).map((l) => l.map(Number).slice(3)), linhasDe(pagina, colunas.map((c) => c.chave)).map((l) => l.slice(3)));
     const proprio = await quem['Bruno Sítio']?.nav.get(`${amb.url}/downloadpedidosfornecedoresciclos?ciclos=${cicloid}`);
     assert.ok(!proprio?.texto.includes('Ana Horta'), 'um fornecedor baixa só as suas linhas');
     assert.equal((await quem.Carla?.nav.get(`${amb.url}/downloadpedidosfornecedoresciclos?ciclos=${cicloid}`))?.status, 403);

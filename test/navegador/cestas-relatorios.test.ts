@@ -92,8 +92,8 @@ describe('os relatórios no navegador', { skip: pular }, () => {
     const texto = conteudo.toString('utf8');
     assert.equal(texto.charCodeAt(0), 0xfeff, 'com BOM, para as planilhas');
     const linhas = texto.slice(1).trim().split(/\r?\n/);
-    assert.equal(linhas[0], 'fornecedor;ciclo;produto;unidade;quantidade;valorUnitario;valorTotal');
-    const doFornecedor = linhas.filter((l) => l.startsWith(`${nomes.fornecedor};Ciclo de abril;${nomes.produto};`));
+    assert.equal(linhas[0], 'Fornecedor;Produto;Unidade;Planejado;Pedido;Valor unitário;Valor');
+    const doFornecedor = linhas.filter((l) => l.startsWith(`${nomes.fornecedor};${nomes.produto};`));
     assert.ok(doFornecedor.length >= 1, `uma linha de ${nomes.fornecedor} em:\n${texto}`);
   });
 

@@ -42,12 +42,12 @@ describe('CSV: nada que alguém digitou vira fórmula na planilha da coordenaç�
     assert.equal(r.status, 200);
     const linhas = parse(r.texto, { delimiter: ';', bom: true, columns: true }) as Array<Record<string, string>>;
     assert.equal(linhas.length, FORMULAS.length);
-    const fornecedores = linhas.map((l) => l.fornecedor ?? '').sort();
+    const fornecedores = linhas.map((l) => l.Fornecedor ?? '').sort();
     assert.deepEqual(fornecedores, FORMULAS.map((f) => `'${f}`).sort(), 'cada nome sai com um apóstrofo na frente, inteiro');
     for (const l of linhas) {
-      assert.ok((l.produto ?? '').startsWith("'"), l.produto);
+      assert.ok((l.Produto ?? '').startsWith("'"), l.Produto);
       for (const [coluna, valor] of Object.entries(l)) assert.ok(!/^[=+\-@\t\r]/.test(valor), `${coluna}: ${JSON.stringify(valor)}`);
     }
-    assert.ok(linhas.every((l) => /^\d/.test(l.quantidade ?? '') && /^\d/.test(l.valorTotal ?? '')), 'os números seguem números');
+    assert.ok(linhas.every((l) => /^\d/.test(l.Pedido ?? '') && /^\d/.test(l.Valor ?? '')), 'os números seguem números');
   });
 });

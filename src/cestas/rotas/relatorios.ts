@@ -3,7 +3,7 @@ import { stringify } from 'csv-stringify';
 import type { Acao, Ator } from '../../domain/acesso.ts';
 import { NaoEncontrado } from '../../domain/erros.ts';
 import {
-  cicloAtual, ciclosParaEscolher, documentoDeEntrega, lerCiclos, lerFiltroMovimentacoes, linhasDosFornecedores, relatorioDeMovimentacoes,
+  cicloAtual, ciclosParaEscolher, colunasLegiveis, documentoDeEntrega, lerCiclos, lerFiltroMovimentacoes, relatorioDeMovimentacoes,
   relatorioDeProdutos, relatorioDeSobra, relatorioDosConsumidores, relatorioDosFornecedores, relatorioParaJson, valorTexto, type Relatorio,
 } from '../../domain/relatorios.ts';
 import { comoEntrada } from '../../domain/validacao.ts';
@@ -86,24 +86,21 @@ export function rotasRelatorios(app: FastifyInstance, ctx: ContextoCestas): void
     return [atual];
   }
 
-  // CSV of supplier orders: UTF-8 with BOM (accents in spreadsheet programs), ';' and dot decimals.
+  // CSV of supplier orders, from the same report model as the page and the JSON (its columns,
+  // human headers and rows): UTF-8 with BOM (accents in spreadsheet programs), ';' and dot decimals.
   app.get('/downloadpedidosfornecedoresciclos', { config: { acesso: 'relatoriosFornecedores' } }, async (req, reply) => {
     const ids = await ciclosDoDownload(req);
-    const linhas = await linhasDosFornecedores(ctx.banco, atorDe(req), ids);
-    const nomes = [...new Set(linhas.map((l) => String(l.ciclo)))];
-    const ciclosNomes = nomes.length > 0 ? nomes : (await ctx.banco.selectFrom('ciclo').select('nome').where('id', 'in', ids).execute()).map((c) => c.nome);
-    const q = { chave: 'q', titulo: '', tipo: 'quantidade' as const };
-    const d = { chave: 'd', titulo: '', tipo: 'dinheiro' as const };
+    const relatorio = await relatorioDosFornecedores(ctx.banco, atorDe(req), ids, tempo(ctx).hoje);
+    const nomes = (await ctx.banco.selectFrom('ciclo').select('nome').where('id', 'in', ids).orderBy('id').execute()).map((c) => c.nome);
+    const colunas = colunasLegiveis(relatorio);
     // NOTE: names come from people (a supplier's own name, a product): a cell starting with = + - @,
     // a tab or a carriage return would run as a formula in a spreadsheet, so it gets a leading '.
-    const csv = stringify({ delimiter: ';', bom: true, header: true, escape_formulas: true, columns: ['fornecedor', 'ciclo', 'produto', 'unidade', 'quantidade', 'valorUnitario', 'valorTotal'] });
+    const csv = stringify({ delimiter: ';', bom: true, header: true, escape_formulas: true, columns: colunas.map((c) => c.titulo) });
     reply
       .type('text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="${nomeDeArquivo('pedidos-fornecedores', ciclosNomes)}.csv"`)
+      .header('content-disposition', `attachment; filename="${nomeDeArquivo('pedidos-fornecedores', nomes)}.csv"`)
       .send(csv);
-    for (const l of linhas) {
-      csv.write([l.fornecedor, l.ciclo, l.produto, l.unidade, valorTexto(q, l.quantidade ?? null), valorTexto(d, l.valorUnitario ?? null), valorTexto(d, l.valorTotal ?? null)]);
-    }
+    for (const grupo of relatorio.grupos) for (const linha of grupo.linhas) csv.write(colunas.map((c) => valorTexto(c, linha[c.chave] ?? null)));
     csv.end();
     return reply;
   });
