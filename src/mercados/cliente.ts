@@ -2,7 +2,8 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Type } from '@sinclair/typebox';
-import type { FastifyBaseLogger, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyBaseLogger, FastifyReply } from 'fastify';
+import type { AppTipada } from '../http/app-tipada.ts';
 import { isAuthenticated, type Guarda } from './acesso.ts';
 
 /** Where `npm install` (scripts/construir-cliente.ts) puts the built browser client. */
@@ -70,7 +71,7 @@ Rode <code>npm install</code> (ou <code>npm run prepare</code>) e reinicie o ser
  * year-long cache. Without a build, production refuses to start; elsewhere the shell explains
  * what to run (503) and the start is logged as an error.
  */
-export function rotasCliente(app: FastifyInstance, cliente: ClienteWeb, opcoes: { producao: boolean; log: FastifyBaseLogger }): void {
+export function rotasCliente(app: AppTipada, cliente: ClienteWeb, opcoes: { producao: boolean; log: FastifyBaseLogger }): void {
   if (cliente.shell === null) {
     if (opcoes.producao) throw new Error(`o cliente web da face Mercados não foi construído em ${PASTA_CLIENTE}: rode npm install`);
     opcoes.log.error(`o cliente web não foi construído em ${PASTA_CLIENTE}: rode npm install (ou npm run prepare)`);
@@ -85,7 +86,7 @@ export function rotasCliente(app: FastifyInstance, cliente: ClienteWeb, opcoes: 
     `${CAMINHO_ASSETS}/:arquivo`,
     { config: { guarda: 'publico' }, schema: { params: Type.Object({ arquivo: Type.String() }) } },
     (req, reply) => {
-      const arquivo = cliente.assets.get((req.params as { arquivo: string }).arquivo);
+      const arquivo = cliente.assets.get(req.params.arquivo);
       if (arquivo === undefined) return reply.callNotFound();
       return reply.type(arquivo.tipo).header('cache-control', 'public, max-age=31536000, immutable').send(arquivo.conteudo);
     },

@@ -1,11 +1,12 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppTipada } from '../../http/app-tipada.ts';
 import { atualizarProprioCadastro, autoCadastrar, usuarioPorEmail, type Usuario } from '../../domain/usuarios.ts';
 import { comoEntrada } from '../../domain/validacao.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import { formularioCadastro, paginaPerfil, valoresDoUsuario } from '../views/paginas.ts';
 import type { Redesenho } from '../tipos-fastify.ts';
-import { ParamsId, errosDeCampo } from './registros.ts';
+import { ParamsId, errosDeCampo, idDaRota } from './registros.ts';
 
 
 function sessaoDe(req: FastifyRequest) {
@@ -14,7 +15,7 @@ function sessaoDe(req: FastifyRequest) {
 }
 
 /** Self-registration (/usuarionovo) and one's own profile (/profile). */
-export function rotasCadastro(app: FastifyInstance, ctx: ContextoCestas): void {
+export function rotasCadastro(app: AppTipada, ctx: ContextoCestas): void {
   const acesso = { config: { acesso: 'identidade' as const } };
 
   function formCadastro(req: FastifyRequest, reply: FastifyReply, usuario: Usuario | null, valores: Record<string, unknown>, erros: Readonly<Record<string, unknown>>, status = 200) {
@@ -57,8 +58,8 @@ export function rotasCadastro(app: FastifyInstance, ctx: ContextoCestas): void {
   /** The record of the one signed in: by the login's e-mail on /profile, by the id on /usuarionovo/:id. */
   const proprio = async (req: FastifyRequest): Promise<Usuario | null> => {
     const { ator, identidade } = sessaoDe(req);
-    const { id } = req.params as { id?: number };
-    if (id === undefined) return (await usuarioPorEmail(ctx.banco, identidade.email)) ?? null;
+    const id = idDaRota(req);
+    if (id === null) return (await usuarioPorEmail(ctx.banco, identidade.email)) ?? null;
     return ator.usuarioid === id ? ((await usuarioPorEmail(ctx.banco, ator.email)) ?? null) : null;
   };
 
@@ -82,7 +83,7 @@ export function rotasCadastro(app: FastifyInstance, ctx: ContextoCestas): void {
     { config: { ...acesso.config, redesenhar: redesenhar(async (req, reply, v, e, s) => formCadastro(req, reply, await proprio(req), v, e, s)) }, schema: { params: ParamsId } },
     async (req, reply) => {
       const { ator } = sessaoDe(req);
-      const { id } = req.params as { id: number };
+      const { id } = req.params;
       return salvar(
         req, reply,
         () => atualizarProprioCadastro(ctx.banco, ator, id, comoEntrada(req.body), { agora: ctx.relogio.agora(), comPerfis: true }),

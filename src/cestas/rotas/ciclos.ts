@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { AppTipada } from '../../http/app-tipada.ts';
 import { pode } from '../../domain/acesso.ts';
 import { ORDENS_CICLO, listarCiclos } from '../../domain/ciclos.ts';
 import { diaLocal } from '../../domain/tempo.ts';
@@ -9,7 +9,7 @@ import { responder } from '../resposta.ts';
 import { indiceCiclos } from '../views/ciclo.ts';
 
 /** The spec's ciclo-index has its own handler: cycles newest first, each with its phase. */
-export function rotasCiclos(app: FastifyInstance, ctx: ContextoCestas): void {
+export function rotasCiclos(app: AppTipada, ctx: ContextoCestas): void {
   app.get('/ciclo-index', { config: { acesso: 'catalogoLer' } }, async (req, reply) => {
     const query = comoEntrada(req.query);
     const pedido = lerPedidoDePagina({ direcao: 'desc', ...query }, ORDENS_CICLO, 'dataOfertaInicio');

@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppTipada } from '../../http/app-tipada.ts';
 import { pode } from '../../domain/acesso.ts';
 import { paginaDaComposicao, salvarComposicao } from '../../domain/composicao.ts';
 import { comoEntrada } from '../../domain/validacao.ts';
@@ -8,11 +9,11 @@ import type { ContextoCestas } from '../contexto-cestas.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import type { Redesenho } from '../tipos-fastify.ts';
 import { paginaComposicao } from '../views/composicao.ts';
-import { ParamsId } from './registros.ts';
+import { ParamsId, idDaRota } from './registros.ts';
 
 
 /** Basket composition: GET/POST /composicao/:id (cycle-basket id) and POST /composicaosave. */
-export function rotasComposicao(app: FastifyInstance, ctx: ContextoCestas): void {
+export function rotasComposicao(app: AppTipada, ctx: ContextoCestas): void {
   async function mostrar(req: FastifyRequest, reply: FastifyReply, id: number, falha = { status: 200, erro: null as string | null, detalhes: {} as Readonly<Record<string, unknown>>, valores: null as Readonly<Record<string, unknown>> | null }) {
     const pagina = await paginaDaComposicao(ctx.banco, id);
     const podeEditar = pode(atorDe(req), 'composicaoEscrever');
@@ -32,13 +33,12 @@ export function rotasComposicao(app: FastifyInstance, ctx: ContextoCestas): void
 
   /** A browser gets the composition page back with the message and what it typed. */
   const redesenhar: Redesenho = async (req, reply, recusa) => {
-    const { id: idDaRota } = req.params as { id?: number };
-    const id = cicloCestaDoCorpo(req.body, idDaRota ?? null);
+    const id = cicloCestaDoCorpo(req.body, idDaRota(req));
     if (id === null) return null;
     return mostrar(req, reply, id, { status: recusa.status, erro: recusa.mensagem, detalhes: recusa.detalhes, valores: comoEntrada(req.body) });
   };
 
-  app.get('/composicao/:id', { config: { acesso: 'composicaoLer' }, schema: { params: ParamsId } }, (req, reply) => mostrar(req, reply, (req.params as { id: number }).id));
-  app.post('/composicao/:id', { config: { acesso: 'composicaoEscrever', redesenhar }, schema: { params: ParamsId } }, (req, reply) => salvar(req, reply, (req.params as { id: number }).id));
+  app.get('/composicao/:id', { config: { acesso: 'composicaoLer' }, schema: { params: ParamsId } }, (req, reply) => mostrar(req, reply, req.params.id));
+  app.post('/composicao/:id', { config: { acesso: 'composicaoEscrever', redesenhar }, schema: { params: ParamsId } }, (req, reply) => salvar(req, reply, req.params.id));
   app.post('/composicaosave', { config: { acesso: 'composicaoEscrever', redesenhar } }, (req, reply) => salvar(req, reply, null));
 }

@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import multipart from '@fastify/multipart';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppTipada } from '../../http/app-tipada.ts';
 import { TAMANHO_MAXIMO_ARQUIVO, arquivoDaMovimentacao, fecharCiclo, registrarMovimentacao, saldos, tiposDeMovimentacao } from '../../domain/financeiro.ts';
 import { comoEntrada, type Entrada } from '../../domain/validacao.ts';
 import { atorDe } from '../autenticacao.ts';
@@ -14,9 +15,9 @@ import { ParamsId } from './registros.ts';
 
 
 /** Closing a cycle, recording payments and adjustments with a receipt, and downloading receipts. */
-export function rotasFinanceiro(app: FastifyInstance, ctx: ContextoCestas): void {
+export function rotasFinanceiro(app: AppTipada, ctx: ContextoCestas): void {
   app.post('/fecharciclo/:id', { config: { acesso: 'financeiroEscrever' }, schema: { params: ParamsId } }, async (req, reply) => {
-    const { id } = req.params as { id: number };
+    const { id } = req.params;
     const resumo = await fecharCiclo(ctx.banco, atorDe(req), id, { ...tempo(ctx), taxa: ctx.config.taxa });
     const mensagem = resumo.novas === 0 ? 'Ciclo já estava fechado: nada mudou' : `Ciclo fechado: ${resumo.novas} movimentações registradas`;
     if (querJson(req)) return enviarJson(reply, resumo, mensagem);
@@ -68,7 +69,7 @@ export function rotasFinanceiro(app: FastifyInstance, ctx: ContextoCestas): void
   });
 
   app.get('/movimentacao/:id/arquivo', { config: { acesso: 'financeiroLer' }, schema: { params: ParamsId } }, async (req, reply) => {
-    const { id } = req.params as { id: number };
+    const { id } = req.params;
     const arquivo = await arquivoDaMovimentacao(ctx.banco, atorDe(req), id, ctx.config.dirArquivos);
     return reply
       .type(arquivo.tipo)

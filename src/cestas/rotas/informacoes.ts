@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { FastifyInstance } from 'fastify';
+import type { AppTipada } from '../../http/app-tipada.ts';
 import { listarAuditoria } from '../../domain/auditoria.ts';
 import { Campos, comoEntrada, MAIOR_ID } from '../../domain/validacao.ts';
 import { confiavel, html } from '../../http/html.ts';
@@ -21,7 +21,7 @@ function resumoDaMudanca(antes: unknown, depois: unknown): string {
 }
 
 /** /limitesolar (public information) and /auditoria (the audit trail, for admins). */
-export function rotasInformacoes(app: FastifyInstance, ctx: ContextoCestas): void {
+export function rotasInformacoes(app: AppTipada, ctx: ContextoCestas): void {
   app.get('/limitesolar', { config: { acesso: 'publico' } }, async (req, reply) => {
     // Read on each request so a community can replace the file without a restart.
     const texto = await readFile(ctx.config.limiteSolarArquivo, 'utf8');

@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppTipada } from '../../http/app-tipada.ts';
 import { registrarSessaoEncerrada } from '../../db/sessoes-encerradas.ts';
 import { Proibido } from '../../domain/erros.ts';
 import { conferirVinculoDeLogin, emailVerificado, encerrarTodasAsSessoes, liberarVinculoDeLogin } from '../../domain/usuarios.ts';
@@ -20,7 +21,7 @@ function recusarLogin(req: FastifyRequest, reply: FastifyReply, mensagem: string
 const EMAIL_NAO_VERIFICADO =
   'O provedor de login não confirmou que este e-mail é seu. Confirme o endereço na sua conta do provedor e entre novamente.';
 
-export function rotasLogin(app: FastifyInstance, ctx: ContextoCestas): void {
+export function rotasLogin(app: AppTipada, ctx: ContextoCestas): void {
   const cookie = { seguro: ctx.cookiesSeguros };
 
   // The provider returns here. Without an authorization response there is nothing to complete:
@@ -87,7 +88,7 @@ export function rotasLogin(app: FastifyInstance, ctx: ContextoCestas): void {
   });
 
   app.post('/usuario/:id/liberarlogin', { config: { acesso: 'loginLiberar' }, schema: { params: ParamsId } }, async (req, reply) => {
-    const { id } = req.params as { id: number };
+    const { id } = req.params;
     const usuario = await liberarVinculoDeLogin(ctx.banco, atorDe(req), id, ctx.relogio.agora());
     if (querJson(req)) return enviarJson(reply, usuario, 'Login liberado');
     return redirecionarComAviso(reply, `/usuario/${id}`, 'Login liberado: o próximo login com este e-mail fica ligado ao cadastro.');

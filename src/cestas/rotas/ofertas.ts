@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppTipada } from '../../http/app-tipada.ts';
 import { donoVisivel, ehGestor, exigirAgirPor, type Ator } from '../../domain/acesso.ts';
 import { cicloDasJanelas, faseDoCiclo } from '../../domain/ciclos.ts';
 import { Invalido } from '../../domain/erros.ts';
@@ -25,7 +26,7 @@ function fornecedorDaPagina(ator: Ator, usuarioid: number | null): number {
 }
 
 /** Offers: the supplier's page, the list, draft and final saves, and removal of a line. */
-export function rotasOfertas(app: FastifyInstance, ctx: ContextoCestas): void {
+export function rotasOfertas(app: AppTipada, ctx: ContextoCestas): void {
   async function mostrar(req: FastifyRequest, reply: FastifyReply, cicloid: number, usuarioid: number, falha = { status: 200, erro: null as string | null, detalhes: {} as Readonly<Record<string, unknown>>, valores: null as ReadonlyArray<Readonly<Record<string, unknown>>> | null }) {
     const ator = atorDe(req);
     const { hoje } = tempo(ctx);
@@ -57,7 +58,7 @@ export function rotasOfertas(app: FastifyInstance, ctx: ContextoCestas): void {
   });
 
   app.get('/oferta/:id', { config: { acesso: 'ofertasLer' }, schema: { params: ParamsId } }, async (req, reply) => {
-    const { id } = req.params as { id: number };
+    const { id } = req.params;
     const c = new Campos(comoEntrada(req.query));
     const usuarioid = c.inteiro('usuarioid', { min: 1, max: MAIOR_ID });
     c.concluir();

@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppTipada } from '../../http/app-tipada.ts';
 import { ciclosDoPainel, proximasAcoes } from '../../domain/ciclos.ts';
 import { saldoDe } from '../../domain/financeiro.ts';
 import { diaLocal } from '../../domain/tempo.ts';
@@ -20,6 +21,6 @@ export async function mostrarPainel(ctx: ContextoCestas, req: FastifyRequest, re
   });
 }
 
-export function rotasPainel(app: FastifyInstance, ctx: ContextoCestas): void {
+export function rotasPainel(app: AppTipada, ctx: ContextoCestas): void {
   app.get('/', { config: { acesso: 'painel' } }, (req, reply) => mostrarPainel(ctx, req, reply));
 }

@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppTipada } from '../../http/app-tipada.ts';
 import { donoVisivel, ehGestor, exigirAgirPor, type Ator } from '../../domain/acesso.ts';
 import { faseDoCiclo } from '../../domain/ciclos.ts';
 import { Invalido } from '../../domain/erros.ts';
@@ -32,7 +33,7 @@ function usuarioDaQuery(query: unknown): number | null {
 }
 
 /** Consumer orders: the order page, save (reserving stock), confirmation, and a cycle's orders. */
-export function rotasPedidos(app: FastifyInstance, ctx: ContextoCestas): void {
+export function rotasPedidos(app: AppTipada, ctx: ContextoCestas): void {
   const taxa = ctx.config.taxa;
 
   async function mostrar(req: FastifyRequest, reply: FastifyReply, cicloid: number, usuarioid: number, falha = { status: 200, erro: null as string | null, detalhes: {} as Readonly<Record<string, unknown>>, valores: null as Readonly<Record<string, unknown>> | null }) {
@@ -61,7 +62,7 @@ export function rotasPedidos(app: FastifyInstance, ctx: ContextoCestas): void {
   }
 
   app.get('/pedidoconsumidores/:id', { config: { acesso: 'pedidosLer' }, schema: { params: ParamsId } }, (req, reply) =>
-    mostrar(req, reply, (req.params as { id: number }).id, consumidorDaPagina(atorDe(req), usuarioDaQuery(req.query))),
+    mostrar(req, reply, req.params.id, consumidorDaPagina(atorDe(req), usuarioDaQuery(req.query))),
   );
 
   /** A browser gets its order page back with the message and what it typed. */
@@ -83,7 +84,7 @@ export function rotasPedidos(app: FastifyInstance, ctx: ContextoCestas): void {
 
   app.get('/pedidoconsumidoresconfirmacao/:id', { config: { acesso: 'pedidosLer' }, schema: { params: ParamsId } }, async (req, reply) => {
     const ator = atorDe(req);
-    const pedido = await pedidoVisivel(ctx.banco, ator, (req.params as { id: number }).id, taxa);
+    const pedido = await pedidoVisivel(ctx.banco, ator, req.params.id, taxa);
     const podeConfirmar = pedido.usuario.id === ator.usuarioid || ehGestor(ator);
     return responder(req, reply, { titulo: 'Confirmação do pedido', dados: pedidoJson(pedido), corpo: () => paginaConfirmacao(pedido, req.sessao?.csrf ?? null, podeConfirmar) });
   });
@@ -95,7 +96,7 @@ export function rotasPedidos(app: FastifyInstance, ctx: ContextoCestas): void {
   });
 
   app.get('/pedidosconsumidorestodos/:id', { config: { acesso: 'pedidosLer' }, schema: { params: ParamsId } }, async (req, reply) => {
-    const pedidos = await pedidosVisiveis(ctx.banco, atorDe(req), (req.params as { id: number }).id, taxa);
+    const pedidos = await pedidosVisiveis(ctx.banco, atorDe(req), req.params.id, taxa);
     return responder(req, reply, { titulo: 'Pedidos do ciclo', dados: { itens: pedidos.map(pedidoJson) }, corpo: () => listaDePedidos(pedidos) });
   });
 }

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppTipada } from '../../http/app-tipada.ts';
 import { pode, type Acao, type Ator } from '../../domain/acesso.ts';
 import { type Pagina, type PedidoDePagina } from '../../domain/registros.ts';
 import { comoEntrada, MAIOR_ID, type Entrada } from '../../domain/validacao.ts';
@@ -12,6 +13,16 @@ import type { Recusa, Redesenho } from '../tipos-fastify.ts';
 import { formularioRegistro, indiceRegistros, type CampoForm, type ColunaIndice } from '../views/registros.ts';
 
 export const ParamsId = Type.Object({ id: Type.Integer({ minimum: 1, maximum: MAIOR_ID }) });
+
+/**
+ * The `:id` the route's schema validated, for code that serves routes with and without one (the
+ * form redraws); null on a route without it.
+ */
+export function idDaRota(req: FastifyRequest): number | null {
+  const params: unknown = req.params;
+  if (params === null || typeof params !== 'object' || !('id' in params)) return null;
+  return typeof params.id === 'number' ? params.id : null;
+}
 
 /** What a record type plugs into the standard record routes of the spec. */
 export interface Recurso<T extends { readonly id: number }, O = Record<string, never>> {
@@ -56,7 +67,7 @@ export function errosDeCampo(recusa: Recusa): Readonly<Record<string, unknown>> 
 }
 
 /** Registers GET /x-index, GET /x, POST /x, GET /x/:id, POST /x/:id and POST /x/delete/:id. */
-export function registrarRecurso<T extends { readonly id: number }, O>(app: FastifyInstance, ctx: ContextoCestas, r: Recurso<T, O>): void {
+export function registrarRecurso<T extends { readonly id: number }, O>(app: AppTipada, ctx: ContextoCestas, r: Recurso<T, O>): void {
   const base = `/${r.prefixo}`;
   const indice = `${base}-index`;
   const schemaId = { schema: { params: ParamsId } };
@@ -103,8 +114,8 @@ export function registrarRecurso<T extends { readonly id: number }, O>(app: Fast
   const redesenhar: Redesenho = async (req, reply, recusa) => {
     const erros = errosDeCampo(recusa);
     if (erros === null) return null;
-    const { id } = req.params as { id?: number };
-    const registro = id === undefined ? null : await r.obter(ctx, id);
+    const id = idDaRota(req);
+    const registro = id === null ? null : await r.obter(ctx, id);
     return formulario(req, reply, registro, comoEntrada(req.body), erros, recusa.status);
   };
 
@@ -134,19 +145,19 @@ export function registrarRecurso<T extends { readonly id: number }, O>(app: Fast
   );
 
   app.get(`${base}/:id`, { config: { acesso: r.acessoLer }, ...schemaId }, async (req, reply) => {
-    const { id } = req.params as { id: number };
+    const { id } = req.params;
     const registro = await r.obter(ctx, id);
     return formulario(req, reply, registro, r.valoresDe(registro), {});
   });
 
   app.post(`${base}/:id`, { config: { acesso: r.acessoEscrever, redesenhar }, ...schemaId }, async (req, reply) => {
-    const { id } = req.params as { id: number };
+    const { id } = req.params;
     const registro = await r.obter(ctx, id);
     return salvar(req, reply, registro, () => r.atualizar(ctx, atorDe(req), id, comoEntrada(req.body)));
   });
 
   app.post(`${base}/delete/:id`, { config: { acesso: r.acessoEscrever }, ...schemaId }, async (req, reply) => {
-    const { id } = req.params as { id: number };
+    const { id } = req.params;
     await r.apagar(ctx, atorDe(req), id);
     if (querJson(req)) return enviarJson(reply, { id }, `${r.titulo} apagado(a)`);
     return redirecionarComAviso(reply, indice, `${r.titulo} apagado(a).`);

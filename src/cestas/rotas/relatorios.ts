@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppTipada } from '../../http/app-tipada.ts';
 import { stringify } from 'csv-stringify';
 import type { Acao, Ator } from '../../domain/acesso.ts';
 import { NaoEncontrado } from '../../domain/erros.ts';
@@ -25,7 +26,7 @@ function nomeDeArquivo(base: string, nomes: readonly string[]): string {
 }
 
 /** Reports: the spec's "Reports and exports" table, and /movimentacaotodos. */
-export function rotasRelatorios(app: FastifyInstance, ctx: ContextoCestas): void {
+export function rotasRelatorios(app: AppTipada, ctx: ContextoCestas): void {
   const mostrar = (req: FastifyRequest, reply: FastifyReply, r: Relatorio, extras: { csv?: string; pdf?: string } = {}) =>
     responder(req, reply, { titulo: r.titulo, dados: relatorioParaJson(r), corpo: () => tabelaRelatorio(r, extras) });
 
@@ -35,11 +36,11 @@ export function rotasRelatorios(app: FastifyInstance, ctx: ContextoCestas): void
   });
 
   app.get('/pedidosfornecedoressobra/:id', { config: { acesso: 'relatoriosFornecedores' }, schema: { params: ParamsId } }, async (req, reply) =>
-    mostrar(req, reply, await relatorioDeSobra(ctx.banco, atorDe(req), (req.params as { id: number }).id)),
+    mostrar(req, reply, await relatorioDeSobra(ctx.banco, atorDe(req), req.params.id)),
   );
 
   app.get('/pedidosfornecedorestodos/:id', { config: { acesso: 'relatoriosFornecedores' }, schema: { params: ParamsId } }, async (req, reply) => {
-    const { id } = req.params as { id: number };
+    const { id } = req.params;
     const r = await relatorioDosFornecedores(ctx.banco, atorDe(req), [id], tempo(ctx).hoje);
     return mostrar(req, reply, r, { csv: `/downloadpedidosfornecedoresciclos?cicloId=${id}`, pdf: `/entregaCicloPDF/${id}` });
   });
@@ -106,7 +107,7 @@ export function rotasRelatorios(app: FastifyInstance, ctx: ContextoCestas): void
   });
 
   app.get('/entregaCicloPDF/:id', { config: { acesso: 'documentoEntrega' }, schema: { params: ParamsId } }, async (req, reply) => {
-    const documento = await documentoDeEntrega(ctx.banco, atorDe(req), (req.params as { id: number }).id, ctx.config.taxa);
+    const documento = await documentoDeEntrega(ctx.banco, atorDe(req), req.params.id, ctx.config.taxa);
     return reply
       .type('application/pdf')
       .header('content-disposition', `inline; filename="${nomeDeArquivo('entrega', [documento.ciclo.nome])}.pdf"`)

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppTipada } from '../../http/app-tipada.ts';
 import { PROFILES, encerrarSessao, entrarComProvedor } from '../../domain/contas.ts';
 import { csrfDaRequisicao } from '../acesso.ts';
 import { responderShell } from '../cliente.ts';
@@ -31,7 +32,7 @@ const Status = Type.Object({
 });
 
 /** Login through the OAuth provider, logout, the session status and the CSRF token. */
-export function rotasAutenticacao(app: FastifyInstance, ctx: ContextoMercados): void {
+export function rotasAutenticacao(app: AppTipada, ctx: ContextoMercados): void {
   const cookie = { seguro: ctx.cookiesSeguros };
   const verificacao = { ...cookie, caminho: `${ctx.caminhoAuth}/callback` };
 
@@ -39,7 +40,7 @@ export function rotasAutenticacao(app: FastifyInstance, ctx: ContextoMercados): 
     '/login',
     { config: publico, schema: { querystring: Type.Object({ error: Type.Optional(Type.String()) }) } },
     async (req, reply) => {
-      const { error } = req.query as { error?: string };
+      const { error } = req.query;
       // The browser client explains the failure and offers to try again.
       if (error === 'auth_failed') return responderShell(reply, ctx.cliente);
       if (req.conta !== null) return reply.redirect('/dashboard', 302);
@@ -113,20 +114,24 @@ export function rotasAutenticacao(app: FastifyInstance, ctx: ContextoMercados): 
   for (const caminho of ['/logout', '/auth/logout']) {
     // GET stays because the spec names it. NOTE: another site could send a person here with a
     // link or a redirect; then only the confirmation page's own form (a same-origin post) ends it.
-    app.get(caminho, logout, (req, reply) => {
+    // The handlers answer through the reply (a page, a redirect or the 500 body), so they return nothing.
+    app.get(caminho, logout, async (req, reply) => {
       if (req.conta !== null && !navegacaoPropria(req)) {
-        return responderPagina(ctx, req, reply, { titulo: 'Sair', conteudo: paginaConfirmarSaida(csrfDaRequisicao(ctx, req)) });
+        await responderPagina(ctx, req, reply, { titulo: 'Sair', conteudo: paginaConfirmarSaida(csrfDaRequisicao(ctx, req)) });
+        return;
       }
-      return sair(req, reply);
+      await sair(req, reply);
     });
-    app.post(caminho, logout, sair);
+    app.post(caminho, logout, async (req, reply) => {
+      await sair(req, reply);
+    });
   }
 
   app.get('/auth/status', { config: publico, schema: { response: { 200: Status } } }, async (req, reply) => {
     reply.header('cache-control', 'no-store');
     const c = req.conta;
     if (c === null) return { authenticated: false };
-    return { authenticated: true, user: { id: c.id, name: c.name, email: c.email, profiles: c.profiles } };
+    return { authenticated: true, user: { id: c.id, name: c.name, email: c.email, profiles: [...c.profiles] } };
   });
 
   app.get(

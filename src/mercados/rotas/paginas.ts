@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { FastifyInstance } from 'fastify';
+import type { AppTipada } from '../../http/app-tipada.ts';
 import { rotasCliente } from '../cliente.ts';
 import type { ContextoMercados } from '../contexto.ts';
 
@@ -9,7 +9,7 @@ const CSS = readFileSync(new URL('../static/estilo.css', import.meta.url));
  * The pages people see: the browser client (its shell at each of its addresses, and its
  * assets), and the stylesheet of the few pages the server still renders itself (errors and 404).
  */
-export function rotasPaginas(app: FastifyInstance, ctx: ContextoMercados): void {
+export function rotasPaginas(app: AppTipada, ctx: ContextoMercados): void {
   app.get('/static/estilo.css', { config: { guarda: 'publico' } }, (_req, reply) =>
     reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(CSS),
   );
