@@ -1,5 +1,5 @@
 import { emTransacao, type Banco } from '../db/banco.ts';
-import type { NomePerfil } from '../domain/contas.ts';
+import type { NomePerfil } from '../domain/politica-mercados.ts';
 import type { TipoMercado } from '../domain/mercados.ts';
 import { chaveDeEmail } from '../domain/usuarios.ts';
 import { subDoEmail } from '../idp/provedor.ts';

@@ -5,29 +5,14 @@ import { consultaPreparada } from '../db/preparadas.ts';
 import type { DB } from '../db/tipos.ts';
 import { auditar } from './auditoria.ts';
 import { Conflito, Invalido, Proibido } from './erros.ts';
-import { atorDaAuditoria, autorizarMercados, lerId, type AtorMercados } from './mercados.ts';
+import { PERFIL_PADRAO, PROFILES, atorDaAuditoria, autorizarMercados, type AtorMercados, type NomePerfil } from './politica-mercados.ts';
 import { chaveDeEmail } from './usuarios.ts';
-import { Campos } from './validacao.ts';
+import { Campos, lerId } from './validacao.ts';
 
 /**
  * Mercados accounts: the people who log in through the OAuth provider (the spec's User), their
  * access profiles, and the server-side sessions that carry their login between requests.
  */
-
-/** The four access profiles (spec, section 2), in canonical order. */
-export const PROFILES = ['Administrador', 'AdminMercado', 'Fornecedor', 'Consumidor'] as const;
-export type NomePerfil = (typeof PROFILES)[number];
-
-/** What each profile may do (spec, section 2), as people read it. */
-export const DESCRICOES_PERFIS: Readonly<Record<NomePerfil, string>> = {
-  Administrador: 'Administração geral: todas as funções',
-  AdminMercado: 'Administração de um mercado: o próprio mercado, seus produtos e preços',
-  Fornecedor: 'Produtor ou fornecedor: registra ofertas e vê os próprios pedidos',
-  Consumidor: 'Consumidor: faz pedidos e vê os ciclos disponíveis',
-};
-
-/** What every account created at login receives. */
-export const PERFIL_PADRAO: NomePerfil = 'Consumidor';
 
 /** Server-side session lifetime, counted from login (spec, section 8). */
 export const DURACAO_SESSAO_MS = 24 * 60 * 60 * 1000;

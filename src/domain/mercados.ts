@@ -2,12 +2,11 @@ import { PostgresAdapter, type Transaction } from 'kysely';
 import { contem } from '../db/consultas.ts';
 import { emTransacao, type Banco, type Db } from '../db/banco.ts';
 import type { DB, Linha } from '../db/tipos.ts';
-import type { Ator } from './acesso.ts';
 import { auditar } from './auditoria.ts';
-import type { Conta, NomePerfil } from './contas.ts';
 import { ESCALA_DINHEIRO } from './decimal.ts';
-import { Invalido, Proibido } from './erros.ts';
-import { Campos, chaveDeNome, type Entrada } from './validacao.ts';
+import { Invalido } from './erros.ts';
+import { atorDaAuditoria, autorizarMercados, type AtorMercados } from './politica-mercados.ts';
+import { Campos, MAIOR_ID, chaveDeNome, lerId, type Entrada } from './validacao.ts';
 
 /**
  * Mercados (Variant B): markets, their prices over the shared product catalogue, and the one
@@ -27,11 +26,7 @@ const TAXA_MAXIMA = 100 * 10 ** ESCALA_TAXA;
 /** Prices per batch: far above a real market's list, low enough to stay one statement. */
 export const MAXIMO_PRECOS_POR_LOTE = 1000;
 
-/** Ids are PostgreSQL `integer`s: anything larger cannot exist and is refused as input. */
-const MAIOR_ID = 2_147_483_647;
 
-/** Who acts: the logged-in account and its profiles. */
-export type AtorMercados = Pick<Conta, 'id' | 'email' | 'name' | 'profiles'>;
 
 export interface Mercado {
   readonly id: number;
@@ -67,91 +62,6 @@ export interface ProdutoDoCatalogo {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Who may do what: one table of pure rules over loaded data (deny what is not listed).
-
-/** The target each action is judged against. */
-interface Alvos {
-  readonly criarMercado: null;
-  readonly atualizarMercado: { readonly adminId: number };
-  /** Changing a market's adminId or ativo: who runs it, and whether it runs at all. */
-  readonly gerirMercado: null;
-  readonly desativarMercado: null;
-  readonly atualizarPrecos: { readonly adminId: number };
-  readonly listarUsuarios: null;
-  readonly atribuirPerfis: null;
-  readonly verEmail: { readonly id: number };
-  /** An account's profiles and the markets it administers. */
-  readonly verConta: { readonly id: number };
-}
-export type AcaoMercados = keyof Alvos;
-
-const tem = (ator: AtorMercados, perfil: NomePerfil): boolean => ator.profiles.includes(perfil);
-const administraOMercado = (ator: AtorMercados, m: { readonly adminId: number }): boolean =>
-  tem(ator, 'AdminMercado') && m.adminId === ator.id;
-
-const REGRAS: { readonly [A in AcaoMercados]: (ator: AtorMercados, alvo: Alvos[A]) => boolean } = {
-  criarMercado: (a) => tem(a, 'Administrador'),
-  atualizarMercado: (a, m) => tem(a, 'Administrador') || administraOMercado(a, m),
-  gerirMercado: (a) => tem(a, 'Administrador'),
-  desativarMercado: (a) => tem(a, 'Administrador'),
-  atualizarPrecos: (a, m) => tem(a, 'Administrador') || administraOMercado(a, m),
-  listarUsuarios: (a) => tem(a, 'Administrador'),
-  atribuirPerfis: (a) => tem(a, 'Administrador'),
-  verEmail: (a, u) => a.id === u.id || tem(a, 'Administrador'),
-  // Like `usuarios`, which only Administrador lists: someone else's roles and markets are theirs.
-  verConta: (a, u) => a.id === u.id || tem(a, 'Administrador'),
-};
-
-/** What a refusal says, per action. */
-const RECUSAS: { readonly [A in AcaoMercados]: readonly [codigo: string, mensagem: string] } = {
-  criarMercado: ['SO_ADMINISTRADOR', 'Acesso negado: requer o perfil Administrador'],
-  atualizarMercado: ['MERCADO_DE_OUTRO_ADMIN', 'Acesso negado: você só pode alterar o mercado que administra'],
-  gerirMercado: ['SO_ADMINISTRADOR', 'Acesso negado: só o perfil Administrador troca o administrador de um mercado ou o ativa e desativa'],
-  desativarMercado: ['SO_ADMINISTRADOR', 'Acesso negado: requer o perfil Administrador'],
-  atualizarPrecos: ['MERCADO_DE_OUTRO_ADMIN', 'Acesso negado: você só pode alterar os preços do mercado que administra'],
-  listarUsuarios: ['SO_ADMINISTRADOR', 'Acesso negado: requer o perfil Administrador'],
-  atribuirPerfis: ['SO_ADMINISTRADOR', 'Acesso negado: requer o perfil Administrador'],
-  verEmail: ['EMAIL_DE_OUTRA_PESSOA', 'Acesso negado: o e-mail de outra pessoa só é visível ao perfil Administrador'],
-  verConta: ['CONTA_DE_OUTRA_PESSOA', 'Acesso negado: os perfis e os mercados de outra pessoa só são visíveis ao perfil Administrador'],
-};
-
-/** Whether the actor may perform the action on the target. */
-export function podeMercados<A extends AcaoMercados>(ator: AtorMercados, acao: A, alvo: Alvos[A]): boolean {
-  return REGRAS[acao](ator, alvo);
-}
-
-/** Throws Proibido unless the actor may perform the action on the target. */
-export function autorizarMercados<A extends AcaoMercados>(ator: AtorMercados, acao: A, alvo: Alvos[A]): void {
-  if (!podeMercados(ator, acao, alvo)) {
-    const [codigo, mensagem] = RECUSAS[acao];
-    throw new Proibido(codigo, mensagem);
-  }
-}
-
-export interface AcoesDoMercado {
-  readonly editar: boolean;
-  readonly editarPrecos: boolean;
-  readonly desativar: boolean;
-}
-
-/** What the actor may do with a market, from the same table, sent along with the market. */
-export function acoesDoMercado(ator: AtorMercados, m: Mercado): AcoesDoMercado {
-  return {
-    editar: podeMercados(ator, 'atualizarMercado', m),
-    editarPrecos: podeMercados(ator, 'atualizarPrecos', m),
-    desativar: m.ativo && podeMercados(ator, 'desativarMercado', null),
-  };
-}
-
-/**
- * The audit trail belongs to Cestas and names a Usuario; a Mercados account has none, so the
- * line carries the account's e-mail and no usuarioid.
- */
-export function atorDaAuditoria(ator: AtorMercados): Ator {
-  return { email: ator.email, nome: ator.name, usuarioid: null, perfil: [], ativo: true };
-}
-
-// ---------------------------------------------------------------------------------------------
 // Input
 
 function comoObjeto(valor: unknown): Entrada {
@@ -177,13 +87,6 @@ class Erros {
   }
 }
 
-/** A record id given as GraphQL ID (text) or number. */
-export function lerId(valor: unknown, campo: string): number {
-  const c = new Campos({ [campo]: valor });
-  const id = c.inteiro(campo, { obrigatorio: true, min: 1, max: MAIOR_ID });
-  c.concluir();
-  return id;
-}
 
 interface DadosMercado {
   readonly nome: string;

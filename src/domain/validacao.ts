@@ -224,3 +224,11 @@ export class Campos {
 export function chaveDeNome(nome: string): string {
   return nome.normalize('NFC').trim().replace(/\s+/g, ' ').toLocaleLowerCase('pt-BR');
 }
+
+/** A record id given as GraphQL ID (text) or number. */
+export function lerId(valor: unknown, campo: string): number {
+  const c = new Campos({ [campo]: valor });
+  const id = c.inteiro(campo, { obrigatorio: true, min: 1, max: MAIOR_ID });
+  c.concluir();
+  return id;
+}

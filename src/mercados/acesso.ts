@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { contaDaSessao, type Conta, type NomePerfil } from '../domain/contas.ts';
+import { contaDaSessao, type Conta } from '../domain/contas.ts';
+import { type NomePerfil } from '../domain/politica-mercados.ts';
 import { ehEscrita, verificarOrigem } from '../http/protecoes.ts';
 import type { ContextoMercados } from './contexto.ts';
 import { apagarCookieSessao, lerTokenDaSessao, tokenCsrf } from './sessao.ts';

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { PROFILES, type Conta, type NomePerfil } from '../../src/domain/contas.ts';
+import { type Conta } from '../../src/domain/contas.ts';
+import { PROFILES, type NomePerfil } from '../../src/domain/politica-mercados.ts';
 import { contextoGraphql, hasAnyProfile, hasProfile, isAuthenticated } from '../../src/mercados/acesso.ts';
 import { criarAppMercados } from '../../src/mercados/app.ts';
 import { LIMITE_LOGIN } from '../../src/mercados/rotas/autenticacao.ts';

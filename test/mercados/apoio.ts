@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { sign } from '@fastify/cookie';
 import type { Banco } from '../../src/db/banco.ts';
-import { entrarComProvedor, type Conta, type NomePerfil } from '../../src/domain/contas.ts';
+import { entrarComProvedor, type Conta } from '../../src/domain/contas.ts';
+import { type NomePerfil } from '../../src/domain/politica-mercados.ts';
 import { COOKIE_SESSAO } from '../../src/mercados/sessao.ts';
 import { emailUnico } from '../helpers/fabricas.ts';
 import { entrarPeloProvedor, type Navegador, type Resposta } from '../helpers/navegador.ts';

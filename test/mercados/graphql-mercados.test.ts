@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import type { Conta, NomePerfil } from '../../src/domain/contas.ts';
+import type { Conta } from '../../src/domain/contas.ts';
+import type { NomePerfil } from '../../src/domain/politica-mercados.ts';
 import { criarProduto } from '../helpers/fabricas.ts';
 import { Navegador } from '../helpers/navegador.ts';
 import { iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import Fastify from 'fastify';
-import { DESCRICOES_PERFIS, PROFILES } from '../../src/domain/contas.ts';
+import { DESCRICOES_PERFIS, PROFILES } from '../../src/domain/politica-mercados.ts';
 import { PASTA_CLIENTE, carregarCliente, rotasCliente } from '../../src/mercados/cliente.ts';
 import { DESCRICOES_PERFIS as DESCRICOES_DO_CLIENTE, PERFIS as PERFIS_DO_CLIENTE } from '../../web/mercados/perfis.ts';
 import { Navegador } from '../helpers/navegador.ts';

@@ -1,6 +1,6 @@
 import { MapperKind, getDirective, mapSchema } from '@graphql-tools/utils';
 import { GraphQLError, defaultFieldResolver, type GraphQLFieldConfig, type GraphQLSchema } from 'graphql';
-import { PROFILES, type NomePerfil } from '../../domain/contas.ts';
+import { PROFILES, type NomePerfil } from '../../domain/politica-mercados.ts';
 import type { ContextoGraphql } from '../acesso.ts';
 
 /**

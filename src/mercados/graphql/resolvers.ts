@@ -2,10 +2,8 @@ import type { IResolvers } from '@graphql-tools/utils';
 import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 import { MAIOR_ID } from '../../domain/validacao.ts';
 import { atribuirPerfis, listarContas, type Conta } from '../../domain/contas.ts';
-import {
-  acoesDoMercado, atualizarMercado, atualizarPrecoMercado, autorizarMercados, buscarProdutos, criarMercado, desativarMercado,
-  listarMercados, mercadoPorId, podeMercados, type Mercado, type PrecoMercado, type ProdutoDoCatalogo,
-} from '../../domain/mercados.ts';
+import { atualizarMercado, atualizarPrecoMercado, buscarProdutos, criarMercado, desativarMercado, listarMercados, mercadoPorId, type Mercado, type PrecoMercado, type ProdutoDoCatalogo } from '../../domain/mercados.ts';
+import { acoesDoMercado, autorizarMercados, podeMercados } from '../../domain/politica-mercados.ts';
 import { atorDe, esquecerCarregados, type ContextoResolvers } from './contexto-resolvers.ts';
 import { DateTime, Decimal, emCentesimos } from './escalares.ts';
 

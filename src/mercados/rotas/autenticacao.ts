@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppTipada } from '../../http/app-tipada.ts';
-import { PROFILES, encerrarSessao, entrarComProvedor } from '../../domain/contas.ts';
+import { encerrarSessao, entrarComProvedor } from '../../domain/contas.ts';
+import { PROFILES } from '../../domain/politica-mercados.ts';
 import { csrfDaRequisicao } from '../acesso.ts';
 import { responderShell } from '../cliente.ts';
 import type { ContextoMercados } from '../contexto.ts';

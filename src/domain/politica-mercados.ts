@@ -1,0 +1,112 @@
+/**
+ * The Mercados face's policy: its four profiles, and one table of pure rules over loaded data,
+ * `podeMercados(ator, acao, alvo)`, with `acoesDoMercado` for what a client may offer. What is
+ * not listed is denied. Markets and accounts both read it; it reads neither of them.
+ */
+import type { Ator } from './acesso.ts';
+import { Proibido } from './erros.ts';
+
+/** The four access profiles (spec, section 2), in canonical order. */
+export const PROFILES = ['Administrador', 'AdminMercado', 'Fornecedor', 'Consumidor'] as const;
+export type NomePerfil = (typeof PROFILES)[number];
+
+/** What each profile may do (spec, section 2), as people read it. */
+export const DESCRICOES_PERFIS: Readonly<Record<NomePerfil, string>> = {
+  Administrador: 'Administração geral: todas as funções',
+  AdminMercado: 'Administração de um mercado: o próprio mercado, seus produtos e preços',
+  Fornecedor: 'Produtor ou fornecedor: registra ofertas e vê os próprios pedidos',
+  Consumidor: 'Consumidor: faz pedidos e vê os ciclos disponíveis',
+};
+
+/** What every account created at login receives. */
+export const PERFIL_PADRAO: NomePerfil = 'Consumidor';
+
+/** Who acts: the logged-in account and its profiles. */
+export interface AtorMercados {
+  readonly id: number;
+  readonly email: string;
+  readonly name: string;
+  readonly profiles: readonly NomePerfil[];
+}
+
+/** The target each action is judged against. */
+interface Alvos {
+  readonly criarMercado: null;
+  readonly atualizarMercado: { readonly adminId: number };
+  /** Changing a market's adminId or ativo: who runs it, and whether it runs at all. */
+  readonly gerirMercado: null;
+  readonly desativarMercado: null;
+  readonly atualizarPrecos: { readonly adminId: number };
+  readonly listarUsuarios: null;
+  readonly atribuirPerfis: null;
+  readonly verEmail: { readonly id: number };
+  /** An account's profiles and the markets it administers. */
+  readonly verConta: { readonly id: number };
+}
+export type AcaoMercados = keyof Alvos;
+
+const tem = (ator: AtorMercados, perfil: NomePerfil): boolean => ator.profiles.includes(perfil);
+const administraOMercado = (ator: AtorMercados, m: { readonly adminId: number }): boolean =>
+  tem(ator, 'AdminMercado') && m.adminId === ator.id;
+
+const REGRAS: { readonly [A in AcaoMercados]: (ator: AtorMercados, alvo: Alvos[A]) => boolean } = {
+  criarMercado: (a) => tem(a, 'Administrador'),
+  atualizarMercado: (a, m) => tem(a, 'Administrador') || administraOMercado(a, m),
+  gerirMercado: (a) => tem(a, 'Administrador'),
+  desativarMercado: (a) => tem(a, 'Administrador'),
+  atualizarPrecos: (a, m) => tem(a, 'Administrador') || administraOMercado(a, m),
+  listarUsuarios: (a) => tem(a, 'Administrador'),
+  atribuirPerfis: (a) => tem(a, 'Administrador'),
+  verEmail: (a, u) => a.id === u.id || tem(a, 'Administrador'),
+  // Like `usuarios`, which only Administrador lists: someone else's roles and markets are theirs.
+  verConta: (a, u) => a.id === u.id || tem(a, 'Administrador'),
+};
+
+/** What a refusal says, per action. */
+const RECUSAS: { readonly [A in AcaoMercados]: readonly [codigo: string, mensagem: string] } = {
+  criarMercado: ['SO_ADMINISTRADOR', 'Acesso negado: requer o perfil Administrador'],
+  atualizarMercado: ['MERCADO_DE_OUTRO_ADMIN', 'Acesso negado: você só pode alterar o mercado que administra'],
+  gerirMercado: ['SO_ADMINISTRADOR', 'Acesso negado: só o perfil Administrador troca o administrador de um mercado ou o ativa e desativa'],
+  desativarMercado: ['SO_ADMINISTRADOR', 'Acesso negado: requer o perfil Administrador'],
+  atualizarPrecos: ['MERCADO_DE_OUTRO_ADMIN', 'Acesso negado: você só pode alterar os preços do mercado que administra'],
+  listarUsuarios: ['SO_ADMINISTRADOR', 'Acesso negado: requer o perfil Administrador'],
+  atribuirPerfis: ['SO_ADMINISTRADOR', 'Acesso negado: requer o perfil Administrador'],
+  verEmail: ['EMAIL_DE_OUTRA_PESSOA', 'Acesso negado: o e-mail de outra pessoa só é visível ao perfil Administrador'],
+  verConta: ['CONTA_DE_OUTRA_PESSOA', 'Acesso negado: os perfis e os mercados de outra pessoa só são visíveis ao perfil Administrador'],
+};
+
+/** Whether the actor may perform the action on the target. */
+export function podeMercados<A extends AcaoMercados>(ator: AtorMercados, acao: A, alvo: Alvos[A]): boolean {
+  return REGRAS[acao](ator, alvo);
+}
+
+/** Throws Proibido unless the actor may perform the action on the target. */
+export function autorizarMercados<A extends AcaoMercados>(ator: AtorMercados, acao: A, alvo: Alvos[A]): void {
+  if (!podeMercados(ator, acao, alvo)) {
+    const [codigo, mensagem] = RECUSAS[acao];
+    throw new Proibido(codigo, mensagem);
+  }
+}
+
+export interface AcoesDoMercado {
+  readonly editar: boolean;
+  readonly editarPrecos: boolean;
+  readonly desativar: boolean;
+}
+
+/** What the actor may do with a market, from the same table, sent along with the market. */
+export function acoesDoMercado(ator: AtorMercados, m: { readonly adminId: number; readonly ativo: boolean }): AcoesDoMercado {
+  return {
+    editar: podeMercados(ator, 'atualizarMercado', m),
+    editarPrecos: podeMercados(ator, 'atualizarPrecos', m),
+    desativar: m.ativo && podeMercados(ator, 'desativarMercado', null),
+  };
+}
+
+/**
+ * The audit trail belongs to Cestas and names a Usuario; a Mercados account has none, so the
+ * line carries the account's e-mail and no usuarioid.
+ */
+export function atorDaAuditoria(ator: AtorMercados): Ator {
+  return { email: ator.email, nome: ator.name, usuarioid: null, perfil: [], ativo: true };
+}
