@@ -7,7 +7,8 @@ import { verificarOrigem } from '../http/protecoes.ts';
 import type { ContextoCestas } from './contexto-cestas.ts';
 import { ErroLogin } from './oidc.ts';
 import { caminhoLocal, lerAviso, querJson } from './resposta.ts';
-import { COOKIE_SESSAO, apagarSessao, gravarVerificacao, lerSessao, renovarUso } from './sessao.ts';
+import { gravarVerificacao } from '../http/verificacao.ts';
+import { COOKIE_SESSAO, apagarSessao, cookieDeVerificacao, lerSessao, renovarUso } from './sessao.ts';
 import type { Acesso } from './tipos-fastify.ts';
 
 /**
@@ -33,7 +34,7 @@ export async function iniciarLogin(ctx: ContextoCestas, req: FastifyRequest, rep
     req.log.error({ err: e.cause ?? e }, 'provedor de login indisponível');
     throw new ErroHttp(503, 'PROVEDOR_INDISPONIVEL', e.message);
   });
-  gravarVerificacao(reply, ctx.cofreVerificacao, verificacao, ctx.relogio.agora().getTime(), { seguro: ctx.cookiesSeguros });
+  gravarVerificacao(reply, ctx.cofreVerificacao, verificacao, ctx.relogio.agora().getTime(), cookieDeVerificacao({ seguro: ctx.cookiesSeguros }));
   return reply.redirect(url.href, 302);
 }
 

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Identidade } from '../domain/usuarios.ts';
 import type { Cofre } from '../http/cofre.ts';
+import { abrirVerificacao, type CookieDeVerificacao } from '../http/verificacao.ts';
 import type { Verificacao } from './oidc.ts';
 
 export const COOKIE_SESSAO = 'appSession';
@@ -15,7 +16,6 @@ export const DURACAO_SESSAO_MS = 7 * 24 * 60 * 60 * 1000;
  * time; this way a busy session pays once per interval, and the idle limit is exact to within it.
  */
 export const RENOVAR_USO_MS = 5 * 60 * 1000;
-const DURACAO_VERIFICACAO_MS = 10 * 60 * 1000;
 
 export interface Sessao {
   /** Random id of this login, recorded when it ends (logout) so no copy of the cookie outlives it. */
@@ -119,27 +119,13 @@ export function apagarSessao(reply: FastifyReply, opcoes: OpcoesCookie): void {
   reply.clearCookie(COOKIE_SESSAO, { path: '/', httpOnly: true, sameSite: 'lax', secure: opcoes.seguro });
 }
 
-export function gravarVerificacao(reply: FastifyReply, cofre: Cofre, v: Verificacao, agoraMs: number, opcoes: OpcoesCookie): void {
-  reply.setCookie(COOKIE_VERIFICACAO, cofre.selar(v, agoraMs + DURACAO_VERIFICACAO_MS), {
-    path: '/callback',
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: opcoes.seguro,
-    maxAge: DURACAO_VERIFICACAO_MS / 1000,
-  });
-}
+/** The Cestas login's verification cookie (`src/http/verificacao.ts`), sent only to /callback. */
+export const cookieDeVerificacao = (opcoes: OpcoesCookie): CookieDeVerificacao => ({ nome: COOKIE_VERIFICACAO, caminho: '/callback', seguro: opcoes.seguro });
 
 export function lerVerificacao(req: FastifyRequest, cofre: Cofre, agoraMs: number): Verificacao | null {
-  const bruto = req.cookies[COOKIE_VERIFICACAO];
-  if (bruto === undefined) return null;
-  const v = cofre.abrir(bruto, agoraMs) as Record<string, unknown> | undefined;
-  if (v === undefined || v === null || typeof v !== 'object') return null;
+  const v = abrirVerificacao(req, cofre, agoraMs, COOKIE_VERIFICACAO);
+  if (v === null) return null;
   const { state, nonce, verifier, volta } = v;
   if (!ehTexto(state) || !ehTexto(nonce) || !ehTexto(verifier) || !ehTexto(volta)) return null;
   return { state, nonce, verifier, volta };
 }
-
-export function apagarVerificacao(reply: FastifyReply, opcoes: OpcoesCookie): void {
-  reply.clearCookie(COOKIE_VERIFICACAO, { path: '/callback', httpOnly: true, sameSite: 'lax', secure: opcoes.seguro });
-}
-

@@ -3,6 +3,7 @@ import { createHmac } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DURACAO_SESSAO_MS } from '../domain/contas.ts';
 import type { Cofre } from '../http/cofre.ts';
+import { abrirVerificacao, type CookieDeVerificacao } from '../http/verificacao.ts';
 import type { Verificacao } from './oauth.ts';
 
 /**
@@ -12,7 +13,6 @@ import type { Verificacao } from './oauth.ts';
  */
 export const COOKIE_SESSAO = 'mercadosSession';
 export const COOKIE_VERIFICACAO = 'mercados_auth';
-const DURACAO_VERIFICACAO_MS = 10 * 60 * 1000;
 
 interface OpcoesCookie {
   readonly seguro: boolean;
@@ -52,33 +52,13 @@ export function tokenCsrf(segredo: string, tokenSessao: string): string {
   return createHmac('sha256', segredo).update(`csrf:${tokenSessao}`).digest('base64url');
 }
 
-/** State, nonce and PKCE verifier, sealed into a short cookie visible only to the callback. */
-export function gravarVerificacao(
-  reply: FastifyReply,
-  cofre: Cofre,
-  v: Verificacao,
-  agoraMs: number,
-  opcoes: OpcoesCookie & { readonly caminho: string },
-): void {
-  reply.setCookie(COOKIE_VERIFICACAO, cofre.selar(v, agoraMs + DURACAO_VERIFICACAO_MS), {
-    path: opcoes.caminho,
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: opcoes.seguro,
-    maxAge: DURACAO_VERIFICACAO_MS / 1000,
-  });
-}
+/** The Mercados login's verification cookie (`src/http/verificacao.ts`), sent only to its callback. */
+export const cookieDeVerificacao = (opcoes: OpcoesCookie & { readonly caminho: string }): CookieDeVerificacao => ({ nome: COOKIE_VERIFICACAO, caminho: opcoes.caminho, seguro: opcoes.seguro });
 
 export function lerVerificacao(req: FastifyRequest, cofre: Cofre, agoraMs: number): Verificacao | null {
-  const bruto = req.cookies[COOKIE_VERIFICACAO];
-  if (bruto === undefined) return null;
-  const v = cofre.abrir(bruto, agoraMs);
-  if (v === null || typeof v !== 'object') return null;
-  const { state, nonce, verifier } = v as Record<string, unknown>;
+  const v = abrirVerificacao(req, cofre, agoraMs, COOKIE_VERIFICACAO);
+  if (v === null) return null;
+  const { state, nonce, verifier } = v;
   if (typeof state !== 'string' || typeof nonce !== 'string' || typeof verifier !== 'string') return null;
   return { state, nonce, verifier };
-}
-
-export function apagarVerificacao(reply: FastifyReply, opcoes: OpcoesCookie & { readonly caminho: string }): void {
-  reply.clearCookie(COOKIE_VERIFICACAO, { path: opcoes.caminho, httpOnly: true, sameSite: 'lax', secure: opcoes.seguro });
 }

@@ -7,7 +7,8 @@ import { atorDe, limitarLogin } from '../autenticacao.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
 import { ErroLogin } from '../oidc.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
-import { DURACAO_SESSAO_MS, apagarSessao, apagarVerificacao, gravarSessao, lerVerificacao } from '../sessao.ts';
+import { apagarVerificacao } from '../../http/verificacao.ts';
+import { DURACAO_SESSAO_MS, apagarSessao, cookieDeVerificacao, gravarSessao, lerVerificacao } from '../sessao.ts';
 import { paginaConfirmarSaida, paginaErroLogin, paginaSaiu } from '../views/paginas.ts';
 import { navegacaoPropria } from '../../http/protecoes.ts';
 import { ParamsId } from './registros.ts';
@@ -33,7 +34,7 @@ export function rotasLogin(app: AppTipada, ctx: ContextoCestas): void {
     await limitarLogin(ctx, req, reply);
     const agora = ctx.relogio.agora();
     const verificacao = lerVerificacao(req, ctx.cofreVerificacao, agora.getTime());
-    apagarVerificacao(reply, cookie);
+    apagarVerificacao(reply, cookieDeVerificacao(cookie));
     if (verificacao === null) {
       return recusarLogin(req, reply, 'Este login expirou ou foi iniciado em outro navegador. Entre novamente.');
     }

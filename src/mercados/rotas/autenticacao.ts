@@ -10,7 +10,8 @@ import { ErroLogin } from '../oauth.ts';
 import { querHtml, responderPagina } from '../resposta.ts';
 import { paginaConfirmarSaida, paginaErro } from '../views/paginas.ts';
 import { navegacaoPropria } from '../../http/protecoes.ts';
-import { apagarCookieSessao, apagarVerificacao, gravarCookieSessao, gravarVerificacao, lerVerificacao } from '../sessao.ts';
+import { apagarVerificacao, gravarVerificacao } from '../../http/verificacao.ts';
+import { apagarCookieSessao, cookieDeVerificacao, gravarCookieSessao, lerVerificacao } from '../sessao.ts';
 
 /** Login attempts at /auth/<name> per client address (spec, section 8). */
 export const LIMITE_LOGIN = { tentativas: 5, janelaMs: 15 * 60 * 1000 } as const;
@@ -35,7 +36,7 @@ const Status = Type.Object({
 /** Login through the OAuth provider, logout, the session status and the CSRF token. */
 export function rotasAutenticacao(app: AppTipada, ctx: ContextoMercados): void {
   const cookie = { seguro: ctx.cookiesSeguros };
-  const verificacao = { ...cookie, caminho: `${ctx.caminhoAuth}/callback` };
+  const verificacao = cookieDeVerificacao({ ...cookie, caminho: `${ctx.caminhoAuth}/callback` });
 
   app.get(
     '/login',
