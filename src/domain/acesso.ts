@@ -1,4 +1,5 @@
 import { Proibido } from './erros.ts';
+import type { Fase } from './ciclos.ts';
 import type { Perfil } from './perfis.ts';
 
 /** Who is acting: the logged-in identity and, once registered, the Usuario behind it. */
@@ -97,7 +98,7 @@ export type Posse = keyof typeof RECUSAS_DE_DONO;
  */
 export function exigirAgirPor(ator: Ator, usuarioid: number | null, posse: Posse): number {
   if (ator.usuarioid === null) throw new Proibido('SEM_CADASTRO', 'Complete seu cadastro antes de continuar');
-  if (usuarioid !== null && usuarioid !== ator.usuarioid && !ehGestor(ator)) {
+  if (usuarioid !== null && !REGRAS_NO_REGISTRO.agirPor(ator, { usuarioid })) {
     throw new Proibido(RECUSAS_DE_DONO[posse].codigo, RECUSAS_DE_DONO[posse].escrever);
   }
   return ator.usuarioid;
@@ -109,8 +110,71 @@ export function exigirAgirPor(ator: Ator, usuarioid: number | null, posse: Posse
  * through this one rule, so an error path never shows what the page would refuse.
  */
 export function donoVisivel(ator: Ator, usuarioid: number | null, posse: Posse): number | null {
-  if (usuarioid !== null && usuarioid !== ator.usuarioid && !veTudo(ator)) {
+  if (usuarioid !== null && !REGRAS_NO_REGISTRO.verDe(ator, { usuarioid })) {
     throw new Proibido(RECUSAS_DE_DONO[posse].codigo, RECUSAS_DE_DONO[posse].ver);
   }
   return usuarioid;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Rules about one record: whose it is, and the cycle's window. The routes, the pages and the JSON
+// `acoes` read them here; no route works out who may edit by itself.
+
+/** What the rules about editing need of a cycle. */
+export interface JanelaDoCiclo {
+  readonly fase: Fase;
+  readonly ativo: boolean;
+  readonly fechadoEm: string | null;
+}
+
+/** The target each action is judged against. */
+interface Alvos {
+  /** A supplier's offer in a cycle. */
+  readonly editarOferta: { readonly usuarioid: number; readonly ciclo: JanelaDoCiclo };
+  /** A consumer's order in a cycle. */
+  readonly editarPedido: { readonly usuarioid: number; readonly ciclo: JanelaDoCiclo };
+  readonly confirmarPedido: { readonly usuarioid: number };
+  /** Someone's order, offer or receipt: the person and whoever sees everything. */
+  readonly verDe: { readonly usuarioid: number };
+  /** Acting on someone's record: the person and whoever acts for anyone. */
+  readonly agirPor: { readonly usuarioid: number };
+}
+export type AcaoNoRegistro = keyof Alvos;
+
+const proprio = (ator: Ator, alvo: { readonly usuarioid: number }): boolean => ator.usuarioid !== null && ator.usuarioid === alvo.usuarioid;
+
+/**
+ * The person edits inside the cycle's window while it is active; admin and master at any time.
+ * A closed cycle is closed for everyone, the coordination included.
+ */
+const naJanela = (fase: Fase) => (ator: Ator, alvo: Alvos['editarOferta']): boolean =>
+  alvo.ciclo.fechadoEm === null && (ehGestor(ator) || (proprio(ator, alvo) && alvo.ciclo.fase === fase && alvo.ciclo.ativo));
+
+const REGRAS_NO_REGISTRO: { readonly [A in AcaoNoRegistro]: (ator: Ator, alvo: Alvos[A]) => boolean } = {
+  editarOferta: naJanela('oferta'),
+  editarPedido: naJanela('pedido'),
+  confirmarPedido: (a, p) => proprio(a, p) || ehGestor(a),
+  verDe: (a, x) => proprio(a, x) || veTudo(a),
+  agirPor: (a, x) => proprio(a, x) || ehGestor(a),
+};
+
+/** Whether the actor may perform the action on the record (inactive or unregistered: never). */
+export function podeNoRegistro<A extends AcaoNoRegistro>(ator: Ator, acao: A, alvo: Alvos[A]): boolean {
+  if (ator.usuarioid === null || !ator.ativo) return false;
+  return REGRAS_NO_REGISTRO[acao](ator, alvo);
+}
+
+/** What the offer page offers (sent as `acoes`): the same rule the write applies. */
+export function acoesDaOferta(ator: Ator, alvo: Alvos['editarOferta']): { readonly editar: boolean } {
+  return { editar: podeNoRegistro(ator, 'editarOferta', alvo) };
+}
+
+/**
+ * What the order pages offer (sent as `acoes`). Confirming is a write in the order's window, like
+ * editing: the person's own order, or anyone's for the coordination, while the cycle is open.
+ */
+export function acoesDoPedido(ator: Ator, alvo: Alvos['editarPedido']): { readonly editar: boolean; readonly confirmar: boolean } {
+  const editar = podeNoRegistro(ator, 'editarPedido', alvo);
+  return { editar, confirmar: editar && podeNoRegistro(ator, 'confirmarPedido', alvo) };
+}
+

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { emTransacao, type Banco, type Db } from '../db/banco.ts';
 import { consultaPreparada } from '../db/preparadas.ts';
-import { ehGestor, type Ator } from './acesso.ts';
+import { podeNoRegistro, type Ator } from './acesso.ts';
 import { entregasDoCiclo } from './alocacao.ts';
 import { auditar } from './auditoria.ts';
 import { cicloDasJanelas } from './ciclos.ts';
@@ -260,7 +260,8 @@ export async function registrarMovimentacao(
 /** The receipt of a movement, for admins and for the person the movement belongs to. */
 export async function arquivoDaMovimentacao(db: Db, ator: Ator, id: number, dirArquivos: string): Promise<{ caminho: string; tipo: string; nome: string }> {
   const m = await db.selectFrom('movimentacao').select(['usuarioid', 'arquivo']).where('id', '=', id).executeTakeFirst();
-  if (m === undefined || m.arquivo === null || (m.usuarioid !== ator.usuarioid && !ehGestor(ator))) {
+  // A receipt goes to those who act on the person's record: the person and the coordination.
+  if (m === undefined || m.arquivo === null || !podeNoRegistro(ator, 'agirPor', { usuarioid: m.usuarioid })) {
     throw new NaoEncontrado('ARQUIVO_NAO_ENCONTRADO', 'Comprovante não encontrado');
   }
   const ext = m.arquivo.split('.').pop() ?? '';

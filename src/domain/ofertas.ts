@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { emTransacao, type Banco, type Db } from '../db/banco.ts';
-import { ehGestor, exigirAgirPor, veTudo, type Ator } from './acesso.ts';
+import { ehGestor, exigirAgirPor, podeNoRegistro, veTudo, type Ator } from './acesso.ts';
 import { conferirCapacidade, extrasPublicados, linhasOfertadas } from './alocacao.ts';
 import { auditar } from './auditoria.ts';
 import { cicloDasJanelas, exigirJanela, faseDoCiclo, type Fase } from './ciclos.ts';
@@ -211,7 +211,7 @@ export async function apagarProdutoDaOferta(banco: Banco, ator: Ator, linhaAlvo:
         .where('op.id', '=', ofertaProdutoId)
         .executeTakeFirst();
       // Someone else's line is "not found": ids of other suppliers reveal nothing.
-      if (l === undefined || (l.usuarioid !== ator.usuarioid && !ehGestor(ator))) throw new NaoEncontrado('LINHA_NAO_ENCONTRADA', 'Produto da oferta não encontrado');
+      if (l === undefined || !podeNoRegistro(ator, 'agirPor', { usuarioid: l.usuarioid })) throw new NaoEncontrado('LINHA_NAO_ENCONTRADA', 'Produto da oferta não encontrado');
       ({ cicloid, usuarioid } = l);
       alvo = l.produtoid;
     } else {

@@ -1,6 +1,6 @@
 import { emTransacao, travar, type Banco, type Db } from '../db/banco.ts';
 import { consultaPreparada } from '../db/preparadas.ts';
-import { ehGestor, exigirAgirPor, veTudo, type Ator } from './acesso.ts';
+import { ehGestor, exigirAgirPor, podeNoRegistro, veTudo, type Ator } from './acesso.ts';
 import { auditar } from './auditoria.ts';
 import { cicloDasJanelas, exigirJanela } from './ciclos.ts';
 import { ESCALA_DINHEIRO, ESCALA_QUANTIDADE, paraNumero, valorDaQuantidade } from './decimal.ts';
@@ -478,7 +478,7 @@ export async function salvarPedido(banco: Banco, ator: Ator, entrada: EntradaPed
 /** Finds an order the actor may see: their own, or any for admins and info. Others are "not found". */
 export async function pedidoVisivel(db: Db, ator: Ator, pedidoId: number, taxa: Taxa): Promise<Pedido> {
   const p = await carregarUmPedido(db, { pedidoId }, taxa);
-  if (p === null || (p.usuario.id !== ator.usuarioid && !veTudo(ator))) throw new NaoEncontrado('PEDIDO_NAO_ENCONTRADO', 'Pedido não encontrado');
+  if (p === null || !podeNoRegistro(ator, 'verDe', { usuarioid: p.usuario.id })) throw new NaoEncontrado('PEDIDO_NAO_ENCONTRADO', 'Pedido não encontrado');
   return p;
 }
 
@@ -486,7 +486,7 @@ export async function pedidoVisivel(db: Db, ator: Ator, pedidoId: number, taxa: 
 export async function finalizarPedido(banco: Banco, ator: Ator, pedidoId: number, opcoes: OpcoesPedido & { tz: string }): Promise<Pedido> {
   return emTransacao(banco, async (trx) => {
     const antes = await pedidoVisivel(trx, ator, pedidoId, opcoes.taxa);
-    if (antes.usuario.id !== ator.usuarioid && !ehGestor(ator)) throw new Proibido('PEDIDO_DE_OUTRA_PESSOA', 'Você só pode confirmar os seus próprios pedidos');
+    if (!podeNoRegistro(ator, 'confirmarPedido', { usuarioid: antes.usuario.id })) throw new Proibido('PEDIDO_DE_OUTRA_PESSOA', 'Você só pode confirmar os seus próprios pedidos');
     if (antes.finalizado) return antes;
     const ciclo = await cicloDasJanelas(trx, antes.cicloid, 'pedido');
     const { foraDaJanela } = exigirJanela(ciclo, opcoes.hoje, 'pedido', ehGestor(ator));

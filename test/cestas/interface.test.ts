@@ -162,4 +162,18 @@ describe('o contrato da interface, ao pé da letra', () => {
     assert.ok(oferta.status === 200 || oferta.status === 201, oferta.texto);
     assert.deepEqual(oferta.json<{ data: { oferta: { cicloid: number; usuarioid: number } } }>().data.oferta.usuarioid, fornecedor.id);
   });
+
+  test('as páginas de oferta e de pedido dizem em acoes o que a pessoa pode fazer, pela mesma regra da escrita', async () => {
+    // The cycle takes orders now: the consumer edits and confirms her own order; the offer window has closed.
+    const pagina = await consumidora.nav.getJson(url(`/pedidoconsumidores/${cicloid}`));
+    assert.deepEqual(pagina.json<{ data: { acoes: unknown } }>().data.acoes, { editar: true, confirmar: true });
+    const pedidoId = pagina.json<{ data: { pedidoId: number } }>().data.pedidoId;
+    const confirmacao = await consumidora.nav.getJson(url(`/pedidoconsumidoresconfirmacao/${pedidoId}`));
+    assert.deepEqual(confirmacao.json<{ data: { acoes: unknown } }>().data.acoes, { confirmar: true });
+    const fornecedor = await entrarComo(amb, ['fornecedor']);
+    const oferta = await fornecedor.nav.getJson(url(`/oferta/${cicloid}`));
+    assert.deepEqual(oferta.json<{ data: { acoes: unknown } }>().data.acoes, { editar: false }, 'fora do período de ofertas');
+    const paraAdmin = await admin.nav.getJson(url(`/oferta/${cicloid}?usuarioid=${fornecedor.id ?? 0}`));
+    assert.deepEqual(paraAdmin.json<{ data: { acoes: unknown } }>().data.acoes, { editar: true }, 'a coordenação a qualquer momento');
+  });
 });

@@ -87,7 +87,9 @@ describe('bordas das regras de janela, ciclo e composição', () => {
     const pelaCoordenacao = await como('admin').postJson(`${amb.url}/pedidoconsumidoresconfirmacao`, { pedidoId });
     assert.equal(pelaCoordenacao.status, 409);
     const pagina = await como('admin').getJson(`${amb.url}/pedidoconsumidores/${cicloid}?usuarioid=${consumidora.id}`);
-    assert.equal(pagina.json<{ data: { podeEditar: boolean } }>().data.podeEditar, false);
+    assert.deepEqual(pagina.json<{ data: { acoes: unknown } }>().data.acoes, { editar: false, confirmar: false });
+    const confirmacao = await como('admin').getJson(`${amb.url}/pedidoconsumidoresconfirmacao/${pedidoId}`);
+    assert.deepEqual(confirmacao.json<{ data: { acoes: unknown } }>().data.acoes, { confirmar: false }, 'nem o botão de confirmar');
     const linha = await amb.banco.selectFrom('pedido').select(['finalizado', 'dataConfirmacao']).where('id', '=', pedidoId).executeTakeFirstOrThrow();
     assert.equal(Boolean(linha.finalizado), false);
     assert.equal(linha.dataConfirmacao, null);

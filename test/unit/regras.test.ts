@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { regrasDoCiclo, type CicloLido } from '../../src/domain/ciclos.ts';
+import { acoesDaOferta, acoesDoPedido, podeNoRegistro, type Ator } from '../../src/domain/acesso.ts';
+import { regrasDoCiclo, type CicloLido, type Fase } from '../../src/domain/ciclos.ts';
 import { converter, regrasDosItens } from '../../src/domain/composicao.ts';
 import { regraDoComprovante, TAMANHO_MAXIMO_ARQUIVO } from '../../src/domain/financeiro.ts';
 import { regrasDasLinhas as regrasDaOferta } from '../../src/domain/ofertas.ts';
 import { regrasDasLinhas as regrasDoPedido } from '../../src/domain/pedidos.ts';
+import type { Perfil } from '../../src/domain/perfis.ts';
 import { DATAS_PADRAO } from '../helpers/fabricas.ts';
 
 /** The domain's pure rules, called as the use cases and the edge call them. */
@@ -93,4 +95,32 @@ test('comprovante: PDF, PNG ou JPEG de até 10 MiB, exatamente', () => {
   assert.equal(regraDoComprovante({ nome: 'c', conteudo: Buffer.from([0xff, 0xd8, 0xff, 0xe0]) }), null);
   assert.equal(regraDoComprovante({ nome: 'c', conteudo: Buffer.from('GIF89a') }), 'O comprovante deve ser PDF, PNG ou JPEG');
   assert.equal(regraDoComprovante({ nome: 'c', conteudo: Buffer.alloc(0) }), 'O comprovante deve ser PDF, PNG ou JPEG');
+});
+
+test('regras por registro: quem edita a oferta e o pedido, quem confirma, quem vê e quem age por alguém', () => {
+  const pessoa = (usuarioid: number | null, perfil: Perfil[], ativo = true): Ator => ({ email: `p${usuarioid ?? 0}@x`, nome: 'P', usuarioid, perfil, ativo });
+  const fornecedor = pessoa(1, ['fornecedor']);
+  const consumidor = pessoa(2, ['consumidor']);
+  const admin = pessoa(3, ['admin']);
+  const info = pessoa(4, ['info']);
+  const janela = (fase: Fase, extra: Partial<{ ativo: boolean; fechadoEm: string | null }> = {}) => ({ fase, ativo: true, fechadoEm: null, ...extra });
+  assert.deepEqual(acoesDaOferta(fornecedor, { usuarioid: 1, ciclo: janela('oferta') }), { editar: true });
+  for (const fase of ['planejado', 'composicao', 'pedido', 'retirada', 'encerrado'] as const) {
+    assert.equal(acoesDaOferta(fornecedor, { usuarioid: 1, ciclo: janela(fase) }).editar, false, `fornecedor fora da janela (${fase})`);
+    assert.equal(acoesDaOferta(admin, { usuarioid: 1, ciclo: janela(fase) }).editar, true, `a coordenação a qualquer momento (${fase})`);
+  }
+  assert.equal(acoesDaOferta(fornecedor, { usuarioid: 1, ciclo: janela('oferta', { ativo: false }) }).editar, false, 'ciclo desativado');
+  assert.equal(acoesDaOferta(admin, { usuarioid: 1, ciclo: janela('oferta', { fechadoEm: '2026-03-10T00:00:00Z' }) }).editar, false, 'ciclo fechado: para todos');
+  assert.equal(acoesDaOferta(pessoa(5, ['fornecedor']), { usuarioid: 1, ciclo: janela('oferta') }).editar, false, 'a oferta de outra pessoa');
+  assert.equal(acoesDaOferta(info, { usuarioid: 1, ciclo: janela('oferta') }).editar, false, 'info só lê');
+  assert.deepEqual(acoesDoPedido(consumidor, { usuarioid: 2, ciclo: janela('pedido') }), { editar: true, confirmar: true });
+  assert.deepEqual(acoesDoPedido(consumidor, { usuarioid: 2, ciclo: janela('retirada') }), { editar: false, confirmar: false }, 'confirmar é uma escrita da janela de pedidos');
+  assert.deepEqual(acoesDoPedido(admin, { usuarioid: 2, ciclo: janela('retirada') }), { editar: true, confirmar: true });
+  assert.deepEqual(acoesDoPedido(pessoa(6, ['consumidor']), { usuarioid: 2, ciclo: janela('pedido') }), { editar: false, confirmar: false });
+  assert.deepEqual(acoesDoPedido(pessoa(2, ['consumidor'], false), { usuarioid: 2, ciclo: janela('pedido') }), { editar: false, confirmar: false }, 'cadastro inativo');
+  assert.equal(podeNoRegistro(info, 'verDe', { usuarioid: 2 }), true);
+  assert.equal(podeNoRegistro(info, 'agirPor', { usuarioid: 2 }), false);
+  assert.equal(podeNoRegistro(consumidor, 'verDe', { usuarioid: 2 }), true);
+  assert.equal(podeNoRegistro(consumidor, 'verDe', { usuarioid: 1 }), false);
+  assert.equal(podeNoRegistro(pessoa(null, ['consumidor']), 'verDe', { usuarioid: 2 }), false, 'sem cadastro, nada');
 });

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppTipada } from '../../http/app-tipada.ts';
-import { donoVisivel, ehGestor, exigirAgirPor, type Ator } from '../../domain/acesso.ts';
+import { acoesDaOferta, donoVisivel, exigirAgirPor, type Ator } from '../../domain/acesso.ts';
 import { cicloDasJanelas, faseDoCiclo } from '../../domain/ciclos.ts';
 import { Invalido } from '../../domain/erros.ts';
 import { apagarProdutoDaOferta, ofertaDe, ofertasVisiveis, produtosParaOfertar, salvarOferta } from '../../domain/ofertas.ts';
@@ -34,12 +34,11 @@ export function rotasOfertas(app: AppTipada, ctx: ContextoCestas): void {
     const fornecedor = await usuarioPorId(ctx.banco, usuarioid);
     if (fornecedor === undefined || !fornecedor.perfil.includes('fornecedor')) throw new Invalido('VALIDACAO', 'Fornecedor inválido', { usuarioid: 'Não há fornecedor com este id' });
     const fase = faseDoCiclo(ciclo, hoje);
-    // A closed cycle is closed for everyone, the coordination included (exigirJanela).
-    const podeEditar = ciclo.fechadoEm === null && (ehGestor(ator) || (ator.usuarioid === usuarioid && fase === 'oferta' && ciclo.ativo));
+    const acoes = acoesDaOferta(ator, { usuarioid, ciclo: { fase, ativo: ciclo.ativo, fechadoEm: ciclo.fechadoEm } });
     const [oferta, produtosDisponiveis] = await Promise.all([ofertaDe(ctx.banco, cicloid, usuarioid), produtosParaOfertar(ctx.banco, usuarioid)]);
     const pagina = {
       ciclo: { id: ciclo.id, nome: ciclo.nome, fase, dataOfertaInicio: ciclo.dataOfertaInicio, dataOfertaFim: ciclo.dataOfertaFim },
-      produtosDisponiveis, podeEditar, fornecedor: { id: fornecedor.id, nome: fornecedor.nomeoficial ?? fornecedor.nome },
+      produtosDisponiveis, acoes, fornecedor: { id: fornecedor.id, nome: fornecedor.nomeoficial ?? fornecedor.nome },
     };
     return responder(req, reply, {
       titulo: 'Oferta',

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppTipada } from '../../http/app-tipada.ts';
-import { donoVisivel, ehGestor, exigirAgirPor, type Ator } from '../../domain/acesso.ts';
-import { faseDoCiclo } from '../../domain/ciclos.ts';
+import { acoesDoPedido, donoVisivel, exigirAgirPor, type Ator } from '../../domain/acesso.ts';
+import { cicloDasJanelas, faseDoCiclo } from '../../domain/ciclos.ts';
 import { Invalido } from '../../domain/erros.ts';
 import { comDisponibilidade, finalizarPedido, pedidoDe, pedidosVisiveis, pedidoVisivel, reservasDoCiclo, salvarPedido } from '../../domain/pedidos.ts';
 import { usuarioPorId } from '../../domain/usuarios.ts';
@@ -44,13 +44,12 @@ export function rotasPedidos(app: AppTipada, ctx: ContextoCestas): void {
     const consumidor = usuarioid === ator.usuarioid ? { id: usuarioid, nome: ator.nome, perfil: ator.perfil } : await usuarioPorId(ctx.banco, usuarioid);
     if (consumidor === undefined || !consumidor.perfil.includes('consumidor')) throw new Invalido('VALIDACAO', 'Consumidor inválido', { usuarioid: 'Não há consumidor com este id' });
     const fase = faseDoCiclo(ciclo, hoje);
-    // A closed cycle is closed for everyone, the coordination included (exigirJanela).
-    const podeEditar = ciclo.fechadoEm === null && (ehGestor(ator) || (ator.usuarioid === usuarioid && fase === 'pedido' && ciclo.ativo));
+    const acoes = acoesDoPedido(ator, { usuarioid, ciclo: { fase, ativo: ciclo.ativo, fechadoEm: ciclo.fechadoEm } });
     const [pedido, reservas] = await Promise.all([pedidoDe(ctx.banco, cicloid, usuarioid, taxa), reservasDoCiclo(ctx.banco, cicloid)]);
     const disp = comDisponibilidade(catalogo, reservas);
     const pagina = {
       ciclo: { id: ciclo.id, nome: ciclo.nome, fase, dataPedidoInicio: ciclo.dataPedidoInicio, dataPedidoFim: ciclo.dataPedidoFim },
-      cestas: disp.cestas, extras: disp.extras, pontosEntrega, taxa: taxaParaPagina(taxa), podeEditar,
+      cestas: disp.cestas, extras: disp.extras, pontosEntrega, taxa: taxaParaPagina(taxa), acoes,
       consumidor: { id: consumidor.id, nome: consumidor.nome },
     };
     return responder(req, reply, {
@@ -85,8 +84,9 @@ export function rotasPedidos(app: AppTipada, ctx: ContextoCestas): void {
   app.get('/pedidoconsumidoresconfirmacao/:id', { config: { acesso: 'pedidosLer' }, schema: { params: ParamsId } }, async (req, reply) => {
     const ator = atorDe(req);
     const pedido = await pedidoVisivel(ctx.banco, ator, req.params.id, taxa);
-    const podeConfirmar = pedido.usuario.id === ator.usuarioid || ehGestor(ator);
-    return responder(req, reply, { titulo: 'Confirmação do pedido', dados: pedidoJson(pedido), corpo: () => paginaConfirmacao(pedido, req.sessao?.csrf ?? null, podeConfirmar) });
+    const ciclo = await cicloDasJanelas(ctx.banco, pedido.cicloid);
+    const { confirmar } = acoesDoPedido(ator, { usuarioid: pedido.usuarioid, ciclo: { fase: faseDoCiclo(ciclo, tempo(ctx).hoje), ativo: ciclo.ativo, fechadoEm: ciclo.fechadoEm } });
+    return responder(req, reply, { titulo: 'Confirmação do pedido', dados: { ...pedidoJson(pedido), acoes: { confirmar } }, corpo: () => paginaConfirmacao(pedido, req.sessao?.csrf ?? null, confirmar) });
   });
 
   app.post('/pedidoconsumidoresconfirmacao', { config: { acesso: 'pedidosEscrever' } }, async (req, reply) => {

@@ -8,7 +8,7 @@ export interface PaginaOferta {
   readonly ciclo: { id: number; nome: string; fase: Fase; dataOfertaInicio: string; dataOfertaFim: string };
   readonly oferta: Oferta;
   readonly produtosDisponiveis: readonly ProdutoParaOfertar[];
-  readonly podeEditar: boolean;
+  readonly acoes: { readonly editar: boolean };
   readonly fornecedor: { id: number; nome: string };
 }
 
@@ -22,7 +22,7 @@ function texto(v: unknown): string {
  */
 export function paginaOferta(p: PaginaOferta, csrf: string | null, falha: { erro: string | null; detalhes: Readonly<Record<string, unknown>>; valores: ReadonlyArray<Readonly<Record<string, unknown>>> | null }): Html {
   const atuais = new Map(p.oferta.produtos.map((l) => [l.produtoid, l]));
-  const ro = !p.podeEditar;
+  const ro = !p.acoes.editar;
   const noCampo = (k: string) => /^produtos\.\d+\.(quantidade|valor)$/.test(k) && Number(k.split('.')[1]) < p.produtosDisponiveis.length;
   return html`${cabecalhoDoCiclo(p.ciclo)}
   <p>Fornecedor: <strong>${p.fornecedor.nome}</strong> ·

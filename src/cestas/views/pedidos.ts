@@ -11,7 +11,7 @@ export interface PaginaPedido {
   readonly extras: readonly ExtraParaPedir[];
   readonly pontosEntrega: ReadonlyArray<{ id: number; nome: string; endereco: string | null; cidade: string | null }>;
   readonly taxa: { readonly percentual: number; readonly fixa: number };
-  readonly podeEditar: boolean;
+  readonly acoes: { readonly editar: boolean; readonly confirmar: boolean };
   readonly consumidor: { id: number; nome: string };
 }
 
@@ -21,7 +21,7 @@ function texto(v: unknown): string {
 
 /** The order page: baskets (with what is inside), extras, the delivery point and a live total with the fee apart. */
 export function paginaPedido(p: PaginaPedido, csrf: string | null, falha: { erro: string | null; detalhes: Readonly<Record<string, unknown>>; valores: Readonly<Record<string, unknown>> | null }): Html {
-  const ro = !p.podeEditar;
+  const ro = !p.acoes.editar;
   const noPedido = new Map((p.pedido?.produtos ?? []).map((l) => [l.cicloCestaId !== null ? `c${l.cicloCestaId}` : `e${l.cicloProdutoId ?? 0}`, l.quantidade]));
   const enviados = falha.valores?.produtos;
   const linhasEnviadas = Array.isArray(enviados) ? enviados : enviados !== null && typeof enviados === 'object' ? Object.values(enviados) : null;
