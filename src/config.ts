@@ -19,8 +19,17 @@ export interface OidcExterno {
   readonly clientSecret: string;
 }
 
+/** A plain OAuth 2.0 provider's endpoints, given by hand (no discovery, no ID token). */
+export interface EnderecosOauth {
+  readonly autorizacao: string;
+  readonly token: string;
+  readonly userinfo: string;
+}
+
 export interface OauthExterno extends OidcExterno {
   readonly callbackUrl: string | undefined;
+  /** Set for a plain OAuth 2.0 provider; absent, the provider is OpenID Connect with discovery. */
+  readonly enderecos?: EnderecosOauth;
 }
 
 export interface Config {
@@ -256,6 +265,33 @@ function provedor(env: Env, prefixo: 'OIDC' | 'OAUTH', issuerVar: string): OidcE
   return { issuer, clientId, clientSecret };
 }
 
+const VARIAVEIS_OAUTH_SIMPLES = ['OAUTH_AUTHORIZATION_URL', 'OAUTH_TOKEN_URL', 'OAUTH_USERINFO_URL'] as const;
+
+/**
+ * Mercados' provider: OpenID Connect with discovery at OAUTH_ISSUER_URL (the default), or a plain
+ * OAuth 2.0 provider whose three endpoints are given, all together and instead of the issuer.
+ */
+function provedorMercados(env: Env): OauthExterno | null {
+  const [autorizacao, token, userinfo] = VARIAVEIS_OAUTH_SIMPLES.map((nome) => url(env, nome));
+  const callbackUrl = url(env, 'OAUTH_CALLBACK_URL');
+  if (autorizacao === undefined && token === undefined && userinfo === undefined) {
+    const base = provedor(env, 'OAUTH', 'OAUTH_ISSUER_URL');
+    return base === null ? null : { ...base, callbackUrl };
+  }
+  if (autorizacao === undefined || token === undefined || userinfo === undefined) {
+    throw new ErroConfig(`Um provedor OAuth 2.0 sem descoberta precisa das três variáveis juntas: ${VARIAVEIS_OAUTH_SIMPLES.join(', ')}`);
+  }
+  if (valor(env, 'OAUTH_ISSUER_URL') !== undefined) {
+    throw new ErroConfig(`Defina OAUTH_ISSUER_URL (OpenID Connect, com descoberta) ou ${VARIAVEIS_OAUTH_SIMPLES.join(', ')} (OAuth 2.0), não os dois`);
+  }
+  const clientId = valor(env, 'OAUTH_CLIENT_ID');
+  const clientSecret = valor(env, 'OAUTH_CLIENT_SECRET');
+  if (clientId === undefined) throw new ErroConfig('OAUTH_CLIENT_ID é obrigatório com o provedor OAuth 2.0');
+  if (clientSecret === undefined) throw new ErroConfig('OAUTH_CLIENT_SECRET é obrigatório com o provedor OAuth 2.0');
+  // The provider has no issuer identifier without discovery: its authorization address's origin names it.
+  return { issuer: new URL(autorizacao).origin, clientId, clientSecret, callbackUrl, enderecos: { autorizacao, token, userinfo } };
+}
+
 function fusoHorario(env: Env): string {
   const tz = valor(env, 'TZ') ?? 'America/Sao_Paulo';
   try {
@@ -289,12 +325,12 @@ export function carregarConfig(env: Env = process.env): Config {
   const producao = nodeEnvBruto === 'production';
   const vs = variantes(env);
   const oidc = provedor(env, 'OIDC', 'OIDC_ISSUER_BASE_URL');
-  const oauthBase = provedor(env, 'OAUTH', 'OAUTH_ISSUER_URL');
+  const oauth = provedorMercados(env);
   if (producao && vs.includes('cestas') && oidc === null) {
     throw new ErroConfig('OIDC_ISSUER_BASE_URL é obrigatório em produção (o provedor de desenvolvimento não roda em produção)');
   }
-  if (producao && vs.includes('mercados') && oauthBase === null) {
-    throw new ErroConfig('OAUTH_ISSUER_URL é obrigatório em produção (o provedor de desenvolvimento não roda em produção)');
+  if (producao && vs.includes('mercados') && oauth === null) {
+    throw new ErroConfig('OAUTH_ISSUER_URL (ou OAUTH_AUTHORIZATION_URL, OAUTH_TOKEN_URL e OAUTH_USERINFO_URL) é obrigatório em produção (o provedor de desenvolvimento não roda em produção)');
   }
   const providerName = valor(env, 'OAUTH_PROVIDER_NAME') ?? 'idp';
   if (!/^[a-z0-9][a-z0-9-]{0,39}$/.test(providerName)) {
@@ -323,7 +359,7 @@ export function carregarConfig(env: Env = process.env): Config {
     cestasBaseUrl: url(env, 'CESTAS_BASE_URL'),
     mercadosBaseUrl: url(env, 'MERCADOS_BASE_URL'),
     oidc,
-    oauth: oauthBase === null ? null : { ...oauthBase, callbackUrl: url(env, 'OAUTH_CALLBACK_URL') },
+    oauth,
     oauthProviderName: providerName,
     sessionSecret,
     appSessionSecret,

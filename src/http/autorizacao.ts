@@ -10,6 +10,8 @@ export interface Provedor {
   readonly clientId: string;
   readonly clientSecret: string;
   readonly redirectUri: () => string;
+  /** A plain OAuth 2.0 provider's endpoints, given by hand; absent, they come from discovery. */
+  readonly enderecos?: { readonly autorizacao: string; readonly token: string; readonly userinfo: string };
 }
 
 /** What must survive between the redirect to the provider and the callback. */
@@ -41,14 +43,30 @@ export function descobertaPreguicosa(p: Provedor, falha: (causa: unknown) => Err
   };
 }
 
-export async function iniciarAutorizacao(config: client.Configuration, p: Provedor, escopo: string): Promise<{ url: URL; desafio: Desafio }> {
+/**
+ * The configuration of a plain OAuth 2.0 provider, from its endpoints (no discovery, no ID token,
+ * so no keys to fetch).
+ */
+export function configuracaoManual(p: Provedor & { readonly enderecos: NonNullable<Provedor['enderecos']> }): client.Configuration {
+  const { autorizacao, token, userinfo } = p.enderecos;
+  const config = new client.Configuration(
+    { issuer: p.issuer, authorization_endpoint: autorizacao, token_endpoint: token, userinfo_endpoint: userinfo },
+    p.clientId,
+    p.clientSecret,
+  );
+  if ([autorizacao, token, userinfo].some((u) => new URL(u).protocol === 'http:')) client.allowInsecureRequests(config);
+  return config;
+}
+
+/** The redirect to the provider. `nonce` goes along only to OpenID providers (it binds the ID token). */
+export async function iniciarAutorizacao(config: client.Configuration, p: Provedor, escopo: string, comNonce = true): Promise<{ url: URL; desafio: Desafio }> {
   const desafio: Desafio = { state: client.randomState(), nonce: client.randomNonce(), verifier: client.randomPKCECodeVerifier() };
   const url = client.buildAuthorizationUrl(config, {
     redirect_uri: p.redirectUri(),
     scope: escopo,
     response_type: 'code',
     state: desafio.state,
-    nonce: desafio.nonce,
+    ...(comNonce ? { nonce: desafio.nonce } : {}),
     code_challenge: await client.calculatePKCECodeChallenge(desafio.verifier),
     code_challenge_method: 'S256',
   });
@@ -62,7 +80,7 @@ export function trocarCodigo(config: client.Configuration, p: Provedor, query: s
   return client.authorizationCodeGrant(config, atual, {
     pkceCodeVerifier: desafio.verifier,
     expectedState: desafio.state,
-    expectedNonce: desafio.nonce,
+    ...(idTokenExpected || p.enderecos === undefined ? { expectedNonce: desafio.nonce } : {}),
     ...(idTokenExpected ? { idTokenExpected: true } : {}),
   });
 }

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Provedor } from '../http/autorizacao.ts';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Banco } from '../db/banco.ts';
@@ -32,7 +33,7 @@ export interface DependenciasMercados {
   readonly banco: Banco;
   readonly relogio: Relogio;
   /** The OAuth provider this face logs in with. */
-  readonly provedor: { readonly issuer: string; readonly clientId: string; readonly clientSecret: string };
+  readonly provedor: Omit<Provedor, 'redirectUri'>;
   /** The callback address registered at the provider; by default `<base>/auth/<name>/callback`. */
   readonly callbackUrl?: string | undefined;
   /** Extra image origins for the CSP (the provider's avatars). */

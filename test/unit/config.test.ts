@@ -77,6 +77,31 @@ test('em produção, segredos e emissores ausentes impedem o início', () => {
   }
 });
 
+test('Mercados: OpenID Connect com descoberta por padrão, ou OAuth 2.0 com os três endereços juntos', () => {
+  const oidc = carregarConfig({ OAUTH_ISSUER_URL: 'https://login.example/', OAUTH_CLIENT_ID: 'c', OAUTH_CLIENT_SECRET: 's' }).oauth;
+  assert.deepEqual(oidc, { issuer: 'https://login.example', clientId: 'c', clientSecret: 's', callbackUrl: undefined });
+  const simples = {
+    OAUTH_AUTHORIZATION_URL: 'https://contas.example/oauth/authorize', OAUTH_TOKEN_URL: 'https://contas.example/oauth/token',
+    OAUTH_USERINFO_URL: 'https://api.example/user', OAUTH_CLIENT_ID: 'c', OAUTH_CLIENT_SECRET: 's',
+  };
+  assert.deepEqual(carregarConfig(simples).oauth, {
+    issuer: 'https://contas.example', clientId: 'c', clientSecret: 's', callbackUrl: undefined,
+    enderecos: { autorizacao: 'https://contas.example/oauth/authorize', token: 'https://contas.example/oauth/token', userinfo: 'https://api.example/user' },
+  });
+  const recusa = (env: Record<string, string>, trecho: string) =>
+    assert.throws(() => carregarConfig(env), (e: unknown) => e instanceof ErroConfig && e.message.includes(trecho), trecho);
+  const { OAUTH_TOKEN_URL: _token, ...semToken } = simples;
+  recusa(semToken, 'precisa das três variáveis juntas');
+  recusa({ ...simples, OAUTH_ISSUER_URL: 'https://login.example' }, 'não os dois');
+  const { OAUTH_CLIENT_SECRET: _segredo, ...semSegredo } = simples;
+  recusa(semSegredo, 'OAUTH_CLIENT_SECRET é obrigatório');
+  recusa({ ...simples, OAUTH_USERINFO_URL: 'ftp://api.example/user' }, 'OAUTH_USERINFO_URL');
+  // In production the plain provider is enough for Mercados.
+  const producao = { NODE_ENV: 'production', SESSION_SECRET: SEGREDO, APP_SESSION_SECRET: OUTRO_SEGREDO, VARIANTS: 'mercados' };
+  assert.equal(carregarConfig({ ...producao, ...simples }).oauth?.enderecos?.token, 'https://contas.example/oauth/token');
+  recusa(producao, 'OAUTH_AUTHORIZATION_URL');
+});
+
 test('ADMIN_EMAILS é lido sem diferenciar maiúsculas', () => {
   const c = carregarConfig({ ADMIN_EMAILS: ' Ana@Exemplo.org ,bia@exemplo.org' });
   assert.deepEqual([...c.adminEmails], ['ana@exemplo.org', 'bia@exemplo.org']);
