@@ -3,7 +3,7 @@ import { accessSync, constants } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { isIP } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { lerDecimal } from './domain/decimal.ts';
+import { lerDecimal } from './decimal.ts';
 
 /** Which face of the service a process serves. */
 export const VARIANTES = ['cestas', 'mercados'] as const;

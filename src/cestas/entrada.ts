@@ -9,7 +9,7 @@
  */
 import { CAMPOS_DATA, LISTAS_DO_CICLO, regrasDoCiclo, type CicloLido, type ListaDoCiclo } from '../domain/ciclos.ts';
 import { regrasDosItens, type EntradaComposicao, type ItemDaComposicao } from '../domain/composicao.ts';
-import { ESCALA_DINHEIRO, ESCALA_QUANTIDADE } from '../domain/decimal.ts';
+import { ESCALA_DINHEIRO, ESCALA_QUANTIDADE } from '../decimal.ts';
 import { regraDoComprovante, type ArquivoRecebido, type EntradaMovimentacao } from '../domain/financeiro.ts';
 import { regrasDasLinhas as regrasDaOferta, type AlvoNaOferta, type EntradaOferta, type LinhaParaOfertar } from '../domain/ofertas.ts';
 import { regrasDasLinhas as regrasDoPedido, type EntradaPedido, type LinhaPedida } from '../domain/pedidos.ts';

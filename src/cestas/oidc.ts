@@ -1,5 +1,5 @@
 import * as client from 'openid-client';
-import { descobertaPreguicosa, iniciarAutorizacao, trocarCodigo, type Desafio, type Provedor, type Tokens } from '../http/autorizacao.ts';
+import { descobertaPreguicosa, iniciarAutorizacao, trocarCodigo, type Desafio, type Provedor, type Tokens } from '../http/codigo-de-autorizacao.ts';
 import type { Identidade } from '../domain/usuarios.ts';
 
 export type ConfigOidc = Provedor;

@@ -5,7 +5,7 @@ import {
 } from '../domain/catalogo.ts';
 import { lerCiclo } from './entrada.ts';
 import { ORDENS_CICLO, apagarCiclo, obterCiclo, salvarCiclo, type Ciclo } from '../domain/ciclos.ts';
-import { formatarReais } from '../domain/decimal.ts';
+import { formatarReais } from '../decimal.ts';
 import { NOMES_PERFIS, PERFIS } from '../domain/perfis.ts';
 import { diaLocal } from '../domain/tempo.ts';
 import { ORDENS_USUARIO, apagarUsuario, atualizarUsuario, criarUsuario, listarUsuarios, obterUsuario, type Usuario } from '../domain/usuarios.ts';

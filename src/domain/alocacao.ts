@@ -1,5 +1,5 @@
 import type { Db } from '../db/banco.ts';
-import { ESCALA_QUANTIDADE, formatarDecimal } from './decimal.ts';
+import { ESCALA_QUANTIDADE, formatarDecimal } from '../decimal.ts';
 import { Conflito } from './erros.ts';
 
 /**

@@ -5,7 +5,7 @@ import { violouReferencia, violouUnicidade } from '../db/erros.ts';
 import type { DB, Linha } from '../db/tipos.ts';
 import type { Ator } from './acesso.ts';
 import { auditar } from './auditoria.ts';
-import { ESCALA_DINHEIRO, paraNumero } from './decimal.ts';
+import { ESCALA_DINHEIRO, paraNumero } from '../decimal.ts';
 import { Conflito, NaoEncontrado } from './erros.ts';
 import { exigirSemReferencias, montarPagina, type Pagina, type PedidoDePagina, type Referencia } from './registros.ts';
 import { Campos, chaveDeNome, MAIOR_ID, type Entrada } from './validacao.ts';

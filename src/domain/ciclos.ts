@@ -4,7 +4,7 @@ import { consultaPreparada } from '../db/preparadas.ts';
 import { conferirCapacidade, extrasPublicados, linhasOfertadas } from './alocacao.ts';
 import type { Ator } from './acesso.ts';
 import { auditar } from './auditoria.ts';
-import { ESCALA_DINHEIRO, ESCALA_QUANTIDADE, paraNumero } from './decimal.ts';
+import { ESCALA_DINHEIRO, ESCALA_QUANTIDADE, paraNumero } from '../decimal.ts';
 import { Conflito, Invalido, NaoEncontrado } from './erros.ts';
 import { exigirSemReferencias, montarPagina, type Pagina, type PedidoDePagina, type Referencia } from './registros.ts';
 import { somarDias } from './tempo.ts';

@@ -8,7 +8,7 @@ import { podeNoRegistro, type Ator } from './acesso.ts';
 import { entregasDoCiclo } from './alocacao.ts';
 import { auditar } from './auditoria.ts';
 import { cicloDasJanelas } from './ciclos.ts';
-import { ESCALA_DINHEIRO, paraNumero, valorDaQuantidade } from './decimal.ts';
+import { ESCALA_DINHEIRO, paraNumero, valorDaQuantidade } from '../decimal.ts';
 import { Conflito, Invalido, NaoEncontrado } from './erros.ts';
 import { taxaDoPedido, type Taxa } from './pedidos.ts';
 

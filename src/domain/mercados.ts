@@ -3,7 +3,7 @@ import { contem } from '../db/consultas.ts';
 import { emTransacao, type Banco, type Db } from '../db/banco.ts';
 import type { DB, Linha } from '../db/tipos.ts';
 import { auditar } from './auditoria.ts';
-import { ESCALA_DINHEIRO } from './decimal.ts';
+import { ESCALA_DINHEIRO } from '../decimal.ts';
 import { Invalido } from './erros.ts';
 import { atorDaAuditoria, autorizarMercados, type AtorMercados } from './politica-mercados.ts';
 import { Campos, MAIOR_ID, chaveDeNome, lerId, type Entrada } from './validacao.ts';

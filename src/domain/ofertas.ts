@@ -4,7 +4,7 @@ import { ehGestor, exigirAgirPor, podeNoRegistro, veTudo, type Ator } from './ac
 import { conferirCapacidade, extrasPublicados, linhasOfertadas } from './alocacao.ts';
 import { auditar } from './auditoria.ts';
 import { cicloDasJanelas, exigirJanela, faseDoCiclo, type Fase } from './ciclos.ts';
-import { ESCALA_DINHEIRO, ESCALA_QUANTIDADE, paraNumero, valorDaQuantidade } from './decimal.ts';
+import { ESCALA_DINHEIRO, ESCALA_QUANTIDADE, paraNumero, valorDaQuantidade } from '../decimal.ts';
 import { Conflito, Invalido, NaoEncontrado, Proibido } from './erros.ts';
 import { lerPerfis } from './perfis.ts';
 

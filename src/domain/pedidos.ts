@@ -3,7 +3,7 @@ import { consultaPreparada } from '../db/preparadas.ts';
 import { ehGestor, exigirAgirPor, podeNoRegistro, veTudo, type Ator } from './acesso.ts';
 import { auditar } from './auditoria.ts';
 import { cicloDasJanelas, exigirJanela } from './ciclos.ts';
-import { ESCALA_DINHEIRO, ESCALA_QUANTIDADE, paraNumero, valorDaQuantidade } from './decimal.ts';
+import { ESCALA_DINHEIRO, ESCALA_QUANTIDADE, paraNumero, valorDaQuantidade } from '../decimal.ts';
 import { Conflito, Invalido, NaoEncontrado, Proibido } from './erros.ts';
 import { lerPerfis } from './perfis.ts';
 import { dataHoraLocal } from './tempo.ts';

@@ -3,7 +3,7 @@ import type { Db } from '../db/banco.ts';
 import { veTudo, type Ator } from './acesso.ts';
 import { entregasDoCiclo } from './alocacao.ts';
 import { faseDoCiclo, type Fase } from './ciclos.ts';
-import { ESCALA_DINHEIRO, ESCALA_QUANTIDADE, formatarDecimal, paraNumero, valorDaQuantidade } from './decimal.ts';
+import { ESCALA_DINHEIRO, ESCALA_QUANTIDADE, formatarDecimal, paraNumero, valorDaQuantidade } from '../decimal.ts';
 import { Invalido, NaoEncontrado } from './erros.ts';
 import { carregarPedidosDoCiclo, type Taxa } from './pedidos.ts';
 import { Campos, MAIOR_ID, type Entrada } from './validacao.ts';

@@ -1,4 +1,4 @@
-import { lerDecimal, lerDecimalDigitado } from './decimal.ts';
+import { lerDecimal, lerDecimalDigitado } from '../decimal.ts';
 import { Invalido } from './erros.ts';
 
 export type Entrada = Readonly<Record<string, unknown>>;

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { contaDaSessao, type Conta } from '../domain/contas.ts';
 import { type NomePerfil } from '../domain/politica-mercados.ts';
 import { ehEscrita, verificarOrigem } from '../http/protecoes.ts';
-import type { ContextoMercados } from './contexto.ts';
+import type { ContextoMercados } from './contexto-mercados.ts';
 import { apagarCookieSessao, lerTokenDaSessao, tokenCsrf } from './sessao.ts';
 
 /** A route's access check: answers the request itself (and returns the reply) to refuse it. */

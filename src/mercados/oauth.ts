@@ -1,5 +1,5 @@
 import * as client from 'openid-client';
-import { configuracaoManual, descobertaPreguicosa, iniciarAutorizacao, trocarCodigo, type Desafio, type Provedor, type Tokens } from '../http/autorizacao.ts';
+import { configuracaoManual, descobertaPreguicosa, iniciarAutorizacao, trocarCodigo, type Desafio, type Provedor, type Tokens } from '../http/codigo-de-autorizacao.ts';
 import type { PerfilDoProvedor } from '../domain/contas.ts';
 
 export type ConfigOauth = Provedor;

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Interpolavel } from '../http/html.ts';
 import { csrfDaRequisicao } from './acesso.ts';
-import type { ContextoMercados } from './contexto.ts';
+import type { ContextoMercados } from './contexto-mercados.ts';
 import { layout } from './views/paginas.ts';
 
 /** Browsers (Accept: text/html) get pages; every other client gets JSON. */

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { abrirBanco, emTransacao, migrar, ErroForaDaTransacao, type Banco } from '../../src/db/banco.ts';
-import { formatarDecimal } from '../../src/domain/decimal.ts';
+import { formatarDecimal } from '../../src/decimal.ts';
 import { contarTentativa } from '../../src/db/limites.ts';
 import { VERSAO_DOS_CICLOS, versaoDosDados } from '../../src/db/versoes.ts';
 import { reservasDoCiclo } from '../../src/domain/pedidos.ts';

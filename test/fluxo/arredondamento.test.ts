@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { ESCALA_DINHEIRO, paraNumero, valorDaQuantidade } from '../../src/domain/decimal.ts';
+import { ESCALA_DINHEIRO, paraNumero, valorDaQuantidade } from '../../src/decimal.ts';
 import { DATAS_PADRAO, criarCiclo, criarOfertaFinalizada, criarProduto, criarUsuario } from '../helpers/fabricas.ts';
 import { navegadorComSessao } from '../helpers/sessoes.ts';
 import { RelogioDeTeste, iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { formatarDecimal, formatarReais, lerDecimal, lerDecimalDigitado, paraNumero, valorDaQuantidade } from '../../src/domain/decimal.ts';
+import { formatarDecimal, formatarReais, lerDecimal, lerDecimalDigitado, paraNumero, valorDaQuantidade } from '../../src/decimal.ts';
 
 function centavos(v: unknown): number {
   const r = lerDecimal(v, 2);

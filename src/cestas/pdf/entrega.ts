@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { formatarReais } from '../../domain/decimal.ts';
+import { formatarReais } from '../../decimal.ts';
 import type { DocumentoDeEntrega } from '../../domain/relatorios.ts';
 
 const fontes = join(dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')), 'ttf');

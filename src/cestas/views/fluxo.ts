@@ -1,5 +1,5 @@
 import { NOMES_FASES, type Fase } from '../../domain/ciclos.ts';
-import { formatarReais } from '../../domain/decimal.ts';
+import { formatarReais } from '../../decimal.ts';
 import { html, type Html } from '../../http/html.ts';
 
 /** Pieces shared by the offer, composition and order pages. */

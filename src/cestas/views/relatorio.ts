@@ -1,4 +1,4 @@
-import { formatarReais } from '../../domain/decimal.ts';
+import { formatarReais } from '../../decimal.ts';
 import { colunasLegiveis, valorTexto, type Celula, type Coluna, type Relatorio } from '../../domain/relatorios.ts';
 import type { Fase } from '../../domain/ciclos.ts';
 import { NOMES_FASES } from '../../domain/ciclos.ts';

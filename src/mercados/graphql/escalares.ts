@@ -1,5 +1,5 @@
 import { GraphQLScalarType, Kind, type ValueNode } from 'graphql';
-import { formatarDecimal, lerDecimal } from '../../domain/decimal.ts';
+import { formatarDecimal, lerDecimal } from '../../decimal.ts';
 
 /** Every Decimal of this API (money, the fee percentage) has two places. */
 const CASAS = 2;

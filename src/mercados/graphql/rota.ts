@@ -3,7 +3,7 @@ import { createYoga, type YogaLogger } from 'graphql-yoga';
 import type { Config } from '../../config.ts';
 import { VERSAO_DOS_MERCADOS, versaoDosDados } from '../../db/versoes.ts';
 import { CAMINHO_GRAPHQL, contextoGraphql, isAuthenticated } from '../acesso.ts';
-import type { ContextoMercados } from '../contexto.ts';
+import type { ContextoMercados } from '../contexto-mercados.ts';
 import { CacheDeRespostas } from './cache.ts';
 import { criarCarregadores, type ContextoResolvers } from './contexto-resolvers.ts';
 import { mascararErro } from './erros.ts';

@@ -5,7 +5,7 @@ import { encerrarSessao, entrarComProvedor } from '../../domain/contas.ts';
 import { PROFILES } from '../../domain/politica-mercados.ts';
 import { csrfDaRequisicao } from '../acesso.ts';
 import { responderShell } from '../cliente.ts';
-import type { ContextoMercados } from '../contexto.ts';
+import type { ContextoMercados } from '../contexto-mercados.ts';
 import { ErroLogin } from '../oauth.ts';
 import { querHtml, responderPagina } from '../resposta.ts';
 import { paginaConfirmarSaida, paginaErro } from '../views/paginas.ts';

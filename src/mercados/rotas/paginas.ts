@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { AppTipada } from '../../http/app-tipada.ts';
 import { rotasCliente } from '../cliente.ts';
-import type { ContextoMercados } from '../contexto.ts';
+import type { ContextoMercados } from '../contexto-mercados.ts';
 
 const CSS = readFileSync(new URL('../static/estilo.css', import.meta.url));
 
