@@ -2,7 +2,7 @@
  * `npm run mutation`: StrykerJS over the domain's rule modules (stryker.config.json), with the
  * tests that exercise them through HTTP and the domain functions, on SQLite. As `npm test`
  * does, the database is migrated once into a template that every test file copies. Extra
- * arguments go to Stryker (for example `--mutate src/domain/decimal.ts`).
+ * arguments go to Stryker (for example `--mutate src/decimal.ts`).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
