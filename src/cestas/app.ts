@@ -16,6 +16,8 @@ import { Cofre } from '../http/cofre.ts';
 import { exigirRegraDeAcesso, registrarCabecalhos } from '../http/protecoes.ts';
 import { falhaDe, respostaDeErroDoCliente } from '../http/erros.ts';
 import { opcoesDeLog } from '../http/log.ts';
+import { arquivoEstatico, validarCorposSemCoercao } from '../http/esquemas.ts';
+import { registrarOpenApi, rotasDaDocumentacao } from '../http/openapi.ts';
 import { registrarOperacao } from '../http/operacao.ts';
 import { ganchoCsrf, ganchoDeAcesso } from './autenticacao.ts';
 import type { ContextoCestas } from './contexto-cestas.ts';
@@ -103,11 +105,17 @@ export async function criarAppCestas(dep: DependenciasCestas): Promise<FastifyIn
     destinosDeFormulario: origemDoProvedor === undefined ? [] : [origemDoProvedor],
   });
 
+  await registrarOpenApi(app, {
+    titulo: 'Cestaria: Cestas',
+    descricao: 'Pedidos de cestas por ciclo. Cada página responde HTML aos navegadores e o envelope {success, data, message} a quem pede JSON.',
+  });
+
   // 2. App capabilities: decorations, access rules, errors.
   app.decorateRequest('sessao', null);
   app.decorateRequest('ator', null);
   app.decorateRequest('flash', null);
   exigirRegraDeAcesso(app, 'acesso');
+  validarCorposSemCoercao(app);
   app.addHook('onRequest', ganchoDeAcesso(ctx));
   app.addHook('preHandler', ganchoCsrf(ctx));
 
@@ -168,13 +176,13 @@ export async function criarAppCestas(dep: DependenciasCestas): Promise<FastifyIn
     corpoDeErro: (mensagem) => ({ success: false, error: mensagem }),
   });
   for (const [nome, { tipo, conteudo }] of Object.entries(ESTATICOS)) {
-    app.get(`/static/${nome}`, { config: { acesso: 'publico' } }, (_req, reply) =>
+    app.get(`/static/${nome}`, { config: { acesso: 'publico' }, schema: { hide: true, response: arquivoEstatico(tipo, nome) } }, (_req, reply) =>
       reply.type(tipo).header('cache-control', 'public, max-age=3600').send(conteudo),
     );
   }
   // The layout links /static/icone.svg; browsers still ask for /favicon.ico where there is no
   // layout (a JSON answer, a PDF), and a 404 there would show as an error in their console.
-  app.get('/favicon.ico', { config: { acesso: 'publico' } }, (_req, reply) =>
+  app.get('/favicon.ico', { config: { acesso: 'publico' }, schema: { hide: true, response: arquivoEstatico('image/svg+xml', 'O ícone') } }, (_req, reply) =>
     reply.type(ESTATICOS['icone.svg']?.tipo ?? 'image/svg+xml').header('cache-control', 'public, max-age=86400').send(ESTATICOS['icone.svg']?.conteudo),
   );
   rotasLogin(app, ctx);
@@ -193,6 +201,7 @@ export async function criarAppCestas(dep: DependenciasCestas): Promise<FastifyIn
   rotasPedidos(app, ctx);
   rotasFinanceiro(app, ctx);
   rotasRelatorios(app, ctx);
+  rotasDaDocumentacao(app, { producao: config.producao, titulo: 'Cestaria: Cestas', config: { acesso: 'publico' } });
 
   return app;
 }

@@ -80,6 +80,16 @@ function donoDoRecurso(r: CorpoDoRecurso, recurso: 'oferta' | 'pedido', dono: Do
   return usuarioid;
 }
 
+/**
+ * The ownership check alone, of every `usuarioid` the body names (flat and nested), for the routes'
+ * preValidation: a person acting for someone they may not gets 403 before anything in the body is
+ * checked, its schema included.
+ */
+export function conferirDonos(corpo: unknown, recurso: 'oferta' | 'pedido' | null, dono: Dono): void {
+  if (recurso === null) usuarioDoCorpo(new Campos(comoEntrada(corpo)), dono);
+  else donoDoRecurso(corpoDoRecurso(corpo, recurso), recurso, dono);
+}
+
 /** A list given as a JSON array or as form bracket keys (qs gives an array or an index map). */
 export function itensDaLista(valor: unknown): unknown[] | 'invalido' {
   if (valor === undefined || valor === null || valor === '') return [];

@@ -1,5 +1,7 @@
+import { Type } from '@sinclair/typebox';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyContextConfig, FastifyInstance } from 'fastify';
+import { arquivoEstatico } from './esquemas.ts';
 import { migracoesPendentes, usoDoPool, type Banco, type UsoDoPool } from '../db/banco.ts';
 import type { Relogio } from '../domain/tempo.ts';
 
@@ -208,18 +210,19 @@ export function registrarOperacao(app: FastifyInstance, opcoes: OpcoesOperacao):
     metricas.registrar(req.method, req.routeOptions.url ?? SEM_ROTA, reply.statusCode, reply.elapsedTime / 1000);
   });
 
-  app.get('/healthz', { config: opcoes.rotaPublica }, async (_req, reply) =>
+  const Estado = Type.Object({ status: Type.String(), mensagem: Type.String() });
+  app.get('/healthz', { config: opcoes.rotaPublica, schema: { response: { 200: Estado } } }, async (_req, reply) =>
     reply.header('cache-control', 'no-store').send({ status: 'ok', mensagem: 'Processo no ar.' }),
   );
 
-  app.get('/readyz', { config: opcoes.rotaPublica }, async (_req, reply) => {
+  app.get('/readyz', { config: opcoes.rotaPublica, schema: { response: { 200: Estado, 503: Estado } } }, async (_req, reply) => {
     const r = await verificarProntidao(opcoes.banco);
     reply.header('cache-control', 'no-store');
     if (r.pronto) return reply.send({ status: 'pronto', mensagem: 'Banco de dados acessível e migrações aplicadas.' });
     return reply.code(503).send({ status: 'indisponivel', mensagem: r.motivo });
   });
 
-  app.get('/metrics', { config: opcoes.rotaPublica }, async (req, reply) => {
+  app.get('/metrics', { config: opcoes.rotaPublica, schema: { response: { ...arquivoEstatico('text/plain', 'As métricas, no formato de texto do Prometheus'), 403: Type.Unsafe<unknown>({ description: 'Fora da máquina e sem o token de METRICS_TOKEN' }) } } }, async (req, reply) => {
     if (!metricasPermitidas(req.socket.remoteAddress, req.headers.authorization, opcoes.metricsToken)) {
       return reply.code(403).send(opcoes.corpoDeErro('As métricas só podem ser lidas da própria máquina ou com o token de METRICS_TOKEN.'));
     }

@@ -1,3 +1,4 @@
+import { esquemasQueFaltam, type RotaComEsquemas } from './esquemas.ts';
 import helmet from '@fastify/helmet';
 import { timingSafeEqual } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
@@ -68,15 +69,27 @@ export async function registrarCabecalhos(app: FastifyInstance, opcoes: OpcoesCa
   });
 }
 
-/** Refuses to start with a route that has no access rule in `config[chave]`; lists every route. */
+/**
+ * Refuses to start with a route that has no access rule in `config[chave]`, or without the schemas
+ * every route declares (a response schema, and a body schema if it writes); lists every route
+ * with its schemas.
+ */
 export function exigirRegraDeAcesso(app: FastifyInstance, chave: 'acesso' | 'guarda'): void {
   const rotas: string[] = [];
+  const esquemas: RotaComEsquemas[] = [];
   app.decorate('rotasRegistradas', rotas);
+  app.decorate('esquemasDasRotas', esquemas);
   app.addHook('onRoute', (rota) => {
     if (rota.config?.[chave] === undefined) {
       throw new Error(`rota ${rota.method.toString()} ${rota.url} sem regra de acesso (config.${chave})`);
     }
-    for (const metodo of [rota.method].flat()) if (metodo !== 'HEAD') rotas.push(`${metodo} ${rota.url}`);
+    const faltas = esquemasQueFaltam(rota);
+    if (faltas.length > 0) throw new Error(`rota ${rota.method.toString()} ${rota.url} sem esquema de ${faltas.join(' e ')}`);
+    for (const metodo of [rota.method].flat()) {
+      if (metodo === 'HEAD') continue;
+      rotas.push(`${metodo} ${rota.url}`);
+      esquemas.push({ metodo, url: rota.url, schema: rota.schema ?? {} });
+    }
   });
 }
 

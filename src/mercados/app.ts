@@ -11,6 +11,8 @@ import { limitadorNoBanco, type Limitador } from '../db/limites.ts';
 import type { Relogio } from '../domain/tempo.ts';
 import { Cofre } from '../http/cofre.ts';
 import { exigirRegraDeAcesso, registrarCabecalhos } from '../http/protecoes.ts';
+import { validarCorposSemCoercao } from '../http/esquemas.ts';
+import { registrarOpenApi, rotasDaDocumentacao } from '../http/openapi.ts';
 import { falhaDe } from '../http/erros.ts';
 import { opcoesDeLog } from '../http/log.ts';
 import { registrarOperacao } from '../http/operacao.ts';
@@ -87,11 +89,17 @@ export async function criarAppMercados(dep: DependenciasMercados): Promise<Fasti
   await app.register(formbody, { bodyLimit: LIMITE_CORPO });
   await registrarCabecalhos(app, { producao: config.producao, origensDeImagem: dep.origensDeImagem ?? [] });
 
+  await registrarOpenApi(app, {
+    titulo: 'Cestaria: Mercados',
+    descricao: 'As rotas HTTP da face Mercados: login OAuth, sessão, o cliente web e o GraphQL (cujo esquema descreve os dados; veja /graphql).',
+  });
+
   // 2. App capabilities: sessions, access (deny by default), CSRF, the purge, errors.
   app.decorateRequest('conta', null);
   app.decorateRequest('tokenSessao', null);
   app.decorate('limpezaDeSessoes', limpeza);
   exigirRegraDeAcesso(app, 'guarda');
+  validarCorposSemCoercao(app);
   app.addHook('onRequest', ganchoDeAcesso(ctx));
   app.addHook('preHandler', ganchoCsrf(ctx));
   app.addHook('onReady', async () => limpeza.iniciar());
@@ -138,6 +146,7 @@ export async function criarAppMercados(dep: DependenciasMercados): Promise<Fasti
   rotasPaginas(app, ctx);
   rotasAutenticacao(app, ctx);
   await rotasGraphql(app, ctx, dep.graphql ?? opcoesGraphqlPadrao(config));
+  rotasDaDocumentacao(app, { producao: config.producao, titulo: 'Cestaria: Mercados', config: { guarda: 'publico' } });
 
   return app;
 }

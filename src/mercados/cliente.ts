@@ -1,3 +1,4 @@
+import { arquivo, pagina } from './esquemas.ts';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -78,13 +79,13 @@ export function rotasCliente(app: AppTipada, cliente: ClienteWeb, opcoes: { prod
   }
 
   for (const [url, guarda] of PAGINAS_DO_CLIENTE) {
-    const schema = url.includes(':id') ? { params: Type.Object({ id: Type.String({ pattern: '^[0-9]{1,10}$' }) }) } : {};
-    app.get(url, { config: { guarda }, schema }, (_req, reply) => responderShell(reply, cliente));
+    const schema = { ...(url.includes(':id') ? { params: Type.Object({ id: Type.String({ pattern: '^[0-9]{1,10}$' }) }) } : {}), response: pagina };
+    app.get(url, { config: { guarda }, schema }, async (_req, reply) => responderShell(reply, cliente));
   }
 
   app.get(
     `${CAMINHO_ASSETS}/:arquivo`,
-    { config: { guarda: 'publico' }, schema: { params: Type.Object({ arquivo: Type.String() }) } },
+    { config: { guarda: 'publico' }, schema: { hide: true, params: Type.Object({ arquivo: Type.String() }), response: arquivo('application/octet-stream') } },
     (req, reply) => {
       const arquivo = cliente.assets.get(req.params.arquivo);
       if (arquivo === undefined) return reply.callNotFound();

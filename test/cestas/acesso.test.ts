@@ -107,6 +107,9 @@ export const MATRIZ: Readonly<Record<string, Linha>> = {
   'GET /healthz': PUBLICO,
   'GET /readyz': PUBLICO,
   'GET /metrics': PUBLICO,
+  // The API's documentation, outside production only.
+  'GET /docs': PUBLICO,
+  'GET /docs/openapi.json': PUBLICO,
 };
 
 const TABELAS_VIGIADAS = [

@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
@@ -89,10 +90,11 @@ describe('acesso à face Mercados', () => {
     let url: string;
     before(async () => {
       app = await criarAppMercados({ config: amb.config, banco: amb.banco, relogio: amb.relogio, provedor: { issuer: amb.idp, clientId: 'x', clientSecret: 'y' } });
-      // Routes as later issues will declare them, guarded by the middleware under test.
-      app.get('/teste/administrador', { config: { guarda: hasProfile('Administrador') } }, async () => ({ ok: true }));
-      app.get('/teste/gestao', { config: { guarda: hasAnyProfile(['Administrador', 'AdminMercado']) } }, async () => ({ ok: true }));
-      app.get('/teste/logado', { config: { guarda: isAuthenticated } }, async () => ({ ok: true }));
+      // Routes as later issues will declare them (with their response schema), guarded by the middleware under test.
+      const schema = { response: { 200: Type.Object({ ok: Type.Boolean() }) } };
+      app.get('/teste/administrador', { config: { guarda: hasProfile('Administrador') }, schema }, async () => ({ ok: true }));
+      app.get('/teste/gestao', { config: { guarda: hasAnyProfile(['Administrador', 'AdminMercado']) }, schema }, async () => ({ ok: true }));
+      app.get('/teste/logado', { config: { guarda: isAuthenticated }, schema }, async () => ({ ok: true }));
       await app.listen({ host: '127.0.0.1', port: 0 });
       const a = app.server.address() as { port: number };
       url = `http://localhost:${a.port}`;

@@ -54,6 +54,9 @@ const MATRIZ: Readonly<Record<string, Linha>> = {
   'GET /healthz': TODOS(200),
   'GET /readyz': TODOS(200),
   'GET /metrics': TODOS(200),
+  // The API's documentation, outside production only.
+  'GET /docs': TODOS(200),
+  'GET /docs/openapi.json': TODOS(200),
 };
 
 /** A concrete address for a route pattern: any market id, and a real asset of the built client. */

@@ -14,6 +14,22 @@ import { criarUsuario } from '../helpers/fabricas.ts';
 import { Navegador, ateOCallback, tokenCsrf, type Resposta } from '../helpers/navegador.ts';
 import { RelogioDeTeste } from '../helpers/servidor.ts';
 
+/** The configuration of the face Cestas in production, logging in with the given provider. */
+async function configDeProducao(idp: ProvedorDev) {
+  return carregarConfig({
+    NODE_ENV: 'production',
+    DATABASE_URL: urlDoBanco(await bancoNovo()),
+    VARIANTS: 'cestas',
+    CESTAS_PORT: '0',
+    OIDC_ISSUER_BASE_URL: idp.issuer,
+    OIDC_CLIENT_ID: 'cestas-producao',
+    OIDC_CLIENT_SECRET: 'segredo-do-cliente-de-producao',
+    SESSION_SECRET: randomBytes(32).toString('base64url'),
+    APP_SESSION_SECRET: randomBytes(32).toString('base64url'),
+    LOG_LEVEL: 'silent',
+  });
+}
+
 /** The face Cestas as it runs in production, logging in with an external provider (here a real one of our own). */
 describe('face Cestas em produção: todo cookie é Secure', () => {
   let idp: ProvedorDev;
@@ -23,18 +39,7 @@ describe('face Cestas em produção: todo cookie é Secure', () => {
 
   before(async () => {
     idp = await iniciarProvedorDev('127.0.0.1', 0);
-    const config = carregarConfig({
-      NODE_ENV: 'production',
-      DATABASE_URL: urlDoBanco(await bancoNovo()),
-      VARIANTS: 'cestas',
-      CESTAS_PORT: '0',
-      OIDC_ISSUER_BASE_URL: idp.issuer,
-      OIDC_CLIENT_ID: 'cestas-producao',
-      OIDC_CLIENT_SECRET: 'segredo-do-cliente-de-producao',
-      SESSION_SECRET: randomBytes(32).toString('base64url'),
-      APP_SESSION_SECRET: randomBytes(32).toString('base64url'),
-      LOG_LEVEL: 'silent',
-    });
+    const config = await configDeProducao(idp);
     assert.ok(config.oidc);
     banco = abrirBanco(config.banco);
     app = await criarAppCestas({ config, banco, relogio: new RelogioDeTeste(), provedor: config.oidc });
@@ -68,6 +73,26 @@ describe('face Cestas em produção: todo cookie é Secure', () => {
       assert.ok(linha !== undefined, `o cookie ${nome} foi gravado (${[...gravados.keys()].join(', ')})`);
       assert.match(linha, /; Secure/i, nome);
       assert.match(linha, /; HttpOnly/i, nome);
+    }
+  });
+});
+
+describe('face Cestas em produção: a documentação da API fica de fora', () => {
+  test('/docs e /docs/openapi.json não existem em produção', async () => {
+    const idp = await iniciarProvedorDev('127.0.0.1', 0);
+    const config = await configDeProducao(idp);
+    assert.ok(config.oidc);
+    const banco = abrirBanco(config.banco);
+    const app = await criarAppCestas({ config, banco, relogio: new RelogioDeTeste(), provedor: config.oidc });
+    try {
+      for (const caminho of ['/docs', '/docs/openapi.json']) {
+        const r = await app.inject({ method: 'GET', url: caminho, headers: { accept: 'application/json' } });
+        assert.equal(r.statusCode, 404, caminho);
+      }
+    } finally {
+      await app.close();
+      await banco.destroy();
+      await idp.fechar();
     }
   });
 });

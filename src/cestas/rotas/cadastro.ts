@@ -6,7 +6,8 @@ import type { ContextoCestas } from '../contexto-cestas.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import { formularioCadastro, paginaPerfil, valoresDoUsuario } from '../views/paginas.ts';
 import type { Redesenho } from '../tipos-fastify.ts';
-import { ParamsId, errosDeCampo, idDaRota } from './registros.ts';
+import { errosDeCampo, idDaRota } from './registros.ts';
+import { Cadastro, CorpoCadastro, ParamsId, UsuarioJson, escrita, leitura } from '../esquemas.ts';
 
 
 function sessaoDe(req: FastifyRequest) {
@@ -63,13 +64,13 @@ export function rotasCadastro(app: AppTipada, ctx: ContextoCestas): void {
     return ator.usuarioid === id ? ((await usuarioPorEmail(ctx.banco, ator.email)) ?? null) : null;
   };
 
-  app.get('/usuarionovo', acesso, async (req, reply) => {
+  app.get('/usuarionovo', { ...acesso, schema: { response: leitura(Cadastro) } }, async (req, reply) => {
     const { identidade } = sessaoDe(req);
     const usuario = (await usuarioPorEmail(ctx.banco, identidade.email)) ?? null;
     return formCadastro(req, reply, usuario, valoresDoUsuario(identidade, usuario), {});
   });
 
-  app.post('/usuarionovo', { config: { ...acesso.config, redesenhar: redesenhar(async (req, reply, v, e, s) => formCadastro(req, reply, null, v, e, s)) } }, (req, reply) => {
+  app.post('/usuarionovo', { config: { ...acesso.config, redesenhar: redesenhar(async (req, reply, v, e, s) => formCadastro(req, reply, null, v, e, s)) }, schema: { body: CorpoCadastro, response: escrita(UsuarioJson, { cria: true }) } }, (req, reply) => {
     const { identidade } = sessaoDe(req);
     return salvar(
       req, reply,
@@ -80,7 +81,7 @@ export function rotasCadastro(app: AppTipada, ctx: ContextoCestas): void {
 
   app.post(
     '/usuarionovo/:id',
-    { config: { ...acesso.config, redesenhar: redesenhar(async (req, reply, v, e, s) => formCadastro(req, reply, await proprio(req), v, e, s)) }, schema: { params: ParamsId } },
+    { config: { ...acesso.config, redesenhar: redesenhar(async (req, reply, v, e, s) => formCadastro(req, reply, await proprio(req), v, e, s)) }, schema: { params: ParamsId, body: CorpoCadastro, response: escrita(UsuarioJson) } },
     async (req, reply) => {
       const { ator } = sessaoDe(req);
       const { id } = req.params;
@@ -92,13 +93,13 @@ export function rotasCadastro(app: AppTipada, ctx: ContextoCestas): void {
     },
   );
 
-  app.get('/profile', acesso, async (req, reply) => {
+  app.get('/profile', { ...acesso, schema: { response: leitura(Cadastro) } }, async (req, reply) => {
     const { identidade } = sessaoDe(req);
     const usuario = (await usuarioPorEmail(ctx.banco, identidade.email)) ?? null;
     return formPerfil(req, reply, usuario, valoresDoUsuario(identidade, usuario), {});
   });
 
-  app.post('/profile', { config: { ...acesso.config, redesenhar: redesenhar(async (req, reply, v, e, s) => formPerfil(req, reply, await proprio(req), v, e, s)) } }, async (req, reply) => {
+  app.post('/profile', { config: { ...acesso.config, redesenhar: redesenhar(async (req, reply, v, e, s) => formPerfil(req, reply, await proprio(req), v, e, s)) }, schema: { body: CorpoCadastro, response: escrita(UsuarioJson) } }, async (req, reply) => {
     const { ator } = sessaoDe(req);
     return salvar(
       req, reply,

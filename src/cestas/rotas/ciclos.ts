@@ -7,10 +7,11 @@ import type { ContextoCestas } from '../contexto-cestas.ts';
 import { lerPedidoDePagina } from '../entrada.ts';
 import { responder } from '../resposta.ts';
 import { indiceCiclos } from '../views/ciclo.ts';
+import { CicloNoIndice, indice, leitura } from '../esquemas.ts';
 
 /** The spec's ciclo-index has its own handler: cycles newest first, each with its phase. */
 export function rotasCiclos(app: AppTipada, ctx: ContextoCestas): void {
-  app.get('/ciclo-index', { config: { acesso: 'catalogoLer' } }, async (req, reply) => {
+  app.get('/ciclo-index', { config: { acesso: 'catalogoLer' }, schema: { response: leitura(indice(CicloNoIndice)) } }, async (req, reply) => {
     const query = comoEntrada(req.query);
     const pedido = lerPedidoDePagina({ direcao: 'desc', ...query }, ORDENS_CICLO, 'dataOfertaInicio');
     const pagina = await listarCiclos(ctx.banco, pedido, diaLocal(ctx.relogio.agora(), ctx.config.tz));

@@ -9,7 +9,8 @@ import type { ContextoCestas } from '../contexto-cestas.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import type { Redesenho } from '../tipos-fastify.ts';
 import { paginaComposicao } from '../views/composicao.ts';
-import { ParamsId, idDaRota } from './registros.ts';
+import { idDaRota } from './registros.ts';
+import { Composicao, CorpoComposicao, PaginaComposicao, ParamsId, escrita, leitura } from '../esquemas.ts';
 
 
 /** Basket composition: GET/POST /composicao/:id (cycle-basket id) and POST /composicaosave. */
@@ -38,7 +39,7 @@ export function rotasComposicao(app: AppTipada, ctx: ContextoCestas): void {
     return mostrar(req, reply, id, { status: recusa.status, erro: recusa.mensagem, detalhes: recusa.detalhes, valores: comoEntrada(req.body) });
   };
 
-  app.get('/composicao/:id', { config: { acesso: 'composicaoLer' }, schema: { params: ParamsId } }, (req, reply) => mostrar(req, reply, req.params.id));
-  app.post('/composicao/:id', { config: { acesso: 'composicaoEscrever', redesenhar }, schema: { params: ParamsId } }, (req, reply) => salvar(req, reply, req.params.id));
-  app.post('/composicaosave', { config: { acesso: 'composicaoEscrever', redesenhar } }, (req, reply) => salvar(req, reply, null));
+  app.get('/composicao/:id', { config: { acesso: 'composicaoLer' }, schema: { params: ParamsId, response: leitura(PaginaComposicao) } }, (req, reply) => mostrar(req, reply, req.params.id));
+  app.post('/composicao/:id', { config: { acesso: 'composicaoEscrever', redesenhar }, schema: { params: ParamsId, body: CorpoComposicao, response: escrita(Composicao) } }, (req, reply) => salvar(req, reply, req.params.id));
+  app.post('/composicaosave', { config: { acesso: 'composicaoEscrever', redesenhar }, schema: { body: CorpoComposicao, response: escrita(Composicao) } }, (req, reply) => salvar(req, reply, null));
 }

@@ -11,12 +11,13 @@ import { enviarJson, querJson, redirecionarComAviso, responder } from '../respos
 import { tempo } from '../tempo.ts';
 import type { Redesenho } from '../tipos-fastify.ts';
 import { paginaMovimentacao } from '../views/financeiro.ts';
-import { ParamsId } from './registros.ts';
+import { CorpoMovimentacao, FechamentoDoCiclo, Movimentacao, PaginaMovimentacao, ParamsId, download, escrita, leitura } from '../esquemas.ts';
+import { SemCorpo } from '../../http/esquemas.ts';
 
 
 /** Closing a cycle, recording payments and adjustments with a receipt, and downloading receipts. */
 export function rotasFinanceiro(app: AppTipada, ctx: ContextoCestas): void {
-  app.post('/fecharciclo/:id', { config: { acesso: 'financeiroEscrever' }, schema: { params: ParamsId } }, async (req, reply) => {
+  app.post('/fecharciclo/:id', { config: { acesso: 'financeiroEscrever' }, schema: { params: ParamsId, body: SemCorpo, response: escrita(FechamentoDoCiclo) } }, async (req, reply) => {
     const { id } = req.params;
     const resumo = await fecharCiclo(ctx.banco, atorDe(req), id, { ...tempo(ctx), taxa: ctx.config.taxa });
     const mensagem = resumo.novas === 0 ? 'Ciclo já estava fechado: nada mudou' : `Ciclo fechado: ${resumo.novas} movimentações registradas`;
@@ -40,7 +41,7 @@ export function rotasFinanceiro(app: AppTipada, ctx: ContextoCestas): void {
     });
   }
 
-  app.get('/movimentacao', { config: { acesso: 'financeiroEscrever' } }, (req, reply) => formulario(req, reply));
+  app.get('/movimentacao', { config: { acesso: 'financeiroEscrever' }, schema: { response: leitura(PaginaMovimentacao) } }, (req, reply) => formulario(req, reply));
 
   // Receipts are the only multipart bodies: the parser lives in this context alone, so every
   // other route keeps answering 415 to multipart.
@@ -59,7 +60,7 @@ export function rotasFinanceiro(app: AppTipada, ctx: ContextoCestas): void {
       const { arquivo: _arquivo, ...valores } = camposDo(req);
       return formulario(req, reply, { status: recusa.status, erro: recusa.mensagem, detalhes: recusa.detalhes, valores });
     };
-    escopo.post('/movimentacao', { config: { acesso: 'financeiroEscrever', redesenhar }, bodyLimit: TAMANHO_MAXIMO_ARQUIVO + 1024 * 1024 }, async (req, reply) => {
+    escopo.post('/movimentacao', { config: { acesso: 'financeiroEscrever', redesenhar }, bodyLimit: TAMANHO_MAXIMO_ARQUIVO + 1024 * 1024, schema: { consumes: ['multipart/form-data'], body: CorpoMovimentacao, response: escrita(Movimentacao, { cria: true }) } }, async (req, reply) => {
       const { arquivo, ...campos } = camposDo(req);
       const anexo = Buffer.isBuffer(arquivo) && arquivo.length > 0 ? { nome: 'comprovante', conteudo: arquivo } : null;
       const mov = await registrarMovimentacao(ctx.banco, atorDe(req), lerMovimentacao(campos, anexo), anexo, { ...tempo(ctx), dirArquivos: ctx.config.dirArquivos });
@@ -68,7 +69,7 @@ export function rotasFinanceiro(app: AppTipada, ctx: ContextoCestas): void {
     });
   });
 
-  app.get('/movimentacao/:id/arquivo', { config: { acesso: 'financeiroLer' }, schema: { params: ParamsId } }, async (req, reply) => {
+  app.get('/movimentacao/:id/arquivo', { config: { acesso: 'financeiroLer' }, schema: { params: ParamsId, response: download('application/octet-stream', 'O comprovante (PDF, PNG ou JPEG)') } }, async (req, reply) => {
     const { id } = req.params;
     const arquivo = await arquivoDaMovimentacao(ctx.banco, atorDe(req), id, ctx.config.dirArquivos);
     return reply

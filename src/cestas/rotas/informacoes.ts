@@ -8,6 +8,7 @@ import type { ContextoCestas } from '../contexto-cestas.ts';
 import { lerPedidoDePagina } from '../entrada.ts';
 import { responder } from '../resposta.ts';
 import { indiceRegistros } from '../views/registros.ts';
+import { Auditoria, Texto, leitura } from '../esquemas.ts';
 
 const ENTIDADES_AUDITADAS = ['categoria', 'cesta', 'produto', 'pontoentrega', 'ciclo', 'usuario'] as const;
 
@@ -22,7 +23,7 @@ function resumoDaMudanca(antes: unknown, depois: unknown): string {
 
 /** /limitesolar (public information) and /auditoria (the audit trail, for admins). */
 export function rotasInformacoes(app: AppTipada, ctx: ContextoCestas): void {
-  app.get('/limitesolar', { config: { acesso: 'publico' } }, async (req, reply) => {
+  app.get('/limitesolar', { config: { acesso: 'publico' }, schema: { response: leitura(Texto) } }, async (req, reply) => {
     // Read on each request so a community can replace the file without a restart.
     const texto = await readFile(ctx.config.limiteSolarArquivo, 'utf8');
     const corpo = texto.replace(/^#\s+.*\n/, '');
@@ -34,7 +35,7 @@ export function rotasInformacoes(app: AppTipada, ctx: ContextoCestas): void {
     });
   });
 
-  app.get('/auditoria', { config: { acesso: 'auditoriaLer' } }, async (req, reply) => {
+  app.get('/auditoria', { config: { acesso: 'auditoriaLer' }, schema: { response: leitura(Auditoria) } }, async (req, reply) => {
     const query = comoEntrada(req.query);
     const pedido = lerPedidoDePagina(query, ['em'], 'em');
     const c = new Campos(query);

@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppTipada } from '../../http/app-tipada.ts';
 import { registrarSessaoEncerrada } from '../../db/sessoes-encerradas.ts';
@@ -11,7 +12,8 @@ import { apagarVerificacao } from '../../http/verificacao.ts';
 import { DURACAO_SESSAO_MS, apagarSessao, cookieDeVerificacao, gravarSessao, lerVerificacao } from '../sessao.ts';
 import { paginaConfirmarSaida, paginaErroLogin, paginaSaiu } from '../views/paginas.ts';
 import { navegacaoPropria } from '../../http/protecoes.ts';
-import { ParamsId } from './registros.ts';
+import { ParamsId, UsuarioJson, escrita, navegacao } from '../esquemas.ts';
+import { SemCorpo } from '../../http/esquemas.ts';
 
 function recusarLogin(req: FastifyRequest, reply: FastifyReply, mensagem: string, status = 400): FastifyReply {
   reply.code(status);
@@ -27,7 +29,7 @@ export function rotasLogin(app: AppTipada, ctx: ContextoCestas): void {
 
   // The provider returns here. Without an authorization response there is nothing to complete:
   // the dashboard is at / (spec 4 "handled like the dashboard"), behind its own access rule.
-  app.get('/callback', { config: { acesso: 'publico' } }, async (req, reply) => {
+  app.get('/callback', { config: { acesso: 'publico' }, schema: { hide: true, response: navegacao } }, async (req, reply) => {
     const query = req.url.includes('?') ? req.url.slice(req.url.indexOf('?') + 1) : '';
     const params = new URLSearchParams(query);
     if (!params.has('code') && !params.has('error') && !params.has('state')) return reply.redirect('/', 302);
@@ -74,26 +76,26 @@ export function rotasLogin(app: AppTipada, ctx: ContextoCestas): void {
   // NOTE: a GET that ends a session can be triggered by any other site (a link, a redirect).
   // A browser's own navigation (typed, bookmarked or from our pages) says so in Sec-Fetch-Site;
   // any other browser request gets a page whose button posts the logout, which the CSRF check guards.
-  app.get('/logout', { config: { acesso: 'publico' } }, (req, reply) => {
+  app.get('/logout', { config: { acesso: 'publico' }, schema: { response: { ...navegacao, ...escrita(Type.Null()) } } }, (req, reply) => {
     if (req.sessao !== null && !navegacaoPropria(req)) {
       return responder(req, reply, { titulo: 'Sair', dados: null, corpo: () => paginaConfirmarSaida(req.sessao?.csrf ?? null) });
     }
     return sair(req, reply);
   });
-  app.post('/logout', { config: { acesso: 'publico' } }, sair);
+  app.post('/logout', { config: { acesso: 'publico' }, schema: { body: SemCorpo, response: escrita(Type.Null()) } }, sair);
 
   // Ends every session of the account, this one included, on every device.
-  app.post('/profile/sairdetodos', { config: { acesso: 'painel' } }, async (req, reply) => {
+  app.post('/profile/sairdetodos', { config: { acesso: 'painel' }, schema: { body: SemCorpo, response: escrita(Type.Null()) } }, async (req, reply) => {
     await encerrarTodasAsSessoes(ctx.banco, atorDe(req), ctx.relogio.agora());
     return sair(req, reply);
   });
 
-  app.post('/usuario/:id/liberarlogin', { config: { acesso: 'loginLiberar' }, schema: { params: ParamsId } }, async (req, reply) => {
+  app.post('/usuario/:id/liberarlogin', { config: { acesso: 'loginLiberar' }, schema: { params: ParamsId, body: SemCorpo, response: escrita(UsuarioJson) } }, async (req, reply) => {
     const { id } = req.params;
     const usuario = await liberarVinculoDeLogin(ctx.banco, atorDe(req), id, ctx.relogio.agora());
     if (querJson(req)) return enviarJson(reply, usuario, 'Login liberado');
     return redirecionarComAviso(reply, `/usuario/${id}`, 'Login liberado: o próximo login com este e-mail fica ligado ao cadastro.');
   });
 
-  app.get('/saiu', { config: { acesso: 'publico' } }, (req, reply) => responder(req, reply, { titulo: 'Até logo', dados: null, corpo: paginaSaiu }));
+  app.get('/saiu', { config: { acesso: 'publico' }, schema: { response: navegacao } }, async (req, reply) => responder(req, reply, { titulo: 'Até logo', dados: null, corpo: paginaSaiu }));
 }

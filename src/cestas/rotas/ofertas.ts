@@ -7,14 +7,14 @@ import { apagarProdutoDaOferta, ofertaDe, ofertasVisiveis, produtosParaOfertar, 
 import { usuarioPorId } from '../../domain/usuarios.ts';
 import { Campos, MAIOR_ID, comoEntrada } from '../../domain/validacao.ts';
 import { atorDe } from '../autenticacao.ts';
-import { alvoDoCorpo, lerOferta, lerRemocaoDaOferta } from '../entrada.ts';
+import { alvoDoCorpo, conferirDonos, lerOferta, lerRemocaoDaOferta } from '../entrada.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
 import { ofertaJson } from '../apresentadores.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import { tempo } from '../tempo.ts';
 import type { Redesenho } from '../tipos-fastify.ts';
 import { listaDeOfertas, paginaOferta } from '../views/ofertas.ts';
-import { ParamsId } from './registros.ts';
+import { CorpoOferta, CorpoRemocaoDaOferta, ListaDeOfertas, OfertaJson, PaginaOferta, ParamsId, escrita, leitura } from '../esquemas.ts';
 
 
 /** Whose offer page to show: the one named (when the actor may see it), else the actor's own. */
@@ -48,7 +48,7 @@ export function rotasOfertas(app: AppTipada, ctx: ContextoCestas): void {
     });
   }
 
-  app.get('/oferta-index', { config: { acesso: 'ofertasLer' } }, async (req, reply) => {
+  app.get('/oferta-index', { config: { acesso: 'ofertasLer' }, schema: { response: leitura(ListaDeOfertas) } }, async (req, reply) => {
     const c = new Campos(comoEntrada(req.query));
     const cicloid = c.inteiro('cicloid', { min: 1, max: MAIOR_ID });
     c.concluir();
@@ -56,7 +56,7 @@ export function rotasOfertas(app: AppTipada, ctx: ContextoCestas): void {
     return responder(req, reply, { titulo: 'Ofertas', dados: { itens: ofertas }, corpo: () => listaDeOfertas(ofertas) });
   });
 
-  app.get('/oferta/:id', { config: { acesso: 'ofertasLer' }, schema: { params: ParamsId } }, async (req, reply) => {
+  app.get('/oferta/:id', { config: { acesso: 'ofertasLer' }, schema: { params: ParamsId, response: leitura(PaginaOferta) } }, async (req, reply) => {
     const { id } = req.params;
     const c = new Campos(comoEntrada(req.query));
     const usuarioid = c.inteiro('usuarioid', { min: 1, max: MAIOR_ID });
@@ -87,10 +87,13 @@ export function rotasOfertas(app: AppTipada, ctx: ContextoCestas): void {
     });
   };
 
-  app.post('/oferta', { config: { acesso: 'ofertasEscrever', redesenhar } }, (req, reply) => salvar(req, reply, false));
-  app.post('/ofertasave', { config: { acesso: 'ofertasEscrever', redesenhar } }, (req, reply) => salvar(req, reply, true));
+  // Ownership before any validation: the body's schema is checked after it.
+  const donos = (recurso: 'oferta' | null) => async (req: FastifyRequest) => conferirDonos(req.body, recurso, (u) => exigirAgirPor(atorDe(req), u, 'oferta'));
+  const esquemaDoSalvar = { body: CorpoOferta, response: escrita(OfertaJson, { cria: true, atualiza: true }) };
+  app.post('/oferta', { config: { acesso: 'ofertasEscrever', redesenhar }, preValidation: donos('oferta'), schema: esquemaDoSalvar }, (req, reply) => salvar(req, reply, false));
+  app.post('/ofertasave', { config: { acesso: 'ofertasEscrever', redesenhar }, preValidation: donos('oferta'), schema: esquemaDoSalvar }, (req, reply) => salvar(req, reply, true));
 
-  app.post('/ofertaapagarproduto', { config: { acesso: 'ofertasEscrever' } }, async (req, reply) => {
+  app.post('/ofertaapagarproduto', { config: { acesso: 'ofertasEscrever' }, preValidation: donos(null), schema: { body: CorpoRemocaoDaOferta, response: escrita(OfertaJson) } }, async (req, reply) => {
     const ator = atorDe(req);
     const oferta = await apagarProdutoDaOferta(ctx.banco, ator, lerRemocaoDaOferta(req.body, (u) => exigirAgirPor(ator, u, 'oferta')), tempo(ctx));
     if (querJson(req)) return enviarJson(reply, ofertaJson(oferta), 'Produto retirado da oferta');

@@ -6,6 +6,7 @@ import { diaLocal } from '../../domain/tempo.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
 import { responder } from '../resposta.ts';
 import { atalhosDoAtor, paginaPainel } from '../views/paginas.ts';
+import { Painel, leitura } from '../esquemas.ts';
 
 /** The dashboard: the current and upcoming cycles with this person's next step in each. */
 export async function mostrarPainel(ctx: ContextoCestas, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
@@ -22,5 +23,5 @@ export async function mostrarPainel(ctx: ContextoCestas, req: FastifyRequest, re
 }
 
 export function rotasPainel(app: AppTipada, ctx: ContextoCestas): void {
-  app.get('/', { config: { acesso: 'painel' } }, (req, reply) => mostrarPainel(ctx, req, reply));
+  app.get('/', { config: { acesso: 'painel' }, schema: { response: leitura(Painel) } }, async (req, reply) => mostrarPainel(ctx, req, reply));
 }

@@ -7,14 +7,14 @@ import { comDisponibilidade, finalizarPedido, pedidoDe, pedidosVisiveis, pedidoV
 import { usuarioPorId } from '../../domain/usuarios.ts';
 import { Campos, MAIOR_ID, comoEntrada } from '../../domain/validacao.ts';
 import { atorDe } from '../autenticacao.ts';
-import { alvoDoCorpo, lerConfirmacao, lerPedido } from '../entrada.ts';
+import { alvoDoCorpo, conferirDonos, lerConfirmacao, lerPedido } from '../entrada.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
 import { pedidoJson, semPedidoJson } from '../apresentadores.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import { tempo } from '../tempo.ts';
 import type { Redesenho } from '../tipos-fastify.ts';
 import { listaDePedidos, paginaConfirmacao, paginaPedido, taxaParaPagina } from '../views/pedidos.ts';
-import { ParamsId } from './registros.ts';
+import { ConfirmacaoPedido, CorpoConfirmacao, CorpoPedido, ListaDePedidos, PaginaPedido, ParamsId, PedidoJson, escrita, leitura } from '../esquemas.ts';
 
 
 /** Whose order page to show: the one named (when the actor may see it), else the actor's own. */
@@ -60,7 +60,7 @@ export function rotasPedidos(app: AppTipada, ctx: ContextoCestas): void {
     });
   }
 
-  app.get('/pedidoconsumidores/:id', { config: { acesso: 'pedidosLer' }, schema: { params: ParamsId } }, (req, reply) =>
+  app.get('/pedidoconsumidores/:id', { config: { acesso: 'pedidosLer' }, schema: { params: ParamsId, response: leitura(PaginaPedido) } }, (req, reply) =>
     mostrar(req, reply, req.params.id, consumidorDaPagina(atorDe(req), usuarioDaQuery(req.query))),
   );
 
@@ -74,14 +74,18 @@ export function rotasPedidos(app: AppTipada, ctx: ContextoCestas): void {
     return mostrar(req, reply, alvo.cicloid, dono, { status: recusa.status, erro: recusa.mensagem, detalhes: recusa.detalhes, valores: comoEntrada(req.body) });
   };
 
-  app.post('/pedidoconsumidores', { config: { acesso: 'pedidosEscrever', redesenhar } }, async (req, reply) => {
+  app.post('/pedidoconsumidores', {
+    config: { acesso: 'pedidosEscrever', redesenhar },
+    // Ownership before any validation: the body's schema is checked after it.
+    preValidation: async (req) => conferirDonos(req.body, 'pedido', (u) => exigirAgirPor(atorDe(req), u, 'pedido')),
+    schema: { body: CorpoPedido, response: escrita(PedidoJson, { cria: true, atualiza: true }) } }, async (req, reply) => {
     const ator = atorDe(req);
     const { pedido, criado } = await salvarPedido(ctx.banco, ator, lerPedido(req.body, (u) => exigirAgirPor(ator, u, 'pedido')), { ...tempo(ctx), taxa });
     if (querJson(req)) return enviarJson(reply, pedidoJson(pedido), 'Pedido salvo', criado ? 201 : 200);
     return redirecionarComAviso(reply, `/pedidoconsumidoresconfirmacao/${pedido.pedidoId}`, 'Pedido salvo. Confira e confirme.');
   });
 
-  app.get('/pedidoconsumidoresconfirmacao/:id', { config: { acesso: 'pedidosLer' }, schema: { params: ParamsId } }, async (req, reply) => {
+  app.get('/pedidoconsumidoresconfirmacao/:id', { config: { acesso: 'pedidosLer' }, schema: { params: ParamsId, response: leitura(ConfirmacaoPedido) } }, async (req, reply) => {
     const ator = atorDe(req);
     const pedido = await pedidoVisivel(ctx.banco, ator, req.params.id, taxa);
     const ciclo = await cicloDasJanelas(ctx.banco, pedido.cicloid);
@@ -89,13 +93,13 @@ export function rotasPedidos(app: AppTipada, ctx: ContextoCestas): void {
     return responder(req, reply, { titulo: 'Confirmação do pedido', dados: { ...pedidoJson(pedido), acoes: { confirmar } }, corpo: () => paginaConfirmacao(pedido, req.sessao?.csrf ?? null, confirmar) });
   });
 
-  app.post('/pedidoconsumidoresconfirmacao', { config: { acesso: 'pedidosEscrever' } }, async (req, reply) => {
+  app.post('/pedidoconsumidoresconfirmacao', { config: { acesso: 'pedidosEscrever' }, schema: { body: CorpoConfirmacao, response: escrita(PedidoJson) } }, async (req, reply) => {
     const pedido = await finalizarPedido(ctx.banco, atorDe(req), lerConfirmacao(req.body), { ...tempo(ctx), taxa, tz: ctx.config.tz });
     if (querJson(req)) return enviarJson(reply, pedidoJson(pedido), 'Pedido confirmado');
     return redirecionarComAviso(reply, `/pedidoconsumidoresconfirmacao/${pedido.pedidoId}`, 'Pedido confirmado. Obrigado!');
   });
 
-  app.get('/pedidosconsumidorestodos/:id', { config: { acesso: 'pedidosLer' }, schema: { params: ParamsId } }, async (req, reply) => {
+  app.get('/pedidosconsumidorestodos/:id', { config: { acesso: 'pedidosLer' }, schema: { params: ParamsId, response: leitura(ListaDePedidos) } }, async (req, reply) => {
     const pedidos = await pedidosVisiveis(ctx.banco, atorDe(req), req.params.id, taxa);
     return responder(req, reply, { titulo: 'Pedidos do ciclo', dados: { itens: pedidos.map(pedidoJson) }, corpo: () => listaDePedidos(pedidos) });
   });

@@ -1,18 +1,17 @@
-import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppTipada } from '../../http/app-tipada.ts';
 import { pode, type Acao, type Ator } from '../../domain/acesso.ts';
 import { type Pagina, type PedidoDePagina } from '../../domain/registros.ts';
-import { comoEntrada, MAIOR_ID, type Entrada } from '../../domain/validacao.ts';
+import { comoEntrada, type Entrada } from '../../domain/validacao.ts';
 import { html, type Html } from '../../http/html.ts';
 import { atorDe } from '../autenticacao.ts';
 import { lerPedidoDePagina } from '../entrada.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import type { Recusa, Redesenho } from '../tipos-fastify.ts';
+import { Apagado, ParamsId, REGISTROS, escrita, formulario as FormularioDoRegistro, indice as IndiceDeRegistros, leitura } from '../esquemas.ts';
+import { SemCorpo } from '../../http/esquemas.ts';
 import { formularioRegistro, indiceRegistros, type CampoForm, type ColunaIndice } from '../views/registros.ts';
-
-export const ParamsId = Type.Object({ id: Type.Integer({ minimum: 1, maximum: MAIOR_ID }) });
 
 /**
  * The `:id` the route's schema validated, for code that serves routes with and without one (the
@@ -70,7 +69,9 @@ export function errosDeCampo(recusa: Recusa): Readonly<Record<string, unknown>> 
 export function registrarRecurso<T extends { readonly id: number }, O>(app: AppTipada, ctx: ContextoCestas, r: Recurso<T, O>): void {
   const base = `/${r.prefixo}`;
   const indice = `${base}-index`;
-  const schemaId = { schema: { params: ParamsId } };
+  const esquemas = REGISTROS[r.prefixo];
+  if (esquemas === undefined) throw new Error(`registro ${r.prefixo} sem esquema em esquemas.ts`);
+  const { registro: Registro, corpo: Corpo } = esquemas;
 
   const acoesDe = (ator: Ator) => ({ editar: pode(ator, r.acessoEscrever), apagar: pode(ator, r.acessoEscrever) });
 
@@ -120,7 +121,7 @@ export function registrarRecurso<T extends { readonly id: number }, O>(app: AppT
   };
 
   if (r.comIndice) {
-    app.get(indice, { config: { acesso: r.acessoLer } }, async (req, reply) => {
+    app.get(indice, { config: { acesso: r.acessoLer }, schema: { response: leitura(IndiceDeRegistros(Registro)) } }, async (req, reply) => {
       const query = comoEntrada(req.query);
       const pedido = lerPedidoDePagina(query, r.ordens, r.ordemPadrao);
       const pagina = await r.listar(ctx, pedido, query);
@@ -138,25 +139,25 @@ export function registrarRecurso<T extends { readonly id: number }, O>(app: AppT
     });
   }
 
-  app.get(base, { config: { acesso: r.acessoEscrever } }, (req, reply) => formulario(req, reply, null, { ativo: true }, {}));
+  app.get(base, { config: { acesso: r.acessoEscrever }, schema: { response: leitura(FormularioDoRegistro(Registro)) } }, (req, reply) => formulario(req, reply, null, { ativo: true }, {}));
 
-  app.post(base, { config: { acesso: r.acessoEscrever, redesenhar } }, (req, reply) =>
+  app.post(base, { config: { acesso: r.acessoEscrever, redesenhar }, schema: { body: Corpo, response: escrita(Registro, { cria: true }) } }, (req, reply) =>
     salvar(req, reply, null, () => r.criar(ctx, atorDe(req), comoEntrada(req.body))),
   );
 
-  app.get(`${base}/:id`, { config: { acesso: r.acessoLer }, ...schemaId }, async (req, reply) => {
+  app.get(`${base}/:id`, { config: { acesso: r.acessoLer }, schema: { params: ParamsId, response: leitura(FormularioDoRegistro(Registro)) } }, async (req, reply) => {
     const { id } = req.params;
     const registro = await r.obter(ctx, id);
     return formulario(req, reply, registro, r.valoresDe(registro), {});
   });
 
-  app.post(`${base}/:id`, { config: { acesso: r.acessoEscrever, redesenhar }, ...schemaId }, async (req, reply) => {
+  app.post(`${base}/:id`, { config: { acesso: r.acessoEscrever, redesenhar }, schema: { params: ParamsId, body: Corpo, response: escrita(Registro) } }, async (req, reply) => {
     const { id } = req.params;
     const registro = await r.obter(ctx, id);
     return salvar(req, reply, registro, () => r.atualizar(ctx, atorDe(req), id, comoEntrada(req.body)));
   });
 
-  app.post(`${base}/delete/:id`, { config: { acesso: r.acessoEscrever }, ...schemaId }, async (req, reply) => {
+  app.post(`${base}/delete/:id`, { config: { acesso: r.acessoEscrever }, schema: { params: ParamsId, body: SemCorpo, response: escrita(Apagado) } }, async (req, reply) => {
     const { id } = req.params;
     await r.apagar(ctx, atorDe(req), id);
     if (querJson(req)) return enviarJson(reply, { id }, `${r.titulo} apagado(a)`);

@@ -16,7 +16,7 @@ import { lembrarCiclos } from '../sessao.ts';
 import { tempo } from '../tempo.ts';
 import type { Redesenho } from '../tipos-fastify.ts';
 import { escolhaDeCiclos, paginaRelatorios, relatoriosDoAtor, tabelaRelatorio } from '../views/relatorio.ts';
-import { ParamsId } from './registros.ts';
+import { CorpoCiclos, EscolhaDeCiclos, ParamsId, RelatorioJson, Relatorios, download, leitura } from '../esquemas.ts';
 
 
 /** A file name safe for Content-Disposition, from the cycle names. */
@@ -30,16 +30,16 @@ export function rotasRelatorios(app: AppTipada, ctx: ContextoCestas): void {
   const mostrar = (req: FastifyRequest, reply: FastifyReply, r: Relatorio, extras: { csv?: string; pdf?: string } = {}) =>
     responder(req, reply, { titulo: r.titulo, dados: relatorioParaJson(r), corpo: () => tabelaRelatorio(r, extras) });
 
-  app.get('/relatorios', { config: { acesso: 'painel' } }, async (req, reply) => {
+  app.get('/relatorios', { config: { acesso: 'painel' }, schema: { response: leitura(Relatorios) } }, async (req, reply) => {
     const r = relatoriosDoAtor(atorDe(req), await ciclosParaEscolher(ctx.banco, tempo(ctx).hoje));
     return responder(req, reply, { titulo: 'Relatórios', dados: r, corpo: () => paginaRelatorios(r) });
   });
 
-  app.get('/pedidosfornecedoressobra/:id', { config: { acesso: 'relatoriosFornecedores' }, schema: { params: ParamsId } }, async (req, reply) =>
+  app.get('/pedidosfornecedoressobra/:id', { config: { acesso: 'relatoriosFornecedores' }, schema: { params: ParamsId, response: leitura(RelatorioJson) } }, async (req, reply) =>
     mostrar(req, reply, await relatorioDeSobra(ctx.banco, atorDe(req), req.params.id)),
   );
 
-  app.get('/pedidosfornecedorestodos/:id', { config: { acesso: 'relatoriosFornecedores' }, schema: { params: ParamsId } }, async (req, reply) => {
+  app.get('/pedidosfornecedorestodos/:id', { config: { acesso: 'relatoriosFornecedores' }, schema: { params: ParamsId, response: leitura(RelatorioJson) } }, async (req, reply) => {
     const { id } = req.params;
     const r = await relatorioDosFornecedores(ctx.banco, atorDe(req), [id], tempo(ctx).hoje);
     return mostrar(req, reply, r, { csv: `/downloadpedidosfornecedoresciclos?cicloId=${id}`, pdf: `/entregaCicloPDF/${id}` });
@@ -47,7 +47,7 @@ export function rotasRelatorios(app: AppTipada, ctx: ContextoCestas): void {
 
   /** GET chooses cycles; POST shows the report of the chosen ones ({ciclos:[…]}, ciclos=1&ciclos=2, or {cicloid}). */
   function porCiclos(caminho: string, acesso: Acao, titulo: string, montar: (ator: Ator, ciclos: number[]) => Promise<Relatorio>, csv: boolean) {
-    app.get(caminho, { config: { acesso } }, async (req, reply) => {
+    app.get(caminho, { config: { acesso }, schema: { response: leitura(EscolhaDeCiclos) } }, async (req, reply) => {
       const ciclos = await ciclosParaEscolher(ctx.banco, tempo(ctx).hoje);
       return responder(req, reply, { titulo, dados: { ciclos }, corpo: () => escolhaDeCiclos(caminho, ciclos, req.sessao?.csrf ?? null, null) });
     });
@@ -56,7 +56,8 @@ export function rotasRelatorios(app: AppTipada, ctx: ContextoCestas): void {
       const ciclos = await ciclosParaEscolher(ctx.banco, tempo(ctx).hoje);
       return responder(req, reply, { titulo, status: recusa.status, dados: { ciclos }, corpo: () => escolhaDeCiclos(caminho, ciclos, req.sessao?.csrf ?? null, recusa.mensagem) });
     };
-    app.post(caminho, { config: { acesso, redesenhar } }, async (req, reply) => {
+    // A report is read, not written: the POST answers 200 with it (no redirect).
+    app.post(caminho, { config: { acesso, redesenhar }, schema: { body: CorpoCiclos, response: leitura(RelatorioJson) } }, async (req, reply) => {
       // One cycle may come as `cicloid`, the name the rest of the interface uses.
       const corpo = comoEntrada(req.body);
       const ids = lerCiclos(corpo.ciclos === undefined && corpo.cicloid !== undefined ? { ciclos: corpo.cicloid } : corpo);
@@ -89,7 +90,7 @@ export function rotasRelatorios(app: AppTipada, ctx: ContextoCestas): void {
 
   // CSV of supplier orders, from the same report model as the page and the JSON (its columns,
   // human headers and rows): UTF-8 with BOM (accents in spreadsheet programs), ';' and dot decimals.
-  app.get('/downloadpedidosfornecedoresciclos', { config: { acesso: 'relatoriosFornecedores' } }, async (req, reply) => {
+  app.get('/downloadpedidosfornecedoresciclos', { config: { acesso: 'relatoriosFornecedores' }, schema: { response: download('text/csv', 'Os pedidos aos fornecedores, em CSV (UTF-8 com BOM, separado por ;)') } }, async (req, reply) => {
     const ids = await ciclosDoDownload(req);
     const relatorio = await relatorioDosFornecedores(ctx.banco, atorDe(req), ids, tempo(ctx).hoje);
     const nomes = (await ctx.banco.selectFrom('ciclo').select('nome').where('id', 'in', ids).orderBy('id').execute()).map((c) => c.nome);
@@ -106,7 +107,7 @@ export function rotasRelatorios(app: AppTipada, ctx: ContextoCestas): void {
     return reply;
   });
 
-  app.get('/entregaCicloPDF/:id', { config: { acesso: 'documentoEntrega' }, schema: { params: ParamsId } }, async (req, reply) => {
+  app.get('/entregaCicloPDF/:id', { config: { acesso: 'documentoEntrega' }, schema: { params: ParamsId, response: download('application/pdf', 'O documento de entrega do ciclo, em PDF') } }, async (req, reply) => {
     const documento = await documentoDeEntrega(ctx.banco, atorDe(req), req.params.id, ctx.config.taxa);
     return reply
       .type('application/pdf')
@@ -114,7 +115,7 @@ export function rotasRelatorios(app: AppTipada, ctx: ContextoCestas): void {
       .send(await pdfDeEntrega(documento));
   });
 
-  app.get('/movimentacaotodos', { config: { acesso: 'financeiroLer' } }, async (req, reply) => {
+  app.get('/movimentacaotodos', { config: { acesso: 'financeiroLer' }, schema: { response: leitura(RelatorioJson) } }, async (req, reply) => {
     const r = await relatorioDeMovimentacoes(ctx.banco, atorDe(req), lerFiltroMovimentacoes(comoEntrada(req.query)));
     return mostrar(req, reply, r);
   });

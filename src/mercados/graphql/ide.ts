@@ -1,3 +1,4 @@
+import { arquivo } from '../esquemas.ts';
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import type { GraphiQLOptions } from 'graphql-yoga';
@@ -39,7 +40,7 @@ export async function rotasDaIde(app: FastifyInstance): Promise<void> {
     ['ide.js', INICIO, 'text/javascript; charset=utf-8'],
   ];
   for (const [nome, conteudo, tipo] of arquivos) {
-    app.get(`${CAMINHO_IDE}/${nome}`, { config: { guarda: 'publico' } }, (_req, reply) =>
+    app.get(`${CAMINHO_IDE}/${nome}`, { config: { guarda: 'publico' }, schema: { hide: true, response: arquivo(tipo.split(';')[0] ?? tipo) } }, (_req, reply) =>
       reply.type(tipo).header('cache-control', 'public, max-age=3600').send(conteudo),
     );
   }

@@ -1,3 +1,4 @@
+import { PedidoGraphql, RespostaGraphql } from '../esquemas.ts';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createYoga, type YogaLogger } from 'graphql-yoga';
 import type { Config } from '../../config.ts';
@@ -123,10 +124,12 @@ export async function rotasGraphql(app: FastifyInstance, ctx: ContextoMercados, 
       return {};
     });
 
-  app.route({
-    method: ['GET', 'POST'],
+  // GET reads the operation from the query string, POST from the body: one route each, for their schemas.
+  for (const method of ['GET', 'POST'] as const) app.route({
+    method,
     url: CAMINHO_GRAPHQL,
     config: { guarda: isAuthenticated },
+    schema: method === 'GET' ? { querystring: PedidoGraphql, response: RespostaGraphql } : { consumes: ['application/json'], body: PedidoGraphql, response: RespostaGraphql },
     handler: async (req, reply) => {
       // A request without an operation is answered here: Yoga would try to re-read a body Fastify
       // already parsed, and answer in English with the parser's internal error attached.

@@ -10,6 +10,8 @@ import { ErroLogin } from '../oauth.ts';
 import { querHtml, responderPagina } from '../resposta.ts';
 import { paginaConfirmarSaida, paginaErro } from '../views/paginas.ts';
 import { navegacaoPropria } from '../../http/protecoes.ts';
+import { SemCorpo } from '../../http/esquemas.ts';
+import { Erro, pagina, redirecionamento } from '../esquemas.ts';
 import { apagarVerificacao, gravarVerificacao } from '../../http/verificacao.ts';
 import { apagarCookieSessao, cookieDeVerificacao, gravarCookieSessao, lerVerificacao } from '../sessao.ts';
 
@@ -20,7 +22,6 @@ const DESTINO_FALHA_LOGIN = '/login?error=auth_failed';
 
 const publico = { guarda: 'publico' as const };
 
-const Erro = Type.Object({ error: Type.String() });
 const Status = Type.Object({
   authenticated: Type.Boolean(),
   user: Type.Optional(
@@ -40,7 +41,7 @@ export function rotasAutenticacao(app: AppTipada, ctx: ContextoMercados): void {
 
   app.get(
     '/login',
-    { config: publico, schema: { querystring: Type.Object({ error: Type.Optional(Type.String()) }) } },
+    { config: publico, schema: { querystring: Type.Object({ error: Type.Optional(Type.String()) }), response: { ...pagina, ...redirecionamento } } },
     async (req, reply) => {
       const { error } = req.query;
       // The browser client explains the failure and offers to try again.
@@ -50,7 +51,7 @@ export function rotasAutenticacao(app: AppTipada, ctx: ContextoMercados): void {
     },
   );
 
-  app.get(ctx.caminhoAuth, { config: publico, schema: { response: { 429: Erro } } }, async (req, reply) => {
+  app.get(ctx.caminhoAuth, { config: publico, schema: { response: { ...redirecionamento, 429: { description: 'Tentativas demais', content: { 'application/json': { schema: Erro }, 'text/html': { schema: pagina[200].content['text/html'].schema } } } } } }, async (req, reply) => {
     const agora = ctx.relogio.agora();
     const t = await ctx.limitador.contar(`mercados-login:${req.ip}`, LIMITE_LOGIN.tentativas, LIMITE_LOGIN.janelaMs, agora);
     if (!t.permitido) {
@@ -72,7 +73,7 @@ export function rotasAutenticacao(app: AppTipada, ctx: ContextoMercados): void {
 
   // Any failure here (denied consent, forged or replayed state, code refused, provider down,
   // a profile we cannot accept) ends at /login?error=auth_failed with nothing created.
-  app.get(`${ctx.caminhoAuth}/callback`, { config: publico }, async (req, reply) => {
+  app.get(`${ctx.caminhoAuth}/callback`, { config: publico, schema: { hide: true, response: redirecionamento } }, async (req, reply) => {
     const agora = ctx.relogio.agora();
     const v = lerVerificacao(req, ctx.cofreVerificacao, agora.getTime());
     apagarVerificacao(reply, verificacao);
@@ -112,7 +113,8 @@ export function rotasAutenticacao(app: AppTipada, ctx: ContextoMercados): void {
     return reply.redirect('/', 302);
   }
 
-  const logout = { config: publico, schema: { response: { 500: Erro } } };
+  const logout = { config: publico, schema: { response: { ...pagina, ...redirecionamento } } };
+  const logoutPost = { config: publico, schema: { body: SemCorpo, response: redirecionamento } };
   for (const caminho of ['/logout', '/auth/logout']) {
     // GET stays because the spec names it. NOTE: another site could send a person here with a
     // link or a redirect; then only the confirmation page's own form (a same-origin post) ends it.
@@ -124,7 +126,7 @@ export function rotasAutenticacao(app: AppTipada, ctx: ContextoMercados): void {
       }
       await sair(req, reply);
     });
-    app.post(caminho, logout, async (req, reply) => {
+    app.post(caminho, logoutPost, async (req, reply) => {
       await sair(req, reply);
     });
   }

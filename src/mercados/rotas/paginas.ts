@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { AppTipada } from '../../http/app-tipada.ts';
 import { rotasCliente } from '../cliente.ts';
 import type { ContextoMercados } from '../contexto-mercados.ts';
+import { arquivo } from '../esquemas.ts';
 
 const CSS = readFileSync(new URL('../static/estilo.css', import.meta.url));
 
@@ -10,7 +11,7 @@ const CSS = readFileSync(new URL('../static/estilo.css', import.meta.url));
  * assets), and the stylesheet of the few pages the server still renders itself (errors and 404).
  */
 export function rotasPaginas(app: AppTipada, ctx: ContextoMercados): void {
-  app.get('/static/estilo.css', { config: { guarda: 'publico' } }, (_req, reply) =>
+  app.get('/static/estilo.css', { config: { guarda: 'publico' }, schema: { hide: true, response: arquivo('text/css') } }, (_req, reply) =>
     reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(CSS),
   );
   rotasCliente(app, ctx.cliente, { producao: ctx.config.producao, log: app.log });

@@ -1,0 +1,361 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+import { MAIOR_ID } from '../domain/validacao.ts';
+import { Arquivo, Corpo, Html, NoFio, Redirecionamento } from '../http/esquemas.ts';
+
+/**
+ * The Cestas face's schemas: the envelope of the contract (§4), what each route's `data` holds,
+ * and what each write reads. The response schemas serialise the answers: a field that is not named
+ * here does not leave the server. Pages answer HTML to browsers and the envelope to JSON clients.
+ */
+
+const Nulo = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+const Id = Type.Integer({ minimum: 1 });
+const Data = Type.String({ description: 'AAAA-MM-DD' });
+const Instante = Type.String({ description: 'Data e hora ISO 8601 (UTC)' });
+const Reais = Type.Number({ description: 'Reais, com até 2 casas decimais' });
+const Quantidade = Type.Number({ description: 'Quantidade, com até 3 casas decimais' });
+/** Data a page sends beside its resource (the choices of a form): named fields, any shape. */
+const Livre = (descricao: string) => Type.Object({}, { additionalProperties: true, description: descricao });
+const Acoes = Type.Record(Type.String(), Type.Boolean(), { description: 'O que quem pediu pode fazer aqui (a política de acesso)' });
+const Perfil = Type.String({ description: 'admin, master, fornecedor ou consumidor' });
+
+export const ParamsId = Type.Object({ id: Type.Integer({ minimum: 1, maximum: MAIOR_ID }) });
+
+export const Erro = Type.Object(
+  {
+    success: Type.Literal(false),
+    error: Type.String({ description: 'A mensagem, em português' }),
+    details: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Por campo: o que está errado nele' })),
+    requestId: Type.Optional(Type.String({ description: 'Num erro interno: o código a informar à coordenação' })),
+  },
+  { description: 'Recusa ou falha' },
+);
+
+const Envelope = <T extends TSchema>(dados: T) =>
+  Type.Object({ success: Type.Literal(true), data: dados, message: Type.String() }, { description: 'Envelope da resposta (§4)' });
+
+const pagina = (dados: TSchema) => ({ content: { 'application/json': { schema: Envelope(dados) }, 'text/html': { schema: Html } } });
+const falhas = {
+  '4xx': { description: 'Recusa: a mensagem em português (JSON) ou a página com ela', content: { 'application/json': { schema: Erro }, 'text/html': { schema: Html } } },
+  '5xx': { description: 'Falha interna, com o código da requisição', content: { 'application/json': { schema: Erro }, 'text/html': { schema: Html } } },
+};
+
+/** A page or JSON read: 200 with `data`, or the refusal. */
+export function leitura(dados: TSchema) {
+  return { 200: { description: 'A página (navegador) ou o envelope com os dados (JSON)', ...pagina(dados) }, ...falhas };
+}
+
+/**
+ * A write: the envelope with what was saved (201 when it created the record), or, for a browser's
+ * form, a 303 to the next page; a refused form comes back as its page with the 4xx.
+ */
+export function escrita(dados: TSchema, opcoes: { cria?: boolean; atualiza?: boolean } = { atualiza: true }) {
+  return {
+    ...(opcoes.atualiza === true ? { 200: { description: 'Salvo (JSON)', ...pagina(dados) } } : {}),
+    ...(opcoes.cria === true ? { 201: { description: 'Criado (JSON)', ...pagina(dados) } } : {}),
+    303: Redirecionamento,
+    ...falhas,
+  };
+}
+
+/** A file (CSV, PDF, receipt) or the refusal. */
+export function download(tipo: string, descricao: string) {
+  return { 200: { description: descricao, content: { [tipo]: { schema: Arquivo(descricao) } } }, ...falhas };
+}
+
+/** A page for browsers only (the login's way back, the goodbye page) or a redirect. */
+export const navegacao = { 200: { description: 'A página', ...pagina(Type.Null()) }, 302: Redirecionamento, 303: Redirecionamento, ...falhas };
+
+// ---------------------------------------------------------------------------------------------
+// Records of the spec's standard routes.
+
+const Carimbos = { createdAt: Instante, updatedAt: Instante };
+
+const Categoria = Type.Object({ id: Id, nome: Type.String(), descricao: Nulo(Type.String()), ativo: Type.Boolean(), ...Carimbos });
+const Cesta = Type.Object({
+  id: Id, nome: Type.String(), descricao: Nulo(Type.String()), valorReferencia: Reais, pesoAproximado: Nulo(Type.Number()), ativo: Type.Boolean(), ...Carimbos,
+});
+const Produto = Type.Object({
+  id: Id, nome: Type.String(), unidade: Type.String(), pesoGramas: Nulo(Type.Number()), valorReferencia: Reais, descritivo: Nulo(Type.String()),
+  categoriaid: Nulo(Id), categoria: Nulo(Type.Object({ id: Id, nome: Type.String() })), ativo: Type.Boolean(), ...Carimbos,
+});
+const PontoEntrega = Type.Object({
+  id: Id, nome: Type.String(), endereco: Nulo(Type.String()), cidade: Nulo(Type.String()), referencia: Nulo(Type.String()),
+  responsavel: Nulo(Type.String()), telefone: Nulo(Type.String()), ativo: Type.Boolean(), ...Carimbos,
+});
+export const UsuarioJson = Type.Object({
+  id: Id, nome: Type.String(), email: Type.String(), perfil: Type.Array(Perfil), nomeoficial: Nulo(Type.String()), celular: Nulo(Type.String()),
+  descritivo: Nulo(Type.String()), cientepolitica: Type.Boolean(), ativo: Type.Boolean(),
+  loginVinculado: Type.Boolean({ description: 'Se um login já está ligado ao cadastro' }), ...Carimbos,
+});
+const Datas = {
+  dataOfertaInicio: Data, dataOfertaFim: Data, dataPedidoInicio: Data, dataPedidoFim: Data, dataRetiradaInicio: Data, dataRetiradaFim: Data,
+};
+const Fase = Type.String({ description: 'planejado, oferta, composicao, pedido, retirada ou encerrado' });
+const CicloResumo = Type.Object({ id: Id, nome: Type.String(), ...Datas, fase: Fase });
+const Ciclo = Type.Object({
+  id: Id, nome: Type.String(), ...Datas, fase: Fase, ativo: Type.Boolean(), fechadoEm: Nulo(Instante),
+  cicloEntregas: Type.Array(Type.Object({ id: Id, dataEntrega: Data, observacao: Nulo(Type.String()) })),
+  cicloCestas: Type.Array(Type.Object({ id: Id, cestaId: Id, nome: Type.String(), quantidadeCestas: Type.Integer(), quantidadePedida: Type.Integer() })),
+  cicloProdutos: Type.Array(Type.Object({ id: Id, produtoId: Id, nome: Type.String(), unidade: Type.String(), quantidade: Quantidade, valor: Reais })),
+  ...Carimbos,
+});
+
+/** A cycle in the index: its dates, phase and whether it is active, without its lists. */
+export const CicloNoIndice = Type.Object({ id: Id, nome: Type.String(), ativo: Type.Boolean(), ...Datas, fase: Fase });
+
+const Paginacao = {
+  total: Type.Integer(), pagina: Type.Integer(), porPagina: Type.Integer(), paginas: Type.Integer(), ordem: Type.String(),
+  direcao: Type.Union([Type.Literal('asc'), Type.Literal('desc')]), busca: Nulo(Type.String()),
+};
+
+/** An index of records: one page of them, each with what the actor may do to it. */
+export const indice = (registro: TSchema) =>
+  Type.Object({ itens: Type.Array(Type.Intersect([registro, Type.Object({ acoes: Acoes })])), ...Paginacao, acoes: Acoes });
+
+/** A record's form: the record (null for a new one), the form's choices, and the actions. */
+export const formulario = (registro: TSchema) => Type.Object({ registro: Nulo(registro), opcoes: Livre('As escolhas do formulário'), acoes: Acoes });
+
+const CAMPOS_CATALOGO = {
+  nome: NoFio.texto('Nome'),
+  descricao: NoFio.texto('Descrição'),
+  ativo: NoFio.booleano('Ativo; sem ele, o registro mantém o valor atual (novo: ativo)'),
+};
+
+/** Each record type of the standard routes: its JSON shape and the fields its save reads. */
+export const REGISTROS: Readonly<Record<string, { registro: TSchema; corpo: TSchema }>> = {
+  categoria: { registro: Categoria, corpo: Corpo(CAMPOS_CATALOGO, 'Uma categoria') },
+  cesta: {
+    registro: Cesta,
+    corpo: Corpo({ ...CAMPOS_CATALOGO, valorReferencia: NoFio.numero('Valor de referência em reais'), pesoAproximado: NoFio.numero('Peso aproximado') }, 'Um tipo de cesta'),
+  },
+  produto: {
+    registro: Produto,
+    corpo: Corpo(
+      {
+        nome: CAMPOS_CATALOGO.nome, unidade: NoFio.texto('Unidade (kg, g, unidade, dúzia, maço…)'), pesoGramas: NoFio.numero('Peso em gramas'),
+        valorReferencia: NoFio.numero('Valor de referência em reais'), descritivo: NoFio.texto('Descrição'), categoriaid: NoFio.inteiro('Categoria'),
+        ativo: CAMPOS_CATALOGO.ativo,
+      },
+      'Um produto',
+    ),
+  },
+  pontoentrega: {
+    registro: PontoEntrega,
+    corpo: Corpo(
+      {
+        nome: CAMPOS_CATALOGO.nome, endereco: NoFio.texto('Endereço'), cidade: NoFio.texto('Cidade'), referencia: NoFio.texto('Ponto de referência'),
+        responsavel: NoFio.texto('Responsável'), telefone: NoFio.texto('Telefone'), ativo: CAMPOS_CATALOGO.ativo,
+      },
+      'Um ponto de entrega',
+    ),
+  },
+  usuario: {
+    registro: UsuarioJson,
+    corpo: Corpo(
+      {
+        nome: NoFio.texto('Nome'), email: NoFio.texto('E-mail'), nomeoficial: NoFio.texto('Nome oficial'), celular: NoFio.texto('Celular'),
+        descritivo: NoFio.texto('Sobre a pessoa'), cientepolitica: NoFio.booleano('Ciente da política'), ativo: CAMPOS_CATALOGO.ativo,
+        perfil: Type.Unsafe<unknown>({ type: ['array', 'string', 'object'], description: 'Perfis: admin, master, fornecedor, consumidor' }),
+      },
+      'Uma pessoa',
+    ),
+  },
+  ciclo: {
+    registro: Ciclo,
+    corpo: Corpo(
+      {
+        nome: NoFio.texto('Nome do ciclo'),
+        ...Object.fromEntries(Object.keys(Datas).map((k) => [k, NoFio.texto('Data (AAAA-MM-DD)')])),
+        ativo: CAMPOS_CATALOGO.ativo,
+        cicloEntregas: NoFio.lista(Livre('Uma entrega: {id?, dataEntrega, observacao}'), 'As entregas do ciclo'),
+        cicloCestas: NoFio.lista(Livre('Uma cesta: {id?, cestaId, quantidadeCestas}'), 'As cestas do ciclo'),
+        cicloProdutos: NoFio.lista(Livre('Um produto: {id?, produtoId, quantidade, valor}'), 'Os produtos avulsos do ciclo'),
+      },
+      'Um ciclo, com as listas filhas',
+    ),
+  },
+};
+
+/** What a delete answers: the id that is gone. */
+export const Apagado = Type.Object({ id: Id });
+
+// ---------------------------------------------------------------------------------------------
+// Offers and orders (one shape each, as the contract writes them).
+
+const LinhaDaOferta = Type.Object({
+  ofertaProdutoId: Id, produtoid: Id, nome: Type.String(), unidade: Type.String(), quantidade: Quantidade, valor: Reais,
+  alocado: Type.Number({ description: 'Quanto as composições já usam da linha' }),
+});
+export const OfertaJson = Type.Object({
+  oferta: Type.Object({
+    id: Nulo(Id), cicloid: Id, usuarioid: Id, finalizada: Type.Boolean(), finalizadaEm: Nulo(Instante), total: Reais,
+  }),
+  produtos: Type.Array(LinhaDaOferta),
+});
+export const PaginaOferta = Type.Intersect([
+  OfertaJson,
+  Type.Object({
+    ciclo: Type.Object({ id: Id, nome: Type.String(), fase: Fase, dataOfertaInicio: Data, dataOfertaFim: Data }),
+    produtosDisponiveis: Type.Array(Type.Object({
+      produtoid: Id, nome: Type.String(), unidade: Type.String(), valorReferencia: Reais, categoria: Nulo(Type.String()),
+      ofertadoAntes: Type.Boolean({ description: 'Se o fornecedor já o ofertou (os de costume vêm primeiro)' }),
+    })),
+    acoes: Acoes,
+    fornecedor: Type.Object({ id: Id, nome: Type.String() }),
+  }),
+]);
+
+const LinhaDoPedido = Type.Object({
+  id: Id, tipo: Type.Union([Type.Literal('cesta'), Type.Literal('extra')]), cicloCestaId: Nulo(Id), cicloProdutoId: Nulo(Id),
+  nome: Type.String(), unidade: Type.String(), quantidade: Quantidade, valor: Reais, subtotal: Reais,
+});
+const Pedido = Type.Object({
+  id: Id, cicloid: Id, usuarioid: Id, usuario: Type.Object({ id: Id, nome: Type.String() }),
+  pontoEntrega: Type.Object({ id: Id, nome: Type.String() }), pontoEntregaId: Id, finalizado: Type.Boolean(), dataConfirmacao: Nulo(Instante),
+  total: Reais, taxa: Reais, totalComTaxa: Reais,
+});
+export const PedidoJson = Type.Object({ pedidoId: Id, pedido: Pedido, produtos: Type.Array(LinhaDoPedido) });
+const PedidoOuNada = Type.Object({ pedidoId: Nulo(Id), pedido: Nulo(Pedido), produtos: Type.Array(LinhaDoPedido) });
+export const PaginaPedido = Type.Intersect([
+  PedidoOuNada,
+  Type.Object({
+    ciclo: Type.Object({ id: Id, nome: Type.String(), fase: Fase, dataPedidoInicio: Data, dataPedidoFim: Data }),
+    cestas: Type.Array(Type.Object({
+      cicloCestaId: Id, cestaId: Id, nome: Type.String(), descricao: Nulo(Type.String()), valor: Reais, disponivel: Type.Number(),
+      composicao: Type.Array(Type.Object({ produto: Type.String(), quantidade: Quantidade, unidade: Type.String() })),
+    })),
+    extras: Type.Array(Type.Object({ cicloProdutoId: Id, produtoId: Id, nome: Type.String(), unidade: Type.String(), valor: Reais, disponivel: Quantidade })),
+    pontosEntrega: Type.Array(Type.Object({ id: Id, nome: Type.String(), endereco: Nulo(Type.String()), cidade: Nulo(Type.String()) })),
+    taxa: Type.Object({ percentual: Type.Number({ description: 'Percentual sobre o pedido' }), fixa: Type.Number({ description: 'Reais por pedido' }) }),
+    acoes: Acoes,
+    consumidor: Type.Object({ id: Id, nome: Type.String() }),
+  }),
+]);
+export const ListaDeOfertas = Type.Object({
+  itens: Type.Array(Type.Object({
+    id: Id, ciclo: Type.Object({ id: Id, nome: Type.String(), fase: Fase }), fornecedor: Type.Object({ id: Id, nome: Type.String() }),
+    finalizada: Type.Boolean(), itens: Type.Integer(), total: Reais,
+  })),
+});
+export const ListaDePedidos = Type.Object({ itens: Type.Array(PedidoJson) });
+export const ConfirmacaoPedido = Type.Intersect([PedidoJson, Type.Object({ acoes: Acoes })]);
+
+const LinhaDeItens = Type.Partial(Type.Object({
+  produtoid: NoFio.inteiro('O produto'), quantidade: NoFio.numero('Quantidade'), valor: NoFio.numero('Preço por unidade, em reais'),
+}));
+const AlvoDaOferta = Type.Partial(Type.Object({ cicloid: NoFio.inteiro('O ciclo'), usuarioid: NoFio.inteiro('O fornecedor (admins ofertam por ele)') }));
+export const CorpoOferta = Corpo(
+  {
+    cicloid: NoFio.inteiro('O ciclo'), usuarioid: NoFio.inteiro('O fornecedor (só admins ofertam por outra pessoa)'),
+    oferta: AlvoDaOferta,
+    produtos: NoFio.lista(LinhaDeItens, 'As linhas da oferta; uma linha em branco de formulário fica de fora'),
+  },
+  'Uma oferta: plana ({cicloid, produtos}) ou no formato do contrato ({oferta:{cicloid}, produtos})',
+);
+export const CorpoRemocaoDaOferta = Corpo(
+  { cicloid: NoFio.inteiro('O ciclo'), usuarioid: NoFio.inteiro('O fornecedor'), ofertaProdutoId: NoFio.inteiro('A linha a retirar'), produtoid: NoFio.inteiro('O produto a retirar') },
+  'A linha a retirar da oferta',
+);
+const LinhaDoPedidoNoCorpo = Type.Partial(Type.Object({
+  cicloCestaId: NoFio.inteiro('Uma cesta do ciclo'), cicloProdutoId: NoFio.inteiro('Um extra do ciclo'), quantidade: NoFio.numero('Quantidade'),
+}));
+export const CorpoPedido = Corpo(
+  {
+    cicloid: NoFio.inteiro('O ciclo'), usuarioid: NoFio.inteiro('O consumidor (só admins pedem por outra pessoa)'),
+    pontoEntregaId: NoFio.inteiro('Onde retirar'),
+    pedido: Type.Partial(Type.Object({ cicloid: NoFio.inteiro('O ciclo'), usuarioid: NoFio.inteiro('O consumidor'), pontoEntregaId: NoFio.inteiro('Onde retirar') })),
+    produtos: NoFio.lista(LinhaDoPedidoNoCorpo, 'Cestas e extras do pedido'),
+  },
+  'Um pedido: plano ({cicloid, pontoEntregaId, produtos}) ou no formato do contrato ({pedido:{cicloid, pontoEntregaId}, produtos})',
+);
+export const CorpoConfirmacao = Corpo({ pedidoId: NoFio.inteiro('O pedido a confirmar') }, 'O pedido a confirmar');
+
+// ---------------------------------------------------------------------------------------------
+// Composition, money, reports, the dashboard and the account.
+
+const ProdutoDaComposicao = Type.Object({
+  ofertaProdutoId: Id, produtoId: Id, produto: Type.String(), fornecedor: Type.String(), quantidadePorCesta: Quantidade, unidade: Type.String(), valor: Reais, custo: Reais,
+});
+export const Composicao = Type.Object({
+  cicloCesta: Type.Object({ id: Id, cicloid: Id, cestaId: Id, nome: Type.String(), quantidadeCestas: Type.Integer(), cestasPedidas: Type.Integer() }),
+  composicao: Type.Object({ quantidadeCestas: Type.Integer(), produtos: Type.Array(ProdutoDaComposicao) }),
+  ofertas: Type.Array(Type.Object({
+    ofertaProdutoId: Id, produtoId: Id, produto: Type.String(), unidade: Type.String(), fornecedor: Type.Object({ id: Id, nome: Type.String() }),
+    valor: Reais, quantidadeOfertada: Quantidade, quantidadeAlocada: Quantidade, quantidadeDisponivel: Quantidade,
+  })),
+  extras: Type.Array(Type.Object({ produtoId: Id, produto: Type.String(), unidade: Type.String(), quantidade: Quantidade })),
+  fornecedores: Type.Array(Type.Object({ id: Id, nome: Type.String(), valorAcumulado: Reais })),
+  custoPorCesta: Reais,
+  valorReferencia: Reais,
+});
+export const PaginaComposicao = Type.Intersect([Composicao, Type.Object({ acoes: Acoes })]);
+export const CorpoComposicao = Corpo(
+  {
+    cicloCestaId: NoFio.inteiro('A cesta do ciclo (em /composicaosave)'), quantidadeCestas: NoFio.inteiro('Quantas cestas montar'),
+    produtos: NoFio.lista(
+      Type.Partial(Type.Object({ ofertaProdutoId: NoFio.inteiro('A linha de oferta'), quantidadePorCesta: NoFio.numero('Quantidade por cesta'), unidade: NoFio.texto('A unidade em que a quantidade foi escrita') })),
+      'Os itens de cada cesta',
+    ),
+  },
+  'A composição de uma cesta do ciclo',
+);
+
+export const Movimentacao = Type.Object({
+  id: Id, usuarioid: Id, tipoMovimentacaoId: Id, sentido: Type.Union([Type.Literal('credito'), Type.Literal('debito')]), valor: Reais, data: Data,
+  descricao: Type.String(), arquivo: Nulo(Type.String({ description: 'O comprovante, baixado em /movimentacao/:id/arquivo' })), cicloid: Nulo(Id),
+});
+export const CorpoMovimentacao = Type.Unsafe<Record<string, unknown> | null>({
+  type: ['object', 'null'],
+  description: 'Um pagamento ou ajuste (formulário multipart, com o comprovante opcional no campo arquivo)',
+  properties: {
+    usuarioid: NoFio.inteiro('A pessoa'), tipoMovimentacaoId: NoFio.inteiro('O tipo'), valor: NoFio.numero('Valor em reais'), data: NoFio.texto('Data'),
+    descricao: NoFio.texto('Descrição'), cicloid: NoFio.inteiro('O ciclo'), arquivo: { description: 'O comprovante (PDF, PNG ou JPEG, até 10 MiB)' },
+  },
+});
+export const FechamentoDoCiclo = Type.Object({
+  cicloid: Id, fechadoEm: Instante, novas: Type.Integer({ description: 'Movimentações registradas agora; 0 se o ciclo já estava fechado' }),
+  debitos: Reais, creditos: Reais,
+});
+
+const Celula = Type.Union([Type.Number(), Type.String(), Type.Null()]);
+export const RelatorioJson = Type.Object({
+  titulo: Type.String(),
+  subtitulo: Nulo(Type.String()),
+  colunas: Type.Array(Type.Object({ chave: Type.String(), titulo: Type.String({ description: 'O cabeçalho, como as pessoas leem' }), tipo: Type.String() })),
+  grupos: Type.Array(Type.Object({ titulo: Type.String(), linhas: Type.Array(Type.Record(Type.String(), Celula)), subtotais: Type.Record(Type.String(), Celula) })),
+  totais: Type.Record(Type.String(), Celula),
+});
+const CicloParaEscolher = Type.Object({ id: Id, nome: Type.String(), fase: Fase });
+export const EscolhaDeCiclos = Type.Object({ ciclos: Type.Array(CicloParaEscolher) });
+export const CorpoCiclos = Corpo(
+  { ciclos: NoFio.ids('De 1 a 20 ciclos: lista, campo repetido ou "1,2"'), cicloid: NoFio.inteiro('Um ciclo só') },
+  'Os ciclos do relatório',
+);
+
+export const Painel = Type.Object({
+  usuario: Type.Object({ id: Nulo(Id), nome: Type.String(), email: Type.String(), perfil: Type.Array(Perfil) }),
+  hoje: Data,
+  ciclos: Type.Array(Type.Intersect([CicloResumo, Type.Object({ acoes: Type.Array(Type.String()) })])),
+  saldo: Nulo(Type.Object({ saldo: Type.Number({ description: 'Créditos menos débitos, em reais' }), movimentacoes: Type.Integer() })),
+  atalhos: Type.Array(Type.Object({ href: Type.String(), rotulo: Type.String() })),
+});
+
+const Identidade = Type.Object({ sub: Type.String(), email: Type.String(), name: Type.String(), picture: Type.Optional(Type.String()) });
+export const Cadastro = Type.Object({ identidade: Identidade, usuario: Nulo(UsuarioJson) });
+export const CorpoCadastro = REGISTROS.usuario?.corpo ?? Corpo({}, 'Um cadastro');
+
+export const Auditoria = Type.Object({
+  itens: Type.Array(Type.Object({
+    id: Id, usuarioid: Nulo(Id), em: Instante, ator: Type.String(), acao: Type.String(), entidade: Type.String(), entidadeId: Nulo(Type.String()),
+    antes: Type.Unknown({ description: 'O registro antes' }), depois: Type.Unknown({ description: 'O registro depois' }),
+  })),
+  ...Paginacao,
+});
+export const Texto = Type.Object({ titulo: Type.String(), markdown: Type.String() });
+const LinkDeRelatorio = Type.Object({ titulo: Type.String(), href: Type.String(), arquivo: Type.Optional(Type.Boolean({ description: 'Um arquivo (CSV ou PDF), que o navegador salva' })) });
+export const Relatorios = Type.Object({
+  ciclos: Type.Array(Type.Intersect([CicloParaEscolher, Type.Object({ relatorios: Type.Array(LinkDeRelatorio) })])),
+  deVariosCiclos: Type.Array(LinkDeRelatorio),
+});
+export const PaginaMovimentacao = Livre('As escolhas do formulário: pessoas, tipos, ciclos e saldos');
