@@ -1,32 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { gravarPerfis } from '../../src/domain/perfis.ts';
-import { DATAS_PADRAO, criarCesta, criarCiclo, criarOfertaFinalizada, criarPonto, criarProduto, criarUsuario } from '../helpers/fabricas.ts';
+import { DATAS_PADRAO, criarCesta, criarCiclo, criarCicloComPedidos, criarPonto, criarProduto, criarUsuario } from '../helpers/fabricas.ts';
 import { navegadorComSessao } from '../helpers/sessoes.ts';
 import { RelogioDeTeste, iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
 import type { Navegador } from '../helpers/navegador.ts';
-
-/** A cycle with `n` confirmed orders of one basket and one extra each, written in bulk. */
-async function cicloComPedidos(amb: AmbienteDeTeste, n: number, ponto: number): Promise<number> {
-  const iso = new Date().toISOString();
-  const produto = await criarProduto(amb.banco, { unidade: 'kg' });
-  const cesta = await criarCesta(amb.banco);
-  const ciclo = await criarCiclo(amb.banco, { datas: DATAS_PADRAO, cestas: [{ cestaId: cesta.id, quantidadeCestas: n }] });
-  const oferta = await criarOfertaFinalizada(amb.banco, ciclo.id, [{ produtoId: produto.id, quantidadeMilesimos: n * 3000, valorCentavos: 500 }]);
-  const composicao = await amb.banco.insertInto('composicao').values({ cicloCestaId: ciclo.cicloCestas[0] ?? 0, quantidadeCestas: n, createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow();
-  await amb.banco.insertInto('composicaoproduto').values({ composicaoid: composicao.id, ofertaProdutoId: oferta.linhas[0] ?? 0, quantidadePorCestaMilesimos: 1000, unidade: 'kg', createdAt: iso, updatedAt: iso }).execute();
-  const extra = await amb.banco.insertInto('cicloproduto').values({ cicloid: ciclo.id, produtoId: produto.id, quantidadeMilesimos: n * 1000, valorCentavos: 800, createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow();
-  for (let i = 0; i < n; i += 250) {
-    const lote = Array.from({ length: Math.min(250, n - i) }, (_, j) => `c${n}-${i + j}-${Math.random()}@t.org`);
-    const usuarios = await amb.banco.insertInto('usuario').values(lote.map((email) => ({ nome: email, nomeChave: email, email, emailChave: email, perfil: gravarPerfis(['consumidor']), createdAt: iso, updatedAt: iso }))).returning('id').execute();
-    const pedidos = await amb.banco.insertInto('pedido').values(usuarios.map((u) => ({ cicloid: ciclo.id, usuarioid: u.id, pontoEntregaId: ponto, finalizado: true, dataConfirmacao: '2026-03-07T10:00:00', createdAt: iso, updatedAt: iso }))).returning('id').execute();
-    await amb.banco.insertInto('pedidoproduto').values(pedidos.flatMap((p) => [
-      { pedidoid: p.id, cicloCestaId: ciclo.cicloCestas[0] ?? 0, cicloProdutoId: null, quantidadeMilesimos: 1000, valorCentavos: 5000, createdAt: iso, updatedAt: iso },
-      { pedidoid: p.id, cicloCestaId: null, cicloProdutoId: extra.id, quantidadeMilesimos: 500, valorCentavos: 800, createdAt: iso, updatedAt: iso },
-    ])).execute();
-  }
-  return ciclo.id;
-}
 
 describe('consultas por relatório não crescem com os dados', () => {
   let amb: AmbienteDeTeste;
@@ -36,8 +13,8 @@ describe('consultas por relatório não crescem com os dados', () => {
   before(async () => {
     amb = await iniciarAmbiente({ relogio: new RelogioDeTeste('2026-03-11T15:00:00Z') });
     const ponto = (await criarPonto(amb.banco)).id;
-    pequeno = await cicloComPedidos(amb, 10, ponto);
-    grande = await cicloComPedidos(amb, 1000, ponto);
+    pequeno = await criarCicloComPedidos(amb.banco, 10, ponto);
+    grande = await criarCicloComPedidos(amb.banco, 1000, ponto);
     admin = navegadorComSessao(amb, (await criarUsuario(amb.banco, { perfil: ['admin'] })).email);
   });
   after(() => amb.fechar());

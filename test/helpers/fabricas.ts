@@ -155,3 +155,25 @@ export async function criarOfertaFinalizada(
   }
   return { ofertaId: oferta.id, fornecedorId: usuarioid, linhas: ids };
 }
+
+/** A cycle with `n` confirmed orders of one basket and one extra each, written in bulk; its id. */
+export async function criarCicloComPedidos(db: Db, n: number, ponto: number, datas: DatasDoCiclo = DATAS_PADRAO): Promise<number> {
+  const iso = AGORA();
+  const produto = await criarProduto(db, { unidade: 'kg' });
+  const cesta = await criarCesta(db);
+  const ciclo = await criarCiclo(db, { datas, cestas: [{ cestaId: cesta.id, quantidadeCestas: n }] });
+  const oferta = await criarOfertaFinalizada(db, ciclo.id, [{ produtoId: produto.id, quantidadeMilesimos: n * 3000, valorCentavos: 500 }]);
+  const composicao = await db.insertInto('composicao').values({ cicloCestaId: ciclo.cicloCestas[0] ?? 0, quantidadeCestas: n, createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow();
+  await db.insertInto('composicaoproduto').values({ composicaoid: composicao.id, ofertaProdutoId: oferta.linhas[0] ?? 0, quantidadePorCestaMilesimos: 1000, unidade: 'kg', createdAt: iso, updatedAt: iso }).execute();
+  const extra = await db.insertInto('cicloproduto').values({ cicloid: ciclo.id, produtoId: produto.id, quantidadeMilesimos: n * 1000, valorCentavos: 800, createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow();
+  for (let i = 0; i < n; i += 250) {
+    const lote = Array.from({ length: Math.min(250, n - i) }, () => emailUnico(`c${n}`));
+    const usuarios = await db.insertInto('usuario').values(lote.map((email) => ({ nome: email, nomeChave: email, email, emailChave: email, perfil: gravarPerfis(['consumidor']), createdAt: iso, updatedAt: iso }))).returning('id').execute();
+    const pedidos = await db.insertInto('pedido').values(usuarios.map((u) => ({ cicloid: ciclo.id, usuarioid: u.id, pontoEntregaId: ponto, finalizado: true, dataConfirmacao: `${datas.dataPedidoInicio}T10:00:00`, createdAt: iso, updatedAt: iso }))).returning('id').execute();
+    await db.insertInto('pedidoproduto').values(pedidos.flatMap((p) => [
+      { pedidoid: p.id, cicloCestaId: ciclo.cicloCestas[0] ?? 0, cicloProdutoId: null, quantidadeMilesimos: 1000, valorCentavos: 5000, createdAt: iso, updatedAt: iso },
+      { pedidoid: p.id, cicloCestaId: null, cicloProdutoId: extra.id, quantidadeMilesimos: 500, valorCentavos: 800, createdAt: iso, updatedAt: iso },
+    ])).execute();
+  }
+  return ciclo.id;
+}

@@ -45,7 +45,16 @@ export interface AmbienteDeTeste {
  * provider on free ports) on a fresh database of the dialect under test.
  */
 export async function iniciarAmbiente(
-  opcoes: { env?: Record<string, string>; relogio?: RelogioDeTeste; semProvedorDev?: boolean; mercados?: boolean } = {},
+  opcoes: {
+    env?: Record<string, string>;
+    relogio?: RelogioDeTeste;
+    semProvedorDev?: boolean;
+    mercados?: boolean;
+    /** Also called after every query, with Kysely's log event (the SQL snapshots read its text). */
+    aoConsultar?: (evento: LogEvent) => void;
+    /** The PostgreSQL pool's size (SQLite always has one connection). */
+    maxConexoes?: number;
+  } = {},
 ): Promise<AmbienteDeTeste> {
   const bancoConfig = await bancoNovo();
   const config = carregarConfig({
@@ -68,7 +77,13 @@ export async function iniciarAmbiente(
   } as { consultas: number };
   const servicos = await iniciarServicos(config, {
     relogio,
-    banco: { aoConsultar: (_e: LogEvent) => void ambiente.consultas++ },
+    banco: {
+      aoConsultar: (e: LogEvent) => {
+        ambiente.consultas++;
+        opcoes.aoConsultar?.(e);
+      },
+      ...(opcoes.maxConexoes === undefined ? {} : { maxConexoes: opcoes.maxConexoes }),
+    },
   });
   const url = servicos.enderecos.cestas;
   const idp = servicos.enderecos.idp;

@@ -1,0 +1,5 @@
+-- painel: GET / (JSON), consumidora
+-- consultas: 3
+select "id", "nome", "perfil", "ativo", "loginSub", "sessoesDesde", exists (select "sid" from "sessaoencerrada" where "sid" = $1) as "encerrada" from "usuario" where "emailChave" = $2;
+select "id", "nome", "dataOfertaInicio", "dataOfertaFim", "dataPedidoInicio", "dataPedidoFim", "dataRetiradaInicio", "dataRetiradaFim" from "ciclo" where "ativo" = $1 and "dataRetiradaFim" >= $2 order by "dataOfertaInicio", "id" limit $3;
+select coalesce(sum(case when sentido = 'credito' then "valorCentavos" else -"valorCentavos" end), 0) as "centavos", count(*) as "n" from "movimentacao" where "usuarioid" = $1;

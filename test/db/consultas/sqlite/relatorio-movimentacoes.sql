@@ -1,0 +1,4 @@
+-- relatorio-movimentacoes: GET /movimentacaotodos (JSON), admin, sem filtro
+-- consultas: 2
+select "id", "nome", "perfil", "ativo", "loginSub", "sessoesDesde", exists (select "sid" from "sessaoencerrada" where "sid" = ?) as "encerrada" from "usuario" where "emailChave" = ?;
+select * from (select "m"."id", "m"."usuarioid", "u"."nome" as "pessoa", "m"."data", "t"."nome" as "tipo", "m"."tipoMovimentacaoId", "m"."sentido", "m"."valorCentavos", "m"."descricao", "m"."arquivo", "m"."cicloid", "c"."nome" as "ciclo", sum(case when m.sentido = 'credito' then m."valorCentavos" else -m."valorCentavos" end) over (partition by m.usuarioid order by m.data, m.id) as "saldo" from "movimentacao" as "m" inner join "usuario" as "u" on "u"."id" = "m"."usuarioid" inner join "tipomovimentacao" as "t" on "t"."id" = "m"."tipoMovimentacaoId" left join "ciclo" as "c" on "c"."id" = "m"."cicloid") as "x" order by "x"."pessoa", "x"."usuarioid", "x"."data", "x"."id" limit ?;
