@@ -35,6 +35,8 @@ interface Alvos {
   readonly atualizarMercado: { readonly adminId: number };
   /** Changing a market's adminId or ativo: who runs it, and whether it runs at all. */
   readonly gerirMercado: null;
+  /** The pages that manage a market (its form, its prices); which market is judged on it. */
+  readonly gerirAlgumMercado: null;
   readonly desativarMercado: null;
   readonly atualizarPrecos: { readonly adminId: number };
   readonly listarUsuarios: null;
@@ -53,6 +55,7 @@ const REGRAS: { readonly [A in AcaoMercados]: (ator: AtorMercados, alvo: Alvos[A
   criarMercado: (a) => tem(a, 'Administrador'),
   atualizarMercado: (a, m) => tem(a, 'Administrador') || administraOMercado(a, m),
   gerirMercado: (a) => tem(a, 'Administrador'),
+  gerirAlgumMercado: (a) => tem(a, 'Administrador') || tem(a, 'AdminMercado'),
   desativarMercado: (a) => tem(a, 'Administrador'),
   atualizarPrecos: (a, m) => tem(a, 'Administrador') || administraOMercado(a, m),
   listarUsuarios: (a) => tem(a, 'Administrador'),
@@ -67,6 +70,7 @@ const RECUSAS: { readonly [A in AcaoMercados]: readonly [codigo: string, mensage
   criarMercado: ['SO_ADMINISTRADOR', 'Acesso negado: requer o perfil Administrador'],
   atualizarMercado: ['MERCADO_DE_OUTRO_ADMIN', 'Acesso negado: você só pode alterar o mercado que administra'],
   gerirMercado: ['SO_ADMINISTRADOR', 'Acesso negado: só o perfil Administrador troca o administrador de um mercado ou o ativa e desativa'],
+  gerirAlgumMercado: ['SO_GESTAO', 'Acesso negado: requer o perfil Administrador ou AdminMercado'],
   desativarMercado: ['SO_ADMINISTRADOR', 'Acesso negado: requer o perfil Administrador'],
   atualizarPrecos: ['MERCADO_DE_OUTRO_ADMIN', 'Acesso negado: você só pode alterar os preços do mercado que administra'],
   listarUsuarios: ['SO_ADMINISTRADOR', 'Acesso negado: requer o perfil Administrador'],
@@ -100,6 +104,25 @@ export function acoesDoMercado(ator: AtorMercados, m: { readonly adminId: number
     editar: podeMercados(ator, 'atualizarMercado', m),
     editarPrecos: podeMercados(ator, 'atualizarPrecos', m),
     desativar: m.ativo && podeMercados(ator, 'desativarMercado', null),
+  };
+}
+
+/** What the account may do anywhere in the face: the client builds its navigation and guards from it, never from profile names. */
+export interface AcoesDaConta {
+  readonly criarMercado: boolean;
+  readonly gerirMercados: boolean;
+  readonly gerirAlgumMercado: boolean;
+  readonly listarUsuarios: boolean;
+  readonly atribuirPerfis: boolean;
+}
+
+export function acoesDaConta(ator: AtorMercados): AcoesDaConta {
+  return {
+    criarMercado: podeMercados(ator, 'criarMercado', null),
+    gerirMercados: podeMercados(ator, 'gerirMercado', null),
+    gerirAlgumMercado: podeMercados(ator, 'gerirAlgumMercado', null),
+    listarUsuarios: podeMercados(ator, 'listarUsuarios', null),
+    atribuirPerfis: podeMercados(ator, 'atribuirPerfis', null),
   };
 }
 

@@ -82,7 +82,7 @@ describe('login da face Mercados pelo provedor OAuth', () => {
     const status = await nav.getJson(`${amb.urlMercados}/auth/status`);
     assert.deepEqual(status.json(), {
       authenticated: true,
-      user: { id: conta.id, name: 'Chefia', email: 'Chefia@Teste.org', profiles: ['Administrador', 'Consumidor'] },
+      user: { id: conta.id, name: 'Chefia', email: 'Chefia@Teste.org', profiles: ['Administrador', 'Consumidor'], acoes: { criarMercado: true, gerirMercados: true, gerirAlgumMercado: true, listarUsuarios: true, atribuirPerfis: true } },
     });
   });
 
@@ -122,7 +122,7 @@ describe('login da face Mercados pelo provedor OAuth', () => {
     const status = await nav.getJson(`${amb.urlMercados}/auth/status`);
     assert.deepEqual(status.json(), {
       authenticated: true,
-      user: { id: primeira.id, name: 'Rita Souza', email: novo, profiles: ['Consumidor'] },
+      user: { id: primeira.id, name: 'Rita Souza', email: novo, profiles: ['Consumidor'], acoes: { criarMercado: false, gerirMercados: false, gerirAlgumMercado: false, listarUsuarios: false, atribuirPerfis: false } },
     });
     const linha = await amb.banco.selectFrom('appuser').selectAll().where('providerId', '=', sub).executeTakeFirstOrThrow();
     assert.equal(linha.id, primeira.id);

@@ -51,7 +51,7 @@ describe('sessões da face Mercados', () => {
     assert.ok(conta);
     assert.deepEqual(await status(nav, amb.urlMercados), {
       authenticated: true,
-      user: { id: conta.id, name: 'Sol Status', email, profiles: ['Consumidor'] },
+      user: { id: conta.id, name: 'Sol Status', email, profiles: ['Consumidor'], acoes: { criarMercado: false, gerirMercados: false, gerirAlgumMercado: false, listarUsuarios: false, atribuirPerfis: false } },
     });
   });
 

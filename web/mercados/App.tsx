@@ -1,9 +1,8 @@
 /** The page frame and the table of the client's pages, with what each one requires. */
 import { useState, type ReactNode } from 'react';
-import { mensagemDe, sair } from './api.ts';
+import { mensagemDe, sair, type AcoesDaConta } from './api.ts';
 import { Falha } from './componentes.tsx';
 import { Link, casar, navegar, useEndereco } from './navegacao.tsx';
-import { temPerfil, type Exigencia } from './perfis.ts';
 import { Protegida, useSessao, useUsuario } from './sessao.tsx';
 import { Inicio } from './paginas/Inicio.tsx';
 import { Login } from './paginas/Login.tsx';
@@ -19,12 +18,10 @@ type Parametros = Readonly<Record<string, string>>;
 
 interface Rota {
   readonly padrao: string;
-  /** Absent: public. `true`: logged in. A profile or a list: logged in with one of them. */
-  readonly exige?: true | Exigencia;
+  /** Absent: public. `true`: logged in. An action: logged in, and the server's `acoes` allow it. */
+  readonly exige?: true | keyof AcoesDaConta;
   readonly pagina: (p: Parametros) => ReactNode;
 }
-
-const GESTAO: Exigencia = ['Administrador', 'AdminMercado'];
 
 // NOTE: /mercados/novo comes before /mercados/:id, which would match it too.
 export const ROTAS: readonly Rota[] = [
@@ -33,11 +30,11 @@ export const ROTAS: readonly Rota[] = [
   { padrao: '/unauthorized', pagina: () => <NaoAutorizado /> },
   { padrao: '/dashboard', exige: true, pagina: () => <Painel /> },
   { padrao: '/mercados', exige: true, pagina: () => <ListaMercados /> },
-  { padrao: '/mercados/novo', exige: 'Administrador', pagina: () => <FormularioMercado id={null} /> },
+  { padrao: '/mercados/novo', exige: 'criarMercado', pagina: () => <FormularioMercado id={null} /> },
   { padrao: '/mercados/:id', exige: true, pagina: (p) => <DetalheMercado key={p.id} id={p.id ?? ''} /> },
-  { padrao: '/mercados/:id/editar', exige: GESTAO, pagina: (p) => <FormularioMercado key={p.id} id={p.id ?? ''} /> },
-  { padrao: '/mercados/:id/precos', exige: GESTAO, pagina: (p) => <EditorPrecos key={p.id} id={p.id ?? ''} /> },
-  { padrao: '/usuarios', exige: 'Administrador', pagina: () => <Usuarios /> },
+  { padrao: '/mercados/:id/editar', exige: 'gerirAlgumMercado', pagina: (p) => <FormularioMercado key={p.id} id={p.id ?? ''} /> },
+  { padrao: '/mercados/:id/precos', exige: 'gerirAlgumMercado', pagina: (p) => <EditorPrecos key={p.id} id={p.id ?? ''} /> },
+  { padrao: '/usuarios', exige: 'listarUsuarios', pagina: () => <Usuarios /> },
 ];
 
 function BotaoSair() {
@@ -95,7 +92,7 @@ function Navegacao() {
             Mercados
           </Link>
         </li>
-        {temPerfil(usuario.profiles, 'Administrador') ? (
+        {usuario.acoes.listarUsuarios ? (
           <li>
             <Link para="/usuarios" aria-current={atual('/usuarios')}>
               Usuários
@@ -117,7 +114,7 @@ export function App() {
   for (const rota of ROTAS) {
     const p = casar(rota.padrao, caminho);
     if (p === null) continue;
-    conteudo = rota.exige === undefined ? rota.pagina(p) : <Protegida perfis={rota.exige === true ? undefined : rota.exige}>{rota.pagina(p)}</Protegida>;
+    conteudo = rota.exige === undefined ? rota.pagina(p) : <Protegida exige={rota.exige === true ? undefined : rota.exige}>{rota.pagina(p)}</Protegida>;
     break;
   }
   return (

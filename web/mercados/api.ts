@@ -4,11 +4,21 @@
  */
 import type { NomePerfil } from './perfis.ts';
 
+/** What the account may do, as the server's policy says (/auth/status): pages and links follow it. */
+export interface AcoesDaConta {
+  readonly criarMercado: boolean;
+  readonly gerirMercados: boolean;
+  readonly gerirAlgumMercado: boolean;
+  readonly listarUsuarios: boolean;
+  readonly atribuirPerfis: boolean;
+}
+
 export interface Usuario {
   readonly id: number;
   readonly name: string;
   readonly email: string;
   readonly profiles: readonly NomePerfil[];
+  readonly acoes: AcoesDaConta;
 }
 
 export type StatusSessao = { readonly authenticated: false } | { readonly authenticated: true; readonly user: Usuario };

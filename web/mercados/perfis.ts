@@ -13,10 +13,10 @@ export const DESCRICOES_PERFIS: Readonly<Record<NomePerfil, string>> = {
   Consumidor: 'Consumidor: faz pedidos e vê os ciclos disponíveis',
 };
 
-/** What a page requires: one profile, or a list of which any one suffices (spec 5.B.10). */
-export type Exigencia = NomePerfil | readonly NomePerfil[];
-
-export function temPerfil(perfis: readonly NomePerfil[], exigido: Exigencia): boolean {
-  const aceitos: readonly NomePerfil[] = typeof exigido === 'string' ? [exigido] : exigido;
-  return aceitos.length === 0 || perfis.some((p) => aceitos.includes(p));
+/**
+ * Whether an account may be named a market's administrator: a fact about that account's data (its
+ * profiles), shown in the form's choice of administrators, not a permission of whoever is logged in.
+ */
+export function podeAdministrarMercado(perfis: readonly NomePerfil[]): boolean {
+  return perfis.includes('Administrador') || perfis.includes('AdminMercado');
 }

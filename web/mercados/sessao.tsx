@@ -7,7 +7,7 @@ import { createContext, useCallback, useContext, useEffect, useState, type React
 import { irParaLogin, mensagemDe, statusDaSessao, type StatusSessao, type Usuario } from './api.ts';
 import { Aviso, Carregando, Falha } from './componentes.tsx';
 import { navegar, useEndereco } from './navegacao.tsx';
-import { temPerfil, type Exigencia } from './perfis.ts';
+import type { AcoesDaConta } from './api.ts';
 
 type EstadoSessao =
   | { readonly fase: 'carregando' }
@@ -61,9 +61,9 @@ export function useUsuarioLogado(): Usuario {
 
 /**
  * A protected page: checks /auth/status on every visit. Not logged in → /login; logged in
- * without the required profile (one name, or a list where any one suffices) → /unauthorized.
+ * without the action the page requires (from the server's `acoes`) → /unauthorized.
  */
-export function Protegida({ perfis, children }: { readonly perfis?: Exigencia; readonly children: ReactNode }) {
+export function Protegida({ exige, children }: { readonly exige?: keyof AcoesDaConta; readonly children: ReactNode }) {
   const { estado, recarregar } = useSessao();
   const { caminho } = useEndereco();
   const [conferido, setConferido] = useState<string | null>(null);
@@ -78,7 +78,7 @@ export function Protegida({ perfis, children }: { readonly perfis?: Exigencia; r
     };
   }, [caminho, recarregar]);
 
-  const negado = estado.fase === 'pronto' && estado.status.authenticated && perfis !== undefined && !temPerfil(estado.status.user.profiles, perfis);
+  const negado = estado.fase === 'pronto' && estado.status.authenticated && exige !== undefined && !estado.status.user.acoes[exige];
   const semSessao = estado.fase === 'pronto' && !estado.status.authenticated;
   const pronto = conferido === caminho;
   useEffect(() => {

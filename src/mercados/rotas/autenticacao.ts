@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppTipada } from '../../http/app-tipada.ts';
 import { encerrarSessao, entrarComProvedor } from '../../domain/contas.ts';
-import { PROFILES } from '../../domain/politica-mercados.ts';
+import { PROFILES, acoesDaConta } from '../../domain/politica-mercados.ts';
 import { csrfDaRequisicao } from '../acesso.ts';
 import { responderShell } from '../cliente.ts';
 import type { ContextoMercados } from '../contexto-mercados.ts';
@@ -30,6 +30,13 @@ const Status = Type.Object({
       name: Type.String(),
       email: Type.String(),
       profiles: Type.Array(Type.Union(PROFILES.map((p) => Type.Literal(p)))),
+      acoes: Type.Object(
+        {
+          criarMercado: Type.Boolean(), gerirMercados: Type.Boolean(), gerirAlgumMercado: Type.Boolean(),
+          listarUsuarios: Type.Boolean(), atribuirPerfis: Type.Boolean(),
+        },
+        { description: 'O que a conta pode fazer na face (a política), para a navegação e as páginas do cliente' },
+      ),
     }),
   ),
 });
@@ -135,7 +142,7 @@ export function rotasAutenticacao(app: AppTipada, ctx: ContextoMercados): void {
     reply.header('cache-control', 'no-store');
     const c = req.conta;
     if (c === null) return { authenticated: false };
-    return { authenticated: true, user: { id: c.id, name: c.name, email: c.email, profiles: [...c.profiles] } };
+    return { authenticated: true, user: { id: c.id, name: c.name, email: c.email, profiles: [...c.profiles], acoes: acoesDaConta(c) } };
   });
 
   app.get(

@@ -7,7 +7,7 @@ import {
 } from '../consultas.ts';
 import { decimalLegivel } from '../dinheiro.ts';
 import { Link, navegar } from '../navegacao.tsx';
-import { temPerfil } from '../perfis.ts';
+import { podeAdministrarMercado } from '../perfis.ts';
 import { useUsuarioLogado } from '../sessao.tsx';
 
 interface Valores {
@@ -65,7 +65,7 @@ interface PropsFormulario {
 
 function Formulario({ mercado, contas }: PropsFormulario) {
   const usuario = useUsuarioLogado();
-  const administrador = temPerfil(usuario.profiles, 'Administrador');
+  const administrador = usuario.acoes.gerirMercados;
   const [v, setV] = useState<Valores>(() => valoresDe(mercado, String(usuario.id)));
   const [erros, setErros] = useState<Erros>({});
   const [erroGeral, setErroGeral] = useState<string | null>(null);
@@ -104,7 +104,7 @@ function Formulario({ mercado, contas }: PropsFormulario) {
     }
   };
 
-  const candidatos = (contas ?? []).filter((c) => temPerfil(c.profiles, ['Administrador', 'AdminMercado']) || c.id === v.adminId);
+  const candidatos = (contas ?? []).filter((c) => podeAdministrarMercado(c.profiles) || c.id === v.adminId);
   return (
     <form onSubmit={(e) => void enviar(e)} noValidate className="formulario">
       {erroGeral === null ? null : <Falha mensagem={erroGeral} />}
@@ -166,7 +166,7 @@ function Formulario({ mercado, contas }: PropsFormulario) {
 /** /mercados/novo (Administrador) and /mercados/:id/editar (Administrador, or the market's AdminMercado). */
 export function FormularioMercado({ id }: { readonly id: string | null }) {
   const usuario = useUsuarioLogado();
-  const administrador = temPerfil(usuario.profiles, 'Administrador');
+  const administrador = usuario.acoes.gerirMercados;
   const { estado, recarregar } = useCarga(
     async () => {
       const [mercado, contas] = await Promise.all([id === null ? null : lerMercado(id), administrador ? listarContas() : null]);

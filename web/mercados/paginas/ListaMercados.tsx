@@ -1,7 +1,6 @@
 import { ComCarga, Pagina, useCarga } from '../componentes.tsx';
 import { NOMES_TIPOS, listarMercados } from '../consultas.ts';
 import { Link, navegar, useEndereco } from '../navegacao.tsx';
-import { temPerfil } from '../perfis.ts';
 import { useUsuarioLogado } from '../sessao.tsx';
 
 const SITUACOES = { todos: undefined, ativos: true, inativos: false } as const;
@@ -35,7 +34,7 @@ export function ListaMercados() {
             ))}
           </select>
         </div>
-        {temPerfil(usuario.profiles, 'Administrador') ? (
+        {usuario.acoes.criarMercado ? (
           <Link para="/mercados/novo" className="botao">
             Novo mercado
           </Link>

@@ -1,7 +1,7 @@
 import { ComCarga, Pagina, useCarga } from '../componentes.tsx';
 import { NOMES_TIPOS, listarMercados, type ResumoMercado } from '../consultas.ts';
 import { Link } from '../navegacao.tsx';
-import { DESCRICOES_PERFIS, temPerfil } from '../perfis.ts';
+import { DESCRICOES_PERFIS } from '../perfis.ts';
 import { useUsuarioLogado } from '../sessao.tsx';
 
 function ListaCurta({ mercados, vazio }: { readonly mercados: readonly ResumoMercado[]; readonly vazio: string }) {
@@ -48,7 +48,7 @@ export function Painel() {
       <ComCarga estado={estado} recarregar={recarregar}>
         {(mercados) => (
           <>
-            {temPerfil(usuario.profiles, ['Administrador', 'AdminMercado']) ? (
+            {usuario.acoes.gerirAlgumMercado ? (
               <section aria-labelledby="titulo-administro">
                 <h2 id="titulo-administro">Mercados que você administra</h2>
                 <ListaCurta mercados={mercados.filter((m) => m.adminId === String(usuario.id))} vazio="Nenhum mercado está com você." />
@@ -65,7 +65,7 @@ export function Painel() {
         <Link para="/mercados" className="botao">
           Ver todos os mercados
         </Link>
-        {temPerfil(usuario.profiles, 'Administrador') ? (
+        {usuario.acoes.criarMercado ? (
           <Link para="/mercados/novo" className="botao secundario">
             Novo mercado
           </Link>
