@@ -73,6 +73,20 @@ export function temPerfil(ator: Ator, ...perfis: Perfil[]): boolean {
   return ator.perfil.some((p) => perfis.includes(p));
 }
 
+/** A person (the actor, or anyone's record) is a party to a cycle by these profiles: who offers, who orders. */
+export function ehFornecedor(pessoa: { readonly perfil: readonly Perfil[] }): boolean {
+  return pessoa.perfil.includes('fornecedor');
+}
+
+export function ehConsumidor(pessoa: { readonly perfil: readonly Perfil[] }): boolean {
+  return pessoa.perfil.includes('consumidor');
+}
+
+/** master: the one who grants or removes master, and releases a login binding. */
+export function ehMaster(pessoa: { readonly perfil: readonly Perfil[] }): boolean {
+  return pessoa.perfil.includes('master');
+}
+
 /** admin and master act for anyone and at any time. */
 export function ehGestor(ator: Ator): boolean {
   return temPerfil(ator, 'admin', 'master');

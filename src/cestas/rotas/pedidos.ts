@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppTipada } from '../../http/app-tipada.ts';
-import { acoesDoPedido, donoVisivel, exigirAgirPor, type Ator } from '../../domain/acesso.ts';
+import { acoesDoPedido, donoVisivel, ehConsumidor, exigirAgirPor, type Ator } from '../../domain/acesso.ts';
 import { cicloDasJanelas, faseDoCiclo } from '../../domain/ciclos.ts';
 import { Invalido } from '../../domain/erros.ts';
 import { comDisponibilidade, finalizarPedido, pedidoDe, pedidosVisiveis, pedidoVisivel, reservasDoCiclo, salvarPedido } from '../../domain/pedidos.ts';
@@ -21,7 +21,7 @@ import { ConfirmacaoPedido, CorpoConfirmacao, CorpoPedido, ListaDePedidos, Pagin
 function consumidorDaPagina(ator: Ator, usuarioid: number | null): number {
   const dono = donoVisivel(ator, usuarioid, 'pedido');
   if (dono !== null) return dono;
-  if (!ator.perfil.includes('consumidor')) throw new Invalido('VALIDACAO', 'Escolha o consumidor', { usuarioid: 'Informe ?usuarioid= com o consumidor do pedido' });
+  if (!ehConsumidor(ator)) throw new Invalido('VALIDACAO', 'Escolha o consumidor', { usuarioid: 'Informe ?usuarioid= com o consumidor do pedido' });
   return ator.usuarioid ?? 0;
 }
 
@@ -42,7 +42,7 @@ export function rotasPedidos(app: AppTipada, ctx: ContextoCestas): void {
     const { ciclo, catalogo, pontosEntrega } = await ctx.vitrine.ler(ctx.banco, cicloid);
     // A consumer's own page (the common case) already has their record in the actor.
     const consumidor = usuarioid === ator.usuarioid ? { id: usuarioid, nome: ator.nome, perfil: ator.perfil } : await usuarioPorId(ctx.banco, usuarioid);
-    if (consumidor === undefined || !consumidor.perfil.includes('consumidor')) throw new Invalido('VALIDACAO', 'Consumidor inválido', { usuarioid: 'Não há consumidor com este id' });
+    if (consumidor === undefined || !ehConsumidor(consumidor)) throw new Invalido('VALIDACAO', 'Consumidor inválido', { usuarioid: 'Não há consumidor com este id' });
     const fase = faseDoCiclo(ciclo, hoje);
     const acoes = acoesDoPedido(ator, { usuarioid, ciclo: { fase, ativo: ciclo.ativo, fechadoEm: ciclo.fechadoEm } });
     const [pedido, reservas] = await Promise.all([pedidoDe(ctx.banco, cicloid, usuarioid, taxa), reservasDoCiclo(ctx.banco, cicloid)]);
