@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Invalido } from '../../src/domain/erros.ts';
-import { cicloAtual, lerCiclos } from '../../src/domain/relatorios.ts';
+import { lerCiclos } from '../../src/cestas/entrada.ts';
+import { cicloAtual } from '../../src/domain/relatorios.ts';
 import { MAIOR_ID } from '../../src/domain/validacao.ts';
 
 test('a escolha de ciclos aceita de 1 a 20 ids, em lista, texto ou número', () => {
