@@ -212,6 +212,11 @@ export class Campos {
     return resultado;
   }
 
+  /** Adds the messages of rules judged elsewhere (the domain's), keeping a field's first message. */
+  juntar(erros: Readonly<Record<string, string>>): void {
+    for (const [campo, mensagem] of Object.entries(erros)) this.erro(campo, mensagem);
+  }
+
   /** Throws Invalido with every collected message, if any. */
   concluir(): void {
     if (Object.keys(this.erros).length > 0) {
