@@ -4,10 +4,10 @@ import { emTransacao, type Banco, type Db } from '../db/banco.ts';
 import { consultaPreparada } from '../db/preparadas.ts';
 import type { DB } from '../db/tipos.ts';
 import { auditar } from './auditoria.ts';
-import { Conflito, Invalido, Proibido } from './erros.ts';
+import { Conflito, Invalido, Proibido, recusarCampos } from './erros.ts';
 import { PERFIL_PADRAO, PROFILES, atorDaAuditoria, autorizarMercados, type AtorMercados, type NomePerfil } from './politica-mercados.ts';
 import { chaveDeEmail } from './usuarios.ts';
-import { Campos, lerId } from './validacao.ts';
+import { Campos } from './validacao.ts';
 
 /**
  * Mercados accounts: the people who log in through the OAuth provider (the spec's User), their
@@ -307,16 +307,13 @@ async function contarAdministradores(db: Db): Promise<number> {
 export async function atribuirPerfis(
   banco: Banco,
   ator: AtorMercados,
-  entrada: { readonly userId: unknown; readonly perfis: unknown },
+  entrada: { readonly userId: number; readonly perfis: readonly NomePerfil[] },
   agora: Date,
 ): Promise<Conta> {
   autorizarMercados(ator, 'atribuirPerfis', null);
-  const userId = lerId(entrada.userId, 'userId');
-  const c = new Campos({ perfis: entrada.perfis });
-  const pedidos = c.conjuntoDe('perfis', PROFILES);
-  if (pedidos.length === 0) c.erro('perfis', 'Informe pelo menos um perfil');
-  c.concluir();
-  const perfis = PROFILES.filter((p) => pedidos.includes(p));
+  const { userId } = entrada;
+  if (entrada.perfis.length === 0) recusarCampos({ perfis: 'Informe pelo menos um perfil' });
+  const perfis = PROFILES.filter((p) => entrada.perfis.includes(p));
   return emTransacao(banco, async (trx) => {
     await travarAdministradores(trx);
     autorizarMercados((await contaPorId(trx, ator.id)) ?? { ...ator, profiles: [] }, 'atribuirPerfis', null);
