@@ -13,7 +13,7 @@ import {
   exigirProprioCadastro, regraDaPolitica, regraDosPerfis, regrasDaEscolhaDePerfis,
   type DadosPessoais, type EntradaAutocadastro, type EntradaProprioCadastro, type EntradaUsuario,
 } from '../domain/usuarios.ts';
-import { Campos, MAIOR_ID, type Entrada } from '../domain/validacao.ts';
+import { Campos, MAIOR_ID, type Entrada } from '../http/campos.ts';
 
 /** `ativo` when sent; null when not: a new record is active, an edit keeps what the record was. */
 function lerAtivo(c: Campos): boolean | null {

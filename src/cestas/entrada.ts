@@ -17,7 +17,7 @@ import { regrasDasLinhas as regrasDaOferta, type AlvoNaOferta, type EntradaOfert
 import { regrasDasLinhas as regrasDoPedido, type EntradaPedido, type LinhaPedida } from '../domain/pedidos.ts';
 import { POR_PAGINA_MAXIMO, POR_PAGINA_PADRAO, type PedidoDePagina } from '../domain/registros.ts';
 import type { FiltroMovimentacoes } from '../domain/relatorios.ts';
-import { Campos, DIGITADO, MAIOR_ID, comoEntrada, type Entrada } from '../domain/validacao.ts';
+import { Campos, DIGITADO, MAIOR_ID, comoEntrada, type Entrada } from '../http/campos.ts';
 
 /**
  * A form body, typed by people: marks it and every object inside it (the rows of its lists) so

@@ -10,7 +10,7 @@ import { formatarReais } from '../decimal.ts';
 import { NOMES_PERFIS, PERFIS } from '../domain/perfis.ts';
 import { diaLocal } from '../domain/tempo.ts';
 import { ORDENS_USUARIO, apagarUsuario, atualizarUsuario, criarUsuario, listarUsuarios, obterUsuario, type Usuario } from '../domain/usuarios.ts';
-import { Campos, MAIOR_ID, type Entrada } from '../domain/validacao.ts';
+import { Campos, MAIOR_ID, type Entrada } from '../http/campos.ts';
 import type { ContextoCestas } from './contexto-cestas.ts';
 import type { Recurso } from './rotas/registros.ts';
 import { formularioCiclo, type OpcoesCiclo } from './views/ciclo.ts';

@@ -8,7 +8,7 @@ import { auditar } from './auditoria.ts';
 import { ESCALA_DINHEIRO, paraNumero } from '../decimal.ts';
 import { Conflito, Invalido, NaoEncontrado } from './erros.ts';
 import { exigirSemReferencias, montarPagina, type Pagina, type PedidoDePagina, type Referencia } from './registros.ts';
-import { chaveDeNome } from './validacao.ts';
+import { chaveDeNome } from './textos.ts';
 
 /** The product units the community uses (spec: kg, unidade, litro, dúzia; maço also occurs). */
 export const UNIDADES = ['kg', 'unidade', 'litro', 'dúzia', 'maço'] as const;

@@ -34,6 +34,6 @@ export class Conflito extends ErroDominio {
 }
 
 /** Throws Invalido naming each field of `erros`, when there is any: the one shape of refused input. */
-export function recusarCampos(erros: Readonly<Record<string, string>>): void {
+export function recusarInvalidos(erros: Readonly<Record<string, string>>): void {
   if (Object.keys(erros).length > 0) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', { ...erros });
 }

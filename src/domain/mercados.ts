@@ -3,9 +3,9 @@ import { contem } from '../db/consultas.ts';
 import { emTransacao, type Banco, type Db } from '../db/banco.ts';
 import type { DB, Linha } from '../db/tipos.ts';
 import { auditar } from './auditoria.ts';
-import { Invalido, recusarCampos } from './erros.ts';
+import { Invalido, recusarInvalidos } from './erros.ts';
 import { atorDaAuditoria, autorizarMercados, type AtorMercados } from './politica-mercados.ts';
-import { chaveDeNome } from './validacao.ts';
+import { chaveDeNome } from './textos.ts';
 
 /**
  * Mercados (Variant B): markets and their prices over the shared product catalogue. Input comes
@@ -250,7 +250,7 @@ async function exigirAdminValido(db: Db, adminId: number): Promise<void> {
 /** An Administrador creates a market; its administrator is the creator unless adminId names another. */
 export async function criarMercado(banco: Banco, ator: AtorMercados, dados: DadosMercado, agora: Date): Promise<Mercado> {
   autorizarMercados(ator, 'criarMercado', null);
-  recusarCampos(regrasDoMercado(dados));
+  recusarInvalidos(regrasDoMercado(dados));
   const iso = agora.toISOString();
   return emTransacao(banco, async (trx) => {
     const adminId = dados.adminId ?? ator.id;
@@ -285,7 +285,7 @@ export async function atualizarMercado(banco: Banco, ator: AtorMercados, id: num
     const antes = await mercadoParaAlterar(trx, id);
     // Ownership before the input is judged: someone else's market is refused as such.
     autorizarMercados(ator, 'atualizarMercado', antes);
-    recusarCampos(regrasDoMercado(dados));
+    recusarInvalidos(regrasDoMercado(dados));
     const adminId = dados.adminId ?? antes.adminId;
     const ativo = dados.ativo ?? antes.ativo;
     if (adminId !== antes.adminId || ativo !== antes.ativo) autorizarMercados(ator, 'gerirMercado', null);
@@ -340,11 +340,11 @@ export async function atualizarPrecoMercado(banco: Banco, ator: AtorMercados, id
     const mercado = await mercadoParaAlterar(trx, id);
     // Ownership before the input is judged: someone else's market is refused as such.
     autorizarMercados(ator, 'atualizarPrecos', mercado);
-    recusarCampos(regrasDoLote(linhas));
+    recusarInvalidos(regrasDoLote(linhas));
     if (linhas.length === 0) return mercado;
     const produtoIds = linhas.map((l) => l.produtoId);
     const existentes = new Set((await trx.selectFrom('produto').select('id').where('id', 'in', produtoIds).execute()).map((p) => p.id));
-    recusarCampos(Object.fromEntries(linhas.filter((l) => !existentes.has(l.produtoId)).map((l) => [`${l.campo}.produtoId`, 'Produto não encontrado'])));
+    recusarInvalidos(Object.fromEntries(linhas.filter((l) => !existentes.has(l.produtoId)).map((l) => [`${l.campo}.produtoId`, 'Produto não encontrado'])));
 
     const antes = await trx.selectFrom('precomercado').selectAll().where('mercadoId', '=', id).where('produtoId', 'in', produtoIds).execute();
     const ativoAntes = new Map(antes.map((p) => [p.produtoId, p.ativo]));

@@ -6,10 +6,10 @@ import type { Linha } from '../db/tipos.ts';
 import type { Ator } from './acesso.ts';
 import { auditar } from './auditoria.ts';
 import { sessaoFoiEncerrada } from '../db/sessoes-encerradas.ts';
-import { Conflito, NaoEncontrado, Proibido, recusarCampos } from './erros.ts';
+import { Conflito, NaoEncontrado, Proibido, recusarInvalidos } from './erros.ts';
 import { PERFIS_AUTOCADASTRO, gravarPerfis, lerPerfis, type Perfil } from './perfis.ts';
 import { exigirSemReferencias, montarPagina, type Pagina, type PedidoDePagina, type Referencia } from './registros.ts';
-import { chaveDeNome } from './validacao.ts';
+import { chaveDeNome } from './textos.ts';
 
 export interface Usuario {
   readonly id: number;
@@ -234,7 +234,7 @@ export async function autoCadastrar(
   entrada: EntradaAutocadastro,
   ctx: ContextoEscrita,
 ): Promise<Usuario> {
-  recusarCampos({ ...regrasDaEscolhaDePerfis(entrada.perfil), ...regraDaPolitica(entrada.cientepolitica) });
+  recusarInvalidos({ ...regrasDaEscolhaDePerfis(entrada.perfil), ...regraDaPolitica(entrada.cientepolitica) });
   const { perfil, ...dados } = entrada;
   const email = identidade.email.trim();
   const emailChave = chaveDeEmail(email);
@@ -270,7 +270,7 @@ export async function atualizarProprioCadastro(
 ): Promise<Usuario> {
   exigirProprioCadastro(ator, id);
   const { perfil: escolha, ...dados } = entrada;
-  if (escolha !== null) recusarCampos(regrasDaEscolhaDePerfis(escolha));
+  if (escolha !== null) recusarInvalidos(regrasDaEscolhaDePerfis(escolha));
   return emTransacao(banco, async (trx) => {
     const antes = await usuarioPorId(trx, id);
     if (antes === undefined) throw new NaoEncontrado('USUARIO_NAO_ENCONTRADO', 'Cadastro não encontrado');
@@ -372,7 +372,7 @@ function conflitoDeEmail(): Conflito {
 
 /** An administrator creates a user. */
 export async function criarUsuario(banco: Banco, ator: Ator, entrada: EntradaUsuario, agora: Date): Promise<Usuario> {
-  recusarCampos(regraDosPerfis(entrada.perfil));
+  recusarInvalidos(regraDosPerfis(entrada.perfil));
   const v = { ...entrada, ativo: entrada.ativo ?? true };
   try {
     return await emTransacao(banco, async (trx) => {
@@ -395,7 +395,7 @@ export async function criarUsuario(banco: Banco, ator: Ator, entrada: EntradaUsu
 
 /** An administrator updates a user, under the perfil rules. */
 export async function atualizarUsuario(banco: Banco, ator: Ator, id: number, entrada: EntradaUsuario, agora: Date): Promise<Usuario> {
-  recusarCampos(regraDosPerfis(entrada.perfil));
+  recusarInvalidos(regraDosPerfis(entrada.perfil));
   try {
     return await emTransacao(banco, async (trx) => {
       const antes = await obterUsuario(trx, id);

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppTipada } from '../../http/app-tipada.ts';
 import { atualizarProprioCadastro, autoCadastrar, usuarioPorEmail, type Usuario } from '../../domain/usuarios.ts';
-import { comoEntrada } from '../../domain/validacao.ts';
+import { comoEntrada } from '../../http/campos.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
 import { lerAutocadastro, lerProprioCadastro } from '../entrada-registros.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';

@@ -7,7 +7,7 @@ import {
   cicloAtual, ciclosParaEscolher, colunasLegiveis, documentoDeEntrega, relatorioDeMovimentacoes,
   relatorioDeProdutos, relatorioDeSobra, relatorioDosConsumidores, relatorioDosFornecedores, relatorioParaJson, valorTexto, type Relatorio,
 } from '../../domain/relatorios.ts';
-import { comoEntrada } from '../../domain/validacao.ts';
+import { comoEntrada } from '../../http/campos.ts';
 import { atorDe } from '../autenticacao.ts';
 import { lerCiclos, lerFiltroMovimentacoes } from '../entrada.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';

@@ -6,12 +6,12 @@
  * its refusals the paths of the arguments.
  */
 import { ESCALA_DINHEIRO } from '../../decimal.ts';
-import { Invalido, recusarCampos } from '../../domain/erros.ts';
+import { Invalido, recusarInvalidos } from '../../domain/erros.ts';
 import {
   ESCALA_TAXA, TIPOS_MERCADO, regraDaTaxa, regraDoValorMaximo, regrasDoLote, type DadosMercado, type LinhaDePreco, type TipoMercado,
 } from '../../domain/mercados.ts';
 import { PROFILES, type NomePerfil } from '../../domain/politica-mercados.ts';
-import { Campos, MAIOR_ID, lerId, type Entrada } from '../../domain/validacao.ts';
+import { Campos, MAIOR_ID, lerId, type Entrada } from '../../http/campos.ts';
 
 /** Prices per batch: far above a real market's list, low enough to stay one statement. */
 export const MAXIMO_PRECOS_POR_LOTE = 1000;
@@ -37,11 +37,11 @@ export function lerMercadoInput(input: unknown): DadosMercado {
   c.juntar(regraDoValorMaximo(tipo, valorMaximo));
   const adminId = c.inteiro('adminId', { min: 1, max: MAIOR_ID });
   const ativo = c.presente('ativo') ? c.booleano('ativo') : null;
-  recusarCampos(comPrefixo('input.', c.erros));
+  recusarInvalidos(comPrefixo('input.', c.erros));
   return {
     nome,
     descricao: descricao === '' ? null : descricao,
-    // recusarCampos() above refused a missing or unknown tipo.
+    // recusarInvalidos() above refused a missing or unknown tipo.
     tipo: tipo as TipoMercado,
     taxaAdministrativaCentesimos: taxa,
     valorMaximoCestaCentavos: valorMaximo,
@@ -79,7 +79,7 @@ export function lerLoteDePrecos(input: unknown): LinhaDePreco[] {
     for (const [campo, mensagem] of Object.entries(daLinha)) erros[`${prefixo}${campo}`] ??= mensagem;
     for (const [campo, mensagem] of Object.entries(regras)) if (campo.startsWith(prefixo)) erros[campo] ??= mensagem;
   }
-  recusarCampos(erros);
+  recusarInvalidos(erros);
   return lidas.map((l) => l.linha);
 }
 

@@ -1,6 +1,6 @@
 import type { IResolvers } from '@graphql-tools/utils';
 import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
-import { MAIOR_ID, lerId } from '../../domain/validacao.ts';
+import { MAIOR_ID, lerId } from '../../http/campos.ts';
 import { atribuirPerfis, listarContas, type Conta } from '../../domain/contas.ts';
 import {
   atualizarMercado, atualizarPrecoMercado, buscarProdutos, criarMercado, desativarMercado, exigirMercadoAlteravel, listarMercados, mercadoPorId,
