@@ -1,7 +1,8 @@
 /**
- * The Cestas edge for the cycle's writes: a JSON body and a form body (qs bracket keys, blank
- * spare rows, checkboxes) become the same typed values in integer units here, before the domain
- * sees them. Each reader collects every bad field at once and throws one Invalido.
+ * The Cestas edge for the cycle's writes, the list pages' queries and the reports' choices: a
+ * JSON body and a form body (qs bracket keys, blank spare rows, checkboxes) become the same typed
+ * values in integer units here, before the domain sees them. Each reader collects every bad field
+ * at once and throws one Invalido.
  *
  * Ownership comes first: where a body names the person acted for (`usuarioid`), the caller's
  * `dono` check runs before any other field is judged, so someone else's id is refused as such
@@ -10,11 +11,13 @@
 import { CAMPOS_DATA, LISTAS_DO_CICLO, regrasDoCiclo, type CicloLido, type ListaDoCiclo } from '../domain/ciclos.ts';
 import { regrasDosItens, type EntradaComposicao, type ItemDaComposicao } from '../domain/composicao.ts';
 import { ESCALA_DINHEIRO, ESCALA_QUANTIDADE } from '../decimal.ts';
+import { Invalido } from '../domain/erros.ts';
 import { regraDoComprovante, type ArquivoRecebido, type EntradaMovimentacao } from '../domain/financeiro.ts';
 import { regrasDasLinhas as regrasDaOferta, type AlvoNaOferta, type EntradaOferta, type LinhaParaOfertar } from '../domain/ofertas.ts';
 import { regrasDasLinhas as regrasDoPedido, type EntradaPedido, type LinhaPedida } from '../domain/pedidos.ts';
 import { POR_PAGINA_MAXIMO, POR_PAGINA_PADRAO, type PedidoDePagina } from '../domain/registros.ts';
-import { Campos, DIGITADO, MAIOR_ID, comoEntrada, type Entrada } from '../domain/validacao.ts';
+import type { FiltroMovimentacoes } from '../domain/relatorios.ts';
+import { Campos, DIGITADO, MAIOR_ID, comoEntrada, type Entrada } from '../http/campos.ts';
 
 /**
  * A form body, typed by people: marks it and every object inside it (the rows of its lists) so
@@ -327,4 +330,29 @@ export function lerPedidoDePagina(query: Entrada, ordens: readonly string[], ord
   const busca = c.texto('busca', { max: 100 });
   c.concluir();
   return { pagina, porPagina, ordem, direcao, busca: busca === '' ? null : busca };
+}
+
+/** The cycles of a report: `ciclos` from a form (repeated or bracketed), a JSON array, or "1,2" text; 1 to 20 ids. */
+export function lerCiclos(entrada: Entrada, chave = 'ciclos'): number[] {
+  const bruto = new Campos(entrada).bruto(chave);
+  const itens = Array.isArray(bruto) ? bruto : typeof bruto === 'string' ? bruto.split(',') : typeof bruto === 'number' ? [bruto] : bruto !== null && typeof bruto === 'object' ? Object.values(bruto) : [];
+  const ids = [...new Set(itens.map((v) => (typeof v === 'number' ? v : typeof v === 'string' && /^\d{1,9}$/.test(v.trim()) ? Number(v) : NaN)))];
+  if (ids.length === 0 || ids.length > 20 || ids.some((i) => !Number.isSafeInteger(i) || i < 1 || i > MAIOR_ID)) {
+    throw new Invalido('VALIDACAO', 'Escolha de 1 a 20 ciclos', { [chave]: 'Escolha de 1 a 20 ciclos válidos' });
+  }
+  return ids;
+}
+
+/** The filters of /movimentacaotodos: ?usuarioid, ?cicloid, ?tipoMovimentacaoId, ?de, ?ate. */
+export function lerFiltroMovimentacoes(query: Entrada): FiltroMovimentacoes {
+  const c = new Campos(query);
+  const f = {
+    usuarioid: c.inteiro('usuarioid', { min: 1, max: MAIOR_ID }),
+    cicloid: c.inteiro('cicloid', { min: 1, max: MAIOR_ID }),
+    tipoMovimentacaoId: c.inteiro('tipoMovimentacaoId', { min: 1, max: MAIOR_ID }),
+    de: c.data('de'),
+    ate: c.data('ate'),
+  };
+  c.concluir();
+  return f;
 }

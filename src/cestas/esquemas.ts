@@ -1,5 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox';
-import { MAIOR_ID } from '../domain/validacao.ts';
+import { MAIOR_ID } from '../http/campos.ts';
 import { Arquivo, Corpo, Html, NoFio, Redirecionamento } from '../http/esquemas.ts';
 
 /**

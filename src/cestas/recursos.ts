@@ -4,12 +4,13 @@ import {
   type Categoria, type Cesta, type EntidadeCatalogo, type FiltroCatalogo, type PontoEntrega, type Produto, type RegistroCatalogo,
 } from '../domain/catalogo.ts';
 import { lerCiclo } from './entrada.ts';
+import { lerCatalogo, lerUsuario } from './entrada-registros.ts';
 import { ORDENS_CICLO, apagarCiclo, obterCiclo, salvarCiclo, type Ciclo } from '../domain/ciclos.ts';
 import { formatarReais } from '../decimal.ts';
 import { NOMES_PERFIS, PERFIS } from '../domain/perfis.ts';
 import { diaLocal } from '../domain/tempo.ts';
 import { ORDENS_USUARIO, apagarUsuario, atualizarUsuario, criarUsuario, listarUsuarios, obterUsuario, type Usuario } from '../domain/usuarios.ts';
-import { Campos, MAIOR_ID, type Entrada } from '../domain/validacao.ts';
+import { Campos, MAIOR_ID, type Entrada } from '../http/campos.ts';
 import type { ContextoCestas } from './contexto-cestas.ts';
 import type { Recurso } from './rotas/registros.ts';
 import { formularioCiclo, type OpcoesCiclo } from './views/ciclo.ts';
@@ -56,8 +57,8 @@ function recursoDeCatalogo<E extends EntidadeCatalogo, O>(
     listar: (ctx, pedido, query) => listarCatalogo(ctx.banco, entidade, pedido, filtroDaQuery(query)),
     filtros: filtrosVisiveis,
     obter: (ctx, id) => obterCatalogo(ctx.banco, entidade, id),
-    criar: (ctx, ator, entrada) => criarCatalogo(ctx.banco, ator, entidade, entrada, agora(ctx)),
-    atualizar: (ctx, ator, id, entrada) => atualizarCatalogo(ctx.banco, ator, entidade, id, entrada, agora(ctx)),
+    criar: (ctx, ator, entrada) => criarCatalogo(ctx.banco, ator, entidade, lerCatalogo(entidade, entrada), agora(ctx)),
+    atualizar: (ctx, ator, id, entrada) => atualizarCatalogo(ctx.banco, ator, entidade, id, lerCatalogo(entidade, entrada), agora(ctx)),
     apagar: (ctx, ator, id) => apagarCatalogo(ctx.banco, ator, entidade, id, agora(ctx)),
     ...partes,
   };
@@ -165,8 +166,8 @@ export const usuario: Recurso<Usuario> = {
     return listarUsuarios(ctx.banco, pedido, Object.keys(c.erros).length > 0 ? {} : { perfil, ativo });
   },
   obter: (ctx, id) => obterUsuario(ctx.banco, id),
-  criar: (ctx, ator, entrada) => criarUsuario(ctx.banco, ator, entrada, ctx.relogio.agora()),
-  atualizar: (ctx, ator, id, entrada) => atualizarUsuario(ctx.banco, ator, id, entrada, ctx.relogio.agora()),
+  criar: (ctx, ator, entrada) => criarUsuario(ctx.banco, ator, lerUsuario(entrada), ctx.relogio.agora()),
+  atualizar: (ctx, ator, id, entrada) => atualizarUsuario(ctx.banco, ator, id, lerUsuario(entrada), ctx.relogio.agora()),
   apagar: (ctx, ator, id) => apagarUsuario(ctx.banco, ator, id, ctx.relogio.agora()),
   colunas: [
     { titulo: 'Nome', valor: (u) => u.nome, ordem: 'nome' },

@@ -2,7 +2,7 @@ import type { Banco } from '../db/banco.ts';
 import { emTransacao } from '../db/banco.ts';
 import { gravarPerfis, type Perfil } from '../domain/perfis.ts';
 import { somarDias } from '../domain/tempo.ts';
-import { chaveDeNome } from '../domain/validacao.ts';
+import { chaveDeNome } from '../domain/textos.ts';
 import type { Ator } from '../domain/acesso.ts';
 import { linhasOfertadas } from '../domain/alocacao.ts';
 import { salvarCiclo } from '../domain/ciclos.ts';

@@ -6,9 +6,9 @@ import type { DB, Linha } from '../db/tipos.ts';
 import type { Ator } from './acesso.ts';
 import { auditar } from './auditoria.ts';
 import { ESCALA_DINHEIRO, paraNumero } from '../decimal.ts';
-import { Conflito, NaoEncontrado } from './erros.ts';
+import { Conflito, Invalido, NaoEncontrado } from './erros.ts';
 import { exigirSemReferencias, montarPagina, type Pagina, type PedidoDePagina, type Referencia } from './registros.ts';
-import { Campos, chaveDeNome, MAIOR_ID, type Entrada } from './validacao.ts';
+import { chaveDeNome } from './textos.ts';
 
 /** The product units the community uses (spec: kg, unidade, litro, dúzia; maço also occurs). */
 export const UNIDADES = ['kg', 'unidade', 'litro', 'dúzia', 'maço'] as const;
@@ -71,8 +71,50 @@ export interface RegistroCatalogo {
   pontoentrega: PontoEntrega;
 }
 
-/** Validated values of one record, ready to be written (without keys and timestamps). */
-type Valores = Record<string, string | number | boolean | null>;
+/**
+ * The fields of one record as the edge read them, by entity, in integer units. `ativo` is null
+ * when it was not sent: a new record is active, an edit keeps what the record was.
+ */
+export interface DadosCategoria {
+  readonly nome: string;
+  readonly descricao: string | null;
+  readonly ativo: boolean | null;
+}
+
+export interface DadosCesta {
+  readonly nome: string;
+  readonly descricao: string | null;
+  readonly valorReferenciaCentavos: number;
+  readonly pesoAproximado: number | null;
+  readonly ativo: boolean | null;
+}
+
+export interface DadosProduto {
+  readonly nome: string;
+  readonly unidade: Unidade;
+  readonly pesoGramas: number | null;
+  readonly valorReferenciaCentavos: number;
+  readonly descritivo: string | null;
+  readonly categoriaid: number | null;
+  readonly ativo: boolean | null;
+}
+
+export interface DadosPontoEntrega {
+  readonly nome: string;
+  readonly endereco: string | null;
+  readonly cidade: string | null;
+  readonly referencia: string | null;
+  readonly responsavel: string | null;
+  readonly telefone: string | null;
+  readonly ativo: boolean | null;
+}
+
+export interface DadosCatalogo {
+  categoria: DadosCategoria;
+  cesta: DadosCesta;
+  produto: DadosProduto;
+  pontoentrega: DadosPontoEntrega;
+}
 
 interface Definicao<E extends EntidadeCatalogo> {
   readonly entidade: E;
@@ -80,9 +122,8 @@ interface Definicao<E extends EntidadeCatalogo> {
   readonly comArtigo: string;
   readonly ordens: readonly string[];
   readonly referencias: readonly Referencia[];
-  ler(c: Campos): Valores;
-  /** Validation that needs the database (existing references). */
-  conferir?(db: Db, v: Valores, c: Campos): Promise<void>;
+  /** Rules that need the database (existing references); each refusal names its field. */
+  conferir?(db: Db, dados: DadosCatalogo[E]): Promise<void>;
   saida(l: LinhaSaida<E>): RegistroCatalogo[E];
 }
 
@@ -90,18 +131,12 @@ type LinhaSaida<E extends EntidadeCatalogo> = E extends 'produto'
   ? Linha<'produto'> & { categoriaNome: string | null }
   : Linha<E>;
 
-/** `ativo` when sent; null when not: a new record is active, an edit keeps what the record was. */
-function lerAtivo(c: Campos): boolean | null {
-  return c.presente('ativo') ? c.booleano('ativo') : null;
-}
-
 const DEFINICOES: { readonly [E in EntidadeCatalogo]: Definicao<E> } = {
   categoria: {
     entidade: 'categoria',
     comArtigo: 'a categoria',
     ordens: ['nome', 'ativo', 'createdAt'],
     referencias: [{ tabela: 'produto', coluna: 'categoriaid', descricao: 'produtos' }],
-    ler: (c) => ({ nome: c.texto('nome', { obrigatorio: true, max: 80 }), descricao: c.texto('descricao', { max: 500 }), ativo: lerAtivo(c) }),
     saida: (l) => ({ id: l.id, nome: l.nome, descricao: l.descricao, ativo: l.ativo, createdAt: l.createdAt, updatedAt: l.updatedAt }),
   },
   cesta: {
@@ -109,13 +144,6 @@ const DEFINICOES: { readonly [E in EntidadeCatalogo]: Definicao<E> } = {
     comArtigo: 'a cesta',
     ordens: ['nome', 'valorReferenciaCentavos', 'pesoAproximado', 'ativo', 'createdAt'],
     referencias: [{ tabela: 'ciclocesta', coluna: 'cestaId', descricao: 'ciclos' }],
-    ler: (c) => ({
-      nome: c.texto('nome', { obrigatorio: true, max: 80 }),
-      descricao: c.texto('descricao', { max: 1000 }),
-      valorReferenciaCentavos: c.decimal('valorReferencia', ESCALA_DINHEIRO, { obrigatorio: true }),
-      pesoAproximado: c.inteiro('pesoAproximado', { min: 0, max: 1_000_000 }),
-      ativo: lerAtivo(c),
-    }),
     saida: (l) => ({
       id: l.id, nome: l.nome, descricao: l.descricao, valorReferencia: paraNumero(l.valorReferenciaCentavos, ESCALA_DINHEIRO),
       pesoAproximado: l.pesoAproximado, ativo: l.ativo, createdAt: l.createdAt, updatedAt: l.updatedAt,
@@ -129,19 +157,10 @@ const DEFINICOES: { readonly [E in EntidadeCatalogo]: Definicao<E> } = {
       { tabela: 'ofertaproduto', coluna: 'produtoid', descricao: 'ofertas' },
       { tabela: 'cicloproduto', coluna: 'produtoId', descricao: 'extras de ciclos' },
     ],
-    ler: (c) => ({
-      nome: c.texto('nome', { obrigatorio: true, max: 120 }),
-      unidade: c.umDe('unidade', UNIDADES, { obrigatorio: true }),
-      pesoGramas: c.inteiro('pesoGramas', { min: 0, max: 1_000_000 }),
-      valorReferenciaCentavos: c.decimal('valorReferencia', ESCALA_DINHEIRO, { obrigatorio: true }),
-      descritivo: c.texto('descritivo', { max: 2000 }),
-      categoriaid: c.inteiro('categoriaid', { min: 1, max: MAIOR_ID }),
-      ativo: lerAtivo(c),
-    }),
-    async conferir(db, v, c) {
-      if (typeof v.categoriaid !== 'number') return;
-      const cat = await db.selectFrom('categoria').select('id').where('id', '=', v.categoriaid).executeTakeFirst();
-      if (cat === undefined) c.erro('categoriaid', 'Categoria não encontrada');
+    async conferir(db, dados) {
+      if (dados.categoriaid === null) return;
+      const cat = await db.selectFrom('categoria').select('id').where('id', '=', dados.categoriaid).executeTakeFirst();
+      if (cat === undefined) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', { categoriaid: 'Categoria não encontrada' });
     },
     saida: (l) => ({
       id: l.id, nome: l.nome, unidade: l.unidade, pesoGramas: l.pesoGramas,
@@ -155,15 +174,6 @@ const DEFINICOES: { readonly [E in EntidadeCatalogo]: Definicao<E> } = {
     comArtigo: 'o ponto de entrega',
     ordens: ['nome', 'cidade', 'ativo', 'createdAt'],
     referencias: [{ tabela: 'pedido', coluna: 'pontoEntregaId', descricao: 'pedidos' }],
-    ler: (c) => ({
-      nome: c.texto('nome', { obrigatorio: true, max: 120 }),
-      endereco: c.texto('endereco', { max: 200 }),
-      cidade: c.texto('cidade', { max: 100 }),
-      referencia: c.texto('referencia', { max: 200 }),
-      responsavel: c.texto('responsavel', { max: 120 }),
-      telefone: c.telefone('telefone'),
-      ativo: lerAtivo(c),
-    }),
     saida: (l) => ({
       id: l.id, nome: l.nome, endereco: l.endereco, cidade: l.cidade, referencia: l.referencia,
       responsavel: l.responsavel, telefone: l.telefone, ativo: l.ativo, createdAt: l.createdAt, updatedAt: l.updatedAt,
@@ -234,12 +244,10 @@ export async function obterCatalogo<E extends EntidadeCatalogo>(db: Db, entidade
   return definicao(entidade).saida(l as LinhaSaida<E>);
 }
 
-async function validar(db: Db, def: Definicao<EntidadeCatalogo>, entrada: Entrada): Promise<Valores> {
-  const c = new Campos(entrada);
-  const v = def.ler(c);
-  if (Object.keys(c.erros).length === 0) await def.conferir?.(db, v, c);
-  c.concluir();
-  return { ...v, nomeChave: chaveDeNome(String(v.nome)) };
+/** The record's values to write: the fields, checked against the database, and the name's unique key. */
+async function conferir<E extends EntidadeCatalogo>(db: Db, def: Definicao<EntidadeCatalogo>, dados: DadosCatalogo[E]) {
+  await def.conferir?.(db, dados);
+  return { ...dados, nomeChave: chaveDeNome(dados.nome) };
 }
 
 function conflitoDeNome(def: Definicao<EntidadeCatalogo>): Conflito {
@@ -251,14 +259,14 @@ function conflitoDeNome(def: Definicao<EntidadeCatalogo>): Conflito {
 }
 
 /**
- * Writes through the common shape of the catalogue tables. NOTE: `valores` were produced by the
- * entity's own `ler`, so they match its table; the cast is confined to these two helpers.
+ * Writes through the common shape of the catalogue tables. NOTE: `valores` are the entity's own
+ * `DadosCatalogo` fields, so they match its table; the cast is confined to these two helpers.
  */
-function inserir(db: Db, entidade: EntidadeCatalogo, valores: Valores) {
+function inserir(db: Db, entidade: EntidadeCatalogo, valores: object) {
   return db.insertInto(entidade as 'categoria').values(valores as never).returning('id').executeTakeFirstOrThrow();
 }
 
-function alterar(db: Db, entidade: EntidadeCatalogo, id: number, valores: Valores) {
+function alterar(db: Db, entidade: EntidadeCatalogo, id: number, valores: object) {
   return db.updateTable(entidade as 'categoria').set(valores as never).where('id', '=', id).executeTakeFirst();
 }
 
@@ -267,13 +275,13 @@ export async function criarCatalogo<E extends EntidadeCatalogo>(
   banco: Banco,
   ator: Ator,
   entidade: E,
-  entrada: Entrada,
+  dados: DadosCatalogo[E],
   agora: Date,
 ): Promise<RegistroCatalogo[E]> {
   const def = definicao(entidade) as Definicao<EntidadeCatalogo>;
   try {
     return await emTransacao(banco, async (trx) => {
-      const v = await validar(trx, def, entrada);
+      const v = await conferir(trx, def, dados);
       const iso = agora.toISOString();
       const { id } = await inserir(trx, entidade, { ...v, ativo: v.ativo ?? true, createdAt: iso, updatedAt: iso });
       const depois = await obterCatalogo(trx, entidade, id);
@@ -292,14 +300,14 @@ export async function atualizarCatalogo<E extends EntidadeCatalogo>(
   ator: Ator,
   entidade: E,
   id: number,
-  entrada: Entrada,
+  dados: DadosCatalogo[E],
   agora: Date,
 ): Promise<RegistroCatalogo[E]> {
   const def = definicao(entidade) as Definicao<EntidadeCatalogo>;
   try {
     return await emTransacao(banco, async (trx) => {
       const antes = await obterCatalogo(trx, entidade, id);
-      const v = await validar(trx, def, entrada);
+      const v = await conferir(trx, def, dados);
       await alterar(trx, entidade, id, { ...v, ativo: v.ativo ?? antes.ativo, updatedAt: agora.toISOString() });
       const depois = await obterCatalogo(trx, entidade, id);
       await auditar(trx, ator, agora, { acao: 'atualizar', entidade, entidadeId: id, antes, depois });

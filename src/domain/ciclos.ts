@@ -8,7 +8,7 @@ import { ESCALA_DINHEIRO, ESCALA_QUANTIDADE, paraNumero } from '../decimal.ts';
 import { Conflito, Invalido, NaoEncontrado } from './erros.ts';
 import { exigirSemReferencias, montarPagina, type Pagina, type PedidoDePagina, type Referencia } from './registros.ts';
 import { somarDias } from './tempo.ts';
-import { chaveDeNome } from './validacao.ts';
+import { chaveDeNome } from './textos.ts';
 
 /** A cycle's phase, derived from its dates and today; never stored. */
 export const FASES = ['planejado', 'oferta', 'composicao', 'pedido', 'retirada', 'encerrado'] as const;

@@ -4,10 +4,10 @@ import { emTransacao, type Banco, type Db } from '../db/banco.ts';
 import { consultaPreparada } from '../db/preparadas.ts';
 import type { DB } from '../db/tipos.ts';
 import { auditar } from './auditoria.ts';
-import { Conflito, Invalido, Proibido } from './erros.ts';
+import { Conflito, Invalido, Proibido, recusarInvalidos } from './erros.ts';
 import { PERFIL_PADRAO, PROFILES, atorDaAuditoria, autorizarMercados, type AtorMercados, type NomePerfil } from './politica-mercados.ts';
 import { chaveDeEmail } from './usuarios.ts';
-import { Campos, lerId } from './validacao.ts';
+import { EMAIL, conferirTexto } from './textos.ts';
 
 /**
  * Mercados accounts: the people who log in through the OAuth provider (the spec's User), their
@@ -75,12 +75,26 @@ function avatarValido(v: string | undefined): string | null {
   return v;
 }
 
+/**
+ * What an account keeps of the provider's profile: an id, an e-mail and a name, each present,
+ * within its column and free of control characters, and the e-mail a real address.
+ */
 function lerPerfilDoProvedor(p: PerfilDoProvedor): DadosDoProvedor {
-  const c = new Campos({ providerId: p.providerId, email: p.email, name: p.name });
-  const providerId = c.texto('providerId', { obrigatorio: true, max: 255 });
-  const email = c.email('email');
-  const name = c.texto('name', { obrigatorio: true, max: 200 });
-  c.concluir();
+  const erros: Record<string, string> = {};
+  const texto = (campo: string, valor: string | undefined, max: number): string => {
+    if (valor === undefined || valor.trim() === '') {
+      erros[campo] = 'Campo obrigatório';
+      return '';
+    }
+    const { texto: t, problema } = conferirTexto(valor, { max });
+    if (problema !== null) erros[campo] = problema;
+    return t;
+  };
+  const providerId = texto('providerId', p.providerId, 255);
+  const email = texto('email', p.email, 254);
+  if (erros.email === undefined && !EMAIL.test(email)) erros.email = 'E-mail inválido';
+  const name = texto('name', p.name, 200);
+  recusarInvalidos(erros);
   return { providerId, email, emailChave: chaveDeEmail(email), name, avatar: avatarValido(p.avatar) };
 }
 
@@ -307,16 +321,13 @@ async function contarAdministradores(db: Db): Promise<number> {
 export async function atribuirPerfis(
   banco: Banco,
   ator: AtorMercados,
-  entrada: { readonly userId: unknown; readonly perfis: unknown },
+  entrada: { readonly userId: number; readonly perfis: readonly NomePerfil[] },
   agora: Date,
 ): Promise<Conta> {
   autorizarMercados(ator, 'atribuirPerfis', null);
-  const userId = lerId(entrada.userId, 'userId');
-  const c = new Campos({ perfis: entrada.perfis });
-  const pedidos = c.conjuntoDe('perfis', PROFILES);
-  if (pedidos.length === 0) c.erro('perfis', 'Informe pelo menos um perfil');
-  c.concluir();
-  const perfis = PROFILES.filter((p) => pedidos.includes(p));
+  const { userId } = entrada;
+  if (entrada.perfis.length === 0) recusarInvalidos({ perfis: 'Informe pelo menos um perfil' });
+  const perfis = PROFILES.filter((p) => entrada.perfis.includes(p));
   return emTransacao(banco, async (trx) => {
     await travarAdministradores(trx);
     autorizarMercados((await contaPorId(trx, ator.id)) ?? { ...ator, profiles: [] }, 'atribuirPerfis', null);

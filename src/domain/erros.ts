@@ -32,3 +32,8 @@ export class NaoEncontrado extends ErroDominio {
 export class Conflito extends ErroDominio {
   override name = 'Conflito';
 }
+
+/** Throws Invalido naming each field of `erros`, when there is any: the one shape of refused input. */
+export function recusarInvalidos(erros: Readonly<Record<string, string>>): void {
+  if (Object.keys(erros).length > 0) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', { ...erros });
+}

@@ -3,16 +3,14 @@ import { contem } from '../db/consultas.ts';
 import { emTransacao, type Banco, type Db } from '../db/banco.ts';
 import type { DB, Linha } from '../db/tipos.ts';
 import { auditar } from './auditoria.ts';
-import { ESCALA_DINHEIRO } from '../decimal.ts';
-import { Invalido } from './erros.ts';
+import { Invalido, recusarInvalidos } from './erros.ts';
 import { atorDaAuditoria, autorizarMercados, type AtorMercados } from './politica-mercados.ts';
-import { Campos, MAIOR_ID, chaveDeNome, lerId, type Entrada } from './validacao.ts';
+import { chaveDeNome } from './textos.ts';
 
 /**
- * Mercados (Variant B): markets, their prices over the shared product catalogue, and the one
- * table that says who may do what to them. Input comes as the GraphQL arguments arrive
- * (`id`, `input`), and invalid fields are named by their path from those arguments
- * (`input.nome`, `input.precos[2].preco`), so a client can point at the exact field.
+ * Mercados (Variant B): markets and their prices over the shared product catalogue. Input comes
+ * typed from the face's edge, which reads the GraphQL arguments; a refusal names the field by its
+ * name here (`adminId`), or by the `campo` the edge gave a price line.
  */
 
 /** Basket sales, bulk lots (as in public school-food purchasing) and direct sale. */
@@ -22,11 +20,6 @@ export type TipoMercado = (typeof TIPOS_MERCADO)[number];
 /** The administrative fee is a percentage with two places, kept in hundredths of a point. */
 export const ESCALA_TAXA = 2;
 const TAXA_MAXIMA = 100 * 10 ** ESCALA_TAXA;
-
-/** Prices per batch: far above a real market's list, low enough to stay one statement. */
-export const MAXIMO_PRECOS_POR_LOTE = 1000;
-
-
 
 export interface Mercado {
   readonly id: number;
@@ -64,31 +57,8 @@ export interface ProdutoDoCatalogo {
 // ---------------------------------------------------------------------------------------------
 // Input
 
-function comoObjeto(valor: unknown): Entrada {
-  return valor !== null && typeof valor === 'object' && !Array.isArray(valor) ? (valor as Entrada) : {};
-}
-
-/** Collects field messages under a path prefix; `concluir()` refuses them all at once. */
-class Erros {
-  readonly #campos: Record<string, string> = {};
-
-  juntar(prefixo: string, c: Campos): void {
-    for (const [campo, mensagem] of Object.entries(c.erros)) this.#campos[`${prefixo}${campo}`] ??= mensagem;
-  }
-
-  erro(campo: string, mensagem: string): void {
-    this.#campos[campo] ??= mensagem;
-  }
-
-  concluir(): void {
-    if (Object.keys(this.#campos).length > 0) {
-      throw new Invalido('VALIDACAO', 'Verifique os campos destacados', { ...this.#campos });
-    }
-  }
-}
-
-
-interface DadosMercado {
+/** A market's fields, as MercadoInput carries them, in integer units. */
+export interface DadosMercado {
   readonly nome: string;
   readonly descricao: string | null;
   readonly tipo: TipoMercado;
@@ -100,34 +70,9 @@ interface DadosMercado {
   readonly ativo: boolean | null;
 }
 
-/** Reads MercadoInput, naming every bad field as `input.<campo>`. */
-function lerMercadoInput(input: unknown): DadosMercado {
-  const c = new Campos(comoObjeto(input));
-  const nome = c.texto('nome', { obrigatorio: true, max: 120 });
-  const descricao = c.texto('descricao', { max: 2000 });
-  const tipo = c.umDe('tipo', TIPOS_MERCADO, { obrigatorio: true });
-  const taxa = c.decimal('taxaAdministrativa', ESCALA_TAXA);
-  if (taxa !== null && taxa > TAXA_MAXIMA) c.erro('taxaAdministrativa', 'Deve estar entre 0 e 100');
-  const valorMaximo = c.decimal('valorMaximoCesta', ESCALA_DINHEIRO);
-  if (tipo === 'cesta' && valorMaximo === null) c.erro('valorMaximoCesta', 'Obrigatório quando o tipo é cesta');
-  const adminId = c.inteiro('adminId', { min: 1, max: MAIOR_ID });
-  const ativo = c.presente('ativo') ? c.booleano('ativo') : null;
-  const erros = new Erros();
-  erros.juntar('input.', c);
-  erros.concluir();
-  return {
-    nome,
-    descricao: descricao === '' ? null : descricao,
-    // concluir() above refused a missing or unknown tipo.
-    tipo: tipo as TipoMercado,
-    taxaAdministrativaCentesimos: taxa,
-    valorMaximoCestaCentavos: valorMaximo,
-    adminId,
-    ativo,
-  };
-}
-
-interface LinhaDePreco {
+/** One line of a batch of prices. */
+export interface LinhaDePreco {
+  /** Where a refusal of this line is reported; its fields are named after it (`<campo>.produtoId`). */
   readonly campo: string;
   readonly produtoId: number;
   readonly precoCentavos: number;
@@ -135,33 +80,35 @@ interface LinhaDePreco {
   readonly ativo: boolean | null;
 }
 
-/** Reads PrecoMercadoInput: every line checked, and every bad field named. */
-function lerLoteDePrecos(input: unknown): LinhaDePreco[] {
-  const bruto = comoObjeto(input).precos;
-  const recusar = (mensagem: string): never => {
-    throw new Invalido('VALIDACAO', mensagem, { 'input.precos': mensagem });
-  };
-  if (!Array.isArray(bruto)) return recusar('Informe a lista de preços');
-  if (bruto.length > MAXIMO_PRECOS_POR_LOTE) recusar(`No máximo ${MAXIMO_PRECOS_POR_LOTE} preços por vez`);
-  const erros = new Erros();
-  const linhas: LinhaDePreco[] = [];
-  const vistos = new Map<number, number>();
-  bruto.forEach((item: unknown, i) => {
-    const campo = `input.precos[${i}]`;
-    const c = new Campos(comoObjeto(item));
-    const produtoId = c.inteiro('produtoId', { obrigatorio: true, min: 1, max: MAIOR_ID });
-    const precoCentavos = c.decimal('preco', ESCALA_DINHEIRO, { obrigatorio: true });
-    const ativo = c.presente('ativo') ? c.booleano('ativo') : null;
-    const anterior = vistos.get(produtoId);
-    if (anterior !== undefined && c.erros.produtoId === undefined) {
-      c.erro('produtoId', `Produto repetido no lote (já está em input.precos[${anterior}])`);
-    }
-    vistos.set(produtoId, anterior ?? i);
-    erros.juntar(`${campo}.`, c);
-    linhas.push({ campo, produtoId, precoCentavos, ativo });
-  });
-  erros.concluir();
-  return linhas;
+/** DOMAIN.md: the administrative fee is a percentage, from 0 to 100. */
+export function regraDaTaxa(taxaAdministrativaCentesimos: number | null): Record<string, string> {
+  const t = taxaAdministrativaCentesimos;
+  return t !== null && (t < 0 || t > TAXA_MAXIMA) ? { taxaAdministrativa: 'Deve estar entre 0 e 100' } : {};
+}
+
+/** DOMAIN.md: a basket market needs the most a basket may cost. */
+export function regraDoValorMaximo(tipo: TipoMercado | null, valorMaximoCestaCentavos: number | null): Record<string, string> {
+  return tipo === 'cesta' && valorMaximoCestaCentavos === null ? { valorMaximoCesta: 'Obrigatório quando o tipo é cesta' } : {};
+}
+
+function regrasDoMercado(d: DadosMercado): Record<string, string> {
+  return { ...regraDaTaxa(d.taxaAdministrativaCentesimos), ...regraDoValorMaximo(d.tipo, d.valorMaximoCestaCentavos) };
+}
+
+/**
+ * DOMAIN.md: a price is never negative, and one batch names each product once (a market has one
+ * price per product), the repeated line pointing at the first.
+ */
+export function regrasDoLote(linhas: readonly LinhaDePreco[]): Record<string, string> {
+  const erros: Record<string, string> = {};
+  const primeiras = new Map<number, LinhaDePreco>();
+  for (const l of linhas) {
+    const primeira = primeiras.get(l.produtoId);
+    if (primeira !== undefined) erros[`${l.campo}.produtoId`] = `Produto repetido no lote (já está em ${primeira.campo})`;
+    else primeiras.set(l.produtoId, l);
+    if (l.precoCentavos < 0) erros[`${l.campo}.preco`] = 'Não pode ser negativo';
+  }
+  return erros;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -241,16 +188,10 @@ export async function produtosPorIds(db: Db, ids: readonly number[]): Promise<Ma
 }
 
 /** The shared catalogue as markets see it: optionally searched by name and filtered by ativo. */
-export async function buscarProdutos(
-  db: Db,
-  filtro: { readonly busca?: string | null | undefined; readonly ativo?: boolean | null | undefined },
-): Promise<ProdutoDoCatalogo[]> {
-  const c = new Campos({ busca: filtro.busca });
-  const busca = c.texto('busca', { max: 100 });
-  c.concluir();
+export async function buscarProdutos(db: Db, filtro: { readonly busca: string | null; readonly ativo: boolean | null }): Promise<ProdutoDoCatalogo[]> {
   let q = consultaDeProdutos(db).orderBy('nomeChave').orderBy('id');
-  if (busca !== null && busca !== '') q = q.where(contem('nomeChave', chaveDeNome(busca)));
-  if (filtro.ativo !== null && filtro.ativo !== undefined) q = q.where('ativo', '=', filtro.ativo);
+  if (filtro.busca !== null && filtro.busca !== '') q = q.where(contem('nomeChave', chaveDeNome(filtro.busca)));
+  if (filtro.ativo !== null) q = q.where('ativo', '=', filtro.ativo);
   return q.execute();
 }
 
@@ -269,8 +210,23 @@ function ehPostgres(trx: Transaction<DB>): boolean {
 async function mercadoParaAlterar(trx: Transaction<DB>, id: number): Promise<Mercado> {
   const q = trx.selectFrom('mercado').selectAll().where('id', '=', id);
   const l = await (ehPostgres(trx) ? q.forUpdate() : q).executeTakeFirst();
-  if (l === undefined) throw new Invalido('MERCADO_NAO_ENCONTRADO', 'Mercado não encontrado', { id: 'Mercado não encontrado' });
+  if (l === undefined) throw mercadoNaoEncontrado();
   return paraMercado(l);
+}
+
+function mercadoNaoEncontrado(): Invalido {
+  return new Invalido('MERCADO_NAO_ENCONTRADO', 'Mercado não encontrado', { id: 'Mercado não encontrado' });
+}
+
+/**
+ * Refuses an unknown market, or one the actor may not change, before the edge judges the input:
+ * someone else's market is refused as such, whatever its input says. The write checks again,
+ * under its lock.
+ */
+export async function exigirMercadoAlteravel(db: Db, ator: AtorMercados, acao: 'atualizarMercado' | 'atualizarPrecos', id: number): Promise<void> {
+  const mercado = await mercadoPorId(db, id);
+  if (mercado === null) throw mercadoNaoEncontrado();
+  autorizarMercados(ator, acao, mercado);
 }
 
 /** A market's administrator must exist and hold AdminMercado or Administrador. */
@@ -283,18 +239,18 @@ async function exigirAdminValido(db: Db, adminId: number): Promise<void> {
     .where('u.id', '=', adminId)
     .execute();
   if (perfis.length === 0) {
-    throw new Invalido('ADMIN_NAO_ENCONTRADO', 'Usuário não encontrado', { 'input.adminId': 'Usuário não encontrado' });
+    throw new Invalido('ADMIN_NAO_ENCONTRADO', 'Usuário não encontrado', { adminId: 'Usuário não encontrado' });
   }
   if (!perfis.some((p) => p.perfil === 'AdminMercado' || p.perfil === 'Administrador')) {
     const mensagem = 'O administrador do mercado precisa ter o perfil AdminMercado ou Administrador';
-    throw new Invalido('ADMIN_SEM_PERFIL', mensagem, { 'input.adminId': mensagem });
+    throw new Invalido('ADMIN_SEM_PERFIL', mensagem, { adminId: mensagem });
   }
 }
 
 /** An Administrador creates a market; its administrator is the creator unless adminId names another. */
-export async function criarMercado(banco: Banco, ator: AtorMercados, input: unknown, agora: Date): Promise<Mercado> {
+export async function criarMercado(banco: Banco, ator: AtorMercados, dados: DadosMercado, agora: Date): Promise<Mercado> {
   autorizarMercados(ator, 'criarMercado', null);
-  const dados = lerMercadoInput(input);
+  recusarInvalidos(regrasDoMercado(dados));
   const iso = agora.toISOString();
   return emTransacao(banco, async (trx) => {
     const adminId = dados.adminId ?? ator.id;
@@ -324,13 +280,12 @@ export async function criarMercado(banco: Banco, ator: AtorMercados, input: unkn
  * Replaces a market's fields. An AdminMercado may change only the market they administer, and
  * neither its adminId nor its ativo; fields left out (adminId, ativo) stay as they are.
  */
-export async function atualizarMercado(banco: Banco, ator: AtorMercados, idBruto: unknown, input: unknown, agora: Date): Promise<Mercado> {
-  const id = lerId(idBruto, 'id');
+export async function atualizarMercado(banco: Banco, ator: AtorMercados, id: number, dados: DadosMercado, agora: Date): Promise<Mercado> {
   return emTransacao(banco, async (trx) => {
     const antes = await mercadoParaAlterar(trx, id);
     // Ownership before the input is judged: someone else's market is refused as such.
     autorizarMercados(ator, 'atualizarMercado', antes);
-    const dados = lerMercadoInput(input);
+    recusarInvalidos(regrasDoMercado(dados));
     const adminId = dados.adminId ?? antes.adminId;
     const ativo = dados.ativo ?? antes.ativo;
     if (adminId !== antes.adminId || ativo !== antes.ativo) autorizarMercados(ator, 'gerirMercado', null);
@@ -357,9 +312,8 @@ export async function atualizarMercado(banco: Banco, ator: AtorMercados, idBruto
 }
 
 /** An Administrador deactivates a market; nothing is ever deleted. Deactivating twice changes nothing. */
-export async function desativarMercado(banco: Banco, ator: AtorMercados, idBruto: unknown, agora: Date): Promise<Mercado> {
+export async function desativarMercado(banco: Banco, ator: AtorMercados, id: number, agora: Date): Promise<Mercado> {
   autorizarMercados(ator, 'desativarMercado', null);
-  const id = lerId(idBruto, 'id');
   return emTransacao(banco, async (trx) => {
     const antes = await mercadoParaAlterar(trx, id);
     if (!antes.ativo) return antes;
@@ -380,20 +334,17 @@ export async function desativarMercado(banco: Banco, ator: AtorMercados, idBruto
  * product id is checked in a single query before anything is written. Lines without `ativo`
  * keep the current flag (new prices start active).
  */
-export async function atualizarPrecoMercado(banco: Banco, ator: AtorMercados, idBruto: unknown, input: unknown, agora: Date): Promise<Mercado> {
-  const id = lerId(idBruto, 'id');
+export async function atualizarPrecoMercado(banco: Banco, ator: AtorMercados, id: number, linhas: readonly LinhaDePreco[], agora: Date): Promise<Mercado> {
   const iso = agora.toISOString();
   return emTransacao(banco, async (trx) => {
     const mercado = await mercadoParaAlterar(trx, id);
     // Ownership before the input is judged: someone else's market is refused as such.
     autorizarMercados(ator, 'atualizarPrecos', mercado);
-    const linhas = lerLoteDePrecos(input);
+    recusarInvalidos(regrasDoLote(linhas));
     if (linhas.length === 0) return mercado;
     const produtoIds = linhas.map((l) => l.produtoId);
     const existentes = new Set((await trx.selectFrom('produto').select('id').where('id', 'in', produtoIds).execute()).map((p) => p.id));
-    const erros = new Erros();
-    for (const l of linhas) if (!existentes.has(l.produtoId)) erros.erro(`${l.campo}.produtoId`, 'Produto não encontrado');
-    erros.concluir();
+    recusarInvalidos(Object.fromEntries(linhas.filter((l) => !existentes.has(l.produtoId)).map((l) => [`${l.campo}.produtoId`, 'Produto não encontrado'])));
 
     const antes = await trx.selectFrom('precomercado').selectAll().where('mercadoId', '=', id).where('produtoId', 'in', produtoIds).execute();
     const ativoAntes = new Map(antes.map((p) => [p.produtoId, p.ativo]));

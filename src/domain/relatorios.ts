@@ -4,9 +4,8 @@ import { veTudo, type Ator } from './acesso.ts';
 import { entregasDoCiclo } from './alocacao.ts';
 import { faseDoCiclo, type Fase } from './ciclos.ts';
 import { ESCALA_DINHEIRO, ESCALA_QUANTIDADE, formatarDecimal, paraNumero, valorDaQuantidade } from '../decimal.ts';
-import { Invalido, NaoEncontrado } from './erros.ts';
+import { NaoEncontrado } from './erros.ts';
 import { carregarPedidosDoCiclo, type Taxa } from './pedidos.ts';
-import { Campos, MAIOR_ID, type Entrada } from './validacao.ts';
 
 /**
  * Reports are declarative: columns, rows in exact integer units, an optional grouping and the
@@ -104,18 +103,6 @@ export function relatorioParaJson(r: Relatorio) {
 
 // ---------------------------------------------------------------------------------------------
 // Which cycles.
-
-/** `ciclos` from a form (repeated or bracketed), JSON array, or "1,2" text; 1 to 20 ids. */
-export function lerCiclos(entrada: Entrada, chave = 'ciclos'): number[] {
-  const c = new Campos(entrada);
-  const bruto = c.bruto(chave);
-  const itens = Array.isArray(bruto) ? bruto : typeof bruto === 'string' ? bruto.split(',') : typeof bruto === 'number' ? [bruto] : bruto !== null && typeof bruto === 'object' ? Object.values(bruto) : [];
-  const ids = [...new Set(itens.map((v) => (typeof v === 'number' ? v : typeof v === 'string' && /^\d{1,9}$/.test(v.trim()) ? Number(v) : NaN)))];
-  if (ids.length === 0 || ids.length > 20 || ids.some((i) => !Number.isSafeInteger(i) || i < 1 || i > MAIOR_ID)) {
-    throw new Invalido('VALIDACAO', 'Escolha de 1 a 20 ciclos', { [chave]: 'Escolha de 1 a 20 ciclos válidos' });
-  }
-  return ids;
-}
 
 async function ciclosPorId(db: Db, ids: readonly number[]): Promise<Array<{ id: number; nome: string; dataOfertaInicio: string; dataOfertaFim: string; dataPedidoInicio: string; dataPedidoFim: string; dataRetiradaInicio: string; dataRetiradaFim: string }>> {
   const linhas = await db
@@ -308,19 +295,6 @@ export interface FiltroMovimentacoes {
   readonly tipoMovimentacaoId: number | null;
   readonly de: string | null;
   readonly ate: string | null;
-}
-
-export function lerFiltroMovimentacoes(entrada: Entrada): FiltroMovimentacoes {
-  const c = new Campos(entrada);
-  const f = {
-    usuarioid: c.inteiro('usuarioid', { min: 1, max: MAIOR_ID }),
-    cicloid: c.inteiro('cicloid', { min: 1, max: MAIOR_ID }),
-    tipoMovimentacaoId: c.inteiro('tipoMovimentacaoId', { min: 1, max: MAIOR_ID }),
-    de: c.data('de'),
-    ate: c.data('ate'),
-  };
-  c.concluir();
-  return f;
 }
 
 /**

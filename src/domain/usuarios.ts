@@ -6,10 +6,10 @@ import type { Linha } from '../db/tipos.ts';
 import type { Ator } from './acesso.ts';
 import { auditar } from './auditoria.ts';
 import { sessaoFoiEncerrada } from '../db/sessoes-encerradas.ts';
-import { Conflito, NaoEncontrado, Proibido } from './erros.ts';
-import { PERFIS, PERFIS_AUTOCADASTRO, gravarPerfis, lerPerfis, type Perfil } from './perfis.ts';
+import { Conflito, NaoEncontrado, Proibido, recusarInvalidos } from './erros.ts';
+import { PERFIS_AUTOCADASTRO, gravarPerfis, lerPerfis, type Perfil } from './perfis.ts';
 import { exigirSemReferencias, montarPagina, type Pagina, type PedidoDePagina, type Referencia } from './registros.ts';
-import { Campos, chaveDeNome, type Entrada } from './validacao.ts';
+import { chaveDeNome } from './textos.ts';
 
 export interface Usuario {
   readonly id: number;
@@ -102,29 +102,61 @@ function atorSemCadastro(identidade: Identidade): Ator {
   return { email: identidade.email, nome: identidade.name, usuarioid: null, perfil: [], ativo: true };
 }
 
-/** The personal fields a person may edit about themselves. */
-function lerDadosPessoais(c: Campos) {
-  return {
-    nome: c.texto('nome', { obrigatorio: true, max: 120 }),
-    nomeoficial: c.texto('nomeoficial', { max: 200 }),
-    celular: c.telefone('celular'),
-    descritivo: c.texto('descritivo', { max: 2000 }),
-    cientepolitica: c.booleano('cientepolitica'),
-  };
+/** The personal fields a person edits about themselves, as the edge read them. */
+export interface DadosPessoais {
+  readonly nome: string;
+  readonly nomeoficial: string | null;
+  readonly celular: string | null;
+  readonly descritivo: string | null;
+  readonly cientepolitica: boolean;
 }
 
-/** Reads the self-registration choice: consumidor and/or fornecedor, nothing else. */
-function lerPerfisAutocadastro(c: Campos): Perfil[] {
-  const pedidos = c.conjuntoDe('perfil', ['info', 'master', 'admin', 'fornecedor', 'consumidor'] as const);
-  const proibidos = pedidos.filter((p) => !(PERFIS_AUTOCADASTRO as readonly string[]).includes(p));
+/** Self-registration: one's personal fields and the perfis chosen. */
+export interface EntradaAutocadastro extends DadosPessoais {
+  readonly perfil: readonly Perfil[];
+}
+
+/** One's own record: personal fields and, where the page offers them, the perfis chosen again (null: kept). */
+export interface EntradaProprioCadastro extends DadosPessoais {
+  readonly perfil: readonly Perfil[] | null;
+}
+
+/** A user as an administrator writes it; `ativo` null when not sent (a new account is active, an edit keeps it). */
+export interface EntradaUsuario extends DadosPessoais {
+  readonly email: string;
+  readonly perfil: readonly Perfil[];
+  readonly ativo: boolean | null;
+}
+
+/**
+ * The perfis one chooses for oneself (DOMAIN.md): only consumidor and/or fornecedor, and at
+ * least one. Another perfil is forbidden rather than invalid, and is refused at once.
+ */
+export function regrasDaEscolhaDePerfis(perfil: readonly Perfil[]): Record<string, string> {
+  const proibidos = perfil.filter((p) => !(PERFIS_AUTOCADASTRO as readonly string[]).includes(p));
   if (proibidos.length > 0) {
     throw new Proibido(
       'PERFIL_NAO_PERMITIDO',
       `No cadastro próprio só é possível escolher consumidor ou fornecedor (pedido: ${proibidos.join(', ')})`,
     );
   }
-  if (pedidos.length === 0 && c.erros.perfil === undefined) c.erro('perfil', 'Escolha consumidor, fornecedor ou ambos');
-  return pedidos;
+  return perfil.length === 0 ? { perfil: 'Escolha consumidor, fornecedor ou ambos' } : {};
+}
+
+/** A self-registration declares that the person knows the community's policy. */
+export function regraDaPolitica(cientepolitica: boolean): Record<string, string> {
+  return cientepolitica ? {} : { cientepolitica: 'É preciso declarar ciência da política da comunidade' };
+}
+
+/** DOMAIN.md: a user's perfil is a non-empty set. */
+export function regraDosPerfis(perfil: readonly Perfil[]): Record<string, string> {
+  return perfil.length === 0 ? { perfil: 'Escolha pelo menos um perfil' } : {};
+}
+
+/** Only one's own record, and only once there is one: checked before anything the body says. */
+export function exigirProprioCadastro(ator: Ator, id: number): void {
+  if (ator.usuarioid === null) throw new NaoEncontrado('SEM_CADASTRO', 'Você ainda não tem cadastro');
+  if (ator.usuarioid !== id) throw new Proibido('CADASTRO_DE_OUTRA_PESSOA', 'Você só pode alterar o seu próprio cadastro');
 }
 
 export interface ContextoEscrita {
@@ -199,17 +231,14 @@ export async function encerrarTodasAsSessoes(banco: Banco, ator: Ator, agora: Da
 export async function autoCadastrar(
   banco: Banco,
   identidade: Identidade,
-  entrada: Entrada,
+  entrada: EntradaAutocadastro,
   ctx: ContextoEscrita,
 ): Promise<Usuario> {
-  const c = new Campos(entrada);
-  const dados = lerDadosPessoais(c);
-  const perfil = lerPerfisAutocadastro(c);
-  if (!dados.cientepolitica) c.erro('cientepolitica', 'É preciso declarar ciência da política da comunidade');
-  c.concluir();
+  recusarInvalidos({ ...regrasDaEscolhaDePerfis(entrada.perfil), ...regraDaPolitica(entrada.cientepolitica) });
+  const { perfil, ...dados } = entrada;
   const email = identidade.email.trim();
   const emailChave = chaveDeEmail(email);
-  const perfilFinal: Perfil[] = ctx.adminEmails.has(emailChave) && emailVerificado(identidade) ? [...perfil, 'master'] : perfil;
+  const perfilFinal: readonly Perfil[] = ctx.adminEmails.has(emailChave) && emailVerificado(identidade) ? [...perfil, 'master'] : perfil;
   return emTransacao(banco, async (trx) => {
     const existente = await trx.selectFrom('usuario').select('id').where('emailChave', '=', emailChave).executeTakeFirst();
     if (existente !== undefined) {
@@ -229,22 +258,19 @@ export async function autoCadastrar(
 }
 
 /**
- * Updates one's own record: personal data and, when `comPerfis`, the self-registration choice of
- * consumidor/fornecedor. Perfis granted by an administrator (info, admin, master) are kept.
+ * Updates one's own record: personal data and, when the input carries one, the self-registration
+ * choice of consumidor/fornecedor. Perfis granted by an administrator (info, admin, master) are kept.
  */
 export async function atualizarProprioCadastro(
   banco: Banco,
   ator: Ator,
   id: number,
-  entrada: Entrada,
-  ctx: { readonly agora: Date; readonly comPerfis: boolean },
+  entrada: EntradaProprioCadastro,
+  agora: Date,
 ): Promise<Usuario> {
-  if (ator.usuarioid === null) throw new NaoEncontrado('SEM_CADASTRO', 'Você ainda não tem cadastro');
-  if (ator.usuarioid !== id) throw new Proibido('CADASTRO_DE_OUTRA_PESSOA', 'Você só pode alterar o seu próprio cadastro');
-  const c = new Campos(entrada);
-  const dados = lerDadosPessoais(c);
-  const escolha = ctx.comPerfis ? lerPerfisAutocadastro(c) : null;
-  c.concluir();
+  exigirProprioCadastro(ator, id);
+  const { perfil: escolha, ...dados } = entrada;
+  if (escolha !== null) recusarInvalidos(regrasDaEscolhaDePerfis(escolha));
   return emTransacao(banco, async (trx) => {
     const antes = await usuarioPorId(trx, id);
     if (antes === undefined) throw new NaoEncontrado('USUARIO_NAO_ENCONTRADO', 'Cadastro não encontrado');
@@ -254,12 +280,12 @@ export async function atualizarProprioCadastro(
         : [...antes.perfil.filter((p) => !(PERFIS_AUTOCADASTRO as readonly string[]).includes(p)), ...escolha];
     const linha = await trx
       .updateTable('usuario')
-      .set({ ...dados, nomeChave: chaveDeNome(dados.nome), perfil: gravarPerfis(perfil), updatedAt: ctx.agora.toISOString() })
+      .set({ ...dados, nomeChave: chaveDeNome(dados.nome), perfil: gravarPerfis(perfil), updatedAt: agora.toISOString() })
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
     const depois = paraUsuario(linha);
-    await auditar(trx, ator, ctx.agora, { acao: 'atualizar', entidade: 'usuario', entidadeId: id, antes, depois });
+    await auditar(trx, ator, agora, { acao: 'atualizar', entidade: 'usuario', entidadeId: id, antes, depois });
     return depois;
   });
 }
@@ -292,19 +318,6 @@ export async function obterUsuario(db: Db, id: number): Promise<Usuario> {
   const u = await usuarioPorId(db, id);
   if (u === undefined) throw new NaoEncontrado('USUARIO_NAO_ENCONTRADO', `Não encontramos o usuário ${id}`);
   return u;
-}
-
-function lerUsuarioAdmin(c: Campos) {
-  const email = c.email('email');
-  const perfil = c.conjuntoDe('perfil', PERFIS);
-  if (perfil.length === 0 && c.erros.perfil === undefined) c.erro('perfil', 'Escolha pelo menos um perfil');
-  return {
-    ...lerDadosPessoais(c),
-    email,
-    perfil,
-    // null: not sent. A new account is active; an edit keeps what the account was.
-    ativo: c.presente('ativo') ? c.booleano('ativo') : null,
-  };
 }
 
 async function mastersAtivos(db: Db): Promise<number> {
@@ -358,11 +371,9 @@ function conflitoDeEmail(): Conflito {
 }
 
 /** An administrator creates a user. */
-export async function criarUsuario(banco: Banco, ator: Ator, entrada: Entrada, agora: Date): Promise<Usuario> {
-  const c = new Campos(entrada);
-  const lido = lerUsuarioAdmin(c);
-  c.concluir();
-  const v = { ...lido, ativo: lido.ativo ?? true };
+export async function criarUsuario(banco: Banco, ator: Ator, entrada: EntradaUsuario, agora: Date): Promise<Usuario> {
+  recusarInvalidos(regraDosPerfis(entrada.perfil));
+  const v = { ...entrada, ativo: entrada.ativo ?? true };
   try {
     return await emTransacao(banco, async (trx) => {
       await conferirMudancaDePerfil(trx, ator, { id: null, perfil: [], ativo: true }, v);
@@ -383,14 +394,12 @@ export async function criarUsuario(banco: Banco, ator: Ator, entrada: Entrada, a
 }
 
 /** An administrator updates a user, under the perfil rules. */
-export async function atualizarUsuario(banco: Banco, ator: Ator, id: number, entrada: Entrada, agora: Date): Promise<Usuario> {
-  const c = new Campos(entrada);
-  const lido = lerUsuarioAdmin(c);
-  c.concluir();
+export async function atualizarUsuario(banco: Banco, ator: Ator, id: number, entrada: EntradaUsuario, agora: Date): Promise<Usuario> {
+  recusarInvalidos(regraDosPerfis(entrada.perfil));
   try {
     return await emTransacao(banco, async (trx) => {
       const antes = await obterUsuario(trx, id);
-      const v = { ...lido, ativo: lido.ativo ?? antes.ativo };
+      const v = { ...entrada, ativo: entrada.ativo ?? antes.ativo };
       await conferirMudancaDePerfil(trx, ator, antes, v);
       const novoEmail = chaveDeEmail(v.email) !== chaveDeEmail(antes.email);
       conferirMudancaDeAcesso(ator, antes, { novoEmail, ativo: v.ativo });

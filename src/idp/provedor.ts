@@ -2,7 +2,7 @@ import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
-import { EMAIL } from '../domain/validacao.ts';
+import { EMAIL } from '../domain/textos.ts';
 import { confiavel, escapar, html, type Html } from '../http/html.ts';
 
 /**

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { Campos, EMAIL } from '../../src/domain/validacao.ts';
+import { EMAIL } from '../../src/domain/textos.ts';
+import { Campos } from '../../src/http/campos.ts';
 import { entrarComo } from '../helpers/sessoes.ts';
 import { iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
 

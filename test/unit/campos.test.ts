@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Campos } from '../../src/domain/validacao.ts';
+import { Campos } from '../../src/http/campos.ts';
 
 function telefone(valor: unknown): { valor: string | null; erro: string | undefined } {
   const c = new Campos({ telefone: valor });

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Invalido } from '../../src/domain/erros.ts';
-import { cicloAtual, lerCiclos } from '../../src/domain/relatorios.ts';
-import { MAIOR_ID } from '../../src/domain/validacao.ts';
+import { lerCiclos } from '../../src/cestas/entrada.ts';
+import { cicloAtual } from '../../src/domain/relatorios.ts';
+import { MAIOR_ID } from '../../src/http/campos.ts';
 
 test('a escolha de ciclos aceita de 1 a 20 ids, em lista, texto ou número', () => {
   assert.deepEqual(lerCiclos({ ciclos: [3, 1, 3] }), [3, 1]);

@@ -1,8 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppTipada } from '../../http/app-tipada.ts';
 import { atualizarProprioCadastro, autoCadastrar, usuarioPorEmail, type Usuario } from '../../domain/usuarios.ts';
-import { comoEntrada } from '../../domain/validacao.ts';
+import { comoEntrada } from '../../http/campos.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
+import { lerAutocadastro, lerProprioCadastro } from '../entrada-registros.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import { formularioCadastro, paginaPerfil, valoresDoUsuario } from '../views/paginas.ts';
 import type { Redesenho } from '../tipos-fastify.ts';
@@ -74,7 +75,7 @@ export function rotasCadastro(app: AppTipada, ctx: ContextoCestas): void {
     const { identidade } = sessaoDe(req);
     return salvar(
       req, reply,
-      () => autoCadastrar(ctx.banco, identidade, comoEntrada(req.body), { agora: ctx.relogio.agora(), adminEmails: ctx.config.adminEmails }),
+      () => autoCadastrar(ctx.banco, identidade, lerAutocadastro(comoEntrada(req.body)), { agora: ctx.relogio.agora(), adminEmails: ctx.config.adminEmails }),
       { status: 201, mensagem: 'Cadastro concluído. Boas-vindas!', destino: '/' },
     );
   });
@@ -87,7 +88,7 @@ export function rotasCadastro(app: AppTipada, ctx: ContextoCestas): void {
       const { id } = req.params;
       return salvar(
         req, reply,
-        () => atualizarProprioCadastro(ctx.banco, ator, id, comoEntrada(req.body), { agora: ctx.relogio.agora(), comPerfis: true }),
+        () => atualizarProprioCadastro(ctx.banco, ator, id, lerProprioCadastro(ator, id, comoEntrada(req.body), true), ctx.relogio.agora()),
         { status: 200, mensagem: 'Cadastro atualizado', destino: '/' },
       );
     },
@@ -101,9 +102,10 @@ export function rotasCadastro(app: AppTipada, ctx: ContextoCestas): void {
 
   app.post('/profile', { config: { ...acesso.config, redesenhar: redesenhar(async (req, reply, v, e, s) => formPerfil(req, reply, await proprio(req), v, e, s)) }, schema: { body: CorpoCadastro, response: escrita(UsuarioJson) } }, async (req, reply) => {
     const { ator } = sessaoDe(req);
+    const id = ator.usuarioid ?? 0;
     return salvar(
       req, reply,
-      () => atualizarProprioCadastro(ctx.banco, ator, ator.usuarioid ?? 0, comoEntrada(req.body), { agora: ctx.relogio.agora(), comPerfis: false }),
+      () => atualizarProprioCadastro(ctx.banco, ator, id, lerProprioCadastro(ator, id, comoEntrada(req.body), false), ctx.relogio.agora()),
       { status: 200, mensagem: 'Perfil atualizado', destino: '/profile' },
     );
   });

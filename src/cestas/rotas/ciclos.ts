@@ -2,7 +2,7 @@ import type { AppTipada } from '../../http/app-tipada.ts';
 import { pode } from '../../domain/acesso.ts';
 import { ORDENS_CICLO, listarCiclos } from '../../domain/ciclos.ts';
 import { diaLocal } from '../../domain/tempo.ts';
-import { comoEntrada } from '../../domain/validacao.ts';
+import { comoEntrada } from '../../http/campos.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
 import { lerPedidoDePagina } from '../entrada.ts';
 import { responder } from '../resposta.ts';

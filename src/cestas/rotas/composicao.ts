@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppTipada } from '../../http/app-tipada.ts';
 import { pode } from '../../domain/acesso.ts';
 import { paginaDaComposicao, salvarComposicao } from '../../domain/composicao.ts';
-import { comoEntrada } from '../../domain/validacao.ts';
+import { comoEntrada } from '../../http/campos.ts';
 import { atorDe } from '../autenticacao.ts';
 import { cicloCestaDoCorpo, lerComposicao } from '../entrada.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { AppTipada } from '../../http/app-tipada.ts';
 import { listarAuditoria } from '../../domain/auditoria.ts';
-import { Campos, comoEntrada, MAIOR_ID } from '../../domain/validacao.ts';
+import { Campos, comoEntrada, MAIOR_ID } from '../../http/campos.ts';
 import { confiavel, html } from '../../http/html.ts';
 import { markdownParaHtml } from '../../http/markdown.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';

@@ -5,7 +5,7 @@ import { cicloDasJanelas, faseDoCiclo } from '../../domain/ciclos.ts';
 import { Invalido } from '../../domain/erros.ts';
 import { comDisponibilidade, finalizarPedido, pedidoDe, pedidosVisiveis, pedidoVisivel, reservasDoCiclo, salvarPedido } from '../../domain/pedidos.ts';
 import { usuarioPorId } from '../../domain/usuarios.ts';
-import { Campos, MAIOR_ID, comoEntrada } from '../../domain/validacao.ts';
+import { Campos, MAIOR_ID, comoEntrada } from '../../http/campos.ts';
 import { atorDe } from '../autenticacao.ts';
 import { alvoDoCorpo, conferirDonos, lerConfirmacao, lerPedido } from '../entrada.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';

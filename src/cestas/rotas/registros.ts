@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppTipada } from '../../http/app-tipada.ts';
 import { pode, type Acao, type Ator } from '../../domain/acesso.ts';
 import { type Pagina, type PedidoDePagina } from '../../domain/registros.ts';
-import { comoEntrada, type Entrada } from '../../domain/validacao.ts';
+import { comoEntrada, type Entrada } from '../../http/campos.ts';
 import { html, type Html } from '../../http/html.ts';
 import { atorDe } from '../autenticacao.ts';
 import { lerPedidoDePagina } from '../entrada.ts';

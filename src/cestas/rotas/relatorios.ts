@@ -4,11 +4,12 @@ import { stringify } from 'csv-stringify';
 import type { Acao, Ator } from '../../domain/acesso.ts';
 import { NaoEncontrado } from '../../domain/erros.ts';
 import {
-  cicloAtual, ciclosParaEscolher, colunasLegiveis, documentoDeEntrega, lerCiclos, lerFiltroMovimentacoes, relatorioDeMovimentacoes,
+  cicloAtual, ciclosParaEscolher, colunasLegiveis, documentoDeEntrega, relatorioDeMovimentacoes,
   relatorioDeProdutos, relatorioDeSobra, relatorioDosConsumidores, relatorioDosFornecedores, relatorioParaJson, valorTexto, type Relatorio,
 } from '../../domain/relatorios.ts';
-import { comoEntrada } from '../../domain/validacao.ts';
+import { comoEntrada } from '../../http/campos.ts';
 import { atorDe } from '../autenticacao.ts';
+import { lerCiclos, lerFiltroMovimentacoes } from '../entrada.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
 import { pdfDeEntrega } from '../pdf/entrega.ts';
 import { responder } from '../resposta.ts';

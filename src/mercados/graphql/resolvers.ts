@@ -1,15 +1,20 @@
 import type { IResolvers } from '@graphql-tools/utils';
 import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
-import { MAIOR_ID } from '../../domain/validacao.ts';
+import { MAIOR_ID, lerId } from '../../http/campos.ts';
 import { atribuirPerfis, listarContas, type Conta } from '../../domain/contas.ts';
-import { atualizarMercado, atualizarPrecoMercado, buscarProdutos, criarMercado, desativarMercado, listarMercados, mercadoPorId, type Mercado, type PrecoMercado, type ProdutoDoCatalogo } from '../../domain/mercados.ts';
+import {
+  atualizarMercado, atualizarPrecoMercado, buscarProdutos, criarMercado, desativarMercado, exigirMercadoAlteravel, listarMercados, mercadoPorId,
+  type Mercado, type PrecoMercado, type ProdutoDoCatalogo,
+} from '../../domain/mercados.ts';
 import { acoesDoMercado, autorizarMercados, podeMercados } from '../../domain/politica-mercados.ts';
+import { comCaminhosDoInput, lerAtribuicaoDePerfis, lerBuscaDeProdutos, lerLoteDePrecos, lerMercadoInput } from './argumentos.ts';
 import { atorDe, esquecerCarregados, type ContextoResolvers } from './contexto-resolvers.ts';
 import { DateTime, Decimal, emCentesimos } from './escalares.ts';
 
 /**
- * Thin resolvers: arguments go to the domain functions as they arrive, the domain validates,
- * authorises and writes; nested fields go through the request's loaders.
+ * Thin resolvers: the arguments are read into typed values (argumentos.ts), after the check of
+ * who may act where the domain needs the target first; the domain judges its rules, authorises
+ * and writes; nested fields go through the request's loaders.
  */
 
 type Ctx = ContextoResolvers;
@@ -59,7 +64,7 @@ export const resolvers: IResolvers<unknown, Ctx> = {
     // An id no market can have ("abc", "0", past the largest id) finds nothing, like an unused one.
     mercado: (_: unknown, a: { id: string }, ctx: Ctx) => (/^[1-9]\d{0,9}$/.test(a.id) && Number(a.id) <= MAIOR_ID ? mercadoPorId(ctx.banco, Number(a.id)) : null),
     me: (_: unknown, _a: unknown, ctx: Ctx) => ctx.user,
-    produtos: (_: unknown, a: { busca?: string | null; ativo?: boolean | null }, ctx: Ctx) => buscarProdutos(ctx.banco, a),
+    produtos: (_: unknown, a: { busca?: string | null; ativo?: boolean | null }, ctx: Ctx) => buscarProdutos(ctx.banco, lerBuscaDeProdutos(a)),
     usuarios: (_: unknown, _a: unknown, ctx: Ctx) => {
       autorizarMercados(atorDe(ctx), 'listarUsuarios', null);
       return listarContas(ctx.banco);
@@ -68,15 +73,33 @@ export const resolvers: IResolvers<unknown, Ctx> = {
 
   Mutation: {
     criarMercado: (_: unknown, a: { input: unknown }, ctx: Ctx) =>
-      escrita(ctx, () => criarMercado(ctx.banco, atorDe(ctx), a.input, ctx.agora)),
+      escrita(ctx, () => {
+        autorizarMercados(atorDe(ctx), 'criarMercado', null);
+        return comCaminhosDoInput(criarMercado(ctx.banco, atorDe(ctx), lerMercadoInput(a.input), ctx.agora));
+      }),
+    // A market's ownership comes before its input is judged: someone else's market is refused as such.
     atualizarMercado: (_: unknown, a: { id: string; input: unknown }, ctx: Ctx) =>
-      escrita(ctx, () => atualizarMercado(ctx.banco, atorDe(ctx), a.id, a.input, ctx.agora)),
+      escrita(ctx, async () => {
+        const id = lerId(a.id, 'id');
+        await exigirMercadoAlteravel(ctx.banco, atorDe(ctx), 'atualizarMercado', id);
+        return comCaminhosDoInput(atualizarMercado(ctx.banco, atorDe(ctx), id, lerMercadoInput(a.input), ctx.agora));
+      }),
     desativarMercado: (_: unknown, a: { id: string }, ctx: Ctx) =>
-      escrita(ctx, () => desativarMercado(ctx.banco, atorDe(ctx), a.id, ctx.agora)),
+      escrita(ctx, () => {
+        autorizarMercados(atorDe(ctx), 'desativarMercado', null);
+        return desativarMercado(ctx.banco, atorDe(ctx), lerId(a.id, 'id'), ctx.agora);
+      }),
     atualizarPrecoMercado: (_: unknown, a: { id: string; input: unknown }, ctx: Ctx) =>
-      escrita(ctx, () => atualizarPrecoMercado(ctx.banco, atorDe(ctx), a.id, a.input, ctx.agora)),
+      escrita(ctx, async () => {
+        const id = lerId(a.id, 'id');
+        await exigirMercadoAlteravel(ctx.banco, atorDe(ctx), 'atualizarPrecos', id);
+        return atualizarPrecoMercado(ctx.banco, atorDe(ctx), id, lerLoteDePrecos(a.input), ctx.agora);
+      }),
     atribuirPerfis: (_: unknown, a: { userId: string; perfis: string[] }, ctx: Ctx) =>
-      escrita(ctx, () => atribuirPerfis(ctx.banco, atorDe(ctx), a, ctx.agora)),
+      escrita(ctx, () => {
+        autorizarMercados(atorDe(ctx), 'atribuirPerfis', null);
+        return atribuirPerfis(ctx.banco, atorDe(ctx), lerAtribuicaoDePerfis(a), ctx.agora);
+      }),
   },
 
   Mercado: {

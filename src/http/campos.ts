@@ -1,5 +1,12 @@
+/**
+ * Readers of untyped input, shared by both faces' edges: a JSON body, a form body (everything
+ * text: "on", "12,50") and GraphQL arguments alike. `Campos` reads one object field by field into
+ * typed values, collecting a Portuguese message per bad field, and throws one Invalido with all of
+ * them; the domain only ever sees what it returns.
+ */
 import { lerDecimal, lerDecimalDigitado } from '../decimal.ts';
-import { Invalido } from './erros.ts';
+import { Invalido } from '../domain/erros.ts';
+import { EMAIL, conferirTexto } from '../domain/textos.ts';
 
 export type Entrada = Readonly<Record<string, unknown>>;
 
@@ -16,11 +23,6 @@ interface OpcoesNumero {
 }
 
 const DATA_ISO = /^(\d{4})-(\d{2})-(\d{2})$/;
-/**
- * Local part, @, then dot-separated labels. NOTE: each label excludes the dot, so there is one
- * way to match any text and the check is linear (the older `[^\s@]+\.[^\s@]+` backtracked).
- */
-export const EMAIL = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
 
 /** The largest record id: ids are 32-bit integer columns on PostgreSQL. */
 export const MAIOR_ID = 2_147_483_647;
@@ -33,7 +35,6 @@ export function ehDataValida(texto: string): boolean {
   return d.toISOString().slice(0, 10) === texto;
 }
 
-/** Turns an unknown body into a record, refusing arrays and scalars. */
 /**
  * Marks a body typed by people (a form), set by the edge's form parsers on every object of the
  * body: its decimals are read the way people type them (`lerDecimalDigitado`), not as the API's
@@ -41,6 +42,7 @@ export function ehDataValida(texto: string): boolean {
  */
 export const DIGITADO: unique symbol = Symbol('digitado por pessoas');
 
+/** Turns an unknown body into a record, refusing arrays and scalars. */
 export function comoEntrada(corpo: unknown): Entrada {
   if (corpo === null || corpo === undefined) return {};
   if (typeof corpo !== 'object' || Array.isArray(corpo)) {
@@ -88,25 +90,9 @@ export class Campos {
       this.erro(nome, 'Deve ser um texto');
       return '';
     }
-    const max = opcoes.max ?? 500;
-    // NOTE: lengths before any other work or pattern, so an oversized value costs nothing more.
-    // (A code point takes at most two UTF-16 units, so past 2×max it is too long for sure.)
-    if (v.length > 2 * max) {
-      this.erro(nome, `Deve ter no máximo ${max} caracteres`);
-      return '';
-    }
-    const t = v.normalize('NFC').trim();
-    if ([...t].length > max) {
-      this.erro(nome, `Deve ter no máximo ${max} caracteres`);
-      return t;
-    }
-    if (opcoes.min !== undefined && [...t].length < opcoes.min) {
-      this.erro(nome, `Deve ter pelo menos ${opcoes.min} caracteres`);
-    }
-    // NOTE: control characters have no place in names or addresses and break CSV and PDF output.
-    // eslint-disable-next-line no-control-regex -- matching control characters is the point
-    if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(t)) this.erro(nome, 'Contém caracteres de controle');
-    return t;
+    const { texto, problema } = conferirTexto(v, { max: opcoes.max ?? 500, min: opcoes.min });
+    if (problema !== null) this.erro(nome, problema);
+    return texto;
   }
 
   email(nome: string): string {
@@ -212,17 +198,17 @@ export class Campos {
     return resultado;
   }
 
+  /** Adds the messages of rules judged elsewhere (the domain's), keeping a field's first message. */
+  juntar(erros: Readonly<Record<string, string>>): void {
+    for (const [campo, mensagem] of Object.entries(erros)) this.erro(campo, mensagem);
+  }
+
   /** Throws Invalido with every collected message, if any. */
   concluir(): void {
     if (Object.keys(this.erros).length > 0) {
       throw new Invalido('VALIDACAO', 'Verifique os campos destacados', { ...this.erros });
     }
   }
-}
-
-/** Key used for case- and space-insensitive uniqueness of names. */
-export function chaveDeNome(nome: string): string {
-  return nome.normalize('NFC').trim().replace(/\s+/g, ' ').toLocaleLowerCase('pt-BR');
 }
 
 /** A record id given as GraphQL ID (text) or number. */
