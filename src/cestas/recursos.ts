@@ -1,4 +1,4 @@
-import { pode, type Ator } from '../domain/acesso.ts';
+import { ehMaster, pode, type Ator } from '../domain/acesso.ts';
 import {
   UNIDADES, apagarCatalogo, atualizarCatalogo, criarCatalogo, definicao, listarCatalogo, obterCatalogo, opcoesDeCategoria,
   type Categoria, type Cesta, type EntidadeCatalogo, type FiltroCatalogo, type PontoEntrega, type Produto, type RegistroCatalogo,
@@ -181,8 +181,8 @@ export const usuario: Recurso<Usuario> = {
     { nome: 'email', rotulo: 'E-mail (o mesmo do login)', tipo: 'email', obrigatorio: true },
     {
       nome: 'perfil', rotulo: 'Perfis', tipo: 'multipla',
-      ajuda: ator.perfil.includes('master') ? undefined : 'Só quem é master concede ou retira o perfil master.',
-      opcoes: PERFIS.map((p) => ({ valor: p, rotulo: NOMES_PERFIS[p], desabilitada: p === 'master' && !ator.perfil.includes('master') })),
+      ajuda: ehMaster(ator) ? undefined : 'Só quem é master concede ou retira o perfil master.',
+      opcoes: PERFIS.map((p) => ({ valor: p, rotulo: NOMES_PERFIS[p], desabilitada: p === 'master' && !ehMaster(ator) })),
     } as CampoForm,
     { nome: 'nomeoficial', rotulo: 'Nome oficial ou razão social', tipo: 'texto' },
     { nome: 'celular', rotulo: 'Celular', tipo: 'tel' },

@@ -3,7 +3,7 @@ import { emTransacao, type Banco, type Db } from '../db/banco.ts';
 import { violouUnicidade } from '../db/erros.ts';
 import { consultaPreparada } from '../db/preparadas.ts';
 import type { Linha } from '../db/tipos.ts';
-import type { Ator } from './acesso.ts';
+import { ehMaster, type Ator } from './acesso.ts';
 import { auditar } from './auditoria.ts';
 import { sessaoFoiEncerrada } from '../db/sessoes-encerradas.ts';
 import { Conflito, NaoEncontrado, Proibido, recusarInvalidos } from './erros.ts';
@@ -202,7 +202,7 @@ export async function conferirVinculoDeLogin(banco: Banco, identidade: Identidad
 
 /** A master releases an account's login binding, so that the next login for its e-mail binds anew. */
 export async function liberarVinculoDeLogin(banco: Banco, ator: Ator, id: number, agora: Date): Promise<Usuario> {
-  if (!ator.perfil.includes('master')) throw new Proibido('SO_MASTER_LIBERA_LOGIN', 'Só quem tem o perfil master pode liberar o login de um cadastro');
+  if (!ehMaster(ator)) throw new Proibido('SO_MASTER_LIBERA_LOGIN', 'Só quem tem o perfil master pode liberar o login de um cadastro');
   return emTransacao(banco, async (trx) => {
     const antes = await trx.selectFrom('usuario').select(['loginEmissor', 'loginSub']).where('id', '=', id).executeTakeFirst();
     if (antes === undefined) throw new NaoEncontrado('USUARIO_NAO_ENCONTRADO', 'Usuário não encontrado');
@@ -340,10 +340,10 @@ async function conferirMudancaDePerfil(
   alvo: { id: number | null; perfil: readonly Perfil[]; ativo: boolean },
   novo: { perfil: readonly Perfil[]; ativo: boolean },
 ): Promise<void> {
-  const eraMaster = alvo.perfil.includes('master') && alvo.ativo;
-  const seraMaster = novo.perfil.includes('master') && novo.ativo;
-  const mexeNoMaster = alvo.perfil.includes('master') !== novo.perfil.includes('master');
-  if (mexeNoMaster && !ator.perfil.includes('master')) {
+  const eraMaster = ehMaster(alvo) && alvo.ativo;
+  const seraMaster = ehMaster(novo) && novo.ativo;
+  const mexeNoMaster = ehMaster(alvo) !== ehMaster(novo);
+  if (mexeNoMaster && !ehMaster(ator)) {
     throw new Proibido('SO_MASTER_CONCEDE_MASTER', 'Só quem tem o perfil master pode conceder ou retirar o perfil master');
   }
   if (alvo.id !== null && alvo.id === ator.usuarioid) {
@@ -361,7 +361,7 @@ async function conferirMudancaDePerfil(
  * privileged as the account's highest perfil. Only a master changes a master's.
  */
 function conferirMudancaDeAcesso(ator: Ator, alvo: { perfil: readonly Perfil[]; ativo: boolean }, novo: { novoEmail: boolean; ativo: boolean }): void {
-  if (!alvo.perfil.includes('master') || ator.perfil.includes('master')) return;
+  if (!ehMaster(alvo) || ehMaster(ator)) return;
   if (novo.novoEmail) throw new Proibido('SO_MASTER_ALTERA_MASTER', 'Só quem tem o perfil master pode mudar o e-mail de um master');
   if (novo.ativo !== alvo.ativo) throw new Proibido('SO_MASTER_ALTERA_MASTER', 'Só quem tem o perfil master pode ativar ou desativar um master');
 }
