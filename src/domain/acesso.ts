@@ -69,32 +69,60 @@ export function autorizar(ator: Ator, acao: Acao): void {
   if (!pode(ator, acao)) throw new Proibido('SEM_PERMISSAO', 'Você não tem permissão para esta ação');
 }
 
-export function temPerfil(ator: Ator, ...perfis: Perfil[]): boolean {
-  return ator.perfil.some((p) => perfis.includes(p));
+/** Anyone whose roles matter here: the actor, or a person's record. */
+type Pessoa = { readonly perfil: readonly Perfil[] };
+
+export function temPerfil(pessoa: Pessoa, ...perfis: Perfil[]): boolean {
+  return pessoa.perfil.some((p) => perfis.includes(p));
 }
 
 /** A person (the actor, or anyone's record) is a party to a cycle by these profiles: who offers, who orders. */
-export function ehFornecedor(pessoa: { readonly perfil: readonly Perfil[] }): boolean {
+export function ehFornecedor(pessoa: Pessoa): boolean {
   return pessoa.perfil.includes('fornecedor');
 }
 
-export function ehConsumidor(pessoa: { readonly perfil: readonly Perfil[] }): boolean {
+export function ehConsumidor(pessoa: Pessoa): boolean {
   return pessoa.perfil.includes('consumidor');
 }
 
 /** master: the one who grants or removes master, and releases a login binding. */
-export function ehMaster(pessoa: { readonly perfil: readonly Perfil[] }): boolean {
+export function ehMaster(pessoa: Pessoa): boolean {
   return pessoa.perfil.includes('master');
 }
 
 /** admin and master act for anyone and at any time. */
-export function ehGestor(ator: Ator): boolean {
-  return temPerfil(ator, 'admin', 'master');
+export function ehGestor(pessoa: Pessoa): boolean {
+  return temPerfil(pessoa, 'admin', 'master');
 }
 
 /** admin, master and info see everyone's records. */
-export function veTudo(ator: Ator): boolean {
-  return temPerfil(ator, 'admin', 'master', 'info');
+export function veTudo(pessoa: Pessoa): boolean {
+  return temPerfil(pessoa, 'admin', 'master', 'info');
+}
+
+// ---------------------------------------------------------------------------------------------
+// A cycle's steps: who takes each one, and in which phase. The dashboard's "next step" reads them.
+
+export const ACOES_DO_CICLO = ['ofertar', 'compor', 'pedir', 'retirar'] as const;
+export type AcaoDoCiclo = (typeof ACOES_DO_CICLO)[number];
+
+export const NOMES_ACOES_DO_CICLO: Readonly<Record<AcaoDoCiclo, string>> = {
+  ofertar: 'Registrar sua oferta de produtos',
+  compor: 'Compor as cestas do ciclo',
+  pedir: 'Fazer seu pedido',
+  retirar: 'Retirar sua cesta no ponto de entrega',
+};
+
+const PASSOS_DO_CICLO: Readonly<Record<AcaoDoCiclo, { readonly fase: Fase; readonly quem: (p: Pessoa) => boolean }>> = {
+  ofertar: { fase: 'oferta', quem: ehFornecedor },
+  compor: { fase: 'composicao', quem: ehGestor },
+  pedir: { fase: 'pedido', quem: ehConsumidor },
+  retirar: { fase: 'retirada', quem: ehConsumidor },
+};
+
+/** What this person can do in a cycle of this phase, in the order to show. */
+export function proximasAcoes(pessoa: Pessoa, fase: Fase): AcaoDoCiclo[] {
+  return ACOES_DO_CICLO.filter((a) => PASSOS_DO_CICLO[a].fase === fase && PASSOS_DO_CICLO[a].quem(pessoa));
 }
 
 /** The refusal for acting on, or looking at, another person's order or offer. */

@@ -67,27 +67,6 @@ export async function ciclosDoPainel(db: Db, hoje: string): Promise<CicloResumo[
   return linhas.map((l) => ({ ...l, fase: faseDoCiclo(l, hoje) }));
 }
 
-/** What a person with these perfis can do in a cycle of this phase, in the order to show. */
-export const ACOES_DO_CICLO = ['ofertar', 'compor', 'pedir', 'retirar'] as const;
-export type AcaoDoCiclo = (typeof ACOES_DO_CICLO)[number];
-
-export const NOMES_ACOES_DO_CICLO: Readonly<Record<AcaoDoCiclo, string>> = {
-  ofertar: 'Registrar sua oferta de produtos',
-  compor: 'Compor as cestas do ciclo',
-  pedir: 'Fazer seu pedido',
-  retirar: 'Retirar sua cesta no ponto de entrega',
-};
-
-export function proximasAcoes(perfil: readonly string[], fase: Fase): AcaoDoCiclo[] {
-  const admin = perfil.includes('admin') || perfil.includes('master');
-  const acoes: AcaoDoCiclo[] = [];
-  if (fase === 'oferta' && perfil.includes('fornecedor')) acoes.push('ofertar');
-  if (fase === 'composicao' && admin) acoes.push('compor');
-  if (fase === 'pedido' && perfil.includes('consumidor')) acoes.push('pedir');
-  if (fase === 'retirada' && perfil.includes('consumidor')) acoes.push('retirar');
-  return acoes;
-}
-
 // ---------------------------------------------------------------------------------------------
 // The cycle record and its three child lists.
 

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { emTransacao, type Banco, type Db } from '../db/banco.ts';
-import { ehGestor, exigirAgirPor, podeNoRegistro, veTudo, type Ator } from './acesso.ts';
+import { ehFornecedor, ehGestor, exigirAgirPor, podeNoRegistro, veTudo, type Ator } from './acesso.ts';
 import { conferirCapacidade, extrasPublicados, linhasOfertadas } from './alocacao.ts';
 import { auditar } from './auditoria.ts';
 import { cicloDasJanelas, exigirJanela, faseDoCiclo, type Fase } from './ciclos.ts';
@@ -40,11 +40,11 @@ export interface ContextoTempo {
  */
 async function fornecedorAlvo(db: Db, ator: Ator, usuarioid: number | null): Promise<number> {
   const eu = exigirAgirPor(ator, usuarioid, 'oferta');
-  if (ator.perfil.includes('fornecedor') && (usuarioid === null || usuarioid === eu)) return eu;
+  if (ehFornecedor(ator) && (usuarioid === null || usuarioid === eu)) return eu;
   if (!ehGestor(ator)) throw new Proibido('SEM_PERMISSAO', 'Só fornecedores registram ofertas');
   if (usuarioid === null) throw new Invalido('VALIDACAO', 'Informe o fornecedor', { usuarioid: 'Informe o fornecedor da oferta' });
   const u = await db.selectFrom('usuario').select('perfil').where('id', '=', usuarioid).executeTakeFirst();
-  if (u === undefined || !lerPerfis(u.perfil).includes('fornecedor')) {
+  if (u === undefined || !ehFornecedor({ perfil: lerPerfis(u.perfil) })) {
     throw new Invalido('VALIDACAO', 'Fornecedor inválido', { usuarioid: 'Não há fornecedor com este id' });
   }
   return usuarioid;

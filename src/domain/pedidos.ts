@@ -1,6 +1,6 @@
 import { emTransacao, travar, type Banco, type Db } from '../db/banco.ts';
 import { consultaPreparada } from '../db/preparadas.ts';
-import { ehGestor, exigirAgirPor, podeNoRegistro, veTudo, type Ator } from './acesso.ts';
+import { ehConsumidor, ehGestor, exigirAgirPor, podeNoRegistro, veTudo, type Ator } from './acesso.ts';
 import { auditar } from './auditoria.ts';
 import { cicloDasJanelas, exigirJanela } from './ciclos.ts';
 import { ESCALA_DINHEIRO, ESCALA_QUANTIDADE, paraNumero, valorDaQuantidade } from '../decimal.ts';
@@ -294,11 +294,11 @@ export async function pedidoDe(db: Db, cicloid: number, usuarioid: number, taxa:
  */
 async function consumidorAlvo(db: Db, ator: Ator, usuarioid: number | null): Promise<{ id: number; nome: string }> {
   const eu = exigirAgirPor(ator, usuarioid, 'pedido');
-  if (ator.perfil.includes('consumidor') && (usuarioid === null || usuarioid === eu)) return { id: eu, nome: ator.nome };
+  if (ehConsumidor(ator) && (usuarioid === null || usuarioid === eu)) return { id: eu, nome: ator.nome };
   if (!ehGestor(ator)) throw new Proibido('SEM_PERMISSAO', 'Só consumidores fazem pedidos');
   if (usuarioid === null) throw new Invalido('VALIDACAO', 'Informe o consumidor', { usuarioid: 'Informe o consumidor do pedido' });
   const u = await db.selectFrom('usuario').select(['perfil', 'nome']).where('id', '=', usuarioid).executeTakeFirst();
-  if (u === undefined || !lerPerfis(u.perfil).includes('consumidor')) throw new Invalido('VALIDACAO', 'Consumidor inválido', { usuarioid: 'Não há consumidor com este id' });
+  if (u === undefined || !ehConsumidor({ perfil: lerPerfis(u.perfil) })) throw new Invalido('VALIDACAO', 'Consumidor inválido', { usuarioid: 'Não há consumidor com este id' });
   return { id: usuarioid, nome: u.nome };
 }
 

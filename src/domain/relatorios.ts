@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/banco.ts';
-import { veTudo, type Ator } from './acesso.ts';
+import { ehConsumidor, ehFornecedor, veTudo, type Ator } from './acesso.ts';
 import { entregasDoCiclo } from './alocacao.ts';
 import { faseDoCiclo, type Fase } from './ciclos.ts';
 import { ESCALA_DINHEIRO, ESCALA_QUANTIDADE, formatarDecimal, paraNumero, valorDaQuantidade } from '../decimal.ts';
@@ -370,7 +370,7 @@ export async function documentoDeEntrega(db: Db, ator: Ator, cicloid: number, ta
   if (ciclo === undefined) throw new NaoEncontrado('CICLO_NAO_ENCONTRADO', `Não encontramos o ciclo ${cicloid}`);
   const todos = veTudo(ator);
   // Only one's own order for a consumer; none for a supplier, whose part is the receiving sheet.
-  const alvo = todos ? null : ator.perfil.includes('consumidor') ? (ator.usuarioid ?? -1) : -1;
+  const alvo = todos ? null : ehConsumidor(ator) ? (ator.usuarioid ?? -1) : -1;
   const pedidos = (await carregarPedidosDoCiclo(db, cicloid, alvo, taxa)).filter((p) => p.finalizado);
   const contatos = new Map(
     (pedidos.length === 0 ? [] : await db.selectFrom('usuario').select(['id', 'celular']).where('id', 'in', pedidos.map((p) => p.usuario.id)).execute()).map((u) => [u.id, u.celular]),
@@ -413,7 +413,7 @@ export async function documentoDeEntrega(db: Db, ator: Ator, cicloid: number, ta
     }
   }
   const recebimento = new Map<string, DocumentoDeEntrega['recebimento'][number]>();
-  if (todos || ator.perfil.includes('fornecedor')) {
+  if (todos || ehFornecedor(ator)) {
     for (const l of await linhasDosFornecedores(db, ator, [cicloid])) {
       if (l.quantidade === 0) continue;
       const f = String(l.fornecedor);

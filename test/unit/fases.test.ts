@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { faseDoCiclo, proximasAcoes } from '../../src/domain/ciclos.ts';
+import { proximasAcoes } from '../../src/domain/acesso.ts';
+import { faseDoCiclo } from '../../src/domain/ciclos.ts';
+import { PERFIS, type Perfil } from '../../src/domain/perfis.ts';
 import { dataHoraLocal, diaLocal } from '../../src/domain/tempo.ts';
 
 const CICLO = {
@@ -25,25 +27,25 @@ test('o dia é o do fuso da comunidade, não o do servidor', () => {
 });
 
 test('a próxima etapa depende do perfil e da fase', () => {
-  assert.deepEqual(proximasAcoes(['fornecedor'], 'oferta'), ['ofertar']);
-  assert.deepEqual(proximasAcoes(['consumidor'], 'oferta'), []);
-  assert.deepEqual(proximasAcoes(['admin'], 'composicao'), ['compor']);
-  assert.deepEqual(proximasAcoes(['fornecedor', 'consumidor'], 'pedido'), ['pedir']);
-  assert.deepEqual(proximasAcoes(['consumidor'], 'retirada'), ['retirar']);
+  assert.deepEqual(proximasAcoes({ perfil: ['fornecedor'] }, 'oferta'), ['ofertar']);
+  assert.deepEqual(proximasAcoes({ perfil: ['consumidor'] }, 'oferta'), []);
+  assert.deepEqual(proximasAcoes({ perfil: ['admin'] }, 'composicao'), ['compor']);
+  assert.deepEqual(proximasAcoes({ perfil: ['fornecedor', 'consumidor'] }, 'pedido'), ['pedir']);
+  assert.deepEqual(proximasAcoes({ perfil: ['consumidor'] }, 'retirada'), ['retirar']);
 });
 
 test('as próximas etapas, perfil a perfil e fase a fase', () => {
   const fases = ['planejado', 'oferta', 'composicao', 'pedido', 'retirada', 'encerrado'] as const;
-  const esperado: Record<string, Record<(typeof fases)[number], string[]>> = {
+  const esperado: Record<Perfil, Record<(typeof fases)[number], string[]>> = {
     fornecedor: { planejado: [], oferta: ['ofertar'], composicao: [], pedido: [], retirada: [], encerrado: [] },
     consumidor: { planejado: [], oferta: [], composicao: [], pedido: ['pedir'], retirada: ['retirar'], encerrado: [] },
     admin: { planejado: [], oferta: [], composicao: ['compor'], pedido: [], retirada: [], encerrado: [] },
     master: { planejado: [], oferta: [], composicao: ['compor'], pedido: [], retirada: [], encerrado: [] },
     info: { planejado: [], oferta: [], composicao: [], pedido: [], retirada: [], encerrado: [] },
   };
-  for (const [perfil, porFase] of Object.entries(esperado)) {
-    for (const fase of fases) assert.deepEqual(proximasAcoes([perfil], fase), porFase[fase], `${perfil} em ${fase}`);
+  for (const perfil of PERFIS) {
+    for (const fase of fases) assert.deepEqual(proximasAcoes({ perfil: [perfil] }, fase), esperado[perfil][fase], `${perfil} em ${fase}`);
   }
-  assert.deepEqual(proximasAcoes(['master', 'fornecedor', 'consumidor'], 'oferta'), ['ofertar']);
-  assert.deepEqual(proximasAcoes([], 'pedido'), []);
+  assert.deepEqual(proximasAcoes({ perfil: ['master', 'fornecedor', 'consumidor'] }, 'oferta'), ['ofertar']);
+  assert.deepEqual(proximasAcoes({ perfil: [] }, 'pedido'), []);
 });

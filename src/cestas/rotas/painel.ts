@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppTipada } from '../../http/app-tipada.ts';
-import { ciclosDoPainel, proximasAcoes } from '../../domain/ciclos.ts';
+import { proximasAcoes } from '../../domain/acesso.ts';
+import { ciclosDoPainel } from '../../domain/ciclos.ts';
 import { saldoDe } from '../../domain/financeiro.ts';
 import { diaLocal } from '../../domain/tempo.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
@@ -13,7 +14,7 @@ export async function mostrarPainel(ctx: ContextoCestas, req: FastifyRequest, re
   const ator = req.ator;
   if (ator === null) throw new Error('painel sem ator: a regra de acesso não rodou');
   const hoje = diaLocal(ctx.relogio.agora(), ctx.config.tz);
-  const ciclos = (await ciclosDoPainel(ctx.banco, hoje)).map((c) => ({ ...c, acoes: proximasAcoes(ator.perfil, c.fase) }));
+  const ciclos = (await ciclosDoPainel(ctx.banco, hoje)).map((c) => ({ ...c, acoes: proximasAcoes(ator, c.fase) }));
   const saldo = ator.usuarioid === null ? null : await saldoDe(ctx.banco, ator.usuarioid);
   return responder(req, reply, {
     titulo: 'Painel',

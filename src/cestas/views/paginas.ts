@@ -1,5 +1,5 @@
-import { pode, type Acao, type Ator } from '../../domain/acesso.ts';
-import { NOMES_ACOES_DO_CICLO, NOMES_FASES, type AcaoDoCiclo, type CicloResumo } from '../../domain/ciclos.ts';
+import { NOMES_ACOES_DO_CICLO, pode, type Acao, type AcaoDoCiclo, type Ator } from '../../domain/acesso.ts';
+import { NOMES_FASES, type CicloResumo } from '../../domain/ciclos.ts';
 import { formatarReais } from '../../decimal.ts';
 import type { Saldo } from '../../domain/financeiro.ts';
 import { NOMES_PERFIS, PERFIS_AUTOCADASTRO, type Perfil } from '../../domain/perfis.ts';
