@@ -85,6 +85,13 @@ export function formatarReais(centavos: number): string {
   return `${centavos < 0 ? '−' : ''}R$ ${milhares},${fracao}`;
 }
 
+/** A quantity for people, in pt-BR, without trailing zeros: 1500 → "1,5", 12000000 → "12.000". */
+export function formatarQuantidade(milesimos: number): string {
+  const [inteira = '0', fracao = ''] = formatarDecimal(Math.abs(milesimos), ESCALA_QUANTIDADE).split('.');
+  const decimais = fracao.replace(/0+$/, '');
+  return `${milesimos < 0 ? '−' : ''}${inteira.replace(/\B(?=(\d{3})+(?!\d))/g, '.')}${decimais === '' ? '' : `,${decimais}`}`;
+}
+
 /**
  * Price of a quantity: cents per unit × thousandths of a unit, rounded half-up to the cent.
  * Integer arithmetic throughout, so 0.1 + 0.2 of a price is exactly 0.3 of it.

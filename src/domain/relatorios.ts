@@ -3,9 +3,9 @@ import type { Db } from '../db/banco.ts';
 import { ehConsumidor, ehFornecedor, veTudo, type Ator } from './acesso.ts';
 import { entregasDoCiclo } from './alocacao.ts';
 import { faseDoCiclo, type Fase } from './ciclos.ts';
-import { ESCALA_DINHEIRO, ESCALA_QUANTIDADE, formatarDecimal, paraNumero, valorDaQuantidade } from '../decimal.ts';
+import { formatarQuantidade, valorDaQuantidade } from '../decimal.ts';
 import { NaoEncontrado } from './erros.ts';
-import { carregarPedidosDoCiclo, type Taxa } from './pedidos.ts';
+import { carregarPedidosDoCiclo, type Pedido, type Taxa } from './pedidos.ts';
 
 /**
  * Reports are declarative: columns, rows in exact integer units, an optional grouping and the
@@ -38,6 +38,8 @@ export type LinhaRelatorio = Readonly<Record<string, Celula>>;
 
 export interface Grupo {
   readonly titulo: string;
+  /** A line about the group as a whole (a delivery point's address), for the printed sections. */
+  readonly nota?: string;
   readonly linhas: readonly LinhaRelatorio[];
   readonly subtotais: Readonly<Record<string, number>>;
 }
@@ -48,6 +50,16 @@ export interface Relatorio {
   readonly colunas: readonly Coluna[];
   readonly grupos: readonly Grupo[];
   readonly totais: Readonly<Record<string, number>>;
+  /** The column the rows are grouped by: each group's title, so a printed group leaves it out. */
+  readonly agrupadoPor?: string;
+  /** A printed sheet's empty column to tick or sign on delivery day ("Recebido"). */
+  readonly conferencia?: string;
+}
+
+/** What a report may say beyond its rows: a note per group (by title) and a column to tick. */
+export interface Apresentacao {
+  readonly notas?: ReadonlyMap<string, string>;
+  readonly conferencia?: string;
 }
 
 function somar(colunas: readonly Coluna[], linhas: readonly LinhaRelatorio[]): Record<string, number> {
@@ -57,7 +69,7 @@ function somar(colunas: readonly Coluna[], linhas: readonly LinhaRelatorio[]): R
 }
 
 /** Groups rows by a text column (in order of first appearance) and adds the subtotals and totals. */
-export function montarRelatorio(titulo: string, subtitulo: string, colunas: readonly Coluna[], linhas: readonly LinhaRelatorio[], agruparPor?: string): Relatorio {
+export function montarRelatorio(titulo: string, subtitulo: string, colunas: readonly Coluna[], linhas: readonly LinhaRelatorio[], agruparPor?: string, apresentacao: Apresentacao = {}): Relatorio {
   const grupos = new Map<string, LinhaRelatorio[]>();
   for (const l of linhas) {
     const chave = agruparPor === undefined ? '' : String(l[agruparPor] ?? '');
@@ -67,37 +79,13 @@ export function montarRelatorio(titulo: string, subtitulo: string, colunas: read
     titulo,
     subtitulo,
     colunas,
-    grupos: [...grupos.entries()].map(([t, ls]) => ({ titulo: t, linhas: ls, subtotais: somar(colunas, ls) })),
+    grupos: [...grupos.entries()].map(([t, ls]) => {
+      const nota = apresentacao.notas?.get(t);
+      return { titulo: t, ...(nota === undefined ? {} : { nota }), linhas: ls, subtotais: somar(colunas, ls) };
+    }),
     totais: somar(colunas, linhas),
-  };
-}
-
-/** A cell as a JSON number or text, rounded to its column's scale. */
-export function valorJson(c: Coluna, v: Celula): string | number | null {
-  if (typeof v !== 'number') return v;
-  if (c.tipo === 'dinheiro') return paraNumero(v, ESCALA_DINHEIRO);
-  if (c.tipo === 'quantidade') return paraNumero(v, ESCALA_QUANTIDADE);
-  return v;
-}
-
-/** A cell as dot-decimal text (CSV): 1230 cents → "12.30". */
-export function valorTexto(c: Coluna, v: Celula): string {
-  if (v === null) return '';
-  if (typeof v !== 'number') return v;
-  if (c.tipo === 'dinheiro') return formatarDecimal(v, ESCALA_DINHEIRO);
-  if (c.tipo === 'quantidade') return formatarDecimal(v, ESCALA_QUANTIDADE).replace(/\.?0+$/, '') || '0';
-  return String(v);
-}
-
-export function relatorioParaJson(r: Relatorio) {
-  const linha = (l: LinhaRelatorio) => Object.fromEntries(r.colunas.map((c) => [c.chave, valorJson(c, l[c.chave] ?? null)]));
-  const somas = (t: Readonly<Record<string, number>>) => Object.fromEntries(Object.entries(t).map(([k, v]) => [k, valorJson(r.colunas.find((c) => c.chave === k) ?? { chave: k, titulo: k, tipo: 'inteiro' }, v)]));
-  return {
-    titulo: r.titulo,
-    subtitulo: r.subtitulo,
-    colunas: r.colunas,
-    grupos: r.grupos.map((g) => ({ titulo: g.titulo, linhas: g.linhas.map(linha), subtotais: somas(g.subtotais) })),
-    totais: somas(r.totais),
+    ...(agruparPor === undefined ? {} : { agrupadoPor: agruparPor }),
+    ...(apresentacao.conferencia === undefined ? {} : { conferencia: apresentacao.conferencia }),
   };
 }
 
@@ -353,17 +341,51 @@ export async function relatorioDeMovimentacoes(db: Db, ator: Ator, filtro: Filtr
 // ---------------------------------------------------------------------------------------------
 // The delivery document of a cycle.
 
+/**
+ * What the community prints for delivery day: a cover's figures and its sections, each a report
+ * of the same model as the pages (so the receiving sheet is the supplier report's rows, the
+ * same cells the page, the JSON and the CSV show).
+ */
 export interface DocumentoDeEntrega {
   readonly ciclo: { id: number; nome: string; dataRetiradaInicio: string; dataRetiradaFim: string };
-  readonly resumo: { pedidos: number; cestas: Array<{ nome: string; quantidade: number }>; totalCentavos: number };
-  readonly pontos: Array<{ nome: string; endereco: string | null; responsavel: string | null; consumidores: Array<{ nome: string; celular: string | null; itens: string; totalCentavos: number }> }>;
-  readonly montagem: Array<{ nome: string; montar: number; itens: Array<{ produto: string; fornecedor: string; quantidade: string }> }>;
-  readonly recebimento: Array<{ fornecedor: string; linhas: Array<{ produto: string; quantidade: string; valorUnitarioCentavos: number; valorCentavos: number }>; totalCentavos: number }>;
+  /** Confirmed orders, and what they add up to with the fee, in cents. */
+  readonly pedidos: number;
+  readonly totalCentavos: number;
+  /** Baskets to assemble; orders per delivery point; packing per basket type; receiving per supplier. */
+  readonly secoes: readonly Relatorio[];
+}
+
+// Until the order's own lines carry integer units.
+const milesimosDaLinha = (l: Pedido['produtos'][number]) => Math.round(l.quantidade * 1000);
+const centavosDoPedido = (p: Pedido) => Math.round(p.totalComTaxa * 100);
+
+const COLUNAS_PONTOS: readonly Coluna[] = [
+  { chave: 'ponto', titulo: 'Ponto de entrega', tipo: 'texto' },
+  { chave: 'consumidor', titulo: 'Consumidor', tipo: 'texto' },
+  { chave: 'telefone', titulo: 'Telefone', tipo: 'texto' },
+  { chave: 'itens', titulo: 'Itens', tipo: 'texto' },
+  { chave: 'valor', titulo: 'Valor', tipo: 'dinheiro', soma: true },
+];
+
+const COLUNAS_MONTAGEM: readonly Coluna[] = [
+  { chave: 'cesta', titulo: 'Cesta', tipo: 'texto' },
+  { chave: 'produto', titulo: 'Produto', tipo: 'texto' },
+  { chave: 'fornecedor', titulo: 'Fornecedor', tipo: 'texto' },
+  { chave: 'quantidade', titulo: 'Por cesta', tipo: 'quantidade' },
+  { chave: 'unidade', titulo: 'Unidade', tipo: 'texto' },
+];
+
+/** The receiving sheet: the supplier report's columns for one cycle, without the plan. */
+const COLUNAS_RECEBIMENTO = COLUNAS_FORNECEDORES.filter((c) => c.chave !== 'ciclo' && c.chave !== 'planejado');
+
+/** One order's lines in a cell: "2 × Pequena; 1,5 kg tomate". */
+function itensDoPedido(p: Pedido): string {
+  return p.produtos.map((l) => `${formatarQuantidade(milesimosDaLinha(l))} ${l.tipo === 'cesta' ? '×' : l.unidade} ${l.nome}`).join('; ');
 }
 
 /**
- * What the community prints for delivery day, from confirmed orders only: a consumer sees their
- * own entry, a supplier their own receiving sheet; admins and info see everything.
+ * From confirmed orders only: a consumer sees their own entry, a supplier their own receiving
+ * sheet; admins and info see everything.
  */
 export async function documentoDeEntrega(db: Db, ator: Ator, cicloid: number, taxa: Taxa): Promise<DocumentoDeEntrega> {
   const [ciclo] = await ciclosPorId(db, [cicloid]);
@@ -375,21 +397,31 @@ export async function documentoDeEntrega(db: Db, ator: Ator, cicloid: number, ta
   const contatos = new Map(
     (pedidos.length === 0 ? [] : await db.selectFrom('usuario').select(['id', 'celular']).where('id', 'in', pedidos.map((p) => p.usuario.id)).execute()).map((u) => [u.id, u.celular]),
   );
-  const pontosInfo = await db.selectFrom('pontoentrega').select(['id', 'nome', 'endereco', 'responsavel']).execute();
-  const porPonto = new Map<number, DocumentoDeEntrega['pontos'][number]>();
-  for (const p of pedidos) {
-    const info = pontosInfo.find((x) => x.id === p.pontoEntrega.id);
-    const ponto = porPonto.get(p.pontoEntrega.id) ?? { nome: p.pontoEntrega.nome, endereco: info?.endereco ?? null, responsavel: info?.responsavel ?? null, consumidores: [] };
-    ponto.consumidores.push({
-      nome: p.usuario.nome, celular: contatos.get(p.usuario.id) ?? null,
-      itens: p.produtos.map((l) => `${String(l.quantidade)} ${l.tipo === 'cesta' ? '×' : l.unidade} ${l.nome}`).join('; '),
-      totalCentavos: Math.round(p.totalComTaxa * 100),
-    });
-    porPonto.set(p.pontoEntrega.id, ponto);
-  }
+  const pontos = pedidos.length === 0 ? [] : await db.selectFrom('pontoentrega').select(['id', 'nome', 'endereco', 'responsavel']).where('id', 'in', [...new Set(pedidos.map((p) => p.pontoEntrega.id))]).execute();
+  const notasDosPontos = new Map(
+    pontos.map((p) => [p.nome, [p.endereco, p.responsavel === null ? null : `Responsável: ${p.responsavel}`].filter((x) => x !== null && x !== '').join(' · ')] as const).filter(([, nota]) => nota !== ''),
+  );
+  const porPonto = montarRelatorio(
+    'Ponto de entrega',
+    ciclo.nome,
+    COLUNAS_PONTOS,
+    pedidos
+      .map((p) => ({ ponto: p.pontoEntrega.nome, consumidor: p.usuario.nome, telefone: contatos.get(p.usuario.id) ?? null, itens: itensDoPedido(p), valor: centavosDoPedido(p) }))
+      .sort((a, b) => ordemPtBr(a.ponto, b.ponto) || ordemPtBr(a.consumidor, b.consumidor)),
+    'ponto',
+    { notas: notasDosPontos, conferencia: 'Retirado (assinatura)' },
+  );
+
   const cestas = new Map<string, number>();
-  for (const p of pedidos) for (const l of p.produtos) if (l.tipo === 'cesta') cestas.set(l.nome, (cestas.get(l.nome) ?? 0) + l.quantidade);
-  const montagem: DocumentoDeEntrega['montagem'] = [];
+  for (const p of pedidos) for (const l of p.produtos) if (l.tipo === 'cesta') cestas.set(l.nome, (cestas.get(l.nome) ?? 0) + milesimosDaLinha(l) / 1000);
+  const resumo = montarRelatorio(
+    'Cestas',
+    ciclo.nome,
+    [{ chave: 'cesta', titulo: 'Cesta', tipo: 'texto' }, { chave: 'quantidade', titulo: 'Quantidade', tipo: 'inteiro', soma: true }],
+    [...cestas].map(([cesta, quantidade]) => ({ cesta, quantidade })),
+  );
+
+  const secoes: Relatorio[] = [resumo, porPonto];
   if (todos) {
     const itens = await db
       .selectFrom('composicaoproduto as x')
@@ -405,29 +437,29 @@ export async function documentoDeEntrega(db: Db, ator: Ator, cicloid: number, ta
       .orderBy('cesta.nome')
       .orderBy('p.nome')
       .execute();
-    for (const [nome, quantidade] of cestas) {
-      montagem.push({
-        nome, montar: quantidade,
-        itens: itens.filter((i) => i.cesta === nome).map((i) => ({ produto: i.produto, fornecedor: i.fornecedor, quantidade: `${valorTexto({ chave: 'q', titulo: '', tipo: 'quantidade' }, i.quantidadePorCestaMilesimos)} ${i.unidade}` })),
-      });
-    }
+    secoes.push(montarRelatorio(
+      'Montagem',
+      ciclo.nome,
+      COLUNAS_MONTAGEM,
+      [...cestas.keys()].flatMap((cesta) => itens.filter((i) => i.cesta === cesta).map((i) => ({ cesta, produto: i.produto, fornecedor: i.fornecedor, quantidade: i.quantidadePorCestaMilesimos, unidade: i.unidade }))),
+      'cesta',
+      { notas: new Map([...cestas].map(([cesta, n]) => [cesta, `Montar ${n} ${n === 1 ? 'cesta' : 'cestas'}`])), conferencia: 'Conferido' },
+    ));
   }
-  const recebimento = new Map<string, DocumentoDeEntrega['recebimento'][number]>();
   if (todos || ehFornecedor(ator)) {
-    for (const l of await linhasDosFornecedores(db, ator, [cicloid])) {
-      if (l.quantidade === 0) continue;
-      const f = String(l.fornecedor);
-      const r = recebimento.get(f) ?? { fornecedor: f, linhas: [], totalCentavos: 0 };
-      r.linhas.push({ produto: String(l.produto), quantidade: `${valorTexto({ chave: 'q', titulo: '', tipo: 'quantidade' }, l.quantidade ?? null)} ${String(l.unidade)}`, valorUnitarioCentavos: Number(l.valorUnitario), valorCentavos: Number(l.valorTotal) });
-      r.totalCentavos += Number(l.valorTotal);
-      recebimento.set(f, r);
-    }
+    secoes.push(montarRelatorio(
+      'Recebimento',
+      ciclo.nome,
+      COLUNAS_RECEBIMENTO,
+      (await linhasDosFornecedores(db, ator, [cicloid])).filter((l) => l.quantidade !== 0),
+      'fornecedor',
+      { conferencia: 'Recebido' },
+    ));
   }
   return {
     ciclo: { id: ciclo.id, nome: ciclo.nome, dataRetiradaInicio: ciclo.dataRetiradaInicio, dataRetiradaFim: ciclo.dataRetiradaFim },
-    resumo: { pedidos: pedidos.length, cestas: [...cestas].map(([nome, quantidade]) => ({ nome, quantidade })), totalCentavos: pedidos.reduce((s, p) => s + Math.round(p.totalComTaxa * 100), 0) },
-    pontos: [...porPonto.values()].sort((a, b) => ordemPtBr(a.nome, b.nome)).map((p) => ({ ...p, consumidores: p.consumidores.sort((a, b) => ordemPtBr(a.nome, b.nome)) })),
-    montagem,
-    recebimento: [...recebimento.values()],
+    pedidos: pedidos.length,
+    totalCentavos: pedidos.reduce((s, p) => s + centavosDoPedido(p), 0),
+    secoes,
   };
 }

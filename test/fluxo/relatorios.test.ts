@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import type { Ator } from '../../src/domain/acesso.ts';
 import { lerCiclo, lerComposicao, lerOferta, lerPedido } from '../../src/cestas/entrada.ts';
+import { formatarReais } from '../../src/decimal.ts';
 import { salvarComposicao } from '../../src/domain/composicao.ts';
 import { linhasOfertadas } from '../../src/domain/alocacao.ts';
 import { salvarCiclo } from '../../src/domain/ciclos.ts';
@@ -177,8 +178,18 @@ describe('relatórios de um ciclo pequeno, conferidos à mão', () => {
     assert.doesNotMatch(texto, /Elisa/, 'pedido não confirmado não entra na entrega');
     assert.match(texto, /Pedidos confirmados: 2/);
     assert.match(texto, /R\$ 172,00/, 'total: 121 + 51');
-    assert.match(texto, /Montagem: Pequena — montar 3/);
+    assert.match(texto, /Montagem: Pequena\s+Montar 3 cestas/);
     assert.match(texto, /Recebimento: Bruno Sítio/);
+    // The receiving sheets are the supplier report's rows, cell for cell, as people read them.
+    const plano = texto.replace(/\s+/g, ' ');
+    const fornecedores = await json('Admin', `/pedidosfornecedorestodos/${cicloid}`);
+    const reais = (v: unknown) => formatarReais(Math.round(Number(v) * 100));
+    for (const g of fornecedores.grupos) {
+      const folha = plano.slice(plano.indexOf(`Recebimento: ${g.titulo}`));
+      const esperadas = g.linhas.filter((l) => Number(l.quantidade) > 0).map((l) => `${String(l.produto)} ${String(l.unidade)} ${String(l.quantidade).replace('.', ',')} ${reais(l.valorUnitario)} ${reais(l.valorTotal)}`);
+      assert.ok(esperadas.length > 0);
+      assert.ok(folha.startsWith(`Recebimento: ${g.titulo} Produto Unidade Pedido Valor unitário Valor Recebido ${esperadas.join(' ')} Total ${reais(g.subtotais.valorTotal)}`), `${g.titulo}: ${folha.slice(0, 300)}`);
+    }
     assert.match(texto, /página 1/);
     const doConsumidor = await fetch(`${amb.url}/entregaCicloPDF/${cicloid}`, { headers: { cookie: `appSession=${quem.Davi?.nav.cookie(amb.url, 'appSession') ?? ''}` } });
     const dele = await textoDoPdf(new Uint8Array(await doConsumidor.arrayBuffer()));

@@ -1,7 +1,8 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { formatarReais } from '../../decimal.ts';
-import type { DocumentoDeEntrega } from '../../domain/relatorios.ts';
+import { colunasLegiveis, type DocumentoDeEntrega, type Relatorio } from '../../domain/relatorios.ts';
+import { colunaNumerica, textoParaPessoas } from '../apresentadores/relatorios.ts';
 
 const fontes = join(dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')), 'ttf');
 const FONTE = join(fontes, 'DejaVuSans.ttf');
@@ -9,9 +10,9 @@ const FONTE_NEGRITO = join(fontes, 'DejaVuSans-Bold.ttf');
 
 interface ColunaPdf {
   readonly titulo: string;
-  /** Share of the usable width. */
-  readonly peso: number;
   readonly direita?: boolean;
+  /** Room to write by hand (a signature, a tick), whatever the cells hold. */
+  readonly aMao?: boolean;
 }
 
 function dataBr(iso: string): string {
@@ -30,9 +31,29 @@ const LINHAS_POR_VEZ = 100;
 async function tabela(doc: PDFKit.PDFDocument, colunas: readonly ColunaPdf[], linhas: readonly (readonly string[])[]): Promise<void> {
   const x0 = doc.page.margins.left;
   const largura = doc.page.width - doc.page.margins.left - doc.page.margins.right;
-  const pesoTotal = colunas.reduce((s, c) => s + c.peso, 0);
-  const larguras = colunas.map((c) => (c.peso / pesoTotal) * largura);
+  // Numbers, short text (a phone) and the hand-written column keep their natural width, so they
+  // never wrap; longer text columns share what is left in proportion to their longest cell.
   const folga = 3;
+  const medir = (texto: string, fonte: string) => doc.font(fonte).fontSize(9).widthOfString(texto) + 2 * folga + 1;
+  const natural = colunas.map((c, i) => c.aMao === true
+    ? Math.max(110, medir(c.titulo, 'negrito'))
+    : linhas.reduce((m, l) => Math.max(m, medir(l[i] ?? '', 'normal')), medir(c.titulo, 'negrito')));
+  // A column is never narrower than its longest word, so no word is cut in two.
+  const palavra = (texto: string, fonte: string) => Math.max(0, ...texto.split(/\s+/).map((p) => medir(p, fonte)));
+  const minimo = colunas.map((c, i) => linhas.reduce((m, l) => Math.max(m, palavra(l[i] ?? '', 'normal')), palavra(c.titulo, 'negrito')));
+  const fixa = new Set(colunas.flatMap((c, i) => (c.aMao === true || c.direita === true || (natural[i] ?? 0) <= largura / 5 ? [i] : [])));
+  const larguras = [...natural];
+  // Shrink the long text columns to the room left, pinning at its minimum any that reaches it.
+  for (let volta = 0; volta < colunas.length; volta++) {
+    const ocupado = larguras.reduce((s, w, i) => s + (fixa.has(i) ? w : 0), 0);
+    const flexivel = natural.reduce((s, w, i) => s + (fixa.has(i) ? 0 : w), 0);
+    if (flexivel === 0) break;
+    const escala = Math.max(0, largura - ocupado) / flexivel;
+    const presas = colunas.flatMap((_, i) => (!fixa.has(i) && (natural[i] ?? 0) * escala < (minimo[i] ?? 0) ? [i] : []));
+    colunas.forEach((_, i) => { if (!fixa.has(i)) larguras[i] = Math.max(minimo[i] ?? 0, (natural[i] ?? 0) * escala); });
+    if (presas.length === 0) break;
+    for (const i of presas) fixa.add(i);
+  }
   const altura = (celulas: readonly string[], fonte: string) => {
     doc.font(fonte).fontSize(9);
     return Math.max(...celulas.map((c, i) => doc.heightOfString(c, { width: (larguras[i] ?? 0) - 2 * folga }))) + 2 * folga;
@@ -54,7 +75,7 @@ async function tabela(doc: PDFKit.PDFDocument, colunas: readonly ColunaPdf[], li
     doc.y = y + h;
   };
   const cabecalho = colunas.map((c) => c.titulo);
-  if (doc.y + altura(cabecalho, 'negrito') * 2 > fundo()) doc.addPage();
+  if (doc.y + altura(cabecalho, 'negrito') + altura(linhas[0] ?? cabecalho, 'normal') > fundo()) doc.addPage();
   desenhar(cabecalho, 'negrito', true);
   for (const [i, linha] of linhas.entries()) {
     if (i > 0 && i % LINHAS_POR_VEZ === 0) await respirar();
@@ -68,14 +89,16 @@ async function tabela(doc: PDFKit.PDFDocument, colunas: readonly ColunaPdf[], li
 }
 
 function titulo(doc: PDFKit.PDFDocument, texto: string, tamanho = 14): void {
-  if (doc.y + 60 > doc.page.height - doc.page.margins.bottom) doc.addPage();
+  // A title never ends a page: it keeps room for a note, the table's header and its first rows.
+  if (doc.y + 120 > doc.page.height - doc.page.margins.bottom) doc.addPage();
   doc.font('negrito').fontSize(tamanho).fillColor('#000').text(texto, doc.page.margins.left, doc.y);
   doc.moveDown(0.4);
 }
 
 /**
- * Writes the delivery document as a stream: cover, one section per delivery point, one packing
- * sheet per basket type, one receiving sheet per supplier. Page numbers on every page. The
+ * Writes the delivery document as a stream: cover, then each section of the document's report
+ * model (one per delivery point, one packing sheet per basket type, one receiving sheet per
+ * supplier), formatted by the same presenter as the report pages. Page numbers on every page. The
  * document is returned at once and written in chunks, so a big cycle never blocks the server.
  */
 export async function pdfDeEntrega(d: DocumentoDeEntrega): Promise<PDFKit.PDFDocument> {
@@ -101,35 +124,31 @@ export async function pdfDeEntrega(d: DocumentoDeEntrega): Promise<PDFKit.PDFDoc
   return doc;
 }
 
+/** One section of the document: a table per group (or one table), titled, with its totals. */
+async function secao(doc: PDFKit.PDFDocument, r: Relatorio): Promise<void> {
+  const colunas = colunasLegiveis(r).filter((c) => c.chave !== r.agrupadoPor);
+  const cabecalho: ColunaPdf[] = [
+    ...colunas.map((c) => ({ titulo: c.titulo, direita: colunaNumerica(c) })),
+    ...(r.conferencia === undefined ? [] : [{ titulo: r.conferencia, aMao: true }]),
+  ];
+  const vazio = r.conferencia === undefined ? [] : [''];
+  const total = (somas: Readonly<Record<string, number>>) =>
+    [...colunas.map((c, i) => (i === 0 ? 'Total' : somas[c.chave] === undefined ? '' : textoParaPessoas(c, somas[c.chave] ?? null))), ...vazio];
+  for (const g of r.grupos) {
+    if (g.linhas.length === 0) continue;
+    titulo(doc, r.agrupadoPor === undefined ? r.titulo : `${r.titulo}: ${g.titulo}`);
+    if (g.nota !== undefined) doc.font('normal').fontSize(10).text(g.nota).moveDown(0.3);
+    const linhas = g.linhas.map((l) => [...colunas.map((c) => textoParaPessoas(c, l[c.chave] ?? null)), ...vazio]);
+    await tabela(doc, cabecalho, Object.keys(g.subtotais).length > 0 ? [...linhas, total(g.subtotais)] : linhas);
+  }
+}
+
 async function escrever(doc: PDFKit.PDFDocument, d: DocumentoDeEntrega): Promise<void> {
   titulo(doc, `Entrega do ${d.ciclo.nome}`, 20);
   doc.font('normal').fontSize(11).text(`Retirada: ${dataBr(d.ciclo.dataRetiradaInicio)} a ${dataBr(d.ciclo.dataRetiradaFim)}`);
-  doc.text(`Pedidos confirmados: ${d.resumo.pedidos}`);
-  doc.text(`Valor total dos pedidos (com taxa): ${formatarReais(d.resumo.totalCentavos)}`);
+  doc.text(`Pedidos confirmados: ${d.pedidos}`);
+  doc.text(`Valor total dos pedidos (com taxa): ${formatarReais(d.totalCentavos)}`);
   doc.moveDown();
-  if (d.resumo.cestas.length > 0) await tabela(doc, [{ titulo: 'Cesta', peso: 3 }, { titulo: 'Quantidade', peso: 1, direita: true }], d.resumo.cestas.map((c) => [c.nome, String(c.quantidade)]));
-
-  for (const p of d.pontos) {
-    titulo(doc, `Ponto de entrega: ${p.nome}`);
-    const linha = [p.endereco, p.responsavel === null ? null : `Responsável: ${p.responsavel}`].filter((x) => x !== null).join(' · ');
-    if (linha !== '') doc.font('normal').fontSize(10).text(linha).moveDown(0.3);
-    await tabela(
-      doc,
-      [{ titulo: 'Consumidor', peso: 2.2 }, { titulo: 'Telefone', peso: 1.4 }, { titulo: 'Itens', peso: 4 }, { titulo: 'Valor', peso: 1.2, direita: true }, { titulo: 'Retirado (assinatura)', peso: 2 }],
-      p.consumidores.map((c) => [c.nome, c.celular ?? '', c.itens, formatarReais(c.totalCentavos), '']),
-    );
-  }
-  for (const m of d.montagem) {
-    titulo(doc, `Montagem: ${m.nome} — montar ${m.montar}`);
-    await tabela(doc, [{ titulo: 'Produto', peso: 3 }, { titulo: 'Fornecedor', peso: 3 }, { titulo: 'Por cesta', peso: 1.5, direita: true }, { titulo: 'Conferido', peso: 1.2 }], m.itens.map((i) => [i.produto, i.fornecedor, i.quantidade, '']));
-  }
-  for (const r of d.recebimento) {
-    titulo(doc, `Recebimento: ${r.fornecedor}`);
-    await tabela(
-      doc,
-      [{ titulo: 'Produto', peso: 3 }, { titulo: 'Quantidade', peso: 1.5, direita: true }, { titulo: 'Valor unitário', peso: 1.5, direita: true }, { titulo: 'Valor', peso: 1.5, direita: true }, { titulo: 'Recebido', peso: 1.2 }],
-      [...r.linhas.map((l) => [l.produto, l.quantidade, formatarReais(l.valorUnitarioCentavos), formatarReais(l.valorCentavos), '']), ['Total', '', '', formatarReais(r.totalCentavos), '']],
-    );
-  }
+  for (const r of d.secoes) await secao(doc, r);
   doc.end();
 }

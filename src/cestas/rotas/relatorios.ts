@@ -5,8 +5,9 @@ import type { Acao, Ator } from '../../domain/acesso.ts';
 import { NaoEncontrado } from '../../domain/erros.ts';
 import {
   cicloAtual, ciclosParaEscolher, colunasLegiveis, documentoDeEntrega, relatorioDeMovimentacoes,
-  relatorioDeProdutos, relatorioDeSobra, relatorioDosConsumidores, relatorioDosFornecedores, relatorioParaJson, valorTexto, type Relatorio,
+  relatorioDeProdutos, relatorioDeSobra, relatorioDosConsumidores, relatorioDosFornecedores, type Relatorio,
 } from '../../domain/relatorios.ts';
+import { relatorioParaJson, valorTexto } from '../apresentadores/relatorios.ts';
 import { comoEntrada } from '../../http/campos.ts';
 import { atorDe } from '../autenticacao.ts';
 import { lerCiclos, lerFiltroMovimentacoes } from '../entrada.ts';

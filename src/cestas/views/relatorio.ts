@@ -1,5 +1,5 @@
-import { formatarReais } from '../../decimal.ts';
-import { colunasLegiveis, valorTexto, type Celula, type Coluna, type Relatorio } from '../../domain/relatorios.ts';
+import { colunasLegiveis, type Celula, type Coluna, type Relatorio } from '../../domain/relatorios.ts';
+import { colunaNumerica as numerica, textoParaPessoas } from '../apresentadores/relatorios.ts';
 import type { Fase } from '../../domain/ciclos.ts';
 import { NOMES_FASES } from '../../domain/ciclos.ts';
 import { html, type Html } from '../../http/html.ts';
@@ -7,13 +7,9 @@ import { pode, type Acao, type Ator } from '../../domain/acesso.ts';
 import { campoCsrf } from './layout.ts';
 
 function celula(c: Coluna, v: Celula): Html | string {
-  if (v === null) return '';
-  if (typeof v === 'number' && c.tipo === 'dinheiro') return formatarReais(v);
   if (typeof v === 'string' && c.chave === 'comprovante') return html`<a href="${v}">baixar</a>`;
-  return valorTexto(c, v).replace('.', ',');
+  return textoParaPessoas(c, v);
 }
-
-const numerica = (c: Coluna) => c.tipo !== 'texto';
 
 /** Any report as a table: group headers, rows, subtotals and the total. Prints cleanly. */
 export function tabelaRelatorio(r: Relatorio, extras: { csv?: string; pdf?: string } = {}): Html {
