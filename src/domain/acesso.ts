@@ -106,19 +106,15 @@ export function veTudo(pessoa: Pessoa): boolean {
 export const ACOES_DO_CICLO = ['ofertar', 'compor', 'pedir', 'retirar'] as const;
 export type AcaoDoCiclo = (typeof ACOES_DO_CICLO)[number];
 
-export const NOMES_ACOES_DO_CICLO: Readonly<Record<AcaoDoCiclo, string>> = {
-  ofertar: 'Registrar sua oferta de produtos',
-  compor: 'Compor as cestas do ciclo',
-  pedir: 'Fazer seu pedido',
-  retirar: 'Retirar sua cesta no ponto de entrega',
+/** Each step: the phase it belongs to, who takes it, and how the dashboard names it. */
+const PASSOS_DO_CICLO: Readonly<Record<AcaoDoCiclo, { readonly fase: Fase; readonly quem: (p: Pessoa) => boolean; readonly nome: string }>> = {
+  ofertar: { fase: 'oferta', quem: ehFornecedor, nome: 'Registrar sua oferta de produtos' },
+  compor: { fase: 'composicao', quem: ehGestor, nome: 'Compor as cestas do ciclo' },
+  pedir: { fase: 'pedido', quem: ehConsumidor, nome: 'Fazer seu pedido' },
+  retirar: { fase: 'retirada', quem: ehConsumidor, nome: 'Retirar sua cesta no ponto de entrega' },
 };
 
-const PASSOS_DO_CICLO: Readonly<Record<AcaoDoCiclo, { readonly fase: Fase; readonly quem: (p: Pessoa) => boolean }>> = {
-  ofertar: { fase: 'oferta', quem: ehFornecedor },
-  compor: { fase: 'composicao', quem: ehGestor },
-  pedir: { fase: 'pedido', quem: ehConsumidor },
-  retirar: { fase: 'retirada', quem: ehConsumidor },
-};
+export const nomeDoPasso = (acao: AcaoDoCiclo): string => PASSOS_DO_CICLO[acao].nome;
 
 /** What this person can do in a cycle of this phase, in the order to show. */
 export function proximasAcoes(pessoa: Pessoa, fase: Fase): AcaoDoCiclo[] {

@@ -270,6 +270,16 @@ function alterar(db: Db, entidade: EntidadeCatalogo, id: number, valores: object
   return db.updateTable(entidade as 'categoria').set(valores as never).where('id', '=', id).executeTakeFirst();
 }
 
+/** Runs a write in one transaction; a name the unique index already holds is a 409 naming it. */
+async function gravarSemRepetir<T>(banco: Banco, def: Definicao<EntidadeCatalogo>, gravar: (trx: Db) => Promise<T>): Promise<T> {
+  try {
+    return await emTransacao(banco, gravar);
+  } catch (e) {
+    if (violouUnicidade(e)) throw conflitoDeNome(def);
+    throw e;
+  }
+}
+
 /** Creates a record, refusing duplicates (case- and space-insensitive) with 409. */
 export async function criarCatalogo<E extends EntidadeCatalogo>(
   banco: Banco,
@@ -279,19 +289,14 @@ export async function criarCatalogo<E extends EntidadeCatalogo>(
   agora: Date,
 ): Promise<RegistroCatalogo[E]> {
   const def = definicao(entidade) as Definicao<EntidadeCatalogo>;
-  try {
-    return await emTransacao(banco, async (trx) => {
-      const v = await conferir(trx, def, dados);
-      const iso = agora.toISOString();
-      const { id } = await inserir(trx, entidade, { ...v, ativo: v.ativo ?? true, createdAt: iso, updatedAt: iso });
-      const depois = await obterCatalogo(trx, entidade, id);
-      await auditar(trx, ator, agora, { acao: 'criar', entidade, entidadeId: id, depois });
-      return depois;
-    });
-  } catch (e) {
-    if (violouUnicidade(e)) throw conflitoDeNome(def);
-    throw e;
-  }
+  return gravarSemRepetir(banco, def, async (trx) => {
+    const v = await conferir(trx, def, dados);
+    const iso = agora.toISOString();
+    const { id } = await inserir(trx, entidade, { ...v, ativo: v.ativo ?? true, createdAt: iso, updatedAt: iso });
+    const depois = await obterCatalogo(trx, entidade, id);
+    await auditar(trx, ator, agora, { acao: 'criar', entidade, entidadeId: id, depois });
+    return depois;
+  });
 }
 
 /** Updates a record in place; history (offers, orders) keeps its own snapshots. */
@@ -304,19 +309,14 @@ export async function atualizarCatalogo<E extends EntidadeCatalogo>(
   agora: Date,
 ): Promise<RegistroCatalogo[E]> {
   const def = definicao(entidade) as Definicao<EntidadeCatalogo>;
-  try {
-    return await emTransacao(banco, async (trx) => {
-      const antes = await obterCatalogo(trx, entidade, id);
-      const v = await conferir(trx, def, dados);
-      await alterar(trx, entidade, id, { ...v, ativo: v.ativo ?? antes.ativo, updatedAt: agora.toISOString() });
-      const depois = await obterCatalogo(trx, entidade, id);
-      await auditar(trx, ator, agora, { acao: 'atualizar', entidade, entidadeId: id, antes, depois });
-      return depois;
-    });
-  } catch (e) {
-    if (violouUnicidade(e)) throw conflitoDeNome(def);
-    throw e;
-  }
+  return gravarSemRepetir(banco, def, async (trx) => {
+    const antes = await obterCatalogo(trx, entidade, id);
+    const v = await conferir(trx, def, dados);
+    await alterar(trx, entidade, id, { ...v, ativo: v.ativo ?? antes.ativo, updatedAt: agora.toISOString() });
+    const depois = await obterCatalogo(trx, entidade, id);
+    await auditar(trx, ator, agora, { acao: 'atualizar', entidade, entidadeId: id, antes, depois });
+    return depois;
+  });
 }
 
 /** Deletes an unused record; one in use gives 409 naming what uses it. */

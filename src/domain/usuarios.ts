@@ -2,7 +2,7 @@ import { contem, totalDaLista } from '../db/consultas.ts';
 import { emTransacao, type Banco, type Db } from '../db/banco.ts';
 import { violouUnicidade } from '../db/erros.ts';
 import { consultaPreparada } from '../db/preparadas.ts';
-import type { Linha } from '../db/tipos.ts';
+import type { Alteracao, Linha } from '../db/tipos.ts';
 import { ehMaster, type Ator } from './acesso.ts';
 import { auditar } from './auditoria.ts';
 import { sessaoFoiEncerrada } from '../db/sessoes-encerradas.ts';
@@ -40,6 +40,19 @@ export interface Identidade {
 
 export function chaveDeEmail(email: string): string {
   return email.trim().toLowerCase();
+}
+
+/** Writes an edit of a person's record and audits it, from the record as it was. */
+async function regravar(trx: Db, ator: Ator, agora: Date, antes: Usuario, alteracao: Alteracao<'usuario'>): Promise<Usuario> {
+  const linha = await trx
+    .updateTable('usuario')
+    .set({ ...alteracao, updatedAt: agora.toISOString() })
+    .where('id', '=', antes.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  const depois = paraUsuario(linha);
+  await auditar(trx, ator, agora, { acao: 'atualizar', entidade: 'usuario', entidadeId: antes.id, antes, depois });
+  return depois;
 }
 
 function paraUsuario(l: Linha<'usuario'>): Usuario {
@@ -278,15 +291,7 @@ export async function atualizarProprioCadastro(
       escolha === null
         ? antes.perfil
         : [...antes.perfil.filter((p) => !(PERFIS_AUTOCADASTRO as readonly string[]).includes(p)), ...escolha];
-    const linha = await trx
-      .updateTable('usuario')
-      .set({ ...dados, nomeChave: chaveDeNome(dados.nome), perfil: gravarPerfis(perfil), updatedAt: agora.toISOString() })
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    const depois = paraUsuario(linha);
-    await auditar(trx, ator, agora, { acao: 'atualizar', entidade: 'usuario', entidadeId: id, antes, depois });
-    return depois;
+    return regravar(trx, ator, agora, antes, { ...dados, nomeChave: chaveDeNome(dados.nome), perfil: gravarPerfis(perfil) });
   });
 }
 
@@ -406,15 +411,7 @@ export async function atualizarUsuario(banco: Banco, ator: Ator, id: number, ent
       // The e-mail is what binds a login to this account: a new one ends every session of the
       // old address (and any already open for the new one) and waits for a fresh login to bind.
       const novoVinculo = novoEmail ? { loginEmissor: null, loginSub: null, sessoesDesde: agora.toISOString() } : {};
-      const linha = await trx
-        .updateTable('usuario')
-        .set({ ...v, ...novoVinculo, nomeChave: chaveDeNome(v.nome), emailChave: chaveDeEmail(v.email), perfil: gravarPerfis(v.perfil), updatedAt: agora.toISOString() })
-        .where('id', '=', id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      const depois = paraUsuario(linha);
-      await auditar(trx, ator, agora, { acao: 'atualizar', entidade: 'usuario', entidadeId: id, antes, depois });
-      return depois;
+      return regravar(trx, ator, agora, antes, { ...v, ...novoVinculo, nomeChave: chaveDeNome(v.nome), emailChave: chaveDeEmail(v.email), perfil: gravarPerfis(v.perfil) });
     });
   } catch (e) {
     if (violouUnicidade(e)) throw conflitoDeEmail();

@@ -1,4 +1,4 @@
-import { NOMES_ACOES_DO_CICLO, pode, type Acao, type AcaoDoCiclo, type Ator } from '../../domain/acesso.ts';
+import { nomeDoPasso, pode, type Acao, type AcaoDoCiclo, type Ator } from '../../domain/acesso.ts';
 import { NOMES_FASES, type CicloResumo } from '../../domain/ciclos.ts';
 import { formatarReais } from '../../decimal.ts';
 import type { Saldo } from '../../domain/financeiro.ts';
@@ -99,7 +99,7 @@ export function paginaPainel(ator: Ator, ciclos: readonly CicloDoPainel[], saldo
           <dt>Pedidos</dt><dd>${dataBr(c.dataPedidoInicio)} a ${dataBr(c.dataPedidoFim)}</dd>
           <dt>Retirada</dt><dd>${dataBr(c.dataRetiradaInicio)} a ${dataBr(c.dataRetiradaFim)}</dd>
         </dl>
-        ${c.acoes.length === 0 ? '' : html`<p class="proxima"><strong>Sua próxima etapa:</strong> ${c.acoes.map((a, i) => html`${i > 0 ? '; ' : ''}<a href="${linkDaAcao(a, c.id)}">${NOMES_ACOES_DO_CICLO[a]}</a>`)}</p>`}
+        ${c.acoes.length === 0 ? '' : html`<p class="proxima"><strong>Sua próxima etapa:</strong> ${c.acoes.map((a, i) => html`${i > 0 ? '; ' : ''}<a href="${linkDaAcao(a, c.id)}">${nomeDoPasso(a)}</a>`)}</p>`}
       </li>`,
         )}</ul>`}
   </section>`;
