@@ -52,14 +52,23 @@ export interface Relatorio {
   readonly totais: Readonly<Record<string, number>>;
   /** The column the rows are grouped by: each group's title, so a printed group leaves it out. */
   readonly agrupadoPor?: string;
-  /** A printed sheet's empty column to tick or sign on delivery day ("Recebido"). */
-  readonly conferencia?: string;
+  /** A printed sheet's empty column to tick ("Recebido") or sign on delivery day. */
+  readonly conferencia?: Conferencia;
+  /** Printed, each group starts on a page of its own (a delivery point's sheet). */
+  readonly paginaPorGrupo?: boolean;
+}
+
+export interface Conferencia {
+  readonly titulo: string;
+  /** Room for a signature: a wide column and rows tall enough to sign in. */
+  readonly assinatura: boolean;
 }
 
 /** What a report may say beyond its rows: a note per group (by title) and a column to tick. */
 export interface Apresentacao {
   readonly notas?: ReadonlyMap<string, string>;
-  readonly conferencia?: string;
+  readonly conferencia?: Conferencia;
+  readonly paginaPorGrupo?: boolean;
 }
 
 function somar(colunas: readonly Coluna[], linhas: readonly LinhaRelatorio[]): Record<string, number> {
@@ -86,6 +95,7 @@ export function montarRelatorio(titulo: string, subtitulo: string, colunas: read
     totais: somar(colunas, linhas),
     ...(agruparPor === undefined ? {} : { agrupadoPor: agruparPor }),
     ...(apresentacao.conferencia === undefined ? {} : { conferencia: apresentacao.conferencia }),
+    ...(apresentacao.paginaPorGrupo === true ? { paginaPorGrupo: true } : {}),
   };
 }
 
@@ -384,8 +394,8 @@ function itensDoPedido(p: Pedido): string {
 }
 
 /**
- * From confirmed orders only: a consumer sees their own entry, a supplier their own receiving
- * sheet; admins and info see everything.
+ * Delivered and charged: confirmed orders only; the unconfirmed ones are listed apart. A consumer
+ * sees their own entry, a supplier their own receiving sheet; admins and info see everything.
  */
 export async function documentoDeEntrega(db: Db, ator: Ator, cicloid: number, taxa: Taxa): Promise<DocumentoDeEntrega> {
   const [ciclo] = await ciclosPorId(db, [cicloid]);
@@ -393,10 +403,14 @@ export async function documentoDeEntrega(db: Db, ator: Ator, cicloid: number, ta
   const todos = veTudo(ator);
   // Only one's own order for a consumer; none for a supplier, whose part is the receiving sheet.
   const alvo = todos ? null : ehConsumidor(ator) ? (ator.usuarioid ?? -1) : -1;
-  const pedidos = (await carregarPedidosDoCiclo(db, cicloid, alvo, taxa)).filter((p) => p.finalizado);
+  const todosOsPedidos = await carregarPedidosDoCiclo(db, cicloid, alvo, taxa);
+  const pedidos = todosOsPedidos.filter((p) => p.finalizado);
+  const pendentes = todosOsPedidos.filter((p) => !p.finalizado);
   const contatos = new Map(
-    (pedidos.length === 0 ? [] : await db.selectFrom('usuario').select(['id', 'celular']).where('id', 'in', pedidos.map((p) => p.usuario.id)).execute()).map((u) => [u.id, u.celular]),
+    (todosOsPedidos.length === 0 ? [] : await db.selectFrom('usuario').select(['id', 'celular']).where('id', 'in', todosOsPedidos.map((p) => p.usuario.id)).execute()).map((u) => [u.id, u.celular]),
   );
+  const linhaDoPedido = (p: Pedido) => ({ ponto: p.pontoEntrega.nome, consumidor: p.usuario.nome, telefone: contatos.get(p.usuario.id) ?? null, itens: itensDoPedido(p), valor: centavosDoPedido(p) });
+  const porPontoEPessoa = (a: { ponto: string; consumidor: string }, b: { ponto: string; consumidor: string }) => ordemPtBr(a.ponto, b.ponto) || ordemPtBr(a.consumidor, b.consumidor);
   const pontos = pedidos.length === 0 ? [] : await db.selectFrom('pontoentrega').select(['id', 'nome', 'endereco', 'responsavel']).where('id', 'in', [...new Set(pedidos.map((p) => p.pontoEntrega.id))]).execute();
   const notasDosPontos = new Map(
     pontos.map((p) => [p.nome, [p.endereco, p.responsavel === null ? null : `Responsável: ${p.responsavel}`].filter((x) => x !== null && x !== '').join(' · ')] as const).filter(([, nota]) => nota !== ''),
@@ -405,11 +419,9 @@ export async function documentoDeEntrega(db: Db, ator: Ator, cicloid: number, ta
     'Ponto de entrega',
     ciclo.nome,
     COLUNAS_PONTOS,
-    pedidos
-      .map((p) => ({ ponto: p.pontoEntrega.nome, consumidor: p.usuario.nome, telefone: contatos.get(p.usuario.id) ?? null, itens: itensDoPedido(p), valor: centavosDoPedido(p) }))
-      .sort((a, b) => ordemPtBr(a.ponto, b.ponto) || ordemPtBr(a.consumidor, b.consumidor)),
+    pedidos.map(linhaDoPedido).sort(porPontoEPessoa),
     'ponto',
-    { notas: notasDosPontos, conferencia: 'Retirado (assinatura)' },
+    { notas: notasDosPontos, conferencia: { titulo: 'Retirado (assinatura)', assinatura: true }, paginaPorGrupo: true },
   );
 
   const cestas = new Map<string, number>();
@@ -421,7 +433,17 @@ export async function documentoDeEntrega(db: Db, ator: Ator, cicloid: number, ta
     [...cestas].map(([cesta, quantidade]) => ({ cesta, quantidade })),
   );
 
-  const secoes: Relatorio[] = [resumo, porPonto];
+  // Saved but never confirmed: not delivered nor charged until confirmed, listed so that the
+  // coordination can call each person before the day.
+  const naoConfirmados = montarRelatorio(
+    'Pedidos não confirmados',
+    ciclo.nome,
+    COLUNAS_PONTOS,
+    pendentes.map(linhaDoPedido).sort(porPontoEPessoa),
+    undefined,
+    { notas: new Map([['', 'Não entram na entrega nem na cobrança enquanto não forem confirmados.']]) },
+  );
+  const secoes: Relatorio[] = [resumo, porPonto, naoConfirmados];
   if (todos) {
     const itens = await db
       .selectFrom('composicaoproduto as x')
@@ -443,7 +465,7 @@ export async function documentoDeEntrega(db: Db, ator: Ator, cicloid: number, ta
       COLUNAS_MONTAGEM,
       [...cestas.keys()].flatMap((cesta) => itens.filter((i) => i.cesta === cesta).map((i) => ({ cesta, produto: i.produto, fornecedor: i.fornecedor, quantidade: i.quantidadePorCestaMilesimos, unidade: i.unidade }))),
       'cesta',
-      { notas: new Map([...cestas].map(([cesta, n]) => [cesta, `Montar ${n} ${n === 1 ? 'cesta' : 'cestas'}`])), conferencia: 'Conferido' },
+      { notas: new Map([...cestas].map(([cesta, n]) => [cesta, `Montar ${n} ${n === 1 ? 'cesta' : 'cestas'}`])), conferencia: { titulo: 'Conferido', assinatura: false } },
     ));
   }
   if (todos || ehFornecedor(ator)) {
@@ -453,7 +475,7 @@ export async function documentoDeEntrega(db: Db, ator: Ator, cicloid: number, ta
       COLUNAS_RECEBIMENTO,
       (await linhasDosFornecedores(db, ator, [cicloid])).filter((l) => l.quantidade !== 0),
       'fornecedor',
-      { conferencia: 'Recebido' },
+      { conferencia: { titulo: 'Recebido', assinatura: false } },
     ));
   }
   return {

@@ -172,10 +172,21 @@ describe('relatórios de um ciclo pequeno, conferidos à mão', () => {
     assert.equal(r.headers.get('content-type'), 'application/pdf');
     const { paginas, texto } = await textoDoPdf(new Uint8Array(await r.arrayBuffer()));
     assert.ok(paginas >= 1);
-    const pontoUm = texto.slice(texto.indexOf('Ponto de entrega: Ponto Um'), texto.indexOf('Ponto de entrega: Ponto Dois') > texto.indexOf('Ponto de entrega: Ponto Um') ? texto.indexOf('Ponto de entrega: Ponto Dois') : undefined);
-    assert.match(texto, /Ponto de entrega: Ponto Dois[\s\S]*Davi/);
-    assert.match(pontoUm, /Carla/);
-    assert.doesNotMatch(texto, /Elisa/, 'pedido não confirmado não entra na entrega');
+    // One sheet per pickup point, each page naming the cycle and its pickup days.
+    const folhas = texto.split('\n').filter((f) => f.trim() !== '');
+    assert.equal(folhas.length, paginas);
+    for (const f of folhas) assert.match(f, /Ciclo R · retirada 11\/03\/2026 a 12\/03\/2026 · página \d+/);
+    const folhaDe = (ponto: string) => folhas.filter((f) => f.includes(`Ponto de entrega: ${ponto}`));
+    assert.equal(folhaDe('Ponto Um').length, 1);
+    assert.equal(folhaDe('Ponto Dois').length, 1);
+    assert.notEqual(folhaDe('Ponto Um')[0], folhaDe('Ponto Dois')[0], 'cada ponto na sua página');
+    assert.match(folhaDe('Ponto Dois')[0] ?? '', /Davi/);
+    assert.match(folhaDe('Ponto Um')[0] ?? '', /Carla/);
+    assert.match(folhaDe('Ponto Um')[0] ?? '', /Retirado \(assinatura\)/);
+    // Unconfirmed orders are neither delivered nor charged: listed apart, for a call before the day.
+    const naoConfirmados = texto.slice(texto.indexOf('Pedidos não confirmados'));
+    assert.match(naoConfirmados, /^Pedidos não confirmados\s+Não entram na entrega nem na cobrança[\s\S]*Elisa/);
+    assert.equal(texto.split('Elisa').length, 2, 'Elisa só na lista dos não confirmados');
     assert.match(texto, /Pedidos confirmados: 2/);
     assert.match(texto, /R\$ 172,00/, 'total: 121 + 51');
     assert.match(texto, /Montagem: Pequena\s+Montar 3 cestas/);
@@ -194,7 +205,7 @@ describe('relatórios de um ciclo pequeno, conferidos à mão', () => {
     const doConsumidor = await fetch(`${amb.url}/entregaCicloPDF/${cicloid}`, { headers: { cookie: `appSession=${quem.Davi?.nav.cookie(amb.url, 'appSession') ?? ''}` } });
     const dele = await textoDoPdf(new Uint8Array(await doConsumidor.arrayBuffer()));
     assert.match(dele.texto, /Davi/);
-    assert.doesNotMatch(dele.texto, /Carla|Recebimento|Montagem/, 'um consumidor vê só a sua parte');
+    assert.doesNotMatch(dele.texto, /Carla|Elisa|Recebimento|Montagem/, 'um consumidor vê só a sua parte');
   });
 
   test('movimentações: saldo corrente por pessoa, filtros e totais; cada um vê as suas', async () => {

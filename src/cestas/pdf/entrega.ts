@@ -11,14 +11,17 @@ const FONTE_NEGRITO = join(fontes, 'DejaVuSans-Bold.ttf');
 interface ColunaPdf {
   readonly titulo: string;
   readonly direita?: boolean;
-  /** Room to write by hand (a signature, a tick), whatever the cells hold. */
-  readonly aMao?: boolean;
+  /** Room to write by hand, whatever the cells hold: a signature, or a tick. */
+  readonly aMao?: 'assinatura' | 'marca';
 }
 
 function dataBr(iso: string): string {
   const [a, m, d] = iso.split('-');
   return `${d}/${m}/${a}`;
 }
+
+const retirada = (d: DocumentoDeEntrega) =>
+  d.ciclo.dataRetiradaInicio === d.ciclo.dataRetiradaFim ? dataBr(d.ciclo.dataRetiradaInicio) : `${dataBr(d.ciclo.dataRetiradaInicio)} a ${dataBr(d.ciclo.dataRetiradaFim)}`;
 
 /** Lets the event loop serve other requests (and the response drain) between chunks of work. */
 const respirar = () => new Promise<void>((r) => setImmediate(r));
@@ -28,20 +31,20 @@ const LINHAS_POR_VEZ = 100;
  * A table that never cuts a row: a row that does not fit goes whole to the next page, whose
  * header row is drawn again.
  */
-async function tabela(doc: PDFKit.PDFDocument, colunas: readonly ColunaPdf[], linhas: readonly (readonly string[])[]): Promise<void> {
+async function tabela(doc: PDFKit.PDFDocument, colunas: readonly ColunaPdf[], linhas: readonly (readonly string[])[], tituloNaQuebra?: string): Promise<void> {
   const x0 = doc.page.margins.left;
   const largura = doc.page.width - doc.page.margins.left - doc.page.margins.right;
   // Numbers, short text (a phone) and the hand-written column keep their natural width, so they
   // never wrap; longer text columns share what is left in proportion to their longest cell.
   const folga = 3;
   const medir = (texto: string, fonte: string) => doc.font(fonte).fontSize(9).widthOfString(texto) + 2 * folga + 1;
-  const natural = colunas.map((c, i) => c.aMao === true
-    ? Math.max(110, medir(c.titulo, 'negrito'))
+  const natural = colunas.map((c, i) => c.aMao !== undefined
+    ? Math.max(c.aMao === 'assinatura' ? 170 : 70, medir(c.titulo, 'negrito'))
     : linhas.reduce((m, l) => Math.max(m, medir(l[i] ?? '', 'normal')), medir(c.titulo, 'negrito')));
   // A column is never narrower than its longest word, so no word is cut in two.
   const palavra = (texto: string, fonte: string) => Math.max(0, ...texto.split(/\s+/).map((p) => medir(p, fonte)));
   const minimo = colunas.map((c, i) => linhas.reduce((m, l) => Math.max(m, palavra(l[i] ?? '', 'normal')), palavra(c.titulo, 'negrito')));
-  const fixa = new Set(colunas.flatMap((c, i) => (c.aMao === true || c.direita === true || (natural[i] ?? 0) <= largura / 5 ? [i] : [])));
+  const fixa = new Set(colunas.flatMap((c, i) => (c.aMao !== undefined || c.direita === true || (natural[i] ?? 0) <= largura / 5 ? [i] : [])));
   const larguras = [...natural];
   // Shrink the long text columns to the room left, pinning at its minimum any that reaches it.
   for (let volta = 0; volta < colunas.length; volta++) {
@@ -54,9 +57,11 @@ async function tabela(doc: PDFKit.PDFDocument, colunas: readonly ColunaPdf[], li
     if (presas.length === 0) break;
     for (const i of presas) fixa.add(i);
   }
+  // A row to sign in is tall enough for a pen.
+  const minima = colunas.some((c) => c.aMao === 'assinatura') ? 30 : 0;
   const altura = (celulas: readonly string[], fonte: string) => {
     doc.font(fonte).fontSize(9);
-    return Math.max(...celulas.map((c, i) => doc.heightOfString(c, { width: (larguras[i] ?? 0) - 2 * folga }))) + 2 * folga;
+    return Math.max(minima, Math.max(...celulas.map((c, i) => doc.heightOfString(c, { width: (larguras[i] ?? 0) - 2 * folga }))) + 2 * folga);
   };
   const fundo = () => doc.page.height - doc.page.margins.bottom;
   const desenhar = (celulas: readonly string[], fonte: string, cabecalho: boolean) => {
@@ -81,6 +86,8 @@ async function tabela(doc: PDFKit.PDFDocument, colunas: readonly ColunaPdf[], li
     if (i > 0 && i % LINHAS_POR_VEZ === 0) await respirar();
     if (doc.y + altura(linha, 'normal') > fundo()) {
       doc.addPage();
+      // A sheet that goes on says whose it is, so a loose page still finds its place.
+      if (tituloNaQuebra !== undefined) doc.font('negrito').fontSize(11).fillColor('#000').text(`${tituloNaQuebra} (continuação)`).moveDown(0.3);
       desenhar(cabecalho, 'negrito', true);
     }
     desenhar(linha, 'normal', false);
@@ -108,12 +115,14 @@ export async function pdfDeEntrega(d: DocumentoDeEntrega): Promise<PDFKit.PDFDoc
   doc.registerFont('normal', FONTE);
   doc.registerFont('negrito', FONTE_NEGRITO);
   let pagina = 0;
+  // The cycle and its pickup days on every page: a sheet taken to a pickup point says which day it is for.
+  const rodape = `${d.ciclo.nome} · retirada ${retirada(d)}`;
   const numerar = () => {
     pagina++;
     const margem = doc.page.margins.bottom;
     // Writing inside the bottom margin would add a page: lift the margin while the number goes in.
     doc.page.margins.bottom = 0;
-    doc.font('normal').fontSize(8).fillColor('#555').text(`${d.ciclo.nome} · página ${pagina}`, doc.page.margins.left, doc.page.height - 28, { lineBreak: false });
+    doc.font('normal').fontSize(8).fillColor('#555').text(`${rodape} · página ${pagina}`, doc.page.margins.left, doc.page.height - 28, { lineBreak: false });
     doc.page.margins.bottom = margem;
     doc.fillColor('#000').x = doc.page.margins.left;
     doc.y = doc.page.margins.top;
@@ -129,23 +138,25 @@ async function secao(doc: PDFKit.PDFDocument, r: Relatorio): Promise<void> {
   const colunas = colunasLegiveis(r).filter((c) => c.chave !== r.agrupadoPor);
   const cabecalho: ColunaPdf[] = [
     ...colunas.map((c) => ({ titulo: c.titulo, direita: colunaNumerica(c) })),
-    ...(r.conferencia === undefined ? [] : [{ titulo: r.conferencia, aMao: true }]),
+    ...(r.conferencia === undefined ? [] : [{ titulo: r.conferencia.titulo, aMao: r.conferencia.assinatura ? ('assinatura' as const) : ('marca' as const) }]),
   ];
   const vazio = r.conferencia === undefined ? [] : [''];
   const total = (somas: Readonly<Record<string, number>>) =>
     [...colunas.map((c, i) => (i === 0 ? 'Total' : somas[c.chave] === undefined ? '' : textoParaPessoas(c, somas[c.chave] ?? null))), ...vazio];
   for (const g of r.grupos) {
     if (g.linhas.length === 0) continue;
-    titulo(doc, r.agrupadoPor === undefined ? r.titulo : `${r.titulo}: ${g.titulo}`);
+    if (r.paginaPorGrupo === true && doc.y > doc.page.margins.top) doc.addPage();
+    const nome = r.agrupadoPor === undefined ? r.titulo : `${r.titulo}: ${g.titulo}`;
+    titulo(doc, nome);
     if (g.nota !== undefined) doc.font('normal').fontSize(10).text(g.nota).moveDown(0.3);
     const linhas = g.linhas.map((l) => [...colunas.map((c) => textoParaPessoas(c, l[c.chave] ?? null)), ...vazio]);
-    await tabela(doc, cabecalho, Object.keys(g.subtotais).length > 0 ? [...linhas, total(g.subtotais)] : linhas);
+    await tabela(doc, cabecalho, Object.keys(g.subtotais).length > 0 ? [...linhas, total(g.subtotais)] : linhas, nome);
   }
 }
 
 async function escrever(doc: PDFKit.PDFDocument, d: DocumentoDeEntrega): Promise<void> {
   titulo(doc, `Entrega do ${d.ciclo.nome}`, 20);
-  doc.font('normal').fontSize(11).text(`Retirada: ${dataBr(d.ciclo.dataRetiradaInicio)} a ${dataBr(d.ciclo.dataRetiradaFim)}`);
+  doc.font('normal').fontSize(11).text(`Retirada: ${retirada(d)}`);
   doc.text(`Pedidos confirmados: ${d.pedidos}`);
   doc.text(`Valor total dos pedidos (com taxa): ${formatarReais(d.totalCentavos)}`);
   doc.moveDown();
