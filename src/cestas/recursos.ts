@@ -15,6 +15,8 @@ import type { ContextoCestas } from './contexto-cestas.ts';
 import type { Recurso } from './rotas/registros.ts';
 import { formularioCiclo, type OpcoesCiclo } from './views/ciclo.ts';
 import { formularioLiberarLogin, simNao, type CampoForm } from './views/registros.ts';
+import { paraCampo } from './views/fluxo.ts';
+import { cestaJson, cicloJson, produtoJson } from './apresentadores/registros.ts';
 
 function hoje(ctx: ContextoCestas): string {
   return diaLocal(ctx.relogio.agora(), ctx.config.tz);
@@ -41,7 +43,7 @@ const CAMPO_ATIVO: CampoForm = { nome: 'ativo', rotulo: 'Ativo', tipo: 'booleano
 function recursoDeCatalogo<E extends EntidadeCatalogo, O>(
   entidade: E,
   textos: { titulo: string; tituloPlural: string; rotuloNovo: string },
-  partes: Pick<Recurso<RegistroCatalogo[E], O>, 'colunas' | 'campos' | 'valoresDe' | 'opcoes'>,
+  partes: Pick<Recurso<RegistroCatalogo[E], O>, 'colunas' | 'campos' | 'valoresDe' | 'opcoes' | 'json'>,
 ): Recurso<RegistroCatalogo[E], O> {
   const def = definicao(entidade);
   const agora = (ctx: ContextoCestas) => ctx.relogio.agora();
@@ -84,7 +86,7 @@ export const categoria = recursoDeCatalogo('categoria', { titulo: 'Categoria', t
 export const cesta = recursoDeCatalogo('cesta', { titulo: 'Cesta', tituloPlural: 'Cestas', rotuloNovo: 'Nova cesta' }, {
   colunas: [
     { titulo: 'Nome', valor: (c: Cesta) => c.nome, ordem: 'nome' },
-    { titulo: 'Valor de referência', valor: (c: Cesta) => formatarReais(Math.round(c.valorReferencia * 100)), ordem: 'valorReferenciaCentavos' },
+    { titulo: 'Valor de referência', valor: (c: Cesta) => formatarReais(c.valorReferenciaCentavos), ordem: 'valorReferenciaCentavos' },
     { titulo: 'Peso aproximado', valor: (c: Cesta) => (c.pesoAproximado === null ? '' : `${c.pesoAproximado} g`), ordem: 'pesoAproximado' },
     { titulo: 'Ativa', valor: (c: Cesta) => simNao(c.ativo), ordem: 'ativo' },
   ],
@@ -92,11 +94,12 @@ export const cesta = recursoDeCatalogo('cesta', { titulo: 'Cesta', tituloPlural:
   campos: () => [
     { nome: 'nome', rotulo: 'Nome', tipo: 'texto', obrigatorio: true },
     { nome: 'descricao', rotulo: 'Descrição', tipo: 'area' },
-    { nome: 'valorReferencia', rotulo: 'Valor de referência (R$)', tipo: 'dinheiro', obrigatorio: true, ajuda: 'Preço de uma cesta para quem consome, com ponto: 80.00' },
+    { nome: 'valorReferencia', rotulo: 'Valor de referência (R$)', tipo: 'dinheiro', obrigatorio: true, ajuda: 'Preço de uma cesta para quem consome, como 80,00' },
     { nome: 'pesoAproximado', rotulo: 'Peso aproximado (gramas)', tipo: 'inteiro' },
     CAMPO_ATIVO,
   ],
-  valoresDe: (c) => ({ nome: c.nome, descricao: c.descricao, valorReferencia: c.valorReferencia.toFixed(2), pesoAproximado: c.pesoAproximado, ativo: c.ativo }),
+  valoresDe: (c) => ({ nome: c.nome, descricao: c.descricao, valorReferencia: paraCampo(c.valorReferenciaCentavos, 'dinheiro'), pesoAproximado: c.pesoAproximado, ativo: c.ativo }),
+  json: cestaJson,
 });
 
 export const produto = recursoDeCatalogo<'produto', { categorias: Array<{ id: number; nome: string }> }>(
@@ -107,7 +110,7 @@ export const produto = recursoDeCatalogo<'produto', { categorias: Array<{ id: nu
       { titulo: 'Nome', valor: (p: Produto) => p.nome, ordem: 'nome' },
       { titulo: 'Unidade', valor: (p: Produto) => p.unidade, ordem: 'unidade' },
       { titulo: 'Categoria', valor: (p: Produto) => p.categoria?.nome ?? '' },
-      { titulo: 'Valor de referência', valor: (p: Produto) => formatarReais(Math.round(p.valorReferencia * 100)), ordem: 'valorReferenciaCentavos' },
+      { titulo: 'Valor de referência', valor: (p: Produto) => formatarReais(p.valorReferenciaCentavos), ordem: 'valorReferenciaCentavos' },
       { titulo: 'Ativo', valor: (p: Produto) => simNao(p.ativo), ordem: 'ativo' },
     ],
     opcoes: async (ctx) => ({ categorias: await opcoesDeCategoria(ctx.banco) }),
@@ -115,15 +118,16 @@ export const produto = recursoDeCatalogo<'produto', { categorias: Array<{ id: nu
       { nome: 'nome', rotulo: 'Nome', tipo: 'texto', obrigatorio: true },
       { nome: 'unidade', rotulo: 'Unidade', tipo: 'selecao', obrigatorio: true, opcoes: UNIDADES.map((u) => ({ valor: u, rotulo: u })) },
       { nome: 'categoriaid', rotulo: 'Categoria', tipo: 'selecao', opcoes: o.categorias.map((c) => ({ valor: String(c.id), rotulo: c.nome })) },
-      { nome: 'valorReferencia', rotulo: 'Valor de referência (R$)', tipo: 'dinheiro', obrigatorio: true, ajuda: 'Preço sugerido por unidade, com ponto: 9.50' },
+      { nome: 'valorReferencia', rotulo: 'Valor de referência (R$)', tipo: 'dinheiro', obrigatorio: true, ajuda: 'Preço sugerido por unidade, como 9,50' },
       { nome: 'pesoGramas', rotulo: 'Peso (gramas)', tipo: 'inteiro' },
       { nome: 'descritivo', rotulo: 'Descrição', tipo: 'area' },
       CAMPO_ATIVO,
     ],
     valoresDe: (p) => ({
       nome: p.nome, unidade: p.unidade, categoriaid: p.categoriaid === null ? '' : String(p.categoriaid),
-      valorReferencia: p.valorReferencia.toFixed(2), pesoGramas: p.pesoGramas, descritivo: p.descritivo, ativo: p.ativo,
+      valorReferencia: paraCampo(p.valorReferenciaCentavos, 'dinheiro'), pesoGramas: p.pesoGramas, descritivo: p.descritivo, ativo: p.ativo,
     }),
+    json: produtoJson,
   },
 );
 
@@ -210,6 +214,7 @@ export const ciclo: Recurso<Ciclo, OpcoesCiclo> = {
   ordemPadrao: 'dataOfertaInicio',
   listar: () => Promise.reject(new Error('o índice de ciclos tem rota própria')),
   obter: (ctx, id) => obterCiclo(ctx.banco, id, hoje(ctx)),
+  json: cicloJson,
   criar: (ctx, ator, entrada) => salvarCiclo(ctx.banco, ator, null, lerCiclo(entrada), ctx.relogio.agora(), hoje(ctx)),
   atualizar: (ctx, ator, id, entrada) => salvarCiclo(ctx.banco, ator, id, lerCiclo(entrada), ctx.relogio.agora(), hoje(ctx)),
   apagar: (ctx, ator, id) => apagarCiclo(ctx.banco, ator, id, ctx.relogio.agora(), hoje(ctx)),
@@ -224,7 +229,7 @@ export const ciclo: Recurso<Ciclo, OpcoesCiclo> = {
     dataPedidoFim: c.dataPedidoFim, dataRetiradaInicio: c.dataRetiradaInicio, dataRetiradaFim: c.dataRetiradaFim, ativo: c.ativo,
     cicloEntregas: c.cicloEntregas.map((e) => ({ id: String(e.id), dataEntrega: e.dataEntrega, observacao: e.observacao ?? '' })),
     cicloCestas: c.cicloCestas.map((x) => ({ id: String(x.id), cestaId: String(x.cestaId), quantidadeCestas: String(x.quantidadeCestas) })),
-    cicloProdutos: c.cicloProdutos.map((p) => ({ id: String(p.id), produtoId: String(p.produtoId), quantidade: String(p.quantidade), valor: p.valor.toFixed(2) })),
+    cicloProdutos: c.cicloProdutos.map((p) => ({ id: String(p.id), produtoId: String(p.produtoId), quantidade: paraCampo(p.quantidadeMilesimos, 'quantidade'), valor: paraCampo(p.valorCentavos, 'dinheiro') })),
   }),
   formulario: (f) => formularioCiclo(f),
 };

@@ -1,5 +1,5 @@
 import type { Db } from '../db/banco.ts';
-import { ESCALA_QUANTIDADE, formatarDecimal } from '../decimal.ts';
+import { ESCALA_QUANTIDADE, formatarQuantidade, paraNumero } from '../decimal.ts';
 import { Conflito } from './erros.ts';
 
 /**
@@ -104,7 +104,7 @@ export function atribuirExtras(linhas: readonly LinhaOfertada[], vendidoPorProdu
 }
 
 function qtd(mil: number, unidade: string): string {
-  return `${formatarDecimal(mil, ESCALA_QUANTIDADE).replace(/\.?0+$/, '')} ${unidade}`;
+  return `${formatarQuantidade(mil)} ${unidade}`;
 }
 
 /**
@@ -117,7 +117,7 @@ export function conferirCapacidade(linhas: readonly LinhaOfertada[], extras: rea
       throw new Conflito(
         'CAPACIDADE_EXCEDIDA',
         `Faltam ${qtd(l.paraCestasMil - l.ofertadoMil, l.unidade)} de ${l.produto} de ${l.fornecedor}: ofertado ${qtd(l.ofertadoMil, l.unidade)}, nas cestas ${qtd(l.paraCestasMil, l.unidade)}`,
-        { ofertaProdutoId: l.ofertaProdutoId, produto: l.produto, fornecedor: l.fornecedor, faltando: Number(formatarDecimal(l.paraCestasMil - l.ofertadoMil, ESCALA_QUANTIDADE)) },
+        { ofertaProdutoId: l.ofertaProdutoId, produto: l.produto, fornecedor: l.fornecedor, faltando: paraNumero(l.paraCestasMil - l.ofertadoMil, ESCALA_QUANTIDADE) },
       );
     }
   }
@@ -131,7 +131,7 @@ export function conferirCapacidade(linhas: readonly LinhaOfertada[], extras: rea
       throw new Conflito(
         'CAPACIDADE_EXCEDIDA',
         `Faltam ${qtd(e.publicadoMil - sobra, unidade)} de ${nome} (${fornecedores}): os extras publicados passam da sobra de ${qtd(sobra, unidade)}`,
-        { produtoId: e.produtoId, produto: nome, fornecedor: fornecedores, faltando: Number(formatarDecimal(e.publicadoMil - sobra, ESCALA_QUANTIDADE)) },
+        { produtoId: e.produtoId, produto: nome, fornecedor: fornecedores, faltando: paraNumero(e.publicadoMil - sobra, ESCALA_QUANTIDADE) },
       );
     }
   }

@@ -5,7 +5,6 @@ import { violouReferencia, violouUnicidade } from '../db/erros.ts';
 import type { DB, Linha } from '../db/tipos.ts';
 import type { Ator } from './acesso.ts';
 import { auditar } from './auditoria.ts';
-import { ESCALA_DINHEIRO, paraNumero } from '../decimal.ts';
 import { Conflito, Invalido, NaoEncontrado } from './erros.ts';
 import { exigirSemReferencias, montarPagina, type Pagina, type PedidoDePagina, type Referencia } from './registros.ts';
 import { chaveDeNome } from './textos.ts';
@@ -30,7 +29,7 @@ export interface Cesta {
   readonly id: number;
   readonly nome: string;
   readonly descricao: string | null;
-  readonly valorReferencia: number;
+  readonly valorReferenciaCentavos: number;
   readonly pesoAproximado: number | null;
   readonly ativo: boolean;
   readonly createdAt: string;
@@ -42,7 +41,7 @@ export interface Produto {
   readonly nome: string;
   readonly unidade: string;
   readonly pesoGramas: number | null;
-  readonly valorReferencia: number;
+  readonly valorReferenciaCentavos: number;
   readonly descritivo: string | null;
   readonly categoriaid: number | null;
   readonly categoria: { readonly id: number; readonly nome: string } | null;
@@ -145,7 +144,7 @@ const DEFINICOES: { readonly [E in EntidadeCatalogo]: Definicao<E> } = {
     ordens: ['nome', 'valorReferenciaCentavos', 'pesoAproximado', 'ativo', 'createdAt'],
     referencias: [{ tabela: 'ciclocesta', coluna: 'cestaId', descricao: 'ciclos' }],
     saida: (l) => ({
-      id: l.id, nome: l.nome, descricao: l.descricao, valorReferencia: paraNumero(l.valorReferenciaCentavos, ESCALA_DINHEIRO),
+      id: l.id, nome: l.nome, descricao: l.descricao, valorReferenciaCentavos: l.valorReferenciaCentavos,
       pesoAproximado: l.pesoAproximado, ativo: l.ativo, createdAt: l.createdAt, updatedAt: l.updatedAt,
     }),
   },
@@ -164,7 +163,7 @@ const DEFINICOES: { readonly [E in EntidadeCatalogo]: Definicao<E> } = {
     },
     saida: (l) => ({
       id: l.id, nome: l.nome, unidade: l.unidade, pesoGramas: l.pesoGramas,
-      valorReferencia: paraNumero(l.valorReferenciaCentavos, ESCALA_DINHEIRO), descritivo: l.descritivo,
+      valorReferenciaCentavos: l.valorReferenciaCentavos, descritivo: l.descritivo,
       categoriaid: l.categoriaid, categoria: l.categoriaid === null ? null : { id: l.categoriaid, nome: l.categoriaNome ?? '' },
       ativo: l.ativo, createdAt: l.createdAt, updatedAt: l.updatedAt,
     }),

@@ -4,7 +4,7 @@ import { consultaPreparada } from '../db/preparadas.ts';
 import { conferirCapacidade, extrasPublicados, linhasOfertadas } from './alocacao.ts';
 import type { Ator } from './acesso.ts';
 import { auditar } from './auditoria.ts';
-import { ESCALA_DINHEIRO, ESCALA_QUANTIDADE, paraNumero } from '../decimal.ts';
+import { formatarQuantidade } from '../decimal.ts';
 import { Conflito, Invalido, NaoEncontrado } from './erros.ts';
 import { exigirSemReferencias, montarPagina, type Pagina, type PedidoDePagina, type Referencia } from './registros.ts';
 import { somarDias } from './tempo.ts';
@@ -90,8 +90,8 @@ export interface CicloProduto {
   readonly produtoId: number;
   readonly nome: string;
   readonly unidade: string;
-  readonly quantidade: number;
-  readonly valor: number;
+  readonly quantidadeMilesimos: number;
+  readonly valorCentavos: number;
 }
 
 export interface Ciclo extends CicloResumo {
@@ -227,7 +227,7 @@ export async function obterCiclo(db: Db, id: number, hoje: string): Promise<Cicl
     })),
     cicloProdutos: produtos.map((p) => ({
       id: p.id, produtoId: p.produtoId, nome: p.nome, unidade: p.unidade,
-      quantidade: paraNumero(p.quantidadeMilesimos, ESCALA_QUANTIDADE), valor: paraNumero(p.valorCentavos, ESCALA_DINHEIRO),
+      quantidadeMilesimos: p.quantidadeMilesimos, valorCentavos: p.valorCentavos,
     })),
   };
 }
@@ -352,7 +352,7 @@ async function reconciliarProdutos(trx: Db, cicloid: number, itens: readonly Pro
     if (item.quantidadeMilesimos < atual.pedido) {
       throw new Conflito(
         'QUANTIDADE_ABAIXO_DO_USO',
-        `O extra ${atual.nome} já tem ${paraNumero(atual.pedido, ESCALA_QUANTIDADE)} ${atual.unidade} pedidos: a quantidade não pode ficar abaixo disso`,
+        `O extra ${atual.nome} já tem ${formatarQuantidade(atual.pedido)} ${atual.unidade} pedidos: a quantidade não pode ficar abaixo disso`,
         { cicloProdutoId: atual.id },
       );
     }

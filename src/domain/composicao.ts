@@ -3,7 +3,7 @@ import type { Ator } from './acesso.ts';
 import { conferirCapacidade, extrasPublicados, linhasOfertadas, sobraDaLinha, type LinhaOfertada } from './alocacao.ts';
 import { auditar } from './auditoria.ts';
 import { cicloDasJanelas, exigirAberto } from './ciclos.ts';
-import { ESCALA_DINHEIRO, ESCALA_QUANTIDADE, paraNumero, valorDaQuantidade } from '../decimal.ts';
+import { valorDaQuantidade } from '../decimal.ts';
 import { Conflito, Invalido, NaoEncontrado } from './erros.ts';
 
 /** Units a composition may use for a product of each unit, as a factor to the product's unit. */
@@ -52,15 +52,18 @@ async function cicloCesta(db: Db, id: number): Promise<CicloCestaInfo> {
 
 export interface PaginaComposicao {
   readonly cicloCesta: { id: number; cicloid: number; cestaId: number; nome: string; quantidadeCestas: number; cestasPedidas: number };
-  readonly composicao: { quantidadeCestas: number; produtos: Array<{ ofertaProdutoId: number; produtoId: number; produto: string; fornecedor: string; quantidadePorCesta: number; unidade: string; valor: number; custo: number }> };
+  readonly composicao: {
+    quantidadeCestas: number;
+    produtos: Array<{ ofertaProdutoId: number; produtoId: number; produto: string; fornecedor: string; quantidadePorCestaMilesimos: number; unidade: string; valorCentavos: number; custoCentavos: number }>;
+  };
   readonly ofertas: Array<{
     ofertaProdutoId: number; produtoId: number; produto: string; unidade: string; fornecedor: { id: number; nome: string };
-    valor: number; quantidadeOfertada: number; quantidadeAlocada: number; quantidadeDisponivel: number;
+    valorCentavos: number; ofertadaMilesimos: number; alocadaMilesimos: number; disponivelMilesimos: number;
   }>;
-  readonly extras: Array<{ produtoId: number; produto: string; unidade: string; quantidade: number }>;
-  readonly fornecedores: Array<{ id: number; nome: string; valorAcumulado: number }>;
-  readonly custoPorCesta: number;
-  readonly valorReferencia: number;
+  readonly extras: Array<{ produtoId: number; produto: string; unidade: string; quantidadeMilesimos: number }>;
+  readonly fornecedores: Array<{ id: number; nome: string; valorAcumuladoCentavos: number }>;
+  readonly custoPorCestaCentavos: number;
+  readonly valorReferenciaCentavos: number;
 }
 
 /** Everything the composition page shows, computed on the server (the page updates it live). */
@@ -91,27 +94,25 @@ export async function paginaDaComposicao(db: Db, cicloCestaId: number): Promise<
     const l = porLinha.get(i.ofertaProdutoId);
     // Stryker disable next-line all: every composed line is one of the cycle's offer lines; this only narrows the type
     if (l === undefined) return [];
-    const custo = valorDaQuantidade(l.valorCentavos, i.quantidadePorCestaMilesimos);
     return [{
       ofertaProdutoId: i.ofertaProdutoId, produtoId: l.produtoId, produto: l.produto, fornecedor: l.fornecedor,
-      quantidadePorCesta: paraNumero(i.quantidadePorCestaMilesimos, ESCALA_QUANTIDADE), unidade: l.unidade,
-      valor: paraNumero(l.valorCentavos, ESCALA_DINHEIRO), custo: custo,
+      quantidadePorCestaMilesimos: i.quantidadePorCestaMilesimos, unidade: l.unidade,
+      valorCentavos: l.valorCentavos, custoCentavos: valorDaQuantidade(l.valorCentavos, i.quantidadePorCestaMilesimos),
     }];
   });
   const extras = await extrasPublicados(db, cc.cicloid);
   return {
     cicloCesta: { id: cc.id, cicloid: cc.cicloid, cestaId: cc.cestaId, nome: cc.nome, quantidadeCestas: cc.quantidadeCestas, cestasPedidas: cc.cestasPedidas },
-    composicao: { quantidadeCestas: composicao?.quantidadeCestas ?? 0, produtos: produtos.map((p) => ({ ...p, custo: paraNumero(p.custo, ESCALA_DINHEIRO) })) },
+    composicao: { quantidadeCestas: composicao?.quantidadeCestas ?? 0, produtos },
     ofertas: linhas.map((l) => ({
       ofertaProdutoId: l.ofertaProdutoId, produtoId: l.produtoId, produto: l.produto, unidade: l.unidade,
-      fornecedor: { id: l.fornecedorId, nome: l.fornecedor }, valor: paraNumero(l.valorCentavos, ESCALA_DINHEIRO),
-      quantidadeOfertada: paraNumero(l.ofertadoMil, ESCALA_QUANTIDADE), quantidadeAlocada: paraNumero(l.paraCestasMil, ESCALA_QUANTIDADE),
-      quantidadeDisponivel: paraNumero(sobraDaLinha(l), ESCALA_QUANTIDADE),
+      fornecedor: { id: l.fornecedorId, nome: l.fornecedor }, valorCentavos: l.valorCentavos,
+      ofertadaMilesimos: l.ofertadoMil, alocadaMilesimos: l.paraCestasMil, disponivelMilesimos: sobraDaLinha(l),
     })),
-    extras: extras.map((e) => ({ produtoId: e.produtoId, produto: e.produto, unidade: e.unidade, quantidade: paraNumero(e.publicadoMil, ESCALA_QUANTIDADE) })),
-    fornecedores: [...acumulado.values()].map((f) => ({ id: f.id, nome: f.nome, valorAcumulado: paraNumero(f.centavos, ESCALA_DINHEIRO) })),
-    custoPorCesta: paraNumero(produtos.reduce((s, p) => s + p.custo, 0), ESCALA_DINHEIRO),
-    valorReferencia: paraNumero(cc.valorReferenciaCentavos, ESCALA_DINHEIRO),
+    extras: extras.map((e) => ({ produtoId: e.produtoId, produto: e.produto, unidade: e.unidade, quantidadeMilesimos: e.publicadoMil })),
+    fornecedores: [...acumulado.values()].map((f) => ({ id: f.id, nome: f.nome, valorAcumuladoCentavos: f.centavos })),
+    custoPorCestaCentavos: produtos.reduce((s, p) => s + p.custoCentavos, 0),
+    valorReferenciaCentavos: cc.valorReferenciaCentavos,
   };
 }
 

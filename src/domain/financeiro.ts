@@ -8,13 +8,13 @@ import { podeNoRegistro, type Ator } from './acesso.ts';
 import { entregasDoCiclo } from './alocacao.ts';
 import { auditar } from './auditoria.ts';
 import { cicloDasJanelas } from './ciclos.ts';
-import { ESCALA_DINHEIRO, paraNumero, valorDaQuantidade } from '../decimal.ts';
+import { valorDaQuantidade } from '../decimal.ts';
 import { Conflito, Invalido, NaoEncontrado } from './erros.ts';
 import { taxaDoPedido, type Taxa } from './pedidos.ts';
 
 export interface Saldo {
-  /** Credits minus debits, in reais; positive means the community owes the person. */
-  readonly saldo: number;
+  /** Credits minus debits; positive means the community owes the person. */
+  readonly saldoCentavos: number;
   readonly movimentacoes: number;
 }
 
@@ -33,7 +33,7 @@ export async function saldoDe(db: Db, usuarioid: number): Promise<Saldo | null> 
   // Stryker disable next-line OptionalChaining: an aggregate without GROUP BY always returns its one row
   const n = Number(r?.n ?? 0);
   // Stryker disable next-line OptionalChaining: see above
-  return n === 0 ? null : { saldo: paraNumero(Number(r?.centavos ?? 0), ESCALA_DINHEIRO), movimentacoes: n };
+  return n === 0 ? null : { saldoCentavos: Number(r?.centavos ?? 0), movimentacoes: n };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -57,8 +57,8 @@ export interface Fechamento {
   readonly fechadoEm: string;
   /** Movements written by this call; 0 when the cycle had already been closed. */
   readonly novas: number;
-  readonly debitos: number;
-  readonly creditos: number;
+  readonly debitosCentavos: number;
+  readonly creditosCentavos: number;
 }
 
 interface Lancamento {
@@ -138,8 +138,8 @@ export async function fecharCiclo(banco: Banco, ator: Ator, cicloid: number, opc
     const fechadoEm = ciclo.fechadoEm ?? iso;
     const resumo: Fechamento = {
       cicloid, fechadoEm, novas,
-      debitos: paraNumero(validos.filter((l) => l.sentido === 'debito').reduce((s, l) => s + l.centavos, 0), ESCALA_DINHEIRO),
-      creditos: paraNumero(validos.filter((l) => l.sentido === 'credito').reduce((s, l) => s + l.centavos, 0), ESCALA_DINHEIRO),
+      debitosCentavos: validos.filter((l) => l.sentido === 'debito').reduce((s, l) => s + l.centavos, 0),
+      creditosCentavos: validos.filter((l) => l.sentido === 'credito').reduce((s, l) => s + l.centavos, 0),
     };
     // Closing again finds every movement already written (nothing can change in a closed cycle):
     // only the first closing is a change to record.
@@ -194,7 +194,7 @@ export interface Movimentacao {
   readonly usuarioid: number;
   readonly tipoMovimentacaoId: number;
   readonly sentido: 'credito' | 'debito';
-  readonly valor: number;
+  readonly valorCentavos: number;
   readonly data: string;
   readonly descricao: string;
   readonly arquivo: string | null;
@@ -245,7 +245,7 @@ export async function registrarMovimentacao(
         .returningAll()
         .executeTakeFirstOrThrow();
       const mov: Movimentacao = {
-        id: linha.id, usuarioid, tipoMovimentacaoId, sentido, valor: paraNumero(valorCentavos, ESCALA_DINHEIRO), data, descricao, arquivo: guardado, cicloid,
+        id: linha.id, usuarioid, tipoMovimentacaoId, sentido, valorCentavos, data, descricao, arquivo: guardado, cicloid,
       };
       await auditar(trx, ator, opcoes.agora, { acao: 'registrar', entidade: 'movimentacao', entidadeId: linha.id, depois: mov });
       return mov;
@@ -279,7 +279,7 @@ export async function arquivoDaMovimentacao(db: Db, ator: Ator, id: number, dirA
 export interface SaldoDePessoa {
   readonly usuarioid: number;
   readonly nome: string;
-  readonly saldo: number;
+  readonly saldoCentavos: number;
 }
 
 /** Everyone's balance, for admins: one query. */
@@ -292,7 +292,7 @@ export async function saldos(db: Db): Promise<SaldoDePessoa[]> {
     .groupBy(['u.id', 'u.nome'])
     .orderBy('u.nome')
     .execute();
-  return linhas.map((l) => ({ usuarioid: l.usuarioid, nome: l.nome, saldo: paraNumero(Number(l.centavos), ESCALA_DINHEIRO) }));
+  return linhas.map((l) => ({ usuarioid: l.usuarioid, nome: l.nome, saldoCentavos: Number(l.centavos) }));
 }
 
 export async function tiposDeMovimentacao(db: Db): Promise<Array<{ id: number; nome: string; sentido: string }>> {

@@ -4,7 +4,7 @@ import { ehFornecedor, ehGestor, exigirAgirPor, podeNoRegistro, veTudo, type Ato
 import { conferirCapacidade, extrasPublicados, linhasOfertadas } from './alocacao.ts';
 import { auditar } from './auditoria.ts';
 import { cicloDasJanelas, exigirJanela, faseDoCiclo, type Fase } from './ciclos.ts';
-import { ESCALA_DINHEIRO, ESCALA_QUANTIDADE, paraNumero, valorDaQuantidade } from '../decimal.ts';
+import { valorDaQuantidade } from '../decimal.ts';
 import { Conflito, Invalido, NaoEncontrado, Proibido } from './erros.ts';
 import { lerPerfis } from './perfis.ts';
 
@@ -13,10 +13,10 @@ export interface LinhaDaOferta {
   readonly produtoid: number;
   readonly nome: string;
   readonly unidade: string;
-  readonly quantidade: number;
-  readonly valor: number;
+  readonly quantidadeMilesimos: number;
+  readonly valorCentavos: number;
   /** How much of the line compositions already use; it cannot drop below this. */
-  readonly alocado: number;
+  readonly alocadoMilesimos: number;
 }
 
 export interface Oferta {
@@ -26,7 +26,7 @@ export interface Oferta {
   readonly finalizada: boolean;
   readonly finalizadaEm: string | null;
   readonly produtos: LinhaDaOferta[];
-  readonly total: number;
+  readonly totalCentavos: number;
 }
 
 export interface ContextoTempo {
@@ -53,7 +53,7 @@ async function fornecedorAlvo(db: Db, ator: Ator, usuarioid: number | null): Pro
 /** An offer with its lines and what is allocated of each; null id when there is none yet. */
 export async function ofertaDe(db: Db, cicloid: number, usuarioid: number): Promise<Oferta> {
   const oferta = await db.selectFrom('oferta').selectAll().where('cicloid', '=', cicloid).where('usuarioid', '=', usuarioid).executeTakeFirst();
-  if (oferta === undefined) return { id: null, cicloid, usuarioid, finalizada: false, finalizadaEm: null, produtos: [], total: 0 };
+  if (oferta === undefined) return { id: null, cicloid, usuarioid, finalizada: false, finalizadaEm: null, produtos: [], totalCentavos: 0 };
   const linhas = await db
     .selectFrom('ofertaproduto as op')
     .innerJoin('produto as p', 'p.id', 'op.produtoid')
@@ -77,10 +77,9 @@ export async function ofertaDe(db: Db, cicloid: number, usuarioid: number): Prom
     finalizadaEm: oferta.finalizadaEm,
     produtos: linhas.map((l) => ({
       ofertaProdutoId: l.ofertaProdutoId, produtoid: l.produtoid, nome: l.nome, unidade: l.unidade,
-      quantidade: paraNumero(l.quantidadeMilesimos, ESCALA_QUANTIDADE), valor: paraNumero(l.valorCentavos, ESCALA_DINHEIRO),
-      alocado: paraNumero(Number(l.alocadoMil ?? 0), ESCALA_QUANTIDADE),
+      quantidadeMilesimos: l.quantidadeMilesimos, valorCentavos: l.valorCentavos, alocadoMilesimos: Number(l.alocadoMil ?? 0),
     })),
-    total: paraNumero(linhas.reduce((s, l) => s + valorDaQuantidade(l.valorCentavos, l.quantidadeMilesimos), 0), ESCALA_DINHEIRO),
+    totalCentavos: linhas.reduce((s, l) => s + valorDaQuantidade(l.valorCentavos, l.quantidadeMilesimos), 0),
   };
 }
 
@@ -240,7 +239,7 @@ export interface ProdutoParaOfertar {
   readonly produtoid: number;
   readonly nome: string;
   readonly unidade: string;
-  readonly valorReferencia: number;
+  readonly valorReferenciaCentavos: number;
   readonly categoria: string | null;
   readonly ofertadoAntes: boolean;
 }
@@ -265,7 +264,7 @@ export async function produtosParaOfertar(db: Db, usuarioid: number): Promise<Pr
   return linhas
     .sort((a, b) => (b.ultimaOferta ?? '').localeCompare(a.ultimaOferta ?? '') || a.nome.localeCompare(b.nome, 'pt-BR'))
     .map((l) => ({
-      produtoid: l.produtoid, nome: l.nome, unidade: l.unidade, valorReferencia: paraNumero(l.valorReferenciaCentavos, ESCALA_DINHEIRO),
+      produtoid: l.produtoid, nome: l.nome, unidade: l.unidade, valorReferenciaCentavos: l.valorReferenciaCentavos,
       categoria: l.categoria, ofertadoAntes: l.ultimaOferta !== null,
     }));
 }
@@ -276,7 +275,7 @@ export interface OfertaDaLista {
   readonly fornecedor: { readonly id: number; readonly nome: string };
   readonly finalizada: boolean;
   readonly itens: number;
-  readonly total: number;
+  readonly totalCentavos: number;
 }
 
 /** Offers by cycle: everyone's for admins and info, one's own for a supplier (scoped in SQL). */
@@ -308,6 +307,6 @@ export async function ofertasVisiveis(db: Db, ator: Ator, hoje: string, cicloid:
     fornecedor: { id: l.fornecedorId, nome: l.fornecedorNome },
     finalizada: l.finalizada,
     itens: Number(l.itens),
-    total: paraNumero(Number(l.totalCentavos), ESCALA_DINHEIRO),
+    totalCentavos: Number(l.totalCentavos),
   }));
 }

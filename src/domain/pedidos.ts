@@ -3,7 +3,7 @@ import { consultaPreparada } from '../db/preparadas.ts';
 import { ehConsumidor, ehGestor, exigirAgirPor, podeNoRegistro, veTudo, type Ator } from './acesso.ts';
 import { auditar } from './auditoria.ts';
 import { cicloDasJanelas, exigirJanela } from './ciclos.ts';
-import { ESCALA_DINHEIRO, ESCALA_QUANTIDADE, paraNumero, valorDaQuantidade } from '../decimal.ts';
+import { ESCALA_QUANTIDADE, formatarQuantidade, paraNumero, valorDaQuantidade } from '../decimal.ts';
 import { Conflito, Invalido, NaoEncontrado, Proibido } from './erros.ts';
 import { lerPerfis } from './perfis.ts';
 import { dataHoraLocal } from './tempo.ts';
@@ -27,9 +27,10 @@ export interface LinhaDoPedido {
   readonly cicloProdutoId: number | null;
   readonly nome: string;
   readonly unidade: string;
-  readonly quantidade: number;
-  readonly valor: number;
-  readonly subtotal: number;
+  readonly quantidadeMilesimos: number;
+  /** Price per unit (per basket), as ordered. */
+  readonly valorCentavos: number;
+  readonly subtotalCentavos: number;
 }
 
 export interface Pedido {
@@ -43,9 +44,9 @@ export interface Pedido {
   readonly finalizado: boolean;
   readonly dataConfirmacao: string | null;
   readonly produtos: LinhaDoPedido[];
-  readonly total: number;
-  readonly taxa: number;
-  readonly totalComTaxa: number;
+  readonly totalCentavos: number;
+  readonly taxaCentavos: number;
+  readonly totalComTaxaCentavos: number;
 }
 
 /** An order's row as the loaders read it: the order, its consumer's name and its delivery point's name. */
@@ -74,22 +75,20 @@ interface ItemLido {
 
 /** An order with its lines (in the order they were written) and its totals. */
 function montarPedido(p: LinhaPedidoLida, linhas: readonly ItemLido[], taxa: Taxa): Pedido {
-  const itens = linhas.map((l) => {
-    const subtotal = valorDaQuantidade(l.valorCentavos, l.quantidadeMilesimos);
+  const produtos = linhas.map((l): LinhaDoPedido => {
     const cesta = l.cicloCestaId !== null;
     return {
-      id: l.id, tipo: cesta ? ('cesta' as const) : ('extra' as const), cicloCestaId: l.cicloCestaId, cicloProdutoId: l.cicloProdutoId,
+      id: l.id, tipo: cesta ? 'cesta' : 'extra', cicloCestaId: l.cicloCestaId, cicloProdutoId: l.cicloProdutoId,
       nome: (cesta ? l.cestaNome : l.produtoNome) ?? '', unidade: cesta ? 'cesta' : (l.unidade ?? ''),
-      quantidade: paraNumero(l.quantidadeMilesimos, ESCALA_QUANTIDADE), valor: paraNumero(l.valorCentavos, ESCALA_DINHEIRO), subtotalCentavos: subtotal,
+      quantidadeMilesimos: l.quantidadeMilesimos, valorCentavos: l.valorCentavos, subtotalCentavos: valorDaQuantidade(l.valorCentavos, l.quantidadeMilesimos),
     };
   });
-  const total = itens.reduce((s, i) => s + i.subtotalCentavos, 0);
+  const total = produtos.reduce((s, i) => s + i.subtotalCentavos, 0);
   const t = taxaDoPedido(total, taxa);
   return {
     pedidoId: p.id, cicloid: p.cicloid, usuarioid: p.usuarioid, usuario: { id: p.usuarioid, nome: p.usuarioNome }, pontoEntrega: { id: p.pontoEntregaId, nome: p.pontoNome },
     pontoEntregaId: p.pontoEntregaId, finalizado: p.finalizado, dataConfirmacao: p.dataConfirmacao,
-    produtos: itens.map(({ subtotalCentavos, ...i }) => ({ ...i, subtotal: paraNumero(subtotalCentavos, ESCALA_DINHEIRO) })),
-    total: paraNumero(total, ESCALA_DINHEIRO), taxa: paraNumero(t, ESCALA_DINHEIRO), totalComTaxa: paraNumero(total + t, ESCALA_DINHEIRO),
+    produtos, totalCentavos: total, taxaCentavos: t, totalComTaxaCentavos: total + t,
   };
 }
 
@@ -170,9 +169,10 @@ export interface CestaParaPedir {
   readonly cestaId: number;
   readonly nome: string;
   readonly descricao: string | null;
-  readonly valor: number;
+  readonly valorCentavos: number;
+  /** Whole baskets still free. */
   readonly disponivel: number;
-  readonly composicao: Array<{ produto: string; quantidade: number; unidade: string }>;
+  readonly composicao: Array<{ produto: string; quantidadeMilesimos: number; unidade: string }>;
 }
 
 export interface ExtraParaPedir {
@@ -180,14 +180,14 @@ export interface ExtraParaPedir {
   readonly produtoId: number;
   readonly nome: string;
   readonly unidade: string;
-  readonly valor: number;
-  readonly disponivel: number;
+  readonly valorCentavos: number;
+  readonly disponivelMilesimos: number;
 }
 
 /** A basket of a cycle as the order page shows it, before availability. */
 export type CestaDoCatalogo = Omit<CestaParaPedir, 'disponivel'> & { readonly quantidadeCestas: number };
 /** An extra of a cycle as the order page shows it, before availability. */
-export type ExtraDoCatalogo = Omit<ExtraParaPedir, 'disponivel'> & { readonly quantidadeMilesimos: number };
+export type ExtraDoCatalogo = Omit<ExtraParaPedir, 'disponivelMilesimos'> & { readonly quantidadeMilesimos: number };
 
 /** What a cycle offers for ordering, apart from what orders already reserved: it moves only when the catalogue does. */
 export interface CatalogoDoCiclo {
@@ -236,12 +236,12 @@ export async function catalogoDoCiclo(db: Db, cicloid: number): Promise<Catalogo
   return {
     cestas: cestas.map((c) => ({
       cicloCestaId: c.cicloCestaId, cestaId: c.cestaId, nome: c.nome, descricao: c.descricao,
-      valor: paraNumero(c.valorReferenciaCentavos, ESCALA_DINHEIRO), quantidadeCestas: c.quantidadeCestas,
-      composicao: [...(dentro.get(c.cicloCestaId)?.values() ?? [])].map((x) => ({ produto: x.produto, quantidade: paraNumero(x.mil, ESCALA_QUANTIDADE), unidade: x.unidade })),
+      valorCentavos: c.valorReferenciaCentavos, quantidadeCestas: c.quantidadeCestas,
+      composicao: [...(dentro.get(c.cicloCestaId)?.values() ?? [])].map((x) => ({ produto: x.produto, quantidadeMilesimos: x.mil, unidade: x.unidade })),
     })),
     extras: extras.map((e) => ({
       cicloProdutoId: e.cicloProdutoId, produtoId: e.produtoId, nome: e.nome, unidade: e.unidade,
-      valor: paraNumero(e.valorCentavos, ESCALA_DINHEIRO), quantidadeMilesimos: e.quantidadeMilesimos,
+      valorCentavos: e.valorCentavos, quantidadeMilesimos: e.quantidadeMilesimos,
     })),
   };
 }
@@ -273,7 +273,7 @@ export async function reservasDoCiclo(db: Db, cicloid: number): Promise<{ cestas
 export function comDisponibilidade(catalogo: CatalogoDoCiclo, reservas: { cestas: ReadonlyMap<number, number>; extras: ReadonlyMap<number, number> }): { cestas: CestaParaPedir[]; extras: ExtraParaPedir[] } {
   return {
     cestas: catalogo.cestas.map(({ quantidadeCestas, ...c }) => ({ ...c, disponivel: Math.max(0, quantidadeCestas - Math.ceil((reservas.cestas.get(c.cicloCestaId) ?? 0) / 1000)) })),
-    extras: catalogo.extras.map(({ quantidadeMilesimos, ...e }) => ({ ...e, disponivel: paraNumero(Math.max(0, quantidadeMilesimos - (reservas.extras.get(e.cicloProdutoId) ?? 0)), ESCALA_QUANTIDADE) })),
+    extras: catalogo.extras.map(({ quantidadeMilesimos, ...e }) => ({ ...e, disponivelMilesimos: Math.max(0, quantidadeMilesimos - (reservas.extras.get(e.cicloProdutoId) ?? 0)) })),
   };
 }
 
@@ -399,22 +399,23 @@ export async function salvarPedido(banco: Banco, ator: Ator, entrada: EntradaPed
     // What everyone else reserves: the row's counter (kept by triggers, read under the row lock)
     // minus what this consumer's own saved order holds of the same line.
     // Stryker disable next-line ArrayDeclaration: a bogus earlier line keys to no line of the order
-    const proprio = (chave: string) => (antes?.produtos ?? []).filter((p) => chaveDaLinha(p) === chave).reduce((t, p) => t + Math.round(p.quantidade * 1000), 0);
-    const faltas: Array<{ nome: string; disponivel: number; pedido: number; unidade: string }> = [];
+    const proprio = (chave: string) => (antes?.produtos ?? []).filter((p) => chaveDaLinha(p) === chave).reduce((t, p) => t + p.quantidadeMilesimos, 0);
+    const faltas: Array<{ nome: string; livre: number; pedido: number; unidade: string }> = [];
     for (const { l, cesta, extra } of alvos) {
       if (cesta !== undefined) {
         const livre = cesta.quantidadeCestas * 1000 - (Number(cesta.reservadoMilesimos) - proprio(chaveDaLinha(l)));
-        if (l.quantidadeMilesimos > livre) faltas.push({ nome: cesta.nome, disponivel: Math.max(0, livre) / 1000, pedido: l.quantidadeMilesimos / 1000, unidade: 'cesta(s)' });
+        if (l.quantidadeMilesimos > livre) faltas.push({ nome: cesta.nome, livre: Math.max(0, livre), pedido: l.quantidadeMilesimos, unidade: 'cesta(s)' });
       } else {
         const livre = extra.quantidadeMilesimos - (Number(extra.reservadoMilesimos) - proprio(chaveDaLinha(l)));
-        if (l.quantidadeMilesimos > livre) faltas.push({ nome: extra.nome, disponivel: paraNumero(Math.max(0, livre), ESCALA_QUANTIDADE), pedido: paraNumero(l.quantidadeMilesimos, ESCALA_QUANTIDADE), unidade: extra.unidade });
+        if (l.quantidadeMilesimos > livre) faltas.push({ nome: extra.nome, livre: Math.max(0, livre), pedido: l.quantidadeMilesimos, unidade: extra.unidade });
       }
     }
     if (faltas.length > 0) {
+      // The refusal's details are the error envelope's wire data: the contract's decimal numbers.
       throw new Conflito(
         'SEM_ESTOQUE',
-        `Não há o suficiente: ${faltas.map((f) => `${f.nome} (disponível: ${f.disponivel} ${f.unidade})`).join('; ')}`,
-        { disponivel: faltas },
+        `Não há o suficiente: ${faltas.map((f) => `${f.nome} (disponível: ${formatarQuantidade(f.livre)} ${f.unidade})`).join('; ')}`,
+        { disponivel: faltas.map((f) => ({ nome: f.nome, disponivel: paraNumero(f.livre, ESCALA_QUANTIDADE), pedido: paraNumero(f.pedido, ESCALA_QUANTIDADE), unidade: f.unidade })) },
       );
     }
     const iso = opcoes.agora.toISOString();
@@ -441,7 +442,7 @@ export async function salvarPedido(banco: Banco, ator: Ator, entrada: EntradaPed
       criado = gravado.createdAt === iso;
     }
     // Stryker disable next-line ArrayDeclaration: a bogus earlier line keys to no line of the order
-    const precoAnterior = new Map((antes?.produtos ?? []).map((p) => [chaveDaLinha(p), Math.round(p.valor * 100)]));
+    const precoAnterior = new Map((antes?.produtos ?? []).map((p) => [chaveDaLinha(p), p.valorCentavos]));
     await trx.deleteFrom('pedidoproduto').where('pedidoid', '=', pedidoId).execute();
     // A line already ordered keeps the price it was ordered at.
     const itens = alvos.map(({ l, cesta, extra }) => ({

@@ -261,9 +261,9 @@ export async function relatorioDosConsumidores(db: Db, ator: Ator, cicloids: rea
     for (const p of pedidos) {
       const base = { consumidor: p.usuario.nome, ciclo: ciclo.nome, pontoEntrega: p.pontoEntrega.nome, situacao: p.finalizado ? 'confirmado' : 'não confirmado' };
       for (const l of p.produtos) {
-        linhas.push({ ...base, item: l.nome, quantidade: Math.round(l.quantidade * 1000), valorUnitario: Math.round(l.valor * 100), valor: Math.round(l.subtotal * 100) });
+        linhas.push({ ...base, item: l.nome, quantidade: l.quantidadeMilesimos, valorUnitario: l.valorCentavos, valor: l.subtotalCentavos });
       }
-      if (p.taxa > 0) linhas.push({ ...base, item: 'Taxa administrativa', quantidade: null, valorUnitario: null, valor: Math.round(p.taxa * 100) });
+      if (p.taxaCentavos > 0) linhas.push({ ...base, item: 'Taxa administrativa', quantidade: null, valorUnitario: null, valor: p.taxaCentavos });
     }
   }
   return montarRelatorio(
@@ -365,10 +365,6 @@ export interface DocumentoDeEntrega {
   readonly secoes: readonly Relatorio[];
 }
 
-// Until the order's own lines carry integer units.
-const milesimosDaLinha = (l: Pedido['produtos'][number]) => Math.round(l.quantidade * 1000);
-const centavosDoPedido = (p: Pedido) => Math.round(p.totalComTaxa * 100);
-
 const COLUNAS_PONTOS: readonly Coluna[] = [
   { chave: 'ponto', titulo: 'Ponto de entrega', tipo: 'texto' },
   { chave: 'consumidor', titulo: 'Consumidor', tipo: 'texto' },
@@ -390,7 +386,7 @@ const COLUNAS_RECEBIMENTO = COLUNAS_FORNECEDORES.filter((c) => c.chave !== 'cicl
 
 /** One order's lines in a cell: "2 × Pequena; 1,5 kg tomate". */
 function itensDoPedido(p: Pedido): string {
-  return p.produtos.map((l) => `${formatarQuantidade(milesimosDaLinha(l))} ${l.tipo === 'cesta' ? '×' : l.unidade} ${l.nome}`).join('; ');
+  return p.produtos.map((l) => `${formatarQuantidade(l.quantidadeMilesimos)} ${l.tipo === 'cesta' ? '×' : l.unidade} ${l.nome}`).join('; ');
 }
 
 /**
@@ -409,7 +405,7 @@ export async function documentoDeEntrega(db: Db, ator: Ator, cicloid: number, ta
   const contatos = new Map(
     (todosOsPedidos.length === 0 ? [] : await db.selectFrom('usuario').select(['id', 'celular']).where('id', 'in', todosOsPedidos.map((p) => p.usuario.id)).execute()).map((u) => [u.id, u.celular]),
   );
-  const linhaDoPedido = (p: Pedido) => ({ ponto: p.pontoEntrega.nome, consumidor: p.usuario.nome, telefone: contatos.get(p.usuario.id) ?? null, itens: itensDoPedido(p), valor: centavosDoPedido(p) });
+  const linhaDoPedido = (p: Pedido) => ({ ponto: p.pontoEntrega.nome, consumidor: p.usuario.nome, telefone: contatos.get(p.usuario.id) ?? null, itens: itensDoPedido(p), valor: p.totalComTaxaCentavos });
   const porPontoEPessoa = (a: { ponto: string; consumidor: string }, b: { ponto: string; consumidor: string }) => ordemPtBr(a.ponto, b.ponto) || ordemPtBr(a.consumidor, b.consumidor);
   const pontos = pedidos.length === 0 ? [] : await db.selectFrom('pontoentrega').select(['id', 'nome', 'endereco', 'responsavel']).where('id', 'in', [...new Set(pedidos.map((p) => p.pontoEntrega.id))]).execute();
   const notasDosPontos = new Map(
@@ -425,7 +421,7 @@ export async function documentoDeEntrega(db: Db, ator: Ator, cicloid: number, ta
   );
 
   const cestas = new Map<string, number>();
-  for (const p of pedidos) for (const l of p.produtos) if (l.tipo === 'cesta') cestas.set(l.nome, (cestas.get(l.nome) ?? 0) + milesimosDaLinha(l) / 1000);
+  for (const p of pedidos) for (const l of p.produtos) if (l.tipo === 'cesta') cestas.set(l.nome, (cestas.get(l.nome) ?? 0) + l.quantidadeMilesimos / 1000);
   const resumo = montarRelatorio(
     'Cestas',
     ciclo.nome,
@@ -481,7 +477,7 @@ export async function documentoDeEntrega(db: Db, ator: Ator, cicloid: number, ta
   return {
     ciclo: { id: ciclo.id, nome: ciclo.nome, dataRetiradaInicio: ciclo.dataRetiradaInicio, dataRetiradaFim: ciclo.dataRetiradaFim },
     pedidos: pedidos.length,
-    totalCentavos: pedidos.reduce((s, p) => s + centavosDoPedido(p), 0),
+    totalCentavos: pedidos.reduce((s, p) => s + p.totalComTaxaCentavos, 0),
     secoes,
   };
 }

@@ -55,7 +55,7 @@ describe('ciclos e as suas três listas', () => {
     // Extras come from the surplus of finalised offers: none yet, so publishing them is refused.
     const semOferta = await admin.nav.post(url('/ciclo'), { form });
     assert.equal(semOferta.status, 409);
-    assert.match(semOferta.texto, /Faltam 12\.5 dúzia de .* passam da sobra de 0 dúzia/);
+    assert.match(semOferta.texto, /Faltam 12,5 dúzia de .* passam da sobra de 0 dúzia/);
     assert.equal(await amb.banco.selectFrom('ciclo').select('id').where('nome', '=', 'Ciclo de março').executeTakeFirst(), undefined);
     const { _listas: _ignorado, ...semExtras } = form;
     const semLista = Object.fromEntries(Object.entries(semExtras).filter(([k]) => !k.startsWith('cicloProdutos')));

@@ -186,7 +186,7 @@ describe('bordas das regras de janela, ciclo e composição', () => {
     assert.equal(pedido.status, 201, pedido.texto);
     const abaixo = await publicar(2.499);
     assert.equal(abaixo.status, 409, abaixo.texto);
-    assert.equal(abaixo.json<{ error: string }>().error, 'O extra Queijo já tem 2.5 kg pedidos: a quantidade não pode ficar abaixo disso');
+    assert.equal(abaixo.json<{ error: string }>().error, 'O extra Queijo já tem 2,5 kg pedidos: a quantidade não pode ficar abaixo disso');
     const linha = await amb.banco.selectFrom('cicloproduto').select('quantidadeMilesimos').where('id', '=', cicloProdutoId).executeTakeFirstOrThrow();
     assert.equal(linha.quantidadeMilesimos, 5000, 'nada mudou');
     assert.equal((await publicar(2.5)).status, 200, 'exatamente o que foi pedido');

@@ -101,11 +101,11 @@ describe('os casos de uso do ciclo, nas bordas', () => {
       await banco.updateTable('pontoentrega').set({ ativo: true }).where('id', '=', a.ponto).execute();
       assert.equal(await pedidoDe(banco, a.cicloid, consumidora.usuarioid ?? 0, TAXA), null, 'nada foi gravado');
       const { pedido } = { pedido: await pedir([{ cicloCestaId: a.cicloCestaId, cicloProdutoId: null }, { cicloCestaId: null, cicloProdutoId: a.cicloProdutoId }]) };
-      assert.deepEqual(pedido.produtos.map((p) => [p.tipo, p.nome, p.unidade, p.quantidade, p.valor, p.subtotal]), [
-        ['cesta', a.cesta.nome, 'cesta', 1, 50, 50],
-        ['extra', a.mel.nome, 'kg', 1, 30, 30],
+      assert.deepEqual(pedido.produtos.map((p) => [p.tipo, p.nome, p.unidade, p.quantidadeMilesimos, p.valorCentavos, p.subtotalCentavos]), [
+        ['cesta', a.cesta.nome, 'cesta', 1000, 5000, 5000],
+        ['extra', a.mel.nome, 'kg', 1000, 3000, 3000],
       ]);
-      assert.equal(pedido.total, 80);
+      assert.equal(pedido.totalCentavos, 8000);
     });
 
     test('a falta de um extra diz o que resta, na unidade dele; a de uma cesta, em cestas', async () => {
@@ -121,7 +121,7 @@ describe('os casos de uso do ciclo, nas bordas', () => {
       const falta = await recusa(pedir(c2, 3, 3000));
       assert.deepEqual(falta, {
         tipo: 'Conflito', codigo: 'SEM_ESTOQUE',
-        mensagem: `Não há o suficiente: ${a.cesta.nome} (disponível: 2 cesta(s)); ${a.mel.nome} (disponível: 2.5 kg)`,
+        mensagem: `Não há o suficiente: ${a.cesta.nome} (disponível: 2 cesta(s)); ${a.mel.nome} (disponível: 2,5 kg)`,
         detalhes: { disponivel: [{ nome: a.cesta.nome, disponivel: 2, pedido: 3, unidade: 'cesta(s)' }, { nome: a.mel.nome, disponivel: 2.5, pedido: 3, unidade: 'kg' }] },
       });
       // Exactly what is left passes; their own order, saved again, counts its own reservation.
@@ -141,8 +141,8 @@ describe('os casos de uso do ciclo, nas bordas', () => {
       await banco.updateTable('cicloproduto').set({ valorCentavos: 4100 }).where('id', '=', a.cicloProdutoId).execute();
       const segundo = await salvarPedido(banco, consumidora, { usuarioid: null, cicloid: a.cicloid, pontoEntregaId: a.ponto, linhas: linhas(true) }, NO_PEDIDO);
       assert.equal(segundo.pedidoId, primeiro.pedidoId, 'o mesmo pedido, alterado');
-      assert.deepEqual(segundo.produtos.map((p) => [p.nome, p.valor]), [[a.cesta.nome, 50], [a.mel.nome, 41]]);
-      assert.deepEqual((await pedidoDe(banco, a.cicloid, consumidora.usuarioid ?? 0, TAXA))?.produtos.map((p) => p.valor), [50, 41]);
+      assert.deepEqual(segundo.produtos.map((p) => [p.nome, p.valorCentavos]), [[a.cesta.nome, 5000], [a.mel.nome, 4100]]);
+      assert.deepEqual((await pedidoDe(banco, a.cicloid, consumidora.usuarioid ?? 0, TAXA))?.produtos.map((p) => p.valorCentavos), [5000, 4100]);
     });
 
     test('confirmar de novo não muda nada: nem a data da confirmação', async () => {
@@ -183,12 +183,12 @@ describe('os casos de uso do ciclo, nas bordas', () => {
       { cicloCestaId: null, cicloProdutoId: a.cicloProdutoId, quantidadeMilesimos: mel, campo: 'produtos.1' },
     ] }, NO_PEDIDO);
     const pedido = await pedir(1000, 2000);
-    assert.deepEqual(pedido.produtos.map((p) => [p.cicloProdutoId, p.nome, p.quantidade, p.valor]), [[extraTomate, a.tomate.nome, 2, 9], [a.cicloProdutoId, a.mel.nome, 1, 30]]);
+    assert.deepEqual(pedido.produtos.map((p) => [p.cicloProdutoId, p.nome, p.quantidadeMilesimos, p.valorCentavos]), [[extraTomate, a.tomate.nome, 2000, 900], [a.cicloProdutoId, a.mel.nome, 1000, 3000]]);
     assert.deepEqual(await recusa(pedir(4500, 2000)), {
       tipo: 'Conflito', codigo: 'SEM_ESTOQUE', mensagem: `Não há o suficiente: ${a.mel.nome} (disponível: 4 kg)`,
       detalhes: { disponivel: [{ nome: a.mel.nome, disponivel: 4, pedido: 4.5, unidade: 'kg' }] },
     });
-    assert.equal((await pedir(4000, 5000)).total, 165);
+    assert.equal((await pedir(4000, 5000)).totalCentavos, 16500);
   });
 
   test('pedidos: a vitrine do ciclo mostra o que há em cada cesta, e nada numa cesta não composta', async () => {
@@ -196,8 +196,8 @@ describe('os casos de uso do ciclo, nas bordas', () => {
     assert.deepEqual((await disponibilidade(banco, a.cicloid)).cestas.map((c) => [c.nome, c.composicao, c.disponivel]), [[a.cesta.nome, [], 10]]);
     await salvarComposicao(banco, admin, { cicloCestaId: a.cicloCestaId, quantidadeCestas: 3, itens: [{ ofertaProdutoId: a.linhaTomate, quantidadeMilesimos: 500_000, unidade: 'g', campo: 'produtos.0' }] }, NA_OFERTA.agora);
     const disp = await disponibilidade(banco, a.cicloid);
-    assert.deepEqual(disp.cestas.map((c) => [c.nome, c.composicao, c.disponivel]), [[a.cesta.nome, [{ produto: a.tomate.nome, quantidade: 0.5, unidade: 'kg' }], 10]]);
-    assert.deepEqual(disp.extras.map((e) => [e.nome, e.disponivel, e.valor]), [[a.mel.nome, 4, 30]]);
+    assert.deepEqual(disp.cestas.map((c) => [c.nome, c.composicao, c.disponivel]), [[a.cesta.nome, [{ produto: a.tomate.nome, quantidadeMilesimos: 500, unidade: 'kg' }], 10]]);
+    assert.deepEqual(disp.extras.map((e) => [e.nome, e.disponivelMilesimos, e.valorCentavos]), [[a.mel.nome, 4000, 3000]]);
   });
 
   test('quem coordena e também é consumidor ou fornecedor, ao nomear outra pessoa, age por ela', async () => {
@@ -232,14 +232,14 @@ describe('os casos de uso do ciclo, nas bordas', () => {
       });
       assert.equal((await ofertaDe(banco, a.cicloid, fornecedor.usuarioid ?? 0)).id, null, 'nada foi gravado');
       const vazia = await salvarOferta(banco, fornecedor, { usuarioid: null, cicloid: a.cicloid, linhas: [] }, { ...NA_OFERTA, finalizar: false });
-      assert.deepEqual([vazia.produtos, vazia.finalizada, vazia.total], [[], false, 0]);
+      assert.deepEqual([vazia.produtos, vazia.finalizada, vazia.totalCentavos], [[], false, 0]);
       assert.notEqual(vazia.id, null);
     });
 
     test('sem oferta, a oferta de alguém é vazia e em rascunho; tirar uma linha dela "não existe"', async () => {
       const a = await cenario();
       const fornecedor = await atorDe(['fornecedor'], 'Fornecedor');
-      assert.deepEqual(await ofertaDe(banco, a.cicloid, fornecedor.usuarioid ?? 0), { id: null, cicloid: a.cicloid, usuarioid: fornecedor.usuarioid, finalizada: false, finalizadaEm: null, produtos: [], total: 0 });
+      assert.deepEqual(await ofertaDe(banco, a.cicloid, fornecedor.usuarioid ?? 0), { id: null, cicloid: a.cicloid, usuarioid: fornecedor.usuarioid, finalizada: false, finalizadaEm: null, produtos: [], totalCentavos: 0 });
       assert.equal((await recusa(apagarProdutoDaOferta(banco, fornecedor, { cicloid: a.cicloid, produtoid: a.tomate.id, usuarioid: null }, NA_OFERTA))).codigo, 'LINHA_NAO_ENCONTRADA');
     });
 
@@ -247,8 +247,8 @@ describe('os casos de uso do ciclo, nas bordas', () => {
       const a = await cenario();
       await salvarComposicao(banco, admin, { cicloCestaId: a.cicloCestaId, quantidadeCestas: 4, itens: [{ ofertaProdutoId: a.linhaTomate, quantidadeMilesimos: 1500, unidade: 'kg', campo: 'produtos.0' }] }, NA_OFERTA.agora);
       const oferta = await ofertaDe(banco, a.cicloid, a.fornecedora.usuarioid ?? 0);
-      assert.deepEqual(oferta.produtos.map((p) => [p.produtoid, p.quantidade, p.alocado]).sort((x, y) => Number(x[0]) - Number(y[0])), [[a.tomate.id, 30, 6], [a.mel.id, 10, 0]].sort((x, y) => Number(x[0]) - Number(y[0])));
-      assert.equal(oferta.total, 490);
+      assert.deepEqual(oferta.produtos.map((p) => [p.produtoid, p.quantidadeMilesimos, p.alocadoMilesimos]).sort((x, y) => Number(x[0]) - Number(y[0])), [[a.tomate.id, 30_000, 6000], [a.mel.id, 10_000, 0]].sort((x, y) => Number(x[0]) - Number(y[0])));
+      assert.equal(oferta.totalCentavos, 49_000);
     });
 
     test('tirar da oferta uma linha livre e outra usada: a recusa nomeia a usada, seja qual for a ordem', async () => {
@@ -315,7 +315,7 @@ describe('os casos de uso do ciclo, nas bordas', () => {
       assert.deepEqual(doA.map((o) => o.ciclo.id), [a.cicloid]);
       const todas = await ofertasVisiveis(banco, admin, NA_OFERTA.hoje, null);
       assert.ok(todas.some((o) => o.ciclo.id === a.cicloid) && todas.some((o) => o.ciclo.id === b.cicloid));
-      assert.deepEqual(doA[0]?.total, 490);
+      assert.deepEqual(doA[0]?.totalCentavos, 49_000);
     });
   });
 
@@ -330,22 +330,22 @@ describe('os casos de uso do ciclo, nas bordas', () => {
       assert.deepEqual(p, {
         cicloCesta: { id: a.cicloCestaId, cicloid: a.cicloid, cestaId: a.cesta.id, nome: a.cesta.nome, quantidadeCestas: 10, cestasPedidas: 0 },
         composicao: { quantidadeCestas: 4, produtos: [
-          { ofertaProdutoId: a.linhaTomate, produtoId: a.tomate.id, produto: a.tomate.nome, fornecedor: 'Fornecedora', quantidadePorCesta: 1.5, unidade: 'kg', valor: 8, custo: 12 },
-          { ofertaProdutoId: a.linhaMel, produtoId: a.mel.id, produto: a.mel.nome, fornecedor: 'Fornecedora', quantidadePorCesta: 0.5, unidade: 'kg', valor: 25, custo: 12.5 },
+          { ofertaProdutoId: a.linhaTomate, produtoId: a.tomate.id, produto: a.tomate.nome, fornecedor: 'Fornecedora', quantidadePorCestaMilesimos: 1500, unidade: 'kg', valorCentavos: 800, custoCentavos: 1200 },
+          { ofertaProdutoId: a.linhaMel, produtoId: a.mel.id, produto: a.mel.nome, fornecedor: 'Fornecedora', quantidadePorCestaMilesimos: 500, unidade: 'kg', valorCentavos: 2500, custoCentavos: 1250 },
         ] },
         // By product name; what baskets leave over, before extras take their part.
         ofertas: [
-          { ofertaProdutoId: a.linhaMel, produtoId: a.mel.id, produto: a.mel.nome, unidade: 'kg', fornecedor: { id: a.fornecedora.usuarioid, nome: 'Fornecedora' }, valor: 25, quantidadeOfertada: 10, quantidadeAlocada: 2, quantidadeDisponivel: 8 },
-          { ofertaProdutoId: a.linhaTomate, produtoId: a.tomate.id, produto: a.tomate.nome, unidade: 'kg', fornecedor: { id: a.fornecedora.usuarioid, nome: 'Fornecedora' }, valor: 8, quantidadeOfertada: 30, quantidadeAlocada: 6, quantidadeDisponivel: 24 },
+          { ofertaProdutoId: a.linhaMel, produtoId: a.mel.id, produto: a.mel.nome, unidade: 'kg', fornecedor: { id: a.fornecedora.usuarioid, nome: 'Fornecedora' }, valorCentavos: 2500, ofertadaMilesimos: 10_000, alocadaMilesimos: 2000, disponivelMilesimos: 8000 },
+          { ofertaProdutoId: a.linhaTomate, produtoId: a.tomate.id, produto: a.tomate.nome, unidade: 'kg', fornecedor: { id: a.fornecedora.usuarioid, nome: 'Fornecedora' }, valorCentavos: 800, ofertadaMilesimos: 30_000, alocadaMilesimos: 6000, disponivelMilesimos: 24_000 },
         ],
-        extras: [{ produtoId: a.mel.id, produto: a.mel.nome, unidade: 'kg', quantidade: 4 }],
-        fornecedores: [{ id: a.fornecedora.usuarioid, nome: 'Fornecedora', valorAcumulado: 98 }],
-        custoPorCesta: 24.5,
-        valorReferencia: 50,
+        extras: [{ produtoId: a.mel.id, produto: a.mel.nome, unidade: 'kg', quantidadeMilesimos: 4000 }],
+        fornecedores: [{ id: a.fornecedora.usuarioid, nome: 'Fornecedora', valorAcumuladoCentavos: 9800 }],
+        custoPorCestaCentavos: 2450,
+        valorReferenciaCentavos: 5000,
       });
       const outra = await criarCiclo(banco, { datas: DATAS_PADRAO, cestas: [{ cestaId: a.cesta.id, quantidadeCestas: 3 }] });
       const vazia = await paginaDaComposicao(banco, outra.cicloCestas[0] ?? 0);
-      assert.deepEqual([vazia.composicao, vazia.ofertas, vazia.extras, vazia.fornecedores, vazia.custoPorCesta], [{ quantidadeCestas: 0, produtos: [] }, [], [], [], 0]);
+      assert.deepEqual([vazia.composicao, vazia.ofertas, vazia.extras, vazia.fornecedores, vazia.custoPorCestaCentavos], [{ quantidadeCestas: 0, produtos: [] }, [], [], [], 0]);
       assert.equal((await recusa(paginaDaComposicao(banco, 999_999))).codigo, 'CICLOCESTA_NAO_ENCONTRADA');
     });
 
@@ -377,7 +377,7 @@ describe('os casos de uso do ciclo, nas bordas', () => {
       await salvarComposicao(banco, admin, { cicloCestaId: outraCc, quantidadeCestas: 1, itens: [{ ofertaProdutoId: linha, quantidadeMilesimos: 500, unidade: 'kg', campo: 'produtos.0' }] }, NA_OFERTA.agora);
       await salvarOferta(banco, segunda, { usuarioid: null, cicloid: a.cicloid, linhas: linhaDela(8000) }, { ...NA_OFERTA, finalizar: false });
       assert.deepEqual((await recusa(compor(1, [{ ofertaProdutoId: linha, mil: 500 }]))).detalhes, { 'produtos.0.ofertaProdutoId': 'Não é uma oferta finalizada deste ciclo' });
-      assert.equal((await salvarComposicao(banco, admin, { cicloCestaId: outraCc, quantidadeCestas: 1, itens: [{ ofertaProdutoId: linha, quantidadeMilesimos: 400, unidade: 'kg', campo: 'produtos.0' }] }, NA_OFERTA.agora)).composicao.produtos[0]?.quantidadePorCesta, 0.4);
+      assert.equal((await salvarComposicao(banco, admin, { cicloCestaId: outraCc, quantidadeCestas: 1, itens: [{ ofertaProdutoId: linha, quantidadeMilesimos: 400, unidade: 'kg', campo: 'produtos.0' }] }, NA_OFERTA.agora)).composicao.produtos[0]?.quantidadePorCestaMilesimos, 400);
       // A line of a draft offer that no basket uses cannot come in.
       const rascunho = await salvarOferta(banco, await atorDe(['fornecedor'], 'Rascunho'), { usuarioid: null, cicloid: a.cicloid, linhas: [{ produtoid: a.tomate.id, quantidadeMilesimos: 5000, valorCentavos: 700, campo: 'produtos.0' }] }, { ...NA_OFERTA, finalizar: false });
       assert.deepEqual((await recusa(compor(1, [{ ofertaProdutoId: rascunho.produtos[0]?.ofertaProdutoId ?? 0 }]))).detalhes, { 'produtos.0.ofertaProdutoId': 'Não é uma oferta finalizada deste ciclo' });
@@ -513,7 +513,7 @@ describe('os casos de uso do ciclo, nas bordas', () => {
         tipo: 'Conflito', codigo: 'PEDIDOS_ABERTOS', mensagem: 'Só é possível fechar o ciclo depois do fim dos pedidos (09/03/2026)', detalhes: {},
       });
       const primeiro = await fecharCiclo(banco, admin, a.cicloid, DEPOIS);
-      assert.deepEqual(primeiro, { cicloid: a.cicloid, fechadoEm: DEPOIS.agora.toISOString(), novas: 1, debitos: 50, creditos: 0 });
+      assert.deepEqual(primeiro, { cicloid: a.cicloid, fechadoEm: DEPOIS.agora.toISOString(), novas: 1, debitosCentavos: 5000, creditosCentavos: 0 });
       const depois = { ...DEPOIS, agora: new Date('2026-03-11T15:00:00Z'), hoje: '2026-03-11' };
       assert.deepEqual(await fecharCiclo(banco, admin, a.cicloid, depois), { ...primeiro, novas: 0 });
       const ciclo = await obterCiclo(banco, a.cicloid, depois.hoje);
@@ -524,7 +524,7 @@ describe('os casos de uso do ciclo, nas bordas', () => {
 
     test('fechar um ciclo sem pedidos: nenhuma movimentação, e o fechamento fica registrado uma vez', async () => {
       const c = await criarCiclo(banco, { datas: DATAS_PADRAO });
-      assert.deepEqual(await fecharCiclo(banco, admin, c.id, DEPOIS), { cicloid: c.id, fechadoEm: DEPOIS.agora.toISOString(), novas: 0, debitos: 0, creditos: 0 });
+      assert.deepEqual(await fecharCiclo(banco, admin, c.id, DEPOIS), { cicloid: c.id, fechadoEm: DEPOIS.agora.toISOString(), novas: 0, debitosCentavos: 0, creditosCentavos: 0 });
       await fecharCiclo(banco, admin, c.id, { ...DEPOIS, agora: new Date('2026-03-12T15:00:00Z') });
       const auditorias = await banco.selectFrom('auditoria').select('acao').where('entidade', '=', 'ciclo').where('entidadeId', '=', String(c.id)).execute();
       assert.deepEqual(auditorias.map((x) => x.acao), ['fechar ciclo']);
@@ -541,12 +541,12 @@ describe('os casos de uso do ciclo, nas bordas', () => {
       const pedido = await salvarPedido(banco, consumidora, { usuarioid: null, cicloid: a.cicloid, pontoEntregaId: a.ponto, linhas: [{ cicloCestaId: a.cicloCestaId, cicloProdutoId: null, quantidadeMilesimos: 2000, campo: 'produtos.0' }] }, NO_PEDIDO);
       await finalizarPedido(banco, consumidora, pedido.pedidoId, { ...NO_PEDIDO, tz: 'America/Sao_Paulo' });
       const r = await fecharCiclo(banco, admin, a.cicloid, DEPOIS);
-      assert.deepEqual([r.debitos, r.creditos, r.novas], [100, 16, 2]);
+      assert.deepEqual([r.debitosCentavos, r.creditosCentavos, r.novas], [10_000, 1600, 2]);
       assert.equal(await saldoDe(banco, outroFornecedor.usuarioid ?? 0), null);
-      assert.deepEqual(await saldoDe(banco, a.fornecedora.usuarioid ?? 0), { saldo: 16, movimentacoes: 1 });
-      assert.deepEqual(await saldoDe(banco, consumidora.usuarioid ?? 0), { saldo: -100, movimentacoes: 1 });
+      assert.deepEqual(await saldoDe(banco, a.fornecedora.usuarioid ?? 0), { saldoCentavos: 1600, movimentacoes: 1 });
+      assert.deepEqual(await saldoDe(banco, consumidora.usuarioid ?? 0), { saldoCentavos: -10_000, movimentacoes: 1 });
       const todos = await saldos(banco);
-      assert.deepEqual(todos.filter((s) => s.usuarioid === consumidora.usuarioid || s.usuarioid === a.fornecedora.usuarioid).map((s) => [s.nome, s.saldo]).sort(), [['C', -100], ['Fornecedora', 16]]);
+      assert.deepEqual(todos.filter((s) => s.usuarioid === consumidora.usuarioid || s.usuarioid === a.fornecedora.usuarioid).map((s) => [s.nome, s.saldoCentavos]).sort(), [['C', -10_000], ['Fornecedora', 1600]]);
       assert.deepEqual((await tiposDeMovimentacao(banco)).map((t) => t.sentido).sort(), ['ambos', 'credito', 'credito', 'debito', 'debito', 'debito'].sort());
     });
 

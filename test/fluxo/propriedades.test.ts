@@ -253,7 +253,7 @@ async function conferirInvariantes(cicloid: number): Promise<void> {
   }
   for (const d of disp.extras) {
     const t = e.extras.find((x) => x.id === d.cicloProdutoId);
-    assert.equal(Math.round(d.disponivel * 1000), (t?.publicadoMil ?? 0) - soma(t?.pedidos ?? new Map()), `disponível do extra ${d.cicloProdutoId}`);
+    assert.equal(d.disponivelMilesimos, (t?.publicadoMil ?? 0) - soma(t?.pedidos ?? new Map()), `disponível do extra ${d.cicloProdutoId}`);
   }
   // The counters the triggers keep are exactly the sums of the order lines.
   const contadas = await reservasDoCiclo(banco, cicloid);
@@ -289,8 +289,8 @@ test(`sequências aleatórias de ofertas, composições, extras, pedidos e ediç
       }
       const fechamento = await fecharCiclo(banco, admin, ciclo.id, { agora: new Date('2026-03-10T15:00:00Z'), hoje: '2026-03-10', taxa: TAXA });
       const confirmados = (await pedidosVisiveis(banco, admin, ciclo.id, TAXA)).filter((p) => p.finalizado);
-      const esperado = confirmados.reduce((s, p) => s + Math.round(p.totalComTaxa * 100), 0);
-      assert.equal(Math.round(fechamento.debitos * 100), esperado, 'Σ débitos = Σ totais dos pedidos confirmados, com a taxa');
+      const esperado = confirmados.reduce((s, p) => s + p.totalComTaxaCentavos, 0);
+      assert.equal(fechamento.debitosCentavos, esperado, 'Σ débitos = Σ totais dos pedidos confirmados, com a taxa');
       const debitos = await banco.selectFrom('movimentacao').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('valorCentavos'), eb.lit(0)).as('s')).where('cicloid', '=', ciclo.id).where('sentido', '=', 'debito').executeTakeFirstOrThrow();
       assert.equal(Number(debitos.s), esperado);
     }),

@@ -154,10 +154,10 @@ describe('quem pode agir por quem, no domínio', () => {
     await salvarOferta(banco, atores.vizinho, oferta(null), { ...NA_OFERTA, finalizar: true });
     await salvarOferta(banco, atores.fornecedora, oferta(null), { ...NA_OFERTA, finalizar: false });
     const todas = await ofertasVisiveis(banco, atores.admin, NA_OFERTA.hoje, cicloid);
-    const resumo = (o: (typeof todas)[number]) => [o.fornecedor.nome, o.finalizada, o.itens, o.total, o.ciclo.id, o.ciclo.fase];
-    assert.deepEqual(todas.map(resumo), [['fornecedora', false, 1, 40, cicloid, 'oferta'], ['vizinho', true, 1, 40, cicloid, 'oferta']]);
+    const resumo = (o: (typeof todas)[number]) => [o.fornecedor.nome, o.finalizada, o.itens, o.totalCentavos, o.ciclo.id, o.ciclo.fase];
+    assert.deepEqual(todas.map(resumo), [['fornecedora', false, 1, 4000, cicloid, 'oferta'], ['vizinho', true, 1, 4000, cicloid, 'oferta']]);
     assert.deepEqual((await ofertasVisiveis(banco, atores.info, NA_OFERTA.hoje, cicloid)).map(resumo), todas.map(resumo));
-    assert.deepEqual((await ofertasVisiveis(banco, atores.vizinho, NA_OFERTA.hoje, cicloid)).map(resumo), [['vizinho', true, 1, 40, cicloid, 'oferta']]);
+    assert.deepEqual((await ofertasVisiveis(banco, atores.vizinho, NA_OFERTA.hoje, cicloid)).map(resumo), [['vizinho', true, 1, 4000, cicloid, 'oferta']]);
     assert.deepEqual((await ofertasVisiveis(banco, atores.vizinho, NA_OFERTA.hoje, null)).map((o) => o.fornecedor.id), [id(atores.vizinho)]);
     assert.deepEqual(await ofertasVisiveis(banco, atores.consumidora, NA_OFERTA.hoje, cicloid), []);
     await salvarOferta(banco, atores.consumidorFornecedor, oferta(null), { ...NA_OFERTA, finalizar: false });

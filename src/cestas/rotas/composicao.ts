@@ -9,6 +9,7 @@ import type { ContextoCestas } from '../contexto-cestas.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import type { Redesenho } from '../tipos-fastify.ts';
 import { paginaComposicao } from '../views/composicao.ts';
+import { composicaoJson } from '../apresentadores/composicao.ts';
 import { idDaRota } from './registros.ts';
 import { Composicao, CorpoComposicao, PaginaComposicao, ParamsId, escrita, leitura } from '../esquemas.ts';
 
@@ -21,14 +22,14 @@ export function rotasComposicao(app: AppTipada, ctx: ContextoCestas): void {
     return responder(req, reply, {
       titulo: `Composição: ${pagina.cicloCesta.nome}`,
       status: falha.status,
-      dados: { ...pagina, acoes: { editar: podeEditar } },
+      dados: { ...composicaoJson(pagina), acoes: { editar: podeEditar } },
       corpo: () => paginaComposicao(pagina, req.sessao?.csrf ?? null, podeEditar, falha),
     });
   }
 
   async function salvar(req: FastifyRequest, reply: FastifyReply, idDaRota: number | null) {
     const pagina = await salvarComposicao(ctx.banco, atorDe(req), lerComposicao(req.body, idDaRota), ctx.relogio.agora());
-    if (querJson(req)) return enviarJson(reply, pagina, 'Composição salva');
+    if (querJson(req)) return enviarJson(reply, composicaoJson(pagina), 'Composição salva');
     return redirecionarComAviso(reply, `/composicao/${pagina.cicloCesta.id}`, 'Composição salva.');
   }
 

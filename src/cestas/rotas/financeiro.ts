@@ -8,6 +8,7 @@ import { atorDe } from '../autenticacao.ts';
 import { digitadoPorPessoas, lerMovimentacao } from '../entrada.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
+import { fechamentoJson, movimentacaoJson, saldoDePessoaJson } from '../apresentadores/financeiro.ts';
 import { tempo } from '../tempo.ts';
 import type { Redesenho } from '../tipos-fastify.ts';
 import { paginaMovimentacao } from '../views/financeiro.ts';
@@ -21,7 +22,7 @@ export function rotasFinanceiro(app: AppTipada, ctx: ContextoCestas): void {
     const { id } = req.params;
     const resumo = await fecharCiclo(ctx.banco, atorDe(req), id, { ...tempo(ctx), taxa: ctx.config.taxa });
     const mensagem = resumo.novas === 0 ? 'Ciclo já estava fechado: nada mudou' : `Ciclo fechado: ${resumo.novas} movimentações registradas`;
-    if (querJson(req)) return enviarJson(reply, resumo, mensagem);
+    if (querJson(req)) return enviarJson(reply, fechamentoJson(resumo), mensagem);
     return redirecionarComAviso(reply, `/ciclo/${id}`, `${mensagem}.`);
   });
 
@@ -36,7 +37,7 @@ export function rotasFinanceiro(app: AppTipada, ctx: ContextoCestas): void {
     return responder(req, reply, {
       titulo: 'Registrar pagamento ou ajuste',
       status: falha.status,
-      dados: opcoes,
+      dados: { ...opcoes, saldos: todos.map(saldoDePessoaJson) },
       corpo: () => paginaMovimentacao(opcoes, req.sessao?.csrf ?? null, tempo(ctx).hoje, falha),
     });
   }
@@ -64,7 +65,7 @@ export function rotasFinanceiro(app: AppTipada, ctx: ContextoCestas): void {
       const { arquivo, ...campos } = camposDo(req);
       const anexo = Buffer.isBuffer(arquivo) && arquivo.length > 0 ? { nome: 'comprovante', conteudo: arquivo } : null;
       const mov = await registrarMovimentacao(ctx.banco, atorDe(req), lerMovimentacao(campos, anexo), anexo, { ...tempo(ctx), dirArquivos: ctx.config.dirArquivos });
-      if (querJson(req)) return enviarJson(reply, mov, 'Movimentação registrada', 201);
+      if (querJson(req)) return enviarJson(reply, movimentacaoJson(mov), 'Movimentação registrada', 201);
       return redirecionarComAviso(reply, '/movimentacao', 'Movimentação registrada.');
     });
   });

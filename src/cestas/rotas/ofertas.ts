@@ -9,7 +9,7 @@ import { Campos, MAIOR_ID, comoEntrada } from '../../http/campos.ts';
 import { atorDe } from '../autenticacao.ts';
 import { alvoDoCorpo, conferirDonos, lerOferta, lerRemocaoDaOferta } from '../entrada.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
-import { ofertaJson } from '../apresentadores.ts';
+import { ofertaDaListaJson, ofertaJson, produtoParaOfertarJson } from '../apresentadores/ofertas.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import { tempo } from '../tempo.ts';
 import type { Redesenho } from '../tipos-fastify.ts';
@@ -43,7 +43,7 @@ export function rotasOfertas(app: AppTipada, ctx: ContextoCestas): void {
     return responder(req, reply, {
       titulo: 'Oferta',
       status: falha.status,
-      dados: { ...ofertaJson(oferta), ...pagina },
+      dados: { ...ofertaJson(oferta), ...pagina, produtosDisponiveis: produtosDisponiveis.map(produtoParaOfertarJson) },
       corpo: () => paginaOferta({ ...pagina, oferta }, req.sessao?.csrf ?? null, falha),
     });
   }
@@ -53,7 +53,7 @@ export function rotasOfertas(app: AppTipada, ctx: ContextoCestas): void {
     const cicloid = c.inteiro('cicloid', { min: 1, max: MAIOR_ID });
     c.concluir();
     const ofertas = await ofertasVisiveis(ctx.banco, atorDe(req), tempo(ctx).hoje, cicloid);
-    return responder(req, reply, { titulo: 'Ofertas', dados: { itens: ofertas }, corpo: () => listaDeOfertas(ofertas) });
+    return responder(req, reply, { titulo: 'Ofertas', dados: { itens: ofertas.map(ofertaDaListaJson) }, corpo: () => listaDeOfertas(ofertas) });
   });
 
   app.get('/oferta/:id', { config: { acesso: 'ofertasLer' }, schema: { params: ParamsId, response: leitura(PaginaOferta) } }, async (req, reply) => {

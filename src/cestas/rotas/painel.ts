@@ -3,6 +3,7 @@ import type { AppTipada } from '../../http/app-tipada.ts';
 import { proximasAcoes } from '../../domain/acesso.ts';
 import { ciclosDoPainel } from '../../domain/ciclos.ts';
 import { saldoDe } from '../../domain/financeiro.ts';
+import { saldoJson } from '../apresentadores/financeiro.ts';
 import { diaLocal } from '../../domain/tempo.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
 import { responder } from '../resposta.ts';
@@ -18,7 +19,7 @@ export async function mostrarPainel(ctx: ContextoCestas, req: FastifyRequest, re
   const saldo = ator.usuarioid === null ? null : await saldoDe(ctx.banco, ator.usuarioid);
   return responder(req, reply, {
     titulo: 'Painel',
-    dados: { usuario: { id: ator.usuarioid, nome: ator.nome, email: ator.email, perfil: ator.perfil }, hoje, ciclos, saldo, atalhos: atalhosDoAtor(ator) },
+    dados: { usuario: { id: ator.usuarioid, nome: ator.nome, email: ator.email, perfil: ator.perfil }, hoje, ciclos, saldo: saldo === null ? null : saldoJson(saldo), atalhos: atalhosDoAtor(ator) },
     corpo: () => paginaPainel(ator, ciclos, saldo),
   });
 }

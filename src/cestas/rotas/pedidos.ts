@@ -9,7 +9,7 @@ import { Campos, MAIOR_ID, comoEntrada } from '../../http/campos.ts';
 import { atorDe } from '../autenticacao.ts';
 import { alvoDoCorpo, conferirDonos, lerConfirmacao, lerPedido } from '../entrada.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
-import { pedidoJson, semPedidoJson } from '../apresentadores.ts';
+import { cestaParaPedirJson, extraParaPedirJson, pedidoJson, semPedidoJson } from '../apresentadores/pedidos.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import { tempo } from '../tempo.ts';
 import type { Redesenho } from '../tipos-fastify.ts';
@@ -55,7 +55,7 @@ export function rotasPedidos(app: AppTipada, ctx: ContextoCestas): void {
     return responder(req, reply, {
       titulo: 'Pedido',
       status: falha.status,
-      dados: { ...(pedido === null ? semPedidoJson() : pedidoJson(pedido)), ...pagina },
+      dados: { ...(pedido === null ? semPedidoJson() : pedidoJson(pedido)), ...pagina, cestas: pagina.cestas.map(cestaParaPedirJson), extras: pagina.extras.map(extraParaPedirJson) },
       corpo: () => paginaPedido({ ...pagina, pedido }, req.sessao?.csrf ?? null, falha),
     });
   }

@@ -47,6 +47,8 @@ export interface Recurso<T extends { readonly id: number }, O = Record<string, n
   opcoes(ctx: ContextoCestas, ator: Ator): Promise<O>;
   campos(opcoes: O, ator: Ator): readonly CampoForm[];
   valoresDe(registro: T): Record<string, unknown>;
+  /** The record as its JSON says it, when that differs from the domain's (integer units to decimals). */
+  json?(registro: T): object;
   /** Actions of a saved record shown below its form (their own forms), for this actor. */
   depoisDoFormulario?(registro: T, ator: Ator, csrf: string | null): Html | null;
   /** Replaces the standard field list (the cycle form has child tables). */
@@ -68,6 +70,7 @@ export function errosDeCampo(recusa: Recusa): Readonly<Record<string, unknown>> 
 /** Registers GET /x-index, GET /x, POST /x, GET /x/:id, POST /x/:id and POST /x/delete/:id. */
 export function registrarRecurso<T extends { readonly id: number }, O>(app: AppTipada, ctx: ContextoCestas, r: Recurso<T, O>): void {
   const base = `/${r.prefixo}`;
+  const paraJson = (registro: T): object => r.json?.(registro) ?? registro;
   const indice = `${base}-index`;
   const esquemas = REGISTROS[r.prefixo];
   if (esquemas === undefined) throw new Error(`registro ${r.prefixo} sem esquema em esquemas.ts`);
@@ -93,7 +96,7 @@ export function registrarRecurso<T extends { readonly id: number }, O>(app: AppT
     return responder(req, reply, {
       titulo: registro === null ? r.rotuloNovo : `${r.titulo}: ${String(valores.nome ?? registro.id)}`,
       status,
-      dados: { registro, opcoes, acoes },
+      dados: { registro: registro === null ? null : paraJson(registro), opcoes, acoes },
       corpo: () => {
         const form = r.formulario?.({ registro, opcoes, valores, erros, csrf, somenteLeitura, acao, apagar }) ??
           formularioRegistro({ acao, campos: r.campos(opcoes, ator), valores, erros, csrf, somenteLeitura, apagar, voltar: indice });
@@ -106,7 +109,7 @@ export function registrarRecurso<T extends { readonly id: number }, O>(app: AppT
   async function salvar(req: FastifyRequest, reply: FastifyReply, registro: T | null, escrever: () => Promise<T>) {
     const salvo = await escrever();
     if (querJson(req)) {
-      return enviarJson<{ readonly id: number }>(reply, salvo, registro === null ? `${r.titulo} criado(a)` : `${r.titulo} atualizado(a)`, registro === null ? 201 : 200);
+      return enviarJson(reply, paraJson(salvo), registro === null ? `${r.titulo} criado(a)` : `${r.titulo} atualizado(a)`, registro === null ? 201 : 200);
     }
     return redirecionarComAviso(reply, indice, registro === null ? `${r.titulo} criado(a).` : `${r.titulo} atualizado(a).`);
   }
@@ -129,7 +132,7 @@ export function registrarRecurso<T extends { readonly id: number }, O>(app: AppT
       const acoes = acoesDe(ator);
       return responder(req, reply, {
         titulo: r.tituloPlural,
-        dados: { ...pagina, itens: pagina.itens.map((i) => ({ ...i, acoes })), acoes: { criar: acoes.editar } },
+        dados: { ...pagina, itens: pagina.itens.map((i) => ({ ...paraJson(i), acoes })), acoes: { criar: acoes.editar } },
         corpo: () =>
           indiceRegistros({
             base: indice, pagina, colunas: r.colunas, linkDe: (i) => `${base}/${i.id}`, novo: acoes.editar ? base : null,

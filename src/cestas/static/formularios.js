@@ -3,6 +3,7 @@
 // form works without this script (a plain post answered by a redirect or by the page with the
 // messages); the server recomputes everything exactly.
 const moeda = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' });
+const quantidadeBr = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 3 });
 const ESPERA_MAXIMA_MS = 60_000;
 
 /** A dot decimal the server wrote into the page (prices, fees, what is left); anything else is zero. */
@@ -74,7 +75,7 @@ for (const form of document.querySelectorAll('form[data-composicao]')) {
       custo += porCesta * numero(linha.dataset.preco);
       const restante = Math.round((numero(linha.dataset.livre) - porCesta * cestas) * 1000) / 1000;
       const saida = linha.querySelector('[data-disponivel]');
-      escrever(saida, String(restante));
+      escrever(saida, quantidadeBr.format(restante));
       saida?.classList.toggle('negativo', restante < 0);
     }
     escrever(form.querySelector('[data-total]'), moeda.format(custo));
@@ -182,7 +183,7 @@ const DEPOIS_DE_SALVAR = {
     escrever(form.querySelector('[data-total]'), moeda.format(dados.custoPorCesta));
     for (const o of dados.ofertas ?? []) {
       const linha = form.querySelector(`[data-linha][data-oferta-produto="${o.ofertaProdutoId}"]`);
-      escrever(linha?.querySelector('[data-alocada]'), String(o.quantidadeAlocada));
+      escrever(linha?.querySelector('[data-alocada]'), quantidadeBr.format(o.quantidadeAlocada));
     }
     const lista = document.querySelector('[data-fornecedores]');
     if (lista) {

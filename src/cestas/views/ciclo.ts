@@ -1,7 +1,6 @@
 import { NOMES_FASES, ROTULOS_DATAS, type Ciclo, type CicloDaLista } from '../../domain/ciclos.ts';
 import type { Pagina } from '../../domain/registros.ts';
 import { html, type Html } from '../../http/html.ts';
-import { paraCampo } from './fluxo.ts';
 import { campoCsrf, resumoDeErros } from './layout.ts';
 import { indiceRegistros } from './registros.ts';
 
@@ -40,14 +39,8 @@ interface Coluna {
   readonly rotulo: string;
   /** `rotulo` names the control for assistive technology: the column and the row. */
   readonly controle: (nome: string, valor: string, desabilitado: boolean, rotulo: string) => Html;
-  /** How a stored number goes back into the field (decimals as people type them). */
-  readonly tipo?: 'dinheiro' | 'quantidade';
 }
 
-/** A cell's value for its field: what was typed, or the stored number in the field's format. */
-function valorDaCelula(v: unknown, c: Coluna): string {
-  return typeof v === 'number' && c.tipo !== undefined ? paraCampo(v, c.tipo) : texto(v);
-}
 
 function entrada(tipo: string, modo?: string) {
   return (nome: string, valor: string, desabilitado: boolean, rotulo: string) =>
@@ -63,7 +56,7 @@ function tabelaFilha(lista: string, titulo: string, colunas: readonly Coluna[], 
   const total = existentes.length + (somenteLeitura ? 0 : 2);
   const linha = (i: number | '__i__', v: Valores) => html`<tr>
       <td hidden>${texto(v.id) === '' ? '' : html`<input type="hidden" name="${lista}[${i}][id]" value="${texto(v.id)}">`}</td>
-      ${colunas.map((c) => html`<td data-rotulo="${c.rotulo}">${c.controle(`${lista}[${i}][${c.campo}]`, valorDaCelula(v[c.campo], c), somenteLeitura, `${c.rotulo}, ${typeof i === 'number' ? `linha ${i + 1}` : 'nova linha'}`)}${typeof i === 'number' ? erroDe(erros, `${lista}.${i}.${c.campo}`) : ''}</td>`)}
+      ${colunas.map((c) => html`<td data-rotulo="${c.rotulo}">${c.controle(`${lista}[${i}][${c.campo}]`, texto(v[c.campo]), somenteLeitura, `${c.rotulo}, ${typeof i === 'number' ? `linha ${i + 1}` : 'nova linha'}`)}${typeof i === 'number' ? erroDe(erros, `${lista}.${i}.${c.campo}`) : ''}</td>`)}
       ${somenteLeitura ? '' : html`<td><button type="button" class="link" data-remover hidden>Remover</button></td>`}
     </tr>`;
   return html`<fieldset class="lista-filha" data-lista="${lista}" data-proximo="${total}">
@@ -141,8 +134,8 @@ export function formularioCiclo(f: {
     ], v, f.erros, ro)}
     ${tabelaFilha('cicloProdutos', 'Extras (produtos avulsos)', [
       { campo: 'produtoId', rotulo: 'Produto', controle: (n, a, d, r) => selecao(n, r, a, produtos, d) },
-      { campo: 'quantidade', rotulo: 'Quantidade disponível', controle: entrada('text', 'decimal'), tipo: 'quantidade' },
-      { campo: 'valor', rotulo: 'Preço ao consumidor (R$)', controle: entrada('text', 'decimal'), tipo: 'dinheiro' },
+      { campo: 'quantidade', rotulo: 'Quantidade disponível', controle: entrada('text', 'decimal') },
+      { campo: 'valor', rotulo: 'Preço ao consumidor (R$)', controle: entrada('text', 'decimal') },
     ], v, f.erros, ro)}
     ${tabelaFilha('cicloEntregas', 'Dias de entrega dos fornecedores', [
       { campo: 'dataEntrega', rotulo: 'Data', controle: entrada('date') },

@@ -1,7 +1,9 @@
 import { converter, type PaginaComposicao } from '../../domain/composicao.ts';
 import { html, type Html } from '../../http/html.ts';
 import { campoCsrf } from './layout.ts';
-import { SCRIPT_FORMULARIOS, ariaDoErro, erroDoCampo, mensagemDeErro, paraCampo, reais, retornoDoFormulario, textoDoErro } from './fluxo.ts';
+import { formatarQuantidade } from '../../decimal.ts';
+import { quantidadeJson } from '../apresentadores/numeros.ts';
+import { SCRIPT_FORMULARIOS, ariaDoErro, erroDoCampo, mensagemDeErro, paraCampo, precoParaScript, quantidade, reais, retornoDoFormulario, textoDoErro } from './fluxo.ts';
 
 /** Units offered for a product's unit, with the factor the page script uses for the live cost. */
 function unidadesPara(unidade: string): Array<{ nome: string; fator: number }> {
@@ -50,16 +52,16 @@ export function paginaComposicao(p: PaginaComposicao, csrf: string | null, podeE
       <tbody>${p.ofertas.map((o, i) => {
         const atual = noAtual.get(o.ofertaProdutoId);
         const enviado = linhasEnviadas?.[i] as Record<string, unknown> | undefined;
-        const qpc = enviado === undefined ? (atual === undefined ? '' : paraCampo(atual.quantidadePorCesta, 'quantidade')) : texto(enviado.quantidadePorCesta);
+        const qpc = enviado === undefined ? (atual === undefined ? '' : paraCampo(atual.quantidadePorCestaMilesimos, 'quantidade')) : texto(enviado.quantidadePorCesta);
         const unidadeEscolhida = enviado === undefined ? o.unidade : texto(enviado.unidade);
         // What this line has left besides its use in this very basket, for the live availability.
-        const usoAqui = atual === undefined ? 0 : atual.quantidadePorCesta * p.composicao.quantidadeCestas;
+        const usoAqui = atual === undefined ? 0 : atual.quantidadePorCestaMilesimos * p.composicao.quantidadeCestas;
         const erroQ = erroDoCampo(falha.detalhes, `produtos.${i}.quantidadePorCesta`) ?? erroDoCampo(falha.detalhes, `produtos.${i}.ofertaProdutoId`);
         const erroU = erroDoCampo(falha.detalhes, `produtos.${i}.unidade`);
-        return html`<tr data-linha data-oferta-produto="${o.ofertaProdutoId}" data-preco="${o.valor}" data-livre="${o.quantidadeDisponivel + usoAqui}">
-          <th scope="row">${o.produto}</th><td data-rotulo="Fornecedor">${o.fornecedor.nome}</td><td data-rotulo="Preço">${reais(o.valor)}/${o.unidade}</td>
-          <td data-rotulo="Ofertado">${o.quantidadeOfertada} ${o.unidade}</td><td data-rotulo="Nas cestas"><span data-alocada>${o.quantidadeAlocada}</span> ${o.unidade}</td>
-          <td data-rotulo="Disponível"><output data-disponivel>${o.quantidadeDisponivel}</output> ${o.unidade}</td>
+        return html`<tr data-linha data-oferta-produto="${o.ofertaProdutoId}" data-preco="${precoParaScript(o.valorCentavos)}" data-livre="${quantidadeJson(o.disponivelMilesimos + usoAqui)}">
+          <th scope="row">${o.produto}</th><td data-rotulo="Fornecedor">${o.fornecedor.nome}</td><td data-rotulo="Preço">${reais(o.valorCentavos)}/${o.unidade}</td>
+          <td data-rotulo="Ofertado">${quantidade(o.ofertadaMilesimos, o.unidade)}</td><td data-rotulo="Nas cestas"><span data-alocada>${formatarQuantidade(o.alocadaMilesimos)}</span> ${o.unidade}</td>
+          <td data-rotulo="Disponível"><output data-disponivel>${formatarQuantidade(o.disponivelMilesimos)}</output> ${o.unidade}</td>
           <td data-rotulo="Por cesta"><input type="hidden" name="produtos[${i}][ofertaProdutoId]" value="${o.ofertaProdutoId}">
             <label for="qpc-${i}" class="sr">Quantidade de ${o.produto} de ${o.fornecedor.nome} por cesta</label>
             <input id="qpc-${i}" name="produtos[${i}][quantidadePorCesta]" value="${qpc}" inputmode="decimal" autocomplete="off" data-quantidade ${ariaDoErro(erroQ)} ${ro ? html`disabled` : ''}>
@@ -71,15 +73,15 @@ export function paginaComposicao(p: PaginaComposicao, csrf: string | null, podeE
         </tr>`;
       })}</tbody>
     </table></div>`}
-    <p class="custo">Custo de uma cesta: <output data-total>${reais(p.custoPorCesta)}</output> · valor de referência ${reais(p.valorReferencia)}
-      <output data-diferenca data-referencia="${p.valorReferencia}"></output></p>
+    <p class="custo">Custo de uma cesta: <output data-total>${reais(p.custoPorCestaCentavos)}</output> · valor de referência ${reais(p.valorReferenciaCentavos)}
+      <output data-diferenca data-referencia="${precoParaScript(p.valorReferenciaCentavos)}"></output></p>
     ${ro ? '' : html`<button type="submit" class="botao">Salvar composição</button>`}
   </form>
   <section aria-labelledby="t-fornecedores"><h2 id="t-fornecedores">Valor por fornecedor no ciclo</h2>
     <p class="nota">Somando todas as cestas já compostas, para dividir as compras com justiça.</p>
-    <ul data-fornecedores>${p.fornecedores.map((f) => html`<li>${f.nome}: ${reais(f.valorAcumulado)}</li>`)}</ul>
+    <ul data-fornecedores>${p.fornecedores.map((f) => html`<li>${f.nome}: ${reais(f.valorAcumuladoCentavos)}</li>`)}</ul>
   </section>
   ${p.extras.length === 0 ? '' : html`<section aria-labelledby="t-extras"><h2 id="t-extras">Extras publicados</h2>
-    <ul>${p.extras.map((e) => html`<li>${e.produto}: ${e.quantidade} ${e.unidade}</li>`)}</ul></section>`}
+    <ul>${p.extras.map((e) => html`<li>${e.produto}: ${quantidade(e.quantidadeMilesimos, e.unidade)}</li>`)}</ul></section>`}
   ${SCRIPT_FORMULARIOS}`;
 }

@@ -39,6 +39,6 @@ export function paginaMovimentacao(o: OpcoesMovimentacao, csrf: string | null, h
   <section aria-labelledby="t-saldos"><h2 id="t-saldos">Saldos</h2>
     ${o.saldos.length === 0 ? html`<p>Nenhuma movimentação ainda.</p>` : html`<div class="tabela-rolavel" role="region" aria-label="Saldos" tabindex="0"><table>
       <thead><tr><th scope="col">Pessoa</th><th scope="col">Saldo</th></tr></thead>
-      <tbody>${o.saldos.map((s) => html`<tr><td>${s.nome}</td><td>${reais(s.saldo)}</td></tr>`)}</tbody></table></div>`}
+      <tbody>${o.saldos.map((s) => html`<tr><td>${s.nome}</td><td>${reais(s.saldoCentavos)}</td></tr>`)}</tbody></table></div>`}
   </section>`;
 }

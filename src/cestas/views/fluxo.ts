@@ -1,25 +1,33 @@
 import { NOMES_FASES, type Fase } from '../../domain/ciclos.ts';
-import { formatarReais } from '../../decimal.ts';
+import { ESCALA_DINHEIRO, ESCALA_QUANTIDADE, formatarQuantidade, formatarReais, paraNumero } from '../../decimal.ts';
 import { html, type Html } from '../../http/html.ts';
 
 /** Pieces shared by the offer, composition and order pages. */
 
-export function reais(valor: number): string {
-  return formatarReais(Math.round(valor * 100));
+/** Money for people, from centavos: 1250 → "R$ 12,50". */
+export const reais = formatarReais;
+
+/** A quantity for people, from milésimos, with its unit: 1500, "kg" → "1,5 kg". */
+export function quantidade(milesimos: number, unidade: string): string {
+  return `${formatarQuantidade(milesimos)} ${unidade}`;
 }
 
+/** A decimal for the page's scripts (data attributes), from integer units: 1250 centavos → "12.5". */
+export const precoParaScript = (centavos: number): string => String(paraNumero(centavos, ESCALA_DINHEIRO));
+
 const PARA_CAMPO = {
-  dinheiro: new Intl.NumberFormat('pt-BR', { useGrouping: false, minimumFractionDigits: 2, maximumFractionDigits: 2 }),
-  quantidade: new Intl.NumberFormat('pt-BR', { useGrouping: false, maximumFractionDigits: 3 }),
+  dinheiro: { escala: ESCALA_DINHEIRO, formato: new Intl.NumberFormat('pt-BR', { useGrouping: false, minimumFractionDigits: 2, maximumFractionDigits: 2 }) },
+  quantidade: { escala: ESCALA_QUANTIDADE, formato: new Intl.NumberFormat('pt-BR', { useGrouping: false, maximumFractionDigits: 3 }) },
 } as const;
 
 /**
- * A number put back in a form field, as people type it and as the form reads it back: money with
- * its two places (3.5 → "3,50"), a quantity with the places it has (12.5 → "12,5"). No thousands
- * dots, so "1250" never reads as ambiguous.
+ * A number put back in a form field, from its integer units, as people type it and as the form
+ * reads it back: money with its two places (350 centavos → "3,50"), a quantity with the places
+ * it has (12500 milésimos → "12,5"). No thousands dots, so "1250" never reads as ambiguous.
  */
-export function paraCampo(valor: number, tipo: keyof typeof PARA_CAMPO): string {
-  return PARA_CAMPO[tipo].format(valor);
+export function paraCampo(escalado: number, tipo: keyof typeof PARA_CAMPO): string {
+  const { escala, formato } = PARA_CAMPO[tipo];
+  return formato.format(paraNumero(escalado, escala));
 }
 
 export function cabecalhoDoCiclo(ciclo: { nome: string; fase: Fase }): Html {

@@ -2,7 +2,8 @@ import type { Fase } from '../../domain/ciclos.ts';
 import type { Oferta, OfertaDaLista, ProdutoParaOfertar } from '../../domain/ofertas.ts';
 import { html, type Html } from '../../http/html.ts';
 import { campoCsrf } from './layout.ts';
-import { SCRIPT_FORMULARIOS, ariaDoErro, cabecalhoDoCiclo, erroDoCampo, mensagemDeErro, paraCampo, reais, retornoDoFormulario, textoDoErro } from './fluxo.ts';
+import { valorDaQuantidade } from '../../decimal.ts';
+import { SCRIPT_FORMULARIOS, ariaDoErro, cabecalhoDoCiclo, erroDoCampo, mensagemDeErro, paraCampo, quantidade as quantidadeDe, reais, retornoDoFormulario, textoDoErro } from './fluxo.ts';
 
 export interface PaginaOferta {
   readonly ciclo: { id: number; nome: string; fase: Fase; dataOfertaInicio: string; dataOfertaFim: string };
@@ -40,13 +41,13 @@ export function paginaOferta(p: PaginaOferta, csrf: string | null, falha: { erro
       <tbody>${p.produtosDisponiveis.map((prod, i) => {
         const atual = atuais.get(prod.produtoid);
         const enviado = falha.valores?.[i];
-        const quantidade = enviado === undefined ? (atual === undefined ? '' : paraCampo(atual.quantidade, 'quantidade')) : texto(enviado.quantidade);
-        const valor = enviado === undefined ? paraCampo(atual === undefined ? prod.valorReferencia : atual.valor, 'dinheiro') : texto(enviado.valor);
+        const quantidade = enviado === undefined ? (atual === undefined ? '' : paraCampo(atual.quantidadeMilesimos, 'quantidade')) : texto(enviado.quantidade);
+        const valor = enviado === undefined ? paraCampo(atual === undefined ? prod.valorReferenciaCentavos : atual.valorCentavos, 'dinheiro') : texto(enviado.valor);
         const erroQ = erroDoCampo(falha.detalhes, `produtos.${i}.quantidade`);
         const erroV = erroDoCampo(falha.detalhes, `produtos.${i}.valor`);
         return html`<tr data-linha>
-          <th scope="row">${prod.nome} <small>(${prod.unidade})</small>${atual !== undefined && atual.alocado > 0 ? html`<br><small>${atual.alocado} ${prod.unidade} já nas cestas</small>` : ''}</th>
-          <td data-rotulo="Sugestão">${reais(prod.valorReferencia)}</td>
+          <th scope="row">${prod.nome} <small>(${prod.unidade})</small>${atual !== undefined && atual.alocadoMilesimos > 0 ? html`<br><small>${quantidadeDe(atual.alocadoMilesimos, prod.unidade)} já nas cestas</small>` : ''}</th>
+          <td data-rotulo="Sugestão">${reais(prod.valorReferenciaCentavos)}</td>
           <td data-rotulo="Quantidade (${prod.unidade})"><input type="hidden" name="produtos[${i}][produtoid]" value="${prod.produtoid}">
             <label for="q-${i}" class="sr">Quantidade de ${prod.nome} em ${prod.unidade}</label>
             <input id="q-${i}" name="produtos[${i}][quantidade]" value="${quantidade}" inputmode="decimal" autocomplete="off" data-quantidade ${ariaDoErro(erroQ)} ${ro ? html`disabled` : ''}>
@@ -54,10 +55,10 @@ export function paginaOferta(p: PaginaOferta, csrf: string | null, falha: { erro
           <td data-rotulo="Preço (R$)"><label for="v-${i}" class="sr">Preço de ${prod.nome} por ${prod.unidade}, em reais</label>
             <input id="v-${i}" name="produtos[${i}][valor]" value="${valor}" inputmode="decimal" autocomplete="off" data-preco ${ariaDoErro(erroV)} ${ro ? html`disabled` : ''}>
             ${textoDoErro(erroV)}</td>
-          <td data-rotulo="Subtotal" data-subtotal>${atual === undefined ? '' : reais(atual.quantidade * atual.valor)}</td>
+          <td data-rotulo="Subtotal" data-subtotal>${atual === undefined ? '' : reais(valorDaQuantidade(atual.valorCentavos, atual.quantidadeMilesimos))}</td>
         </tr>`;
       })}</tbody>
-      <tfoot><tr><th scope="row" colspan="4">Total da oferta</th><td><output data-total>${reais(p.oferta.total)}</output></td></tr></tfoot>
+      <tfoot><tr><th scope="row" colspan="4">Total da oferta</th><td><output data-total>${reais(p.oferta.totalCentavos)}</output></td></tr></tfoot>
     </table></div>
     ${ro
       ? ''
@@ -76,7 +77,7 @@ export function listaDeOfertas(ofertas: readonly OfertaDaLista[]): Html {
     <thead><tr><th scope="col">Ciclo</th><th scope="col">Fornecedor</th><th scope="col">Situação</th><th scope="col">Itens</th><th scope="col">Total</th></tr></thead>
     <tbody>${ofertas.map((o) => html`<tr>
       <td><a href="/oferta/${o.ciclo.id}?usuarioid=${o.fornecedor.id}">${o.ciclo.nome}</a></td>
-      <td>${o.fornecedor.nome}</td><td>${o.finalizada ? 'Finalizada' : 'Rascunho'}</td><td>${o.itens}</td><td>${reais(o.total)}</td>
+      <td>${o.fornecedor.nome}</td><td>${o.finalizada ? 'Finalizada' : 'Rascunho'}</td><td>${o.itens}</td><td>${reais(o.totalCentavos)}</td>
     </tr>`)}</tbody>
   </table></div>`;
 }

@@ -77,7 +77,7 @@ export function linkDaAcao(acao: AcaoDoCiclo, cicloid: number): string {
 export function paginaPainel(ator: Ator, ciclos: readonly CicloDoPainel[], saldo: Saldo | null): Html {
   const perfis = ator.perfil.map((p) => NOMES_PERFIS[p]).join(', ');
   const atalhos = atalhosDoAtor(ator);
-  const centavos = saldo === null ? 0 : Math.round(saldo.saldo * 100);
+  const centavos = saldo === null ? 0 : saldo.saldoCentavos;
   return html`<p class="saudacao">Olá, ${ator.nome}! <span class="perfis">${perfis}</span></p>
   ${saldo === null
     ? ''

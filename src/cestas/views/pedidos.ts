@@ -2,7 +2,8 @@ import type { Fase } from '../../domain/ciclos.ts';
 import type { CestaParaPedir, ExtraParaPedir, Pedido, Taxa } from '../../domain/pedidos.ts';
 import { html, type Html } from '../../http/html.ts';
 import { campoCsrf } from './layout.ts';
-import { SCRIPT_FORMULARIOS, ariaDoErro, cabecalhoDoCiclo, erroDoCampo, mensagemDeErro, paraCampo, reais, retornoDoFormulario, textoDoErro } from './fluxo.ts';
+import { formatarQuantidade } from '../../decimal.ts';
+import { SCRIPT_FORMULARIOS, ariaDoErro, cabecalhoDoCiclo, erroDoCampo, mensagemDeErro, paraCampo, precoParaScript, quantidade, reais, retornoDoFormulario, textoDoErro } from './fluxo.ts';
 
 export interface PaginaPedido {
   readonly ciclo: { id: number; nome: string; fase: Fase; dataPedidoInicio: string; dataPedidoFim: string };
@@ -22,7 +23,7 @@ function texto(v: unknown): string {
 /** The order page: baskets (with what is inside), extras, the delivery point and a live total with the fee apart. */
 export function paginaPedido(p: PaginaPedido, csrf: string | null, falha: { erro: string | null; detalhes: Readonly<Record<string, unknown>>; valores: Readonly<Record<string, unknown>> | null }): Html {
   const ro = !p.acoes.editar;
-  const noPedido = new Map((p.pedido?.produtos ?? []).map((l) => [l.cicloCestaId !== null ? `c${l.cicloCestaId}` : `e${l.cicloProdutoId ?? 0}`, l.quantidade]));
+  const noPedido = new Map((p.pedido?.produtos ?? []).map((l) => [l.cicloCestaId !== null ? `c${l.cicloCestaId}` : `e${l.cicloProdutoId ?? 0}`, l.quantidadeMilesimos]));
   const enviados = falha.valores?.produtos;
   const linhasEnviadas = Array.isArray(enviados) ? enviados : enviados !== null && typeof enviados === 'object' ? Object.values(enviados) : null;
   const qtd = (i: number, chave: string) => {
@@ -47,10 +48,10 @@ export function paginaPedido(p: PaginaPedido, csrf: string | null, falha: { erro
     <h2>Cestas</h2>
     ${p.cestas.length === 0 ? html`<p>Nenhuma cesta à venda neste ciclo.</p>` : html`<ul class="cartoes">${p.cestas.map((c, i) => {
       const erro = erroDoCampo(falha.detalhes, `produtos.${i}.quantidade`);
-      return html`<li class="cartao" data-linha data-preco="${c.valor}">
-      <h3>${c.nome}</h3><p><strong>${reais(c.valor)}</strong> · <span data-disponivel>${c.disponivel > 0 ? `${c.disponivel} disponíveis` : 'esgotada'}</span></p>
+      return html`<li class="cartao" data-linha data-preco="${precoParaScript(c.valorCentavos)}">
+      <h3>${c.nome}</h3><p><strong>${reais(c.valorCentavos)}</strong> · <span data-disponivel>${c.disponivel > 0 ? `${c.disponivel} disponíveis` : 'esgotada'}</span></p>
       ${c.descricao === null ? '' : html`<p class="nota">${c.descricao}</p>`}
-      ${c.composicao.length === 0 ? '' : html`<details><summary>O que vem na cesta</summary><ul>${c.composicao.map((x) => html`<li>${x.produto}: ${x.quantidade} ${x.unidade}</li>`)}</ul></details>`}
+      ${c.composicao.length === 0 ? '' : html`<details><summary>O que vem na cesta</summary><ul>${c.composicao.map((x) => html`<li>${x.produto}: ${quantidade(x.quantidadeMilesimos, x.unidade)}</li>`)}</ul></details>`}
       <input type="hidden" name="produtos[${i}][cicloCestaId]" value="${c.cicloCestaId}">
       <div class="campo${erro === null ? '' : ' com-erro'}">
         <label for="cesta-${i}">Quantidade <span class="sr">de ${c.nome}</span></label>
@@ -64,8 +65,8 @@ export function paginaPedido(p: PaginaPedido, csrf: string | null, falha: { erro
       <tbody>${p.extras.map((e, j) => {
         const i = nCestas + j;
         const erro = erroDoCampo(falha.detalhes, `produtos.${i}.quantidade`);
-        return html`<tr data-linha data-preco="${e.valor}"><th scope="row"><label for="extra-${j}">${e.nome}</label></th>
-          <td data-rotulo="Preço">${reais(e.valor)}/${e.unidade}</td><td data-rotulo="Disponível">${e.disponivel} ${e.unidade}</td>
+        return html`<tr data-linha data-preco="${precoParaScript(e.valorCentavos)}"><th scope="row"><label for="extra-${j}">${e.nome}</label></th>
+          <td data-rotulo="Preço">${reais(e.valorCentavos)}/${e.unidade}</td><td data-rotulo="Disponível">${quantidade(e.disponivelMilesimos, e.unidade)}</td>
           <td data-rotulo="Quantidade"><input type="hidden" name="produtos[${i}][cicloProdutoId]" value="${e.cicloProdutoId}">
           <input id="extra-${j}" name="produtos[${i}][quantidade]" inputmode="decimal" autocomplete="off" value="${qtd(i, `e${e.cicloProdutoId}`)}" data-quantidade ${ariaDoErro(erro)} ${ro ? html`disabled` : ''}>
           ${textoDoErro(erro)}</td></tr>`;
@@ -79,9 +80,9 @@ export function paginaPedido(p: PaginaPedido, csrf: string | null, falha: { erro
       ${textoDoErro(erroPonto)}
     </div>
     <dl class="totais">
-      <dt>Total</dt><dd><output data-total>${reais(p.pedido?.total ?? 0)}</output></dd>
-      <dt>Taxa administrativa</dt><dd><output data-taxa>${reais(p.pedido?.taxa ?? 0)}</output></dd>
-      <dt>A pagar</dt><dd><output data-total-com-taxa>${reais(p.pedido?.totalComTaxa ?? 0)}</output></dd>
+      <dt>Total</dt><dd><output data-total>${reais(p.pedido?.totalCentavos ?? 0)}</output></dd>
+      <dt>Taxa administrativa</dt><dd><output data-taxa>${reais(p.pedido?.taxaCentavos ?? 0)}</output></dd>
+      <dt>A pagar</dt><dd><output data-total-com-taxa>${reais(p.pedido?.totalComTaxaCentavos ?? 0)}</output></dd>
     </dl>
     ${ro ? '' : html`<button type="submit" class="botao">Salvar pedido</button>`}
   </form>
@@ -107,10 +108,10 @@ export function paginaConfirmacao(pedido: Pedido, csrf: string | null, podeConfi
 export function tabelaDoPedido(pedido: Pedido): Html {
   return html`<div class="tabela-rolavel" role="region" aria-label="Itens do pedido" tabindex="0"><table>
     <thead><tr><th scope="col">Item</th><th scope="col">Quantidade</th><th scope="col">Preço</th><th scope="col">Subtotal</th></tr></thead>
-    <tbody>${pedido.produtos.map((l) => html`<tr><td>${l.nome}</td><td>${l.quantidade} ${l.unidade}</td><td>${reais(l.valor)}</td><td>${reais(l.subtotal)}</td></tr>`)}</tbody>
-    <tfoot><tr><th scope="row" colspan="3">Total</th><td>${reais(pedido.total)}</td></tr>
-      <tr><th scope="row" colspan="3">Taxa administrativa</th><td>${reais(pedido.taxa)}</td></tr>
-      <tr><th scope="row" colspan="3">A pagar</th><td><strong>${reais(pedido.totalComTaxa)}</strong></td></tr></tfoot>
+    <tbody>${pedido.produtos.map((l) => html`<tr><td>${l.nome}</td><td>${quantidade(l.quantidadeMilesimos, l.unidade)}</td><td>${reais(l.valorCentavos)}</td><td>${reais(l.subtotalCentavos)}</td></tr>`)}</tbody>
+    <tfoot><tr><th scope="row" colspan="3">Total</th><td>${reais(pedido.totalCentavos)}</td></tr>
+      <tr><th scope="row" colspan="3">Taxa administrativa</th><td>${reais(pedido.taxaCentavos)}</td></tr>
+      <tr><th scope="row" colspan="3">A pagar</th><td><strong>${reais(pedido.totalComTaxaCentavos)}</strong></td></tr></tfoot>
   </table></div>`;
 }
 
@@ -119,7 +120,7 @@ export function listaDePedidos(pedidos: readonly Pedido[]): Html {
   return html`<div class="tabela-rolavel" role="region" aria-label="Pedidos do ciclo" tabindex="0"><table>
     <thead><tr><th scope="col">Consumidor</th><th scope="col">Ponto de entrega</th><th scope="col">Itens</th><th scope="col">Situação</th><th scope="col">A pagar</th></tr></thead>
     <tbody>${pedidos.map((p) => html`<tr><td><a href="/pedidoconsumidoresconfirmacao/${p.pedidoId}">${p.usuario.nome}</a></td><td>${p.pontoEntrega.nome}</td>
-      <td>${p.produtos.map((l) => `${l.quantidade} × ${l.nome}`).join(', ')}</td><td>${p.finalizado ? 'Confirmado' : 'Não confirmado'}</td><td>${reais(p.totalComTaxa)}</td></tr>`)}</tbody>
+      <td>${p.produtos.map((l) => `${formatarQuantidade(l.quantidadeMilesimos)} × ${l.nome}`).join(', ')}</td><td>${p.finalizado ? 'Confirmado' : 'Não confirmado'}</td><td>${reais(p.totalComTaxaCentavos)}</td></tr>`)}</tbody>
   </table></div>`;
 }
 

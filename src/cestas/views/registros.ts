@@ -1,6 +1,5 @@
 import type { Pagina } from '../../domain/registros.ts';
 import { html, type Html, type Interpolavel } from '../../http/html.ts';
-import { paraCampo } from './fluxo.ts';
 import { campoCsrf, resumoDeErros } from './layout.ts';
 
 export interface Opcao {
@@ -58,7 +57,7 @@ function controle(campo: CampoForm, valor: unknown, erroId: string | undefined, 
       </select>`;
     case 'dinheiro':
     case 'quantidade':
-      return html`<input ${comuns} type="text" inputmode="decimal" value="${typeof valor === 'number' ? paraCampo(valor, campo.tipo) : textoDe(valor)}" autocomplete="off">`;
+      return html`<input ${comuns} type="text" inputmode="decimal" value="${textoDe(valor)}" autocomplete="off">`;
     case 'inteiro':
       return html`<input ${comuns} type="text" inputmode="numeric" value="${textoDe(valor)}" autocomplete="off">`;
     case 'data':

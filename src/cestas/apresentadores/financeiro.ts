@@ -1,0 +1,21 @@
+/** The JSON of balances, movements and a cycle's closing, in the contract's decimal numbers. */
+import type { Fechamento, Movimentacao, Saldo, SaldoDePessoa } from '../../domain/financeiro.ts';
+import { dinheiroJson } from './numeros.ts';
+
+export function saldoJson(s: Saldo) {
+  return { saldo: dinheiroJson(s.saldoCentavos), movimentacoes: s.movimentacoes };
+}
+
+export function saldoDePessoaJson(s: SaldoDePessoa) {
+  return { usuarioid: s.usuarioid, nome: s.nome, saldo: dinheiroJson(s.saldoCentavos) };
+}
+
+export function movimentacaoJson(m: Movimentacao) {
+  const { valorCentavos, ...resto } = m;
+  return { ...resto, valor: dinheiroJson(valorCentavos) };
+}
+
+export function fechamentoJson(f: Fechamento) {
+  const { debitosCentavos, creditosCentavos, ...resto } = f;
+  return { ...resto, debitos: dinheiroJson(debitosCentavos), creditos: dinheiroJson(creditosCentavos) };
+}

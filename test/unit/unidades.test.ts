@@ -1,0 +1,47 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { formatarQuantidade, formatarReais, lerDecimalDigitado, valorDaQuantidade } from '../../src/decimal.ts';
+import type { LinhaDoPedido, Pedido } from '../../src/domain/pedidos.ts';
+import { linhaDoPedidoJson, pedidoJson } from '../../src/cestas/apresentadores/pedidos.ts';
+import { textoParaPessoas, valorJson, valorTexto } from '../../src/cestas/apresentadores/relatorios.ts';
+
+function lido(texto: string, escala: number): number {
+  const r = lerDecimalDigitado(texto, escala);
+  if (!r.ok) throw new Error(r.motivo);
+  return r.valor;
+}
+
+test('1,5 kg a R$ 12,34: a borda lê 1500 milésimos e 1234 centavos; o domínio conta 1851 centavos; cada formato diz o seu', () => {
+  const milesimos = lido('1,5', 3);
+  const centavos = lido('R$ 12,34', 2);
+  assert.deepEqual([milesimos, centavos], [1500, 1234]);
+  const subtotal = valorDaQuantidade(centavos, milesimos);
+  assert.equal(subtotal, 1851, '18,51: meio centavo arredondado para cima');
+  const linha: LinhaDoPedido = {
+    id: 1, tipo: 'extra', cicloCestaId: null, cicloProdutoId: 7, nome: 'tomate', unidade: 'kg',
+    quantidadeMilesimos: milesimos, valorCentavos: centavos, subtotalCentavos: subtotal,
+  };
+  // JSON: the contract's dot decimals.
+  assert.deepEqual(linhaDoPedidoJson(linha), { id: 1, tipo: 'extra', cicloCestaId: null, cicloProdutoId: 7, nome: 'tomate', unidade: 'kg', quantidade: 1.5, valor: 12.34, subtotal: 18.51 });
+  // People: pt-BR.
+  assert.equal(`${formatarQuantidade(linha.quantidadeMilesimos)} ${linha.unidade} · ${formatarReais(linha.subtotalCentavos)}`, '1,5 kg · R$ 18,51');
+});
+
+test('o pedido em JSON: totais e taxa saem dos centavos do domínio, sem arredondar de novo', () => {
+  const pedido: Pedido = {
+    pedidoId: 9, cicloid: 2, usuarioid: 3, usuario: { id: 3, nome: 'Ana' }, pontoEntrega: { id: 4, nome: 'Sede' }, pontoEntregaId: 4,
+    finalizado: false, dataConfirmacao: null, produtos: [], totalCentavos: 10_001, taxaCentavos: 250, totalComTaxaCentavos: 10_251,
+  };
+  const json = pedidoJson(pedido);
+  assert.equal(json.pedidoId, 9);
+  assert.deepEqual([json.pedido.total, json.pedido.taxa, json.pedido.totalComTaxa], [100.01, 2.5, 102.51]);
+  assert.equal('totalCentavos' in json.pedido, false, 'o JSON fala a língua do contrato, não a do domínio');
+});
+
+test('uma célula de relatório: inteira no modelo, número no JSON, ponto no CSV, vírgula para pessoas', () => {
+  const dinheiro = { chave: 'v', titulo: 'Valor', tipo: 'dinheiro' } as const;
+  const quantidade = { chave: 'q', titulo: 'Quantidade', tipo: 'quantidade' } as const;
+  assert.deepEqual([valorJson(dinheiro, 123456), valorTexto(dinheiro, 123456), textoParaPessoas(dinheiro, 123456)], [1234.56, '1234.56', 'R$ 1.234,56']);
+  assert.deepEqual([valorJson(quantidade, 1250_500), valorTexto(quantidade, 1250_500), textoParaPessoas(quantidade, 1250_500)], [1250.5, '1250.5', '1.250,5']);
+  assert.deepEqual([valorJson(quantidade, null), valorTexto(quantidade, null), textoParaPessoas(quantidade, null)], [null, '', '']);
+});
