@@ -1,5 +1,5 @@
 import { Proibido } from './erros.ts';
-import type { Fase } from './ciclos.ts';
+import type { Fase, Janela } from './ciclos.ts';
 import type { Perfil } from './perfis.ts';
 
 /** Who is acting: the logged-in identity and, once registered, the Usuario behind it. */
@@ -106,19 +106,24 @@ export function veTudo(pessoa: Pessoa): boolean {
 export const ACOES_DO_CICLO = ['ofertar', 'compor', 'pedir', 'retirar'] as const;
 export type AcaoDoCiclo = (typeof ACOES_DO_CICLO)[number];
 
-/** Each step: the phase it belongs to, who takes it, and how the dashboard names it. */
-const PASSOS_DO_CICLO: Readonly<Record<AcaoDoCiclo, { readonly fase: Fase; readonly quem: (p: Pessoa) => boolean; readonly nome: string }>> = {
-  ofertar: { fase: 'oferta', quem: ehFornecedor, nome: 'Registrar sua oferta de produtos' },
-  compor: { fase: 'composicao', quem: ehGestor, nome: 'Compor as cestas do ciclo' },
-  pedir: { fase: 'pedido', quem: ehConsumidor, nome: 'Fazer seu pedido' },
-  retirar: { fase: 'retirada', quem: ehConsumidor, nome: 'Retirar sua cesta no ponto de entrega' },
+type Momento = Pick<JanelaDoCiclo, 'fase' | 'abertas'>;
+
+/**
+ * Each step: when it is due (its own window, for offers and orders, which may be open together;
+ * else the phase), who takes it, and how the dashboard names it.
+ */
+const PASSOS_DO_CICLO: Readonly<Record<AcaoDoCiclo, { readonly quando: (m: Momento) => boolean; readonly quem: (p: Pessoa) => boolean; readonly nome: string }>> = {
+  ofertar: { quando: (m) => m.abertas.includes('oferta'), quem: ehFornecedor, nome: 'Registrar sua oferta de produtos' },
+  compor: { quando: (m) => m.fase === 'composicao', quem: ehGestor, nome: 'Compor as cestas do ciclo' },
+  pedir: { quando: (m) => m.abertas.includes('pedido'), quem: ehConsumidor, nome: 'Fazer seu pedido' },
+  retirar: { quando: (m) => m.fase === 'retirada', quem: ehConsumidor, nome: 'Retirar sua cesta no ponto de entrega' },
 };
 
 export const nomeDoPasso = (acao: AcaoDoCiclo): string => PASSOS_DO_CICLO[acao].nome;
 
-/** What this person can do in a cycle of this phase, in the order to show. */
-export function proximasAcoes(pessoa: Pessoa, fase: Fase): AcaoDoCiclo[] {
-  return ACOES_DO_CICLO.filter((a) => PASSOS_DO_CICLO[a].fase === fase && PASSOS_DO_CICLO[a].quem(pessoa));
+/** What this person can do in a cycle today, in the order to show. */
+export function proximasAcoes(pessoa: Pessoa, momento: Momento): AcaoDoCiclo[] {
+  return ACOES_DO_CICLO.filter((a) => PASSOS_DO_CICLO[a].quando(momento) && PASSOS_DO_CICLO[a].quem(pessoa));
 }
 
 /** The refusal for acting on, or looking at, another person's order or offer. */
@@ -161,6 +166,8 @@ export function donoVisivel(ator: Ator, usuarioid: number | null, posse: Posse):
 /** What the rules about editing need of a cycle. */
 export interface JanelaDoCiclo {
   readonly fase: Fase;
+  /** The writing windows open today, each checked on its own (they may share a day). */
+  readonly abertas: readonly Janela[];
   readonly ativo: boolean;
   readonly fechadoEm: string | null;
 }
@@ -185,8 +192,8 @@ const proprio = (ator: Ator, alvo: { readonly usuarioid: number }): boolean => a
  * The person edits inside the cycle's window while it is active; admin and master at any time.
  * A closed cycle is closed for everyone, the coordination included.
  */
-const naJanela = (fase: Fase) => (ator: Ator, alvo: Alvos['editarOferta']): boolean =>
-  alvo.ciclo.fechadoEm === null && (ehGestor(ator) || (proprio(ator, alvo) && alvo.ciclo.fase === fase && alvo.ciclo.ativo));
+const naJanela = (janela: Janela) => (ator: Ator, alvo: Alvos['editarOferta']): boolean =>
+  alvo.ciclo.fechadoEm === null && (ehGestor(ator) || (proprio(ator, alvo) && alvo.ciclo.abertas.includes(janela) && alvo.ciclo.ativo));
 
 const REGRAS_NO_REGISTRO: { readonly [A in AcaoNoRegistro]: (ator: Ator, alvo: Alvos[A]) => boolean } = {
   editarOferta: naJanela('oferta'),

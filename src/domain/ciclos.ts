@@ -42,6 +42,36 @@ export function faseDoCiclo(c: DatasCiclo, hoje: string): Fase {
   return 'encerrado';
 }
 
+/** The windows in which people write: suppliers their offers, consumers their orders. */
+export const JANELAS = {
+  oferta: { nome: 'de ofertas', inicio: 'dataOfertaInicio', fim: 'dataOfertaFim' },
+  pedido: { nome: 'de pedidos', inicio: 'dataPedidoInicio', fim: 'dataPedidoFim' },
+} as const;
+export type Janela = keyof typeof JANELAS;
+
+/**
+ * Each window on its own, both days included. The phase names one stage; when the offer and
+ * order windows share a day both are open, and the rules and the pages both say so.
+ */
+export function janelaAberta(c: DatasCiclo, hoje: string, janela: Janela): boolean {
+  const j = JANELAS[janela];
+  return hoje >= c[j.inicio] && hoje <= c[j.fim];
+}
+
+export function janelasAbertas(c: DatasCiclo, hoje: string): Janela[] {
+  return (Object.keys(JANELAS) as Janela[]).filter((j) => janelaAberta(c, hoje, j));
+}
+
+/** The stage as people read it: both windows when both are open, else the phase. */
+export function nomeDoMomento(fase: Fase, abertas: readonly Janela[] = []): string {
+  return abertas.length > 1 ? 'Ofertas e pedidos abertos' : NOMES_FASES[fase];
+}
+
+/** What the rules about editing need of a cycle today (see JanelaDoCiclo in acesso.ts). */
+export function situacaoDoCiclo(c: DatasCiclo & { readonly ativo: boolean; readonly fechadoEm: string | null }, hoje: string) {
+  return { fase: faseDoCiclo(c, hoje), abertas: janelasAbertas(c, hoje), ativo: c.ativo, fechadoEm: c.fechadoEm };
+}
+
 export interface CicloResumo extends DatasCiclo {
   readonly id: number;
   readonly nome: string;
@@ -61,10 +91,15 @@ const ciclosRecentes = consultaPreparada((db: Db, desde: string) => db
   .orderBy('id')
   .limit(50), 1);
 
+/** A cycle on the dashboard: its phase and the writing windows open today (they may be two). */
+export interface CicloNoPainel extends CicloResumo {
+  readonly abertas: readonly Janela[];
+}
+
 /** Active cycles that are current, upcoming, or ended in the last 30 days, oldest first. */
-export async function ciclosDoPainel(db: Db, hoje: string): Promise<CicloResumo[]> {
+export async function ciclosDoPainel(db: Db, hoje: string): Promise<CicloNoPainel[]> {
   const linhas = await ciclosRecentes(db, somarDias(hoje, -30));
-  return linhas.map((l) => ({ ...l, fase: faseDoCiclo(l, hoje) }));
+  return linhas.map((l) => ({ ...l, fase: faseDoCiclo(l, hoje), abertas: janelasAbertas(l, hoje) }));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -480,21 +515,16 @@ export function exigirAberto(ciclo: { fechadoEm: string | null }): void {
   if (ciclo.fechadoEm !== null) throw new Conflito('CICLO_FECHADO', 'Este ciclo já foi fechado');
 }
 
-const JANELAS = {
-  oferta: { fase: 'oferta', nome: 'de ofertas', inicio: 'dataOfertaInicio', fim: 'dataOfertaFim' },
-  pedido: { fase: 'pedido', nome: 'de pedidos', inicio: 'dataPedidoInicio', fim: 'dataPedidoFim' },
-} as const;
-
 /**
  * The server enforces the windows: suppliers change offers and consumers change orders only
  * inside them. Admins act at any time; the result says whether they acted outside, for the audit.
  * A closed cycle changes for nobody: its movements were computed from its orders and offers, and
  * corrections are new movements.
  */
-export function exigirJanela(ciclo: DatasCiclo & { ativo: boolean; fechadoEm: string | null }, hoje: string, janela: keyof typeof JANELAS, gestor: boolean): { foraDaJanela: boolean } {
+export function exigirJanela(ciclo: DatasCiclo & { ativo: boolean; fechadoEm: string | null }, hoje: string, janela: Janela, gestor: boolean): { foraDaJanela: boolean } {
   exigirAberto(ciclo);
   const j = JANELAS[janela];
-  const dentro = ciclo.ativo && hoje >= ciclo[j.inicio] && hoje <= ciclo[j.fim];
+  const dentro = ciclo.ativo && janelaAberta(ciclo, hoje, janela);
   if (dentro || gestor) return { foraDaJanela: !dentro };
   if (!ciclo.ativo) throw new Conflito('CICLO_INATIVO', 'Este ciclo está desativado');
   // Stryker disable next-line EqualityOperator: outside the window, today is never its first day, so < and <= agree

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { DATAS_PADRAO, criarCiclo } from '../helpers/fabricas.ts';
+import { DATAS_PADRAO, criarCesta, criarCiclo, criarPonto } from '../helpers/fabricas.ts';
 import { entrarComo } from '../helpers/sessoes.ts';
 import { RelogioDeTeste, iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
 
@@ -61,5 +61,44 @@ describe('painel por perfil', () => {
     assert.deepEqual(saldo, { saldo: -30.11, movimentacoes: 3 });
     const html = await consumidor.nav.get(`${amb.url}/`);
     assert.match(html.texto, /Seu saldo: <strong>−R\$ 30,11<\/strong>/);
+  });
+});
+
+describe('janelas de oferta e de pedido que dividem um dia', () => {
+  let amb: AmbienteDeTeste;
+  let cicloid = 0;
+  let cicloCestaId = 0;
+  let ponto = 0;
+  before(async () => {
+    // 02/03 (São Paulo): the last day of offers and the first of orders.
+    amb = await iniciarAmbiente({ relogio: new RelogioDeTeste('2026-03-02T13:00:00Z') });
+    const cesta = await criarCesta(amb.banco);
+    const ciclo = await criarCiclo(amb.banco, {
+      nome: 'Ciclo de janelas juntas',
+      datas: { ...DATAS_PADRAO, dataOfertaInicio: '2026-02-27', dataOfertaFim: '2026-03-02', dataPedidoInicio: '2026-03-02', dataPedidoFim: '2026-03-05' },
+      cestas: [{ cestaId: cesta.id, quantidadeCestas: 5 }],
+    });
+    cicloid = ciclo.id;
+    cicloCestaId = ciclo.cicloCestas[0] ?? 0;
+    ponto = (await criarPonto(amb.banco)).id;
+  });
+  after(() => amb.fechar());
+
+  test('o painel mostra as duas etapas; a página de pedido está aberta, como a regra que grava', async () => {
+    const pessoa = await entrarComo(amb, ['fornecedor', 'consumidor']);
+    const painel = (await pessoa.nav.getJson(`${amb.url}/`)).json<Painel>().data;
+    assert.deepEqual(painel.ciclos.map((c) => [c.nome, c.fase, c.acoes]), [['Ciclo de janelas juntas', 'oferta', ['ofertar', 'pedir']]]);
+    assert.match((await pessoa.nav.get(`${amb.url}/`)).texto, /Ofertas e pedidos abertos/);
+
+    const pagina = await pessoa.nav.get(`${amb.url}/pedidoconsumidores/${cicloid}`);
+    assert.equal(pagina.status, 200);
+    assert.doesNotMatch(pagina.texto, /Fora do período de pedidos/);
+    assert.match(pagina.texto, /Ofertas e pedidos abertos/);
+    assert.deepEqual((await pessoa.nav.getJson(`${amb.url}/pedidoconsumidores/${cicloid}`)).json<{ data: { acoes: unknown } }>().data.acoes, { editar: true, confirmar: true });
+    const salvo = await pessoa.nav.postJson(`${amb.url}/pedidoconsumidores`, { cicloid, pontoEntregaId: ponto, produtos: [{ cicloCestaId, quantidade: 1 }] });
+    assert.equal(salvo.status, 201);
+
+    const oferta = await pessoa.nav.getJson(`${amb.url}/oferta/${cicloid}`);
+    assert.deepEqual(oferta.json<{ data: { acoes: unknown } }>().data.acoes, { editar: true });
   });
 });

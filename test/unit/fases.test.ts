@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { proximasAcoes } from '../../src/domain/acesso.ts';
-import { faseDoCiclo } from '../../src/domain/ciclos.ts';
+import { faseDoCiclo, janelasAbertas, nomeDoMomento } from '../../src/domain/ciclos.ts';
 import { PERFIS, type Perfil } from '../../src/domain/perfis.ts';
 import { dataHoraLocal, diaLocal } from '../../src/domain/tempo.ts';
 
@@ -26,17 +26,24 @@ test('o dia é o do fuso da comunidade, não o do servidor', () => {
   assert.equal(dataHoraLocal(instante, 'America/Sao_Paulo'), '2026-03-04T22:30:00');
 });
 
-test('a próxima etapa depende do perfil e da fase', () => {
-  assert.deepEqual(proximasAcoes({ perfil: ['fornecedor'] }, 'oferta'), ['ofertar']);
-  assert.deepEqual(proximasAcoes({ perfil: ['consumidor'] }, 'oferta'), []);
-  assert.deepEqual(proximasAcoes({ perfil: ['admin'] }, 'composicao'), ['compor']);
-  assert.deepEqual(proximasAcoes({ perfil: ['fornecedor', 'consumidor'] }, 'pedido'), ['pedir']);
-  assert.deepEqual(proximasAcoes({ perfil: ['consumidor'] }, 'retirada'), ['retirar']);
+const DATAS = {
+  dataOfertaInicio: '2026-03-01', dataOfertaFim: '2026-03-03', dataPedidoInicio: '2026-03-05', dataPedidoFim: '2026-03-07',
+  dataRetiradaInicio: '2026-03-09', dataRetiradaFim: '2026-03-10',
+};
+/** A day in each phase of DATAS. */
+const DIA_DA_FASE = { planejado: '2026-02-28', oferta: '2026-03-02', composicao: '2026-03-04', pedido: '2026-03-06', retirada: '2026-03-08', encerrado: '2026-03-11' } as const;
+const momento = (datas: typeof DATAS, hoje: string) => ({ fase: faseDoCiclo(datas, hoje), abertas: janelasAbertas(datas, hoje) });
+
+test('a próxima etapa depende do perfil e do dia', () => {
+  assert.deepEqual(proximasAcoes({ perfil: ['fornecedor'] }, momento(DATAS, DIA_DA_FASE.oferta)), ['ofertar']);
+  assert.deepEqual(proximasAcoes({ perfil: ['consumidor'] }, momento(DATAS, DIA_DA_FASE.oferta)), []);
+  assert.deepEqual(proximasAcoes({ perfil: ['admin'] }, momento(DATAS, DIA_DA_FASE.composicao)), ['compor']);
+  assert.deepEqual(proximasAcoes({ perfil: ['fornecedor', 'consumidor'] }, momento(DATAS, DIA_DA_FASE.pedido)), ['pedir']);
+  assert.deepEqual(proximasAcoes({ perfil: ['consumidor'] }, momento(DATAS, DIA_DA_FASE.retirada)), ['retirar']);
 });
 
 test('as próximas etapas, perfil a perfil e fase a fase', () => {
-  const fases = ['planejado', 'oferta', 'composicao', 'pedido', 'retirada', 'encerrado'] as const;
-  const esperado: Record<Perfil, Record<(typeof fases)[number], string[]>> = {
+  const esperado: Record<Perfil, Record<keyof typeof DIA_DA_FASE, string[]>> = {
     fornecedor: { planejado: [], oferta: ['ofertar'], composicao: [], pedido: [], retirada: [], encerrado: [] },
     consumidor: { planejado: [], oferta: [], composicao: [], pedido: ['pedir'], retirada: ['retirar'], encerrado: [] },
     admin: { planejado: [], oferta: [], composicao: ['compor'], pedido: [], retirada: [], encerrado: [] },
@@ -44,8 +51,23 @@ test('as próximas etapas, perfil a perfil e fase a fase', () => {
     info: { planejado: [], oferta: [], composicao: [], pedido: [], retirada: [], encerrado: [] },
   };
   for (const perfil of PERFIS) {
-    for (const fase of fases) assert.deepEqual(proximasAcoes({ perfil: [perfil] }, fase), esperado[perfil][fase], `${perfil} em ${fase}`);
+    for (const [fase, dia] of Object.entries(DIA_DA_FASE) as Array<[keyof typeof DIA_DA_FASE, string]>) {
+      assert.equal(faseDoCiclo(DATAS, dia), fase);
+      assert.deepEqual(proximasAcoes({ perfil: [perfil] }, momento(DATAS, dia)), esperado[perfil][fase], `${perfil} em ${fase}`);
+    }
   }
-  assert.deepEqual(proximasAcoes({ perfil: ['master', 'fornecedor', 'consumidor'] }, 'oferta'), ['ofertar']);
-  assert.deepEqual(proximasAcoes({ perfil: [] }, 'pedido'), []);
+  assert.deepEqual(proximasAcoes({ perfil: ['master', 'fornecedor', 'consumidor'] }, momento(DATAS, DIA_DA_FASE.oferta)), ['ofertar']);
+  assert.deepEqual(proximasAcoes({ perfil: [] }, momento(DATAS, DIA_DA_FASE.pedido)), []);
+});
+
+test('janelas que dividem um dia: cada uma vale por si, e as duas etapas aparecem', () => {
+  const juntas = { ...DATAS, dataPedidoInicio: '2026-03-03' };
+  assert.deepEqual(janelasAbertas(juntas, '2026-03-02'), ['oferta']);
+  assert.deepEqual(janelasAbertas(juntas, '2026-03-03'), ['oferta', 'pedido']);
+  assert.deepEqual(janelasAbertas(juntas, '2026-03-04'), ['pedido']);
+  assert.equal(faseDoCiclo(juntas, '2026-03-03'), 'oferta', 'a fase nomeia uma etapa só');
+  assert.equal(nomeDoMomento('oferta', janelasAbertas(juntas, '2026-03-03')), 'Ofertas e pedidos abertos');
+  assert.equal(nomeDoMomento('oferta', janelasAbertas(juntas, '2026-03-02')), 'Ofertas abertas');
+  assert.deepEqual(proximasAcoes({ perfil: ['fornecedor', 'consumidor'] }, momento(juntas, '2026-03-03')), ['ofertar', 'pedir']);
+  assert.deepEqual(proximasAcoes({ perfil: ['consumidor'] }, momento(juntas, '2026-03-03')), ['pedir']);
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { acoesDaOferta, acoesDoPedido, podeNoRegistro, type Ator } from '../../src/domain/acesso.ts';
-import { regrasDoCiclo, type CicloLido, type Fase } from '../../src/domain/ciclos.ts';
+import { regrasDoCiclo, type CicloLido, type Fase, type Janela } from '../../src/domain/ciclos.ts';
 import { converter, regrasDosItens } from '../../src/domain/composicao.ts';
 import { regraDoComprovante, TAMANHO_MAXIMO_ARQUIVO } from '../../src/domain/financeiro.ts';
 import { regrasDasLinhas as regrasDaOferta } from '../../src/domain/ofertas.ts';
@@ -103,7 +103,9 @@ test('regras por registro: quem edita a oferta e o pedido, quem confirma, quem v
   const consumidor = pessoa(2, ['consumidor']);
   const admin = pessoa(3, ['admin']);
   const info = pessoa(4, ['info']);
-  const janela = (fase: Fase, extra: Partial<{ ativo: boolean; fechadoEm: string | null }> = {}) => ({ fase, ativo: true, fechadoEm: null, ...extra });
+  // The window of the phase is open in it (offers in 'oferta', orders in 'pedido'), unless told otherwise.
+  const abertasNa = (fase: Fase): Janela[] => (fase === 'oferta' ? ['oferta'] : fase === 'pedido' ? ['pedido'] : []);
+  const janela = (fase: Fase, extra: Partial<{ ativo: boolean; fechadoEm: string | null; abertas: Janela[] }> = {}) => ({ fase, abertas: abertasNa(fase), ativo: true, fechadoEm: null, ...extra });
   assert.deepEqual(acoesDaOferta(fornecedor, { usuarioid: 1, ciclo: janela('oferta') }), { editar: true });
   for (const fase of ['planejado', 'composicao', 'pedido', 'retirada', 'encerrado'] as const) {
     assert.equal(acoesDaOferta(fornecedor, { usuarioid: 1, ciclo: janela(fase) }).editar, false, `fornecedor fora da janela (${fase})`);
@@ -114,6 +116,9 @@ test('regras por registro: quem edita a oferta e o pedido, quem confirma, quem v
   assert.equal(acoesDaOferta(pessoa(5, ['fornecedor']), { usuarioid: 1, ciclo: janela('oferta') }).editar, false, 'a oferta de outra pessoa');
   assert.equal(acoesDaOferta(info, { usuarioid: 1, ciclo: janela('oferta') }).editar, false, 'info só lê');
   assert.deepEqual(acoesDoPedido(consumidor, { usuarioid: 2, ciclo: janela('pedido') }), { editar: true, confirmar: true });
+  // Offer and order windows sharing a day: the phase says 'oferta', and the order is open all the same.
+  assert.deepEqual(acoesDoPedido(consumidor, { usuarioid: 2, ciclo: janela('oferta', { abertas: ['oferta', 'pedido'] }) }), { editar: true, confirmar: true });
+  assert.deepEqual(acoesDaOferta(fornecedor, { usuarioid: 1, ciclo: janela('oferta', { abertas: ['oferta', 'pedido'] }) }), { editar: true });
   assert.deepEqual(acoesDoPedido(consumidor, { usuarioid: 2, ciclo: janela('retirada') }), { editar: false, confirmar: false }, 'confirmar é uma escrita da janela de pedidos');
   assert.deepEqual(acoesDoPedido(admin, { usuarioid: 2, ciclo: janela('retirada') }), { editar: true, confirmar: true });
   assert.deepEqual(acoesDoPedido(pessoa(6, ['consumidor']), { usuarioid: 2, ciclo: janela('pedido') }), { editar: false, confirmar: false });

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppTipada } from '../../http/app-tipada.ts';
 import { acoesDaOferta, donoVisivel, ehFornecedor, exigirAgirPor, type Ator } from '../../domain/acesso.ts';
-import { cicloDasJanelas, faseDoCiclo } from '../../domain/ciclos.ts';
+import { cicloDasJanelas, situacaoDoCiclo } from '../../domain/ciclos.ts';
 import { Invalido } from '../../domain/erros.ts';
 import { apagarProdutoDaOferta, ofertaDe, ofertasVisiveis, produtosParaOfertar, salvarOferta } from '../../domain/ofertas.ts';
 import { usuarioPorId } from '../../domain/usuarios.ts';
@@ -33,11 +33,12 @@ export function rotasOfertas(app: AppTipada, ctx: ContextoCestas): void {
     const ciclo = await cicloDasJanelas(ctx.banco, cicloid);
     const fornecedor = await usuarioPorId(ctx.banco, usuarioid);
     if (fornecedor === undefined || !ehFornecedor(fornecedor)) throw new Invalido('VALIDACAO', 'Fornecedor inválido', { usuarioid: 'Não há fornecedor com este id' });
-    const fase = faseDoCiclo(ciclo, hoje);
-    const acoes = acoesDaOferta(ator, { usuarioid, ciclo: { fase, ativo: ciclo.ativo, fechadoEm: ciclo.fechadoEm } });
+    const situacao = situacaoDoCiclo(ciclo, hoje);
+    const { fase, abertas } = situacao;
+    const acoes = acoesDaOferta(ator, { usuarioid, ciclo: situacao });
     const [oferta, produtosDisponiveis] = await Promise.all([ofertaDe(ctx.banco, cicloid, usuarioid), produtosParaOfertar(ctx.banco, usuarioid)]);
     const pagina = {
-      ciclo: { id: ciclo.id, nome: ciclo.nome, fase, dataOfertaInicio: ciclo.dataOfertaInicio, dataOfertaFim: ciclo.dataOfertaFim },
+      ciclo: { id: ciclo.id, nome: ciclo.nome, fase, abertas, dataOfertaInicio: ciclo.dataOfertaInicio, dataOfertaFim: ciclo.dataOfertaFim },
       produtosDisponiveis, acoes, fornecedor: { id: fornecedor.id, nome: fornecedor.nomeoficial ?? fornecedor.nome },
     };
     return responder(req, reply, {

@@ -15,7 +15,7 @@ export async function mostrarPainel(ctx: ContextoCestas, req: FastifyRequest, re
   const ator = req.ator;
   if (ator === null) throw new Error('painel sem ator: a regra de acesso não rodou');
   const hoje = diaLocal(ctx.relogio.agora(), ctx.config.tz);
-  const ciclos = (await ciclosDoPainel(ctx.banco, hoje)).map((c) => ({ ...c, acoes: proximasAcoes(ator, c.fase) }));
+  const ciclos = (await ciclosDoPainel(ctx.banco, hoje)).map((c) => ({ ...c, acoes: proximasAcoes(ator, c) }));
   const saldo = ator.usuarioid === null ? null : await saldoDe(ctx.banco, ator.usuarioid);
   return responder(req, reply, {
     titulo: 'Painel',

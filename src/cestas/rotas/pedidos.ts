@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppTipada } from '../../http/app-tipada.ts';
 import { acoesDoPedido, donoVisivel, ehConsumidor, exigirAgirPor, type Ator } from '../../domain/acesso.ts';
-import { cicloDasJanelas, faseDoCiclo } from '../../domain/ciclos.ts';
+import { cicloDasJanelas, situacaoDoCiclo } from '../../domain/ciclos.ts';
 import { Invalido } from '../../domain/erros.ts';
 import { comDisponibilidade, finalizarPedido, pedidoDe, pedidosVisiveis, pedidoVisivel, reservasDoCiclo, salvarPedido } from '../../domain/pedidos.ts';
 import { usuarioPorId } from '../../domain/usuarios.ts';
@@ -43,12 +43,13 @@ export function rotasPedidos(app: AppTipada, ctx: ContextoCestas): void {
     // A consumer's own page (the common case) already has their record in the actor.
     const consumidor = usuarioid === ator.usuarioid ? { id: usuarioid, nome: ator.nome, perfil: ator.perfil } : await usuarioPorId(ctx.banco, usuarioid);
     if (consumidor === undefined || !ehConsumidor(consumidor)) throw new Invalido('VALIDACAO', 'Consumidor inválido', { usuarioid: 'Não há consumidor com este id' });
-    const fase = faseDoCiclo(ciclo, hoje);
-    const acoes = acoesDoPedido(ator, { usuarioid, ciclo: { fase, ativo: ciclo.ativo, fechadoEm: ciclo.fechadoEm } });
+    const situacao = situacaoDoCiclo(ciclo, hoje);
+    const { fase, abertas } = situacao;
+    const acoes = acoesDoPedido(ator, { usuarioid, ciclo: situacao });
     const [pedido, reservas] = await Promise.all([pedidoDe(ctx.banco, cicloid, usuarioid, taxa), reservasDoCiclo(ctx.banco, cicloid)]);
     const disp = comDisponibilidade(catalogo, reservas);
     const pagina = {
-      ciclo: { id: ciclo.id, nome: ciclo.nome, fase, dataPedidoInicio: ciclo.dataPedidoInicio, dataPedidoFim: ciclo.dataPedidoFim },
+      ciclo: { id: ciclo.id, nome: ciclo.nome, fase, abertas, dataPedidoInicio: ciclo.dataPedidoInicio, dataPedidoFim: ciclo.dataPedidoFim },
       cestas: disp.cestas, extras: disp.extras, pontosEntrega, taxa: taxaParaPagina(taxa), acoes,
       consumidor: { id: consumidor.id, nome: consumidor.nome },
     };
@@ -89,7 +90,7 @@ export function rotasPedidos(app: AppTipada, ctx: ContextoCestas): void {
     const ator = atorDe(req);
     const pedido = await pedidoVisivel(ctx.banco, ator, req.params.id, taxa);
     const ciclo = await cicloDasJanelas(ctx.banco, pedido.cicloid);
-    const { confirmar } = acoesDoPedido(ator, { usuarioid: pedido.usuarioid, ciclo: { fase: faseDoCiclo(ciclo, tempo(ctx).hoje), ativo: ciclo.ativo, fechadoEm: ciclo.fechadoEm } });
+    const { confirmar } = acoesDoPedido(ator, { usuarioid: pedido.usuarioid, ciclo: situacaoDoCiclo(ciclo, tempo(ctx).hoje) });
     return responder(req, reply, { titulo: 'Confirmação do pedido', dados: { ...pedidoJson(pedido), acoes: { confirmar } }, corpo: () => paginaConfirmacao(pedido, req.sessao?.csrf ?? null, confirmar) });
   });
 

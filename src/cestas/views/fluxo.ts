@@ -1,4 +1,4 @@
-import { NOMES_FASES, type Fase } from '../../domain/ciclos.ts';
+import { nomeDoMomento, type Fase, type Janela } from '../../domain/ciclos.ts';
 import { ESCALA_DINHEIRO, ESCALA_QUANTIDADE, formatarQuantidade, formatarReais, paraNumero } from '../../decimal.ts';
 import { html, type Html } from '../../http/html.ts';
 
@@ -30,8 +30,8 @@ export function paraCampo(escalado: number, tipo: keyof typeof PARA_CAMPO): stri
   return formato.format(paraNumero(escalado, escala));
 }
 
-export function cabecalhoDoCiclo(ciclo: { nome: string; fase: Fase }): Html {
-  return html`<p class="ciclo-da-pagina">${ciclo.nome} · <span class="fase fase-${ciclo.fase}">${NOMES_FASES[ciclo.fase]}</span></p>`;
+export function cabecalhoDoCiclo(ciclo: { nome: string; fase: Fase; abertas?: readonly Janela[] }): Html {
+  return html`<p class="ciclo-da-pagina">${ciclo.nome} · <span class="fase fase-${ciclo.fase}">${nomeDoMomento(ciclo.fase, ciclo.abertas)}</span></p>`;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Fase } from '../../domain/ciclos.ts';
+import type { Fase, Janela } from '../../domain/ciclos.ts';
 import type { Oferta, OfertaDaLista, ProdutoParaOfertar } from '../../domain/ofertas.ts';
 import { html, type Html } from '../../http/html.ts';
 import { campoCsrf } from './layout.ts';
@@ -6,7 +6,7 @@ import { valorDaQuantidade } from '../../decimal.ts';
 import { SCRIPT_FORMULARIOS, ariaDoErro, cabecalhoDoCiclo, erroDoCampo, mensagemDeErro, paraCampo, quantidade as quantidadeDe, reais, retornoDoFormulario, textoDoErro } from './fluxo.ts';
 
 export interface PaginaOferta {
-  readonly ciclo: { id: number; nome: string; fase: Fase; dataOfertaInicio: string; dataOfertaFim: string };
+  readonly ciclo: { id: number; nome: string; fase: Fase; abertas: readonly Janela[]; dataOfertaInicio: string; dataOfertaFim: string };
   readonly oferta: Oferta;
   readonly produtosDisponiveis: readonly ProdutoParaOfertar[];
   readonly acoes: { readonly editar: boolean };

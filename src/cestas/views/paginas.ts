@@ -1,5 +1,5 @@
 import { nomeDoPasso, pode, type Acao, type AcaoDoCiclo, type Ator } from '../../domain/acesso.ts';
-import { NOMES_FASES, type CicloResumo } from '../../domain/ciclos.ts';
+import { nomeDoMomento, type CicloNoPainel } from '../../domain/ciclos.ts';
 import { formatarReais } from '../../decimal.ts';
 import type { Saldo } from '../../domain/financeiro.ts';
 import { NOMES_PERFIS, PERFIS_AUTOCADASTRO, type Perfil } from '../../domain/perfis.ts';
@@ -40,7 +40,7 @@ export function paginaConfirmarSaida(csrf: string | null): Html {
   <p><a href="/">Continuar na Cestaria</a></p>`;
 }
 
-export interface CicloDoPainel extends CicloResumo {
+export interface CicloDoPainel extends CicloNoPainel {
   readonly acoes: readonly AcaoDoCiclo[];
 }
 
@@ -93,7 +93,7 @@ export function paginaPainel(ator: Ator, ciclos: readonly CicloDoPainel[], saldo
       : html`<ul class="cartoes">${ciclos.map(
           (c) => html`<li class="cartao">
         <h3>${c.nome}</h3>
-        <p class="fase fase-${c.fase}">${NOMES_FASES[c.fase]}</p>
+        <p class="fase fase-${c.fase}">${nomeDoMomento(c.fase, c.abertas)}</p>
         <dl class="datas">
           <dt>Ofertas</dt><dd>${dataBr(c.dataOfertaInicio)} a ${dataBr(c.dataOfertaFim)}</dd>
           <dt>Pedidos</dt><dd>${dataBr(c.dataPedidoInicio)} a ${dataBr(c.dataPedidoFim)}</dd>

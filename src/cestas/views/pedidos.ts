@@ -1,4 +1,4 @@
-import type { Fase } from '../../domain/ciclos.ts';
+import type { Fase, Janela } from '../../domain/ciclos.ts';
 import type { CestaParaPedir, ExtraParaPedir, Pedido, Taxa } from '../../domain/pedidos.ts';
 import { html, type Html } from '../../http/html.ts';
 import { campoCsrf } from './layout.ts';
@@ -6,7 +6,7 @@ import { formatarQuantidade } from '../../decimal.ts';
 import { SCRIPT_FORMULARIOS, ariaDoErro, cabecalhoDoCiclo, erroDoCampo, mensagemDeErro, paraCampo, precoParaScript, quantidade, reais, retornoDoFormulario, textoDoErro } from './fluxo.ts';
 
 export interface PaginaPedido {
-  readonly ciclo: { id: number; nome: string; fase: Fase; dataPedidoInicio: string; dataPedidoFim: string };
+  readonly ciclo: { id: number; nome: string; fase: Fase; abertas: readonly Janela[]; dataPedidoInicio: string; dataPedidoFim: string };
   readonly pedido: Pedido | null;
   readonly cestas: readonly CestaParaPedir[];
   readonly extras: readonly ExtraParaPedir[];
