@@ -336,7 +336,19 @@ export const CorpoCiclos = Corpo(
 export const Painel = Type.Object({
   usuario: Type.Object({ id: Nulo(Id), nome: Type.String(), email: Type.String(), perfil: Type.Array(Perfil) }),
   hoje: Data,
-  ciclos: Type.Array(Type.Intersect([CicloResumo, Type.Object({ acoes: Type.Array(Type.String()) })])),
+  ciclos: Type.Array(Type.Intersect([CicloResumo, Type.Object({
+    acoes: Type.Array(Type.String()),
+    andamento: Nulo(Type.Object({
+      oferta: Type.Union([Type.Literal('sem'), Type.Literal('rascunho'), Type.Literal('finalizada')], { description: 'A oferta da pessoa no ciclo' }),
+      pedido: Type.Union([Type.Literal('sem'), Type.Literal('salvo'), Type.Literal('confirmado')], { description: 'O pedido da pessoa no ciclo' }),
+      pedidoId: Nulo(Id),
+      pontoEntrega: Nulo(Type.String()),
+    }, { description: 'Onde a pessoa está no ciclo; null sem cadastro' })),
+    pendencias: Nulo(Type.Object({
+      semOferta: Type.Array(Type.Object({ id: Id, nome: Type.String() }), { description: 'Fornecedores ativos sem oferta finalizada' }),
+      naoConfirmados: Type.Array(Type.Object({ id: Id, nome: Type.String(), pedidoId: Id }), { description: 'Pedidos salvos que falta confirmar' }),
+    }, { description: 'Só para a coordenação, em ciclos em andamento' })),
+  })])),
   saldo: Nulo(Type.Object({ saldo: Type.Number({ description: 'Créditos menos débitos, em reais' }), movimentacoes: Type.Integer() })),
   atalhos: Type.Array(Type.Object({ href: Type.String(), rotulo: Type.String() })),
 });

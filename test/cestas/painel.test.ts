@@ -1,13 +1,17 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { DATAS_PADRAO, criarCesta, criarCiclo, criarPonto } from '../helpers/fabricas.ts';
-import { entrarComo } from '../helpers/sessoes.ts';
+import { entrarComo, type Pessoa } from '../helpers/sessoes.ts';
 import { RelogioDeTeste, iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
 
 interface Painel {
   data: {
     hoje: string;
-    ciclos: Array<{ nome: string; fase: string; acoes: string[] }>;
+    ciclos: Array<{
+      nome: string; fase: string; acoes: string[];
+      andamento: { oferta: string; pedido: string; pedidoId: number | null; pontoEntrega: string | null } | null;
+      pendencias: { semOferta: Array<{ id: number; nome: string }>; naoConfirmados: Array<{ id: number; nome: string; pedidoId: number }> } | null;
+    }>;
     saldo: { saldo: number; movimentacoes: number } | null;
     atalhos: Array<{ href: string }>;
   };
@@ -36,7 +40,7 @@ describe('painel por perfil', () => {
     assert.deepEqual(c.ciclos.map((x) => x.acoes), [['pedir'], []]);
     assert.deepEqual(c.atalhos, [], 'sem atalhos de administração');
     const html = await consumidor.nav.get(`${amb.url}/`);
-    assert.match(html.texto, /Sua próxima etapa:<\/strong> <a href="\/pedidoconsumidores\/\d+">Fazer seu pedido<\/a>/);
+    assert.match(html.texto, /<li class="proxima"><a href="\/pedidoconsumidores\/\d+">Fazer seu pedido<\/a><\/li>/);
     assert.doesNotMatch(html.texto, /href="\/ciclo-index"/);
   });
 
@@ -100,5 +104,74 @@ describe('janelas de oferta e de pedido que dividem um dia', () => {
 
     const oferta = await pessoa.nav.getJson(`${amb.url}/oferta/${cicloid}`);
     assert.deepEqual(oferta.json<{ data: { acoes: unknown } }>().data.acoes, { editar: true });
+  });
+});
+
+describe('o painel diz onde cada um está, e a coordenação vê o que falta', () => {
+  let amb: AmbienteDeTeste;
+  let emOferta = 0;
+  let emPedido = 0;
+  let emRetirada = 0;
+  let ponto = 0;
+  const iso = '2026-03-01T12:00:00.000Z';
+  const texto = async (quem: Pessoa) => (await quem.nav.get(`${amb.url}/`)).texto;
+  /** One cycle's card: from its title to the next card (or the end of the list). */
+  const cartao = (html: string, nome: string) => {
+    const inicio = html.indexOf(`${nome}</`);
+    assert.ok(inicio >= 0, `o cartão de ${nome}`);
+    const proximo = html.indexOf('<li class="cartao">', inicio);
+    return html.slice(inicio, proximo === -1 ? html.indexOf('</section>', inicio) : proximo);
+  };
+  before(async () => {
+    // 02/03 (São Paulo).
+    amb = await iniciarAmbiente({ relogio: new RelogioDeTeste('2026-03-02T13:00:00Z') });
+    emOferta = (await criarCiclo(amb.banco, { nome: 'Ciclo A oferta' })).id;
+    emPedido = (await criarCiclo(amb.banco, { nome: 'Ciclo B pedido', datas: { ...DATAS_PADRAO, dataOfertaInicio: '2026-02-20', dataOfertaFim: '2026-02-22', dataPedidoInicio: '2026-02-25', dataPedidoFim: '2026-03-03' } })).id;
+    emRetirada = (await criarCiclo(amb.banco, {
+      nome: 'Ciclo C retirada',
+      datas: { dataOfertaInicio: '2026-02-10', dataOfertaFim: '2026-02-12', dataPedidoInicio: '2026-02-14', dataPedidoFim: '2026-02-20', dataRetiradaInicio: '2026-03-02', dataRetiradaFim: '2026-03-03' },
+    })).id;
+    ponto = (await criarPonto(amb.banco, 'Feira da Praça')).id;
+  });
+  after(() => amb.fechar());
+
+  test('oferta em rascunho, depois finalizada; pedido salvo, depois confirmado; nada a retirar sem pedido', async () => {
+    const fornecedora = await entrarComo(amb, ['fornecedor'], 'Fornecedora Rascunho');
+    const consumidora = await entrarComo(amb, ['consumidor'], 'Consumidora Salva');
+    const recemChegada = await entrarComo(amb, ['consumidor'], 'Recém Chegada');
+    const admin = await entrarComo(amb, ['admin']);
+    const situacao = async (quem: Pessoa) => (await quem.nav.getJson(`${amb.url}/`)).json<Painel>().data.ciclos.map((c) => [c.nome, c.acoes, c.andamento]);
+
+    // Nothing yet: the plain steps.
+    assert.match(cartao(await texto(fornecedora), 'Ciclo A oferta'), /<li class="proxima"><a href="\/oferta\/\d+">Registrar sua oferta de produtos<\/a>/);
+    const semOferta = (await admin.nav.getJson(`${amb.url}/`)).json<Painel>().data.ciclos.find((c) => c.nome === 'Ciclo A oferta')?.pendencias?.semOferta.map((f) => f.nome);
+    assert.ok(semOferta?.includes('Fornecedora Rascunho'), 'a coordenação vê quem não ofertou');
+    assert.match(await texto(admin), /Sem oferta finalizada \(\d+\)<\/a>: [^<]*Fornecedora Rascunho/);
+
+    const oferta = await amb.banco.insertInto('oferta').values({ cicloid: emOferta, usuarioid: fornecedora.id ?? 0, finalizada: false, finalizadaEm: null, createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow();
+    assert.match(cartao(await texto(fornecedora), 'Ciclo A oferta'), /<li class="proxima"><a href="\/oferta\/\d+">Sua oferta é um rascunho: finalize-a<\/a>/);
+    await amb.banco.updateTable('oferta').set({ finalizada: true, finalizadaEm: iso }).where('id', '=', oferta.id).execute();
+    assert.match(cartao(await texto(fornecedora), 'Ciclo A oferta'), /<li class="feito"><a href="\/oferta\/\d+">Oferta finalizada \(ainda pode alterar\)<\/a>/);
+    assert.deepEqual((await situacao(fornecedora)).find((c) => c[0] === 'Ciclo A oferta'), ['Ciclo A oferta', ['ofertar'], { oferta: 'finalizada', pedido: 'sem', pedidoId: null, pontoEntrega: null }]);
+    const depois = (await admin.nav.getJson(`${amb.url}/`)).json<Painel>().data.ciclos.find((c) => c.nome === 'Ciclo A oferta')?.pendencias?.semOferta.map((f) => f.nome);
+    assert.ok(!(depois ?? []).includes('Fornecedora Rascunho'), 'quem finalizou sai da lista');
+
+    const pedido = await amb.banco.insertInto('pedido').values({ cicloid: emPedido, usuarioid: consumidora.id ?? 0, pontoEntregaId: ponto, finalizado: false, dataConfirmacao: null, createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow();
+    assert.match(cartao(await texto(consumidora), 'Ciclo B pedido'), new RegExp(`<li class="proxima"><a href="/pedidoconsumidoresconfirmacao/${pedido.id}">Pedido salvo, falta confirmar</a>`));
+    const pendentes = (await admin.nav.getJson(`${amb.url}/`)).json<Painel>().data.ciclos.find((c) => c.nome === 'Ciclo B pedido')?.pendencias?.naoConfirmados;
+    assert.deepEqual(pendentes, [{ id: consumidora.id, nome: 'Consumidora Salva', pedidoId: pedido.id }]);
+    assert.match(await texto(admin), /Pedidos sem confirmação \(1\)<\/a>: Consumidora Salva/);
+    await amb.banco.updateTable('pedido').set({ finalizado: true, dataConfirmacao: iso }).where('id', '=', pedido.id).execute();
+    assert.match(cartao(await texto(consumidora), 'Ciclo B pedido'), /<li class="feito"><a href="\/pedidoconsumidores\/\d+">Pedido confirmado \(ainda pode alterar\)<\/a>/);
+    assert.deepEqual((await admin.nav.getJson(`${amb.url}/`)).json<Painel>().data.ciclos.find((c) => c.nome === 'Ciclo B pedido')?.pendencias?.naoConfirmados, []);
+
+    // Pickup: only with a confirmed order, and where.
+    await amb.banco.insertInto('pedido').values({ cicloid: emRetirada, usuarioid: consumidora.id ?? 0, pontoEntregaId: ponto, finalizado: true, dataConfirmacao: iso, createdAt: iso, updatedAt: iso }).execute();
+    assert.match(cartao(await texto(consumidora), 'Ciclo C retirada'), /<li class="proxima"><a href="\/pedidoconsumidoresconfirmacao\/\d+">Retirar sua cesta em Feira da Praça<\/a>/);
+    const nada = cartao(await texto(recemChegada), 'Ciclo C retirada');
+    assert.match(nada, /<li class="feito">Nada a retirar neste ciclo<\/li>/);
+    assert.doesNotMatch(nada, /Retirar sua cesta/);
+    // The pending lists are the coordination's only.
+    assert.ok((await consumidora.nav.getJson(`${amb.url}/`)).json<Painel>().data.ciclos.every((c) => c.pendencias === null));
   });
 });

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppTipada } from '../../http/app-tipada.ts';
-import { proximasAcoes } from '../../domain/acesso.ts';
+import { ehGestor, proximasAcoes } from '../../domain/acesso.ts';
+import { andamentoDaPessoa, pendenciasDosCiclos, type Andamento, type Pendencias } from '../../domain/andamento.ts';
 import { ciclosDoPainel } from '../../domain/ciclos.ts';
 import { saldoDe } from '../../domain/financeiro.ts';
 import { saldoJson } from '../apresentadores/financeiro.ts';
@@ -15,8 +16,16 @@ export async function mostrarPainel(ctx: ContextoCestas, req: FastifyRequest, re
   const ator = req.ator;
   if (ator === null) throw new Error('painel sem ator: a regra de acesso não rodou');
   const hoje = diaLocal(ctx.relogio.agora(), ctx.config.tz);
-  const ciclos = (await ciclosDoPainel(ctx.banco, hoje)).map((c) => ({ ...c, acoes: proximasAcoes(ator, c) }));
-  const saldo = ator.usuarioid === null ? null : await saldoDe(ctx.banco, ator.usuarioid);
+  const doPainel = await ciclosDoPainel(ctx.banco, hoje);
+  const ids = doPainel.map((c) => c.id);
+  // The coordination's pending list matters while a cycle is under way.
+  const emAndamento = doPainel.filter((c) => c.fase !== 'planejado' && c.fase !== 'encerrado').map((c) => c.id);
+  const [saldo, andamento, pendencias] = await Promise.all([
+    ator.usuarioid === null ? null : saldoDe(ctx.banco, ator.usuarioid),
+    ator.usuarioid === null ? new Map<number, Andamento>() : andamentoDaPessoa(ctx.banco, { usuarioid: ator.usuarioid, perfil: ator.perfil }, ids),
+    ehGestor(ator) ? pendenciasDosCiclos(ctx.banco, emAndamento) : new Map<number, Pendencias>(),
+  ]);
+  const ciclos = doPainel.map((c) => ({ ...c, acoes: proximasAcoes(ator, c), andamento: andamento.get(c.id) ?? null, pendencias: pendencias.get(c.id) ?? null }));
   return responder(req, reply, {
     titulo: 'Painel',
     dados: { usuario: { id: ator.usuarioid, nome: ator.nome, email: ator.email, perfil: ator.perfil }, hoje, ciclos, saldo: saldo === null ? null : saldoJson(saldo), atalhos: atalhosDoAtor(ator) },

@@ -1,5 +1,6 @@
 import { nomeDoPasso, pode, type Acao, type AcaoDoCiclo, type Ator } from '../../domain/acesso.ts';
 import { nomeDoMomento, type CicloNoPainel } from '../../domain/ciclos.ts';
+import type { Andamento, Pendencias } from '../../domain/andamento.ts';
 import { formatarReais } from '../../decimal.ts';
 import type { Saldo } from '../../domain/financeiro.ts';
 import { NOMES_PERFIS, PERFIS_AUTOCADASTRO, type Perfil } from '../../domain/perfis.ts';
@@ -42,6 +43,57 @@ export function paginaConfirmarSaida(csrf: string | null): Html {
 
 export interface CicloDoPainel extends CicloNoPainel {
   readonly acoes: readonly AcaoDoCiclo[];
+  readonly andamento: Andamento | null;
+  readonly pendencias: Pendencias | null;
+}
+
+interface Passo {
+  readonly texto: string;
+  /** Where it is done or seen; none when there is nothing to open. */
+  readonly href: string | null;
+  /** Done already: shown as a state, not as a task. */
+  readonly feito: boolean;
+}
+
+/** Each next step as this person stands in it: what is left to do, or that it is done. */
+function passoDe(acao: AcaoDoCiclo, cicloid: number, a: Andamento | null): Passo {
+  const link = linkDaAcao(acao, cicloid);
+  switch (acao) {
+    case 'ofertar':
+      if (a?.oferta === 'finalizada') return { texto: 'Oferta finalizada (ainda pode alterar)', href: link, feito: true };
+      if (a?.oferta === 'rascunho') return { texto: 'Sua oferta é um rascunho: finalize-a', href: link, feito: false };
+      return { texto: nomeDoPasso(acao), href: link, feito: false };
+    case 'pedir':
+      if (a?.pedido === 'confirmado') return { texto: 'Pedido confirmado (ainda pode alterar)', href: link, feito: true };
+      if (a?.pedido === 'salvo') return { texto: 'Pedido salvo, falta confirmar', href: `/pedidoconsumidoresconfirmacao/${a.pedidoId ?? 0}`, feito: false };
+      return { texto: nomeDoPasso(acao), href: link, feito: false };
+    case 'retirar':
+      if (a?.pedido === 'confirmado') return { texto: `Retirar sua cesta em ${a.pontoEntrega ?? 'seu ponto de entrega'}`, href: `/pedidoconsumidoresconfirmacao/${a.pedidoId ?? 0}`, feito: false };
+      return { texto: a?.pedido === 'salvo' ? 'Nada a retirar: seu pedido não foi confirmado a tempo' : 'Nada a retirar neste ciclo', href: null, feito: true };
+    case 'compor':
+      return { texto: nomeDoPasso(acao), href: link, feito: false };
+  }
+}
+
+/** Names, a few at most, then how many more. */
+function alguns(nomes: readonly string[], maximo = 5): string {
+  return nomes.length <= maximo ? nomes.join(', ') : `${nomes.slice(0, maximo).join(', ')} e mais ${nomes.length - maximo}`;
+}
+
+function pendenciasDoCiclo(c: CicloDoPainel): Html | string {
+  const p = c.pendencias;
+  if (p === null) return '';
+  const ofertas = c.abertas.includes('oferta') || c.fase === 'composicao';
+  const pedidos = c.abertas.includes('pedido') || c.fase === 'retirada';
+  const linhas = [
+    ofertas && p.semOferta.length > 0
+      ? html`<li><a href="/oferta-index?cicloid=${c.id}">Sem oferta finalizada (${p.semOferta.length})</a>: ${alguns(p.semOferta.map((f) => f.nome))}</li>`
+      : null,
+    pedidos && p.naoConfirmados.length > 0
+      ? html`<li><a href="/pedidosconsumidorestodos/${c.id}">Pedidos sem confirmação (${p.naoConfirmados.length})</a>: ${alguns(p.naoConfirmados.map((x) => x.nome))}</li>`
+      : null,
+  ].filter((l) => l !== null);
+  return linhas.length === 0 ? '' : html`<div class="pendencias"><p><strong>Falta acontecer:</strong></p><ul>${linhas}</ul></div>`;
 }
 
 /** Admin shortcuts, each shown only to whom the access table allows it. */
@@ -92,14 +144,15 @@ export function paginaPainel(ator: Ator, ciclos: readonly CicloDoPainel[], saldo
       ? html`<p>Nenhum ciclo em andamento no momento.</p>`
       : html`<ul class="cartoes">${ciclos.map(
           (c) => html`<li class="cartao">
-        <h3>${c.nome}</h3>
+        <h3>${pode(ator, 'catalogoLer') ? html`<a href="/ciclo/${c.id}">${c.nome}</a>` : c.nome}</h3>
         <p class="fase fase-${c.fase}">${nomeDoMomento(c.fase, c.abertas)}</p>
         <dl class="datas">
           <dt>Ofertas</dt><dd>${dataBr(c.dataOfertaInicio)} a ${dataBr(c.dataOfertaFim)}</dd>
           <dt>Pedidos</dt><dd>${dataBr(c.dataPedidoInicio)} a ${dataBr(c.dataPedidoFim)}</dd>
           <dt>Retirada</dt><dd>${dataBr(c.dataRetiradaInicio)} a ${dataBr(c.dataRetiradaFim)}</dd>
         </dl>
-        ${c.acoes.length === 0 ? '' : html`<p class="proxima"><strong>Sua próxima etapa:</strong> ${c.acoes.map((a, i) => html`${i > 0 ? '; ' : ''}<a href="${linkDaAcao(a, c.id)}">${nomeDoPasso(a)}</a>`)}</p>`}
+        ${c.acoes.length === 0 ? '' : html`<p class="sr">Suas etapas neste ciclo:</p><ul class="passos">${c.acoes.map((a) => passoDe(a, c.id, c.andamento)).map((p) => html`<li class="${p.feito ? 'feito' : 'proxima'}">${p.href === null ? p.texto : html`<a href="${p.href}">${p.texto}</a>`}</li>`)}</ul>`}
+        ${pendenciasDoCiclo(c)}
       </li>`,
         )}</ul>`}
   </section>`;

@@ -1,5 +1,6 @@
 -- painel: GET / (JSON), consumidora
--- consultas: 3
+-- consultas: 4
 select "id", "nome", "perfil", "ativo", "loginSub", "sessoesDesde", exists (select "sid" from "sessaoencerrada" where "sid" = ?) as "encerrada" from "usuario" where "emailChave" = ?;
 select "id", "nome", "dataOfertaInicio", "dataOfertaFim", "dataPedidoInicio", "dataPedidoFim", "dataRetiradaInicio", "dataRetiradaFim" from "ciclo" where "ativo" = ? and "dataRetiradaFim" >= ? order by "dataOfertaInicio", "id" limit ?;
 select coalesce(sum(case when sentido = 'credito' then "valorCentavos" else -"valorCentavos" end), 0) as "centavos", count(*) as "n" from "movimentacao" where "usuarioid" = ?;
+select "p"."cicloid", "p"."id", "p"."finalizado", "pe"."nome" as "ponto" from "pedido" as "p" inner join "pontoentrega" as "pe" on "pe"."id" = "p"."pontoEntregaId" where "p"."usuarioid" = ? and "p"."cicloid" in (?, ?, ?);
