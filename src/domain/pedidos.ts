@@ -349,7 +349,7 @@ export interface OpcoesPedido {
  * and extras involved, so concurrent orders can never sell more than there is. Prices are
  * snapshotted; a client-sent `valor` is ignored.
  */
-export async function salvarPedido(banco: Banco, ator: Ator, entrada: EntradaPedido, opcoes: OpcoesPedido): Promise<{ pedido: Pedido; criado: boolean }> {
+export async function salvarPedido(banco: Banco, ator: Ator, entrada: EntradaPedido, opcoes: OpcoesPedido): Promise<{ pedido: Pedido; criado: boolean; reaberto: boolean }> {
   const { cicloid, pontoEntregaId, linhas } = entrada;
   exigirAgirPor(ator, entrada.usuarioid, 'pedido');
   const erros = regrasDasLinhas(linhas);
@@ -472,7 +472,8 @@ export async function salvarPedido(banco: Banco, ator: Ator, entrada: EntradaPed
       opcoes.taxa,
     );
     await auditar(trx, ator, opcoes.agora, { acao: `salvar${foraDaJanela ? ' (fora da janela)' : ''}`, entidade: 'pedido', entidadeId: pedidoId, antes, depois });
-    return { pedido: depois, criado };
+    // A confirmed order that changes must be confirmed again (docs/dominio.md): the answer says so.
+    return { pedido: depois, criado, reaberto: antes?.finalizado === true };
   });
 }
 

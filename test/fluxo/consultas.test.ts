@@ -99,13 +99,13 @@ describe('rotas quentes: consultas fixas por requisição', () => {
     return nav.postJson(`${amb.url}/pedidoconsumidores`, { cicloid: cicloPedido.id, pontoEntregaId: ponto, produtos: itens });
   }
 
-  test('painel: 3 consultas (sessão e ator numa só, ciclos, saldo), com 1 ou com 8 ciclos', async () => {
+  test('painel: 4 consultas (sessão e ator numa só, ciclos, saldo, o seu pedido em cada ciclo), com 1 ou com 8 ciclos', async () => {
     const nav = await consumidor();
     const antes = await contar(() => nav.getJson(`${amb.url}/`));
     for (let i = 0; i < 6; i++) await criarCiclo(amb.banco, { datas: DATAS_PADRAO });
     const depois = await contar(() => nav.getJson(`${amb.url}/`));
     assert.equal(depois, antes, `${antes} consultas antes, ${depois} com mais ciclos`);
-    assert.equal(antes, 3, `o painel fez ${antes} consultas; uma sessão deve custar uma consulta só`);
+    assert.equal(antes, 4, `o painel fez ${antes} consultas; uma sessão deve custar uma consulta só`);
   });
 
   test('página do pedido: o mesmo número de consultas com 1 linha e com 5 linhas, e com 300 pedidos a mais', async () => {

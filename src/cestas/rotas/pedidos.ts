@@ -81,9 +81,13 @@ export function rotasPedidos(app: AppTipada, ctx: ContextoCestas): void {
     preValidation: async (req) => conferirDonos(req.body, 'pedido', (u) => exigirAgirPor(atorDe(req), u, 'pedido')),
     schema: { body: CorpoPedido, response: escrita(PedidoJson, { cria: true, atualiza: true }) } }, async (req, reply) => {
     const ator = atorDe(req);
-    const { pedido, criado } = await salvarPedido(ctx.banco, ator, lerPedido(req.body, (u) => exigirAgirPor(ator, u, 'pedido')), { ...tempo(ctx), taxa });
-    if (querJson(req)) return enviarJson(reply, pedidoJson(pedido), 'Pedido salvo', criado ? 201 : 200);
-    return redirecionarComAviso(reply, `/pedidoconsumidoresconfirmacao/${pedido.pedidoId}`, 'Pedido salvo. Confira e confirme.');
+    const { pedido, criado, reaberto } = await salvarPedido(ctx.banco, ator, lerPedido(req.body, (u) => exigirAgirPor(ator, u, 'pedido')), { ...tempo(ctx), taxa });
+    if (querJson(req)) return enviarJson(reply, pedidoJson(pedido), reaberto ? 'Pedido alterado: falta confirmar de novo' : 'Pedido salvo', criado ? 201 : 200);
+    return redirecionarComAviso(
+      reply,
+      `/pedidoconsumidoresconfirmacao/${pedido.pedidoId}`,
+      reaberto ? 'Pedido alterado: ele precisa ser confirmado de novo para entrar na entrega e na cobrança.' : 'Pedido salvo. Confira e confirme.',
+    );
   });
 
   app.get('/pedidoconsumidoresconfirmacao/:id', { config: { acesso: 'pedidosLer' }, schema: { params: ParamsId, response: leitura(ConfirmacaoPedido) } }, async (req, reply) => {

@@ -98,7 +98,8 @@ export function paginaConfirmacao(pedido: Pedido, csrf: string | null, podeConfi
       ? html`${retornoDoFormulario('form-confirmacao')}
         <form method="post" action="/pedidoconsumidoresconfirmacao" id="form-confirmacao" class="formulario" data-envio="recarregar">${campoCsrf(csrf)}
         <input type="hidden" name="pedidoId" value="${pedido.pedidoId}">
-        <p>Confira os itens e confirme. Enquanto os pedidos estiverem abertos, você ainda pode mudar.</p>
+        <p class="alerta-suave" role="status"><strong>Falta confirmar.</strong> Sem confirmação, o pedido não entra na entrega nem na cobrança.</p>
+        <p>Confira os itens e confirme. Enquanto os pedidos estiverem abertos, você ainda pode mudar; uma mudança pede nova confirmação.</p>
         <button type="submit" class="botao">Confirmar pedido</button></form>`
       : html`<p class="nota">Este pedido ainda não foi confirmado.</p>`}
   <p><a href="/pedidoconsumidores/${pedido.cicloid}?usuarioid=${pedido.usuario.id}">Voltar ao pedido</a></p>
