@@ -12,7 +12,8 @@ import { carregarPedidosDoCiclo, type Pedido, type Taxa } from './pedidos.ts';
  * columns that add up. One renderer per format (JSON, HTML, CSV, PDF) reads the same Relatorio,
  * so the formats can never disagree.
  */
-export type TipoColuna = 'texto' | 'quantidade' | 'dinheiro' | 'inteiro';
+/** `data`: an ISO date (YYYY-MM-DD) kept as text; people read it as dd/mm/aaaa. */
+export type TipoColuna = 'texto' | 'quantidade' | 'dinheiro' | 'inteiro' | 'data';
 
 export interface Coluna {
   readonly chave: string;
@@ -321,7 +322,7 @@ export async function relatorioDeMovimentacoes(db: Db, ator: Ator, filtro: Filtr
     veTudo(ator) ? 'Todas as pessoas' : 'Suas movimentações',
     [
       { chave: 'pessoa', titulo: 'Pessoa', tipo: 'texto' },
-      { chave: 'data', titulo: 'Data', tipo: 'texto' },
+      { chave: 'data', titulo: 'Data', tipo: 'data' },
       { chave: 'tipo', titulo: 'Tipo', tipo: 'texto' },
       { chave: 'descricao', titulo: 'Descrição', tipo: 'texto' },
       { chave: 'ciclo', titulo: 'Ciclo', tipo: 'texto' },

@@ -105,6 +105,19 @@ describe('janelas de oferta e de pedido que dividem um dia', () => {
     const oferta = await pessoa.nav.getJson(`${amb.url}/oferta/${cicloid}`);
     assert.deepEqual(oferta.json<{ data: { acoes: unknown } }>().data.acoes, { editar: true });
   });
+
+  test('datas e horas para pessoas: dd/mm/aaaa e HH:mm no fuso da comunidade (auditoria e confirmação)', async () => {
+    const pessoa = await entrarComo(amb, ['consumidor']);
+    const salvo = await pessoa.nav.postJson(`${amb.url}/pedidoconsumidores`, { cicloid, pontoEntregaId: ponto, produtos: [{ cicloCestaId, quantidade: 1 }] });
+    const pedidoId = salvo.json<{ data: { pedidoId: number } }>().data.pedidoId;
+    assert.equal((await pessoa.nav.postJson(`${amb.url}/pedidoconsumidoresconfirmacao`, { pedidoId })).status, 200);
+    // 13:00 UTC is 10:00 in São Paulo.
+    assert.match((await pessoa.nav.get(`${amb.url}/pedidoconsumidoresconfirmacao/${pedidoId}`)).texto, /Pedido confirmado em 02\/03\/2026 às 10:00\./);
+    const admin = await entrarComo(amb, ['admin']);
+    const auditoria = (await admin.nav.get(`${amb.url}/auditoria?entidade=pedido`)).texto;
+    assert.match(auditoria, /02\/03\/2026 às 10:00/);
+    assert.doesNotMatch(auditoria, /2026-03-02 13:00/, 'nada em UTC sem dizer');
+  });
 });
 
 describe('o painel diz onde cada um está, e a coordenação vê o que falta', () => {

@@ -223,6 +223,11 @@ describe('relatórios de um ciclo pequeno, conferidos à mão', () => {
     const daCarla = await json('Carla', `/movimentacaotodos?usuarioid=${quem.Davi?.id}`);
     assert.deepEqual(daCarla.grupos.map((g) => g.titulo), ['Carla'], 'quem não é da coordenação vê só as suas');
     assert.equal((await quem.Info?.nav.getJson(`${amb.url}/movimentacaotodos`))?.status, 200);
+    // The JSON keeps the contract's ISO date; people read dd/mm/aaaa.
+    assert.ok(carla?.linhas.some((l) => l.data === '2026-03-12'));
+    const pagina = (await admin.nav.get(`${amb.url}/movimentacaotodos`)).texto;
+    assert.match(pagina, /<td class="">12\/03\/2026<\/td>/);
+    assert.doesNotMatch(pagina, />2026-03-12</);
   });
 
   test('páginas dos relatórios em HTML, com estilo de impressão', async () => {

@@ -6,6 +6,7 @@
  */
 import { ESCALA_DINHEIRO, ESCALA_QUANTIDADE, formatarDecimal, formatarQuantidade, formatarReais, paraNumero } from '../../decimal.ts';
 import type { Celula, Coluna, LinhaRelatorio, Relatorio } from '../../domain/relatorios.ts';
+import { dataBr } from './datas.ts';
 
 /** A cell as a JSON number or text, at its column's scale. */
 export function valorJson(c: Coluna, v: Celula): string | number | null {
@@ -24,17 +25,17 @@ export function valorTexto(c: Coluna, v: Celula): string {
   return String(v);
 }
 
-/** A cell as people read it (page and PDF): "R$ 1.234,50", "1,5", text as it is. */
+/** A cell as people read it (page and PDF): "R$ 1.234,50", "1,5", "12/03/2026", text as it is. */
 export function textoParaPessoas(c: Coluna, v: Celula): string {
   if (v === null) return '';
-  if (typeof v !== 'number') return v;
+  if (typeof v !== 'number') return c.tipo === 'data' ? dataBr(v) : v;
   if (c.tipo === 'dinheiro') return formatarReais(v);
   if (c.tipo === 'quantidade') return formatarQuantidade(v);
   return String(v);
 }
 
 /** Whether a column holds numbers (aligned right in tables). */
-export const colunaNumerica = (c: Coluna): boolean => c.tipo !== 'texto';
+export const colunaNumerica = (c: Coluna): boolean => c.tipo !== 'texto' && c.tipo !== 'data';
 
 export function relatorioParaJson(r: Relatorio) {
   const linha = (l: LinhaRelatorio) => Object.fromEntries(r.colunas.map((c) => [c.chave, valorJson(c, l[c.chave] ?? null)]));

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { formatarReais } from '../../decimal.ts';
 import { colunasLegiveis, type DocumentoDeEntrega, type Relatorio } from '../../domain/relatorios.ts';
 import { colunaNumerica, textoParaPessoas } from '../apresentadores/relatorios.ts';
+import { dataBr } from '../apresentadores/datas.ts';
 
 const fontes = join(dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')), 'ttf');
 const FONTE = join(fontes, 'DejaVuSans.ttf');
@@ -13,11 +14,6 @@ interface ColunaPdf {
   readonly direita?: boolean;
   /** Room to write by hand, whatever the cells hold: a signature, or a tick. */
   readonly aMao?: 'assinatura' | 'marca';
-}
-
-function dataBr(iso: string): string {
-  const [a, m, d] = iso.split('-');
-  return `${d}/${m}/${a}`;
 }
 
 const retirada = (d: DocumentoDeEntrega) =>

@@ -9,8 +9,9 @@ import { lerPedidoDePagina } from '../entrada.ts';
 import { responder } from '../resposta.ts';
 import { indiceRegistros } from '../views/registros.ts';
 import { Auditoria, Texto, leitura } from '../esquemas.ts';
+import { instanteBr } from '../apresentadores/datas.ts';
 
-const ENTIDADES_AUDITADAS = ['categoria', 'cesta', 'produto', 'pontoentrega', 'ciclo', 'usuario'] as const;
+const ENTIDADES_AUDITADAS = ['categoria', 'cesta', 'produto', 'pontoentrega', 'ciclo', 'usuario', 'oferta', 'composicao', 'pedido', 'movimentacao'] as const;
 
 function resumoDaMudanca(antes: unknown, depois: unknown): string {
   if (antes === null || typeof antes !== 'object') return depois === null ? 'apagado' : 'criado';
@@ -63,7 +64,7 @@ export function rotasInformacoes(app: AppTipada, ctx: ContextoCestas): void {
         base: '/auditoria', pagina, novo: null, rotuloNovo: '', comBusca: true, filtros,
         linkDe: (l) => `/auditoria?entidade=${encodeURIComponent(l.entidade)}&entidadeId=${encodeURIComponent(l.entidadeId ?? '')}`,
         colunas: [
-          { titulo: 'Quando', valor: (l) => l.em.replace('T', ' ').slice(0, 19) },
+          { titulo: 'Quando', valor: (l) => instanteBr(l.em, ctx.config.tz) },
           { titulo: 'Quem', valor: (l) => l.ator },
           { titulo: 'Ação', valor: (l) => l.acao },
           { titulo: 'Registro', valor: (l) => `${l.entidade} ${l.entidadeId ?? ''}` },

@@ -3,6 +3,7 @@ import type { Pagina } from '../../domain/registros.ts';
 import { html, type Html } from '../../http/html.ts';
 import { campoCsrf, resumoDeErros } from './layout.ts';
 import { indiceRegistros } from './registros.ts';
+import { dataBr } from '../apresentadores/datas.ts';
 
 export interface OpcoesCiclo {
   readonly cestas: ReadonlyArray<{ id: number; nome: string; ativo: boolean }>;
@@ -150,11 +151,6 @@ export function formularioCiclo(f: {
     <button type="submit" class="botao perigo">Apagar ciclo</button></form>`}
   <p><a href="/ciclo-index">Voltar aos ciclos</a></p>
   <script src="/static/ciclo.js" defer></script>`;
-}
-
-function dataBr(iso: string): string {
-  const [a, m, d] = iso.split('-');
-  return `${d}/${m}/${a}`;
 }
 
 export function indiceCiclos(pagina: Pagina<CicloDaLista>, podeCriar: boolean): Html {

@@ -7,11 +7,7 @@ import { NOMES_PERFIS, PERFIS_AUTOCADASTRO, type Perfil } from '../../domain/per
 import type { Identidade, Usuario } from '../../domain/usuarios.ts';
 import { html, type Html } from '../../http/html.ts';
 import { caixaDeMarcar, campoAreaTexto, campoCsrf, campoTexto, resumoDeErros } from './layout.ts';
-
-function dataBr(iso: string): string {
-  const [a, m, d] = iso.split('-');
-  return `${d}/${m}/${a}`;
-}
+import { dataBr } from '../apresentadores/datas.ts';
 
 export function paginaErro(mensagem: string, opcoes: { codigoRequisicao?: string; detalhes?: Readonly<Record<string, unknown>> }): Html {
   const itens = Object.entries(opcoes.detalhes ?? {}).filter(([, v]) => typeof v === 'string');

@@ -3,6 +3,7 @@ import type { CestaParaPedir, ExtraParaPedir, Pedido, Taxa } from '../../domain/
 import { html, type Html } from '../../http/html.ts';
 import { campoCsrf } from './layout.ts';
 import { formatarQuantidade } from '../../decimal.ts';
+import { dataHoraBr } from '../apresentadores/datas.ts';
 import { SCRIPT_FORMULARIOS, ariaDoErro, cabecalhoDoCiclo, erroDoCampo, mensagemDeErro, paraCampo, precoParaScript, quantidade, reais, retornoDoFormulario, textoDoErro } from './fluxo.ts';
 
 export interface PaginaPedido {
@@ -93,7 +94,7 @@ export function paginaConfirmacao(pedido: Pedido, csrf: string | null, podeConfi
   return html`<p>Pedido de <strong>${pedido.usuario.nome}</strong> · retirada em <strong>${pedido.pontoEntrega.nome}</strong></p>
   ${tabelaDoPedido(pedido)}
   ${pedido.finalizado
-    ? html`<p class="aviso" role="status">Pedido confirmado em ${pedido.dataConfirmacao?.replace('T', ' às ') ?? ''}.</p>`
+    ? html`<p class="aviso" role="status">Pedido confirmado em ${pedido.dataConfirmacao === null ? '' : dataHoraBr(pedido.dataConfirmacao)}.</p>`
     : podeConfirmar
       ? html`${retornoDoFormulario('form-confirmacao')}
         <form method="post" action="/pedidoconsumidoresconfirmacao" id="form-confirmacao" class="formulario" data-envio="recarregar">${campoCsrf(csrf)}
