@@ -278,7 +278,7 @@ const ProdutoDaComposicao = Type.Object({
   ofertaProdutoId: Id, produtoId: Id, produto: Type.String(), fornecedor: Type.String(), quantidadePorCesta: Quantidade, unidade: Type.String(), valor: Reais, custo: Reais,
 });
 export const Composicao = Type.Object({
-  cicloCesta: Type.Object({ id: Id, cicloid: Id, cestaId: Id, nome: Type.String(), quantidadeCestas: Type.Integer(), cestasPedidas: Type.Integer() }),
+  cicloCesta: Type.Object({ id: Id, cicloid: Id, cicloNome: Type.String({ description: 'O nome do ciclo' }), cestaId: Id, nome: Type.String(), quantidadeCestas: Type.Integer(), cestasPedidas: Type.Integer() }),
   composicao: Type.Object({ quantidadeCestas: Type.Integer(), produtos: Type.Array(ProdutoDaComposicao) }),
   ofertas: Type.Array(Type.Object({
     ofertaProdutoId: Id, produtoId: Id, produto: Type.String(), unidade: Type.String(), fornecedor: Type.Object({ id: Id, nome: Type.String() }),

@@ -32,6 +32,7 @@ export function converter(milesimos: number, de: string, para: string): { ok: tr
 export interface CicloCestaInfo {
   readonly id: number;
   readonly cicloid: number;
+  readonly cicloNome: string;
   readonly cestaId: number;
   readonly nome: string;
   readonly quantidadeCestas: number;
@@ -43,7 +44,8 @@ async function cicloCesta(db: Db, id: number): Promise<CicloCestaInfo> {
   const l = await db
     .selectFrom('ciclocesta as cc')
     .innerJoin('cesta', 'cesta.id', 'cc.cestaId')
-    .select(['cc.id', 'cc.cicloid', 'cc.cestaId', 'cesta.nome', 'cc.quantidadeCestas', 'cesta.valorReferenciaCentavos', 'cc.reservadoMilesimos as pedidoMil'])
+    .innerJoin('ciclo', 'ciclo.id', 'cc.cicloid')
+    .select(['cc.id', 'cc.cicloid', 'ciclo.nome as cicloNome', 'cc.cestaId', 'cesta.nome', 'cc.quantidadeCestas', 'cesta.valorReferenciaCentavos', 'cc.reservadoMilesimos as pedidoMil'])
     .where('cc.id', '=', id)
     .executeTakeFirst();
   if (l === undefined) throw new NaoEncontrado('CICLOCESTA_NAO_ENCONTRADA', `Não encontramos a cesta do ciclo ${id}`);
@@ -51,7 +53,7 @@ async function cicloCesta(db: Db, id: number): Promise<CicloCestaInfo> {
 }
 
 export interface PaginaComposicao {
-  readonly cicloCesta: { id: number; cicloid: number; cestaId: number; nome: string; quantidadeCestas: number; cestasPedidas: number };
+  readonly cicloCesta: { id: number; cicloid: number; cicloNome: string; cestaId: number; nome: string; quantidadeCestas: number; cestasPedidas: number };
   readonly composicao: {
     quantidadeCestas: number;
     produtos: Array<{ ofertaProdutoId: number; produtoId: number; produto: string; fornecedor: string; quantidadePorCestaMilesimos: number; unidade: string; valorCentavos: number; custoCentavos: number }>;
@@ -102,7 +104,7 @@ export async function paginaDaComposicao(db: Db, cicloCestaId: number): Promise<
   });
   const extras = await extrasPublicados(db, cc.cicloid);
   return {
-    cicloCesta: { id: cc.id, cicloid: cc.cicloid, cestaId: cc.cestaId, nome: cc.nome, quantidadeCestas: cc.quantidadeCestas, cestasPedidas: cc.cestasPedidas },
+    cicloCesta: { id: cc.id, cicloid: cc.cicloid, cicloNome: cc.cicloNome, cestaId: cc.cestaId, nome: cc.nome, quantidadeCestas: cc.quantidadeCestas, cestasPedidas: cc.cestasPedidas },
     composicao: { quantidadeCestas: composicao?.quantidadeCestas ?? 0, produtos },
     ofertas: linhas.map((l) => ({
       ofertaProdutoId: l.ofertaProdutoId, produtoId: l.produtoId, produto: l.produto, unidade: l.unidade,

@@ -25,6 +25,12 @@ describe('autocadastro e perfil próprio', () => {
     return Number(r.n);
   }
 
+  test('a caixa da política leva à política, numa nova aba', async () => {
+    const nav = new Navegador();
+    const pagina = await entrarPeloProvedor(nav, `${amb.url}/`, { email: emailUnico(), nome: 'Nova Pessoa' });
+    assert.match(pagina.texto, /name="cientepolitica" value="true"[\s\S]*?<a href="\/limitesolar" target="_blank" rel="noopener">Ler a política da comunidade \(Limite solidário\)<\/a>/);
+  });
+
   test('não concede admin nem master: 403 e nenhum registro criado', async () => {
     const { nav } = await identidadeSemCadastro();
     const antes = await contarUsuarios();

@@ -327,8 +327,9 @@ describe('os casos de uso do ciclo, nas bordas', () => {
         { ofertaProdutoId: a.linhaMel, quantidadeMilesimos: 500, unidade: 'kg', campo: 'produtos.1' },
       ] }, NA_OFERTA.agora);
       const p = await paginaDaComposicao(banco, a.cicloCestaId);
+      const cicloNome = (await banco.selectFrom('ciclo').select('nome').where('id', '=', a.cicloid).executeTakeFirstOrThrow()).nome;
       assert.deepEqual(p, {
-        cicloCesta: { id: a.cicloCestaId, cicloid: a.cicloid, cestaId: a.cesta.id, nome: a.cesta.nome, quantidadeCestas: 10, cestasPedidas: 0 },
+        cicloCesta: { id: a.cicloCestaId, cicloid: a.cicloid, cicloNome, cestaId: a.cesta.id, nome: a.cesta.nome, quantidadeCestas: 10, cestasPedidas: 0 },
         composicao: { quantidadeCestas: 4, produtos: [
           { ofertaProdutoId: a.linhaTomate, produtoId: a.tomate.id, produto: a.tomate.nome, fornecedor: 'Fornecedora', quantidadePorCestaMilesimos: 1500, unidade: 'kg', valorCentavos: 800, custoCentavos: 1200 },
           { ofertaProdutoId: a.linhaMel, produtoId: a.mel.id, produto: a.mel.nome, fornecedor: 'Fornecedora', quantidadePorCestaMilesimos: 500, unidade: 'kg', valorCentavos: 2500, custoCentavos: 1250 },

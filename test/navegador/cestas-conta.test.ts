@@ -67,4 +67,16 @@ describe('a conta no navegador', { skip: pular }, () => {
     assert.equal(depois.status(), 401, 'o botão da página encerrou a sessão');
     semErrosNoConsole(ctx);
   });
+
+  test('o link para pular ao conteúdo, com o foco, não cobre a marca', async () => {
+    const { pagina } = pessoa;
+    await pagina.goto(`${palco.amb.url}/limitesolar`);
+    await pagina.keyboard.press('Tab');
+    const pular = await pagina.locator('a.pular').boundingBox();
+    const marca = await pagina.locator('a.marca').boundingBox();
+    assert.ok(pular !== null && marca !== null, 'os dois à vista');
+    assert.equal(await pagina.evaluate(() => document.activeElement?.className), 'pular', 'o primeiro Tab leva ao link');
+    const cobre = pular.x < marca.x + marca.width && marca.x < pular.x + pular.width && pular.y < marca.y + marca.height && marca.y < pular.y + pular.height;
+    assert.equal(cobre, false, `link ${JSON.stringify(pular)} sobre a marca ${JSON.stringify(marca)}`);
+  });
 });

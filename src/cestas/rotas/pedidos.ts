@@ -105,7 +105,7 @@ export function rotasPedidos(app: AppTipada, ctx: ContextoCestas): void {
   });
 
   app.get('/pedidosconsumidorestodos/:id', { config: { acesso: 'pedidosLer' }, schema: { params: ParamsId, response: leitura(ListaDePedidos) } }, async (req, reply) => {
-    const pedidos = await pedidosVisiveis(ctx.banco, atorDe(req), req.params.id, taxa);
-    return responder(req, reply, { titulo: 'Pedidos do ciclo', dados: { itens: pedidos.map(pedidoJson) }, corpo: () => listaDePedidos(pedidos) });
+    const [ciclo, pedidos] = await Promise.all([cicloDasJanelas(ctx.banco, req.params.id), pedidosVisiveis(ctx.banco, atorDe(req), req.params.id, taxa)]);
+    return responder(req, reply, { titulo: `Pedidos do ciclo ${ciclo.nome}`, dados: { itens: pedidos.map(pedidoJson) }, corpo: () => listaDePedidos(pedidos) });
   });
 }

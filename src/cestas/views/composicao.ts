@@ -33,7 +33,8 @@ export function paginaComposicao(p: PaginaComposicao, csrf: string | null, podeE
   const qtdCestas = falha.valores === null ? String(p.composicao.quantidadeCestas || p.cicloCesta.quantidadeCestas) : texto(falha.valores.quantidadeCestas);
   const noCampo = (k: string) => k === 'quantidadeCestas' || (/^produtos\.\d+\.(quantidadePorCesta|unidade|ofertaProdutoId)$/.test(k) && Number(k.split('.')[1]) < p.ofertas.length);
   const erroCestas = erroDoCampo(falha.detalhes, 'quantidadeCestas');
-  return html`<p>Até <strong>${p.cicloCesta.quantidadeCestas}</strong> cestas neste ciclo; <strong>${p.cicloCesta.cestasPedidas}</strong> já pedidas.</p>
+  return html`<p class="ciclo-da-pagina">Ciclo <a href="/ciclo/${p.cicloCesta.cicloid}">${p.cicloCesta.cicloNome}</a></p>
+  <p>Até <strong>${p.cicloCesta.quantidadeCestas}</strong> cestas neste ciclo; <strong>${p.cicloCesta.cestasPedidas}</strong> já pedidas.</p>
   ${mensagemDeErro(falha.erro, falha.detalhes, noCampo)}
   ${retornoDoFormulario('form-composicao')}
   <form method="post" action="/composicao/${p.cicloCesta.id}" id="form-composicao" class="formulario largo" data-composicao data-envio="composicao">
@@ -83,5 +84,6 @@ export function paginaComposicao(p: PaginaComposicao, csrf: string | null, podeE
   </section>
   ${p.extras.length === 0 ? '' : html`<section aria-labelledby="t-extras"><h2 id="t-extras">Extras publicados</h2>
     <ul>${p.extras.map((e) => html`<li>${e.produto}: ${quantidade(e.quantidadeMilesimos, e.unidade)}</li>`)}</ul></section>`}
+  <p><a href="/ciclo/${p.cicloCesta.cicloid}">Voltar ao ciclo ${p.cicloCesta.cicloNome}</a></p>
   ${SCRIPT_FORMULARIOS}`;
 }

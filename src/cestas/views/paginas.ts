@@ -200,6 +200,7 @@ export function formularioCadastro(f: FormCadastro): Html {
     <div class="campo${erroDe(f.erros, 'cientepolitica') === undefined ? '' : ' com-erro'}">
       <input type="hidden" name="cientepolitica" value="false">
       ${caixaDeMarcar({ nome: 'cientepolitica', valor: 'true', rotulo: 'Li e estou ciente da política da comunidade', marcado: marcado(v, 'cientepolitica', 'true') })}
+      <p class="nota"><a href="/limitesolar" target="_blank" rel="noopener">Ler a política da comunidade (Limite solidário)</a>, numa nova aba, sem perder o que já foi preenchido.</p>
       ${erroDe(f.erros, 'cientepolitica') === undefined ? '' : html`<p class="erro">${erroDe(f.erros, 'cientepolitica')}</p>`}
     </div>
     <button type="submit" class="botao">Salvar</button>

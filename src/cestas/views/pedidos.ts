@@ -123,7 +123,14 @@ export function listaDePedidos(pedidos: readonly Pedido[]): Html {
     <thead><tr><th scope="col">Consumidor</th><th scope="col">Ponto de entrega</th><th scope="col">Itens</th><th scope="col">Situação</th><th scope="col">A pagar</th></tr></thead>
     <tbody>${pedidos.map((p) => html`<tr><td><a href="/pedidoconsumidoresconfirmacao/${p.pedidoId}">${p.usuario.nome}</a></td><td>${p.pontoEntrega.nome}</td>
       <td>${p.produtos.map((l) => `${formatarQuantidade(l.quantidadeMilesimos)} × ${l.nome}`).join(', ')}</td><td>${p.finalizado ? 'Confirmado' : 'Não confirmado'}</td><td>${reais(p.totalComTaxaCentavos)}</td></tr>`)}</tbody>
+    <tfoot>${totalDosPedidos('Confirmados (entram na entrega e na cobrança)', pedidos.filter((p) => p.finalizado))}
+      ${totalDosPedidos('Não confirmados', pedidos.filter((p) => !p.finalizado))}
+      ${totalDosPedidos('Todos', pedidos)}</tfoot>
   </table></div>`;
+}
+
+function totalDosPedidos(rotulo: string, pedidos: readonly Pedido[]): Html {
+  return html`<tr><th scope="row" colspan="4">${rotulo}: ${pedidos.length} ${pedidos.length === 1 ? 'pedido' : 'pedidos'}</th><td>${reais(pedidos.reduce((s, p) => s + p.totalComTaxaCentavos, 0))}</td></tr>`;
 }
 
 export function taxaParaPagina(t: Taxa): { percentual: number; fixa: number } {

@@ -1,6 +1,7 @@
 -- relatorio-pedidos-do-ciclo: GET /pedidosconsumidorestodos/:id (JSON), admin
--- consultas: 4
+-- consultas: 5
 select "id", "nome", "perfil", "ativo", "loginSub", "sessoesDesde", exists (select "sid" from "sessaoencerrada" where "sid" = ?) as "encerrada" from "usuario" where "emailChave" = ?;
+select "id", "nome", "ativo", "fechadoEm", "dataOfertaInicio", "dataOfertaFim", "dataPedidoInicio", "dataPedidoFim", "dataRetiradaInicio", "dataRetiradaFim" from "ciclo" where "id" = ?;
 select "id", "nome", "ativo", "fechadoEm", "dataOfertaInicio", "dataOfertaFim", "dataPedidoInicio", "dataPedidoFim", "dataRetiradaInicio", "dataRetiradaFim" from "ciclo" where "id" = ?;
 select "p"."id", "p"."cicloid", "p"."usuarioid", "u"."nome" as "usuarioNome", "p"."pontoEntregaId", "pe"."nome" as "pontoNome", "p"."finalizado", "p"."dataConfirmacao" from "pedido" as "p" inner join "usuario" as "u" on "u"."id" = "p"."usuarioid" inner join "pontoentrega" as "pe" on "pe"."id" = "p"."pontoEntregaId" where "p"."cicloid" = ? order by "u"."nome", "p"."id";
 select "pp"."id", "pp"."pedidoid", "pp"."cicloCestaId", "pp"."cicloProdutoId", "pp"."quantidadeMilesimos", "pp"."valorCentavos", "cesta"."nome" as "cestaNome", "pr"."nome" as "produtoNome", "pr"."unidade" from "pedidoproduto" as "pp" inner join "pedido" as "p" on "p"."id" = "pp"."pedidoid" left join "ciclocesta" as "cc" on "cc"."id" = "pp"."cicloCestaId" left join "cesta" on "cesta"."id" = "cc"."cestaId" left join "cicloproduto" as "cp" on "cp"."id" = "pp"."cicloProdutoId" left join "produto" as "pr" on "pr"."id" = "cp"."produtoId" where "p"."cicloid" = ? order by "pp"."pedidoid", "pp"."id";
