@@ -275,7 +275,11 @@ export const CorpoConfirmacao = Corpo({ pedidoId: NoFio.inteiro('O pedido a conf
 // Composition, money, reports, the dashboard and the account.
 
 const ProdutoDaComposicao = Type.Object({
-  ofertaProdutoId: Id, produtoId: Id, produto: Type.String(), fornecedor: Type.String(), quantidadePorCesta: Quantidade, unidade: Type.String(), valor: Reais, custo: Reais,
+  ofertaProdutoId: Id, produtoId: Id, produto: Type.String(), fornecedor: Type.String(),
+  quantidadePorCesta: Quantidade, unidade: Type.String({ description: 'A unidade do produto, em que quantidadePorCesta é contada' }),
+  unidadeEscolhida: Type.String({ description: 'A unidade em que a coordenação compôs (g, unidade…), para mostrar' }),
+  quantidadeNaUnidadeEscolhida: Quantidade,
+  valor: Reais, custo: Reais,
 });
 export const Composicao = Type.Object({
   cicloCesta: Type.Object({ id: Id, cicloid: Id, cicloNome: Type.String({ description: 'O nome do ciclo' }), cestaId: Id, nome: Type.String(), quantidadeCestas: Type.Integer(), cestasPedidas: Type.Integer() }),

@@ -29,6 +29,18 @@ export function converter(milesimos: number, de: string, para: string): { ok: tr
   return { ok: true, valor: bruto / div };
 }
 
+/**
+ * The way back, for display: thousandths of the product's unit in the unit the coordinator chose
+ * (500 milésimos of a dúzia are 6000 of unidade). The product's unit when there is no exact way.
+ */
+export function naUnidadeEscolhida(milesimos: number, unidadeDoProduto: string, escolhida: string): { milesimos: number; unidade: string } {
+  const fator = CONVERSOES[unidadeDoProduto]?.[escolhida];
+  if (fator === undefined) return { milesimos, unidade: unidadeDoProduto };
+  const [mult, div] = fator;
+  const bruto = milesimos * div;
+  return bruto % mult === 0 ? { milesimos: bruto / mult, unidade: escolhida } : { milesimos, unidade: unidadeDoProduto };
+}
+
 export interface CicloCestaInfo {
   readonly id: number;
   readonly cicloid: number;
@@ -56,7 +68,12 @@ export interface PaginaComposicao {
   readonly cicloCesta: { id: number; cicloid: number; cicloNome: string; cestaId: number; nome: string; quantidadeCestas: number; cestasPedidas: number };
   readonly composicao: {
     quantidadeCestas: number;
-    produtos: Array<{ ofertaProdutoId: number; produtoId: number; produto: string; fornecedor: string; quantidadePorCestaMilesimos: number; unidade: string; valorCentavos: number; custoCentavos: number }>;
+    produtos: Array<{
+      ofertaProdutoId: number; produtoId: number; produto: string; fornecedor: string; quantidadePorCestaMilesimos: number; unidade: string;
+      /** The unit the coordinator composed in (for display), and the quantity in it. */
+      unidadeEscolhida: string; quantidadeNaUnidadeEscolhida: number;
+      valorCentavos: number; custoCentavos: number;
+    }>;
   };
   readonly ofertas: Array<{
     ofertaProdutoId: number; produtoId: number; produto: string; unidade: string; fornecedor: { id: number; nome: string };
@@ -74,7 +91,7 @@ export async function paginaDaComposicao(db: Db, cicloCestaId: number): Promise<
   const linhas = await linhasOfertadas(db, cc.cicloid);
   const composicao = await db.selectFrom('composicao').select(['id', 'quantidadeCestas']).where('cicloCestaId', '=', cicloCestaId).executeTakeFirst();
   // Stryker disable next-line ArrayDeclaration: a bogus item matches no offer line and is left out
-  const itens = composicao === undefined ? [] : await db.selectFrom('composicaoproduto').select(['ofertaProdutoId', 'quantidadePorCestaMilesimos']).where('composicaoid', '=', composicao.id).orderBy('id').execute();
+  const itens = composicao === undefined ? [] : await db.selectFrom('composicaoproduto').select(['ofertaProdutoId', 'quantidadePorCestaMilesimos', 'unidade']).where('composicaoid', '=', composicao.id).orderBy('id').execute();
   const todasAsComposicoes = await db
     .selectFrom('composicaoproduto as cp')
     .innerJoin('composicao as c', 'c.id', 'cp.composicaoid')
@@ -96,9 +113,11 @@ export async function paginaDaComposicao(db: Db, cicloCestaId: number): Promise<
     const l = porLinha.get(i.ofertaProdutoId);
     // Stryker disable next-line all: every composed line is one of the cycle's offer lines; this only narrows the type
     if (l === undefined) return [];
+    const escolhida = naUnidadeEscolhida(i.quantidadePorCestaMilesimos, l.unidade, i.unidade);
     return [{
       ofertaProdutoId: i.ofertaProdutoId, produtoId: l.produtoId, produto: l.produto, fornecedor: l.fornecedor,
       quantidadePorCestaMilesimos: i.quantidadePorCestaMilesimos, unidade: l.unidade,
+      unidadeEscolhida: escolhida.unidade, quantidadeNaUnidadeEscolhida: escolhida.milesimos,
       valorCentavos: l.valorCentavos, custoCentavos: valorDaQuantidade(l.valorCentavos, i.quantidadePorCestaMilesimos),
     }];
   });
@@ -172,11 +191,11 @@ export async function salvarComposicao(banco: Banco, ator: Ator, entrada: Entrad
       if (l === undefined || (!l.finalizada && !jaUsadas.has(i.ofertaProdutoId))) {
         erros[`${i.campo}.ofertaProdutoId`] = 'Não é uma oferta finalizada deste ciclo';
         // Stryker disable next-line ObjectLiteral: a refused item is never written (the errors are thrown below)
-        return { ...i, milesimos: 0, unidadeProduto: '' };
+        return { ...i, milesimos: 0 };
       }
       const conv = converter(i.quantidadeMilesimos, i.unidade, l.unidade);
       if (!conv.ok) erros[`${i.campo}.unidade`] = conv.motivo;
-      return { ...i, milesimos: conv.ok ? conv.valor : 0, unidadeProduto: l.unidade };
+      return { ...i, milesimos: conv.ok ? conv.valor : 0 };
     });
     if (Object.keys(erros).length > 0) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', erros);
     const antes = await paginaDaComposicao(trx, id);
@@ -187,7 +206,7 @@ export async function salvarComposicao(banco: Banco, ator: Ator, entrada: Entrad
     if (normalizados.length > 0) {
       await trx
         .insertInto('composicaoproduto')
-        .values(normalizados.map((n) => ({ composicaoid, ofertaProdutoId: n.ofertaProdutoId, quantidadePorCestaMilesimos: n.milesimos, unidade: n.unidadeProduto, createdAt: iso, updatedAt: iso })))
+        .values(normalizados.map((n) => ({ composicaoid, ofertaProdutoId: n.ofertaProdutoId, quantidadePorCestaMilesimos: n.milesimos, unidade: n.unidade, createdAt: iso, updatedAt: iso })))
         .execute();
     }
     conferirCapacidade(await linhasOfertadas(trx, cc.cicloid), await extrasPublicados(trx, cc.cicloid));

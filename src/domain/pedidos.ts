@@ -3,6 +3,7 @@ import { consultaPreparada } from '../db/preparadas.ts';
 import { ehConsumidor, ehGestor, exigirAgirPor, podeNoRegistro, veTudo, type Ator } from './acesso.ts';
 import { auditar } from './auditoria.ts';
 import { cicloDasJanelas, exigirJanela } from './ciclos.ts';
+import { naUnidadeEscolhida } from './composicao.ts';
 import { ESCALA_QUANTIDADE, formatarQuantidade, paraNumero, valorDaQuantidade } from '../decimal.ts';
 import { Conflito, Invalido, NaoEncontrado, Proibido } from './erros.ts';
 import { lerPerfis } from './perfis.ts';
@@ -219,25 +220,33 @@ export async function catalogoDoCiclo(db: Db, cicloid: number): Promise<Catalogo
       .innerJoin('ciclocesta as cc', 'cc.id', 'c.cicloCestaId')
       .innerJoin('ofertaproduto as op', 'op.id', 'x.ofertaProdutoId')
       .innerJoin('produto as p', 'p.id', 'op.produtoid')
-      .select(['cc.id as cicloCestaId', 'p.nome', 'p.unidade', 'x.quantidadePorCestaMilesimos'])
+      .select(['cc.id as cicloCestaId', 'p.nome', 'p.unidade', 'x.unidade as escolhida', 'x.quantidadePorCestaMilesimos'])
       .where('cc.cicloid', '=', cicloid)
       .orderBy('p.nome')
       .execute(),
   ]);
-  // The same product from two suppliers is one item inside the basket.
-  const dentro = new Map<number, Map<string, { produto: string; unidade: string; mil: number }>>();
+  // The same product from two suppliers is one item inside the basket, shown in the unit the
+  // coordinator composed it in when all its lines agree (6 unidade of eggs, not 0,5 dúzia).
+  type Item = { produto: string; unidade: string; escolhidas: Set<string>; mil: number };
+  const dentro = new Map<number, Map<string, Item>>();
   for (const i of itens) {
-    const m = dentro.get(i.cicloCestaId) ?? new Map<string, { produto: string; unidade: string; mil: number }>();
-    const atual = m.get(i.nome) ?? { produto: i.nome, unidade: i.unidade, mil: 0 };
+    const m = dentro.get(i.cicloCestaId) ?? new Map<string, Item>();
+    const atual = m.get(i.nome) ?? { produto: i.nome, unidade: i.unidade, escolhidas: new Set<string>(), mil: 0 };
     atual.mil += i.quantidadePorCestaMilesimos;
+    atual.escolhidas.add(i.escolhida);
     m.set(i.nome, atual);
     dentro.set(i.cicloCestaId, m);
   }
+  const paraMostrar = (x: Item) => {
+    const [unica] = x.escolhidas;
+    const visto = x.escolhidas.size === 1 && unica !== undefined ? naUnidadeEscolhida(x.mil, x.unidade, unica) : { milesimos: x.mil, unidade: x.unidade };
+    return { produto: x.produto, quantidadeMilesimos: visto.milesimos, unidade: visto.unidade };
+  };
   return {
     cestas: cestas.map((c) => ({
       cicloCestaId: c.cicloCestaId, cestaId: c.cestaId, nome: c.nome, descricao: c.descricao,
       valorCentavos: c.valorReferenciaCentavos, quantidadeCestas: c.quantidadeCestas,
-      composicao: [...(dentro.get(c.cicloCestaId)?.values() ?? [])].map((x) => ({ produto: x.produto, quantidadeMilesimos: x.mil, unidade: x.unidade })),
+      composicao: [...(dentro.get(c.cicloCestaId)?.values() ?? [])].map(paraMostrar),
     })),
     extras: extras.map((e) => ({
       cicloProdutoId: e.cicloProdutoId, produtoId: e.produtoId, nome: e.nome, unidade: e.unidade,

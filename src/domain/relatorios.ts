@@ -3,6 +3,7 @@ import type { Db } from '../db/banco.ts';
 import { ehConsumidor, ehFornecedor, veTudo, type Ator } from './acesso.ts';
 import { entregasDoCiclo } from './alocacao.ts';
 import { faseDoCiclo, type Fase } from './ciclos.ts';
+import { naUnidadeEscolhida } from './composicao.ts';
 import { formatarQuantidade, valorDaQuantidade } from '../decimal.ts';
 import { NaoEncontrado } from './erros.ts';
 import { carregarPedidosDoCiclo, type Pedido, type Taxa } from './pedidos.ts';
@@ -451,7 +452,7 @@ export async function documentoDeEntrega(db: Db, ator: Ator, cicloid: number, ta
       .innerJoin('produto as p', 'p.id', 'op.produtoid')
       .innerJoin('oferta as o', 'o.id', 'op.ofertaid')
       .innerJoin('usuario as u', 'u.id', 'o.usuarioid')
-      .select(['cesta.nome as cesta', 'p.nome as produto', 'p.unidade', 'u.nome as fornecedor', 'x.quantidadePorCestaMilesimos'])
+      .select(['cesta.nome as cesta', 'p.nome as produto', 'p.unidade', 'x.unidade as escolhida', 'u.nome as fornecedor', 'x.quantidadePorCestaMilesimos'])
       .where('cc.cicloid', '=', cicloid)
       .orderBy('cesta.nome')
       .orderBy('p.nome')
@@ -460,7 +461,11 @@ export async function documentoDeEntrega(db: Db, ator: Ator, cicloid: number, ta
       'Montagem',
       ciclo.nome,
       COLUNAS_MONTAGEM,
-      [...cestas.keys()].flatMap((cesta) => itens.filter((i) => i.cesta === cesta).map((i) => ({ cesta, produto: i.produto, fornecedor: i.fornecedor, quantidade: i.quantidadePorCestaMilesimos, unidade: i.unidade }))),
+      // Per basket in the unit the coordinator composed in: 6 unidade of eggs to count, not 0,5 dúzia.
+      [...cestas.keys()].flatMap((cesta) => itens.filter((i) => i.cesta === cesta).map((i) => {
+        const visto = naUnidadeEscolhida(i.quantidadePorCestaMilesimos, i.unidade, i.escolhida);
+        return { cesta, produto: i.produto, fornecedor: i.fornecedor, quantidade: visto.milesimos, unidade: visto.unidade };
+      })),
       'cesta',
       { notas: new Map([...cestas].map(([cesta, n]) => [cesta, `Montar ${n} ${n === 1 ? 'cesta' : 'cestas'}`])), conferencia: { titulo: 'Conferido', assinatura: false } },
     ));

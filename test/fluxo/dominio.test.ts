@@ -196,7 +196,7 @@ describe('os casos de uso do ciclo, nas bordas', () => {
     assert.deepEqual((await disponibilidade(banco, a.cicloid)).cestas.map((c) => [c.nome, c.composicao, c.disponivel]), [[a.cesta.nome, [], 10]]);
     await salvarComposicao(banco, admin, { cicloCestaId: a.cicloCestaId, quantidadeCestas: 3, itens: [{ ofertaProdutoId: a.linhaTomate, quantidadeMilesimos: 500_000, unidade: 'g', campo: 'produtos.0' }] }, NA_OFERTA.agora);
     const disp = await disponibilidade(banco, a.cicloid);
-    assert.deepEqual(disp.cestas.map((c) => [c.nome, c.composicao, c.disponivel]), [[a.cesta.nome, [{ produto: a.tomate.nome, quantidadeMilesimos: 500, unidade: 'kg' }], 10]]);
+    assert.deepEqual(disp.cestas.map((c) => [c.nome, c.composicao, c.disponivel]), [[a.cesta.nome, [{ produto: a.tomate.nome, quantidadeMilesimos: 500_000, unidade: 'g' }], 10]], 'na unidade em que a cesta foi composta: 500 g');
     assert.deepEqual(disp.extras.map((e) => [e.nome, e.disponivelMilesimos, e.valorCentavos]), [[a.mel.nome, 4000, 3000]]);
   });
 
@@ -331,8 +331,8 @@ describe('os casos de uso do ciclo, nas bordas', () => {
       assert.deepEqual(p, {
         cicloCesta: { id: a.cicloCestaId, cicloid: a.cicloid, cicloNome, cestaId: a.cesta.id, nome: a.cesta.nome, quantidadeCestas: 10, cestasPedidas: 0 },
         composicao: { quantidadeCestas: 4, produtos: [
-          { ofertaProdutoId: a.linhaTomate, produtoId: a.tomate.id, produto: a.tomate.nome, fornecedor: 'Fornecedora', quantidadePorCestaMilesimos: 1500, unidade: 'kg', valorCentavos: 800, custoCentavos: 1200 },
-          { ofertaProdutoId: a.linhaMel, produtoId: a.mel.id, produto: a.mel.nome, fornecedor: 'Fornecedora', quantidadePorCestaMilesimos: 500, unidade: 'kg', valorCentavos: 2500, custoCentavos: 1250 },
+          { ofertaProdutoId: a.linhaTomate, produtoId: a.tomate.id, produto: a.tomate.nome, fornecedor: 'Fornecedora', quantidadePorCestaMilesimos: 1500, unidade: 'kg', unidadeEscolhida: 'g', quantidadeNaUnidadeEscolhida: 1_500_000, valorCentavos: 800, custoCentavos: 1200 },
+          { ofertaProdutoId: a.linhaMel, produtoId: a.mel.id, produto: a.mel.nome, fornecedor: 'Fornecedora', quantidadePorCestaMilesimos: 500, unidade: 'kg', unidadeEscolhida: 'kg', quantidadeNaUnidadeEscolhida: 500, valorCentavos: 2500, custoCentavos: 1250 },
         ] },
         // By product name; what baskets leave over, before extras take their part.
         ofertas: [

@@ -58,7 +58,8 @@ describe('relatórios de um ciclo pequeno, conferidos à mão', () => {
       produtos: [
         { ofertaProdutoId: linha('tomate', 'Ana Horta'), quantidadePorCesta: 1, unidade: 'kg' },
         { ofertaProdutoId: linha('alface', 'Ana Horta'), quantidadePorCesta: 2, unidade: 'maço' },
-        { ofertaProdutoId: linha('ovos', 'Bruno Sítio'), quantidadePorCesta: '0.5', unidade: 'dúzia' },
+        // Half a dozen, composed as people count eggs: 6 unidade.
+        { ofertaProdutoId: linha('ovos', 'Bruno Sítio'), quantidadePorCesta: '6', unidade: 'unidade' },
       ],
     }, ciclo.cicloCestas[0] ?? 0), TEMPO.agora);
     await salvarCiclo(amb.banco, admin, cicloid, lerCiclo({ nome: 'Ciclo R', ...DATAS_PADRAO, cicloProdutos: [{ produtoId: tomate.id, quantidade: 12, valor: '10.00' }] }), TEMPO.agora, TEMPO.hoje);
@@ -190,6 +191,8 @@ describe('relatórios de um ciclo pequeno, conferidos à mão', () => {
     assert.match(texto, /Pedidos confirmados: 2/);
     assert.match(texto, /R\$ 172,00/, 'total: 121 + 51');
     assert.match(texto, /Montagem: Pequena\s+Montar 3 cestas/);
+    // Packing per basket in the unit it was composed in; the arithmetic stays in dozens (the receiving sheet).
+    assert.match(texto.replace(/\s+/g, ' '), /Produto Fornecedor Por cesta Unidade Conferido alface Ana Horta 2 maço ovos Bruno Sítio 6 unidade tomate Ana Horta 1 kg/);
     assert.match(texto, /Recebimento: Bruno Sítio/);
     // The receiving sheets are the supplier report's rows, cell for cell, as people read them.
     const plano = texto.replace(/\s+/g, ' ');

@@ -4,6 +4,7 @@ import { formatarQuantidade, formatarReais, lerDecimalDigitado, valorDaQuantidad
 import type { LinhaDoPedido, Pedido } from '../../src/domain/pedidos.ts';
 import { linhaDoPedidoJson, pedidoJson } from '../../src/cestas/apresentadores/pedidos.ts';
 import { textoParaPessoas, valorJson, valorTexto } from '../../src/cestas/apresentadores/relatorios.ts';
+import { naUnidadeEscolhida } from '../../src/domain/composicao.ts';
 
 function lido(texto: string, escala: number): number {
   const r = lerDecimalDigitado(texto, escala);
@@ -44,4 +45,13 @@ test('uma célula de relatório: inteira no modelo, número no JSON, ponto no CS
   assert.deepEqual([valorJson(dinheiro, 123456), valorTexto(dinheiro, 123456), textoParaPessoas(dinheiro, 123456)], [1234.56, '1234.56', 'R$ 1.234,56']);
   assert.deepEqual([valorJson(quantidade, 1250_500), valorTexto(quantidade, 1250_500), textoParaPessoas(quantidade, 1250_500)], [1250.5, '1250.5', '1.250,5']);
   assert.deepEqual([valorJson(quantidade, null), valorTexto(quantidade, null), textoParaPessoas(quantidade, null)], [null, '', '']);
+});
+
+test('a unidade que a coordenação escolheu volta para mostrar, exata, ou fica a do produto', () => {
+  assert.deepEqual(naUnidadeEscolhida(500, 'dúzia', 'unidade'), { milesimos: 6000, unidade: 'unidade' }, '0,5 dúzia são 6 unidades');
+  assert.deepEqual(naUnidadeEscolhida(1500, 'kg', 'g'), { milesimos: 1_500_000, unidade: 'g' });
+  assert.deepEqual(naUnidadeEscolhida(12_000, 'unidade', 'dúzia'), { milesimos: 1000, unidade: 'dúzia' });
+  assert.deepEqual(naUnidadeEscolhida(5, 'unidade', 'dúzia'), { milesimos: 5, unidade: 'unidade' }, '0,005 unidade não é um número exato de dúzias');
+  assert.deepEqual(naUnidadeEscolhida(2000, 'maço', 'kg'), { milesimos: 2000, unidade: 'maço' }, 'sem conversão, a unidade do produto');
+  assert.deepEqual(naUnidadeEscolhida(2000, 'kg', 'kg'), { milesimos: 2000, unidade: 'kg' });
 });

@@ -7,8 +7,9 @@ export function composicaoJson(p: PaginaComposicao) {
     cicloCesta: p.cicloCesta,
     composicao: {
       quantidadeCestas: p.composicao.quantidadeCestas,
-      produtos: p.composicao.produtos.map(({ quantidadePorCestaMilesimos, valorCentavos, custoCentavos, ...resto }) => ({
-        ...resto, quantidadePorCesta: quantidadeJson(quantidadePorCestaMilesimos), valor: dinheiroJson(valorCentavos), custo: dinheiroJson(custoCentavos),
+      produtos: p.composicao.produtos.map(({ quantidadePorCestaMilesimos, quantidadeNaUnidadeEscolhida, valorCentavos, custoCentavos, ...resto }) => ({
+        ...resto, quantidadePorCesta: quantidadeJson(quantidadePorCestaMilesimos), quantidadeNaUnidadeEscolhida: quantidadeJson(quantidadeNaUnidadeEscolhida),
+        valor: dinheiroJson(valorCentavos), custo: dinheiroJson(custoCentavos),
       })),
     },
     ofertas: p.ofertas.map(({ valorCentavos, ofertadaMilesimos, alocadaMilesimos, disponivelMilesimos, ...resto }) => ({

@@ -53,8 +53,9 @@ export function paginaComposicao(p: PaginaComposicao, csrf: string | null, podeE
       <tbody>${p.ofertas.map((o, i) => {
         const atual = noAtual.get(o.ofertaProdutoId);
         const enviado = linhasEnviadas?.[i] as Record<string, unknown> | undefined;
-        const qpc = enviado === undefined ? (atual === undefined ? '' : paraCampo(atual.quantidadePorCestaMilesimos, 'quantidade')) : texto(enviado.quantidadePorCesta);
-        const unidadeEscolhida = enviado === undefined ? o.unidade : texto(enviado.unidade);
+        // In the unit the coordinator composed in (6 unidade of eggs, not 0,5 dúzia).
+        const qpc = enviado === undefined ? (atual === undefined ? '' : paraCampo(atual.quantidadeNaUnidadeEscolhida, 'quantidade')) : texto(enviado.quantidadePorCesta);
+        const unidadeEscolhida = enviado === undefined ? (atual?.unidadeEscolhida ?? o.unidade) : texto(enviado.unidade);
         // What this line has left besides its use in this very basket, for the live availability.
         const usoAqui = atual === undefined ? 0 : atual.quantidadePorCestaMilesimos * p.composicao.quantidadeCestas;
         const erroQ = erroDoCampo(falha.detalhes, `produtos.${i}.quantidadePorCesta`) ?? erroDoCampo(falha.detalhes, `produtos.${i}.ofertaProdutoId`);
