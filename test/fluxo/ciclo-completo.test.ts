@@ -128,7 +128,8 @@ describe('um ciclo inteiro, do começo ao fim', () => {
     const d = pagina?.json<Resposta<{ cestas: Array<{ cicloCestaId: number; nome: string; valor: number; disponivel: number; composicao: Array<{ produto: string; quantidade: number; unidade: string }> }>; extras: Array<{ cicloProdutoId: number; nome: string; disponivel: number }> }>>().data;
     assert.ok(d);
     assert.deepEqual(d.cestas.map((c) => [c.nome, c.valor, c.disponivel]), [['Pequena', 50, 10], ['Grande', 80, 5]]);
-    assert.deepEqual(d.cestas[0]?.composicao, [{ produto: 'alface', quantidade: 2, unidade: 'maço' }, { produto: 'ovos', quantidade: 0.5, unidade: 'dúzia' }, { produto: 'tomate', quantidade: 1, unidade: 'kg' }]);
+    // Eggs as the coordinator composed them (6 unidade), not normalised to 0,5 dúzia.
+    assert.deepEqual(d.cestas[0]?.composicao, [{ produto: 'alface', quantidade: 2, unidade: 'maço' }, { produto: 'ovos', quantidade: 6, unidade: 'unidade' }, { produto: 'tomate', quantidade: 1, unidade: 'kg' }]);
     const extra = (nome: string) => d.extras.find((e) => e.nome === nome)?.cicloProdutoId;
     // A consumer's first save creates the order (201); later saves change it (200).
     // Every route answers an order in the contract's shape: `pedidoId`, `pedido.*` and `produtos[]`.
