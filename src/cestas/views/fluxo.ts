@@ -1,5 +1,6 @@
 import { nomeDoMomento, type Fase, type Janela } from '../../domain/ciclos.ts';
-import { ESCALA_DINHEIRO, ESCALA_QUANTIDADE, formatarQuantidade, formatarReais, paraNumero } from '../../decimal.ts';
+import { ESCALA_DINHEIRO, formatarQuantidade, formatarReais, paraNumero } from '../../decimal.ts';
+import { decimalBr } from '../apresentadores/numeros.ts';
 import { html, type Html } from '../../http/html.ts';
 
 /** Pieces shared by the offer, composition and order pages. */
@@ -15,20 +16,11 @@ export function quantidade(milesimos: number, unidade: string): string {
 /** A decimal for the page's scripts (data attributes), from integer units: 1250 centavos → "12.5". */
 export const precoParaScript = (centavos: number): string => String(paraNumero(centavos, ESCALA_DINHEIRO));
 
-const PARA_CAMPO = {
-  dinheiro: { escala: ESCALA_DINHEIRO, formato: new Intl.NumberFormat('pt-BR', { useGrouping: false, minimumFractionDigits: 2, maximumFractionDigits: 2 }) },
-  quantidade: { escala: ESCALA_QUANTIDADE, formato: new Intl.NumberFormat('pt-BR', { useGrouping: false, maximumFractionDigits: 3 }) },
-} as const;
-
 /**
- * A number put back in a form field, from its integer units, as people type it and as the form
- * reads it back: money with its two places (350 centavos → "3,50"), a quantity with the places
- * it has (12500 milésimos → "12,5"). No thousands dots, so "1250" never reads as ambiguous.
+ * A number put back in a form field, as people type it and as the form reads it back: "3,50",
+ * "12,5". No thousands dots, so "1250" never reads as ambiguous.
  */
-export function paraCampo(escalado: number, tipo: keyof typeof PARA_CAMPO): string {
-  const { escala, formato } = PARA_CAMPO[tipo];
-  return formato.format(paraNumero(escalado, escala));
-}
+export const paraCampo = decimalBr;
 
 export function cabecalhoDoCiclo(ciclo: { nome: string; fase: Fase; abertas?: readonly Janela[] }): Html {
   return html`<p class="ciclo-da-pagina">${ciclo.nome} · <span class="fase fase-${ciclo.fase}">${nomeDoMomento(ciclo.fase, ciclo.abertas)}</span></p>`;
