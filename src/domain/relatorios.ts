@@ -20,6 +20,11 @@ export interface Coluna {
   readonly chave: string;
   readonly titulo: string;
   readonly tipo: TipoColuna;
+  /**
+   * The header in a spreadsheet (the CSV), where a cell is a bare number with no page around it:
+   * "Quantidade planejada" where the page says "Planejado". Without it, `titulo`.
+   */
+  readonly tituloPlanilha?: string;
   /** Summed into group subtotals and the grand total. */
   readonly soma?: boolean;
   /**
@@ -148,8 +153,8 @@ const COLUNAS_FORNECEDORES: readonly Coluna[] = [
   { chave: 'ciclo', titulo: 'Ciclo', tipo: 'texto' },
   { chave: 'produto', titulo: 'Produto', tipo: 'texto' },
   { chave: 'unidade', titulo: 'Unidade', tipo: 'texto' },
-  { chave: 'planejado', titulo: 'Planejado', tipo: 'quantidade' },
-  { chave: 'quantidade', titulo: 'Pedido', tipo: 'quantidade' },
+  { chave: 'planejado', titulo: 'Planejado', tituloPlanilha: 'Quantidade planejada', tipo: 'quantidade' },
+  { chave: 'quantidade', titulo: 'Pedido', tituloPlanilha: 'Quantidade pedida', tipo: 'quantidade' },
   { chave: 'valorUnitario', titulo: 'Valor unitário', tipo: 'dinheiro' },
   { chave: 'valorTotal', titulo: 'Valor', tipo: 'dinheiro', soma: true },
 ];

@@ -140,27 +140,53 @@ describe('relatórios de um ciclo pequeno, conferidos à mão', () => {
     assert.equal(ruim?.status, 400);
   });
 
-  test('CSV: o mesmo modelo da página (colunas com títulos de gente, planejado), BOM, ponto e vírgula, acentos e decimais com ponto', async () => {
+  const csvDoAdmin = async (consulta: string) => {
+    const r = await fetch(`${amb.url}/downloadpedidosfornecedoresciclos?${consulta}`, { headers: { cookie: `appSession=${quem.Admin?.nav.cookie(amb.url, 'appSession') ?? ''}` } });
+    assert.equal(r.status, 200);
+    return Buffer.from(await r.arrayBuffer());
+  };
+
+  test('CSV para planilha em português: títulos de gente (planejado, R$), BOM, ponto e vírgula, acentos e decimais com vírgula', async () => {
     const r = await quem.Admin?.nav.get(`${amb.url}/downloadpedidosfornecedoresciclos?ciclos=${cicloid}`);
     assert.equal(r?.status, 200);
     assert.match(r?.headers.get('content-type') ?? '', /text\/csv/);
     assert.equal(r?.headers.get('content-disposition'), 'attachment; filename="pedidos-fornecedores-Ciclo-R.csv"');
-    const bruto = await (await fetch(`${amb.url}/downloadpedidosfornecedoresciclos?cicloId=${cicloid}`, { headers: { cookie: `appSession=${quem.Admin?.nav.cookie(amb.url, 'appSession') ?? ''}` } })).arrayBuffer();
-    const bytes = Buffer.from(bruto);
+    const bytes = await csvDoAdmin(`cicloId=${cicloid}`);
     assert.deepEqual([...bytes.subarray(0, 3)], [0xef, 0xbb, 0xbf], 'BOM UTF-8');
     const linhas = parse(bytes.subarray(3).toString('utf8'), { delimiter: ';' }) as string[][];
     assert.deepEqual(linhas, [
-      ['Fornecedor', 'Produto', 'Unidade', 'Planejado', 'Pedido', 'Valor unitário', 'Valor'],
-      ['Ana Horta', 'alface', 'maço', '20', '6', '3.00', '18.00'],
-      ['Ana Horta', 'tomate', 'kg', '10', '3', '8.00', '24.00'],
-      ['Bruno Sítio', 'ovos', 'dúzia', '5', '1.5', '16.00', '24.00'],
-      ['Bruno Sítio', 'tomate', 'kg', '12', '2', '7.50', '15.00'],
+      ['Fornecedor', 'Produto', 'Unidade', 'Quantidade planejada', 'Quantidade pedida', 'Valor unitário (R$)', 'Valor (R$)'],
+      ['Ana Horta', 'alface', 'maço', '20', '6', '3,00', '18,00'],
+      ['Ana Horta', 'tomate', 'kg', '10', '3', '8,00', '24,00'],
+      ['Bruno Sítio', 'ovos', 'dúzia', '5', '1,5', '16,00', '24,00'],
+      ['Bruno Sítio', 'tomate', 'kg', '12', '2', '7,50', '15,00'],
     ]);
     // The page's model, cell for cell: the CSV cannot disagree with what the page and the JSON say.
+    // The JSON keeps the contract's columns and dot decimals; only the CSV speaks pt-BR.
     const pagina = await json('Admin', '/pedidosfornecedoresciclos', { ciclos: [cicloid] });
-    const colunas = pagina.colunas.filter((c) => c.somenteDados !== true);
-    assert.deepEqual(linhas[0], colunas.map((c) => c.titulo));
-    assert.deepEqual(linhas.slice(1).map((l) => l.map(Number).slice(3)), linhasDe(pagina, colunas.map((c) => c.chave)).map((l) => l.slice(3)));
+    assert.deepEqual(pagina.colunas, [
+      { chave: 'fornecedor', titulo: 'Fornecedor', tipo: 'texto' },
+      { chave: 'produto', titulo: 'Produto', tipo: 'texto' },
+      { chave: 'unidade', titulo: 'Unidade', tipo: 'texto' },
+      { chave: 'planejado', titulo: 'Planejado', tipo: 'quantidade' },
+      { chave: 'quantidade', titulo: 'Pedido', tipo: 'quantidade' },
+      { chave: 'valorUnitario', titulo: 'Valor unitário', tipo: 'dinheiro' },
+      { chave: 'valorTotal', titulo: 'Valor', tipo: 'dinheiro' },
+    ]);
+    const noJson = linhasDe(pagina, pagina.colunas.map((c) => c.chave));
+    assert.deepEqual(noJson[2], ['Bruno Sítio', 'ovos', 'dúzia', 5, 1.5, 16, 24]);
+    // "1,5" is 1500 thousandths and "16,00" 1600 cents, exactly what the JSON's 1.5 and 16 are.
+    const inteiro = (texto: string, casas: number, formato: RegExp) => {
+      assert.match(texto, formato);
+      const [inteira = '', fracao = ''] = texto.split(',');
+      return Number(inteira) * 10 ** casas + Number(fracao.padEnd(casas, '0'));
+    };
+    const milesimos = (t: string) => inteiro(t, 3, /^\d+(,\d{1,3})?$/);
+    const centavos = (t: string) => inteiro(t, 2, /^\d+,\d{2}$/);
+    assert.deepEqual(
+      linhas.slice(1).map(([f, p, u, planejado = '', pedido = '', unitario = '', valor = '']) => [f, p, u, milesimos(planejado), milesimos(pedido), centavos(unitario), centavos(valor)]),
+      noJson.map(([f, p, u, planejado, pedido, unitario, valor]) => [f, p, u, Math.round(Number(planejado) * 1000), Math.round(Number(pedido) * 1000), Math.round(Number(unitario) * 100), Math.round(Number(valor) * 100)]),
+    );
     const proprio = await quem['Bruno Sítio']?.nav.get(`${amb.url}/downloadpedidosfornecedoresciclos?ciclos=${cicloid}`);
     assert.ok(!proprio?.texto.includes('Ana Horta'), 'um fornecedor baixa só as suas linhas');
     assert.equal((await quem.Carla?.nav.get(`${amb.url}/downloadpedidosfornecedoresciclos?ciclos=${cicloid}`))?.status, 403);

@@ -92,9 +92,10 @@ describe('os relatórios no navegador', { skip: pular }, () => {
     const texto = conteudo.toString('utf8');
     assert.equal(texto.charCodeAt(0), 0xfeff, 'com BOM, para as planilhas');
     const linhas = texto.slice(1).trim().split(/\r?\n/);
-    assert.equal(linhas[0], 'Fornecedor;Produto;Unidade;Planejado;Pedido;Valor unitário;Valor');
+    assert.equal(linhas[0], 'Fornecedor;Produto;Unidade;Quantidade planejada;Quantidade pedida;Valor unitário (R$);Valor (R$)');
     const doFornecedor = linhas.filter((l) => l.startsWith(`${nomes.fornecedor};${nomes.produto};`));
     assert.ok(doFornecedor.length >= 1, `uma linha de ${nomes.fornecedor} em:\n${texto}`);
+    for (const l of doFornecedor) assert.match(l.slice(`${nomes.fornecedor};${nomes.produto};`.length), /^[^;]+;\d+(,\d{1,3})?;\d+(,\d{1,3})?;\d+,\d{2};\d+,\d{2}$/, 'quantidades e valores com vírgula');
   });
 
   // POST /logout answers 303 to the provider's sign-out address, on another origin: the CSP's

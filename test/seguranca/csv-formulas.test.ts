@@ -48,6 +48,10 @@ describe('CSV: nada que alguém digitou vira fórmula na planilha da coordenaç�
       assert.ok((l.Produto ?? '').startsWith("'"), l.Produto);
       for (const [coluna, valor] of Object.entries(l)) assert.ok(!/^[=+\-@\t\r]/.test(valor), `${coluna}: ${JSON.stringify(valor)}`);
     }
-    assert.ok(linhas.every((l) => /^\d/.test(l.Pedido ?? '') && /^\d/.test(l.Valor ?? '')), 'os números seguem números');
+    // Numbers are never escaped: each stays a pt-BR decimal a spreadsheet reads as a number.
+    for (const l of linhas) {
+      for (const coluna of ['Quantidade planejada', 'Quantidade pedida']) assert.match(l[coluna] ?? '', /^\d+(,\d{1,3})?$/, coluna);
+      for (const coluna of ['Valor unitário (R$)', 'Valor (R$)']) assert.match(l[coluna] ?? '', /^\d+,\d{2}$/, coluna);
+    }
   });
 });

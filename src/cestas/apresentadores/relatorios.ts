@@ -1,12 +1,13 @@
 /**
  * The formats of a report, all read from the one model the domain builds (src/domain/relatorios.ts):
- * JSON numbers for programs, dot-decimal text for the CSV, and pt-BR text for people (the HTML
- * page and the PDF). The cells hold integers in their column's unit; only here do they become
- * decimals.
+ * JSON numbers for programs, cells a spreadsheet in pt-BR reads as numbers and dates for the CSV,
+ * and pt-BR text for people (the HTML page and the PDF). The cells hold integers in their
+ * column's unit; only here do they become decimals.
  */
-import { ESCALA_DINHEIRO, ESCALA_QUANTIDADE, formatarDecimal, formatarQuantidade, formatarReais, paraNumero } from '../../decimal.ts';
+import { ESCALA_DINHEIRO, ESCALA_QUANTIDADE, formatarQuantidade, formatarReais, paraNumero } from '../../decimal.ts';
 import type { Celula, Coluna, LinhaRelatorio, Relatorio } from '../../domain/relatorios.ts';
 import { dataBr } from './datas.ts';
+import { decimalBr } from './numeros.ts';
 
 /** A cell as a JSON number or text, at its column's scale. */
 export function valorJson(c: Coluna, v: Celula): string | number | null {
@@ -16,13 +17,22 @@ export function valorJson(c: Coluna, v: Celula): string | number | null {
   return v;
 }
 
-/** A cell as dot-decimal text (CSV): 1230 cents → "12.30", 1500 thousandths → "1.5". */
-export function valorTexto(c: Coluna, v: Celula): string {
+/**
+ * A CSV cell, as a spreadsheet in pt-BR reads it: a decimal comma and no thousands dots, so that
+ * it arrives as a number (1230 cents → "12,30", 1500 thousandths → "1,5"), and a date as
+ * dd/mm/aaaa. The unit is in the header (`tituloCsv`), not in the cell.
+ */
+export function valorCsv(c: Coluna, v: Celula): string {
   if (v === null) return '';
-  if (typeof v !== 'number') return v;
-  if (c.tipo === 'dinheiro') return formatarDecimal(v, ESCALA_DINHEIRO);
-  if (c.tipo === 'quantidade') return formatarDecimal(v, ESCALA_QUANTIDADE).replace(/\.?0+$/, '') || '0';
+  if (typeof v !== 'number') return c.tipo === 'data' ? dataBr(v) : v;
+  if (c.tipo === 'dinheiro' || c.tipo === 'quantidade') return decimalBr(v, c.tipo);
   return String(v);
+}
+
+/** A CSV header: the spreadsheet's title of the column, with "(R$)" where its cells are money. */
+export function tituloCsv(c: Coluna): string {
+  const titulo = c.tituloPlanilha ?? c.titulo;
+  return c.tipo === 'dinheiro' ? `${titulo} (R$)` : titulo;
 }
 
 /** A cell as people read it (page and PDF): "R$ 1.234,50", "1,5", "12/03/2026", text as it is. */

@@ -7,7 +7,7 @@ import {
   cicloAtual, ciclosParaEscolher, colunasLegiveis, documentoDeEntrega, relatorioDeMovimentacoes,
   relatorioDeProdutos, relatorioDeSobra, relatorioDosConsumidores, relatorioDosFornecedores, type Relatorio,
 } from '../../domain/relatorios.ts';
-import { relatorioParaJson, valorTexto } from '../apresentadores/relatorios.ts';
+import { relatorioParaJson, tituloCsv, valorCsv } from '../apresentadores/relatorios.ts';
 import { comoEntrada } from '../../http/campos.ts';
 import { atorDe } from '../autenticacao.ts';
 import { lerCiclos, lerFiltroMovimentacoes } from '../entrada.ts';
@@ -90,21 +90,23 @@ export function rotasRelatorios(app: AppTipada, ctx: ContextoCestas): void {
     return [atual];
   }
 
-  // CSV of supplier orders, from the same report model as the page and the JSON (its columns,
-  // human headers and rows): UTF-8 with BOM (accents in spreadsheet programs), ';' and dot decimals.
-  app.get('/downloadpedidosfornecedoresciclos', { config: { acesso: 'relatoriosFornecedores' }, schema: { response: download('text/csv', 'Os pedidos aos fornecedores, em CSV (UTF-8 com BOM, separado por ;)') } }, async (req, reply) => {
+  // CSV of supplier orders, from the same report model as the page and the JSON (its columns and
+  // rows), for a spreadsheet in pt-BR: UTF-8 with BOM (accents), ';', decimal commas without
+  // thousands dots (numbers stay numbers), dates dd/mm/aaaa and headers that name the unit.
+  app.get('/downloadpedidosfornecedoresciclos', { config: { acesso: 'relatoriosFornecedores' }, schema: { response: download('text/csv', 'Os pedidos aos fornecedores, em CSV para planilha em português (UTF-8 com BOM, separado por ;, decimais com vírgula)') } }, async (req, reply) => {
     const ids = await ciclosDoDownload(req);
     const relatorio = await relatorioDosFornecedores(ctx.banco, atorDe(req), ids, tempo(ctx).hoje);
     const nomes = (await ctx.banco.selectFrom('ciclo').select('nome').where('id', 'in', ids).orderBy('id').execute()).map((c) => c.nome);
     const colunas = colunasLegiveis(relatorio);
     // NOTE: names come from people (a supplier's own name, a product): a cell starting with = + - @,
     // a tab or a carriage return would run as a formula in a spreadsheet, so it gets a leading '.
-    const csv = stringify({ delimiter: ';', bom: true, header: true, escape_formulas: true, columns: colunas.map((c) => c.titulo) });
+    // This report's numbers are never negative, so no number cell turns into text that way.
+    const csv = stringify({ delimiter: ';', bom: true, header: true, escape_formulas: true, columns: colunas.map(tituloCsv) });
     reply
       .type('text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="${nomeDeArquivo('pedidos-fornecedores', nomes)}.csv"`)
       .send(csv);
-    for (const grupo of relatorio.grupos) for (const linha of grupo.linhas) csv.write(colunas.map((c) => valorTexto(c, linha[c.chave] ?? null)));
+    for (const grupo of relatorio.grupos) for (const linha of grupo.linhas) csv.write(colunas.map((c) => valorCsv(c, linha[c.chave] ?? null)));
     csv.end();
     return reply;
   });
