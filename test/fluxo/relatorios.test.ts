@@ -10,6 +10,7 @@ import { salvarCiclo } from '../../src/domain/ciclos.ts';
 import { salvarOferta } from '../../src/domain/ofertas.ts';
 import { disponibilidade, finalizarPedido, salvarPedido } from '../../src/domain/pedidos.ts';
 import { DATAS_PADRAO, criarCesta, criarCiclo, criarPonto, criarProduto, criarUsuario } from '../helpers/fabricas.ts';
+import { abrirComoPlanilha, semLibreOffice } from '../helpers/libreoffice.ts';
 import { textoDoPdf } from '../helpers/pdf.ts';
 import { navegadorComSessao } from '../helpers/sessoes.ts';
 import { RelogioDeTeste, iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
@@ -190,6 +191,17 @@ describe('relatórios de um ciclo pequeno, conferidos à mão', () => {
     const proprio = await quem['Bruno Sítio']?.nav.get(`${amb.url}/downloadpedidosfornecedoresciclos?ciclos=${cicloid}`);
     assert.ok(!proprio?.texto.includes('Ana Horta'), 'um fornecedor baixa só as suas linhas');
     assert.equal((await quem.Carla?.nav.get(`${amb.url}/downloadpedidosfornecedoresciclos?ciclos=${cicloid}`))?.status, 403);
+  });
+
+  test('CSV aberto no LibreOffice em pt-BR: quantidades e valores chegam como números, os nomes como texto', { skip: semLibreOffice() }, async () => {
+    const planilha = await abrirComoPlanilha(await csvDoAdmin(`ciclos=${cicloid}`));
+    assert.deepEqual(planilha, [
+      ['Fornecedor', 'Produto', 'Unidade', 'Quantidade planejada', 'Quantidade pedida', 'Valor unitário (R$)', 'Valor (R$)'],
+      ['Ana Horta', 'alface', 'maço', 20, 6, 3, 18],
+      ['Ana Horta', 'tomate', 'kg', 10, 3, 8, 24],
+      ['Bruno Sítio', 'ovos', 'dúzia', 5, 1.5, 16, 24],
+      ['Bruno Sítio', 'tomate', 'kg', 12, 2, 7.5, 15],
+    ]);
   });
 
   test('PDF de entrega: consumidores confirmados sob o seu ponto, montagem, recebimento e totais, com acentos', async () => {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { criarCesta, criarCiclo, criarUsoDaCesta } from '../helpers/fabricas.ts';
+import { abrirComoPlanilha, semLibreOffice } from '../helpers/libreoffice.ts';
 import { entrarComo } from '../helpers/sessoes.ts';
 import { iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
 
@@ -52,6 +53,20 @@ describe('CSV: nada que alguém digitou vira fórmula na planilha da coordenaç�
     for (const l of linhas) {
       for (const coluna of ['Quantidade planejada', 'Quantidade pedida']) assert.match(l[coluna] ?? '', /^\d+(,\d{1,3})?$/, coluna);
       for (const coluna of ['Valor unitário (R$)', 'Valor (R$)']) assert.match(l[coluna] ?? '', /^\d+,\d{2}$/, coluna);
+    }
+  });
+
+  test('aberto no LibreOffice em pt-BR, cada nome fica texto com o apóstrofo e cada número fica número', { skip: semLibreOffice() }, async () => {
+    const admin = await entrarComo(amb, ['admin']);
+    const r = await fetch(`${amb.url}/downloadpedidosfornecedoresciclos?ciclos=${cicloid}`, { headers: { cookie: `appSession=${admin.nav.cookie(amb.url, 'appSession') ?? ''}` } });
+    const [cabecalho, ...linhas] = await abrirComoPlanilha(new Uint8Array(await r.arrayBuffer()));
+    assert.deepEqual(cabecalho, ['Fornecedor', 'Produto', 'Unidade', 'Quantidade planejada', 'Quantidade pedida', 'Valor unitário (R$)', 'Valor (R$)']);
+    assert.equal(linhas.length, FORMULAS.length);
+    for (const [fornecedor, produto, , ...numeros] of linhas) {
+      // A formula would have run: its result (a number, a link) instead of the text.
+      assert.ok(typeof fornecedor === 'string' && fornecedor.startsWith("'"), JSON.stringify(fornecedor));
+      assert.ok(typeof produto === 'string' && produto.startsWith("'") && produto.endsWith('(produto)'), JSON.stringify(produto));
+      assert.ok(numeros.length === 4 && numeros.every((n) => typeof n === 'number'), JSON.stringify(numeros));
     }
   });
 });
