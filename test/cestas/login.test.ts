@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { Navegador, ateOCallback, entrarPeloProvedor, tokenCsrf } from '../helpers/navegador.ts';
+import { COOKIE_SAIDA } from '../../src/cestas/sessao.ts';
+import { Navegador, aondeOProvedorLeva, ateOCallback, entrarPeloProvedor, tokenCsrf } from '../helpers/navegador.ts';
 import { criarUsuario, emailUnico } from '../helpers/fabricas.ts';
 import { iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
 
@@ -193,5 +194,39 @@ describe('login da face Cestas pelo provedor OpenID', () => {
     assert.equal(r.status, 303);
     assert.equal(nav.cookie(amb.url, 'appSession'), undefined);
     assert.equal((await nav.getJson(`${amb.url}/`)).status, 401);
+  });
+
+  test('depois de sair, o próximo login pede a pessoa de novo (prompt=login), mesmo com a sessão do provedor viva; o login apaga a marca', async () => {
+    const u = await criarUsuario(amb.banco, { nome: 'Sara Saída' });
+    const nav = new Navegador();
+    const painel = await entrarPeloProvedor(nav, `${amb.url}/`, { email: u.email });
+    const r = await nav.post(`${amb.url}/logout`, { form: { _csrf: tokenCsrf(painel.texto) } }, { seguir: false });
+    assert.equal(r.status, 303);
+    const marca = r.headers.getSetCookie().find((c) => c.startsWith(`${COOKIE_SAIDA}=`));
+    assert.ok(marca, 'sair deixa a marca no navegador');
+    assert.match(marca, /; Path=\//);
+    assert.match(marca, /; HttpOnly/i);
+    assert.match(marca, /; SameSite=Lax/i);
+    assert.doesNotMatch(marca, /Secure/i, 'fora de produção o cookie não exige https');
+    // Nobody submits the provider's page (a browser without JavaScript, a closed tab): its
+    // session lives on, and without the mark this browser would go straight back in.
+    nav.apagarCookie(amb.url, COOKIE_SAIDA);
+    const semMarca = await aondeOProvedorLeva(nav, `${amb.url}/`, amb.idp);
+    assert.ok(semMarca.destino.href.startsWith(`${amb.url}/callback?`), `sem a marca, o provedor devolveria a pessoa: ${semMarca.destino.href}`);
+    nav.definirCookie(amb.url, COOKIE_SAIDA, '1');
+
+    const comMarca = await aondeOProvedorLeva(nav, `${amb.url}/`, amb.idp);
+    assert.equal(comMarca.autorizacao.searchParams.get('prompt'), 'login');
+    assert.match(comMarca.destino.pathname, /^\/interaction\/[^/]+$/, `o provedor pede a pessoa de novo: ${comMarca.destino.href}`);
+    const dentro = await nav.post(`${comMarca.destino.href}/login`, { form: { email: u.email, nome: 'Sara' } });
+    assert.equal(dentro.status, 200);
+    assert.equal(new URL(dentro.url).pathname, '/');
+    assert.match(dentro.texto, /Olá, Sara Saída!/);
+    assert.equal(nav.cookie(amb.url, COOKIE_SAIDA), undefined, 'o login apagou a marca');
+    // Only the first login after leaving asks: the next one is the provider's usual single sign-on.
+    nav.apagarCookie(amb.url, 'appSession');
+    const seguinte = await aondeOProvedorLeva(nav, `${amb.url}/`, amb.idp);
+    assert.equal(seguinte.autorizacao.searchParams.get('prompt'), null);
+    assert.ok(seguinte.destino.href.startsWith(`${amb.url}/callback?`));
   });
 });

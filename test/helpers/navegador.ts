@@ -185,3 +185,20 @@ export async function ateOCallback(nav: Navegador, inicio: string, prefixoCallba
   if (!local.startsWith(prefixoCallback)) throw new Error(`o provedor não levou ao callback: ${local}`);
   return local;
 }
+
+/**
+ * Where the provider at `idp` takes this browser when `inicio` sends it there to log in: the
+ * authorization request, and where it ends, the provider's login form (`/interaction/…`) or
+ * straight back to the application (a silent login, stopped before the callback is visited).
+ */
+export async function aondeOProvedorLeva(nav: Navegador, inicio: string, idp: string): Promise<{ autorizacao: URL; destino: URL }> {
+  const ida = await nav.get(inicio, { seguir: false });
+  const autorizacao = new URL(ida.headers.get('location') ?? '', inicio);
+  if (autorizacao.origin !== idp) throw new Error(`esperava ir ao provedor, foi a ${autorizacao.href}`);
+  let local = autorizacao.href;
+  for (let i = 0; i < 5 && local.startsWith(idp) && !/\/interaction\/[^/]+$/.test(new URL(local).pathname); i++) {
+    const passo = await nav.get(local, { seguir: false });
+    local = new URL(passo.headers.get('location') ?? '', local).href;
+  }
+  return { autorizacao, destino: new URL(local) };
+}
