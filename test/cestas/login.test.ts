@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { COOKIE_SAIDA } from '../../src/cestas/sessao.ts';
-import { Navegador, aondeOProvedorLeva, ateOCallback, entrarPeloProvedor, tokenCsrf } from '../helpers/navegador.ts';
+import { Navegador, aondeOProvedorLeva, ateOCallback, enviarFormulario, entrarPeloProvedor, tokenCsrf, type Resposta } from '../helpers/navegador.ts';
 import { criarUsuario, emailUnico } from '../helpers/fabricas.ts';
 import { iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
 
@@ -196,6 +197,49 @@ describe('login da face Cestas pelo provedor OpenID', () => {
     assert.equal((await nav.getJson(`${amb.url}/`)).status, 401);
   });
 
+  /** Logs in through the provider and presses "Sair" (a form on every page), following every redirect. */
+  async function entrarESair(nav: Navegador, email: string): Promise<Resposta> {
+    const painel = await entrarPeloProvedor(nav, `${amb.url}/`, { email });
+    return nav.post(`${amb.url}/logout`, { form: { _csrf: tokenCsrf(painel.texto) } });
+  }
+
+
+  test('"Sair" encerra também a sessão no provedor sem perguntar: a página dele se envia sozinha e termina em /saiu', async () => {
+    const u = await criarUsuario(amb.banco);
+    const nav = new Navegador();
+    const noProvedor = await entrarESair(nav, u.email);
+    const saida = new URL(noProvedor.url);
+    assert.equal(saida.origin, amb.idp, 'a saída passa pelo endereço de encerramento do provedor');
+    assert.ok(saida.searchParams.get('id_token_hint'), 'com o ID token como dica');
+    assert.equal(saida.searchParams.get('post_logout_redirect_uri'), `${amb.url}/saiu`);
+
+    // The page asks nothing and offers nothing to press (the button is for browsers without
+    // JavaScript); its one script, allowed by its hash, posts the form (test/navegador/sair.test.ts
+    // watches chromium do it).
+    assert.equal(noProvedor.status, 200);
+    assert.doesNotMatch(noProvedor.texto, /Deseja sair/);
+    assert.ok(!noProvedor.texto.replace(/<noscript>[\s\S]*?<\/noscript>/g, '').includes('<button'), 'nenhum botão à vista');
+    const scripts = [...noProvedor.texto.matchAll(/<script>([^<]*)<\/script>/g)].map((m) => m[1] ?? '');
+    assert.equal(scripts.length, 1);
+    const [script = ''] = scripts;
+    assert.match(script, /getElementById\('op\.logoutForm'\)\.submit\(\)/);
+    const csp = noProvedor.headers.get('content-security-policy') ?? '';
+    assert.ok(csp.includes(`script-src 'sha256-${createHash('sha256').update(script).digest('base64')}'`), `o CSP permite o script pelo hash: ${csp}`);
+    assert.match(noProvedor.texto, /<input type="hidden" form="op.logoutForm" name="logout" value="yes">/);
+
+    const saiu = await enviarFormulario(nav, noProvedor, 'op.logoutForm');
+    assert.equal(saiu.url, `${amb.url}/saiu`);
+    assert.equal(saiu.status, 200);
+    assert.match(saiu.texto, /Você saiu da Cestaria/);
+    assert.equal((await nav.getJson(`${amb.url}/`)).status, 401);
+
+    // The provider's session is over: even without the mark our logout left, it asks who is there.
+    nav.apagarCookie(amb.url, COOKIE_SAIDA);
+    const { autorizacao, destino } = await aondeOProvedorLeva(nav, `${amb.url}/`, amb.idp);
+    assert.equal(autorizacao.searchParams.get('prompt'), null);
+    assert.match(destino.pathname, /^\/interaction\/[^/]+$/, `o provedor mostra o seu formulário de login, não devolve a pessoa: ${destino.href}`);
+  });
+
   test('depois de sair, o próximo login pede a pessoa de novo (prompt=login), mesmo com a sessão do provedor viva; o login apaga a marca', async () => {
     const u = await criarUsuario(amb.banco, { nome: 'Sara Saída' });
     const nav = new Navegador();
@@ -228,5 +272,27 @@ describe('login da face Cestas pelo provedor OpenID', () => {
     const seguinte = await aondeOProvedorLeva(nav, `${amb.url}/`, amb.idp);
     assert.equal(seguinte.autorizacao.searchParams.get('prompt'), null);
     assert.ok(seguinte.destino.href.startsWith(`${amb.url}/callback?`));
+  });
+
+  test('sem o ID token, ou com o de outra pessoa, o provedor pergunta antes de encerrar a sua sessão', async () => {
+    const [a, b] = [await criarUsuario(amb.banco), await criarUsuario(amb.banco)];
+    const navA = new Navegador();
+    const painelA = await entrarPeloProvedor(navA, `${amb.url}/`, { email: a.email });
+    const saidaA = await navA.post(`${amb.url}/logout`, { form: { _csrf: tokenCsrf(painelA.texto) } }, { seguir: false });
+    const dicaDeA = new URL(saidaA.headers.get('location') ?? '').searchParams.get('id_token_hint') ?? '';
+    assert.ok(dicaDeA);
+
+    const navB = new Navegador();
+    await entrarPeloProvedor(navB, `${amb.url}/`, { email: b.email });
+    for (const endereco of [`${amb.idp}/session/end`, `${amb.idp}/session/end?id_token_hint=${encodeURIComponent(dicaDeA)}`]) {
+      const pagina = await navB.get(endereco);
+      assert.equal(pagina.status, 200, endereco);
+      assert.match(pagina.texto, /Deseja sair também do provedor de login\?/, endereco);
+      assert.doesNotMatch(pagina.texto, /<script/, endereco);
+      assert.doesNotMatch(pagina.headers.get('content-security-policy') ?? '', /script-src/, endereco);
+    }
+    assert.equal((await navB.getJson(`${amb.url}/`)).status, 200, 'a sessão de B na Cestaria segue');
+    navB.apagarCookie(amb.url, 'appSession');
+    assert.ok((await aondeOProvedorLeva(navB, `${amb.url}/`, amb.idp)).destino.href.startsWith(`${amb.url}/callback?`), 'e a do provedor também');
   });
 });
