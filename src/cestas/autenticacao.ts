@@ -8,7 +8,8 @@ import type { ContextoCestas } from './contexto-cestas.ts';
 import { ErroLogin } from './oidc.ts';
 import { caminhoLocal, lerAviso, querJson } from './resposta.ts';
 import { gravarVerificacao } from '../http/verificacao.ts';
-import { COOKIE_SESSAO, apagarSessao, cookieDeVerificacao, lerSessao, renovarUso } from './sessao.ts';
+import { saiuAntes } from '../http/saida.ts';
+import { COOKIE_SESSAO, apagarSessao, cookieDeSaida, cookieDeVerificacao, lerSessao, renovarUso } from './sessao.ts';
 import type { Acesso } from './tipos-fastify.ts';
 
 /**
@@ -27,9 +28,12 @@ export async function limitarLogin(ctx: ContextoCestas, req: FastifyRequest, rep
   }
 }
 
-/** Starts the OpenID Connect login: a redirect to the provider's authorize address. */
+/**
+ * Starts the OpenID Connect login: a redirect to the provider's authorize address; after a logout
+ * in this browser, one that asks the provider to authenticate the person again.
+ */
 export async function iniciarLogin(ctx: ContextoCestas, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-  const { url, verificacao } = await ctx.oidc.iniciar(caminhoLocal(req.url)).catch((e: unknown) => {
+  const { url, verificacao } = await ctx.oidc.iniciar(caminhoLocal(req.url), saiuAntes(req, cookieDeSaida({ seguro: ctx.cookiesSeguros }))).catch((e: unknown) => {
     if (!(e instanceof ErroLogin)) throw e;
     req.log.error({ err: e.cause ?? e }, 'provedor de login indisponível');
     throw new ErroHttp(503, 'PROVEDOR_INDISPONIVEL', e.message);

@@ -15,7 +15,8 @@ export class ErroLogin extends Error {
 }
 
 export interface ClienteOidc {
-  iniciar(volta: string): Promise<{ url: URL; verificacao: Verificacao }>;
+  /** `reautenticar`: the provider must ask the person again, even with a session of its own. */
+  iniciar(volta: string, reautenticar: boolean): Promise<{ url: URL; verificacao: Verificacao }>;
   concluir(query: string, verificacao: Verificacao): Promise<{ identidade: Identidade; idToken: string | undefined }>;
   urlDeSaida(idToken: string, depois: string): Promise<URL | null>;
 }
@@ -33,8 +34,8 @@ export function criarClienteOidc(cfg: ConfigOidc): ClienteOidc {
   const configuracao = descobertaPreguicosa(cfg, (e) => new ErroLogin('O provedor de login não respondeu. Tente novamente em instantes.', { cause: e }));
 
   return {
-    async iniciar(volta) {
-      const { url, desafio } = await iniciarAutorizacao(await configuracao(), cfg, 'openid email profile');
+    async iniciar(volta, reautenticar) {
+      const { url, desafio } = await iniciarAutorizacao(await configuracao(), cfg, 'openid email profile', { reautenticar });
       return { url, verificacao: { ...desafio, volta } };
     },
 

@@ -3,11 +3,13 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Identidade } from '../domain/usuarios.ts';
 import type { Cofre } from '../http/cofre.ts';
+import type { CookieDeSaida } from '../http/saida.ts';
 import { abrirVerificacao, type CookieDeVerificacao } from '../http/verificacao.ts';
 import type { Verificacao } from './oidc.ts';
 
 export const COOKIE_SESSAO = 'appSession';
 export const COOKIE_VERIFICACAO = 'auth_verification';
+export const COOKIE_SAIDA = 'cestas_saiu';
 /** Absolute session lifetime: a week, then the provider is asked again. */
 export const DURACAO_SESSAO_MS = 7 * 24 * 60 * 60 * 1000;
 /**
@@ -118,6 +120,9 @@ export function lembrarCiclos(reply: FastifyReply, cofre: Cofre, sessao: Sessao,
 export function apagarSessao(reply: FastifyReply, opcoes: OpcoesCookie): void {
   reply.clearCookie(COOKIE_SESSAO, { path: '/', httpOnly: true, sameSite: 'lax', secure: opcoes.seguro });
 }
+
+/** The mark a Cestas logout leaves (`src/http/saida.ts`): the next login asks the provider again. */
+export const cookieDeSaida = (opcoes: OpcoesCookie): CookieDeSaida => ({ nome: COOKIE_SAIDA, seguro: opcoes.seguro });
 
 /** The Cestas login's verification cookie (`src/http/verificacao.ts`), sent only to /callback. */
 export const cookieDeVerificacao = (opcoes: OpcoesCookie): CookieDeVerificacao => ({ nome: COOKIE_VERIFICACAO, caminho: '/callback', seguro: opcoes.seguro });

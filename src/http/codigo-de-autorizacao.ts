@@ -58,8 +58,23 @@ export function configuracaoManual(p: Provedor & { readonly enderecos: NonNullab
   return config;
 }
 
-/** The redirect to the provider. `nonce` goes along only to OpenID providers (it binds the ID token). */
-export async function iniciarAutorizacao(config: client.Configuration, p: Provedor, escopo: string, comNonce = true): Promise<{ url: URL; desafio: Desafio }> {
+export interface OpcoesDeAutorizacao {
+  /** `nonce` goes along only to OpenID providers (it binds the ID token); on by default. */
+  readonly comNonce?: boolean;
+  /**
+   * Asks the provider to authenticate the person again (`prompt=login`) even when it holds a
+   * session for this browser: the first login after a logout (`src/http/saida.ts`).
+   */
+  readonly reautenticar?: boolean;
+}
+
+/** The redirect to the provider. */
+export async function iniciarAutorizacao(
+  config: client.Configuration,
+  p: Provedor,
+  escopo: string,
+  { comNonce = true, reautenticar = false }: OpcoesDeAutorizacao = {},
+): Promise<{ url: URL; desafio: Desafio }> {
   const desafio: Desafio = { state: client.randomState(), nonce: client.randomNonce(), verifier: client.randomPKCECodeVerifier() };
   const url = client.buildAuthorizationUrl(config, {
     redirect_uri: p.redirectUri(),
@@ -67,6 +82,7 @@ export async function iniciarAutorizacao(config: client.Configuration, p: Proved
     response_type: 'code',
     state: desafio.state,
     ...(comNonce ? { nonce: desafio.nonce } : {}),
+    ...(reautenticar ? { prompt: 'login' } : {}),
     code_challenge: await client.calculatePKCECodeChallenge(desafio.verifier),
     code_challenge_method: 'S256',
   });

@@ -74,15 +74,41 @@ button{font:inherit;font-weight:600;background:#243b7a;color:#fff;border:0;borde
 </style></head><body><h1>${titulo}</h1>${corpo}</body></html>`.texto;
 }
 
-function responderHtml(res: ServerResponse, status: number, corpo: string): void {
-  res.writeHead(status, {
+/**
+ * The headers of the provider's pages. Forms may end anywhere (`form-action`): a login or a
+ * logout is a post here that redirects back to the application. The only script ever allowed is
+ * the one named by its hash.
+ */
+function cabecalhosDePagina(script?: string): Record<string, string> {
+  const scriptSrc = script === undefined ? '' : ` script-src 'sha256-${createHash('sha256').update(script).digest('base64')}';`;
+  return {
     'content-type': 'text/html; charset=utf-8',
     'cache-control': 'no-store',
     'x-content-type-options': 'nosniff',
     'x-frame-options': 'DENY',
-    'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self' http: https:; frame-ancestors 'none'",
-  });
+    'content-security-policy': `default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:;${scriptSrc} form-action 'self' http: https:; frame-ancestors 'none'`,
+  };
+}
+
+function responderHtml(res: ServerResponse, status: number, corpo: string): void {
+  res.writeHead(status, cabecalhosDePagina());
   res.end(corpo);
+}
+
+/** Submits the end-session form as soon as the page is read (allowed by its hash, nothing else). */
+const ENVIAR_SAIDA = "document.getElementById('op.logoutForm').submit();";
+
+/**
+ * Whether an application asked for this logout on the person's behalf: its request carried an
+ * ID token it was issued (oidc-provider has already checked the signature, the issuer and that the
+ * audience is a registered client, or refused the request) for the account signed in here. Then the
+ * provider ends its session without asking, as the application's "Sair" means. Without the hint,
+ * or with the token of someone else, the page asks.
+ */
+function saidaPedidaPeloCliente(ctx: KoaContextWithOIDC): boolean {
+  const dica = ctx.oidc.entities.IdTokenHint;
+  const conta = ctx.oidc.session?.accountId;
+  return dica !== undefined && ctx.oidc.client !== undefined && conta !== undefined && dica.payload.sub === conta;
 }
 
 function paginaLogin(uid: string, demos: readonly PessoaDemo[], erro?: string): string {
@@ -156,7 +182,22 @@ export async function iniciarProvedorDev(host: string, porta: number): Promise<P
         rpInitiatedLogout: {
           enabled: true,
           logoutSource(ctx, form) {
-            ctx.type = 'html';
+            const automatica = saidaPedidaPeloCliente(ctx);
+            ctx.set(cabecalhosDePagina(automatica ? ENVIAR_SAIDA : undefined));
+            if (automatica) {
+              // NOTE: ending the session takes a post of this form (it carries the provider's
+              // XSRF token; nothing else ends it), and only a script can post without a click.
+              // Without JavaScript the button below does it; the application's own mark makes
+              // the next login ask for the person again even if nobody presses it.
+              ctx.body = pagina(
+                'Saindo',
+                html`${confiavel(form)}<input type="hidden" form="op.logoutForm" name="logout" value="yes">
+                <p>Encerrando a sessão no provedor de login…</p>
+                <noscript><button form="op.logoutForm" type="submit">Sair do provedor de login</button></noscript>
+                <script>${confiavel(ENVIAR_SAIDA)}</script>`,
+              );
+              return;
+            }
             ctx.body = pagina(
               'Sair',
               html`${confiavel(form)}<p>Deseja sair também do provedor de login?</p>

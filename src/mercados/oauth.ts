@@ -22,7 +22,8 @@ const ESCOPOS_OPENID = 'openid profile email';
 const ESCOPOS_OAUTH = 'profile email';
 
 export interface ClienteOauth {
-  iniciar(): Promise<{ url: URL; verificacao: Verificacao }>;
+  /** `reautenticar`: the provider must ask the person again, even with a session of its own. */
+  iniciar(reautenticar: boolean): Promise<{ url: URL; verificacao: Verificacao }>;
   /** Exchanges the code and reads the user info; throws ErroLogin on any failure. */
   concluir(query: string, verificacao: Verificacao): Promise<PerfilDoProvedor>;
 }
@@ -71,8 +72,8 @@ export function criarClienteOauth(cfg: ConfigOauth): ClienteOauth {
   }
 
   return {
-    async iniciar() {
-      const { url, desafio } = await iniciarAutorizacao(await configuracao(), cfg, manual === null ? ESCOPOS_OPENID : ESCOPOS_OAUTH, manual === null);
+    async iniciar(reautenticar) {
+      const { url, desafio } = await iniciarAutorizacao(await configuracao(), cfg, manual === null ? ESCOPOS_OPENID : ESCOPOS_OAUTH, { comNonce: manual === null, reautenticar });
       return { url, verificacao: desafio };
     },
 

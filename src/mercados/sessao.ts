@@ -3,6 +3,7 @@ import { createHmac } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DURACAO_SESSAO_MS } from '../domain/contas.ts';
 import type { Cofre } from '../http/cofre.ts';
+import type { CookieDeSaida } from '../http/saida.ts';
 import { abrirVerificacao, type CookieDeVerificacao } from '../http/verificacao.ts';
 import type { Verificacao } from './oauth.ts';
 
@@ -13,6 +14,7 @@ import type { Verificacao } from './oauth.ts';
  */
 export const COOKIE_SESSAO = 'mercadosSession';
 export const COOKIE_VERIFICACAO = 'mercados_auth';
+export const COOKIE_SAIDA = 'mercados_saiu';
 
 interface OpcoesCookie {
   readonly seguro: boolean;
@@ -51,6 +53,9 @@ export function apagarCookieSessao(reply: FastifyReply, opcoes: OpcoesCookie): v
 export function tokenCsrf(segredo: string, tokenSessao: string): string {
   return createHmac('sha256', segredo).update(`csrf:${tokenSessao}`).digest('base64url');
 }
+
+/** The mark a Mercados logout leaves (`src/http/saida.ts`): the next login asks the provider again. */
+export const cookieDeSaida = (opcoes: OpcoesCookie): CookieDeSaida => ({ nome: COOKIE_SAIDA, seguro: opcoes.seguro });
 
 /** The Mercados login's verification cookie (`src/http/verificacao.ts`), sent only to its callback. */
 export const cookieDeVerificacao = (opcoes: OpcoesCookie & { readonly caminho: string }): CookieDeVerificacao => ({ nome: COOKIE_VERIFICACAO, caminho: opcoes.caminho, seguro: opcoes.seguro });

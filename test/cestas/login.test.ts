@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { Navegador, ateOCallback, entrarPeloProvedor, tokenCsrf } from '../helpers/navegador.ts';
+import { COOKIE_SAIDA } from '../../src/cestas/sessao.ts';
+import { Navegador, aondeOProvedorLeva, ateOCallback, enviarFormulario, entrarPeloProvedor, tokenCsrf, type Resposta } from '../helpers/navegador.ts';
 import { criarUsuario, emailUnico } from '../helpers/fabricas.ts';
 import { iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
 
@@ -193,5 +195,104 @@ describe('login da face Cestas pelo provedor OpenID', () => {
     assert.equal(r.status, 303);
     assert.equal(nav.cookie(amb.url, 'appSession'), undefined);
     assert.equal((await nav.getJson(`${amb.url}/`)).status, 401);
+  });
+
+  /** Logs in through the provider and presses "Sair" (a form on every page), following every redirect. */
+  async function entrarESair(nav: Navegador, email: string): Promise<Resposta> {
+    const painel = await entrarPeloProvedor(nav, `${amb.url}/`, { email });
+    return nav.post(`${amb.url}/logout`, { form: { _csrf: tokenCsrf(painel.texto) } });
+  }
+
+
+  test('"Sair" encerra também a sessão no provedor sem perguntar: a página dele se envia sozinha e termina em /saiu', async () => {
+    const u = await criarUsuario(amb.banco);
+    const nav = new Navegador();
+    const noProvedor = await entrarESair(nav, u.email);
+    const saida = new URL(noProvedor.url);
+    assert.equal(saida.origin, amb.idp, 'a saída passa pelo endereço de encerramento do provedor');
+    assert.ok(saida.searchParams.get('id_token_hint'), 'com o ID token como dica');
+    assert.equal(saida.searchParams.get('post_logout_redirect_uri'), `${amb.url}/saiu`);
+
+    // The page asks nothing and offers nothing to press (the button is for browsers without
+    // JavaScript); its one script, allowed by its hash, posts the form (test/navegador/sair.test.ts
+    // watches chromium do it).
+    assert.equal(noProvedor.status, 200);
+    assert.doesNotMatch(noProvedor.texto, /Deseja sair/);
+    assert.ok(!noProvedor.texto.replace(/<noscript>[\s\S]*?<\/noscript>/g, '').includes('<button'), 'nenhum botão à vista');
+    const scripts = [...noProvedor.texto.matchAll(/<script>([^<]*)<\/script>/g)].map((m) => m[1] ?? '');
+    assert.equal(scripts.length, 1);
+    const [script = ''] = scripts;
+    assert.match(script, /getElementById\('op\.logoutForm'\)\.submit\(\)/);
+    const csp = noProvedor.headers.get('content-security-policy') ?? '';
+    assert.ok(csp.includes(`script-src 'sha256-${createHash('sha256').update(script).digest('base64')}'`), `o CSP permite o script pelo hash: ${csp}`);
+    assert.match(noProvedor.texto, /<input type="hidden" form="op.logoutForm" name="logout" value="yes">/);
+
+    const saiu = await enviarFormulario(nav, noProvedor, 'op.logoutForm');
+    assert.equal(saiu.url, `${amb.url}/saiu`);
+    assert.equal(saiu.status, 200);
+    assert.match(saiu.texto, /Você saiu da Cestaria/);
+    assert.equal((await nav.getJson(`${amb.url}/`)).status, 401);
+
+    // The provider's session is over: even without the mark our logout left, it asks who is there.
+    nav.apagarCookie(amb.url, COOKIE_SAIDA);
+    const { autorizacao, destino } = await aondeOProvedorLeva(nav, `${amb.url}/`, amb.idp);
+    assert.equal(autorizacao.searchParams.get('prompt'), null);
+    assert.match(destino.pathname, /^\/interaction\/[^/]+$/, `o provedor mostra o seu formulário de login, não devolve a pessoa: ${destino.href}`);
+  });
+
+  test('depois de sair, o próximo login pede a pessoa de novo (prompt=login), mesmo com a sessão do provedor viva; o login apaga a marca', async () => {
+    const u = await criarUsuario(amb.banco, { nome: 'Sara Saída' });
+    const nav = new Navegador();
+    const painel = await entrarPeloProvedor(nav, `${amb.url}/`, { email: u.email });
+    const r = await nav.post(`${amb.url}/logout`, { form: { _csrf: tokenCsrf(painel.texto) } }, { seguir: false });
+    assert.equal(r.status, 303);
+    const marca = r.headers.getSetCookie().find((c) => c.startsWith(`${COOKIE_SAIDA}=`));
+    assert.ok(marca, 'sair deixa a marca no navegador');
+    assert.match(marca, /; Path=\//);
+    assert.match(marca, /; HttpOnly/i);
+    assert.match(marca, /; SameSite=Lax/i);
+    assert.doesNotMatch(marca, /Secure/i, 'fora de produção o cookie não exige https');
+    // Nobody submits the provider's page (a browser without JavaScript, a closed tab): its
+    // session lives on, and without the mark this browser would go straight back in.
+    nav.apagarCookie(amb.url, COOKIE_SAIDA);
+    const semMarca = await aondeOProvedorLeva(nav, `${amb.url}/`, amb.idp);
+    assert.ok(semMarca.destino.href.startsWith(`${amb.url}/callback?`), `sem a marca, o provedor devolveria a pessoa: ${semMarca.destino.href}`);
+    nav.definirCookie(amb.url, COOKIE_SAIDA, '1');
+
+    const comMarca = await aondeOProvedorLeva(nav, `${amb.url}/`, amb.idp);
+    assert.equal(comMarca.autorizacao.searchParams.get('prompt'), 'login');
+    assert.match(comMarca.destino.pathname, /^\/interaction\/[^/]+$/, `o provedor pede a pessoa de novo: ${comMarca.destino.href}`);
+    const dentro = await nav.post(`${comMarca.destino.href}/login`, { form: { email: u.email, nome: 'Sara' } });
+    assert.equal(dentro.status, 200);
+    assert.equal(new URL(dentro.url).pathname, '/');
+    assert.match(dentro.texto, /Olá, Sara Saída!/);
+    assert.equal(nav.cookie(amb.url, COOKIE_SAIDA), undefined, 'o login apagou a marca');
+    // Only the first login after leaving asks: the next one is the provider's usual single sign-on.
+    nav.apagarCookie(amb.url, 'appSession');
+    const seguinte = await aondeOProvedorLeva(nav, `${amb.url}/`, amb.idp);
+    assert.equal(seguinte.autorizacao.searchParams.get('prompt'), null);
+    assert.ok(seguinte.destino.href.startsWith(`${amb.url}/callback?`));
+  });
+
+  test('sem o ID token, ou com o de outra pessoa, o provedor pergunta antes de encerrar a sua sessão', async () => {
+    const [a, b] = [await criarUsuario(amb.banco), await criarUsuario(amb.banco)];
+    const navA = new Navegador();
+    const painelA = await entrarPeloProvedor(navA, `${amb.url}/`, { email: a.email });
+    const saidaA = await navA.post(`${amb.url}/logout`, { form: { _csrf: tokenCsrf(painelA.texto) } }, { seguir: false });
+    const dicaDeA = new URL(saidaA.headers.get('location') ?? '').searchParams.get('id_token_hint') ?? '';
+    assert.ok(dicaDeA);
+
+    const navB = new Navegador();
+    await entrarPeloProvedor(navB, `${amb.url}/`, { email: b.email });
+    for (const endereco of [`${amb.idp}/session/end`, `${amb.idp}/session/end?id_token_hint=${encodeURIComponent(dicaDeA)}`]) {
+      const pagina = await navB.get(endereco);
+      assert.equal(pagina.status, 200, endereco);
+      assert.match(pagina.texto, /Deseja sair também do provedor de login\?/, endereco);
+      assert.doesNotMatch(pagina.texto, /<script/, endereco);
+      assert.doesNotMatch(pagina.headers.get('content-security-policy') ?? '', /script-src/, endereco);
+    }
+    assert.equal((await navB.getJson(`${amb.url}/`)).status, 200, 'a sessão de B na Cestaria segue');
+    navB.apagarCookie(amb.url, 'appSession');
+    assert.ok((await aondeOProvedorLeva(navB, `${amb.url}/`, amb.idp)).destino.href.startsWith(`${amb.url}/callback?`), 'e a do provedor também');
   });
 });

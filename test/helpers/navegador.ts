@@ -185,3 +185,47 @@ export async function ateOCallback(nav: Navegador, inicio: string, prefixoCallba
   if (!local.startsWith(prefixoCallback)) throw new Error(`o provedor não levou ao callback: ${local}`);
   return local;
 }
+
+/** The attributes of one HTML start tag, names in lower case (values as written, entities left alone). */
+function atributos(tag: string): Map<string, string> {
+  const m = new Map<string, string>();
+  for (const a of tag.matchAll(/([\w:.-]+)\s*=\s*"([^"]*)"/g)) m.set((a[1] ?? '').toLowerCase(), a[2] ?? '');
+  return m;
+}
+
+/**
+ * What a page's `form.submit()` sends: a post of the form with this id to its action, with the
+ * hidden fields inside it or naming it in their `form` attribute, as a browser would.
+ */
+export function enviarFormulario(nav: Navegador, pagina: Resposta, id: string): Promise<Resposta> {
+  const abre = [...pagina.texto.matchAll(/<form\b[^>]*>/g)].find((m) => atributos(m[0]).get('id') === id);
+  if (abre === undefined) throw new Error(`a página ${pagina.url} não tem o formulário ${id}`);
+  const fecha = pagina.texto.indexOf('</form>', abre.index);
+  const campos: Record<string, string[]> = {};
+  for (const m of pagina.texto.matchAll(/<input\b[^>]*>/g)) {
+    const a = atributos(m[0]);
+    const dentro = m.index > abre.index && m.index < fecha;
+    const nome = a.get('name');
+    if (nome === undefined || !(dentro || a.get('form') === id)) continue;
+    (campos[nome] ??= []).push(a.get('value') ?? '');
+  }
+  const acao = new URL(atributos(abre[0]).get('action') ?? '', pagina.url).href;
+  return nav.post(acao, { form: campos });
+}
+
+/**
+ * Where the provider at `idp` takes this browser when `inicio` sends it there to log in: the
+ * authorization request, and where it ends, the provider's login form (`/interaction/…`) or
+ * straight back to the application (a silent login, stopped before the callback is visited).
+ */
+export async function aondeOProvedorLeva(nav: Navegador, inicio: string, idp: string): Promise<{ autorizacao: URL; destino: URL }> {
+  const ida = await nav.get(inicio, { seguir: false });
+  const autorizacao = new URL(ida.headers.get('location') ?? '', inicio);
+  if (autorizacao.origin !== idp) throw new Error(`esperava ir ao provedor, foi a ${autorizacao.href}`);
+  let local = autorizacao.href;
+  for (let i = 0; i < 5 && local.startsWith(idp) && !/\/interaction\/[^/]+$/.test(new URL(local).pathname); i++) {
+    const passo = await nav.get(local, { seguir: false });
+    local = new URL(passo.headers.get('location') ?? '', local).href;
+  }
+  return { autorizacao, destino: new URL(local) };
+}

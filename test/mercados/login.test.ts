@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { criarAppMercados } from '../../src/mercados/app.ts';
 import { subDoEmail } from '../../src/idp/provedor.ts';
+import { COOKIE_SAIDA } from '../../src/mercados/sessao.ts';
 import { emailUnico } from '../helpers/fabricas.ts';
-import { Navegador } from '../helpers/navegador.ts';
+import { Navegador, aondeOProvedorLeva } from '../helpers/navegador.ts';
 import { iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
 import { ateOCallback, contaPorEmail, entrarNoMercados, perfisDe, sessoesDe, setCookie, zerarLimiteDeLogin } from './apoio.ts';
 
@@ -42,6 +43,7 @@ describe('login da face Mercados pelo provedor OAuth', () => {
     assert.equal(destino.searchParams.get('response_type'), 'code');
     assert.equal(destino.searchParams.get('code_challenge_method'), 'S256');
     for (const p of ['state', 'code_challenge', 'client_id']) assert.ok(destino.searchParams.get(p), `falta ${p}`);
+    assert.equal(destino.searchParams.get('prompt'), null, 'sem ter saído, nada de prompt');
     const escopos = (destino.searchParams.get('scope') ?? '').split(' ');
     assert.ok(escopos.includes('profile') && escopos.includes('email'), `escopos: ${escopos.join(' ')}`);
 
@@ -236,6 +238,41 @@ describe('login da face Mercados pelo provedor OAuth', () => {
     const velho = new Navegador();
     velho.definirCookie(amb.urlMercados, 'mercadosSession', primeiro);
     assert.deepEqual((await velho.getJson(`${amb.urlMercados}/auth/status`)).json(), { authenticated: false });
+  });
+
+
+  test('GET /logout volta a / e o próximo login pede a pessoa de novo ao provedor (prompt=login); o login apaga a marca', async () => {
+    const email = emailUnico('sair');
+    const nav = new Navegador();
+    await entrarNoMercados(amb, nav, { email, nome: 'Sílvia Saída' });
+    const saiu = await nav.get(`${amb.urlMercados}/logout`, { seguir: false });
+    assert.equal(saiu.status, 302);
+    assert.equal(saiu.headers.get('location'), '/');
+    const marca = setCookie(saiu, COOKIE_SAIDA);
+    assert.ok(marca, 'sair deixa a marca no navegador');
+    assert.match(marca, /; Path=\//);
+    assert.match(marca, /; HttpOnly/i);
+    assert.match(marca, /; SameSite=Lax/i);
+    assert.doesNotMatch(marca, /Secure/i, 'fora de produção o cookie não exige https');
+
+    // The spec's logout ends at /, so the provider's session lives on: without the mark, this
+    // browser would go straight back in.
+    nav.apagarCookie(amb.urlMercados, COOKIE_SAIDA);
+    const semMarca = await aondeOProvedorLeva(nav, `${amb.urlMercados}/auth/idp`, amb.idp);
+    assert.equal(semMarca.autorizacao.searchParams.get('prompt'), null);
+    assert.ok(semMarca.destino.href.startsWith(`${amb.urlMercados}/auth/idp/callback?`), `sem a marca, o provedor devolveria a pessoa: ${semMarca.destino.href}`);
+    nav.definirCookie(amb.urlMercados, COOKIE_SAIDA, '1');
+
+    // "Entrar" again: the provider shows its login form.
+    await zerarLimiteDeLogin(amb.banco);
+    const login = await nav.get(`${amb.urlMercados}/login`);
+    assert.match(new URL(login.url).pathname, /^\/interaction\/[^/]+$/, `o provedor pede a pessoa de novo: ${login.url}`);
+    const autorizacao = login.caminho.map((u) => new URL(u)).find((u) => u.origin === amb.idp && u.pathname === '/auth');
+    assert.equal(autorizacao?.searchParams.get('prompt'), 'login');
+    const dentro = await nav.post(`${login.url}/login`, { form: { email, nome: 'Sílvia Saída' } });
+    assert.equal(new URL(dentro.url).pathname, '/dashboard');
+    assert.equal(nav.cookie(amb.urlMercados, COOKIE_SAIDA), undefined, 'o login apagou a marca');
+    assert.equal((await nav.getJson(`${amb.urlMercados}/auth/status`)).json<{ authenticated: boolean }>().authenticated, true);
   });
 
   test('provedor fora do ar → /login?error=auth_failed, e o serviço segue de pé', async () => {

@@ -7,6 +7,7 @@ import { DURACAO_SESSAO_MS } from '../../src/domain/contas.ts';
 import { iniciarProvedorDev } from '../../src/idp/provedor.ts';
 import { criarAppMercados } from '../../src/mercados/app.ts';
 import { INTERVALO_LIMPEZA_MS } from '../../src/mercados/limpeza.ts';
+import { COOKIE_SAIDA } from '../../src/mercados/sessao.ts';
 import { DIALETO, bancoNovo, urlDoBanco } from '../helpers/banco.ts';
 import { emailUnico } from '../helpers/fabricas.ts';
 import { Navegador, type Resposta } from '../helpers/navegador.ts';
@@ -251,7 +252,7 @@ describe('sessões da face Mercados', () => {
 });
 
 describe('sessões da face Mercados em produção', () => {
-  test('o cookie de sessão é Secure, HttpOnly, SameSite=Lax e dura 24 h', async () => {
+  test('o cookie de sessão é Secure, HttpOnly, SameSite=Lax e dura 24 h; a marca de saída também é Secure e HttpOnly', async () => {
     const idp = await iniciarProvedorDev('127.0.0.1', 0);
     const bancoConfig = await bancoNovo();
     const config = carregarConfig({
@@ -290,6 +291,11 @@ describe('sessões da face Mercados em produção', () => {
       assert.match(linha, /; SameSite=Lax/i);
       assert.match(linha, /; Max-Age=86400(;|$)/);
       assert.match(r.headers.get('strict-transport-security') ?? '', /max-age=/);
+      const saida = setCookie(await nav.get(`${url}/logout`, { seguir: false }), COOKIE_SAIDA);
+      assert.ok(saida, 'sair deixa a marca');
+      assert.match(saida, /; Secure/i);
+      assert.match(saida, /; HttpOnly/i);
+      assert.match(saida, /; SameSite=Lax/i);
     } finally {
       await app.close();
       await banco.destroy();

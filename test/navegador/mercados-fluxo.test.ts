@@ -219,9 +219,8 @@ describe('cliente web da face Mercados no navegador', { skip: pular }, () => {
     await pagina.locator('main').getByRole('link', { name: 'Entrar' }).waitFor();
     assert.equal(await sessoesDe(amb.banco, (await contaPorEmail(amb.banco, admin.email))?.id ?? 0), 0, 'a sessão acabou no servidor');
 
-    // The development provider still remembers this browser and would log it straight back in;
-    // forgetting it (our own session cookie is already gone) keeps the way ending at its login page.
-    await ctx.contexto.clearCookies();
+    // The development provider still remembers this browser, but the logout's mark makes the next
+    // login ask it for the person again (prompt=login): the way ends at its login page.
     const loginDaOutra = outra.waitForRequest(`${amb.urlMercados}/login`);
     await outra.getByRole('navigation', { name: 'Principal' }).getByRole('link', { name: 'Mercados' }).click();
     await loginDaOutra;

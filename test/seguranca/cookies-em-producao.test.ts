@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { criarAppCestas } from '../../src/cestas/app.ts';
 import { COOKIE_FLASH } from '../../src/cestas/resposta.ts';
-import { COOKIE_SESSAO, COOKIE_VERIFICACAO } from '../../src/cestas/sessao.ts';
+import { COOKIE_SAIDA, COOKIE_SESSAO, COOKIE_VERIFICACAO } from '../../src/cestas/sessao.ts';
 import { carregarConfig } from '../../src/config.ts';
 import { abrirBanco, type Banco } from '../../src/db/banco.ts';
 import { iniciarProvedorDev, type ProvedorDev } from '../../src/idp/provedor.ts';
@@ -53,7 +53,7 @@ describe('face Cestas em produção: todo cookie é Secure', () => {
     await idp.fechar();
   });
 
-  test('verificação do login, sessão e aviso de uma só vez saem com Secure e HttpOnly', async () => {
+  test('verificação do login, sessão, aviso de uma só vez e a marca de saída saem com Secure e HttpOnly', async () => {
     const u = await criarUsuario(banco, { perfil: ['consumidor'], nome: 'Pessoa em Produção' });
     const nav = new Navegador();
     const gravados = new Map<string, string>();
@@ -68,7 +68,8 @@ describe('face Cestas em produção: todo cookie é Secure', () => {
     const salvar = await nav.post(`${url}/profile`, { form: { _csrf: tokenCsrf(perfil.texto), nome: 'Pessoa em Produção', cientepolitica: 'true' } }, { seguir: false });
     assert.equal(salvar.status, 303);
     guardar(salvar);
-    for (const nome of [COOKIE_VERIFICACAO, COOKIE_SESSAO, COOKIE_FLASH]) {
+    guardar(await nav.post(`${url}/logout`, { form: { _csrf: tokenCsrf(perfil.texto) } }, { seguir: false }));
+    for (const nome of [COOKIE_VERIFICACAO, COOKIE_SESSAO, COOKIE_FLASH, COOKIE_SAIDA]) {
       const linha = gravados.get(nome);
       assert.ok(linha !== undefined, `o cookie ${nome} foi gravado (${[...gravados.keys()].join(', ')})`);
       assert.match(linha, /; Secure/i, nome);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { Navegador } from '../helpers/navegador.ts';
+import { Navegador, enviarFormulario } from '../helpers/navegador.ts';
 import { csrfDe, entrarComo, type Pessoa } from '../helpers/sessoes.ts';
 import { iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
 import { entrarNoMercados } from '../mercados/apoio.ts';
@@ -34,12 +34,14 @@ describe('uma sessão encerrada não vale em rota nenhuma, pública ou não', ()
     },
     'POST /logout pelo formulário (e pelo provedor)': async (p) => {
       const r = await p.nav.post(`${amb.url}/logout`, { form: { _csrf: await csrfDe(amb, p.nav) } }, { headers: { accept: 'text/html', 'sec-fetch-site': 'same-origin' } });
-      // The provider's end-session page asks whether to leave it too.
-      assert.match(r.texto, /Deseja sair também do provedor de login/);
+      // The provider's end-session page posts itself (test/cestas/login.test.ts): this does what its script does.
+      assert.match(r.texto, /Encerrando a sessão no provedor de login/);
+      assert.equal((await enviarFormulario(p.nav, r, 'op.logoutForm')).url, `${amb.url}/saiu`);
     },
     'GET /logout navegando na própria página': async (p) => {
       const r = await p.nav.get(`${amb.url}/logout`, { headers: { accept: 'text/html', 'sec-fetch-site': 'same-origin' } });
-      assert.match(r.texto, /Deseja sair também do provedor de login/);
+      assert.match(r.texto, /Encerrando a sessão no provedor de login/);
+      assert.equal((await enviarFormulario(p.nav, r, 'op.logoutForm')).url, `${amb.url}/saiu`);
     },
   };
 

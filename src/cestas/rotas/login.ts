@@ -9,7 +9,8 @@ import type { ContextoCestas } from '../contexto-cestas.ts';
 import { ErroLogin } from '../oidc.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import { apagarVerificacao } from '../../http/verificacao.ts';
-import { DURACAO_SESSAO_MS, apagarSessao, cookieDeVerificacao, gravarSessao, lerVerificacao } from '../sessao.ts';
+import { esquecerSaida, marcarSaida } from '../../http/saida.ts';
+import { DURACAO_SESSAO_MS, apagarSessao, cookieDeSaida, cookieDeVerificacao, gravarSessao, lerVerificacao } from '../sessao.ts';
 import { paginaConfirmarSaida, paginaErroLogin, paginaSaiu } from '../views/paginas.ts';
 import { navegacaoPropria } from '../../http/protecoes.ts';
 import { ParamsId, UsuarioJson, escrita, navegacao } from '../esquemas.ts';
@@ -50,6 +51,7 @@ export function rotasLogin(app: AppTipada, ctx: ContextoCestas): void {
       }
       const { usuario, inicio } = await conferirVinculoDeLogin(ctx.banco, identidade, agora);
       gravarSessao(reply, ctx.cofreSessao, { identidade, idToken }, inicio, cookie);
+      esquecerSaida(req, reply, cookieDeSaida(cookie));
       req.log.info({ sub: identidade.sub, registrado: usuario !== undefined }, 'login concluído');
       return reply.redirect(usuario === undefined ? '/usuarionovo' : verificacao.volta, 303);
     } catch (e) {
@@ -63,10 +65,16 @@ export function rotasLogin(app: AppTipada, ctx: ContextoCestas): void {
     }
   });
 
+  /**
+   * Ends the session here and, through the provider's end-session address with the ID token as
+   * hint, the provider's own (the development provider then ends it without asking); the mark
+   * left in the browser makes the next login ask the provider again, whatever the provider did.
+   */
   async function sair(req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     const idToken = req.sessao?.idToken;
     if (req.sessao !== null) await registrarSessaoEncerrada(ctx.banco, req.sessao.sid, req.sessao.inicio + DURACAO_SESSAO_MS, ctx.relogio.agora());
     apagarSessao(reply, cookie);
+    marcarSaida(reply, cookieDeSaida(cookie));
     if (querJson(req)) return enviarJson(reply, null, 'Sessão encerrada');
     const depois = `${ctx.baseUrl()}/saiu`;
     const noProvedor = idToken === undefined ? null : await ctx.oidc.urlDeSaida(idToken, depois);

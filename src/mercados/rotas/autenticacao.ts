@@ -13,7 +13,8 @@ import { navegacaoPropria } from '../../http/protecoes.ts';
 import { SemCorpo } from '../../http/esquemas.ts';
 import { Erro, pagina, redirecionamento } from '../esquemas.ts';
 import { apagarVerificacao, gravarVerificacao } from '../../http/verificacao.ts';
-import { apagarCookieSessao, cookieDeVerificacao, gravarCookieSessao, lerVerificacao } from '../sessao.ts';
+import { esquecerSaida, marcarSaida, saiuAntes } from '../../http/saida.ts';
+import { apagarCookieSessao, cookieDeSaida, cookieDeVerificacao, gravarCookieSessao, lerVerificacao } from '../sessao.ts';
 
 /** Login attempts at /auth/<name> per client address (spec, section 8). */
 export const LIMITE_LOGIN = { tentativas: 5, janelaMs: 15 * 60 * 1000 } as const;
@@ -45,6 +46,7 @@ const Status = Type.Object({
 export function rotasAutenticacao(app: AppTipada, ctx: ContextoMercados): void {
   const cookie = { seguro: ctx.cookiesSeguros };
   const verificacao = cookieDeVerificacao({ ...cookie, caminho: `${ctx.caminhoAuth}/callback` });
+  const saida = cookieDeSaida(cookie);
 
   app.get(
     '/login',
@@ -68,7 +70,8 @@ export function rotasAutenticacao(app: AppTipada, ctx: ContextoMercados): void {
       return reply.send({ error: MENSAGEM_LIMITE_LOGIN });
     }
     try {
-      const { url, verificacao: v } = await ctx.oauth.iniciar();
+      // After a logout in this browser the provider is asked to authenticate the person again.
+      const { url, verificacao: v } = await ctx.oauth.iniciar(saiuAntes(req, saida));
       gravarVerificacao(reply, ctx.cofreVerificacao, v, agora.getTime(), verificacao);
       return reply.redirect(url.href, 302);
     } catch (e) {
@@ -97,6 +100,7 @@ export function rotasAutenticacao(app: AppTipada, ctx: ContextoMercados): void {
         sessaoAnterior: req.tokenSessao,
       });
       gravarCookieSessao(reply, login.sessao, cookie);
+      esquecerSaida(req, reply, saida);
       req.log.info({ userId: login.conta.id, criada: login.criada }, 'login concluído');
       return reply.redirect('/dashboard', 302);
     } catch (e) {
@@ -106,7 +110,12 @@ export function rotasAutenticacao(app: AppTipada, ctx: ContextoMercados): void {
     }
   });
 
-  /** Ends the session server-side; when that fails the session stays and the client is told. */
+  /**
+   * Ends the session server-side; when that fails the session stays and the client is told.
+   * NOTE: the spec's logout ends at /, so the provider's session is not ended here (Mercados keeps
+   * no ID token to hint with); the mark left in the browser makes the next login ask the provider
+   * to authenticate the person again instead of logging them straight back in.
+   */
   async function sair(req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     if (req.tokenSessao !== null) {
       try {
@@ -117,6 +126,7 @@ export function rotasAutenticacao(app: AppTipada, ctx: ContextoMercados): void {
       }
     }
     apagarCookieSessao(reply, cookie);
+    marcarSaida(reply, saida);
     return reply.redirect('/', 302);
   }
 
