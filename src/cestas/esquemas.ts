@@ -96,8 +96,12 @@ const CicloResumo = Type.Object({ id: Id, nome: Type.String(), ...Datas, fase: F
 const Ciclo = Type.Object({
   id: Id, nome: Type.String(), ...Datas, fase: Fase, ativo: Type.Boolean(), fechadoEm: Nulo(Instante),
   cicloEntregas: Type.Array(Type.Object({ id: Id, dataEntrega: Data, observacao: Nulo(Type.String()) })),
-  cicloCestas: Type.Array(Type.Object({ id: Id, cestaId: Id, nome: Type.String(), quantidadeCestas: Type.Integer(), quantidadePedida: Type.Integer() })),
+  cicloCestas: Type.Array(Type.Object({
+    id: Id, cestaId: Id, nome: Type.String(), quantidadeCestas: Type.Integer(), quantidadePedida: Type.Integer(),
+    composta: Type.Boolean({ description: 'Algo composto nela: só então pode ser pedida' }),
+  })),
   cicloProdutos: Type.Array(Type.Object({ id: Id, produtoId: Id, nome: Type.String(), unidade: Type.String(), quantidade: Quantidade, valor: Reais })),
+  sobras: Type.Array(Type.Object({ produtoId: Id, nome: Type.String(), unidade: Type.String(), sobra: Quantidade }), { description: 'O que as ofertas finalizadas deixam de cada produto depois das cestas: o teto dos extras' }),
   ...Carimbos,
 });
 
@@ -223,6 +227,7 @@ export const PaginaPedido = Type.Intersect([
     ciclo: Type.Object({ id: Id, nome: Type.String(), fase: Fase, dataPedidoInicio: Data, dataPedidoFim: Data }),
     cestas: Type.Array(Type.Object({
       cicloCestaId: Id, cestaId: Id, nome: Type.String(), descricao: Nulo(Type.String()), valor: Reais, disponivel: Type.Number(),
+      emComposicao: Type.Boolean({ description: 'Nada composto nela ainda: não pode ser pedida' }),
       composicao: Type.Array(Type.Object({ produto: Type.String(), quantidade: Quantidade, unidade: Type.String() })),
     })),
     extras: Type.Array(Type.Object({ cicloProdutoId: Id, produtoId: Id, nome: Type.String(), unidade: Type.String(), valor: Reais, disponivel: Quantidade })),
@@ -321,6 +326,15 @@ export const FechamentoDoCiclo = Type.Object({
   cicloid: Id, fechadoEm: Instante, novas: Type.Integer({ description: 'Movimentações registradas agora; 0 se o ciclo já estava fechado' }),
   debitos: Reais, creditos: Reais,
 });
+
+export const PreviaDoFechamento = Type.Object({
+  ciclo: Type.Object({ id: Id, nome: Type.String(), dataPedidoFim: Data, fechadoEm: Nulo(Instante) }),
+  possivel: Type.Boolean({ description: 'Fechar é possível hoje: os pedidos terminaram e o ciclo está aberto' }),
+  confirmados: Type.Integer(),
+  naoConfirmados: Type.Array(Type.Object({ pedidoId: Id, nome: Type.String(), totalComTaxa: Reais }), { description: 'Pedidos sem confirmação: não entram na entrega nem na cobrança' }),
+  debitos: Reais, creditos: Reais, fornecedores: Type.Integer(),
+});
+export const CorpoReabrirCiclo = Type.Object({ motivo: Type.String({ maxLength: 500, description: 'Por que o ciclo precisa ser reaberto (fica na auditoria)' }) });
 
 const Celula = Type.Union([Type.Number(), Type.String(), Type.Null()]);
 export const RelatorioJson = Type.Object({

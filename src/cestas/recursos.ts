@@ -219,10 +219,12 @@ export const ciclo: Recurso<Ciclo, OpcoesCiclo> = {
   atualizar: (ctx, ator, id, entrada) => salvarCiclo(ctx.banco, ator, id, lerCiclo(entrada), ctx.relogio.agora(), hoje(ctx)),
   apagar: (ctx, ator, id) => apagarCiclo(ctx.banco, ator, id, ctx.relogio.agora(), hoje(ctx)),
   colunas: [],
-  opcoes: async (ctx) => ({
+  opcoes: async (ctx, ator) => ({
     cestas: await ctx.banco.selectFrom('cesta').select(['id', 'nome', 'ativo']).orderBy('nomeChave').execute(),
     produtos: await ctx.banco.selectFrom('produto').select(['id', 'nome', 'unidade', 'ativo']).orderBy('nomeChave').orderBy('unidade').execute(),
+    podeReabrir: ehMaster(ator),
   }),
+  depoisDeSalvar: (c) => `/ciclo/${c.id}`,
   campos: () => [],
   valoresDe: (c) => ({
     nome: c.nome, dataOfertaInicio: c.dataOfertaInicio, dataOfertaFim: c.dataOfertaFim, dataPedidoInicio: c.dataPedidoInicio,

@@ -20,7 +20,7 @@ export const ACOES = [
   'painel', 'perfilProprio', 'catalogoLer', 'catalogoEscrever', 'usuariosLer', 'usuariosEscrever', 'auditoriaLer',
   'ofertasLer', 'ofertasEscrever', 'composicaoLer', 'composicaoEscrever', 'pedidosLer', 'pedidosEscrever',
   'financeiroLer', 'financeiroEscrever', 'relatoriosFornecedores', 'relatoriosConsumidores', 'documentoEntrega',
-  'loginLiberar',
+  'loginLiberar', 'cicloReabrir',
 ] as const;
 export type Acao = (typeof ACOES)[number];
 
@@ -51,6 +51,8 @@ const REGRAS: Readonly<Record<Acao, Regra>> = {
   documentoEntrega: ['master', 'admin', 'info', 'fornecedor', 'consumidor'],
   // Releasing an account's login binding hands the account to whoever logs in next with its e-mail.
   loginLiberar: ['master'],
+  // Reopening a closed cycle undoes the lock its movements rely on: a master, with a reason, audited.
+  cicloReabrir: ['master'],
 };
 
 /** Whether the actor may perform the action; inactive or unregistered users may do nothing here. */

@@ -1,7 +1,7 @@
 import { contem, totalDaLista } from '../db/consultas.ts';
 import { ehPostgres, emTransacao, travar, type Banco, type Db } from '../db/banco.ts';
 import { consultaPreparada } from '../db/preparadas.ts';
-import { conferirCapacidade, extrasPublicados, linhasOfertadas } from './alocacao.ts';
+import { conferirCapacidade, extrasPublicados, linhasOfertadas, sobraDaLinha, type LinhaOfertada } from './alocacao.ts';
 import type { Ator } from './acesso.ts';
 import { auditar } from './auditoria.ts';
 import { formatarQuantidade } from '../decimal.ts';
@@ -118,6 +118,16 @@ export interface CicloCesta {
   readonly quantidadeCestas: number;
   /** Baskets already in saved orders. */
   readonly quantidadePedida: number;
+  /** Something is composed in it: only then is it for sale. */
+  readonly composta: boolean;
+}
+
+/** What the finalised offers leave over of a product once the baskets are composed: the cap of its extras. */
+export interface SobraDoProduto {
+  readonly produtoId: number;
+  readonly nome: string;
+  readonly unidade: string;
+  readonly sobraMilesimos: number;
 }
 
 export interface CicloProduto {
@@ -135,6 +145,8 @@ export interface Ciclo extends CicloResumo {
   readonly cicloEntregas: CicloEntrega[];
   readonly cicloCestas: CicloCesta[];
   readonly cicloProdutos: CicloProduto[];
+  /** Per offered product, what baskets leave over (extras may publish up to it). */
+  readonly sobras: SobraDoProduto[];
   readonly createdAt: string;
   readonly updatedAt: string;
 }
@@ -234,12 +246,17 @@ export function regrasDoCiclo(lido: CicloLido, ilegiveis: ReadonlySet<string> = 
 export async function obterCiclo(db: Db, id: number, hoje: string): Promise<Ciclo> {
   const l = await db.selectFrom('ciclo').selectAll().where('id', '=', id).executeTakeFirst();
   if (l === undefined) throw new NaoEncontrado('CICLO_NAO_ENCONTRADO', `Não encontramos o ciclo ${id}`);
-  const [entregas, cestas, produtos] = await Promise.all([
+  const [entregas, cestas, produtos, ofertadas] = await Promise.all([
     db.selectFrom('cicloentrega').select(['id', 'dataEntrega', 'observacao']).where('cicloid', '=', id).orderBy('dataEntrega').orderBy('id').execute(),
     db
       .selectFrom('ciclocesta')
       .innerJoin('cesta', 'cesta.id', 'ciclocesta.cestaId')
       .select(['ciclocesta.id', 'ciclocesta.cestaId', 'cesta.nome', 'ciclocesta.quantidadeCestas', 'ciclocesta.reservadoMilesimos as pedidoMilesimos'])
+      .select((eb) => eb.exists(eb
+        .selectFrom('composicao as c')
+        .innerJoin('composicaoproduto as x', 'x.composicaoid', 'c.id')
+        .select('x.id')
+        .whereRef('c.cicloCestaId', '=', 'ciclocesta.id')).as('composta'))
       .where('ciclocesta.cicloid', '=', id)
       .orderBy('ciclocesta.id')
       .execute(),
@@ -250,6 +267,7 @@ export async function obterCiclo(db: Db, id: number, hoje: string): Promise<Cicl
       .where('cicloproduto.cicloid', '=', id)
       .orderBy('cicloproduto.id')
       .execute(),
+    linhasOfertadas(db, id),
   ]);
   return {
     id: l.id, nome: l.nome, dataOfertaInicio: l.dataOfertaInicio, dataOfertaFim: l.dataOfertaFim, dataPedidoInicio: l.dataPedidoInicio,
@@ -258,13 +276,29 @@ export async function obterCiclo(db: Db, id: number, hoje: string): Promise<Cicl
     cicloEntregas: entregas,
     cicloCestas: cestas.map((c) => ({
       id: c.id, cestaId: c.cestaId, nome: c.nome, quantidadeCestas: c.quantidadeCestas,
-      quantidadePedida: Math.round(Number(c.pedidoMilesimos) / 1000),
+      quantidadePedida: Math.round(Number(c.pedidoMilesimos) / 1000), composta: Boolean(Number(c.composta)),
     })),
+    sobras: sobrasPorProduto(ofertadas),
     cicloProdutos: produtos.map((p) => ({
       id: p.id, produtoId: p.produtoId, nome: p.nome, unidade: p.unidade,
       quantidadeMilesimos: p.quantidadeMilesimos, valorCentavos: p.valorCentavos,
     })),
   };
+}
+
+/** Per product, what the finalised offers leave over after the baskets, in offer order. */
+export function sobrasPorProduto(linhas: readonly LinhaOfertada[]): SobraDoProduto[] {
+  const porProduto = new Map<number, SobraDoProduto>();
+  for (const l of linhas) {
+    const atual = porProduto.get(l.produtoId);
+    porProduto.set(l.produtoId, { produtoId: l.produtoId, nome: l.produto, unidade: l.unidade, sobraMilesimos: (atual?.sobraMilesimos ?? 0) + sobraDaLinha(l) });
+  }
+  return [...porProduto.values()];
+}
+
+/** A cycle can be closed once its order window is over, and only once. */
+export function fechamentoPossivel(c: { readonly fase: Fase; readonly fechadoEm: string | null }): boolean {
+  return c.fechadoEm === null && (c.fase === 'retirada' || c.fase === 'encerrado');
 }
 
 export interface CicloDaLista extends CicloResumo {
@@ -440,6 +474,8 @@ export async function salvarCiclo(banco: Banco, ator: Ator, id: number | null, l
       // Stryker disable next-line ArrayDeclaration: row locks exist only on PostgreSQL (test/fluxo/travas.test.ts fails without them)
       await travar(trx, 'ciclo', [id]);
       antes = await obterCiclo(trx, id, hoje);
+      // A closed cycle is locked: its movements were computed from it (a master reopens it first).
+      exigirAberto(antes);
       cicloid = id;
       const dados = { ...lido.dados, ativo: lido.dados.ativo ?? antes.ativo };
       await trx.updateTable('ciclo').set({ ...dados, nomeChave: chaveDeNome(dados.nome), updatedAt: iso }).where('id', '=', id).execute();
@@ -448,8 +484,18 @@ export async function salvarCiclo(banco: Banco, ator: Ator, id: number | null, l
     if (lido.cicloCestas !== null) await reconciliarCestas(trx, cicloid, lido.cicloCestas, iso);
     if (lido.cicloProdutos !== null) {
       await reconciliarProdutos(trx, cicloid, lido.cicloProdutos, iso);
-      // Extras come from what baskets leave over of the finalised offers (DOMAIN.md, Extras).
-      conferirCapacidade(await linhasOfertadas(trx, cicloid), await extrasPublicados(trx, cicloid));
+      // Extras come from what baskets leave over of the finalised offers (DOMAIN.md, Extras):
+      // each row over it is refused by its field, with what there is.
+      const [linhas, extras] = [await linhasOfertadas(trx, cicloid), await extrasPublicados(trx, cicloid)];
+      const sobras = new Map(sobrasPorProduto(linhas).map((x) => [x.produtoId, x.sobraMilesimos]));
+      const unidades = new Map(extras.map((e) => [e.produtoId, e.unidade]));
+      const acima = Object.fromEntries(lido.cicloProdutos.flatMap((p) => {
+        const sobra = sobras.get(p.produtoId) ?? 0;
+        // `campo` names the row's product field; the refusal sits by its quantity.
+        return p.quantidadeMilesimos > sobra ? [[p.campo.replace(/\.produtoId$/, '.quantidade'), `Passa da sobra das ofertas finalizadas: ${formatarQuantidade(sobra)} ${unidades.get(p.produtoId) ?? ''}`.trim()]] : [];
+      }));
+      if (Object.keys(acima).length > 0) throw new Conflito('CAPACIDADE_EXCEDIDA', 'Os extras passam do que sobra das ofertas finalizadas', acima);
+      conferirCapacidade(linhas, extras);
     }
     const depois = await obterCiclo(trx, cicloid, hoje);
     await auditar(trx, ator, agora, { acao: id === null ? 'criar' : 'atualizar', entidade: 'ciclo', entidadeId: cicloid, antes, depois });
@@ -467,6 +513,7 @@ const REFERENCIAS_CICLO: readonly Referencia[] = [
 export async function apagarCiclo(banco: Banco, ator: Ator, id: number, agora: Date, hoje: string): Promise<void> {
   await emTransacao(banco, async (trx) => {
     const antes = await obterCiclo(trx, id, hoje);
+    exigirAberto(antes);
     await exigirSemReferencias(trx, REFERENCIAS_CICLO, id, 'o ciclo');
     const composicoes = await trx
       .selectFrom('composicao')
@@ -512,7 +559,7 @@ export async function cicloDasJanelas(db: Db, cicloid: number, trava?: TravaDoCi
 
 /** 409 once the cycle is closed (see exigirJanela). */
 export function exigirAberto(ciclo: { fechadoEm: string | null }): void {
-  if (ciclo.fechadoEm !== null) throw new Conflito('CICLO_FECHADO', 'Este ciclo já foi fechado');
+  if (ciclo.fechadoEm !== null) throw new Conflito('CICLO_FECHADO', 'Este ciclo já foi fechado: nada nele muda, a não ser que um master o reabra');
 }
 
 /**

@@ -178,6 +178,10 @@ export async function salvarComposicao(banco: Banco, ator: Ator, entrada: Entrad
     if (quantidadeCestas < cc.cestasPedidas) {
       throw new Conflito('ABAIXO_DOS_PEDIDOS', `Já há ${cc.cestasPedidas} cestas pedidas: a composição precisa de pelo menos essa quantidade`, { cestasPedidas: cc.cestasPedidas });
     }
+    // An ordered basket stays a basket: emptying it would deliver and charge nothing in a box.
+    if (itens.length === 0 && cc.cestasPedidas > 0) {
+      throw new Conflito('CESTA_PEDIDA_VAZIA', `Já há ${cc.cestasPedidas} cestas pedidas: a composição precisa de pelo menos um item`, { cestasPedidas: cc.cestasPedidas });
+    }
     // Every line must be a finalised offer line of this very cycle, or one this basket already
     // uses (its supplier may be editing a draft): one query, all or nothing.
     const linhas = await linhasOfertadas(trx, cc.cicloid);

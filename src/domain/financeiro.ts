@@ -4,13 +4,13 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { emTransacao, type Banco, type Db } from '../db/banco.ts';
 import { consultaPreparada } from '../db/preparadas.ts';
-import { podeNoRegistro, type Ator } from './acesso.ts';
+import { ehMaster, podeNoRegistro, type Ator } from './acesso.ts';
 import { entregasDoCiclo } from './alocacao.ts';
 import { auditar } from './auditoria.ts';
 import { cicloDasJanelas } from './ciclos.ts';
 import { valorDaQuantidade } from '../decimal.ts';
-import { Conflito, Invalido, NaoEncontrado } from './erros.ts';
-import { taxaDoPedido, type Taxa } from './pedidos.ts';
+import { Conflito, Invalido, NaoEncontrado, Proibido } from './erros.ts';
+import { carregarPedidosDoCiclo, taxaDoPedido, type Taxa } from './pedidos.ts';
 
 export interface Saldo {
   /** Credits minus debits; positive means the community owes the person. */
@@ -95,10 +95,31 @@ export async function contasDoCiclo(db: Db, cicloid: number, taxa: Taxa): Promis
   return { consumidores, fornecedores };
 }
 
+/** What the closings of a cycle already wrote, signed (credits positive), per person and kind. */
+async function jaLancado(db: Db, cicloid: number): Promise<Map<string, number>> {
+  const prefixo = `fechamento:${cicloid}:`;
+  const linhas = await db
+    .selectFrom('movimentacao')
+    .select(['chave', 'sentido', 'valorCentavos'])
+    .where('cicloid', '=', cicloid)
+    .where('chave', 'like', `${prefixo}%`)
+    .execute();
+  const somas = new Map<string, number>();
+  for (const l of linhas) {
+    // fechamento:<ciclo>:<tipo>:<pessoa>, with :<instante> on a closing after a reopening.
+    const [tipo, pessoa] = (l.chave ?? '').slice(prefixo.length).split(':');
+    const chave = `${tipo}:${pessoa}`;
+    somas.set(chave, (somas.get(chave) ?? 0) + (l.sentido === 'credito' ? l.valorCentavos : -l.valorCentavos));
+  }
+  return somas;
+}
+
 /**
  * Closes a cycle once its order window has ended: consumers are debited their order and fee,
  * suppliers credited their deliveries. Each movement has an idempotency key, so closing twice
- * (or twice at once) writes nothing new.
+ * (or twice at once) writes nothing new. A cycle reopened by a master and closed again gets only
+ * the difference: what the first closing wrote stays, and a new movement (debit or credit)
+ * corrects each amount that changed meanwhile.
  */
 export async function fecharCiclo(banco: Banco, ator: Ator, cicloid: number, opcoes: { agora: Date; hoje: string; taxa: Taxa }): Promise<Fechamento> {
   return emTransacao(banco, async (trx) => {
@@ -109,16 +130,31 @@ export async function fecharCiclo(banco: Banco, ator: Ator, cicloid: number, opc
     }
     const { consumidores, fornecedores } = await contasDoCiclo(trx, cicloid, opcoes.taxa);
     const [tPedido, tTaxa, tEntrega] = [await idDoTipo(trx, TIPOS.pedido), await idDoTipo(trx, TIPOS.taxa), await idDoTipo(trx, TIPOS.entrega)];
+    const iso = opcoes.agora.toISOString();
+    // What each (kind, person) should add up to, signed: debits negative.
+    const devidos = new Map<string, number>();
+    for (const [usuarioid, c] of consumidores) {
+      devidos.set(`pedido:${usuarioid}`, -c.total);
+      devidos.set(`taxa:${usuarioid}`, -c.taxa);
+    }
+    for (const [usuarioid, centavos] of fornecedores) devidos.set(`entrega:${usuarioid}`, centavos);
+    const lancados = await jaLancado(trx, cicloid);
+    const tipos = { pedido: { id: tPedido, nome: 'Pedido' }, taxa: { id: tTaxa, nome: 'Taxa administrativa' }, entrega: { id: tEntrega, nome: 'Entregas' } } as const;
     // Stryker disable next-line ArrayDeclaration: a bogus entry has no amount and is filtered out with the zeros
     const lancamentos: Lancamento[] = [];
-    for (const [usuarioid, c] of consumidores) {
-      lancamentos.push({ usuarioid, tipo: tPedido, sentido: 'debito', centavos: c.total, descricao: `Pedido do ciclo ${ciclo.nome}`, chave: `fechamento:${cicloid}:pedido:${usuarioid}` });
-      lancamentos.push({ usuarioid, tipo: tTaxa, sentido: 'debito', centavos: c.taxa, descricao: `Taxa administrativa do ciclo ${ciclo.nome}`, chave: `fechamento:${cicloid}:taxa:${usuarioid}` });
+    for (const chave of new Set([...devidos.keys(), ...lancados.keys()])) {
+      const [tipo = 'pedido', pessoa = '0'] = chave.split(':');
+      const t = tipos[tipo as keyof typeof tipos];
+      // Stryker disable next-line ConditionalExpression: only keys this function writes exist
+      if (t === undefined) continue;
+      const diferenca = (devidos.get(chave) ?? 0) - (lancados.get(chave) ?? 0);
+      const correcao = lancados.has(chave);
+      lancamentos.push({
+        usuarioid: Number(pessoa), tipo: t.id, sentido: diferenca >= 0 ? 'credito' : 'debito', centavos: Math.abs(diferenca),
+        descricao: `${correcao ? 'Correção após reabertura: ' : ''}${correcao ? t.nome.toLowerCase() : t.nome} do ciclo ${ciclo.nome}`,
+        chave: `fechamento:${cicloid}:${chave}${correcao ? `:${iso}` : ''}`,
+      });
     }
-    for (const [usuarioid, centavos] of fornecedores) {
-      lancamentos.push({ usuarioid, tipo: tEntrega, sentido: 'credito', centavos, descricao: `Entregas do ciclo ${ciclo.nome}`, chave: `fechamento:${cicloid}:entrega:${usuarioid}` });
-    }
-    const iso = opcoes.agora.toISOString();
     const validos = lancamentos.filter((l) => l.centavos > 0);
     let novas = 0;
     for (let i = 0; i < validos.length; i += 200) {
@@ -136,10 +172,12 @@ export async function fecharCiclo(banco: Banco, ator: Ator, cicloid: number, opc
       novas += r.length;
     }
     const fechadoEm = ciclo.fechadoEm ?? iso;
+    // The cycle's totals, whichever closing wrote them.
+    const valores = [...devidos.values()];
     const resumo: Fechamento = {
       cicloid, fechadoEm, novas,
-      debitosCentavos: validos.filter((l) => l.sentido === 'debito').reduce((s, l) => s + l.centavos, 0),
-      creditosCentavos: validos.filter((l) => l.sentido === 'credito').reduce((s, l) => s + l.centavos, 0),
+      debitosCentavos: valores.filter((v) => v < 0).reduce((t, v) => t - v, 0),
+      creditosCentavos: valores.filter((v) => v > 0).reduce((t, v) => t + v, 0),
     };
     // Closing again finds every movement already written (nothing can change in a closed cycle):
     // only the first closing is a change to record.
@@ -148,6 +186,52 @@ export async function fecharCiclo(banco: Banco, ator: Ator, cicloid: number, opc
       await auditar(trx, ator, opcoes.agora, { acao: 'fechar ciclo', entidade: 'ciclo', entidadeId: cicloid, depois: resumo });
     }
     return resumo;
+  });
+}
+
+/** What closing a cycle would do, for the coordinator to confirm: orders, totals, who has not confirmed. */
+export interface PreviaDoFechamento {
+  readonly ciclo: { readonly id: number; readonly nome: string; readonly dataPedidoFim: string; readonly fechadoEm: string | null };
+  /** Closing is possible today (the order window is over and the cycle is open). */
+  readonly possivel: boolean;
+  readonly confirmados: number;
+  /** Orders nobody confirmed: they are neither delivered nor charged. */
+  readonly naoConfirmados: ReadonlyArray<{ readonly pedidoId: number; readonly nome: string; readonly totalComTaxaCentavos: number }>;
+  /** Debited to consumers: confirmed orders and their fees. */
+  readonly debitosCentavos: number;
+  /** Credited to suppliers for what was ordered of their lines. */
+  readonly creditosCentavos: number;
+  readonly fornecedores: number;
+}
+
+export async function previaDoFechamento(db: Db, cicloid: number, opcoes: { hoje: string; taxa: Taxa }): Promise<PreviaDoFechamento> {
+  const ciclo = await cicloDasJanelas(db, cicloid);
+  const [{ consumidores, fornecedores }, pedidos] = await Promise.all([contasDoCiclo(db, cicloid, opcoes.taxa), carregarPedidosDoCiclo(db, cicloid, null, opcoes.taxa)]);
+  return {
+    ciclo: { id: ciclo.id, nome: ciclo.nome, dataPedidoFim: ciclo.dataPedidoFim, fechadoEm: ciclo.fechadoEm },
+    possivel: ciclo.fechadoEm === null && opcoes.hoje > ciclo.dataPedidoFim,
+    confirmados: pedidos.filter((p) => p.finalizado).length,
+    naoConfirmados: pedidos.filter((p) => !p.finalizado).map((p) => ({ pedidoId: p.pedidoId, nome: p.usuario.nome, totalComTaxaCentavos: p.totalComTaxaCentavos })),
+    debitosCentavos: [...consumidores.values()].reduce((t, c) => t + c.total + c.taxa, 0),
+    creditosCentavos: [...fornecedores.values()].reduce((t, v) => t + v, 0),
+    fornecedores: fornecedores.size,
+  };
+}
+
+/**
+ * Reopens a closed cycle: only a master, with a reason, recorded in the audit log. Its offers,
+ * compositions, orders and dates can change again (admins act outside the windows); closing it
+ * again writes only the differences (see fecharCiclo).
+ */
+export async function reabrirCiclo(banco: Banco, ator: Ator, cicloid: number, motivo: string, agora: Date): Promise<void> {
+  if (!ehMaster(ator)) throw new Proibido('SEM_PERMISSAO', 'Só quem tem o perfil master reabre um ciclo fechado');
+  if (motivo.trim() === '') throw new Invalido('VALIDACAO', 'Verifique os campos destacados', { motivo: 'Diga por que o ciclo precisa ser reaberto' });
+  await emTransacao(banco, async (trx) => {
+    const ciclo = await cicloDasJanelas(trx, cicloid, 'escrita');
+    if (ciclo.fechadoEm === null) throw new Conflito('CICLO_ABERTO', 'Este ciclo não está fechado');
+    const iso = agora.toISOString();
+    await trx.updateTable('ciclo').set({ fechadoEm: null, updatedAt: iso }).where('id', '=', cicloid).execute();
+    await auditar(trx, ator, agora, { acao: 'reabrir ciclo', entidade: 'ciclo', entidadeId: cicloid, antes: { fechadoEm: ciclo.fechadoEm }, depois: { fechadoEm: null, motivo: motivo.trim() } });
   });
 }
 

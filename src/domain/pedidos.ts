@@ -174,6 +174,8 @@ export interface CestaParaPedir {
   /** Whole baskets still free. */
   readonly disponivel: number;
   readonly composicao: Array<{ produto: string; quantidadeMilesimos: number; unidade: string }>;
+  /** Nothing composed in it yet: not for sale until the coordinator composes it. */
+  readonly emComposicao: boolean;
 }
 
 export interface ExtraParaPedir {
@@ -247,6 +249,7 @@ export async function catalogoDoCiclo(db: Db, cicloid: number): Promise<Catalogo
       cicloCestaId: c.cicloCestaId, cestaId: c.cestaId, nome: c.nome, descricao: c.descricao,
       valorCentavos: c.valorReferenciaCentavos, quantidadeCestas: c.quantidadeCestas,
       composicao: [...(dentro.get(c.cicloCestaId)?.values() ?? [])].map(paraMostrar),
+      emComposicao: !dentro.has(c.cicloCestaId),
     })),
     extras: extras.map((e) => ({
       cicloProdutoId: e.cicloProdutoId, produtoId: e.produtoId, nome: e.nome, unidade: e.unidade,
@@ -383,6 +386,11 @@ export async function salvarPedido(banco: Banco, ator: Ator, entrada: EntradaPed
       .innerJoin('cesta', 'cesta.id', 'cc.cestaId')
       .select(['cc.id', 'cc.cicloid', 'cc.quantidadeCestas', 'cesta.nome', 'cesta.valorReferenciaCentavos', 'cesta.ativo'])
       .select('cc.reservadoMilesimos')
+      .select((eb) => eb.exists(eb
+        .selectFrom('composicao as c')
+        .innerJoin('composicaoproduto as x', 'x.composicaoid', 'c.id')
+        .select('x.id')
+        .whereRef('c.cicloCestaId', '=', 'cc.id')).as('composta'))
       .where('cc.id', 'in', idsCestas)
       .execute();
     // Stryker disable next-line ConditionalExpression,ArrayDeclaration: an empty IN list is valid on SQLite, where the mutation run goes; PostgreSQL refuses it, and its suite covers the empty case
@@ -409,6 +417,12 @@ export async function salvarPedido(banco: Banco, ator: Ator, entrada: EntradaPed
     // minus what this consumer's own saved order holds of the same line.
     // Stryker disable next-line ArrayDeclaration: a bogus earlier line keys to no line of the order
     const proprio = (chave: string) => (antes?.produtos ?? []).filter((p) => chaveDaLinha(p) === chave).reduce((t, p) => t + p.quantidadeMilesimos, 0);
+    // A basket with nothing composed in it is not for sale; what an order already holds of one
+    // (composed before its items were taken out) may stay, but not grow.
+    const semComposicao = alvos.flatMap(({ l, cesta }) => (cesta !== undefined && !Number(cesta.composta) && l.quantidadeMilesimos > proprio(chaveDaLinha(l)) ? [cesta.nome] : []));
+    if (semComposicao.length > 0) {
+      throw new Conflito('EM_COMPOSICAO', `Ainda em composição, não pode ser pedida: ${semComposicao.join(', ')}`, { cestas: semComposicao });
+    }
     const faltas: Array<{ nome: string; livre: number; pedido: number; unidade: string }> = [];
     for (const { l, cesta, extra } of alvos) {
       if (cesta !== undefined) {

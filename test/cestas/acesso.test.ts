@@ -88,7 +88,9 @@ export const MATRIZ: Readonly<Record<string, Linha>> = {
   'GET /pedidoconsumidoresconfirmacao/:id': PEDIDO_LER,
   'POST /pedidoconsumidoresconfirmacao': PEDIDO_ESCREVER,
   'GET /pedidosconsumidorestodos/:id': PEDIDO_LER,
+  'GET /fecharciclo/:id': ESCRITA,
   'POST /fecharciclo/:id': ESCRITA,
+  'POST /reabrirciclo/:id': SO_MASTER,
   'GET /movimentacao': ESCRITA,
   'POST /movimentacao': ESCRITA,
   'GET /movimentacao/:id/arquivo': COMPROVANTE,
@@ -192,7 +194,7 @@ describe('matriz de acesso da face Cestas', () => {
     // A supplier opens their own offer page; the others name a supplier. The same for orders.
     if (prefixo === 'oferta') return `${modelo.replace(':id', String(ids.get('ciclo')))}?usuarioid=${papel === 'fornecedor' ? proprio : ids.get('fornecedorAlheio')}`;
     if (prefixo === 'pedidoconsumidores') return `${modelo.replace(':id', String(ids.get('ciclo')))}?usuarioid=${papel === 'consumidor' ? proprio : ids.get('consumidorAlheio')}`;
-    if (['pedidosconsumidorestodos', 'fecharciclo', 'pedidosfornecedoressobra', 'pedidosfornecedorestodos', 'entregaCicloPDF'].includes(prefixo)) return modelo.replace(':id', String(ids.get('ciclo')));
+    if (['pedidosconsumidorestodos', 'fecharciclo', 'reabrirciclo', 'pedidosfornecedoressobra', 'pedidosfornecedorestodos', 'entregaCicloPDF'].includes(prefixo)) return modelo.replace(':id', String(ids.get('ciclo')));
     if (prefixo === 'pedidoconsumidoresconfirmacao') return modelo.replace(':id', String(ids.get('pedido')));
     if (prefixo === 'movimentacao') return modelo.replace(':id', String(ids.get('movimentacao')));
     if (modelo.includes('/delete/')) return modelo.replace(':id', String(await alvoParaApagar(prefixo)));

@@ -55,7 +55,9 @@ describe('ciclos e as suas três listas', () => {
     // Extras come from the surplus of finalised offers: none yet, so publishing them is refused.
     const semOferta = await admin.nav.post(url('/ciclo'), { form });
     assert.equal(semOferta.status, 409);
-    assert.match(semOferta.texto, /Faltam 12,5 dúzia de .* passam da sobra de 0 dúzia/);
+    // The form comes back with what was typed and the refusal by the extra's own field.
+    assert.match(semOferta.texto, /Passa da sobra das ofertas finalizadas: 0 dúzia/);
+    assert.match(semOferta.texto, /name="cicloProdutos\[0\]\[quantidade\]" value="12.5"/);
     assert.equal(await amb.banco.selectFrom('ciclo').select('id').where('nome', '=', 'Ciclo de março').executeTakeFirst(), undefined);
     const { _listas: _ignorado, ...semExtras } = form;
     const semLista = Object.fromEntries(Object.entries(semExtras).filter(([k]) => !k.startsWith('cicloProdutos')));
@@ -65,7 +67,12 @@ describe('ciclos e as suas três listas', () => {
     await criarOfertaFinalizada(amb.banco, novo.id, [{ produtoId: produto.id, quantidadeMilesimos: 20_000, valorCentavos: 700 }]);
     const r = await admin.nav.post(url(`/ciclo/${novo.id}`), { form });
     assert.equal(r.status, 200, r.texto.slice(0, 500));
-    assert.equal(new URL(r.url).pathname, '/ciclo-index');
+    // Saving lands on the cycle's own page, which links to all of its work.
+    assert.equal(new URL(r.url).pathname, `/ciclo/${novo.id}`);
+    for (const destino of ['#lista-cicloProdutos', `/oferta-index?cicloid=${novo.id}`, `/pedidosconsumidorestodos/${novo.id}`, `/pedidosfornecedorestodos/${novo.id}`, `/entregaCicloPDF/${novo.id}`]) {
+      assert.ok(r.texto.includes(`href="${destino}"`), destino);
+    }
+    assert.match(r.texto, /Compor [^<]*\(em composição\)/, 'a cesta sem composição avisa');
     assert.match(r.texto, /Ciclo de março/);
     const ciclo = await amb.banco.selectFrom('ciclo').select('id').where('nome', '=', 'Ciclo de março').executeTakeFirstOrThrow();
     const json = (await admin.nav.getJson(url(`/ciclo/${ciclo.id}`))).json<Envelope<{ registro: CicloJson }>>().data.registro;

@@ -81,6 +81,7 @@ describe('janelas de oferta e de pedido que dividem um dia', () => {
       nome: 'Ciclo de janelas juntas',
       datas: { ...DATAS_PADRAO, dataOfertaInicio: '2026-02-27', dataOfertaFim: '2026-03-02', dataPedidoInicio: '2026-03-02', dataPedidoFim: '2026-03-05' },
       cestas: [{ cestaId: cesta.id, quantidadeCestas: 5 }],
+      compor: true,
     });
     cicloid = ciclo.id;
     cicloCestaId = ciclo.cicloCestas[0] ?? 0;

@@ -138,10 +138,12 @@ describe('SQL das rotas quentes e dos relatórios: instantâneas por dialeto', (
     f.cicloPedido = pedido.id;
     f.cicloCestas = pedido.cicloCestas;
     f.extras = (await banco.insertInto('cicloproduto').values(f.produtos.slice(0, 3).map((produtoId) => ({ cicloid: pedido.id, produtoId, quantidadeMilesimos: 50_000, valorCentavos: 800, createdAt: iso, updatedAt: iso }))).returning('id').execute()).map((e) => e.id);
-    // The first basket is composed from a finalised offer, so the order page shows a composition.
+    // Both baskets are composed from a finalised offer (only a composed basket is for sale), so the order page shows a composition.
     const oferta = await criarOfertaFinalizada(banco, pedido.id, [{ produtoId: f.produtos[3] ?? 0, quantidadeMilesimos: 100_000, valorCentavos: 400 }]);
-    const composicao = await banco.insertInto('composicao').values({ cicloCestaId: f.cicloCestas[0] ?? 0, quantidadeCestas: 50, createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow();
-    await banco.insertInto('composicaoproduto').values({ composicaoid: composicao.id, ofertaProdutoId: oferta.linhas[0] ?? 0, quantidadePorCestaMilesimos: 1000, unidade: 'kg', createdAt: iso, updatedAt: iso }).execute();
+    for (const cicloCestaId of f.cicloCestas) {
+      const composicao = await banco.insertInto('composicao').values({ cicloCestaId, quantidadeCestas: 50, createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow();
+      await banco.insertInto('composicaoproduto').values({ composicaoid: composicao.id, ofertaProdutoId: oferta.linhas[0] ?? 0, quantidadePorCestaMilesimos: 1000, unidade: 'kg', createdAt: iso, updatedAt: iso }).execute();
+    }
     f.cicloOferta = (await criarCiclo(banco, { datas: DATAS_OFERTA })).id;
     f.cicloRelatorio = await criarCicloComPedidos(banco, 10, f.ponto, DATAS_RELATORIO);
 

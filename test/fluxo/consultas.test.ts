@@ -71,7 +71,7 @@ describe('rotas quentes: consultas fixas por requisição', () => {
     const cestas = [await criarCesta(amb.banco), await criarCesta(amb.banco)];
     produtos = [];
     for (let i = 0; i < 6; i++) produtos.push((await criarProduto(amb.banco)).id);
-    cicloPedido = await criarCiclo(amb.banco, { datas: DATAS_PADRAO, cestas: cestas.map((c) => ({ cestaId: c.id, quantidadeCestas: 500 })) });
+    cicloPedido = await criarCiclo(amb.banco, { datas: DATAS_PADRAO, cestas: cestas.map((c) => ({ cestaId: c.id, quantidadeCestas: 500 })), compor: true });
     extras = (await amb.banco.insertInto('cicloproduto').values(produtos.slice(0, 3).map((produtoId) => ({ cicloid: cicloPedido.id, produtoId, quantidadeMilesimos: 500_000, valorCentavos: 800, createdAt: iso, updatedAt: iso }))).returning('id').execute()).map((e) => e.id);
     cicloOferta = (await criarCiclo(amb.banco, { datas: DATAS_OFERTA })).id;
   });

@@ -58,13 +58,16 @@ describe('os casos de uso do ciclo, nas bordas', () => {
   });
   after(() => banco.destroy());
 
-  /** A cycle with one basket type, a finalised offer of two products, and a published extra. */
-  async function cenario() {
+  /**
+   * A cycle with one basket type, a finalised offer of two products, and a published extra; with
+   * `compor`, the basket is composed (from a supplier of its own) so it can be ordered.
+   */
+  async function cenario(compor = true) {
     const fornecedora = await atorDe(['fornecedor'], 'Fornecedora');
     const cesta = await criarCesta(banco, { nome: `Cesta ${Math.random().toString(36).slice(2, 6)}`, valorCentavos: 5000 });
     const tomate = await criarProduto(banco, { nome: `Tomate ${Math.random().toString(36).slice(2, 6)}`, unidade: 'kg' });
     const mel = await criarProduto(banco, { nome: `Mel ${Math.random().toString(36).slice(2, 6)}`, unidade: 'kg' });
-    const ciclo = await criarCiclo(banco, { datas: DATAS_PADRAO, cestas: [{ cestaId: cesta.id, quantidadeCestas: 10 }] });
+    const ciclo = await criarCiclo(banco, { datas: DATAS_PADRAO, cestas: [{ cestaId: cesta.id, quantidadeCestas: 10 }], compor });
     const cicloCestaId = ciclo.cicloCestas[0] ?? 0;
     const { oferta } = { oferta: await salvarOferta(banco, fornecedora, {
       usuarioid: null, cicloid: ciclo.id,
@@ -192,11 +195,11 @@ describe('os casos de uso do ciclo, nas bordas', () => {
   });
 
   test('pedidos: a vitrine do ciclo mostra o que há em cada cesta, e nada numa cesta não composta', async () => {
-    const a = await cenario();
-    assert.deepEqual((await disponibilidade(banco, a.cicloid)).cestas.map((c) => [c.nome, c.composicao, c.disponivel]), [[a.cesta.nome, [], 10]]);
+    const a = await cenario(false);
+    assert.deepEqual((await disponibilidade(banco, a.cicloid)).cestas.map((c) => [c.nome, c.composicao, c.disponivel, c.emComposicao]), [[a.cesta.nome, [], 10, true]]);
     await salvarComposicao(banco, admin, { cicloCestaId: a.cicloCestaId, quantidadeCestas: 3, itens: [{ ofertaProdutoId: a.linhaTomate, quantidadeMilesimos: 500_000, unidade: 'g', campo: 'produtos.0' }] }, NA_OFERTA.agora);
     const disp = await disponibilidade(banco, a.cicloid);
-    assert.deepEqual(disp.cestas.map((c) => [c.nome, c.composicao, c.disponivel]), [[a.cesta.nome, [{ produto: a.tomate.nome, quantidadeMilesimos: 500_000, unidade: 'g' }], 10]], 'na unidade em que a cesta foi composta: 500 g');
+    assert.deepEqual(disp.cestas.map((c) => [c.nome, c.composicao, c.disponivel, c.emComposicao]), [[a.cesta.nome, [{ produto: a.tomate.nome, quantidadeMilesimos: 500_000, unidade: 'g' }], 10, false]], 'na unidade em que a cesta foi composta: 500 g');
     assert.deepEqual(disp.extras.map((e) => [e.nome, e.disponivelMilesimos, e.valorCentavos]), [[a.mel.nome, 4000, 3000]]);
   });
 
@@ -309,8 +312,8 @@ describe('os casos de uso do ciclo, nas bordas', () => {
     });
 
     test('a lista de ofertas filtra pelo ciclo pedido', async () => {
-      const a = await cenario();
-      const b = await cenario();
+      const a = await cenario(false);
+      const b = await cenario(false);
       const doA = await ofertasVisiveis(banco, admin, NA_OFERTA.hoje, a.cicloid);
       assert.deepEqual(doA.map((o) => o.ciclo.id), [a.cicloid]);
       const todas = await ofertasVisiveis(banco, admin, NA_OFERTA.hoje, null);
@@ -321,7 +324,7 @@ describe('os casos de uso do ciclo, nas bordas', () => {
 
   describe('composição', () => {
     test('a página da composição, inteira: cesta, composição, ofertas, extras, fornecedores e custos', async () => {
-      const a = await cenario();
+      const a = await cenario(false);
       await salvarComposicao(banco, admin, { cicloCestaId: a.cicloCestaId, quantidadeCestas: 4, itens: [
         { ofertaProdutoId: a.linhaTomate, quantidadeMilesimos: 1_500_000, unidade: 'g', campo: 'produtos.0' },
         { ofertaProdutoId: a.linhaMel, quantidadeMilesimos: 500, unidade: 'kg', campo: 'produtos.1' },
@@ -411,8 +414,8 @@ describe('os casos de uso do ciclo, nas bordas', () => {
       });
       assert.deepEqual(await recusa(salvar({ cicloCestas: [{ id: a.cicloCestaId, cestaId: a.cesta.id, quantidadeCestas: 1, campo: 'cicloCestas.0.cestaId' }] })), {
         tipo: 'Conflito', codigo: 'QUANTIDADE_ABAIXO_DO_USO',
-        mensagem: `A ${a.cesta.nome} já tem 2 pedida(s) e 0 na composição: a quantidade não pode ficar abaixo de 2`,
-        detalhes: { cicloCestaId: a.cicloCestaId, pedidas: 2, compostas: 0 },
+        mensagem: `A ${a.cesta.nome} já tem 2 pedida(s) e 10 na composição: a quantidade não pode ficar abaixo de 10`,
+        detalhes: { cicloCestaId: a.cicloCestaId, pedidas: 2, compostas: 10 },
       });
       assert.deepEqual(await recusa(salvar({ cicloProdutos: [{ id: a.cicloProdutoId, produtoId: a.mel.id, quantidadeMilesimos: 999, valorCentavos: 3000, campo: 'cicloProdutos.0.produtoId' }] })), {
         tipo: 'Conflito', codigo: 'QUANTIDADE_ABAIXO_DO_USO', mensagem: `O extra ${a.mel.nome} já tem 1 kg pedidos: a quantidade não pode ficar abaixo disso`, detalhes: { cicloProdutoId: a.cicloProdutoId },
@@ -514,7 +517,8 @@ describe('os casos de uso do ciclo, nas bordas', () => {
         tipo: 'Conflito', codigo: 'PEDIDOS_ABERTOS', mensagem: 'Só é possível fechar o ciclo depois do fim dos pedidos (09/03/2026)', detalhes: {},
       });
       const primeiro = await fecharCiclo(banco, admin, a.cicloid, DEPOIS);
-      assert.deepEqual(primeiro, { cicloid: a.cicloid, fechadoEm: DEPOIS.agora.toISOString(), novas: 1, debitosCentavos: 5000, creditosCentavos: 0 });
+      // The basket's 1 kg (R$ 1,00 a kg) is credited to the supplier whose offer composes it.
+      assert.deepEqual(primeiro, { cicloid: a.cicloid, fechadoEm: DEPOIS.agora.toISOString(), novas: 2, debitosCentavos: 5000, creditosCentavos: 100 });
       const depois = { ...DEPOIS, agora: new Date('2026-03-11T15:00:00Z'), hoje: '2026-03-11' };
       assert.deepEqual(await fecharCiclo(banco, admin, a.cicloid, depois), { ...primeiro, novas: 0 });
       const ciclo = await obterCiclo(banco, a.cicloid, depois.hoje);

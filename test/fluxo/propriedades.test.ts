@@ -149,14 +149,14 @@ function atorDe(usuarioid: number): Ator {
 interface Estado {
   readonly linhas: ReadonlyArray<{ id: number; fornecedorId: number; produtoId: number; quantidadeMil: number; valorCentavos: number; finalizada: boolean; usoMil: number; emComposicao: boolean }>;
   readonly extras: ReadonlyArray<{ id: number; produtoId: number; publicadoMil: number; pedidos: ReadonlyMap<number, number> }>;
-  readonly cestas: ReadonlyArray<{ id: number; quantidadeCestas: number; pedidos: ReadonlyMap<number, number> }>;
+  readonly cestas: ReadonlyArray<{ id: number; quantidadeCestas: number; pedidos: ReadonlyMap<number, number>; composta: boolean }>;
 }
 
 async function estado(cicloid: number): Promise<Estado> {
   const ofertadas = await banco.selectFrom('ofertaproduto as op').innerJoin('oferta as o', 'o.id', 'op.ofertaid')
     .select(['op.id', 'o.usuarioid', 'op.produtoid', 'op.quantidadeMilesimos', 'op.valorCentavos', 'o.finalizada']).where('o.cicloid', '=', cicloid).orderBy('op.id').execute();
   const usos = await banco.selectFrom('composicaoproduto as cp').innerJoin('composicao as c', 'c.id', 'cp.composicaoid')
-    .select(['cp.ofertaProdutoId', 'cp.quantidadePorCestaMilesimos', 'c.quantidadeCestas']).execute();
+    .select(['cp.ofertaProdutoId', 'cp.quantidadePorCestaMilesimos', 'c.quantidadeCestas', 'c.cicloCestaId']).execute();
   const pedidos = await banco.selectFrom('pedidoproduto as pp').innerJoin('pedido as p', 'p.id', 'pp.pedidoid')
     .select(['p.usuarioid', 'pp.cicloCestaId', 'pp.cicloProdutoId', 'pp.quantidadeMilesimos']).where('p.cicloid', '=', cicloid).execute();
   const porPessoa = (doAlvo: (p: (typeof pedidos)[number]) => boolean) => {
@@ -175,7 +175,7 @@ async function estado(cicloid: number): Promise<Estado> {
       };
     }),
     extras: publicados.map((e) => ({ id: e.id, produtoId: e.produtoId, publicadoMil: e.quantidadeMilesimos, pedidos: porPessoa((p) => p.cicloProdutoId === e.id) })),
-    cestas: cicloCestas.map((c) => ({ id: c.id, quantidadeCestas: c.quantidadeCestas, pedidos: porPessoa((p) => p.cicloCestaId === c.id) })),
+    cestas: cicloCestas.map((c) => ({ id: c.id, quantidadeCestas: c.quantidadeCestas, pedidos: porPessoa((p) => p.cicloCestaId === c.id), composta: usos.some((u) => u.cicloCestaId === c.id) })),
   };
 }
 
@@ -197,7 +197,8 @@ const sobraDoProduto = (linhas: Estado['linhas'], produtoId: number) =>
  * Whether an own operation is valid, from the rules alone; null for operations without one.
  * Offers: inside the window; no line drops below what baskets use, no line in a composition
  * leaves the offer, and published extras still fit in what final lines leave over. Orders:
- * inside the window, at least one line, and within what everyone else leaves. Confirming one's
+ * inside the window, at least one line, baskets only once composed, and within what everyone
+ * else leaves. Confirming one's
  * own order inside the window: always.
  */
 async function valida(cicloid: number, cicloCestas: readonly number[], op: Operacao): Promise<boolean | null> {
@@ -225,6 +226,8 @@ async function valida(cicloid: number, cicloCestas: readonly number[], op: Opera
     const comExtra = extra !== undefined && op.quantidadeExtra > 0;
     if (op.cestas === 0 && !comExtra) return false;
     if (op.cestas > 0 && (cesta === undefined || op.cestas * 1000 > cesta.quantidadeCestas * 1000 - soma(cesta.pedidos, usuarioid))) return false;
+    // A basket with nothing composed in it is not for sale: an order may keep what it has of one, not add.
+    if (op.cestas > 0 && cesta !== undefined && !cesta.composta && op.cestas * 1000 > (cesta.pedidos.get(usuarioid) ?? 0)) return false;
     return !comExtra || op.quantidadeExtra * 1000 <= extra.publicadoMil - soma(extra.pedidos, usuarioid);
   }
   if (op.tipo === 'confirmar') return true;
@@ -237,6 +240,8 @@ async function conferirInvariantes(cicloid: number): Promise<void> {
   for (const l of e.linhas) assert.ok(l.usoMil <= l.quantidadeMil, `linha ${l.id}: nas cestas ${l.usoMil} > ofertado ${l.quantidadeMil}`);
   // Published extras fit in what final lines leave over after the baskets.
   for (const x of e.extras) assert.ok(x.publicadoMil <= sobraDoProduto(e.linhas, x.produtoId), `extra ${x.produtoId}: ${x.publicadoMil} > sobra ${sobraDoProduto(e.linhas, x.produtoId)}`);
+  // A basket is ordered only once something is composed in it, and an ordered one never empties.
+  for (const c of e.cestas) assert.ok(c.composta || soma(c.pedidos) === 0, `cesta ${c.id}: ${soma(c.pedidos)} pedidas sem composição`);
   // Nothing is ever sold beyond what was published: extras and baskets alike.
   for (const x of e.extras) assert.ok(soma(x.pedidos) <= x.publicadoMil, `extra ${x.id} vendido além do publicado: ${soma(x.pedidos)} > ${x.publicadoMil}`);
   for (const c of e.cestas) assert.ok(soma(c.pedidos) <= c.quantidadeCestas * 1000, `cesta ${c.id} vendida além do estoque`);

@@ -37,6 +37,7 @@ describe('quem pode agir por quem, no domínio', () => {
   let banco: Banco;
   let cicloid = 0;
   let cicloCestaId = 0;
+  let compositor = 0;
   let ponto = 0;
   let produtoid = 0;
   const atores = {} as Record<'consumidora' | 'vizinha' | 'fornecedora' | 'vizinho' | 'admin' | 'info' | 'consumidorFornecedor', Ator>;
@@ -55,9 +56,10 @@ describe('quem pode agir por quem, no domínio', () => {
       atores[nome] = { email: u.email, nome, usuarioid: u.id, perfil, ativo: true };
     }
     const cesta = await criarCesta(banco);
-    const ciclo = await criarCiclo(banco, { datas: DATAS_PADRAO, cestas: [{ cestaId: cesta.id, quantidadeCestas: 10 }] });
+    const ciclo = await criarCiclo(banco, { datas: DATAS_PADRAO, cestas: [{ cestaId: cesta.id, quantidadeCestas: 10 }], compor: true });
     cicloid = ciclo.id;
     cicloCestaId = ciclo.cicloCestas[0] ?? 0;
+    compositor = ciclo.compositor ?? 0;
     ponto = (await criarPonto(banco)).id;
     produtoid = (await criarProduto(banco, { unidade: 'kg' })).id;
   });
@@ -155,7 +157,9 @@ describe('quem pode agir por quem, no domínio', () => {
     await salvarOferta(banco, atores.fornecedora, oferta(null), { ...NA_OFERTA, finalizar: false });
     const todas = await ofertasVisiveis(banco, atores.admin, NA_OFERTA.hoje, cicloid);
     const resumo = (o: (typeof todas)[number]) => [o.fornecedor.nome, o.finalizada, o.itens, o.totalCentavos, o.ciclo.id, o.ciclo.fase];
-    assert.deepEqual(todas.map(resumo), [['fornecedora', false, 1, 4000, cicloid, 'oferta'], ['vizinho', true, 1, 4000, cicloid, 'oferta']]);
+    // The basket's own composition comes from a third supplier's offer (10 kg at R$ 1,00).
+    assert.deepEqual(todas.filter((o) => o.fornecedor.id === compositor).map((o) => [o.finalizada, o.itens, o.totalCentavos]), [[true, 1, 1000]]);
+    assert.deepEqual(todas.filter((o) => o.fornecedor.id !== compositor).map(resumo), [['fornecedora', false, 1, 4000, cicloid, 'oferta'], ['vizinho', true, 1, 4000, cicloid, 'oferta']]);
     assert.deepEqual((await ofertasVisiveis(banco, atores.info, NA_OFERTA.hoje, cicloid)).map(resumo), todas.map(resumo));
     assert.deepEqual((await ofertasVisiveis(banco, atores.vizinho, NA_OFERTA.hoje, cicloid)).map(resumo), [['vizinho', true, 1, 4000, cicloid, 'oferta']]);
     assert.deepEqual((await ofertasVisiveis(banco, atores.vizinho, NA_OFERTA.hoje, null)).map((o) => o.fornecedor.id), [id(atores.vizinho)]);

@@ -24,7 +24,7 @@ describe('janelas, donos e capacidade', () => {
   before(async () => {
     amb = await iniciarAmbiente({ relogio });
     const cesta = await criarCesta(amb.banco);
-    const ciclo = await criarCiclo(amb.banco, { datas: DATAS_PADRAO, cestas: [{ cestaId: cesta.id, quantidadeCestas: 10 }] });
+    const ciclo = await criarCiclo(amb.banco, { datas: DATAS_PADRAO, cestas: [{ cestaId: cesta.id, quantidadeCestas: 10 }], compor: true });
     cicloid = ciclo.id;
     cicloCestaId = ciclo.cicloCestas[0] ?? 0;
     pontoEntregaId = (await criarPonto(amb.banco)).id;
@@ -96,7 +96,7 @@ describe('janelas, donos e capacidade', () => {
 
   test('composição: a capacidade é exata no limite; um milésimo a mais é recusado nomeando produto, fornecedor e falta', async () => {
     relogio.definir('2026-03-05T15:00:00Z');
-    const ciclo2 = await criarCiclo(amb.banco, { datas: DATAS_PADRAO, cestas: [{ cestaId: (await criarCesta(amb.banco)).id, quantidadeCestas: 7 }] });
+    const ciclo2 = await criarCiclo(amb.banco, { datas: DATAS_PADRAO, cestas: [{ cestaId: (await criarCesta(amb.banco)).id, quantidadeCestas: 7 }], compor: true });
     const cc = ciclo2.cicloCestas[0] ?? 0;
     const oferta = await criarOfertaFinalizada(amb.banco, ciclo2.id, [{ produtoId, quantidadeMilesimos: 7_000, valorCentavos: 500 }], pessoa('f1').id);
     const linhaId = oferta.linhas[0];
@@ -125,7 +125,7 @@ describe('janelas, donos e capacidade', () => {
   test('uma linha listada numa composição de zero cestas não sai da oferta: 409 nomeando a cesta, nada apagado', async () => {
     relogio.definir('2026-03-02T15:00:00Z');
     const cesta = await criarCesta(amb.banco);
-    const ciclo3 = await criarCiclo(amb.banco, { datas: DATAS_PADRAO, cestas: [{ cestaId: cesta.id, quantidadeCestas: 4 }] });
+    const ciclo3 = await criarCiclo(amb.banco, { datas: DATAS_PADRAO, cestas: [{ cestaId: cesta.id, quantidadeCestas: 4 }], compor: true });
     const outro = (await criarProduto(amb.banco, { unidade: 'kg' })).id;
     const criada = await post('f2', '/ofertasave', { cicloid: ciclo3.id, produtos: [{ produtoid: produtoId, quantidade: 1, valor: 0 }] });
     assert.equal(criada.status, 201);

@@ -132,7 +132,7 @@ describe('as travas do ciclo ordenam escritas simultâneas (postgres)', { skip: 
       // The close came first: it debited nothing (the order was not confirmed), and the
       // confirmation that waited for it found the cycle closed.
       assert.deepEqual({ status: b.status, confirmado, debitos: debitos.length }, { status: 409, confirmado: false, debitos: 0 }, b.texto);
-      assert.equal(b.json<{ error: string }>().error, 'Este ciclo já foi fechado');
+      assert.equal(b.json<{ error: string }>().error, 'Este ciclo já foi fechado: nada nele muda, a não ser que um master o reabra');
     } finally {
       relogio.definir('2026-03-05T15:00:00Z');
     }

@@ -82,14 +82,32 @@ export function datasComPedidoAbertoHoje(tz = 'America/Sao_Paulo'): DatasDoCiclo
 /** A cycle whose order window is open today (by the real clock a spawned server uses), with one basket type and a pickup point. */
 export async function criarCicloAberto(db: Db, cestas: number): Promise<{ cicloid: number; cicloCestaId: number; ponto: number }> {
   const cesta = await criarCesta(db);
-  const ciclo = await criarCiclo(db, { datas: datasComPedidoAbertoHoje(), cestas: [{ cestaId: cesta.id, quantidadeCestas: cestas }] });
+  const ciclo = await criarCiclo(db, { datas: datasComPedidoAbertoHoje(), cestas: [{ cestaId: cesta.id, quantidadeCestas: cestas }], compor: true });
   return { cicloid: ciclo.id, cicloCestaId: ciclo.cicloCestas[0] ?? 0, ponto: (await criarPonto(db)).id };
+}
+
+/**
+ * Composes baskets of a cycle (one kilo of a finalised offer line per basket, from a supplier of
+ * its own), so they are for sale: a basket with nothing composed in it cannot be ordered.
+ */
+export async function comporCestas(db: Db, cicloid: number, cicloCestaIds: readonly number[]): Promise<{ fornecedorId: number | null }> {
+  if (cicloCestaIds.length === 0) return { fornecedorId: null };
+  const iso = AGORA();
+  const cestas = await db.selectFrom('ciclocesta').select(['id', 'quantidadeCestas']).where('id', 'in', [...cicloCestaIds]).execute();
+  const produto = await criarProduto(db, { unidade: 'kg' });
+  const total = cestas.reduce((t, c) => t + c.quantidadeCestas, 0);
+  const oferta = await criarOfertaFinalizada(db, cicloid, [{ produtoId: produto.id, quantidadeMilesimos: Math.max(1, total) * 1000, valorCentavos: 100 }]);
+  for (const c of cestas) {
+    const composicao = await db.insertInto('composicao').values({ cicloCestaId: c.id, quantidadeCestas: c.quantidadeCestas, createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow();
+    await db.insertInto('composicaoproduto').values({ composicaoid: composicao.id, ofertaProdutoId: oferta.linhas[0] ?? 0, quantidadePorCestaMilesimos: 1000, unidade: 'kg', createdAt: iso, updatedAt: iso }).execute();
+  }
+  return { fornecedorId: oferta.fornecedorId };
 }
 
 export async function criarCiclo(
   db: Db,
-  dados: { nome?: string; datas?: DatasDoCiclo; cestas?: Array<{ cestaId: number; quantidadeCestas: number }> } = {},
-): Promise<{ id: number; cicloCestas: number[] }> {
+  dados: { nome?: string; datas?: DatasDoCiclo; cestas?: Array<{ cestaId: number; quantidadeCestas: number }>; compor?: boolean } = {},
+): Promise<{ id: number; cicloCestas: number[]; compositor: number | null }> {
   const iso = AGORA();
   const nome = dados.nome ?? nomeUnico('Ciclo');
   const ciclo = await db
@@ -102,7 +120,8 @@ export async function criarCiclo(
     const r = await db.insertInto('ciclocesta').values({ cicloid: ciclo.id, ...c, createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow();
     cicloCestas.push(r.id);
   }
-  return { id: ciclo.id, cicloCestas };
+  const { fornecedorId } = dados.compor === true ? await comporCestas(db, ciclo.id, cicloCestas) : { fornecedorId: null };
+  return { id: ciclo.id, cicloCestas, compositor: fornecedorId };
 }
 
 /** A finalised offer line, a composition using it, and an order of the cycle basket. */

@@ -23,7 +23,7 @@ describe('formulário recusado não mostra o pedido nem a oferta de outra pessoa
   before(async () => {
     amb = await iniciarAmbiente({ relogio });
     const cesta = await criarCesta(amb.banco);
-    const ciclo = await criarCiclo(amb.banco, { datas: DATAS_PADRAO, cestas: [{ cestaId: cesta.id, quantidadeCestas: 20 }] });
+    const ciclo = await criarCiclo(amb.banco, { datas: DATAS_PADRAO, cestas: [{ cestaId: cesta.id, quantidadeCestas: 20 }], compor: true });
     cicloid = ciclo.id;
     cicloCestaId = ciclo.cicloCestas[0] ?? 0;
     ponto = (await criarPonto(amb.banco)).id;

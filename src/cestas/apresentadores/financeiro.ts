@@ -1,5 +1,5 @@
 /** The JSON of balances, movements and a cycle's closing, in the contract's decimal numbers. */
-import type { Fechamento, Movimentacao, Saldo, SaldoDePessoa } from '../../domain/financeiro.ts';
+import type { Fechamento, Movimentacao, PreviaDoFechamento, Saldo, SaldoDePessoa } from '../../domain/financeiro.ts';
 import { dinheiroJson } from './numeros.ts';
 
 export function saldoJson(s: Saldo) {
@@ -18,4 +18,12 @@ export function movimentacaoJson(m: Movimentacao) {
 export function fechamentoJson(f: Fechamento) {
   const { debitosCentavos, creditosCentavos, ...resto } = f;
   return { ...resto, debitos: dinheiroJson(debitosCentavos), creditos: dinheiroJson(creditosCentavos) };
+}
+
+export function previaDoFechamentoJson(p: PreviaDoFechamento) {
+  const { debitosCentavos, creditosCentavos, naoConfirmados, ...resto } = p;
+  return {
+    ...resto, debitos: dinheiroJson(debitosCentavos), creditos: dinheiroJson(creditosCentavos),
+    naoConfirmados: naoConfirmados.map(({ totalComTaxaCentavos, ...n }) => ({ ...n, totalComTaxa: dinheiroJson(totalComTaxaCentavos) })),
+  };
 }

@@ -11,5 +11,6 @@ export function cicloJson(c: Ciclo) {
   return {
     ...c,
     cicloProdutos: c.cicloProdutos.map(({ quantidadeMilesimos, valorCentavos, ...resto }) => ({ ...resto, quantidade: quantidadeJson(quantidadeMilesimos), valor: dinheiroJson(valorCentavos) })),
+    sobras: c.sobras.map(({ sobraMilesimos, ...resto }) => ({ ...resto, sobra: quantidadeJson(sobraMilesimos) })),
   };
 }

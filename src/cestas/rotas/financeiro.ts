@@ -1,23 +1,37 @@
 import { createReadStream } from 'node:fs';
 import multipart from '@fastify/multipart';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from '@sinclair/typebox';
 import type { AppTipada } from '../../http/app-tipada.ts';
-import { TAMANHO_MAXIMO_ARQUIVO, arquivoDaMovimentacao, fecharCiclo, registrarMovimentacao, saldos, tiposDeMovimentacao } from '../../domain/financeiro.ts';
+import { TAMANHO_MAXIMO_ARQUIVO, arquivoDaMovimentacao, fecharCiclo, previaDoFechamento, reabrirCiclo, registrarMovimentacao, saldos, tiposDeMovimentacao } from '../../domain/financeiro.ts';
 import { comoEntrada, type Entrada } from '../../http/campos.ts';
 import { atorDe } from '../autenticacao.ts';
 import { digitadoPorPessoas, lerMovimentacao } from '../entrada.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
-import { fechamentoJson, movimentacaoJson, saldoDePessoaJson } from '../apresentadores/financeiro.ts';
+import { fechamentoJson, movimentacaoJson, previaDoFechamentoJson, saldoDePessoaJson } from '../apresentadores/financeiro.ts';
 import { tempo } from '../tempo.ts';
 import type { Redesenho } from '../tipos-fastify.ts';
-import { paginaMovimentacao } from '../views/financeiro.ts';
-import { CorpoMovimentacao, FechamentoDoCiclo, Movimentacao, PaginaMovimentacao, ParamsId, download, escrita, leitura } from '../esquemas.ts';
+import { paginaFecharCiclo, paginaMovimentacao } from '../views/financeiro.ts';
+import { CorpoMovimentacao, CorpoReabrirCiclo, FechamentoDoCiclo, Movimentacao, PreviaDoFechamento, PaginaMovimentacao, ParamsId, download, escrita, leitura } from '../esquemas.ts';
 import { SemCorpo } from '../../http/esquemas.ts';
 
 
 /** Closing a cycle, recording payments and adjustments with a receipt, and downloading receipts. */
 export function rotasFinanceiro(app: AppTipada, ctx: ContextoCestas): void {
+  // Before closing, the summary to confirm: what will be debited and credited, and who has not confirmed.
+  app.get('/fecharciclo/:id', { config: { acesso: 'financeiroEscrever' }, schema: { params: ParamsId, response: leitura(PreviaDoFechamento) } }, async (req, reply) => {
+    const previa = await previaDoFechamento(ctx.banco, req.params.id, { hoje: tempo(ctx).hoje, taxa: ctx.config.taxa });
+    return responder(req, reply, { titulo: `Fechar o ciclo ${previa.ciclo.nome}`, dados: previaDoFechamentoJson(previa), corpo: () => paginaFecharCiclo(previa, req.sessao?.csrf ?? null) });
+  });
+
+  app.post('/reabrirciclo/:id', { config: { acesso: 'cicloReabrir' }, schema: { params: ParamsId, body: CorpoReabrirCiclo, response: escrita(Type.Null()) } }, async (req, reply) => {
+    const { id } = req.params;
+    await reabrirCiclo(ctx.banco, atorDe(req), id, req.body.motivo, ctx.relogio.agora());
+    if (querJson(req)) return enviarJson(reply, null, 'Ciclo reaberto');
+    return redirecionarComAviso(reply, `/ciclo/${id}`, 'Ciclo reaberto: ao fechar de novo, só as diferenças viram movimentações.');
+  });
+
   app.post('/fecharciclo/:id', { config: { acesso: 'financeiroEscrever' }, schema: { params: ParamsId, body: SemCorpo, response: escrita(FechamentoDoCiclo) } }, async (req, reply) => {
     const { id } = req.params;
     const resumo = await fecharCiclo(ctx.banco, atorDe(req), id, { ...tempo(ctx), taxa: ctx.config.taxa });

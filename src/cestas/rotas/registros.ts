@@ -52,7 +52,9 @@ export interface Recurso<T extends { readonly id: number }, O = Record<string, n
   /** Actions of a saved record shown below its form (their own forms), for this actor. */
   depoisDoFormulario?(registro: T, ator: Ator, csrf: string | null): Html | null;
   /** Replaces the standard field list (the cycle form has child tables). */
-  formulario?(f: { registro: T | null; opcoes: O; valores: Readonly<Record<string, unknown>>; erros: Readonly<Record<string, unknown>>; csrf: string | null; somenteLeitura: boolean; acao: string; apagar: string | null }): Html;
+  formulario?(f: { registro: T | null; opcoes: O; valores: Readonly<Record<string, unknown>>; erros: Readonly<Record<string, unknown>>; csrf: string | null; somenteLeitura: boolean; acao: string; apagar: string | null; geral: string | null }): Html;
+  /** Where a browser lands after a save (default: the index); the cycle's own page for a cycle. */
+  depoisDeSalvar?(registro: T): string;
 }
 
 
@@ -85,6 +87,7 @@ export function registrarRecurso<T extends { readonly id: number }, O>(app: AppT
     valores: Readonly<Record<string, unknown>>,
     erros: Readonly<Record<string, unknown>>,
     status = 200,
+    geral: string | null = null,
   ) {
     const ator = atorDe(req);
     const opcoes = await r.opcoes(ctx, ator);
@@ -98,8 +101,8 @@ export function registrarRecurso<T extends { readonly id: number }, O>(app: AppT
       status,
       dados: { registro: registro === null ? null : paraJson(registro), opcoes, acoes },
       corpo: () => {
-        const form = r.formulario?.({ registro, opcoes, valores, erros, csrf, somenteLeitura, acao, apagar }) ??
-          formularioRegistro({ acao, campos: r.campos(opcoes, ator), valores, erros, csrf, somenteLeitura, apagar, voltar: indice });
+        const form = r.formulario?.({ registro, opcoes, valores, erros, csrf, somenteLeitura, acao, apagar, geral }) ??
+          formularioRegistro({ acao, campos: r.campos(opcoes, ator), valores, erros, csrf, somenteLeitura, apagar, voltar: indice, geral });
         const depois = registro === null ? null : (r.depoisDoFormulario?.(registro, ator, csrf) ?? null);
         return depois === null ? form : html`${form}${depois}`;
       },
@@ -111,16 +114,19 @@ export function registrarRecurso<T extends { readonly id: number }, O>(app: AppT
     if (querJson(req)) {
       return enviarJson(reply, paraJson(salvo), registro === null ? `${r.titulo} criado(a)` : `${r.titulo} atualizado(a)`, registro === null ? 201 : 200);
     }
-    return redirecionarComAviso(reply, indice, registro === null ? `${r.titulo} criado(a).` : `${r.titulo} atualizado(a).`);
+    return redirecionarComAviso(reply, r.depoisDeSalvar?.(salvo) ?? indice, registro === null ? `${r.titulo} criado(a).` : `${r.titulo} atualizado(a).`);
   }
 
-  /** The form again, with what was typed and the errors by its fields (the record re-read for an edit). */
+  /**
+   * The form again, with what was typed and the errors by its fields (the record re-read for an
+   * edit). A refusal of the record as a whole (in use, closed) is said over the form: no dead end.
+   */
   const redesenhar: Redesenho = async (req, reply, recusa) => {
     const erros = errosDeCampo(recusa);
-    if (erros === null) return null;
     const id = idDaRota(req);
     const registro = id === null ? null : await r.obter(ctx, id);
-    return formulario(req, reply, registro, comoEntrada(req.body), erros, recusa.status);
+    const geral = erros === null || recusa.status !== 400 ? recusa.mensagem : null;
+    return formulario(req, reply, registro, comoEntrada(req.body), erros ?? {}, recusa.status, geral);
   };
 
   if (r.comIndice) {

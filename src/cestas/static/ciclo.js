@@ -13,6 +13,7 @@ for (const lista of document.querySelectorAll('[data-lista]')) {
     const novo = modelo.content.cloneNode(true);
     for (const campo of novo.querySelectorAll('[name]')) {
       campo.name = campo.name.replace('__i__', String(indice));
+      if (campo.id) campo.id = campo.id.replace('__i__', String(indice));
       const rotulo = campo.getAttribute('aria-label');
       if (rotulo) campo.setAttribute('aria-label', rotulo.replace('nova linha', `linha ${indice + 1}`));
     }

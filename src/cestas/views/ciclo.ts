@@ -1,13 +1,16 @@
-import { NOMES_FASES, ROTULOS_DATAS, type Ciclo, type CicloDaLista } from '../../domain/ciclos.ts';
+import { NOMES_FASES, ROTULOS_DATAS, fechamentoPossivel, type Ciclo, type CicloDaLista } from '../../domain/ciclos.ts';
 import type { Pagina } from '../../domain/registros.ts';
 import { html, type Html } from '../../http/html.ts';
-import { campoCsrf, resumoDeErros } from './layout.ts';
+import { campoCsrf, resumoDeErros, type AlvoDoErro } from './layout.ts';
 import { indiceRegistros } from './registros.ts';
-import { dataBr } from '../apresentadores/datas.ts';
+import { dataBr, dataHoraBr } from '../apresentadores/datas.ts';
+import { quantidade } from './fluxo.ts';
 
 export interface OpcoesCiclo {
   readonly cestas: ReadonlyArray<{ id: number; nome: string; ativo: boolean }>;
   readonly produtos: ReadonlyArray<{ id: number; nome: string; unidade: string; ativo: boolean }>;
+  /** A master may reopen a closed cycle. */
+  readonly podeReabrir: boolean;
 }
 
 type Valores = Readonly<Record<string, unknown>>;
@@ -28,8 +31,8 @@ function erroDe(erros: Valores, chave: string): Html | '' {
   return typeof e === 'string' ? html`<p class="erro" id="erro-${chave}">${e}</p>` : '';
 }
 
-function selecao(nome: string, rotulo: string, atual: string, opcoes: ReadonlyArray<{ id: number; rotulo: string; ativo: boolean }>, desabilitado: boolean): Html {
-  return html`<select name="${nome}" aria-label="${rotulo}" ${desabilitado ? html`disabled` : ''}>
+function selecao(nome: string, rotulo: string, atual: string, opcoes: ReadonlyArray<{ id: number; rotulo: string; ativo: boolean }>, desabilitado: boolean, id: string): Html {
+  return html`<select id="${id}" name="${nome}" aria-label="${rotulo}" ${desabilitado ? html`disabled` : ''}>
     <option value="">—</option>
     ${opcoes.map((o) => html`<option value="${o.id}" ${String(o.id) === atual ? html`selected` : ''}>${o.rotulo}${o.ativo ? '' : ' (inativo)'}</option>`)}
   </select>`;
@@ -38,41 +41,135 @@ function selecao(nome: string, rotulo: string, atual: string, opcoes: ReadonlyAr
 interface Coluna {
   readonly campo: string;
   readonly rotulo: string;
-  /** `rotulo` names the control for assistive technology: the column and the row. */
-  readonly controle: (nome: string, valor: string, desabilitado: boolean, rotulo: string) => Html;
+  /** `rotulo` names the control for assistive technology: the column and the row; `id` is where the error banner links. */
+  readonly controle: (nome: string, valor: string, desabilitado: boolean, rotulo: string, id: string) => Html;
+  /** What the row's control is judged against, shown beside it (the leftover that caps an extra). */
+  readonly apoio?: (linha: Valores) => Html | '';
 }
 
 
 function entrada(tipo: string, modo?: string) {
-  return (nome: string, valor: string, desabilitado: boolean, rotulo: string) =>
-    html`<input type="${tipo}" name="${nome}" value="${valor}" aria-label="${rotulo}" ${modo === undefined ? '' : html`inputmode="${modo}"`} ${desabilitado ? html`disabled` : ''}>`;
+  return (nome: string, valor: string, desabilitado: boolean, rotulo: string, id: string) =>
+    html`<input type="${tipo}" id="${id}" name="${nome}" value="${valor}" aria-label="${rotulo}" ${modo === undefined ? '' : html`inputmode="${modo}"`} ${desabilitado ? html`disabled` : ''}>`;
 }
+
+/** The rows of a child list worth showing, each with the position it was sent at (its errors use it). */
+function linhasMantidas(lista: string, colunas: readonly Coluna[], valores: Valores): Array<{ v: Valores; enviada: number }> {
+  // Rows sent blank (the spare ones) are not rows: the form comes back with two spare rows, not more each time.
+  return linhas(valores[lista])
+    .map((v, enviada) => ({ v, enviada }))
+    .filter(({ v }) => texto(v.id) !== '' || colunas.some((c) => texto(v[c.campo]).trim() !== ''));
+}
+
+const idDoControle = (lista: string, i: number | string, campo: string) => `campo-${lista}-${i}-${campo}`;
 
 /**
  * One child list as a table. Without JavaScript: existing rows plus two blank ones, and a row is
  * removed by clearing it. With /static/ciclo.js: buttons add and remove rows.
  */
 function tabelaFilha(lista: string, titulo: string, colunas: readonly Coluna[], valores: Valores, erros: Valores, somenteLeitura: boolean): Html {
-  const existentes = linhas(valores[lista]);
+  const existentes = linhasMantidas(lista, colunas, valores);
   const total = existentes.length + (somenteLeitura ? 0 : 2);
-  const linha = (i: number | '__i__', v: Valores) => html`<tr>
+  const linha = (i: number | '__i__', v: Valores, enviada: number | null) => html`<tr>
       <td hidden>${texto(v.id) === '' ? '' : html`<input type="hidden" name="${lista}[${i}][id]" value="${texto(v.id)}">`}</td>
-      ${colunas.map((c) => html`<td data-rotulo="${c.rotulo}">${c.controle(`${lista}[${i}][${c.campo}]`, texto(v[c.campo]), somenteLeitura, `${c.rotulo}, ${typeof i === 'number' ? `linha ${i + 1}` : 'nova linha'}`)}${typeof i === 'number' ? erroDe(erros, `${lista}.${i}.${c.campo}`) : ''}</td>`)}
+      ${colunas.map((c) => html`<td data-rotulo="${c.rotulo}">${c.controle(`${lista}[${i}][${c.campo}]`, texto(v[c.campo]), somenteLeitura, `${c.rotulo}, ${typeof i === 'number' ? `linha ${i + 1}` : 'nova linha'}`, idDoControle(lista, i, c.campo))}${c.apoio?.(v) ?? ''}${enviada === null ? '' : erroDe(erros, `${lista}.${enviada}.${c.campo}`)}</td>`)}
       ${somenteLeitura ? '' : html`<td><button type="button" class="link" data-remover hidden>Remover</button></td>`}
     </tr>`;
-  return html`<fieldset class="lista-filha" data-lista="${lista}" data-proximo="${total}">
+  return html`<fieldset class="lista-filha" id="lista-${lista}" data-lista="${lista}" data-proximo="${total}">
     <legend>${titulo}</legend>
     ${erroDe(erros, lista)}
     <div class="tabela-rolavel" role="region" aria-label="${titulo}" tabindex="0"><table>
       <thead><tr><th hidden>id</th>${colunas.map((c) => html`<th scope="col">${c.rotulo}</th>`)}${somenteLeitura ? '' : html`<th><span class="sr">Ações</span></th>`}</tr></thead>
-      <tbody>${Array.from({ length: total }, (_, i) => linha(i, existentes[i] ?? {}))}</tbody>
+      <tbody>${Array.from({ length: total }, (_, i) => linha(i, existentes[i]?.v ?? {}, existentes[i]?.enviada ?? null))}</tbody>
     </table></div>
     ${somenteLeitura
       ? ''
-      : html`<template>${linha('__i__', {})}</template>
+      : html`<template>${linha('__i__', {}, null)}</template>
     <p class="nota">Para tirar uma linha, apague os campos dela.</p>
     <button type="button" class="botao secundario" data-adicionar hidden>Adicionar linha</button>`}
   </fieldset>`;
+}
+
+/** The three child lists of a cycle's form: their columns, titles and order on the page. */
+function listasDoCiclo(f: { opcoes: OpcoesCiclo; registro: Ciclo | null }): Array<{ lista: string; titulo: string; colunas: Coluna[] }> {
+  const cestas = f.opcoes.cestas.map((c) => ({ id: c.id, rotulo: c.nome, ativo: c.ativo }));
+  const produtos = f.opcoes.produtos.map((p) => ({ id: p.id, rotulo: `${p.nome} (${p.unidade})`, ativo: p.ativo }));
+  const sobras = new Map((f.registro?.sobras ?? []).map((x) => [String(x.produtoId), x]));
+  return [
+    { lista: 'cicloCestas', titulo: 'Cestas do ciclo', colunas: [
+      { campo: 'cestaId', rotulo: 'Cesta', controle: (n, a, d, r, id) => selecao(n, r, a, cestas, d, id) },
+      { campo: 'quantidadeCestas', rotulo: 'Quantas podem ser vendidas', controle: entrada('text', 'numeric') },
+    ] },
+    { lista: 'cicloProdutos', titulo: 'Extras (produtos avulsos)', colunas: [
+      { campo: 'produtoId', rotulo: 'Produto', controle: (n, a, d, r, id) => selecao(n, r, a, produtos, d, id) },
+      {
+        campo: 'quantidade', rotulo: 'Quantidade disponível', controle: entrada('text', 'decimal'),
+        // The cap sits by the field it caps: what the finalised offers leave over after the baskets.
+        apoio: (v) => {
+          const x = sobras.get(texto(v.produtoId));
+          return texto(v.produtoId) === '' ? '' : html`<p class="nota">Sobra das ofertas: ${x === undefined ? 'nenhuma' : quantidade(x.sobraMilesimos, x.unidade)}</p>`;
+        },
+      },
+      { campo: 'valor', rotulo: 'Preço ao consumidor (R$)', controle: entrada('text', 'decimal') },
+    ] },
+    { lista: 'cicloEntregas', titulo: 'Dias de entrega dos fornecedores', colunas: [
+      { campo: 'dataEntrega', rotulo: 'Data', controle: entrada('date') },
+      { campo: 'observacao', rotulo: 'Observação', controle: entrada('text') },
+    ] },
+  ];
+}
+
+/** Where each error of the cycle's form leads, for the banner's links. */
+function alvosDoCiclo(listas: ReturnType<typeof listasDoCiclo>, valores: Valores): AlvoDoErro {
+  return (chave) => {
+    if (chave === 'nome') return { id: 'campo-nome', rotulo: 'Nome' };
+    if (chave in ROTULOS_DATAS) return { id: `campo-${chave}`, rotulo: maiuscula(ROTULOS_DATAS[chave as keyof typeof ROTULOS_DATAS]) };
+    const [nome, posicao, campo] = chave.split('.');
+    const l = listas.find((x) => x.lista === nome);
+    if (l === undefined) return null;
+    if (posicao === undefined) return { id: `lista-${l.lista}`, rotulo: l.titulo };
+    const i = linhasMantidas(l.lista, l.colunas, valores).findIndex((x) => String(x.enviada) === posicao);
+    const coluna = l.colunas.find((c) => c.campo === campo) ?? l.colunas[0];
+    if (i < 0 || coluna === undefined) return { id: `lista-${l.lista}`, rotulo: l.titulo };
+    return { id: idDoControle(l.lista, i, coluna.campo), rotulo: `${l.titulo}, linha ${i + 1}: ${coluna.rotulo}` };
+  };
+}
+
+function maiuscula(t: string): string {
+  return t.charAt(0).toUpperCase() + t.slice(1);
+}
+
+/** The cycle's own page, above its form: its phase, everything to do in it, and its closing. */
+function trabalhoDoCiclo(c: Ciclo, f: { csrf: string | null; somenteLeitura: boolean; opcoes: OpcoesCiclo }): Html {
+  const semComposicao = c.cicloCestas.filter((x) => !x.composta);
+  return html`<p class="fase fase-${c.fase}">${NOMES_FASES[c.fase]}${c.fechadoEm === null ? '' : ' · fechado'}</p>
+  <section id="composicao" aria-labelledby="t-trabalho" class="trabalho-do-ciclo">
+    <h2 id="t-trabalho">Trabalho do ciclo</h2>
+    ${semComposicao.length === 0 ? '' : html`<p class="alerta-suave" role="status"><strong>Sem composição:</strong> ${semComposicao.map((x) => x.nome).join(', ')}. Uma cesta só pode ser pedida depois de composta.</p>`}
+    <ul class="atalhos">
+      ${c.cicloCestas.map((x) => html`<li><a class="botao secundario" href="/composicao/${x.id}">Compor ${x.nome}${x.composta ? '' : ' (em composição)'}</a></li>`)}
+      <li><a class="botao secundario" href="#lista-cicloProdutos">Extras</a></li>
+      <li><a class="botao secundario" href="/oferta-index?cicloid=${c.id}">Ofertas</a></li>
+      <li><a class="botao secundario" href="/pedidosconsumidorestodos/${c.id}">Pedidos</a></li>
+      <li><a class="botao secundario" href="/pedidosfornecedorestodos/${c.id}">Pedidos aos fornecedores</a></li>
+      <li><a class="botao secundario" href="/pedidosfornecedoressobra/${c.id}">Sobra</a></li>
+      <li><a class="botao secundario" href="/entregaCicloPDF/${c.id}">PDF da entrega</a></li>
+    </ul>
+    ${c.fechadoEm !== null
+      ? html`<p class="nota">Ciclo fechado em ${dataHoraBr(c.fechadoEm)}: ofertas, composições, pedidos e datas não mudam mais.</p>
+        ${f.opcoes.podeReabrir ? html`<details class="reabrir"><summary>Reabrir o ciclo</summary>
+          <form method="post" action="/reabrirciclo/${c.id}" class="formulario">${campoCsrf(f.csrf)}
+            <div class="campo"><label for="campo-motivo">Por que reabrir <span aria-hidden="true">*</span></label>
+            <textarea id="campo-motivo" name="motivo" required rows="2"></textarea></div>
+            <p class="nota">Fica na auditoria. Ao fechar de novo, só as diferenças viram novas movimentações.</p>
+            <button type="submit" class="botao perigo">Reabrir ciclo</button></form></details>` : ''}`
+      : f.somenteLeitura
+        ? ''
+        : fechamentoPossivel(c)
+          ? html`<p><a class="botao" href="/fecharciclo/${c.id}">Fechar ciclo…</a></p>
+            <p class="nota">Mostra o resumo (pedidos, totais, pedidos sem confirmação) antes de lançar as movimentações.</p>`
+          : html`<p class="nota">O ciclo poderá ser fechado depois do fim dos pedidos (${dataBr(c.dataPedidoFim)}).</p>`}
+  </section>`;
 }
 
 export function formularioCiclo(f: {
@@ -84,33 +181,21 @@ export function formularioCiclo(f: {
   somenteLeitura: boolean;
   acao: string;
   apagar: string | null;
+  geral?: string | null;
 }): Html {
   const v = f.valores;
-  const ro = f.somenteLeitura;
-  const cestas = f.opcoes.cestas.map((c) => ({ id: c.id, rotulo: c.nome, ativo: c.ativo }));
-  const produtos = f.opcoes.produtos.map((p) => ({ id: p.id, rotulo: `${p.nome} (${p.unidade})`, ativo: p.ativo }));
+  // A closed cycle is locked for everyone (a master reopens it first).
+  const ro = f.somenteLeitura || (f.registro?.fechadoEm ?? null) !== null;
+  const listas = listasDoCiclo(f);
   const campoData = (nome: keyof typeof ROTULOS_DATAS) => html`<div class="campo${f.erros[nome] === undefined ? '' : ' com-erro'}">
-      <label for="campo-${nome}">${ROTULOS_DATAS[nome].charAt(0).toUpperCase() + ROTULOS_DATAS[nome].slice(1)} <span aria-hidden="true">*</span></label>
+      <label for="campo-${nome}">${maiuscula(ROTULOS_DATAS[nome])} <span aria-hidden="true">*</span></label>
       <input type="date" id="campo-${nome}" name="${nome}" value="${texto(v[nome])}" required ${ro ? html`disabled` : ''}>
       ${erroDe(f.erros, nome)}
     </div>`;
-  return html`${resumoDeErros(f.erros)}
-  ${f.registro === null ? '' : html`<p class="fase fase-${f.registro.fase}">${NOMES_FASES[f.registro.fase]}</p>
-  <section id="composicao" aria-labelledby="t-trabalho" class="trabalho-do-ciclo">
-    <h2 id="t-trabalho">Trabalho do ciclo</h2>
-    <ul class="atalhos">
-      ${f.registro.cicloCestas.map((c) => html`<li><a class="botao secundario" href="/composicao/${c.id}">Compor ${c.nome}</a></li>`)}
-      <li><a class="botao secundario" href="/oferta-index?cicloid=${f.registro.id}">Ofertas</a></li>
-      <li><a class="botao secundario" href="/pedidosconsumidorestodos/${f.registro.id}">Pedidos</a></li>
-    </ul>
-    ${ro
-      ? ''
-      : f.registro.fechadoEm === null
-        ? html`<form method="post" action="/fecharciclo/${f.registro.id}" class="inline">${campoCsrf(f.csrf)}
-          <button type="submit" class="botao">Fechar ciclo e lançar as movimentações</button></form>
-          <p class="nota">Depois do fim dos pedidos: debita de cada consumidor o pedido confirmado e a taxa, e credita a cada fornecedor o que entregou.</p>`
-        : html`<p class="nota">Ciclo fechado em ${f.registro.fechadoEm.slice(0, 10)}.</p>`}
-  </section>`}
+  const publicados = new Set(listas[1] === undefined ? [] : linhasMantidas('cicloProdutos', listas[1].colunas, v).map((x) => texto(x.v.produtoId)));
+  const naoPublicadas = (f.registro?.sobras ?? []).filter((x) => x.sobraMilesimos > 0 && !publicados.has(String(x.produtoId)));
+  return html`${resumoDeErros(f.erros, alvosDoCiclo(listas, v), f.geral)}
+  ${f.registro === null ? '' : trabalhoDoCiclo(f.registro, { csrf: f.csrf, somenteLeitura: f.somenteLeitura, opcoes: f.opcoes })}
   <form method="post" action="${f.acao}" class="formulario largo" novalidate>
     ${campoCsrf(f.csrf)}
     <input type="hidden" name="_listas" value="cicloEntregas,cicloCestas,cicloProdutos">
@@ -129,22 +214,12 @@ export function formularioCiclo(f: {
       <div class="marcar"><input type="checkbox" id="campo-ativo" name="ativo" value="true" ${v.ativo === false || v.ativo === 'false' ? '' : html`checked`} ${ro ? html`disabled` : ''}>
       <label for="campo-ativo">Ativo</label></div>
     </div>
-    ${tabelaFilha('cicloCestas', 'Cestas do ciclo', [
-      { campo: 'cestaId', rotulo: 'Cesta', controle: (n, a, d, r) => selecao(n, r, a, cestas, d) },
-      { campo: 'quantidadeCestas', rotulo: 'Quantas podem ser vendidas', controle: entrada('text', 'numeric') },
-    ], v, f.erros, ro)}
-    ${tabelaFilha('cicloProdutos', 'Extras (produtos avulsos)', [
-      { campo: 'produtoId', rotulo: 'Produto', controle: (n, a, d, r) => selecao(n, r, a, produtos, d) },
-      { campo: 'quantidade', rotulo: 'Quantidade disponível', controle: entrada('text', 'decimal') },
-      { campo: 'valor', rotulo: 'Preço ao consumidor (R$)', controle: entrada('text', 'decimal') },
-    ], v, f.erros, ro)}
-    ${tabelaFilha('cicloEntregas', 'Dias de entrega dos fornecedores', [
-      { campo: 'dataEntrega', rotulo: 'Data', controle: entrada('date') },
-      { campo: 'observacao', rotulo: 'Observação', controle: entrada('text') },
-    ], v, f.erros, ro)}
-    ${ro ? html`<p class="nota">Você pode consultar, mas não alterar.</p>` : html`<button type="submit" class="botao">Salvar</button>`}
+    ${listas.map((l) => html`${l.lista === 'cicloProdutos' && naoPublicadas.length > 0
+      ? html`<p class="nota">Sobra das ofertas ainda sem extra: ${naoPublicadas.map((x) => `${x.nome} ${quantidade(x.sobraMilesimos, x.unidade)}`).join(' · ')}.</p>`
+      : ''}${tabelaFilha(l.lista, l.titulo, l.colunas, v, f.erros, ro)}`)}
+    ${ro ? html`<p class="nota">${f.somenteLeitura ? 'Você pode consultar, mas não alterar.' : 'Ciclo fechado: só consulta.'}</p>` : html`<button type="submit" class="botao">Salvar</button>`}
   </form>
-  ${f.apagar === null
+  ${f.apagar === null || ro
     ? ''
     : html`<form method="post" action="${f.apagar}" class="apagar">${campoCsrf(f.csrf)}
     <p>Só é possível apagar um ciclo sem ofertas, pedidos nem movimentações; os demais podem ser desativados.</p>

@@ -1,4 +1,5 @@
-import type { SaldoDePessoa } from '../../domain/financeiro.ts';
+import type { PreviaDoFechamento, SaldoDePessoa } from '../../domain/financeiro.ts';
+import { dataBr, dataHoraBr } from '../apresentadores/datas.ts';
 import { html, type Html } from '../../http/html.ts';
 import { campoCsrf } from './layout.ts';
 import { mensagemDeErro, reais } from './fluxo.ts';
@@ -41,4 +42,25 @@ export function paginaMovimentacao(o: OpcoesMovimentacao, csrf: string | null, h
       <thead><tr><th scope="col">Pessoa</th><th scope="col">Saldo</th></tr></thead>
       <tbody>${o.saldos.map((s) => html`<tr><td>${s.nome}</td><td>${reais(s.saldoCentavos)}</td></tr>`)}</tbody></table></div>`}
   </section>`;
+}
+
+/** Closing a cycle, confirmed: what it will debit and credit, and who has not confirmed. */
+export function paginaFecharCiclo(p: PreviaDoFechamento, csrf: string | null): Html {
+  const voltar = html`<p><a href="/ciclo/${p.ciclo.id}">Voltar ao ciclo</a></p>`;
+  if (p.ciclo.fechadoEm !== null) return html`<p class="aviso" role="status">Este ciclo já foi fechado em ${dataHoraBr(p.ciclo.fechadoEm)}.</p>${voltar}`;
+  const n = p.naoConfirmados.length;
+  return html`<dl class="totais">
+    <dt>Pedidos confirmados</dt><dd>${p.confirmados}</dd>
+    <dt>Débitos aos consumidores (pedidos e taxas)</dt><dd>${reais(p.debitosCentavos)}</dd>
+    <dt>Créditos a ${p.fornecedores} ${p.fornecedores === 1 ? 'fornecedor' : 'fornecedores'}</dt><dd>${reais(p.creditosCentavos)}</dd>
+    <dt>Pedidos sem confirmação</dt><dd>${n}</dd>
+  </dl>
+  ${n === 0 ? '' : html`<section aria-labelledby="t-sem-confirmacao"><h2 id="t-sem-confirmacao">Sem confirmação: ficam de fora da entrega e da cobrança</h2>
+    <ul class="cartoes">${p.naoConfirmados.map((x) => html`<li class="cartao"><a href="/pedidoconsumidoresconfirmacao/${x.pedidoId}">${x.nome}</a> · ${reais(x.totalComTaxaCentavos)}</li>`)}</ul></section>`}
+  ${p.possivel
+    ? html`<form method="post" action="/fecharciclo/${p.ciclo.id}" class="formulario">${campoCsrf(csrf)}
+      <p>Fechar lança essas movimentações e trava o ciclo: ofertas, composições, pedidos e datas não mudam mais.</p>
+      <button type="submit" class="botao">Fechar ciclo e lançar as movimentações</button></form>`
+    : html`<p class="nota">O ciclo só pode ser fechado depois do fim dos pedidos (${dataBr(p.ciclo.dataPedidoFim)}).</p>`}
+  ${voltar}`;
 }

@@ -100,10 +100,24 @@ export function campoCsrf(csrf: string | null): Html {
   return csrf === null ? html`` : html`<input type="hidden" name="_csrf" value="${csrf}">`;
 }
 
-export function resumoDeErros(erros: Readonly<Record<string, unknown>>): Html {
-  const n = Object.keys(erros).length;
-  if (n === 0) return html``;
-  return html`<div class="alerta" role="alert">
-  <p>${n === 1 ? 'Há 1 campo a corrigir.' : `Há ${n} campos a corrigir.`}</p>
+/** Where a field's error leads: the control's id and how people call the field. */
+export type AlvoDoErro = (chave: string) => { readonly id: string; readonly rotulo: string } | null;
+
+/**
+ * The banner over a refused form: how many fields to fix, each named and linked to its control
+ * (a long form puts the field far below the banner), and a refusal of the whole form.
+ */
+export function resumoDeErros(erros: Readonly<Record<string, unknown>>, alvo?: AlvoDoErro, geral?: string | null): Html {
+  const campos = Object.entries(erros).filter((e): e is [string, string] => typeof e[1] === 'string');
+  const n = campos.length;
+  if (n === 0 && (geral ?? null) === null) return html``;
+  const itens = alvo === undefined ? [] : campos.flatMap(([chave, msg]) => {
+    const a = alvo(chave);
+    return a === null ? [] : [html`<li><a href="#${a.id}">${a.rotulo}</a>: ${msg}</li>`];
+  });
+  return html`<div class="alerta" role="alert" tabindex="-1" id="resumo-erros">
+  ${geral === undefined || geral === null ? '' : html`<p><strong>${geral}</strong></p>`}
+  ${n === 0 ? '' : html`<p>${n === 1 ? 'Há 1 campo a corrigir' : `Há ${n} campos a corrigir`}${itens.length === 0 ? '.' : ':'}</p>`}
+  ${itens.length === 0 ? '' : html`<ul>${itens}</ul>`}
 </div>`;
 }

@@ -49,14 +49,17 @@ export function paginaPedido(p: PaginaPedido, csrf: string | null, falha: { erro
     <h2>Cestas</h2>
     ${p.cestas.length === 0 ? html`<p>Nenhuma cesta à venda neste ciclo.</p>` : html`<ul class="cartoes">${p.cestas.map((c, i) => {
       const erro = erroDoCampo(falha.detalhes, `produtos.${i}.quantidade`);
+      // A basket still being composed cannot be ordered; one already in the order stays as it is.
+      const fechada = ro || (c.emComposicao && !noPedido.has(`c${c.cicloCestaId}`));
       return html`<li class="cartao" data-linha data-preco="${precoParaScript(c.valorCentavos)}">
-      <h3>${c.nome}</h3><p><strong>${reais(c.valorCentavos)}</strong> · <span data-disponivel>${c.disponivel > 0 ? `${c.disponivel} disponíveis` : 'esgotada'}</span></p>
+      <h3>${c.nome}</h3><p><strong>${reais(c.valorCentavos)}</strong> · <span data-disponivel>${c.emComposicao ? html`<span class="estado rascunho">em composição</span>` : c.disponivel > 0 ? `${c.disponivel} disponíveis` : 'esgotada'}</span></p>
+      ${c.emComposicao ? html`<p class="nota">A coordenação ainda está montando esta cesta: ela poderá ser pedida quando estiver composta.</p>` : ''}
       ${c.descricao === null ? '' : html`<p class="nota">${c.descricao}</p>`}
       ${c.composicao.length === 0 ? '' : html`<details><summary>O que vem na cesta</summary><ul>${c.composicao.map((x) => html`<li>${x.produto}: ${quantidade(x.quantidadeMilesimos, x.unidade)}</li>`)}</ul></details>`}
       <input type="hidden" name="produtos[${i}][cicloCestaId]" value="${c.cicloCestaId}">
       <div class="campo${erro === null ? '' : ' com-erro'}">
         <label for="cesta-${i}">Quantidade <span class="sr">de ${c.nome}</span></label>
-        <input id="cesta-${i}" name="produtos[${i}][quantidade]" inputmode="numeric" autocomplete="off" value="${qtd(i, `c${c.cicloCestaId}`)}" data-quantidade ${ariaDoErro(erro)} ${ro ? html`disabled` : ''}>
+        <input id="cesta-${i}" name="produtos[${i}][quantidade]" inputmode="numeric" autocomplete="off" value="${qtd(i, `c${c.cicloCestaId}`)}" data-quantidade ${ariaDoErro(erro)} ${fechada ? html`disabled` : ''}>
         ${textoDoErro(erro)}
       </div>
     </li>`;

@@ -108,10 +108,18 @@ export interface FormRegistro {
   readonly apagar: string | null;
   readonly voltar: string;
   readonly extra?: Html;
+  /** A refusal of the whole record (in use, say), shown over the form. */
+  readonly geral?: string | null;
 }
 
 export function formularioRegistro(f: FormRegistro): Html {
-  return html`${resumoDeErros(f.erros)}
+  const alvo = (chave: string) => {
+    const campo = f.campos.find((c) => c.nome === chave);
+    if (campo === undefined) return null;
+    const primeira = campo.tipo === 'multipla' ? campo.opcoes?.[0]?.valor : undefined;
+    return { id: primeira === undefined ? `campo-${campo.nome}` : `campo-${campo.nome}-${primeira}`, rotulo: campo.rotulo };
+  };
+  return html`${resumoDeErros(f.erros, alvo, f.geral)}
   <form method="post" action="${f.acao}" class="formulario" novalidate>
     ${campoCsrf(f.csrf)}
     ${f.campos.map((c) => campoHtml(c, f.valores, f.erros, f.somenteLeitura))}
