@@ -282,6 +282,14 @@ export function lerCiclo(corpo: unknown): CicloLido {
     observacao: s.texto('observacao', { max: 200 }),
     campo: `${campo}.dataEntrega`,
   }));
+  const cicloPontos = lista('cicloPontos', (s, campo) => ({
+    id: s.inteiro('id', { min: 1, max: MAIOR_ID }),
+    pontoEntregaId: s.inteiro('pontoEntregaId', { obrigatorio: true, min: 1, max: MAIOR_ID }),
+    dataRetirada: s.data('dataRetirada'),
+    horaInicio: s.hora('horaInicio'),
+    horaFim: s.hora('horaFim'),
+    campo: `${campo}.pontoEntregaId`,
+  }));
   const cicloCestas = lista('cicloCestas', (s, campo) => ({
     id: s.inteiro('id', { min: 1, max: MAIOR_ID }),
     cestaId: s.inteiro('cestaId', { obrigatorio: true, min: 1, max: MAIOR_ID }),
@@ -295,7 +303,7 @@ export function lerCiclo(corpo: unknown): CicloLido {
     valorCentavos: s.decimal('valor', ESCALA_DINHEIRO, { obrigatorio: true }),
     campo: `${campo}.produtoId`,
   }));
-  const lido = { dados: { nome, ...datas, ativo }, cicloEntregas, cicloCestas, cicloProdutos };
+  const lido = { dados: { nome, ...datas, ativo }, cicloEntregas, cicloPontos, cicloCestas, cicloProdutos };
   // The domain's rules are judged here too, on what could be read, so a form shows every problem at once.
   for (const [campo, mensagem] of Object.entries(regrasDoCiclo(lido, new Set(Object.keys(c.erros))))) c.erro(campo, mensagem);
   c.concluir();

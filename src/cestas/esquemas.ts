@@ -11,6 +11,7 @@ import { Arquivo, Corpo, Html, NoFio, Redirecionamento } from '../http/esquemas.
 const Nulo = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 const Id = Type.Integer({ minimum: 1 });
 const Data = Type.String({ description: 'AAAA-MM-DD' });
+const Hora = Type.String({ description: 'HH:MM, no fuso da comunidade' });
 const Instante = Type.String({ description: 'Data e hora ISO 8601 (UTC)' });
 const Reais = Type.Number({ description: 'Reais, com até 2 casas decimais' });
 const Quantidade = Type.Number({ description: 'Quantidade, com até 3 casas decimais' });
@@ -96,6 +97,10 @@ const CicloResumo = Type.Object({ id: Id, nome: Type.String(), ...Datas, fase: F
 const Ciclo = Type.Object({
   id: Id, nome: Type.String(), ...Datas, fase: Fase, ativo: Type.Boolean(), fechadoEm: Nulo(Instante),
   cicloEntregas: Type.Array(Type.Object({ id: Id, dataEntrega: Data, observacao: Nulo(Type.String()) })),
+  cicloPontos: Type.Array(Type.Object({
+    id: Id, pontoEntregaId: Id, nome: Type.String(), endereco: Nulo(Type.String()), cidade: Nulo(Type.String()),
+    dataRetirada: Nulo(Data), horaInicio: Nulo(Hora), horaFim: Nulo(Hora), pedidos: Type.Integer({ description: 'Pedidos do ciclo com retirada neste ponto' }),
+  }), { description: 'Os pontos de retirada do ciclo, com dia e horário; vazio: todos os pontos ativos' }),
   cicloCestas: Type.Array(Type.Object({
     id: Id, cestaId: Id, nome: Type.String(), quantidadeCestas: Type.Integer(), quantidadePedida: Type.Integer(),
     composta: Type.Boolean({ description: 'Algo composto nela: só então pode ser pedida' }),
@@ -173,6 +178,7 @@ export const REGISTROS: Readonly<Record<string, { registro: TSchema; corpo: TSch
         ...Object.fromEntries(Object.keys(Datas).map((k) => [k, NoFio.texto('Data (AAAA-MM-DD)')])),
         ativo: CAMPOS_CATALOGO.ativo,
         cicloEntregas: NoFio.lista(Livre('Uma entrega: {id?, dataEntrega, observacao}'), 'As entregas do ciclo'),
+        cicloPontos: NoFio.lista(Livre('Um ponto: {id?, pontoEntregaId, dataRetirada?, horaInicio? (HH:MM), horaFim? (HH:MM)}'), 'Os pontos de retirada do ciclo (vazio: todos os pontos ativos)'),
         cicloCestas: NoFio.lista(Livre('Uma cesta: {id?, cestaId, quantidadeCestas}'), 'As cestas do ciclo'),
         cicloProdutos: NoFio.lista(Livre('Um produto: {id?, produtoId, quantidade, valor}'), 'Os produtos avulsos do ciclo'),
       },
@@ -216,7 +222,7 @@ const LinhaDoPedido = Type.Object({
 });
 const Pedido = Type.Object({
   id: Id, cicloid: Id, usuarioid: Id, usuario: Type.Object({ id: Id, nome: Type.String() }),
-  pontoEntrega: Type.Object({ id: Id, nome: Type.String() }), pontoEntregaId: Id, finalizado: Type.Boolean(), dataConfirmacao: Nulo(Instante),
+  pontoEntrega: Type.Object({ id: Id, nome: Type.String(), dataRetirada: Nulo(Data), horaInicio: Nulo(Hora), horaFim: Nulo(Hora) }, { description: 'O ponto, com o dia e o horário de retirada quando o ciclo os define' }), pontoEntregaId: Id, finalizado: Type.Boolean(), dataConfirmacao: Nulo(Instante),
   total: Reais, taxa: Reais, totalComTaxa: Reais,
 });
 export const PedidoJson = Type.Object({ pedidoId: Id, pedido: Pedido, produtos: Type.Array(LinhaDoPedido) });
@@ -231,7 +237,9 @@ export const PaginaPedido = Type.Intersect([
       composicao: Type.Array(Type.Object({ produto: Type.String(), quantidade: Quantidade, unidade: Type.String() })),
     })),
     extras: Type.Array(Type.Object({ cicloProdutoId: Id, produtoId: Id, nome: Type.String(), unidade: Type.String(), valor: Reais, disponivel: Quantidade })),
-    pontosEntrega: Type.Array(Type.Object({ id: Id, nome: Type.String(), endereco: Nulo(Type.String()), cidade: Nulo(Type.String()) })),
+    pontosEntrega: Type.Array(Type.Object({
+      id: Id, nome: Type.String(), endereco: Nulo(Type.String()), cidade: Nulo(Type.String()), dataRetirada: Nulo(Data), horaInicio: Nulo(Hora), horaFim: Nulo(Hora),
+    }), { description: 'Onde retirar: os pontos do ciclo com dia e horário, ou todos os pontos ativos se o ciclo não lista os seus' }),
     taxa: Type.Object({ percentual: Type.Number({ description: 'Percentual sobre o pedido' }), fixa: Type.Number({ description: 'Reais por pedido' }) }),
     acoes: Acoes,
     consumidor: Type.Object({ id: Id, nome: Type.String() }),

@@ -222,6 +222,7 @@ export const ciclo: Recurso<Ciclo, OpcoesCiclo> = {
   opcoes: async (ctx, ator) => ({
     cestas: await ctx.banco.selectFrom('cesta').select(['id', 'nome', 'ativo']).orderBy('nomeChave').execute(),
     produtos: await ctx.banco.selectFrom('produto').select(['id', 'nome', 'unidade', 'ativo']).orderBy('nomeChave').orderBy('unidade').execute(),
+    pontos: await ctx.banco.selectFrom('pontoentrega').select(['id', 'nome', 'ativo']).orderBy('nomeChave').execute(),
     podeReabrir: ehMaster(ator),
   }),
   depoisDeSalvar: (c) => `/ciclo/${c.id}`,
@@ -230,6 +231,9 @@ export const ciclo: Recurso<Ciclo, OpcoesCiclo> = {
     nome: c.nome, dataOfertaInicio: c.dataOfertaInicio, dataOfertaFim: c.dataOfertaFim, dataPedidoInicio: c.dataPedidoInicio,
     dataPedidoFim: c.dataPedidoFim, dataRetiradaInicio: c.dataRetiradaInicio, dataRetiradaFim: c.dataRetiradaFim, ativo: c.ativo,
     cicloEntregas: c.cicloEntregas.map((e) => ({ id: String(e.id), dataEntrega: e.dataEntrega, observacao: e.observacao ?? '' })),
+    cicloPontos: c.cicloPontos.map((x) => ({
+      id: String(x.id), pontoEntregaId: String(x.pontoEntregaId), dataRetirada: x.dataRetirada ?? '', horaInicio: x.horaInicio ?? '', horaFim: x.horaFim ?? '',
+    })),
     cicloCestas: c.cicloCestas.map((x) => ({ id: String(x.id), cestaId: String(x.cestaId), quantidadeCestas: String(x.quantidadeCestas) })),
     cicloProdutos: c.cicloProdutos.map((p) => ({ id: String(p.id), produtoId: String(p.produtoId), quantidade: paraCampo(p.quantidadeMilesimos, 'quantidade'), valor: paraCampo(p.valorCentavos, 'dinheiro') })),
   }),

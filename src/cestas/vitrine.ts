@@ -8,6 +8,10 @@ export interface PontoParaPedido {
   readonly nome: string;
   readonly endereco: string | null;
   readonly cidade: string | null;
+  /** The cycle's day and hours at this point, when it lists its points. */
+  readonly dataRetirada: string | null;
+  readonly horaInicio: string | null;
+  readonly horaFim: string | null;
 }
 
 /** Everything the order page shows of a cycle that orders do not change. */
@@ -17,10 +21,25 @@ export interface PaginaDoCiclo {
   readonly pontosEntrega: readonly PontoParaPedido[];
 }
 
-/** The active pickup points, by name. */
-export function pontosParaPedido(db: Db): Promise<PontoParaPedido[]> {
-  return db.selectFrom('pontoentrega').select(['id', 'nome', 'endereco', 'cidade']).where('ativo', '=', true).orderBy('nomeChave').execute();
+/**
+ * Where a cycle's orders may pick up: the active points it lists, by day, hour and name, or every
+ * active point by name when it lists none (one query either way).
+ */
+export async function pontosParaPedido(db: Db, cicloid: number): Promise<PontoParaPedido[]> {
+  const linhas = await db
+    .selectFrom('pontoentrega as pe')
+    .leftJoin('ciclopontoentrega as cp', (j) => j.onRef('cp.pontoEntregaId', '=', 'pe.id').on('cp.cicloid', '=', cicloid))
+    .select(['pe.id', 'pe.nome', 'pe.endereco', 'pe.cidade', 'cp.id as linha', 'cp.dataRetirada', 'cp.horaInicio', 'cp.horaFim'])
+    .where('pe.ativo', '=', true)
+    .orderBy('pe.nomeChave')
+    .execute();
+  const doCiclo = linhas.filter((l) => l.linha !== null);
+  const escolhidos = doCiclo.length > 0 ? doCiclo.sort((a, b) => chave(a).localeCompare(chave(b))) : linhas;
+  return escolhidos.map(({ linha: _, ...p }) => p);
 }
+
+/** The cycle's order of its points: day, then start hour (unset last), then the name order already given. */
+const chave = (p: { dataRetirada: string | null; horaInicio: string | null }) => `${p.dataRetirada ?? '9999-99-99'} ${p.horaInicio ?? '99:99'}`;
 
 /** Cycles kept per process; the least recently read go first. */
 const MAXIMO_DE_CICLOS = 32;
@@ -48,7 +67,7 @@ export class VitrineDosCiclos {
       return guardada.pagina;
     }
     // Requests that arrive while it is being built wait for the same build.
-    const pagina = Promise.all([cicloDasJanelas(banco, cicloid), catalogoDoCiclo(banco, cicloid), pontosParaPedido(banco)])
+    const pagina = Promise.all([cicloDasJanelas(banco, cicloid), catalogoDoCiclo(banco, cicloid), pontosParaPedido(banco, cicloid)])
       .then(([ciclo, catalogo, pontosEntrega]) => ({ ciclo, catalogo, pontosEntrega }));
     const entrada = { versao, pagina };
     this.#porCiclo.set(cicloid, entrada);

@@ -18,7 +18,7 @@ export class ErroCopia extends Error {
  */
 export const TABELAS_EXPORTADAS = [
   'categoria', 'cesta', 'produto', 'pontoentrega', 'usuario', 'tipomovimentacao',
-  'ciclo', 'cicloentrega', 'ciclocesta', 'cicloproduto',
+  'ciclo', 'cicloentrega', 'ciclopontoentrega', 'ciclocesta', 'cicloproduto',
   'oferta', 'ofertaproduto', 'composicao', 'composicaoproduto', 'pedido', 'pedidoproduto',
   'movimentacao', 'auditoria',
   'appuser', 'profile', 'appuserprofile', 'mercado', 'precomercado',

@@ -97,6 +97,15 @@ export interface CicloEntregaTabela extends Datas {
   observacao: string | null;
 }
 
+export interface CicloPontoEntregaTabela extends Datas {
+  id: Id;
+  cicloid: number;
+  pontoEntregaId: number;
+  dataRetirada: string | null;
+  horaInicio: string | null;
+  horaFim: string | null;
+}
+
 export interface CicloCestaTabela extends Datas {
   id: Id;
   cicloid: number;
@@ -273,6 +282,7 @@ export interface DB {
   usuario: UsuarioTabela;
   ciclo: CicloTabela;
   cicloentrega: CicloEntregaTabela;
+  ciclopontoentrega: CicloPontoEntregaTabela;
   ciclocesta: CicloCestaTabela;
   cicloproduto: CicloProdutoTabela;
   oferta: OfertaTabela;

@@ -53,6 +53,13 @@ const PONTOS = [
   { nome: 'Feira do Produtor', endereco: 'Praça da Matriz, s/n', cidade: 'São Manuel', referencia: 'Barraca 7', responsavel: 'Dora Agricultora', telefone: '(14) 3800-0003' },
 ] as const;
 
+/** The hours of each demo point (in PONTOS order) in every demo cycle. */
+const HORARIOS_DEMO = [
+  { de: '08:00', ate: '12:00', ultimoDia: false },
+  { de: '14:00', ate: '18:00', ultimoDia: false },
+  { de: '07:00', ate: '11:00', ultimoDia: true },
+] as const;
+
 const CESTAS = [
   { nome: 'Cesta Pequena', descricao: 'Para 1 ou 2 pessoas', valorReferenciaCentavos: 5000, pesoAproximado: 4000 },
   { nome: 'Cesta Média', descricao: 'Para 3 ou 4 pessoas', valorReferenciaCentavos: 8000, pesoAproximado: 7000 },
@@ -130,7 +137,7 @@ async function carregarFluxoDemo(banco: Banco, agora: Date, hoje: string): Promi
     if (fase > -6) continue;
     const ciclo = await banco.selectFrom('ciclo').select(['nome', 'dataOfertaInicio', 'dataOfertaFim', 'dataPedidoInicio', 'dataPedidoFim', 'dataRetiradaInicio', 'dataRetiradaFim']).where('id', '=', cicloid).executeTakeFirstOrThrow();
     const cicloProdutos = [{ id: null, produtoId: p('Tomate'), quantidadeMilesimos: 20_000, valorCentavos: 1000, campo: 'cicloProdutos.0' }, { id: null, produtoId: p('Queijo minas frescal'), quantidadeMilesimos: 10_000, valorCentavos: 2800, campo: 'cicloProdutos.1' }];
-    await salvarCiclo(banco, ator, cicloid, { dados: { ...ciclo, ativo: true }, cicloEntregas: null, cicloCestas: null, cicloProdutos }, agora, hoje);
+    await salvarCiclo(banco, ator, cicloid, { dados: { ...ciclo, ativo: true }, cicloEntregas: null, cicloPontos: null, cicloCestas: null, cicloProdutos }, agora, hoje);
     const disp = await disponibilidade(banco, cicloid);
     const cesta = (nome: string) => disp.cestas.find((c) => c.nome === nome)?.cicloCestaId;
     const extra = (nome: string) => disp.extras.find((e) => e.nome === nome)?.cicloProdutoId;
@@ -184,7 +191,8 @@ export async function carregarDemo(banco: Banco, agora: Date, hoje: string): Pro
         })
         .execute();
     }
-    for (const p of PONTOS) await trx.insertInto('pontoentrega').values({ ...p, nomeChave: chaveDeNome(p.nome), ...datas }).execute();
+    const pontos: number[] = [];
+    for (const p of PONTOS) pontos.push((await trx.insertInto('pontoentrega').values({ ...p, nomeChave: chaveDeNome(p.nome), ...datas }).returning('id').executeTakeFirstOrThrow()).id);
     const cestas: number[] = [];
     for (const c of CESTAS) {
       const r = await trx.insertInto('cesta').values({ ...c, nomeChave: chaveDeNome(c.nome), ...datas }).returning('id').executeTakeFirstOrThrow();
@@ -194,6 +202,12 @@ export async function carregarDemo(banco: Banco, agora: Date, hoje: string): Pro
       const ciclo = await trx.insertInto('ciclo').values({ nome, nomeChave: chaveDeNome(nome), ...datasRelativas(hoje, deslocamento), ...datas }).returning('id').executeTakeFirstOrThrow();
       const entrega = datasRelativas(hoje, deslocamento).dataRetiradaInicio;
       await trx.insertInto('cicloentrega').values({ cicloid: ciclo.id, dataEntrega: somarDias(entrega, -1), observacao: 'Entrega dos fornecedores na sede', ...datas }).execute();
+      // Each point has its own day and hours in the cycle (the fair on the last pickup day).
+      const fim = datasRelativas(hoje, deslocamento).dataRetiradaFim;
+      for (const [i, pontoEntregaId] of pontos.entries()) {
+        const [dataRetirada, horaInicio, horaFim] = HORARIOS_DEMO[i] === undefined ? [entrega, null, null] : [HORARIOS_DEMO[i].ultimoDia ? fim : entrega, HORARIOS_DEMO[i].de, HORARIOS_DEMO[i].ate];
+        await trx.insertInto('ciclopontoentrega').values({ cicloid: ciclo.id, pontoEntregaId, dataRetirada, horaInicio, horaFim, ...datas }).execute();
+      }
       for (const [i, cestaId] of cestas.entries()) {
         await trx.insertInto('ciclocesta').values({ cicloid: ciclo.id, cestaId, quantidadeCestas: [30, 20, 10][i] ?? 10, ...datas }).execute();
       }

@@ -6,6 +6,7 @@
 import type { Db } from '../db/banco.ts';
 import { ehConsumidor, ehFornecedor } from './acesso.ts';
 import { lerPerfis, type Perfil } from './perfis.ts';
+import { horarioDeRetiradaTexto } from './tempo.ts';
 
 export type SituacaoDaOferta = 'sem' | 'rascunho' | 'finalizada';
 export type SituacaoDoPedido = 'sem' | 'salvo' | 'confirmado';
@@ -16,9 +17,11 @@ export interface Andamento {
   /** The order, when there is one: its id (the confirmation page) and where it is picked up. */
   readonly pedidoId: number | null;
   readonly pontoEntrega: string | null;
+  /** The cycle's day and hours at that point, as people read them ('' when the cycle sets none). */
+  readonly horarioRetirada: string;
 }
 
-const SEM_NADA: Andamento = { oferta: 'sem', pedido: 'sem', pedidoId: null, pontoEntrega: null };
+const SEM_NADA: Andamento = { oferta: 'sem', pedido: 'sem', pedidoId: null, pontoEntrega: null, horarioRetirada: '' };
 
 /**
  * A person's offer and order in each of the given cycles: one query for what their profiles let
@@ -33,14 +36,15 @@ export async function andamentoDaPessoa(db: Db, pessoa: { readonly usuarioid: nu
     !ehConsumidor(pessoa) ? [] : db
       .selectFrom('pedido as p')
       .innerJoin('pontoentrega as pe', 'pe.id', 'p.pontoEntregaId')
-      .select(['p.cicloid', 'p.id', 'p.finalizado', 'pe.nome as ponto'])
+      .leftJoin('ciclopontoentrega as cpe', (j) => j.onRef('cpe.cicloid', '=', 'p.cicloid').onRef('cpe.pontoEntregaId', '=', 'p.pontoEntregaId'))
+      .select(['p.cicloid', 'p.id', 'p.finalizado', 'pe.nome as ponto', 'cpe.dataRetirada', 'cpe.horaInicio', 'cpe.horaFim'])
       .where('p.usuarioid', '=', usuarioid)
       .where('p.cicloid', 'in', [...cicloids])
       .execute(),
   ]);
   for (const o of ofertas) porCiclo.set(o.cicloid, { ...(porCiclo.get(o.cicloid) ?? SEM_NADA), oferta: o.finalizada ? 'finalizada' : 'rascunho' });
   for (const p of pedidos) {
-    porCiclo.set(p.cicloid, { ...(porCiclo.get(p.cicloid) ?? SEM_NADA), pedido: p.finalizado ? 'confirmado' : 'salvo', pedidoId: p.id, pontoEntrega: p.ponto });
+    porCiclo.set(p.cicloid, { ...(porCiclo.get(p.cicloid) ?? SEM_NADA), pedido: p.finalizado ? 'confirmado' : 'salvo', pedidoId: p.id, pontoEntrega: p.ponto, horarioRetirada: horarioDeRetiradaTexto(p) });
   }
   return porCiclo;
 }

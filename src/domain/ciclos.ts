@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { contem, totalDaLista } from '../db/consultas.ts';
 import { ehPostgres, emTransacao, travar, type Banco, type Db } from '../db/banco.ts';
 import { consultaPreparada } from '../db/preparadas.ts';
@@ -111,6 +112,23 @@ export interface CicloEntrega {
   readonly observacao: string | null;
 }
 
+/**
+ * A pickup point the cycle serves, with its own day and hours ("HH:MM"); any of them may be
+ * unset. A cycle that lists none serves every active point.
+ */
+export interface CicloPonto {
+  readonly id: number;
+  readonly pontoEntregaId: number;
+  readonly nome: string;
+  readonly endereco: string | null;
+  readonly cidade: string | null;
+  readonly dataRetirada: string | null;
+  readonly horaInicio: string | null;
+  readonly horaFim: string | null;
+  /** Orders of this cycle that pick up here. */
+  readonly pedidos: number;
+}
+
 export interface CicloCesta {
   readonly id: number;
   readonly cestaId: number;
@@ -143,6 +161,7 @@ export interface Ciclo extends CicloResumo {
   readonly ativo: boolean;
   readonly fechadoEm: string | null;
   readonly cicloEntregas: CicloEntrega[];
+  readonly cicloPontos: CicloPonto[];
   readonly cicloCestas: CicloCesta[];
   readonly cicloProdutos: CicloProduto[];
   /** Per offered product, what baskets leave over (extras may publish up to it). */
@@ -164,7 +183,7 @@ export const ROTULOS_DATAS: Readonly<Record<(typeof CAMPOS_DATA)[number], string
   dataRetiradaFim: 'fim da retirada',
 };
 
-export const LISTAS_DO_CICLO = ['cicloEntregas', 'cicloCestas', 'cicloProdutos'] as const;
+export const LISTAS_DO_CICLO = ['cicloEntregas', 'cicloPontos', 'cicloCestas', 'cicloProdutos'] as const;
 export type ListaDoCiclo = (typeof LISTAS_DO_CICLO)[number];
 
 /** Rows of a cycle's lists as the edge reads them; `campo` is where a refusal is reported. */
@@ -172,6 +191,15 @@ export interface EntregaLida {
   readonly id: number | null;
   readonly dataEntrega: string;
   readonly observacao: string | null;
+  readonly campo: string;
+}
+export interface PontoLido {
+  readonly id: number | null;
+  readonly pontoEntregaId: number;
+  readonly dataRetirada: string | null;
+  readonly horaInicio: string | null;
+  readonly horaFim: string | null;
+  /** The row's point field; its other fields are reported beside it (`….dataRetirada`, `….horaFim`). */
   readonly campo: string;
 }
 export interface CestaLida {
@@ -202,6 +230,7 @@ export interface CicloLido {
     ativo: boolean | null;
   };
   readonly cicloEntregas: EntregaLida[] | null;
+  readonly cicloPontos: PontoLido[] | null;
   readonly cicloCestas: CestaLida[] | null;
   readonly cicloProdutos: ProdutoLido[] | null;
 }
@@ -228,6 +257,15 @@ export function regrasDoCiclo(lido: CicloLido, ilegiveis: ReadonlySet<string> = 
       if (e.dataEntrega < dados.dataOfertaInicio || e.dataEntrega > dados.dataRetiradaFim) erros[e.campo] = 'Deve estar dentro das datas do ciclo';
     }
   }
+  const irma = (campo: string, outro: string) => campo.replace(/\.[^.]+$/, `.${outro}`);
+  // Stryker disable next-line ArrayDeclaration: an absent list has no rows; a bogus row has no fields to judge
+  for (const p of (lido.cicloPontos ?? []).filter((x) => legivel(x.campo))) {
+    const dia = irma(p.campo, 'dataRetirada');
+    if (p.dataRetirada !== null && legivel(dia) && legivel('dataRetiradaInicio') && legivel('dataRetiradaFim')
+      && (p.dataRetirada < dados.dataRetiradaInicio || p.dataRetirada > dados.dataRetiradaFim)) erros[dia] = 'Deve estar dentro do período de retirada do ciclo';
+    const fim = irma(p.campo, 'horaFim');
+    if (p.horaInicio !== null && p.horaFim !== null && legivel(fim) && legivel(irma(p.campo, 'horaInicio')) && p.horaFim <= p.horaInicio) erros[fim] = 'Deve ser depois do horário de início';
+  }
   const repetidos = <T extends { readonly campo: string }>(itens: readonly T[], chave: (item: T) => number) => {
     const vistos = new Set<number>();
     for (const item of itens.filter((x) => legivel(x.campo))) {
@@ -238,16 +276,19 @@ export function regrasDoCiclo(lido: CicloLido, ilegiveis: ReadonlySet<string> = 
   // Stryker disable next-line ArrayDeclaration: an absent list has no rows; a bogus row has no fields to judge
   repetidos(lido.cicloCestas ?? [], (c) => c.cestaId);
   // Stryker disable next-line ArrayDeclaration: see above
+  repetidos(lido.cicloPontos ?? [], (p) => p.pontoEntregaId);
+  // Stryker disable next-line ArrayDeclaration: see above
   repetidos(lido.cicloProdutos ?? [], (p) => p.produtoId);
   return erros;
 }
 
-/** Loads a cycle with its lists: four queries, whatever its size. */
+/** Loads a cycle with its lists: six queries, whatever its size. */
 export async function obterCiclo(db: Db, id: number, hoje: string): Promise<Ciclo> {
   const l = await db.selectFrom('ciclo').selectAll().where('id', '=', id).executeTakeFirst();
   if (l === undefined) throw new NaoEncontrado('CICLO_NAO_ENCONTRADO', `Não encontramos o ciclo ${id}`);
-  const [entregas, cestas, produtos, ofertadas] = await Promise.all([
+  const [entregas, pontos, cestas, produtos, ofertadas] = await Promise.all([
     db.selectFrom('cicloentrega').select(['id', 'dataEntrega', 'observacao']).where('cicloid', '=', id).orderBy('dataEntrega').orderBy('id').execute(),
+    pontosDoCiclo(db, id),
     db
       .selectFrom('ciclocesta')
       .innerJoin('cesta', 'cesta.id', 'ciclocesta.cestaId')
@@ -274,6 +315,7 @@ export async function obterCiclo(db: Db, id: number, hoje: string): Promise<Cicl
     dataPedidoFim: l.dataPedidoFim, dataRetiradaInicio: l.dataRetiradaInicio, dataRetiradaFim: l.dataRetiradaFim,
     fase: faseDoCiclo(l, hoje), ativo: l.ativo, fechadoEm: l.fechadoEm, createdAt: l.createdAt, updatedAt: l.updatedAt,
     cicloEntregas: entregas,
+    cicloPontos: pontos,
     cicloCestas: cestas.map((c) => ({
       id: c.id, cestaId: c.cestaId, nome: c.nome, quantidadeCestas: c.quantidadeCestas,
       quantidadePedida: Math.round(Number(c.pedidoMilesimos) / 1000), composta: Boolean(Number(c.composta)),
@@ -284,6 +326,27 @@ export async function obterCiclo(db: Db, id: number, hoje: string): Promise<Cicl
       quantidadeMilesimos: p.quantidadeMilesimos, valorCentavos: p.valorCentavos,
     })),
   };
+}
+
+/** The points a cycle serves, by pickup day, hour and name, with the orders at each. */
+export async function pontosDoCiclo(db: Db, cicloid: number): Promise<CicloPonto[]> {
+  const linhas = await db
+    .selectFrom('ciclopontoentrega as cp')
+    .innerJoin('pontoentrega as pe', 'pe.id', 'cp.pontoEntregaId')
+    .select(['cp.id', 'cp.pontoEntregaId', 'pe.nome', 'pe.endereco', 'pe.cidade', 'cp.dataRetirada', 'cp.horaInicio', 'cp.horaFim'])
+    .select((eb) => eb
+      .selectFrom('pedido as p')
+      .select((e) => e.fn.countAll<number | string>().as('n'))
+      .whereRef('p.cicloid', '=', 'cp.cicloid')
+      .whereRef('p.pontoEntregaId', '=', 'cp.pontoEntregaId')
+      .as('pedidos'))
+    .where('cp.cicloid', '=', cicloid)
+    // Unset day and hours go last on both dialects (they sort nulls differently).
+    .orderBy(sql`coalesce(${sql.ref('cp.dataRetirada')}, '9999-12-31')`)
+    .orderBy(sql`coalesce(${sql.ref('cp.horaInicio')}, '99:99')`)
+    .orderBy('pe.nomeChave')
+    .execute();
+  return linhas.map((l) => ({ ...l, pedidos: Number(l.pedidos ?? 0) }));
 }
 
 /** Per product, what the finalised offers leave over after the baskets, in offer order. */
@@ -324,7 +387,7 @@ export async function listarCiclos(db: Db, pedido: PedidoDePagina, hoje: string)
 
 export const ORDENS_CICLO = ['dataOfertaInicio', 'nome', 'dataPedidoInicio', 'dataRetiradaInicio', 'ativo'] as const;
 
-async function conferirExistentes(db: Db, tabela: 'cesta' | 'produto', itens: ReadonlyArray<{ id: number; campo: string }>, mensagem: string): Promise<void> {
+async function conferirExistentes(db: Db, tabela: 'cesta' | 'produto' | 'pontoentrega', itens: ReadonlyArray<{ id: number; campo: string }>, mensagem: string): Promise<void> {
   // Stryker disable next-line ConditionalExpression: an empty IN list is valid on SQLite, where the mutation run goes; PostgreSQL refuses it
   if (itens.length === 0) return;
   const achados = new Set(
@@ -434,6 +497,65 @@ async function reconciliarProdutos(trx: Db, cicloid: number, itens: readonly Pro
   }
 }
 
+/**
+ * The cycle's points: matched by id or by point, updated in place. A point with orders stays
+ * (409); once the cycle lists points, every order of it must pick up at one of them (409 naming
+ * the points missing), and a point added must be active.
+ */
+async function reconciliarPontos(trx: Db, cicloid: number, itens: readonly PontoLido[], iso: string): Promise<void> {
+  const atuais = new Map((await pontosDoCiclo(trx, cicloid)).map((p) => [p.id, p]));
+  const porPonto = (pontoEntregaId: number) => [...atuais.values()].find((p) => p.pontoEntregaId === pontoEntregaId);
+  const mantidos = new Set<number>();
+  const novos = itens.filter((i) => i.id === null && porPonto(i.pontoEntregaId) === undefined);
+  // Stryker disable next-line ConditionalExpression: an empty IN list is valid on SQLite, where the mutation run goes; PostgreSQL refuses it
+  if (novos.length > 0) {
+    const ativos = new Set((await trx.selectFrom('pontoentrega').select('id').where('id', 'in', novos.map((n) => n.pontoEntregaId)).where('ativo', '=', true).execute()).map((p) => p.id));
+    const inativos = novos.filter((n) => !ativos.has(n.pontoEntregaId));
+    if (inativos.length > 0) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', Object.fromEntries(inativos.map((n) => [n.campo, 'Ponto de entrega inativo: ative-o antes de incluí-lo no ciclo'])));
+  }
+  for (const item of itens) {
+    const atual = casar(atuais, porPonto, item.id, item.pontoEntregaId, item.campo);
+    const valores = { dataRetirada: item.dataRetirada, horaInicio: item.horaInicio, horaFim: item.horaFim, updatedAt: iso };
+    if (atual === undefined) {
+      await trx.insertInto('ciclopontoentrega').values({ cicloid, pontoEntregaId: item.pontoEntregaId, ...valores, createdAt: iso }).execute();
+      continue;
+    }
+    mantidos.add(atual.id);
+    if (atual.pontoEntregaId !== item.pontoEntregaId) {
+      throw new Invalido('VALIDACAO', 'Verifique os campos destacados', { [item.campo]: 'Não é possível trocar o ponto de uma linha existente: remova a linha e adicione outra' });
+    }
+    await trx.updateTable('ciclopontoentrega').set(valores).where('id', '=', atual.id).execute();
+  }
+  const saem = [...atuais.values()].filter((p) => !mantidos.has(p.id));
+  // An empty list serves every active point again, so only a list that leaves a point out can orphan its orders.
+  const comPedidos = itens.length === 0 ? [] : saem.filter((p) => p.pedidos > 0);
+  if (comPedidos.length > 0) {
+    const p = comPedidos[0];
+    throw new Conflito('PONTO_EM_USO', `O ponto ${p?.nome ?? ''} não pode sair do ciclo: ${p?.pedidos ?? 0} pedido(s) retiram nele`, { pontoEntregaId: p?.pontoEntregaId });
+  }
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: an empty IN list is valid on SQLite, where the mutation run goes; PostgreSQL refuses it
+  if (saem.length > 0) await trx.deleteFrom('ciclopontoentrega').where('id', 'in', saem.map((p) => p.id)).execute();
+  if (itens.length === 0) return;
+  // Orders placed while the cycle served every point must still have their point listed.
+  const fora = await trx
+    .selectFrom('pedido as p')
+    .innerJoin('pontoentrega as pe', 'pe.id', 'p.pontoEntregaId')
+    .select(['pe.id', 'pe.nome'])
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('p.cicloid', '=', cicloid)
+    .where('p.pontoEntregaId', 'not in', itens.map((i) => i.pontoEntregaId))
+    .groupBy(['pe.id', 'pe.nome'])
+    .orderBy('pe.nome')
+    .execute();
+  if (fora.length > 0) {
+    throw new Conflito(
+      'PONTO_EM_USO',
+      `Há pedidos deste ciclo com retirada em ${fora.map((f) => `${f.nome} (${Number(f.n)})`).join(', ')}: inclua esse(s) ponto(s) no ciclo ou mude os pedidos antes`,
+      { pontoEntregaIds: fora.map((f) => f.id) },
+    );
+  }
+}
+
 async function reconciliarEntregas(trx: Db, cicloid: number, itens: readonly EntregaLida[], iso: string): Promise<void> {
   const existentes = new Map(
     (await trx.selectFrom('cicloentrega').select(['id']).where('cicloid', '=', cicloid).execute()).map((e) => [e.id, e]),
@@ -464,6 +586,7 @@ export async function salvarCiclo(banco: Banco, ator: Ator, id: number | null, l
   return emTransacao(banco, async (trx) => {
     await conferirExistentes(trx, 'cesta', (lido.cicloCestas ?? []).map((c) => ({ id: c.cestaId, campo: c.campo })), 'Cesta não encontrada');
     await conferirExistentes(trx, 'produto', (lido.cicloProdutos ?? []).map((p) => ({ id: p.produtoId, campo: p.campo })), 'Produto não encontrado');
+    await conferirExistentes(trx, 'pontoentrega', (lido.cicloPontos ?? []).map((p) => ({ id: p.pontoEntregaId, campo: p.campo })), 'Ponto de entrega não encontrado');
     const iso = agora.toISOString();
     let cicloid: number;
     let antes: Ciclo | undefined;
@@ -481,6 +604,7 @@ export async function salvarCiclo(banco: Banco, ator: Ator, id: number | null, l
       await trx.updateTable('ciclo').set({ ...dados, nomeChave: chaveDeNome(dados.nome), updatedAt: iso }).where('id', '=', id).execute();
     }
     if (lido.cicloEntregas !== null) await reconciliarEntregas(trx, cicloid, lido.cicloEntregas, iso);
+    if (lido.cicloPontos !== null) await reconciliarPontos(trx, cicloid, lido.cicloPontos, iso);
     if (lido.cicloCestas !== null) await reconciliarCestas(trx, cicloid, lido.cicloCestas, iso);
     if (lido.cicloProdutos !== null) {
       await reconciliarProdutos(trx, cicloid, lido.cicloProdutos, iso);
@@ -526,7 +650,7 @@ export async function apagarCiclo(banco: Banco, ator: Ator, id: number, agora: D
         referencias: { composições: composicoes.length },
       });
     }
-    for (const tabela of ['cicloentrega', 'ciclocesta', 'cicloproduto'] as const) await trx.deleteFrom(tabela).where('cicloid', '=', id).execute();
+    for (const tabela of ['cicloentrega', 'ciclopontoentrega', 'ciclocesta', 'cicloproduto'] as const) await trx.deleteFrom(tabela).where('cicloid', '=', id).execute();
     await trx.deleteFrom('ciclo').where('id', '=', id).execute();
     await auditar(trx, ator, agora, { acao: 'apagar', entidade: 'ciclo', entidadeId: id, antes });
   });

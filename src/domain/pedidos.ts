@@ -2,7 +2,7 @@ import { emTransacao, travar, type Banco, type Db } from '../db/banco.ts';
 import { consultaPreparada } from '../db/preparadas.ts';
 import { ehConsumidor, ehGestor, exigirAgirPor, podeNoRegistro, veTudo, type Ator } from './acesso.ts';
 import { auditar } from './auditoria.ts';
-import { cicloDasJanelas, exigirJanela } from './ciclos.ts';
+import { cicloDasJanelas, exigirJanela, pontosDoCiclo } from './ciclos.ts';
 import { naUnidadeEscolhida } from './composicao.ts';
 import { ESCALA_QUANTIDADE, formatarQuantidade, paraNumero, valorDaQuantidade } from '../decimal.ts';
 import { Conflito, Invalido, NaoEncontrado, Proibido } from './erros.ts';
@@ -40,7 +40,8 @@ export interface Pedido {
   /** The consumer's id, under the interface's name; `usuario` carries it with the name. */
   readonly usuarioid: number;
   readonly usuario: { readonly id: number; readonly nome: string };
-  readonly pontoEntrega: { readonly id: number; readonly nome: string };
+  /** The point, with the cycle's day and hours there when the cycle lists its points. */
+  readonly pontoEntrega: HorarioDeRetirada & { readonly id: number; readonly nome: string };
   readonly pontoEntregaId: number;
   readonly finalizado: boolean;
   readonly dataConfirmacao: string | null;
@@ -50,8 +51,15 @@ export interface Pedido {
   readonly totalComTaxaCentavos: number;
 }
 
-/** An order's row as the loaders read it: the order, its consumer's name and its delivery point's name. */
-interface LinhaPedidoLida {
+/** When to pick up at a point in a cycle; any part may be unset. */
+export interface HorarioDeRetirada {
+  readonly dataRetirada: string | null;
+  readonly horaInicio: string | null;
+  readonly horaFim: string | null;
+}
+
+/** An order's row as the loaders read it: the order, its consumer's name and its delivery point's name and hours. */
+interface LinhaPedidoLida extends HorarioDeRetirada {
   readonly id: number;
   readonly cicloid: number;
   readonly usuarioid: number;
@@ -87,7 +95,7 @@ function montarPedido(p: LinhaPedidoLida, linhas: readonly ItemLido[], taxa: Tax
   const total = produtos.reduce((s, i) => s + i.subtotalCentavos, 0);
   const t = taxaDoPedido(total, taxa);
   return {
-    pedidoId: p.id, cicloid: p.cicloid, usuarioid: p.usuarioid, usuario: { id: p.usuarioid, nome: p.usuarioNome }, pontoEntrega: { id: p.pontoEntregaId, nome: p.pontoNome },
+    pedidoId: p.id, cicloid: p.cicloid, usuarioid: p.usuarioid, usuario: { id: p.usuarioid, nome: p.usuarioNome }, pontoEntrega: { id: p.pontoEntregaId, nome: p.pontoNome, dataRetirada: p.dataRetirada, horaInicio: p.horaInicio, horaFim: p.horaFim },
     pontoEntregaId: p.pontoEntregaId, finalizado: p.finalizado, dataConfirmacao: p.dataConfirmacao,
     produtos, totalCentavos: total, taxaCentavos: t, totalComTaxaCentavos: total + t,
   };
@@ -99,7 +107,9 @@ async function carregarPedidos(db: Db, filtro: { cicloid: number; usuarioid?: nu
     .selectFrom('pedido as p')
     .innerJoin('usuario as u', 'u.id', 'p.usuarioid')
     .innerJoin('pontoentrega as pe', 'pe.id', 'p.pontoEntregaId')
-    .select(['p.id', 'p.cicloid', 'p.usuarioid', 'u.nome as usuarioNome', 'p.pontoEntregaId', 'pe.nome as pontoNome', 'p.finalizado', 'p.dataConfirmacao']);
+    .leftJoin('ciclopontoentrega as cpe', (j) => j.onRef('cpe.cicloid', '=', 'p.cicloid').onRef('cpe.pontoEntregaId', '=', 'p.pontoEntregaId'))
+    .select(['p.id', 'p.cicloid', 'p.usuarioid', 'u.nome as usuarioNome', 'p.pontoEntregaId', 'pe.nome as pontoNome', 'p.finalizado', 'p.dataConfirmacao'])
+    .select(['cpe.dataRetirada', 'cpe.horaInicio', 'cpe.horaFim']);
   q = q.where('p.cicloid', '=', filtro.cicloid);
   if (filtro.usuarioid !== undefined) q = q.where('p.usuarioid', '=', filtro.usuarioid);
   const pedidos = await q.orderBy('u.nome').orderBy('p.id').execute();
@@ -138,12 +148,14 @@ function consultaDoPedido(db: Db) {
     .selectFrom('pedido as p')
     .innerJoin('usuario as u', 'u.id', 'p.usuarioid')
     .innerJoin('pontoentrega as pe', 'pe.id', 'p.pontoEntregaId')
+    .leftJoin('ciclopontoentrega as cpe', (j) => j.onRef('cpe.cicloid', '=', 'p.cicloid').onRef('cpe.pontoEntregaId', '=', 'p.pontoEntregaId'))
     .leftJoin('pedidoproduto as pp', 'pp.pedidoid', 'p.id')
     .leftJoin('ciclocesta as cc', 'cc.id', 'pp.cicloCestaId')
     .leftJoin('cesta', 'cesta.id', 'cc.cestaId')
     .leftJoin('cicloproduto as cp', 'cp.id', 'pp.cicloProdutoId')
     .leftJoin('produto as pr', 'pr.id', 'cp.produtoId')
     .select(['p.id', 'p.cicloid', 'p.usuarioid', 'u.nome as usuarioNome', 'p.pontoEntregaId', 'pe.nome as pontoNome', 'p.finalizado', 'p.dataConfirmacao'])
+    .select(['cpe.dataRetirada', 'cpe.horaInicio', 'cpe.horaFim'])
     .select(['pp.id as itemId', 'pp.cicloCestaId', 'pp.cicloProdutoId', 'pp.quantidadeMilesimos', 'pp.valorCentavos', 'cesta.nome as cestaNome', 'pr.nome as produtoNome', 'pr.unidade'])
     .orderBy('pp.id');
 }
@@ -349,6 +361,29 @@ export function regrasDasLinhas(linhas: readonly LinhaPedida[]): Record<string, 
   return erros;
 }
 
+/**
+ * The order's pickup point: active, and one the cycle serves when it lists its points (a cycle
+ * with none serves every active point). One query on the way in; the names only on a refusal.
+ */
+async function pontoDoPedido(trx: Db, cicloid: number, pontoEntregaId: number): Promise<HorarioDeRetirada & { id: number; nome: string }> {
+  const ponto = await trx
+    .selectFrom('pontoentrega as pe')
+    .leftJoin('ciclopontoentrega as cp', (j) => j.onRef('cp.pontoEntregaId', '=', 'pe.id').on('cp.cicloid', '=', cicloid))
+    .select(['pe.id', 'pe.nome', 'cp.id as linha', 'cp.dataRetirada', 'cp.horaInicio', 'cp.horaFim'])
+    .select((eb) => eb.exists(eb.selectFrom('ciclopontoentrega as todos').select('todos.id').where('todos.cicloid', '=', cicloid)).as('cicloTemPontos'))
+    .where('pe.id', '=', pontoEntregaId)
+    .where('pe.ativo', '=', true)
+    .executeTakeFirst();
+  if (ponto === undefined) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', { pontoEntregaId: 'Ponto de entrega inexistente ou inativo' });
+  if (ponto.linha === null && Boolean(Number(ponto.cicloTemPontos))) {
+    const doCiclo = await pontosDoCiclo(trx, cicloid);
+    throw new Invalido('VALIDACAO', 'Verifique os campos destacados', {
+      pontoEntregaId: `Este ciclo não entrega em ${ponto.nome}. Escolha um dos pontos do ciclo: ${doCiclo.map((p) => p.nome).join(', ')}`,
+    });
+  }
+  return { id: ponto.id, nome: ponto.nome, dataRetirada: ponto.dataRetirada, horaInicio: ponto.horaInicio, horaFim: ponto.horaFim };
+}
+
 export interface OpcoesPedido {
   readonly agora: Date;
   readonly hoje: string;
@@ -371,8 +406,7 @@ export async function salvarPedido(banco: Banco, ator: Ator, entrada: EntradaPed
     const usuarioid = consumidor.id;
     const ciclo = await cicloDasJanelas(trx, cicloid, 'pedido');
     const { foraDaJanela } = exigirJanela(ciclo, opcoes.hoje, 'pedido', ehGestor(ator));
-    const ponto = await trx.selectFrom('pontoentrega').select(['id', 'nome']).where('id', '=', pontoEntregaId).where('ativo', '=', true).executeTakeFirst();
-    if (ponto === undefined) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', { pontoEntregaId: 'Ponto de entrega inexistente ou inativo' });
+    const ponto = await pontoDoPedido(trx, cicloid, pontoEntregaId);
     // Stryker disable next-line ArrayDeclaration: a bogus id matches no row (and locks none on SQLite)
     const idsCestas = linhas.flatMap((l) => l.cicloCestaId ?? []);
     // Stryker disable next-line ArrayDeclaration: see above
@@ -490,7 +524,7 @@ export async function salvarPedido(banco: Banco, ator: Ator, entrada: EntradaPed
     // Stryker disable next-line all: SQLite returns rows in insertion order, so only PostgreSQL could tell
     lidos.sort((a, b) => a.id - b.id);
     const depois = montarPedido(
-      { id: pedidoId, cicloid, usuarioid, usuarioNome: consumidor.nome, pontoEntregaId, pontoNome: ponto.nome, finalizado: false, dataConfirmacao: null },
+      { id: pedidoId, cicloid, usuarioid, usuarioNome: consumidor.nome, pontoEntregaId, pontoNome: ponto.nome, dataRetirada: ponto.dataRetirada, horaInicio: ponto.horaInicio, horaFim: ponto.horaFim, finalizado: false, dataConfirmacao: null },
       lidos,
       opcoes.taxa,
     );

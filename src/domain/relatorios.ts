@@ -6,6 +6,7 @@ import { faseDoCiclo, type Fase } from './ciclos.ts';
 import { naUnidadeEscolhida } from './composicao.ts';
 import { formatarQuantidade, valorDaQuantidade } from '../decimal.ts';
 import { NaoEncontrado } from './erros.ts';
+import { horarioDeRetiradaTexto } from './tempo.ts';
 import { carregarPedidosDoCiclo, type Pedido, type Taxa } from './pedidos.ts';
 
 /**
@@ -415,8 +416,10 @@ export async function documentoDeEntrega(db: Db, ator: Ator, cicloid: number, ta
   const linhaDoPedido = (p: Pedido) => ({ ponto: p.pontoEntrega.nome, consumidor: p.usuario.nome, telefone: contatos.get(p.usuario.id) ?? null, itens: itensDoPedido(p), valor: p.totalComTaxaCentavos });
   const porPontoEPessoa = (a: { ponto: string; consumidor: string }, b: { ponto: string; consumidor: string }) => ordemPtBr(a.ponto, b.ponto) || ordemPtBr(a.consumidor, b.consumidor);
   const pontos = pedidos.length === 0 ? [] : await db.selectFrom('pontoentrega').select(['id', 'nome', 'endereco', 'responsavel']).where('id', 'in', [...new Set(pedidos.map((p) => p.pontoEntrega.id))]).execute();
+  // The cycle's day and hours at each point (the same for every order there).
+  const horarios = new Map(pedidos.map((p) => [p.pontoEntrega.id, horarioDeRetiradaTexto(p.pontoEntrega)]));
   const notasDosPontos = new Map(
-    pontos.map((p) => [p.nome, [p.endereco, p.responsavel === null ? null : `Responsável: ${p.responsavel}`].filter((x) => x !== null && x !== '').join(' · ')] as const).filter(([, nota]) => nota !== ''),
+    pontos.map((p) => [p.nome, [horarios.get(p.id) ?? null, p.endereco, p.responsavel === null ? null : `Responsável: ${p.responsavel}`].filter((x) => x !== null && x !== '').join(' · ')] as const).filter(([, nota]) => nota !== ''),
   );
   const porPonto = montarRelatorio(
     'Ponto de entrega',

@@ -60,3 +60,22 @@ export function somarDias(dia: string, dias: number): string {
   d.setUTCDate(d.getUTCDate() + dias);
   return d.toISOString().slice(0, 10);
 }
+
+const DIAS_DA_SEMANA = ['domingo', 'segunda-feira', 'terça-feira', 'quarta-feira', 'quinta-feira', 'sexta-feira', 'sábado'] as const;
+
+/**
+ * When to pick up, as people read it: "sábado, 28/11/2026, das 08:00 às 12:00" (any part may be
+ * missing; nothing set gives ''). Pages, the PDF and messages all say it the same way.
+ */
+export function horarioDeRetiradaTexto(h: { readonly dataRetirada: string | null; readonly horaInicio: string | null; readonly horaFim: string | null }): string {
+  const partes: string[] = [];
+  if (h.dataRetirada !== null) {
+    const [a = '', m = '', d = ''] = h.dataRetirada.split('-');
+    const dia = DIAS_DA_SEMANA[new Date(`${h.dataRetirada}T12:00:00Z`).getUTCDay()] ?? '';
+    partes.push(`${dia}, ${d}/${m}/${a}`);
+  }
+  if (h.horaInicio !== null && h.horaFim !== null) partes.push(`das ${h.horaInicio} às ${h.horaFim}`);
+  else if (h.horaInicio !== null) partes.push(`a partir das ${h.horaInicio}`);
+  else if (h.horaFim !== null) partes.push(`até as ${h.horaFim}`);
+  return partes.join(', ');
+}

@@ -173,6 +173,20 @@ export class Campos {
     return t;
   }
 
+  /** A time of day as "HH:MM" (also read: "8:30", "8h", "8h30", "08h30min"). */
+  hora(nome: string, opcoes: { obrigatorio?: boolean } = {}): string | null {
+    const t = this.texto(nome, { obrigatorio: opcoes.obrigatorio === true, max: 10 });
+    if (t === null || t === '') return null;
+    const m = /^(\d{1,2})\s*(?::|h)\s*(\d{2})?\s*(?:min)?$|^(\d{1,2})$/i.exec(t);
+    const horas = Number(m?.[1] ?? m?.[3] ?? Number.NaN);
+    const minutos = Number(m?.[2] ?? 0);
+    if (m === null || horas > 23 || minutos > 59) {
+      this.erro(nome, 'Horário inválido: use HH:MM, por exemplo 08:30');
+      return null;
+    }
+    return `${String(horas).padStart(2, '0')}:${String(minutos).padStart(2, '0')}`;
+  }
+
   umDe<T extends string>(nome: string, valores: readonly T[], opcoes: { obrigatorio?: boolean } = {}): T | null {
     const t = this.texto(nome, { obrigatorio: opcoes.obrigatorio === true, max: 100 });
     if (t === null || t === '') return null;

@@ -115,7 +115,7 @@ export const MATRIZ: Readonly<Record<string, Linha>> = {
 };
 
 const TABELAS_VIGIADAS = [
-  'categoria', 'cesta', 'produto', 'pontoentrega', 'usuario', 'ciclo', 'cicloentrega', 'ciclocesta', 'cicloproduto', 'auditoria',
+  'categoria', 'cesta', 'produto', 'pontoentrega', 'usuario', 'ciclo', 'cicloentrega', 'ciclopontoentrega', 'ciclocesta', 'cicloproduto', 'auditoria',
   'oferta', 'ofertaproduto', 'composicao', 'composicaoproduto', 'pedido', 'pedidoproduto', 'movimentacao',
 ] as const;
 

@@ -27,7 +27,7 @@ describe(`banco (${DIALETO})`, () => {
   test('o esquema inteiro da face Cestas existe', async () => {
     const tabelas = (await banco.introspection.getTables()).map((t) => t.name);
     for (const t of [
-      'categoria', 'cesta', 'produto', 'pontoentrega', 'usuario', 'ciclo', 'cicloentrega', 'ciclocesta', 'cicloproduto',
+      'categoria', 'cesta', 'produto', 'pontoentrega', 'usuario', 'ciclo', 'cicloentrega', 'ciclopontoentrega', 'ciclocesta', 'cicloproduto',
       'oferta', 'ofertaproduto', 'composicao', 'composicaoproduto', 'pedido', 'pedidoproduto', 'tipomovimentacao',
       'movimentacao', 'auditoria',
     ]) {

@@ -40,7 +40,7 @@ async function recusa(p: Promise<unknown>): Promise<{ tipo: string; codigo: stri
 
 const lido = (dados: Partial<CicloLido['dados']> = {}, listas: Partial<Omit<CicloLido, 'dados'>> = {}): CicloLido => ({
   dados: { nome: `Ciclo ${Math.random().toString(36).slice(2, 8)}`, ...DATAS_PADRAO, ativo: true, ...dados },
-  cicloEntregas: null, cicloCestas: null, cicloProdutos: null, ...listas,
+  cicloEntregas: null, cicloPontos: null, cicloCestas: null, cicloProdutos: null, ...listas,
 });
 
 describe('os casos de uso do ciclo, nas bordas', () => {

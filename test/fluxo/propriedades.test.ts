@@ -103,7 +103,7 @@ async function executar(cicloid: number, cicloCestas: readonly number[], op: Ope
       const linhas = await linhasOfertadas(banco, cicloid);
       const produtoId = linhas[op.linha % Math.max(1, linhas.length)]?.produtoId ?? produtos[0];
       const cicloProdutos = op.quantidade === 0 ? [] : [{ id: null, produtoId: produtoId ?? 0, quantidadeMilesimos: op.quantidade * 1000, valorCentavos: 500, campo: 'cicloProdutos.0' }];
-      await salvarCiclo(banco, admin, cicloid, { dados: { nome: `P ${cicloid}`, ...DATAS_PADRAO, ativo: true }, cicloEntregas: null, cicloCestas: null, cicloProdutos }, AGORA, TEMPO.hoje);
+      await salvarCiclo(banco, admin, cicloid, { dados: { nome: `P ${cicloid}`, ...DATAS_PADRAO, ativo: true }, cicloEntregas: null, cicloPontos: null, cicloCestas: null, cicloProdutos }, AGORA, TEMPO.hoje);
       return;
     }
     case 'pedido': {
@@ -133,7 +133,7 @@ async function executar(cicloid: number, cicloCestas: readonly number[], op: Ope
     }
     case 'quantidadeDeCestas': {
       const lista = cicloCestas.map((id, i) => ({ id, cestaId: cestas[i] ?? 0, quantidadeCestas: op.quantidades[i] ?? 0, campo: `cicloCestas.${i}` }));
-      await salvarCiclo(banco, admin, cicloid, { dados: { nome: `P ${cicloid}`, ...DATAS_PADRAO, ativo: true }, cicloEntregas: null, cicloCestas: lista, cicloProdutos: null }, AGORA, TEMPO.hoje);
+      await salvarCiclo(banco, admin, cicloid, { dados: { nome: `P ${cicloid}`, ...DATAS_PADRAO, ativo: true }, cicloEntregas: null, cicloPontos: null, cicloCestas: lista, cicloProdutos: null }, AGORA, TEMPO.hoje);
       return;
     }
   }

@@ -161,7 +161,7 @@ test('composição: o id da rota manda; o do corpo precisa conferir; itens repet
 test('ciclo: uma lista só é trocada quando vem (chave JSON, ou _listas do formulário)', () => {
   const base = { nome: ' Ciclo  ', ...DATAS_PADRAO };
   const soDados = lerCiclo(base);
-  assert.deepEqual(soDados, { dados: { nome: 'Ciclo', ...DATAS_PADRAO, ativo: null }, cicloEntregas: null, cicloCestas: null, cicloProdutos: null });
+  assert.deepEqual(soDados, { dados: { nome: 'Ciclo', ...DATAS_PADRAO, ativo: null }, cicloEntregas: null, cicloPontos: null, cicloCestas: null, cicloProdutos: null });
   const form = lerCiclo({ ...base, ativo: ['false', 'on'], _listas: 'cicloCestas,cicloProdutos', cicloCestas: { 0: { id: '', cestaId: '2', quantidadeCestas: '10' }, 1: { id: '', cestaId: '', quantidadeCestas: '' } } });
   assert.deepEqual(form.cicloCestas, [{ id: null, cestaId: 2, quantidadeCestas: 10, campo: 'cicloCestas.0.cestaId' }]);
   assert.deepEqual(form.cicloProdutos, []);
@@ -171,6 +171,12 @@ test('ciclo: uma lista só é trocada quando vem (chave JSON, ou _listas do form
   assert.deepEqual(json.cicloProdutos, [{ id: null, produtoId: 4, quantidadeMilesimos: 12_500, valorCentavos: 1000, campo: 'cicloProdutos.0.produtoId' }]);
   assert.deepEqual(json.cicloEntregas, [{ id: null, dataEntrega: '2026-03-10', observacao: 'Na sede', campo: 'cicloEntregas.0.dataEntrega' }]);
   assert.equal(json.dados.ativo, false);
+  // Hours as people type them come out as HH:MM; a blank one is unset.
+  const pontos = lerCiclo({ ...base, cicloPontos: [{ pontoEntregaId: 3, dataRetirada: '2026-03-11', horaInicio: '8h30', horaFim: '12:00' }, { pontoEntregaId: 4, horaInicio: '7', horaFim: '' }] });
+  assert.deepEqual(pontos.cicloPontos, [
+    { id: null, pontoEntregaId: 3, dataRetirada: '2026-03-11', horaInicio: '08:30', horaFim: '12:00', campo: 'cicloPontos.0.pontoEntregaId' },
+    { id: null, pontoEntregaId: 4, dataRetirada: null, horaInicio: '07:00', horaFim: null, campo: 'cicloPontos.1.pontoEntregaId' },
+  ]);
 });
 
 test('ciclo: erros de leitura e de regra saem juntos, sem julgar a regra num campo ilegível', () => {

@@ -12,7 +12,7 @@ import { DATAS_PADRAO } from '../helpers/fabricas.ts';
 /** The domain's pure rules, called as the use cases and the edge call them. */
 
 const ciclo = (mudar: Partial<CicloLido['dados']> = {}, listas: Partial<Omit<CicloLido, 'dados'>> = {}): CicloLido => ({
-  dados: { nome: 'C', ...DATAS_PADRAO, ativo: true, ...mudar }, cicloEntregas: null, cicloCestas: null, cicloProdutos: null, ...listas,
+  dados: { nome: 'C', ...DATAS_PADRAO, ativo: true, ...mudar }, cicloEntregas: null, cicloPontos: null, cicloCestas: null, cicloProdutos: null, ...listas,
 });
 
 test('ciclo: cada data igual ou depois da anterior; um dia igual vale', () => {
@@ -46,6 +46,29 @@ test('ciclo: entregas dentro das datas do ciclo, dos dois lados e nos dois limit
   assert.deepEqual(regrasDoCiclo(ciclo({}, { cicloEntregas: entregas }), new Set(['cicloEntregas.0.dataEntrega', 'cicloEntregas.3.dataEntrega'])), {});
   assert.deepEqual(regrasDoCiclo(ciclo({}, { cicloEntregas: entregas }), new Set(['dataOfertaInicio'])), {});
   assert.deepEqual(regrasDoCiclo(ciclo({}, { cicloEntregas: entregas }), new Set(['dataRetiradaFim'])), {});
+});
+
+test('ciclo: o dia de cada ponto fica dentro da retirada, nos dois limites; o fim do horário vem depois do início; cada ponto uma vez', () => {
+  const ponto = (pontoEntregaId: number, dataRetirada: string | null, horaInicio: string | null, horaFim: string | null, i: number) =>
+    ({ id: null, pontoEntregaId, dataRetirada, horaInicio, horaFim, campo: `cicloPontos.${i}.pontoEntregaId` });
+  const pontos = [
+    ponto(1, '2026-03-10', null, null, 0), // a day before the pickup window
+    ponto(2, DATAS_PADRAO.dataRetiradaInicio, '08:00', '08:01', 1),
+    ponto(3, DATAS_PADRAO.dataRetiradaFim, '08:00', '08:00', 2), // ends as it starts
+    ponto(4, '2026-03-13', '09:00', '08:59', 3), // a day after, and ends before it starts
+    ponto(2, null, null, '07:00', 4), // the same point again; an end alone is fine
+  ];
+  assert.deepEqual(regrasDoCiclo(ciclo({}, { cicloPontos: pontos })), {
+    'cicloPontos.0.dataRetirada': 'Deve estar dentro do período de retirada do ciclo',
+    'cicloPontos.2.horaFim': 'Deve ser depois do horário de início',
+    'cicloPontos.3.dataRetirada': 'Deve estar dentro do período de retirada do ciclo',
+    'cicloPontos.3.horaFim': 'Deve ser depois do horário de início',
+    'cicloPontos.4.pontoEntregaId': 'Item repetido na lista',
+  });
+  // Unreadable fields, rows or window ends are not judged.
+  assert.deepEqual(regrasDoCiclo(ciclo({}, { cicloPontos: pontos }), new Set(['cicloPontos.0.dataRetirada', 'cicloPontos.2.horaInicio', 'cicloPontos.3.pontoEntregaId', 'cicloPontos.4.pontoEntregaId'])), {});
+  assert.deepEqual(Object.keys(regrasDoCiclo(ciclo({}, { cicloPontos: pontos }), new Set(['dataRetiradaInicio']))).filter((k) => k.endsWith('dataRetirada')), []);
+  assert.deepEqual(Object.keys(regrasDoCiclo(ciclo({}, { cicloPontos: pontos }), new Set(['dataRetiradaFim', 'cicloPontos.2.horaFim']))).filter((k) => k.endsWith('dataRetirada') || k === 'cicloPontos.2.horaFim'), []);
 });
 
 test('ciclo: cada cesta e cada produto uma vez; linhas ilegíveis ficam de fora', () => {

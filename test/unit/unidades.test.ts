@@ -30,7 +30,7 @@ test('1,5 kg a R$ 12,34: a borda lê 1500 milésimos e 1234 centavos; o domínio
 
 test('o pedido em JSON: totais e taxa saem dos centavos do domínio, sem arredondar de novo', () => {
   const pedido: Pedido = {
-    pedidoId: 9, cicloid: 2, usuarioid: 3, usuario: { id: 3, nome: 'Ana' }, pontoEntrega: { id: 4, nome: 'Sede' }, pontoEntregaId: 4,
+    pedidoId: 9, cicloid: 2, usuarioid: 3, usuario: { id: 3, nome: 'Ana' }, pontoEntrega: { id: 4, nome: 'Sede', dataRetirada: null, horaInicio: null, horaFim: null }, pontoEntregaId: 4,
     finalizado: false, dataConfirmacao: null, produtos: [], totalCentavos: 10_001, taxaCentavos: 250, totalComTaxaCentavos: 10_251,
   };
   const json = pedidoJson(pedido);

@@ -9,6 +9,7 @@ import { quantidade } from './fluxo.ts';
 export interface OpcoesCiclo {
   readonly cestas: ReadonlyArray<{ id: number; nome: string; ativo: boolean }>;
   readonly produtos: ReadonlyArray<{ id: number; nome: string; unidade: string; ativo: boolean }>;
+  readonly pontos: ReadonlyArray<{ id: number; nome: string; ativo: boolean }>;
   /** A master may reopen a closed cycle. */
   readonly podeReabrir: boolean;
 }
@@ -67,7 +68,7 @@ const idDoControle = (lista: string, i: number | string, campo: string) => `camp
  * One child list as a table. Without JavaScript: existing rows plus two blank ones, and a row is
  * removed by clearing it. With /static/ciclo.js: buttons add and remove rows.
  */
-function tabelaFilha(lista: string, titulo: string, colunas: readonly Coluna[], valores: Valores, erros: Valores, somenteLeitura: boolean): Html {
+function tabelaFilha(lista: string, titulo: string, colunas: readonly Coluna[], valores: Valores, erros: Valores, somenteLeitura: boolean, nota?: string): Html {
   const existentes = linhasMantidas(lista, colunas, valores);
   const total = existentes.length + (somenteLeitura ? 0 : 2);
   const linha = (i: number | '__i__', v: Valores, enviada: number | null) => html`<tr>
@@ -77,6 +78,7 @@ function tabelaFilha(lista: string, titulo: string, colunas: readonly Coluna[], 
     </tr>`;
   return html`<fieldset class="lista-filha" id="lista-${lista}" data-lista="${lista}" data-proximo="${total}">
     <legend>${titulo}</legend>
+    ${nota === undefined ? '' : html`<p class="nota">${nota}</p>`}
     ${erroDe(erros, lista)}
     <div class="tabela-rolavel" role="region" aria-label="${titulo}" tabindex="0"><table>
       <thead><tr><th hidden>id</th>${colunas.map((c) => html`<th scope="col">${c.rotulo}</th>`)}${somenteLeitura ? '' : html`<th><span class="sr">Ações</span></th>`}</tr></thead>
@@ -90,11 +92,13 @@ function tabelaFilha(lista: string, titulo: string, colunas: readonly Coluna[], 
   </fieldset>`;
 }
 
-/** The three child lists of a cycle's form: their columns, titles and order on the page. */
-function listasDoCiclo(f: { opcoes: OpcoesCiclo; registro: Ciclo | null }): Array<{ lista: string; titulo: string; colunas: Coluna[] }> {
+/** The four child lists of a cycle's form: their columns, titles, notes and order on the page. */
+function listasDoCiclo(f: { opcoes: OpcoesCiclo; registro: Ciclo | null }): Array<{ lista: string; titulo: string; colunas: Coluna[]; nota?: string }> {
   const cestas = f.opcoes.cestas.map((c) => ({ id: c.id, rotulo: c.nome, ativo: c.ativo }));
   const produtos = f.opcoes.produtos.map((p) => ({ id: p.id, rotulo: `${p.nome} (${p.unidade})`, ativo: p.ativo }));
   const sobras = new Map((f.registro?.sobras ?? []).map((x) => [String(x.produtoId), x]));
+  const pontos = f.opcoes.pontos.map((p) => ({ id: p.id, rotulo: p.nome, ativo: p.ativo }));
+  const pedidosNoPonto = new Map((f.registro?.cicloPontos ?? []).map((p) => [String(p.pontoEntregaId), p.pedidos]));
   return [
     { lista: 'cicloCestas', titulo: 'Cestas do ciclo', colunas: [
       { campo: 'cestaId', rotulo: 'Cesta', controle: (n, a, d, r, id) => selecao(n, r, a, cestas, d, id) },
@@ -111,6 +115,18 @@ function listasDoCiclo(f: { opcoes: OpcoesCiclo; registro: Ciclo | null }): Arra
         },
       },
       { campo: 'valor', rotulo: 'Preço ao consumidor (R$)', controle: entrada('text', 'decimal') },
+    ] },
+    { lista: 'cicloPontos', titulo: 'Pontos de retirada', nota: 'Sem nenhum ponto na lista, os consumidores escolhem entre todos os pontos ativos.', colunas: [
+      {
+        campo: 'pontoEntregaId', rotulo: 'Ponto', controle: (n, a, d, r, id) => selecao(n, r, a, pontos, d, id),
+        apoio: (v) => {
+          const n = pedidosNoPonto.get(texto(v.pontoEntregaId)) ?? 0;
+          return n === 0 ? '' : html`<p class="nota">${n === 1 ? '1 pedido retira aqui' : `${n} pedidos retiram aqui`}</p>`;
+        },
+      },
+      { campo: 'dataRetirada', rotulo: 'Dia', controle: entrada('date') },
+      { campo: 'horaInicio', rotulo: 'Das', controle: entrada('time') },
+      { campo: 'horaFim', rotulo: 'Até', controle: entrada('time') },
     ] },
     { lista: 'cicloEntregas', titulo: 'Dias de entrega dos fornecedores', colunas: [
       { campo: 'dataEntrega', rotulo: 'Data', controle: entrada('date') },
@@ -192,13 +208,14 @@ export function formularioCiclo(f: {
       <input type="date" id="campo-${nome}" name="${nome}" value="${texto(v[nome])}" required ${ro ? html`disabled` : ''}>
       ${erroDe(f.erros, nome)}
     </div>`;
-  const publicados = new Set(listas[1] === undefined ? [] : linhasMantidas('cicloProdutos', listas[1].colunas, v).map((x) => texto(x.v.produtoId)));
+  const extras = listas.find((l) => l.lista === 'cicloProdutos');
+  const publicados = new Set(extras === undefined ? [] : linhasMantidas('cicloProdutos', extras.colunas, v).map((x) => texto(x.v.produtoId)));
   const naoPublicadas = (f.registro?.sobras ?? []).filter((x) => x.sobraMilesimos > 0 && !publicados.has(String(x.produtoId)));
   return html`${resumoDeErros(f.erros, alvosDoCiclo(listas, v), f.geral)}
   ${f.registro === null ? '' : trabalhoDoCiclo(f.registro, { csrf: f.csrf, somenteLeitura: f.somenteLeitura, opcoes: f.opcoes })}
   <form method="post" action="${f.acao}" class="formulario largo" novalidate>
     ${campoCsrf(f.csrf)}
-    <input type="hidden" name="_listas" value="cicloEntregas,cicloCestas,cicloProdutos">
+    <input type="hidden" name="_listas" value="${listas.map((l) => l.lista).join(',')}">
     <div class="campo${f.erros.nome === undefined ? '' : ' com-erro'}">
       <label for="campo-nome">Nome <span aria-hidden="true">*</span></label>
       <input id="campo-nome" name="nome" value="${texto(v.nome)}" required ${ro ? html`disabled` : ''}>
@@ -216,7 +233,7 @@ export function formularioCiclo(f: {
     </div>
     ${listas.map((l) => html`${l.lista === 'cicloProdutos' && naoPublicadas.length > 0
       ? html`<p class="nota">Sobra das ofertas ainda sem extra: ${naoPublicadas.map((x) => `${x.nome} ${quantidade(x.sobraMilesimos, x.unidade)}`).join(' · ')}.</p>`
-      : ''}${tabelaFilha(l.lista, l.titulo, l.colunas, v, f.erros, ro)}`)}
+      : ''}${tabelaFilha(l.lista, l.titulo, l.colunas, v, f.erros, ro, l.nota)}`)}
     ${ro ? html`<p class="nota">${f.somenteLeitura ? 'Você pode consultar, mas não alterar.' : 'Ciclo fechado: só consulta.'}</p>` : html`<button type="submit" class="botao">Salvar</button>`}
   </form>
   ${f.apagar === null || ro

@@ -64,7 +64,7 @@ function passoDe(acao: AcaoDoCiclo, cicloid: number, a: Andamento | null): Passo
       if (a?.pedido === 'salvo') return { texto: 'Pedido salvo, falta confirmar', href: `/pedidoconsumidoresconfirmacao/${a.pedidoId ?? 0}`, feito: false };
       return { texto: nomeDoPasso(acao), href: link, feito: false };
     case 'retirar':
-      if (a?.pedido === 'confirmado') return { texto: `Retirar sua cesta em ${a.pontoEntrega ?? 'seu ponto de entrega'}`, href: `/pedidoconsumidoresconfirmacao/${a.pedidoId ?? 0}`, feito: false };
+      if (a?.pedido === 'confirmado') return { texto: `Retirar sua cesta em ${a.pontoEntrega ?? 'seu ponto de entrega'}${a.horarioRetirada === '' ? '' : ` (${a.horarioRetirada})`}`, href: `/pedidoconsumidoresconfirmacao/${a.pedidoId ?? 0}`, feito: false };
       return { texto: a?.pedido === 'salvo' ? 'Nada a retirar: seu pedido não foi confirmado a tempo' : 'Nada a retirar neste ciclo', href: null, feito: true };
     case 'compor':
       return { texto: nomeDoPasso(acao), href: link, feito: false };

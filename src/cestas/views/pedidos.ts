@@ -1,5 +1,6 @@
 import type { Fase, Janela } from '../../domain/ciclos.ts';
-import type { CestaParaPedir, ExtraParaPedir, Pedido, Taxa } from '../../domain/pedidos.ts';
+import type { CestaParaPedir, ExtraParaPedir, HorarioDeRetirada, Pedido, Taxa } from '../../domain/pedidos.ts';
+import { horarioDeRetiradaTexto } from '../../domain/tempo.ts';
 import { html, type Html } from '../../http/html.ts';
 import { campoCsrf } from './layout.ts';
 import { formatarQuantidade } from '../../decimal.ts';
@@ -11,7 +12,7 @@ export interface PaginaPedido {
   readonly pedido: Pedido | null;
   readonly cestas: readonly CestaParaPedir[];
   readonly extras: readonly ExtraParaPedir[];
-  readonly pontosEntrega: ReadonlyArray<{ id: number; nome: string; endereco: string | null; cidade: string | null }>;
+  readonly pontosEntrega: ReadonlyArray<HorarioDeRetirada & { id: number; nome: string; endereco: string | null; cidade: string | null }>;
   readonly taxa: { readonly percentual: number; readonly fixa: number };
   readonly acoes: { readonly editar: boolean; readonly confirmar: boolean };
   readonly consumidor: { id: number; nome: string };
@@ -79,7 +80,7 @@ export function paginaPedido(p: PaginaPedido, csrf: string | null, falha: { erro
       <label for="ponto">Onde vai retirar</label>
       <select id="ponto" name="pontoEntregaId" required ${ariaDoErro(erroPonto)} ${ro ? html`disabled` : ''}>
         <option value="">Escolha um ponto de entrega</option>
-        ${p.pontosEntrega.map((pe) => html`<option value="${pe.id}" ${String(pe.id) === ponto ? html`selected` : ''}>${pe.nome}${pe.cidade === null ? '' : ` (${pe.cidade})`}</option>`)}
+        ${p.pontosEntrega.map((pe) => html`<option value="${pe.id}" ${String(pe.id) === ponto ? html`selected` : ''}>${pe.nome}${pe.cidade === null ? '' : ` (${pe.cidade})`}${comHorario(pe)}</option>`)}
       </select>
       ${textoDoErro(erroPonto)}
     </div>
@@ -93,8 +94,14 @@ export function paginaPedido(p: PaginaPedido, csrf: string | null, falha: { erro
   ${SCRIPT_FORMULARIOS}`;
 }
 
+/** " — sábado, 28/11/2026, das 08:00 às 12:00" after a point's name, when the cycle sets when. */
+function comHorario(h: HorarioDeRetirada): string {
+  const t = horarioDeRetiradaTexto(h);
+  return t === '' ? '' : ` — ${t}`;
+}
+
 export function paginaConfirmacao(pedido: Pedido, csrf: string | null, podeConfirmar: boolean): Html {
-  return html`<p>Pedido de <strong>${pedido.usuario.nome}</strong> · retirada em <strong>${pedido.pontoEntrega.nome}</strong></p>
+  return html`<p>Pedido de <strong>${pedido.usuario.nome}</strong> · retirada em <strong>${pedido.pontoEntrega.nome}</strong>${comHorario(pedido.pontoEntrega)}</p>
   ${tabelaDoPedido(pedido)}
   ${pedido.finalizado
     ? html`<p class="aviso" role="status">Pedido confirmado em ${pedido.dataConfirmacao === null ? '' : dataHoraBr(pedido.dataConfirmacao)}.</p>`
