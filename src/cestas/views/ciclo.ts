@@ -157,7 +157,8 @@ function maiuscula(t: string): string {
 
 /** The cycle's own page, above its form: its phase, everything to do in it, and its closing. */
 function trabalhoDoCiclo(c: Ciclo, f: { csrf: string | null; somenteLeitura: boolean; opcoes: OpcoesCiclo }): Html {
-  const semComposicao = c.cicloCestas.filter((x) => !x.composta);
+  // Once closed, nothing is for sale any more: the warning would only be noise.
+  const semComposicao = c.fechadoEm === null ? c.cicloCestas.filter((x) => !x.composta) : [];
   return html`<p class="fase fase-${c.fase}">${NOMES_FASES[c.fase]}${c.fechadoEm === null ? '' : ' · fechado'}</p>
   <section id="composicao" aria-labelledby="t-trabalho" class="trabalho-do-ciclo">
     <h2 id="t-trabalho">Trabalho do ciclo</h2>

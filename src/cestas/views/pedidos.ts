@@ -50,19 +50,19 @@ export function paginaPedido(p: PaginaPedido, csrf: string | null, falha: { erro
     <h2>Cestas</h2>
     ${p.cestas.length === 0 ? html`<p>Nenhuma cesta à venda neste ciclo.</p>` : html`<ul class="cartoes">${p.cestas.map((c, i) => {
       const erro = erroDoCampo(falha.detalhes, `produtos.${i}.quantidade`);
-      // A basket still being composed cannot be ordered; one already in the order stays as it is.
-      const fechada = ro || (c.emComposicao && !noPedido.has(`c${c.cicloCestaId}`));
+      // A basket still being composed cannot be ordered: it gets no field. One already in the order stays as it is.
+      const indisponivel = c.emComposicao && !noPedido.has(`c${c.cicloCestaId}`);
       return html`<li class="cartao" data-linha data-preco="${precoParaScript(c.valorCentavos)}">
       <h3>${c.nome}</h3><p><strong>${reais(c.valorCentavos)}</strong> · <span data-disponivel>${c.emComposicao ? html`<span class="estado rascunho">em composição</span>` : c.disponivel > 0 ? `${c.disponivel} disponíveis` : 'esgotada'}</span></p>
       ${c.emComposicao ? html`<p class="nota">A coordenação ainda está montando esta cesta: ela poderá ser pedida quando estiver composta.</p>` : ''}
       ${c.descricao === null ? '' : html`<p class="nota">${c.descricao}</p>`}
       ${c.composicao.length === 0 ? '' : html`<details><summary>O que vem na cesta</summary><ul>${c.composicao.map((x) => html`<li>${x.produto}: ${quantidade(x.quantidadeMilesimos, x.unidade)}</li>`)}</ul></details>`}
-      <input type="hidden" name="produtos[${i}][cicloCestaId]" value="${c.cicloCestaId}">
+      ${indisponivel ? '' : html`<input type="hidden" name="produtos[${i}][cicloCestaId]" value="${c.cicloCestaId}">
       <div class="campo${erro === null ? '' : ' com-erro'}">
         <label for="cesta-${i}">Quantidade <span class="sr">de ${c.nome}</span></label>
-        <input id="cesta-${i}" name="produtos[${i}][quantidade]" inputmode="numeric" autocomplete="off" value="${qtd(i, `c${c.cicloCestaId}`)}" data-quantidade ${ariaDoErro(erro)} ${fechada ? html`disabled` : ''}>
+        <input id="cesta-${i}" name="produtos[${i}][quantidade]" inputmode="numeric" autocomplete="off" value="${qtd(i, `c${c.cicloCestaId}`)}" data-quantidade ${ariaDoErro(erro)} ${ro ? html`disabled` : ''}>
         ${textoDoErro(erro)}
-      </div>
+      </div>`}
     </li>`;
     })}</ul>`}
     ${p.extras.length === 0 ? '' : html`<h2>Extras</h2><div class="tabela-rolavel" role="region" aria-label="Extras" tabindex="0"><table class="tabela-cartoes">
@@ -80,9 +80,10 @@ export function paginaPedido(p: PaginaPedido, csrf: string | null, falha: { erro
       <label for="ponto">Onde vai retirar</label>
       <select id="ponto" name="pontoEntregaId" required ${ariaDoErro(erroPonto)} ${ro ? html`disabled` : ''}>
         <option value="">Escolha um ponto de entrega</option>
-        ${p.pontosEntrega.map((pe) => html`<option value="${pe.id}" ${String(pe.id) === ponto ? html`selected` : ''}>${pe.nome}${pe.cidade === null ? '' : ` (${pe.cidade})`}${comHorario(pe)}</option>`)}
+        ${p.pontosEntrega.map((pe) => html`<option value="${pe.id}" ${String(pe.id) === ponto ? html`selected` : ''}>${pe.nome}${pe.cidade === null ? '' : ` (${pe.cidade})`}</option>`)}
       </select>
       ${textoDoErro(erroPonto)}
+      ${quandoRetirar(p.pontosEntrega)}
     </div>
     <dl class="totais">
       <dt>Total</dt><dd><output data-total>${reais(p.pedido?.totalCentavos ?? 0)}</output></dd>
@@ -92,6 +93,15 @@ export function paginaPedido(p: PaginaPedido, csrf: string | null, falha: { erro
     ${ro ? '' : html`<button type="submit" class="botao">Salvar pedido</button>`}
   </form>
   ${SCRIPT_FORMULARIOS}`;
+}
+
+/**
+ * Where and when each point of the cycle hands out, under the choice (a phone's select shows only
+ * the start of a long option): only when the cycle sets days or hours.
+ */
+function quandoRetirar(pontos: ReadonlyArray<HorarioDeRetirada & { nome: string; endereco: string | null }>): Html | '' {
+  if (pontos.every((pe) => horarioDeRetiradaTexto(pe) === '')) return '';
+  return html`<ul class="pontos-do-ciclo" id="quando-retirar">${pontos.map((pe) => html`<li><strong>${pe.nome}</strong>${comHorario(pe)}${pe.endereco === null ? '' : html`<br><span class="nota">${pe.endereco}</span>`}</li>`)}</ul>`;
 }
 
 /** " — sábado, 28/11/2026, das 08:00 às 12:00" after a point's name, when the cycle sets when. */
