@@ -111,12 +111,14 @@ export function paginaConfirmacao(pedido: Pedido, csrf: string | null, podeConfi
 }
 
 export function tabelaDoPedido(pedido: Pedido): Html {
-  return html`<div class="tabela-rolavel" role="region" aria-label="Itens do pedido" tabindex="0"><table>
-    <thead><tr><th scope="col">Item</th><th scope="col">Quantidade</th><th scope="col">Preço</th><th scope="col">Subtotal</th></tr></thead>
-    <tbody>${pedido.produtos.map((l) => html`<tr><td>${l.nome}</td><td>${quantidade(l.quantidadeMilesimos, l.unidade)}</td><td>${reais(l.valorCentavos)}</td><td>${reais(l.subtotalCentavos)}</td></tr>`)}</tbody>
-    <tfoot><tr><th scope="row" colspan="3">Total</th><td>${reais(pedido.totalCentavos)}</td></tr>
-      <tr><th scope="row" colspan="3">Taxa administrativa</th><td>${reais(pedido.taxaCentavos)}</td></tr>
-      <tr><th scope="row" colspan="3">A pagar</th><td><strong>${reais(pedido.totalComTaxaCentavos)}</strong></td></tr></tfoot>
+  // On a phone each item is a card, its cells labelled, and the totals stack below (tabela-cartoes).
+  return html`<div class="tabela-rolavel" role="region" aria-label="Itens do pedido" tabindex="0"><table class="tabela-cartoes itens-do-pedido">
+    <thead><tr><th scope="col">Item</th><th scope="col" class="num">Quantidade</th><th scope="col" class="num">Preço</th><th scope="col" class="num">Subtotal</th></tr></thead>
+    <tbody>${pedido.produtos.map((l) => html`<tr><th scope="row">${l.nome}</th><td class="num" data-rotulo="Quantidade">${quantidade(l.quantidadeMilesimos, l.unidade)}</td>
+      <td class="num" data-rotulo="Preço">${reais(l.valorCentavos)}${l.cicloCestaId === null ? `/${l.unidade}` : ''}</td><td class="num" data-rotulo="Subtotal">${reais(l.subtotalCentavos)}</td></tr>`)}</tbody>
+    <tfoot><tr><th scope="row" colspan="3">Total</th><td class="num">${reais(pedido.totalCentavos)}</td></tr>
+      <tr><th scope="row" colspan="3">Taxa administrativa</th><td class="num">${reais(pedido.taxaCentavos)}</td></tr>
+      <tr><th scope="row" colspan="3">A pagar</th><td class="num"><strong>${reais(pedido.totalComTaxaCentavos)}</strong></td></tr></tfoot>
   </table></div>`;
 }
 
