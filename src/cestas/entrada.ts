@@ -302,8 +302,11 @@ export function lerCiclo(corpo: unknown): CicloLido {
   return lido;
 }
 
-/** POST /movimentacao (multipart or JSON): a payment or an adjustment of one person, and its receipt. */
-export function lerMovimentacao(corpo: Entrada, arquivo: ArquivoRecebido | null): EntradaMovimentacao {
+/**
+ * POST /movimentacao (multipart or JSON): a payment or an adjustment of one person, and its
+ * receipt; `semArquivo` says why a receipt the form pointed to cannot be used.
+ */
+export function lerMovimentacao(corpo: Entrada, arquivo: ArquivoRecebido | null, semArquivo: string | null = null): EntradaMovimentacao {
   const c = new Campos(corpo);
   const entrada = {
     usuarioid: c.inteiro('usuarioid', { obrigatorio: true, min: 1, max: MAIOR_ID }),
@@ -314,7 +317,7 @@ export function lerMovimentacao(corpo: Entrada, arquivo: ArquivoRecebido | null)
     cicloid: c.inteiro('cicloid', { min: 1, max: MAIOR_ID }),
     sentido: c.umDe('sentido', ['credito', 'debito'] as const),
   };
-  const recusa = regraDoComprovante(arquivo);
+  const recusa = semArquivo ?? regraDoComprovante(arquivo);
   if (recusa !== null) c.erro('arquivo', recusa);
   c.concluir();
   return entrada;
