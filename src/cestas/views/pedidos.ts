@@ -1,4 +1,5 @@
 import type { Fase, Janela } from '../../domain/ciclos.ts';
+import { escritasDaUnidade } from '../../domain/catalogo.ts';
 import type { CestaParaPedir, ExtraParaPedir, Pedido, Taxa } from '../../domain/pedidos.ts';
 import { html, type Html } from '../../http/html.ts';
 import { campoCsrf } from './layout.ts';
@@ -59,7 +60,7 @@ export function paginaPedido(p: PaginaPedido, csrf: string | null, falha: { erro
       <input type="hidden" name="produtos[${i}][cicloCestaId]" value="${c.cicloCestaId}">
       <div class="campo${erro === null ? '' : ' com-erro'}">
         <label for="cesta-${i}">Quantidade <span class="sr">de ${c.nome}</span></label>
-        <input id="cesta-${i}" name="produtos[${i}][quantidade]" inputmode="numeric" autocomplete="off" value="${qtd(i, `c${c.cicloCestaId}`)}" data-quantidade ${ariaDoErro(erro)} ${fechada ? html`disabled` : ''}>
+        <input id="cesta-${i}" name="produtos[${i}][quantidade]" inputmode="numeric" autocomplete="off" value="${qtd(i, `c${c.cicloCestaId}`)}" data-quantidade data-inteiro ${ariaDoErro(erro)} ${fechada ? html`disabled` : ''}>
         ${textoDoErro(erro)}
       </div>
     </li>`;
@@ -72,7 +73,7 @@ export function paginaPedido(p: PaginaPedido, csrf: string | null, falha: { erro
         return html`<tr data-linha data-preco="${precoParaScript(e.valorCentavos)}"><th scope="row"><label for="extra-${j}">${e.nome}</label></th>
           <td data-rotulo="Preço">${reais(e.valorCentavos)}/${e.unidade}</td><td data-rotulo="Disponível">${quantidade(e.disponivelMilesimos, e.unidade)}</td>
           <td data-rotulo="Quantidade"><input type="hidden" name="produtos[${i}][cicloProdutoId]" value="${e.cicloProdutoId}">
-          <input id="extra-${j}" name="produtos[${i}][quantidade]" inputmode="decimal" autocomplete="off" value="${qtd(i, `e${e.cicloProdutoId}`)}" data-quantidade ${ariaDoErro(erro)} ${ro ? html`disabled` : ''}>
+          <input id="extra-${j}" name="produtos[${i}][quantidade]" inputmode="decimal" autocomplete="off" value="${qtd(i, `e${e.cicloProdutoId}`)}" data-quantidade data-escritas="${escritasDaUnidade(e.unidade).join(' ')}" ${ariaDoErro(erro)} ${ro ? html`disabled` : ''}>
           ${textoDoErro(erro)}</td></tr>`;
       })}</tbody></table></div>`}
     <div class="campo${erroPonto === null ? '' : ' com-erro'}">
