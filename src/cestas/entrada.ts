@@ -8,6 +8,7 @@
  * `dono` check runs before any other field is judged, so someone else's id is refused as such
  * and never answered with a validation message about that person's data.
  */
+import type { Unidade } from '../domain/catalogo.ts';
 import { CAMPOS_DATA, LISTAS_DO_CICLO, regrasDoCiclo, type CicloLido, type ListaDoCiclo } from '../domain/ciclos.ts';
 import { regrasDosItens, type EntradaComposicao, type ItemDaComposicao } from '../domain/composicao.ts';
 import { ESCALA_DINHEIRO, ESCALA_QUANTIDADE } from '../decimal.ts';
@@ -171,12 +172,13 @@ export function lerPedido(corpo: unknown, dono: Dono): EntradaPedido {
     const cicloCestaId = s.inteiro('cicloCestaId', { min: 1, max: MAIOR_ID });
     const cicloProdutoId = s.inteiro('cicloProdutoId', { min: 1, max: MAIOR_ID });
     let quantidadeMilesimos = 0;
+    let unidadeEscrita: Unidade | null = null;
     if (cicloCestaId !== null && cicloProdutoId !== null) s.erro('cicloCestaId', 'Informe cicloCestaId ou cicloProdutoId, não os dois');
     else if (cicloCestaId === null && cicloProdutoId === null) s.erro('cicloCestaId', 'Informe cicloCestaId ou cicloProdutoId');
     // Baskets are whole; extras may be fractions of their unit.
     else if (cicloCestaId !== null) quantidadeMilesimos = s.inteiro('quantidade', { obrigatorio: true, min: 1, max: 10_000 }) * 1000;
-    else quantidadeMilesimos = s.decimal('quantidade', ESCALA_QUANTIDADE, { obrigatorio: true, min: 1, max: 10_000_000 });
-    return { cicloCestaId, cicloProdutoId, quantidadeMilesimos, campo };
+    else ({ milesimos: quantidadeMilesimos, unidade: unidadeEscrita } = s.quantidadeEscrita('quantidade', { obrigatorio: true, min: 1, max: 10_000_000 }));
+    return { cicloCestaId, cicloProdutoId, quantidadeMilesimos, unidadeEscrita, campo };
   });
   const { produtos: vazio, ...regras } = regrasDoPedido(linhas.filter((l) => legivel(c, l.campo)));
   juntar(c, regras);
@@ -211,12 +213,11 @@ export function lerOferta(corpo: unknown, dono: Dono): EntradaOferta {
   const { c } = r;
   const usuarioid = donoDoRecurso(r, 'oferta', dono);
   const cicloid = c.inteiro('cicloid', { obrigatorio: true, min: 1, max: MAIOR_ID });
-  const linhas = lerItens(c, 'produtos', { maximo: 500, excesso: 'No máximo 500 produtos por oferta', pular: semQuantidade('quantidade', false) }, (s, campo): LinhaParaOfertar => ({
-    produtoid: s.inteiro('produtoid', { obrigatorio: true, min: 1, max: MAIOR_ID }),
-    quantidadeMilesimos: s.decimal('quantidade', ESCALA_QUANTIDADE, { obrigatorio: true, min: 1 }),
-    valorCentavos: s.decimal('valor', ESCALA_DINHEIRO, { obrigatorio: true }),
-    campo,
-  }));
+  const linhas = lerItens(c, 'produtos', { maximo: 500, excesso: 'No máximo 500 produtos por oferta', pular: semQuantidade('quantidade', false) }, (s, campo): LinhaParaOfertar => {
+    const produtoid = s.inteiro('produtoid', { obrigatorio: true, min: 1, max: MAIOR_ID });
+    const quantidade = s.quantidadeEscrita('quantidade', { obrigatorio: true, min: 1 });
+    return { produtoid, quantidadeMilesimos: quantidade.milesimos, unidadeEscrita: quantidade.unidade, valorCentavos: s.decimal('valor', ESCALA_DINHEIRO, { obrigatorio: true }), campo };
+  });
   juntar(c, regrasDaOferta(linhas.filter((l) => legivel(c, l.campo))));
   c.concluir();
   return { usuarioid, cicloid, linhas };
@@ -310,8 +311,11 @@ export function lerCiclo(corpo: unknown): CicloLido {
   return lido;
 }
 
-/** POST /movimentacao (multipart or JSON): a payment or an adjustment of one person, and its receipt. */
-export function lerMovimentacao(corpo: Entrada, arquivo: ArquivoRecebido | null): EntradaMovimentacao {
+/**
+ * POST /movimentacao (multipart or JSON): a payment or an adjustment of one person, and its
+ * receipt; `semArquivo` says why a receipt the form pointed to cannot be used.
+ */
+export function lerMovimentacao(corpo: Entrada, arquivo: ArquivoRecebido | null, semArquivo: string | null = null): EntradaMovimentacao {
   const c = new Campos(corpo);
   const entrada = {
     usuarioid: c.inteiro('usuarioid', { obrigatorio: true, min: 1, max: MAIOR_ID }),
@@ -322,7 +326,7 @@ export function lerMovimentacao(corpo: Entrada, arquivo: ArquivoRecebido | null)
     cicloid: c.inteiro('cicloid', { min: 1, max: MAIOR_ID }),
     sentido: c.umDe('sentido', ['credito', 'debito'] as const),
   };
-  const recusa = regraDoComprovante(arquivo);
+  const recusa = semArquivo ?? regraDoComprovante(arquivo);
   if (recusa !== null) c.erro('arquivo', recusa);
   c.concluir();
   return entrada;

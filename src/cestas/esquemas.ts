@@ -328,6 +328,7 @@ export const CorpoMovimentacao = Type.Unsafe<Record<string, unknown> | null>({
   properties: {
     usuarioid: NoFio.inteiro('A pessoa'), tipoMovimentacaoId: NoFio.inteiro('O tipo'), valor: NoFio.numero('Valor em reais'), data: NoFio.texto('Data'),
     descricao: NoFio.texto('Descrição'), cicloid: NoFio.inteiro('O ciclo'), arquivo: { description: 'O comprovante (PDF, PNG ou JPEG, até 10 MiB)' },
+    comprovantePendente: NoFio.texto('A referência selada ao comprovante que um formulário recusado guardou (vem no formulário redesenhado); sem novo arquivo, ele é o comprovante desta movimentação'),
   },
 });
 export const FechamentoDoCiclo = Type.Object({

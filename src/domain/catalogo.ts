@@ -13,6 +13,44 @@ import { chaveDeNome } from './textos.ts';
 export const UNIDADES = ['kg', 'unidade', 'litro', 'dúzia', 'maço'] as const;
 export type Unidade = (typeof UNIDADES)[number];
 
+/**
+ * How people write each unit after a quantity ("2,5 kg", "3 maços", "1 dz"), compared without
+ * case or accents. The pages hand these same spellings to their scripts, so the live totals read
+ * a quantity exactly as the server does.
+ */
+const ESCRITAS: Readonly<Record<Unidade, readonly string[]>> = {
+  kg: ['kg', 'kgs', 'quilo', 'quilos', 'kilo', 'kilos'],
+  unidade: ['un', 'und', 'unid', 'unidade', 'unidades'],
+  litro: ['l', 'lt', 'lts', 'litro', 'litros'],
+  'dúzia': ['dz', 'duzia', 'duzias'],
+  'maço': ['maco', 'macos'],
+};
+
+/** A unit as written, for comparison: lower case, no accents, no abbreviation dot. */
+export function escritaNormal(texto: string): string {
+  return texto.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/\.$/, '');
+}
+
+/** The spellings of a unit (none for a unit outside the list). */
+export function escritasDaUnidade(unidade: string): readonly string[] {
+  return (UNIDADES as readonly string[]).includes(unidade) ? ESCRITAS[unidade as Unidade] : [];
+}
+
+/**
+ * A quantity written with a unit other than the product's ("500 g" of a product sold by the kg):
+ * the field and why, to refuse it rather than read 500 kg. Nothing when no unit was written.
+ */
+export function unidadeTrocada(escrita: Unidade | null | undefined, doProduto: string | undefined, campo: string): Array<[string, string]> {
+  if (escrita === null || escrita === undefined || doProduto === undefined || escrita === doProduto) return [];
+  return [[campo, `Este produto é medido em ${doProduto}, não em ${escrita}: escreva a quantidade em ${doProduto}`]];
+}
+
+/** The unit a word names ("Kg", "maços", "dz."), or null when it names none. */
+export function unidadeEscrita(palavra: string): Unidade | null {
+  const normal = escritaNormal(palavra);
+  return UNIDADES.find((u) => ESCRITAS[u].includes(normal)) ?? null;
+}
+
 export const ENTIDADES_CATALOGO = ['categoria', 'cesta', 'produto', 'pontoentrega'] as const;
 export type EntidadeCatalogo = (typeof ENTIDADES_CATALOGO)[number];
 

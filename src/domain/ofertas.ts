@@ -6,6 +6,7 @@ import { auditar } from './auditoria.ts';
 import { cicloDasJanelas, exigirJanela, faseDoCiclo, type Fase } from './ciclos.ts';
 import { valorDaQuantidade } from '../decimal.ts';
 import { Conflito, Invalido, NaoEncontrado, Proibido } from './erros.ts';
+import { unidadeTrocada, type Unidade } from './catalogo.ts';
 import { lerPerfis } from './perfis.ts';
 
 export interface LinhaDaOferta {
@@ -87,6 +88,8 @@ export async function ofertaDe(db: Db, cicloid: number, usuarioid: number): Prom
 export interface LinhaParaOfertar {
   readonly produtoid: number;
   readonly quantidadeMilesimos: number;
+  /** The unit a person wrote after the quantity ("2,5 kg"), which must be the product's. */
+  readonly unidadeEscrita?: Unidade | null;
   readonly valorCentavos: number;
   /** Where a refusal of this line is reported (the edge names it). */
   readonly campo: string;
@@ -125,9 +128,11 @@ export async function salvarOferta(banco: Banco, ator: Ator, entrada: EntradaOfe
     // Stryker disable next-line ConditionalExpression,EqualityOperator: an empty IN list is valid on SQLite, where the mutation run goes; PostgreSQL refuses it
     if (linhas.length > 0) {
       const ids = linhas.map((l) => l.produtoid);
-      const ativos = new Set((await trx.selectFrom('produto').select('id').where('id', 'in', ids).where('ativo', '=', true).execute()).map((p) => p.id));
+      const ativos = new Map((await trx.selectFrom('produto').select(['id', 'unidade']).where('id', 'in', ids).where('ativo', '=', true).execute()).map((p) => [p.id, p.unidade]));
       const faltando = linhas.filter((l) => !ativos.has(l.produtoid));
       if (faltando.length > 0) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', Object.fromEntries(faltando.map((f) => [`${f.campo}.produtoid`, 'Produto inexistente ou inativo'])));
+      const noutraUnidade = linhas.flatMap((l) => unidadeTrocada(l.unidadeEscrita, ativos.get(l.produtoid), `${l.campo}.quantidade`));
+      if (noutraUnidade.length > 0) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', Object.fromEntries(noutraUnidade));
     }
     const iso = opcoes.agora.toISOString();
     const antes = await ofertaDe(trx, cicloid, usuarioid);

@@ -6,6 +6,7 @@ import { cicloDasJanelas, exigirJanela, pontosDoCiclo } from './ciclos.ts';
 import { naUnidadeEscolhida } from './composicao.ts';
 import { ESCALA_QUANTIDADE, formatarQuantidade, paraNumero, valorDaQuantidade } from '../decimal.ts';
 import { Conflito, Invalido, NaoEncontrado, Proibido } from './erros.ts';
+import { unidadeTrocada, type Unidade } from './catalogo.ts';
 import { lerPerfis } from './perfis.ts';
 import { dataHoraLocal } from './tempo.ts';
 
@@ -336,6 +337,8 @@ export interface LinhaPedida {
   readonly cicloCestaId: number | null;
   readonly cicloProdutoId: number | null;
   readonly quantidadeMilesimos: number;
+  /** The unit a person wrote after an extra's quantity ("1,5 kg"), which must be the product's. */
+  readonly unidadeEscrita?: Unidade | null;
   /** Where a refusal of this line is reported (the edge names it). */
   readonly campo: string;
 }
@@ -447,6 +450,8 @@ export async function salvarPedido(banco: Banco, ator: Ator, entrada: EntradaPed
       else fora[`${l.campo}.${l.cicloCestaId !== null ? 'cicloCestaId' : 'cicloProdutoId'}`] = 'Não está à venda neste ciclo';
     }
     if (Object.keys(fora).length > 0) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', fora);
+    const noutraUnidade = alvos.flatMap((a) => unidadeTrocada(a.l.unidadeEscrita, a.extra?.unidade, `${a.l.campo}.quantidade`));
+    if (noutraUnidade.length > 0) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', Object.fromEntries(noutraUnidade));
     // What everyone else reserves: the row's counter (kept by triggers, read under the row lock)
     // minus what this consumer's own saved order holds of the same line.
     // Stryker disable next-line ArrayDeclaration: a bogus earlier line keys to no line of the order

@@ -4,7 +4,8 @@
  * typed values, collecting a Portuguese message per bad field, and throws one Invalido with all of
  * them; the domain only ever sees what it returns.
  */
-import { lerDecimal, lerDecimalDigitado } from '../decimal.ts';
+import { ESCALA_QUANTIDADE, lerDecimal, lerDecimalDigitado } from '../decimal.ts';
+import { unidadeEscrita, type Unidade } from '../domain/catalogo.ts';
 import { Invalido } from '../domain/erros.ts';
 import { EMAIL, conferirTexto } from '../domain/textos.ts';
 
@@ -41,6 +42,22 @@ export function ehDataValida(texto: string): boolean {
  * dot-decimals. A symbol, so no field a client sends can set it.
  */
 export const DIGITADO: unique symbol = Symbol('digitado por pessoas');
+
+/**
+ * A typed quantity split into its number and the word after it ("2,5 kg" → "2,5" and "kg"; "kg."
+ * keeps no dot), or null when it is not a number followed by a word. A scan from the end, not a pattern: it stays
+ * linear on any input.
+ */
+function separarUnidade(texto: string): { numero: string; palavra: string } | null {
+  const t = texto.trim();
+  const fim = t.endsWith('.') ? t.length - 1 : t.length;
+  let inicio = fim;
+  while (inicio > 0 && /\p{L}/u.test(t.charAt(inicio - 1))) inicio--;
+  const numero = t.slice(0, inicio);
+  // Letters alone are no quantity at all: the number's own message says what to type.
+  if (inicio === fim || !/\d/.test(numero)) return null;
+  return { numero, palavra: t.slice(inicio, fim) };
+}
 
 /** Turns an unknown body into a record, refusing arrays and scalars. */
 export function comoEntrada(corpo: unknown): Entrada {
@@ -150,9 +167,32 @@ export class Campos {
   decimal(nome: string, escala: number, opcoes?: OpcoesNumero): number | null;
   decimal(nome: string, escala: number, opcoes: OpcoesNumero = {}): number | null {
     const v = this.bruto(nome);
+    if ((v === undefined || v === null || v === '') && opcoes.obrigatorio !== true) return null;
+    return this.#decimalDe(nome, v, escala, opcoes);
+  }
+
+  /**
+   * A quantity, in thousandths, that people may follow with its unit ("2,5 kg", "3 maços"): the
+   * number, and the unit the word names (null when none was written). Whether that is the
+   * product's unit is the domain's to judge. A word that names no unit is refused; programs
+   * (JSON) send the number alone.
+   */
+  quantidadeEscrita(nome: string, opcoes: OpcoesNumero & { obrigatorio: true }): { milesimos: number; unidade: Unidade | null } {
+    const v = this.bruto(nome);
+    const separado = this.#digitado && typeof v === 'string' ? separarUnidade(v) : null;
+    if (separado === null) return { milesimos: this.#decimalDe(nome, v, ESCALA_QUANTIDADE, opcoes), unidade: null };
+    const unidade = unidadeEscrita(separado.palavra);
+    if (unidade === null) {
+      this.erro(nome, `Escreva só o número, na unidade do produto (ex.: 2,5), sem "${separado.palavra}"`);
+      return { milesimos: 0, unidade: null };
+    }
+    return { milesimos: this.#decimalDe(nome, separado.numero, ESCALA_QUANTIDADE, opcoes), unidade };
+  }
+
+  #decimalDe(nome: string, v: unknown, escala: number, opcoes: OpcoesNumero): number {
     if (v === undefined || v === null || v === '') {
       if (opcoes.obrigatorio === true) this.erro(nome, 'Campo obrigatório');
-      return opcoes.obrigatorio === true ? 0 : null;
+      return 0;
     }
     const r = this.#digitado ? lerDecimalDigitado(v, escala) : lerDecimal(v, escala);
     if (!r.ok) {

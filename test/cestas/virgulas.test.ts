@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { DATAS_PADRAO, criarCiclo, criarProduto } from '../helpers/fabricas.ts';
+import { DATAS_PADRAO, criarCiclo, criarPonto, criarProduto } from '../helpers/fabricas.ts';
 import { csrfDe, entrarComo, type Pessoa } from '../helpers/sessoes.ts';
 import { RelogioDeTeste, iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
 
@@ -49,6 +49,51 @@ describe('vírgulas decimais digitadas nos formulários', () => {
     assert.match(r.texto, /value="1\.500"/, 'o que foi digitado volta no campo');
     const linhas = await amb.banco.selectFrom('ofertaproduto as l').innerJoin('oferta as o', 'o.id', 'l.ofertaid').select('l.quantidadeMilesimos').where('o.cicloid', '=', cicloid).execute();
     assert.deepEqual(linhas, [{ quantidadeMilesimos: 2500 }], 'nada mudou');
+  });
+
+  test('oferta: a quantidade pode vir com a unidade do produto ("1,5 Kg", "2 l"); outra unidade, ou outra palavra, volta explicada', async () => {
+    const leite = await criarProduto(amb.banco, { nome: 'Leite cru', unidade: 'litro' });
+    const linhas = () => amb.banco
+      .selectFrom('ofertaproduto as l').innerJoin('oferta as o', 'o.id', 'l.ofertaid')
+      .select(['l.produtoid', 'l.quantidadeMilesimos']).where('o.cicloid', '=', cicloid).where('o.usuarioid', '=', fornecedor.id ?? 0).orderBy('l.produtoid').execute();
+    const ofertar = (feijao: string, doLeite: string) => formulario(fornecedor, '/oferta', {
+      cicloid: String(cicloid),
+      'produtos[0][produtoid]': String(produtoid), 'produtos[0][quantidade]': feijao, 'produtos[0][valor]': 'R$ 9,00',
+      'produtos[1][produtoid]': String(leite.id), 'produtos[1][quantidade]': doLeite, 'produtos[1][valor]': '4,50',
+    });
+    const r = await ofertar('1,5 Kg', '2 l');
+    assert.equal(r.status, 200, r.texto.slice(0, 400));
+    assert.deepEqual(await linhas(), [{ produtoid, quantidadeMilesimos: 1500 }, { produtoid: leite.id, quantidadeMilesimos: 2000 }]);
+    const trocada = await ofertar('2 litros', '3 litros');
+    assert.equal(trocada.status, 400);
+    assert.match(trocada.texto, /Este produto é medido em kg, não em litro: escreva a quantidade em kg/);
+    assert.match(trocada.texto, /value="2 litros"/, 'o que foi digitado volta no campo');
+    const outraPalavra = await ofertar('500 g', '3');
+    assert.equal(outraPalavra.status, 400);
+    assert.match(outraPalavra.texto, /Escreva só o número, na unidade do produto \(ex\.: 2,5\), sem &quot;g&quot;/);
+    assert.deepEqual(await linhas(), [{ produtoid, quantidadeMilesimos: 1500 }, { produtoid: leite.id, quantidadeMilesimos: 2000 }], 'nada mudou');
+  });
+
+  test('pedido: o extra pode vir com a unidade do produto ("1,5 kg"); "2 dz" de um produto em kg volta explicado', async () => {
+    const datas = { ...DATAS_PADRAO, dataOfertaInicio: '2026-02-20', dataOfertaFim: '2026-02-24', dataPedidoInicio: '2026-03-01', dataPedidoFim: '2026-03-04' };
+    const ciclo = await criarCiclo(amb.banco, { datas });
+    const mel = await criarProduto(amb.banco, { nome: 'Mel de laranjeira', unidade: 'kg', valorCentavos: 4000 });
+    const iso = new Date().toISOString();
+    const extra = await amb.banco.insertInto('cicloproduto').values({ cicloid: ciclo.id, produtoId: mel.id, quantidadeMilesimos: 10_000, valorCentavos: 4000, createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow();
+    const ponto = await criarPonto(amb.banco);
+    const consumidora = await entrarComo(amb, ['consumidor'], 'Compradora da Vírgula');
+    const pedir = (quantidade: string) => formulario(consumidora, '/pedidoconsumidores', {
+      cicloid: String(ciclo.id), pontoEntregaId: String(ponto.id), 'produtos[0][cicloProdutoId]': String(extra.id), 'produtos[0][quantidade]': quantidade,
+    });
+    const trocada = await pedir('2 dz');
+    assert.equal(trocada.status, 400, trocada.texto.slice(0, 400));
+    assert.match(trocada.texto, /Este produto é medido em kg, não em dúzia: escreva a quantidade em kg/);
+    const r = await pedir('1,5 kg');
+    assert.equal(r.status, 200, r.texto.slice(0, 400));
+    assert.match(new URL(r.url).pathname, /^\/pedidoconsumidoresconfirmacao\/\d+$/, 'salvo, vai à confirmação');
+    const linha = await amb.banco.selectFrom('pedidoproduto as pp').innerJoin('pedido as p', 'p.id', 'pp.pedidoid').select(['pp.quantidadeMilesimos', 'pp.valorCentavos'])
+      .where('p.cicloid', '=', ciclo.id).where('p.usuarioid', '=', consumidora.id ?? 0).executeTakeFirstOrThrow();
+    assert.deepEqual(linha, { quantidadeMilesimos: 1500, valorCentavos: 4000 });
   });
 
   test('catálogo: "R$ 1.234,56" no formulário vale 1234,56; o JSON continua pedindo ponto', async () => {

@@ -267,14 +267,14 @@ describe('relatórios de um ciclo pequeno, conferidos à mão', () => {
     // The JSON keeps the contract's ISO date; people read dd/mm/aaaa.
     assert.ok(carla?.linhas.some((l) => l.data === '2026-03-12'));
     const pagina = (await admin.nav.get(`${amb.url}/movimentacaotodos`)).texto;
-    assert.match(pagina, /<td class="">12\/03\/2026<\/td>/);
+    assert.match(pagina, /<td class="titulo" data-rotulo="Data">12\/03\/2026<\/td>/);
     assert.doesNotMatch(pagina, />2026-03-12</);
   });
 
   test('páginas dos relatórios em HTML, com estilo de impressão', async () => {
     const r = await quem.Admin?.nav.get(`${amb.url}/pedidosfornecedorestodos/${cicloid}`);
     assert.equal(r?.status, 200);
-    assert.match(r?.texto ?? '', /<table class="relatorio">/);
+    assert.match(r?.texto ?? '', /<table class="relatorio tabela-cartoes">/);
     assert.match(r?.texto ?? '', /Subtotal Ana Horta/);
     assert.match(r?.texto ?? '', /R\$ 81,00/);
     const escolha = await quem.Admin?.nav.get(`${amb.url}/pedidosfornecedoresciclos`);

@@ -42,8 +42,8 @@ test('pedido: JSON e formulário dão o mesmo valor tipado, em milésimos', () =
   const esperado = {
     usuarioid: null, cicloid: 4, pontoEntregaId: 2,
     linhas: [
-      { cicloCestaId: 9, cicloProdutoId: null, quantidadeMilesimos: 2000, campo: 'produtos.0' },
-      { cicloCestaId: null, cicloProdutoId: 5, quantidadeMilesimos: 1250, campo: 'produtos.1' },
+      { cicloCestaId: 9, cicloProdutoId: null, quantidadeMilesimos: 2000, unidadeEscrita: null, campo: 'produtos.0' },
+      { cicloCestaId: null, cicloProdutoId: 5, quantidadeMilesimos: 1250, unidadeEscrita: null, campo: 'produtos.1' },
     ],
   };
   assert.deepEqual(json, esperado);
@@ -107,7 +107,7 @@ test('a posse vem antes de qualquer outro campo: a recusa do dono ganha de um co
 
 test('oferta: JSON e formulário iguais; linha em branco ou "0" fica de fora, mas o número 0 do JSON é recusado', () => {
   const form = lerOferta({ cicloid: '3', usuarioid: '8', produtos: { 0: { produtoid: '11', quantidade: '2.5', valor: '8.00' }, 1: { produtoid: '12', quantidade: '', valor: '' }, 2: { produtoid: '13', quantidade: '0', valor: '3' } } }, livre);
-  assert.deepEqual(form, { usuarioid: 8, cicloid: 3, linhas: [{ produtoid: 11, quantidadeMilesimos: 2500, valorCentavos: 800, campo: 'produtos.0' }] });
+  assert.deepEqual(form, { usuarioid: 8, cicloid: 3, linhas: [{ produtoid: 11, quantidadeMilesimos: 2500, unidadeEscrita: null, valorCentavos: 800, campo: 'produtos.0' }] });
   assert.deepEqual(lerOferta({ cicloid: 3, usuarioid: 8, produtos: [{ produtoid: 11, quantidade: 2.5, valor: 8 }] }, livre), form);
   assert.deepEqual(detalhes(() => lerOferta({ cicloid: 3, produtos: [{ produtoid: 11, quantidade: 0, valor: 8 }] }, livre)), { 'produtos.0.quantidade': 'Deve ser maior que zero' });
   // A draft may hold a product with no lines at all.

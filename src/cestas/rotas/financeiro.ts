@@ -9,6 +9,8 @@ import { atorDe } from '../autenticacao.ts';
 import { digitadoPorPessoas, lerMovimentacao } from '../entrada.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
+import { arquivoDoFormulario, descartarPendente, guardarPendente, lerPendente, nomeLegivel, type ComprovanteMantido, type Dono } from '../comprovante-pendente.ts';
+import { Cofre } from '../../http/cofre.ts';
 import { fechamentoJson, movimentacaoJson, previaDoFechamentoJson, saldoDePessoaJson } from '../apresentadores/financeiro.ts';
 import { tempo } from '../tempo.ts';
 import type { Redesenho } from '../tipos-fastify.ts';
@@ -19,6 +21,7 @@ import { SemCorpo } from '../../http/esquemas.ts';
 
 /** Closing a cycle, recording payments and adjustments with a receipt, and downloading receipts. */
 export function rotasFinanceiro(app: AppTipada, ctx: ContextoCestas): void {
+  const cofrePendentes = new Cofre(ctx.config.appSessionSecret, 'comprovantePendente');
   // Before closing, the summary to confirm: what will be debited and credited, and who has not confirmed.
   app.get('/fecharciclo/:id', { config: { acesso: 'financeiroEscrever' }, schema: { params: ParamsId, response: leitura(PreviaDoFechamento) } }, async (req, reply) => {
     const previa = await previaDoFechamento(ctx.banco, req.params.id, { hoje: tempo(ctx).hoje, taxa: ctx.config.taxa });
@@ -40,7 +43,7 @@ export function rotasFinanceiro(app: AppTipada, ctx: ContextoCestas): void {
     return redirecionarComAviso(reply, `/ciclo/${id}`, `${mensagem}.`);
   });
 
-  async function formulario(req: FastifyRequest, reply: FastifyReply, falha = { status: 200, erro: null as string | null, detalhes: {} as Readonly<Record<string, unknown>>, valores: {} as Readonly<Record<string, unknown>> }) {
+  async function formulario(req: FastifyRequest, reply: FastifyReply, falha = { status: 200, erro: null as string | null, detalhes: {} as Readonly<Record<string, unknown>>, valores: {} as Readonly<Record<string, unknown>>, comprovante: null as ComprovanteMantido | null }) {
     const [pessoas, tipos, ciclos, todos] = await Promise.all([
       ctx.banco.selectFrom('usuario').select(['id', 'nome']).where('ativo', '=', true).orderBy('nomeChave').execute(),
       tiposDeMovimentacao(ctx.banco),
@@ -64,21 +67,49 @@ export function rotasFinanceiro(app: AppTipada, ctx: ContextoCestas): void {
     await escopo.register(multipart, {
       attachFieldsToBody: 'keyValues',
       limits: { fileSize: TAMANHO_MAXIMO_ARQUIVO, files: 1, fields: 20, fieldSize: 10_000, parts: 21 },
+      // The file's name comes with its bytes: a refused form shows which receipt it kept.
+      async onFile(part) {
+        part.value = { nome: nomeLegivel(part.filename), conteudo: await part.toBuffer() };
+      },
     });
     // Its fields are typed by people, like any form's.
     escopo.addHook('preHandler', async (req) => {
       if (req.isMultipart()) digitadoPorPessoas(req.body);
     });
-    const camposDo = (req: FastifyRequest) => comoEntrada(req.body) as Entrada & { arquivo?: unknown };
-    // A refused form comes back with what was typed (the file is not sent back: it must be chosen again).
+    const dirArquivos = ctx.config.dirArquivos;
+    const camposDo = (req: FastifyRequest) => comoEntrada(req.body) as Entrada & { arquivo?: unknown; comprovantePendente?: unknown };
+    const donoDo = (req: FastifyRequest): Dono | null => (req.sessao === null ? null : { sid: req.sessao.sid, usuarioid: atorDe(req).usuarioid });
+    // A refused form comes back with what was typed and with its receipt kept (a browser cannot
+    // fill a file input again): a new file is kept as pending, else the one kept before stays.
     const redesenhar: Redesenho = async (req, reply, recusa) => {
-      const { arquivo: _arquivo, ...valores } = camposDo(req);
-      return formulario(req, reply, { status: recusa.status, erro: recusa.mensagem, detalhes: recusa.detalhes, valores });
+      const { arquivo, comprovantePendente, ...valores } = camposDo(req);
+      const dono = donoDo(req);
+      const agora = ctx.relogio.agora();
+      const novo = arquivoDoFormulario(arquivo);
+      let comprovante: ComprovanteMantido | null = null;
+      if (dono !== null) {
+        comprovante = novo === null ? null : await guardarPendente(cofrePendentes, dirArquivos, novo, dono, agora);
+        if (comprovante !== null) await descartarPendente(cofrePendentes, dirArquivos, comprovantePendente, dono, agora);
+        else {
+          const anterior = await lerPendente(cofrePendentes, dirArquivos, comprovantePendente, dono, agora);
+          comprovante = anterior === null ? null : { referencia: anterior.referencia, nome: anterior.nome };
+        }
+      }
+      return formulario(req, reply, { status: recusa.status, erro: recusa.mensagem, detalhes: recusa.detalhes, valores, comprovante });
     };
     escopo.post('/movimentacao', { config: { acesso: 'financeiroEscrever', redesenhar }, bodyLimit: TAMANHO_MAXIMO_ARQUIVO + 1024 * 1024, schema: { consumes: ['multipart/form-data'], body: CorpoMovimentacao, response: escrita(Movimentacao, { cria: true }) } }, async (req, reply) => {
-      const { arquivo, ...campos } = camposDo(req);
-      const anexo = Buffer.isBuffer(arquivo) && arquivo.length > 0 ? { nome: 'comprovante', conteudo: arquivo } : null;
-      const mov = await registrarMovimentacao(ctx.banco, atorDe(req), lerMovimentacao(campos, anexo), anexo, { ...tempo(ctx), dirArquivos: ctx.config.dirArquivos });
+      const { arquivo, comprovantePendente, ...campos } = camposDo(req);
+      const dono = donoDo(req);
+      const agora = ctx.relogio.agora();
+      // A new file wins; without one, the receipt a refused form kept, if the reference is this login's.
+      const novo = arquivoDoFormulario(arquivo);
+      const pedePendente = novo === null && typeof comprovantePendente === 'string' && comprovantePendente !== '';
+      const pendente = pedePendente && dono !== null ? await lerPendente(cofrePendentes, dirArquivos, comprovantePendente, dono, agora) : null;
+      const anexo = novo ?? pendente;
+      const semPendente = pedePendente && pendente === null ? 'O comprovante enviado antes expirou ou não vale nesta sessão: escolha o arquivo de novo' : null;
+      const mov = await registrarMovimentacao(ctx.banco, atorDe(req), lerMovimentacao(campos, anexo, semPendente), anexo, { ...tempo(ctx), dirArquivos });
+      // NOTE: the movement has its own copy of the file: the pending one is no longer needed.
+      if (dono !== null && (pendente !== null || novo !== null)) await descartarPendente(cofrePendentes, dirArquivos, comprovantePendente, dono, agora).catch((e: unknown) => req.log.warn({ err: e }, 'comprovante pendente não apagado'));
       if (querJson(req)) return enviarJson(reply, movimentacaoJson(mov), 'Movimentação registrada', 201);
       return redirecionarComAviso(reply, '/movimentacao', 'Movimentação registrada.');
     });

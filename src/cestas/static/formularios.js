@@ -13,6 +13,29 @@ function numero(texto) {
 }
 
 /**
+ * A quantity without the unit a person may write after it ("2,5 kg", "3 maços"), split as the
+ * server splits it (Campos.quantidadeEscrita): the number when the word is one of `escritas`, the
+ * spellings of the line's unit the page lists; null for any other word (the server refuses it).
+ */
+function semUnidade(texto, escritas) {
+  const t = String(texto ?? '').trim();
+  const fim = t.endsWith('.') ? t.length - 1 : t.length;
+  let inicio = fim;
+  while (inicio > 0 && /\p{L}/u.test(t.charAt(inicio - 1))) inicio--;
+  const numero = t.slice(0, inicio);
+  if (inicio === fim || !/\d/.test(numero)) return t;
+  const palavra = t.slice(inicio, fim).normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+  return escritas.includes(palavra) ? numero : null;
+}
+
+/** A quantity field's value as a number of its unit: a whole number only where the server wants one (baskets). */
+function quantidadeDo(campo) {
+  if (!campo) return 0;
+  if (campo.hasAttribute('data-inteiro')) return /^\d{1,15}$/.test(campo.value.trim()) ? Number(campo.value.trim()) : 0;
+  return digitado(semUnidade(campo.value, (campo.dataset.escritas ?? '').split(' ').filter(Boolean)), QUANTIDADE);
+}
+
+/**
  * What a person typed, read as the server reads forms (lerDecimalDigitado): "1,5", "1.5",
  * "R$ 12,50", "1.234,56". Dots in groups of three are thousands for money; a quantity's "1.500"
  * is ambiguous and, like anything unreadable, counts as zero here (the server says why on save).
@@ -37,7 +60,7 @@ for (const form of document.querySelectorAll('form[data-soma]')) {
   const atualizar = () => {
     let total = 0;
     for (const linha of form.querySelectorAll('[data-linha]')) {
-      const sub = digitado(linha.querySelector('[data-quantidade]')?.value, QUANTIDADE) * digitado(linha.querySelector('[data-preco]')?.value, DINHEIRO);
+      const sub = quantidadeDo(linha.querySelector('[data-quantidade]')) * digitado(linha.querySelector('[data-preco]')?.value, DINHEIRO);
       total += sub;
       escrever(linha.querySelector('[data-subtotal]'), sub > 0 ? moeda.format(sub) : '');
     }
@@ -52,7 +75,7 @@ for (const form of document.querySelectorAll('form[data-pedido]')) {
   const fixa = numero(form.dataset.taxaFixa);
   const atualizar = () => {
     let total = 0;
-    for (const linha of form.querySelectorAll('[data-linha]')) total += digitado(linha.querySelector('[data-quantidade]')?.value, QUANTIDADE) * numero(linha.dataset.preco);
+    for (const linha of form.querySelectorAll('[data-linha]')) total += quantidadeDo(linha.querySelector('[data-quantidade]')) * numero(linha.dataset.preco);
     total = Math.round(total * 100) / 100;
     const taxa = total > 0 ? Math.round(total * percentual) / 100 + fixa : 0;
     escrever(form.querySelector('[data-total]'), moeda.format(total));
@@ -71,7 +94,7 @@ for (const form of document.querySelectorAll('form[data-composicao]')) {
     for (const linha of form.querySelectorAll('[data-linha]')) {
       const opcao = linha.querySelector('[data-unidade]')?.selectedOptions?.[0];
       const fator = numero(opcao?.dataset.fator) || 1;
-      const porCesta = digitado(linha.querySelector('[data-quantidade]')?.value, QUANTIDADE) * fator;
+      const porCesta = quantidadeDo(linha.querySelector('[data-quantidade]')) * fator;
       custo += porCesta * numero(linha.dataset.preco);
       const restante = Math.round((numero(linha.dataset.livre) - porCesta * cestas) * 1000) / 1000;
       const saida = linha.querySelector('[data-disponivel]');

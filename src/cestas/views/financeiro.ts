@@ -16,7 +16,12 @@ function texto(v: unknown): string {
 }
 
 /** The admin's form for a payment or an adjustment, with an optional receipt, and everyone's balance. */
-export function paginaMovimentacao(o: OpcoesMovimentacao, csrf: string | null, hoje: string, falha: { erro: string | null; detalhes: Readonly<Record<string, unknown>>; valores: Readonly<Record<string, unknown>> }): Html {
+export function paginaMovimentacao(
+  o: OpcoesMovimentacao,
+  csrf: string | null,
+  hoje: string,
+  falha: { erro: string | null; detalhes: Readonly<Record<string, unknown>>; valores: Readonly<Record<string, unknown>>; comprovante: { referencia: string; nome: string } | null },
+): Html {
   const v = falha.valores;
   const erro = (k: string) => (typeof falha.detalhes[k] === 'string' ? html`<p class="erro">${String(falha.detalhes[k])}</p>` : '');
   const opcao = (valor: number | string, rotulo: string, atual: unknown) => html`<option value="${valor}" ${String(valor) === texto(atual) ? html`selected` : ''}>${rotulo}</option>`;
@@ -34,7 +39,10 @@ export function paginaMovimentacao(o: OpcoesMovimentacao, csrf: string | null, h
     <div class="campo"><label for="m-desc">Descrição</label><input id="m-desc" name="descricao" value="${texto(v.descricao)}" required>${erro('descricao')}</div>
     <div class="campo"><label for="m-ciclo">Ciclo (opcional)</label>
       <select id="m-ciclo" name="cicloid"><option value="">—</option>${o.ciclos.map((c) => opcao(c.id, c.nome, v.cicloid))}</select>${erro('cicloid')}</div>
-    <div class="campo"><label for="m-arquivo">Comprovante (PDF, PNG ou JPEG, até 10 MiB)</label><input id="m-arquivo" name="arquivo" type="file" accept="application/pdf,image/png,image/jpeg">${erro('arquivo')}</div>
+    <div class="campo"><label for="m-arquivo">Comprovante (PDF, PNG ou JPEG, até 10 MiB)</label>
+      ${falha.comprovante === null ? '' : html`<p class="arquivo-enviado" id="m-arquivo-enviado">Comprovante já enviado: <strong>${falha.comprovante.nome}</strong>. Ele será registrado com o pagamento; escolha outro arquivo só para trocá-lo.</p>
+      <input type="hidden" name="comprovantePendente" value="${falha.comprovante.referencia}">`}
+      <input id="m-arquivo" name="arquivo" type="file" accept="application/pdf,image/png,image/jpeg" ${falha.comprovante === null ? '' : html`aria-describedby="m-arquivo-enviado"`}>${erro('arquivo')}</div>
     <button type="submit" class="botao">Registrar</button>
   </form>
   <section aria-labelledby="t-saldos"><h2 id="t-saldos">Saldos</h2>

@@ -1,4 +1,5 @@
 import type { Fase, Janela } from '../../domain/ciclos.ts';
+import { escritasDaUnidade } from '../../domain/catalogo.ts';
 import type { Oferta, OfertaDaLista, ProdutoParaOfertar } from '../../domain/ofertas.ts';
 import { html, type Html } from '../../http/html.ts';
 import { campoCsrf } from './layout.ts';
@@ -50,7 +51,7 @@ export function paginaOferta(p: PaginaOferta, csrf: string | null, falha: { erro
           <td data-rotulo="Sugestão">${reais(prod.valorReferenciaCentavos)}</td>
           <td data-rotulo="Quantidade (${prod.unidade})"><input type="hidden" name="produtos[${i}][produtoid]" value="${prod.produtoid}">
             <label for="q-${i}" class="sr">Quantidade de ${prod.nome} em ${prod.unidade}</label>
-            <input id="q-${i}" name="produtos[${i}][quantidade]" value="${quantidade}" inputmode="decimal" autocomplete="off" data-quantidade ${ariaDoErro(erroQ)} ${ro ? html`disabled` : ''}>
+            <input id="q-${i}" name="produtos[${i}][quantidade]" value="${quantidade}" inputmode="decimal" autocomplete="off" data-quantidade data-escritas="${escritasDaUnidade(prod.unidade).join(' ')}" ${ariaDoErro(erroQ)} ${ro ? html`disabled` : ''}>
             ${textoDoErro(erroQ)}</td>
           <td data-rotulo="Preço (R$)"><label for="v-${i}" class="sr">Preço de ${prod.nome} por ${prod.unidade}, em reais</label>
             <input id="v-${i}" name="produtos[${i}][valor]" value="${valor}" inputmode="decimal" autocomplete="off" data-preco ${ariaDoErro(erroV)} ${ro ? html`disabled` : ''}>

@@ -1,4 +1,5 @@
 import type { Fase, Janela } from '../../domain/ciclos.ts';
+import { escritasDaUnidade } from '../../domain/catalogo.ts';
 import type { CestaParaPedir, ExtraParaPedir, HorarioDeRetirada, Pedido, Taxa } from '../../domain/pedidos.ts';
 import { horarioDeRetiradaTexto } from '../../domain/tempo.ts';
 import { html, type Html } from '../../http/html.ts';
@@ -60,7 +61,7 @@ export function paginaPedido(p: PaginaPedido, csrf: string | null, falha: { erro
       ${indisponivel ? '' : html`<input type="hidden" name="produtos[${i}][cicloCestaId]" value="${c.cicloCestaId}">
       <div class="campo${erro === null ? '' : ' com-erro'}">
         <label for="cesta-${i}">Quantidade <span class="sr">de ${c.nome}</span></label>
-        <input id="cesta-${i}" name="produtos[${i}][quantidade]" inputmode="numeric" autocomplete="off" value="${qtd(i, `c${c.cicloCestaId}`)}" data-quantidade ${ariaDoErro(erro)} ${ro ? html`disabled` : ''}>
+        <input id="cesta-${i}" name="produtos[${i}][quantidade]" inputmode="numeric" autocomplete="off" value="${qtd(i, `c${c.cicloCestaId}`)}" data-quantidade data-inteiro ${ariaDoErro(erro)} ${ro ? html`disabled` : ''}>
         ${textoDoErro(erro)}
       </div>`}
     </li>`;
@@ -73,7 +74,7 @@ export function paginaPedido(p: PaginaPedido, csrf: string | null, falha: { erro
         return html`<tr data-linha data-preco="${precoParaScript(e.valorCentavos)}"><th scope="row"><label for="extra-${j}">${e.nome}</label></th>
           <td data-rotulo="Preço">${reais(e.valorCentavos)}/${e.unidade}</td><td data-rotulo="Disponível">${quantidade(e.disponivelMilesimos, e.unidade)}</td>
           <td data-rotulo="Quantidade"><input type="hidden" name="produtos[${i}][cicloProdutoId]" value="${e.cicloProdutoId}">
-          <input id="extra-${j}" name="produtos[${i}][quantidade]" inputmode="decimal" autocomplete="off" value="${qtd(i, `e${e.cicloProdutoId}`)}" data-quantidade ${ariaDoErro(erro)} ${ro ? html`disabled` : ''}>
+          <input id="extra-${j}" name="produtos[${i}][quantidade]" inputmode="decimal" autocomplete="off" value="${qtd(i, `e${e.cicloProdutoId}`)}" data-quantidade data-escritas="${escritasDaUnidade(e.unidade).join(' ')}" ${ariaDoErro(erro)} ${ro ? html`disabled` : ''}>
           ${textoDoErro(erro)}</td></tr>`;
       })}</tbody></table></div>`}
     <div class="campo${erroPonto === null ? '' : ' com-erro'}">
@@ -128,12 +129,14 @@ export function paginaConfirmacao(pedido: Pedido, csrf: string | null, podeConfi
 }
 
 export function tabelaDoPedido(pedido: Pedido): Html {
-  return html`<div class="tabela-rolavel" role="region" aria-label="Itens do pedido" tabindex="0"><table>
-    <thead><tr><th scope="col">Item</th><th scope="col">Quantidade</th><th scope="col">Preço</th><th scope="col">Subtotal</th></tr></thead>
-    <tbody>${pedido.produtos.map((l) => html`<tr><td>${l.nome}</td><td>${quantidade(l.quantidadeMilesimos, l.unidade)}</td><td>${reais(l.valorCentavos)}</td><td>${reais(l.subtotalCentavos)}</td></tr>`)}</tbody>
-    <tfoot><tr><th scope="row" colspan="3">Total</th><td>${reais(pedido.totalCentavos)}</td></tr>
-      <tr><th scope="row" colspan="3">Taxa administrativa</th><td>${reais(pedido.taxaCentavos)}</td></tr>
-      <tr><th scope="row" colspan="3">A pagar</th><td><strong>${reais(pedido.totalComTaxaCentavos)}</strong></td></tr></tfoot>
+  // On a phone each item is a card, its cells labelled, and the totals stack below (tabela-cartoes).
+  return html`<div class="tabela-rolavel" role="region" aria-label="Itens do pedido" tabindex="0"><table class="tabela-cartoes itens-do-pedido">
+    <thead><tr><th scope="col">Item</th><th scope="col" class="num">Quantidade</th><th scope="col" class="num">Preço</th><th scope="col" class="num">Subtotal</th></tr></thead>
+    <tbody>${pedido.produtos.map((l) => html`<tr><th scope="row">${l.nome}</th><td class="num" data-rotulo="Quantidade">${quantidade(l.quantidadeMilesimos, l.unidade)}</td>
+      <td class="num" data-rotulo="Preço">${reais(l.valorCentavos)}${l.cicloCestaId === null ? `/${l.unidade}` : ''}</td><td class="num" data-rotulo="Subtotal">${reais(l.subtotalCentavos)}</td></tr>`)}</tbody>
+    <tfoot><tr><th scope="row" colspan="3">Total</th><td class="num">${reais(pedido.totalCentavos)}</td></tr>
+      <tr><th scope="row" colspan="3">Taxa administrativa</th><td class="num">${reais(pedido.taxaCentavos)}</td></tr>
+      <tr><th scope="row" colspan="3">A pagar</th><td class="num"><strong>${reais(pedido.totalComTaxaCentavos)}</strong></td></tr></tfoot>
   </table></div>`;
 }
 

@@ -14,9 +14,13 @@ function celula(c: Coluna, v: Celula): Html | string {
 /** Any report as a table: group headers, rows, subtotals and the total. Prints cleanly. */
 export function tabelaRelatorio(r: Relatorio, extras: { csv?: string; pdf?: string } = {}): Html {
   const agrupado = r.grupos.length > 1 || (r.grupos[0]?.titulo ?? '') !== '';
-  const colunas = colunasLegiveis(r);
-  const rotuloTotal = (t: Readonly<Record<string, number>>, rotulo: string, classe: string) => html`<tr class="${classe}">${colunas.map((c, i) =>
-    i === 0 ? html`<th scope="row">${rotulo}</th>` : html`<td class="${numerica(c) ? 'num' : ''}">${t[c.chave] === undefined ? '' : celula(c, t[c.chave] ?? null)}</td>`,
+  // The column the rows are grouped by is each group's heading already, as in the printed document.
+  const colunas = colunasLegiveis(r).filter((c) => !agrupado || c.chave !== r.agrupadoPor);
+  // On a phone each row is a card (tabela-cartoes): the first cell its title, every other cell
+  // labelled with its column's title.
+  const classe = (c: Coluna, i: number) => [i === 0 ? 'titulo' : '', numerica(c) ? 'num' : ''].filter((x) => x !== '').join(' ');
+  const rotuloTotal = (t: Readonly<Record<string, number>>, rotulo: string, classeDaLinha: string) => html`<tr class="${classeDaLinha}">${colunas.map((c, i) =>
+    i === 0 ? html`<th scope="row">${rotulo}</th>` : html`<td class="${classe(c, i)}" data-rotulo="${c.titulo}">${t[c.chave] === undefined ? '' : celula(c, t[c.chave] ?? null)}</td>`,
   )}</tr>`;
   return html`<p class="nota">${r.subtitulo}</p>
   <p class="acoes-relatorio">
@@ -25,11 +29,11 @@ export function tabelaRelatorio(r: Relatorio, extras: { csv?: string; pdf?: stri
   </p>
   ${r.grupos.every((g) => g.linhas.length === 0)
     ? html`<p>Nada a mostrar.</p>`
-    : html`<div class="tabela-rolavel" role="region" aria-label="${r.titulo}" tabindex="0"><table class="relatorio">
+    : html`<div class="tabela-rolavel" role="region" aria-label="${r.titulo}" tabindex="0"><table class="relatorio tabela-cartoes">
     <thead><tr>${colunas.map((c) => html`<th scope="col" class="${numerica(c) ? 'num' : ''}">${c.titulo}</th>`)}</tr></thead>
     ${r.grupos.map((g) => html`<tbody>
       ${agrupado ? html`<tr class="grupo"><th colspan="${colunas.length}" scope="colgroup">${g.titulo}</th></tr>` : ''}
-      ${g.linhas.map((l) => html`<tr>${colunas.map((c) => html`<td class="${numerica(c) ? 'num' : ''}">${celula(c, l[c.chave] ?? null)}</td>`)}</tr>`)}
+      ${g.linhas.map((l) => html`<tr>${colunas.map((c, i) => html`<td class="${classe(c, i)}" data-rotulo="${c.titulo}">${celula(c, l[c.chave] ?? null)}</td>`)}</tr>`)}
       ${agrupado && Object.keys(g.subtotais).length > 0 ? rotuloTotal(g.subtotais, `Subtotal ${g.titulo}`, 'subtotal') : ''}
     </tbody>`)}
     ${Object.keys(r.totais).length > 0 ? html`<tfoot>${rotuloTotal(r.totais, 'Total', 'total')}</tfoot>` : ''}

@@ -3,7 +3,7 @@
 select "id", "nome", "perfil", "ativo", "loginSub", "sessoesDesde", exists (select "sid" from "sessaoencerrada" where "sid" = $1) as "encerrada" from "usuario" where "emailChave" = $2;
 begin;
 select "id", "nome", "ativo", "fechadoEm", "dataOfertaInicio", "dataOfertaFim", "dataPedidoInicio", "dataPedidoFim", "dataRetiradaInicio", "dataRetiradaFim" from "ciclo" where "id" = $1 for update;
-select "id" from "produto" where "id" in ($1, $2, $3) and "ativo" = $4;
+select "id", "unidade" from "produto" where "id" in ($1, $2, $3) and "ativo" = $4;
 select * from "oferta" where "cicloid" = $1 and "usuarioid" = $2;
 select "op"."id" as "ofertaProdutoId", "op"."produtoid", "p"."nome", "p"."unidade", "op"."quantidadeMilesimos", "op"."valorCentavos", (select coalesce(sum("cp"."quantidadePorCestaMilesimos" * "c"."quantidadeCestas"), 0) as "s" from "composicaoproduto" as "cp" inner join "composicao" as "c" on "c"."id" = "cp"."composicaoid" where "cp"."ofertaProdutoId" = "op"."id") as "alocadoMil" from "ofertaproduto" as "op" inner join "produto" as "p" on "p"."id" = "op"."produtoid" where "op"."ofertaid" = $1 order by "p"."nome";
 insert into "ofertaproduto" ("ofertaid", "produtoid", "quantidadeMilesimos", "valorCentavos", "createdAt", "updatedAt") values ($1, $2, $3, $4, $5, $6), ($7, $8, $9, $10, $11, $12), ($13, $14, $15, $16, $17, $18) on conflict ("ofertaid", "produtoid") do update set "quantidadeMilesimos" = "excluded"."quantidadeMilesimos", "valorCentavos" = "excluded"."valorCentavos", "updatedAt" = "excluded"."updatedAt";

@@ -3,7 +3,7 @@
 select "id", "nome", "perfil", "ativo", "loginSub", "sessoesDesde", exists (select "sid" from "sessaoencerrada" where "sid" = $1) as "encerrada" from "usuario" where "emailChave" = $2;
 begin;
 select "id", "nome", "ativo", "fechadoEm", "dataOfertaInicio", "dataOfertaFim", "dataPedidoInicio", "dataPedidoFim", "dataRetiradaInicio", "dataRetiradaFim" from "ciclo" where "id" = $1 for update;
-select "id" from "produto" where "id" in ($1, $2, $3) and "ativo" = $4;
+select "id", "unidade" from "produto" where "id" in ($1, $2, $3) and "ativo" = $4;
 select * from "oferta" where "cicloid" = $1 and "usuarioid" = $2;
 insert into "oferta" ("cicloid", "usuarioid", "finalizada", "createdAt", "updatedAt") values ($1, $2, $3, $4, $5) on conflict ("cicloid", "usuarioid") do nothing;
 select "id" from "oferta" where "cicloid" = $1 and "usuarioid" = $2;

@@ -3,7 +3,7 @@
 select "id", "nome", "perfil", "ativo", "loginSub", "sessoesDesde", exists (select "sid" from "sessaoencerrada" where "sid" = ?) as "encerrada" from "usuario" where "emailChave" = ?;
 begin immediate;
 select "id", "nome", "ativo", "fechadoEm", "dataOfertaInicio", "dataOfertaFim", "dataPedidoInicio", "dataPedidoFim", "dataRetiradaInicio", "dataRetiradaFim" from "ciclo" where "id" = ?;
-select "id" from "produto" where "id" in (?, ?, ?) and "ativo" = ?;
+select "id", "unidade" from "produto" where "id" in (?, ?, ?) and "ativo" = ?;
 select * from "oferta" where "cicloid" = ? and "usuarioid" = ?;
 select "op"."id" as "ofertaProdutoId", "op"."produtoid", "p"."nome", "p"."unidade", "op"."quantidadeMilesimos", "op"."valorCentavos", (select coalesce(sum("cp"."quantidadePorCestaMilesimos" * "c"."quantidadeCestas"), 0) as "s" from "composicaoproduto" as "cp" inner join "composicao" as "c" on "c"."id" = "cp"."composicaoid" where "cp"."ofertaProdutoId" = "op"."id") as "alocadoMil" from "ofertaproduto" as "op" inner join "produto" as "p" on "p"."id" = "op"."produtoid" where "op"."ofertaid" = ? order by "p"."nome";
 insert into "ofertaproduto" ("ofertaid", "produtoid", "quantidadeMilesimos", "valorCentavos", "createdAt", "updatedAt") values (?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?) on conflict ("ofertaid", "produtoid") do update set "quantidadeMilesimos" = "excluded"."quantidadeMilesimos", "valorCentavos" = "excluded"."valorCentavos", "updatedAt" = "excluded"."updatedAt";

@@ -3,7 +3,7 @@
 select "id", "nome", "perfil", "ativo", "loginSub", "sessoesDesde", exists (select "sid" from "sessaoencerrada" where "sid" = ?) as "encerrada" from "usuario" where "emailChave" = ?;
 begin immediate;
 select "id", "nome", "ativo", "fechadoEm", "dataOfertaInicio", "dataOfertaFim", "dataPedidoInicio", "dataPedidoFim", "dataRetiradaInicio", "dataRetiradaFim" from "ciclo" where "id" = ?;
-select "id" from "produto" where "id" in (?, ?, ?) and "ativo" = ?;
+select "id", "unidade" from "produto" where "id" in (?, ?, ?) and "ativo" = ?;
 select * from "oferta" where "cicloid" = ? and "usuarioid" = ?;
 insert into "oferta" ("cicloid", "usuarioid", "finalizada", "createdAt", "updatedAt") values (?, ?, ?, ?, ?) on conflict ("cicloid", "usuarioid") do nothing;
 select "id" from "oferta" where "cicloid" = ? and "usuarioid" = ?;
