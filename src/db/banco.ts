@@ -125,9 +125,30 @@ export function usoDoPool(banco: Banco): UsoDoPool | null {
   return pool === undefined ? null : { total: pool.totalCount, ociosas: pool.idleCount, esperando: pool.waitingCount };
 }
 
+/** What to do once each open transaction of emTransacao commits. */
+const depoisDeCadaCommit = new WeakMap<Transaction<DB>, Array<() => void>>();
+
 /** Runs a use case in one transaction; only use cases call this. */
 export async function emTransacao<T>(db: Banco, fn: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
-  return db.transaction().execute((trx) => dentroDeTransacao.run(true, () => fn(trx)));
+  const depois: Array<() => void> = [];
+  const r = await db.transaction().execute((trx) => {
+    depoisDeCadaCommit.set(trx, depois);
+    return dentroDeTransacao.run(true, () => fn(trx));
+  });
+  // Committed: back in the caller's context, outside the transaction.
+  for (const f of depois) f();
+  return r;
+}
+
+/**
+ * Runs `fn` once what `db` wrote is committed and visible to other connections: after the commit
+ * of an emTransacao transaction (never, if it rolls back), or at once outside one. `fn` runs
+ * outside the transaction's context, so it may use the outer handle.
+ */
+export function depoisDoCommit(db: Db, fn: () => void): void {
+  const fila = db.isTransaction ? depoisDeCadaCommit.get(db as Transaction<DB>) : undefined;
+  if (fila === undefined) dentroDeTransacao.exit(fn);
+  else fila.push(fn);
 }
 
 /** The key of the session-level advisory lock that serialises migrations across processes. */
