@@ -16,6 +16,7 @@ import { iniciarProvedorDev, type ProvedorDev } from './idp/provedor.ts';
 import {
   carregarDemoSeVazio,
   clientesDoProvedorDev,
+  iniciarCaixaDevSeConfigurada,
   iniciarServicos,
   precisaDoProvedorDev,
   type ProvedorDevExterno,
@@ -44,7 +45,7 @@ function ehMensagem(m: unknown): m is Mensagem {
 }
 
 export interface Cluster {
-  readonly enderecos: { readonly cestas?: string; readonly mercados?: string; readonly idp?: string };
+  readonly enderecos: { readonly cestas?: string; readonly mercados?: string; readonly idp?: string; readonly emails?: string };
   /** Ends every worker gracefully; resolves with whether all of them exited cleanly. */
   fechar(): Promise<boolean>;
 }
@@ -64,6 +65,8 @@ export async function iniciarCluster(config: Config, quantos: number, aviso: (te
 
   let idp: ProvedorDev | null = null;
   let provedor: ProvedorDevExterno | undefined;
+  // The workers send development e-mail to this catcher (SMTP_URL below: its port may be chosen at start).
+  const caixaDev = await iniciarCaixaDevSeConfigurada(config);
   if (precisaDoProvedorDev(config)) {
     if (config.producao) throw new Error('o provedor de desenvolvimento nunca roda em produção');
     idp = await iniciarProvedorDev(config.host, config.devIdpPort);
@@ -75,6 +78,7 @@ export async function iniciarCluster(config: Config, quantos: number, aviso: (te
     SESSION_SECRET: config.sessionSecret,
     APP_SESSION_SECRET: config.appSessionSecret,
     ...(provedor === undefined ? {} : { [VARIAVEL_PROVEDOR]: JSON.stringify(provedor) }),
+    ...(caixaDev === null ? {} : { SMTP_URL: caixaDev.smtp }),
   };
 
   let desligando = false;
@@ -165,6 +169,7 @@ export async function iniciarCluster(config: Config, quantos: number, aviso: (te
     const resultados = await Promise.all(saidas);
     clearTimeout(prazo);
     await idp?.fechar().catch(() => undefined);
+    await caixaDev?.fechar().catch(() => undefined);
     return resultados.every(Boolean);
   };
 
@@ -181,7 +186,7 @@ export async function iniciarCluster(config: Config, quantos: number, aviso: (te
   iniciado = true;
   if (idp !== null && provedor !== undefined) idp.ativar(clientesDoProvedorDev(config, enderecos, provedor), PESSOAS_DEMO);
   return {
-    enderecos: { ...enderecos, ...(idp === null ? {} : { idp: idp.issuer }) },
+    enderecos: { ...enderecos, ...(idp === null ? {} : { idp: idp.issuer }), ...(caixaDev === null ? {} : { emails: caixaDev.pagina }) },
     fechar: encerrar,
   };
 }

@@ -73,6 +73,22 @@ export interface Config {
   readonly sessaoOciosaMs: number;
   /** Reverse proxies whose X-Forwarded-* headers are trusted (TRUST_PROXY); empty: none. */
   readonly proxiesConfiaveis: readonly string[];
+  readonly email: ConfigEmail;
+}
+
+/**
+ * E-mail. `smtp`: where messages go (SMTP_URL); null with `devSmtp` false: e-mail is off. Outside
+ * production and tests, with no SMTP_URL, a local SMTP server receives everything and a page on
+ * DEV_MAIL_PORT shows it (`devSmtp`).
+ */
+export interface ConfigEmail {
+  readonly smtp: string | null;
+  readonly remetente: string;
+  readonly devSmtp: boolean;
+  readonly devSmtpPort: number;
+  readonly devMailPort: number;
+  /** How often reminders are looked for, and the outbox swept (AVISOS_INTERVALO_S). */
+  readonly intervaloMs: number;
 }
 
 /** A configuration problem: the message is one line that names the variable. */
@@ -108,6 +124,42 @@ function url(env: Env, nome: string): string | undefined {
     throw new ErroConfig(`${nome} deve começar com http:// ou https:// (recebido "${v}")`);
   }
   return v.replace(/\/+$/, '');
+}
+
+function enderecoSmtp(env: Env): string | null {
+  const v = valor(env, 'SMTP_URL');
+  if (v === undefined) return null;
+  let u: URL;
+  try {
+    u = new URL(v);
+  } catch {
+    throw new ErroConfig('SMTP_URL deve ser um endereço smtp://usuario:senha@host:porta ou smtps://… (recebido um texto que não é endereço)');
+  }
+  if (u.protocol !== 'smtp:' && u.protocol !== 'smtps:') throw new ErroConfig(`SMTP_URL deve começar com smtp:// ou smtps:// (recebido "${u.protocol}")`);
+  if (u.hostname === '') throw new ErroConfig('SMTP_URL precisa do servidor (smtp://host:porta)');
+  return v;
+}
+
+function configEmail(env: Env, nodeEnv: Config['nodeEnv'], producao: boolean): ConfigEmail {
+  const smtp = enderecoSmtp(env);
+  const remetente = valor(env, 'EMAIL_REMETENTE');
+  if (smtp !== null && producao && remetente === undefined) throw new ErroConfig('EMAIL_REMETENTE é obrigatório em produção com SMTP_URL (por exemplo "Cestaria <avisos@sua-comunidade.org>")');
+  if (remetente !== undefined && !/^(?:[^<>]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/.test(remetente)) {
+    throw new ErroConfig(`EMAIL_REMETENTE deve ser um e-mail, ou "Nome <email>" (recebido "${remetente}")`);
+  }
+  const devPedido = booleano(env, 'DEV_SMTP', true);
+  const intervalo = valor(env, 'AVISOS_INTERVALO_S');
+  if (intervalo !== undefined && (!/^\d+$/.test(intervalo) || Number(intervalo) < 1 || Number(intervalo) > 3600)) {
+    throw new ErroConfig(`AVISOS_INTERVALO_S deve ser um número de segundos entre 1 e 3600 (recebido "${intervalo}")`);
+  }
+  return {
+    smtp,
+    remetente: remetente ?? 'Cestaria <avisos@cestaria.localhost>',
+    devSmtp: smtp === null && !producao && nodeEnv !== 'test' && devPedido,
+    devSmtpPort: porta(env, 'DEV_SMTP_PORT', 3025),
+    devMailPort: porta(env, 'DEV_MAIL_PORT', 3003),
+    intervaloMs: (intervalo === undefined ? 60 : Number(intervalo)) * 1000,
+  };
 }
 
 function enderecoRedis(env: Env): string | undefined {
@@ -378,6 +430,7 @@ export function carregarConfig(env: Env = process.env): Config {
     sessaoOciosaMs: sessaoOciosa(env),
     proxiesConfiaveis: proxiesConfiaveis(env),
     redisUrl: enderecoRedis(env),
+    email: configEmail(env, nodeEnvBruto, producao),
     graphqlIntrospeccao: booleano(env, 'GRAPHQL_INTROSPECTION', !producao),
     limiteSolarArquivo: arquivoLegivel(env, 'LIMITESOLAR_FILE') ?? fileURLToPath(new URL('./cestas/conteudo/limitesolar.md', import.meta.url)),
   };

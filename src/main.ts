@@ -12,8 +12,8 @@ import { iniciarServicos } from './servicos.ts';
 /** The deadline for a graceful stop; the cluster's primary waits a little longer for its workers. */
 const PRAZO_DESLIGAMENTO_MS = 15_000;
 
-function anunciar(enderecos: { readonly cestas?: string; readonly mercados?: string; readonly idp?: string }, processos: number): void {
-  const { cestas, mercados, idp } = enderecos;
+function anunciar(enderecos: { readonly cestas?: string; readonly mercados?: string; readonly idp?: string; readonly emails?: string }, processos: number): void {
+  const { cestas, mercados, idp, emails } = enderecos;
   console.log(processos > 1 ? `Cestaria no ar (${processos} processos):` : 'Cestaria no ar:');
   if (cestas !== undefined) console.log(`  Cestas:   ${cestas}`);
   if (mercados !== undefined) console.log(`  Mercados: ${mercados}`);
@@ -22,6 +22,7 @@ function anunciar(enderecos: { readonly cestas?: string; readonly mercados?: str
     console.log('  Pessoas de demonstração (qualquer e-mail também entra):');
     for (const p of PESSOAS_DEMO) console.log(`    ${p.email.padEnd(22)} ${p.papel}`);
   }
+  if (emails !== undefined) console.log(`  E-mails enviados (desenvolvimento): ${emails}`);
 }
 
 /** On SIGTERM or SIGINT: stop once, within a deadline, and exit 0 only when everything closed cleanly. */

@@ -14,12 +14,13 @@ import { avisoDoServico } from './http/log.ts';
 // loaded only when they start: together they are most of the start-up time of a process that
 // runs neither (production with a real provider, one face only, each test file).
 import type { ClienteDev, ProvedorDev } from './idp/provedor.ts';
+import type { CaixaDev } from './mensagens/caixa-dev.ts';
 
 export interface Servicos {
   readonly banco: Banco;
   readonly cestas: FastifyInstance | null;
   readonly mercados: FastifyInstance | null;
-  readonly enderecos: { readonly cestas?: string; readonly mercados?: string; readonly idp?: string };
+  readonly enderecos: { readonly cestas?: string; readonly mercados?: string; readonly idp?: string; readonly emails?: string };
   /** Stops accepting connections, lets in-flight requests finish, then closes the database. */
   fechar(): Promise<void>;
 }
@@ -64,6 +65,22 @@ export function clientesDoProvedorDev(
     });
   }
   return clientes;
+}
+
+/**
+ * Where e-mail goes: SMTP_URL, else (development) the local catcher on DEV_SMTP_PORT, else
+ * nowhere (production without SMTP_URL: e-mail is off, and the start says so once).
+ */
+export function destinoDoEmail(config: Config): string | null {
+  return config.email.smtp ?? (config.email.devSmtp ? `smtp://127.0.0.1:${config.email.devSmtpPort}` : null);
+}
+
+/** Starts the development e-mail catcher when configured (one per machine: the cluster's primary, or the only process). */
+export async function iniciarCaixaDevSeConfigurada(config: Config): Promise<CaixaDev | null> {
+  if (!config.email.devSmtp || !config.variantes.includes('cestas')) return null;
+  if (config.producao) throw new Error('a caixa de e-mails de desenvolvimento nunca roda em produção');
+  const { iniciarCaixaDev } = await import('./mensagens/caixa-dev.ts');
+  return iniciarCaixaDev(config.host, config.email.devSmtpPort, config.email.devMailPort);
 }
 
 /** Loads the demo data when configured and the database has no users yet. */
@@ -133,6 +150,7 @@ export async function iniciarServicos(config: Config, opcoes: OpcoesServicos = {
   const contador = { ativas: 0 };
   let mercados: FastifyInstance | null = null;
   let limitador: Limitador | null = null;
+  let caixaDev: CaixaDev | null = null;
   try {
     // Receipts are private; a folder made before modes were enforced is closed here too.
     criarPastaPrivada(config.dirArquivos);
@@ -146,6 +164,10 @@ export async function iniciarServicos(config: Config, opcoes: OpcoesServicos = {
       const { iniciarProvedorDev } = await import('./idp/provedor.ts');
       idp = await iniciarProvedorDev(config.host, config.devIdpPort);
     }
+    // A worker of a cluster uses the catcher its primary started.
+    if (externo === undefined) caixaDev = await iniciarCaixaDevSeConfigurada(config);
+    const smtp = caixaDev?.smtp ?? destinoDoEmail(config);
+    if (smtp === null && config.producao && config.variantes.includes('cestas')) avisoDoServico(config)('E-mail desligado: defina SMTP_URL (e EMAIL_REMETENTE) para enviar recibos e lembretes.', null);
     limitador = config.redisUrl === undefined ? limitadorNoBanco(banco) : await limitadorNoRedis(config.redisUrl, limitadorNoBanco(banco), avisoDoServico(config));
     const issuerDev = externo?.issuer ?? idp?.issuer;
     const segredoDev = externo?.segredoCestas ?? randomBytes(24).toString('base64url');
@@ -158,9 +180,12 @@ export async function iniciarServicos(config: Config, opcoes: OpcoesServicos = {
         provedor: config.oidc ?? { issuer: issuerDev ?? '', clientId: 'cestaria-cestas', clientSecret: segredoDev },
         origensDeImagem: issuerDev === undefined ? [] : [issuerDev],
         limitador,
+        smtp,
       });
       contarRequisicoes(cestas, contador);
       await cestas.listen({ host: config.host, port: config.cestasPort });
+      // Reminders and the outbox run once the face has its address (the messages link to it).
+      cestas.correio?.iniciar();
     }
     if (comMercados) {
       const { criarAppMercados } = await import('./mercados/app.ts');
@@ -188,6 +213,7 @@ export async function iniciarServicos(config: Config, opcoes: OpcoesServicos = {
     const cestasFinal = cestas;
     const mercadosFinal = mercados;
     const limitadorFinal = limitador;
+    const caixaDevFinal = caixaDev;
     return {
       banco,
       cestas,
@@ -196,10 +222,12 @@ export async function iniciarServicos(config: Config, opcoes: OpcoesServicos = {
         ...(enderecoCestas === undefined ? {} : { cestas: enderecoCestas }),
         ...(enderecoMercados === undefined ? {} : { mercados: enderecoMercados }),
         ...(issuerDev === undefined ? {} : { idp: issuerDev }),
+        ...(caixaDev === null ? {} : { emails: caixaDev.pagina }),
       },
       async fechar() {
         await esperarCalma(contador);
         await Promise.all([fecharFace(cestasFinal), fecharFace(mercadosFinal)]);
+        await caixaDevFinal?.fechar();
         await idpFinal?.fechar();
         await limitadorFinal.fechar();
         await banco.destroy();
@@ -209,6 +237,7 @@ export async function iniciarServicos(config: Config, opcoes: OpcoesServicos = {
     await cestas?.close().catch(() => undefined);
     await mercados?.close().catch(() => undefined);
     await idp?.fechar().catch(() => undefined);
+    await caixaDev?.fechar().catch(() => undefined);
     await limitador?.fechar().catch(() => undefined);
     await banco.destroy().catch(() => undefined);
     throw e;

@@ -47,12 +47,12 @@ test('npm start sobe as faces em segundos, com dados de demonstração, e termin
   const inicio = Date.now();
   const filho = spawn(process.execPath, comandoDeStart(), {
     cwd: RAIZ,
-    env: { ...process.env, NODE_ENV: 'development', DATABASE_URL: banco, CESTAS_PORT: '0', MERCADOS_PORT: '0', DEV_IDP_PORT: '0', LOG_LEVEL: 'warn', DEMO_DATA: 'true' },
+    env: { ...process.env, NODE_ENV: 'development', DATABASE_URL: banco, CESTAS_PORT: '0', MERCADOS_PORT: '0', DEV_IDP_PORT: '0', DEV_SMTP_PORT: '0', DEV_MAIL_PORT: '0', LOG_LEVEL: 'warn', DEMO_DATA: 'true' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   try {
-    const m = await esperarSaida(filho, /Cestas:\s+(http:\/\/\S+)[\s\S]*Mercados:\s+(http:\/\/\S+)[\s\S]*Login de desenvolvimento:\s+(http:\/\/\S+)[\s\S]*gabriel@exemplo\.org/, 30_000);
-    const [, cestas = '', mercados = '', idp = ''] = m;
+    const m = await esperarSaida(filho, /Cestas:\s+(http:\/\/\S+)[\s\S]*Mercados:\s+(http:\/\/\S+)[\s\S]*Login de desenvolvimento:\s+(http:\/\/\S+)[\s\S]*gabriel@exemplo\.org[\s\S]*E-mails enviados \(desenvolvimento\):\s+(http:\/\/\S+)/, 30_000);
+    const [, cestas = '', mercados = '', idp = '', emails = ''] = m;
     const status = await fetch(`${mercados}/auth/status`);
     assert.equal(status.status, 200);
     assert.deepEqual(await status.json(), { authenticated: false });
@@ -62,6 +62,18 @@ test('npm start sobe as faces em segundos, com dados de demonstração, e termin
     const descoberta = await fetch(`${idp}/.well-known/openid-configuration`);
     assert.equal(descoberta.status, 200);
     assert.equal((await descoberta.json() as { issuer: string }).issuer, idp);
+    // The development e-mail page: the demo's open offer window has already told its suppliers.
+    assert.ok(emails.startsWith('http://localhost:'), emails);
+    let lista = '';
+    for (let i = 0; i < 100 && !lista.includes('Ofertas abertas:'); i++) {
+      lista = await (await fetch(emails)).text();
+      if (!lista.includes('Ofertas abertas:')) await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.match(lista, /<td>dora@exemplo\.org<\/td><td><a href="\/m\/(\d+)">Ofertas abertas: /);
+    const uma = await fetch(`${emails}/m/${/<td>dora@exemplo\.org<\/td><td><a href="\/m\/(\d+)">Ofertas abertas: /.exec(lista)?.[1]}/corpo`);
+    assert.equal(uma.status, 200);
+    assert.match(uma.headers.get('content-security-policy') ?? '', /sandbox/);
+    assert.match(await uma.text(), /Registrar minha oferta/);
     const segundos = (Date.now() - inicio) / 1000;
     assert.ok(segundos < 30, `respondeu em ${segundos.toFixed(1)} s`);
 

@@ -25,6 +25,7 @@ import { digitadoPorPessoas } from './entrada.ts';
 import { criarClienteOidc } from './oidc.ts';
 import { querJson, responder } from './resposta.ts';
 import { categoria, cesta, ciclo, pontoentrega, produto, usuario } from './recursos.ts';
+import { rotasAvisos } from './rotas/avisos.ts';
 import { rotasCadastro } from './rotas/cadastro.ts';
 import { rotasCiclos } from './rotas/ciclos.ts';
 import { rotasComposicao } from './rotas/composicao.ts';
@@ -38,6 +39,7 @@ import { rotasLogin } from './rotas/login.ts';
 import { rotasPainel } from './rotas/painel.ts';
 import './tipos-fastify.ts';
 import { paginaErro } from './views/paginas.ts';
+import { Correio } from '../mensagens/correio.ts';
 
 export const LIMITE_CORPO = 1024 * 1024;
 
@@ -51,6 +53,8 @@ export interface DependenciasCestas {
   readonly origensDeImagem?: readonly string[];
   /** Where login attempts are counted; the database unless REDIS_URL gave another. */
   readonly limitador?: Limitador;
+  /** Where e-mail goes (SMTP_URL, or the development catcher); null or absent: e-mail is off. */
+  readonly smtp?: string | null;
 }
 
 const ESTATICOS: Readonly<Record<string, { tipo: string; conteudo: Buffer }>> = {
@@ -87,7 +91,10 @@ export async function criarAppCestas(dep: DependenciasCestas): Promise<FastifyIn
     oidc: criarClienteOidc({ ...dep.provedor, redirectUri: () => `${baseUrl()}/callback` }),
     limitador: dep.limitador ?? limitadorNoBanco(dep.banco),
     vitrine: new VitrineDosCiclos(),
+    correio: new Correio({ config, banco: dep.banco, relogio: dep.relogio, baseUrl, smtp: dep.smtp ?? null }),
   };
+  app.decorate('correio', ctx.correio);
+  app.addHook('onClose', () => ctx.correio.fechar());
 
   // 1. External plugins. Bodies are JSON or forms only: anything else gets 415.
   app.removeContentTypeParser('text/plain');
@@ -174,6 +181,7 @@ export async function criarAppCestas(dep: DependenciasCestas): Promise<FastifyIn
     metricsToken: config.metricsToken,
     rotaPublica: { acesso: 'publico' },
     corpoDeErro: (mensagem) => ({ success: false, error: mensagem }),
+    emailDesligado: !ctx.correio.ligado && config.producao ? 'E-mail desligado: sem SMTP_URL, recibos e lembretes não são enviados.' : null,
   });
   for (const [nome, { tipo, conteudo }] of Object.entries(ESTATICOS)) {
     app.get(`/static/${nome}`, { config: { acesso: 'publico' }, schema: { hide: true, response: arquivoEstatico(tipo, nome) } }, (_req, reply) =>
@@ -201,6 +209,7 @@ export async function criarAppCestas(dep: DependenciasCestas): Promise<FastifyIn
   rotasPedidos(app, ctx);
   rotasFinanceiro(app, ctx);
   rotasRelatorios(app, ctx);
+  rotasAvisos(app, ctx);
   rotasDaDocumentacao(app, { producao: config.producao, titulo: 'Cestaria: Cestas', config: { acesso: 'publico' } });
 
   return app;

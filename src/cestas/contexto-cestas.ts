@@ -5,6 +5,7 @@ import type { Relogio } from '../domain/tempo.ts';
 import type { VitrineDosCiclos } from './vitrine.ts';
 import type { Cofre } from '../http/cofre.ts';
 import type { ClienteOidc } from './oidc.ts';
+import type { Correio } from '../mensagens/correio.ts';
 
 /** Everything the Cestas routes need, built once in app.ts. */
 export interface ContextoCestas {
@@ -21,4 +22,6 @@ export interface ContextoCestas {
   readonly limitador: Limitador;
   /** What the order page shows of each cycle, kept per version of the cycle data. */
   readonly vitrine: VitrineDosCiclos;
+  /** The e-mail outbox: receipts, reminders and the coordination's messages. */
+  readonly correio: Correio;
 }

@@ -8,6 +8,7 @@
  * `dono` check runs before any other field is judged, so someone else's id is refused as such
  * and never answered with a validation message about that person's data.
  */
+import { TIPOS_DE_AVISO, TIPOS_OPCIONAIS, ehTipoDeAviso, type TipoDeAviso } from '../domain/avisos.ts';
 import type { Unidade } from '../domain/catalogo.ts';
 import { CAMPOS_DATA, LISTAS_DO_CICLO, regrasDoCiclo, type CicloLido, type ListaDoCiclo } from '../domain/ciclos.ts';
 import { regrasDosItens, type EntradaComposicao, type ItemDaComposicao } from '../domain/composicao.ts';
@@ -367,4 +368,30 @@ export function lerFiltroMovimentacoes(query: Entrada): FiltroMovimentacoes {
   };
   c.concluir();
   return f;
+}
+
+/** POST /profile/avisos: the optional kinds to receive (a JSON list, or a form's ticked boxes after a hidden empty value). */
+export function lerEscolhaDeAvisos(corpo: unknown): TipoDeAviso[] {
+  const c = new Campos(comoEntrada(corpo));
+  const bruto = c.bruto('avisos');
+  if (bruto === undefined || bruto === null) {
+    c.erro('avisos', 'Campo obrigatório: a lista dos avisos que quer receber (pode ser vazia)');
+    c.concluir();
+  }
+  // The mandatory kinds are always received: a list that names them asks for nothing more.
+  const lista = (Array.isArray(bruto) ? bruto : [bruto]).filter((x) => x !== '' && !(typeof x === 'string' && ehTipoDeAviso(x) && !TIPOS_DE_AVISO[x].opcional));
+  const leitor = new Campos({ avisos: lista });
+  const escolhidos = leitor.conjuntoDe('avisos', TIPOS_OPCIONAIS);
+  c.juntar(leitor.erros);
+  c.concluir();
+  return escolhidos;
+}
+
+/** POST /ciclo/:id/mensagem: a coordinator's message (subject and text). */
+export function lerMensagemDaCoordenacao(corpo: unknown): { assunto: string; texto: string } {
+  const c = new Campos(comoEntrada(corpo));
+  const assunto = c.texto('assunto', { obrigatorio: true, max: 120 });
+  const texto = c.texto('texto', { obrigatorio: true, max: 5000 });
+  c.concluir();
+  return { assunto, texto };
 }

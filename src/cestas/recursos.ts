@@ -224,6 +224,7 @@ export const ciclo: Recurso<Ciclo, OpcoesCiclo> = {
     produtos: await ctx.banco.selectFrom('produto').select(['id', 'nome', 'unidade', 'ativo']).orderBy('nomeChave').orderBy('unidade').execute(),
     pontos: await ctx.banco.selectFrom('pontoentrega').select(['id', 'nome', 'ativo']).orderBy('nomeChave').execute(),
     podeReabrir: ehMaster(ator),
+    podeEnviarMensagem: pode(ator, 'mensagensEnviar'),
   }),
   depoisDeSalvar: (c) => `/ciclo/${c.id}`,
   campos: () => [],

@@ -2,6 +2,7 @@ import type {} from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Acao, Ator } from '../domain/acesso.ts';
 import type { Sessao } from './sessao.ts';
+import type { Correio } from '../mensagens/correio.ts';
 
 /**
  * Who may reach a route: anyone, any logged-in identity (even before registration), or an action
@@ -33,6 +34,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** "METHOD /path" of every route, for the access matrix test. */
     rotasRegistradas?: readonly string[];
+    /** The e-mail outbox of the Cestas face (its messages link to Cestas pages). */
+    correio?: Correio;
   }
   interface FastifyRequest {
     sessao: Sessao | null;

@@ -20,7 +20,7 @@ export const TABELAS_EXPORTADAS = [
   'categoria', 'cesta', 'produto', 'pontoentrega', 'usuario', 'tipomovimentacao',
   'ciclo', 'cicloentrega', 'ciclopontoentrega', 'ciclocesta', 'cicloproduto',
   'oferta', 'ofertaproduto', 'composicao', 'composicaoproduto', 'pedido', 'pedidoproduto',
-  'movimentacao', 'auditoria',
+  'movimentacao', 'auditoria', 'mensagem',
   'appuser', 'profile', 'appuserprofile', 'mercado', 'precomercado',
 ] as const;
 

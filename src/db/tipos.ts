@@ -74,6 +74,8 @@ export interface UsuarioTabela extends Datas {
   loginSub: ColumnType<string | null, string | null | undefined, string | null>;
   /** Sessions that started at or before this ISO instant are over. */
   sessoesDesde: ColumnType<string | null, string | null | undefined, string | null>;
+  /** JSON list of the optional message kinds the person does not want (migration 20261125_1400). */
+  avisosDesligados: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface CicloTabela extends Datas {
@@ -95,6 +97,27 @@ export interface CicloEntregaTabela extends Datas {
   cicloid: number;
   dataEntrega: string;
   observacao: string | null;
+}
+
+/** The e-mail outbox (see the migration 20261125_1400_mensagens). */
+export interface MensagemTabela extends Datas {
+  id: Id;
+  chave: string;
+  tipo: string;
+  usuarioid: number | null;
+  cicloid: number | null;
+  para: string;
+  assunto: string;
+  texto: string;
+  html: string;
+  /** The one-click unsubscribe address (List-Unsubscribe), for the optional kinds. */
+  cancelar: string | null;
+  estado: Generated<'pendente' | 'enviando' | 'enviada' | 'falhou'>;
+  tentativas: Generated<number>;
+  proximaTentativa: string;
+  travadaAte: string | null;
+  ultimoErro: string | null;
+  enviadaEm: string | null;
 }
 
 export interface CicloPontoEntregaTabela extends Datas {
@@ -283,6 +306,7 @@ export interface DB {
   ciclo: CicloTabela;
   cicloentrega: CicloEntregaTabela;
   ciclopontoentrega: CicloPontoEntregaTabela;
+  mensagem: MensagemTabela;
   ciclocesta: CicloCestaTabela;
   cicloproduto: CicloProdutoTabela;
   oferta: OfertaTabela;

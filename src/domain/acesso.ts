@@ -20,7 +20,7 @@ export const ACOES = [
   'painel', 'perfilProprio', 'catalogoLer', 'catalogoEscrever', 'usuariosLer', 'usuariosEscrever', 'auditoriaLer',
   'ofertasLer', 'ofertasEscrever', 'composicaoLer', 'composicaoEscrever', 'pedidosLer', 'pedidosEscrever',
   'financeiroLer', 'financeiroEscrever', 'relatoriosFornecedores', 'relatoriosConsumidores', 'documentoEntrega',
-  'loginLiberar', 'cicloReabrir',
+  'loginLiberar', 'cicloReabrir', 'mensagensLer', 'mensagensEnviar',
 ] as const;
 export type Acao = (typeof ACOES)[number];
 
@@ -53,6 +53,10 @@ const REGRAS: Readonly<Record<Acao, Regra>> = {
   loginLiberar: ['master'],
   // Reopening a closed cycle undoes the lock its movements rely on: a master, with a reason, audited.
   cicloReabrir: ['master'],
+  // The outbox holds every member's e-mail address and what was sent to them.
+  mensagensLer: ['master', 'admin'],
+  // A message to everyone in a cycle, or a resend: the coordination speaks for the community.
+  mensagensEnviar: ['master', 'admin'],
 };
 
 /** Whether the actor may perform the action; inactive or unregistered users may do nothing here. */

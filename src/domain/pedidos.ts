@@ -2,6 +2,7 @@ import { emTransacao, travar, type Banco, type Db } from '../db/banco.ts';
 import { consultaPreparada } from '../db/preparadas.ts';
 import { ehConsumidor, ehGestor, exigirAgirPor, podeNoRegistro, veTudo, type Ator } from './acesso.ts';
 import { auditar } from './auditoria.ts';
+import type { Avisos } from './avisos.ts';
 import { cicloDasJanelas, exigirJanela, pontosDoCiclo } from './ciclos.ts';
 import { naUnidadeEscolhida } from './composicao.ts';
 import { ESCALA_QUANTIDADE, formatarQuantidade, paraNumero, valorDaQuantidade } from '../decimal.ts';
@@ -391,6 +392,8 @@ export interface OpcoesPedido {
   readonly agora: Date;
   readonly hoje: string;
   readonly taxa: Taxa;
+  /** Where the receipt and the "confirm again" notice go, in the order's own transaction. */
+  readonly avisos?: Avisos;
 }
 
 /**
@@ -534,6 +537,7 @@ export async function salvarPedido(banco: Banco, ator: Ator, entrada: EntradaPed
       opcoes.taxa,
     );
     await auditar(trx, ator, opcoes.agora, { acao: `salvar${foraDaJanela ? ' (fora da janela)' : ''}`, entidade: 'pedido', entidadeId: pedidoId, antes, depois });
+    if (antes?.finalizado === true) await opcoes.avisos?.emitir(trx, { tipo: 'pedido_alterado', pedido: depois });
     // A confirmed order that changes must be confirmed again (docs/dominio.md): the answer says so.
     return { pedido: depois, criado, reaberto: antes?.finalizado === true };
   });
@@ -557,6 +561,7 @@ export async function finalizarPedido(banco: Banco, ator: Ator, pedidoId: number
     await trx.updateTable('pedido').set({ finalizado: true, dataConfirmacao: dataHoraLocal(opcoes.agora, opcoes.tz), updatedAt: opcoes.agora.toISOString() }).where('id', '=', pedidoId).where('finalizado', '=', false).execute();
     const depois = await pedidoVisivel(trx, ator, pedidoId, opcoes.taxa);
     await auditar(trx, ator, opcoes.agora, { acao: `finalizar${foraDaJanela ? ' (fora da janela)' : ''}`, entidade: 'pedido', entidadeId: pedidoId, antes, depois });
+    await opcoes.avisos?.emitir(trx, { tipo: 'recibo', pedido: depois });
     return depois;
   });
 }

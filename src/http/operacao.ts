@@ -163,6 +163,8 @@ export interface OpcoesOperacao {
   readonly rotaPublica: FastifyContextConfig;
   /** The face's error body for a refused /metrics. */
   readonly corpoDeErro: (mensagem: string) => object;
+  /** Said by /readyz when e-mail is off (production without SMTP_URL); null when it is on. */
+  readonly emailDesligado?: string | null;
 }
 
 async function sessoesAtivas(banco: Banco, agora: Date): Promise<number> {
@@ -174,7 +176,14 @@ async function sessoesAtivas(banco: Banco, agora: Date): Promise<number> {
   return Number(r.n);
 }
 
-/** Gauges: the PostgreSQL pools of every process added up, and the Mercados sessions. */
+/** The outbox by state, from the table: the same figures whichever process answers. */
+async function mensagensPorEstado(banco: Banco): Promise<string[]> {
+  const linhas = await banco.selectFrom('mensagem').select(['estado']).select((eb) => eb.fn.countAll<number | string>().as('n')).groupBy('estado').execute();
+  const por = new Map(linhas.map((l) => [l.estado, Number(l.n)]));
+  return (['enviada', 'pendente', 'enviando', 'falhou'] as const).map((e) => `cestaria_mensagens{estado="${e}"} ${por.get(e) ?? 0}`);
+}
+
+/** Gauges: the PostgreSQL pools of every process added up, the Mercados sessions and the outbox. */
 async function medidasDoBanco(opcoes: OpcoesOperacao, amostras: readonly Amostra[]): Promise<string> {
   const linhas: string[] = [];
   const pools = amostras.map((a) => a.pool).filter((p) => p !== null);
@@ -195,6 +204,9 @@ async function medidasDoBanco(opcoes: OpcoesOperacao, amostras: readonly Amostra
     '# HELP cestaria_sessions Sessões da face Mercados ainda válidas (linhas de appsession), em todos os processos.',
     '# TYPE cestaria_sessions gauge',
     `cestaria_sessions ${await sessoesAtivas(opcoes.banco, opcoes.relogio.agora())}`,
+    '# HELP cestaria_mensagens Mensagens da caixa de saída de e-mail, por estado (enviada, pendente, enviando, falhou).',
+    '# TYPE cestaria_mensagens gauge',
+    ...await mensagensPorEstado(opcoes.banco),
   );
   return `${linhas.join('\n')}\n`;
 }
@@ -218,7 +230,7 @@ export function registrarOperacao(app: FastifyInstance, opcoes: OpcoesOperacao):
   app.get('/readyz', { config: opcoes.rotaPublica, schema: { response: { 200: Estado, 503: Estado } } }, async (_req, reply) => {
     const r = await verificarProntidao(opcoes.banco);
     reply.header('cache-control', 'no-store');
-    if (r.pronto) return reply.send({ status: 'pronto', mensagem: 'Banco de dados acessível e migrações aplicadas.' });
+    if (r.pronto) return reply.send({ status: 'pronto', mensagem: `Banco de dados acessível e migrações aplicadas.${opcoes.emailDesligado == null ? '' : ` ${opcoes.emailDesligado}`}` });
     return reply.code(503).send({ status: 'indisponivel', mensagem: r.motivo });
   });
 

@@ -63,6 +63,15 @@ export const MATRIZ: Readonly<Record<string, Linha>> = {
   'GET /profile': IDENTIDADE,
   'POST /profile': PROPRIO_CADASTRO,
   'POST /profile/sairdetodos': CADASTRADO,
+  'GET /profile/avisos': CADASTRADO,
+  'POST /profile/avisos': CADASTRADO,
+  // The unsubscribe link of an e-mail: no login, a signed token (forged ones are refused in avisos.test.ts).
+  'GET /avisos/sair/:token': PUBLICO,
+  'POST /avisos/sair/:token': PUBLICO,
+  'GET /mensagens': ESCRITA,
+  'POST /mensagens/:id/reenviar': ESCRITA,
+  'GET /ciclo/:id/mensagem': ESCRITA,
+  'POST /ciclo/:id/mensagem': ESCRITA,
   'POST /usuario/:id/liberarlogin': SO_MASTER,
   'GET /auditoria': ESCRITA,
   ...registro('categoria'),
@@ -116,7 +125,7 @@ export const MATRIZ: Readonly<Record<string, Linha>> = {
 
 const TABELAS_VIGIADAS = [
   'categoria', 'cesta', 'produto', 'pontoentrega', 'usuario', 'ciclo', 'cicloentrega', 'ciclopontoentrega', 'ciclocesta', 'cicloproduto', 'auditoria',
-  'oferta', 'ofertaproduto', 'composicao', 'composicaoproduto', 'pedido', 'pedidoproduto', 'movimentacao',
+  'oferta', 'ofertaproduto', 'composicao', 'composicaoproduto', 'pedido', 'pedidoproduto', 'movimentacao', 'mensagem',
 ] as const;
 
 describe('matriz de acesso da face Cestas', () => {
@@ -166,6 +175,15 @@ describe('matriz de acesso da face Cestas', () => {
     return h.digest('hex');
   }
 
+  /** A sent message of someone else's, which an allowed resend puts back in the queue. */
+  async function mensagemEnviada(): Promise<number> {
+    const iso = new Date().toISOString();
+    return (await amb.banco.insertInto('mensagem').values({
+      chave: randomUUID(), tipo: 'coordenacao', usuarioid: ids.get('usuario') ?? 0, para: 'alguem@teste.org', assunto: 'Oi', texto: 'oi', html: '<p>oi</p>',
+      estado: 'enviada', tentativas: 1, enviadaEm: iso, proximaTentativa: iso, createdAt: iso, updatedAt: iso,
+    }).returning('id').executeTakeFirstOrThrow()).id;
+  }
+
   /** A throwaway record for delete cells, so one allowed delete does not spoil the next cell. */
   async function alvoParaApagar(prefixo: string): Promise<number> {
     switch (prefixo) {
@@ -187,6 +205,8 @@ describe('matriz de acesso da face Cestas', () => {
   async function caminho(rota: string, papel: Papel): Promise<string> {
     const [, modelo = ''] = rota.split(' ');
     if (modelo === '/downloadpedidosfornecedoresciclos') return `${modelo}?ciclos=${ids.get('ciclo')}`;
+    if (modelo === '/avisos/sair/:token') return `/avisos/sair/${amb.servicos.cestas?.correio?.tokenDeCancelar(ids.get('usuario') ?? 0, 'oferta_aberta') ?? ''}`;
+    if (modelo === '/mensagens/:id/reenviar') return `/mensagens/${await mensagemEnviada()}/reenviar`;
     if (!modelo.includes(':id')) return modelo;
     const prefixo = modelo.split('/')[1] ?? '';
     const proprio = pessoas.get(papel)?.id;

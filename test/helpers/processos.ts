@@ -22,7 +22,7 @@ export interface ProcessoServidor {
 export async function subirServidor(env: Record<string, string>): Promise<ProcessoServidor> {
   const filho = spawn(process.execPath, argumentosDoScript('start'), {
     cwd: RAIZ,
-    env: { ...process.env, NODE_ENV: 'development', CESTAS_PORT: '0', DEV_IDP_PORT: '0', VARIANTS: 'cestas', DEMO_DATA: 'false', LOG_LEVEL: 'warn', ...env },
+    env: { ...process.env, NODE_ENV: 'development', CESTAS_PORT: '0', DEV_IDP_PORT: '0', DEV_SMTP_PORT: '0', DEV_MAIL_PORT: '0', VARIANTS: 'cestas', DEMO_DATA: 'false', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let acumulado = '';

@@ -67,6 +67,8 @@ async function subirComDoisProcessos(databaseUrl: string) {
         CESTAS_PORT: String(pc),
         MERCADOS_PORT: String(pm),
         DEV_IDP_PORT: String(pi),
+        DEV_SMTP_PORT: '0',
+        DEV_MAIL_PORT: '0',
         VARIANTS: 'cestas,mercados',
         DEMO_DATA: 'false',
         LOG_LEVEL: 'warn',

@@ -53,6 +53,13 @@ describe('face Cestas em produção: todo cookie é Secure', () => {
     await idp.fechar();
   });
 
+  test('sem SMTP_URL o e-mail está desligado, e /readyz diz isso', async () => {
+    const r = await fetch(`${url}/readyz`);
+    assert.equal(r.status, 200);
+    assert.deepEqual(await r.json(), { status: 'pronto', mensagem: 'Banco de dados acessível e migrações aplicadas. E-mail desligado: sem SMTP_URL, recibos e lembretes não são enviados.' });
+    assert.equal(app.correio?.ligado, false);
+  });
+
   test('verificação do login, sessão, aviso de uma só vez e a marca de saída saem com Secure e HttpOnly', async () => {
     const u = await criarUsuario(banco, { perfil: ['consumidor'], nome: 'Pessoa em Produção' });
     const nav = new Navegador();

@@ -37,7 +37,7 @@ function subir(banco: string, env: Record<string, string> = {}): Promise<Servido
 async function subirGenerico(banco: string, env: Record<string, string>, face: RegExp): Promise<Servidor> {
   const filho = spawn(process.execPath, comandoDeStart(), {
     cwd: RAIZ,
-    env: { ...process.env, NODE_ENV: 'development', DATABASE_URL: banco, CESTAS_PORT: '0', DEV_IDP_PORT: '0', VARIANTS: 'cestas', DEMO_DATA: 'false', LOG_LEVEL: 'warn', APP_SESSION_SECRET: SEGREDO, ...env },
+    env: { ...process.env, NODE_ENV: 'development', DATABASE_URL: banco, CESTAS_PORT: '0', DEV_IDP_PORT: '0', DEV_SMTP_PORT: '0', DEV_MAIL_PORT: '0', VARIANTS: 'cestas', DEMO_DATA: 'false', LOG_LEVEL: 'warn', APP_SESSION_SECRET: SEGREDO, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let acumulado = '';

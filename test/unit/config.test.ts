@@ -20,6 +20,18 @@ test('padrões de desenvolvimento: SQLite embutido, portas 3000/4000/3002, demo 
   assert.ok(c.appSessionSecret.length >= 32, 'segredo aleatório em desenvolvimento');
 });
 
+test('e-mail: SMTP_URL manda; sem ele, a caixa local em desenvolvimento, nada em testes e em produção', () => {
+  const dev = carregarConfig({});
+  assert.deepEqual(dev.email, { smtp: null, remetente: 'Cestaria <avisos@cestaria.localhost>', devSmtp: true, devSmtpPort: 3025, devMailPort: 3003, intervaloMs: 60_000 });
+  assert.equal(carregarConfig({ NODE_ENV: 'test' }).email.devSmtp, false);
+  assert.equal(carregarConfig({ DEV_SMTP: 'false' }).email.devSmtp, false);
+  const real = carregarConfig({ SMTP_URL: 'smtps://avisos:segredo@mail.exemplo.org:465', EMAIL_REMETENTE: 'Horta <avisos@horta.org>', AVISOS_INTERVALO_S: '30' }).email;
+  assert.equal(real.smtp, 'smtps://avisos:segredo@mail.exemplo.org:465');
+  assert.equal(real.devSmtp, false, 'com SMTP_URL, nada de caixa local');
+  assert.equal(real.remetente, 'Horta <avisos@horta.org>');
+  assert.equal(real.intervaloMs, 30_000);
+});
+
 test('um valor ruim para o início com uma mensagem de uma linha que nomeia a variável', () => {
   const casos: Array<[Record<string, string>, string]> = [
     [{ CESTAS_PORT: 'abc' }, 'CESTAS_PORT'],
@@ -44,6 +56,12 @@ test('um valor ruim para o início com uma mensagem de uma linha que nomeia a va
     [{ SESSAO_OCIOSA_HORAS: '12h' }, 'SESSAO_OCIOSA_HORAS'],
     [{ METRICS_TOKEN: 'curto' }, 'METRICS_TOKEN'],
     [{ METRICS_TOKEN: 'um token com espaços no meio' }, 'METRICS_TOKEN'],
+    [{ SMTP_URL: 'mail.exemplo.org' }, 'SMTP_URL'],
+    [{ SMTP_URL: 'http://mail.exemplo.org' }, 'SMTP_URL'],
+    [{ EMAIL_REMETENTE: 'avisos' }, 'EMAIL_REMETENTE'],
+    [{ AVISOS_INTERVALO_S: '0' }, 'AVISOS_INTERVALO_S'],
+    [{ DEV_SMTP_PORT: '99999' }, 'DEV_SMTP_PORT'],
+    [{ DEV_SMTP: 'talvez' }, 'DEV_SMTP'],
   ];
   for (const [env, variavel] of casos) {
     assert.throws(() => carregarConfig(env), (e: unknown) => {
@@ -64,6 +82,11 @@ test('em produção, segredos e emissores ausentes impedem o início', () => {
   const c = carregarConfig(completo);
   assert.equal(c.producao, true);
   assert.equal(c.demoData, false);
+  // Without SMTP_URL, e-mail is off (never the local catcher); with it, the sender must be named.
+  assert.equal(c.email.smtp, null);
+  assert.equal(c.email.devSmtp, false);
+  assert.throws(() => carregarConfig({ ...completo, SMTP_URL: 'smtp://mail.exemplo.org' }), (e: unknown) => e instanceof ErroConfig && e.message.includes('EMAIL_REMETENTE'));
+  assert.equal(carregarConfig({ ...completo, SMTP_URL: 'smtp://mail.exemplo.org', EMAIL_REMETENTE: 'avisos@horta.org' }).email.smtp, 'smtp://mail.exemplo.org');
   const semEmissor = (prefixo: string) => (k: string) => !k.startsWith(`${prefixo}_`);
   const casos: Array<[string, (k: string) => boolean]> = [
     ['SESSION_SECRET', (k) => k !== 'SESSION_SECRET'],

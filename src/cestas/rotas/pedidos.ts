@@ -81,7 +81,7 @@ export function rotasPedidos(app: AppTipada, ctx: ContextoCestas): void {
     preValidation: async (req) => conferirDonos(req.body, 'pedido', (u) => exigirAgirPor(atorDe(req), u, 'pedido')),
     schema: { body: CorpoPedido, response: escrita(PedidoJson, { cria: true, atualiza: true }) } }, async (req, reply) => {
     const ator = atorDe(req);
-    const { pedido, criado, reaberto } = await salvarPedido(ctx.banco, ator, lerPedido(req.body, (u) => exigirAgirPor(ator, u, 'pedido')), { ...tempo(ctx), taxa });
+    const { pedido, criado, reaberto } = await salvarPedido(ctx.banco, ator, lerPedido(req.body, (u) => exigirAgirPor(ator, u, 'pedido')), { ...tempo(ctx), taxa, avisos: ctx.correio });
     if (querJson(req)) return enviarJson(reply, pedidoJson(pedido), reaberto ? 'Pedido alterado: falta confirmar de novo' : 'Pedido salvo', criado ? 201 : 200);
     return redirecionarComAviso(
       reply,
@@ -99,7 +99,7 @@ export function rotasPedidos(app: AppTipada, ctx: ContextoCestas): void {
   });
 
   app.post('/pedidoconsumidoresconfirmacao', { config: { acesso: 'pedidosEscrever' }, schema: { body: CorpoConfirmacao, response: escrita(PedidoJson) } }, async (req, reply) => {
-    const pedido = await finalizarPedido(ctx.banco, atorDe(req), lerConfirmacao(req.body), { ...tempo(ctx), taxa, tz: ctx.config.tz });
+    const pedido = await finalizarPedido(ctx.banco, atorDe(req), lerConfirmacao(req.body), { ...tempo(ctx), taxa, tz: ctx.config.tz, avisos: ctx.correio });
     if (querJson(req)) return enviarJson(reply, pedidoJson(pedido), 'Pedido confirmado');
     return redirecionarComAviso(reply, `/pedidoconsumidoresconfirmacao/${pedido.pedidoId}`, 'Pedido confirmado. Obrigado!');
   });

@@ -12,6 +12,8 @@ export interface OpcoesCiclo {
   readonly pontos: ReadonlyArray<{ id: number; nome: string; ativo: boolean }>;
   /** A master may reopen a closed cycle. */
   readonly podeReabrir: boolean;
+  /** Admins may write to everyone in the cycle. */
+  readonly podeEnviarMensagem: boolean;
 }
 
 type Valores = Readonly<Record<string, unknown>>;
@@ -171,6 +173,7 @@ function trabalhoDoCiclo(c: Ciclo, f: { csrf: string | null; somenteLeitura: boo
       <li><a class="botao secundario" href="/pedidosfornecedorestodos/${c.id}">Pedidos aos fornecedores</a></li>
       <li><a class="botao secundario" href="/pedidosfornecedoressobra/${c.id}">Sobra</a></li>
       <li><a class="botao secundario" href="/entregaCicloPDF/${c.id}">PDF da entrega</a></li>
+      ${f.opcoes.podeEnviarMensagem ? html`<li><a class="botao secundario" href="/ciclo/${c.id}/mensagem">Mensagem a todos</a></li>` : ''}
     </ul>
     ${c.fechadoEm !== null
       ? html`<p class="nota">Ciclo fechado em ${dataHoraBr(c.fechadoEm)}: ofertas, composições, pedidos e datas não mudam mais.</p>

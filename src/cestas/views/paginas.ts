@@ -101,6 +101,7 @@ const ATALHOS: ReadonlyArray<readonly [Acao, string, string]> = [
   ['catalogoLer', '/pontoentrega-index', 'Pontos de entrega'],
   ['usuariosLer', '/usuario-index', 'Usuários'],
   ['auditoriaLer', '/auditoria', 'Auditoria'],
+  ['mensagensLer', '/mensagens', 'E-mails'],
   ['financeiroEscrever', '/movimentacao', 'Pagamentos'],
 ];
 
@@ -216,6 +217,7 @@ export function paginaPerfil(identidade: Identidade, usuario: Usuario | null, fo
     </dl>
   </section>
   ${usuario === null ? html`<p>Você ainda não tem cadastro. <a href="/usuarionovo">Complete seu cadastro</a>.</p>` : html`${form}
+  <p><a class="botao secundario" href="/profile/avisos">Avisos por e-mail</a> <span class="nota">Escolha quais lembretes recebe.</span></p>
   <form method="post" action="/profile/sairdetodos" class="apagar">
     ${campoCsrf(csrf)}
     <p>Esqueceu a sessão aberta em outro aparelho? Isto encerra todas as suas sessões, inclusive esta.</p>

@@ -1,0 +1,217 @@
+/**
+ * What each message says, in pt-BR, as plain text and as HTML that reads well on a phone (one
+ * column, inline styles, no images). Every message links to the page it concerns. Numbers,
+ * dates and hours are written as on the pages.
+ */
+import { html, type Html } from '../http/html.ts';
+import type { Pedido } from '../domain/pedidos.ts';
+import { dataBr, dataHoraBr } from '../cestas/apresentadores/datas.ts';
+import { quantidade, reais } from '../cestas/views/fluxo.ts';
+import { formatarQuantidade } from '../decimal.ts';
+
+export interface Conteudo {
+  readonly assunto: string;
+  readonly texto: string;
+  readonly html: string;
+}
+
+/** A cycle as the messages name it. */
+export interface CicloDoAviso {
+  readonly id: number;
+  readonly nome: string;
+  readonly dataOfertaFim: string;
+  readonly dataPedidoInicio: string;
+  readonly dataPedidoFim: string;
+  readonly dataRetiradaInicio: string;
+  readonly dataRetiradaFim: string;
+}
+
+/** A message body: paragraphs (text), an optional table, the call to action and the footer. */
+interface Corpo {
+  readonly saudacao: string;
+  readonly paragrafos: readonly string[];
+  readonly tabela?: { readonly colunas: readonly string[]; readonly linhas: ReadonlyArray<readonly string[]>; readonly rodape?: ReadonlyArray<readonly string[]> };
+  readonly acao: { readonly rotulo: string; readonly url: string };
+  /** Where the person turns this kind off; absent for receipts and the coordination's messages. */
+  readonly cancelar?: string;
+}
+
+const COR = '#1f5c2e';
+
+function montar(assunto: string, c: Corpo): Conteudo {
+  const tabelaTexto = c.tabela === undefined
+    ? []
+    : [...c.tabela.linhas, ...(c.tabela.rodape ?? [])].map((l) => `- ${l.filter((x) => x !== '').join(' · ')}`);
+  const texto = [
+    c.saudacao,
+    '',
+    ...c.paragrafos.flatMap((p) => [p, '']),
+    ...(tabelaTexto.length === 0 ? [] : [...tabelaTexto, '']),
+    `${c.acao.rotulo}: ${c.acao.url}`,
+    '',
+    '—',
+    'Cestaria',
+    ...(c.cancelar === undefined ? [] : [`Para não receber mais este tipo de aviso: ${c.cancelar}`]),
+  ].join('\n');
+  // Figures never break inside ("R$" on one line, the number on the next) on a phone.
+  const celula = (x: string, cabecalho: boolean, direita: boolean): Html => cabecalho
+    ? html`<th style="text-align:${direita ? 'right' : 'left'};padding:6px 4px;border-bottom:1px solid #ccc;font-size:14px">${x}</th>`
+    : html`<td style="text-align:${direita ? 'right;white-space:nowrap' : 'left'};padding:6px 4px;border-bottom:1px solid #eee;font-size:14px">${x}</td>`;
+  const numerica = (i: number) => i > 0;
+  const largura = c.tabela?.colunas.length ?? 1;
+  const tabela = c.tabela === undefined
+    ? ''
+    : html`<table role="presentation" style="width:100%;border-collapse:collapse;margin:12px 0">
+      <thead><tr>${c.tabela.colunas.map((x, i) => celula(x, true, numerica(i)))}</tr></thead>
+      <tbody>${c.tabela.linhas.map((l) => html`<tr>${l.map((x, i) => celula(x, false, numerica(i)))}</tr>`)}</tbody>
+      ${c.tabela.rodape === undefined ? '' : html`<tfoot>${c.tabela.rodape.map((l) => html`<tr>
+        <td colspan="${largura - 1}" style="text-align:left;padding:6px 4px;font-weight:bold;font-size:14px">${l[0] ?? ''}</td>
+        <td style="text-align:right;white-space:nowrap;padding:6px 4px;font-weight:bold;font-size:14px">${l.at(-1) ?? ''}</td></tr>`)}</tfoot>`}
+    </table>`;
+  const corpo = html`<!doctype html>
+<html lang="pt-BR"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${assunto}</title></head>
+<body style="margin:0;padding:0;background:#f6f5ef;font-family:-apple-system,Segoe UI,Roboto,Arial,sans-serif;color:#1d1d1b">
+<div style="max-width:600px;margin:0 auto;padding:16px">
+  <p style="margin:0 0 12px;font-weight:bold;color:${COR};font-size:18px">Cestaria</p>
+  <div style="background:#fff;border-radius:8px;padding:16px;border:1px solid #e2e0d6">
+    <p style="margin:0 0 12px;font-size:16px">${c.saudacao}</p>
+    ${c.paragrafos.map((p) => html`<p style="margin:0 0 12px;font-size:16px;line-height:1.45">${p}</p>`)}
+    ${tabela}
+    <p style="margin:16px 0 4px"><a href="${c.acao.url}" style="display:inline-block;background:${COR};color:#fff;text-decoration:none;padding:12px 18px;border-radius:6px;font-weight:bold;font-size:16px">${c.acao.rotulo}</a></p>
+  </div>
+  ${c.cancelar === undefined ? '' : html`<p style="font-size:13px;color:#555;margin:12px 4px">Não quer mais este tipo de aviso? <a href="${c.cancelar}" style="color:#555">Deixar de receber</a>.</p>`}
+</div>
+</body></html>`;
+  return { assunto, texto, html: corpo.texto };
+}
+
+const ola = (nome: string) => `Olá, ${nome.split(/\s+/)[0] ?? nome}!`;
+
+export function ofertaAberta(nome: string, c: CicloDoAviso, base: string, cancelar: string): Conteudo {
+  return montar(`Ofertas abertas: ${c.nome}`, {
+    saudacao: ola(nome),
+    paragrafos: [`O período de ofertas do ${c.nome} está aberto até ${dataBr(c.dataOfertaFim)}. Registre o que vai ter para oferecer neste ciclo.`],
+    acao: { rotulo: 'Registrar minha oferta', url: `${base}/oferta/${c.id}` },
+    cancelar,
+  });
+}
+
+export function ofertaLembrete(nome: string, c: CicloDoAviso, rascunho: boolean, base: string, cancelar: string): Conteudo {
+  return montar(`Último dia para ofertar: ${c.nome}`, {
+    saudacao: ola(nome),
+    paragrafos: [
+      rascunho
+        ? `Sua oferta no ${c.nome} ainda é um rascunho. As ofertas fecham hoje, ${dataBr(c.dataOfertaFim)}: finalize-a para que a coordenação possa usá-la.`
+        : `As ofertas do ${c.nome} fecham hoje, ${dataBr(c.dataOfertaFim)}, e ainda não há oferta sua.`,
+    ],
+    acao: { rotulo: rascunho ? 'Finalizar minha oferta' : 'Registrar minha oferta', url: `${base}/oferta/${c.id}` },
+    cancelar,
+  });
+}
+
+export function pedidoAberto(nome: string, c: CicloDoAviso, base: string, cancelar: string): Conteudo {
+  return montar(`Pedidos abertos: ${c.nome}`, {
+    saudacao: ola(nome),
+    paragrafos: [`Os pedidos do ${c.nome} estão abertos até ${dataBr(c.dataPedidoFim)}. A retirada é de ${dataBr(c.dataRetiradaInicio)} a ${dataBr(c.dataRetiradaFim)}.`],
+    acao: { rotulo: 'Fazer meu pedido', url: `${base}/pedidoconsumidores/${c.id}` },
+    cancelar,
+  });
+}
+
+export function pedidoLembrete(nome: string, c: CicloDoAviso, pedidoId: number | null, base: string, cancelar: string): Conteudo {
+  return montar(`Último dia para pedir: ${c.nome}`, {
+    saudacao: ola(nome),
+    paragrafos: [
+      pedidoId === null
+        ? `Os pedidos do ${c.nome} fecham hoje, ${dataBr(c.dataPedidoFim)}, e ainda não há pedido seu.`
+        : `Seu pedido no ${c.nome} está salvo, mas não confirmado. Os pedidos fecham hoje, ${dataBr(c.dataPedidoFim)}: um pedido sem confirmação não é entregue nem cobrado.`,
+    ],
+    acao: pedidoId === null
+      ? { rotulo: 'Fazer meu pedido', url: `${base}/pedidoconsumidores/${c.id}` }
+      : { rotulo: 'Confirmar meu pedido', url: `${base}/pedidoconsumidoresconfirmacao/${pedidoId}` },
+    cancelar,
+  });
+}
+
+/** Where to pick up, as one line: the point, its address, and the cycle's day and hours there. */
+export interface Retirada {
+  readonly nome: string;
+  readonly endereco: string | null;
+  readonly cidade: string | null;
+  readonly quando: string;
+}
+
+function ondeRetirar(r: Retirada, c: CicloDoAviso): string {
+  const lugar = [r.nome, [r.endereco, r.cidade].filter((x) => x !== null && x !== '').join(', ')].filter((x) => x !== '').join(' — ');
+  return `Retirada em ${lugar}, ${r.quando === '' ? `de ${dataBr(c.dataRetiradaInicio)} a ${dataBr(c.dataRetiradaFim)}` : r.quando}.`;
+}
+
+function tabelaDoPedido(p: Pedido) {
+  return {
+    colunas: ['Item', 'Quantidade', 'Valor'],
+    linhas: p.produtos.map((l) => [l.nome, l.tipo === 'cesta' ? `${formatarQuantidade(l.quantidadeMilesimos)} × ${reais(l.valorCentavos)}` : `${quantidade(l.quantidadeMilesimos, l.unidade)} × ${reais(l.valorCentavos)}`, reais(l.subtotalCentavos)]),
+    rodape: [
+      ['Total dos itens', '', reais(p.totalCentavos)],
+      ['Taxa administrativa', '', reais(p.taxaCentavos)],
+      ['A pagar', '', reais(p.totalComTaxaCentavos)],
+    ],
+  };
+}
+
+export function recibo(nome: string, c: CicloDoAviso, p: Pedido, r: Retirada, base: string): Conteudo {
+  return montar(`Pedido confirmado: ${c.nome}`, {
+    saudacao: ola(nome),
+    paragrafos: [
+      `Seu pedido no ${c.nome} está confirmado${p.dataConfirmacao === null ? '' : ` (em ${dataHoraBr(p.dataConfirmacao)})`}. Este é o seu recibo.`,
+      ondeRetirar(r, c),
+    ],
+    tabela: tabelaDoPedido(p),
+    acao: { rotulo: 'Ver meu pedido', url: `${base}/pedidoconsumidoresconfirmacao/${p.pedidoId}` },
+  });
+}
+
+export function pedidoAlterado(nome: string, c: CicloDoAviso, p: Pedido, base: string): Conteudo {
+  return montar(`Pedido alterado, falta confirmar: ${c.nome}`, {
+    saudacao: ola(nome),
+    paragrafos: [
+      `Seu pedido no ${c.nome} foi alterado e voltou a ficar sem confirmação. Enquanto não for confirmado de novo, ele não é entregue nem cobrado.`,
+      `Os pedidos fecham em ${dataBr(c.dataPedidoFim)}.`,
+    ],
+    tabela: tabelaDoPedido(p),
+    acao: { rotulo: 'Confirmar de novo', url: `${base}/pedidoconsumidoresconfirmacao/${p.pedidoId}` },
+  });
+}
+
+export interface LinhaDeEntrega {
+  readonly produto: string;
+  readonly quantidade: string;
+  readonly valor: string;
+}
+
+export function entregas(nome: string, c: CicloDoAviso, linhas: readonly LinhaDeEntrega[], total: string, quando: string, base: string, cancelar: string): Conteudo {
+  return montar(`O que entregar: ${c.nome}`, {
+    saudacao: ola(nome),
+    paragrafos: [`Os pedidos do ${c.nome} fecharam. Isto é o que você entrega${quando === '' ? '' : ` (${quando})`}:`],
+    tabela: { colunas: ['Produto', 'Quantidade', 'Valor'], linhas: linhas.map((l) => [l.produto, l.quantidade, l.valor]), rodape: [['Total', '', total]] },
+    acao: { rotulo: 'Ver minhas entregas', url: `${base}/pedidosfornecedorestodos/${c.id}` },
+    cancelar,
+  });
+}
+
+export function retirada(nome: string, c: CicloDoAviso, pedidoId: number, r: Retirada, base: string, cancelar: string): Conteudo {
+  return montar(`Amanhã é dia de retirar sua cesta: ${c.nome}`, {
+    saudacao: ola(nome),
+    paragrafos: [ondeRetirar(r, c)],
+    acao: { rotulo: 'Ver meu pedido', url: `${base}/pedidoconsumidoresconfirmacao/${pedidoId}` },
+    cancelar,
+  });
+}
+
+export function daCoordenacao(nome: string, c: CicloDoAviso, assunto: string, texto: string, remetente: string, base: string): Conteudo {
+  return montar(`${assunto} · ${c.nome}`, {
+    saudacao: ola(nome),
+    paragrafos: [...texto.split(/\n{2,}/).map((p) => p.replace(/\s*\n\s*/g, ' ').trim()).filter((p) => p !== ''), `— ${remetente}, pela coordenação do ${c.nome}`],
+    acao: { rotulo: 'Abrir a Cestaria', url: `${base}/` },
+  });
+}
+
