@@ -90,6 +90,8 @@ export async function carregarDemoSeVazio(config: Config, banco: Banco, relogio:
   await carregarDemo(banco, agora, diaLocal(agora, config.tz));
   const { carregarDemoMercados } = await import('./demo/mercados.ts');
   await carregarDemoMercados(banco, agora);
+  const { carregarDemoDosMercadosNoCiclo } = await import('./demo/mercados-no-ciclo.ts');
+  await carregarDemoDosMercadosNoCiclo(banco, agora);
 }
 
 /**

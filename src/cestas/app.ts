@@ -26,6 +26,7 @@ import { criarClienteOidc } from './oidc.ts';
 import { querJson, responder } from './resposta.ts';
 import { categoria, cesta, ciclo, pontoentrega, produto, usuario } from './recursos.ts';
 import { rotasAvisos } from './rotas/avisos.ts';
+import { rotasMercadosDoCiclo } from './rotas/mercados-do-ciclo.ts';
 import { rotasCadastro } from './rotas/cadastro.ts';
 import { rotasCiclos } from './rotas/ciclos.ts';
 import { rotasComposicao } from './rotas/composicao.ts';
@@ -210,6 +211,7 @@ export async function criarAppCestas(dep: DependenciasCestas): Promise<FastifyIn
   rotasFinanceiro(app, ctx);
   rotasRelatorios(app, ctx);
   rotasAvisos(app, ctx);
+  rotasMercadosDoCiclo(app, ctx);
   rotasDaDocumentacao(app, { producao: config.producao, titulo: 'Cestaria: Cestas', config: { acesso: 'publico' } });
 
   return app;

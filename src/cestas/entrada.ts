@@ -116,7 +116,7 @@ export function linhaEmBranco(item: unknown): boolean {
  * Reads the rows of a list field, each with its own Campos; a row's errors are reported as
  * `lista.i.campo`. Rows `pular` says are not rows (blank spares, zero quantities) are skipped.
  */
-function lerItens<T>(c: Campos, nome: string, opcoes: { maximo: number; excesso?: string; pular: (item: Entrada) => boolean }, ler: (s: Campos, campo: string) => T): T[] {
+export function lerItens<T>(c: Campos, nome: string, opcoes: { maximo: number; excesso?: string; pular: (item: Entrada) => boolean }, ler: (s: Campos, campo: string) => T): T[] {
   const itens = itensDaLista(c.bruto(nome));
   if (itens === 'invalido') {
     c.erro(nome, 'Deve ser uma lista');
@@ -155,7 +155,7 @@ function juntar(c: Campos, erros: Readonly<Record<string, string>>): void {
  * A form sends every row with its quantity; a blank or a zero ("0", "0,0") means "none of this one". An order
  * also takes a JSON 0 that way; offers and compositions refuse it (a line must hold something).
  */
-function semQuantidade(campo: string, zeroDoJson: boolean): (item: Entrada) => boolean {
+export function semQuantidade(campo: string, zeroDoJson: boolean): (item: Entrada) => boolean {
   return (item) => {
     const q = Object.hasOwn(item, campo) ? item[campo] : undefined;
     return q === '' || (typeof q === 'string' && /^\s*0+(?:[.,]0+)?\s*$/.test(q)) || (zeroDoJson && q === 0);
@@ -387,11 +387,12 @@ export function lerEscolhaDeAvisos(corpo: unknown): TipoDeAviso[] {
   return escolhidos;
 }
 
-/** POST /ciclo/:id/mensagem: a coordinator's message (subject and text). */
-export function lerMensagemDaCoordenacao(corpo: unknown): { assunto: string; texto: string } {
+/** POST /ciclo/:id/mensagem: a coordinator's message (subject and text), to the whole cycle or one market's buyers. */
+export function lerMensagemDaCoordenacao(corpo: unknown): { assunto: string; texto: string; mercadoId: number | null } {
   const c = new Campos(comoEntrada(corpo));
   const assunto = c.texto('assunto', { obrigatorio: true, max: 120 });
   const texto = c.texto('texto', { obrigatorio: true, max: 5000 });
+  const mercadoId = c.inteiro('mercadoId', { min: 1, max: MAIOR_ID });
   c.concluir();
-  return { assunto, texto };
+  return { assunto, texto, mercadoId };
 }

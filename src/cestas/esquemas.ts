@@ -219,11 +219,15 @@ export const PaginaOferta = Type.Intersect([
 const LinhaDoPedido = Type.Object({
   id: Id, tipo: Type.Union([Type.Literal('cesta'), Type.Literal('extra')]), cicloCestaId: Nulo(Id), cicloProdutoId: Nulo(Id),
   nome: Type.String(), unidade: Type.String(), quantidade: Quantidade, valor: Reais, subtotal: Reais,
+  mercadoId: Nulo(Id), mercado: Nulo(Type.String({ description: 'O mercado em que o item é comprado; null num ciclo sem mercados' })),
 });
 const Pedido = Type.Object({
   id: Id, cicloid: Id, usuarioid: Id, usuario: Type.Object({ id: Id, nome: Type.String() }),
   pontoEntrega: Type.Object({ id: Id, nome: Type.String(), dataRetirada: Nulo(Data), horaInicio: Nulo(Hora), horaFim: Nulo(Hora) }, { description: 'O ponto, com o dia e o horário de retirada quando o ciclo os define' }), pontoEntregaId: Id, finalizado: Type.Boolean(), dataConfirmacao: Nulo(Instante),
   total: Reais, taxa: Reais, totalComTaxa: Reais,
+  partes: Type.Array(Type.Object({ mercadoId: Nulo(Id), mercado: Nulo(Type.String()), subtotal: Reais, taxa: Reais }), {
+    description: 'O que o pedido compra em cada mercado e a taxa de cada um (a taxaAdministrativa do mercado; fora de mercados, a taxa da comunidade)',
+  }),
 });
 export const PedidoJson = Type.Object({ pedidoId: Id, pedido: Pedido, produtos: Type.Array(LinhaDoPedido) });
 const PedidoOuNada = Type.Object({ pedidoId: Nulo(Id), pedido: Nulo(Pedido), produtos: Type.Array(LinhaDoPedido) });
@@ -234,9 +238,13 @@ export const PaginaPedido = Type.Intersect([
     cestas: Type.Array(Type.Object({
       cicloCestaId: Id, cestaId: Id, nome: Type.String(), descricao: Nulo(Type.String()), valor: Reais, disponivel: Type.Number(),
       emComposicao: Type.Boolean({ description: 'Nada composto nela ainda: não pode ser pedida' }),
+      mercado: Nulo(Type.String({ description: 'O mercado de cestas que a vende; null num ciclo sem mercados' })),
       composicao: Type.Array(Type.Object({ produto: Type.String(), quantidade: Quantidade, unidade: Type.String() })),
     })),
-    extras: Type.Array(Type.Object({ cicloProdutoId: Id, produtoId: Id, nome: Type.String(), unidade: Type.String(), valor: Reais, disponivel: Quantidade })),
+    extras: Type.Array(Type.Object({
+      cicloProdutoId: Id, produtoId: Id, nome: Type.String(), unidade: Type.String(), valor: Reais, disponivel: Quantidade,
+      mercado: Nulo(Type.String({ description: 'O mercado de venda direta que o vende; null para um extra do ciclo' })),
+    })),
     pontosEntrega: Type.Array(Type.Object({
       id: Id, nome: Type.String(), endereco: Nulo(Type.String()), cidade: Nulo(Type.String()), dataRetirada: Nulo(Data), horaInicio: Nulo(Hora), horaFim: Nulo(Hora),
     }), { description: 'Onde retirar: os pontos do ciclo com dia e horário, ou todos os pontos ativos se o ciclo não lista os seus' }),

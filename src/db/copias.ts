@@ -18,10 +18,10 @@ export class ErroCopia extends Error {
  */
 export const TABELAS_EXPORTADAS = [
   'categoria', 'cesta', 'produto', 'pontoentrega', 'usuario', 'tipomovimentacao',
-  'ciclo', 'cicloentrega', 'ciclopontoentrega', 'ciclocesta', 'cicloproduto',
-  'oferta', 'ofertaproduto', 'composicao', 'composicaoproduto', 'pedido', 'pedidoproduto',
-  'movimentacao', 'auditoria', 'mensagem',
   'appuser', 'profile', 'appuserprofile', 'mercado', 'precomercado',
+  'ciclo', 'cicloentrega', 'ciclopontoentrega', 'ciclocesta', 'cicloproduto', 'ciclomercado', 'ciclomercadoponto',
+  'oferta', 'ofertaproduto', 'composicao', 'composicaoproduto', 'lote', 'loteproduto', 'pedido', 'pedidoproduto',
+  'movimentacao', 'auditoria', 'mensagem',
 ] as const;
 
 export interface Exportacao {

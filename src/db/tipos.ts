@@ -136,6 +136,8 @@ export interface CicloCestaTabela extends Datas {
   quantidadeCestas: number;
   /** What saved orders reserve, in thousandths of a basket; kept by triggers on pedidoproduto. */
   reservadoMilesimos: Generated<number>;
+  /** The cesta market that sells it; null in a cycle without markets. */
+  mercadoId: number | null;
 }
 
 export interface CicloProdutoTabela extends Datas {
@@ -146,6 +148,8 @@ export interface CicloProdutoTabela extends Datas {
   valorCentavos: number;
   /** What saved orders reserve, in thousandths; kept by triggers on pedidoproduto. */
   reservadoMilesimos: Generated<number>;
+  /** The venda_direta market it was released to, at that market's price; null: a classic extra. */
+  mercadoId: number | null;
 }
 
 export interface OfertaTabela extends Datas {
@@ -194,6 +198,9 @@ export interface PedidoProdutoTabela extends Datas {
   cicloProdutoId: number | null;
   quantidadeMilesimos: number;
   valorCentavos: number;
+  /** The line's market and that market's fee (hundredths of a percent) when it was written. */
+  mercadoId: number | null;
+  taxaCentesimos: number | null;
 }
 
 export interface TipoMovimentacaoTabela extends Datas {
@@ -282,6 +289,39 @@ export interface MercadoTabela extends Datas {
   adminId: number;
 }
 
+/** A market a cycle serves, in its order of service. */
+export interface CicloMercadoTabela extends Datas {
+  id: Id;
+  cicloid: number;
+  mercadoId: number;
+  ordemAtendimento: number;
+}
+
+/** A pickup point of a market in a cycle. */
+export interface CicloMercadoPontoTabela extends Datas {
+  id: Id;
+  cicloMercadoId: number;
+  pontoEntregaId: number;
+}
+
+/** A lot of a lote market for a named buyer, against a target value. */
+export interface LoteTabela extends Datas {
+  id: Id;
+  cicloid: number;
+  mercadoId: number;
+  comprador: string;
+  compradorUsuarioId: number | null;
+  pontoEntregaId: number;
+  valorAlvoCentavos: number;
+}
+
+export interface LoteProdutoTabela extends Datas {
+  id: Id;
+  loteid: number;
+  ofertaProdutoId: number;
+  quantidadeMilesimos: number;
+}
+
 /** Mercados: a market's price for one product of the shared catalogue; unique per (mercadoId, produtoId). */
 export interface PrecoMercadoTabela extends Datas {
   id: Id;
@@ -326,6 +366,10 @@ export interface DB {
   appsession: AppSessionTabela;
   mercado: MercadoTabela;
   precomercado: PrecoMercadoTabela;
+  ciclomercado: CicloMercadoTabela;
+  ciclomercadoponto: CicloMercadoPontoTabela;
+  lote: LoteTabela;
+  loteproduto: LoteProdutoTabela;
   versaodados: VersaoDadosTabela;
 }
 

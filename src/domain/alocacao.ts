@@ -5,7 +5,10 @@ import { Conflito } from './erros.ts';
 /**
  * Where each offered quantity goes. For every committed offer line of a cycle:
  *   to baskets = Σ over compositions (quantidadePorCesta × quantidadeCestas);
- * and for every product: to baskets + extras published ≤ offered.
+ *   to lots = Σ over the lots of lote markets (DOMAIN.md, Markets in cycles);
+ *   to baskets + to lots ≤ offered;
+ * and for every product: its lines' surplus ≥ every extra published of it, classic extras and
+ * items released to venda_direta markets together.
  * A line is committed when its offer is final, or when baskets already use it: a supplier who was
  * allocated keeps that commitment while editing a draft (it counts for capacity, deliveries,
  * credit and reports, and can never drop below what baskets use), but a draft's surplus backs no
@@ -23,6 +26,8 @@ export interface LinhaOfertada {
   readonly valorCentavos: number;
   readonly ofertadoMil: number;
   readonly paraCestasMil: number;
+  /** What the lots of the cycle's lote markets take of this line. */
+  readonly paraLotesMil: number;
   /** Whether the offer is final; a draft's line is here only because baskets use it. */
   readonly finalizada: boolean;
   readonly finalizadaEm: string | null;
@@ -47,13 +52,24 @@ export async function linhasOfertadas(db: Db, cicloid: number): Promise<LinhaOfe
         .whereRef('cp.ofertaProdutoId', '=', 'op.id')
         .as('paraCestasMil'),
     )
+    .select((eb) =>
+      eb
+        .selectFrom('loteproduto as lp')
+        .select((e2) => e2.fn.coalesce(e2.fn.sum<number>('lp.quantidadeMilesimos'), e2.lit(0)).as('s'))
+        .whereRef('lp.ofertaProdutoId', '=', 'op.id')
+        .as('paraLotesMil'),
+    )
     .where('o.cicloid', '=', cicloid)
-    .where((eb) => eb.or([eb('o.finalizada', '=', true), eb.exists(eb.selectFrom('composicaoproduto as usa').select('usa.id').whereRef('usa.ofertaProdutoId', '=', 'op.id'))]))
+    .where((eb) => eb.or([
+      eb('o.finalizada', '=', true),
+      eb.exists(eb.selectFrom('composicaoproduto as usa').select('usa.id').whereRef('usa.ofertaProdutoId', '=', 'op.id')),
+      eb.exists(eb.selectFrom('loteproduto as usaLote').select('usaLote.id').whereRef('usaLote.ofertaProdutoId', '=', 'op.id')),
+    ]))
     .orderBy('p.nome')
     .orderBy('op.valorCentavos')
     .orderBy('op.id')
     .execute();
-  return linhas.map((l) => ({ ...l, finalizada: Boolean(l.finalizada), paraCestasMil: Number(l.paraCestasMil ?? 0) }));
+  return linhas.map((l) => ({ ...l, finalizada: Boolean(l.finalizada), paraCestasMil: Number(l.paraCestasMil ?? 0), paraLotesMil: Number(l.paraLotesMil ?? 0) }));
 }
 
 export interface ExtraDoCiclo {
@@ -63,21 +79,23 @@ export interface ExtraDoCiclo {
   readonly unidade: string;
   readonly publicadoMil: number;
   readonly valorCentavos: number;
+  /** The venda_direta market it was released to; null for a classic extra. */
+  readonly mercadoId: number | null;
 }
 
 export async function extrasPublicados(db: Db, cicloid: number): Promise<ExtraDoCiclo[]> {
   return db
     .selectFrom('cicloproduto as cp')
     .innerJoin('produto as p', 'p.id', 'cp.produtoId')
-    .select(['cp.id as cicloProdutoId', 'cp.produtoId', 'p.nome as produto', 'p.unidade', 'cp.quantidadeMilesimos as publicadoMil', 'cp.valorCentavos'])
+    .select(['cp.id as cicloProdutoId', 'cp.produtoId', 'p.nome as produto', 'p.unidade', 'cp.quantidadeMilesimos as publicadoMil', 'cp.valorCentavos', 'cp.mercadoId'])
     .where('cp.cicloid', '=', cicloid)
     .orderBy('cp.id')
     .execute();
 }
 
-/** Per-line room for extras: what baskets leave over of a final offer (a draft promises no more). */
+/** Per-line room for extras: what baskets and lots leave over of a final offer (a draft promises no more). */
 export function sobraDaLinha(l: LinhaOfertada): number {
-  return l.finalizada ? Math.max(0, l.ofertadoMil - l.paraCestasMil) : 0;
+  return l.finalizada ? Math.max(0, l.ofertadoMil - l.paraCestasMil - l.paraLotesMil) : 0;
 }
 
 /**
@@ -107,21 +125,34 @@ function qtd(mil: number, unidade: string): string {
   return `${formatarQuantidade(mil)} ${unidade}`;
 }
 
+/** The extras of each product added up: a product may be a classic extra and released to markets. */
+function extrasPorProduto(extras: readonly ExtraDoCiclo[]): ExtraDoCiclo[] {
+  const por = new Map<number, ExtraDoCiclo>();
+  for (const e of extras) {
+    const atual = por.get(e.produtoId);
+    por.set(e.produtoId, atual === undefined ? e : { ...atual, publicadoMil: atual.publicadoMil + e.publicadoMil });
+  }
+  return [...por.values()];
+}
+
 /**
- * The capacity rule: refuses (409) when compositions take more than a line offers, or baskets
- * plus published extras take more of a product than all its finalised offers together.
+ * The capacity rule: refuses (409) when compositions and lots take more than a line offers, or
+ * baskets, lots and published extras (classic or released to markets) take more of a product than
+ * all its finalised offers together.
  */
 export function conferirCapacidade(linhas: readonly LinhaOfertada[], extras: readonly ExtraDoCiclo[]): void {
   for (const l of linhas) {
-    if (l.paraCestasMil > l.ofertadoMil) {
+    const usado = l.paraCestasMil + l.paraLotesMil;
+    if (usado > l.ofertadoMil) {
+      const onde = l.paraLotesMil === 0 ? `nas cestas ${qtd(l.paraCestasMil, l.unidade)}` : `nas cestas ${qtd(l.paraCestasMil, l.unidade)}, nos lotes ${qtd(l.paraLotesMil, l.unidade)}`;
       throw new Conflito(
         'CAPACIDADE_EXCEDIDA',
-        `Faltam ${qtd(l.paraCestasMil - l.ofertadoMil, l.unidade)} de ${l.produto} de ${l.fornecedor}: ofertado ${qtd(l.ofertadoMil, l.unidade)}, nas cestas ${qtd(l.paraCestasMil, l.unidade)}`,
-        { ofertaProdutoId: l.ofertaProdutoId, produto: l.produto, fornecedor: l.fornecedor, faltando: paraNumero(l.paraCestasMil - l.ofertadoMil, ESCALA_QUANTIDADE) },
+        `Faltam ${qtd(usado - l.ofertadoMil, l.unidade)} de ${l.produto} de ${l.fornecedor}: ofertado ${qtd(l.ofertadoMil, l.unidade)}, ${onde}`,
+        { ofertaProdutoId: l.ofertaProdutoId, produto: l.produto, fornecedor: l.fornecedor, faltando: paraNumero(usado - l.ofertadoMil, ESCALA_QUANTIDADE) },
       );
     }
   }
-  for (const e of extras) {
+  for (const e of extrasPorProduto(extras)) {
     const doProduto = linhas.filter((l) => l.produtoId === e.produtoId);
     const sobra = doProduto.reduce((s, l) => s + sobraDaLinha(l), 0);
     if (e.publicadoMil > sobra) {
@@ -140,9 +171,9 @@ export function conferirCapacidade(linhas: readonly LinhaOfertada[], extras: rea
 /** Where one offered line goes in a cycle: planned (compositions, published extras) and ordered. */
 export interface EntregaDaLinha {
   readonly linha: LinhaOfertada;
-  /** Compositions × their quantidadeCestas, plus published extras attributed to this line. */
+  /** Compositions × their quantidadeCestas, plus lots, plus published extras attributed to this line. */
   readonly planejadoMil: number;
-  /** Compositions × baskets in confirmed orders, plus extras in confirmed orders attributed here. */
+  /** Compositions × baskets in confirmed orders, plus lots, plus extras in confirmed orders attributed here. */
   readonly pedidoMil: number;
   /** Extras in every saved order (confirmed or not) attributed here, for the surplus report. */
   readonly extrasReservadosMil: number;
@@ -202,10 +233,11 @@ export async function entregasDoCiclo(db: Db, cicloid: number): Promise<EntregaD
   const extraPlanejado = atribuirExtras(linhas, publicados);
   const extraPedido = atribuirExtras(linhas, confirmados);
   const extraReservado = atribuirExtras(linhas, reservados);
+  // A lot is ordered as it is composed: its buyer is named, so planned and ordered are the same.
   return linhas.map((l) => ({
     linha: l,
-    planejadoMil: (planejadoCestas.get(l.ofertaProdutoId) ?? 0) + (extraPlanejado.get(l.ofertaProdutoId) ?? 0),
-    pedidoMil: (pedidoCestas.get(l.ofertaProdutoId) ?? 0) + (extraPedido.get(l.ofertaProdutoId) ?? 0),
+    planejadoMil: (planejadoCestas.get(l.ofertaProdutoId) ?? 0) + l.paraLotesMil + (extraPlanejado.get(l.ofertaProdutoId) ?? 0),
+    pedidoMil: (pedidoCestas.get(l.ofertaProdutoId) ?? 0) + l.paraLotesMil + (extraPedido.get(l.ofertaProdutoId) ?? 0),
     extrasReservadosMil: extraReservado.get(l.ofertaProdutoId) ?? 0,
   }));
 }

@@ -234,16 +234,25 @@ export async function caixaDeSaida(db: Db, estado: EstadoDaMensagem | null, limi
 // ---------------------------------------------------------------------------------------------
 // The coordination's own message.
 
-/** Everyone in a cycle: its active suppliers with an offer and its active consumers with an order. */
-export async function pessoasDoCiclo(db: Db, cicloid: number): Promise<number[]> {
+/**
+ * Everyone in a cycle: its active suppliers with an offer and its active consumers with an order;
+ * with a market, that market's buyers only (orders with a line bought in it, and the buyers of
+ * its lots who have an account).
+ */
+export async function pessoasDoCiclo(db: Db, cicloid: number, mercadoId: number | null = null): Promise<number[]> {
   const linhas = await db
     .selectFrom('usuario as u')
     .select('u.id')
     .where('u.ativo', '=', true)
-    .where((eb) => eb.or([
-      eb.exists(eb.selectFrom('pedido as p').select('p.id').whereRef('p.usuarioid', '=', 'u.id').where('p.cicloid', '=', cicloid)),
-      eb.exists(eb.selectFrom('oferta as o').select('o.id').whereRef('o.usuarioid', '=', 'u.id').where('o.cicloid', '=', cicloid)),
-    ]))
+    .where((eb) => (mercadoId === null
+      ? eb.or([
+        eb.exists(eb.selectFrom('pedido as p').select('p.id').whereRef('p.usuarioid', '=', 'u.id').where('p.cicloid', '=', cicloid)),
+        eb.exists(eb.selectFrom('oferta as o').select('o.id').whereRef('o.usuarioid', '=', 'u.id').where('o.cicloid', '=', cicloid)),
+      ])
+      : eb.or([
+        eb.exists(eb.selectFrom('pedido as p').innerJoin('pedidoproduto as pp', 'pp.pedidoid', 'p.id').select('p.id').whereRef('p.usuarioid', '=', 'u.id').where('p.cicloid', '=', cicloid).where('pp.mercadoId', '=', mercadoId)),
+        eb.exists(eb.selectFrom('lote as l').select('l.id').whereRef('l.compradorUsuarioId', '=', 'u.id').where('l.cicloid', '=', cicloid).where('l.mercadoId', '=', mercadoId)),
+      ])))
     .orderBy('u.id')
     .execute();
   return linhas.map((l) => l.id);
@@ -253,14 +262,18 @@ export async function pessoasDoCiclo(db: Db, cicloid: number): Promise<number[]>
  * A coordinator's message to everyone in a cycle, written to the outbox in one transaction with
  * its audit line. Returns how many people it goes to.
  */
-export async function mensagemDaCoordenacao(banco: Banco, ator: Ator, cicloid: number, m: { assunto: string; texto: string }, avisos: Avisos, agora: Date): Promise<number> {
+export async function mensagemDaCoordenacao(banco: Banco, ator: Ator, cicloid: number, m: { assunto: string; texto: string; mercadoId: number | null }, avisos: Avisos, agora: Date): Promise<number> {
   return emTransacao(banco, async (trx) => {
     const ciclo = await trx.selectFrom('ciclo').select(['id', 'nome']).where('id', '=', cicloid).executeTakeFirst();
     if (ciclo === undefined) throw new NaoEncontrado('CICLO_NAO_ENCONTRADO', `Não encontramos o ciclo ${cicloid}`);
-    const usuarioids = await pessoasDoCiclo(trx, cicloid);
-    if (usuarioids.length === 0) throw new Conflito('SEM_DESTINATARIOS', `Ninguém ofertou nem pediu no ${ciclo.nome} ainda: não há a quem enviar`);
+    const mercado = m.mercadoId === null ? null : await trx.selectFrom('ciclomercado as cm').innerJoin('mercado as mm', 'mm.id', 'cm.mercadoId').select('mm.nome').where('cm.cicloid', '=', cicloid).where('cm.mercadoId', '=', m.mercadoId).executeTakeFirst();
+    if (mercado === undefined) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', { mercadoId: 'Este mercado não está no ciclo' });
+    const usuarioids = await pessoasDoCiclo(trx, cicloid, m.mercadoId);
+    if (usuarioids.length === 0) {
+      throw new Conflito('SEM_DESTINATARIOS', mercado === null ? `Ninguém ofertou nem pediu no ${ciclo.nome} ainda: não há a quem enviar` : `Ninguém comprou em ${mercado.nome} no ${ciclo.nome} ainda: não há a quem enviar`);
+    }
     await avisos.emitir(trx, { tipo: 'coordenacao', cicloid, usuarioids, assunto: m.assunto, texto: m.texto, remetente: ator.nome, momento: agora.toISOString() });
-    await auditar(trx, ator, agora, { acao: 'mensagem da coordenação', entidade: 'ciclo', entidadeId: cicloid, depois: { assunto: m.assunto, destinatarios: usuarioids.length } });
+    await auditar(trx, ator, agora, { acao: 'mensagem da coordenação', entidade: 'ciclo', entidadeId: cicloid, depois: { assunto: m.assunto, mercadoId: m.mercadoId, destinatarios: usuarioids.length } });
     return usuarioids.length;
   });
 }

@@ -306,6 +306,8 @@ export async function obterCiclo(db: Db, id: number, hoje: string): Promise<Cicl
       .innerJoin('produto', 'produto.id', 'cicloproduto.produtoId')
       .select(['cicloproduto.id', 'cicloproduto.produtoId', 'produto.nome', 'produto.unidade', 'cicloproduto.quantidadeMilesimos', 'cicloproduto.valorCentavos'])
       .where('cicloproduto.cicloid', '=', id)
+      // Items released to venda_direta markets have their own page (src/domain/mercados-do-ciclo.ts).
+      .where('cicloproduto.mercadoId', 'is', null)
       .orderBy('cicloproduto.id')
       .execute(),
     linhasOfertadas(db, id),
@@ -417,6 +419,7 @@ async function usoDosExtras(db: Db, cicloid: number) {
     .innerJoin('produto', 'produto.id', 'cicloproduto.produtoId')
     .select(['cicloproduto.id', 'cicloproduto.produtoId', 'produto.nome', 'produto.unidade', 'cicloproduto.reservadoMilesimos as pedidoMilesimos'])
     .where('cicloproduto.cicloid', '=', cicloid)
+    .where('cicloproduto.mercadoId', 'is', null)
     .execute();
   return new Map(linhas.map((l) => [l.id, { ...l, pedido: Number(l.pedidoMilesimos ?? 0) }]));
 }
@@ -470,6 +473,18 @@ async function reconciliarProdutos(trx: Db, cicloid: number, itens: readonly Pro
   const uso = await usoDosExtras(trx, cicloid);
   const porProduto = (produtoId: number) => [...uso.values()].find((u) => u.produtoId === produtoId);
   const mantidos = new Set<number>();
+  // A product is sold once per cycle: as a classic extra or released to one market (decisions.md).
+  const liberados = await trx
+    .selectFrom('cicloproduto as cp')
+    .innerJoin('mercado as m', 'm.id', 'cp.mercadoId')
+    .select(['cp.produtoId', 'm.nome'])
+    .where('cp.cicloid', '=', cicloid)
+    .execute();
+  const noMercado = Object.fromEntries(itens.flatMap((i) => {
+    const l = liberados.find((x) => x.produtoId === i.produtoId);
+    return l === undefined ? [] : [[i.campo, `Este produto está liberado para ${l.nome} neste ciclo: um produto é vendido uma vez por ciclo, como extra ou num mercado`]];
+  }));
+  if (Object.keys(noMercado).length > 0) throw new Conflito('PRODUTO_JA_NO_CICLO', 'Verifique os campos destacados', noMercado);
   for (const item of itens) {
     const atual = casar(uso, porProduto, item.id, item.produtoId, item.campo);
     const valores = { quantidadeMilesimos: item.quantidadeMilesimos, valorCentavos: item.valorCentavos, updatedAt: iso };
@@ -613,8 +628,11 @@ export async function salvarCiclo(banco: Banco, ator: Ator, id: number | null, l
       const [linhas, extras] = [await linhasOfertadas(trx, cicloid), await extrasPublicados(trx, cicloid)];
       const sobras = new Map(sobrasPorProduto(linhas).map((x) => [x.produtoId, x.sobraMilesimos]));
       const unidades = new Map(extras.map((e) => [e.produtoId, e.unidade]));
+      // What is released to venda_direta markets comes out of the same surplus.
+      const liberados = new Map<number, number>();
+      for (const e of extras) if (e.mercadoId !== null) liberados.set(e.produtoId, (liberados.get(e.produtoId) ?? 0) + e.publicadoMil);
       const acima = Object.fromEntries(lido.cicloProdutos.flatMap((p) => {
-        const sobra = sobras.get(p.produtoId) ?? 0;
+        const sobra = Math.max(0, (sobras.get(p.produtoId) ?? 0) - (liberados.get(p.produtoId) ?? 0));
         // `campo` names the row's product field; the refusal sits by its quantity.
         return p.quantidadeMilesimos > sobra ? [[p.campo.replace(/\.produtoId$/, '.quantidade'), `Passa da sobra das ofertas finalizadas: ${formatarQuantidade(sobra)} ${unidades.get(p.produtoId) ?? ''}`.trim()]] : [];
       }));
@@ -650,7 +668,8 @@ export async function apagarCiclo(banco: Banco, ator: Ator, id: number, agora: D
         referencias: { composições: composicoes.length },
       });
     }
-    for (const tabela of ['cicloentrega', 'ciclopontoentrega', 'ciclocesta', 'cicloproduto'] as const) await trx.deleteFrom(tabela).where('cicloid', '=', id).execute();
+    await trx.deleteFrom('ciclomercadoponto').where('cicloMercadoId', 'in', trx.selectFrom('ciclomercado').select('id').where('cicloid', '=', id)).execute();
+    for (const tabela of ['cicloentrega', 'ciclopontoentrega', 'ciclomercado', 'ciclocesta', 'cicloproduto'] as const) await trx.deleteFrom(tabela).where('cicloid', '=', id).execute();
     await trx.deleteFrom('ciclo').where('id', '=', id).execute();
     await auditar(trx, ator, agora, { acao: 'apagar', entidade: 'ciclo', entidadeId: id, antes });
   });

@@ -1,5 +1,6 @@
 import { emTransacao, type Banco, type Db } from '../db/banco.ts';
 import type { Ator } from './acesso.ts';
+import { conferirTetos } from './mercados-do-ciclo.ts';
 import { conferirCapacidade, extrasPublicados, linhasOfertadas, sobraDaLinha, type LinhaOfertada } from './alocacao.ts';
 import { auditar } from './auditoria.ts';
 import { cicloDasJanelas, exigirAberto } from './ciclos.ts';
@@ -214,6 +215,8 @@ export async function salvarComposicao(banco: Banco, ator: Ator, entrada: Entrad
         .execute();
     }
     conferirCapacidade(await linhasOfertadas(trx, cc.cicloid), await extrasPublicados(trx, cc.cicloid));
+    // A basket sold in a cesta market stays within the market's ceiling (DOMAIN.md).
+    await conferirTetos(trx, cc.cicloid);
     const depois = await paginaDaComposicao(trx, id);
     await auditar(trx, ator, agora, { acao: 'salvar', entidade: 'composicao', entidadeId: composicaoid, antes: antes.composicao, depois: depois.composicao });
     return depois;

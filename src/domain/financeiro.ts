@@ -10,7 +10,7 @@ import { auditar } from './auditoria.ts';
 import { cicloDasJanelas } from './ciclos.ts';
 import { valorDaQuantidade } from '../decimal.ts';
 import { Conflito, Invalido, NaoEncontrado, Proibido } from './erros.ts';
-import { carregarPedidosDoCiclo, taxaDoPedido, type Taxa } from './pedidos.ts';
+import { carregarPedidosDoCiclo, partesDoPedido, type Taxa, type ValorNoMercado } from './pedidos.ts';
 
 export interface Saldo {
   /** Credits minus debits; positive means the community owes the person. */
@@ -75,17 +75,22 @@ export async function contasDoCiclo(db: Db, cicloid: number, taxa: Taxa): Promis
   const pedidos = await db
     .selectFrom('pedido as p')
     .innerJoin('pedidoproduto as pp', 'pp.pedidoid', 'p.id')
-    .select(['p.usuarioid', 'pp.quantidadeMilesimos', 'pp.valorCentavos'])
+    .select(['p.usuarioid', 'pp.quantidadeMilesimos', 'pp.valorCentavos', 'pp.mercadoId', 'pp.taxaCentesimos'])
     .where('p.cicloid', '=', cicloid)
     .where('p.finalizado', '=', true)
     .execute();
-  const consumidores = new Map<number, { total: number; taxa: number }>();
+  const linhasPorPessoa = new Map<number, ValorNoMercado[]>();
   for (const l of pedidos) {
-    const c = consumidores.get(l.usuarioid) ?? { total: 0, taxa: 0 };
-    c.total += valorDaQuantidade(l.valorCentavos, l.quantidadeMilesimos);
-    consumidores.set(l.usuarioid, c);
+    const doConsumidor = linhasPorPessoa.get(l.usuarioid) ?? [];
+    doConsumidor.push({ subtotalCentavos: valorDaQuantidade(l.valorCentavos, l.quantidadeMilesimos), mercadoId: l.mercadoId, taxaCentesimos: l.taxaCentesimos });
+    linhasPorPessoa.set(l.usuarioid, doConsumidor);
   }
-  for (const c of consumidores.values()) c.taxa = taxaDoPedido(c.total, taxa);
+  // The same fee as the order shows: each market's on what was bought in it (pedidos.ts).
+  const consumidores = new Map<number, { total: number; taxa: number }>();
+  for (const [usuarioid, linhas] of linhasPorPessoa) {
+    const partes = partesDoPedido(linhas, taxa);
+    consumidores.set(usuarioid, { total: partes.reduce((s, x) => s + x.subtotalCentavos, 0), taxa: partes.reduce((s, x) => s + x.taxaCentavos, 0) });
+  }
 
   const fornecedores = new Map<number, number>();
   for (const e of await entregasDoCiclo(db, cicloid)) {

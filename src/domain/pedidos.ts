@@ -23,6 +23,42 @@ export function taxaDoPedido(totalCentavos: number, taxa: Taxa): number {
   return Math.floor((totalCentavos * taxa.percentualCentesimos + 5000) / 10000) + taxa.fixaCentavos;
 }
 
+/** A line's value, the market it was bought in (null: none) and that market's fee when it was written. */
+export interface ValorNoMercado {
+  readonly subtotalCentavos: number;
+  readonly mercadoId: number | null;
+  readonly taxaCentesimos: number | null;
+}
+
+/** What an order buys in one market (mercadoId null: outside any market) and the fee on it. */
+export interface ParteDoPedido {
+  readonly mercadoId: number | null;
+  readonly subtotalCentavos: number;
+  readonly taxaCentavos: number;
+  /** The market's fee, in hundredths of a percent; null outside markets (the TAXA_* settings). */
+  readonly taxaCentesimos: number | null;
+}
+
+/**
+ * The fee of an order (DOMAIN.md, "Fees"): each market's `taxaAdministrativa` on what is bought in
+ * it, rounded half-up per market; the TAXA_* settings on what is bought outside any market, as
+ * in a cycle without markets. Parts come in the order their first line does.
+ */
+export function partesDoPedido(linhas: readonly ValorNoMercado[], taxa: Taxa): ParteDoPedido[] {
+  const por = new Map<number | null, { subtotal: number; centesimos: number }>();
+  for (const l of linhas) {
+    const atual = por.get(l.mercadoId) ?? { subtotal: 0, centesimos: l.taxaCentesimos ?? 0 };
+    atual.subtotal += l.subtotalCentavos;
+    por.set(l.mercadoId, atual);
+  }
+  return [...por].map(([mercadoId, p]) => ({
+    mercadoId,
+    subtotalCentavos: p.subtotal,
+    taxaCentesimos: mercadoId === null ? null : p.centesimos,
+    taxaCentavos: mercadoId === null ? taxaDoPedido(p.subtotal, taxa) : taxaDoPedido(p.subtotal, { percentualCentesimos: p.centesimos, fixaCentavos: 0 }),
+  }));
+}
+
 export interface LinhaDoPedido {
   readonly id: number;
   readonly tipo: 'cesta' | 'extra';
@@ -34,6 +70,10 @@ export interface LinhaDoPedido {
   /** Price per unit (per basket), as ordered. */
   readonly valorCentavos: number;
   readonly subtotalCentavos: number;
+  /** The market it is bought in, with that market's fee then; null in a cycle without markets. */
+  readonly mercadoId: number | null;
+  readonly mercado: string | null;
+  readonly taxaCentesimos: number | null;
 }
 
 export interface Pedido {
@@ -51,6 +91,8 @@ export interface Pedido {
   readonly totalCentavos: number;
   readonly taxaCentavos: number;
   readonly totalComTaxaCentavos: number;
+  /** What is bought in each market and its fee, shown apart (one part in a cycle without markets). */
+  readonly partes: ReadonlyArray<ParteDoPedido & { readonly mercado: string | null }>;
 }
 
 /** When to pick up at a point in a cycle; any part may be unset. */
@@ -82,6 +124,9 @@ interface ItemLido {
   readonly cestaNome: string | null;
   readonly produtoNome: string | null;
   readonly unidade: string | null;
+  readonly mercadoId: number | null;
+  readonly mercadoNome: string | null;
+  readonly taxaCentesimos: number | null;
 }
 
 /** An order with its lines (in the order they were written) and its totals. */
@@ -92,14 +137,16 @@ function montarPedido(p: LinhaPedidoLida, linhas: readonly ItemLido[], taxa: Tax
       id: l.id, tipo: cesta ? 'cesta' : 'extra', cicloCestaId: l.cicloCestaId, cicloProdutoId: l.cicloProdutoId,
       nome: (cesta ? l.cestaNome : l.produtoNome) ?? '', unidade: cesta ? 'cesta' : (l.unidade ?? ''),
       quantidadeMilesimos: l.quantidadeMilesimos, valorCentavos: l.valorCentavos, subtotalCentavos: valorDaQuantidade(l.valorCentavos, l.quantidadeMilesimos),
+      mercadoId: l.mercadoId, mercado: l.mercadoNome, taxaCentesimos: l.taxaCentesimos,
     };
   });
   const total = produtos.reduce((s, i) => s + i.subtotalCentavos, 0);
-  const t = taxaDoPedido(total, taxa);
+  const partes = partesDoPedido(produtos, taxa).map((x) => ({ ...x, mercado: produtos.find((l) => l.mercadoId === x.mercadoId)?.mercado ?? null }));
+  const t = partes.reduce((s, x) => s + x.taxaCentavos, 0);
   return {
     pedidoId: p.id, cicloid: p.cicloid, usuarioid: p.usuarioid, usuario: { id: p.usuarioid, nome: p.usuarioNome }, pontoEntrega: { id: p.pontoEntregaId, nome: p.pontoNome, dataRetirada: p.dataRetirada, horaInicio: p.horaInicio, horaFim: p.horaFim },
     pontoEntregaId: p.pontoEntregaId, finalizado: p.finalizado, dataConfirmacao: p.dataConfirmacao,
-    produtos, totalCentavos: total, taxaCentavos: t, totalComTaxaCentavos: total + t,
+    produtos, totalCentavos: total, taxaCentavos: t, totalComTaxaCentavos: total + t, partes,
   };
 }
 
@@ -126,7 +173,9 @@ async function carregarPedidos(db: Db, filtro: { cicloid: number; usuarioid?: nu
     .leftJoin('cesta', 'cesta.id', 'cc.cestaId')
     .leftJoin('cicloproduto as cp', 'cp.id', 'pp.cicloProdutoId')
     .leftJoin('produto as pr', 'pr.id', 'cp.produtoId')
-    .select(['pp.id', 'pp.pedidoid', 'pp.cicloCestaId', 'pp.cicloProdutoId', 'pp.quantidadeMilesimos', 'pp.valorCentavos', 'cesta.nome as cestaNome', 'pr.nome as produtoNome', 'pr.unidade']);
+    .leftJoin('mercado as m', 'm.id', 'pp.mercadoId')
+    .select(['pp.id', 'pp.pedidoid', 'pp.cicloCestaId', 'pp.cicloProdutoId', 'pp.quantidadeMilesimos', 'pp.valorCentavos', 'cesta.nome as cestaNome', 'pr.nome as produtoNome', 'pr.unidade'])
+    .select(['pp.mercadoId', 'm.nome as mercadoNome', 'pp.taxaCentesimos']);
   ql = ql.where('p.cicloid', '=', filtro.cicloid);
   // Stryker disable next-line ConditionalExpression: lines are grouped by order, so other people's lines are read but never shown
   if (filtro.usuarioid !== undefined) ql = ql.where('p.usuarioid', '=', filtro.usuarioid);
@@ -156,9 +205,11 @@ function consultaDoPedido(db: Db) {
     .leftJoin('cesta', 'cesta.id', 'cc.cestaId')
     .leftJoin('cicloproduto as cp', 'cp.id', 'pp.cicloProdutoId')
     .leftJoin('produto as pr', 'pr.id', 'cp.produtoId')
+    .leftJoin('mercado as m', 'm.id', 'pp.mercadoId')
     .select(['p.id', 'p.cicloid', 'p.usuarioid', 'u.nome as usuarioNome', 'p.pontoEntregaId', 'pe.nome as pontoNome', 'p.finalizado', 'p.dataConfirmacao'])
     .select(['cpe.dataRetirada', 'cpe.horaInicio', 'cpe.horaFim'])
     .select(['pp.id as itemId', 'pp.cicloCestaId', 'pp.cicloProdutoId', 'pp.quantidadeMilesimos', 'pp.valorCentavos', 'cesta.nome as cestaNome', 'pr.nome as produtoNome', 'pr.unidade'])
+    .select(['pp.mercadoId', 'm.nome as mercadoNome', 'pp.taxaCentesimos'])
     .orderBy('pp.id');
 }
 
@@ -174,7 +225,10 @@ async function carregarUmPedido(db: Db, filtro: { cicloid: number; usuarioid: nu
   for (const l of linhas) {
     // Stryker disable next-line all: only an order without lines gives null line columns, and a save always writes at least one line
     if (l.itemId === null || l.quantidadeMilesimos === null || l.valorCentavos === null) continue;
-    itens.push({ id: l.itemId, cicloCestaId: l.cicloCestaId, cicloProdutoId: l.cicloProdutoId, quantidadeMilesimos: l.quantidadeMilesimos, valorCentavos: l.valorCentavos, cestaNome: l.cestaNome, produtoNome: l.produtoNome, unidade: l.unidade });
+    itens.push({
+      id: l.itemId, cicloCestaId: l.cicloCestaId, cicloProdutoId: l.cicloProdutoId, quantidadeMilesimos: l.quantidadeMilesimos, valorCentavos: l.valorCentavos,
+      cestaNome: l.cestaNome, produtoNome: l.produtoNome, unidade: l.unidade, mercadoId: l.mercadoId, mercadoNome: l.mercadoNome, taxaCentesimos: l.taxaCentesimos,
+    });
   }
   return montarPedido(primeira, itens, taxa);
 }
@@ -190,6 +244,8 @@ export interface CestaParaPedir {
   readonly composicao: Array<{ produto: string; quantidadeMilesimos: number; unidade: string }>;
   /** Nothing composed in it yet: not for sale until the coordinator composes it. */
   readonly emComposicao: boolean;
+  /** The cesta market that sells it; null in a cycle without markets. */
+  readonly mercado: string | null;
 }
 
 export interface ExtraParaPedir {
@@ -199,6 +255,8 @@ export interface ExtraParaPedir {
   readonly unidade: string;
   readonly valorCentavos: number;
   readonly disponivelMilesimos: number;
+  /** The venda_direta market it was released to; null for a classic extra. */
+  readonly mercado: string | null;
 }
 
 /** A basket of a cycle as the order page shows it, before availability. */
@@ -218,7 +276,8 @@ export async function catalogoDoCiclo(db: Db, cicloid: number): Promise<Catalogo
     db
       .selectFrom('ciclocesta as cc')
       .innerJoin('cesta', 'cesta.id', 'cc.cestaId')
-      .select(['cc.id as cicloCestaId', 'cc.cestaId', 'cesta.nome', 'cesta.descricao', 'cesta.valorReferenciaCentavos', 'cc.quantidadeCestas'])
+      .leftJoin('mercado as m', 'm.id', 'cc.mercadoId')
+      .select(['cc.id as cicloCestaId', 'cc.cestaId', 'cesta.nome', 'cesta.descricao', 'cesta.valorReferenciaCentavos', 'cc.quantidadeCestas', 'm.nome as mercado'])
       .where('cc.cicloid', '=', cicloid)
       .where('cesta.ativo', '=', true)
       .orderBy('cc.id')
@@ -226,7 +285,8 @@ export async function catalogoDoCiclo(db: Db, cicloid: number): Promise<Catalogo
     db
       .selectFrom('cicloproduto as cp')
       .innerJoin('produto as p', 'p.id', 'cp.produtoId')
-      .select(['cp.id as cicloProdutoId', 'cp.produtoId', 'p.nome', 'p.unidade', 'cp.valorCentavos', 'cp.quantidadeMilesimos'])
+      .leftJoin('mercado as m', 'm.id', 'cp.mercadoId')
+      .select(['cp.id as cicloProdutoId', 'cp.produtoId', 'p.nome', 'p.unidade', 'cp.valorCentavos', 'cp.quantidadeMilesimos', 'm.nome as mercado'])
       .where('cp.cicloid', '=', cicloid)
       .orderBy('p.nome')
       .execute(),
@@ -264,10 +324,11 @@ export async function catalogoDoCiclo(db: Db, cicloid: number): Promise<Catalogo
       valorCentavos: c.valorReferenciaCentavos, quantidadeCestas: c.quantidadeCestas,
       composicao: [...(dentro.get(c.cicloCestaId)?.values() ?? [])].map(paraMostrar),
       emComposicao: !dentro.has(c.cicloCestaId),
+      mercado: c.mercado,
     })),
     extras: extras.map((e) => ({
       cicloProdutoId: e.cicloProdutoId, produtoId: e.produtoId, nome: e.nome, unidade: e.unidade,
-      valorCentavos: e.valorCentavos, quantidadeMilesimos: e.quantidadeMilesimos,
+      valorCentavos: e.valorCentavos, quantidadeMilesimos: e.quantidadeMilesimos, mercado: e.mercado,
     })),
   };
 }
@@ -368,8 +429,9 @@ export function regrasDasLinhas(linhas: readonly LinhaPedida[]): Record<string, 
 /**
  * The order's pickup point: active, and one the cycle serves when it lists its points (a cycle
  * with none serves every active point). One query on the way in; the names only on a refusal.
+ * When the order buys in the cycle's markets, the markets decide (pontoDosMercados) instead.
  */
-async function pontoDoPedido(trx: Db, cicloid: number, pontoEntregaId: number): Promise<HorarioDeRetirada & { id: number; nome: string }> {
+async function pontoDoPedido(trx: Db, cicloid: number, pontoEntregaId: number, mercadosDecidem: boolean): Promise<HorarioDeRetirada & { id: number; nome: string }> {
   const ponto = await trx
     .selectFrom('pontoentrega as pe')
     .leftJoin('ciclopontoentrega as cp', (j) => j.onRef('cp.pontoEntregaId', '=', 'pe.id').on('cp.cicloid', '=', cicloid))
@@ -379,13 +441,49 @@ async function pontoDoPedido(trx: Db, cicloid: number, pontoEntregaId: number): 
     .where('pe.ativo', '=', true)
     .executeTakeFirst();
   if (ponto === undefined) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', { pontoEntregaId: 'Ponto de entrega inexistente ou inativo' });
-  if (ponto.linha === null && Boolean(Number(ponto.cicloTemPontos))) {
+  if (!mercadosDecidem && ponto.linha === null && Boolean(Number(ponto.cicloTemPontos))) {
     const doCiclo = await pontosDoCiclo(trx, cicloid);
     throw new Invalido('VALIDACAO', 'Verifique os campos destacados', {
       pontoEntregaId: `Este ciclo não entrega em ${ponto.nome}. Escolha um dos pontos do ciclo: ${doCiclo.map((p) => p.nome).join(', ')}`,
     });
   }
   return { id: ponto.id, nome: ponto.nome, dataRetirada: ponto.dataRetirada, horaInicio: ponto.horaInicio, horaFim: ponto.horaFim };
+}
+
+/**
+ * DOMAIN.md, "Orders": the pickup point must be one that every line's market offers (a market of
+ * the cycle with no points of its own, and the lines bought outside any market, go by the cycle's
+ * points). Refused with 400 naming the points that would serve them all, or saying none does.
+ */
+async function pontoDosMercados(trx: Db, cicloid: number, pontoEntregaId: number, mercadoIds: ReadonlySet<number>, temLinhasSemMercado: boolean): Promise<void> {
+  const [doCiclo, ativos, dosMercados] = await Promise.all([
+    pontosDoCiclo(trx, cicloid),
+    trx.selectFrom('pontoentrega').select(['id', 'nome']).where('ativo', '=', true).orderBy('nomeChave').execute(),
+    trx
+      .selectFrom('ciclomercado as cm')
+      .innerJoin('mercado as m', 'm.id', 'cm.mercadoId')
+      .leftJoin('ciclomercadoponto as cmp', 'cmp.cicloMercadoId', 'cm.id')
+      .select(['cm.mercadoId', 'm.nome', 'cmp.pontoEntregaId'])
+      .where('cm.cicloid', '=', cicloid)
+      .where('cm.mercadoId', 'in', [...mercadoIds])
+      .execute(),
+  ]);
+  const nomes = new Map(ativos.map((p) => [p.id, p.nome]));
+  const pontosDoCicloIds = doCiclo.length > 0 ? doCiclo.map((p) => p.pontoEntregaId) : ativos.map((p) => p.id);
+  const grupos: Array<{ nome: string; pontos: Set<number> }> = [];
+  for (const mercadoId of mercadoIds) {
+    const linhas = dosMercados.filter((l) => l.mercadoId === mercadoId);
+    const proprios = linhas.flatMap((l) => (l.pontoEntregaId === null ? [] : [l.pontoEntregaId]));
+    grupos.push({ nome: linhas[0]?.nome ?? String(mercadoId), pontos: new Set(proprios.length > 0 ? proprios : pontosDoCicloIds) });
+  }
+  if (temLinhasSemMercado) grupos.push({ nome: 'os itens fora dos mercados', pontos: new Set(pontosDoCicloIds) });
+  const servem = pontosDoCicloIds.concat(ativos.map((p) => p.id)).filter((id, i, todos) => todos.indexOf(id) === i && nomes.has(id) && grupos.every((g) => g.pontos.has(id)));
+  if (servem.includes(pontoEntregaId)) return;
+  const nome = (id: number) => nomes.get(id) ?? String(id);
+  const mensagem = servem.length > 0
+    ? `Este ponto não serve todos os itens do pedido. Pontos que servem: ${servem.map(nome).join(', ')}`
+    : `Nenhum ponto serve todos os itens do pedido: ${grupos.map((g) => `${g.nome} entrega em ${[...g.pontos].map(nome).join(', ')}`).join('; ')}. Tire do pedido os itens de um dos mercados`;
+  throw new Invalido('VALIDACAO', 'Verifique os campos destacados', { pontoEntregaId: mensagem, pontosQueServem: servem });
 }
 
 export interface OpcoesPedido {
@@ -412,7 +510,6 @@ export async function salvarPedido(banco: Banco, ator: Ator, entrada: EntradaPed
     const usuarioid = consumidor.id;
     const ciclo = await cicloDasJanelas(trx, cicloid, 'pedido');
     const { foraDaJanela } = exigirJanela(ciclo, opcoes.hoje, 'pedido', ehGestor(ator));
-    const ponto = await pontoDoPedido(trx, cicloid, pontoEntregaId);
     // Stryker disable next-line ArrayDeclaration: a bogus id matches no row (and locks none on SQLite)
     const idsCestas = linhas.flatMap((l) => l.cicloCestaId ?? []);
     // Stryker disable next-line ArrayDeclaration: see above
@@ -424,8 +521,9 @@ export async function salvarPedido(banco: Banco, ator: Ator, entrada: EntradaPed
     const cestas = idsCestas.length === 0 ? [] : await trx
       .selectFrom('ciclocesta as cc')
       .innerJoin('cesta', 'cesta.id', 'cc.cestaId')
+      .leftJoin('mercado as m', 'm.id', 'cc.mercadoId')
       .select(['cc.id', 'cc.cicloid', 'cc.quantidadeCestas', 'cesta.nome', 'cesta.valorReferenciaCentavos', 'cesta.ativo'])
-      .select('cc.reservadoMilesimos')
+      .select(['cc.reservadoMilesimos', 'cc.mercadoId', 'm.nome as mercadoNome', 'm.taxaAdministrativaCentesimos as taxaCentesimos'])
       .select((eb) => eb.exists(eb
         .selectFrom('composicao as c')
         .innerJoin('composicaoproduto as x', 'x.composicaoid', 'c.id')
@@ -437,8 +535,9 @@ export async function salvarPedido(banco: Banco, ator: Ator, entrada: EntradaPed
     const extras = idsExtras.length === 0 ? [] : await trx
       .selectFrom('cicloproduto as cp')
       .innerJoin('produto as p', 'p.id', 'cp.produtoId')
+      .leftJoin('mercado as m', 'm.id', 'cp.mercadoId')
       .select(['cp.id', 'cp.cicloid', 'cp.quantidadeMilesimos', 'cp.valorCentavos', 'p.nome', 'p.unidade'])
-      .select('cp.reservadoMilesimos')
+      .select(['cp.reservadoMilesimos', 'cp.mercadoId', 'm.nome as mercadoNome', 'm.taxaAdministrativaCentesimos as taxaCentesimos'])
       .where('cp.id', 'in', idsExtras)
       .execute();
     // Each line's basket or extra, on sale in this very cycle (an inactive basket is not).
@@ -455,6 +554,9 @@ export async function salvarPedido(banco: Banco, ator: Ator, entrada: EntradaPed
     if (Object.keys(fora).length > 0) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', fora);
     const noutraUnidade = alvos.flatMap((a) => unidadeTrocada(a.l.unidadeEscrita, a.extra?.unidade, `${a.l.campo}.quantidade`));
     if (noutraUnidade.length > 0) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', Object.fromEntries(noutraUnidade));
+    const mercadoIds = new Set(alvos.flatMap((a) => (a.cesta ?? a.extra).mercadoId ?? []));
+    const ponto = await pontoDoPedido(trx, cicloid, pontoEntregaId, mercadoIds.size > 0);
+    if (mercadoIds.size > 0) await pontoDosMercados(trx, cicloid, pontoEntregaId, mercadoIds, alvos.some((a) => (a.cesta ?? a.extra).mercadoId === null));
     // What everyone else reserves: the row's counter (kept by triggers, read under the row lock)
     // minus what this consumer's own saved order holds of the same line.
     // Stryker disable next-line ArrayDeclaration: a bogus earlier line keys to no line of the order
@@ -507,27 +609,35 @@ export async function salvarPedido(banco: Banco, ator: Ator, entrada: EntradaPed
       criado = gravado.createdAt === iso;
     }
     // Stryker disable next-line ArrayDeclaration: a bogus earlier line keys to no line of the order
-    const precoAnterior = new Map((antes?.produtos ?? []).map((p) => [chaveDaLinha(p), p.valorCentavos]));
+    const anterior = new Map((antes?.produtos ?? []).map((p) => [chaveDaLinha(p), p]));
     await trx.deleteFrom('pedidoproduto').where('pedidoid', '=', pedidoId).execute();
-    // A line already ordered keeps the price it was ordered at.
-    const itens = alvos.map(({ l, cesta, extra }) => ({
-      l, valorCentavos: precoAnterior.get(chaveDaLinha(l)) ?? (cesta !== undefined ? cesta.valorReferenciaCentavos : extra.valorCentavos),
-      cestaNome: cesta?.nome ?? null, produtoNome: extra?.nome ?? null, unidade: extra?.unidade ?? null,
-    }));
+    // A line already ordered keeps the price, and the market's fee, it was ordered at.
+    const itens = alvos.map(({ l, cesta, extra }) => {
+      const ja = anterior.get(chaveDaLinha(l));
+      const vendido = cesta ?? extra;
+      return {
+        l, valorCentavos: ja?.valorCentavos ?? (cesta !== undefined ? cesta.valorReferenciaCentavos : extra.valorCentavos),
+        cestaNome: cesta?.nome ?? null, produtoNome: extra?.nome ?? null, unidade: extra?.unidade ?? null,
+        mercadoId: vendido.mercadoId, mercadoNome: vendido.mercadoNome,
+        taxaCentesimos: vendido.mercadoId === null ? null : (ja !== undefined && ja.mercadoId === vendido.mercadoId ? ja.taxaCentesimos : (vendido.taxaCentesimos ?? 0)),
+      };
+    });
     const escritos = await trx
       .insertInto('pedidoproduto')
-      .values(itens.map(({ l, valorCentavos }) => ({ pedidoid: pedidoId, cicloCestaId: l.cicloCestaId, cicloProdutoId: l.cicloProdutoId, quantidadeMilesimos: l.quantidadeMilesimos, valorCentavos, createdAt: iso, updatedAt: iso })))
+      .values(itens.map(({ l, valorCentavos, mercadoId, taxaCentesimos }) => ({
+        pedidoid: pedidoId, cicloCestaId: l.cicloCestaId, cicloProdutoId: l.cicloProdutoId, quantidadeMilesimos: l.quantidadeMilesimos, valorCentavos, mercadoId, taxaCentesimos, createdAt: iso, updatedAt: iso,
+      })))
       .returning(['id', 'cicloCestaId', 'cicloProdutoId'])
       .execute();
     // NOTE: the saved order is built from what was just written instead of read back: every name
     // and price is already in hand. RETURNING promises no row order, so lines are matched by key
     // (unique in an order) and sorted by id, as the loaders sort them.
     const idPorChave = new Map(escritos.map((e) => [chaveDaLinha(e), e.id]));
-    const lidos: ItemLido[] = itens.map(({ l, valorCentavos, cestaNome, produtoNome, unidade }) => {
+    const lidos: ItemLido[] = itens.map(({ l, ...item }) => {
       const id = idPorChave.get(chaveDaLinha(l));
       // Stryker disable next-line ConditionalExpression: every line written comes back; this only narrows the type
       if (id === undefined) throw new Error('linha do pedido gravada sem id');
-      return { id, cicloCestaId: l.cicloCestaId, cicloProdutoId: l.cicloProdutoId, quantidadeMilesimos: l.quantidadeMilesimos, valorCentavos, cestaNome, produtoNome, unidade };
+      return { id, cicloCestaId: l.cicloCestaId, cicloProdutoId: l.cicloProdutoId, quantidadeMilesimos: l.quantidadeMilesimos, ...item };
     });
     // Stryker disable next-line all: SQLite returns rows in insertion order, so only PostgreSQL could tell
     lidos.sort((a, b) => a.id - b.id);

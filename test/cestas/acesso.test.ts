@@ -8,7 +8,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { criarCesta, criarCiclo, criarPonto, criarProduto, criarUsuario } from '../helpers/fabricas.ts';
+import { criarMercadoNoBanco } from '../mercados/apoio.ts';
+import { criarCesta, criarCiclo, criarOfertaFinalizada, criarPonto, criarProduto, criarUsuario } from '../helpers/fabricas.ts';
 import { entrarComo, navegadorComSessao, type Pessoa } from '../helpers/sessoes.ts';
 import { iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
 
@@ -70,6 +71,15 @@ export const MATRIZ: Readonly<Record<string, Linha>> = {
   'POST /avisos/sair/:token': PUBLICO,
   'GET /mensagens': ESCRITA,
   'POST /mensagens/:id/reenviar': ESCRITA,
+  'GET /ciclo/:id/mercados': LEITURA,
+  'POST /ciclo/:id/mercados': ESCRITA,
+  'GET /ciclo/:id/mercado/:mercadoId/liberar': LEITURA,
+  'POST /ciclo/:id/mercado/:mercadoId/liberar': ESCRITA,
+  'GET /ciclo/:id/lotes': LEITURA,
+  'POST /ciclo/:id/lotes': ESCRITA,
+  'GET /ciclo/:id/lotes/:loteId': LEITURA,
+  'POST /ciclo/:id/lotes/:loteId': ESCRITA,
+  'POST /ciclo/:id/lotes/:loteId/apagar': ESCRITA,
   'GET /ciclo/:id/mensagem': ESCRITA,
   'POST /ciclo/:id/mensagem': ESCRITA,
   'POST /usuario/:id/liberarlogin': SO_MASTER,
@@ -126,6 +136,7 @@ export const MATRIZ: Readonly<Record<string, Linha>> = {
 const TABELAS_VIGIADAS = [
   'categoria', 'cesta', 'produto', 'pontoentrega', 'usuario', 'ciclo', 'cicloentrega', 'ciclopontoentrega', 'ciclocesta', 'cicloproduto', 'auditoria',
   'oferta', 'ofertaproduto', 'composicao', 'composicaoproduto', 'pedido', 'pedidoproduto', 'movimentacao', 'mensagem',
+  'ciclomercado', 'ciclomercadoponto', 'lote', 'loteproduto',
 ] as const;
 
 describe('matriz de acesso da face Cestas', () => {
@@ -166,7 +177,28 @@ describe('matriz de acesso da face Cestas', () => {
       descricao: 'Pagamento', arquivo: nome, createdAt: iso, updatedAt: iso,
     }).returning('id').executeTakeFirstOrThrow();
     ids.set('movimentacao', mov.id);
+    // The cycle serves a venda_direta and a lote market, with a lot drawn from an offer line.
+    const dono = await amb.banco.insertInto('appuser').values({ providerId: 'idp|matriz', email: 'matriz@mercados.org', emailChave: 'matriz@mercados.org', name: 'Matriz', avatar: null, createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow();
+    const direta = await criarMercadoNoBanco(amb.banco, { adminId: dono.id, tipo: 'venda_direta' });
+    const deLote = await criarMercadoNoBanco(amb.banco, { adminId: dono.id, tipo: 'lote' });
+    await amb.banco.insertInto('ciclomercado').values([
+      { cicloid: ids.get('ciclo') ?? 0, mercadoId: direta.id, ordemAtendimento: 1, createdAt: iso, updatedAt: iso },
+      { cicloid: ids.get('ciclo') ?? 0, mercadoId: deLote.id, ordemAtendimento: 2, createdAt: iso, updatedAt: iso },
+    ]).execute();
+    ids.set('mercadoDireta', direta.id);
+    ids.set('mercadoLote', deLote.id);
+    const ofertado = await criarOfertaFinalizada(amb.banco, ids.get('ciclo') ?? 0, [{ produtoId: ids.get('produto') ?? 0, quantidadeMilesimos: 1_000_000, valorCentavos: 100 }]);
+    ids.set('ofertaProduto', ofertado.linhas[0] ?? 0);
+    ids.set('lote', await loteNovo());
   });
+
+  /** A lot of one kilo in the matrix cycle (a delete cell takes its own). */
+  async function loteNovo(): Promise<number> {
+    const iso = new Date().toISOString();
+    const lote = await amb.banco.insertInto('lote').values({ cicloid: ids.get('ciclo') ?? 0, mercadoId: ids.get('mercadoLote') ?? 0, comprador: 'Escola', pontoEntregaId: ids.get('pontoentrega') ?? 0, valorAlvoCentavos: 100, createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow();
+    await amb.banco.insertInto('loteproduto').values({ loteid: lote.id, ofertaProdutoId: ids.get('ofertaProduto') ?? 0, quantidadeMilesimos: 1000, createdAt: iso, updatedAt: iso }).execute();
+    return lote.id;
+  }
   after(() => amb.fechar());
 
   async function retrato(): Promise<string> {
@@ -207,6 +239,8 @@ describe('matriz de acesso da face Cestas', () => {
     if (modelo === '/downloadpedidosfornecedoresciclos') return `${modelo}?ciclos=${ids.get('ciclo')}`;
     if (modelo === '/avisos/sair/:token') return `/avisos/sair/${amb.servicos.cestas?.correio?.tokenDeCancelar(ids.get('usuario') ?? 0, 'oferta_aberta') ?? ''}`;
     if (modelo === '/mensagens/:id/reenviar') return `/mensagens/${await mensagemEnviada()}/reenviar`;
+    if (modelo.includes(':mercadoId')) return modelo.replace(':id', String(ids.get('ciclo'))).replace(':mercadoId', String(ids.get('mercadoDireta')));
+    if (modelo.includes(':loteId')) return modelo.replace(':id', String(ids.get('ciclo'))).replace(':loteId', String(modelo.endsWith('/apagar') ? await loteNovo() : ids.get('lote')));
     if (!modelo.includes(':id')) return modelo;
     const prefixo = modelo.split('/')[1] ?? '';
     const proprio = pessoas.get(papel)?.id;

@@ -140,10 +140,11 @@ describe('bordas das regras de janela, ciclo e composição', () => {
     interface PedidoLido { pedidoId: number; pedido: Record<string, unknown>; produtos: Array<Record<string, unknown>> }
     const semIds = (p: PedidoLido) => ({ ...p, produtos: p.produtos.map(({ id: _id, ...l }) => l) });
     const esperado = {
-      pedido: { pontoEntregaId: outroPonto, finalizado: false, total: 175, taxa: 0, totalComTaxa: 175 },
+      // A cycle without markets: one part, the community's fee (none here).
+      pedido: { pontoEntregaId: outroPonto, finalizado: false, total: 175, taxa: 0, totalComTaxa: 175, partes: [{ mercadoId: null, mercado: null, subtotal: 175, taxa: 0 }] },
       produtos: [
-        { tipo: 'cesta', cicloCestaId, cicloProdutoId: null, nome: cesta.nome, unidade: 'cesta', quantidade: 2, valor: 50, subtotal: 100 },
-        { tipo: 'extra', cicloCestaId: null, cicloProdutoId, nome: 'Mel', unidade: 'kg', quantidade: 3, valor: 25, subtotal: 75 },
+        { tipo: 'cesta', cicloCestaId, cicloProdutoId: null, nome: cesta.nome, unidade: 'cesta', quantidade: 2, valor: 50, subtotal: 100, mercadoId: null, mercado: null },
+        { tipo: 'extra', cicloCestaId: null, cicloProdutoId, nome: 'Mel', unidade: 'kg', quantidade: 3, valor: 25, subtotal: 75, mercadoId: null, mercado: null },
       ],
     };
     const { pedidoId, pedido: doPedido, produtos } = (await como('consumidor').getJson(`${amb.url}/pedidoconsumidores/${c.id}`)).json<{ data: PedidoLido }>().data;
@@ -152,7 +153,7 @@ describe('bordas das regras de janela, ciclo e composição', () => {
     const lugar = await amb.banco.selectFrom('pontoentrega').select(['id', 'nome']).where('id', '=', outroPonto).executeTakeFirstOrThrow();
     assert.deepEqual(semIds(pagina), {
       pedidoId, produtos: esperado.produtos,
-      pedido: { ...esperado.pedido, id: pedidoId, cicloid: c.id, usuarioid: pessoa.id, usuario: pessoa, pontoEntrega: lugar, dataConfirmacao: null },
+      pedido: { ...esperado.pedido, id: pedidoId, cicloid: c.id, usuarioid: pessoa.id, usuario: pessoa, pontoEntrega: { ...lugar, dataRetirada: null, horaInicio: null, horaFim: null }, dataConfirmacao: null },
     });
     const lista = (await como('admin').getJson(`${amb.url}/pedidosconsumidorestodos/${c.id}`)).json<{ data: { itens: PedidoLido[] } }>().data.itens;
     assert.deepEqual(lista.map(semIds), [semIds(pagina)], 'a lista da coordenação diz o mesmo');

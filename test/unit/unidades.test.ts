@@ -20,10 +20,10 @@ test('1,5 kg a R$ 12,34: a borda lê 1500 milésimos e 1234 centavos; o domínio
   assert.equal(subtotal, 1851, '18,51: meio centavo arredondado para cima');
   const linha: LinhaDoPedido = {
     id: 1, tipo: 'extra', cicloCestaId: null, cicloProdutoId: 7, nome: 'tomate', unidade: 'kg',
-    quantidadeMilesimos: milesimos, valorCentavos: centavos, subtotalCentavos: subtotal,
+    quantidadeMilesimos: milesimos, valorCentavos: centavos, subtotalCentavos: subtotal, mercadoId: null, mercado: null, taxaCentesimos: null,
   };
   // JSON: the contract's dot decimals.
-  assert.deepEqual(linhaDoPedidoJson(linha), { id: 1, tipo: 'extra', cicloCestaId: null, cicloProdutoId: 7, nome: 'tomate', unidade: 'kg', quantidade: 1.5, valor: 12.34, subtotal: 18.51 });
+  assert.deepEqual(linhaDoPedidoJson(linha), { id: 1, tipo: 'extra', cicloCestaId: null, cicloProdutoId: 7, nome: 'tomate', unidade: 'kg', quantidade: 1.5, valor: 12.34, subtotal: 18.51, mercadoId: null, mercado: null });
   // People: pt-BR.
   assert.equal(`${formatarQuantidade(linha.quantidadeMilesimos)} ${linha.unidade} · ${formatarReais(linha.subtotalCentavos)}`, '1,5 kg · R$ 18,51');
 });
@@ -32,6 +32,7 @@ test('o pedido em JSON: totais e taxa saem dos centavos do domínio, sem arredon
   const pedido: Pedido = {
     pedidoId: 9, cicloid: 2, usuarioid: 3, usuario: { id: 3, nome: 'Ana' }, pontoEntrega: { id: 4, nome: 'Sede', dataRetirada: null, horaInicio: null, horaFim: null }, pontoEntregaId: 4,
     finalizado: false, dataConfirmacao: null, produtos: [], totalCentavos: 10_001, taxaCentavos: 250, totalComTaxaCentavos: 10_251,
+    partes: [{ mercadoId: null, mercado: null, subtotalCentavos: 10_001, taxaCentavos: 250, taxaCentesimos: null }],
   };
   const json = pedidoJson(pedido);
   assert.equal(json.pedidoId, 9);

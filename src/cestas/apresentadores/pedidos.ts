@@ -9,15 +9,18 @@ import type { CestaParaPedir, ExtraParaPedir, LinhaDoPedido, Pedido } from '../.
 import { dinheiroJson, quantidadeJson } from './numeros.ts';
 
 export function linhaDoPedidoJson(l: LinhaDoPedido) {
-  const { quantidadeMilesimos, valorCentavos, subtotalCentavos, ...resto } = l;
+  const { quantidadeMilesimos, valorCentavos, subtotalCentavos, taxaCentesimos: _, ...resto } = l;
   return { ...resto, quantidade: quantidadeJson(quantidadeMilesimos), valor: dinheiroJson(valorCentavos), subtotal: dinheiroJson(subtotalCentavos) };
 }
 
 export function pedidoJson(p: Pedido) {
-  const { produtos, pedidoId, totalCentavos, taxaCentavos, totalComTaxaCentavos, ...resto } = p;
+  const { produtos, pedidoId, totalCentavos, taxaCentavos, totalComTaxaCentavos, partes, ...resto } = p;
   return {
     pedidoId,
-    pedido: { id: pedidoId, ...resto, total: dinheiroJson(totalCentavos), taxa: dinheiroJson(taxaCentavos), totalComTaxa: dinheiroJson(totalComTaxaCentavos) },
+    pedido: {
+      id: pedidoId, ...resto, total: dinheiroJson(totalCentavos), taxa: dinheiroJson(taxaCentavos), totalComTaxa: dinheiroJson(totalComTaxaCentavos),
+      partes: partes.map((x) => ({ mercadoId: x.mercadoId, mercado: x.mercado, subtotal: dinheiroJson(x.subtotalCentavos), taxa: dinheiroJson(x.taxaCentavos) })),
+    },
     produtos: produtos.map(linhaDoPedidoJson),
   };
 }

@@ -14,10 +14,11 @@ import { enviarJson, querJson, redirecionarComAviso, responder } from '../respos
 import { ParamsId, escrita, leitura, navegacao } from '../esquemas.ts';
 import { errosDeCampo } from './registros.ts';
 import { formularioMensagem, paginaAvisos, paginaCaixaDeSaida, paginaDeixarDeReceber } from '../views/avisos.ts';
+import { mercadosDoCiclo } from '../../domain/mercados-do-ciclo.ts';
 
 const Escolha = Type.Object({ recebe: Type.Array(Type.String(), { description: 'Os avisos opcionais que a pessoa recebe' }), ligado: Type.Boolean({ description: 'Se o serviço envia e-mails' }) });
 const CorpoEscolha = Corpo({ avisos: Type.Unsafe<unknown>({ type: ['array', 'string'], description: 'Os avisos opcionais a receber (lista; pode ser vazia)' }) }, 'A escolha dos avisos');
-const CorpoMensagem = Corpo({ assunto: NoFio.texto('Assunto'), texto: NoFio.texto('A mensagem') }, 'Uma mensagem da coordenação');
+const CorpoMensagem = Corpo({ assunto: NoFio.texto('Assunto'), texto: NoFio.texto('A mensagem'), mercadoId: NoFio.inteiro('Opcional: só aos compradores deste mercado do ciclo') }, 'Uma mensagem da coordenação');
 const Caixa = Type.Object({
   mensagens: Type.Array(Type.Object({
     id: Type.Integer(), tipo: Type.String(), para: Type.String(), assunto: Type.String(), estado: Type.String(), tentativas: Type.Integer(),
@@ -94,11 +95,12 @@ export function rotasAvisos(app: AppTipada, ctx: ContextoCestas): void {
     const ciclo = await ctx.banco.selectFrom('ciclo').select(['id', 'nome']).where('id', '=', id).executeTakeFirst();
     if (ciclo === undefined) throw new NaoEncontrado('CICLO_NAO_ENCONTRADO', `Não encontramos o ciclo ${id}`);
     const destinatarios = (await pessoasDoCiclo(ctx.banco, id)).length;
+    const mercados = await Promise.all((await mercadosDoCiclo(ctx.banco, id)).map(async (m) => ({ id: m.mercadoId, nome: m.nome, compradores: (await pessoasDoCiclo(ctx.banco, id, m.mercadoId)).length })));
     return responder(req, reply, {
       titulo: `Mensagem ao ${ciclo.nome}`,
       status,
       dados: { destinatarios },
-      corpo: () => html`${formularioMensagem(ciclo, destinatarios, valores, erros, req.sessao?.csrf ?? null, correio.ligado)}`,
+      corpo: () => html`${formularioMensagem(ciclo, destinatarios, mercados, valores, erros, req.sessao?.csrf ?? null, correio.ligado)}`,
     });
   }
 

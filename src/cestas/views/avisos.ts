@@ -67,13 +67,17 @@ export function paginaCaixaDeSaida(caixa: { mensagens: readonly MensagemNaCaixa[
 }
 
 /** /ciclo/:id/mensagem: a message to everyone in the cycle. */
-export function formularioMensagem(ciclo: { id: number; nome: string }, destinatarios: number, valores: Readonly<Record<string, unknown>>, erros: Readonly<Record<string, unknown>>, csrf: string | null, ligado: boolean): Html {
+export function formularioMensagem(ciclo: { id: number; nome: string }, destinatarios: number, mercados: ReadonlyArray<{ id: number; nome: string; compradores: number }>, valores: Readonly<Record<string, unknown>>, erros: Readonly<Record<string, unknown>>, csrf: string | null, ligado: boolean): Html {
   const v = (k: string) => (typeof valores[k] === 'string' ? valores[k] : '');
+  const pessoas = (n: number) => (n === 1 ? '1 pessoa' : `${n} pessoas`);
   const erro = (k: string) => (typeof erros[k] === 'string' ? html`<p class="erro" id="erro-${k}">${erros[k]}</p>` : '');
   return html`${aviso(ligado)}
   <p>Vai para <strong>${destinatarios === 1 ? '1 pessoa' : `${destinatarios} pessoas`}</strong> do ${ciclo.nome}: quem ofertou e quem pediu.</p>
   <form method="post" action="/ciclo/${ciclo.id}/mensagem" class="formulario">
     ${campoCsrf(csrf)}
+    ${mercados.length === 0 ? '' : html`<div class="campo${erros.mercadoId === undefined ? '' : ' com-erro'}"><label for="campo-mercadoId">Para quem</label>
+      <select id="campo-mercadoId" name="mercadoId"><option value="">Todos do ciclo (${pessoas(destinatarios)})</option>
+        ${mercados.map((m) => html`<option value="${m.id}" ${v('mercadoId') === String(m.id) ? html`selected` : ''}>Quem comprou em ${m.nome} (${pessoas(m.compradores)})</option>`)}</select>${erro('mercadoId')}</div>`}
     <div class="campo${erros.assunto === undefined ? '' : ' com-erro'}"><label for="campo-assunto">Assunto <span aria-hidden="true">*</span></label>
       <input id="campo-assunto" name="assunto" maxlength="120" required value="${v('assunto')}" ${erros.assunto === undefined ? '' : html`aria-invalid="true" aria-describedby="erro-assunto"`}>${erro('assunto')}</div>
     <div class="campo${erros.texto === undefined ? '' : ' com-erro'}"><label for="campo-texto">Mensagem <span aria-hidden="true">*</span></label>

@@ -169,6 +169,7 @@ function trabalhoDoCiclo(c: Ciclo, f: { csrf: string | null; somenteLeitura: boo
       ${c.cicloCestas.map((x) => html`<li><a class="botao secundario" href="/composicao/${x.id}">Compor ${x.nome}${x.composta ? '' : ' (em composição)'}</a></li>`)}
       <li><a class="botao secundario" href="#lista-cicloProdutos">Extras</a></li>
       <li><a class="botao secundario" href="/oferta-index?cicloid=${c.id}">Ofertas</a></li>
+      <li><a class="botao secundario" href="/ciclo/${c.id}/mercados">Mercados</a></li>
       <li><a class="botao secundario" href="/pedidosconsumidorestodos/${c.id}">Pedidos</a></li>
       <li><a class="botao secundario" href="/pedidosfornecedorestodos/${c.id}">Pedidos aos fornecedores</a></li>
       <li><a class="botao secundario" href="/pedidosfornecedoressobra/${c.id}">Sobra</a></li>

@@ -57,6 +57,7 @@ export function paginaPedido(p: PaginaPedido, csrf: string | null, falha: { erro
       <h3>${c.nome}</h3><p><strong>${reais(c.valorCentavos)}</strong> · <span data-disponivel>${c.emComposicao ? html`<span class="estado rascunho">em composição</span>` : c.disponivel > 0 ? `${c.disponivel} disponíveis` : 'esgotada'}</span></p>
       ${c.emComposicao ? html`<p class="nota">A coordenação ainda está montando esta cesta: ela poderá ser pedida quando estiver composta.</p>` : ''}
       ${c.descricao === null ? '' : html`<p class="nota">${c.descricao}</p>`}
+      ${c.mercado === null ? '' : html`<p class="nota">Vendida por ${c.mercado}</p>`}
       ${c.composicao.length === 0 ? '' : html`<details><summary>O que vem na cesta</summary><ul>${c.composicao.map((x) => html`<li>${x.produto}: ${quantidade(x.quantidadeMilesimos, x.unidade)}</li>`)}</ul></details>`}
       ${indisponivel ? '' : html`<input type="hidden" name="produtos[${i}][cicloCestaId]" value="${c.cicloCestaId}">
       <div class="campo${erro === null ? '' : ' com-erro'}">
@@ -71,7 +72,7 @@ export function paginaPedido(p: PaginaPedido, csrf: string | null, falha: { erro
       <tbody>${p.extras.map((e, j) => {
         const i = nCestas + j;
         const erro = erroDoCampo(falha.detalhes, `produtos.${i}.quantidade`);
-        return html`<tr data-linha data-preco="${precoParaScript(e.valorCentavos)}"><th scope="row"><label for="extra-${j}">${e.nome}</label></th>
+        return html`<tr data-linha data-preco="${precoParaScript(e.valorCentavos)}"><th scope="row"><label for="extra-${j}">${e.nome}</label>${e.mercado === null ? '' : html`<br><span class="nota">${e.mercado}</span>`}</th>
           <td data-rotulo="Preço">${reais(e.valorCentavos)}/${e.unidade}</td><td data-rotulo="Disponível">${quantidade(e.disponivelMilesimos, e.unidade)}</td>
           <td data-rotulo="Quantidade"><input type="hidden" name="produtos[${i}][cicloProdutoId]" value="${e.cicloProdutoId}">
           <input id="extra-${j}" name="produtos[${i}][quantidade]" inputmode="decimal" autocomplete="off" value="${qtd(i, `e${e.cicloProdutoId}`)}" data-quantidade data-escritas="${escritasDaUnidade(e.unidade).join(' ')}" ${ariaDoErro(erro)} ${ro ? html`disabled` : ''}>
@@ -128,14 +129,29 @@ export function paginaConfirmacao(pedido: Pedido, csrf: string | null, podeConfi
   ${podeConfirmar && !pedido.finalizado ? SCRIPT_FORMULARIOS : ''}`;
 }
 
+/** A fee in hundredths of a percent, as people write it: 1000 → "10%", 550 → "5,5%". */
+function percentual(centesimos: number): string {
+  const fracao = String(centesimos % 100).padStart(2, '0').replace(/0+$/, '');
+  return `${Math.trunc(centesimos / 100)}${fracao === '' ? '' : `,${fracao}`}%`;
+}
+
+/** The fee rows: one per market the order buys in (DOMAIN.md, Fees), or the community's one. */
+function linhasDaTaxa(pedido: Pedido): Html {
+  const comMercado = pedido.partes.some((x) => x.mercadoId !== null);
+  if (!comMercado) return html`<tr><th scope="row" colspan="3">Taxa administrativa</th><td class="num">${reais(pedido.taxaCentavos)}</td></tr>`;
+  return html`${pedido.partes.map((x) => html`<tr><th scope="row" colspan="3">${x.mercadoId === null
+    ? 'Taxa administrativa (itens fora dos mercados)'
+    : `Taxa de ${x.mercado ?? ''} (${percentual(x.taxaCentesimos ?? 0)} de ${reais(x.subtotalCentavos)})`}</th><td class="num">${reais(x.taxaCentavos)}</td></tr>`)}`;
+}
+
 export function tabelaDoPedido(pedido: Pedido): Html {
   // On a phone each item is a card, its cells labelled, and the totals stack below (tabela-cartoes).
   return html`<div class="tabela-rolavel" role="region" aria-label="Itens do pedido" tabindex="0"><table class="tabela-cartoes itens-do-pedido">
     <thead><tr><th scope="col">Item</th><th scope="col" class="num">Quantidade</th><th scope="col" class="num">Preço</th><th scope="col" class="num">Subtotal</th></tr></thead>
-    <tbody>${pedido.produtos.map((l) => html`<tr><th scope="row">${l.nome}</th><td class="num" data-rotulo="Quantidade">${quantidade(l.quantidadeMilesimos, l.unidade)}</td>
+    <tbody>${pedido.produtos.map((l) => html`<tr><th scope="row">${l.nome}${l.mercado === null ? '' : html`<br><span class="nota">${l.mercado}</span>`}</th><td class="num" data-rotulo="Quantidade">${quantidade(l.quantidadeMilesimos, l.unidade)}</td>
       <td class="num" data-rotulo="Preço">${reais(l.valorCentavos)}${l.cicloCestaId === null ? `/${l.unidade}` : ''}</td><td class="num" data-rotulo="Subtotal">${reais(l.subtotalCentavos)}</td></tr>`)}</tbody>
     <tfoot><tr><th scope="row" colspan="3">Total</th><td class="num">${reais(pedido.totalCentavos)}</td></tr>
-      <tr><th scope="row" colspan="3">Taxa administrativa</th><td class="num">${reais(pedido.taxaCentavos)}</td></tr>
+      ${linhasDaTaxa(pedido)}
       <tr><th scope="row" colspan="3">A pagar</th><td class="num"><strong>${reais(pedido.totalComTaxaCentavos)}</strong></td></tr></tfoot>
   </table></div>`;
 }
