@@ -11,6 +11,7 @@ import { versaoDosCiclos } from './20261121_2200_versao_dos_ciclos.ts';
 import { reservasContadas } from './20261121_2300_reservas_contadas.ts';
 import { vinculoDeLogin } from './20261124_1000_vinculo_de_login.ts';
 import { pontosDoCiclo } from './20261125_1000_pontos_do_ciclo.ts';
+import { umaConta } from './20261125_1200_uma_conta.ts';
 
 /** Every migration, in order. Never edit one after it has landed: add a new one. */
 const MIGRACOES: Record<string, FabricaMigracao> = {
@@ -25,6 +26,7 @@ const MIGRACOES: Record<string, FabricaMigracao> = {
   '20261121_2300_reservas_contadas': reservasContadas,
   '20261124_1000_vinculo_de_login': vinculoDeLogin,
   '20261125_1000_pontos_do_ciclo': pontosDoCiclo,
+  '20261125_1200_uma_conta': umaConta,
 };
 
 /** The names of every migration, in order: a database is up to date when it has applied them all. */
