@@ -62,7 +62,10 @@ export interface UsuarioTabela extends Datas {
   nomeChave: ColumnType<string | null, string, string>;
   email: string;
   emailChave: string;
-  /** JSON array of perfil values. */
+  /**
+   * JSON array of the person's roles, shared by both faces: the perfil values and, for the
+   * Mercados face, `adminMercado` (see src/domain/papeis.ts).
+   */
   perfil: string;
   nomeoficial: string | null;
   celular: string | null;
@@ -254,6 +257,10 @@ export interface AppUserTabela extends Datas {
   emailChave: string;
   name: string;
   avatar: string | null;
+  /** The person (Usuario) this account belongs to; null until the same verified e-mail has one (migration 20261126_1300). */
+  usuarioId: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Whether the provider vouched for `email` when it was stored: only such an account is linked to a person. */
+  emailVerificado: BoolPadrao;
 }
 
 /** Mercados: the spec's Profile; `name` is one of Administrador, AdminMercado, Fornecedor, Consumidor. */

@@ -1,6 +1,7 @@
 import { emTransacao, type Banco } from '../db/banco.ts';
 import type { NomePerfil } from '../domain/politica-mercados.ts';
 import type { TipoMercado } from '../domain/mercados.ts';
+import { unirPorEmail } from '../domain/pessoas.ts';
 import { chaveDeEmail } from '../domain/usuarios.ts';
 import { subDoEmail } from '../idp/provedor.ts';
 import { PESSOAS_DEMO } from './dados.ts';
@@ -8,16 +9,15 @@ import { PESSOAS_DEMO } from './dados.ts';
 /**
  * Demo content of the Mercados face: an account for each demo person, already carrying the
  * provider subject the development provider issues for that e-mail (so clicking the person on
- * its login page lands on this account), a few markets and their prices over the demo catalogue.
+ * its login page lands on this account) and linked to the person's Cestas record (one account,
+ * whose roles are the union of both lists), a few markets and their prices over the demo catalogue.
+ */
+/**
+ * The demo people's Mercados roles that have no Cestas perfil. The others come from their Cestas
+ * record (admin and master are Administrador, fornecedor Fornecedor, consumidor Consumidor).
  */
 const PERFIS_DEMO: Readonly<Record<string, readonly NomePerfil[]>> = {
-  'ana@exemplo.org': ['Administrador'],
-  'bruno@exemplo.org': ['AdminMercado'],
-  'clara@exemplo.org': ['Consumidor'],
-  'dora@exemplo.org': ['Fornecedor'],
-  'elias@exemplo.org': ['Fornecedor', 'Consumidor'],
-  'fabi@exemplo.org': ['Consumidor'],
-  'gabriel@exemplo.org': ['Consumidor'],
+  'elias@exemplo.org': ['AdminMercado'],
 };
 
 interface MercadoDemo {
@@ -40,7 +40,7 @@ const MERCADOS_DEMO: readonly MercadoDemo[] = [
     taxaAdministrativaCentesimos: 500,
     valorMaximoCestaCentavos: null,
     ativo: true,
-    admin: 'bruno@exemplo.org',
+    admin: 'elias@exemplo.org',
     precos: [['Alface crespa', 400], ['Tomate', 950], ['Ovos caipiras', 1900], ['Queijo minas frescal', 2700], ['Rúcula', 500, false]],
   },
   {
@@ -70,7 +70,7 @@ const MERCADOS_DEMO: readonly MercadoDemo[] = [
     taxaAdministrativaCentesimos: 500,
     valorMaximoCestaCentavos: null,
     ativo: false,
-    admin: 'bruno@exemplo.org',
+    admin: 'elias@exemplo.org',
     precos: [['Mandioca', 600]],
   },
 ];
@@ -92,15 +92,19 @@ export async function carregarDemoMercados(banco: Banco, agora: Date): Promise<v
     for (const p of PESSOAS_DEMO) {
       const { id } = await trx
         .insertInto('appuser')
-        .values({ providerId: subDoEmail(p.email), email: p.email, emailChave: chaveDeEmail(p.email), name: p.nome, avatar: null, ...datas })
+        .values({ providerId: subDoEmail(p.email), email: p.email, emailChave: chaveDeEmail(p.email), emailVerificado: true, name: p.nome, avatar: null, ...datas })
         .returning('id')
         .executeTakeFirstOrThrow();
       contas.set(p.email, id);
-      const nomes = PERFIS_DEMO[p.email] ?? ['Consumidor'];
-      await trx
-        .insertInto('appuserprofile')
-        .values(nomes.map((n) => ({ userId: id, profileId: exigir(perfis, n, 'o perfil'), ...datas })))
-        .execute();
+      const nomes = PERFIS_DEMO[p.email] ?? [];
+      if (nomes.length > 0) {
+        await trx
+          .insertInto('appuserprofile')
+          .values(nomes.map((n) => ({ userId: id, profileId: exigir(perfis, n, 'o perfil'), ...datas })))
+          .execute();
+      }
+      // The same person as the Cestas demo record with this e-mail: one account, the union of roles.
+      await unirPorEmail(trx, chaveDeEmail(p.email), agora);
     }
     const produtos = new Map((await trx.selectFrom('produto').select(['id', 'nome']).execute()).map((p) => [p.nome, p.id]));
     for (const m of MERCADOS_DEMO) {

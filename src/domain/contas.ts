@@ -6,12 +6,15 @@ import type { DB } from '../db/tipos.ts';
 import { auditar } from './auditoria.ts';
 import { Conflito, Invalido, Proibido, recusarInvalidos } from './erros.ts';
 import { PERFIL_PADRAO, PROFILES, atorDaAuditoria, autorizarMercados, type AtorMercados, type NomePerfil } from './politica-mercados.ts';
+import { gravarPapeis, lerPapeis, papeisComPerfisDoMercados, perfisDoMercados } from './papeis.ts';
+import { unirPorEmail } from './pessoas.ts';
 import { chaveDeEmail } from './usuarios.ts';
 import { EMAIL, conferirTexto } from './textos.ts';
 
 /**
  * Mercados accounts: the people who log in through the OAuth provider (the spec's User), their
- * access profiles, and the server-side sessions that carry their login between requests.
+ * access profiles, and the server-side sessions that carry their login between requests. An
+ * account linked to a person (src/domain/pessoas.ts) has the person's roles, read as profiles.
  */
 
 /** Server-side session lifetime, counted from login (spec, section 8). */
@@ -23,6 +26,8 @@ export interface Conta {
   readonly email: string;
   readonly name: string;
   readonly avatar: string | null;
+  /** The person's Cestas record (Usuario), once the account is linked to it; null before. */
+  readonly usuarioId: number | null;
   /** Profile names, in the canonical order of PROFILES. */
   readonly profiles: readonly NomePerfil[];
 }
@@ -104,21 +109,37 @@ interface LinhaContaPerfil {
   readonly email: string;
   readonly name: string;
   readonly avatar: string | null;
+  readonly usuarioId: number | null;
+  /** The linked person's stored roles and whether they are active (null when not linked). */
+  readonly papeis: string | null;
+  readonly pessoaAtiva: boolean | null;
+  /** One of the account's own profiles (an account not linked yet). */
   readonly perfil: string | null;
+}
+
+/**
+ * A linked account has its person's roles, mapped to profiles; an inactive person, refused
+ * everywhere in Cestas, holds none here. An account not linked has its own profile rows.
+ */
+function perfisDasLinhas(linhas: readonly [LinhaContaPerfil, ...LinhaContaPerfil[]]): NomePerfil[] {
+  const [primeira] = linhas;
+  if (primeira.usuarioId !== null) return primeira.pessoaAtiva === true ? perfisDoMercados(lerPapeis(primeira.papeis ?? '[]')) : [];
+  const nomes = new Set(linhas.map((l) => l.perfil));
+  return PROFILES.filter((p) => nomes.has(p));
 }
 
 /** Folds the rows of one account (one per profile, from a left join) into a Conta. */
 function paraConta(linhas: readonly LinhaContaPerfil[]): Conta | null {
   const primeira = linhas[0];
   if (primeira === undefined) return null;
-  const nomes = new Set(linhas.map((l) => l.perfil));
   return {
     id: primeira.id,
     providerId: primeira.providerId,
     email: primeira.email,
     name: primeira.name,
     avatar: primeira.avatar,
-    profiles: PROFILES.filter((p) => nomes.has(p)),
+    usuarioId: primeira.usuarioId,
+    profiles: perfisDasLinhas([primeira, ...linhas.slice(1)]),
   };
 }
 
@@ -133,12 +154,15 @@ function paraContas(linhas: readonly LinhaContaPerfil[]): Conta[] {
   return [...porId.values()].map((grupo) => paraConta(grupo)).filter((c): c is Conta => c !== null);
 }
 
+const COLUNAS_DA_CONTA = ['u.id', 'u.providerId', 'u.email', 'u.name', 'u.avatar', 'u.usuarioId', 'pe.perfil as papeis', 'pe.ativo as pessoaAtiva', 'p.name as perfil'] as const;
+
 function consultaDeContas(db: Db) {
   return db
     .selectFrom('appuser as u')
+    .leftJoin('usuario as pe', 'pe.id', 'u.usuarioId')
     .leftJoin('appuserprofile as up', 'up.userId', 'u.id')
     .leftJoin('profile as p', 'p.id', 'up.profileId')
-    .select(['u.id', 'u.providerId', 'u.email', 'u.name', 'u.avatar', 'p.name as perfil']);
+    .select(COLUNAS_DA_CONTA);
 }
 
 /** Accounts with their profiles, by id, in one query (for batching). */
@@ -155,14 +179,7 @@ export async function listarContas(db: Db): Promise<Conta[]> {
 
 /** An account with its profiles, in one query. */
 export async function contaPorId(db: Db, id: number): Promise<Conta | null> {
-  const linhas = await db
-    .selectFrom('appuser as u')
-    .leftJoin('appuserprofile as up', 'up.userId', 'u.id')
-    .leftJoin('profile as p', 'p.id', 'up.profileId')
-    .select(['u.id', 'u.providerId', 'u.email', 'u.name', 'u.avatar', 'p.name as perfil'])
-    .where('u.id', '=', id)
-    .execute();
-  return paraConta(linhas);
+  return paraConta(await consultaDeContas(db).where('u.id', '=', id).execute());
 }
 
 /** Every Mercados request with a session runs this: compiled once (see consultaPreparada). */
@@ -171,9 +188,10 @@ const linhasDaSessao = consultaPreparada(
     db
       .selectFrom('appsession as s')
       .innerJoin('appuser as u', 'u.id', 's.userId')
+      .leftJoin('usuario as pe', 'pe.id', 'u.usuarioId')
       .leftJoin('appuserprofile as up', 'up.userId', 'u.id')
       .leftJoin('profile as p', 'p.id', 'up.profileId')
-      .select(['u.id', 'u.providerId', 'u.email', 'u.name', 'u.avatar', 'p.name as perfil'])
+      .select(COLUNAS_DA_CONTA)
       .where('s.id', '=', chave)
       .where('s.expiresAt', '>', agoraIso),
   2,
@@ -196,7 +214,7 @@ async function criarConta(trx: Db, dados: DadosDoProvedor, verificado: boolean, 
   const iso = ctx.agora.toISOString();
   const { id } = await trx
     .insertInto('appuser')
-    .values({ ...dados, createdAt: iso, updatedAt: iso })
+    .values({ ...dados, emailVerificado: verificado, createdAt: iso, updatedAt: iso })
     .returning('id')
     .executeTakeFirstOrThrow();
   // NOTE: an address the provider has not verified could be anyone's, so it earns no Administrador.
@@ -214,18 +232,27 @@ async function criarConta(trx: Db, dados: DadosDoProvedor, verificado: boolean, 
  * An e-mail that already belongs to another account, or that the provider has not verified, is
  * not taken over; the old one stays.
  */
-async function atualizarConta(trx: Db, id: number, atual: DadosDoProvedor, dados: DadosDoProvedor, verificado: boolean, agora: Date): Promise<void> {
-  let email = { email: atual.email, emailChave: atual.emailChave };
-  if (dados.email !== atual.email && verificado) {
+async function atualizarConta(
+  trx: Db,
+  id: number,
+  atual: DadosDoProvedor & { readonly emailVerificado: boolean },
+  dados: DadosDoProvedor,
+  verificado: boolean,
+  agora: Date,
+): Promise<void> {
+  let email = { email: atual.email, emailChave: atual.emailChave, emailVerificado: atual.emailVerificado };
+  // The same address, vouched for (or no longer) by the provider now.
+  if (dados.email === atual.email) email = { ...email, emailVerificado: verificado };
+  else if (verificado) {
     const dono = await trx
       .selectFrom('appuser')
       .select('id')
       .where('emailChave', '=', dados.emailChave)
       .where('id', '<>', id)
       .executeTakeFirst();
-    if (dono === undefined) email = { email: dados.email, emailChave: dados.emailChave };
+    if (dono === undefined) email = { email: dados.email, emailChave: dados.emailChave, emailVerificado: true };
   }
-  if (email.email === atual.email && dados.name === atual.name && dados.avatar === atual.avatar) return;
+  if (email.email === atual.email && email.emailVerificado === atual.emailVerificado && dados.name === atual.name && dados.avatar === atual.avatar) return;
   await trx
     .updateTable('appuser')
     .set({ ...email, name: dados.name, avatar: dados.avatar, updatedAt: agora.toISOString() })
@@ -242,6 +269,10 @@ async function entrar(trx: Db, dados: DadosDoProvedor, verificado: boolean, toke
     id = existente.id;
     await atualizarConta(trx, id, existente, dados, verificado, ctx.agora);
   }
+  // A verified e-mail that a Cestas record already has makes them one account; the profiles this
+  // login gave a new account (Consumidor, the first-login path) join the person's roles.
+  const { emailChave } = await trx.selectFrom('appuser').select('emailChave').where('id', '=', id).executeTakeFirstOrThrow();
+  await unirPorEmail(trx, emailChave, ctx.agora);
   if (ctx.sessaoAnterior !== null) {
     await trx.deleteFrom('appsession').where('id', '=', chaveDaSessao(ctx.sessaoAnterior)).execute();
   }
@@ -303,14 +334,42 @@ async function travarAdministradores(trx: Transaction<DB>): Promise<void> {
   await trx.selectFrom('profile').select('id').where('name', '=', 'Administrador').forUpdate().execute();
 }
 
+/**
+ * Who holds Administrador: accounts not linked with the profile row, and active people whose roles
+ * include admin or master (with or without a Mercados account: the role is the person's).
+ */
 async function contarAdministradores(db: Db): Promise<number> {
-  const r = await db
+  const contas = await db
     .selectFrom('appuserprofile as up')
     .innerJoin('profile as p', 'p.id', 'up.profileId')
+    .innerJoin('appuser as u', 'u.id', 'up.userId')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('p.name', '=', 'Administrador')
+    .where('u.usuarioId', 'is', null)
     .executeTakeFirstOrThrow();
-  return Number(r.n);
+  const pessoas = await db
+    .selectFrom('usuario')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('ativo', '=', true)
+    .where((eb) => eb.or([eb('perfil', 'like', '%"admin"%'), eb('perfil', 'like', '%"master"%')]))
+    .executeTakeFirstOrThrow();
+  return Number(contas.n) + Number(pessoas.n);
+}
+
+/** Writes the new profiles where the account keeps them: the linked person's roles, or its own rows. */
+async function gravarPerfisDaConta(trx: Db, alvo: Conta, perfis: readonly NomePerfil[], iso: string): Promise<void> {
+  if (alvo.usuarioId !== null) {
+    const pessoa = await trx.selectFrom('usuario').select('perfil').where('id', '=', alvo.usuarioId).executeTakeFirstOrThrow();
+    const papeis = papeisComPerfisDoMercados(lerPapeis(pessoa.perfil), perfis);
+    await trx.updateTable('usuario').set({ perfil: gravarPapeis(papeis), updatedAt: iso }).where('id', '=', alvo.usuarioId).execute();
+    return;
+  }
+  await trx.deleteFrom('appuserprofile').where('userId', '=', alvo.id).execute();
+  const ids = await trx.selectFrom('profile').select('id').where('name', 'in', perfis).execute();
+  await trx
+    .insertInto('appuserprofile')
+    .values(ids.map((p) => ({ userId: alvo.id, profileId: p.id, createdAt: iso, updatedAt: iso })))
+    .execute();
 }
 
 /**
@@ -342,13 +401,7 @@ export async function atribuirPerfis(
     if (perdeAdministrador && (await contarAdministradores(trx)) <= 1) {
       throw new Conflito('ULTIMO_ADMINISTRADOR', 'Este é o último Administrador: conceda o perfil a outra pessoa antes');
     }
-    const iso = agora.toISOString();
-    await trx.deleteFrom('appuserprofile').where('userId', '=', userId).execute();
-    const ids = await trx.selectFrom('profile').select('id').where('name', 'in', perfis).execute();
-    await trx
-      .insertInto('appuserprofile')
-      .values(ids.map((p) => ({ userId, profileId: p.id, createdAt: iso, updatedAt: iso })))
-      .execute();
+    await gravarPerfisDaConta(trx, alvo, perfis, agora.toISOString());
     await auditar(trx, atorDaAuditoria(ator), agora, {
       acao: 'atribuirPerfis',
       entidade: 'appuser',

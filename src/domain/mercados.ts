@@ -2,6 +2,7 @@ import { PostgresAdapter, type Transaction } from 'kysely';
 import { contem } from '../db/consultas.ts';
 import { emTransacao, type Banco, type Db } from '../db/banco.ts';
 import type { DB, Linha } from '../db/tipos.ts';
+import { contaPorId } from './contas.ts';
 import { auditar } from './auditoria.ts';
 import { Invalido, recusarInvalidos } from './erros.ts';
 import { atorDaAuditoria, autorizarMercados, type AtorMercados } from './politica-mercados.ts';
@@ -231,17 +232,11 @@ export async function exigirMercadoAlteravel(db: Db, ator: AtorMercados, acao: '
 
 /** A market's administrator must exist and hold AdminMercado or Administrador. */
 async function exigirAdminValido(db: Db, adminId: number): Promise<void> {
-  const perfis = await db
-    .selectFrom('appuser as u')
-    .leftJoin('appuserprofile as up', 'up.userId', 'u.id')
-    .leftJoin('profile as p', 'p.id', 'up.profileId')
-    .select('p.name as perfil')
-    .where('u.id', '=', adminId)
-    .execute();
-  if (perfis.length === 0) {
+  const conta = await contaPorId(db, adminId);
+  if (conta === null) {
     throw new Invalido('ADMIN_NAO_ENCONTRADO', 'Usuário não encontrado', { adminId: 'Usuário não encontrado' });
   }
-  if (!perfis.some((p) => p.perfil === 'AdminMercado' || p.perfil === 'Administrador')) {
+  if (!conta.profiles.some((p) => p === 'AdminMercado' || p === 'Administrador')) {
     const mensagem = 'O administrador do mercado precisa ter o perfil AdminMercado ou Administrador';
     throw new Invalido('ADMIN_SEM_PERFIL', mensagem, { adminId: mensagem });
   }

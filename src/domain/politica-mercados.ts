@@ -27,6 +27,8 @@ export interface AtorMercados {
   readonly email: string;
   readonly name: string;
   readonly profiles: readonly NomePerfil[];
+  /** The person's Cestas record, when the account is linked to one. */
+  readonly usuarioId?: number | null;
 }
 
 /** The target each action is judged against. */
@@ -127,9 +129,9 @@ export function acoesDaConta(ator: AtorMercados): AcoesDaConta {
 }
 
 /**
- * The audit trail belongs to Cestas and names a Usuario; a Mercados account has none, so the
- * line carries the account's e-mail and no usuarioid.
+ * The audit trail names a Usuario: the person the account is linked to, or none (the line then
+ * carries only the account's e-mail).
  */
 export function atorDaAuditoria(ator: AtorMercados): Ator {
-  return { email: ator.email, nome: ator.name, usuarioid: null, perfil: [], ativo: true };
+  return { email: ator.email, nome: ator.name, usuarioid: ator.usuarioId ?? null, perfil: [], ativo: true };
 }

@@ -8,6 +8,8 @@ import { auditar } from './auditoria.ts';
 import { sessaoFoiEncerrada } from '../db/sessoes-encerradas.ts';
 import { Conflito, NaoEncontrado, Proibido, recusarInvalidos } from './erros.ts';
 import { PERFIS_AUTOCADASTRO, gravarPerfis, lerPerfis, type Perfil } from './perfis.ts';
+import { gravarPapeis, lerPapeis, papeisComPerfisDaCestas, type Papel } from './papeis.ts';
+import { unirPorEmail } from './pessoas.ts';
 import { exigirSemReferencias, montarPagina, type Pagina, type PedidoDePagina, type Referencia } from './registros.ts';
 import { chaveDeNome } from './textos.ts';
 
@@ -266,8 +268,23 @@ export async function autoCadastrar(
     const usuario = paraUsuario(linha);
     const ator: Ator = { email, nome: usuario.nome, usuarioid: usuario.id, perfil: usuario.perfil, ativo: true };
     await auditar(trx, ator, ctx.agora, { acao: 'autocadastro', entidade: 'usuario', entidadeId: usuario.id, depois: usuario });
-    return usuario;
+    // The person's Mercados account joins the record. Its roles are kept, except consumidor and
+    // fornecedor: the form offered them already checked, and what the person chose there stands.
+    const ligou = await unirPorEmail(trx, emailChave, ctx.agora, { ator, ajustar: (papeis) => escolherNoCadastro(papeis, perfil) });
+    return ligou ? obterUsuario(trx, usuario.id) : usuario;
   });
+}
+
+/** The roles with consumidor and fornecedor as the person chose them on their own. */
+function escolherNoCadastro(papeis: readonly Papel[], escolha: readonly Perfil[]): Papel[] {
+  const proprios: readonly string[] = PERFIS_AUTOCADASTRO;
+  return [...papeis.filter((p) => !proprios.includes(p)), ...escolha];
+}
+
+/** The stored roles of a record, Mercados' included (the Usuario shows only the perfil values). */
+async function papeisDe(db: Db, id: number): Promise<Papel[]> {
+  const l = await db.selectFrom('usuario').select('perfil').where('id', '=', id).executeTakeFirstOrThrow();
+  return lerPapeis(l.perfil);
 }
 
 /**
@@ -291,7 +308,8 @@ export async function atualizarProprioCadastro(
       escolha === null
         ? antes.perfil
         : [...antes.perfil.filter((p) => !(PERFIS_AUTOCADASTRO as readonly string[]).includes(p)), ...escolha];
-    return regravar(trx, ator, agora, antes, { ...dados, nomeChave: chaveDeNome(dados.nome), perfil: gravarPerfis(perfil) });
+    const papeis = papeisComPerfisDaCestas(await papeisDe(trx, id), perfil);
+    return regravar(trx, ator, agora, antes, { ...dados, nomeChave: chaveDeNome(dados.nome), perfil: gravarPapeis(papeis) });
   });
 }
 
@@ -390,7 +408,9 @@ export async function criarUsuario(banco: Banco, ator: Ator, entrada: EntradaUsu
         .executeTakeFirstOrThrow();
       const depois = paraUsuario(linha);
       await auditar(trx, ator, agora, { acao: 'criar', entidade: 'usuario', entidadeId: depois.id, depois });
-      return depois;
+      // Someone who already has a Mercados account with this (verified) e-mail is that person.
+      const ligou = await unirPorEmail(trx, chaveDeEmail(v.email), agora, { ator });
+      return ligou ? obterUsuario(trx, depois.id) : depois;
     });
   } catch (e) {
     if (violouUnicidade(e)) throw conflitoDeEmail();
@@ -411,7 +431,8 @@ export async function atualizarUsuario(banco: Banco, ator: Ator, id: number, ent
       // The e-mail is what binds a login to this account: a new one ends every session of the
       // old address (and any already open for the new one) and waits for a fresh login to bind.
       const novoVinculo = novoEmail ? { loginEmissor: null, loginSub: null, sessoesDesde: agora.toISOString() } : {};
-      return regravar(trx, ator, agora, antes, { ...v, ...novoVinculo, nomeChave: chaveDeNome(v.nome), emailChave: chaveDeEmail(v.email), perfil: gravarPerfis(v.perfil) });
+      const papeis = papeisComPerfisDaCestas(await papeisDe(trx, id), v.perfil);
+      return regravar(trx, ator, agora, antes, { ...v, ...novoVinculo, nomeChave: chaveDeNome(v.nome), emailChave: chaveDeEmail(v.email), perfil: gravarPapeis(papeis) });
     });
   } catch (e) {
     if (violouUnicidade(e)) throw conflitoDeEmail();
@@ -423,6 +444,7 @@ const REFERENCIAS_USUARIO: readonly Referencia[] = [
   { tabela: 'oferta', coluna: 'usuarioid', descricao: 'ofertas' },
   { tabela: 'pedido', coluna: 'usuarioid', descricao: 'pedidos' },
   { tabela: 'movimentacao', coluna: 'usuarioid', descricao: 'movimentações' },
+  { tabela: 'appuser', coluna: 'usuarioId', descricao: 'conta na face Mercados' },
 ];
 
 /** Deletes a user with no history; anyone with offers, orders or money is deactivated instead. */

@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { abrirBanco, emTransacao, migrar, ErroForaDaTransacao, type Banco } from '../../src/db/banco.ts';
 import { formatarDecimal } from '../../src/decimal.ts';
 import { contarTentativa } from '../../src/db/limites.ts';
-import { VERSAO_DOS_CICLOS, versaoDosDados } from '../../src/db/versoes.ts';
+import { VERSAO_DOS_CICLOS, VERSAO_DOS_MERCADOS, versaoDosDados } from '../../src/db/versoes.ts';
 import { reservasDoCiclo } from '../../src/domain/pedidos.ts';
 import { DIALETO, bancoNovo, bancoVazio } from '../helpers/banco.ts';
 import { DATAS_PADRAO, criarCesta, criarCiclo, criarPonto, criarProduto, criarUsuario } from '../helpers/fabricas.ts';
@@ -173,6 +173,76 @@ test(`contadores de reserva: a migração soma os pedidos já gravados, e os gat
     assert.equal(await versao(), antes, 'pedidos não mudam a vitrine');
     await b.updateTable('ciclocesta').set({ quantidadeCestas: 40 }).where('id', '=', cc).execute();
     assert.equal(await versao(), antes + 1, 'mudar a quantidade de cestas muda a vitrine');
+  } finally {
+    await b.destroy();
+  }
+});
+
+test(`uma conta por pessoa: a migração liga as contas de mesmo e-mail, com a união dos papéis, e registra cada união (${DIALETO})`, async () => {
+  const b = abrirBanco(await bancoVazio());
+  try {
+    await migrar(b, DIALETO, '20261126_1200_mercados_nos_ciclos');
+    const perfis = new Map((await sql<{ id: number; name: string }>`select id, name from profile`.execute(b)).rows.map((p) => [p.name, p.id]));
+    const usuario = async (email: string, perfil: readonly string[]) =>
+      (await sql<{ id: number }>`insert into usuario (nome, "nomeChave", email, "emailChave", perfil, "createdAt", "updatedAt")
+        values (${email}, ${email}, ${email}, ${email.toLowerCase()}, ${JSON.stringify(perfil)}, ${ISO}, ${ISO}) returning id`.execute(b)).rows[0]?.id ?? 0;
+    const conta = async (email: string, nomes: readonly string[]) => {
+      const id = (await sql<{ id: number }>`insert into appuser ("providerId", email, "emailChave", name, "createdAt", "updatedAt")
+        values (${`sub-${email}`}, ${email}, ${email.toLowerCase()}, ${email}, ${ISO}, ${ISO}) returning id`.execute(b)).rows[0]?.id ?? 0;
+      for (const n of nomes) await sql`insert into appuserprofile ("userId", "profileId", "createdAt", "updatedAt") values (${id}, ${perfis.get(n) ?? 0}, ${ISO}, ${ISO})`.execute(b);
+      return id;
+    };
+    // The two records of one person disagree: info in Cestas, AdminMercado and Consumidor in Mercados.
+    const clara = await usuario('Clara@T.org', ['info']);
+    const contaClara = await conta('clara@t.org', ['AdminMercado', 'Consumidor']);
+    // A master is already Administrador: the union adds no admin.
+    const ana = await usuario('ana@t.org', ['master']);
+    const contaAna = await conta('ana@t.org', ['Administrador']);
+    // An Administrador of Mercados who is a supplier in Cestas becomes admin there.
+    const bia = await usuario('bia@t.org', ['fornecedor']);
+    await conta('bia@t.org', ['Administrador', 'Fornecedor']);
+    // Only in one face: nothing to merge.
+    const so = await usuario('so-cestas@t.org', ['consumidor']);
+    const soMercados = await conta('so-mercados@t.org', ['Fornecedor']);
+
+    await migrar(b, DIALETO);
+
+    const perfilDe = async (id: number) => JSON.parse((await b.selectFrom('usuario').select('perfil').where('id', '=', id).executeTakeFirstOrThrow()).perfil) as string[];
+    assert.deepEqual(await perfilDe(clara), ['info', 'consumidor', 'adminMercado']);
+    assert.deepEqual(await perfilDe(ana), ['master']);
+    assert.deepEqual(await perfilDe(bia), ['admin', 'fornecedor']);
+    assert.deepEqual(await perfilDe(so), ['consumidor']);
+    const ligacoes = await b.selectFrom('appuser').select(['emailChave', 'usuarioId']).orderBy('id').execute();
+    assert.deepEqual(ligacoes, [
+      { emailChave: 'clara@t.org', usuarioId: clara },
+      { emailChave: 'ana@t.org', usuarioId: ana },
+      { emailChave: 'bia@t.org', usuarioId: bia },
+      { emailChave: 'so-mercados@t.org', usuarioId: null },
+    ]);
+    const linhasDePerfil = await b.selectFrom('appuserprofile').select('userId').execute();
+    assert.deepEqual(linhasDePerfil.map((l) => l.userId), [soMercados], 'as contas ligadas não guardam perfis próprios');
+
+    const registro = await b.selectFrom('auditoria').select(['usuarioid', 'acao', 'entidadeId', 'antes', 'depois']).where('acao', '=', 'unir contas').orderBy('id').execute();
+    assert.equal(registro.length, 3);
+    assert.deepEqual(registro[0], {
+      usuarioid: clara, acao: 'unir contas', entidadeId: String(clara),
+      antes: JSON.stringify({ perfil: ['info'], conta: { id: contaClara, providerId: 'sub-clara@t.org', profiles: ['AdminMercado', 'Consumidor'] } }),
+      depois: JSON.stringify({ perfil: ['info', 'consumidor', 'adminMercado'], contaId: contaClara }),
+    });
+    assert.equal(JSON.parse(registro[1]?.antes ?? '{}').conta.id, contaAna);
+
+    // Roles now change in usuario: that moves the version the GraphQL answers are kept by.
+    const versao = () => versaoDosDados(b, VERSAO_DOS_MERCADOS);
+    const antes = await versao();
+    await b.updateTable('usuario').set({ nome: 'Só o nome' }).where('id', '=', so).execute();
+    assert.equal(await versao(), antes, 'o nome da Cestas não aparece no Mercados');
+    await b.updateTable('usuario').set({ perfil: '["consumidor","fornecedor"]' }).where('id', '=', so).execute();
+    assert.equal(await versao(), antes + 1);
+    await b.updateTable('usuario').set({ ativo: false }).where('id', '=', so).execute();
+    assert.equal(await versao(), antes + 2);
+
+    // The link is unique: one Mercados account per person.
+    await assert.rejects(b.updateTable('appuser').set({ usuarioId: clara }).where('id', '=', soMercados).execute());
   } finally {
     await b.destroy();
   }

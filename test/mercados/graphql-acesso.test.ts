@@ -209,7 +209,7 @@ describe('GraphQL: cada operação × cada perfil', () => {
       if (papel === 'anonimo') continue;
       const me = await graphql(amb.urlMercados, navs.get(papel) ?? new Navegador(), '{ me { id name email profiles } }');
       const dados = me.corpo.data?.me as { id: string; name: string; email: string; profiles: Conta['profiles'] };
-      contas.set(papel, { id: Number(dados.id), providerId: '', email: dados.email, name: dados.name, avatar: null, profiles: dados.profiles });
+      contas.set(papel, { id: Number(dados.id), providerId: '', email: dados.email, name: dados.name, avatar: null, usuarioId: null, profiles: dados.profiles });
     }
     assert.deepEqual(contas.get('Administrador')?.profiles, ['Administrador', 'Consumidor']);
     assert.deepEqual(contas.get('AdminMercadoDono')?.profiles, ['AdminMercado']);

@@ -22,10 +22,13 @@ describe('demonstração da face Mercados', () => {
     return nav;
   }
 
+  // One account per person: the profiles come from the person's Cestas perfil (master and admin
+  // are Administrador), plus AdminMercado, which has no Cestas perfil.
   const PERFIS: ReadonlyArray<readonly [string, readonly string[]]> = [
     ['ana@exemplo.org', ['Administrador']],
-    ['bruno@exemplo.org', ['AdminMercado']],
+    ['bruno@exemplo.org', ['Administrador']],
     ['dora@exemplo.org', ['Fornecedor']],
+    ['elias@exemplo.org', ['AdminMercado', 'Fornecedor', 'Consumidor']],
     ['fabi@exemplo.org', ['Consumidor']],
   ];
   for (const [email, perfis] of PERFIS) {
@@ -37,9 +40,9 @@ describe('demonstração da face Mercados', () => {
     });
   }
 
-  test('há mercados ativos e um inativo, com preços sobre o catálogo; bruno administra um deles', async () => {
-    const bruno = await entrar('bruno@exemplo.org');
-    const r = await graphql(amb.urlMercados, bruno, '{ mercados { nome tipo ativo admin { email } precos { preco produto { nome } } acoes { editarPrecos } } }');
+  test('há mercados ativos e um inativo, com preços sobre o catálogo; elias administra um deles', async () => {
+    const elias = await entrar('elias@exemplo.org');
+    const r = await graphql(amb.urlMercados, elias, '{ mercados { nome tipo ativo admin { email } precos { preco produto { nome } } acoes { editarPrecos } } }');
     const mercados = r.corpo.data?.mercados as Array<{
       nome: string; tipo: string; ativo: boolean; admin: { email: string | null }; precos: unknown[]; acoes: { editarPrecos: boolean };
     }>;
@@ -47,9 +50,9 @@ describe('demonstração da face Mercados', () => {
     assert.ok(mercados.some((m) => !m.ativo));
     assert.deepEqual([...new Set(mercados.map((m) => m.tipo))].sort(), ['cesta', 'lote', 'venda_direta']);
     assert.ok(mercados.every((m) => m.precos.length > 0));
-    const doBruno = mercados.filter((m) => m.acoes.editarPrecos);
-    assert.ok(doBruno.some((m) => m.ativo));
-    assert.ok(doBruno.every((m) => m.admin.email === 'bruno@exemplo.org'));
+    const doElias = mercados.filter((m) => m.acoes.editarPrecos);
+    assert.ok(doElias.some((m) => m.ativo));
+    assert.ok(doElias.every((m) => m.admin.email === 'elias@exemplo.org'));
     assert.ok(mercados.filter((m) => !m.acoes.editarPrecos).every((m) => m.admin.email === null), 'e-mail dos outros oculto');
   });
 });

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppTipada } from '../../http/app-tipada.ts';
-import { atualizarProprioCadastro, autoCadastrar, usuarioPorEmail, type Usuario } from '../../domain/usuarios.ts';
+import { atualizarProprioCadastro, autoCadastrar, chaveDeEmail, usuarioPorEmail, type Usuario } from '../../domain/usuarios.ts';
+import { escolhaSugeridaNoCadastro } from '../../domain/pessoas.ts';
 import { comoEntrada } from '../../http/campos.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
 import { lerAutocadastro, lerProprioCadastro } from '../entrada-registros.ts';
@@ -68,7 +69,10 @@ export function rotasCadastro(app: AppTipada, ctx: ContextoCestas): void {
   app.get('/usuarionovo', { ...acesso, schema: { response: leitura(Cadastro) } }, async (req, reply) => {
     const { identidade } = sessaoDe(req);
     const usuario = (await usuarioPorEmail(ctx.banco, identidade.email)) ?? null;
-    return formCadastro(req, reply, usuario, valoresDoUsuario(identidade, usuario), {});
+    const valores = valoresDoUsuario(identidade, usuario);
+    // Someone who already uses the Mercados face finds their roles from there already checked.
+    const sugeridos = usuario === null ? await escolhaSugeridaNoCadastro(ctx.banco, chaveDeEmail(identidade.email)) : [];
+    return formCadastro(req, reply, usuario, sugeridos.length > 0 ? { ...valores, perfil: sugeridos } : valores, {});
   });
 
   app.post('/usuarionovo', { config: { ...acesso.config, redesenhar: redesenhar(async (req, reply, v, e, s) => formCadastro(req, reply, null, v, e, s)) }, schema: { body: CorpoCadastro, response: escrita(UsuarioJson, { cria: true }) } }, (req, reply) => {

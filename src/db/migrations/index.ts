@@ -13,6 +13,7 @@ import { vinculoDeLogin } from './20261124_1000_vinculo_de_login.ts';
 import { pontosDoCiclo } from './20261125_1000_pontos_do_ciclo.ts';
 import { mensagens } from './20261125_1400_mensagens.ts';
 import { mercadosNosCiclos } from './20261126_1200_mercados_nos_ciclos.ts';
+import { umaConta } from './20261126_1300_uma_conta.ts';
 
 /** Every migration, in order. Never edit one after it has landed: add a new one. */
 const MIGRACOES: Record<string, FabricaMigracao> = {
@@ -29,6 +30,7 @@ const MIGRACOES: Record<string, FabricaMigracao> = {
   '20261125_1000_pontos_do_ciclo': pontosDoCiclo,
   '20261125_1400_mensagens': mensagens,
   '20261126_1200_mercados_nos_ciclos': mercadosNosCiclos,
+  '20261126_1300_uma_conta': umaConta,
 };
 
 /** The names of every migration, in order: a database is up to date when it has applied them all. */

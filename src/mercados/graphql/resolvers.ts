@@ -129,5 +129,6 @@ export const resolvers: IResolvers<unknown, Ctx> = {
     profiles: (u: Conta, _a: unknown, ctx: Ctx) => (podeMercados(atorDe(ctx), 'verConta', u) ? u.profiles : null),
     // NOTE: also what keeps `mercados { admin { mercados … } } }` from fanning out for anyone else.
     mercados: (u: Conta, _a: unknown, ctx: Ctx) => (podeMercados(atorDe(ctx), 'verConta', u) ? ctx.carregadores.mercadosDoAdmin.load(u.id) : null),
+    usuarioId: (u: Conta, _a: unknown, ctx: Ctx) => (podeMercados(atorDe(ctx), 'verConta', u) ? u.usuarioId : null),
   },
 };

@@ -31,6 +31,7 @@ const Status = Type.Object({
       name: Type.String(),
       email: Type.String(),
       profiles: Type.Array(Type.Union(PROFILES.map((p) => Type.Literal(p)))),
+      usuarioId: Type.Optional(Type.Integer({ description: 'O cadastro (Usuario) da mesma pessoa na face Cestas, quando a conta está ligada a ele' })),
       acoes: Type.Object(
         {
           criarMercado: Type.Boolean(), gerirMercados: Type.Boolean(), gerirAlgumMercado: Type.Boolean(),
@@ -152,7 +153,8 @@ export function rotasAutenticacao(app: AppTipada, ctx: ContextoMercados): void {
     reply.header('cache-control', 'no-store');
     const c = req.conta;
     if (c === null) return { authenticated: false };
-    return { authenticated: true, user: { id: c.id, name: c.name, email: c.email, profiles: [...c.profiles], acoes: acoesDaConta(c) } };
+    const pessoa = c.usuarioId === null ? {} : { usuarioId: c.usuarioId };
+    return { authenticated: true, user: { id: c.id, name: c.name, email: c.email, profiles: [...c.profiles], ...pessoa, acoes: acoesDaConta(c) } };
   });
 
   app.get(

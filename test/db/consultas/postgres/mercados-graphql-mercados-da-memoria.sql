@@ -1,4 +1,4 @@
 -- mercados-graphql-mercados-da-memoria: POST /graphql, a mesma leitura de novo, sem nada mudado (a resposta guardada)
 -- consultas: 2
-select "u"."id", "u"."providerId", "u"."email", "u"."name", "u"."avatar", "p"."name" as "perfil" from "appsession" as "s" inner join "appuser" as "u" on "u"."id" = "s"."userId" left join "appuserprofile" as "up" on "up"."userId" = "u"."id" left join "profile" as "p" on "p"."id" = "up"."profileId" where "s"."id" = $1 and "s"."expiresAt" > $2;
+select "u"."id", "u"."providerId", "u"."email", "u"."name", "u"."avatar", "u"."usuarioId", "pe"."perfil" as "papeis", "pe"."ativo" as "pessoaAtiva", "p"."name" as "perfil" from "appsession" as "s" inner join "appuser" as "u" on "u"."id" = "s"."userId" left join "usuario" as "pe" on "pe"."id" = "u"."usuarioId" left join "appuserprofile" as "up" on "up"."userId" = "u"."id" left join "profile" as "p" on "p"."id" = "up"."profileId" where "s"."id" = $1 and "s"."expiresAt" > $2;
 select "versao" from "versaodados" where "id" = $1;
