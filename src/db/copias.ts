@@ -20,7 +20,7 @@ export const TABELAS_EXPORTADAS = [
   'categoria', 'cesta', 'produto', 'pontoentrega', 'usuario', 'tipomovimentacao',
   'ciclo', 'cicloentrega', 'ciclopontoentrega', 'ciclocesta', 'cicloproduto',
   'oferta', 'ofertaproduto', 'composicao', 'composicaoproduto', 'pedido', 'pedidoproduto',
-  'movimentacao', 'auditoria', 'mensagem',
+  'movimentacao', 'auditoria', 'mensagem', 'mapeamentoextrato', 'extratolinha',
   'appuser', 'profile', 'appuserprofile', 'mercado', 'precomercado',
 ] as const;
 

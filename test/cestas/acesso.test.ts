@@ -103,6 +103,13 @@ export const MATRIZ: Readonly<Record<string, Linha>> = {
   'GET /movimentacao': ESCRITA,
   'POST /movimentacao': ESCRITA,
   'GET /movimentacao/:id/arquivo': COMPROVANTE,
+  // Pix: one's own charge (whoever sees everything names anyone); statements and who owes what: the coordination.
+  'GET /saldo': REGISTRADOS,
+  'GET /cobrancas': ESCRITA,
+  'GET /extratos': ESCRITA,
+  'POST /extratos': ESCRITA,
+  'POST /extratos/conciliar': ESCRITA,
+  'POST /extratos/:id/descartar': ESCRITA,
   'GET /pedidosfornecedoressobra/:id': REL_FORNECEDORES,
   'GET /pedidosfornecedorestodos/:id': REL_FORNECEDORES,
   'GET /pedidosfornecedoresciclos': REL_FORNECEDORES,
@@ -125,7 +132,7 @@ export const MATRIZ: Readonly<Record<string, Linha>> = {
 
 const TABELAS_VIGIADAS = [
   'categoria', 'cesta', 'produto', 'pontoentrega', 'usuario', 'ciclo', 'cicloentrega', 'ciclopontoentrega', 'ciclocesta', 'cicloproduto', 'auditoria',
-  'oferta', 'ofertaproduto', 'composicao', 'composicaoproduto', 'pedido', 'pedidoproduto', 'movimentacao', 'mensagem',
+  'oferta', 'ofertaproduto', 'composicao', 'composicaoproduto', 'pedido', 'pedidoproduto', 'movimentacao', 'mensagem', 'extratolinha', 'mapeamentoextrato',
 ] as const;
 
 describe('matriz de acesso da face Cestas', () => {
@@ -166,6 +173,12 @@ describe('matriz de acesso da face Cestas', () => {
       descricao: 'Pagamento', arquivo: nome, createdAt: iso, updatedAt: iso,
     }).returning('id').executeTakeFirstOrThrow();
     ids.set('movimentacao', mov.id);
+    // A pending credit of a bank statement, for the dismissal cells.
+    const linha = await amb.banco.insertInto('extratolinha').values({
+      idBanco: 'ofx:matriz:1', data: '2026-01-02', valorCentavos: 100, descricao: 'PIX RECEBIDO', pagador: null, txid: null, arquivo: 'extrato.ofx',
+      proposta: null, usuarioid: null, candidatos: null, cicloid: null, importadoPor: null, createdAt: iso, updatedAt: iso,
+    }).returning('id').executeTakeFirstOrThrow();
+    ids.set('extratos', linha.id);
   });
   after(() => amb.fechar());
 

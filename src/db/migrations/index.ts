@@ -12,6 +12,7 @@ import { reservasContadas } from './20261121_2300_reservas_contadas.ts';
 import { vinculoDeLogin } from './20261124_1000_vinculo_de_login.ts';
 import { pontosDoCiclo } from './20261125_1000_pontos_do_ciclo.ts';
 import { mensagens } from './20261125_1400_mensagens.ts';
+import { pix } from './20261126_1000_pix.ts';
 
 /** Every migration, in order. Never edit one after it has landed: add a new one. */
 const MIGRACOES: Record<string, FabricaMigracao> = {
@@ -27,6 +28,7 @@ const MIGRACOES: Record<string, FabricaMigracao> = {
   '20261124_1000_vinculo_de_login': vinculoDeLogin,
   '20261125_1000_pontos_do_ciclo': pontosDoCiclo,
   '20261125_1400_mensagens': mensagens,
+  '20261126_1000_pix': pix,
 };
 
 /** The names of every migration, in order: a database is up to date when it has applied them all. */
