@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { criarCesta, criarCiclo, criarPonto, criarUsuario, type DatasDoCiclo } from '../helpers/fabricas.ts';
+import { CaixaDeTeste } from '../helpers/correio.ts';
 import { entrarComo, type Pessoa } from '../helpers/sessoes.ts';
 import { iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
 
@@ -287,5 +288,45 @@ describe('Pix: cobrança, saldo que passa de um ciclo ao outro e extratos do ban
     const lista = (await admin.nav.getJson(`${amb.url}/cobrancas`)).json<{ data: { itens: CobrancaJson[] } }>().data.itens;
     const item = lista.find((c) => c.usuarioid === outro.id);
     assert.deepEqual({ devido: item?.devido, txid: item?.txid }, { devido: proprio.devido, txid: proprio.txid });
+  });
+});
+
+describe('Pix no recibo por e-mail', () => {
+  let amb: AmbienteDeTeste;
+  let caixa: CaixaDeTeste;
+  before(async () => {
+    caixa = await CaixaDeTeste.iniciar();
+    amb = await iniciarAmbiente({ env: { SMTP_URL: caixa.url, AVISOS_INTERVALO_S: '3600', PIX_CHAVE: '+5516999998888', PIX_NOME: 'Feira do Bairro', PIX_CIDADE: 'Araraquara' } });
+  });
+  after(async () => {
+    await amb.fechar();
+    await caixa.fechar();
+  });
+
+  test('o recibo traz o que pagar, linha a linha, e o Pix copia e cola (sem imagem)', async () => {
+    const admin = await entrarComo(amb, ['admin'], 'Coordenação');
+    const pessoa = await entrarComo(amb, ['consumidor'], 'Rita Recibo');
+    const u = pessoa.id ?? 0;
+    // A debt of R$ 7,00 carried from before, then an order of R$ 50,00 confirmed by the coordination.
+    const iso = new Date().toISOString();
+    await amb.banco.insertInto('movimentacao').values({ usuarioid: u, tipoMovimentacaoId: 5, sentido: 'debito', valorCentavos: 700, data: '2026-02-01', descricao: 'Ajuste anterior', createdAt: iso, updatedAt: iso }).execute();
+    const cesta = await criarCesta(amb.banco);
+    const ciclo = await criarCiclo(amb.banco, { datas: DATAS, cestas: [{ cestaId: cesta.id, quantidadeCestas: 10 }] });
+    const ponto = await criarPonto(amb.banco);
+    const pedido = await amb.banco.insertInto('pedido').values({ cicloid: ciclo.id, usuarioid: u, pontoEntregaId: ponto.id, createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow();
+    await amb.banco.insertInto('pedidoproduto').values({ pedidoid: pedido.id, cicloCestaId: ciclo.cicloCestas[0] ?? 0, quantidadeMilesimos: 1000, valorCentavos: 5000, createdAt: iso, updatedAt: iso }).execute();
+    const r = await admin.nav.postJson(`${amb.url}/pedidoconsumidoresconfirmacao`, { pedidoId: pedido.id });
+    assert.equal(r.status, 200, r.texto);
+    await amb.servicos.cestas?.correio?.enviarPendentes();
+    const [recibo] = await caixa.esperar(1);
+    assert.ok(recibo);
+    const txid = `CST${u}C${ciclo.id}`;
+    assert.ok(recibo.texto.includes('Como pagar por Pix:\n- Saldo devedor'), recibo.texto);
+    assert.ok(recibo.texto.includes('Total a pagar: R$ 57,00'), recibo.texto);
+    const codigo = /Pix copia e cola[^\n]*\n([^\n]+)/.exec(recibo.texto)?.[1] ?? '';
+    assert.match(codigo, /^000201/);
+    assert.ok(codigo.includes('0114+5516999998888') && codigo.includes('540557.00') && codigo.includes(`05${String(txid.length).padStart(2, '0')}${txid}`), codigo);
+    assert.ok(recibo.html.includes(codigo), 'o HTML traz o mesmo código');
+    assert.doesNotMatch(recibo.html, /<img|<svg/, 'nenhuma imagem no e-mail');
   });
 });

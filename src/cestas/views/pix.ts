@@ -23,7 +23,7 @@ export function blocoPix(c: Cobranca, pix: Pix | null, opcoes: { recebedor: stri
         <figure class="pix-qr"><div role="img" aria-label="QR code do Pix de ${reais(pix.valorCentavos)}">${confiavel(pix.qrSvg)}</div>
           <figcaption>Aponte a câmera do app do banco${opcoes.recebedor === null ? '' : html` · para ${opcoes.recebedor}`}</figcaption></figure>
         <div class="campo"><label for="pix-copia">Pix copia e cola (${reais(pix.valorCentavos)})</label>
-          <textarea id="pix-copia" class="pix-copia" readonly rows="4" spellcheck="false">${pix.copiaECola}</textarea>
+          <textarea id="pix-copia" class="pix-copia" readonly rows="5" spellcheck="false">${pix.copiaECola}</textarea>
           <p class="nota">Copie o código e cole em "Pix copia e cola" no app do banco. Identificador: <code>${pix.txid}</code>.</p></div>
       </div>`}
   </section>`;
