@@ -4,6 +4,7 @@ import { availableParallelism } from 'node:os';
 import { isIP } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { lerDecimal } from './decimal.ts';
+import { lerChavePix, regraDoRecebedor, type RecebedorPix } from './domain/pix-chave.ts';
 
 /** Which face of the service a process serves. */
 export const VARIANTES = ['cestas', 'mercados'] as const;
@@ -74,6 +75,8 @@ export interface Config {
   /** Reverse proxies whose X-Forwarded-* headers are trusted (TRUST_PROXY); empty: none. */
   readonly proxiesConfiaveis: readonly string[];
   readonly email: ConfigEmail;
+  /** The community's Pix receiver (PIX_CHAVE, PIX_NOME, PIX_CIDADE); null: the Pix features hide. */
+  readonly pix: RecebedorPix | null;
 }
 
 /**
@@ -344,6 +347,22 @@ function provedorMercados(env: Env): OauthExterno | null {
   return { issuer: new URL(autorizacao).origin, clientId, clientSecret, callbackUrl, enderecos: { autorizacao, token, userinfo } };
 }
 
+/** PIX_CHAVE, PIX_NOME and PIX_CIDADE: all three or none. */
+function recebedorPix(env: Env): RecebedorPix | null {
+  const [chaveBruta, nome, cidade] = (['PIX_CHAVE', 'PIX_NOME', 'PIX_CIDADE'] as const).map((n) => valor(env, n));
+  if (chaveBruta === undefined && nome === undefined && cidade === undefined) return null;
+  if (chaveBruta === undefined || nome === undefined || cidade === undefined) {
+    throw new ErroConfig('PIX_CHAVE, PIX_NOME e PIX_CIDADE vão juntas: defina as três para receber por Pix, ou nenhuma');
+  }
+  const chave = lerChavePix(chaveBruta);
+  if (chave === null) {
+    throw new ErroConfig(`PIX_CHAVE deve ser um CPF ou CNPJ válido (só dígitos ou com pontuação), um e-mail, um celular +55DDDNÚMERO ou uma chave aleatória (recebido "${chaveBruta}")`);
+  }
+  const problema = regraDoRecebedor(nome, cidade);
+  if (problema !== null) throw new ErroConfig(problema);
+  return { chave: chave.chave, tipo: chave.tipo, nome, cidade };
+}
+
 function fusoHorario(env: Env): string {
   const tz = valor(env, 'TZ') ?? 'America/Sao_Paulo';
   try {
@@ -431,6 +450,7 @@ export function carregarConfig(env: Env = process.env): Config {
     proxiesConfiaveis: proxiesConfiaveis(env),
     redisUrl: enderecoRedis(env),
     email: configEmail(env, nodeEnvBruto, producao),
+    pix: recebedorPix(env),
     graphqlIntrospeccao: booleano(env, 'GRAPHQL_INTROSPECTION', !producao),
     limiteSolarArquivo: arquivoLegivel(env, 'LIMITESOLAR_FILE') ?? fileURLToPath(new URL('./cestas/conteudo/limitesolar.md', import.meta.url)),
   };

@@ -31,6 +31,7 @@ import { rotasCadastro } from './rotas/cadastro.ts';
 import { rotasCiclos } from './rotas/ciclos.ts';
 import { rotasComposicao } from './rotas/composicao.ts';
 import { rotasFinanceiro } from './rotas/financeiro.ts';
+import { rotasPix } from './rotas/pix.ts';
 import { rotasInformacoes } from './rotas/informacoes.ts';
 import { rotasOfertas } from './rotas/ofertas.ts';
 import { rotasPedidos } from './rotas/pedidos.ts';
@@ -209,6 +210,7 @@ export async function criarAppCestas(dep: DependenciasCestas): Promise<FastifyIn
   rotasComposicao(app, ctx);
   rotasPedidos(app, ctx);
   rotasFinanceiro(app, ctx);
+  rotasPix(app, ctx);
   rotasRelatorios(app, ctx);
   rotasAvisos(app, ctx);
   rotasMercadosDoCiclo(app, ctx);

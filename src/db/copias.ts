@@ -21,7 +21,7 @@ export const TABELAS_EXPORTADAS = [
   'appuser', 'profile', 'appuserprofile', 'mercado', 'precomercado',
   'ciclo', 'cicloentrega', 'ciclopontoentrega', 'ciclocesta', 'cicloproduto', 'ciclomercado', 'ciclomercadoponto',
   'oferta', 'ofertaproduto', 'composicao', 'composicaoproduto', 'lote', 'loteproduto', 'pedido', 'pedidoproduto',
-  'movimentacao', 'auditoria', 'mensagem',
+  'movimentacao', 'auditoria', 'mensagem', 'mapeamentoextrato', 'extratolinha',
 ] as const;
 
 export interface Exportacao {

@@ -123,6 +123,45 @@ export interface MensagemTabela extends Datas {
   enviadaEm: string | null;
 }
 
+/** A credit of an imported bank statement (migration 20261126_1400). */
+export interface ExtratoLinhaTabela extends Datas {
+  id: Id;
+  /** The bank's transaction id: `ofx:<conta>:<FITID>` or `csv:<hash>`; unique. */
+  idBanco: string;
+  data: string;
+  valorCentavos: number;
+  descricao: string;
+  pagador: string | null;
+  /** A Cestaria txid found in the line's text. */
+  txid: string | null;
+  /** The statement file it came from. */
+  arquivo: string;
+  estado: Generated<'pendente' | 'conciliada' | 'descartada'>;
+  /** How the person was proposed: by txid, by amount and name, or several people fit. */
+  proposta: 'txid' | 'nome' | 'ambigua' | null;
+  /** The proposed person while pending; the person credited once conciliated. */
+  usuarioid: number | null;
+  /** JSON list of the people whose amount due equals the credit, for the review. */
+  candidatos: string | null;
+  cicloid: number | null;
+  movimentacaoid: number | null;
+  /** Why the coordinator dismissed it. */
+  motivo: string | null;
+  importadoPor: number | null;
+}
+
+/** A saved CSV column mapping (migration 20261126_1400). */
+export interface MapeamentoExtratoTabela extends Datas {
+  id: Id;
+  nome: string;
+  nomeChave: string;
+  separador: ';' | ',' | 'tab';
+  colunaData: string;
+  colunaValor: string;
+  colunaDescricao: string;
+  colunaPagador: string | null;
+}
+
 export interface CicloPontoEntregaTabela extends Datas {
   id: Id;
   cicloid: number;
@@ -354,6 +393,8 @@ export interface DB {
   cicloentrega: CicloEntregaTabela;
   ciclopontoentrega: CicloPontoEntregaTabela;
   mensagem: MensagemTabela;
+  extratolinha: ExtratoLinhaTabela;
+  mapeamentoextrato: MapeamentoExtratoTabela;
   ciclocesta: CicloCestaTabela;
   cicloproduto: CicloProdutoTabela;
   oferta: OfertaTabela;

@@ -17,7 +17,9 @@ import nodemailer from 'nodemailer';
 import type { Config } from '../config.ts';
 import { depoisDoCommit, ehPostgres, emTransacao, type Banco, type Db } from '../db/banco.ts';
 import { avisosDevidos, chaveDoAviso, ehTipoDeAviso, TIPOS_DE_AVISO, type AvisoDevido, type Avisos, type Evento, type TipoDeAviso } from '../domain/avisos.ts';
+import { cobrancaDe, pixDaCobranca } from '../domain/pix.ts';
 import { relatorioDosFornecedores } from '../domain/relatorios.ts';
+import { linhasEmTexto } from '../cestas/apresentadores/pix.ts';
 import { diaLocal, horarioDeRetiradaTexto, type Relogio } from '../domain/tempo.ts';
 import { dataBr } from '../cestas/apresentadores/datas.ts';
 import { quantidade, reais } from '../cestas/views/fluxo.ts';
@@ -153,13 +155,22 @@ export class Correio implements Avisos {
     ]);
     const base = this.#baseUrl();
     const conteudo = evento.tipo === 'recibo'
-      ? modelos.recibo(pessoa.nome, ciclo, p, { ...ponto, quando: horarioDeRetiradaTexto(p.pontoEntrega) }, base)
+      ? modelos.recibo(pessoa.nome, ciclo, p, { ...ponto, quando: horarioDeRetiradaTexto(p.pontoEntrega) }, base, await this.#pagamento(trx, p.usuario.id))
       : modelos.pedidoAlterado(pessoa.nome, ciclo, p, base);
     // One receipt per confirmation; one notice per change.
     const momento = evento.tipo === 'recibo' ? (p.dataConfirmacao ?? '') : this.#relogio.agora().toISOString();
     await this.enfileirar(trx, {
       chave: `${evento.tipo}:${p.pedidoId}:${momento}`, tipo: evento.tipo, usuarioid: p.usuario.id, cicloid: p.cicloid, para: pessoa.email, conteudo, cancelar: null,
     });
+  }
+
+  /** How to pay what the person owes now (this order included), when the community receives by Pix. */
+  async #pagamento(trx: Db, usuarioid: number): Promise<modelos.Pagamento | null> {
+    const recebedor = this.#config.pix;
+    if (recebedor === null) return null;
+    const cobranca = await cobrancaDe(trx, usuarioid, this.#config.taxa);
+    const pix = await pixDaCobranca(cobranca, recebedor);
+    return pix === null ? null : { linhas: linhasEmTexto(cobranca), total: reais(pix.valorCentavos), copiaECola: pix.copiaECola, txid: pix.txid };
   }
 
   /** Writes today's due reminders; returns how many were written. */

@@ -34,6 +34,18 @@ interface Corpo {
   readonly acao: { readonly rotulo: string; readonly url: string };
   /** Where the person turns this kind off; absent for receipts and the coordination's messages. */
   readonly cancelar?: string;
+  readonly pagamento?: Pagamento | null;
+}
+
+/**
+ * How to pay by Pix: the charge line by line and the copy-and-paste code. An e-mail shows no QR
+ * image (many clients block or mangle images); the code pastes into any bank's app.
+ */
+export interface Pagamento {
+  readonly linhas: ReadonlyArray<readonly [string, string]>;
+  readonly total: string;
+  readonly copiaECola: string;
+  readonly txid: string;
 }
 
 const COR = '#1f5c2e';
@@ -47,6 +59,15 @@ function montar(assunto: string, c: Corpo): Conteudo {
     '',
     ...c.paragrafos.flatMap((p) => [p, '']),
     ...(tabelaTexto.length === 0 ? [] : [...tabelaTexto, '']),
+    ...(c.pagamento === undefined || c.pagamento === null ? [] : [
+      'Como pagar por Pix:',
+      ...c.pagamento.linhas.map(([d, v]) => `- ${d}: ${v}`),
+      `Total a pagar: ${c.pagamento.total}`,
+      '',
+      'Pix copia e cola (copie a linha inteira e cole em "Pix copia e cola" no app do banco):',
+      c.pagamento.copiaECola,
+      '',
+    ]),
     `${c.acao.rotulo}: ${c.acao.url}`,
     '',
     '—',
@@ -77,6 +98,11 @@ function montar(assunto: string, c: Corpo): Conteudo {
     <p style="margin:0 0 12px;font-size:16px">${c.saudacao}</p>
     ${c.paragrafos.map((p) => html`<p style="margin:0 0 12px;font-size:16px;line-height:1.45">${p}</p>`)}
     ${tabela}
+    ${c.pagamento === undefined || c.pagamento === null ? '' : html`<h2 style="font-size:17px;margin:16px 0 8px;color:${COR}">Como pagar por Pix</h2>
+    <table role="presentation" style="width:100%;border-collapse:collapse;margin:0 0 8px">${c.pagamento.linhas.map(([d, v]) => html`<tr>${celula(d, false, false)}${celula(v, false, true)}</tr>`)}
+      <tr><td style="text-align:left;padding:6px 4px;font-weight:bold;font-size:14px">Total a pagar</td><td style="text-align:right;white-space:nowrap;padding:6px 4px;font-weight:bold;font-size:14px">${c.pagamento.total}</td></tr></table>
+    <p style="margin:8px 0 4px;font-size:14px">Pix copia e cola: copie o código inteiro e cole em "Pix copia e cola" no app do banco.</p>
+    <p style="margin:0 0 12px;font-family:monospace;font-size:13px;word-break:break-all;background:#f6f5ef;border:1px solid #e2e0d6;border-radius:6px;padding:8px">${c.pagamento.copiaECola}</p>`}
     <p style="margin:16px 0 4px"><a href="${c.acao.url}" style="display:inline-block;background:${COR};color:#fff;text-decoration:none;padding:12px 18px;border-radius:6px;font-weight:bold;font-size:16px">${c.acao.rotulo}</a></p>
   </div>
   ${c.cancelar === undefined ? '' : html`<p style="font-size:13px;color:#555;margin:12px 4px">Não quer mais este tipo de aviso? <a href="${c.cancelar}" style="color:#555">Deixar de receber</a>.</p>`}
@@ -158,7 +184,7 @@ function tabelaDoPedido(p: Pedido) {
   };
 }
 
-export function recibo(nome: string, c: CicloDoAviso, p: Pedido, r: Retirada, base: string): Conteudo {
+export function recibo(nome: string, c: CicloDoAviso, p: Pedido, r: Retirada, base: string, pagamento: Pagamento | null = null): Conteudo {
   return montar(`Pedido confirmado: ${c.nome}`, {
     saudacao: ola(nome),
     paragrafos: [
@@ -166,6 +192,7 @@ export function recibo(nome: string, c: CicloDoAviso, p: Pedido, r: Retirada, ba
       ondeRetirar(r, c),
     ],
     tabela: tabelaDoPedido(p),
+    pagamento,
     acao: { rotulo: 'Ver meu pedido', url: `${base}/pedidoconsumidoresconfirmacao/${p.pedidoId}` },
   });
 }

@@ -113,6 +113,13 @@ export const MATRIZ: Readonly<Record<string, Linha>> = {
   'GET /movimentacao': ESCRITA,
   'POST /movimentacao': ESCRITA,
   'GET /movimentacao/:id/arquivo': COMPROVANTE,
+  // Pix: one's own charge (whoever sees everything names anyone); statements and who owes what: the coordination.
+  'GET /saldo': REGISTRADOS,
+  'GET /cobrancas': ESCRITA,
+  'GET /extratos': ESCRITA,
+  'POST /extratos': ESCRITA,
+  'POST /extratos/conciliar': ESCRITA,
+  'POST /extratos/:id/descartar': ESCRITA,
   'GET /pedidosfornecedoressobra/:id': REL_FORNECEDORES,
   'GET /pedidosfornecedorestodos/:id': REL_FORNECEDORES,
   'GET /pedidosfornecedoresciclos': REL_FORNECEDORES,
@@ -136,7 +143,7 @@ export const MATRIZ: Readonly<Record<string, Linha>> = {
 const TABELAS_VIGIADAS = [
   'categoria', 'cesta', 'produto', 'pontoentrega', 'usuario', 'ciclo', 'cicloentrega', 'ciclopontoentrega', 'ciclocesta', 'cicloproduto', 'auditoria',
   'oferta', 'ofertaproduto', 'composicao', 'composicaoproduto', 'pedido', 'pedidoproduto', 'movimentacao', 'mensagem',
-  'ciclomercado', 'ciclomercadoponto', 'lote', 'loteproduto',
+  'ciclomercado', 'ciclomercadoponto', 'lote', 'loteproduto', 'extratolinha', 'mapeamentoextrato',
 ] as const;
 
 describe('matriz de acesso da face Cestas', () => {
@@ -190,6 +197,12 @@ describe('matriz de acesso da face Cestas', () => {
     const ofertado = await criarOfertaFinalizada(amb.banco, ids.get('ciclo') ?? 0, [{ produtoId: ids.get('produto') ?? 0, quantidadeMilesimos: 1_000_000, valorCentavos: 100 }]);
     ids.set('ofertaProduto', ofertado.linhas[0] ?? 0);
     ids.set('lote', await loteNovo());
+    // A pending credit of a bank statement, for the dismissal cells.
+    const linha = await amb.banco.insertInto('extratolinha').values({
+      idBanco: 'ofx:matriz:1', data: '2026-01-02', valorCentavos: 100, descricao: 'PIX RECEBIDO', pagador: null, txid: null, arquivo: 'extrato.ofx',
+      proposta: null, usuarioid: null, candidatos: null, cicloid: null, importadoPor: null, createdAt: iso, updatedAt: iso,
+    }).returning('id').executeTakeFirstOrThrow();
+    ids.set('extratos', linha.id);
   });
 
   /** A lot of one kilo in the matrix cycle (a delete cell takes its own). */

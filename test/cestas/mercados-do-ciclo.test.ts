@@ -228,10 +228,15 @@ describe('mercados dentro dos ciclos (face Cestas)', () => {
       { mercadoId: c.mDireta.id, mercado: `Feira livre ${c.cicloid}`, subtotal: 12, taxa: 1.2 },
     ]);
     assert.deepEqual([p.pedido.total, p.pedido.taxa, p.pedido.totalComTaxa], [62, 3.7, 65.7]);
+    // Confirmed, the order is what the person owes: the same parts, fees included.
+    assert.equal((await consumidora.nav.postJson(url('/pedidoconsumidoresconfirmacao'), { pedidoId: p.pedidoId })).status, 200);
+    const saldo = (await consumidora.nav.getJson(url('/saldo'))).json<Envelope<{ devido: number }>>().data;
+    assert.equal(saldo.devido, 65.7);
     // A later change of a market's fee never rewrites the order.
     await amb.banco.updateTable('mercado').set({ taxaAdministrativaCentesimos: 2000 }).where('id', '=', c.mDireta.id).execute();
     const depois = (await consumidora.nav.getJson(url(`/pedidoconsumidoresconfirmacao/${p.pedidoId}`))).json<Envelope<PedidoJson>>().data;
     assert.equal(depois.pedido.taxa, 3.7);
+    assert.equal((await consumidora.nav.getJson(url('/saldo'))).json<Envelope<{ devido: number }>>().data.devido, 65.7);
     // The confirmation page shows each market's part apart.
     const pagina = await consumidora.nav.get(url(`/pedidoconsumidoresconfirmacao/${p.pedidoId}`));
     assert.match(pagina.texto, new RegExp(`Taxa de Feira livre ${c.cicloid} \\(10% de R\\$ 12,00\\)</th><td class="num">R\\$ 1,20<`));

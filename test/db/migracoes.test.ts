@@ -29,7 +29,7 @@ describe(`banco (${DIALETO})`, () => {
     for (const t of [
       'categoria', 'cesta', 'produto', 'pontoentrega', 'usuario', 'ciclo', 'cicloentrega', 'ciclopontoentrega', 'ciclocesta', 'cicloproduto',
       'oferta', 'ofertaproduto', 'composicao', 'composicaoproduto', 'pedido', 'pedidoproduto', 'tipomovimentacao',
-      'movimentacao', 'auditoria', 'mensagem', 'ciclomercado', 'ciclomercadoponto', 'lote', 'loteproduto',
+      'movimentacao', 'auditoria', 'mensagem', 'ciclomercado', 'ciclomercadoponto', 'lote', 'loteproduto', 'extratolinha', 'mapeamentoextrato',
     ]) {
       assert.ok(tabelas.includes(t), `tabela ${t}`);
     }

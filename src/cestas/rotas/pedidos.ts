@@ -9,6 +9,9 @@ import { Campos, MAIOR_ID, comoEntrada } from '../../http/campos.ts';
 import { atorDe } from '../autenticacao.ts';
 import { alvoDoCorpo, conferirDonos, lerConfirmacao, lerPedido } from '../entrada.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
+import { cobrancaDe, pixDaCobranca } from '../../domain/pix.ts';
+import { cobrancaJson } from '../apresentadores/pix.ts';
+import { blocoPix } from '../views/pix.ts';
 import { cestaParaPedirJson, extraParaPedirJson, pedidoJson, semPedidoJson } from '../apresentadores/pedidos.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import { tempo } from '../tempo.ts';
@@ -95,7 +98,16 @@ export function rotasPedidos(app: AppTipada, ctx: ContextoCestas): void {
     const pedido = await pedidoVisivel(ctx.banco, ator, req.params.id, taxa);
     const ciclo = await cicloDasJanelas(ctx.banco, pedido.cicloid);
     const { confirmar } = acoesDoPedido(ator, { usuarioid: pedido.usuarioid, ciclo: situacaoDoCiclo(ciclo, tempo(ctx).hoje) });
-    return responder(req, reply, { titulo: 'Confirmação do pedido', dados: { ...pedidoJson(pedido), acoes: { confirmar } }, corpo: () => paginaConfirmacao(pedido, req.sessao?.csrf ?? null, confirmar) });
+    // How to pay, once confirmed and where the community receives by Pix: what the person owes in all.
+    const recebedor = ctx.config.pix;
+    const cobranca = pedido.finalizado && recebedor !== null ? await cobrancaDe(ctx.banco, pedido.usuarioid, taxa) : null;
+    const pix = cobranca === null ? null : await pixDaCobranca(cobranca, recebedor);
+    const pagamento = cobranca === null ? null : blocoPix(cobranca, pix, { recebedor: recebedor?.nome ?? null });
+    return responder(req, reply, {
+      titulo: 'Confirmação do pedido',
+      dados: { ...pedidoJson(pedido), acoes: { confirmar }, cobranca: cobranca === null ? null : cobrancaJson(cobranca, pix) },
+      corpo: () => paginaConfirmacao(pedido, req.sessao?.csrf ?? null, confirmar, pagamento),
+    });
   });
 
   app.post('/pedidoconsumidoresconfirmacao', { config: { acesso: 'pedidosEscrever' }, schema: { body: CorpoConfirmacao, response: escrita(PedidoJson) } }, async (req, reply) => {

@@ -103,6 +103,8 @@ const ATALHOS: ReadonlyArray<readonly [Acao, string, string]> = [
   ['auditoriaLer', '/auditoria', 'Auditoria'],
   ['mensagensLer', '/mensagens', 'E-mails'],
   ['financeiroEscrever', '/movimentacao', 'Pagamentos'],
+  ['financeiroEscrever', '/cobrancas', 'Quem deve o quê'],
+  ['financeiroEscrever', '/extratos', 'Extratos do banco'],
 ];
 
 export function atalhosDoAtor(ator: Ator): Array<{ href: string; rotulo: string }> {
@@ -131,7 +133,7 @@ export function paginaPainel(ator: Ator, ciclos: readonly CicloDoPainel[], saldo
   ${saldo === null
     ? ''
     : html`<p class="saldo">Seu saldo: <strong>${formatarReais(centavos)}</strong>
-      ${centavos < 0 ? ' (a pagar à comunidade)' : centavos > 0 ? ' (a receber da comunidade)' : ''}</p>`}
+      ${centavos < 0 ? ' (a pagar à comunidade)' : centavos > 0 ? ' (a receber da comunidade)' : ''} · <a href="/saldo">Ver o que devo e pagar</a></p>`}
   ${atalhos.length === 0
     ? ''
     : html`<nav aria-label="Administração"><ul class="atalhos">${atalhos.map((a) => html`<li><a class="botao secundario" href="${a.href}">${a.rotulo}</a></li>`)}</ul></nav>`}

@@ -112,7 +112,7 @@ function comHorario(h: HorarioDeRetirada): string {
   return t === '' ? '' : ` — ${t}`;
 }
 
-export function paginaConfirmacao(pedido: Pedido, csrf: string | null, podeConfirmar: boolean): Html {
+export function paginaConfirmacao(pedido: Pedido, csrf: string | null, podeConfirmar: boolean, pagamento: Html | null = null): Html {
   return html`<p>Pedido de <strong>${pedido.usuario.nome}</strong> · retirada em <strong>${pedido.pontoEntrega.nome}</strong>${comHorario(pedido.pontoEntrega)}</p>
   ${tabelaDoPedido(pedido)}
   ${pedido.finalizado
@@ -125,6 +125,7 @@ export function paginaConfirmacao(pedido: Pedido, csrf: string | null, podeConfi
         <p>Confira os itens e confirme. Enquanto os pedidos estiverem abertos, você ainda pode mudar; uma mudança pede nova confirmação.</p>
         <button type="submit" class="botao">Confirmar pedido</button></form>`
       : html`<p class="nota">Este pedido ainda não foi confirmado.</p>`}
+  ${pagamento ?? ''}
   <p><a href="/pedidoconsumidores/${pedido.cicloid}?usuarioid=${pedido.usuario.id}">Voltar ao pedido</a></p>
   ${podeConfirmar && !pedido.finalizado ? SCRIPT_FORMULARIOS : ''}`;
 }

@@ -14,6 +14,7 @@ import { pontosDoCiclo } from './20261125_1000_pontos_do_ciclo.ts';
 import { mensagens } from './20261125_1400_mensagens.ts';
 import { mercadosNosCiclos } from './20261126_1200_mercados_nos_ciclos.ts';
 import { umaConta } from './20261126_1300_uma_conta.ts';
+import { pix } from './20261126_1400_pix.ts';
 
 /** Every migration, in order. Never edit one after it has landed: add a new one. */
 const MIGRACOES: Record<string, FabricaMigracao> = {
@@ -31,6 +32,7 @@ const MIGRACOES: Record<string, FabricaMigracao> = {
   '20261125_1400_mensagens': mensagens,
   '20261126_1200_mercados_nos_ciclos': mercadosNosCiclos,
   '20261126_1300_uma_conta': umaConta,
+  '20261126_1400_pix': pix,
 };
 
 /** The names of every migration, in order: a database is up to date when it has applied them all. */

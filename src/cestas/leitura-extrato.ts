@@ -1,0 +1,237 @@
+/**
+ * Reads a bank statement file (OFX, or a bank's CSV export with a column mapping) into typed
+ * lines for the domain (`LinhaDoExtrato`): dates as YYYY-MM-DD, amounts in signed centavos, the
+ * bank's transaction id. The whole file is read before anything is written, so a malformed line
+ * refuses the file (400, naming the line) and nothing is half-imported.
+ */
+import { createHash } from 'node:crypto';
+import { parse as lerCsvBruto } from 'csv-parse/sync';
+import { parseSync as lerOfxBruto } from 'ofx-js';
+import { lerDecimalDigitado } from '../decimal.ts';
+import { Invalido } from '../domain/erros.ts';
+import { SEPARADORES, palavrasDoNome, type Decisao, type LinhaDoExtrato, type MapeamentoCsv } from '../domain/extratos.ts';
+import { Campos, MAIOR_ID, comoEntrada, type Entrada } from '../http/campos.ts';
+import { ErroHttp } from '../http/erros.ts';
+
+/** A statement is text: 2 MiB hold tens of thousands of lines. */
+export const TAMANHO_MAXIMO_EXTRATO = 2 * 1024 * 1024;
+const MAXIMO_DE_LINHAS = 20_000;
+
+function recusar(mensagem: string): never {
+  throw new Invalido('EXTRATO_INVALIDO', mensagem, { arquivo: mensagem });
+}
+
+/**
+ * The file's text. Brazilian banks often export ISO-8859-1 (or Windows-1252, its superset); an
+ * OFX header may say so (`CHARSET:1252`, `encoding="ISO-8859-1"`). Without a declaration, valid
+ * UTF-8 is read as UTF-8 and anything else as Windows-1252.
+ */
+export function textoDoExtrato(conteudo: Buffer): string {
+  if (conteudo.includes(0)) throw new ErroHttp(415, 'EXTRATO_FORMATO', 'O extrato deve ser um arquivo de texto OFX ou CSV (este parece ser outro tipo de arquivo)');
+  const inicio = conteudo.subarray(0, 1024).toString('latin1');
+  const declarado = /CHARSET:\s*(1252|ISO-?8859-1|WINDOWS-1252)|encoding="(?:ISO-8859-1|windows-1252)"/i.test(inicio);
+  if (!declarado) {
+    try {
+      return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(conteudo);
+    } catch {
+      // Not UTF-8: read below as Windows-1252.
+    }
+  }
+  return new TextDecoder('windows-1252').decode(conteudo);
+}
+
+export function ehOfx(texto: string): boolean {
+  return /<OFX>/i.test(texto);
+}
+
+/** A statement amount, signed, in centavos: `-1.234,56`, `1234.56`, `R$ 50,00`, `50,00 D`. */
+export function lerValorDoExtrato(bruto: string): number | null {
+  let texto = bruto.replace(/[\s\u00a0]+/g, '');
+  let sinal = 1;
+  const sufixo = /^(.*?)([CD])$/i.exec(texto);
+  if (sufixo !== null) {
+    texto = sufixo[1] ?? '';
+    if ((sufixo[2] ?? '').toUpperCase() === 'D') sinal = -1;
+  }
+  texto = texto.replace(/^R\$/i, '');
+  if (texto.startsWith('-')) {
+    sinal = -sinal;
+    texto = texto.slice(1);
+  } else if (texto.startsWith('+')) texto = texto.slice(1);
+  texto = texto.replace(/^R\$/i, '');
+  if (!/^[\d.,]+$/.test(texto)) return null;
+  const r = lerDecimalDigitado(texto, 2);
+  return r.ok ? sinal * r.valor : null;
+}
+
+function dataValida(a: string, m: string, d: string): string | null {
+  const iso = `${a}-${m}-${d}`;
+  const t = new Date(`${iso}T00:00:00Z`);
+  return Number.isNaN(t.getTime()) || t.toISOString().slice(0, 10) !== iso ? null : iso;
+}
+
+/** dd/mm/aaaa, dd-mm-aaaa, aaaa-mm-dd or an OFX date (AAAAMMDD…). */
+export function lerDataDoExtrato(bruta: string): string | null {
+  const t = bruta.trim();
+  const br = /^(\d{2})[/.-](\d{2})[/.-](\d{4})$/.exec(t);
+  if (br !== null) return dataValida(br[3] ?? '', br[2] ?? '', br[1] ?? '');
+  const iso = /^(\d{4})-(\d{2})-(\d{2})/.exec(t);
+  if (iso !== null) return dataValida(iso[1] ?? '', iso[2] ?? '', iso[3] ?? '');
+  const ofx = /^(\d{4})(\d{2})(\d{2})/.exec(t);
+  if (ofx !== null) return dataValida(ofx[1] ?? '', ofx[2] ?? '', ofx[3] ?? '');
+  return null;
+}
+
+const texto = (v: unknown): string => (typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : '');
+const emLista = (v: unknown): unknown[] => (v === undefined || v === null ? [] : Array.isArray(v) ? v : [v]);
+
+/** An OFX statement's transactions (bank or credit card), by the library `ofx-js`. */
+export function lerOfx(conteudo: string): LinhaDoExtrato[] {
+  let ofx: Record<string, unknown>;
+  try {
+    ofx = lerOfxBruto(conteudo).OFX as Record<string, unknown>;
+  } catch {
+    recusar('O arquivo OFX está malformado e não pôde ser lido: exporte o extrato de novo do banco');
+  }
+  const respostas = [
+    ...emLista((ofx.BANKMSGSRSV1 as Record<string, unknown> | undefined)?.STMTTRNRS),
+    ...emLista((ofx.CREDITCARDMSGSRSV1 as Record<string, unknown> | undefined)?.CCSTMTTRNRS),
+  ];
+  const linhas: LinhaDoExtrato[] = [];
+  for (const r of respostas) {
+    const extrato = ((r as Record<string, unknown>).STMTRS ?? (r as Record<string, unknown>).CCSTMTRS) as Record<string, unknown> | undefined;
+    const conta = (extrato?.BANKACCTFROM ?? extrato?.CCACCTFROM) as Record<string, unknown> | undefined;
+    const prefixo = `ofx:${texto(conta?.BANKID)}:${texto(conta?.ACCTID)}`;
+    const transacoes = emLista((extrato?.BANKTRANLIST as Record<string, unknown> | undefined)?.STMTTRN);
+    for (const t of transacoes) {
+      const n = linhas.length + 1;
+      const x = t as Record<string, unknown>;
+      const data = lerDataDoExtrato(texto(x.DTPOSTED));
+      const valor = lerValorDoExtrato(texto(x.TRNAMT));
+      const fitid = texto(x.FITID);
+      if (data === null) recusar(`Transação ${n}: data "${texto(x.DTPOSTED)}" ilegível (DTPOSTED)`);
+      if (valor === null) recusar(`Transação ${n}: valor "${texto(x.TRNAMT)}" ilegível (TRNAMT)`);
+      if (fitid === '' || fitid.length > 255) recusar(`Transação ${n}: sem identificador do banco (FITID)`);
+      const descricao = [texto(x.NAME), texto(x.MEMO)].filter((s) => s !== '').join(' · ') || texto(x.TRNTYPE);
+      linhas.push({ idBanco: `${prefixo}:${fitid}`, data, valorCentavos: valor, descricao: descricao.slice(0, 500), pagador: texto(x.NAME) === '' ? null : texto(x.NAME).slice(0, 200) });
+    }
+  }
+  if (linhas.length === 0) recusar('O arquivo OFX não tem transações (STMTTRN)');
+  if (linhas.length > MAXIMO_DE_LINHAS) recusar(`O extrato tem mais de ${MAXIMO_DE_LINHAS} transações: exporte um período menor`);
+  return linhas;
+}
+
+const DELIMITADORES: Readonly<Record<MapeamentoCsv['separador'], string>> = { ';': ';', ',': ',', tab: '\t' };
+
+/**
+ * A CSV export read with a column mapping: the columns are found by their header, without
+ * regard to case or accents. A bank's CSV has no transaction id, so each line's is a hash of its
+ * date, amount and description, and of how many identical lines came before it in the file
+ * (two equal payments on one day stay two).
+ */
+export function lerCsv(conteudo: string, m: MapeamentoCsv): LinhaDoExtrato[] {
+  let linhas: string[][];
+  try {
+    linhas = lerCsvBruto(conteudo, { delimiter: DELIMITADORES[m.separador], bom: true, relax_column_count: true, skip_empty_lines: true, trim: true });
+  } catch (e) {
+    const linha = (e as { lines?: number }).lines;
+    recusar(`O CSV está malformado${linha === undefined ? '' : ` perto da linha ${linha}`}: confira o separador e as aspas`);
+  }
+  const [cabecalho = [], ...corpo] = linhas;
+  const nomes = cabecalho.map((c) => palavrasDoNome(c).trim());
+  const coluna = (rotulo: string, nome: string | null): number | null => {
+    if (nome === null || nome.trim() === '') return null;
+    const i = nomes.indexOf(palavrasDoNome(nome).trim());
+    if (i < 0) recusar(`A coluna "${nome}" (${rotulo}) não está no cabeçalho do CSV; as colunas são: ${cabecalho.join(', ')}`);
+    return i;
+  };
+  const iData = coluna('data', m.colunaData) ?? 0;
+  const iValor = coluna('valor', m.colunaValor) ?? 0;
+  const iDescricao = coluna('descrição', m.colunaDescricao) ?? 0;
+  const iPagador = coluna('pagador', m.colunaPagador);
+  if (corpo.length > MAXIMO_DE_LINHAS) recusar(`O extrato tem mais de ${MAXIMO_DE_LINHAS} linhas: exporte um período menor`);
+  const vistas = new Map<string, number>();
+  const saida: LinhaDoExtrato[] = [];
+  corpo.forEach((celulas, i) => {
+    const n = i + 2;
+    const valorBruto = celulas[iValor] ?? '';
+    // A line without an amount is a heading or a note of the bank's, not a transaction.
+    if (valorBruto.trim() === '') return;
+    const data = lerDataDoExtrato(celulas[iData] ?? '');
+    const valor = lerValorDoExtrato(valorBruto);
+    if (data === null) recusar(`Linha ${n}: data "${celulas[iData] ?? ''}" ilegível (use dd/mm/aaaa)`);
+    if (valor === null) recusar(`Linha ${n}: valor "${valorBruto}" ilegível (use 1.234,56 ou 1234.56)`);
+    const descricao = (celulas[iDescricao] ?? '').slice(0, 500);
+    const chave = `${data}|${valor}|${descricao}`;
+    const ocorrencia = (vistas.get(chave) ?? 0) + 1;
+    vistas.set(chave, ocorrencia);
+    const hash = createHash('sha256').update(`${chave}|${ocorrencia}`).digest('hex').slice(0, 40);
+    const pagador = iPagador === null ? '' : (celulas[iPagador] ?? '').trim();
+    saida.push({ idBanco: `csv:${hash}`, data, valorCentavos: valor, descricao, pagador: pagador === '' ? null : pagador.slice(0, 200) });
+  });
+  if (saida.length === 0) recusar('O CSV não tem nenhuma linha com valor');
+  return saida;
+}
+
+/** The statement's lines: OFX when the file says so, else CSV with the mapping. */
+export function lerExtrato(conteudo: Buffer, mapeamento: MapeamentoCsv | null): LinhaDoExtrato[] {
+  const t = textoDoExtrato(conteudo);
+  if (ehOfx(t)) return lerOfx(t);
+  if (mapeamento === null) {
+    throw new Invalido('VALIDACAO', 'Para um CSV, diga quais colunas têm a data, o valor e a descrição (ou escolha um mapeamento salvo)', { colunaData: 'Obrigatório para CSV' });
+  }
+  return lerCsv(t, mapeamento);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The forms around a statement: the upload's mapping, the review's decisions, a dismissal.
+
+/** What the upload form says besides the file: a saved mapping, or one typed (and maybe saved). */
+export interface PedidoDeImportacao {
+  readonly mapeamentoId: number | null;
+  readonly mapeamento: MapeamentoCsv | null;
+  readonly salvar: boolean;
+}
+
+export function lerPedidoDeImportacao(corpo: Entrada): PedidoDeImportacao {
+  const c = new Campos(corpo);
+  const mapeamentoId = c.inteiro('mapeamentoId', { min: 1, max: MAIOR_ID });
+  const colunaData = c.texto('colunaData', { max: 100 });
+  const colunaValor = c.texto('colunaValor', { max: 100 });
+  const colunaDescricao = c.texto('colunaDescricao', { max: 100 });
+  const colunaPagador = c.texto('colunaPagador', { max: 100 });
+  const separador = c.umDe('separador', SEPARADORES) ?? ';';
+  const salvar = c.booleano('salvarMapeamento');
+  const algumaColuna = [colunaData, colunaValor, colunaDescricao].some((x) => x !== null && x !== '');
+  if (algumaColuna) for (const [nome, v] of [['colunaData', colunaData], ['colunaValor', colunaValor], ['colunaDescricao', colunaDescricao]] as const) if (v === null || v === '') c.erro(nome, 'Diga o nome desta coluna no cabeçalho do CSV');
+  const nome = salvar ? c.texto('nomeMapeamento', { obrigatorio: true, max: 100 }) : (c.texto('nomeMapeamento', { max: 100 }) ?? '');
+  c.concluir();
+  const mapeamento = algumaColuna ? { nome: nome === '' ? 'Sem nome' : nome, separador, colunaData: colunaData ?? '', colunaValor: colunaValor ?? '', colunaDescricao: colunaDescricao ?? '', colunaPagador } : null;
+  return { mapeamentoId, mapeamento, salvar: salvar && mapeamento !== null };
+}
+
+/** The review: `linhas[i][id]` and `linhas[i][usuarioid]` (empty: nobody, the proposal rejected). */
+export function lerConciliacao(corpo: Entrada): Decisao[] {
+  const c = new Campos(corpo);
+  const bruto = c.bruto('linhas');
+  const itens = Array.isArray(bruto) ? bruto : bruto !== null && typeof bruto === 'object' ? Object.values(bruto) : [];
+  if (bruto !== undefined && bruto !== null && itens.length === 0 && typeof bruto !== 'object') c.erro('linhas', 'Deve ser uma lista');
+  const decisoes: Decisao[] = [];
+  itens.slice(0, 1000).forEach((item, i) => {
+    const l = new Campos(comoEntrada(item));
+    const linhaId = l.inteiro('id', { obrigatorio: true, min: 1, max: MAIOR_ID });
+    const usuarioid = l.inteiro('usuarioid', { min: 1, max: MAIOR_ID });
+    for (const [k, v] of Object.entries(l.erros)) c.erro(`linhas.${i}.${k}`, v);
+    decisoes.push({ linhaId: linhaId ?? 0, usuarioid });
+  });
+  if (itens.length > 1000) c.erro('linhas', 'No máximo 1000 linhas por vez');
+  c.concluir();
+  return decisoes;
+}
+
+export function lerDescarte(corpo: Entrada): string {
+  const c = new Campos(corpo);
+  const motivo = c.texto('motivo', { obrigatorio: true, max: 500 });
+  c.concluir();
+  return motivo;
+}
