@@ -37,6 +37,7 @@ export const PAGINAS_DO_CLIENTE: ReadonlyArray<readonly [string, Guarda]> = [
   ['/mercados/:id/editar', isAuthenticated],
   ['/mercados/:id/precos', isAuthenticated],
   ['/usuarios', isAuthenticated],
+  ['/avisos', isAuthenticated],
 ];
 
 interface Arquivo {

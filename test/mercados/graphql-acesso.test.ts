@@ -34,6 +34,10 @@ type Esperado = 'permitido' | 'nao autenticado' | Recusa;
 const SO_ADMINISTRADOR: Recusa = { code: 'FORBIDDEN', message: 'Acesso negado: requer o perfil Administrador' };
 const ADMINISTRADOR_OU_ADMIN_MERCADO: Recusa = { code: 'FORBIDDEN', message: 'Acesso negado: requer um dos perfis Administrador, AdminMercado' };
 const OUTRO_MERCADO: Recusa = { code: 'FORBIDDEN', message: 'Acesso negado: você só pode alterar o mercado que administra' };
+const SEM_CADASTRO_NA_CESTAS: Recusa = {
+  code: 'CONFLICT',
+  message: 'Sua conta ainda não tem cadastro na face Cestas: os avisos por e-mail são de quem oferta ou pede lá. Complete o cadastro para escolhê-los',
+};
 const PRECOS_DE_OUTRO_MERCADO: Recusa = { code: 'FORBIDDEN', message: 'Acesso negado: você só pode alterar os preços do mercado que administra' };
 
 /** What each cell works on: a fresh market owned by the "dono", a product, a fresh account. */
@@ -96,6 +100,19 @@ const OPERACOES: readonly Operacao[] = [
     pedido: () => ({ query: '{ usuarios { id email } }' }),
     esperado: soAdministrador,
     efeito: async (r, a) => assert.ok((r.corpo.data?.usuarios as Array<{ id: string; email: string | null }>).some((u) => u.id === String(a.contaId) && u.email !== null)),
+  },
+  {
+    // The matrix's accounts have no Cestas record: nothing to receive (test/mercados/avisos.test.ts covers a linked person).
+    nome: 'meusAvisos',
+    pedido: () => ({ query: '{ meusAvisos { recebe cadastro } }' }),
+    esperado: todos('permitido'),
+    efeito: async (r) => assert.deepEqual(r.corpo.data?.meusAvisos, { recebe: [], cadastro: false }),
+  },
+  {
+    nome: 'definirMeusAvisos',
+    pedido: () => ({ query: 'mutation { definirMeusAvisos(recebe: ["retirada"]) { recebe } }' }),
+    esperado: todos(SEM_CADASTRO_NA_CESTAS),
+    efeito: async () => assert.fail('uma conta sem cadastro na Cestas não escolhe avisos'),
   },
   {
     nome: 'criarMercado',

@@ -32,6 +32,7 @@ describe('esquema GraphQL da face Mercados', () => {
       banco,
       agora: new Date(),
       carregadores: criarCarregadores(banco),
+      emailLigado: false,
       requestId: 'teste',
       log: { error: () => undefined } as unknown as ContextoResolvers['log'],
     };

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { abrirChromium, abrirContexto, conferirPagina, semChromium, type ContextoDeTeste } from '../helpers/chromium.ts';
-import { criarProduto, emailUnico } from '../helpers/fabricas.ts';
+import { criarProduto, criarUsuario, emailUnico } from '../helpers/fabricas.ts';
 import { iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
 import { contaPorEmail, perfisDe, sessoesDe, zerarLimiteDeLogin } from '../mercados/apoio.ts';
 
@@ -88,6 +88,27 @@ describe('cliente web da face Mercados no navegador', { skip: pular }, () => {
     }
     await pagina.getByText('Seus perfis: Consumidor.', { exact: false }).waitFor();
     await conferirPagina(pagina, ctx, 'mercados-nao-autorizado');
+    await ctx.fechar();
+  });
+
+  test('avisos por e-mail: quem tem cadastro na Cestas escolhe no Mercados; a escolha fica', async () => {
+    const pessoa = await criarUsuario(amb.banco, { perfil: ['consumidor'], nome: 'Vera Avisos' });
+    const ctx = await abrirContexto(navegador);
+    const pagina = await entrar(ctx, { email: pessoa.email, nome: 'Vera Avisos' });
+    await pagina.getByRole('link', { name: 'Avisos', exact: true }).click();
+    await pagina.getByRole('heading', { name: 'Avisos por e-mail' }).waitFor();
+    const lembrete = pagina.getByLabel('Lembrete da retirada, na véspera');
+    assert.equal(await lembrete.isChecked(), true);
+    await lembrete.uncheck();
+    await pagina.getByRole('button', { name: 'Salvar avisos' }).click();
+    await pagina.getByText('Avisos salvos.').waitFor();
+    await conferirPagina(pagina, ctx, 'mercados-avisos');
+    await pagina.reload();
+    await pagina.getByRole('heading', { name: 'Avisos por e-mail' }).waitFor();
+    assert.equal(await pagina.getByLabel('Lembrete da retirada, na véspera').isChecked(), false);
+    assert.equal(await pagina.getByLabel('Abertura do período de pedidos').isChecked(), true);
+    const u = await amb.banco.selectFrom('usuario').select('avisosDesligados').where('id', '=', pessoa.id).executeTakeFirstOrThrow();
+    assert.deepEqual(JSON.parse(u.avisosDesligados ?? '[]'), ['retirada']);
     await ctx.fechar();
   });
 

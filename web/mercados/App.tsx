@@ -13,6 +13,7 @@ import { DetalheMercado } from './paginas/DetalheMercado.tsx';
 import { FormularioMercado } from './paginas/FormularioMercado.tsx';
 import { EditorPrecos } from './paginas/EditorPrecos.tsx';
 import { Usuarios } from './paginas/Usuarios.tsx';
+import { MeusAvisos } from './paginas/MeusAvisos.tsx';
 
 type Parametros = Readonly<Record<string, string>>;
 
@@ -35,6 +36,7 @@ export const ROTAS: readonly Rota[] = [
   { padrao: '/mercados/:id/editar', exige: 'gerirAlgumMercado', pagina: (p) => <FormularioMercado key={p.id} id={p.id ?? ''} /> },
   { padrao: '/mercados/:id/precos', exige: 'gerirAlgumMercado', pagina: (p) => <EditorPrecos key={p.id} id={p.id ?? ''} /> },
   { padrao: '/usuarios', exige: 'listarUsuarios', pagina: () => <Usuarios /> },
+  { padrao: '/avisos', exige: true, pagina: () => <MeusAvisos /> },
 ];
 
 function BotaoSair() {
@@ -99,6 +101,11 @@ function Navegacao() {
             </Link>
           </li>
         ) : null}
+        <li>
+          <Link para="/avisos" aria-current={atual('/avisos')}>
+            Avisos
+          </Link>
+        </li>
         <li className="quem">{usuario.name}</li>
         <li>
           <BotaoSair />

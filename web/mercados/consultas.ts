@@ -117,3 +117,23 @@ export async function atribuirPerfis(userId: string, perfis: readonly NomePerfil
   );
   return r.atribuirPerfis.profiles;
 }
+
+/** The person's e-mail notices: the optional kinds received, and every kind (the mandatory ones always arrive). */
+export interface MeusAvisos {
+  readonly recebe: readonly string[];
+  readonly ligado: boolean;
+  readonly cadastro: boolean;
+  readonly tipos: ReadonlyArray<{ readonly tipo: string; readonly nome: string; readonly opcional: boolean }>;
+}
+
+const AVISOS = 'recebe ligado cadastro tipos { tipo nome opcional }';
+
+export async function lerMeusAvisos(): Promise<MeusAvisos> {
+  const r = await graphql<{ meusAvisos: MeusAvisos }>(`query MeusAvisos { meusAvisos { ${AVISOS} } }`);
+  return r.meusAvisos;
+}
+
+export async function definirMeusAvisos(recebe: readonly string[]): Promise<MeusAvisos> {
+  const r = await graphql<{ definirMeusAvisos: MeusAvisos }>(`mutation DefinirMeusAvisos($recebe: [String!]!) { definirMeusAvisos(recebe: $recebe) { ${AVISOS} } }`, { recebe });
+  return r.definirMeusAvisos;
+}

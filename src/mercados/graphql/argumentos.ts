@@ -12,6 +12,7 @@ import {
 } from '../../domain/mercados.ts';
 import { PROFILES, type NomePerfil } from '../../domain/politica-mercados.ts';
 import { Campos, MAIOR_ID, lerId, type Entrada } from '../../http/campos.ts';
+import { TIPOS_DE_AVISO, TIPOS_OPCIONAIS, ehTipoDeAviso, type TipoDeAviso } from '../../domain/avisos.ts';
 
 /** Prices per batch: far above a real market's list, low enough to stay one statement. */
 export const MAXIMO_PRECOS_POR_LOTE = 1000;
@@ -112,4 +113,12 @@ export async function comCaminhosDoInput<T>(escrita: Promise<T>): Promise<T> {
     const detalhes = Object.fromEntries(Object.entries(e.detalhes).map(([campo, mensagem]) => [campo === 'id' ? campo : `input.${campo}`, mensagem]));
     throw new Invalido(e.codigo, e.message, detalhes);
   }
+}
+
+/** definirMeusAvisos: the optional kinds to receive; naming a mandatory one asks for nothing more. */
+export function lerAvisosEscolhidos(recebe: readonly string[]): TipoDeAviso[] {
+  const c = new Campos({ recebe: recebe.filter((t) => !(ehTipoDeAviso(t) && !TIPOS_DE_AVISO[t].opcional)) });
+  const escolhidos = c.conjuntoDe('recebe', TIPOS_OPCIONAIS);
+  c.concluir();
+  return escolhidos;
 }

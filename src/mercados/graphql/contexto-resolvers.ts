@@ -57,6 +57,8 @@ export interface ContextoResolvers extends ContextoGraphql {
   readonly banco: Banco;
   readonly agora: Date;
   readonly carregadores: Carregadores;
+  /** Whether the service sends e-mail (SMTP_URL, or the development catcher). */
+  readonly emailLigado: boolean;
   readonly requestId: string;
   readonly log: FastifyBaseLogger;
 }

@@ -2,12 +2,15 @@ import type { IResolvers } from '@graphql-tools/utils';
 import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 import { MAIOR_ID, lerId } from '../../http/campos.ts';
 import { atribuirPerfis, listarContas, type Conta } from '../../domain/contas.ts';
+import type { Ator } from '../../domain/acesso.ts';
+import { TIPOS, TIPOS_DE_AVISO, avisosQueRecebe, definirAvisos, type TipoDeAviso } from '../../domain/avisos.ts';
+import { Conflito } from '../../domain/erros.ts';
 import {
   atualizarMercado, atualizarPrecoMercado, buscarProdutos, criarMercado, desativarMercado, exigirMercadoAlteravel, listarMercados, mercadoPorId,
   type Mercado, type PrecoMercado, type ProdutoDoCatalogo,
 } from '../../domain/mercados.ts';
 import { acoesDoMercado, autorizarMercados, podeMercados } from '../../domain/politica-mercados.ts';
-import { comCaminhosDoInput, lerAtribuicaoDePerfis, lerBuscaDeProdutos, lerLoteDePrecos, lerMercadoInput } from './argumentos.ts';
+import { comCaminhosDoInput, lerAtribuicaoDePerfis, lerAvisosEscolhidos, lerBuscaDeProdutos, lerLoteDePrecos, lerMercadoInput } from './argumentos.ts';
 import { atorDe, esquecerCarregados, type ContextoResolvers } from './contexto-resolvers.ts';
 import { DateTime, Decimal, emCentesimos } from './escalares.ts';
 
@@ -55,6 +58,14 @@ function produtoDoPreco(p: PrecoMercado, produto: ProdutoDoCatalogo | null): Pro
   return produto;
 }
 
+/** MeusAvisos: what a person receives (null: no Cestas record, so nothing) and every kind. */
+function avisosJson(recebe: readonly TipoDeAviso[] | null, ligado: boolean) {
+  return {
+    recebe: recebe ?? [], ligado, cadastro: recebe !== null,
+    tipos: TIPOS.map((tipo) => ({ tipo, nome: TIPOS_DE_AVISO[tipo].nome, opcional: TIPOS_DE_AVISO[tipo].opcional })),
+  };
+}
+
 export const resolvers: IResolvers<unknown, Ctx> = {
   Decimal,
   DateTime,
@@ -68,6 +79,10 @@ export const resolvers: IResolvers<unknown, Ctx> = {
     usuarios: (_: unknown, _a: unknown, ctx: Ctx) => {
       autorizarMercados(atorDe(ctx), 'listarUsuarios', null);
       return listarContas(ctx.banco);
+    },
+    meusAvisos: async (_: unknown, _a: unknown, ctx: Ctx) => {
+      const usuarioId = atorDe(ctx).usuarioId;
+      return avisosJson(usuarioId === null ? null : await avisosQueRecebe(ctx.banco, usuarioId), ctx.emailLigado);
     },
   },
 
@@ -100,6 +115,16 @@ export const resolvers: IResolvers<unknown, Ctx> = {
         autorizarMercados(atorDe(ctx), 'atribuirPerfis', null);
         return atribuirPerfis(ctx.banco, atorDe(ctx), lerAtribuicaoDePerfis(a), ctx.agora);
       }),
+    // The person's own choice, as on /profile/avisos of the Cestas face (the same domain function).
+    definirMeusAvisos: async (_: unknown, a: { recebe: string[] }, ctx: Ctx) => {
+      const conta = atorDe(ctx);
+      if (conta.usuarioId === null) {
+        throw new Conflito('SEM_CADASTRO', 'Sua conta ainda não tem cadastro na face Cestas: os avisos por e-mail são de quem oferta ou pede lá. Complete o cadastro para escolhê-los');
+      }
+      const recebe = lerAvisosEscolhidos(a.recebe);
+      const ator: Ator = { email: conta.email, nome: conta.name, usuarioid: conta.usuarioId, perfil: [], ativo: true };
+      return avisosJson(await definirAvisos(ctx.banco, ator, recebe, ctx.agora), ctx.emailLigado);
+    },
   },
 
   Mercado: {

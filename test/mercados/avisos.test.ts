@@ -1,0 +1,67 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { criarUsuario, emailUnico } from '../helpers/fabricas.ts';
+import { Navegador, entrarPeloProvedor } from '../helpers/navegador.ts';
+import { iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
+import { entrarNoMercados, graphql } from './apoio.ts';
+
+interface MeusAvisos {
+  recebe: string[];
+  ligado: boolean;
+  cadastro: boolean;
+  tipos: Array<{ tipo: string; nome: string; opcional: boolean }>;
+}
+const CAMPOS = 'recebe ligado cadastro tipos { tipo nome opcional }';
+const OPCIONAIS = ['oferta_aberta', 'oferta_lembrete', 'pedido_aberto', 'pedido_lembrete', 'entregas', 'retirada'];
+
+/**
+ * The e-mail notices from the Mercados side: the same person's choice as /profile/avisos in the
+ * Cestas face, read and written through GraphQL by the same domain function.
+ */
+describe('avisos por e-mail na face Mercados', () => {
+  let amb: AmbienteDeTeste;
+  before(async () => {
+    amb = await iniciarAmbiente({ mercados: true });
+  });
+  after(() => amb.fechar());
+
+  test('quem tem cadastro na Cestas escolhe os avisos no Mercados, e a Cestas vê a mesma escolha', async () => {
+    const pessoa = await criarUsuario(amb.banco, { perfil: ['consumidor'], nome: 'Sara Avisos' });
+    const noMercados = new Navegador();
+    await entrarNoMercados(amb, noMercados, { email: pessoa.email, nome: 'Sara Avisos' });
+    const lidos = await graphql(amb.urlMercados, noMercados, `{ meusAvisos { ${CAMPOS} } }`);
+    assert.equal(lidos.corpo.errors, undefined, JSON.stringify(lidos.corpo.errors));
+    const avisos = lidos.corpo.data?.meusAvisos as MeusAvisos;
+    assert.deepEqual([avisos.recebe, avisos.cadastro, avisos.ligado], [OPCIONAIS, true, false]);
+    assert.deepEqual(avisos.tipos.filter((t) => !t.opcional).map((t) => t.tipo), ['recibo', 'pedido_alterado', 'coordenacao']);
+    // Naming a mandatory kind asks for nothing more; the others are turned off.
+    const escolha = await graphql(amb.urlMercados, noMercados, `mutation($r: [String!]!) { definirMeusAvisos(recebe: $r) { ${CAMPOS} } }`, { r: ['retirada', 'recibo', 'pedido_aberto'] });
+    assert.equal(escolha.corpo.errors, undefined, JSON.stringify(escolha.corpo.errors));
+    assert.deepEqual((escolha.corpo.data?.definirMeusAvisos as MeusAvisos).recebe, ['pedido_aberto', 'retirada']);
+    const naCestas = new Navegador();
+    await entrarPeloProvedor(naCestas, `${amb.url}/`, { email: pessoa.email });
+    const cestas = (await naCestas.getJson(`${amb.url}/profile/avisos`)).json<{ data: { recebe: string[] } }>().data;
+    assert.deepEqual(cestas.recebe, ['pedido_aberto', 'retirada']);
+    // The audit says who chose what.
+    const linha = await amb.banco.selectFrom('auditoria').select(['acao', 'depois']).where('entidade', '=', 'usuario').where('entidadeId', '=', String(pessoa.id)).where('acao', '=', 'escolher avisos').executeTakeFirstOrThrow();
+    assert.deepEqual(JSON.parse(linha.depois ?? '{}'), { avisos: ['pedido_aberto', 'retirada'] });
+    // An unknown kind is refused by name, and nothing changes.
+    const estranho = await graphql(amb.urlMercados, noMercados, 'mutation { definirMeusAvisos(recebe: ["propaganda"]) { recebe } }');
+    assert.equal(estranho.corpo.errors?.[0]?.extensions?.code, 'BAD_USER_INPUT');
+    assert.match(String(estranho.corpo.errors?.[0]?.extensions?.field), /recebe/);
+    assert.deepEqual((await naCestas.getJson(`${amb.url}/profile/avisos`)).json<{ data: { recebe: string[] } }>().data.recebe, ['pedido_aberto', 'retirada']);
+  });
+
+  test('uma conta só do Mercados não tem avisos: a leitura diz isso, e escolher é recusado com o motivo', async () => {
+    const nav = new Navegador();
+    await entrarNoMercados(amb, nav, { email: emailUnico('so-mercados'), nome: 'Téo Só Mercados' });
+    const lidos = await graphql(amb.urlMercados, nav, `{ meusAvisos { ${CAMPOS} } }`);
+    assert.deepEqual({ ...(lidos.corpo.data?.meusAvisos as MeusAvisos), tipos: [] }, { recebe: [], ligado: false, cadastro: false, tipos: [] });
+    const escolha = await graphql(amb.urlMercados, nav, 'mutation { definirMeusAvisos(recebe: []) { recebe } }');
+    assert.equal(escolha.corpo.errors?.[0]?.extensions?.code, 'CONFLICT');
+    assert.match(String(escolha.corpo.errors?.[0]?.message), /^Sua conta ainda não tem cadastro na face Cestas/);
+    // Signed out: the spec's authentication error.
+    const anonimo = await graphql(amb.urlMercados, new Navegador(), '{ meusAvisos { recebe } }');
+    assert.equal(anonimo.status, 401);
+  });
+});
