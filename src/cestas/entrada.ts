@@ -356,6 +356,14 @@ export function lerCiclos(entrada: Entrada, chave = 'ciclos'): number[] {
   return ids;
 }
 
+/** A report's optional market (`mercadoId`): only what was bought in it. */
+export function lerMercadoDoRelatorio(entrada: Entrada): number | null {
+  const c = new Campos(entrada);
+  const mercadoId = c.inteiro('mercadoId', { min: 1, max: MAIOR_ID });
+  c.concluir();
+  return mercadoId;
+}
+
 /** The filters of /movimentacaotodos: ?usuarioid, ?cicloid, ?tipoMovimentacaoId, ?de, ?ate. */
 export function lerFiltroMovimentacoes(query: Entrada): FiltroMovimentacoes {
   const c = new Campos(query);

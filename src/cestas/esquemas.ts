@@ -423,7 +423,10 @@ export const RelatorioJson = Type.Object({
 const CicloParaEscolher = Type.Object({ id: Id, nome: Type.String(), fase: Fase });
 export const EscolhaDeCiclos = Type.Object({ ciclos: Type.Array(CicloParaEscolher) });
 export const CorpoCiclos = Corpo(
-  { ciclos: NoFio.ids('De 1 a 20 ciclos: lista, campo repetido ou "1,2"'), cicloid: NoFio.inteiro('Um ciclo só') },
+  {
+    ciclos: NoFio.ids('De 1 a 20 ciclos: lista, campo repetido ou "1,2"'), cicloid: NoFio.inteiro('Um ciclo só'),
+    mercadoId: NoFio.inteiro('Pedidos dos consumidores: só o que foi comprado neste mercado'),
+  },
   'Os ciclos do relatório',
 );
 

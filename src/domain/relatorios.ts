@@ -261,25 +261,40 @@ export async function relatorioDeProdutos(db: Db, ator: Ator, cicloids: readonly
 // Consumer report.
 
 /** /pedidosconsumidoresciclos: per consumer, baskets and extras, fee, delivery point (a consumer sees their own). */
-export async function relatorioDosConsumidores(db: Db, ator: Ator, cicloids: readonly number[], taxa: Taxa): Promise<Relatorio> {
+/**
+ * /pedidosconsumidoresciclos: each order's lines and fees. In cycles with markets each line says
+ * its market and each market's fee is its own line; with `mercadoId`, only what was bought in
+ * that market (and its fee).
+ */
+export async function relatorioDosConsumidores(db: Db, ator: Ator, cicloids: readonly number[], taxa: Taxa, mercadoId: number | null = null): Promise<Relatorio> {
   const ciclos = await ciclosPorId(db, cicloids);
   const linhas: LinhaRelatorio[] = [];
+  let comMercados = mercadoId !== null;
   for (const ciclo of ciclos) {
     const pedidos = await carregarPedidosDoCiclo(db, ciclo.id, veTudo(ator) ? null : (ator.usuarioid ?? -1), taxa);
     for (const p of pedidos) {
       const base = { consumidor: p.usuario.nome, ciclo: ciclo.nome, pontoEntrega: p.pontoEntrega.nome, situacao: p.finalizado ? 'confirmado' : 'não confirmado' };
       for (const l of p.produtos) {
-        linhas.push({ ...base, item: l.nome, quantidade: l.quantidadeMilesimos, valorUnitario: l.valorCentavos, valor: l.subtotalCentavos });
+        if (mercadoId !== null && l.mercadoId !== mercadoId) continue;
+        if (l.mercadoId !== null) comMercados = true;
+        linhas.push({ ...base, mercado: l.mercado ?? '', item: l.nome, quantidade: l.quantidadeMilesimos, valorUnitario: l.valorCentavos, valor: l.subtotalCentavos });
       }
-      if (p.taxaCentavos > 0) linhas.push({ ...base, item: 'Taxa administrativa', quantidade: null, valorUnitario: null, valor: p.taxaCentavos });
+      for (const parte of p.partes) {
+        if (parte.taxaCentavos === 0 || (mercadoId !== null && parte.mercadoId !== mercadoId)) continue;
+        linhas.push({ ...base, mercado: parte.mercado ?? '', item: parte.mercado === null ? 'Taxa administrativa' : `Taxa de ${parte.mercado}`, quantidade: null, valorUnitario: null, valor: parte.taxaCentavos });
+      }
     }
   }
+  // A cycle without markets keeps the report it always had: no market column, no market key.
+  const semMercado = (l: LinhaRelatorio): LinhaRelatorio => Object.fromEntries(Object.entries(l).filter(([k]) => k !== 'mercado'));
+  const mercado = mercadoId === null ? null : await db.selectFrom('mercado').select('nome').where('id', '=', mercadoId).executeTakeFirst();
   return montarRelatorio(
     'Pedidos dos consumidores',
-    ciclos.map((c) => c.nome).join(', '),
+    `${ciclos.map((c) => c.nome).join(', ')}${mercado === null ? '' : ` · só ${mercado?.nome ?? `o mercado ${mercadoId}`}`}`,
     [
       { chave: 'consumidor', titulo: 'Consumidor', tipo: 'texto' },
       ...(cicloids.length > 1 ? [{ chave: 'ciclo', titulo: 'Ciclo', tipo: 'texto' as const }] : []),
+      ...(comMercados ? [{ chave: 'mercado', titulo: 'Mercado', tipo: 'texto' as const }] : []),
       { chave: 'pontoEntrega', titulo: 'Ponto de entrega', tipo: 'texto' },
       { chave: 'situacao', titulo: 'Situação', tipo: 'texto' },
       { chave: 'item', titulo: 'Item', tipo: 'texto' },
@@ -287,7 +302,7 @@ export async function relatorioDosConsumidores(db: Db, ator: Ator, cicloids: rea
       { chave: 'valorUnitario', titulo: 'Preço', tipo: 'dinheiro' },
       { chave: 'valor', titulo: 'Valor', tipo: 'dinheiro', soma: true },
     ],
-    linhas.sort((a, b) => ordemPtBr(String(a.consumidor), String(b.consumidor))),
+    (comMercados ? linhas : linhas.map(semMercado)).sort((a, b) => ordemPtBr(String(a.consumidor), String(b.consumidor))),
     'consumidor',
   );
 }

@@ -240,6 +240,19 @@ describe('mercados dentro dos ciclos (face Cestas)', () => {
     // The confirmation page shows each market's part apart.
     const pagina = await consumidora.nav.get(url(`/pedidoconsumidoresconfirmacao/${p.pedidoId}`));
     assert.match(pagina.texto, new RegExp(`Taxa de Feira livre ${c.cicloid} \\(10% de R\\$ 12,00\\)</th><td class="num">R\\$ 1,20<`));
+    // The consumers' report says each line's market and each market's fee; filtered, one market only.
+    type Rel = { colunas: Array<{ chave: string }>; grupos: Array<{ linhas: Array<Record<string, unknown>> }>; totais: Record<string, number> };
+    const relatorio = async (corpo: Record<string, unknown>) => (await admin.nav.postJson(url('/pedidosconsumidoresciclos'), corpo)).json<Envelope<Rel>>().data;
+    const todo = await relatorio({ ciclos: [c.cicloid] });
+    assert.ok(todo.colunas.some((x) => x.chave === 'mercado'));
+    const dela = todo.grupos.flatMap((g) => g.linhas).filter((l) => l.consumidor === 'Rita Dois Mercados');
+    assert.deepEqual(dela.map((l) => [l.mercado, l.item, l.valor]), [
+      [`Cestas ${c.cicloid}`, c.cesta, 50], [`Feira livre ${c.cicloid}`, `Tomate ${c.cicloid}`, 12],
+      [`Cestas ${c.cicloid}`, `Taxa de Cestas ${c.cicloid}`, 2.5], [`Feira livre ${c.cicloid}`, `Taxa de Feira livre ${c.cicloid}`, 1.2],
+    ]);
+    const feira = await relatorio({ ciclos: [c.cicloid], mercadoId: c.mDireta.id });
+    assert.deepEqual(feira.grupos.flatMap((g) => g.linhas).map((l) => [l.item, l.valor]), [[`Tomate ${c.cicloid}`, 12], [`Taxa de Feira livre ${c.cicloid}`, 1.2]]);
+    assert.equal(feira.totais.valor, 13.2);
     // The coordination's message can go to one market's buyers only.
     assert.deepEqual(await pessoasDoCiclo(amb.banco, c.cicloid, c.mDireta.id), [consumidora.id]);
     assert.deepEqual(await pessoasDoCiclo(amb.banco, c.cicloid, c.mLote.id), []);

@@ -10,7 +10,7 @@ import {
 import { relatorioParaJson, tituloCsv, valorCsv } from '../apresentadores/relatorios.ts';
 import { comoEntrada } from '../../http/campos.ts';
 import { atorDe } from '../autenticacao.ts';
-import { lerCiclos, lerFiltroMovimentacoes } from '../entrada.ts';
+import { lerCiclos, lerMercadoDoRelatorio, lerFiltroMovimentacoes } from '../entrada.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
 import { pdfDeEntrega } from '../pdf/entrega.ts';
 import { responder } from '../resposta.ts';
@@ -48,7 +48,7 @@ export function rotasRelatorios(app: AppTipada, ctx: ContextoCestas): void {
   });
 
   /** GET chooses cycles; POST shows the report of the chosen ones ({ciclos:[…]}, ciclos=1&ciclos=2, or {cicloid}). */
-  function porCiclos(caminho: string, acesso: Acao, titulo: string, montar: (ator: Ator, ciclos: number[]) => Promise<Relatorio>, csv: boolean) {
+  function porCiclos(caminho: string, acesso: Acao, titulo: string, montar: (ator: Ator, ciclos: number[], mercadoId: number | null) => Promise<Relatorio>, csv: boolean) {
     app.get(caminho, { config: { acesso }, schema: { response: leitura(EscolhaDeCiclos) } }, async (req, reply) => {
       const ciclos = await ciclosParaEscolher(ctx.banco, tempo(ctx).hoje);
       return responder(req, reply, { titulo, dados: { ciclos }, corpo: () => escolhaDeCiclos(caminho, ciclos, req.sessao?.csrf ?? null, null) });
@@ -63,15 +63,16 @@ export function rotasRelatorios(app: AppTipada, ctx: ContextoCestas): void {
       // One cycle may come as `cicloid`, the name the rest of the interface uses.
       const corpo = comoEntrada(req.body);
       const ids = lerCiclos(corpo.ciclos === undefined && corpo.cicloid !== undefined ? { ciclos: corpo.cicloid } : corpo);
-      if (!csv) return mostrar(req, reply, await montar(atorDe(req), ids));
+      const mercadoId = lerMercadoDoRelatorio(corpo);
+      if (!csv) return mostrar(req, reply, await montar(atorDe(req), ids, mercadoId));
       // The spec's bare GET of the CSV exports the cycles chosen here last.
       if (req.sessao !== null) lembrarCiclos(reply, ctx.cofreSessao, req.sessao, ids, ctx.relogio.agora().getTime(), { seguro: ctx.cookiesSeguros });
-      return mostrar(req, reply, await montar(atorDe(req), ids), { csv: `/downloadpedidosfornecedoresciclos?ciclos=${ids.join(',')}` });
+      return mostrar(req, reply, await montar(atorDe(req), ids, mercadoId), { csv: `/downloadpedidosfornecedoresciclos?ciclos=${ids.join(',')}` });
     });
   }
 
   porCiclos('/pedidosfornecedoresciclos', 'relatoriosFornecedores', 'Pedidos aos fornecedores', (ator, ids) => relatorioDosFornecedores(ctx.banco, ator, ids, tempo(ctx).hoje), true);
-  porCiclos('/pedidosconsumidoresciclos', 'relatoriosConsumidores', 'Pedidos dos consumidores', (ator, ids) => relatorioDosConsumidores(ctx.banco, ator, ids, ctx.config.taxa), false);
+  porCiclos('/pedidosconsumidoresciclos', 'relatoriosConsumidores', 'Pedidos dos consumidores', (ator, ids, mercadoId) => relatorioDosConsumidores(ctx.banco, ator, ids, ctx.config.taxa, mercadoId), false);
   porCiclos('/relatorioprodutosciclos', 'relatoriosFornecedores', 'Produtos dos ciclos', (ator, ids) => relatorioDeProdutos(ctx.banco, ator, ids), false);
 
   /**
