@@ -175,10 +175,13 @@ function ondeRetirar(r: Retirada, c: CicloDoAviso): string {
 function tabelaDoPedido(p: Pedido) {
   return {
     colunas: ['Item', 'Quantidade', 'Valor'],
-    linhas: p.produtos.map((l) => [l.nome, l.tipo === 'cesta' ? `${formatarQuantidade(l.quantidadeMilesimos)} × ${reais(l.valorCentavos)}` : `${quantidade(l.quantidadeMilesimos, l.unidade)} × ${reais(l.valorCentavos)}`, reais(l.subtotalCentavos)]),
+    linhas: p.produtos.map((l) => [l.mercado === null ? l.nome : `${l.nome} (${l.mercado})`, l.tipo === 'cesta' ? `${formatarQuantidade(l.quantidadeMilesimos)} × ${reais(l.valorCentavos)}` : `${quantidade(l.quantidadeMilesimos, l.unidade)} × ${reais(l.valorCentavos)}`, reais(l.subtotalCentavos)]),
     rodape: [
       ['Total dos itens', '', reais(p.totalCentavos)],
-      ['Taxa administrativa', '', reais(p.taxaCentavos)],
+      // Each market's fee on its own line (DOMAIN.md, Fees); one line in a cycle without markets.
+      ...(p.partes.some((x) => x.mercadoId !== null)
+        ? p.partes.filter((x) => x.taxaCentavos > 0).map((x) => [x.mercado === null ? 'Taxa administrativa' : `Taxa de ${x.mercado}`, '', reais(x.taxaCentavos)])
+        : [['Taxa administrativa', '', reais(p.taxaCentavos)]]),
       ['A pagar', '', reais(p.totalComTaxaCentavos)],
     ],
   };
