@@ -34,7 +34,9 @@ export function lerMercadosDoCiclo(corpo: unknown): CicloMercadoLido[] {
   const c = new Campos(comoEntrada(corpo));
   // The whole list, always: an empty one (no markets) is said, never assumed from a missing field.
   if (c.bruto('cicloMercados') === undefined) c.erro('cicloMercados', 'Campo obrigatório: a lista dos mercados do ciclo (vazia: nenhum)');
-  const itens = lerItens(c, 'cicloMercados', { maximo: 50, pular: (item) => Object.hasOwn(item, 'incluir') && item.incluir !== 'on' && item.incluir !== 'true' && item.incluir !== true }, (s, campo): CicloMercadoLido => ({
+  // A form row's box comes after a hidden "false": ticked, both arrive, as a list.
+  const marcado = (v: unknown): boolean => v === 'on' || v === 'true' || v === true || (Array.isArray(v) && v.some(marcado));
+  const itens = lerItens(c, 'cicloMercados', { maximo: 50, pular: (item) => Object.hasOwn(item, 'incluir') && !marcado(item.incluir) }, (s, campo): CicloMercadoLido => ({
     mercadoId: s.inteiro('mercadoId', { obrigatorio: true, min: 1, max: MAIOR_ID }),
     ordemAtendimento: s.inteiro('ordemAtendimento', { obrigatorio: true, min: 1, max: 1000 }),
     pontoEntregaIds: ids(s, 'pontoEntregaIds'),

@@ -88,6 +88,14 @@ function achatar(v: unknown, prefixo = ''): Record<string, unknown> {
   return Object.assign({}, ...Object.entries(v).map(([k, x]) => achatar(x, prefixo === '' ? k : `${prefixo}.${k}`)) as Array<Record<string, unknown>>);
 }
 
+/**
+ * A refusal's messages by field (`itens.0.produtoId`, `comprador`…), for the page to put beside
+ * each control; a 409's other details (what was short, by whom) are data the message already says.
+ */
+const CAMPOS_DOS_FORMULARIOS = new Set(['mercadoId', 'comprador', 'compradorUsuarioId', 'pontoEntregaId', 'valorAlvo', 'linhas', 'itens', 'cicloMercados']);
+const paraOsCampos = (recusa: { status: number; detalhes: Readonly<Record<string, unknown>> }) =>
+  recusa.status === 400 ? recusa.detalhes : Object.fromEntries(Object.entries(recusa.detalhes).filter(([k, v]) => typeof v === 'string' && CAMPOS_DOS_FORMULARIOS.has(k.split('.')[0] ?? '') && k !== 'mercadoId'));
+
 type Falha = { status: number; erro: string | null; detalhes: Readonly<Record<string, unknown>>; valores: Readonly<Record<string, unknown>> };
 const SEM_FALHA: Falha = { status: 200, erro: null, detalhes: {}, valores: {} };
 
@@ -124,7 +132,7 @@ export function rotasMercadosDoCiclo(app: AppTipada, ctx: ContextoCestas): void 
   }
 
   const cicloDaRota = (req: FastifyRequest) => (req.params as { id: number }).id;
-  const redesenharMercados: Redesenho = (req, reply, recusa) => mostrarMercados(req, reply, cicloDaRota(req), { status: recusa.status, erro: recusa.mensagem, detalhes: recusa.detalhes, valores: {} });
+  const redesenharMercados: Redesenho = (req, reply, recusa) => mostrarMercados(req, reply, cicloDaRota(req), { status: recusa.status, erro: recusa.mensagem, detalhes: paraOsCampos(recusa), valores: {} });
 
   app.get('/ciclo/:id/mercados', { config: { acesso: 'composicaoLer' }, schema: { params: ParamsId, response: leitura(MercadosDoCiclo) } }, (req, reply) => mostrarMercados(req, reply, req.params.id));
   app.post('/ciclo/:id/mercados', { config: { acesso: 'composicaoEscrever', redesenhar: redesenharMercados }, schema: { params: ParamsId, body: CorpoMercados, response: escrita(MercadosDoCiclo) } }, async (req, reply) => {
@@ -147,7 +155,7 @@ export function rotasMercadosDoCiclo(app: AppTipada, ctx: ContextoCestas): void 
   const mercadoDaRota = (req: FastifyRequest) => req.params as { id: number; mercadoId: number };
   const redesenharLiberacao: Redesenho = (req, reply, recusa) => {
     const { id, mercadoId } = mercadoDaRota(req);
-    return mostrarLiberacao(req, reply, id, mercadoId, { status: recusa.status, erro: recusa.mensagem, detalhes: recusa.detalhes, valores: achatar(comoEntrada(req.body)) });
+    return mostrarLiberacao(req, reply, id, mercadoId, { status: recusa.status, erro: recusa.mensagem, detalhes: paraOsCampos(recusa), valores: achatar(comoEntrada(req.body)) });
   };
 
   app.get('/ciclo/:id/mercado/:mercadoId/liberar', { config: { acesso: 'composicaoLer' }, schema: { params: ParamsMercado, response: leitura(Liberacao) } }, (req, reply) => mostrarLiberacao(req, reply, req.params.id, req.params.mercadoId));
@@ -172,7 +180,7 @@ export function rotasMercadosDoCiclo(app: AppTipada, ctx: ContextoCestas): void 
   }
   const redesenharLote: Redesenho = (req, reply, recusa) => {
     const p = req.params as { id: number; loteId?: number };
-    return mostrarLotes(req, reply, p.id, p.loteId ?? null, { status: recusa.status, erro: recusa.mensagem, detalhes: recusa.detalhes, valores: achatar(comoEntrada(req.body)) });
+    return mostrarLotes(req, reply, p.id, p.loteId ?? null, { status: recusa.status, erro: recusa.mensagem, detalhes: paraOsCampos(recusa), valores: achatar(comoEntrada(req.body)) });
   };
 
   app.get('/ciclo/:id/lotes', { config: { acesso: 'composicaoLer' }, schema: { params: ParamsId, response: leitura(Lotes) } }, (req, reply) => mostrarLotes(req, reply, req.params.id, null));
