@@ -87,3 +87,51 @@ describe(`reserva sob concorrência (${DIALETO})`, () => {
     assert.equal(linhas.length, 1);
   });
 });
+
+describe(`reserva sob concorrência, com mercados (${DIALETO})`, () => {
+  let amb: AmbienteDeTeste;
+  before(async () => {
+    amb = await iniciarAmbiente({ relogio: new RelogioDeTeste('2026-03-07T15:00:00Z') });
+  });
+  after(() => amb.fechar());
+
+  test('100 consumidores disputam o tomate que está numa cesta de um mercado e liberado à venda direta: nada além do que há', async () => {
+    // 30 kg of tomatoes offered: 4 baskets of 5 kg (20 kg) for the cesta market, 10 kg released to the fair.
+    const banco = amb.banco;
+    const cesta = await criarCesta(banco);
+    const ciclo = await criarCiclo(banco, { datas: DATAS_PADRAO, cestas: [{ cestaId: cesta.id, quantidadeCestas: 4 }] });
+    const cicloCestaId = ciclo.cicloCestas[0] ?? 0;
+    const tomate = await criarProduto(banco, { unidade: 'kg' });
+    const oferta = await criarOfertaFinalizada(banco, ciclo.id, [{ produtoId: tomate.id, quantidadeMilesimos: 30_000, valorCentavos: 400 }]);
+    const iso = new Date().toISOString();
+    const composicao = await banco.insertInto('composicao').values({ cicloCestaId, quantidadeCestas: 4, createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow();
+    await banco.insertInto('composicaoproduto').values({ composicaoid: composicao.id, ofertaProdutoId: oferta.linhas[0] ?? 0, quantidadePorCestaMilesimos: 5000, unidade: 'kg', createdAt: iso, updatedAt: iso }).execute();
+    const dono = await banco.insertInto('appuser').values({ providerId: 'idp|corrida', email: 'corrida@mercados.org', emailChave: 'corrida@mercados.org', name: 'Dono', avatar: null, createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow();
+    const mercado = (nome: string, tipo: 'cesta' | 'venda_direta') => banco.insertInto('mercado').values({
+      nome, descricao: null, tipo, taxaAdministrativaCentesimos: 500, valorMaximoCestaCentavos: tipo === 'cesta' ? 5000 : null, ativo: true, adminId: dono.id, createdAt: iso, updatedAt: iso,
+    }).returning('id').executeTakeFirstOrThrow();
+    const [mCesta, mFeira] = [await mercado('Cestas da corrida', 'cesta'), await mercado('Feira da corrida', 'venda_direta')];
+    await banco.insertInto('ciclomercado').values([
+      { cicloid: ciclo.id, mercadoId: mCesta.id, ordemAtendimento: 1, createdAt: iso, updatedAt: iso },
+      { cicloid: ciclo.id, mercadoId: mFeira.id, ordemAtendimento: 2, createdAt: iso, updatedAt: iso },
+    ]).execute();
+    await banco.updateTable('ciclocesta').set({ mercadoId: mCesta.id }).where('id', '=', cicloCestaId).execute();
+    const liberado = await banco.insertInto('cicloproduto').values({ cicloid: ciclo.id, produtoId: tomate.id, mercadoId: mFeira.id, quantidadeMilesimos: 10_000, valorCentavos: 650, createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow();
+    const ponto = await criarPonto(banco);
+    const pessoas = await Promise.all(Array.from({ length: 100 }, () => criarUsuario(banco, { perfil: ['consumidor'] })));
+    // Half ask for a basket, half for 1 kg of the released tomatoes; every fifth asks for both.
+    const respostas = await Promise.all(pessoas.map((p, i) => navegadorComSessao(amb, p.email).postJson(`${amb.url}/pedidoconsumidores`, {
+      cicloid: ciclo.id, pontoEntregaId: ponto.id,
+      produtos: i % 5 === 0 ? [{ cicloCestaId, quantidade: 1 }, { cicloProdutoId: liberado.id, quantidade: 1 }] : i % 2 === 0 ? [{ cicloCestaId, quantidade: 1 }] : [{ cicloProdutoId: liberado.id, quantidade: 1 }],
+    })));
+    assert.deepEqual(respostas.filter((r) => r.status !== 201 && r.status !== 409).map((r) => r.status), [], 'só criados ou recusados por falta');
+    const soma = async (coluna: 'cicloCestaId' | 'cicloProdutoId', id: number) =>
+      Number((await banco.selectFrom('pedidoproduto').select((eb) => eb.fn.sum<number>('quantidadeMilesimos').as('s')).where(coluna, '=', id).executeTakeFirstOrThrow()).s ?? 0);
+    assert.equal(await soma('cicloCestaId', cicloCestaId), 4000, 'as 4 cestas, nenhuma a mais');
+    assert.equal(await soma('cicloProdutoId', liberado.id), 10_000, 'os 10 kg liberados, nenhum a mais');
+    // Every line kept its market.
+    const linhas = await banco.selectFrom('pedidoproduto').select(['cicloCestaId', 'mercadoId']).execute();
+    assert.ok(linhas.length > 0);
+    assert.ok(linhas.every((l) => l.mercadoId === (l.cicloCestaId === null ? mFeira.id : mCesta.id)));
+  });
+});
