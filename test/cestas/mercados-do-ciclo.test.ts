@@ -253,6 +253,17 @@ describe('mercados dentro dos ciclos (face Cestas)', () => {
     const feira = await relatorio({ ciclos: [c.cicloid], mercadoId: c.mDireta.id });
     assert.deepEqual(feira.grupos.flatMap((g) => g.linhas).map((l) => [l.item, l.valor]), [[`Tomate ${c.cicloid}`, 12], [`Taxa de Feira livre ${c.cicloid}`, 1.2]]);
     assert.equal(feira.totais.valor, 13.2);
+    // The fair's AdminMercado (a consumer in Cestas, linked to the Mercados account that runs it)
+    // reads that market's orders, and only its own elsewhere.
+    const gerente = await entrarComo(amb, ['consumidor'], 'Gil Gerente da Feira');
+    await amb.banco.updateTable('usuario').set({ perfil: JSON.stringify(['consumidor', 'adminMercado']) }).where('id', '=', gerente.id ?? 0).execute();
+    const isoG = new Date().toISOString();
+    const contaGerente = await amb.banco.insertInto('appuser').values({ providerId: `idp|gerente-${c.cicloid}`, email: gerente.email, emailChave: gerente.email, name: 'Gil', avatar: null, usuarioId: gerente.id, emailVerificado: true, createdAt: isoG, updatedAt: isoG }).returning('id').executeTakeFirstOrThrow();
+    await amb.banco.updateTable('mercado').set({ adminId: contaGerente.id }).where('id', '=', c.mDireta.id).execute();
+    const comoGerente = async (corpo: Record<string, unknown>) => (await gerente.nav.postJson(url('/pedidosconsumidoresciclos'), corpo)).json<Envelope<Rel>>().data.grupos.flatMap((g) => g.linhas).map((l) => [l.consumidor, l.item]);
+    assert.deepEqual(await comoGerente({ ciclos: [c.cicloid], mercadoId: c.mDireta.id }), [['Rita Dois Mercados', `Tomate ${c.cicloid}`], ['Rita Dois Mercados', `Taxa de Feira livre ${c.cicloid}`]]);
+    assert.deepEqual(await comoGerente({ ciclos: [c.cicloid], mercadoId: c.mCesta.id }), [], 'de outro mercado, só os próprios pedidos (nenhum)');
+    assert.deepEqual(await comoGerente({ ciclos: [c.cicloid] }), [], 'sem o mercado, só os próprios pedidos');
     // The coordination's message can go to one market's buyers only.
     assert.deepEqual(await pessoasDoCiclo(amb.banco, c.cicloid, c.mDireta.id), [consumidora.id]);
     assert.deepEqual(await pessoasDoCiclo(amb.banco, c.cicloid, c.mLote.id), []);
