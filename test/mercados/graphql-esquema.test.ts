@@ -34,6 +34,8 @@ describe('esquema GraphQL da face Mercados', () => {
       carregadores: criarCarregadores(banco),
       requestId: 'teste',
       log: { error: () => undefined } as unknown as ContextoResolvers['log'],
+      taxa: { percentualCentesimos: 0, fixaCentavos: 0 },
+      tz: 'America/Sao_Paulo',
     };
   }
 

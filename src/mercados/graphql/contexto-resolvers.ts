@@ -5,6 +5,7 @@ import { contasPorIds, type Conta } from '../../domain/contas.ts';
 import {
   mercadosDosAdmins, precosDosMercados, produtosPorIds, type Mercado, type PrecoMercado, type ProdutoDoCatalogo,
 } from '../../domain/mercados.ts';
+import type { Taxa } from '../../domain/pedidos.ts';
 import type { ContextoGraphql } from '../acesso.ts';
 import { naoAutenticado } from './acesso.ts';
 
@@ -59,6 +60,9 @@ export interface ContextoResolvers extends ContextoGraphql {
   readonly carregadores: Carregadores;
   readonly requestId: string;
   readonly log: FastifyBaseLogger;
+  /** The community's fee outside markets (TAXA_*), and its time zone: what the cycle workflow needs. */
+  readonly taxa: Taxa;
+  readonly tz: string;
 }
 
 /** The logged-in account; @auth has already let only logged-in callers through. */

@@ -110,6 +110,8 @@ export async function rotasGraphql(app: FastifyInstance, ctx: ContextoMercados, 
       carregadores: criarCarregadores(ctx.banco),
       requestId: req.id,
       log: req.log,
+      taxa: ctx.config.taxa,
+      tz: ctx.config.tz,
     }),
   });
 
