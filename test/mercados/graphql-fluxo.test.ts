@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Perfil } from '../../src/domain/perfis.ts';
 import { diaLocal, somarDias } from '../../src/domain/tempo.ts';
+import { CaixaDeTeste } from '../helpers/correio.ts';
 import { criarCesta, criarPonto, criarProduto, criarUsuario } from '../helpers/fabricas.ts';
 import { Navegador, entrarPeloProvedor } from '../helpers/navegador.ts';
 import { iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
@@ -41,10 +42,16 @@ function erro(r: RespostaGraphql): { message: string; code: unknown; motivo: unk
 
 describe('o fluxo do ciclo pelo GraphQL', () => {
   let amb: AmbienteDeTeste;
+  let caixa: CaixaDeTeste;
   before(async () => {
-    amb = await iniciarAmbiente({ mercados: true });
+    // E-mail on, so that receipts of orders confirmed through GraphQL can be seen in the outbox.
+    caixa = await CaixaDeTeste.iniciar();
+    amb = await iniciarAmbiente({ mercados: true, env: { SMTP_URL: caixa.url, AVISOS_INTERVALO_S: '3600' } });
   });
-  after(() => amb.fechar());
+  after(async () => {
+    await amb.fechar();
+    await caixa.fechar();
+  });
 
   const cestas = (caminho: string) => `${amb.url}${caminho}`;
   const gql = (nav: Navegador, query: string, variables?: Record<string, unknown>) => graphql(amb.urlMercados, nav, query, variables);
@@ -167,6 +174,9 @@ describe('o fluxo do ciclo pelo GraphQL', () => {
     assert.equal(confirmado.finalizado, true);
     assert.ok(confirmado.dataConfirmacao !== null);
     assert.deepEqual(dados<PedidoGql>(await gql(consumidor.mercados, CONFIRMAR, { p: feito.id }), 'confirmarPedido'), confirmado);
+    // The receipt goes to the same outbox as a confirmation on the Cestas face, once.
+    const recibos = await amb.banco.selectFrom('mensagem').select('tipo').where('usuarioid', '=', consumidor.id).where('tipo', '=', 'recibo').execute();
+    assert.equal(recibos.length, 1);
 
     // 5. meusPedidos, of the cycle and of every cycle, with the per-market fees.
     assert.deepEqual(dados<PedidoGql[]>(await gql(consumidor.mercados, `query($c: ID) { meusPedidos(cicloId: $c) { ${CAMPOS_PEDIDO} } }`, { c: c.cicloid }), 'meusPedidos'), [confirmado]);

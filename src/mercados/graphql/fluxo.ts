@@ -275,13 +275,13 @@ export const mutacoesDoFluxo = {
       const produtos = a.input.produtos.map((l) => ({ cicloCestaId: l.cicloCestaId ?? null, cicloProdutoId: l.cicloProdutoId ?? null, quantidade: Number(l.quantidade) }));
       const entrada = await comCaminhos('produtos', 'input.produtos', async () =>
         lerPedido({ usuarioid: a.input.usuarioid ?? null, cicloid: a.cicloId, pontoEntregaId: a.input.pontoEntregaId, produtos }, (u) => exigirAgirPor(ator, u, 'pedido')));
-      const { pedido } = await comCaminhos('produtos', 'input.produtos', () => salvarPedido(ctx.banco, ator, entrada, { agora: ctx.agora, hoje: hoje(ctx), taxa: ctx.taxa }));
+      const { pedido } = await comCaminhos('produtos', 'input.produtos', () => salvarPedido(ctx.banco, ator, entrada, { agora: ctx.agora, hoje: hoje(ctx), taxa: ctx.taxa, avisos: ctx.avisos }));
       return pedido;
     }),
   confirmarPedido: (_: unknown, a: { pedidoId: unknown }, ctx: Ctx) =>
     escrita(ctx, async () => {
       const ator = await atorAutorizado(ctx, 'pedidosEscrever');
-      return finalizarPedido(ctx.banco, ator, lerId(a.pedidoId, 'pedidoId'), { agora: ctx.agora, hoje: hoje(ctx), taxa: ctx.taxa, tz: ctx.tz });
+      return finalizarPedido(ctx.banco, ator, lerId(a.pedidoId, 'pedidoId'), { agora: ctx.agora, hoje: hoje(ctx), taxa: ctx.taxa, tz: ctx.tz, avisos: ctx.avisos });
     }),
   definirMercadosDoCiclo: (_: unknown, a: { cicloId: unknown; input: ReadonlyArray<Record<string, unknown>> }, ctx: Ctx) =>
     escrita(ctx, async () => {

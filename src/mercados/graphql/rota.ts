@@ -112,6 +112,7 @@ export async function rotasGraphql(app: FastifyInstance, ctx: ContextoMercados, 
       log: req.log,
       taxa: ctx.config.taxa,
       tz: ctx.config.tz,
+      avisos: ctx.avisos ?? undefined,
     }),
   });
 
