@@ -199,6 +199,7 @@ export async function iniciarServicos(config: Config, opcoes: OpcoesServicos = {
         callbackUrl: config.oauth?.callbackUrl,
         origensDeImagem: issuerDev === undefined ? [] : [issuerDev],
         limitador,
+        ...(cestas?.correio === undefined ? {} : { avisos: cestas.correio }),
       });
       contarRequisicoes(mercados, contador);
       await mercados.listen({ host: config.host, port: config.mercadosPort });

@@ -41,6 +41,8 @@ interface Alvos {
   readonly gerirAlgumMercado: null;
   readonly desativarMercado: null;
   readonly atualizarPrecos: { readonly adminId: number };
+  /** A market's orders in a cycle (GraphQL pedidosDoMercado). */
+  readonly verPedidosDoMercado: { readonly adminId: number };
   readonly listarUsuarios: null;
   readonly atribuirPerfis: null;
   readonly verEmail: { readonly id: number };
@@ -60,6 +62,7 @@ const REGRAS: { readonly [A in AcaoMercados]: (ator: AtorMercados, alvo: Alvos[A
   gerirAlgumMercado: (a) => tem(a, 'Administrador') || tem(a, 'AdminMercado'),
   desativarMercado: (a) => tem(a, 'Administrador'),
   atualizarPrecos: (a, m) => tem(a, 'Administrador') || administraOMercado(a, m),
+  verPedidosDoMercado: (a, m) => tem(a, 'Administrador') || administraOMercado(a, m),
   listarUsuarios: (a) => tem(a, 'Administrador'),
   atribuirPerfis: (a) => tem(a, 'Administrador'),
   verEmail: (a, u) => a.id === u.id || tem(a, 'Administrador'),
@@ -75,6 +78,7 @@ const RECUSAS: { readonly [A in AcaoMercados]: readonly [codigo: string, mensage
   gerirAlgumMercado: ['SO_GESTAO', 'Acesso negado: requer o perfil Administrador ou AdminMercado'],
   desativarMercado: ['SO_ADMINISTRADOR', 'Acesso negado: requer o perfil Administrador'],
   atualizarPrecos: ['MERCADO_DE_OUTRO_ADMIN', 'Acesso negado: você só pode alterar os preços do mercado que administra'],
+  verPedidosDoMercado: ['MERCADO_DE_OUTRO_ADMIN', 'Acesso negado: você só pode ver os pedidos do mercado que administra'],
   listarUsuarios: ['SO_ADMINISTRADOR', 'Acesso negado: requer o perfil Administrador'],
   atribuirPerfis: ['SO_ADMINISTRADOR', 'Acesso negado: requer o perfil Administrador'],
   verEmail: ['EMAIL_DE_OUTRA_PESSOA', 'Acesso negado: o e-mail de outra pessoa só é visível ao perfil Administrador'],

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Avisos } from '../domain/avisos.ts';
 import type { AddressInfo } from 'node:net';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
@@ -46,6 +47,8 @@ export interface DependenciasMercados {
   readonly graphql?: OpcoesGraphql;
   /** Where login attempts are counted; the database unless REDIS_URL gave another. */
   readonly limitador?: Limitador;
+  /** The Cestas face's outbox, when it runs in the same process: receipts of orders placed through GraphQL. */
+  readonly avisos?: Avisos;
   /** Where the built browser client is; dist/mercados unless a test says otherwise. */
   readonly pastaCliente?: string;
 }
@@ -79,6 +82,7 @@ export async function criarAppMercados(dep: DependenciasMercados): Promise<Fasti
     oauth: criarClienteOauth({ ...dep.provedor, redirectUri: () => dep.callbackUrl ?? `${baseUrl()}${caminhoAuth}/callback` }),
     cliente: carregarCliente(dep.pastaCliente),
     limitador: dep.limitador ?? limitadorNoBanco(dep.banco),
+    avisos: dep.avisos ?? null,
   };
   const limpeza = criarLimpezaDeSessoes(dep.banco, dep.relogio, app.log, dep.intervaloLimpezaMs ?? INTERVALO_LIMPEZA_MS);
 

@@ -1,6 +1,7 @@
 import type { Config } from '../config.ts';
 import type { Banco } from '../db/banco.ts';
 import type { Limitador } from '../db/limites.ts';
+import type { Avisos } from '../domain/avisos.ts';
 import type { Relogio } from '../domain/tempo.ts';
 import type { Cofre } from '../http/cofre.ts';
 import type { ClienteWeb } from './cliente.ts';
@@ -23,4 +24,6 @@ export interface ContextoMercados {
   readonly limitador: Limitador;
   /** The built browser client (its HTML shell and assets). */
   readonly cliente: ClienteWeb;
+  /** Where order receipts and notices go (the Cestas face's outbox); null when that face does not run here. */
+  readonly avisos: Avisos | null;
 }

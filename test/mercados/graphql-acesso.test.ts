@@ -2,7 +2,11 @@ import assert from 'node:assert/strict';
 import { criarEsquema } from '../../src/mercados/graphql/esquema.ts';
 import { after, before, describe, test } from 'node:test';
 import { entrarComProvedor, type Conta } from '../../src/domain/contas.ts';
-import { emailUnico, criarProduto } from '../helpers/fabricas.ts';
+import { gravarPapeis, type Papel as PapelGuardado } from '../../src/domain/papeis.ts';
+import { salvarPedido } from '../../src/domain/pedidos.ts';
+import { chaveDeEmail } from '../../src/domain/usuarios.ts';
+import { diaLocal, somarDias } from '../../src/domain/tempo.ts';
+import { emailUnico, comporCestas, criarCesta, criarPonto, criarProduto } from '../helpers/fabricas.ts';
 import { Navegador } from '../helpers/navegador.ts';
 import { iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
 import { criarMercadoNoBanco, entrarNoMercados, graphql, perfisDe, type RespostaGraphql } from './apoio.ts';
@@ -39,12 +43,28 @@ const SEM_CADASTRO_NA_CESTAS: Recusa = {
   message: 'Sua conta ainda não tem cadastro na face Cestas: os avisos por e-mail são de quem oferta ou pede lá. Complete o cadastro para escolhê-los',
 };
 const PRECOS_DE_OUTRO_MERCADO: Recusa = { code: 'FORBIDDEN', message: 'Acesso negado: você só pode alterar os preços do mercado que administra' };
+const SO_FORNECEDOR: Recusa = { code: 'FORBIDDEN', message: 'Acesso negado: requer o perfil Fornecedor' };
+const SO_CONSUMIDOR: Recusa = { code: 'FORBIDDEN', message: 'Acesso negado: requer o perfil Consumidor' };
+const FORNECEDOR_OU_ADMINISTRADOR: Recusa = { code: 'FORBIDDEN', message: 'Acesso negado: requer um dos perfis Fornecedor, Administrador' };
+const CONSUMIDOR_OU_ADMINISTRADOR: Recusa = { code: 'FORBIDDEN', message: 'Acesso negado: requer um dos perfis Consumidor, Administrador' };
+const PEDIDOS_DE_OUTRO_MERCADO: Recusa = { code: 'FORBIDDEN', message: 'Acesso negado: você só pode ver os pedidos do mercado que administra' };
 
-/** What each cell works on: a fresh market owned by the "dono", a product, a fresh account. */
+/**
+ * What each cell works on: a fresh market owned by the "dono", a product, a fresh account, and a
+ * fresh cycle with both writing windows open today, a composed basket, a pickup point, and an
+ * order of the Consumidor's.
+ */
 interface Alvo {
   readonly mercadoId: number;
   readonly produtoId: number;
   readonly contaId: number;
+  readonly cicloId: number;
+  readonly cicloCestaId: number;
+  readonly pontoId: number;
+  readonly pedidoId: number;
+  /** The Cestas records of the Fornecedor and Consumidor callers (the ones admins act for). */
+  readonly fornecedorId: number;
+  readonly consumidorId: number;
 }
 
 interface Operacao {
@@ -63,6 +83,16 @@ const soAdministrador = { ...todos(SO_ADMINISTRADOR), Administrador: 'permitido'
 async function quantosMercados(amb: AmbienteDeTeste): Promise<number> {
   const r = await amb.banco.selectFrom('mercado').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   return Number(r.n);
+}
+
+/** What a refused workflow operation must leave as it was: the cycle's markets, offers and orders. */
+async function fotoDoCiclo(amb: AmbienteDeTeste, cicloId: number) {
+  const [mercados, ofertas, pedidos] = await Promise.all([
+    amb.banco.selectFrom('ciclomercado').select(['mercadoId', 'ordemAtendimento']).where('cicloid', '=', cicloId).orderBy('id').execute(),
+    amb.banco.selectFrom('oferta').select(['id', 'usuarioid', 'finalizada']).where('cicloid', '=', cicloId).orderBy('id').execute(),
+    amb.banco.selectFrom('pedido').select(['id', 'usuarioid', 'finalizado', 'pontoEntregaId']).where('cicloid', '=', cicloId).orderBy('id').execute(),
+  ]);
+  return { mercados, ofertas: ofertas.map((o) => ({ ...o, finalizada: Boolean(o.finalizada) })), pedidos: pedidos.map((p) => ({ ...p, finalizado: Boolean(p.finalizado) })) };
 }
 
 async function mercadoNoBanco(amb: AmbienteDeTeste, id: number) {
@@ -180,6 +210,109 @@ const OPERACOES: readonly Operacao[] = [
       assert.deepEqual(await perfisDe(amb.banco, a.contaId), ['AdminMercado', 'Fornecedor']);
     },
   },
+  {
+    nome: 'ciclos',
+    pedido: () => ({ query: '{ ciclos { id fase } }' }),
+    esperado: todos('permitido'),
+    // The cycle has both windows open: every caller who offers, orders or coordinates sees it; an AdminMercado alone acts in no cycle.
+    efeito: async (r, a, _amb, quem) => {
+      const ve = (r.corpo.data?.ciclos as Array<{ id: string }>).some((c) => c.id === String(a.cicloId));
+      assert.equal(ve, quem.profiles.some((p) => p !== 'AdminMercado'));
+    },
+  },
+  {
+    nome: 'ciclo',
+    pedido: (a) => ({ query: 'query($id: ID!) { ciclo(id: $id) { id cestas { cicloCestaId disponivel } pontosEntrega { id } } }', variables: { id: a.cicloId } }),
+    esperado: todos('permitido'),
+    efeito: async (r, a) => {
+      const c = r.corpo.data?.ciclo as { id: string; cestas: Array<{ cicloCestaId: string; disponivel: number }> };
+      assert.deepEqual([c.id, c.cestas], [String(a.cicloId), [{ cicloCestaId: String(a.cicloCestaId), disponivel: 9 }]]);
+    },
+  },
+  {
+    nome: 'minhaOferta',
+    pedido: (a) => ({ query: 'query($c: ID!) { minhaOferta(cicloId: $c) { id } }', variables: { c: a.cicloId } }),
+    esperado: { ...todos(SO_FORNECEDOR), Fornecedor: 'permitido' },
+    efeito: async (r) => assert.equal(r.corpo.data?.minhaOferta, null, 'ainda sem oferta neste ciclo'),
+  },
+  {
+    nome: 'minhasEntregas',
+    pedido: (a) => ({ query: 'query($c: ID!) { minhasEntregas(cicloId: $c) { produtoId pedido } }', variables: { c: a.cicloId } }),
+    esperado: { ...todos(SO_FORNECEDOR), Fornecedor: 'permitido' },
+    // The basket's supplier is someone else: nothing of it is this supplier's to deliver.
+    efeito: async (r) => assert.deepEqual(r.corpo.data?.minhasEntregas, []),
+  },
+  {
+    nome: 'meusPedidos',
+    pedido: (a) => ({ query: 'query($c: ID) { meusPedidos(cicloId: $c) { id usuarioid } }', variables: { c: a.cicloId } }),
+    esperado: { ...todos(SO_CONSUMIDOR), Consumidor: 'permitido', Administrador: 'permitido' },
+    // Only one's own: the Consumidor sees the cell's order, the Administrador (a consumer too) none of someone else's.
+    efeito: async (r, a, _amb, quem) => {
+      const pedidos = r.corpo.data?.meusPedidos as Array<{ id: string; usuarioid: string }>;
+      assert.deepEqual(pedidos, quem.profiles.includes('Administrador') ? [] : [{ id: String(a.pedidoId), usuarioid: String(a.consumidorId) }]);
+    },
+  },
+  {
+    nome: 'pedidosDoMercado',
+    pedido: (a) => ({ query: 'query($m: ID!, $c: ID!) { pedidosDoMercado(mercadoId: $m, cicloId: $c) { id } }', variables: { m: a.mercadoId, c: a.cicloId } }),
+    esperado: {
+      anonimo: 'nao autenticado', Consumidor: ADMINISTRADOR_OU_ADMIN_MERCADO, Fornecedor: ADMINISTRADOR_OU_ADMIN_MERCADO,
+      AdminMercadoDono: 'permitido', AdminMercadoDeOutro: PEDIDOS_DE_OUTRO_MERCADO, Administrador: 'permitido',
+    },
+    // The cycle does not serve the market: no order has a line in it.
+    efeito: async (r) => assert.deepEqual(r.corpo.data?.pedidosDoMercado, []),
+  },
+  {
+    nome: 'salvarOferta',
+    pedido: (a) => ({
+      query: 'mutation($c: ID!, $i: OfertaInput!) { salvarOferta(cicloId: $c, input: $i, finalizar: true) { id usuarioid finalizada } }',
+      // The supplier named in the input: the Fornecedor themselves, or the one the Administrador acts for.
+      variables: { c: a.cicloId, i: { usuarioid: a.fornecedorId, produtos: [{ produtoid: a.produtoId, quantidade: '2.5', valor: '3' }] } },
+    }),
+    esperado: { ...todos(FORNECEDOR_OU_ADMINISTRADOR), Fornecedor: 'permitido', Administrador: 'permitido' },
+    efeito: async (r, a, amb) => {
+      const o = r.corpo.data?.salvarOferta as { id: string; usuarioid: string; finalizada: boolean };
+      assert.deepEqual([o.usuarioid, o.finalizada], [String(a.fornecedorId), true]);
+      assert.equal((await amb.banco.selectFrom('oferta').select('usuarioid').where('id', '=', Number(o.id)).executeTakeFirstOrThrow()).usuarioid, a.fornecedorId);
+    },
+  },
+  {
+    nome: 'fazerPedido',
+    pedido: (a) => ({
+      query: 'mutation($c: ID!, $i: PedidoInput!) { fazerPedido(cicloId: $c, input: $i) { id usuarioid total } }',
+      variables: { c: a.cicloId, i: { pontoEntregaId: a.pontoId, produtos: [{ cicloCestaId: a.cicloCestaId, quantidade: 2 }] } },
+    }),
+    esperado: { ...todos(CONSUMIDOR_OU_ADMINISTRADOR), Consumidor: 'permitido', Administrador: 'permitido' },
+    efeito: async (r, a, amb, quem) => {
+      const p = r.corpo.data?.fazerPedido as { id: string; usuarioid: string };
+      // The Consumidor changes their order; the Administrador (a consumer too) places their own.
+      if (!quem.profiles.includes('Administrador')) assert.equal(p.id, String(a.pedidoId));
+      else assert.notEqual(p.id, String(a.pedidoId));
+      const linhas = await amb.banco.selectFrom('pedidoproduto').select('quantidadeMilesimos').where('pedidoid', '=', Number(p.id)).execute();
+      assert.deepEqual(linhas.map((l) => l.quantidadeMilesimos), [2000]);
+    },
+  },
+  {
+    nome: 'confirmarPedido',
+    pedido: (a) => ({ query: 'mutation($p: ID!) { confirmarPedido(pedidoId: $p) { id finalizado } }', variables: { p: a.pedidoId } }),
+    esperado: { ...todos(CONSUMIDOR_OU_ADMINISTRADOR), Consumidor: 'permitido', Administrador: 'permitido' },
+    efeito: async (r, a, amb) => {
+      assert.deepEqual(r.corpo.data?.confirmarPedido, { id: String(a.pedidoId), finalizado: true });
+      assert.equal(Boolean((await amb.banco.selectFrom('pedido').select('finalizado').where('id', '=', a.pedidoId).executeTakeFirstOrThrow()).finalizado), true);
+    },
+  },
+  {
+    nome: 'definirMercadosDoCiclo',
+    pedido: (a) => ({
+      query: 'mutation($c: ID!, $i: [CicloMercadoInput!]!) { definirMercadosDoCiclo(cicloId: $c, input: $i) { id mercados { mercadoId ordemAtendimento } } }',
+      variables: { c: a.cicloId, i: [{ mercadoId: a.mercadoId, ordemAtendimento: 1 }] },
+    }),
+    esperado: soAdministrador,
+    efeito: async (r, a, amb) => {
+      assert.deepEqual(r.corpo.data?.definirMercadosDoCiclo, { id: String(a.cicloId), mercados: [{ mercadoId: String(a.mercadoId), ordemAtendimento: 1 }] });
+      assert.deepEqual((await fotoDoCiclo(amb, a.cicloId)).mercados, [{ mercadoId: a.mercadoId, ordemAtendimento: 1 }]);
+    },
+  },
 ];
 
 test('a matriz tem exatamente uma linha por campo de Query e Mutation: um campo novo sem linha falha aqui', () => {
@@ -193,6 +326,7 @@ describe('GraphQL: cada operação × cada perfil', () => {
   const emailAdministrador = emailUnico('administrador');
   const navs = new Map<Papel, Navegador>();
   const contas = new Map<Papel, Conta>();
+  const usuarios = new Map<Papel, number>();
   let produtoId: number;
 
   async function entrar(papel: Papel, email: string): Promise<void> {
@@ -222,6 +356,24 @@ describe('GraphQL: cada operação × cada perfil', () => {
         assert.equal(r.corpo.errors, undefined, JSON.stringify(r.corpo.errors));
       }
     }
+    // One account per person: each caller is also a Cestas person, whose record holds the roles
+    // (the same profiles, read through the mapping of src/domain/papeis.ts).
+    const PAPEIS_GUARDADOS: Readonly<Record<Exclude<Papel, 'anonimo'>, PapelGuardado[]>> = {
+      Consumidor: ['consumidor'], Fornecedor: ['fornecedor'], AdminMercadoDono: ['adminMercado'], AdminMercadoDeOutro: ['adminMercado'], Administrador: ['admin', 'consumidor'],
+    };
+    for (const papel of PAPEIS) {
+      if (papel === 'anonimo') continue;
+      const me = await graphql(amb.urlMercados, navs.get(papel) ?? new Navegador(), '{ me { id email name } }');
+      const { id, email, name } = me.corpo.data?.me as { id: string; email: string; name: string };
+      const iso = new Date().toISOString();
+      const u = await amb.banco.insertInto('usuario').values({
+        nome: name, nomeChave: name.toLowerCase(), email, emailChave: chaveDeEmail(email), perfil: gravarPapeis(PAPEIS_GUARDADOS[papel]),
+        ativo: true, cientepolitica: true, createdAt: iso, updatedAt: iso,
+      }).returning('id').executeTakeFirstOrThrow();
+      await amb.banco.updateTable('appuser').set({ usuarioId: u.id }).where('id', '=', Number(id)).execute();
+      await amb.banco.deleteFrom('appuserprofile').where('userId', '=', Number(id)).execute();
+      usuarios.set(papel, u.id);
+    }
     for (const papel of PAPEIS) {
       if (papel === 'anonimo') continue;
       const me = await graphql(amb.urlMercados, navs.get(papel) ?? new Navegador(), '{ me { id name email profiles } }');
@@ -245,7 +397,29 @@ describe('GraphQL: cada operação × cada perfil', () => {
       { providerId: `alvo-${mercado.id}`, email: emailUnico('alvo'), name: 'Pessoa Alvo', avatar: undefined, emailVerificado: true },
       { agora: new Date(), adminEmails: new Set(), sessaoAnterior: null },
     );
-    return { mercadoId: mercado.id, produtoId, contaId: login.conta.id };
+    // A cycle with the offer window closing and the order window opening today: both open.
+    const hoje = diaLocal(amb.relogio.agora(), amb.config.tz);
+    const iso = new Date().toISOString();
+    const nome = `Ciclo da matriz ${mercado.id}`;
+    const ciclo = await amb.banco.insertInto('ciclo').values({
+      nome, nomeChave: nome.toLowerCase(), dataOfertaInicio: somarDias(hoje, -1), dataOfertaFim: hoje, dataPedidoInicio: hoje,
+      dataPedidoFim: somarDias(hoje, 2), dataRetiradaInicio: somarDias(hoje, 3), dataRetiradaFim: somarDias(hoje, 4), createdAt: iso, updatedAt: iso,
+    }).returning('id').executeTakeFirstOrThrow();
+    const cesta = await criarCesta(amb.banco);
+    const cc = await amb.banco.insertInto('ciclocesta').values({ cicloid: ciclo.id, cestaId: cesta.id, quantidadeCestas: 10, createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow();
+    await comporCestas(amb.banco, ciclo.id, [cc.id]);
+    const ponto = await criarPonto(amb.banco);
+    const consumidorId = usuarios.get('Consumidor') ?? assert.fail('sem consumidor');
+    const { pedido } = await salvarPedido(
+      amb.banco,
+      { email: 'matriz@teste.org', nome: 'Consumidor', usuarioid: consumidorId, perfil: ['consumidor'], ativo: true },
+      { usuarioid: null, cicloid: ciclo.id, pontoEntregaId: ponto.id, linhas: [{ cicloCestaId: cc.id, cicloProdutoId: null, quantidadeMilesimos: 1000, campo: 'produtos.0' }] },
+      { agora: amb.relogio.agora(), hoje, taxa: amb.config.taxa },
+    );
+    return {
+      mercadoId: mercado.id, produtoId, contaId: login.conta.id, cicloId: ciclo.id, cicloCestaId: cc.id, pontoId: ponto.id, pedidoId: pedido.pedidoId,
+      fornecedorId: usuarios.get('Fornecedor') ?? assert.fail('sem fornecedor'), consumidorId,
+    };
   }
 
   for (const op of OPERACOES) {
@@ -257,6 +431,7 @@ describe('GraphQL: cada operação × cada perfil', () => {
           const alvo = await novoAlvo();
           const antes = await mercadoNoBanco(amb, alvo.mercadoId);
           const mercadosAntes = await quantosMercados(amb);
+          const cicloAntes = await fotoDoCiclo(amb, alvo.cicloId);
           const { query, variables } = op.pedido(alvo);
           const r = await graphql(amb.urlMercados, navs.get(papel) ?? new Navegador(), query, variables);
           if (esperado === 'nao autenticado') {
@@ -280,6 +455,7 @@ describe('GraphQL: cada operação × cada perfil', () => {
           const precos = await amb.banco.selectFrom('precomercado').select('id').where('mercadoId', '=', alvo.mercadoId).execute();
           assert.deepEqual(precos, []);
           assert.deepEqual(await perfisDe(amb.banco, alvo.contaId), ['Consumidor']);
+          assert.deepEqual(await fotoDoCiclo(amb, alvo.cicloId), cicloAntes);
         });
       }
     });

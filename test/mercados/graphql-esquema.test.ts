@@ -35,6 +35,8 @@ describe('esquema GraphQL da face Mercados', () => {
       emailLigado: false,
       requestId: 'teste',
       log: { error: () => undefined } as unknown as ContextoResolvers['log'],
+      taxa: { percentualCentesimos: 0, fixaCentavos: 0 },
+      tz: 'America/Sao_Paulo',
     };
   }
 

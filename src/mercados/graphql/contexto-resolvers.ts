@@ -5,6 +5,8 @@ import { contasPorIds, type Conta } from '../../domain/contas.ts';
 import {
   mercadosDosAdmins, precosDosMercados, produtosPorIds, type Mercado, type PrecoMercado, type ProdutoDoCatalogo,
 } from '../../domain/mercados.ts';
+import type { Avisos } from '../../domain/avisos.ts';
+import type { Taxa } from '../../domain/pedidos.ts';
 import type { ContextoGraphql } from '../acesso.ts';
 import { naoAutenticado } from './acesso.ts';
 
@@ -61,6 +63,11 @@ export interface ContextoResolvers extends ContextoGraphql {
   readonly emailLigado: boolean;
   readonly requestId: string;
   readonly log: FastifyBaseLogger;
+  /** The community's fee outside markets (TAXA_*), and its time zone: what the cycle workflow needs. */
+  readonly taxa: Taxa;
+  readonly tz: string;
+  /** Receipts and notices of orders, as on the Cestas face; absent when that face does not run here. */
+  readonly avisos?: Avisos | undefined;
 }
 
 /** The logged-in account; @auth has already let only logged-in callers through. */

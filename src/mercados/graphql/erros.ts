@@ -38,7 +38,9 @@ export function erroParaCliente(erro: unknown, ctx: Pick<ContextoResolvers, 'req
     if (erro instanceof Invalido && erro.detalhes !== undefined && Object.keys(erro.detalhes).length > 0) {
       return entradaInvalida(erro.detalhes, erro.codigo);
     }
-    return new GraphQLError(erro.message, { extensions: { code: codigo, motivo: erro.codigo } });
+    // A refusal's details (what is left of a product, which basket passes its ceiling) go along.
+    const detalhes = erro.detalhes === undefined || Object.keys(erro.detalhes).length === 0 ? {} : { detalhes: erro.detalhes };
+    return new GraphQLError(erro.message, { extensions: { code: codigo, motivo: erro.codigo, ...detalhes } });
   }
   ctx.log.error({ err: erro }, 'erro interno no GraphQL');
   return new GraphQLError(mensagemDeErroInterno(ctx.requestId), { extensions: { code: 'INTERNAL_SERVER_ERROR' } });

@@ -90,3 +90,46 @@ export const DateTime = new GraphQLScalarType<Date, string>({
     return lerInstante(no.kind === Kind.STRING ? no.value : undefined);
   },
 });
+
+/** Quantities have three places (thousandths of the product's unit). */
+const CASAS_QUANTIDADE = 3;
+
+/** What resolvers hand the Quantidade scalar: an exact count of thousandths. */
+export interface Milesimos {
+  readonly milesimos: number;
+}
+
+export function emMilesimos(valor: number): Milesimos {
+  return { milesimos: valor };
+}
+
+function ehMilesimos(v: unknown): v is Milesimos {
+  return typeof v === 'object' && v !== null && Number.isSafeInteger((v as Milesimos).milesimos);
+}
+
+/** Like Decimal's reading, with three places and never negative: "1.5" → "1.500". */
+function lerQuantidadeDeEntrada(valor: unknown): string {
+  if (typeof valor !== 'number' && typeof valor !== 'string') {
+    throw new ErroDeEscalar('Deve ser um número ou um texto com ponto decimal (ex.: 1.5)');
+  }
+  const texto = typeof valor === 'number' ? String(valor) : valor.trim();
+  if (texto.startsWith('-')) throw new ErroDeEscalar('Não pode ser negativa');
+  const r = lerDecimal(texto, CASAS_QUANTIDADE);
+  if (!r.ok) throw new ErroDeEscalar(r.motivo.charAt(0).toUpperCase() + r.motivo.slice(1));
+  return formatarDecimal(r.valor, CASAS_QUANTIDADE);
+}
+
+export const Quantidade = new GraphQLScalarType<string, string>({
+  name: 'Quantidade',
+  description: 'Quantidade exata com ponto, até 3 casas; responde texto com 3 casas.',
+  serialize(valor) {
+    if (!ehMilesimos(valor)) throw new TypeError(`Quantidade espera milésimos exatos, recebeu ${typeof valor}`);
+    return formatarDecimal(valor.milesimos, CASAS_QUANTIDADE);
+  },
+  parseValue: lerQuantidadeDeEntrada,
+  parseLiteral(no) {
+    const v = literal(no);
+    if (v === undefined) throw new ErroDeEscalar('Deve ser um número ou um texto com ponto decimal (ex.: 1.5)');
+    return lerQuantidadeDeEntrada(v);
+  },
+});

@@ -12,7 +12,8 @@ import {
 import { acoesDoMercado, autorizarMercados, podeMercados } from '../../domain/politica-mercados.ts';
 import { comCaminhosDoInput, lerAtribuicaoDePerfis, lerAvisosEscolhidos, lerBuscaDeProdutos, lerLoteDePrecos, lerMercadoInput } from './argumentos.ts';
 import { atorDe, esquecerCarregados, type ContextoResolvers } from './contexto-resolvers.ts';
-import { DateTime, Decimal, emCentesimos } from './escalares.ts';
+import { DateTime, Decimal, Quantidade, emCentesimos } from './escalares.ts';
+import { consultasDoFluxo, mutacoesDoFluxo, tiposDoFluxo } from './fluxo.ts';
 
 /**
  * Thin resolvers: the arguments are read into typed values (argumentos.ts), after the check of
@@ -69,8 +70,11 @@ function avisosJson(recebe: readonly TipoDeAviso[] | null, ligado: boolean) {
 export const resolvers: IResolvers<unknown, Ctx> = {
   Decimal,
   DateTime,
+  Quantidade,
+  ...tiposDoFluxo,
 
   Query: {
+    ...consultasDoFluxo,
     mercados: (_: unknown, a: { ativo?: boolean | null }, ctx: Ctx) => listarMercados(ctx.banco, { ativo: a.ativo ?? undefined }),
     // An id no market can have ("abc", "0", past the largest id) finds nothing, like an unused one.
     mercado: (_: unknown, a: { id: string }, ctx: Ctx) => (/^[1-9]\d{0,9}$/.test(a.id) && Number(a.id) <= MAIOR_ID ? mercadoPorId(ctx.banco, Number(a.id)) : null),
@@ -87,6 +91,7 @@ export const resolvers: IResolvers<unknown, Ctx> = {
   },
 
   Mutation: {
+    ...mutacoesDoFluxo,
     criarMercado: (_: unknown, a: { input: unknown }, ctx: Ctx) =>
       escrita(ctx, () => {
         autorizarMercados(atorDe(ctx), 'criarMercado', null);

@@ -111,6 +111,9 @@ export async function rotasGraphql(app: FastifyInstance, ctx: ContextoMercados, 
       emailLigado: ctx.config.email.smtp !== null || ctx.config.email.devSmtp,
       requestId: req.id,
       log: req.log,
+      taxa: ctx.config.taxa,
+      tz: ctx.config.tz,
+      avisos: ctx.avisos ?? undefined,
     }),
   });
 

@@ -1,0 +1,364 @@
+/**
+ * The cycle workflow in GraphQL (issue 17, section 3): thin resolvers over the same domain
+ * functions, with the same access rules, as the Cestas routes (src/cestas/rotas/pedidos.ts,
+ * ofertas.ts, mercados-do-ciclo.ts). The Cestas domain judges an Ator: the Usuario the Mercados
+ * account is linked to (one account per person); an unlinked account cannot act on cycles.
+ */
+import type { IResolvers } from '@graphql-tools/utils';
+import type { Db } from '../../db/banco.ts';
+import { autorizar, ehConsumidor, ehFornecedor, exigirAgirPor, type Ator } from '../../domain/acesso.ts';
+import { entregasDoCiclo, type EntregaDaLinha } from '../../domain/alocacao.ts';
+import { cicloDasJanelas, faseDoCiclo, janelasAbertas, type DatasCiclo, type Fase, type Janela } from '../../domain/ciclos.ts';
+import { Invalido, NaoEncontrado, Proibido } from '../../domain/erros.ts';
+import { mercadoPorId } from '../../domain/mercados.ts';
+import { definirMercadosDoCiclo, mercadosDoCiclo, type MercadoDoCiclo } from '../../domain/mercados-do-ciclo.ts';
+import { ofertaDe, salvarOferta, type LinhaDaOferta, type Oferta } from '../../domain/ofertas.ts';
+import {
+  carregarPedidosDoCiclo, disponibilidade, finalizarPedido, pedidoDe, pedidoVisivel, salvarPedido,
+  type CestaParaPedir, type ExtraParaPedir, type LinhaDoPedido, type ParteDoPedido, type Pedido,
+} from '../../domain/pedidos.ts';
+import { lerPerfis } from '../../domain/perfis.ts';
+import { autorizarMercados } from '../../domain/politica-mercados.ts';
+import { diaLocal, somarDias } from '../../domain/tempo.ts';
+import { Campos, MAIOR_ID, lerId } from '../../http/campos.ts';
+import { lerMercadosDoCiclo } from '../../cestas/entrada-mercados.ts';
+import { lerOferta, lerPedido } from '../../cestas/entrada.ts';
+import { pontosParaPedido } from '../../cestas/vitrine.ts';
+import { valorDaQuantidade } from '../../decimal.ts';
+import { atorDe, esquecerCarregados, type ContextoResolvers } from './contexto-resolvers.ts';
+import { emCentesimos, emMilesimos } from './escalares.ts';
+
+type Ctx = ContextoResolvers;
+
+/** A cycle as the Ciclo type resolves it: its dates, phase and open windows; its lists load on demand. */
+interface CicloDoGraphql extends DatasCiclo {
+  readonly id: number;
+  readonly nome: string;
+  readonly fase: Fase;
+  readonly abertas: readonly Janela[];
+}
+
+/** Lists of `ciclos`, `meusPedidos` and `pedidosDoMercado`: PAGINA_PADRAO unless `first` says, at most PAGINA_MAXIMA. */
+export const PAGINA_PADRAO = 20;
+export const PAGINA_MAXIMA = 100;
+
+const hoje = (ctx: Ctx): string => diaLocal(ctx.agora, ctx.tz);
+
+/** The Cestas Ator of the request, read once per request from the linked Usuario. */
+const atores = new WeakMap<Ctx, Promise<Ator>>();
+function atorCestas(ctx: Ctx): Promise<Ator> {
+  let ator = atores.get(ctx);
+  if (ator === undefined) {
+    const conta = atorDe(ctx);
+    ator = (async (): Promise<Ator> => {
+      if (conta.usuarioId === null) return { email: conta.email, nome: conta.name, usuarioid: null, perfil: [], ativo: true };
+      const u = await ctx.banco.selectFrom('usuario').select(['nome', 'perfil', 'ativo']).where('id', '=', conta.usuarioId).executeTakeFirst();
+      if (u === undefined) return { email: conta.email, nome: conta.name, usuarioid: null, perfil: [], ativo: true };
+      return { email: conta.email, nome: u.nome, usuarioid: conta.usuarioId, perfil: lerPerfis(u.perfil), ativo: Boolean(u.ativo) };
+    })();
+    atores.set(ctx, ator);
+  }
+  return ator;
+}
+
+/**
+ * The Cestas route's access rule (src/cestas/autenticacao.ts exigirAcesso) for the same action:
+ * an inactive person, or an account with no Cestas record yet, may do nothing on cycles.
+ */
+async function atorAutorizado(ctx: Ctx, acao: Parameters<typeof autorizar>[1]): Promise<Ator> {
+  const ator = await atorCestas(ctx);
+  if (ator.usuarioid === null) {
+    throw new Proibido('CADASTRO_PENDENTE', 'Esta conta ainda não tem cadastro na face Cestas: complete-o em /usuarionovo para agir nos ciclos');
+  }
+  autorizar(ator, acao);
+  return ator;
+}
+
+/** A write, after which the request's loaders must read the new state. */
+async function escrita<T>(ctx: Ctx, fazer: () => Promise<T>): Promise<T> {
+  const r = await fazer();
+  esquecerCarregados(ctx.carregadores);
+  return r;
+}
+
+/**
+ * The Cestas edge names a refused field by the body's keys (`produtos.2.quantidade`,
+ * `cicloMercados.0.mercadoId`); GraphQL names it by the argument's path (`input.produtos[2].quantidade`).
+ */
+function caminhoGraphql(campo: string, lista: string, raiz: string): string {
+  if (campo === 'cicloid') return 'cicloId';
+  const m = new RegExp(`^${lista}\\.(\\d+)(.*)$`).exec(campo);
+  if (m !== null) return `${raiz}[${m[1] ?? ''}]${m[2] ?? ''}`;
+  if (campo === lista) return raiz;
+  return `input.${campo}`;
+}
+
+async function comCaminhos<T>(lista: string, raiz: string, fazer: () => Promise<T>): Promise<T> {
+  try {
+    return await fazer();
+  } catch (e) {
+    if (!(e instanceof Invalido) || e.detalhes === undefined) throw e;
+    const detalhes = Object.fromEntries(Object.entries(e.detalhes).map(([campo, mensagem]) => [caminhoGraphql(campo, lista, raiz), mensagem]));
+    throw new Invalido(e.codigo, e.message, detalhes);
+  }
+}
+
+/** An optional id argument: null when absent. */
+function idOpcional(valor: unknown, campo: string): number | null {
+  return valor === undefined || valor === null ? null : lerId(valor, campo);
+}
+
+/** `first` and `after` of a list: how many, and the id after which it continues. */
+function lerPagina(a: { first?: number | null; after?: string | null }): { first: number; after: number | null } {
+  const c = new Campos({ first: a.first, after: a.after });
+  const first = c.inteiro('first', { min: 1, max: PAGINA_MAXIMA }) ?? PAGINA_PADRAO;
+  const after = c.inteiro('after', { min: 1, max: MAIOR_ID });
+  c.concluir();
+  return { first, after };
+}
+
+function paraGraphql(c: DatasCiclo & { id: number; nome: string }, dia: string): CicloDoGraphql {
+  return {
+    id: c.id, nome: c.nome, fase: faseDoCiclo(c, dia), abertas: janelasAbertas(c, dia),
+    dataOfertaInicio: c.dataOfertaInicio, dataOfertaFim: c.dataOfertaFim, dataPedidoInicio: c.dataPedidoInicio,
+    dataPedidoFim: c.dataPedidoFim, dataRetiradaInicio: c.dataRetiradaInicio, dataRetiradaFim: c.dataRetiradaFim,
+  };
+}
+
+/** One cycle, or null when there is none with this id. */
+async function cicloOuNulo(ctx: Ctx, id: number): Promise<CicloDoGraphql | null> {
+  try {
+    return paraGraphql(await cicloDasJanelas(ctx.banco, id), hoje(ctx));
+  } catch (e) {
+    if (e instanceof NaoEncontrado) return null;
+    throw e;
+  }
+}
+
+/** Which markets each cycle serves, with their types (one query; none for no cycles). */
+async function tiposDosMercados(db: Db, ciclos: readonly number[]): Promise<Map<number, Array<{ mercadoId: number; tipo: string }>>> {
+  const por = new Map<number, Array<{ mercadoId: number; tipo: string }>>();
+  if (ciclos.length === 0) return por;
+  const linhas = await db.selectFrom('ciclomercado as cm').innerJoin('mercado as m', 'm.id', 'cm.mercadoId').select(['cm.cicloid', 'cm.mercadoId', 'm.tipo']).where('cm.cicloid', 'in', [...ciclos]).execute();
+  for (const l of linhas) por.set(l.cicloid, [...(por.get(l.cicloid) ?? []), { mercadoId: l.mercadoId, tipo: l.tipo }]);
+  return por;
+}
+
+/**
+ * `ciclos`: the cycles a person can act in now (issue 17): open offer windows for a Fornecedor;
+ * open order windows for a Consumidor, in cycles without markets or with a market that sells to
+ * consumers (cesta, venda_direta: a lote market sells to a named buyer); for the Administrador,
+ * every active cycle that is current, upcoming or ended in the last 30 days (the dashboard's
+ * span). Newest first; the windows are the domain's (janelasAbertas).
+ */
+async function ciclos(ctx: Ctx, a: { fase?: string | null; mercadoId?: unknown; first?: number | null; after?: string | null }): Promise<CicloDoGraphql[]> {
+  const conta = atorDe(ctx);
+  const mercadoId = idOpcional(a.mercadoId, 'mercadoId');
+  const p = lerPagina(a);
+  const fase = a.fase ?? null;
+  const dia = hoje(ctx);
+  let q = ctx.banco
+    .selectFrom('ciclo')
+    .select(['id', 'nome', 'dataOfertaInicio', 'dataOfertaFim', 'dataPedidoInicio', 'dataPedidoFim', 'dataRetiradaInicio', 'dataRetiradaFim'])
+    .where('ativo', '=', true)
+    .where('dataRetiradaFim', '>=', somarDias(dia, -30));
+  if (p.after !== null) q = q.where('id', '<', p.after);
+  const candidatos = (await q.orderBy('id', 'desc').execute()).map((c) => paraGraphql(c, dia));
+  const mercados = await tiposDosMercados(ctx.banco, candidatos.map((c) => c.id));
+  const admin = conta.profiles.includes('Administrador');
+  const fornecedor = conta.profiles.includes('Fornecedor');
+  const consumidor = conta.profiles.includes('Consumidor');
+  return candidatos
+    .filter((c) => {
+      const doCiclo = mercados.get(c.id) ?? [];
+      if (fase !== null && c.fase !== fase) return false;
+      if (mercadoId !== null && !doCiclo.some((m) => m.mercadoId === mercadoId)) return false;
+      if (admin) return true;
+      if (fornecedor && c.abertas.includes('oferta')) return true;
+      return consumidor && c.abertas.includes('pedido') && (doCiclo.length === 0 || doCiclo.some((m) => m.tipo === 'cesta' || m.tipo === 'venda_direta'));
+    })
+    .slice(0, p.first);
+}
+
+/** `pedidosDoMercado`: what each order buys in the market, with that market's part of the fee. */
+function noMercado(p: Pedido, mercadoId: number): Pedido {
+  const produtos = p.produtos.filter((l) => l.mercadoId === mercadoId);
+  const partes = p.partes.filter((x) => x.mercadoId === mercadoId);
+  const total = partes.reduce((s, x) => s + x.subtotalCentavos, 0);
+  const taxa = partes.reduce((s, x) => s + x.taxaCentavos, 0);
+  return { ...p, produtos, partes, totalCentavos: total, taxaCentavos: taxa, totalComTaxaCentavos: total + taxa };
+}
+
+/** A page of a list ordered by the caller: the items after the one whose id is `after`. */
+function pagina<T extends { pedidoId: number }>(itens: readonly T[], p: { first: number; after: number | null }): T[] {
+  const inicio = p.after === null ? 0 : itens.findIndex((i) => i.pedidoId === p.after) + 1;
+  return itens.slice(inicio, inicio + p.first);
+}
+
+// Per-request memo of a cycle's order catalogue, for the `cestas` and `itens` of one cycle.
+const catalogos = new WeakMap<Ctx, Map<number, Promise<{ cestas: CestaParaPedir[]; extras: ExtraParaPedir[] }>>>();
+function catalogo(ctx: Ctx, cicloid: number): Promise<{ cestas: CestaParaPedir[]; extras: ExtraParaPedir[] }> {
+  let m = catalogos.get(ctx);
+  if (m === undefined) catalogos.set(ctx, (m = new Map()));
+  let c = m.get(cicloid);
+  if (c === undefined) m.set(cicloid, (c = disponibilidade(ctx.banco, cicloid)));
+  return c;
+}
+
+/** The workflow's root fields, merged into Query and Mutation by resolvers.ts. */
+export const consultasDoFluxo = {
+  ciclos: (_: unknown, a: { fase?: string | null; mercadoId?: unknown; first?: number | null; after?: string | null }, ctx: Ctx) => ciclos(ctx, a),
+  // An id no cycle can have finds nothing, like an unused one (as `mercado`).
+  ciclo: (_: unknown, a: { id: string }, ctx: Ctx) => (/^[1-9]\d{0,9}$/.test(a.id) && Number(a.id) <= MAIOR_ID ? cicloOuNulo(ctx, Number(a.id)) : null),
+  minhaOferta: async (_: unknown, a: { cicloId: unknown }, ctx: Ctx) => {
+    const ator = await atorAutorizado(ctx, 'ofertasLer');
+    const cicloid = lerId(a.cicloId, 'cicloId');
+    await cicloDasJanelas(ctx.banco, cicloid);
+    if (!ehFornecedor(ator)) throw new Proibido('SEM_PERMISSAO', 'Só fornecedores registram ofertas');
+    const oferta = await ofertaDe(ctx.banco, cicloid, exigirAgirPor(ator, null, 'oferta'));
+    return oferta.id === null ? null : oferta;
+  },
+  minhasEntregas: async (_: unknown, a: { cicloId: unknown }, ctx: Ctx) => {
+    const ator = await atorAutorizado(ctx, 'relatoriosFornecedores');
+    const cicloid = lerId(a.cicloId, 'cicloId');
+    await cicloDasJanelas(ctx.banco, cicloid);
+    if (!ehFornecedor(ator)) throw new Proibido('SEM_PERMISSAO', 'Só fornecedores entregam');
+    const eu = exigirAgirPor(ator, null, 'oferta');
+    return (await entregasDoCiclo(ctx.banco, cicloid)).filter((e) => e.linha.fornecedorId === eu);
+  },
+  meusPedidos: async (_: unknown, a: { cicloId?: unknown; first?: number | null; after?: string | null }, ctx: Ctx) => {
+    const ator = await atorAutorizado(ctx, 'pedidosLer');
+    const cicloid = idOpcional(a.cicloId, 'cicloId');
+    const p = lerPagina(a);
+    if (!ehConsumidor(ator)) throw new Proibido('SEM_PERMISSAO', 'Só consumidores fazem pedidos');
+    const eu = exigirAgirPor(ator, null, 'pedido');
+    if (cicloid !== null) {
+      await cicloDasJanelas(ctx.banco, cicloid);
+      const pedido = await pedidoDe(ctx.banco, cicloid, eu, ctx.taxa);
+      return pagina(pedido === null ? [] : [pedido], p);
+    }
+    // Newest first, by id: the cursor is the last id received.
+    let q = ctx.banco.selectFrom('pedido').select('id').where('usuarioid', '=', eu);
+    if (p.after !== null) q = q.where('id', '<', p.after);
+    const ids = await q.orderBy('id', 'desc').limit(p.first).execute();
+    return Promise.all(ids.map((l) => pedidoVisivel(ctx.banco, ator, l.id, ctx.taxa)));
+  },
+  pedidosDoMercado: async (_: unknown, a: { mercadoId: unknown; cicloId: unknown; first?: number | null; after?: string | null }, ctx: Ctx) => {
+    // The market's ownership first: someone else's market is refused as such, whatever the rest says.
+    const mercadoId = lerId(a.mercadoId, 'mercadoId');
+    const mercado = await mercadoPorId(ctx.banco, mercadoId);
+    if (mercado === null) throw new NaoEncontrado('MERCADO_NAO_ENCONTRADO', 'Mercado não encontrado');
+    autorizarMercados(atorDe(ctx), 'verPedidosDoMercado', mercado);
+    const cicloid = lerId(a.cicloId, 'cicloId');
+    const p = lerPagina(a);
+    await cicloDasJanelas(ctx.banco, cicloid);
+    const pedidos = await carregarPedidosDoCiclo(ctx.banco, cicloid, null, ctx.taxa);
+    return pagina(pedidos.filter((x) => x.produtos.some((l) => l.mercadoId === mercadoId)).map((x) => noMercado(x, mercadoId)), p);
+  },
+};
+
+export const mutacoesDoFluxo = {
+  salvarOferta: (_: unknown, a: { cicloId: unknown; input: { usuarioid?: unknown; produtos: unknown }; finalizar?: boolean | null }, ctx: Ctx) =>
+    escrita(ctx, async () => {
+      const ator = await atorAutorizado(ctx, 'ofertasEscrever');
+      // lerOferta checks whose offer it is (`input.usuarioid`) before reading anything else.
+      const entrada = await comCaminhos('produtos', 'input.produtos', async () =>
+        lerOferta({ usuarioid: a.input.usuarioid ?? null, cicloid: a.cicloId, produtos: a.input.produtos }, (u) => exigirAgirPor(ator, u, 'oferta')));
+      const { oferta } = await comCaminhos('produtos', 'input.produtos', () => salvarOferta(ctx.banco, ator, entrada, { agora: ctx.agora, hoje: hoje(ctx), finalizar: a.finalizar === true }));
+      return oferta;
+    }),
+  fazerPedido: (_: unknown, a: { cicloId: unknown; input: { usuarioid?: unknown; pontoEntregaId: unknown; produtos: ReadonlyArray<{ cicloCestaId?: unknown; cicloProdutoId?: unknown; quantidade: string }> } }, ctx: Ctx) =>
+    escrita(ctx, async () => {
+      const ator = await atorAutorizado(ctx, 'pedidosEscrever');
+      // Quantities go to the Cestas reader as JSON numbers (exact: at most three places), so a
+      // basket's must be whole, as on /pedidoconsumidores.
+      const produtos = a.input.produtos.map((l) => ({ cicloCestaId: l.cicloCestaId ?? null, cicloProdutoId: l.cicloProdutoId ?? null, quantidade: Number(l.quantidade) }));
+      const entrada = await comCaminhos('produtos', 'input.produtos', async () =>
+        lerPedido({ usuarioid: a.input.usuarioid ?? null, cicloid: a.cicloId, pontoEntregaId: a.input.pontoEntregaId, produtos }, (u) => exigirAgirPor(ator, u, 'pedido')));
+      const { pedido } = await comCaminhos('produtos', 'input.produtos', () => salvarPedido(ctx.banco, ator, entrada, { agora: ctx.agora, hoje: hoje(ctx), taxa: ctx.taxa, avisos: ctx.avisos }));
+      return pedido;
+    }),
+  confirmarPedido: (_: unknown, a: { pedidoId: unknown }, ctx: Ctx) =>
+    escrita(ctx, async () => {
+      const ator = await atorAutorizado(ctx, 'pedidosEscrever');
+      return finalizarPedido(ctx.banco, ator, lerId(a.pedidoId, 'pedidoId'), { agora: ctx.agora, hoje: hoje(ctx), taxa: ctx.taxa, tz: ctx.tz, avisos: ctx.avisos });
+    }),
+  definirMercadosDoCiclo: (_: unknown, a: { cicloId: unknown; input: ReadonlyArray<Record<string, unknown>> }, ctx: Ctx) =>
+    escrita(ctx, async () => {
+      const ator = await atorAutorizado(ctx, 'composicaoEscrever');
+      const cicloid = lerId(a.cicloId, 'cicloId');
+      const itens = await comCaminhos('cicloMercados', 'input', async () => lerMercadosDoCiclo({ cicloMercados: a.input.map((i) => ({ ...i, pontoEntregaIds: i.pontoEntregaIds ?? [], cicloCestaIds: i.cicloCestaIds ?? [] })) }));
+      await comCaminhos('cicloMercados', 'input', () => definirMercadosDoCiclo(ctx.banco, ator, cicloid, itens, ctx.agora));
+      return paraGraphql(await cicloDasJanelas(ctx.banco, cicloid), hoje(ctx));
+    }),
+};
+
+/** The workflow's types. */
+export const tiposDoFluxo: IResolvers<unknown, Ctx> = {
+  Ciclo: {
+    janelasAbertas: (c: CicloDoGraphql) => c.abertas,
+    mercados: (c: CicloDoGraphql, _a: unknown, ctx: Ctx) => mercadosDoCiclo(ctx.banco, c.id),
+    cestas: async (c: CicloDoGraphql, _a: unknown, ctx: Ctx) => (await catalogo(ctx, c.id)).cestas,
+    itens: async (c: CicloDoGraphql, _a: unknown, ctx: Ctx) => (await catalogo(ctx, c.id)).extras,
+    pontosEntrega: (c: CicloDoGraphql, _a: unknown, ctx: Ctx) => pontosParaPedido(ctx.banco, c.id),
+  },
+
+  MercadoDoCiclo: {
+    taxaAdministrativa: (m: MercadoDoCiclo) => emCentesimos(m.taxaAdministrativaCentesimos),
+    valorMaximoCesta: (m: MercadoDoCiclo) => emCentesimos(m.valorMaximoCestaCentavos),
+    pontosEntrega: (m: MercadoDoCiclo) => m.pontos,
+  },
+
+  CestaDoCiclo: {
+    valor: (c: CestaParaPedir) => emCentesimos(c.valorCentavos),
+  },
+  ItemDaCesta: {
+    quantidade: (i: { quantidadeMilesimos: number }) => emMilesimos(i.quantidadeMilesimos),
+  },
+  ItemDoCiclo: {
+    valor: (e: ExtraParaPedir) => emCentesimos(e.valorCentavos),
+    disponivel: (e: ExtraParaPedir) => emMilesimos(e.disponivelMilesimos),
+  },
+
+  Oferta: {
+    cicloId: (o: Oferta) => o.cicloid,
+    total: (o: Oferta) => emCentesimos(o.totalCentavos),
+  },
+  LinhaDaOferta: {
+    quantidade: (l: LinhaDaOferta) => emMilesimos(l.quantidadeMilesimos),
+    valor: (l: LinhaDaOferta) => emCentesimos(l.valorCentavos),
+    alocado: (l: LinhaDaOferta) => emMilesimos(l.alocadoMilesimos),
+  },
+
+  Entrega: {
+    ofertaProdutoId: (e: EntregaDaLinha) => e.linha.ofertaProdutoId,
+    produtoId: (e: EntregaDaLinha) => e.linha.produtoId,
+    produto: (e: EntregaDaLinha) => e.linha.produto,
+    unidade: (e: EntregaDaLinha) => e.linha.unidade,
+    valor: (e: EntregaDaLinha) => emCentesimos(e.linha.valorCentavos),
+    ofertado: (e: EntregaDaLinha) => emMilesimos(e.linha.ofertadoMil),
+    planejado: (e: EntregaDaLinha) => emMilesimos(e.planejadoMil),
+    pedido: (e: EntregaDaLinha) => emMilesimos(e.pedidoMil),
+    valorPedido: (e: EntregaDaLinha) => emCentesimos(valorDaQuantidade(e.linha.valorCentavos, e.pedidoMil)),
+  },
+
+  Pedido: {
+    id: (p: Pedido) => p.pedidoId,
+    cursor: (p: Pedido) => String(p.pedidoId),
+    cicloId: (p: Pedido) => p.cicloid,
+    consumidor: (p: Pedido) => p.usuario.nome,
+    total: (p: Pedido) => emCentesimos(p.totalCentavos),
+    taxa: (p: Pedido) => emCentesimos(p.taxaCentavos),
+    totalComTaxa: (p: Pedido) => emCentesimos(p.totalComTaxaCentavos),
+  },
+  LinhaDoPedido: {
+    quantidade: (l: LinhaDoPedido) => emMilesimos(l.quantidadeMilesimos),
+    valor: (l: LinhaDoPedido) => emCentesimos(l.valorCentavos),
+    subtotal: (l: LinhaDoPedido) => emCentesimos(l.subtotalCentavos),
+  },
+  ParteDoPedido: {
+    subtotal: (x: ParteDoPedido) => emCentesimos(x.subtotalCentavos),
+    taxaAdministrativa: (x: ParteDoPedido) => emCentesimos(x.taxaCentesimos),
+    taxa: (x: ParteDoPedido) => emCentesimos(x.taxaCentavos),
+  },
+};
