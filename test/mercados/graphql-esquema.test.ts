@@ -33,6 +33,7 @@ describe('esquema GraphQL da face Mercados', () => {
       agora: new Date(),
       carregadores: criarCarregadores(banco),
       emailLigado: false,
+      pix: null,
       requestId: 'teste',
       log: { error: () => undefined } as unknown as ContextoResolvers['log'],
       taxa: { percentualCentesimos: 0, fixaCentavos: 0 },

@@ -7,6 +7,7 @@ import {
 } from '../../domain/mercados.ts';
 import type { Avisos } from '../../domain/avisos.ts';
 import type { Taxa } from '../../domain/pedidos.ts';
+import type { RecebedorPix } from '../../domain/pix-chave.ts';
 import type { ContextoGraphql } from '../acesso.ts';
 import { naoAutenticado } from './acesso.ts';
 
@@ -66,6 +67,8 @@ export interface ContextoResolvers extends ContextoGraphql {
   /** The community's fee outside markets (TAXA_*), and its time zone: what the cycle workflow needs. */
   readonly taxa: Taxa;
   readonly tz: string;
+  /** The community's Pix receiver (PIX_*); null when Pix is not configured. */
+  readonly pix: RecebedorPix | null;
   /** Receipts and notices of orders, as on the Cestas face; absent when that face does not run here. */
   readonly avisos?: Avisos | undefined;
 }

@@ -19,6 +19,7 @@ import {
 } from '../../domain/pedidos.ts';
 import { lerPerfis } from '../../domain/perfis.ts';
 import { autorizarMercados } from '../../domain/politica-mercados.ts';
+import { cobrancaDe, pixDaCobranca } from '../../domain/pix.ts';
 import { diaLocal, somarDias } from '../../domain/tempo.ts';
 import { Campos, MAIOR_ID, lerId } from '../../http/campos.ts';
 import { lerMercadosDoCiclo } from '../../cestas/entrada-mercados.ts';
@@ -350,6 +351,12 @@ export const tiposDoFluxo: IResolvers<unknown, Ctx> = {
     total: (p: Pedido) => emCentesimos(p.totalCentavos),
     taxa: (p: Pedido) => emCentesimos(p.taxaCentavos),
     totalComTaxa: (p: Pedido) => emCentesimos(p.totalComTaxaCentavos),
+    // The person's own payment code (issue: "meusPedidos { pix }"): what /saldo shows them.
+    pix: async (p: Pedido, _a: unknown, ctx: ContextoResolvers) => {
+      if (!p.finalizado || ctx.pix === null || atorDe(ctx).usuarioId !== p.usuario.id) return null;
+      const pix = await pixDaCobranca(await cobrancaDe(ctx.banco, p.usuario.id, ctx.taxa), ctx.pix);
+      return pix === null ? null : { copiaECola: pix.copiaECola, qrSvg: pix.qrSvg, valor: emCentesimos(pix.valorCentavos), txid: pix.txid };
+    },
   },
   LinhaDoPedido: {
     quantidade: (l: LinhaDoPedido) => emMilesimos(l.quantidadeMilesimos),
