@@ -38,10 +38,6 @@ type Esperado = 'permitido' | 'nao autenticado' | Recusa;
 const SO_ADMINISTRADOR: Recusa = { code: 'FORBIDDEN', message: 'Acesso negado: requer o perfil Administrador' };
 const ADMINISTRADOR_OU_ADMIN_MERCADO: Recusa = { code: 'FORBIDDEN', message: 'Acesso negado: requer um dos perfis Administrador, AdminMercado' };
 const OUTRO_MERCADO: Recusa = { code: 'FORBIDDEN', message: 'Acesso negado: você só pode alterar o mercado que administra' };
-const SEM_CADASTRO_NA_CESTAS: Recusa = {
-  code: 'CONFLICT',
-  message: 'Sua conta ainda não tem cadastro na face Cestas: os avisos por e-mail são de quem oferta ou pede lá. Complete o cadastro para escolhê-los',
-};
 const PRECOS_DE_OUTRO_MERCADO: Recusa = { code: 'FORBIDDEN', message: 'Acesso negado: você só pode alterar os preços do mercado que administra' };
 const SO_FORNECEDOR: Recusa = { code: 'FORBIDDEN', message: 'Acesso negado: requer o perfil Fornecedor' };
 const SO_CONSUMIDOR: Recusa = { code: 'FORBIDDEN', message: 'Acesso negado: requer o perfil Consumidor' };
@@ -132,17 +128,23 @@ const OPERACOES: readonly Operacao[] = [
     efeito: async (r, a) => assert.ok((r.corpo.data?.usuarios as Array<{ id: string; email: string | null }>).some((u) => u.id === String(a.contaId) && u.email !== null)),
   },
   {
-    // The matrix's accounts have no Cestas record: nothing to receive (test/mercados/avisos.test.ts covers a linked person).
+    // Every caller here has a Cestas record; an account without one is in test/mercados/avisos.test.ts.
     nome: 'meusAvisos',
     pedido: () => ({ query: '{ meusAvisos { recebe cadastro } }' }),
     esperado: todos('permitido'),
-    efeito: async (r) => assert.deepEqual(r.corpo.data?.meusAvisos, { recebe: [], cadastro: false }),
+    efeito: async (r) => assert.deepEqual(r.corpo.data?.meusAvisos, {
+      recebe: ['oferta_aberta', 'oferta_lembrete', 'pedido_aberto', 'pedido_lembrete', 'entregas', 'retirada'], cadastro: true,
+    }),
   },
   {
     nome: 'definirMeusAvisos',
     pedido: () => ({ query: 'mutation { definirMeusAvisos(recebe: ["retirada"]) { recebe } }' }),
-    esperado: todos(SEM_CADASTRO_NA_CESTAS),
-    efeito: async () => assert.fail('uma conta sem cadastro na Cestas não escolhe avisos'),
+    esperado: todos('permitido'),
+    efeito: async (r, _a, amb, quem) => {
+      assert.deepEqual(r.corpo.data?.definirMeusAvisos, { recebe: ['retirada'] });
+      const conta = await amb.banco.selectFrom('appuser as a').innerJoin('usuario as u', 'u.id', 'a.usuarioId').select('u.avisosDesligados').where('a.id', '=', quem.id).executeTakeFirstOrThrow();
+      assert.deepEqual(JSON.parse(conta.avisosDesligados ?? '[]'), ['oferta_aberta', 'oferta_lembrete', 'pedido_aberto', 'pedido_lembrete', 'entregas']);
+    },
   },
   {
     nome: 'criarMercado',

@@ -37,6 +37,7 @@ const MATRIZ: Readonly<Record<string, Linha>> = {
   'GET /mercados/:id': PAGINA_PROTEGIDA,
   'GET /mercados/:id/editar': PAGINA_PROTEGIDA,
   'GET /mercados/:id/precos': PAGINA_PROTEGIDA,
+  'GET /avisos': PAGINA_PROTEGIDA,
   'GET /usuarios': PAGINA_PROTEGIDA,
   'GET /login': LOGADO([302, '/auth/idp'], [302, '/dashboard']),
   'GET /auth/idp': TODOS([302, 'http://localhost:']),
