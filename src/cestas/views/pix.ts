@@ -91,12 +91,13 @@ export function paginaExtratos(
         <select id="x-mapa" name="mapeamentoId"><option value="">—</option>${mapeamentos.map((m) => html`<option value="${m.id}">${m.nome}</option>`)}</select>${erro('mapeamentoId')}</div>
         <p class="nota">Ou escreva um novo:</p>`}
       <div class="campo"><label for="x-sep">Separador</label><select id="x-sep" name="separador"><option value=";">; (ponto e vírgula)</option><option value=",">, (vírgula)</option><option value="tab">tabulação</option></select></div>
-      <div class="campo"><label for="x-data">Coluna da data</label><input id="x-data" name="colunaData" placeholder="Data">${erro('colunaData')}</div>
-      <div class="campo"><label for="x-valor">Coluna do valor</label><input id="x-valor" name="colunaValor" placeholder="Valor">${erro('colunaValor')}</div>
-      <div class="campo"><label for="x-desc">Coluna da descrição</label><input id="x-desc" name="colunaDescricao" placeholder="Histórico">${erro('colunaDescricao')}</div>
+      <p class="nota" id="x-colunas">Escreva cada coluna como ela aparece na primeira linha do arquivo do banco (por exemplo: Data, Valor, Histórico).</p>
+      <div class="campo"><label for="x-data">Coluna da data</label><input id="x-data" name="colunaData" aria-describedby="x-colunas">${erro('colunaData')}</div>
+      <div class="campo"><label for="x-valor">Coluna do valor</label><input id="x-valor" name="colunaValor" aria-describedby="x-colunas">${erro('colunaValor')}</div>
+      <div class="campo"><label for="x-desc">Coluna da descrição</label><input id="x-desc" name="colunaDescricao" aria-describedby="x-colunas">${erro('colunaDescricao')}</div>
       <div class="campo"><label for="x-pag">Coluna do pagador (opcional)</label><input id="x-pag" name="colunaPagador">${erro('colunaPagador')}</div>
       <div class="campo"><label><input type="checkbox" name="salvarMapeamento" value="on"> Guardar este mapeamento</label>
-        <label for="x-nome">Nome do mapeamento</label><input id="x-nome" name="nomeMapeamento" placeholder="Banco da comunidade">${erro('nomeMapeamento')}</div>
+        <label for="x-nome">Nome do mapeamento</label><input id="x-nome" name="nomeMapeamento">${erro('nomeMapeamento')}</div>
     </details>
     <button type="submit" class="botao">Importar</button>
   </form></section>
