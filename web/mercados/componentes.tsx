@@ -122,3 +122,16 @@ export function Campo({ rotulo, erro, ajuda, children }: PropsCampo) {
     </div>
   );
 }
+
+/** A set of ticked boxes: `alternar` ticks or unticks one, `definir` replaces them all (after a save). */
+export function useMarcados<T>(iniciais: Iterable<T>): { marcados: ReadonlySet<T>; alternar: (item: T, marcar: boolean) => void; definir: (itens: Iterable<T>) => void } {
+  const [marcados, setMarcados] = useState<ReadonlySet<T>>(() => new Set(iniciais));
+  const alternar = (item: T, marcar: boolean) =>
+    setMarcados((atual) => {
+      const novo = new Set(atual);
+      if (marcar) novo.add(item);
+      else novo.delete(item);
+      return novo;
+    });
+  return { marcados, alternar, definir: (itens) => setMarcados(new Set(itens)) };
+}

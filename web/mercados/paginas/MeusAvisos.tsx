@@ -1,25 +1,20 @@
 import { useState, type FormEvent } from 'react';
 import { mensagemDe } from '../api.ts';
-import { Aviso, ComCarga, Falha, Pagina, Sucesso, useCarga } from '../componentes.tsx';
+import { Aviso, ComCarga, Falha, Pagina, Sucesso, useCarga, useMarcados } from '../componentes.tsx';
 import { definirMeusAvisos, lerMeusAvisos, type MeusAvisos as Avisos } from '../consultas.ts';
 
 /** The choice itself: a box per optional kind, the mandatory ones named as always sent. */
 function Escolha({ inicial }: { readonly inicial: Avisos }) {
   const [salvos, setSalvos] = useState<Avisos>(inicial);
-  const [marcados, setMarcados] = useState<ReadonlySet<string>>(new Set(inicial.recebe));
+  const { marcados, alternar: marcar, definir } = useMarcados<string>(inicial.recebe);
   const [salvando, setSalvando] = useState(false);
   const [erro, setErro] = useState<string | null>(null);
   const [ok, setOk] = useState(false);
   const opcionais = salvos.tipos.filter((t) => t.opcional);
   const sempre = salvos.tipos.filter((t) => !t.opcional);
-  const alternar = (tipo: string, marcar: boolean) => {
+  const alternar = (tipo: string, sim: boolean) => {
     setOk(false);
-    setMarcados((atual) => {
-      const novo = new Set(atual);
-      if (marcar) novo.add(tipo);
-      else novo.delete(tipo);
-      return novo;
-    });
+    marcar(tipo, sim);
   };
   const enviar = async (e: FormEvent) => {
     e.preventDefault();
@@ -29,7 +24,7 @@ function Escolha({ inicial }: { readonly inicial: Avisos }) {
     try {
       const novos = await definirMeusAvisos(opcionais.map((t) => t.tipo).filter((t) => marcados.has(t)));
       setSalvos(novos);
-      setMarcados(new Set(novos.recebe));
+      definir(novos.recebe);
       setOk(true);
     } catch (e2) {
       setErro(mensagemDe(e2));

@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { mensagemDe } from '../api.ts';
-import { ComCarga, Falha, Pagina, Sucesso, useCarga } from '../componentes.tsx';
+import { ComCarga, Falha, Pagina, Sucesso, useCarga, useMarcados } from '../componentes.tsx';
 import { atribuirPerfis, listarContas, type Conta } from '../consultas.ts';
 import { Link } from '../navegacao.tsx';
 import { DESCRICOES_PERFIS, PERFIS, type NomePerfil } from '../perfis.ts';
@@ -9,21 +9,16 @@ import { useUsuarioLogado } from '../sessao.tsx';
 /** One account and its profiles, saved on its own (the server keeps the last Administrador). */
 function CartaoConta({ conta, eu }: { readonly conta: Conta; readonly eu: boolean }) {
   const [salvos, setSalvos] = useState<readonly NomePerfil[]>(conta.profiles);
-  const [marcados, setMarcados] = useState<ReadonlySet<NomePerfil>>(new Set(conta.profiles));
+  const { marcados, alternar: marcar, definir } = useMarcados<NomePerfil>(conta.profiles);
   const [salvando, setSalvando] = useState(false);
   const [erro, setErro] = useState<string | null>(null);
   const [ok, setOk] = useState(false);
   const id = useId();
   const mudou = PERFIS.some((p) => marcados.has(p) !== salvos.includes(p));
 
-  const alternar = (p: NomePerfil, marcar: boolean) => {
+  const alternar = (p: NomePerfil, sim: boolean) => {
     setOk(false);
-    setMarcados((atual) => {
-      const novo = new Set(atual);
-      if (marcar) novo.add(p);
-      else novo.delete(p);
-      return novo;
-    });
+    marcar(p, sim);
   };
   const enviar = async (e: FormEvent) => {
     e.preventDefault();
@@ -37,7 +32,7 @@ function CartaoConta({ conta, eu }: { readonly conta: Conta; readonly eu: boolea
     try {
       const perfis = await atribuirPerfis(conta.id, PERFIS.filter((p) => marcados.has(p)));
       setSalvos(perfis);
-      setMarcados(new Set(perfis));
+      definir(perfis);
       setOk(true);
     } catch (e2) {
       setErro(mensagemDe(e2));
