@@ -45,6 +45,12 @@ interface Alvos {
   readonly verPedidosDoMercado: { readonly adminId: number };
   readonly listarUsuarios: null;
   readonly atribuirPerfis: null;
+  /** Offering in a cycle's offer window, as oneself (the administration acts on behalf through the API). */
+  readonly ofertar: null;
+  /** Ordering in a cycle's order window, as oneself. */
+  readonly pedir: null;
+  /** Which markets a cycle serves (GraphQL definirMercadosDoCiclo). */
+  readonly definirMercadosDoCiclo: null;
   readonly verEmail: { readonly id: number };
   /** An account's profiles and the markets it administers. */
   readonly verConta: { readonly id: number };
@@ -65,6 +71,9 @@ const REGRAS: { readonly [A in AcaoMercados]: (ator: AtorMercados, alvo: Alvos[A
   verPedidosDoMercado: (a, m) => tem(a, 'Administrador') || administraOMercado(a, m),
   listarUsuarios: (a) => tem(a, 'Administrador'),
   atribuirPerfis: (a) => tem(a, 'Administrador'),
+  ofertar: (a) => tem(a, 'Fornecedor'),
+  pedir: (a) => tem(a, 'Consumidor'),
+  definirMercadosDoCiclo: (a) => tem(a, 'Administrador'),
   verEmail: (a, u) => a.id === u.id || tem(a, 'Administrador'),
   // Like `usuarios`, which only Administrador lists: someone else's roles and markets are theirs.
   verConta: (a, u) => a.id === u.id || tem(a, 'Administrador'),
@@ -81,6 +90,9 @@ const RECUSAS: { readonly [A in AcaoMercados]: readonly [codigo: string, mensage
   verPedidosDoMercado: ['MERCADO_DE_OUTRO_ADMIN', 'Acesso negado: você só pode ver os pedidos do mercado que administra'],
   listarUsuarios: ['SO_ADMINISTRADOR', 'Acesso negado: requer o perfil Administrador'],
   atribuirPerfis: ['SO_ADMINISTRADOR', 'Acesso negado: requer o perfil Administrador'],
+  ofertar: ['SO_FORNECEDOR', 'Acesso negado: requer o perfil Fornecedor'],
+  pedir: ['SO_CONSUMIDOR', 'Acesso negado: requer o perfil Consumidor'],
+  definirMercadosDoCiclo: ['SO_ADMINISTRADOR', 'Acesso negado: requer o perfil Administrador'],
   verEmail: ['EMAIL_DE_OUTRA_PESSOA', 'Acesso negado: o e-mail de outra pessoa só é visível ao perfil Administrador'],
   verConta: ['CONTA_DE_OUTRA_PESSOA', 'Acesso negado: os perfis e os mercados de outra pessoa só são visíveis ao perfil Administrador'],
 };
@@ -120,6 +132,9 @@ export interface AcoesDaConta {
   readonly gerirAlgumMercado: boolean;
   readonly listarUsuarios: boolean;
   readonly atribuirPerfis: boolean;
+  readonly ofertar: boolean;
+  readonly pedir: boolean;
+  readonly definirMercadosDoCiclo: boolean;
 }
 
 export function acoesDaConta(ator: AtorMercados): AcoesDaConta {
@@ -129,6 +144,9 @@ export function acoesDaConta(ator: AtorMercados): AcoesDaConta {
     gerirAlgumMercado: podeMercados(ator, 'gerirAlgumMercado', null),
     listarUsuarios: podeMercados(ator, 'listarUsuarios', null),
     atribuirPerfis: podeMercados(ator, 'atribuirPerfis', null),
+    ofertar: podeMercados(ator, 'ofertar', null),
+    pedir: podeMercados(ator, 'pedir', null),
+    definirMercadosDoCiclo: podeMercados(ator, 'definirMercadosDoCiclo', null),
   };
 }
 

@@ -238,6 +238,16 @@ const OPERACOES: readonly Operacao[] = [
     efeito: async (r) => assert.equal(r.corpo.data?.minhaOferta, null, 'ainda sem oferta neste ciclo'),
   },
   {
+    nome: 'produtosParaOfertar',
+    pedido: () => ({ query: '{ produtosParaOfertar { produtoid nome valorReferencia ofertadoAntes } }' }),
+    esperado: { ...todos(SO_FORNECEDOR), Fornecedor: 'permitido' },
+    efeito: async (r) => {
+      const lista = r.corpo.data?.produtosParaOfertar as Array<{ produtoid: string; valorReferencia: string; ofertadoAntes: boolean }>;
+      assert.ok(lista.length > 0, 'o catálogo ativo');
+      assert.ok(lista.every((p) => /^\d+\.\d{2}$/.test(p.valorReferencia) && p.ofertadoAntes === false), 'quem nunca ofertou: nenhum usual');
+    },
+  },
+  {
     nome: 'minhasEntregas',
     pedido: (a) => ({ query: 'query($c: ID!) { minhasEntregas(cicloId: $c) { produtoId pedido } }', variables: { c: a.cicloId } }),
     esperado: { ...todos(SO_FORNECEDOR), Fornecedor: 'permitido' },

@@ -116,6 +116,11 @@ describe('o fluxo do ciclo pelo GraphQL', () => {
     const minha = dados<{ id: string }>(await gql(fornecedor.mercados, 'query($c: ID!) { minhaOferta(cicloId: $c) { id } }', { c: c.cicloid }), 'minhaOferta');
     assert.equal(minha.id, oferta.id);
     const linhaTomate = oferta.produtos.find((l) => l.produtoid === String(c.tomate.id))?.ofertaProdutoId;
+    // What the supplier offered comes first next time, marked as usual.
+    const paraOfertar = dados<Array<{ produtoid: string; ofertadoAntes: boolean }>>(await gql(fornecedor.mercados, '{ produtosParaOfertar { produtoid ofertadoAntes } }'), 'produtosParaOfertar');
+    assert.deepEqual(paraOfertar.slice(0, 2).map((p) => p.ofertadoAntes), [true, true]);
+    assert.deepEqual(paraOfertar.slice(0, 2).map((p) => p.produtoid).sort(), [String(c.tomate.id), String(c.alface.id)].sort());
+    assert.ok(paraOfertar.slice(2).every((p) => !p.ofertadoAntes));
 
     // 2. The coordination composes the basket (5 kg of tomatoes: R$ 20,00) and sets the cycle's markets through GraphQL.
     const compor = await admin.cestas.postJson(cestas(`/composicao/${c.cicloCestaId}`), { quantidadeCestas: 10, produtos: [{ ofertaProdutoId: Number(linhaTomate), quantidadePorCesta: 5, unidade: 'kg' }] });
@@ -142,8 +147,16 @@ describe('o fluxo do ciclo pelo GraphQL', () => {
     assert.equal(liberar.status, 200, liberar.texto);
 
     // 3. The consumer lists the cycles, reads the cycle and orders a basket and 1.5 kg of released tomatoes.
-    const paraConsumidor = dados<Array<{ id: string; fase: string; janelasAbertas: string[] }>>(await gql(consumidor.mercados, '{ ciclos { id fase janelasAbertas } }'), 'ciclos');
-    assert.deepEqual(paraConsumidor.find((x) => x.id === String(c.cicloid))?.janelasAbertas, ['oferta', 'pedido']);
+    type CicloComAcoes = { id: string; fase: string; janelasAbertas: string[]; acoes: { ofertar: boolean; pedir: boolean; definirMercados: boolean } };
+    const LISTA = '{ ciclos { id fase janelasAbertas acoes { ofertar pedir definirMercados } } }';
+    const paraConsumidor = dados<CicloComAcoes[]>(await gql(consumidor.mercados, LISTA), 'ciclos');
+    const doConsumidor = paraConsumidor.find((x) => x.id === String(c.cicloid));
+    assert.deepEqual([doConsumidor?.janelasAbertas, doConsumidor?.acoes], [['oferta', 'pedido'], { ofertar: false, pedir: true, definirMercados: false }]);
+    // What each person may do in the cycle comes with it: the client shows only that.
+    const acoesDe = async (quem: typeof admin) => dados<CicloComAcoes[]>(await gql(quem.mercados, LISTA), 'ciclos').find((x) => x.id === String(c.cicloid))?.acoes;
+    // Everyone keeps the default Consumidor profile: the supplier may also order, the coordinator too.
+    assert.deepEqual(await acoesDe(fornecedor), { ofertar: true, pedir: true, definirMercados: false });
+    assert.deepEqual(await acoesDe(admin), { ofertar: false, pedir: true, definirMercados: true });
     assert.ok(dados<Array<{ id: string }>>(await gql(consumidor.mercados, 'query($m: ID) { ciclos(mercadoId: $m) { id } }', { m: mFeira.id }), 'ciclos').some((x) => x.id === String(c.cicloid)));
     const LER = 'query($id: ID!) { ciclo(id: $id) { id nome cestas { cicloCestaId valor disponivel mercado composicao { produto quantidade unidade } } itens { cicloProdutoId produtoId valor disponivel mercado } pontosEntrega { id nome } mercados { mercadoId } } }';
     type CicloGql = { cestas: Array<{ cicloCestaId: string; valor: string; disponivel: number; mercado: string; composicao: Array<{ produto: string; quantidade: string; unidade: string }> }>; itens: Array<{ cicloProdutoId: string; produtoId: string; valor: string; disponivel: string; mercado: string }>; pontosEntrega: Array<{ id: string }> };

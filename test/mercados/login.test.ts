@@ -84,7 +84,7 @@ describe('login da face Mercados pelo provedor OAuth', () => {
     const status = await nav.getJson(`${amb.urlMercados}/auth/status`);
     assert.deepEqual(status.json(), {
       authenticated: true,
-      user: { id: conta.id, name: 'Chefia', email: 'Chefia@Teste.org', profiles: ['Administrador', 'Consumidor'], acoes: { criarMercado: true, gerirMercados: true, gerirAlgumMercado: true, listarUsuarios: true, atribuirPerfis: true } },
+      user: { id: conta.id, name: 'Chefia', email: 'Chefia@Teste.org', profiles: ['Administrador', 'Consumidor'], acoes: { criarMercado: true, gerirMercados: true, gerirAlgumMercado: true, listarUsuarios: true, atribuirPerfis: true, ofertar: false, pedir: true, definirMercadosDoCiclo: true } },
     });
   });
 
@@ -124,7 +124,7 @@ describe('login da face Mercados pelo provedor OAuth', () => {
     const status = await nav.getJson(`${amb.urlMercados}/auth/status`);
     assert.deepEqual(status.json(), {
       authenticated: true,
-      user: { id: primeira.id, name: 'Rita Souza', email: novo, profiles: ['Consumidor'], acoes: { criarMercado: false, gerirMercados: false, gerirAlgumMercado: false, listarUsuarios: false, atribuirPerfis: false } },
+      user: { id: primeira.id, name: 'Rita Souza', email: novo, profiles: ['Consumidor'], acoes: { criarMercado: false, gerirMercados: false, gerirAlgumMercado: false, listarUsuarios: false, atribuirPerfis: false, ofertar: false, pedir: true, definirMercadosDoCiclo: false } },
     });
     const linha = await amb.banco.selectFrom('appuser').selectAll().where('providerId', '=', sub).executeTakeFirstOrThrow();
     assert.equal(linha.id, primeira.id);

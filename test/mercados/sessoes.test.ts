@@ -52,7 +52,7 @@ describe('sessões da face Mercados', () => {
     assert.ok(conta);
     assert.deepEqual(await status(nav, amb.urlMercados), {
       authenticated: true,
-      user: { id: conta.id, name: 'Sol Status', email, profiles: ['Consumidor'], acoes: { criarMercado: false, gerirMercados: false, gerirAlgumMercado: false, listarUsuarios: false, atribuirPerfis: false } },
+      user: { id: conta.id, name: 'Sol Status', email, profiles: ['Consumidor'], acoes: { criarMercado: false, gerirMercados: false, gerirAlgumMercado: false, listarUsuarios: false, atribuirPerfis: false, ofertar: false, pedir: true, definirMercadosDoCiclo: false } },
     });
   });
 

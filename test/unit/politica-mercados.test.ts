@@ -6,15 +6,16 @@ const conta = (id: number, ...profiles: NomePerfil[]): AtorMercados => ({ id, em
 
 test('o que cada perfil pode fazer na face vem da tabela da política, e o cliente o lê em acoes', () => {
   const esperado: Readonly<Record<NomePerfil, ReturnType<typeof acoesDaConta>>> = {
-    Administrador: { criarMercado: true, gerirMercados: true, gerirAlgumMercado: true, listarUsuarios: true, atribuirPerfis: true },
-    AdminMercado: { criarMercado: false, gerirMercados: false, gerirAlgumMercado: true, listarUsuarios: false, atribuirPerfis: false },
-    Fornecedor: { criarMercado: false, gerirMercados: false, gerirAlgumMercado: false, listarUsuarios: false, atribuirPerfis: false },
-    Consumidor: { criarMercado: false, gerirMercados: false, gerirAlgumMercado: false, listarUsuarios: false, atribuirPerfis: false },
+    Administrador: { criarMercado: true, gerirMercados: true, gerirAlgumMercado: true, listarUsuarios: true, atribuirPerfis: true, ofertar: false, pedir: false, definirMercadosDoCiclo: true },
+    AdminMercado: { criarMercado: false, gerirMercados: false, gerirAlgumMercado: true, listarUsuarios: false, atribuirPerfis: false, ofertar: false, pedir: false, definirMercadosDoCiclo: false },
+    Fornecedor: { criarMercado: false, gerirMercados: false, gerirAlgumMercado: false, listarUsuarios: false, atribuirPerfis: false, ofertar: true, pedir: false, definirMercadosDoCiclo: false },
+    Consumidor: { criarMercado: false, gerirMercados: false, gerirAlgumMercado: false, listarUsuarios: false, atribuirPerfis: false, ofertar: false, pedir: true, definirMercadosDoCiclo: false },
   };
   for (const p of PROFILES) assert.deepEqual(acoesDaConta(conta(1, p)), esperado[p], p);
   // Rights are the union over the profiles.
-  assert.deepEqual(acoesDaConta(conta(1, 'AdminMercado', 'Consumidor')), esperado.AdminMercado);
-  assert.deepEqual(acoesDaConta(conta(1)), esperado.Consumidor);
+  assert.deepEqual(acoesDaConta(conta(1, 'AdminMercado', 'Consumidor')), { ...esperado.AdminMercado, pedir: true });
+  // No profile, no right.
+  assert.deepEqual(acoesDaConta(conta(1)), { ...esperado.Consumidor, pedir: false });
 });
 
 test('num mercado, o AdminMercado só edita o que administra; desativar é do Administrador e só de um ativo', () => {

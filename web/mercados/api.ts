@@ -11,6 +11,11 @@ export interface AcoesDaConta {
   readonly gerirAlgumMercado: boolean;
   readonly listarUsuarios: boolean;
   readonly atribuirPerfis: boolean;
+  /** Offer in the cycles whose offer window is open. */
+  readonly ofertar: boolean;
+  /** Order in the cycles whose order window is open. */
+  readonly pedir: boolean;
+  readonly definirMercadosDoCiclo: boolean;
 }
 
 export interface Usuario {

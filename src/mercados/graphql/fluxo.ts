@@ -12,13 +12,13 @@ import { cicloDasJanelas, faseDoCiclo, janelasAbertas, type DatasCiclo, type Fas
 import { Invalido, NaoEncontrado, Proibido } from '../../domain/erros.ts';
 import { mercadoPorId } from '../../domain/mercados.ts';
 import { definirMercadosDoCiclo, mercadosDoCiclo, type MercadoDoCiclo } from '../../domain/mercados-do-ciclo.ts';
-import { ofertaDe, salvarOferta, type LinhaDaOferta, type Oferta } from '../../domain/ofertas.ts';
+import { ofertaDe, produtosParaOfertar, salvarOferta, type LinhaDaOferta, type Oferta, type ProdutoParaOfertar } from '../../domain/ofertas.ts';
 import {
   carregarPedidosDoCiclo, disponibilidade, finalizarPedido, pedidoDe, pedidoVisivel, salvarPedido,
   type CestaParaPedir, type ExtraParaPedir, type LinhaDoPedido, type ParteDoPedido, type Pedido,
 } from '../../domain/pedidos.ts';
 import { lerPerfis } from '../../domain/perfis.ts';
-import { autorizarMercados } from '../../domain/politica-mercados.ts';
+import { acoesDaConta, autorizarMercados } from '../../domain/politica-mercados.ts';
 import { cobrancaDe, pixDaCobranca } from '../../domain/pix.ts';
 import { diaLocal, somarDias } from '../../domain/tempo.ts';
 import { Campos, MAIOR_ID, lerId } from '../../http/campos.ts';
@@ -145,6 +145,10 @@ async function tiposDosMercados(db: Db, ciclos: readonly number[]): Promise<Map<
   return por;
 }
 
+/** A cycle sells to consumers without markets, or through a cesta or venda_direta market (a lote market sells to a named buyer). */
+const vendeAConsumidores = (mercados: ReadonlyArray<{ tipo: string }>): boolean =>
+  mercados.length === 0 || mercados.some((m) => m.tipo === 'cesta' || m.tipo === 'venda_direta');
+
 /**
  * `ciclos`: the cycles a person can act in now (issue 17): open offer windows for a Fornecedor;
  * open order windows for a Consumidor, in cycles without markets or with a market that sells to
@@ -176,7 +180,7 @@ async function ciclos(ctx: Ctx, a: { fase?: string | null; mercadoId?: unknown; 
       if (mercadoId !== null && !doCiclo.some((m) => m.mercadoId === mercadoId)) return false;
       if (admin) return true;
       if (fornecedor && c.abertas.includes('oferta')) return true;
-      return consumidor && c.abertas.includes('pedido') && (doCiclo.length === 0 || doCiclo.some((m) => m.tipo === 'cesta' || m.tipo === 'venda_direta'));
+      return consumidor && c.abertas.includes('pedido') && vendeAConsumidores(doCiclo);
     })
     .slice(0, p.first);
 }
@@ -218,6 +222,11 @@ export const consultasDoFluxo = {
     if (!ehFornecedor(ator)) throw new Proibido('SEM_PERMISSAO', 'Só fornecedores registram ofertas');
     const oferta = await ofertaDe(ctx.banco, cicloid, exigirAgirPor(ator, null, 'oferta'));
     return oferta.id === null ? null : oferta;
+  },
+  produtosParaOfertar: async (_: unknown, _a: unknown, ctx: Ctx) => {
+    const ator = await atorAutorizado(ctx, 'ofertasLer');
+    if (!ehFornecedor(ator)) throw new Proibido('SEM_PERMISSAO', 'Só fornecedores registram ofertas');
+    return produtosParaOfertar(ctx.banco, exigirAgirPor(ator, null, 'oferta'));
   },
   minhasEntregas: async (_: unknown, a: { cicloId: unknown }, ctx: Ctx) => {
     const ator = await atorAutorizado(ctx, 'relatoriosFornecedores');
@@ -302,6 +311,15 @@ export const tiposDoFluxo: IResolvers<unknown, Ctx> = {
     cestas: async (c: CicloDoGraphql, _a: unknown, ctx: Ctx) => (await catalogo(ctx, c.id)).cestas,
     itens: async (c: CicloDoGraphql, _a: unknown, ctx: Ctx) => (await catalogo(ctx, c.id)).extras,
     pontosEntrega: (c: CicloDoGraphql, _a: unknown, ctx: Ctx) => pontosParaPedido(ctx.banco, c.id),
+    acoes: async (c: CicloDoGraphql, _a: unknown, ctx: Ctx) => {
+      const conta = acoesDaConta(atorDe(ctx));
+      const mercados = (await tiposDosMercados(ctx.banco, [c.id])).get(c.id) ?? [];
+      return {
+        ofertar: conta.ofertar && c.abertas.includes('oferta'),
+        pedir: conta.pedir && c.abertas.includes('pedido') && vendeAConsumidores(mercados),
+        definirMercados: conta.definirMercadosDoCiclo,
+      };
+    },
   },
 
   MercadoDoCiclo: {
@@ -324,6 +342,9 @@ export const tiposDoFluxo: IResolvers<unknown, Ctx> = {
   Oferta: {
     cicloId: (o: Oferta) => o.cicloid,
     total: (o: Oferta) => emCentesimos(o.totalCentavos),
+  },
+  ProdutoParaOfertar: {
+    valorReferencia: (p: ProdutoParaOfertar) => emCentesimos(p.valorReferenciaCentavos),
   },
   LinhaDaOferta: {
     quantidade: (l: LinhaDaOferta) => emMilesimos(l.quantidadeMilesimos),

@@ -36,6 +36,7 @@ const Status = Type.Object({
         {
           criarMercado: Type.Boolean(), gerirMercados: Type.Boolean(), gerirAlgumMercado: Type.Boolean(),
           listarUsuarios: Type.Boolean(), atribuirPerfis: Type.Boolean(),
+          ofertar: Type.Boolean(), pedir: Type.Boolean(), definirMercadosDoCiclo: Type.Boolean(),
         },
         { description: 'O que a conta pode fazer na face (a política), para a navegação e as páginas do cliente' },
       ),
