@@ -183,6 +183,8 @@ export async function iniciarServicos(config: Config, opcoes: OpcoesServicos = {
         origensDeImagem: issuerDev === undefined ? [] : [issuerDev],
         limitador,
         smtp,
+        // Known once the Mercados face listens, after this one.
+        enderecoMercados: () => (mercados === null ? null : endereco(mercados, config.mercadosBaseUrl)),
       });
       contarRequisicoes(cestas, contador);
       await cestas.listen({ host: config.host, port: config.cestasPort });
@@ -200,6 +202,7 @@ export async function iniciarServicos(config: Config, opcoes: OpcoesServicos = {
         origensDeImagem: issuerDev === undefined ? [] : [issuerDev],
         limitador,
         ...(cestas?.correio === undefined ? {} : { avisos: cestas.correio }),
+        enderecoCestas: () => (cestas === null ? null : endereco(cestas, config.cestasBaseUrl)),
       });
       contarRequisicoes(mercados, contador);
       await mercados.listen({ host: config.host, port: config.mercadosPort });

@@ -57,6 +57,8 @@ export interface DependenciasCestas {
   readonly limitador?: Limitador;
   /** Where e-mail goes (SMTP_URL, or the development catcher); null or absent: e-mail is off. */
   readonly smtp?: string | null;
+  /** The Mercados face's public address, when it runs beside this one: the pages link to it. */
+  readonly enderecoMercados?: () => string | null;
 }
 
 const ESTATICOS: Readonly<Record<string, { tipo: string; conteudo: Buffer }>> = {
@@ -96,6 +98,7 @@ export async function criarAppCestas(dep: DependenciasCestas): Promise<FastifyIn
     correio: new Correio({ config, banco: dep.banco, relogio: dep.relogio, baseUrl, smtp: dep.smtp ?? null }),
   };
   app.decorate('correio', ctx.correio);
+  app.decorate('enderecoMercados', dep.enderecoMercados ?? (() => null));
   app.addHook('onClose', () => ctx.correio.fechar());
 
   // 1. External plugins. Bodies are JSON or forms only: anything else gets 415.

@@ -14,7 +14,7 @@ export function querJson(req: FastifyRequest): boolean {
 }
 
 export function paginaHtml(req: FastifyRequest, titulo: string, conteudo: Interpolavel): Html {
-  return layout({ titulo, ator: req.ator, csrf: req.sessao?.csrf ?? null, flash: req.flash }, conteudo);
+  return layout({ titulo, ator: req.ator, csrf: req.sessao?.csrf ?? null, flash: req.flash, mercados: req.server.enderecoMercados() }, conteudo);
 }
 
 /**

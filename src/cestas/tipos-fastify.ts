@@ -36,6 +36,8 @@ declare module 'fastify' {
     rotasRegistradas?: readonly string[];
     /** The e-mail outbox of the Cestas face (its messages link to Cestas pages). */
     correio?: Correio;
+    /** The Mercados face's public address, when it runs beside this one (the navigation links to it). */
+    enderecoMercados: () => string | null;
   }
   interface FastifyRequest {
     sessao: Sessao | null;

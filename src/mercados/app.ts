@@ -51,6 +51,8 @@ export interface DependenciasMercados {
   readonly avisos?: Avisos;
   /** Where the built browser client is; dist/mercados unless a test says otherwise. */
   readonly pastaCliente?: string;
+  /** The Cestas face's public address, when it runs beside this one: the client links to it. */
+  readonly enderecoCestas?: () => string | null;
 }
 
 /** Builds the Mercados face (Variant B) without listening, so tests can build more than one. */
@@ -83,6 +85,7 @@ export async function criarAppMercados(dep: DependenciasMercados): Promise<Fasti
     cliente: carregarCliente(dep.pastaCliente),
     limitador: dep.limitador ?? limitadorNoBanco(dep.banco),
     avisos: dep.avisos ?? null,
+    enderecoCestas: dep.enderecoCestas ?? (() => null),
   };
   const limpeza = criarLimpezaDeSessoes(dep.banco, dep.relogio, app.log, dep.intervaloLimpezaMs ?? INTERVALO_LIMPEZA_MS);
 

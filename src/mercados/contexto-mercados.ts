@@ -26,4 +26,6 @@ export interface ContextoMercados {
   readonly cliente: ClienteWeb;
   /** Where order receipts and notices go (the Cestas face's outbox); null when that face does not run here. */
   readonly avisos: Avisos | null;
+  /** The Cestas face's public address, when it runs beside this one. */
+  readonly enderecoCestas: () => string | null;
 }

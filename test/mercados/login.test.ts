@@ -84,6 +84,8 @@ describe('login da face Mercados pelo provedor OAuth', () => {
     const status = await nav.getJson(`${amb.urlMercados}/auth/status`);
     assert.deepEqual(status.json(), {
       authenticated: true,
+      // The Cestas face runs beside this one: its address comes with the session, for the client's link.
+      cestas: amb.url,
       user: { id: conta.id, name: 'Chefia', email: 'Chefia@Teste.org', profiles: ['Administrador', 'Consumidor'], acoes: { criarMercado: true, gerirMercados: true, gerirAlgumMercado: true, listarUsuarios: true, atribuirPerfis: true, ofertar: false, pedir: true, definirMercadosDoCiclo: true } },
     });
   });
@@ -124,6 +126,8 @@ describe('login da face Mercados pelo provedor OAuth', () => {
     const status = await nav.getJson(`${amb.urlMercados}/auth/status`);
     assert.deepEqual(status.json(), {
       authenticated: true,
+      // The Cestas face runs beside this one: its address comes with the session, for the client's link.
+      cestas: amb.url,
       user: { id: primeira.id, name: 'Rita Souza', email: novo, profiles: ['Consumidor'], acoes: { criarMercado: false, gerirMercados: false, gerirAlgumMercado: false, listarUsuarios: false, atribuirPerfis: false, ofertar: false, pedir: true, definirMercadosDoCiclo: false } },
     });
     const linha = await amb.banco.selectFrom('appuser').selectAll().where('providerId', '=', sub).executeTakeFirstOrThrow();

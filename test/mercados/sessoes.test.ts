@@ -52,6 +52,8 @@ describe('sessões da face Mercados', () => {
     assert.ok(conta);
     assert.deepEqual(await status(nav, amb.urlMercados), {
       authenticated: true,
+      // The Cestas face runs beside this one: its address comes with the session, for the client's link.
+      cestas: amb.url,
       user: { id: conta.id, name: 'Sol Status', email, profiles: ['Consumidor'], acoes: { criarMercado: false, gerirMercados: false, gerirAlgumMercado: false, listarUsuarios: false, atribuirPerfis: false, ofertar: false, pedir: true, definirMercadosDoCiclo: false } },
     });
   });

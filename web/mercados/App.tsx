@@ -3,7 +3,7 @@ import { useState, type ReactNode } from 'react';
 import { mensagemDe, sair, type AcoesDaConta } from './api.ts';
 import { Falha } from './componentes.tsx';
 import { Link, casar, navegar, useEndereco } from './navegacao.tsx';
-import { Protegida, useSessao, useUsuario } from './sessao.tsx';
+import { Protegida, useEnderecoCestas, useSessao, useUsuario } from './sessao.tsx';
 import { Inicio } from './paginas/Inicio.tsx';
 import { Login } from './paginas/Login.tsx';
 import { NaoAutorizado, NaoEncontrada } from './paginas/Avisos.tsx';
@@ -68,6 +68,7 @@ function BotaoSair() {
 
 function Navegacao() {
   const usuario = useUsuario();
+  const cestas = useEnderecoCestas();
   const { caminho } = useEndereco();
   const atual = (para: string) => (caminho === para || (para !== '/' && caminho.startsWith(`${para}/`)) ? 'page' : undefined);
   if (usuario === null) {
@@ -106,6 +107,11 @@ function Navegacao() {
             Avisos
           </Link>
         </li>
+        {cestas === null ? null : (
+          <li>
+            <a href={`${cestas}/`}>Cestas</a>
+          </li>
+        )}
         <li className="quem">{usuario.name}</li>
         <li>
           <BotaoSair />

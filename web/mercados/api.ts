@@ -26,7 +26,8 @@ export interface Usuario {
   readonly acoes: AcoesDaConta;
 }
 
-export type StatusSessao = { readonly authenticated: false } | { readonly authenticated: true; readonly user: Usuario };
+/** `cestas`, with a session: the Cestas face's address, when it runs beside this one (the same account enters it without typing again). */
+export type StatusSessao = { readonly authenticated: false } | { readonly authenticated: true; readonly user: Usuario; readonly cestas?: string };
 
 /** A failure to show the person: a Portuguese message and, for invalid input, one per field. */
 export class ErroApi extends Error {

@@ -52,6 +52,12 @@ export function useUsuario(): Usuario | null {
   return estado.fase === 'pronto' && estado.status.authenticated ? estado.status.user : null;
 }
 
+/** The Cestas face's address, when it runs beside this one. */
+export function useEnderecoCestas(): string | null {
+  const { estado } = useSessao();
+  return estado.fase === 'pronto' && estado.status.authenticated ? (estado.status.cestas ?? null) : null;
+}
+
 /** Inside a protected page: the logged-in person (the guard guarantees there is one). */
 export function useUsuarioLogado(): Usuario {
   const u = useUsuario();

@@ -6,9 +6,11 @@ export interface ContextoPagina {
   readonly ator: Ator | null;
   readonly csrf: string | null;
   readonly flash: string | null;
+  /** The Mercados face's address, when it runs beside this one. */
+  readonly mercados?: string | null;
 }
 
-function navegacao(ator: Ator | null, csrf: string | null): Html {
+function navegacao(ator: Ator | null, csrf: string | null, mercados: string | null): Html {
   if (ator === null) return html``;
   const registrado = ator.usuarioid !== null;
   return html`<nav aria-label="Principal">
@@ -17,6 +19,7 @@ function navegacao(ator: Ator | null, csrf: string | null): Html {
       ${pode(ator, 'catalogoLer') ? html`<li><a href="/ciclo-index">Ciclos</a></li>` : ''}
       ${registrado && pode(ator, 'painel') ? html`<li><a href="/relatorios">Relatórios</a></li>` : ''}
       <li><a href="/profile">Meu perfil</a></li>
+      ${mercados === null ? '' : html`<li><a href="${mercados}/dashboard">Mercados</a></li>`}
       <li>
         <form method="post" action="/logout" class="inline">
           ${csrf === null ? '' : html`<input type="hidden" name="_csrf" value="${csrf}">`}
@@ -42,7 +45,7 @@ export function layout(ctx: ContextoPagina, conteudo: Interpolavel): Html {
 <a class="pular" href="#conteudo">Pular para o conteúdo</a>
 <header class="topo">
   <a class="marca" href="/">Cestaria</a>
-  ${navegacao(ctx.ator, ctx.csrf)}
+  ${navegacao(ctx.ator, ctx.csrf, ctx.mercados ?? null)}
 </header>
 <main id="conteudo">
 ${ctx.flash === null ? '' : html`<p class="aviso" role="status">${ctx.flash}</p>`}

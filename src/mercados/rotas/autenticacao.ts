@@ -25,6 +25,7 @@ const publico = { guarda: 'publico' as const };
 
 const Status = Type.Object({
   authenticated: Type.Boolean(),
+  cestas: Type.Optional(Type.String({ description: 'Com sessão: o endereço da face Cestas, quando ela roda junto (a mesma conta entra nela sem digitar de novo)' })),
   user: Type.Optional(
     Type.Object({
       id: Type.Integer(),
@@ -155,7 +156,9 @@ export function rotasAutenticacao(app: AppTipada, ctx: ContextoMercados): void {
     const c = req.conta;
     if (c === null) return { authenticated: false };
     const pessoa = c.usuarioId === null ? {} : { usuarioId: c.usuarioId };
-    return { authenticated: true, user: { id: c.id, name: c.name, email: c.email, profiles: [...c.profiles], ...pessoa, acoes: acoesDaConta(c) } };
+    const cestas = ctx.enderecoCestas();
+    const face = cestas === null ? {} : { cestas };
+    return { authenticated: true, ...face, user: { id: c.id, name: c.name, email: c.email, profiles: [...c.profiles], ...pessoa, acoes: acoesDaConta(c) } };
   });
 
   app.get(
