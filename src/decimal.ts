@@ -92,6 +92,15 @@ export function formatarQuantidade(milesimos: number): string {
   return `${milesimos < 0 ? '−' : ''}${inteira.replace(/\B(?=(\d{3})+(?!\d))/g, '.')}${decimais === '' ? '' : `,${decimais}`}`;
 }
 
+/** The units' words for two or more: "2 maços", "13 cestas"; "1,5 kg" and "1 dúzia" stay. */
+const PLURAIS: Readonly<Record<string, string>> = { unidade: 'unidades', litro: 'litros', dúzia: 'dúzias', maço: 'maços', cesta: 'cestas' };
+
+/** A quantity with its unit, as people write it: 2000 'maço' → "2 maços", 1500 'kg' → "1,5 kg". */
+export function formatarQuantidadeComUnidade(milesimos: number, unidade: string): string {
+  const palavra = Math.abs(milesimos) >= 2000 ? (PLURAIS[unidade] ?? unidade) : unidade;
+  return `${formatarQuantidade(milesimos)} ${palavra}`;
+}
+
 /**
  * Price of a quantity: cents per unit × thousandths of a unit, rounded half-up to the cent.
  * Integer arithmetic throughout, so 0.1 + 0.2 of a price is exactly 0.3 of it.

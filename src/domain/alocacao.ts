@@ -1,5 +1,5 @@
 import type { Db } from '../db/banco.ts';
-import { ESCALA_QUANTIDADE, formatarQuantidade, paraNumero } from '../decimal.ts';
+import { ESCALA_QUANTIDADE, formatarQuantidadeComUnidade, paraNumero } from '../decimal.ts';
 import { Conflito } from './erros.ts';
 
 /**
@@ -121,9 +121,7 @@ export function atribuirExtras(linhas: readonly LinhaOfertada[], vendidoPorProdu
   return atribuido;
 }
 
-function qtd(mil: number, unidade: string): string {
-  return `${formatarQuantidade(mil)} ${unidade}`;
-}
+const qtd = formatarQuantidadeComUnidade;
 
 /** The extras of each product added up: a product may be a classic extra and released to markets. */
 function extrasPorProduto(extras: readonly ExtraDoCiclo[]): ExtraDoCiclo[] {

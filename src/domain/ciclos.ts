@@ -5,7 +5,7 @@ import { consultaPreparada } from '../db/preparadas.ts';
 import { conferirCapacidade, extrasPublicados, linhasOfertadas, sobraDaLinha, type LinhaOfertada } from './alocacao.ts';
 import type { Ator } from './acesso.ts';
 import { auditar } from './auditoria.ts';
-import { formatarQuantidade } from '../decimal.ts';
+import { formatarQuantidadeComUnidade } from '../decimal.ts';
 import { Conflito, Invalido, NaoEncontrado } from './erros.ts';
 import { exigirSemReferencias, montarPagina, type Pagina, type PedidoDePagina, type Referencia } from './registros.ts';
 import { somarDias } from './tempo.ts';
@@ -499,7 +499,7 @@ async function reconciliarProdutos(trx: Db, cicloid: number, itens: readonly Pro
     if (item.quantidadeMilesimos < atual.pedido) {
       throw new Conflito(
         'QUANTIDADE_ABAIXO_DO_USO',
-        `O extra ${atual.nome} já tem ${formatarQuantidade(atual.pedido)} ${atual.unidade} pedidos: a quantidade não pode ficar abaixo disso`,
+        `O extra ${atual.nome} já tem ${formatarQuantidadeComUnidade(atual.pedido, atual.unidade)} pedidos: a quantidade não pode ficar abaixo disso`,
         { cicloProdutoId: atual.id },
       );
     }
@@ -634,7 +634,7 @@ export async function salvarCiclo(banco: Banco, ator: Ator, id: number | null, l
       const acima = Object.fromEntries(lido.cicloProdutos.flatMap((p) => {
         const sobra = Math.max(0, (sobras.get(p.produtoId) ?? 0) - (liberados.get(p.produtoId) ?? 0));
         // `campo` names the row's product field; the refusal sits by its quantity.
-        return p.quantidadeMilesimos > sobra ? [[p.campo.replace(/\.produtoId$/, '.quantidade'), `Passa da sobra das ofertas finalizadas: ${formatarQuantidade(sobra)} ${unidades.get(p.produtoId) ?? ''}`.trim()]] : [];
+        return p.quantidadeMilesimos > sobra ? [[p.campo.replace(/\.produtoId$/, '.quantidade'), `Passa da sobra das ofertas finalizadas: ${formatarQuantidadeComUnidade(sobra, unidades.get(p.produtoId) ?? '')}`.trim()]] : [];
       }));
       if (Object.keys(acima).length > 0) throw new Conflito('CAPACIDADE_EXCEDIDA', 'Os extras passam do que sobra das ofertas finalizadas', acima);
       conferirCapacidade(linhas, extras);

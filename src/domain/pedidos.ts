@@ -5,7 +5,7 @@ import { auditar } from './auditoria.ts';
 import type { Avisos } from './avisos.ts';
 import { cicloDasJanelas, exigirJanela, pontosDoCiclo } from './ciclos.ts';
 import { naUnidadeEscolhida } from './composicao.ts';
-import { ESCALA_QUANTIDADE, formatarQuantidade, paraNumero, valorDaQuantidade } from '../decimal.ts';
+import { ESCALA_QUANTIDADE, formatarQuantidadeComUnidade, paraNumero, valorDaQuantidade } from '../decimal.ts';
 import { Conflito, Invalido, NaoEncontrado, Proibido } from './erros.ts';
 import { unidadeTrocada, type Unidade } from './catalogo.ts';
 import { lerPerfis } from './perfis.ts';
@@ -571,7 +571,7 @@ export async function salvarPedido(banco: Banco, ator: Ator, entrada: EntradaPed
     for (const { l, cesta, extra } of alvos) {
       if (cesta !== undefined) {
         const livre = cesta.quantidadeCestas * 1000 - (Number(cesta.reservadoMilesimos) - proprio(chaveDaLinha(l)));
-        if (l.quantidadeMilesimos > livre) faltas.push({ nome: cesta.nome, livre: Math.max(0, livre), pedido: l.quantidadeMilesimos, unidade: 'cesta(s)' });
+        if (l.quantidadeMilesimos > livre) faltas.push({ nome: cesta.nome, livre: Math.max(0, livre), pedido: l.quantidadeMilesimos, unidade: 'cesta' });
       } else {
         const livre = extra.quantidadeMilesimos - (Number(extra.reservadoMilesimos) - proprio(chaveDaLinha(l)));
         if (l.quantidadeMilesimos > livre) faltas.push({ nome: extra.nome, livre: Math.max(0, livre), pedido: l.quantidadeMilesimos, unidade: extra.unidade });
@@ -581,7 +581,7 @@ export async function salvarPedido(banco: Banco, ator: Ator, entrada: EntradaPed
       // The refusal's details are the error envelope's wire data: the contract's decimal numbers.
       throw new Conflito(
         'SEM_ESTOQUE',
-        `Não há o suficiente: ${faltas.map((f) => `${f.nome} (disponível: ${formatarQuantidade(f.livre)} ${f.unidade})`).join('; ')}`,
+        `Não há o suficiente: ${faltas.map((f) => `${f.nome} (disponível: ${formatarQuantidadeComUnidade(f.livre, f.unidade)})`).join('; ')}`,
         { disponivel: faltas.map((f) => ({ nome: f.nome, disponivel: paraNumero(f.livre, ESCALA_QUANTIDADE), pedido: paraNumero(f.pedido, ESCALA_QUANTIDADE), unidade: f.unidade })) },
       );
     }

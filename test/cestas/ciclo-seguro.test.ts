@@ -63,7 +63,7 @@ describe('um ciclo mais seguro: cesta sem composição, formulário do ciclo, fe
     const c = await criarCiclo(amb.banco, { datas: DATAS_PADRAO });
     await criarOfertaFinalizada(amb.banco, c.id, [{ produtoId: produto.id, quantidadeMilesimos: 8000, valorCentavos: 300 }]);
     const form = await admin.nav.get(url(`/ciclo/${c.id}`));
-    assert.match(form.texto, /Sobra das ofertas ainda sem extra: Alface crespa 8 maço/);
+    assert.match(form.texto, /Sobra das ofertas ainda sem extra: Alface crespa 8 maços/);
     const enviar = (quantidade: string, dataEntrega: string) => admin.nav.post(url(`/ciclo/${c.id}`), { form: {
       _csrf: tokenCsrf(form.texto), _listas: 'cicloEntregas,cicloCestas,cicloProdutos', nome: 'Ciclo da alface', ...DATAS_PADRAO, ativo: 'true',
       'cicloCestas[0][cestaId]': '', 'cicloCestas[0][quantidadeCestas]': '', 'cicloCestas[1][cestaId]': '', 'cicloCestas[1][quantidadeCestas]': '',
@@ -76,9 +76,9 @@ describe('um ciclo mais seguro: cesta sem composição, formulário do ciclo, fe
     assert.equal(recusado.status, 409);
     // The banner names the field and links to the control, which keeps what was typed and shows the cap beside it.
     assert.match(recusado.texto, /Há 1 campo a corrigir:/);
-    assert.match(recusado.texto, /<a href="#campo-cicloProdutos-0-quantidade">Extras \(produtos avulsos\), linha 1: Quantidade disponível<\/a>: Passa da sobra das ofertas finalizadas: 8 maço/);
+    assert.match(recusado.texto, /<a href="#campo-cicloProdutos-0-quantidade">Extras \(produtos avulsos\), linha 1: Quantidade disponível<\/a>: Passa da sobra das ofertas finalizadas: 8 maços/);
     assert.match(recusado.texto, /id="campo-cicloProdutos-0-quantidade" name="cicloProdutos\[0\]\[quantidade\]" value="9,5"/);
-    assert.match(recusado.texto, /Sobra das ofertas: 8 maço/);
+    assert.match(recusado.texto, /Sobra das ofertas: 8 maços/);
     // One filled row and two spare ones in each list, not the blank rows sent plus two more.
     assert.equal((recusado.texto.match(/name="cicloProdutos\[\d+\]\[produtoId\]"/g) ?? []).length, 3);
     assert.equal((recusado.texto.match(/name="cicloCestas\[\d+\]\[cestaId\]"/g) ?? []).length, 2);

@@ -161,7 +161,7 @@ describe('bordas das regras de janela, ciclo e composição', () => {
     const vizinhaCesta = await pedido('vizinha', ponto, 1, 0);
     assert.equal(vizinhaCesta.status, 409, 'a cesta acabou para as outras pessoas');
     assert.match(vizinhaCesta.json<{ error: string }>().error, /disponível: 0 cesta/);
-    assert.deepEqual(vizinhaCesta.json<{ details: unknown }>().details, { disponivel: [{ nome: cesta.nome, disponivel: 0, pedido: 1, unidade: 'cesta(s)' }] });
+    assert.deepEqual(vizinhaCesta.json<{ details: unknown }>().details, { disponivel: [{ nome: cesta.nome, disponivel: 0, pedido: 1, unidade: 'cesta' }] });
     const vizinhaMel = await como('vizinha').postJson(`${amb.url}/pedidoconsumidores`, { cicloid: c.id, pontoEntregaId: ponto, produtos: [{ cicloProdutoId, quantidade: 0.5 }] });
     assert.equal(vizinhaMel.status, 409, 'e o mel também');
     assert.match(vizinhaMel.json<{ error: string }>().error, /Mel \(disponível: 0 kg\)/);
@@ -170,7 +170,7 @@ describe('bordas das regras de janela, ciclo e composição', () => {
     assert.equal((await pedido('consumidor', outroPonto, 1, 3)).status, 200);
     const parte = await pedido('vizinha', ponto, 2, 0);
     assert.equal(parte.status, 409);
-    assert.deepEqual(parte.json<{ details: unknown }>().details, { disponivel: [{ nome: cesta.nome, disponivel: 1, pedido: 2, unidade: 'cesta(s)' }] });
+    assert.deepEqual(parte.json<{ details: unknown }>().details, { disponivel: [{ nome: cesta.nome, disponivel: 1, pedido: 2, unidade: 'cesta' }] });
   });
 
   test('um extra publicado não cai abaixo do que os pedidos já têm: 409 QUANTIDADE_ABAIXO_DO_USO; exatamente o pedido, passa', async () => {

@@ -124,8 +124,8 @@ describe('os casos de uso do ciclo, nas bordas', () => {
       const falta = await recusa(pedir(c2, 3, 3000));
       assert.deepEqual(falta, {
         tipo: 'Conflito', codigo: 'SEM_ESTOQUE',
-        mensagem: `Não há o suficiente: ${a.cesta.nome} (disponível: 2 cesta(s)); ${a.mel.nome} (disponível: 2,5 kg)`,
-        detalhes: { disponivel: [{ nome: a.cesta.nome, disponivel: 2, pedido: 3, unidade: 'cesta(s)' }, { nome: a.mel.nome, disponivel: 2.5, pedido: 3, unidade: 'kg' }] },
+        mensagem: `Não há o suficiente: ${a.cesta.nome} (disponível: 2 cestas); ${a.mel.nome} (disponível: 2,5 kg)`,
+        detalhes: { disponivel: [{ nome: a.cesta.nome, disponivel: 2, pedido: 3, unidade: 'cesta' }, { nome: a.mel.nome, disponivel: 2.5, pedido: 3, unidade: 'kg' }] },
       });
       // Exactly what is left passes; their own order, saved again, counts its own reservation.
       await pedir(c2, 2, 2500);

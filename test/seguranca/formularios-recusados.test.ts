@@ -114,7 +114,7 @@ describe('formulário recusado não mostra o pedido nem a oferta de outra pessoa
     const demais = await postarFormulario('c1', '/pedidoconsumidores', { cicloid: String(cicloid), pontoEntregaId: String(ponto), 'produtos[0][cicloCestaId]': String(cicloCestaId), 'produtos[0][quantidade]': '50' });
     assert.equal(demais.status, 409);
     assert.match(demais.texto, /Consumidora Curiosa/);
-    assert.match(demais.texto, /disponível: 13 cesta/);
+    assert.match(demais.texto, /disponível: 13 cestas/);
     assert.match(demais.texto, /name="pontoEntregaId"/, 'a página do pedido, com o formulário');
     for (const [cicloDoCorpo, status] of [['abc', 400], ['999999', 404]] as const) {
       const r = await postarFormulario('c1', '/pedidoconsumidores', { cicloid: cicloDoCorpo, pontoEntregaId: String(ponto), 'produtos[0][cicloCestaId]': String(cicloCestaId), 'produtos[0][quantidade]': '1' });

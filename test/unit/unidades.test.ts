@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { formatarQuantidade, formatarReais, lerDecimalDigitado, valorDaQuantidade } from '../../src/decimal.ts';
+import { formatarQuantidade, formatarQuantidadeComUnidade, formatarReais, lerDecimalDigitado, valorDaQuantidade } from '../../src/decimal.ts';
 import type { LinhaDoPedido, Pedido } from '../../src/domain/pedidos.ts';
 import { linhaDoPedidoJson, pedidoJson } from '../../src/cestas/apresentadores/pedidos.ts';
 import { textoParaPessoas, tituloCsv, valorCsv, valorJson } from '../../src/cestas/apresentadores/relatorios.ts';
@@ -67,4 +67,14 @@ test('a unidade que a coordenação escolheu volta para mostrar, exata, ou fica 
   assert.deepEqual(naUnidadeEscolhida(5, 'unidade', 'dúzia'), { milesimos: 5, unidade: 'unidade' }, '0,005 unidade não é um número exato de dúzias');
   assert.deepEqual(naUnidadeEscolhida(2000, 'maço', 'kg'), { milesimos: 2000, unidade: 'maço' }, 'sem conversão, a unidade do produto');
   assert.deepEqual(naUnidadeEscolhida(2000, 'kg', 'kg'), { milesimos: 2000, unidade: 'kg' });
+});
+
+test('a unidade vai para o plural a partir de duas: "2 maços", "13 cestas"; "1,5 kg", "1 dúzia" e "1,999 litro" ficam', () => {
+  assert.equal(formatarQuantidadeComUnidade(2000, 'maço'), '2 maços');
+  assert.equal(formatarQuantidadeComUnidade(13000, 'cesta'), '13 cestas');
+  assert.equal(formatarQuantidadeComUnidade(6000, 'unidade'), '6 unidades');
+  assert.equal(formatarQuantidadeComUnidade(2500, 'dúzia'), '2,5 dúzias');
+  assert.equal(formatarQuantidadeComUnidade(1999, 'litro'), '1,999 litro');
+  assert.equal(formatarQuantidadeComUnidade(1000, 'dúzia'), '1 dúzia');
+  assert.equal(formatarQuantidadeComUnidade(12500, 'kg'), '12,5 kg', 'um símbolo não vai para o plural');
 });

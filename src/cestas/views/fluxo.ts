@@ -1,5 +1,5 @@
 import { nomeDoMomento, type Fase, type Janela } from '../../domain/ciclos.ts';
-import { ESCALA_DINHEIRO, formatarQuantidade, formatarReais, paraNumero } from '../../decimal.ts';
+import { ESCALA_DINHEIRO, formatarQuantidadeComUnidade, formatarReais, paraNumero } from '../../decimal.ts';
 import { decimalBr } from '../apresentadores/numeros.ts';
 import { html, type Html } from '../../http/html.ts';
 
@@ -10,7 +10,7 @@ export const reais = formatarReais;
 
 /** A quantity for people, from milésimos, with its unit: 1500, "kg" → "1,5 kg". */
 export function quantidade(milesimos: number, unidade: string): string {
-  return `${formatarQuantidade(milesimos)} ${unidade}`;
+  return formatarQuantidadeComUnidade(milesimos, unidade);
 }
 
 /** A decimal for the page's scripts (data attributes), from integer units: 1250 centavos → "12.5". */
