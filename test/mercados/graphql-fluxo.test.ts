@@ -167,6 +167,12 @@ describe('o fluxo do ciclo pelo GraphQL', () => {
     const item = ciclo.itens.find((i) => i.produtoId === String(c.tomate.id));
     assert.deepEqual([item?.valor, item?.disponivel, item?.mercado], ['6.00', '30.000', `Feira livre ${c.cicloid}`]);
     assert.equal(dados(await gql(consumidor.mercados, LER, { id: 999_999 }), 'ciclo'), null, 'um ciclo que não existe é null');
+    // An inactive cycle is the administration's alone: for anyone else it is not there.
+    await amb.banco.updateTable('ciclo').set({ ativo: false }).where('id', '=', c.cicloid).execute();
+    const SO_NOME = 'query($id: ID!) { ciclo(id: $id) { nome } }';
+    assert.equal(dados(await gql(consumidor.mercados, SO_NOME, { id: c.cicloid }), 'ciclo'), null);
+    assert.ok(dados<{ nome: string } | null>(await gql(admin.mercados, SO_NOME, { id: c.cicloid }), 'ciclo')?.nome);
+    await amb.banco.updateTable('ciclo').set({ ativo: true }).where('id', '=', c.cicloid).execute();
 
     const FAZER = `mutation($c: ID!, $i: PedidoInput!) { fazerPedido(cicloId: $c, input: $i) { ${CAMPOS_PEDIDO} } }`;
     const produtos = [{ cicloCestaId: c.cicloCestaId, quantidade: 2 }, { cicloProdutoId: item?.cicloProdutoId, quantidade: '1.5' }];

@@ -126,10 +126,12 @@ function paraGraphql(c: DatasCiclo & { id: number; nome: string }, dia: string):
   };
 }
 
-/** One cycle, or null when there is none with this id. */
+/** One cycle, or null when there is none with this id (nor, but for the administration, an inactive one). */
 async function cicloOuNulo(ctx: Ctx, id: number): Promise<CicloDoGraphql | null> {
   try {
-    return paraGraphql(await cicloDasJanelas(ctx.banco, id), hoje(ctx));
+    const c = await cicloDasJanelas(ctx.banco, id);
+    if (!c.ativo && !atorDe(ctx).profiles.includes('Administrador')) return null;
+    return paraGraphql(c, hoje(ctx));
   } catch (e) {
     if (e instanceof NaoEncontrado) return null;
     throw e;
