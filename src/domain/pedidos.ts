@@ -706,7 +706,8 @@ export async function alteradosAposConfirmar(db: Db, pedidoIds: readonly number[
       .selectFrom('auditoria as a')
       .select('a.id')
       .where('a.entidade', '=', 'pedido')
-      .where(eb.ref('a.entidadeId'), '=', sql<string>`cast(p.id as text)`)
+      // The trail keeps ids as text (it records every kind of entity).
+      .where(sql<boolean>`${sql.ref('a.entidadeId')} = cast(${sql.ref('p.id')} as text)`)
       .where((e) => e.or([e('a.acao', '=', 'finalizar'), e('a.acao', 'like', 'finalizar (%')]))))
     .execute();
   return new Set(linhas.map((l) => l.id));
