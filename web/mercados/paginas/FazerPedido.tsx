@@ -258,6 +258,7 @@ function Formulario({ cicloInicial, pedidoInicial }: { readonly cicloInicial: Ci
   };
 
   const salvar = async () => {
+    if (ocupado !== null) return;
     setErroGeral(null);
     setErroPonto(null);
     setFeito(null);
@@ -396,7 +397,8 @@ function Formulario({ cicloInicial, pedidoInicial }: { readonly cicloInicial: Ci
       ) : null}
       <div className="barra-salvar">
         <p aria-live="polite">{mudou ? (pedido === null ? 'Pedido ainda não salvo.' : 'Há alterações ainda não salvas.') : 'Nenhuma alteração por salvar.'}</p>
-        <button type="submit" className="botao" disabled={ocupado !== null}>
+        {/* Never disabled: a disabled button would drop the keyboard focus while saving; a second submit is ignored. */}
+        <button type="submit" className="botao" aria-disabled={ocupado !== null}>
           {ocupado === 'salvando' ? 'Salvando…' : 'Salvar pedido'}
         </button>
       </div>
