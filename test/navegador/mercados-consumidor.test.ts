@@ -211,7 +211,9 @@ describe('páginas do Consumidor no cliente Mercados', { skip: pular }, () => {
     await pagina.waitForURL(`${amb.urlMercados}/pedidos`);
     const meu = pagina.getByRole('article', { name: c.nome });
     await meu.getByText(/confirmado em \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}/).waitFor();
-    await meu.getByRole('cell', { name: c.mFeira }).waitFor();
+    await meu.getByRole('rowheader', { name: `${c.tomate} ${c.mFeira}` }).waitFor();
+    await meu.getByRole('cell', { name: '2 cestas × R$ 50,00' }).waitFor();
+    await meu.getByRole('cell', { name: '2 kg × R$ 6,00' }).waitFor();
     await meu.getByText('R$ 12,00 + taxa R$ 1,20').waitFor();
     await meu.getByText('R$ 118,20', { exact: true }).waitFor();
     await meu.getByText('Pagar com Pix: R$ 118,20').click();

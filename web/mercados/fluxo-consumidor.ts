@@ -286,6 +286,12 @@ export function quantidadeLegivel(valor: string): string {
   return casas === '' ? inteira : `${inteira},${casas}`;
 }
 
+/** "2.000" cesta → "2 cestas"; "1.500" kg → "1,5 kg". */
+export function quantidadeComUnidade(quantidade: string, unidade: string): string {
+  const q = quantidadeLegivel(quantidade);
+  return `${q} ${unidade === 'cesta' && q !== '1' ? 'cestas' : unidade}`;
+}
+
 /** A price of a quantity, rounded half-up to the cent (the server's rule, decimal.ts valorDaQuantidade). */
 export function valorDaQuantidade(centavos: number, milesimos: number): number {
   return Math.floor((centavos * milesimos + 500) / 1000);

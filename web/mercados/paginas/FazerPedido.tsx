@@ -389,7 +389,7 @@ function Formulario({ cicloInicial, pedidoInicial }: { readonly cicloInicial: Ci
           </p>
         )}
       </fieldset>
-      <Estimativa grupos={grupos} quantidades={quantidades} />
+      {mudou ? <Estimativa grupos={grupos} quantidades={quantidades} /> : null}
       {erroGeral === null ? null : <Falha mensagem={erroGeral} />}
       {feito === 'salvo' ? <Sucesso>Pedido salvo. Confira os valores abaixo e confirme o pedido.</Sucesso> : null}
       {feito === 'confirmado' && pedido !== null ? (

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Aviso, ComCarga, Pagina, Sucesso, useCarga } from '../componentes.tsx';
 import { reais } from '../dinheiro.ts';
-import { ciclosPorIds, dataBr, dataHoraBr, listarMeusPedidos, quantidadeLegivel, usePaginas, type CicloDoPedido, type Pedido } from '../fluxo-consumidor.ts';
+import { ciclosPorIds, dataBr, dataHoraBr, listarMeusPedidos, quantidadeComUnidade, usePaginas, type CicloDoPedido, type Pedido } from '../fluxo-consumidor.ts';
 import { Link } from '../navegacao.tsx';
 import { CarregarMais, Ponto, taxaLegivel } from './Ciclos.tsx';
 
@@ -36,13 +36,9 @@ export function ResumoDoPedido({ pedido, titulo }: { readonly pedido: Pedido; re
         <caption className="visualmente-oculto">{titulo}</caption>
         <thead>
           <tr>
-            <th scope="col">Item</th>
-            <th scope="col">Mercado</th>
+            <th scope="col">Item e mercado</th>
             <th scope="col" className="numero">
-              Quantidade
-            </th>
-            <th scope="col" className="numero">
-              Preço
+              Quantidade × preço
             </th>
             <th scope="col" className="numero">
               Subtotal
@@ -54,13 +50,11 @@ export function ResumoDoPedido({ pedido, titulo }: { readonly pedido: Pedido; re
             <tr key={l.id}>
               <th scope="row" data-rotulo="Item">
                 {l.nome}
+                <br />
+                <span className="suave pequeno">{l.mercado ?? 'sem mercado'}</span>
               </th>
-              <td data-rotulo="Mercado">{l.mercado ?? '—'}</td>
-              <td data-rotulo="Quantidade" className="numero">
-                {quantidadeLegivel(l.quantidade)} {l.unidade}
-              </td>
-              <td data-rotulo="Preço" className="numero">
-                {reais(l.valor)} / {l.unidade}
+              <td data-rotulo="Quantidade × preço" className="numero">
+                {quantidadeComUnidade(l.quantidade, l.unidade)} × {reais(l.valor)}
               </td>
               <td data-rotulo="Subtotal" className="numero">
                 {reais(l.subtotal)}
@@ -93,7 +87,7 @@ export function ResumoDoPedido({ pedido, titulo }: { readonly pedido: Pedido; re
         </div>
       </dl>
       <p>
-        <span className="suave">Retirada:</span> <Ponto ponto={pedido.pontoEntrega} />
+        <span className="suave">Ponto de retirada:</span> <Ponto ponto={pedido.pontoEntrega} />
       </p>
     </>
   );
