@@ -200,6 +200,9 @@ describe('páginas do Consumidor no cliente Mercados', { skip: pular }, () => {
     await salvo.getByText('R$ 12,00 + taxa R$ 1,20').waitFor();
     await pagina.reload();
     await pagina.getByRole('region', { name: 'Seu pedido salvo' }).getByText('Pedido alterado: falta confirmar de novo').waitFor();
+    // At the top of the page too, with the saved total: visible on a phone without scrolling.
+    await pagina.locator('.resumo-topo').getByText('Pedido alterado: falta confirmar de novo').waitFor();
+    assert.ok(await pagina.locator('.resumo-topo').getByText('R$ 118,20').isVisible());
     assert.equal(await qTomate.inputValue(), '2');
     await conferirPagina(pagina, ctx, 'mercados-pedido-alterado');
     await pagina.getByRole('button', { name: 'Confirmar de novo' }).click();

@@ -357,6 +357,14 @@ function Formulario({ cicloInicial, pedidoInicial }: { readonly cicloInicial: Ci
         Pedidos até {dataBr(ciclo.dataPedidoFim)}. Digite as quantidades (itens na unidade do produto, até 3 casas, como 1,5; cestas inteiras) e salve; depois,
         confirme o pedido.
       </p>
+      {pedido === null ? null : (
+        <div className="resumo-topo">
+          <SituacaoDoPedido pedido={pedido} />
+          <p>
+            Total salvo: <strong>{reais(pedido.totalComTaxa)}</strong> · <a href="#meu-pedido">ver o pedido salvo</a>
+          </p>
+        </div>
+      )}
       {grupos.every((g) => g.ofertas.length === 0) ? <Aviso>Ainda não há nada à venda neste ciclo. Volte mais tarde.</Aviso> : null}
       {grupos.map((g) => (
         <TabelaDoGrupo key={g.chave} grupo={g} textos={textos} erros={erros} mudar={mudar} somenteLeitura={false} salvo={salvo} />
@@ -403,7 +411,7 @@ function Formulario({ cicloInicial, pedidoInicial }: { readonly cicloInicial: Ci
         </button>
       </div>
       {pedido === null ? null : (
-        <section className="meu-pedido" aria-labelledby="titulo-meu-pedido">
+        <section className="meu-pedido" id="meu-pedido" aria-labelledby="titulo-meu-pedido">
           <h2 id="titulo-meu-pedido">Seu pedido salvo</h2>
           <SituacaoDoPedido pedido={pedido} />
           <ResumoDoPedido pedido={pedido} titulo="Seu pedido salvo" />
