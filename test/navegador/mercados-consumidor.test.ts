@@ -159,6 +159,15 @@ describe('páginas do Consumidor no cliente Mercados', { skip: pular }, () => {
     await pagina.getByRole('button', { name: 'Salvar pedido' }).click();
     await cestaDoMercado.getByText('Use um número inteiro de cestas, como 2').waitFor();
 
+    // A point that does not serve the basket's market: the server's message sits on the point chooser.
+    await qCesta.fill('1');
+    await pagina.getByLabel(new RegExp(`Feira ${c.sede.split(' ')[1] ?? ''}`)).check();
+    await pagina.getByRole('button', { name: 'Salvar pedido' }).click();
+    const pontos = pagina.getByRole('group', { name: 'Onde retirar' });
+    await pontos.getByText(`Este ponto não serve todos os itens do pedido. Pontos que servem: ${c.sede}`).waitFor();
+    await pagina.getByRole('alert').filter({ hasText: 'O servidor recusou o pedido por causa dos campos marcados' }).waitFor();
+    assert.equal((await amb.banco.selectFrom('pedido').select('id').where('cicloid', '=', c.cicloid).execute()).length, 0, 'nada foi gravado');
+
     // 4. With the keyboard only: the quantities, Tab to the pickup point, Tab to "Salvar pedido", Enter.
     await pagina.reload();
     await qCesta.waitFor();

@@ -304,14 +304,16 @@ function Formulario({ cicloInicial, pedidoInicial }: { readonly cicloInicial: Ci
   /** A refusal: field errors on their inputs (input.produtos[2].quantidade); a short stock says what is left. */
   const recusado = async (e: unknown, pedidas: readonly Oferta[]) => {
     const porLinha = new Map<string, string>();
-    let outros = false;
+    let noPonto = false;
     if (e instanceof ErroApi) {
       for (const [caminho, mensagem] of Object.entries(e.campos)) {
         const i = /^input\.produtos\[(\d+)\]/.exec(caminho)?.[1];
         const linha = i === undefined ? undefined : pedidas[Number(i)];
         if (linha !== undefined) porLinha.set(linha.chave, mensagem);
-        else if (caminho === 'input.pontoEntregaId') setErroPonto(mensagem);
-        else outros = true;
+        else if (caminho === 'input.pontoEntregaId') {
+          setErroPonto(mensagem);
+          noPonto = true;
+        }
       }
     }
     if (e instanceof ErroApi && e.codigo === 'CONFLICT') {
@@ -327,8 +329,9 @@ function Formulario({ cicloInicial, pedidoInicial }: { readonly cicloInicial: Ci
       }
     }
     setErros(porLinha);
-    const campos = e instanceof ErroApi ? Object.keys(e.campos).length : 0;
-    setErroGeral(campos > 0 && !outros ? 'O servidor recusou o pedido por causa dos campos marcados. Nada foi gravado.' : `${mensagemDe(e).replace(/\.$/, '')}. Nada foi gravado.`);
+    // Field errors sit on their inputs (other keys of the refusal are its data, such as pontosQueServem).
+    const anexados = e instanceof ErroApi && e.codigo !== 'CONFLICT' && (porLinha.size > 0 || noPonto);
+    setErroGeral(anexados ? 'O servidor recusou o pedido por causa dos campos marcados. Nada foi gravado.' : `${mensagemDe(e).replace(/\.$/, '')}. Nada foi gravado.`);
   };
 
   const confirmar = async () => {
