@@ -273,4 +273,35 @@ describe('páginas do Consumidor no cliente Mercados', { skip: pular }, () => {
     assert.equal(await pagina.getByRole('link', { name: /Alterar pedido|Continuar pedido/ }).count(), 0, 'sem janela aberta, sem link para editar');
     await ctx.fechar();
   });
+
+  test('mais de uma página: “Carregar mais” traz os ciclos e os pedidos seguintes', async () => {
+    // Runs after the test above closed every other cycle: 21 cycles open for orders, without markets.
+    const hoje = diaLocal(amb.relogio.agora(), 'America/Sao_Paulo');
+    const iso = new Date().toISOString();
+    const consumidor = await criarUsuario(amb.banco, { perfil: ['consumidor'], nome: 'Paula Paginada' });
+    const ponto = await amb.banco.insertInto('pontoentrega').values({ nome: 'Ponto das páginas', nomeChave: 'ponto das páginas', createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow();
+    for (let i = 1; i <= 21; i++) {
+      const nome = `Ciclo paginado ${String(i).padStart(2, '0')}`;
+      const ciclo = await amb.banco.insertInto('ciclo').values({
+        nome, nomeChave: nome.toLowerCase(), dataOfertaInicio: somarDias(hoje, -3), dataOfertaFim: somarDias(hoje, -1), dataPedidoInicio: hoje,
+        dataPedidoFim: somarDias(hoje, 2), dataRetiradaInicio: somarDias(hoje, 3), dataRetiradaFim: somarDias(hoje, 3), createdAt: iso, updatedAt: iso,
+      }).returning('id').executeTakeFirstOrThrow();
+      await amb.banco.insertInto('pedido').values({ cicloid: ciclo.id, usuarioid: consumidor.id, pontoEntregaId: ponto.id, finalizado: false, dataConfirmacao: null, createdAt: iso, updatedAt: iso }).execute();
+    }
+    const ctx = await abrirContexto(navegador);
+    const pagina = await ctx.novaPagina();
+    await entrar(pagina, { email: consumidor.email, nome: 'Paula Paginada' });
+    for (const [caminho, lista, botao] of [['/ciclos', 'Ciclos', 'Carregar mais ciclos'], ['/pedidos', 'Pedidos', 'Carregar mais pedidos']] as const) {
+      await pagina.goto(`${amb.urlMercados}${caminho}`);
+      const itens = pagina.getByRole('list', { name: lista, exact: true }).getByRole('article');
+      await pagina.getByRole('heading', { name: 'Ciclo paginado 21' }).waitFor();
+      assert.equal(await itens.count(), 20, `${caminho}: uma página`);
+      assert.equal(await pagina.getByRole('heading', { name: 'Ciclo paginado 01' }).count(), 0);
+      await pagina.getByRole('button', { name: botao }).click();
+      await pagina.getByRole('heading', { name: 'Ciclo paginado 01' }).waitFor();
+      assert.equal(await itens.count(), 21, `${caminho}: a segunda página, sem repetir`);
+      assert.equal(await pagina.getByRole('button', { name: botao }).count(), 0, 'não há mais');
+    }
+    await ctx.fechar();
+  });
 });

@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { Aviso, ComCarga, Pagina, Sucesso, useCarga } from '../componentes.tsx';
+import { Aviso, ComCarga, Pagina, Sucesso } from '../componentes.tsx';
 import { reais } from '../dinheiro.ts';
-import { ciclosPorIds, dataBr, dataHoraBr, listarMeusPedidos, quantidadeComUnidade, usePaginas, type CicloDoPedido, type Pedido } from '../fluxo-consumidor.ts';
+import { ciclosPorIds, dataBr, dataHoraBr, listarMeusPedidos, quantidadeComUnidade, usePaginas, type CicloDoPedido, type PaginaDe, type Pedido } from '../fluxo-consumidor.ts';
 import { Link } from '../navegacao.tsx';
 import { CarregarMais, Ponto, taxaLegivel } from './Ciclos.tsx';
 
@@ -148,13 +148,16 @@ function CartaoPedido({ pedido, ciclo }: { readonly pedido: Pedido; readonly cic
   );
 }
 
+/** A page of orders, each with its cycle (one request for the cycles of the page). */
+async function pedidosComCiclos(after: string | null): Promise<PaginaDe<{ pedido: Pedido; ciclo: CicloDoPedido | undefined }>> {
+  const pagina = await listarMeusPedidos(after);
+  const ciclos = await ciclosPorIds(pagina.itens.map((p) => p.cicloId));
+  return { itens: pagina.itens.map((pedido) => ({ pedido, ciclo: ciclos.get(pedido.cicloId) })), proxima: pagina.proxima };
+}
+
 /** /pedidos: the person's orders of every cycle, newest first, with status, fees per market, totals and the Pix. */
 export function MeusPedidos() {
-  const pedidos = usePaginas(listarMeusPedidos, []);
-  const ids = pedidos.estado.fase === 'pronto' ? pedidos.estado.dados.map((p) => p.cicloId) : [];
-  const chave = [...new Set(ids)].join(',');
-  const ciclos = useCarga(() => ciclosPorIds(chave === '' ? [] : chave.split(',')), [chave]);
-  const porId = ciclos.estado.fase === 'pronto' ? ciclos.estado.dados : new Map<string, CicloDoPedido>();
+  const pedidos = usePaginas(pedidosComCiclos, []);
   return (
     <Pagina titulo="Meus pedidos">
       <ComCarga estado={pedidos.estado} recarregar={pedidos.recarregar}>
@@ -170,10 +173,9 @@ export function MeusPedidos() {
             </div>
           ) : (
             <>
-              {ciclos.estado.fase === 'erro' ? <Aviso>Não foi possível ler os ciclos dos pedidos: {ciclos.estado.mensagem}</Aviso> : null}
               <ul className="lista-ciclos" aria-label="Pedidos">
-                {lista.map((p) => (
-                  <CartaoPedido key={p.id} pedido={p} ciclo={porId.get(p.cicloId)} />
+                {lista.map(({ pedido, ciclo }) => (
+                  <CartaoPedido key={pedido.id} pedido={pedido} ciclo={ciclo} />
                 ))}
               </ul>
               <CarregarMais haMais={pedidos.haMais} carregando={pedidos.carregandoMais} erro={pedidos.erroMais} carregar={pedidos.carregarMais} oQue="pedidos" />
