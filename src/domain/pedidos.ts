@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { emTransacao, travar, type Banco, type Db } from '../db/banco.ts';
 import { consultaPreparada } from '../db/preparadas.ts';
 import { ehConsumidor, ehGestor, exigirAgirPor, podeNoRegistro, veTudo, type Ator } from './acesso.ts';
@@ -686,4 +687,28 @@ export async function pedidosVisiveis(db: Db, ator: Ator, cicloid: number, taxa:
 /** A cycle's orders, all or one consumer's, loaded in two queries (for reports). */
 export function carregarPedidosDoCiclo(db: Db, cicloid: number, usuarioid: number | null, taxa: Taxa): Promise<Pedido[]> {
   return carregarPedidos(db, usuarioid === null ? { cicloid } : { cicloid, usuarioid }, taxa);
+}
+
+/**
+ * Of these orders, the ones changed after a confirmation: not finalizado now, but confirmed at
+ * some point. A save re-opens a confirmed order (salvarPedido) and every confirmation leaves a
+ * 'finalizar' row in the audit trail (finalizarPedido), which is never deleted, so the trail
+ * tells it without a column of its own. One query, whatever the number of orders.
+ */
+export async function alteradosAposConfirmar(db: Db, pedidoIds: readonly number[]): Promise<Set<number>> {
+  if (pedidoIds.length === 0) return new Set();
+  const linhas = await db
+    .selectFrom('pedido as p')
+    .select('p.id')
+    .where('p.id', 'in', [...pedidoIds])
+    .where('p.finalizado', '=', false)
+    .where((eb) => eb.exists(eb
+      .selectFrom('auditoria as a')
+      .select('a.id')
+      .where('a.entidade', '=', 'pedido')
+      // The trail keeps ids as text (it records every kind of entity).
+      .where(sql<boolean>`${sql.ref('a.entidadeId')} = cast(${sql.ref('p.id')} as text)`)
+      .where((e) => e.or([e('a.acao', '=', 'finalizar'), e('a.acao', 'like', 'finalizar (%')]))))
+    .execute();
+  return new Set(linhas.map((l) => l.id));
 }

@@ -38,6 +38,9 @@ export const PAGINAS_DO_CLIENTE: ReadonlyArray<readonly [string, Guarda]> = [
   ['/mercados/:id/precos', isAuthenticated],
   ['/usuarios', isAuthenticated],
   ['/avisos', isAuthenticated],
+  ['/ciclos', isAuthenticated],
+  ['/ciclos/:id/pedido', isAuthenticated],
+  ['/pedidos', isAuthenticated],
 ];
 
 interface Arquivo {

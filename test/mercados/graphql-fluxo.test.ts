@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { alteradosAposConfirmar } from '../../src/domain/pedidos.ts';
 import type { Perfil } from '../../src/domain/perfis.ts';
 import { diaLocal, somarDias } from '../../src/domain/tempo.ts';
 import { CaixaDeTeste } from '../helpers/correio.ts';
@@ -18,6 +19,7 @@ import { contaComSessao, criarMercadoNoBanco, entrarNoMercados, graphql, type Re
 interface PedidoGql {
   id: string;
   finalizado: boolean;
+  alteradoAposConfirmar: boolean;
   dataConfirmacao: string | null;
   total: string;
   taxa: string;
@@ -26,7 +28,7 @@ interface PedidoGql {
   partes: Array<{ mercadoId: string | null; mercado: string | null; subtotal: string; taxaAdministrativa: string | null; taxa: string }>;
 }
 
-const CAMPOS_PEDIDO = 'id finalizado dataConfirmacao total taxa totalComTaxa produtos { nome quantidade valor subtotal mercadoId mercado } partes { mercadoId mercado subtotal taxaAdministrativa taxa }';
+const CAMPOS_PEDIDO = 'id finalizado alteradoAposConfirmar dataConfirmacao total taxa totalComTaxa produtos { nome quantidade valor subtotal mercadoId mercado } partes { mercadoId mercado subtotal taxaAdministrativa taxa }';
 
 function dados<T>(r: RespostaGraphql, campo: string): T {
   assert.equal(r.corpo.errors, undefined, JSON.stringify(r.corpo.errors));
@@ -201,6 +203,27 @@ describe('o fluxo do ciclo pelo GraphQL', () => {
     assert.deepEqual(dados<PedidoGql[]>(await gql(consumidor.mercados, `query($c: ID) { meusPedidos(cicloId: $c) { ${CAMPOS_PEDIDO} } }`, { c: c.cicloid }), 'meusPedidos'), [confirmado]);
     assert.deepEqual(dados<PedidoGql[]>(await gql(consumidor.mercados, `{ meusPedidos { ${CAMPOS_PEDIDO} } }`), 'meusPedidos'), [confirmado]);
 
+    // 5b. Changing a confirmed order re-opens it; the server says so (alteradoAposConfirmar) on
+    // every read until it is confirmed again.
+    const ALTERADO = 'query($c: ID) { meusPedidos(cicloId: $c) { id finalizado alteradoAposConfirmar } }';
+    const estado = async () => dados<Array<{ id: string; finalizado: boolean; alteradoAposConfirmar: boolean }>>(await gql(consumidor.mercados, ALTERADO, { c: c.cicloid }), 'meusPedidos');
+    assert.deepEqual(await estado(), [{ id: feito.id, finalizado: true, alteradoAposConfirmar: false }]);
+    assert.equal(feito.alteradoAposConfirmar, false, 'um pedido novo não foi confirmado antes');
+    const FAZER_ESTADO = 'mutation($c: ID!, $i: PedidoInput!) { fazerPedido(cicloId: $c, input: $i) { id finalizado alteradoAposConfirmar } }';
+    const mudado = dados<{ id: string; finalizado: boolean; alteradoAposConfirmar: boolean }>(
+      await gql(consumidor.mercados, FAZER_ESTADO, { c: c.cicloid, i: { pontoEntregaId: c.sede, produtos: [produtos[0], { ...produtos[1], quantidade: '2' }] } }), 'fazerPedido');
+    assert.deepEqual(mudado, { id: feito.id, finalizado: false, alteradoAposConfirmar: true });
+    assert.deepEqual(await estado(), [{ id: feito.id, finalizado: false, alteradoAposConfirmar: true }], 'lido de novo, o estado fica');
+    // The domain answers for a list of orders at once: an unknown id is simply not among them.
+    assert.deepEqual([...await alteradosAposConfirmar(amb.banco, [Number(feito.id), 999_999])], [Number(feito.id)]);
+    const reconfirmado = dados<{ finalizado: boolean; alteradoAposConfirmar: boolean }>(
+      await gql(consumidor.mercados, 'mutation($p: ID!) { confirmarPedido(pedidoId: $p) { finalizado alteradoAposConfirmar } }', { p: feito.id }), 'confirmarPedido');
+    assert.deepEqual(reconfirmado, { finalizado: true, alteradoAposConfirmar: false });
+    // Back to the figures of step 4 for what follows (1.5 kg of tomatoes), confirmed again.
+    dados(await gql(consumidor.mercados, FAZER_ESTADO, { c: c.cicloid, i: { pontoEntregaId: c.sede, produtos } }), 'fazerPedido');
+    const deVolta = dados<PedidoGql>(await gql(consumidor.mercados, CONFIRMAR, { p: feito.id }), 'confirmarPedido');
+    assert.deepEqual([deVolta.total, deVolta.taxa, deVolta.totalComTaxa], [confirmado.total, confirmado.taxa, confirmado.totalComTaxa]);
+
     // 6. The same figures as the Cestas face's JSON for the same order.
     const naCestas = await consumidor.cestas.getJson(cestas(`/pedidoconsumidoresconfirmacao/${feito.id}`));
     assert.equal(naCestas.status, 200, naCestas.texto);
@@ -256,6 +279,9 @@ describe('o fluxo do ciclo pelo GraphQL', () => {
     // The administration acts for a consumer it names.
     const peloAdmin = dados<{ id: string; usuarioid: string }>(await gql(admin.mercados, FAZER, { c: c.cicloid, i: { usuarioid: outra.id, pontoEntregaId: c.sede, produtos: [{ cicloCestaId: c.cicloCestaId, quantidade: 1 }] } }), 'fazerPedido');
     assert.equal(peloAdmin.usuarioid, String(outra.id));
+    // Never confirmed: not an order changed after a confirmation, for the consumer or the administration.
+    const estadoDoAdmin = await gql(admin.mercados, 'mutation($c: ID!, $i: PedidoInput!) { fazerPedido(cicloId: $c, input: $i) { id finalizado alteradoAposConfirmar } }', { c: c.cicloid, i: { usuarioid: outra.id, pontoEntregaId: c.sede, produtos: [{ cicloCestaId: c.cicloCestaId, quantidade: 1 }] } });
+    assert.deepEqual(dados(estadoDoAdmin, 'fazerPedido'), { id: peloAdmin.id, finalizado: false, alteradoAposConfirmar: false });
     // Another consumer's order is not found for the consumer, as on the Cestas face.
     const alheio = erro(await gql(consumidor.mercados, 'mutation($p: ID!) { confirmarPedido(pedidoId: $p) { id } }', { p: peloAdmin.id }));
     assert.deepEqual([alheio.code, alheio.motivo], ['NOT_FOUND', 'PEDIDO_NAO_ENCONTRADO']);

@@ -14,6 +14,9 @@ import { FormularioMercado } from './paginas/FormularioMercado.tsx';
 import { EditorPrecos } from './paginas/EditorPrecos.tsx';
 import { Usuarios } from './paginas/Usuarios.tsx';
 import { MeusAvisos } from './paginas/MeusAvisos.tsx';
+import { Ciclos } from './paginas/Ciclos.tsx';
+import { FazerPedido } from './paginas/FazerPedido.tsx';
+import { MeusPedidos } from './paginas/MeusPedidos.tsx';
 
 type Parametros = Readonly<Record<string, string>>;
 
@@ -37,6 +40,10 @@ export const ROTAS: readonly Rota[] = [
   { padrao: '/mercados/:id/precos', exige: 'gerirAlgumMercado', pagina: (p) => <EditorPrecos key={p.id} id={p.id ?? ''} /> },
   { padrao: '/usuarios', exige: 'listarUsuarios', pagina: () => <Usuarios /> },
   { padrao: '/avisos', exige: true, pagina: () => <MeusAvisos /> },
+  // Consumidor (issue 18): the cycles, an order in one, and one's orders.
+  { padrao: '/ciclos', exige: true, pagina: () => <Ciclos /> },
+  { padrao: '/ciclos/:id/pedido', exige: true, pagina: (p) => <FazerPedido key={p.id} id={p.id ?? ''} /> },
+  { padrao: '/pedidos', exige: 'pedir', pagina: () => <MeusPedidos /> },
 ];
 
 function BotaoSair() {
@@ -107,6 +114,18 @@ function Navegacao() {
             Avisos
           </Link>
         </li>
+        <li>
+          <Link para="/ciclos" aria-current={atual('/ciclos')}>
+            Ciclos
+          </Link>
+        </li>
+        {usuario.acoes.pedir ? (
+          <li>
+            <Link para="/pedidos" aria-current={atual('/pedidos')}>
+              Meus pedidos
+            </Link>
+          </li>
+        ) : null}
         {cestas === null ? null : (
           <li>
             <a href={`${cestas}/`}>Cestas</a>

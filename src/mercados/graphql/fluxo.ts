@@ -5,6 +5,7 @@
  * account is linked to (one account per person); an unlinked account cannot act on cycles.
  */
 import type { IResolvers } from '@graphql-tools/utils';
+import DataLoader from 'dataloader';
 import type { Db } from '../../db/banco.ts';
 import { autorizar, ehConsumidor, ehFornecedor, exigirAgirPor, type Ator } from '../../domain/acesso.ts';
 import { entregasDoCiclo, type EntregaDaLinha } from '../../domain/alocacao.ts';
@@ -14,7 +15,7 @@ import { mercadoPorId } from '../../domain/mercados.ts';
 import { definirMercadosDoCiclo, mercadosDoCiclo, type MercadoDoCiclo } from '../../domain/mercados-do-ciclo.ts';
 import { ofertaDe, produtosParaOfertar, salvarOferta, type LinhaDaOferta, type Oferta, type ProdutoParaOfertar } from '../../domain/ofertas.ts';
 import {
-  carregarPedidosDoCiclo, disponibilidade, finalizarPedido, pedidoDe, pedidoVisivel, salvarPedido,
+  alteradosAposConfirmar, carregarPedidosDoCiclo, disponibilidade, finalizarPedido, pedidoDe, pedidoVisivel, salvarPedido,
   type CestaParaPedir, type ExtraParaPedir, type LinhaDoPedido, type ParteDoPedido, type Pedido,
 } from '../../domain/pedidos.ts';
 import { lerPerfis } from '../../domain/perfis.ts';
@@ -75,10 +76,28 @@ async function atorAutorizado(ctx: Ctx, acao: Parameters<typeof autorizar>[1]): 
   return ator;
 }
 
+/**
+ * Per-request batch of `Pedido.alteradoAposConfirmar`: a list of orders costs one query. A write
+ * drops it, so a later field of the same request reads the new state.
+ */
+const alteracoes = new WeakMap<Ctx, DataLoader<number, boolean>>();
+function alteradoAposConfirmar(ctx: Ctx, pedidoId: number): Promise<boolean> {
+  let l = alteracoes.get(ctx);
+  if (l === undefined) {
+    l = new DataLoader(async (ids: readonly number[]) => {
+      const alterados = await alteradosAposConfirmar(ctx.banco, ids);
+      return ids.map((id) => alterados.has(id));
+    });
+    alteracoes.set(ctx, l);
+  }
+  return l.load(pedidoId);
+}
+
 /** A write, after which the request's loaders must read the new state. */
 async function escrita<T>(ctx: Ctx, fazer: () => Promise<T>): Promise<T> {
   const r = await fazer();
   esquecerCarregados(ctx.carregadores);
+  alteracoes.delete(ctx);
   return r;
 }
 
@@ -374,6 +393,7 @@ export const tiposDoFluxo: IResolvers<unknown, Ctx> = {
     total: (p: Pedido) => emCentesimos(p.totalCentavos),
     taxa: (p: Pedido) => emCentesimos(p.taxaCentavos),
     totalComTaxa: (p: Pedido) => emCentesimos(p.totalComTaxaCentavos),
+    alteradoAposConfirmar: (p: Pedido, _a: unknown, ctx: Ctx) => (p.finalizado ? false : alteradoAposConfirmar(ctx, p.pedidoId)),
     // The person's own payment code (issue: "meusPedidos { pix }"): what /saldo shows them.
     pix: async (p: Pedido, _a: unknown, ctx: ContextoResolvers) => {
       if (!p.finalizado || ctx.pix === null || atorDe(ctx).usuarioId !== p.usuario.id) return null;

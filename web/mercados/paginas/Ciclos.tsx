@@ -1,0 +1,147 @@
+import { Fragment } from 'react';
+import { ComCarga, Falha, Pagina } from '../componentes.tsx';
+import { NOMES_TIPOS } from '../consultas.ts';
+import { decimalLegivel } from '../dinheiro.ts';
+import { NOMES_FASES, dataBr, enderecoDe, listarCiclos, quandoRetirar, usePaginas, type PontoDeRetirada, type ResumoCiclo } from '../fluxo-consumidor.ts';
+import { Link } from '../navegacao.tsx';
+
+/** The "Carregar mais" button of a paged list, with its own loading and error. */
+export function CarregarMais({ haMais, carregando, erro, carregar, oQue }: {
+  readonly haMais: boolean;
+  readonly carregando: boolean;
+  readonly erro: string | null;
+  readonly carregar: () => void;
+  readonly oQue: string;
+}) {
+  if (!haMais && erro === null) return null;
+  return (
+    <div className="carregar-mais">
+      {erro === null ? null : <Falha mensagem={erro} tentarDeNovo={carregar} />}
+      {haMais ? (
+        <button type="button" className="botao secundario" onClick={carregar} disabled={carregando}>
+          {carregando ? 'Carregando…' : `Carregar mais ${oQue}`}
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+/** A pickup point: its name, address, and day and hours in the cycle. */
+export function Ponto({ ponto }: { readonly ponto: PontoDeRetirada }) {
+  const endereco = enderecoDe(ponto);
+  const quando = quandoRetirar(ponto);
+  return (
+    <>
+      <strong>{ponto.nome}</strong>
+      {endereco === null ? null : <span className="suave"> · {endereco}</span>}
+      <br />
+      <span className="pequeno">{quando === null ? 'Dia e horário a combinar' : `Retirada: ${quando}`}</span>
+    </>
+  );
+}
+
+export function taxaLegivel(taxa: string | null): string {
+  return taxa === null || Number(taxa) === 0 ? 'sem taxa' : `taxa de ${decimalLegivel(taxa)}%`;
+}
+
+function CartaoCiclo({ ciclo }: { readonly ciclo: ResumoCiclo }) {
+  const id = `ciclo-${ciclo.id}`;
+  const janelas: ReadonlyArray<readonly [string, string, string, boolean]> = [
+    ['Ofertas', ciclo.dataOfertaInicio, ciclo.dataOfertaFim, ciclo.janelasAbertas.includes('oferta')],
+    ['Pedidos', ciclo.dataPedidoInicio, ciclo.dataPedidoFim, ciclo.janelasAbertas.includes('pedido')],
+    ['Retirada', ciclo.dataRetiradaInicio, ciclo.dataRetiradaFim, false],
+  ];
+  const links: ReadonlyArray<readonly [string, string, boolean]> = [
+    ['Fazer pedido', `/ciclos/${ciclo.id}/pedido`, ciclo.acoes.pedir],
+    ['Ofertar', `/ciclos/${ciclo.id}/oferta`, ciclo.acoes.ofertar],
+    ['Minhas entregas', `/ciclos/${ciclo.id}/entregas`, ciclo.acoes.ofertar],
+    ['Mercados do ciclo', `/ciclos/${ciclo.id}/mercados`, ciclo.acoes.definirMercados],
+  ];
+  return (
+    <li className="ciclo">
+      <article aria-labelledby={`${id}-nome`}>
+        <h2 id={`${id}-nome`}>
+          {ciclo.nome} <span className="etiqueta fase">{NOMES_FASES[ciclo.fase]}</span>
+        </h2>
+        <dl className="ficha janelas">
+          {janelas.map(([nome, inicio, fim, aberta]) => (
+            <Fragment key={nome}>
+              <dt>{nome}</dt>
+              <dd>
+                {inicio === fim ? dataBr(inicio) : `${dataBr(inicio)} a ${dataBr(fim)}`} {aberta ? <span className="etiqueta ativo">aberta</span> : null}
+              </dd>
+            </Fragment>
+          ))}
+        </dl>
+        <h3>Mercados</h3>
+        {ciclo.mercados.length === 0 ? (
+          <p className="suave">Este ciclo funciona sem mercados: a taxa é a da comunidade.</p>
+        ) : (
+          <ul className="lista-simples">
+            {ciclo.mercados.map((m) => (
+              <li key={m.mercadoId}>
+                <strong>{m.nome}</strong> · {NOMES_TIPOS[m.tipo]} · {taxaLegivel(m.taxaAdministrativa)}
+              </li>
+            ))}
+          </ul>
+        )}
+        <h3>Pontos de retirada</h3>
+        {ciclo.pontosEntrega.length === 0 ? (
+          <p className="suave">Ainda sem pontos de retirada definidos.</p>
+        ) : (
+          <ul className="lista-simples">
+            {ciclo.pontosEntrega.map((p) => (
+              <li key={p.id}>
+                <Ponto ponto={p} />
+              </li>
+            ))}
+          </ul>
+        )}
+        {links.some(([, , pode]) => pode) ? (
+          <p className="acoes">
+            {links
+              .filter(([, , pode]) => pode)
+              .map(([nome, para], i) => (
+                <Link key={para} para={para} className={i === 0 ? 'botao' : 'botao secundario'} aria-describedby={`${id}-nome`}>
+                  {nome}
+                </Link>
+              ))}
+          </p>
+        ) : null}
+      </article>
+    </li>
+  );
+}
+
+/** /ciclos: the cycles the person can act in now, each with its windows, markets, pickup points and what they may do there. */
+export function Ciclos() {
+  const { estado, recarregar, haMais, carregandoMais, erroMais, carregarMais } = usePaginas(listarCiclos, []);
+  return (
+    <Pagina titulo="Ciclos">
+      <ComCarga estado={estado} recarregar={recarregar}>
+        {(ciclos) =>
+          ciclos.length === 0 ? (
+            <div className="aviso" role="status">
+              <p>
+                <strong>Nenhum ciclo aberto para você agora.</strong>
+              </p>
+              <p>
+                Os ciclos aparecem aqui quando abre uma janela em que você pode agir: a de pedidos, para quem compra; a de ofertas, para quem
+                fornece. A coordenação avisa por e-mail quando o período de pedidos abre.
+              </p>
+            </div>
+          ) : (
+            <>
+              <ul className="lista-ciclos" aria-label="Ciclos">
+                {ciclos.map((c) => (
+                  <CartaoCiclo key={c.id} ciclo={c} />
+                ))}
+              </ul>
+              <CarregarMais haMais={haMais} carregando={carregandoMais} erro={erroMais} carregar={carregarMais} oQue="ciclos" />
+            </>
+          )
+        }
+      </ComCarga>
+    </Pagina>
+  );
+}
