@@ -152,7 +152,9 @@ async function secao(doc: PDFKit.PDFDocument, r: Relatorio): Promise<void> {
 
 async function escrever(doc: PDFKit.PDFDocument, d: DocumentoDeEntrega): Promise<void> {
   titulo(doc, `Entrega do ${d.ciclo.nome}`, 20);
-  doc.font('normal').fontSize(11).text(`Retirada: ${retirada(d)}`);
+  doc.font('normal').fontSize(11);
+  if (d.mercado !== null) doc.text(`Só o mercado ${d.mercado}`);
+  doc.text(`Retirada: ${retirada(d)}`);
   doc.text(`Pedidos confirmados: ${d.pedidos}`);
   doc.text(`Valor total dos pedidos (com taxa): ${formatarReais(d.totalCentavos)}`);
   doc.moveDown();

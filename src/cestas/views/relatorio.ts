@@ -1,4 +1,4 @@
-import { colunasLegiveis, type Celula, type Coluna, type Relatorio } from '../../domain/relatorios.ts';
+import { colunasLegiveis, type Celula, type Coluna, type MercadoDosCiclos, type Relatorio } from '../../domain/relatorios.ts';
 import { colunaNumerica as numerica, textoParaPessoas } from '../apresentadores/relatorios.ts';
 import type { Fase } from '../../domain/ciclos.ts';
 import { NOMES_FASES } from '../../domain/ciclos.ts';
@@ -11,8 +11,46 @@ function celula(c: Coluna, v: Celula): Html | string {
   return textoParaPessoas(c, v);
 }
 
+/**
+ * A report page's market filter: the markets of its cycles, and the request that shows the report
+ * again (a GET of the same page, or a POST of the same cycles).
+ */
+export interface FiltroDeMercadoDaPagina {
+  readonly acao: string;
+  readonly metodo: 'get' | 'post';
+  readonly csrf: string | null;
+  /** The cycles a POST sends again. */
+  readonly ciclos: readonly number[];
+  readonly mercados: readonly MercadoDosCiclos[];
+  readonly mercadoId: number | null;
+}
+
+export interface ExtrasDoRelatorio {
+  readonly csv?: string;
+  readonly pdf?: string;
+  readonly filtro?: FiltroDeMercadoDaPagina;
+}
+
+/** The select of a cycle's markets: "Todos os mercados", or one. */
+function escolhaDeMercado(mercados: readonly MercadoDosCiclos[], mercadoId: number | null): Html {
+  return html`<div class="campo"><label for="campo-mercadoId">Mercado</label>
+    <select id="campo-mercadoId" name="mercadoId"><option value="">Todos os mercados</option>
+      ${mercados.map((m) => html`<option value="${m.id}" ${m.id === mercadoId ? html`selected` : ''}>${m.nome}</option>`)}</select></div>`;
+}
+
+/** The filter form above a report of cycles with markets; nothing for cycles without. */
+function filtroDeMercado(f: FiltroDeMercadoDaPagina | undefined): Html | string {
+  if (f === undefined || f.mercados.length === 0) return '';
+  return html`<form method="${f.metodo}" action="${f.acao}" class="formulario filtro-mercado">
+    ${f.metodo === 'post' ? campoCsrf(f.csrf) : ''}
+    ${f.ciclos.map((id) => html`<input type="hidden" name="ciclos" value="${id}">`)}
+    ${escolhaDeMercado(f.mercados, f.mercadoId)}
+    <button type="submit" class="botao secundario">Filtrar por mercado</button>
+  </form>`;
+}
+
 /** Any report as a table: group headers, rows, subtotals and the total. Prints cleanly. */
-export function tabelaRelatorio(r: Relatorio, extras: { csv?: string; pdf?: string } = {}): Html {
+export function tabelaRelatorio(r: Relatorio, extras: ExtrasDoRelatorio = {}): Html {
   const agrupado = r.grupos.length > 1 || (r.grupos[0]?.titulo ?? '') !== '';
   // The column the rows are grouped by is each group's heading already, as in the printed document.
   const colunas = colunasLegiveis(r).filter((c) => !agrupado || c.chave !== r.agrupadoPor);
@@ -23,6 +61,7 @@ export function tabelaRelatorio(r: Relatorio, extras: { csv?: string; pdf?: stri
     i === 0 ? html`<th scope="row">${rotulo}</th>` : html`<td class="${classe(c, i)}" data-rotulo="${c.titulo}">${t[c.chave] === undefined ? '' : celula(c, t[c.chave] ?? null)}</td>`,
   )}</tr>`;
   return html`<p class="nota">${r.subtitulo}</p>
+  ${filtroDeMercado(extras.filtro)}
   <p class="acoes-relatorio">
     ${extras.csv === undefined ? '' : html`<a class="botao secundario" href="${extras.csv}" download>Baixar CSV</a>`}
     ${extras.pdf === undefined ? '' : html`<a class="botao secundario" href="${extras.pdf}" download>Documento de entrega (PDF)</a>`}
@@ -40,8 +79,11 @@ export function tabelaRelatorio(r: Relatorio, extras: { csv?: string; pdf?: stri
   </table></div>`}`;
 }
 
-/** The cycle choice of the selection reports: a checkbox per cycle, posting `ciclos`. */
-export function escolhaDeCiclos(acao: string, ciclos: ReadonlyArray<{ id: number; nome: string; fase: Fase }>, csrf: string | null, erro: string | null): Html {
+/**
+ * The cycle choice of the selection reports: a checkbox per cycle, posting `ciclos`; and, when
+ * any listed cycle serves markets, a select of those markets (`mercadoId`).
+ */
+export function escolhaDeCiclos(acao: string, ciclos: ReadonlyArray<{ id: number; nome: string; fase: Fase }>, mercados: readonly MercadoDosCiclos[], csrf: string | null, erro: string | null): Html {
   return html`${erro === null ? '' : html`<div class="alerta" role="alert"><p>${erro}</p></div>`}
   <form method="post" action="${acao}" class="formulario">
     ${campoCsrf(csrf)}
@@ -49,6 +91,7 @@ export function escolhaDeCiclos(acao: string, ciclos: ReadonlyArray<{ id: number
       ${ciclos.map((c) => html`<div class="marcar"><input type="checkbox" id="ciclo-${c.id}" name="ciclos" value="${c.id}">
         <label for="ciclo-${c.id}">${c.nome} <small>(${NOMES_FASES[c.fase]})</small></label></div>`)}
     </fieldset>
+    ${mercados.length === 0 ? '' : escolhaDeMercado(mercados, null)}
     <button type="submit" class="botao">Ver relatório</button>
   </form>`;
 }
