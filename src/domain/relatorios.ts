@@ -82,6 +82,8 @@ export interface Relatorio {
   readonly conferencia?: Conferencia;
   /** Printed, each group starts on a page of its own (a delivery point's sheet). */
   readonly paginaPorGrupo?: boolean;
+  /** The markets of the report's cycles, for the page's market filter (absent: none to offer). */
+  readonly mercados?: readonly MercadoDosCiclos[];
 }
 
 export interface Conferencia {
@@ -230,6 +232,9 @@ function ordemDoMercado(m: Mercados, nome: string): number {
 /** Only the market the report is narrowed to, if any. */
 const noFiltro = (m: Mercados, mercadoId: ChaveMercado) => m.filtro === null || m.filtro.mercadoId === mercadoId;
 
+/** The report, offering its cycles' markets to filter by when there are any. */
+const comMercadosDoCiclo = (r: Relatorio, m: Mercados): Relatorio => (m.lista.length === 0 ? r : { ...r, mercados: m.lista });
+
 /** A line a subtitle ends with: the market it is narrowed to. */
 const soOMercado = (m: Mercados) => (m.filtro === null ? '' : ` · só ${m.filtro.nome}`);
 
@@ -292,13 +297,13 @@ export async function relatorioDosFornecedores(db: Db, ator: Ator, cicloids: rea
   const abertos = ciclos.some((c) => hoje <= c.dataPedidoFim);
   const comMercados = m.lista.length > 0;
   const colunas = [...(comMercados ? [COLUNA_MERCADO] : []), ...COLUNAS_FORNECEDORES.filter((c) => (cicloids.length > 1 || c.chave !== 'ciclo'))];
-  return montarRelatorio(
+  return comMercadosDoCiclo(montarRelatorio(
     'Pedidos aos fornecedores',
     `${ciclos.map((c) => c.nome).join(', ')}${soOMercado(m)}${abertos ? ' · pedidos ainda abertos: "Planejado" usa a composição e todos os extras publicados' : ''}`,
     colunas,
     await linhasDosFornecedores(db, ator, ciclos, m),
     comMercados ? 'mercado' : 'fornecedor',
-  );
+  ), m);
 }
 
 /**
@@ -400,7 +405,7 @@ async function produtosPorMercado(db: Db, ator: Ator, ciclos: ReadonlyArray<{ id
       }
     }
   }
-  return montarRelatorio(
+  return comMercadosDoCiclo(montarRelatorio(
     'Produtos dos ciclos',
     `${ciclos.map((c) => c.nome).join(', ')}${soOMercado(m)} · por mercado; o ofertado e a sobra são do ciclo inteiro (veja a sobra das ofertas)`,
     [
@@ -414,7 +419,7 @@ async function produtosPorMercado(db: Db, ator: Ator, ciclos: ReadonlyArray<{ id
     ],
     [...porProduto.values()].sort((a, b) => ordemDoMercado(m, a.mercado) - ordemDoMercado(m, b.mercado) || ordemPtBr(a.produto, b.produto)),
     'mercado',
-  );
+  ), m);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -448,7 +453,7 @@ export async function relatorioDosConsumidores(db: Db, ator: Ator, cicloids: rea
   }
   // A cycle without markets keeps the report it always had: no market column, no market key.
   const semMercado = (l: LinhaRelatorio): LinhaRelatorio => Object.fromEntries(Object.entries(l).filter(([k]) => k !== 'mercado'));
-  return montarRelatorio(
+  return comMercadosDoCiclo(montarRelatorio(
     'Pedidos dos consumidores',
     `${ciclos.map((c) => c.nome).join(', ')}${soOMercado(m)}`,
     [
@@ -464,7 +469,7 @@ export async function relatorioDosConsumidores(db: Db, ator: Ator, cicloids: rea
     ],
     (comMercados ? linhas : linhas.map(semMercado)).sort((a, b) => ordemPtBr(String(a.consumidor), String(b.consumidor))),
     'consumidor',
-  );
+  ), m);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { criarMercadoNoBanco } from '../mercados/apoio.ts';
 import { DATAS_PADRAO, criarCesta, criarCiclo, criarOfertaFinalizada, criarPonto, criarProduto, criarUsuario } from '../helpers/fabricas.ts';
+import { DIALETO } from '../helpers/banco.ts';
 import { Navegador, entrarPeloProvedor } from '../helpers/navegador.ts';
 import { textoDoPdf } from '../helpers/pdf.ts';
 import { entrarComo, type Pessoa } from '../helpers/sessoes.ts';
@@ -99,10 +102,17 @@ describe('relatórios por mercado', () => {
     assert.equal(r.status, 200, r.texto);
     return r.json<Envelope<Rel>>().data;
   };
-  const pdf = async (quem: Pessoa, consulta = '') => {
+  /** The PDF's text; with `arquivo`, the PDF is kept in test-artifacts/pdf/<dialect>/ to look at. */
+  const pdf = async (quem: Pessoa, consulta = '', arquivo?: string) => {
     const r = await fetch(url(`/entregaCicloPDF/${c.cicloid}${consulta}`), { headers: { cookie: `appSession=${quem.nav.cookie(amb.url, 'appSession') ?? ''}` } });
     assert.equal(r.status, 200);
-    return (await textoDoPdf(new Uint8Array(await r.arrayBuffer()))).texto.replace(/\s+/g, ' ');
+    const bytes = new Uint8Array(await r.arrayBuffer());
+    if (arquivo !== undefined) {
+      const pasta = join('test-artifacts', 'pdf', DIALETO);
+      mkdirSync(pasta, { recursive: true });
+      writeFileSync(join(pasta, arquivo), bytes);
+    }
+    return (await textoDoPdf(bytes)).texto.replace(/\s+/g, ' ');
   };
 
   test('pedidos aos fornecedores: agrupado por mercado na ordem de atendimento, com a coluna Mercado; os mercados somam o total', async () => {
@@ -191,7 +201,7 @@ describe('relatórios por mercado', () => {
   });
 
   test('PDF de entrega: a folha de cada consumidor por mercado, com a taxa de cada um; filtrado, só aquele mercado', async () => {
-    const todo = await pdf(admin);
+    const todo = await pdf(admin, '', 'entrega-por-mercado.pdf');
     assert.match(todo, /Pedidos confirmados: 2/);
     assert.match(todo, /R\$ 309,30/, 'Rita 52,50 + 13,20; Sérgio 105,00 + 138,60');
     assert.match(todo, /Mercado Itens Taxa do mercado Valor com taxa/);
@@ -201,8 +211,9 @@ describe('relatórios por mercado', () => {
     // The receiving sheet: the supplier report's rows, market by market.
     assert.match(todo, new RegExp(`Recebimento: Ana ${c.id} .*?Cestas ${c.id} Tomate ${c.id} kg 15 R\\$ 4,00 R\\$ 60,00`));
     assert.match(todo, new RegExp(`Recebimento: Beto ${c.id} .*?Feira ${c.id} Tomate ${c.id} kg 20 R\\$ 3,00 R\\$ 60,00`));
-    const feira = await pdf(admin, `?mercadoId=${c.mFeira.id}`);
+    const feira = await pdf(admin, `?mercadoId=${c.mFeira.id}`, 'entrega-so-feira.pdf');
     assert.match(feira, new RegExp(`Só o mercado Feira ${c.id}`));
+    assert.match(feira, new RegExp(`· só Feira ${c.id} · retirada 11/03/2026 a 12/03/2026 · página 2`), 'cada página diz o mercado');
     assert.match(feira, /R\$ 151,80/);
     assert.doesNotMatch(feira, new RegExp(`Cestas ${c.id}|Montar`), 'nem as cestas, nem a montagem delas');
     assert.match(feira, new RegExp(`Recebimento: Ana ${c.id} .*?Feira ${c.id} Tomate ${c.id} kg 3 R\\$ 4,00 R\\$ 12,00`));

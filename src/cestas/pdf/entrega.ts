@@ -112,7 +112,8 @@ export async function pdfDeEntrega(d: DocumentoDeEntrega): Promise<PDFKit.PDFDoc
   doc.registerFont('negrito', FONTE_NEGRITO);
   let pagina = 0;
   // The cycle and its pickup days on every page: a sheet taken to a pickup point says which day it is for.
-  const rodape = `${d.ciclo.nome} · retirada ${retirada(d)}`;
+  // Narrowed to one market, every page says so too.
+  const rodape = `${d.ciclo.nome}${d.mercado === null ? '' : ` · só ${d.mercado}`} · retirada ${retirada(d)}`;
   const numerar = () => {
     pagina++;
     const margem = doc.page.margins.bottom;

@@ -33,10 +33,8 @@ export function rotasRelatorios(app: AppTipada, ctx: ContextoCestas): void {
     responder(req, reply, { titulo: r.titulo, dados: relatorioParaJson(r), corpo: () => tabelaRelatorio(r, extras) });
   /** A link's query with the market filter kept: `?cicloId=1&mercadoId=2`. */
   const comMercado = (base: string, mercadoId: number | null) => (mercadoId === null ? base : `${base}${base.includes('?') ? '&' : '?'}mercadoId=${mercadoId}`);
-  /** The markets of the report's cycles, for its market filter (none: no filter shown). */
-  const mercadosPara = (ids: readonly number[]) => mercadosDosCiclos(ctx.banco, ids);
   /** The markets of the cycles a choice page lists. */
-  const mercadosDaEscolha = (ciclos: ReadonlyArray<{ id: number }>) => mercadosPara(ciclos.map((c) => c.id));
+  const mercadosDaEscolha = (ciclos: ReadonlyArray<{ id: number }>) => mercadosDosCiclos(ctx.banco, ciclos.map((c) => c.id));
 
   app.get('/relatorios', { config: { acesso: 'painel' }, schema: { response: leitura(Relatorios) } }, async (req, reply) => {
     const r = relatoriosDoAtor(atorDe(req), await ciclosParaEscolher(ctx.banco, tempo(ctx).hoje));
@@ -54,7 +52,7 @@ export function rotasRelatorios(app: AppTipada, ctx: ContextoCestas): void {
     const r = await relatorioDosFornecedores(ctx.banco, atorDe(req), [id], tempo(ctx).hoje, mercadoId);
     return mostrar(req, reply, r, {
       csv: comMercado(`/downloadpedidosfornecedoresciclos?cicloId=${id}`, mercadoId), pdf: comMercado(`/entregaCicloPDF/${id}`, mercadoId),
-      filtro: { acao: `/pedidosfornecedorestodos/${id}`, metodo: 'get', csrf: null, ciclos: [], mercados: await mercadosPara([id]), mercadoId },
+      filtro: { acao: `/pedidosfornecedorestodos/${id}`, metodo: 'get', csrf: null, ciclos: [], mercadoId },
     });
   });
 
@@ -79,7 +77,7 @@ export function rotasRelatorios(app: AppTipada, ctx: ContextoCestas): void {
       const mercadoId = lerMercadoDoRelatorio(corpo);
       const relatorio = await montar(atorDe(req), ids, mercadoId);
       // The report page offers its cycles' markets, posting the same cycles again.
-      const filtro = { acao: caminho, metodo: 'post' as const, csrf: req.sessao?.csrf ?? null, ciclos: ids, mercados: await mercadosPara(ids), mercadoId };
+      const filtro = { acao: caminho, metodo: 'post' as const, csrf: req.sessao?.csrf ?? null, ciclos: ids, mercadoId };
       if (!csv) return mostrar(req, reply, relatorio, { filtro });
       // The spec's bare GET of the CSV exports the cycles chosen here last.
       if (req.sessao !== null) lembrarCiclos(reply, ctx.cofreSessao, req.sessao, ids, ctx.relogio.agora().getTime(), { seguro: ctx.cookiesSeguros });

@@ -12,8 +12,8 @@ function celula(c: Coluna, v: Celula): Html | string {
 }
 
 /**
- * A report page's market filter: the markets of its cycles, and the request that shows the report
- * again (a GET of the same page, or a POST of the same cycles).
+ * A report page's market filter (offering the report's `mercados`): the request that shows the
+ * report again (a GET of the same page, or a POST of the same cycles) and the market chosen.
  */
 export interface FiltroDeMercadoDaPagina {
   readonly acao: string;
@@ -21,7 +21,6 @@ export interface FiltroDeMercadoDaPagina {
   readonly csrf: string | null;
   /** The cycles a POST sends again. */
   readonly ciclos: readonly number[];
-  readonly mercados: readonly MercadoDosCiclos[];
   readonly mercadoId: number | null;
 }
 
@@ -39,12 +38,12 @@ function escolhaDeMercado(mercados: readonly MercadoDosCiclos[], mercadoId: numb
 }
 
 /** The filter form above a report of cycles with markets; nothing for cycles without. */
-function filtroDeMercado(f: FiltroDeMercadoDaPagina | undefined): Html | string {
-  if (f === undefined || f.mercados.length === 0) return '';
+function filtroDeMercado(mercados: readonly MercadoDosCiclos[], f: FiltroDeMercadoDaPagina | undefined): Html | string {
+  if (f === undefined || mercados.length === 0) return '';
   return html`<form method="${f.metodo}" action="${f.acao}" class="formulario filtro-mercado">
     ${f.metodo === 'post' ? campoCsrf(f.csrf) : ''}
     ${f.ciclos.map((id) => html`<input type="hidden" name="ciclos" value="${id}">`)}
-    ${escolhaDeMercado(f.mercados, f.mercadoId)}
+    ${escolhaDeMercado(mercados, f.mercadoId)}
     <button type="submit" class="botao secundario">Filtrar por mercado</button>
   </form>`;
 }
@@ -61,7 +60,7 @@ export function tabelaRelatorio(r: Relatorio, extras: ExtrasDoRelatorio = {}): H
     i === 0 ? html`<th scope="row">${rotulo}</th>` : html`<td class="${classe(c, i)}" data-rotulo="${c.titulo}">${t[c.chave] === undefined ? '' : celula(c, t[c.chave] ?? null)}</td>`,
   )}</tr>`;
   return html`<p class="nota">${r.subtitulo}</p>
-  ${filtroDeMercado(extras.filtro)}
+  ${filtroDeMercado(r.mercados ?? [], extras.filtro)}
   <p class="acoes-relatorio">
     ${extras.csv === undefined ? '' : html`<a class="botao secundario" href="${extras.csv}" download>Baixar CSV</a>`}
     ${extras.pdf === undefined ? '' : html`<a class="botao secundario" href="${extras.pdf}" download>Documento de entrega (PDF)</a>`}
