@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { criarMercadoNoBanco } from '../mercados/apoio.ts';
-import { DATAS_PADRAO, criarCesta, criarCiclo, criarOfertaFinalizada, criarPonto, criarProduto, criarUsuario } from '../helpers/fabricas.ts';
 import { DIALETO } from '../helpers/banco.ts';
+import { cicloComMercados, type CicloComMercados } from '../helpers/ciclo-com-mercados.ts';
+import { DATAS_PADRAO, criarCesta, criarCiclo } from '../helpers/fabricas.ts';
 import { Navegador, entrarPeloProvedor } from '../helpers/navegador.ts';
 import { textoDoPdf } from '../helpers/pdf.ts';
 import { entrarComo, type Pessoa } from '../helpers/sessoes.ts';
@@ -20,7 +20,6 @@ interface Envelope<T = Record<string, unknown>> {
 type Linha = Record<string, string | number | null>;
 interface Rel { subtitulo: string; colunas: Array<{ chave: string; titulo: string }>; grupos: Array<{ titulo: string; linhas: Linha[]; subtotais: Record<string, number> }>; totais: Record<string, number> }
 
-const dia = (d: string) => `2026-03-${d}T15:00:00Z`;
 const somaDe = (valores: readonly number[]) => Math.round(valores.reduce((s, v) => s + v * 100, 0)) / 100;
 
 /**
@@ -29,12 +28,10 @@ const somaDe = (valores: readonly number[]) => Math.round(valores.reduce((s, v) 
  */
 describe('relatórios por mercado', () => {
   let amb: AmbienteDeTeste;
-  let relogio: RelogioDeTeste;
   let admin: Pessoa;
   let donoDasContas = 0;
   before(async () => {
-    relogio = new RelogioDeTeste(dia('05'));
-    amb = await iniciarAmbiente({ relogio });
+    amb = await iniciarAmbiente({ relogio: new RelogioDeTeste('2026-03-05T15:00:00Z') });
     admin = await entrarComo(amb, ['admin']);
     const iso = new Date().toISOString();
     donoDasContas = (await amb.banco.insertInto('appuser').values({ providerId: 'idp|dono-relatorios', email: 'dono-relatorios@mercados.org', emailChave: 'dono-relatorios@mercados.org', name: 'Dono', avatar: null, createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow()).id;
@@ -42,54 +39,8 @@ describe('relatórios por mercado', () => {
   after(() => amb.fechar());
   const url = (p: string) => `${amb.url}${p}`;
 
-  /**
-   * One basket type (10 baskets of 5 kg of Ana's tomatoes at R$ 4,00) in a cesta market (fee 5 %);
-   * 30 kg of tomatoes released to a venda_direta market at R$ 6,00 (fee 10 %), where Beto's
-   * cheaper 20 kg (R$ 3,00) go first; a lot of 15 kg of Ana's tomatoes in a lote market. Rita buys
-   * 1 basket and 2 kg, Sérgio 2 baskets and 21 kg: 23 kg sold at the fair, 20 from Beto and 3 from Ana.
-   */
-  async function cenario() {
-    const cesta = await criarCesta(amb.banco, { valorCentavos: 5000 });
-    const ciclo = await criarCiclo(amb.banco, { datas: DATAS_PADRAO, cestas: [{ cestaId: cesta.id, quantidadeCestas: 10 }] });
-    const cicloCestaId = ciclo.cicloCestas[0] ?? 0;
-    const tomate = await criarProduto(amb.banco, { nome: `Tomate ${ciclo.id}`, unidade: 'kg' });
-    const ana = await criarUsuario(amb.banco, { perfil: ['fornecedor'], nome: `Ana ${ciclo.id}` });
-    const beto = await criarUsuario(amb.banco, { perfil: ['fornecedor'], nome: `Beto ${ciclo.id}` });
-    const [linhaAna = 0] = (await criarOfertaFinalizada(amb.banco, ciclo.id, [{ produtoId: tomate.id, quantidadeMilesimos: 100_000, valorCentavos: 400 }], ana.id)).linhas;
-    await criarOfertaFinalizada(amb.banco, ciclo.id, [{ produtoId: tomate.id, quantidadeMilesimos: 20_000, valorCentavos: 300 }], beto.id);
-    assert.equal((await admin.nav.postJson(url(`/composicao/${cicloCestaId}`), { quantidadeCestas: 10, produtos: [{ ofertaProdutoId: linhaAna, quantidadePorCesta: 5, unidade: 'kg' }] })).status, 200);
-    const sede = await criarPonto(amb.banco, `Sede ${ciclo.id}`);
-    const escola = await criarPonto(amb.banco, `Escola ${ciclo.id}`);
-    const mCesta = await criarMercadoNoBanco(amb.banco, { adminId: donoDasContas, nome: `Cestas ${ciclo.id}`, tipo: 'cesta', valorMaximoCestaCentavos: 3000 });
-    const mFeira = await criarMercadoNoBanco(amb.banco, { adminId: donoDasContas, nome: `Feira ${ciclo.id}`, tipo: 'venda_direta' });
-    const mLote = await criarMercadoNoBanco(amb.banco, { adminId: donoDasContas, nome: `PNAE ${ciclo.id}`, tipo: 'lote' });
-    const mFora = await criarMercadoNoBanco(amb.banco, { adminId: donoDasContas, nome: `Fora ${ciclo.id}`, tipo: 'venda_direta' });
-    await amb.banco.updateTable('mercado').set({ taxaAdministrativaCentesimos: 1000 }).where('id', '=', mFeira.id).execute();
-    const iso = new Date().toISOString();
-    await amb.banco.insertInto('precomercado').values({ mercadoId: mFeira.id, produtoId: tomate.id, precoCentavos: 600, ativo: true, createdAt: iso, updatedAt: iso }).execute();
-    const mercados = await admin.nav.postJson(url(`/ciclo/${ciclo.id}/mercados`), { cicloMercados: [
-      { mercadoId: mCesta.id, ordemAtendimento: 1, pontoEntregaIds: [sede.id], cicloCestaIds: [cicloCestaId] },
-      { mercadoId: mFeira.id, ordemAtendimento: 2, pontoEntregaIds: [sede.id], cicloCestaIds: [] },
-      { mercadoId: mLote.id, ordemAtendimento: 3, pontoEntregaIds: [], cicloCestaIds: [] },
-    ] });
-    assert.equal(mercados.status, 200, mercados.texto);
-    assert.equal((await admin.nav.postJson(url(`/ciclo/${ciclo.id}/mercado/${mFeira.id}/liberar`), { itens: [{ produtoId: tomate.id, quantidade: 30 }] })).status, 200);
-    const lote = await admin.nav.postJson(url(`/ciclo/${ciclo.id}/lotes`), { mercadoId: mLote.id, comprador: 'Escola Estadual', pontoEntregaId: escola.id, valorAlvo: 60, linhas: [{ ofertaProdutoId: linhaAna, quantidade: 15 }] });
-    assert.equal(lote.status, 201, lote.texto);
-    const liberado = (await amb.banco.selectFrom('cicloproduto').select('id').where('cicloid', '=', ciclo.id).where('mercadoId', '=', mFeira.id).executeTakeFirstOrThrow()).id;
-    relogio.definir(dia('07'));
-    for (const [nome, cestas, kg] of [[`Rita ${ciclo.id}`, 1, 2], [`Sérgio ${ciclo.id}`, 2, 21]] as const) {
-      const consumidor = await entrarComo(amb, ['consumidor'], nome);
-      const r = await consumidor.nav.postJson(url('/pedidoconsumidores'), { cicloid: ciclo.id, pontoEntregaId: sede.id, produtos: [{ cicloCestaId, quantidade: cestas }, { cicloProdutoId: liberado, quantidade: kg }] });
-      assert.equal(r.status, 201, r.texto);
-      assert.equal((await consumidor.nav.postJson(url('/pedidoconsumidoresconfirmacao'), { pedidoId: r.json<Envelope<{ pedidoId: number }>>().data.pedidoId })).status, 200);
-    }
-    relogio.definir(dia('05'));
-    return { cicloid: ciclo.id, ana, beto, mCesta, mFeira, mLote, mFora, id: ciclo.id };
-  }
-  type Cenario = Awaited<ReturnType<typeof cenario>>;
-  let c: Cenario;
-  before(async () => { c = await cenario(); });
+  let c: CicloComMercados;
+  before(async () => { c = await cicloComMercados(amb, admin, donoDasContas); });
 
   const linhas = (r: Rel) => r.grupos.flatMap((g) => g.linhas);
   const fornecedores = async (quem: Pessoa, consulta = '') => {
