@@ -30,20 +30,21 @@ export interface ExtrasDoRelatorio {
   readonly filtro?: FiltroDeMercadoDaPagina;
 }
 
-/** The select of a cycle's markets: "Todos os mercados", or one. */
-function escolhaDeMercado(mercados: readonly MercadoDosCiclos[], mercadoId: number | null): Html {
-  return html`<div class="campo"><label for="campo-mercadoId">Mercado</label>
+/** The select of a cycle's markets, labelled: "Todos os mercados", or one. */
+function seletorDeMercado(mercados: readonly MercadoDosCiclos[], mercadoId: number | null): Html {
+  return html`<label for="campo-mercadoId">Mercado</label>
     <select id="campo-mercadoId" name="mercadoId"><option value="">Todos os mercados</option>
-      ${mercados.map((m) => html`<option value="${m.id}" ${m.id === mercadoId ? html`selected` : ''}>${m.nome}</option>`)}</select></div>`;
+      ${mercados.map((m) => html`<option value="${m.id}" ${m.id === mercadoId ? html`selected` : ''}>${m.nome}</option>`)}</select>`;
 }
 
 /** The filter form above a report of cycles with markets; nothing for cycles without. */
 function filtroDeMercado(mercados: readonly MercadoDosCiclos[], f: FiltroDeMercadoDaPagina | undefined): Html | string {
   if (f === undefined || mercados.length === 0) return '';
-  return html`<form method="${f.metodo}" action="${f.acao}" class="formulario filtro-mercado">
+  // One line above the table, left out of print (the subtitle says which market it shows).
+  return html`<form method="${f.metodo}" action="${f.acao}" class="filtros">
     ${f.metodo === 'post' ? campoCsrf(f.csrf) : ''}
     ${f.ciclos.map((id) => html`<input type="hidden" name="ciclos" value="${id}">`)}
-    ${escolhaDeMercado(mercados, f.mercadoId)}
+    ${seletorDeMercado(mercados, f.mercadoId)}
     <button type="submit" class="botao secundario">Filtrar por mercado</button>
   </form>`;
 }
@@ -90,7 +91,7 @@ export function escolhaDeCiclos(acao: string, ciclos: ReadonlyArray<{ id: number
       ${ciclos.map((c) => html`<div class="marcar"><input type="checkbox" id="ciclo-${c.id}" name="ciclos" value="${c.id}">
         <label for="ciclo-${c.id}">${c.nome} <small>(${NOMES_FASES[c.fase]})</small></label></div>`)}
     </fieldset>
-    ${mercados.length === 0 ? '' : escolhaDeMercado(mercados, null)}
+    ${mercados.length === 0 ? '' : html`<div class="campo">${seletorDeMercado(mercados, null)}</div>`}
     <button type="submit" class="botao">Ver relatório</button>
   </form>`;
 }
