@@ -425,7 +425,7 @@ export const EscolhaDeCiclos = Type.Object({ ciclos: Type.Array(CicloParaEscolhe
 export const CorpoCiclos = Corpo(
   {
     ciclos: NoFio.ids('De 1 a 20 ciclos: lista, campo repetido ou "1,2"'), cicloid: NoFio.inteiro('Um ciclo só'),
-    mercadoId: NoFio.inteiro('Pedidos dos consumidores: só o que foi comprado neste mercado'),
+    mercadoId: NoFio.inteiro('Opcional: só este mercado dos ciclos escolhidos (o que foi comprado ou entregue nele); um mercado que não atende os ciclos dá 400'),
   },
   'Os ciclos do relatório',
 );

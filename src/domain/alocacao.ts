@@ -98,24 +98,44 @@ export function sobraDaLinha(l: LinhaOfertada): number {
   return l.finalizada ? Math.max(0, l.ofertadoMil - l.paraCestasMil - l.paraLotesMil) : 0;
 }
 
-/**
- * Attributes sold extras to suppliers, deterministically: per product, the cheapest offer first,
- * then the earliest finalised, then the oldest line; each line gives at most its surplus.
- */
-export function atribuirExtras(linhas: readonly LinhaOfertada[], vendidoPorProduto: ReadonlyMap<number, number>): Map<number, number> {
-  const atribuido = new Map<number, number>();
+/** Each product's lines in the order extras are attributed: cheapest, earliest finalised, oldest. */
+function linhasPorProdutoNaOrdem(linhas: readonly LinhaOfertada[]): Map<number, LinhaOfertada[]> {
   const porProduto = new Map<number, LinhaOfertada[]>();
   for (const l of linhas) porProduto.set(l.produtoId, [...(porProduto.get(l.produtoId) ?? []), l]);
-  for (const [produtoId, vendido] of vendidoPorProduto) {
-    let resta = vendido;
-    const ordem = [...(porProduto.get(produtoId) ?? [])].sort(
-      (a, b) => a.valorCentavos - b.valorCentavos || (a.finalizadaEm ?? '').localeCompare(b.finalizadaEm ?? '') || a.ofertaProdutoId - b.ofertaProdutoId,
-    );
-    for (const l of ordem) {
-      if (resta <= 0) break;
-      const parte = Math.min(resta, sobraDaLinha(l));
-      if (parte > 0) atribuido.set(l.ofertaProdutoId, parte);
-      resta -= parte;
+  for (const ls of porProduto.values()) {
+    ls.sort((a, b) => a.valorCentavos - b.valorCentavos || (a.finalizadaEm ?? '').localeCompare(b.finalizadaEm ?? '') || a.ofertaProdutoId - b.ofertaProdutoId);
+  }
+  return porProduto;
+}
+
+/** A market key: a market's id, or null for what is sold outside any market. */
+export type ChaveMercado = number | null;
+
+/**
+ * Attributes sold extras to suppliers, deterministically: per product, the cheapest offer first,
+ * then the earliest finalised, then the oldest line; each line gives at most its surplus. Told
+ * per market: the units sold of a product, market by market (outside any market first, then by
+ * id), fill its lines in that order, so per market the lines add up to what it sold.
+ */
+export function atribuirExtrasPorMercado(linhas: readonly LinhaOfertada[], vendido: ReadonlyMap<number, ReadonlyMap<ChaveMercado, number>>): Map<number, Map<ChaveMercado, number>> {
+  const atribuido = new Map<number, Map<ChaveMercado, number>>();
+  const porProduto = linhasPorProdutoNaOrdem(linhas);
+  for (const [produtoId, porMercado] of vendido) {
+    const fila = [...porMercado].filter(([, q]) => q > 0).sort(([a], [b]) => (a ?? 0) - (b ?? 0));
+    let i = 0;
+    let restaNoMercado = fila[0]?.[1] ?? 0;
+    for (const l of porProduto.get(produtoId) ?? []) {
+      let cabe = sobraDaLinha(l);
+      while (cabe > 0 && i < fila.length) {
+        const parte = Math.min(cabe, restaNoMercado);
+        const chave = fila[i]?.[0] ?? null;
+        const daLinha = atribuido.get(l.ofertaProdutoId) ?? new Map<ChaveMercado, number>();
+        daLinha.set(chave, (daLinha.get(chave) ?? 0) + parte);
+        atribuido.set(l.ofertaProdutoId, daLinha);
+        cabe -= parte;
+        restaNoMercado -= parte;
+        if (restaNoMercado === 0) restaNoMercado = fila[++i]?.[1] ?? 0;
+      }
     }
   }
   return atribuido;
@@ -166,6 +186,18 @@ export function conferirCapacidade(linhas: readonly LinhaOfertada[], extras: rea
   }
 }
 
+/** What one offered line gives to one market of the cycle (mercadoId null: outside any market). */
+export interface ParteDaLinhaNoMercado {
+  readonly mercadoId: ChaveMercado;
+  /** Compositions of the market's baskets × their quantidadeCestas. */
+  readonly paraCestasMil: number;
+  /** The market's lots. */
+  readonly paraLotesMil: number;
+  readonly planejadoMil: number;
+  readonly pedidoMil: number;
+  readonly extrasReservadosMil: number;
+}
+
 /** Where one offered line goes in a cycle: planned (compositions, published extras) and ordered. */
 export interface EntregaDaLinha {
   readonly linha: LinhaOfertada;
@@ -175,11 +207,25 @@ export interface EntregaDaLinha {
   readonly pedidoMil: number;
   /** Extras in every saved order (confirmed or not) attributed here, for the surplus report. */
   readonly extrasReservadosMil: number;
+  /**
+   * The same figures per market, in the order of the market ids (null first); they add up to the
+   * line's. A cycle without markets has one part, null. Parts with nothing are left out.
+   */
+  readonly porMercado: readonly ParteDaLinhaNoMercado[];
 }
 
+type PorMercado = Map<ChaveMercado, number>;
+const somarEm = (m: Map<number, PorMercado>, k: number, mercado: ChaveMercado, v: number) => {
+  const dentro = m.get(k) ?? new Map<ChaveMercado, number>();
+  dentro.set(mercado, (dentro.get(mercado) ?? 0) + v);
+  m.set(k, dentro);
+};
+
 /**
- * What each supplier delivers in a cycle, line by line: five queries whatever the size of the
- * cycle. Closing the cycle and every supplier report use this one computation.
+ * What each supplier delivers in a cycle, line by line and market by market: five queries whatever
+ * the size of the cycle (six when it has lots). Closing the cycle and every supplier report use
+ * this one computation. Baskets count in their market (ciclocesta.mercadoId), lots in theirs, and
+ * extras as they were ordered (pedidoproduto.mercadoId) or published (cicloproduto.mercadoId).
  */
 export async function entregasDoCiclo(db: Db, cicloid: number): Promise<EntregaDaLinha[]> {
   const [linhas, composicoes, cestasPedidas, extras, vendidos] = await Promise.all([
@@ -188,54 +234,85 @@ export async function entregasDoCiclo(db: Db, cicloid: number): Promise<EntregaD
       .selectFrom('composicaoproduto as cp')
       .innerJoin('composicao as c', 'c.id', 'cp.composicaoid')
       .innerJoin('ciclocesta as cc', 'cc.id', 'c.cicloCestaId')
-      .select(['cp.ofertaProdutoId', 'cp.quantidadePorCestaMilesimos', 'c.cicloCestaId', 'c.quantidadeCestas'])
+      .select(['cp.ofertaProdutoId', 'cp.quantidadePorCestaMilesimos', 'c.cicloCestaId', 'c.quantidadeCestas', 'cc.mercadoId'])
       .where('cc.cicloid', '=', cicloid)
       .execute(),
     db
       .selectFrom('pedidoproduto as pp')
       .innerJoin('pedido as p', 'p.id', 'pp.pedidoid')
-      .select(['pp.cicloCestaId'])
+      .select(['pp.cicloCestaId', 'pp.mercadoId'])
       .select((eb) => eb.fn.sum<number>('pp.quantidadeMilesimos').as('m'))
       .where('p.cicloid', '=', cicloid)
       .where('p.finalizado', '=', true)
       .where('pp.cicloCestaId', 'is not', null)
-      .groupBy('pp.cicloCestaId')
+      .groupBy(['pp.cicloCestaId', 'pp.mercadoId'])
       .execute(),
     extrasPublicados(db, cicloid),
     db
       .selectFrom('pedidoproduto as pp')
       .innerJoin('pedido as p', 'p.id', 'pp.pedidoid')
       .innerJoin('cicloproduto as cp', 'cp.id', 'pp.cicloProdutoId')
-      .select(['cp.produtoId', 'p.finalizado'])
+      .select(['cp.produtoId', 'p.finalizado', 'pp.mercadoId'])
       .select((eb) => eb.fn.sum<number>('pp.quantidadeMilesimos').as('m'))
       .where('p.cicloid', '=', cicloid)
-      .groupBy(['cp.produtoId', 'p.finalizado'])
+      .groupBy(['cp.produtoId', 'p.finalizado', 'pp.mercadoId'])
       .execute(),
   ]);
-  const pedidasPorCesta = new Map(cestasPedidas.map((c) => [c.cicloCestaId, Math.round(Number(c.m) / 1000)]));
-  const soma = (m: Map<number, number>, k: number, v: number) => m.set(k, (m.get(k) ?? 0) + v);
-  const planejadoCestas = new Map<number, number>();
-  const pedidoCestas = new Map<number, number>();
+  // Lots only exist in cycles with lote markets: no query for the others.
+  const lotes = linhas.some((l) => l.paraLotesMil > 0)
+    ? await db
+      .selectFrom('loteproduto as lp')
+      .innerJoin('lote as l', 'l.id', 'lp.loteid')
+      .select(['lp.ofertaProdutoId', 'l.mercadoId'])
+      .select((eb) => eb.fn.sum<number>('lp.quantidadeMilesimos').as('m'))
+      .where('l.cicloid', '=', cicloid)
+      .groupBy(['lp.ofertaProdutoId', 'l.mercadoId'])
+      .execute()
+    : [];
+  // Baskets ordered per (cycle basket, market it was bought in).
+  const pedidasPorCesta = new Map<number, PorMercado>();
+  for (const c of cestasPedidas) somarEm(pedidasPorCesta, c.cicloCestaId ?? 0, c.mercadoId, Math.round(Number(c.m) / 1000));
+  const paraCestas = new Map<number, PorMercado>();
+  const pedidoCestas = new Map<number, PorMercado>();
   for (const c of composicoes) {
-    soma(planejadoCestas, c.ofertaProdutoId, c.quantidadePorCestaMilesimos * c.quantidadeCestas);
-    soma(pedidoCestas, c.ofertaProdutoId, c.quantidadePorCestaMilesimos * (pedidasPorCesta.get(c.cicloCestaId ?? 0) ?? 0));
+    somarEm(paraCestas, c.ofertaProdutoId, c.mercadoId, c.quantidadePorCestaMilesimos * c.quantidadeCestas);
+    for (const [mercado, n] of pedidasPorCesta.get(c.cicloCestaId ?? 0) ?? []) somarEm(pedidoCestas, c.ofertaProdutoId, mercado, c.quantidadePorCestaMilesimos * n);
   }
-  const publicados = new Map<number, number>();
-  for (const e of extras) soma(publicados, e.produtoId, e.publicadoMil);
-  const confirmados = new Map<number, number>();
-  const reservados = new Map<number, number>();
+  const paraLotes = new Map<number, PorMercado>();
+  for (const l of lotes) somarEm(paraLotes, l.ofertaProdutoId, l.mercadoId, Number(l.m));
+  const publicados = new Map<number, PorMercado>();
+  for (const e of extras) somarEm(publicados, e.produtoId, e.mercadoId, e.publicadoMil);
+  const confirmados = new Map<number, PorMercado>();
+  const reservados = new Map<number, PorMercado>();
   for (const v of vendidos) {
-    soma(reservados, v.produtoId, Number(v.m));
-    if (v.finalizado) soma(confirmados, v.produtoId, Number(v.m));
+    somarEm(reservados, v.produtoId, v.mercadoId, Number(v.m));
+    if (v.finalizado) somarEm(confirmados, v.produtoId, v.mercadoId, Number(v.m));
   }
-  const extraPlanejado = atribuirExtras(linhas, publicados);
-  const extraPedido = atribuirExtras(linhas, confirmados);
-  const extraReservado = atribuirExtras(linhas, reservados);
-  // A lot is ordered as it is composed: its buyer is named, so planned and ordered are the same.
-  return linhas.map((l) => ({
-    linha: l,
-    planejadoMil: (planejadoCestas.get(l.ofertaProdutoId) ?? 0) + l.paraLotesMil + (extraPlanejado.get(l.ofertaProdutoId) ?? 0),
-    pedidoMil: (pedidoCestas.get(l.ofertaProdutoId) ?? 0) + l.paraLotesMil + (extraPedido.get(l.ofertaProdutoId) ?? 0),
-    extrasReservadosMil: extraReservado.get(l.ofertaProdutoId) ?? 0,
-  }));
+  const extraPlanejado = atribuirExtrasPorMercado(linhas, publicados);
+  const extraPedido = atribuirExtrasPorMercado(linhas, confirmados);
+  const extraReservado = atribuirExtrasPorMercado(linhas, reservados);
+  const de = (m: Map<number, PorMercado>, l: LinhaOfertada, mercado: ChaveMercado) => m.get(l.ofertaProdutoId)?.get(mercado) ?? 0;
+  return linhas.map((l) => {
+    const mercados = new Set<ChaveMercado>([null]);
+    for (const m of [paraCestas, pedidoCestas, paraLotes, extraPlanejado, extraPedido, extraReservado]) for (const k of m.get(l.ofertaProdutoId)?.keys() ?? []) mercados.add(k);
+    // A lot is ordered as it is composed: its buyer is named, so planned and ordered are the same.
+    const partes = [...mercados].sort((a, b) => (a ?? 0) - (b ?? 0)).map((mercadoId): ParteDaLinhaNoMercado => {
+      const cestas = de(paraCestas, l, mercadoId);
+      const doLote = de(paraLotes, l, mercadoId);
+      return {
+        mercadoId, paraCestasMil: cestas, paraLotesMil: doLote,
+        planejadoMil: cestas + doLote + de(extraPlanejado, l, mercadoId),
+        pedidoMil: de(pedidoCestas, l, mercadoId) + doLote + de(extraPedido, l, mercadoId),
+        extrasReservadosMil: de(extraReservado, l, mercadoId),
+      };
+    });
+    const total = (f: (p: ParteDaLinhaNoMercado) => number) => partes.reduce((s, p) => s + f(p), 0);
+    return {
+      linha: l,
+      planejadoMil: total((p) => p.planejadoMil),
+      pedidoMil: total((p) => p.pedidoMil),
+      extrasReservadosMil: total((p) => p.extrasReservadosMil),
+      porMercado: partes.filter((p, i) => i === 0 && partes.length === 1 || p.planejadoMil + p.pedidoMil + p.extrasReservadosMil > 0),
+    };
+  });
 }

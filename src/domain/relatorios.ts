@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/banco.ts';
 import { ehConsumidor, ehFornecedor, veTudo, type Ator } from './acesso.ts';
-import { entregasDoCiclo } from './alocacao.ts';
+import { entregasDoCiclo, type ChaveMercado } from './alocacao.ts';
 import { faseDoCiclo, type Fase } from './ciclos.ts';
 import { naUnidadeEscolhida } from './composicao.ts';
 import { formatarQuantidade, valorDaQuantidade } from '../decimal.ts';
-import { NaoEncontrado } from './erros.ts';
+import { Invalido, NaoEncontrado } from './erros.ts';
 import { horarioDeRetiradaTexto } from './tempo.ts';
 import { carregarPedidosDoCiclo, type Pedido, type Taxa } from './pedidos.ts';
 import { lerPapeis } from './papeis.ts';
@@ -82,6 +82,8 @@ export interface Relatorio {
   readonly conferencia?: Conferencia;
   /** Printed, each group starts on a page of its own (a delivery point's sheet). */
   readonly paginaPorGrupo?: boolean;
+  /** The markets of the report's cycles, for the page's market filter (absent: none to offer). */
+  readonly mercados?: readonly MercadoDosCiclos[];
 }
 
 export interface Conferencia {
@@ -159,10 +161,88 @@ export function cicloAtual(ciclos: ReadonlyArray<{ id: number; fase: Fase }>): n
   return comecado?.id ?? ciclos.at(-1)?.id ?? null;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Which markets (DOMAIN.md, Markets in cycles): every report can be filtered and grouped by market.
+
+export interface MercadoDosCiclos {
+  readonly id: number;
+  readonly nome: string;
+}
+
+/** The markets the cycles serve, each once, in their order of service (the first cycle's first). */
+export async function mercadosDosCiclos(db: Db, cicloids: readonly number[]): Promise<MercadoDosCiclos[]> {
+  if (cicloids.length === 0) return [];
+  const linhas = await db
+    .selectFrom('ciclomercado as cm')
+    .innerJoin('mercado as m', 'm.id', 'cm.mercadoId')
+    .select(['cm.cicloid', 'cm.mercadoId', 'm.nome', 'cm.ordemAtendimento'])
+    .where('cm.cicloid', 'in', [...cicloids])
+    .orderBy('cm.ordemAtendimento')
+    .orderBy('cm.mercadoId')
+    .execute();
+  const vistos = new Map<number, MercadoDosCiclos>();
+  for (const cicloid of cicloids) for (const l of linhas) if (l.cicloid === cicloid && !vistos.has(l.mercadoId)) vistos.set(l.mercadoId, { id: l.mercadoId, nome: l.nome });
+  return [...vistos.values()];
+}
+
+/** The market a report is narrowed to, and whether the actor reads it as the market's AdminMercado. */
+interface FiltroDeMercado {
+  readonly mercadoId: number;
+  readonly nome: string;
+  /** The actor administers it: they read everyone's figures in it (and only in it). */
+  readonly doMercado: boolean;
+}
+
+/** What a report knows of markets: those of its cycles, and the one it is narrowed to. */
+interface Mercados {
+  readonly lista: readonly MercadoDosCiclos[];
+  readonly filtro: FiltroDeMercado | null;
+}
+
+/**
+ * The markets of a report's cycles and its optional `mercadoId`, which must be one of them: 400
+ * naming the market otherwise, never a silently empty report.
+ */
+async function mercadosDoRelatorio(db: Db, ator: Ator, ciclos: ReadonlyArray<{ id: number; nome: string }>, mercadoId: number | null): Promise<Mercados> {
+  const lista = await mercadosDosCiclos(db, ciclos.map((c) => c.id));
+  if (mercadoId === null) return { lista, filtro: null };
+  const mercado = lista.find((m) => m.id === mercadoId);
+  if (mercado === undefined) {
+    const existe = await db.selectFrom('mercado').select('nome').where('id', '=', mercadoId).executeTakeFirst();
+    const onde = ciclos.length === 1 ? `o ciclo ${ciclos[0]?.nome ?? ''}` : 'os ciclos escolhidos';
+    const mensagem = existe === undefined ? `Não encontramos o mercado ${mercadoId}` : `O mercado ${existe.nome} não atende ${onde}`;
+    throw new Invalido('MERCADO_FORA_DO_CICLO', mensagem, { mercadoId: mensagem });
+  }
+  const doMercado = !veTudo(ator) && ator.usuarioid !== null && await administraOMercado(db, ator.usuarioid, mercadoId);
+  return { lista, filtro: { mercadoId, nome: mercado.nome, doMercado } };
+}
+
+const SEM_MERCADO = 'Sem mercado';
+
+/** A row's market as people read it, and its place among the groups (order of service; none last). */
+function nomeDoMercado(m: Mercados, mercadoId: ChaveMercado): string {
+  return mercadoId === null ? SEM_MERCADO : m.lista.find((x) => x.id === mercadoId)?.nome ?? `Mercado ${mercadoId}`;
+}
+
+function ordemDoMercado(m: Mercados, nome: string): number {
+  const i = m.lista.findIndex((x) => x.nome === nome);
+  return i === -1 ? m.lista.length : i;
+}
+
+/** Only the market the report is narrowed to, if any. */
+const noFiltro = (m: Mercados, mercadoId: ChaveMercado) => m.filtro === null || m.filtro.mercadoId === mercadoId;
+
+/** The report, offering its cycles' markets to filter by when there are any. */
+const comMercadosDoCiclo = (r: Relatorio, m: Mercados): Relatorio => (m.lista.length === 0 ? r : { ...r, mercados: m.lista });
+
+/** A line a subtitle ends with: the market it is narrowed to. */
+const soOMercado = (m: Mercados) => (m.filtro === null ? '' : ` · só ${m.filtro.nome}`);
+
 /** One collator for every sort: String#localeCompare builds one per call, which dominates big reports. */
 const ordemPtBr = new Intl.Collator('pt-BR').compare;
 
-const so = (ator: Ator, fornecedorId: number) => veTudo(ator) || fornecedorId === ator.usuarioid;
+/** A supplier's rows: everyone's for admins and info, and for a market's AdminMercado in that market. */
+const so = (ator: Ator, fornecedorId: number, m: Mercados | null = null) => veTudo(ator) || m?.filtro?.doMercado === true || fornecedorId === ator.usuarioid;
 
 // ---------------------------------------------------------------------------------------------
 // Supplier reports.
@@ -178,58 +258,82 @@ const COLUNAS_FORNECEDORES: readonly Coluna[] = [
   { chave: 'valorTotal', titulo: 'Valor', tipo: 'dinheiro', soma: true },
 ];
 
-/** Rows of what each supplier delivers: planned and ordered per product, for the given cycles. */
-async function linhasDosFornecedores(db: Db, ator: Ator, cicloids: readonly number[]): Promise<LinhaRelatorio[]> {
-  const ciclos = await ciclosPorId(db, cicloids);
+/**
+ * Rows of what each supplier delivers: planned and ordered per product, for the given cycles. With
+ * markets, one row per product and market (the `mercado` column), in the markets' order of service.
+ */
+async function linhasDosFornecedores(db: Db, ator: Ator, ciclos: ReadonlyArray<{ id: number; nome: string }>, m: Mercados): Promise<LinhaRelatorio[]> {
+  const comMercados = m.lista.length > 0;
   const linhas: LinhaRelatorio[] = [];
   for (const ciclo of ciclos) {
     for (const e of await entregasDoCiclo(db, ciclo.id)) {
-      if (!so(ator, e.linha.fornecedorId) || (e.planejadoMil === 0 && e.pedidoMil === 0)) continue;
-      linhas.push({
-        fornecedor: e.linha.fornecedor, fornecedorId: e.linha.fornecedorId, ciclo: ciclo.nome, produto: e.linha.produto, unidade: e.linha.unidade,
-        planejado: e.planejadoMil, quantidade: e.pedidoMil, valorUnitario: e.linha.valorCentavos, valorTotal: valorDaQuantidade(e.linha.valorCentavos, e.pedidoMil),
-      });
+      if (!so(ator, e.linha.fornecedorId, m)) continue;
+      const base = { fornecedor: e.linha.fornecedor, fornecedorId: e.linha.fornecedorId, ciclo: ciclo.nome, produto: e.linha.produto, unidade: e.linha.unidade, valorUnitario: e.linha.valorCentavos };
+      if (!comMercados) {
+        if (e.planejadoMil === 0 && e.pedidoMil === 0) continue;
+        linhas.push({ ...base, planejado: e.planejadoMil, quantidade: e.pedidoMil, valorTotal: valorDaQuantidade(e.linha.valorCentavos, e.pedidoMil) });
+        continue;
+      }
+      for (const parte of e.porMercado) {
+        if (!noFiltro(m, parte.mercadoId) || (parte.planejadoMil === 0 && parte.pedidoMil === 0)) continue;
+        linhas.push({ mercado: nomeDoMercado(m, parte.mercadoId), ...base, planejado: parte.planejadoMil, quantidade: parte.pedidoMil, valorTotal: valorDaQuantidade(e.linha.valorCentavos, parte.pedidoMil) });
+      }
     }
   }
-  return linhas.sort((a, b) => ordemPtBr(String(a.fornecedor), String(b.fornecedor)) || (a.fornecedorId as number) - (b.fornecedorId as number));
+  return linhas.sort((a, b) => (comMercados ? ordemDoMercado(m, String(a.mercado)) - ordemDoMercado(m, String(b.mercado)) : 0)
+    || ordemPtBr(String(a.fornecedor), String(b.fornecedor)) || (a.fornecedorId as number) - (b.fornecedorId as number));
 }
 
-/** /pedidosfornecedorestodos/:id and /pedidosfornecedoresciclos: per supplier, with subtotals. */
-export async function relatorioDosFornecedores(db: Db, ator: Ator, cicloids: readonly number[], hoje: string): Promise<Relatorio> {
+const COLUNA_MERCADO: Coluna = { chave: 'mercado', titulo: 'Mercado', tipo: 'texto' };
+
+/**
+ * /pedidosfornecedorestodos/:id and /pedidosfornecedoresciclos (and its CSV): per supplier, with
+ * subtotals; in cycles with markets, per market (a supplier's value in each market is what it
+ * ordered there at the supplier's price). `mercadoId` narrows it to one market of the cycles.
+ */
+export async function relatorioDosFornecedores(db: Db, ator: Ator, cicloids: readonly number[], hoje: string, mercadoId: number | null = null): Promise<Relatorio> {
   const ciclos = await ciclosPorId(db, cicloids);
+  const m = await mercadosDoRelatorio(db, ator, ciclos, mercadoId);
   const abertos = ciclos.some((c) => hoje <= c.dataPedidoFim);
-  const colunas = COLUNAS_FORNECEDORES.filter((c) => (cicloids.length > 1 || c.chave !== 'ciclo'));
-  return montarRelatorio(
+  const comMercados = m.lista.length > 0;
+  const colunas = [...(comMercados ? [COLUNA_MERCADO] : []), ...COLUNAS_FORNECEDORES.filter((c) => (cicloids.length > 1 || c.chave !== 'ciclo'))];
+  return comMercadosDoCiclo(montarRelatorio(
     'Pedidos aos fornecedores',
-    `${ciclos.map((c) => c.nome).join(', ')}${abertos ? ' · pedidos ainda abertos: "Planejado" usa a composição e todos os extras publicados' : ''}`,
+    `${ciclos.map((c) => c.nome).join(', ')}${soOMercado(m)}${abertos ? ' · pedidos ainda abertos: "Planejado" usa a composição e todos os extras publicados' : ''}`,
     colunas,
-    await linhasDosFornecedores(db, ator, cicloids),
-    'fornecedor',
-  );
+    await linhasDosFornecedores(db, ator, ciclos, m),
+    comMercados ? 'mercado' : 'fornecedor',
+  ), m);
 }
 
-/** /pedidosfornecedoressobra/:id: per supplier × product, offered / to baskets / to extras / left over. */
+/**
+ * /pedidosfornecedoressobra/:id: per supplier × product, offered / to baskets / to lots / to extras /
+ * left over. What is left of a line is the cycle's, shared by all its markets: it is not split
+ * per market (the page says so), and lots take from it like baskets.
+ */
 export async function relatorioDeSobra(db: Db, ator: Ator, cicloid: number): Promise<Relatorio> {
   const [ciclo] = await ciclosPorId(db, [cicloid]);
+  const comMercados = (await mercadosDosCiclos(db, [cicloid])).length > 0;
   const linhas: LinhaRelatorio[] = [];
   for (const e of await entregasDoCiclo(db, cicloid)) {
     if (!so(ator, e.linha.fornecedorId)) continue;
-    const sobra = e.linha.ofertadoMil - e.linha.paraCestasMil - e.extrasReservadosMil;
+    const sobra = e.linha.ofertadoMil - e.linha.paraCestasMil - e.linha.paraLotesMil - e.extrasReservadosMil;
     linhas.push({
       fornecedor: e.linha.fornecedor, produto: e.linha.produto, unidade: e.linha.unidade, ofertado: e.linha.ofertadoMil,
-      paraCestas: e.linha.paraCestasMil, paraExtras: e.extrasReservadosMil, sobra, valorUnitario: e.linha.valorCentavos,
+      paraCestas: e.linha.paraCestasMil, ...(comMercados ? { paraLotes: e.linha.paraLotesMil } : {}), paraExtras: e.extrasReservadosMil, sobra, valorUnitario: e.linha.valorCentavos,
       valorSobra: valorDaQuantidade(e.linha.valorCentavos, Math.max(0, sobra)),
     });
   }
   return montarRelatorio(
     'Sobra das ofertas',
-    ciclo?.nome ?? '',
+    `${ciclo?.nome ?? ''}${comMercados ? ' · a sobra de cada linha é do ciclo, a mesma para todos os mercados: por isso este relatório não se divide por mercado' : ''}`,
     [
       { chave: 'fornecedor', titulo: 'Fornecedor', tipo: 'texto' },
       { chave: 'produto', titulo: 'Produto', tipo: 'texto' },
       { chave: 'unidade', titulo: 'Unidade', tipo: 'texto' },
       { chave: 'ofertado', titulo: 'Ofertado', tipo: 'quantidade' },
       { chave: 'paraCestas', titulo: 'Para cestas', tipo: 'quantidade' },
+      ...(comMercados ? [{ chave: 'paraLotes', titulo: 'Para lotes', tipo: 'quantidade' as const }] : []),
       { chave: 'paraExtras', titulo: 'Para extras', tipo: 'quantidade' },
       { chave: 'sobra', titulo: 'Sobra', tipo: 'quantidade' },
       { chave: 'valorUnitario', titulo: 'Valor unitário', tipo: 'dinheiro' },
@@ -240,9 +344,16 @@ export async function relatorioDeSobra(db: Db, ator: Ator, cicloid: number): Pro
   );
 }
 
-/** /relatorioprodutosciclos: per product across cycles (a supplier sees their own lines only). */
-export async function relatorioDeProdutos(db: Db, ator: Ator, cicloids: readonly number[]): Promise<Relatorio> {
+/**
+ * /relatorioprodutosciclos: per product across cycles (a supplier sees their own lines only). In
+ * cycles with markets, per market: what each market's baskets, extras and lots take of each
+ * product. What is offered and left over is the cycle's, not a market's (see the surplus report),
+ * so those columns are only in the report of cycles without markets.
+ */
+export async function relatorioDeProdutos(db: Db, ator: Ator, cicloids: readonly number[], mercadoId: number | null = null): Promise<Relatorio> {
   const ciclos = await ciclosPorId(db, cicloids);
+  const m = await mercadosDoRelatorio(db, ator, ciclos, mercadoId);
+  if (m.lista.length > 0) return produtosPorMercado(db, ator, ciclos, m);
   const porProduto = new Map<string, { produto: string; unidade: string; ofertado: number; paraCestas: number; extras: number; valor: number }>();
   for (const ciclo of ciclos) {
     for (const e of await entregasDoCiclo(db, ciclo.id)) {
@@ -275,10 +386,45 @@ export async function relatorioDeProdutos(db: Db, ator: Ator, cicloids: readonly
   );
 }
 
+/** The product report of cycles with markets: grouped by market, each product's part in it. */
+async function produtosPorMercado(db: Db, ator: Ator, ciclos: ReadonlyArray<{ id: number; nome: string }>, m: Mercados): Promise<Relatorio> {
+  const porProduto = new Map<string, { mercado: string; produto: string; unidade: string; paraCestas: number; paraLotes: number; extras: number; valor: number }>();
+  for (const ciclo of ciclos) {
+    for (const e of await entregasDoCiclo(db, ciclo.id)) {
+      if (!so(ator, e.linha.fornecedorId, m)) continue;
+      for (const parte of e.porMercado) {
+        if (!noFiltro(m, parte.mercadoId) || parte.paraCestasMil + parte.paraLotesMil + parte.extrasReservadosMil === 0) continue;
+        const mercado = nomeDoMercado(m, parte.mercadoId);
+        const chave = `${mercado}\u0000${e.linha.produto}\u0000${e.linha.unidade}`;
+        const p = porProduto.get(chave) ?? { mercado, produto: e.linha.produto, unidade: e.linha.unidade, paraCestas: 0, paraLotes: 0, extras: 0, valor: 0 };
+        p.paraCestas += parte.paraCestasMil;
+        p.paraLotes += parte.paraLotesMil;
+        p.extras += parte.extrasReservadosMil;
+        p.valor += valorDaQuantidade(e.linha.valorCentavos, parte.paraCestasMil + parte.paraLotesMil + parte.extrasReservadosMil);
+        porProduto.set(chave, p);
+      }
+    }
+  }
+  return comMercadosDoCiclo(montarRelatorio(
+    'Produtos dos ciclos',
+    `${ciclos.map((c) => c.nome).join(', ')}${soOMercado(m)} · por mercado; o ofertado e a sobra são do ciclo inteiro (veja a sobra das ofertas)`,
+    [
+      COLUNA_MERCADO,
+      { chave: 'produto', titulo: 'Produto', tipo: 'texto' },
+      { chave: 'unidade', titulo: 'Unidade', tipo: 'texto' },
+      { chave: 'paraCestas', titulo: 'Nas cestas', tipo: 'quantidade' },
+      { chave: 'extras', titulo: 'Pedido como extra', tipo: 'quantidade' },
+      { chave: 'paraLotes', titulo: 'Nos lotes', tipo: 'quantidade' },
+      { chave: 'valor', titulo: 'Valor (cestas, extras e lotes)', tipo: 'dinheiro', soma: true },
+    ],
+    [...porProduto.values()].sort((a, b) => ordemDoMercado(m, a.mercado) - ordemDoMercado(m, b.mercado) || ordemPtBr(a.produto, b.produto)),
+    'mercado',
+  ), m);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Consumer report.
 
-/** /pedidosconsumidoresciclos: per consumer, baskets and extras, fee, delivery point (a consumer sees their own). */
 /**
  * /pedidosconsumidoresciclos: each order's lines and fees. In cycles with markets each line says
  * its market and each market's fee is its own line; with `mercadoId`, only what was bought in
@@ -286,9 +432,10 @@ export async function relatorioDeProdutos(db: Db, ator: Ator, cicloids: readonly
  */
 export async function relatorioDosConsumidores(db: Db, ator: Ator, cicloids: readonly number[], taxa: Taxa, mercadoId: number | null = null): Promise<Relatorio> {
   const ciclos = await ciclosPorId(db, cicloids);
+  const m = await mercadosDoRelatorio(db, ator, ciclos, mercadoId);
   const linhas: LinhaRelatorio[] = [];
   let comMercados = mercadoId !== null;
-  const doMercado = mercadoId !== null && ator.usuarioid !== null && !veTudo(ator) && await administraOMercado(db, ator.usuarioid, mercadoId);
+  const doMercado = m.filtro?.doMercado === true;
   for (const ciclo of ciclos) {
     const pedidos = await carregarPedidosDoCiclo(db, ciclo.id, veTudo(ator) || doMercado ? null : (ator.usuarioid ?? -1), taxa);
     for (const p of pedidos) {
@@ -306,10 +453,9 @@ export async function relatorioDosConsumidores(db: Db, ator: Ator, cicloids: rea
   }
   // A cycle without markets keeps the report it always had: no market column, no market key.
   const semMercado = (l: LinhaRelatorio): LinhaRelatorio => Object.fromEntries(Object.entries(l).filter(([k]) => k !== 'mercado'));
-  const mercado = mercadoId === null ? null : await db.selectFrom('mercado').select('nome').where('id', '=', mercadoId).executeTakeFirst();
-  return montarRelatorio(
+  return comMercadosDoCiclo(montarRelatorio(
     'Pedidos dos consumidores',
-    `${ciclos.map((c) => c.nome).join(', ')}${mercado === null ? '' : ` · só ${mercado?.nome ?? `o mercado ${mercadoId}`}`}`,
+    `${ciclos.map((c) => c.nome).join(', ')}${soOMercado(m)}`,
     [
       { chave: 'consumidor', titulo: 'Consumidor', tipo: 'texto' },
       ...(cicloids.length > 1 ? [{ chave: 'ciclo', titulo: 'Ciclo', tipo: 'texto' as const }] : []),
@@ -323,7 +469,7 @@ export async function relatorioDosConsumidores(db: Db, ator: Ator, cicloids: rea
     ],
     (comMercados ? linhas : linhas.map(semMercado)).sort((a, b) => ordemPtBr(String(a.consumidor), String(b.consumidor))),
     'consumidor',
-  );
+  ), m);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -400,6 +546,8 @@ export async function relatorioDeMovimentacoes(db: Db, ator: Ator, filtro: Filtr
  */
 export interface DocumentoDeEntrega {
   readonly ciclo: { id: number; nome: string; dataRetiradaInicio: string; dataRetiradaFim: string };
+  /** The market the document is narrowed to; null: the whole cycle. */
+  readonly mercado: string | null;
   /** Confirmed orders, and what they add up to with the fee, in cents. */
   readonly pedidos: number;
   readonly totalCentavos: number;
@@ -423,43 +571,79 @@ const COLUNAS_MONTAGEM: readonly Coluna[] = [
   { chave: 'unidade', titulo: 'Unidade', tipo: 'texto' },
 ];
 
+/** A delivery point's sheet in a cycle with markets: a row per consumer and market, with its fee. */
+const COLUNAS_PONTOS_MERCADOS: readonly Coluna[] = [
+  { chave: 'ponto', titulo: 'Ponto de entrega', tipo: 'texto' },
+  { chave: 'consumidor', titulo: 'Consumidor', tipo: 'texto' },
+  { chave: 'telefone', titulo: 'Telefone', tipo: 'texto' },
+  { chave: 'mercado', titulo: 'Mercado', tipo: 'texto' },
+  { chave: 'itens', titulo: 'Itens', tipo: 'texto' },
+  { chave: 'taxa', titulo: 'Taxa do mercado', tipo: 'dinheiro', soma: true },
+  { chave: 'valor', titulo: 'Valor com taxa', tipo: 'dinheiro', soma: true },
+];
+
 /** The receiving sheet: the supplier report's columns for one cycle, without the plan. */
 const COLUNAS_RECEBIMENTO = COLUNAS_FORNECEDORES.filter((c) => c.chave !== 'ciclo' && c.chave !== 'planejado');
 
 /** One order's lines in a cell: "2 × Pequena; 1,5 kg tomate". */
-function itensDoPedido(p: Pedido): string {
-  return p.produtos.map((l) => `${formatarQuantidade(l.quantidadeMilesimos)} ${l.tipo === 'cesta' ? '×' : l.unidade} ${l.nome}`).join('; ');
+function itensDoPedido(linhas: Pedido['produtos']): string {
+  return linhas.map((l) => `${formatarQuantidade(l.quantidadeMilesimos)} ${l.tipo === 'cesta' ? '×' : l.unidade} ${l.nome}`).join('; ');
+}
+
+/** An order seen from one market: only its lines and its fee there; null when it bought nothing there. */
+function pedidoNoMercado(p: Pedido, mercadoId: number): Pedido | null {
+  const produtos = p.produtos.filter((l) => l.mercadoId === mercadoId);
+  const partes = p.partes.filter((x) => x.mercadoId === mercadoId);
+  if (produtos.length === 0) return null;
+  const totalCentavos = partes.reduce((s, x) => s + x.subtotalCentavos, 0);
+  const taxaCentavos = partes.reduce((s, x) => s + x.taxaCentavos, 0);
+  return { ...p, produtos, partes, totalCentavos, taxaCentavos, totalComTaxaCentavos: totalCentavos + taxaCentavos };
 }
 
 /**
  * Delivered and charged: confirmed orders only; the unconfirmed ones are listed apart. A consumer
  * sees their own entry, a supplier their own receiving sheet; admins and info see everything.
  */
-export async function documentoDeEntrega(db: Db, ator: Ator, cicloid: number, taxa: Taxa): Promise<DocumentoDeEntrega> {
+export async function documentoDeEntrega(db: Db, ator: Ator, cicloid: number, taxa: Taxa, mercadoId: number | null = null): Promise<DocumentoDeEntrega> {
   const [ciclo] = await ciclosPorId(db, [cicloid]);
   if (ciclo === undefined) throw new NaoEncontrado('CICLO_NAO_ENCONTRADO', `Não encontramos o ciclo ${cicloid}`);
-  const todos = veTudo(ator);
+  const m = await mercadosDoRelatorio(db, ator, [ciclo], mercadoId);
+  // A market's AdminMercado reads that market's whole document, as the coordination does.
+  const todos = veTudo(ator) || m.filtro?.doMercado === true;
   // Only one's own order for a consumer; none for a supplier, whose part is the receiving sheet.
   const alvo = todos ? null : ehConsumidor(ator) ? (ator.usuarioid ?? -1) : -1;
-  const todosOsPedidos = await carregarPedidosDoCiclo(db, cicloid, alvo, taxa);
+  const doCiclo = await carregarPedidosDoCiclo(db, cicloid, alvo, taxa);
+  const filtro = m.filtro;
+  const todosOsPedidos = filtro === null ? doCiclo : doCiclo.map((p) => pedidoNoMercado(p, filtro.mercadoId)).filter((p) => p !== null);
   const pedidos = todosOsPedidos.filter((p) => p.finalizado);
   const pendentes = todosOsPedidos.filter((p) => !p.finalizado);
   const contatos = new Map(
     (todosOsPedidos.length === 0 ? [] : await db.selectFrom('usuario').select(['id', 'celular']).where('id', 'in', todosOsPedidos.map((p) => p.usuario.id)).execute()).map((u) => [u.id, u.celular]),
   );
-  const linhaDoPedido = (p: Pedido) => ({ ponto: p.pontoEntrega.nome, consumidor: p.usuario.nome, telefone: contatos.get(p.usuario.id) ?? null, itens: itensDoPedido(p), valor: p.totalComTaxaCentavos });
-  const porPontoEPessoa = (a: { ponto: string; consumidor: string }, b: { ponto: string; consumidor: string }) => ordemPtBr(a.ponto, b.ponto) || ordemPtBr(a.consumidor, b.consumidor);
+  const comMercados = m.lista.length > 0;
+  // With markets, each consumer's lines come market by market (in order of service), each with its fee.
+  const linhasDoPedido = (p: Pedido): LinhaRelatorio[] => {
+    const base = { ponto: p.pontoEntrega.nome, consumidor: p.usuario.nome, telefone: contatos.get(p.usuario.id) ?? null };
+    if (!comMercados) return [{ ...base, itens: itensDoPedido(p.produtos), valor: p.totalComTaxaCentavos }];
+    return [...p.partes]
+      .sort((a, b) => ordemDoMercado(m, nomeDoMercado(m, a.mercadoId)) - ordemDoMercado(m, nomeDoMercado(m, b.mercadoId)))
+      .map((x) => ({ ...base, mercado: nomeDoMercado(m, x.mercadoId), itens: itensDoPedido(p.produtos.filter((l) => l.mercadoId === x.mercadoId)), taxa: x.taxaCentavos, valor: x.subtotalCentavos + x.taxaCentavos }));
+  };
+  const colunasDosPontos = comMercados ? COLUNAS_PONTOS_MERCADOS : COLUNAS_PONTOS;
+  // Stable: a consumer's market rows keep their order of service.
+  const porPontoEPessoa = (a: LinhaRelatorio, b: LinhaRelatorio) => ordemPtBr(String(a.ponto), String(b.ponto)) || ordemPtBr(String(a.consumidor), String(b.consumidor));
   const pontos = pedidos.length === 0 ? [] : await db.selectFrom('pontoentrega').select(['id', 'nome', 'endereco', 'responsavel']).where('id', 'in', [...new Set(pedidos.map((p) => p.pontoEntrega.id))]).execute();
   // The cycle's day and hours at each point (the same for every order there).
   const horarios = new Map(pedidos.map((p) => [p.pontoEntrega.id, horarioDeRetiradaTexto(p.pontoEntrega)]));
   const notasDosPontos = new Map(
     pontos.map((p) => [p.nome, [horarios.get(p.id) ?? null, p.endereco, p.responsavel === null ? null : `Responsável: ${p.responsavel}`].filter((x) => x !== null && x !== '').join(' · ')] as const).filter(([, nota]) => nota !== ''),
   );
+  const subtitulo = `${ciclo.nome}${soOMercado(m)}`;
   const porPonto = montarRelatorio(
     'Ponto de entrega',
-    ciclo.nome,
-    COLUNAS_PONTOS,
-    pedidos.map(linhaDoPedido).sort(porPontoEPessoa),
+    subtitulo,
+    colunasDosPontos,
+    pedidos.flatMap(linhasDoPedido).sort(porPontoEPessoa),
     'ponto',
     { notas: notasDosPontos, conferencia: { titulo: 'Retirado (assinatura)', assinatura: true }, paginaPorGrupo: true },
   );
@@ -468,7 +652,7 @@ export async function documentoDeEntrega(db: Db, ator: Ator, cicloid: number, ta
   for (const p of pedidos) for (const l of p.produtos) if (l.tipo === 'cesta') cestas.set(l.nome, (cestas.get(l.nome) ?? 0) + l.quantidadeMilesimos / 1000);
   const resumo = montarRelatorio(
     'Cestas',
-    ciclo.nome,
+    subtitulo,
     [{ chave: 'cesta', titulo: 'Cesta', tipo: 'texto' }, { chave: 'quantidade', titulo: 'Quantidade', tipo: 'inteiro', soma: true }],
     [...cestas].map(([cesta, quantidade]) => ({ cesta, quantidade })),
   );
@@ -477,9 +661,9 @@ export async function documentoDeEntrega(db: Db, ator: Ator, cicloid: number, ta
   // coordination can call each person before the day.
   const naoConfirmados = montarRelatorio(
     'Pedidos não confirmados',
-    ciclo.nome,
-    COLUNAS_PONTOS,
-    pendentes.map(linhaDoPedido).sort(porPontoEPessoa),
+    subtitulo,
+    colunasDosPontos,
+    pendentes.flatMap(linhasDoPedido).sort(porPontoEPessoa),
     undefined,
     { notas: new Map([['', 'Não entram na entrega nem na cobrança enquanto não forem confirmados.']]) },
   );
@@ -501,7 +685,7 @@ export async function documentoDeEntrega(db: Db, ator: Ator, cicloid: number, ta
       .execute();
     secoes.push(montarRelatorio(
       'Montagem',
-      ciclo.nome,
+      subtitulo,
       COLUNAS_MONTAGEM,
       // Per basket in the unit the coordinator composed in: 6 unidade of eggs to count, not 0,5 dúzia.
       [...cestas.keys()].flatMap((cesta) => itens.filter((i) => i.cesta === cesta).map((i) => {
@@ -515,15 +699,16 @@ export async function documentoDeEntrega(db: Db, ator: Ator, cicloid: number, ta
   if (todos || ehFornecedor(ator)) {
     secoes.push(montarRelatorio(
       'Recebimento',
-      ciclo.nome,
-      COLUNAS_RECEBIMENTO,
-      (await linhasDosFornecedores(db, ator, [cicloid])).filter((l) => l.quantidade !== 0),
+      subtitulo,
+      [...(comMercados ? [COLUNA_MERCADO] : []), ...COLUNAS_RECEBIMENTO],
+      (await linhasDosFornecedores(db, ator, [ciclo], m)).filter((l) => l.quantidade !== 0),
       'fornecedor',
       { conferencia: { titulo: 'Recebido', assinatura: false } },
     ));
   }
   return {
     ciclo: { id: ciclo.id, nome: ciclo.nome, dataRetiradaInicio: ciclo.dataRetiradaInicio, dataRetiradaFim: ciclo.dataRetiradaFim },
+    mercado: filtro?.nome ?? null,
     pedidos: pedidos.length,
     totalCentavos: pedidos.reduce((s, p) => s + p.totalComTaxaCentavos, 0),
     secoes,

@@ -188,8 +188,9 @@ describe('mercados dentro dos ciclos (face Cestas)', () => {
     assert.equal((await admin.nav.postJson(url(`/ciclo/${c.cicloid}/lotes`), { ...lote, comprador: ' ', valorAlvo: 0, linhas: [] })).status, 400);
     // The supplier delivers the lot: it is among what the deliveries report plans and counts.
     const entregas = await admin.nav.getJson(url(`/pedidosfornecedorestodos/${c.cicloid}`));
-    const linhas = entregas.json<Envelope<{ grupos: Array<{ linhas: Array<{ produto: string; planejado: number; quantidade: number }> }> }>>().data.grupos.flatMap((g) => g.linhas);
-    assert.deepEqual(linhas.filter((l) => l.produto === `Tomate ${c.cicloid}`).map((l) => [l.planejado, l.quantidade]), [[65, 15]]);
+    const linhas = entregas.json<Envelope<{ grupos: Array<{ linhas: Array<{ mercado: string; produto: string; planejado: number; quantidade: number }> }> }>>().data.grupos.flatMap((g) => g.linhas);
+    // Per market: the baskets in the cesta market, the lot (ordered as composed) in the lote market.
+    assert.deepEqual(linhas.filter((l) => l.produto === `Tomate ${c.cicloid}`).map((l) => [l.mercado, l.planejado, l.quantidade]), [[`Cestas ${c.cicloid}`, 50, 0], [`PNAE ${c.cicloid}`, 15, 15]]);
     // A market with lots cannot leave the cycle; deleting the lot frees it.
     const sair = await admin.nav.postJson(url(`/ciclo/${c.cicloid}/mercados`), { cicloMercados: mercadosPadrao(c).slice(0, 2) });
     assert.equal(sair.status, 409);

@@ -112,7 +112,8 @@ export async function pdfDeEntrega(d: DocumentoDeEntrega): Promise<PDFKit.PDFDoc
   doc.registerFont('negrito', FONTE_NEGRITO);
   let pagina = 0;
   // The cycle and its pickup days on every page: a sheet taken to a pickup point says which day it is for.
-  const rodape = `${d.ciclo.nome} · retirada ${retirada(d)}`;
+  // Narrowed to one market, every page says so too.
+  const rodape = `${d.ciclo.nome}${d.mercado === null ? '' : ` · só ${d.mercado}`} · retirada ${retirada(d)}`;
   const numerar = () => {
     pagina++;
     const margem = doc.page.margins.bottom;
@@ -152,7 +153,9 @@ async function secao(doc: PDFKit.PDFDocument, r: Relatorio): Promise<void> {
 
 async function escrever(doc: PDFKit.PDFDocument, d: DocumentoDeEntrega): Promise<void> {
   titulo(doc, `Entrega do ${d.ciclo.nome}`, 20);
-  doc.font('normal').fontSize(11).text(`Retirada: ${retirada(d)}`);
+  doc.font('normal').fontSize(11);
+  if (d.mercado !== null) doc.text(`Só o mercado ${d.mercado}`);
+  doc.text(`Retirada: ${retirada(d)}`);
   doc.text(`Pedidos confirmados: ${d.pedidos}`);
   doc.text(`Valor total dos pedidos (com taxa): ${formatarReais(d.totalCentavos)}`);
   doc.moveDown();

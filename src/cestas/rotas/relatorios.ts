@@ -4,7 +4,7 @@ import { stringify } from 'csv-stringify';
 import type { Acao, Ator } from '../../domain/acesso.ts';
 import { NaoEncontrado } from '../../domain/erros.ts';
 import {
-  cicloAtual, ciclosParaEscolher, colunasLegiveis, documentoDeEntrega, relatorioDeMovimentacoes,
+  cicloAtual, ciclosParaEscolher, colunasLegiveis, documentoDeEntrega, mercadosDosCiclos, relatorioDeMovimentacoes,
   relatorioDeProdutos, relatorioDeSobra, relatorioDosConsumidores, relatorioDosFornecedores, type Relatorio,
 } from '../../domain/relatorios.ts';
 import { relatorioParaJson, tituloCsv, valorCsv } from '../apresentadores/relatorios.ts';
@@ -17,7 +17,7 @@ import { responder } from '../resposta.ts';
 import { lembrarCiclos } from '../sessao.ts';
 import { tempo } from '../tempo.ts';
 import type { Redesenho } from '../tipos-fastify.ts';
-import { escolhaDeCiclos, paginaRelatorios, relatoriosDoAtor, tabelaRelatorio } from '../views/relatorio.ts';
+import { escolhaDeCiclos, paginaRelatorios, relatoriosDoAtor, tabelaRelatorio, type ExtrasDoRelatorio } from '../views/relatorio.ts';
 import { CorpoCiclos, EscolhaDeCiclos, ParamsId, RelatorioJson, Relatorios, download, leitura } from '../esquemas.ts';
 
 
@@ -29,8 +29,12 @@ function nomeDeArquivo(base: string, nomes: readonly string[]): string {
 
 /** Reports: the spec's "Reports and exports" table, and /movimentacaotodos. */
 export function rotasRelatorios(app: AppTipada, ctx: ContextoCestas): void {
-  const mostrar = (req: FastifyRequest, reply: FastifyReply, r: Relatorio, extras: { csv?: string; pdf?: string } = {}) =>
+  const mostrar = (req: FastifyRequest, reply: FastifyReply, r: Relatorio, extras: ExtrasDoRelatorio = {}) =>
     responder(req, reply, { titulo: r.titulo, dados: relatorioParaJson(r), corpo: () => tabelaRelatorio(r, extras) });
+  /** A link's query with the market filter kept: `?cicloId=1&mercadoId=2`. */
+  const comMercado = (base: string, mercadoId: number | null) => (mercadoId === null ? base : `${base}${base.includes('?') ? '&' : '?'}mercadoId=${mercadoId}`);
+  /** The markets of the cycles a choice page lists. */
+  const mercadosDaEscolha = (ciclos: ReadonlyArray<{ id: number }>) => mercadosDosCiclos(ctx.banco, ciclos.map((c) => c.id));
 
   app.get('/relatorios', { config: { acesso: 'painel' }, schema: { response: leitura(Relatorios) } }, async (req, reply) => {
     const r = relatoriosDoAtor(atorDe(req), await ciclosParaEscolher(ctx.banco, tempo(ctx).hoje));
@@ -41,22 +45,29 @@ export function rotasRelatorios(app: AppTipada, ctx: ContextoCestas): void {
     mostrar(req, reply, await relatorioDeSobra(ctx.banco, atorDe(req), req.params.id)),
   );
 
+  // ?mercadoId= narrows it to one market of the cycle; the CSV and PDF links keep it.
   app.get('/pedidosfornecedorestodos/:id', { config: { acesso: 'relatoriosFornecedores' }, schema: { params: ParamsId, response: leitura(RelatorioJson) } }, async (req, reply) => {
     const { id } = req.params;
-    const r = await relatorioDosFornecedores(ctx.banco, atorDe(req), [id], tempo(ctx).hoje);
-    return mostrar(req, reply, r, { csv: `/downloadpedidosfornecedoresciclos?cicloId=${id}`, pdf: `/entregaCicloPDF/${id}` });
+    const mercadoId = lerMercadoDoRelatorio(comoEntrada(req.query));
+    const r = await relatorioDosFornecedores(ctx.banco, atorDe(req), [id], tempo(ctx).hoje, mercadoId);
+    return mostrar(req, reply, r, {
+      csv: comMercado(`/downloadpedidosfornecedoresciclos?cicloId=${id}`, mercadoId), pdf: comMercado(`/entregaCicloPDF/${id}`, mercadoId),
+      filtro: { acao: `/pedidosfornecedorestodos/${id}`, metodo: 'get', csrf: null, ciclos: [], mercadoId },
+    });
   });
 
   /** GET chooses cycles; POST shows the report of the chosen ones ({ciclos:[…]}, ciclos=1&ciclos=2, or {cicloid}). */
   function porCiclos(caminho: string, acesso: Acao, titulo: string, montar: (ator: Ator, ciclos: number[], mercadoId: number | null) => Promise<Relatorio>, csv: boolean) {
     app.get(caminho, { config: { acesso }, schema: { response: leitura(EscolhaDeCiclos) } }, async (req, reply) => {
       const ciclos = await ciclosParaEscolher(ctx.banco, tempo(ctx).hoje);
-      return responder(req, reply, { titulo, dados: { ciclos }, corpo: () => escolhaDeCiclos(caminho, ciclos, req.sessao?.csrf ?? null, null) });
+      const mercados = await mercadosDaEscolha(ciclos);
+      return responder(req, reply, { titulo, dados: { ciclos }, corpo: () => escolhaDeCiclos(caminho, ciclos, mercados, req.sessao?.csrf ?? null, null) });
     });
     // A bad choice comes back as the choice page, with the message.
     const redesenhar: Redesenho = async (req, reply, recusa) => {
       const ciclos = await ciclosParaEscolher(ctx.banco, tempo(ctx).hoje);
-      return responder(req, reply, { titulo, status: recusa.status, dados: { ciclos }, corpo: () => escolhaDeCiclos(caminho, ciclos, req.sessao?.csrf ?? null, recusa.mensagem) });
+      const mercados = await mercadosDaEscolha(ciclos);
+      return responder(req, reply, { titulo, status: recusa.status, dados: { ciclos }, corpo: () => escolhaDeCiclos(caminho, ciclos, mercados, req.sessao?.csrf ?? null, recusa.mensagem) });
     };
     // A report is read, not written: the POST answers 200 with it (no redirect).
     app.post(caminho, { config: { acesso, redesenhar }, schema: { body: CorpoCiclos, response: leitura(RelatorioJson) } }, async (req, reply) => {
@@ -64,16 +75,19 @@ export function rotasRelatorios(app: AppTipada, ctx: ContextoCestas): void {
       const corpo = comoEntrada(req.body);
       const ids = lerCiclos(corpo.ciclos === undefined && corpo.cicloid !== undefined ? { ciclos: corpo.cicloid } : corpo);
       const mercadoId = lerMercadoDoRelatorio(corpo);
-      if (!csv) return mostrar(req, reply, await montar(atorDe(req), ids, mercadoId));
+      const relatorio = await montar(atorDe(req), ids, mercadoId);
+      // The report page offers its cycles' markets, posting the same cycles again.
+      const filtro = { acao: caminho, metodo: 'post' as const, csrf: req.sessao?.csrf ?? null, ciclos: ids, mercadoId };
+      if (!csv) return mostrar(req, reply, relatorio, { filtro });
       // The spec's bare GET of the CSV exports the cycles chosen here last.
       if (req.sessao !== null) lembrarCiclos(reply, ctx.cofreSessao, req.sessao, ids, ctx.relogio.agora().getTime(), { seguro: ctx.cookiesSeguros });
-      return mostrar(req, reply, await montar(atorDe(req), ids, mercadoId), { csv: `/downloadpedidosfornecedoresciclos?ciclos=${ids.join(',')}` });
+      return mostrar(req, reply, relatorio, { csv: comMercado(`/downloadpedidosfornecedoresciclos?ciclos=${ids.join(',')}`, mercadoId), filtro });
     });
   }
 
-  porCiclos('/pedidosfornecedoresciclos', 'relatoriosFornecedores', 'Pedidos aos fornecedores', (ator, ids) => relatorioDosFornecedores(ctx.banco, ator, ids, tempo(ctx).hoje), true);
+  porCiclos('/pedidosfornecedoresciclos', 'relatoriosFornecedores', 'Pedidos aos fornecedores', (ator, ids, mercadoId) => relatorioDosFornecedores(ctx.banco, ator, ids, tempo(ctx).hoje, mercadoId), true);
   porCiclos('/pedidosconsumidoresciclos', 'relatoriosConsumidores', 'Pedidos dos consumidores', (ator, ids, mercadoId) => relatorioDosConsumidores(ctx.banco, ator, ids, ctx.config.taxa, mercadoId), false);
-  porCiclos('/relatorioprodutosciclos', 'relatoriosFornecedores', 'Produtos dos ciclos', (ator, ids) => relatorioDeProdutos(ctx.banco, ator, ids), false);
+  porCiclos('/relatorioprodutosciclos', 'relatoriosFornecedores', 'Produtos dos ciclos', (ator, ids, mercadoId) => relatorioDeProdutos(ctx.banco, ator, ids, mercadoId), false);
 
   /**
    * The cycles a CSV download exports: those the query names (`ciclos`, or one `cicloid`/`cicloId`),
@@ -96,7 +110,7 @@ export function rotasRelatorios(app: AppTipada, ctx: ContextoCestas): void {
   // thousands dots (numbers stay numbers), dates dd/mm/aaaa and headers that name the unit.
   app.get('/downloadpedidosfornecedoresciclos', { config: { acesso: 'relatoriosFornecedores' }, schema: { response: download('text/csv', 'Os pedidos aos fornecedores, em CSV para planilha em português (UTF-8 com BOM, separado por ;, decimais com vírgula)') } }, async (req, reply) => {
     const ids = await ciclosDoDownload(req);
-    const relatorio = await relatorioDosFornecedores(ctx.banco, atorDe(req), ids, tempo(ctx).hoje);
+    const relatorio = await relatorioDosFornecedores(ctx.banco, atorDe(req), ids, tempo(ctx).hoje, lerMercadoDoRelatorio(comoEntrada(req.query)));
     const nomes = (await ctx.banco.selectFrom('ciclo').select('nome').where('id', 'in', ids).orderBy('id').execute()).map((c) => c.nome);
     const colunas = colunasLegiveis(relatorio);
     // NOTE: names come from people (a supplier's own name, a product): a cell starting with = + - @,
@@ -113,10 +127,10 @@ export function rotasRelatorios(app: AppTipada, ctx: ContextoCestas): void {
   });
 
   app.get('/entregaCicloPDF/:id', { config: { acesso: 'documentoEntrega' }, schema: { params: ParamsId, response: download('application/pdf', 'O documento de entrega do ciclo, em PDF') } }, async (req, reply) => {
-    const documento = await documentoDeEntrega(ctx.banco, atorDe(req), req.params.id, ctx.config.taxa);
+    const documento = await documentoDeEntrega(ctx.banco, atorDe(req), req.params.id, ctx.config.taxa, lerMercadoDoRelatorio(comoEntrada(req.query)));
     return reply
       .type('application/pdf')
-      .header('content-disposition', `inline; filename="${nomeDeArquivo('entrega', [documento.ciclo.nome])}.pdf"`)
+      .header('content-disposition', `inline; filename="${nomeDeArquivo('entrega', [documento.ciclo.nome, ...(documento.mercado === null ? [] : [documento.mercado])])}.pdf"`)
       .send(await pdfDeEntrega(documento));
   });
 

@@ -1,4 +1,4 @@
-import { colunasLegiveis, type Celula, type Coluna, type Relatorio } from '../../domain/relatorios.ts';
+import { colunasLegiveis, type Celula, type Coluna, type MercadoDosCiclos, type Relatorio } from '../../domain/relatorios.ts';
 import { colunaNumerica as numerica, textoParaPessoas } from '../apresentadores/relatorios.ts';
 import type { Fase } from '../../domain/ciclos.ts';
 import { NOMES_FASES } from '../../domain/ciclos.ts';
@@ -11,8 +11,46 @@ function celula(c: Coluna, v: Celula): Html | string {
   return textoParaPessoas(c, v);
 }
 
+/**
+ * A report page's market filter (offering the report's `mercados`): the request that shows the
+ * report again (a GET of the same page, or a POST of the same cycles) and the market chosen.
+ */
+export interface FiltroDeMercadoDaPagina {
+  readonly acao: string;
+  readonly metodo: 'get' | 'post';
+  readonly csrf: string | null;
+  /** The cycles a POST sends again. */
+  readonly ciclos: readonly number[];
+  readonly mercadoId: number | null;
+}
+
+export interface ExtrasDoRelatorio {
+  readonly csv?: string;
+  readonly pdf?: string;
+  readonly filtro?: FiltroDeMercadoDaPagina;
+}
+
+/** The select of a cycle's markets, labelled: "Todos os mercados", or one. */
+function seletorDeMercado(mercados: readonly MercadoDosCiclos[], mercadoId: number | null): Html {
+  return html`<label for="campo-mercadoId">Mercado</label>
+    <select id="campo-mercadoId" name="mercadoId"><option value="">Todos os mercados</option>
+      ${mercados.map((m) => html`<option value="${m.id}" ${m.id === mercadoId ? html`selected` : ''}>${m.nome}</option>`)}</select>`;
+}
+
+/** The filter form above a report of cycles with markets; nothing for cycles without. */
+function filtroDeMercado(mercados: readonly MercadoDosCiclos[], f: FiltroDeMercadoDaPagina | undefined): Html | string {
+  if (f === undefined || mercados.length === 0) return '';
+  // One line above the table, left out of print (the subtitle says which market it shows).
+  return html`<form method="${f.metodo}" action="${f.acao}" class="filtros">
+    ${f.metodo === 'post' ? campoCsrf(f.csrf) : ''}
+    ${f.ciclos.map((id) => html`<input type="hidden" name="ciclos" value="${id}">`)}
+    ${seletorDeMercado(mercados, f.mercadoId)}
+    <button type="submit" class="botao secundario">Filtrar por mercado</button>
+  </form>`;
+}
+
 /** Any report as a table: group headers, rows, subtotals and the total. Prints cleanly. */
-export function tabelaRelatorio(r: Relatorio, extras: { csv?: string; pdf?: string } = {}): Html {
+export function tabelaRelatorio(r: Relatorio, extras: ExtrasDoRelatorio = {}): Html {
   const agrupado = r.grupos.length > 1 || (r.grupos[0]?.titulo ?? '') !== '';
   // The column the rows are grouped by is each group's heading already, as in the printed document.
   const colunas = colunasLegiveis(r).filter((c) => !agrupado || c.chave !== r.agrupadoPor);
@@ -23,6 +61,7 @@ export function tabelaRelatorio(r: Relatorio, extras: { csv?: string; pdf?: stri
     i === 0 ? html`<th scope="row">${rotulo}</th>` : html`<td class="${classe(c, i)}" data-rotulo="${c.titulo}">${t[c.chave] === undefined ? '' : celula(c, t[c.chave] ?? null)}</td>`,
   )}</tr>`;
   return html`<p class="nota">${r.subtitulo}</p>
+  ${filtroDeMercado(r.mercados ?? [], extras.filtro)}
   <p class="acoes-relatorio">
     ${extras.csv === undefined ? '' : html`<a class="botao secundario" href="${extras.csv}" download>Baixar CSV</a>`}
     ${extras.pdf === undefined ? '' : html`<a class="botao secundario" href="${extras.pdf}" download>Documento de entrega (PDF)</a>`}
@@ -40,8 +79,11 @@ export function tabelaRelatorio(r: Relatorio, extras: { csv?: string; pdf?: stri
   </table></div>`}`;
 }
 
-/** The cycle choice of the selection reports: a checkbox per cycle, posting `ciclos`. */
-export function escolhaDeCiclos(acao: string, ciclos: ReadonlyArray<{ id: number; nome: string; fase: Fase }>, csrf: string | null, erro: string | null): Html {
+/**
+ * The cycle choice of the selection reports: a checkbox per cycle, posting `ciclos`; and, when
+ * any listed cycle serves markets, a select of those markets (`mercadoId`).
+ */
+export function escolhaDeCiclos(acao: string, ciclos: ReadonlyArray<{ id: number; nome: string; fase: Fase }>, mercados: readonly MercadoDosCiclos[], csrf: string | null, erro: string | null): Html {
   return html`${erro === null ? '' : html`<div class="alerta" role="alert"><p>${erro}</p></div>`}
   <form method="post" action="${acao}" class="formulario">
     ${campoCsrf(csrf)}
@@ -49,6 +91,7 @@ export function escolhaDeCiclos(acao: string, ciclos: ReadonlyArray<{ id: number
       ${ciclos.map((c) => html`<div class="marcar"><input type="checkbox" id="ciclo-${c.id}" name="ciclos" value="${c.id}">
         <label for="ciclo-${c.id}">${c.nome} <small>(${NOMES_FASES[c.fase]})</small></label></div>`)}
     </fieldset>
+    ${mercados.length === 0 ? '' : html`<div class="campo">${seletorDeMercado(mercados, null)}</div>`}
     <button type="submit" class="botao">Ver relatório</button>
   </form>`;
 }
