@@ -98,6 +98,10 @@ export function sobraDaLinha(l: LinhaOfertada): number {
   return l.finalizada ? Math.max(0, l.ofertadoMil - l.paraCestasMil - l.paraLotesMil) : 0;
 }
 
+/** The order in which lines give their surplus to a product's extras: cheapest, earliest finalised, oldest. */
+const ordemDosExtras = (a: LinhaOfertada, b: LinhaOfertada): number =>
+  a.valorCentavos - b.valorCentavos || (a.finalizadaEm ?? '').localeCompare(b.finalizadaEm ?? '') || a.ofertaProdutoId - b.ofertaProdutoId;
+
 /**
  * Attributes sold extras to suppliers, deterministically: per product, the cheapest offer first,
  * then the earliest finalised, then the oldest line; each line gives at most its surplus.
@@ -108,9 +112,7 @@ export function atribuirExtras(linhas: readonly LinhaOfertada[], vendidoPorProdu
   for (const l of linhas) porProduto.set(l.produtoId, [...(porProduto.get(l.produtoId) ?? []), l]);
   for (const [produtoId, vendido] of vendidoPorProduto) {
     let resta = vendido;
-    const ordem = [...(porProduto.get(produtoId) ?? [])].sort(
-      (a, b) => a.valorCentavos - b.valorCentavos || (a.finalizadaEm ?? '').localeCompare(b.finalizadaEm ?? '') || a.ofertaProdutoId - b.ofertaProdutoId,
-    );
+    const ordem = [...(porProduto.get(produtoId) ?? [])].sort(ordemDosExtras);
     for (const l of ordem) {
       if (resta <= 0) break;
       const parte = Math.min(resta, sobraDaLinha(l));
@@ -168,6 +170,13 @@ export function conferirCapacidade(linhas: readonly LinhaOfertada[], extras: rea
   }
 }
 
+/** What of a line was ordered in one market (null: outside markets). */
+export interface PedidoNoMercado {
+  readonly mercadoId: number | null;
+  readonly mercado: string | null;
+  readonly pedidoMil: number;
+}
+
 /** Where one offered line goes in a cycle: planned (compositions, published extras) and ordered. */
 export interface EntregaDaLinha {
   readonly linha: LinhaOfertada;
@@ -175,16 +184,63 @@ export interface EntregaDaLinha {
   readonly planejadoMil: number;
   /** Compositions × baskets in confirmed orders, plus lots, plus extras in confirmed orders attributed here. */
   readonly pedidoMil: number;
+  /**
+   * `pedidoMil` split by the market it was sold in: a basket's market as the order line recorded
+   * it, a lot's lote market, an extra's venda_direta market (null: outside markets). Markets
+   * with nothing ordered are left out; by market name, outside markets last.
+   */
+  readonly porMercado: readonly PedidoNoMercado[];
   /** Extras in every saved order (confirmed or not) attributed here, for the surplus report. */
   readonly extrasReservadosMil: number;
 }
 
+type Vendido = { readonly mercadoId: number | null; readonly mercado: string | null; readonly mil: number };
+
 /**
- * What each supplier delivers in a cycle, line by line: five queries whatever the size of the
- * cycle. Closing the cycle and every supplier report use this one computation.
+ * Splits the extras a product's lines were attributed (atribuirExtras) by the market each sale
+ * was made in: the lines in attribution order take the sales in market order, so every line's
+ * parts add up to what it was attributed, and the markets' parts to what each one sold.
+ */
+function extrasPorMercado(linhas: readonly LinhaOfertada[], atribuido: ReadonlyMap<number, number>, vendas: ReadonlyMap<number, readonly Vendido[]>): Map<number, Vendido[]> {
+  const por = new Map<number, Vendido[]>();
+  for (const [produtoId, doProduto] of vendas) {
+    const fila = doProduto.map((v) => ({ ...v }));
+    let i = 0;
+    for (const l of linhas.filter((x) => x.produtoId === produtoId).sort(ordemDosExtras)) {
+      let resta = atribuido.get(l.ofertaProdutoId) ?? 0;
+      while (resta > 0 && i < fila.length) {
+        const v = fila[i];
+        if (v === undefined) break;
+        const parte = Math.min(resta, v.mil);
+        if (parte > 0) por.set(l.ofertaProdutoId, [...(por.get(l.ofertaProdutoId) ?? []), { mercadoId: v.mercadoId, mercado: v.mercado, mil: parte }]);
+        resta -= parte;
+        v.mil -= parte;
+        if (v.mil === 0) i += 1;
+      }
+    }
+  }
+  return por;
+}
+
+/** Adds up parts by market, leaving out empty ones: by market name, outside markets last. */
+function juntarPorMercado(partes: readonly Vendido[]): PedidoNoMercado[] {
+  const por = new Map<number | null, PedidoNoMercado>();
+  for (const p of partes) {
+    const atual = por.get(p.mercadoId);
+    por.set(p.mercadoId, { mercadoId: p.mercadoId, mercado: p.mercado, pedidoMil: (atual?.pedidoMil ?? 0) + p.mil });
+  }
+  return [...por.values()]
+    .filter((p) => p.pedidoMil > 0)
+    .sort((a, b) => (a.mercado === null ? 1 : 0) - (b.mercado === null ? 1 : 0) || (a.mercado ?? '').localeCompare(b.mercado ?? '', 'pt-BR') || (a.mercadoId ?? 0) - (b.mercadoId ?? 0));
+}
+
+/**
+ * What each supplier delivers in a cycle, line by line and market by market: six queries
+ * whatever the size of the cycle. Closing the cycle and every supplier report use this one
+ * computation.
  */
 export async function entregasDoCiclo(db: Db, cicloid: number): Promise<EntregaDaLinha[]> {
-  const [linhas, composicoes, cestasPedidas, extras, vendidos] = await Promise.all([
+  const [linhas, composicoes, cestasPedidas, extras, vendidos, lotes] = await Promise.all([
     linhasOfertadas(db, cicloid),
     db
       .selectFrom('composicaoproduto as cp')
@@ -193,51 +249,84 @@ export async function entregasDoCiclo(db: Db, cicloid: number): Promise<EntregaD
       .select(['cp.ofertaProdutoId', 'cp.quantidadePorCestaMilesimos', 'c.cicloCestaId', 'c.quantidadeCestas'])
       .where('cc.cicloid', '=', cicloid)
       .execute(),
+    // Confirmed baskets by the market each order line was bought in.
     db
       .selectFrom('pedidoproduto as pp')
       .innerJoin('pedido as p', 'p.id', 'pp.pedidoid')
-      .select(['pp.cicloCestaId'])
+      .leftJoin('mercado as m', 'm.id', 'pp.mercadoId')
+      .select(['pp.cicloCestaId', 'pp.mercadoId', 'm.nome as mercado'])
       .select((eb) => eb.fn.sum<number>('pp.quantidadeMilesimos').as('m'))
       .where('p.cicloid', '=', cicloid)
       .where('p.finalizado', '=', true)
       .where('pp.cicloCestaId', 'is not', null)
-      .groupBy('pp.cicloCestaId')
+      .groupBy(['pp.cicloCestaId', 'pp.mercadoId', 'm.nome'])
       .execute(),
     extrasPublicados(db, cicloid),
+    // Extras sold, by product, state and the market the item was released to (null: a classic extra).
     db
       .selectFrom('pedidoproduto as pp')
       .innerJoin('pedido as p', 'p.id', 'pp.pedidoid')
       .innerJoin('cicloproduto as cp', 'cp.id', 'pp.cicloProdutoId')
-      .select(['cp.produtoId', 'p.finalizado'])
+      .leftJoin('mercado as m', 'm.id', 'cp.mercadoId')
+      .select(['cp.produtoId', 'p.finalizado', 'cp.mercadoId', 'm.nome as mercado'])
       .select((eb) => eb.fn.sum<number>('pp.quantidadeMilesimos').as('m'))
       .where('p.cicloid', '=', cicloid)
-      .groupBy(['cp.produtoId', 'p.finalizado'])
+      .groupBy(['cp.produtoId', 'p.finalizado', 'cp.mercadoId', 'm.nome'])
+      .execute(),
+    // Lots by line and lote market.
+    db
+      .selectFrom('loteproduto as lp')
+      .innerJoin('lote as l', 'l.id', 'lp.loteid')
+      .innerJoin('mercado as m', 'm.id', 'l.mercadoId')
+      .select(['lp.ofertaProdutoId', 'l.mercadoId', 'm.nome as mercado'])
+      .select((eb) => eb.fn.sum<number>('lp.quantidadeMilesimos').as('m'))
+      .where('l.cicloid', '=', cicloid)
+      .groupBy(['lp.ofertaProdutoId', 'l.mercadoId', 'm.nome'])
       .execute(),
   ]);
-  const pedidasPorCesta = new Map(cestasPedidas.map((c) => [c.cicloCestaId, Math.round(Number(c.m) / 1000)]));
   const soma = (m: Map<number, number>, k: number, v: number) => m.set(k, (m.get(k) ?? 0) + v);
+  const anexar = <T>(m: Map<number, T[]>, k: number, v: T) => m.set(k, [...(m.get(k) ?? []), v]);
+  const pedidasPorCesta = new Map<number, Vendido[]>();
+  for (const c of cestasPedidas) {
+    if (c.cicloCestaId !== null) anexar(pedidasPorCesta, c.cicloCestaId, { mercadoId: c.mercadoId, mercado: c.mercado, mil: Math.round(Number(c.m) / 1000) });
+  }
   const planejadoCestas = new Map<number, number>();
-  const pedidoCestas = new Map<number, number>();
+  const pedidoCestas = new Map<number, Vendido[]>();
   for (const c of composicoes) {
     soma(planejadoCestas, c.ofertaProdutoId, c.quantidadePorCestaMilesimos * c.quantidadeCestas);
-    soma(pedidoCestas, c.ofertaProdutoId, c.quantidadePorCestaMilesimos * (pedidasPorCesta.get(c.cicloCestaId ?? 0) ?? 0));
+    for (const v of pedidasPorCesta.get(c.cicloCestaId ?? 0) ?? []) anexar(pedidoCestas, c.ofertaProdutoId, { ...v, mil: c.quantidadePorCestaMilesimos * v.mil });
   }
   const publicados = new Map<number, number>();
   for (const e of extras) soma(publicados, e.produtoId, e.publicadoMil);
   const confirmados = new Map<number, number>();
+  const confirmadosPorMercado = new Map<number, Vendido[]>();
   const reservados = new Map<number, number>();
   for (const v of vendidos) {
     soma(reservados, v.produtoId, Number(v.m));
-    if (v.finalizado) soma(confirmados, v.produtoId, Number(v.m));
+    if (!v.finalizado) continue;
+    soma(confirmados, v.produtoId, Number(v.m));
+    anexar(confirmadosPorMercado, v.produtoId, { mercadoId: v.mercadoId, mercado: v.mercado, mil: Number(v.m) });
   }
+  // Sales are taken in a fixed order: classic extras first, then by market id.
+  for (const vs of confirmadosPorMercado.values()) vs.sort((a, b) => (a.mercadoId ?? 0) - (b.mercadoId ?? 0));
+  const porLote = new Map<number, Vendido[]>();
+  for (const l of lotes) anexar(porLote, l.ofertaProdutoId, { mercadoId: l.mercadoId, mercado: l.mercado, mil: Number(l.m) });
   const extraPlanejado = atribuirExtras(linhas, publicados);
   const extraPedido = atribuirExtras(linhas, confirmados);
   const extraReservado = atribuirExtras(linhas, reservados);
+  const extraPedidoPorMercado = extrasPorMercado(linhas, extraPedido, confirmadosPorMercado);
+  const total = (partes: readonly Vendido[]) => partes.reduce((s, p) => s + p.mil, 0);
   // A lot is ordered as it is composed: its buyer is named, so planned and ordered are the same.
-  return linhas.map((l) => ({
-    linha: l,
-    planejadoMil: (planejadoCestas.get(l.ofertaProdutoId) ?? 0) + l.paraLotesMil + (extraPlanejado.get(l.ofertaProdutoId) ?? 0),
-    pedidoMil: (pedidoCestas.get(l.ofertaProdutoId) ?? 0) + l.paraLotesMil + (extraPedido.get(l.ofertaProdutoId) ?? 0),
-    extrasReservadosMil: extraReservado.get(l.ofertaProdutoId) ?? 0,
-  }));
+  return linhas.map((l) => {
+    const cestas = pedidoCestas.get(l.ofertaProdutoId) ?? [];
+    const doExtra = extraPedidoPorMercado.get(l.ofertaProdutoId) ?? [];
+    const doLote = porLote.get(l.ofertaProdutoId) ?? [];
+    return {
+      linha: l,
+      planejadoMil: (planejadoCestas.get(l.ofertaProdutoId) ?? 0) + l.paraLotesMil + (extraPlanejado.get(l.ofertaProdutoId) ?? 0),
+      pedidoMil: total(cestas) + l.paraLotesMil + (extraPedido.get(l.ofertaProdutoId) ?? 0),
+      porMercado: juntarPorMercado([...cestas, ...doLote, ...doExtra]),
+      extrasReservadosMil: extraReservado.get(l.ofertaProdutoId) ?? 0,
+    };
+  });
 }

@@ -51,14 +51,14 @@ async function fornecedorAlvo(db: Db, ator: Ator, usuarioid: number | null): Pro
   return usuarioid;
 }
 
-/** An offer with its lines and what is allocated of each; null id when there is none yet. */
-export async function ofertaDe(db: Db, cicloid: number, usuarioid: number): Promise<Oferta> {
-  const oferta = await db.selectFrom('oferta').selectAll().where('cicloid', '=', cicloid).where('usuarioid', '=', usuarioid).executeTakeFirst();
-  if (oferta === undefined) return { id: null, cicloid, usuarioid, finalizada: false, finalizadaEm: null, produtos: [], totalCentavos: 0 };
+/** The lines of some offers, with what compositions use of each, by offer id: one query. */
+async function linhasDasOfertas(db: Db, ofertaIds: readonly number[]): Promise<Map<number, LinhaDaOferta[]>> {
+  const por = new Map<number, LinhaDaOferta[]>();
+  if (ofertaIds.length === 0) return por;
   const linhas = await db
     .selectFrom('ofertaproduto as op')
     .innerJoin('produto as p', 'p.id', 'op.produtoid')
-    .select(['op.id as ofertaProdutoId', 'op.produtoid', 'p.nome', 'p.unidade', 'op.quantidadeMilesimos', 'op.valorCentavos'])
+    .select(['op.ofertaid', 'op.id as ofertaProdutoId', 'op.produtoid', 'p.nome', 'p.unidade', 'op.quantidadeMilesimos', 'op.valorCentavos'])
     .select((eb) =>
       eb
         .selectFrom('composicaoproduto as cp')
@@ -67,21 +67,43 @@ export async function ofertaDe(db: Db, cicloid: number, usuarioid: number): Prom
         .whereRef('cp.ofertaProdutoId', '=', 'op.id')
         .as('alocadoMil'),
     )
-    .where('op.ofertaid', '=', oferta.id)
+    .where('op.ofertaid', 'in', [...ofertaIds])
     .orderBy('p.nome')
     .execute();
-  return {
-    id: oferta.id,
-    cicloid,
-    usuarioid,
-    finalizada: oferta.finalizada,
-    finalizadaEm: oferta.finalizadaEm,
-    produtos: linhas.map((l) => ({
+  for (const l of linhas) {
+    const linha: LinhaDaOferta = {
       ofertaProdutoId: l.ofertaProdutoId, produtoid: l.produtoid, nome: l.nome, unidade: l.unidade,
       quantidadeMilesimos: l.quantidadeMilesimos, valorCentavos: l.valorCentavos, alocadoMilesimos: Number(l.alocadoMil ?? 0),
-    })),
-    totalCentavos: linhas.reduce((s, l) => s + valorDaQuantidade(l.valorCentavos, l.quantidadeMilesimos), 0),
+    };
+    por.set(l.ofertaid, [...(por.get(l.ofertaid) ?? []), linha]);
+  }
+  return por;
+}
+
+function montarOferta(o: { id: number; cicloid: number; usuarioid: number; finalizada: boolean; finalizadaEm: string | null }, produtos: LinhaDaOferta[]): Oferta {
+  return {
+    id: o.id, cicloid: o.cicloid, usuarioid: o.usuarioid, finalizada: o.finalizada, finalizadaEm: o.finalizadaEm, produtos,
+    totalCentavos: produtos.reduce((s, l) => s + valorDaQuantidade(l.valorCentavos, l.quantidadeMilesimos), 0),
   };
+}
+
+/** An offer with its lines and what is allocated of each; null id when there is none yet. */
+export async function ofertaDe(db: Db, cicloid: number, usuarioid: number): Promise<Oferta> {
+  const oferta = await db.selectFrom('oferta').selectAll().where('cicloid', '=', cicloid).where('usuarioid', '=', usuarioid).executeTakeFirst();
+  if (oferta === undefined) return { id: null, cicloid, usuarioid, finalizada: false, finalizadaEm: null, produtos: [], totalCentavos: 0 };
+  return montarOferta(oferta, (await linhasDasOfertas(db, [oferta.id])).get(oferta.id) ?? []);
+}
+
+/**
+ * A supplier's offers in every cycle, the newest cycle first (an offer per cycle), `first` of
+ * them after the cycle `depoisDoCiclo`: two queries.
+ */
+export async function ofertasDoFornecedor(db: Db, usuarioid: number, pagina: { first: number; depoisDoCiclo: number | null }): Promise<Oferta[]> {
+  let q = db.selectFrom('oferta').select(['id', 'cicloid', 'usuarioid', 'finalizada', 'finalizadaEm']).where('usuarioid', '=', usuarioid);
+  if (pagina.depoisDoCiclo !== null) q = q.where('cicloid', '<', pagina.depoisDoCiclo);
+  const ofertas = await q.orderBy('cicloid', 'desc').limit(pagina.first).execute();
+  const linhas = await linhasDasOfertas(db, ofertas.map((o) => o.id));
+  return ofertas.map((o) => montarOferta(o, linhas.get(o.id) ?? []));
 }
 
 /** One product a supplier offers, in thousandths of its unit and centavos per unit. */

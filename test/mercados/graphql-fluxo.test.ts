@@ -208,6 +208,23 @@ describe('o fluxo do ciclo pelo GraphQL', () => {
       await gql(fornecedor.mercados, 'query($c: ID!) { minhasEntregas(cicloId: $c) { produtoId ofertado planejado pedido valorPedido } }', { c: c.cicloid }), 'minhasEntregas');
     assert.deepEqual(entregas.find((e) => e.produtoId === String(c.tomate.id)), { produtoId: String(c.tomate.id), ofertado: '100.000', planejado: '80.000', pedido: '11.500', valorPedido: '46.00' });
     assert.deepEqual(entregas.find((e) => e.produtoId === String(c.alface.id))?.pedido, '0.000');
+    // The same, by market: the baskets in the cesta market, the released tomatoes in the venda_direta market.
+    type EntregaPorMercado = { produtoId: string; pedido: string; valorPedido: string; mercados: Array<{ mercadoId: string | null; mercado: string | null; pedido: string; valorPedido: string }> };
+    const porMercado = dados<EntregaPorMercado[]>(
+      await gql(fornecedor.mercados, 'query($c: ID!) { minhasEntregas(cicloId: $c) { produtoId pedido valorPedido mercados { mercadoId mercado pedido valorPedido } } }', { c: c.cicloid }), 'minhasEntregas');
+    assert.deepEqual(porMercado.find((e) => e.produtoId === String(c.tomate.id))?.mercados, [
+      { mercadoId: String(mCesta.id), mercado: `Cestas ${c.cicloid}`, pedido: '10.000', valorPedido: '40.00' },
+      { mercadoId: String(mFeira.id), mercado: `Feira livre ${c.cicloid}`, pedido: '1.500', valorPedido: '6.00' },
+    ]);
+    assert.deepEqual(porMercado.find((e) => e.produtoId === String(c.alface.id))?.mercados, [], 'nada pedido: nenhum mercado');
+    // The supplier's offers, past ones included, with their cycles.
+    const ofertas = dados<Array<{ cicloId: string; finalizada: boolean; total: string; ciclo: { id: string; nome: string; dataOfertaFim: string } }>>(
+      await gql(fornecedor.mercados, '{ minhasOfertas { cicloId finalizada total ciclo { id nome dataOfertaFim } } }'), 'minhasOfertas');
+    assert.deepEqual(ofertas.map((o) => [o.cicloId, o.finalizada, o.total, o.ciclo.id]), [[String(c.cicloid), true, '480.00', String(c.cicloid)]]);
+    // Lowering the tomatoes below what the baskets take (50 kg) is refused on that line's quantity.
+    const abaixo = erro(await gql(fornecedor.mercados, SALVAR, { c: c.cicloid, i: { produtos: [linhas.produtos[1], { ...linhas.produtos[0], quantidade: '40' }] }, f: true }));
+    assert.deepEqual([abaixo.code, abaixo.motivo, abaixo.extensions.field], ['BAD_USER_INPUT', 'CAPACIDADE_EXCEDIDA', 'input.produtos[1].quantidade']);
+    assert.match(String((abaixo.extensions.fields as Record<string, string>)['input.produtos[1].quantidade']), /^Faltam 10 kg de Tomate/);
 
     // 8. Each market's admin sees the market's part of the order; another market's orders are refused.
     const DO_MERCADO = `query($m: ID!, $c: ID!) { pedidosDoMercado(mercadoId: $m, cicloId: $c) { ${CAMPOS_PEDIDO} } }`;
