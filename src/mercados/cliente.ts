@@ -38,6 +38,9 @@ export const PAGINAS_DO_CLIENTE: ReadonlyArray<readonly [string, Guarda]> = [
   ['/mercados/:id/precos', isAuthenticated],
   ['/usuarios', isAuthenticated],
   ['/avisos', isAuthenticated],
+  ['/ciclos/:id/oferta', isAuthenticated],
+  ['/ciclos/:id/entregas', isAuthenticated],
+  ['/entregas', isAuthenticated],
 ];
 
 interface Arquivo {

@@ -14,6 +14,9 @@ import { FormularioMercado } from './paginas/FormularioMercado.tsx';
 import { EditorPrecos } from './paginas/EditorPrecos.tsx';
 import { Usuarios } from './paginas/Usuarios.tsx';
 import { MeusAvisos } from './paginas/MeusAvisos.tsx';
+import { Oferta } from './paginas/Oferta.tsx';
+import { MinhasEntregas } from './paginas/MinhasEntregas.tsx';
+import { Entregas } from './paginas/Entregas.tsx';
 
 type Parametros = Readonly<Record<string, string>>;
 
@@ -37,6 +40,9 @@ export const ROTAS: readonly Rota[] = [
   { padrao: '/mercados/:id/precos', exige: 'gerirAlgumMercado', pagina: (p) => <EditorPrecos key={p.id} id={p.id ?? ''} /> },
   { padrao: '/usuarios', exige: 'listarUsuarios', pagina: () => <Usuarios /> },
   { padrao: '/avisos', exige: true, pagina: () => <MeusAvisos /> },
+  { padrao: '/ciclos/:id/oferta', exige: 'ofertar', pagina: (p) => <Oferta key={p.id} id={p.id ?? ''} /> },
+  { padrao: '/ciclos/:id/entregas', exige: 'ofertar', pagina: (p) => <MinhasEntregas key={p.id} id={p.id ?? ''} /> },
+  { padrao: '/entregas', exige: 'ofertar', pagina: () => <Entregas /> },
 ];
 
 function BotaoSair() {
@@ -106,6 +112,13 @@ function Navegacao() {
             Avisos
           </Link>
         </li>
+        {usuario.acoes.ofertar ? (
+          <li>
+            <Link para="/entregas" aria-current={atual('/entregas')}>
+              Minhas entregas
+            </Link>
+          </li>
+        ) : null}
         <li className="quem">{usuario.name}</li>
         <li>
           <BotaoSair />
