@@ -170,13 +170,6 @@ export function conferirCapacidade(linhas: readonly LinhaOfertada[], extras: rea
   }
 }
 
-/** What of a line was ordered in one market (null: outside markets). */
-export interface PedidoNoMercado {
-  readonly mercadoId: number | null;
-  readonly mercado: string | null;
-  readonly pedidoMil: number;
-}
-
 /** Where one offered line goes in a cycle: planned (compositions, published extras) and ordered. */
 export interface EntregaDaLinha {
   readonly linha: LinhaOfertada;
@@ -184,35 +177,122 @@ export interface EntregaDaLinha {
   readonly planejadoMil: number;
   /** Compositions × baskets in confirmed orders, plus lots, plus extras in confirmed orders attributed here. */
   readonly pedidoMil: number;
-  /**
-   * `pedidoMil` split by the market it was sold in: a basket's market as the order line recorded
-   * it, a lot's lote market, an extra's venda_direta market (null: outside markets). Markets
-   * with nothing ordered are left out; by market name, outside markets last.
-   */
-  readonly porMercado: readonly PedidoNoMercado[];
   /** Extras in every saved order (confirmed or not) attributed here, for the surplus report. */
   readonly extrasReservadosMil: number;
 }
 
-type Vendido = { readonly mercadoId: number | null; readonly mercado: string | null; readonly mil: number };
+/** What the deliveries of a cycle are computed from: five queries whatever the size of the cycle. */
+async function dadosDasEntregas(db: Db, cicloid: number) {
+  const [linhas, composicoes, cestasPedidas, extras, vendidos] = await Promise.all([
+    linhasOfertadas(db, cicloid),
+    db
+      .selectFrom('composicaoproduto as cp')
+      .innerJoin('composicao as c', 'c.id', 'cp.composicaoid')
+      .innerJoin('ciclocesta as cc', 'cc.id', 'c.cicloCestaId')
+      .select(['cp.ofertaProdutoId', 'cp.quantidadePorCestaMilesimos', 'c.cicloCestaId', 'c.quantidadeCestas'])
+      .where('cc.cicloid', '=', cicloid)
+      .execute(),
+    db
+      .selectFrom('pedidoproduto as pp')
+      .innerJoin('pedido as p', 'p.id', 'pp.pedidoid')
+      .select(['pp.cicloCestaId'])
+      .select((eb) => eb.fn.sum<number>('pp.quantidadeMilesimos').as('m'))
+      .where('p.cicloid', '=', cicloid)
+      .where('p.finalizado', '=', true)
+      .where('pp.cicloCestaId', 'is not', null)
+      .groupBy('pp.cicloCestaId')
+      .execute(),
+    extrasPublicados(db, cicloid),
+    db
+      .selectFrom('pedidoproduto as pp')
+      .innerJoin('pedido as p', 'p.id', 'pp.pedidoid')
+      .innerJoin('cicloproduto as cp', 'cp.id', 'pp.cicloProdutoId')
+      .select(['cp.produtoId', 'p.finalizado'])
+      .select((eb) => eb.fn.sum<number>('pp.quantidadeMilesimos').as('m'))
+      .where('p.cicloid', '=', cicloid)
+      .groupBy(['cp.produtoId', 'p.finalizado'])
+      .execute(),
+  ]);
+  return { linhas, composicoes, cestasPedidas, extras, vendidos };
+}
+type DadosDasEntregas = Awaited<ReturnType<typeof dadosDasEntregas>>;
+
+const soma = (m: Map<number, number>, k: number, v: number) => m.set(k, (m.get(k) ?? 0) + v);
+
+/** Extras sold in confirmed orders, by product. */
+function extrasConfirmados(d: DadosDasEntregas): Map<number, number> {
+  const confirmados = new Map<number, number>();
+  for (const v of d.vendidos) if (v.finalizado) soma(confirmados, v.produtoId, Number(v.m));
+  return confirmados;
+}
+
+function calcularEntregas(d: DadosDasEntregas): EntregaDaLinha[] {
+  const { linhas, composicoes, cestasPedidas, extras, vendidos } = d;
+  const pedidasPorCesta = new Map(cestasPedidas.map((c) => [c.cicloCestaId, Math.round(Number(c.m) / 1000)]));
+  const planejadoCestas = new Map<number, number>();
+  const pedidoCestas = new Map<number, number>();
+  for (const c of composicoes) {
+    soma(planejadoCestas, c.ofertaProdutoId, c.quantidadePorCestaMilesimos * c.quantidadeCestas);
+    soma(pedidoCestas, c.ofertaProdutoId, c.quantidadePorCestaMilesimos * (pedidasPorCesta.get(c.cicloCestaId ?? 0) ?? 0));
+  }
+  const publicados = new Map<number, number>();
+  for (const e of extras) soma(publicados, e.produtoId, e.publicadoMil);
+  const reservados = new Map<number, number>();
+  for (const v of vendidos) soma(reservados, v.produtoId, Number(v.m));
+  const extraPlanejado = atribuirExtras(linhas, publicados);
+  const extraPedido = atribuirExtras(linhas, extrasConfirmados(d));
+  const extraReservado = atribuirExtras(linhas, reservados);
+  // A lot is ordered as it is composed: its buyer is named, so planned and ordered are the same.
+  return linhas.map((l) => ({
+    linha: l,
+    planejadoMil: (planejadoCestas.get(l.ofertaProdutoId) ?? 0) + l.paraLotesMil + (extraPlanejado.get(l.ofertaProdutoId) ?? 0),
+    pedidoMil: (pedidoCestas.get(l.ofertaProdutoId) ?? 0) + l.paraLotesMil + (extraPedido.get(l.ofertaProdutoId) ?? 0),
+    extrasReservadosMil: extraReservado.get(l.ofertaProdutoId) ?? 0,
+  }));
+}
 
 /**
- * Splits the extras a product's lines were attributed (atribuirExtras) by the market each sale
- * was made in: the lines in attribution order take the sales in market order, so every line's
- * parts add up to what it was attributed, and the markets' parts to what each one sold.
+ * What each supplier delivers in a cycle, line by line: five queries whatever the size of the
+ * cycle. Closing the cycle and every supplier report use this one computation.
  */
-function extrasPorMercado(linhas: readonly LinhaOfertada[], atribuido: ReadonlyMap<number, number>, vendas: ReadonlyMap<number, readonly Vendido[]>): Map<number, Vendido[]> {
-  const por = new Map<number, Vendido[]>();
+export async function entregasDoCiclo(db: Db, cicloid: number): Promise<EntregaDaLinha[]> {
+  return calcularEntregas(await dadosDasEntregas(db, cicloid));
+}
+
+/** What of a line was ordered in one market (null: outside markets). */
+export interface PedidoNoMercado {
+  readonly mercadoId: number | null;
+  readonly mercado: string | null;
+  readonly pedidoMil: number;
+}
+
+/** A line's deliveries with its ordered quantity split by the market it was sold in. */
+export interface EntregaComMercados extends EntregaDaLinha {
+  /**
+   * `pedidoMil` split by market: a basket in the market its order line was bought in, a lot in
+   * its lote market, an extra in the venda_direta market it was released to (null: outside
+   * markets). Markets with nothing ordered are left out; by market name, outside markets last.
+   */
+  readonly porMercado: readonly PedidoNoMercado[];
+}
+
+type Parte = { readonly mercadoId: number | null; readonly mercado: string | null; readonly mil: number };
+
+/**
+ * Splits the extras the lines of each product were attributed (atribuirExtras) by the market each
+ * sale was made in: the lines in attribution order take the sales in market order (classic extras
+ * first, then by market id), so a line's parts add up to what it was attributed.
+ */
+function extrasPorMercado(linhas: readonly LinhaOfertada[], atribuido: ReadonlyMap<number, number>, vendas: ReadonlyMap<number, readonly Parte[]>): Map<number, Parte[]> {
+  const por = new Map<number, Parte[]>();
   for (const [produtoId, doProduto] of vendas) {
-    const fila = doProduto.map((v) => ({ ...v }));
+    const fila = [...doProduto].sort((a, b) => (a.mercadoId ?? 0) - (b.mercadoId ?? 0)).map((v) => ({ ...v }));
     let i = 0;
     for (const l of linhas.filter((x) => x.produtoId === produtoId).sort(ordemDosExtras)) {
       let resta = atribuido.get(l.ofertaProdutoId) ?? 0;
-      while (resta > 0 && i < fila.length) {
-        const v = fila[i];
-        if (v === undefined) break;
+      for (let v = fila[i]; resta > 0 && v !== undefined; v = fila[i]) {
         const parte = Math.min(resta, v.mil);
-        if (parte > 0) por.set(l.ofertaProdutoId, [...(por.get(l.ofertaProdutoId) ?? []), { mercadoId: v.mercadoId, mercado: v.mercado, mil: parte }]);
+        por.set(l.ofertaProdutoId, [...(por.get(l.ofertaProdutoId) ?? []), { mercadoId: v.mercadoId, mercado: v.mercado, mil: parte }]);
         resta -= parte;
         v.mil -= parte;
         if (v.mil === 0) i += 1;
@@ -223,7 +303,7 @@ function extrasPorMercado(linhas: readonly LinhaOfertada[], atribuido: ReadonlyM
 }
 
 /** Adds up parts by market, leaving out empty ones: by market name, outside markets last. */
-function juntarPorMercado(partes: readonly Vendido[]): PedidoNoMercado[] {
+function juntarPorMercado(partes: readonly Parte[]): PedidoNoMercado[] {
   const por = new Map<number | null, PedidoNoMercado>();
   for (const p of partes) {
     const atual = por.get(p.mercadoId);
@@ -235,45 +315,25 @@ function juntarPorMercado(partes: readonly Vendido[]): PedidoNoMercado[] {
 }
 
 /**
- * What each supplier delivers in a cycle, line by line and market by market: six queries
- * whatever the size of the cycle. Closing the cycle and every supplier report use this one
- * computation.
+ * The deliveries of a cycle with what was ordered of each line split by market (issue 17, "per
+ * product and market"): the five queries of entregasDoCiclo and two more, whatever the size of
+ * the cycle: confirmed order lines by basket or product and market, and lots by line and market.
  */
-export async function entregasDoCiclo(db: Db, cicloid: number): Promise<EntregaDaLinha[]> {
-  const [linhas, composicoes, cestasPedidas, extras, vendidos, lotes] = await Promise.all([
-    linhasOfertadas(db, cicloid),
-    db
-      .selectFrom('composicaoproduto as cp')
-      .innerJoin('composicao as c', 'c.id', 'cp.composicaoid')
-      .innerJoin('ciclocesta as cc', 'cc.id', 'c.cicloCestaId')
-      .select(['cp.ofertaProdutoId', 'cp.quantidadePorCestaMilesimos', 'c.cicloCestaId', 'c.quantidadeCestas'])
-      .where('cc.cicloid', '=', cicloid)
-      .execute(),
-    // Confirmed baskets by the market each order line was bought in.
+export async function entregasPorMercado(db: Db, cicloid: number): Promise<EntregaComMercados[]> {
+  const [dados, vendas, lotes] = await Promise.all([
+    dadosDasEntregas(db, cicloid),
+    // Confirmed order lines by basket (or the item's product) and the market they were bought in.
     db
       .selectFrom('pedidoproduto as pp')
       .innerJoin('pedido as p', 'p.id', 'pp.pedidoid')
+      .leftJoin('cicloproduto as cp', 'cp.id', 'pp.cicloProdutoId')
       .leftJoin('mercado as m', 'm.id', 'pp.mercadoId')
-      .select(['pp.cicloCestaId', 'pp.mercadoId', 'm.nome as mercado'])
+      .select(['pp.cicloCestaId', 'cp.produtoId', 'pp.mercadoId', 'm.nome as mercado'])
       .select((eb) => eb.fn.sum<number>('pp.quantidadeMilesimos').as('m'))
       .where('p.cicloid', '=', cicloid)
       .where('p.finalizado', '=', true)
-      .where('pp.cicloCestaId', 'is not', null)
-      .groupBy(['pp.cicloCestaId', 'pp.mercadoId', 'm.nome'])
+      .groupBy(['pp.cicloCestaId', 'cp.produtoId', 'pp.mercadoId', 'm.nome'])
       .execute(),
-    extrasPublicados(db, cicloid),
-    // Extras sold, by product, state and the market the item was released to (null: a classic extra).
-    db
-      .selectFrom('pedidoproduto as pp')
-      .innerJoin('pedido as p', 'p.id', 'pp.pedidoid')
-      .innerJoin('cicloproduto as cp', 'cp.id', 'pp.cicloProdutoId')
-      .leftJoin('mercado as m', 'm.id', 'cp.mercadoId')
-      .select(['cp.produtoId', 'p.finalizado', 'cp.mercadoId', 'm.nome as mercado'])
-      .select((eb) => eb.fn.sum<number>('pp.quantidadeMilesimos').as('m'))
-      .where('p.cicloid', '=', cicloid)
-      .groupBy(['cp.produtoId', 'p.finalizado', 'cp.mercadoId', 'm.nome'])
-      .execute(),
-    // Lots by line and lote market.
     db
       .selectFrom('loteproduto as lp')
       .innerJoin('lote as l', 'l.id', 'lp.loteid')
@@ -284,49 +344,20 @@ export async function entregasDoCiclo(db: Db, cicloid: number): Promise<EntregaD
       .groupBy(['lp.ofertaProdutoId', 'l.mercadoId', 'm.nome'])
       .execute(),
   ]);
-  const soma = (m: Map<number, number>, k: number, v: number) => m.set(k, (m.get(k) ?? 0) + v);
   const anexar = <T>(m: Map<number, T[]>, k: number, v: T) => m.set(k, [...(m.get(k) ?? []), v]);
-  const pedidasPorCesta = new Map<number, Vendido[]>();
-  for (const c of cestasPedidas) {
-    if (c.cicloCestaId !== null) anexar(pedidasPorCesta, c.cicloCestaId, { mercadoId: c.mercadoId, mercado: c.mercado, mil: Math.round(Number(c.m) / 1000) });
+  const cestasPorMercado = new Map<number, Parte[]>();
+  const extrasVendidos = new Map<number, Parte[]>();
+  for (const v of vendas) {
+    const parte = { mercadoId: v.mercadoId, mercado: v.mercado, mil: Number(v.m) };
+    if (v.cicloCestaId !== null) anexar(cestasPorMercado, v.cicloCestaId, { ...parte, mil: Math.round(parte.mil / 1000) });
+    else if (v.produtoId !== null) anexar(extrasVendidos, v.produtoId, parte);
   }
-  const planejadoCestas = new Map<number, number>();
-  const pedidoCestas = new Map<number, Vendido[]>();
-  for (const c of composicoes) {
-    soma(planejadoCestas, c.ofertaProdutoId, c.quantidadePorCestaMilesimos * c.quantidadeCestas);
-    for (const v of pedidasPorCesta.get(c.cicloCestaId ?? 0) ?? []) anexar(pedidoCestas, c.ofertaProdutoId, { ...v, mil: c.quantidadePorCestaMilesimos * v.mil });
+  const partes = new Map<number, Parte[]>();
+  for (const c of dados.composicoes) {
+    for (const v of cestasPorMercado.get(c.cicloCestaId ?? 0) ?? []) anexar(partes, c.ofertaProdutoId, { ...v, mil: c.quantidadePorCestaMilesimos * v.mil });
   }
-  const publicados = new Map<number, number>();
-  for (const e of extras) soma(publicados, e.produtoId, e.publicadoMil);
-  const confirmados = new Map<number, number>();
-  const confirmadosPorMercado = new Map<number, Vendido[]>();
-  const reservados = new Map<number, number>();
-  for (const v of vendidos) {
-    soma(reservados, v.produtoId, Number(v.m));
-    if (!v.finalizado) continue;
-    soma(confirmados, v.produtoId, Number(v.m));
-    anexar(confirmadosPorMercado, v.produtoId, { mercadoId: v.mercadoId, mercado: v.mercado, mil: Number(v.m) });
-  }
-  // Sales are taken in a fixed order: classic extras first, then by market id.
-  for (const vs of confirmadosPorMercado.values()) vs.sort((a, b) => (a.mercadoId ?? 0) - (b.mercadoId ?? 0));
-  const porLote = new Map<number, Vendido[]>();
-  for (const l of lotes) anexar(porLote, l.ofertaProdutoId, { mercadoId: l.mercadoId, mercado: l.mercado, mil: Number(l.m) });
-  const extraPlanejado = atribuirExtras(linhas, publicados);
-  const extraPedido = atribuirExtras(linhas, confirmados);
-  const extraReservado = atribuirExtras(linhas, reservados);
-  const extraPedidoPorMercado = extrasPorMercado(linhas, extraPedido, confirmadosPorMercado);
-  const total = (partes: readonly Vendido[]) => partes.reduce((s, p) => s + p.mil, 0);
-  // A lot is ordered as it is composed: its buyer is named, so planned and ordered are the same.
-  return linhas.map((l) => {
-    const cestas = pedidoCestas.get(l.ofertaProdutoId) ?? [];
-    const doExtra = extraPedidoPorMercado.get(l.ofertaProdutoId) ?? [];
-    const doLote = porLote.get(l.ofertaProdutoId) ?? [];
-    return {
-      linha: l,
-      planejadoMil: (planejadoCestas.get(l.ofertaProdutoId) ?? 0) + l.paraLotesMil + (extraPlanejado.get(l.ofertaProdutoId) ?? 0),
-      pedidoMil: total(cestas) + l.paraLotesMil + (extraPedido.get(l.ofertaProdutoId) ?? 0),
-      porMercado: juntarPorMercado([...cestas, ...doLote, ...doExtra]),
-      extrasReservadosMil: extraReservado.get(l.ofertaProdutoId) ?? 0,
-    };
-  });
+  for (const l of lotes) anexar(partes, l.ofertaProdutoId, { mercadoId: l.mercadoId, mercado: l.mercado, mil: Number(l.m) });
+  const extraPedido = atribuirExtras(dados.linhas, extrasConfirmados(dados));
+  for (const [ofertaProdutoId, doExtra] of extrasPorMercado(dados.linhas, extraPedido, extrasVendidos)) for (const p of doExtra) anexar(partes, ofertaProdutoId, p);
+  return calcularEntregas(dados).map((e) => ({ ...e, porMercado: juntarPorMercado(partes.get(e.linha.ofertaProdutoId) ?? []) }));
 }

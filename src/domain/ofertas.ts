@@ -51,14 +51,12 @@ async function fornecedorAlvo(db: Db, ator: Ator, usuarioid: number | null): Pro
   return usuarioid;
 }
 
-/** The lines of some offers, with what compositions use of each, by offer id: one query. */
-async function linhasDasOfertas(db: Db, ofertaIds: readonly number[]): Promise<Map<number, LinhaDaOferta[]>> {
-  const por = new Map<number, LinhaDaOferta[]>();
-  if (ofertaIds.length === 0) return por;
-  const linhas = await db
+/** Offer lines with their product and what compositions use of each (`alocadoMil`). */
+function linhasComAlocado(db: Db) {
+  return db
     .selectFrom('ofertaproduto as op')
     .innerJoin('produto as p', 'p.id', 'op.produtoid')
-    .select(['op.ofertaid', 'op.id as ofertaProdutoId', 'op.produtoid', 'p.nome', 'p.unidade', 'op.quantidadeMilesimos', 'op.valorCentavos'])
+    .select(['op.id as ofertaProdutoId', 'op.produtoid', 'p.nome', 'p.unidade', 'op.quantidadeMilesimos', 'op.valorCentavos'])
     .select((eb) =>
       eb
         .selectFrom('composicaoproduto as cp')
@@ -66,18 +64,14 @@ async function linhasDasOfertas(db: Db, ofertaIds: readonly number[]): Promise<M
         .select((e2) => e2.fn.coalesce(e2.fn.sum<number>(e2('cp.quantidadePorCestaMilesimos', '*', e2.ref('c.quantidadeCestas'))), e2.lit(0)).as('s'))
         .whereRef('cp.ofertaProdutoId', '=', 'op.id')
         .as('alocadoMil'),
-    )
-    .where('op.ofertaid', 'in', [...ofertaIds])
-    .orderBy('p.nome')
-    .execute();
-  for (const l of linhas) {
-    const linha: LinhaDaOferta = {
-      ofertaProdutoId: l.ofertaProdutoId, produtoid: l.produtoid, nome: l.nome, unidade: l.unidade,
-      quantidadeMilesimos: l.quantidadeMilesimos, valorCentavos: l.valorCentavos, alocadoMilesimos: Number(l.alocadoMil ?? 0),
-    };
-    por.set(l.ofertaid, [...(por.get(l.ofertaid) ?? []), linha]);
-  }
-  return por;
+    );
+}
+
+function paraLinha(l: { ofertaProdutoId: number; produtoid: number; nome: string; unidade: string; quantidadeMilesimos: number; valorCentavos: number; alocadoMil: number | null }): LinhaDaOferta {
+  return {
+    ofertaProdutoId: l.ofertaProdutoId, produtoid: l.produtoid, nome: l.nome, unidade: l.unidade,
+    quantidadeMilesimos: l.quantidadeMilesimos, valorCentavos: l.valorCentavos, alocadoMilesimos: Number(l.alocadoMil ?? 0),
+  };
 }
 
 function montarOferta(o: { id: number; cicloid: number; usuarioid: number; finalizada: boolean; finalizadaEm: string | null }, produtos: LinhaDaOferta[]): Oferta {
@@ -91,7 +85,8 @@ function montarOferta(o: { id: number; cicloid: number; usuarioid: number; final
 export async function ofertaDe(db: Db, cicloid: number, usuarioid: number): Promise<Oferta> {
   const oferta = await db.selectFrom('oferta').selectAll().where('cicloid', '=', cicloid).where('usuarioid', '=', usuarioid).executeTakeFirst();
   if (oferta === undefined) return { id: null, cicloid, usuarioid, finalizada: false, finalizadaEm: null, produtos: [], totalCentavos: 0 };
-  return montarOferta(oferta, (await linhasDasOfertas(db, [oferta.id])).get(oferta.id) ?? []);
+  const linhas = await linhasComAlocado(db).where('op.ofertaid', '=', oferta.id).orderBy('p.nome').execute();
+  return montarOferta(oferta, linhas.map(paraLinha));
 }
 
 /**
@@ -102,8 +97,13 @@ export async function ofertasDoFornecedor(db: Db, usuarioid: number, pagina: { f
   let q = db.selectFrom('oferta').select(['id', 'cicloid', 'usuarioid', 'finalizada', 'finalizadaEm']).where('usuarioid', '=', usuarioid);
   if (pagina.depoisDoCiclo !== null) q = q.where('cicloid', '<', pagina.depoisDoCiclo);
   const ofertas = await q.orderBy('cicloid', 'desc').limit(pagina.first).execute();
-  const linhas = await linhasDasOfertas(db, ofertas.map((o) => o.id));
-  return ofertas.map((o) => montarOferta(o, linhas.get(o.id) ?? []));
+  const porOferta = new Map<number, LinhaDaOferta[]>();
+  // Stryker disable next-line ConditionalExpression: an empty IN list is valid on SQLite, where the mutation run goes; PostgreSQL refuses it
+  if (ofertas.length > 0) {
+    const linhas = await linhasComAlocado(db).select('op.ofertaid').where('op.ofertaid', 'in', ofertas.map((o) => o.id)).orderBy('p.nome').execute();
+    for (const l of linhas) porOferta.set(l.ofertaid, [...(porOferta.get(l.ofertaid) ?? []), paraLinha(l)]);
+  }
+  return ofertas.map((o) => montarOferta(o, porOferta.get(o.id) ?? []));
 }
 
 /** One product a supplier offers, in thousandths of its unit and centavos per unit. */

@@ -7,7 +7,7 @@
 import type { IResolvers } from '@graphql-tools/utils';
 import type { Db } from '../../db/banco.ts';
 import { autorizar, ehConsumidor, ehFornecedor, exigirAgirPor, type Ator } from '../../domain/acesso.ts';
-import { entregasDoCiclo, type EntregaDaLinha, type PedidoNoMercado } from '../../domain/alocacao.ts';
+import { entregasPorMercado, type EntregaComMercados, type EntregaDaLinha, type PedidoNoMercado } from '../../domain/alocacao.ts';
 import { cicloDasJanelas, faseDoCiclo, janelasAbertas, type DatasCiclo, type Fase, type Janela } from '../../domain/ciclos.ts';
 import { Conflito, Invalido, NaoEncontrado, Proibido } from '../../domain/erros.ts';
 import { mercadoPorId } from '../../domain/mercados.ts';
@@ -264,7 +264,7 @@ export const consultasDoFluxo = {
     await cicloDasJanelas(ctx.banco, cicloid);
     if (!ehFornecedor(ator)) throw new Proibido('SEM_PERMISSAO', 'Só fornecedores entregam');
     const eu = exigirAgirPor(ator, null, 'oferta');
-    return (await entregasDoCiclo(ctx.banco, cicloid)).filter((e) => e.linha.fornecedorId === eu);
+    return (await entregasPorMercado(ctx.banco, cicloid)).filter((e) => e.linha.fornecedorId === eu);
   },
   minhasOfertas: async (_: unknown, a: { first?: number | null; after?: string | null }, ctx: Ctx): Promise<OfertaComCiclo[]> => {
     const ator = await atorAutorizado(ctx, 'ofertasLer');
@@ -411,7 +411,7 @@ export const tiposDoFluxo: IResolvers<unknown, Ctx> = {
     planejado: (e: EntregaDaLinha) => emMilesimos(e.planejadoMil),
     pedido: (e: EntregaDaLinha) => emMilesimos(e.pedidoMil),
     valorPedido: (e: EntregaDaLinha) => emCentesimos(valorDaQuantidade(e.linha.valorCentavos, e.pedidoMil)),
-    mercados: (e: EntregaDaLinha) => e.porMercado.map((m) => ({ ...m, valorCentavos: valorDaQuantidade(e.linha.valorCentavos, m.pedidoMil) })),
+    mercados: (e: EntregaComMercados) => e.porMercado.map((m) => ({ ...m, valorCentavos: valorDaQuantidade(e.linha.valorCentavos, m.pedidoMil) })),
   },
   EntregaNoMercado: {
     pedido: (m: PedidoNoMercado) => emMilesimos(m.pedidoMil),

@@ -330,7 +330,7 @@ function SoLeitura({ ciclo, oferta, motivo }: { readonly ciclo: CicloResumo; rea
       {oferta === null || oferta.produtos.length === 0 ? (
         <p>Você não fez oferta neste ciclo.</p>
       ) : (
-        <table className="tabela">
+        <table className="tabela oferta-lida">
           <caption className="visualmente-oculto">Sua oferta em {ciclo.nome}</caption>
           <thead>
             <tr>
