@@ -237,6 +237,28 @@ describe('o fluxo do ciclo pelo GraphQL', () => {
     assert.equal(dados<PedidoGql[]>(await gql(admin.mercados, DO_MERCADO, { m: mFeira.id, c: c.cicloid }), 'pedidosDoMercado').length, 1, 'o Administrador vê qualquer mercado');
   });
 
+  test('num ciclo sem mercados, o que foi pedido da linha fica fora de mercados (mercadoId null)', async () => {
+    const c = await cenario();
+    const fornecedor = await pessoa(['fornecedor'], 'Fornecedor Sem Mercado');
+    const consumidor = await pessoa(['consumidor'], 'Consumidora Sem Mercado');
+    const admin = await pessoa(['admin'], 'Coordenação Sem Mercado');
+    const oferta = dados<{ produtos: Array<{ ofertaProdutoId: string }> }>(await gql(fornecedor.mercados,
+      'mutation($c: ID!, $i: OfertaInput!) { salvarOferta(cicloId: $c, input: $i, finalizar: true) { produtos { ofertaProdutoId } } }',
+      { c: c.cicloid, i: { produtos: [{ produtoid: c.tomate.id, quantidade: '20', valor: '3.33' }] } }), 'salvarOferta');
+    const compor = await admin.cestas.postJson(cestas(`/composicao/${c.cicloCestaId}`), { quantidadeCestas: 10, produtos: [{ ofertaProdutoId: Number(oferta.produtos[0]?.ofertaProdutoId), quantidadePorCesta: 1.5, unidade: 'kg' }] });
+    assert.equal(compor.status, 200, compor.texto);
+    const feito = dados<{ id: string }>(await gql(consumidor.mercados, 'mutation($c: ID!, $i: PedidoInput!) { fazerPedido(cicloId: $c, input: $i) { id } }',
+      { c: c.cicloid, i: { pontoEntregaId: c.sede, produtos: [{ cicloCestaId: c.cicloCestaId, quantidade: 3 }] } }), 'fazerPedido');
+    const ENTREGAS = 'query($c: ID!) { minhasEntregas(cicloId: $c) { pedido valorPedido mercados { mercadoId mercado pedido valorPedido } } }';
+    // Not confirmed yet: nothing ordered, no market.
+    assert.deepEqual(dados(await gql(fornecedor.mercados, ENTREGAS, { c: c.cicloid }), 'minhasEntregas'), [{ pedido: '0.000', valorPedido: '0.00', mercados: [] }]);
+    dados(await gql(consumidor.mercados, 'mutation($p: ID!) { confirmarPedido(pedidoId: $p) { id } }', { p: feito.id }), 'confirmarPedido');
+    // 3 baskets × 1.5 kg = 4.5 kg at R$ 3.33 = R$ 14.985, rounded to R$ 14.99.
+    assert.deepEqual(dados(await gql(fornecedor.mercados, ENTREGAS, { c: c.cicloid }), 'minhasEntregas'), [
+      { pedido: '4.500', valorPedido: '14.99', mercados: [{ mercadoId: null, mercado: null, pedido: '4.500', valorPedido: '14.99' }] },
+    ]);
+  });
+
   test('recusas: cadastro pendente, posse de ids dentro do input antes da validação, janela e capacidade com o que sobra', async () => {
     const c = await cenario();
     const fornecedor = await pessoa(['fornecedor'], 'Fornecedor Um');
