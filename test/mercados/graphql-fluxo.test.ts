@@ -257,6 +257,20 @@ describe('o fluxo do ciclo pelo GraphQL', () => {
     assert.deepEqual(dados(await gql(fornecedor.mercados, ENTREGAS, { c: c.cicloid }), 'minhasEntregas'), [
       { pedido: '4.500', valorPedido: '14.99', mercados: [{ mercadoId: null, mercado: null, pedido: '4.500', valorPedido: '14.99' }] },
     ]);
+
+    // minhasOfertas in pages: a draft in a newer cycle comes first; `after` continues from its cycle.
+    const novo = await cenario();
+    dados(await gql(fornecedor.mercados, 'mutation($c: ID!, $i: OfertaInput!) { salvarOferta(cicloId: $c, input: $i) { id } }',
+      { c: novo.cicloid, i: { produtos: [{ produtoid: novo.alface.id, quantidade: '2.5', valor: '1.10' }] } }), 'salvarOferta');
+    const PAGINA = 'query($a: String) { minhasOfertas(first: 1, after: $a) { cicloId finalizada total ciclo { id } } }';
+    const primeira = dados<Array<{ cicloId: string }>>(await gql(fornecedor.mercados, PAGINA), 'minhasOfertas');
+    assert.deepEqual(primeira, [{ cicloId: String(novo.cicloid), finalizada: false, total: '2.75', ciclo: { id: String(novo.cicloid) } }]);
+    const segunda = dados<Array<{ cicloId: string }>>(await gql(fornecedor.mercados, PAGINA, { a: primeira[0]?.cicloId }), 'minhasOfertas');
+    assert.deepEqual(segunda, [{ cicloId: String(c.cicloid), finalizada: true, total: '66.60', ciclo: { id: String(c.cicloid) } }]);
+    assert.deepEqual(dados(await gql(fornecedor.mercados, PAGINA, { a: segunda[0]?.cicloId }), 'minhasOfertas'), []);
+    // Someone else's offers never show.
+    const outro = await pessoa(['fornecedor'], 'Outro Fornecedor');
+    assert.deepEqual(dados(await gql(outro.mercados, '{ minhasOfertas { cicloId } }'), 'minhasOfertas'), []);
   });
 
   test('recusas: cadastro pendente, posse de ids dentro do input antes da validação, janela e capacidade com o que sobra', async () => {

@@ -98,6 +98,16 @@ describe('páginas do fornecedor no cliente Mercados', { skip: pular }, () => {
     await pagina.locator('.situacao-oferta').getByText('rascunho').waitFor();
     await conferirPagina(pagina, ctx, 'mercados-oferta');
 
+    // The search box and "only the offer's products" narrow the ~30 cards.
+    const cartoes = pagina.locator('.linha-oferta');
+    assert.equal(await cartoes.count(), 32);
+    await pagina.getByLabel('Buscar produto').fill(`tomate ${sufixo}`);
+    assert.deepEqual(await cartoes.locator('h3').allInnerTexts().then((t) => t.map((x) => x.replace(/\s+/g, ' ').trim())), [`Tomate ${sufixo} (kg)`]);
+    await pagina.getByLabel('Buscar produto').fill('');
+    await pagina.getByLabel('Só os produtos da oferta').check();
+    assert.equal(await cartoes.count(), 2);
+    await pagina.getByLabel('Só os produtos da oferta').uncheck();
+
     // After a reload the draft is there, with commas.
     await pagina.reload();
     await pagina.getByRole('heading', { name: `Oferta em ${nomeCiclo}` }).waitFor();
