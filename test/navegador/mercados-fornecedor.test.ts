@@ -9,10 +9,11 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { diaLocal, somarDias } from '../../src/domain/tempo.ts';
-import { abrirChromium, abrirContexto, conferirPagina, entrarNoNavegador, semChromium, type ContextoDeTeste } from '../helpers/chromium.ts';
+import { PASTA_DE_TELAS, abrirChromium, abrirContexto, conferirPagina, entrarNoNavegador, semChromium, type ContextoDeTeste } from '../helpers/chromium.ts';
 import { criarCesta, criarPonto, criarProduto, criarUsuario } from '../helpers/fabricas.ts';
 import { Navegador, entrarPeloProvedor } from '../helpers/navegador.ts';
 import { iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
@@ -97,6 +98,13 @@ describe('páginas do fornecedor no cliente Mercados', { skip: pular }, () => {
     await pagina.getByText('Total: R$ 133,75', { exact: true }).waitFor();
     await pagina.locator('.situacao-oferta').getByText('rascunho').waitFor();
     await conferirPagina(pagina, ctx, 'mercados-oferta');
+    // What a phone shows while scrolling the list: the total and the buttons stay at the bottom.
+    await pagina.setViewportSize({ width: 360, height: 740 });
+    await pagina.getByLabel(`Quantidade de Produto 10 ${sufixo} (kg)`).scrollIntoViewIfNeeded();
+    const barra = await pagina.locator('.barra-salvar.fixa').boundingBox();
+    assert.ok(barra !== null && Math.abs(barra.y + barra.height - 740) < 2, `a barra do total fica no pé da tela: ${JSON.stringify(barra)}`);
+    await pagina.screenshot({ path: join(PASTA_DE_TELAS, 'mercados-oferta-rolando-360.png') });
+    await pagina.setViewportSize({ width: 1280, height: 800 });
 
     // The search box and "only the offer's products" narrow the ~30 cards.
     const cartoes = pagina.locator('.linha-oferta');
