@@ -51,11 +51,9 @@ async function fornecedorAlvo(db: Db, ator: Ator, usuarioid: number | null): Pro
   return usuarioid;
 }
 
-/** An offer with its lines and what is allocated of each; null id when there is none yet. */
-export async function ofertaDe(db: Db, cicloid: number, usuarioid: number): Promise<Oferta> {
-  const oferta = await db.selectFrom('oferta').selectAll().where('cicloid', '=', cicloid).where('usuarioid', '=', usuarioid).executeTakeFirst();
-  if (oferta === undefined) return { id: null, cicloid, usuarioid, finalizada: false, finalizadaEm: null, produtos: [], totalCentavos: 0 };
-  const linhas = await db
+/** Offer lines with their product and what compositions use of each (`alocadoMil`). */
+function linhasComAlocado(db: Db) {
+  return db
     .selectFrom('ofertaproduto as op')
     .innerJoin('produto as p', 'p.id', 'op.produtoid')
     .select(['op.id as ofertaProdutoId', 'op.produtoid', 'p.nome', 'p.unidade', 'op.quantidadeMilesimos', 'op.valorCentavos'])
@@ -66,22 +64,46 @@ export async function ofertaDe(db: Db, cicloid: number, usuarioid: number): Prom
         .select((e2) => e2.fn.coalesce(e2.fn.sum<number>(e2('cp.quantidadePorCestaMilesimos', '*', e2.ref('c.quantidadeCestas'))), e2.lit(0)).as('s'))
         .whereRef('cp.ofertaProdutoId', '=', 'op.id')
         .as('alocadoMil'),
-    )
-    .where('op.ofertaid', '=', oferta.id)
-    .orderBy('p.nome')
-    .execute();
+    );
+}
+
+function paraLinha(l: { ofertaProdutoId: number; produtoid: number; nome: string; unidade: string; quantidadeMilesimos: number; valorCentavos: number; alocadoMil: number | null }): LinhaDaOferta {
   return {
-    id: oferta.id,
-    cicloid,
-    usuarioid,
-    finalizada: oferta.finalizada,
-    finalizadaEm: oferta.finalizadaEm,
-    produtos: linhas.map((l) => ({
-      ofertaProdutoId: l.ofertaProdutoId, produtoid: l.produtoid, nome: l.nome, unidade: l.unidade,
-      quantidadeMilesimos: l.quantidadeMilesimos, valorCentavos: l.valorCentavos, alocadoMilesimos: Number(l.alocadoMil ?? 0),
-    })),
-    totalCentavos: linhas.reduce((s, l) => s + valorDaQuantidade(l.valorCentavos, l.quantidadeMilesimos), 0),
+    ofertaProdutoId: l.ofertaProdutoId, produtoid: l.produtoid, nome: l.nome, unidade: l.unidade,
+    quantidadeMilesimos: l.quantidadeMilesimos, valorCentavos: l.valorCentavos, alocadoMilesimos: Number(l.alocadoMil ?? 0),
   };
+}
+
+function montarOferta(o: { id: number; cicloid: number; usuarioid: number; finalizada: boolean; finalizadaEm: string | null }, produtos: LinhaDaOferta[]): Oferta {
+  return {
+    id: o.id, cicloid: o.cicloid, usuarioid: o.usuarioid, finalizada: o.finalizada, finalizadaEm: o.finalizadaEm, produtos,
+    totalCentavos: produtos.reduce((s, l) => s + valorDaQuantidade(l.valorCentavos, l.quantidadeMilesimos), 0),
+  };
+}
+
+/** An offer with its lines and what is allocated of each; null id when there is none yet. */
+export async function ofertaDe(db: Db, cicloid: number, usuarioid: number): Promise<Oferta> {
+  const oferta = await db.selectFrom('oferta').selectAll().where('cicloid', '=', cicloid).where('usuarioid', '=', usuarioid).executeTakeFirst();
+  if (oferta === undefined) return { id: null, cicloid, usuarioid, finalizada: false, finalizadaEm: null, produtos: [], totalCentavos: 0 };
+  const linhas = await linhasComAlocado(db).where('op.ofertaid', '=', oferta.id).orderBy('p.nome').execute();
+  return montarOferta(oferta, linhas.map(paraLinha));
+}
+
+/**
+ * A supplier's offers in every cycle, the newest cycle first (an offer per cycle), `first` of
+ * them after the cycle `depoisDoCiclo`: two queries.
+ */
+export async function ofertasDoFornecedor(db: Db, usuarioid: number, pagina: { first: number; depoisDoCiclo: number | null }): Promise<Oferta[]> {
+  let q = db.selectFrom('oferta').select(['id', 'cicloid', 'usuarioid', 'finalizada', 'finalizadaEm']).where('usuarioid', '=', usuarioid);
+  if (pagina.depoisDoCiclo !== null) q = q.where('cicloid', '<', pagina.depoisDoCiclo);
+  const ofertas = await q.orderBy('cicloid', 'desc').limit(pagina.first).execute();
+  const porOferta = new Map<number, LinhaDaOferta[]>();
+  // Stryker disable next-line ConditionalExpression: an empty IN list is valid on SQLite, where the mutation run goes; PostgreSQL refuses it
+  if (ofertas.length > 0) {
+    const linhas = await linhasComAlocado(db).select('op.ofertaid').where('op.ofertaid', 'in', ofertas.map((o) => o.id)).orderBy('p.nome').execute();
+    for (const l of linhas) porOferta.set(l.ofertaid, [...(porOferta.get(l.ofertaid) ?? []), paraLinha(l)]);
+  }
+  return ofertas.map((o) => montarOferta(o, porOferta.get(o.id) ?? []));
 }
 
 /** One product a supplier offers, in thousandths of its unit and centavos per unit. */

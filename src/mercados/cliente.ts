@@ -41,6 +41,9 @@ export const PAGINAS_DO_CLIENTE: ReadonlyArray<readonly [string, Guarda]> = [
   ['/ciclos', isAuthenticated],
   ['/ciclos/:id/pedido', isAuthenticated],
   ['/pedidos', isAuthenticated],
+  ['/ciclos/:id/oferta', isAuthenticated],
+  ['/ciclos/:id/entregas', isAuthenticated],
+  ['/entregas', isAuthenticated],
 ];
 
 interface Arquivo {

@@ -325,6 +325,18 @@ const OPERACOES: readonly Operacao[] = [
       assert.deepEqual((await fotoDoCiclo(amb, a.cicloId)).mercados, [{ mercadoId: a.mercadoId, ordemAtendimento: 1 }]);
     },
   },
+  {
+    nome: 'minhasOfertas',
+    pedido: () => ({ query: '{ minhasOfertas(first: 100) { usuarioid cicloId ciclo { id nome } } }' }),
+    esperado: { ...todos(SO_FORNECEDOR), Fornecedor: 'permitido' },
+    // Only one's own offers, every one of them, the newest cycle first, each with its cycle.
+    efeito: async (r, a, amb) => {
+      const ofertas = r.corpo.data?.minhasOfertas as Array<{ usuarioid: string; cicloId: string; ciclo: { id: string; nome: string } }>;
+      const doBanco = await amb.banco.selectFrom('oferta').select('cicloid').where('usuarioid', '=', a.fornecedorId).orderBy('cicloid', 'desc').execute();
+      assert.deepEqual(ofertas.map((o) => [o.usuarioid, o.cicloId, o.ciclo.id]), doBanco.map((o) => [String(a.fornecedorId), String(o.cicloid), String(o.cicloid)]));
+      assert.ok(ofertas.every((o) => o.ciclo.nome.length > 0));
+    },
+  },
 ];
 
 test('a matriz tem exatamente uma linha por campo de Query e Mutation: um campo novo sem linha falha aqui', () => {

@@ -237,6 +237,23 @@ describe('o fluxo do ciclo pelo GraphQL', () => {
       await gql(fornecedor.mercados, 'query($c: ID!) { minhasEntregas(cicloId: $c) { produtoId ofertado planejado pedido valorPedido } }', { c: c.cicloid }), 'minhasEntregas');
     assert.deepEqual(entregas.find((e) => e.produtoId === String(c.tomate.id)), { produtoId: String(c.tomate.id), ofertado: '100.000', planejado: '80.000', pedido: '11.500', valorPedido: '46.00' });
     assert.deepEqual(entregas.find((e) => e.produtoId === String(c.alface.id))?.pedido, '0.000');
+    // The same, by market: the baskets in the cesta market, the released tomatoes in the venda_direta market.
+    type EntregaPorMercado = { produtoId: string; pedido: string; valorPedido: string; mercados: Array<{ mercadoId: string | null; mercado: string | null; pedido: string; valorPedido: string }> };
+    const porMercado = dados<EntregaPorMercado[]>(
+      await gql(fornecedor.mercados, 'query($c: ID!) { minhasEntregas(cicloId: $c) { produtoId pedido valorPedido mercados { mercadoId mercado pedido valorPedido } } }', { c: c.cicloid }), 'minhasEntregas');
+    assert.deepEqual(porMercado.find((e) => e.produtoId === String(c.tomate.id))?.mercados, [
+      { mercadoId: String(mCesta.id), mercado: `Cestas ${c.cicloid}`, pedido: '10.000', valorPedido: '40.00' },
+      { mercadoId: String(mFeira.id), mercado: `Feira livre ${c.cicloid}`, pedido: '1.500', valorPedido: '6.00' },
+    ]);
+    assert.deepEqual(porMercado.find((e) => e.produtoId === String(c.alface.id))?.mercados, [], 'nada pedido: nenhum mercado');
+    // The supplier's offers, past ones included, with their cycles.
+    const ofertas = dados<Array<{ cicloId: string; finalizada: boolean; total: string; ciclo: { id: string; nome: string; dataOfertaFim: string } }>>(
+      await gql(fornecedor.mercados, '{ minhasOfertas { cicloId finalizada total ciclo { id nome dataOfertaFim } } }'), 'minhasOfertas');
+    assert.deepEqual(ofertas.map((o) => [o.cicloId, o.finalizada, o.total, o.ciclo.id]), [[String(c.cicloid), true, '480.00', String(c.cicloid)]]);
+    // Lowering the tomatoes below what the baskets take (50 kg) is refused on that line's quantity.
+    const abaixo = erro(await gql(fornecedor.mercados, SALVAR, { c: c.cicloid, i: { produtos: [linhas.produtos[1], { ...linhas.produtos[0], quantidade: '40' }] }, f: true }));
+    assert.deepEqual([abaixo.code, abaixo.motivo, abaixo.extensions.field], ['BAD_USER_INPUT', 'CAPACIDADE_EXCEDIDA', 'input.produtos[1].quantidade']);
+    assert.match(String((abaixo.extensions.fields as Record<string, string>)['input.produtos[1].quantidade']), /^Faltam 10 kg de Tomate/);
 
     // 8. Each market's admin sees the market's part of the order; another market's orders are refused.
     const DO_MERCADO = `query($m: ID!, $c: ID!) { pedidosDoMercado(mercadoId: $m, cicloId: $c) { ${CAMPOS_PEDIDO} } }`;
@@ -247,6 +264,42 @@ describe('o fluxo do ciclo pelo GraphQL', () => {
     const alheio = erro(await gql(donoCesta, DO_MERCADO, { m: mFeira.id, c: c.cicloid }));
     assert.deepEqual([alheio.code, alheio.message], ['FORBIDDEN', 'Acesso negado: você só pode ver os pedidos do mercado que administra']);
     assert.equal(dados<PedidoGql[]>(await gql(admin.mercados, DO_MERCADO, { m: mFeira.id, c: c.cicloid }), 'pedidosDoMercado').length, 1, 'o Administrador vê qualquer mercado');
+  });
+
+  test('num ciclo sem mercados, o que foi pedido da linha fica fora de mercados (mercadoId null)', async () => {
+    const c = await cenario();
+    const fornecedor = await pessoa(['fornecedor'], 'Fornecedor Sem Mercado');
+    const consumidor = await pessoa(['consumidor'], 'Consumidora Sem Mercado');
+    const admin = await pessoa(['admin'], 'Coordenação Sem Mercado');
+    const oferta = dados<{ produtos: Array<{ ofertaProdutoId: string }> }>(await gql(fornecedor.mercados,
+      'mutation($c: ID!, $i: OfertaInput!) { salvarOferta(cicloId: $c, input: $i, finalizar: true) { produtos { ofertaProdutoId } } }',
+      { c: c.cicloid, i: { produtos: [{ produtoid: c.tomate.id, quantidade: '20', valor: '3.33' }] } }), 'salvarOferta');
+    const compor = await admin.cestas.postJson(cestas(`/composicao/${c.cicloCestaId}`), { quantidadeCestas: 10, produtos: [{ ofertaProdutoId: Number(oferta.produtos[0]?.ofertaProdutoId), quantidadePorCesta: 1.5, unidade: 'kg' }] });
+    assert.equal(compor.status, 200, compor.texto);
+    const feito = dados<{ id: string }>(await gql(consumidor.mercados, 'mutation($c: ID!, $i: PedidoInput!) { fazerPedido(cicloId: $c, input: $i) { id } }',
+      { c: c.cicloid, i: { pontoEntregaId: c.sede, produtos: [{ cicloCestaId: c.cicloCestaId, quantidade: 3 }] } }), 'fazerPedido');
+    const ENTREGAS = 'query($c: ID!) { minhasEntregas(cicloId: $c) { pedido valorPedido mercados { mercadoId mercado pedido valorPedido } } }';
+    // Not confirmed yet: nothing ordered, no market.
+    assert.deepEqual(dados(await gql(fornecedor.mercados, ENTREGAS, { c: c.cicloid }), 'minhasEntregas'), [{ pedido: '0.000', valorPedido: '0.00', mercados: [] }]);
+    dados(await gql(consumidor.mercados, 'mutation($p: ID!) { confirmarPedido(pedidoId: $p) { id } }', { p: feito.id }), 'confirmarPedido');
+    // 3 baskets × 1.5 kg = 4.5 kg at R$ 3.33 = R$ 14.985, rounded to R$ 14.99.
+    assert.deepEqual(dados(await gql(fornecedor.mercados, ENTREGAS, { c: c.cicloid }), 'minhasEntregas'), [
+      { pedido: '4.500', valorPedido: '14.99', mercados: [{ mercadoId: null, mercado: null, pedido: '4.500', valorPedido: '14.99' }] },
+    ]);
+
+    // minhasOfertas in pages: a draft in a newer cycle comes first; `after` continues from its cycle.
+    const novo = await cenario();
+    dados(await gql(fornecedor.mercados, 'mutation($c: ID!, $i: OfertaInput!) { salvarOferta(cicloId: $c, input: $i) { id } }',
+      { c: novo.cicloid, i: { produtos: [{ produtoid: novo.alface.id, quantidade: '2.5', valor: '1.10' }] } }), 'salvarOferta');
+    const PAGINA = 'query($a: String) { minhasOfertas(first: 1, after: $a) { cicloId finalizada total ciclo { id } } }';
+    const primeira = dados<Array<{ cicloId: string }>>(await gql(fornecedor.mercados, PAGINA), 'minhasOfertas');
+    assert.deepEqual(primeira, [{ cicloId: String(novo.cicloid), finalizada: false, total: '2.75', ciclo: { id: String(novo.cicloid) } }]);
+    const segunda = dados<Array<{ cicloId: string }>>(await gql(fornecedor.mercados, PAGINA, { a: primeira[0]?.cicloId }), 'minhasOfertas');
+    assert.deepEqual(segunda, [{ cicloId: String(c.cicloid), finalizada: true, total: '66.60', ciclo: { id: String(c.cicloid) } }]);
+    assert.deepEqual(dados(await gql(fornecedor.mercados, PAGINA, { a: segunda[0]?.cicloId }), 'minhasOfertas'), []);
+    // Someone else's offers never show.
+    const outro = await pessoa(['fornecedor'], 'Outro Fornecedor');
+    assert.deepEqual(dados(await gql(outro.mercados, '{ minhasOfertas { cicloId } }'), 'minhasOfertas'), []);
   });
 
   test('recusas: cadastro pendente, posse de ids dentro do input antes da validação, janela e capacidade com o que sobra', async () => {

@@ -17,6 +17,9 @@ import { MeusAvisos } from './paginas/MeusAvisos.tsx';
 import { Ciclos } from './paginas/Ciclos.tsx';
 import { FazerPedido } from './paginas/FazerPedido.tsx';
 import { MeusPedidos } from './paginas/MeusPedidos.tsx';
+import { Oferta } from './paginas/Oferta.tsx';
+import { MinhasEntregas } from './paginas/MinhasEntregas.tsx';
+import { Entregas } from './paginas/Entregas.tsx';
 
 type Parametros = Readonly<Record<string, string>>;
 
@@ -44,6 +47,10 @@ export const ROTAS: readonly Rota[] = [
   { padrao: '/ciclos', exige: true, pagina: () => <Ciclos /> },
   { padrao: '/ciclos/:id/pedido', exige: true, pagina: (p) => <FazerPedido key={p.id} id={p.id ?? ''} /> },
   { padrao: '/pedidos', exige: 'pedir', pagina: () => <MeusPedidos /> },
+  // Fornecedor (issue 18): the offer in a cycle, what to deliver, and the cycles offered in.
+  { padrao: '/ciclos/:id/oferta', exige: 'ofertar', pagina: (p) => <Oferta key={p.id} id={p.id ?? ''} /> },
+  { padrao: '/ciclos/:id/entregas', exige: 'ofertar', pagina: (p) => <MinhasEntregas key={p.id} id={p.id ?? ''} /> },
+  { padrao: '/entregas', exige: 'ofertar', pagina: () => <Entregas /> },
 ];
 
 function BotaoSair() {
@@ -123,6 +130,13 @@ function Navegacao() {
           <li>
             <Link para="/pedidos" aria-current={atual('/pedidos')}>
               Meus pedidos
+            </Link>
+          </li>
+        ) : null}
+        {usuario.acoes.ofertar ? (
+          <li>
+            <Link para="/entregas" aria-current={atual('/entregas')}>
+              Minhas entregas
             </Link>
           </li>
         ) : null}

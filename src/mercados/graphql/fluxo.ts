@@ -8,12 +8,12 @@ import type { IResolvers } from '@graphql-tools/utils';
 import DataLoader from 'dataloader';
 import type { Db } from '../../db/banco.ts';
 import { autorizar, ehConsumidor, ehFornecedor, exigirAgirPor, type Ator } from '../../domain/acesso.ts';
-import { entregasDoCiclo, type EntregaDaLinha } from '../../domain/alocacao.ts';
+import { entregasComMercados, type EntregaComMercados, type EntregaDaLinha, type PedidoNoMercado } from '../../domain/alocacao.ts';
 import { cicloDasJanelas, faseDoCiclo, janelasAbertas, type DatasCiclo, type Fase, type Janela } from '../../domain/ciclos.ts';
-import { Invalido, NaoEncontrado, Proibido } from '../../domain/erros.ts';
+import { Conflito, Invalido, NaoEncontrado, Proibido } from '../../domain/erros.ts';
 import { mercadoPorId } from '../../domain/mercados.ts';
 import { definirMercadosDoCiclo, mercadosDoCiclo, type MercadoDoCiclo } from '../../domain/mercados-do-ciclo.ts';
-import { ofertaDe, produtosParaOfertar, salvarOferta, type LinhaDaOferta, type Oferta, type ProdutoParaOfertar } from '../../domain/ofertas.ts';
+import { ofertaDe, ofertasDoFornecedor, produtosParaOfertar, salvarOferta, type LinhaDaOferta, type LinhaParaOfertar, type Oferta, type ProdutoParaOfertar } from '../../domain/ofertas.ts';
 import {
   alteradosAposConfirmar, carregarPedidosDoCiclo, disponibilidade, finalizarPedido, pedidoDe, pedidoVisivel, salvarPedido,
   type CestaParaPedir, type ExtraParaPedir, type LinhaDoPedido, type ParteDoPedido, type Pedido,
@@ -123,9 +123,39 @@ async function comCaminhos<T>(lista: string, raiz: string, fazer: () => Promise<
   }
 }
 
+/**
+ * A save that leaves less of a line than baskets, lots or published extras take is refused by
+ * the capacity rule (409 on the Cestas face). In GraphQL the refusal names the input's quantity
+ * of that line, so the client can show it on the field: the supplier's own line (by its id) or,
+ * for extras, the line of the product.
+ */
+async function naQuantidadeDaLinha<T>(ctx: Ctx, usuarioid: number, linhas: readonly LinhaParaOfertar[], fazer: () => Promise<T>): Promise<T> {
+  try {
+    return await fazer();
+  } catch (e) {
+    if (!(e instanceof Conflito) || e.codigo !== 'CAPACIDADE_EXCEDIDA' || e.detalhes === undefined) throw e;
+    const { ofertaProdutoId, produtoId } = e.detalhes;
+    let produtoid = typeof produtoId === 'number' ? produtoId : null;
+    if (typeof ofertaProdutoId === 'number') {
+      const linha = await ctx.banco.selectFrom('ofertaproduto as op').innerJoin('oferta as o', 'o.id', 'op.ofertaid')
+        .select('op.produtoid').where('op.id', '=', ofertaProdutoId).where('o.usuarioid', '=', usuarioid).executeTakeFirst();
+      produtoid = linha?.produtoid ?? null;
+    }
+    const linha = linhas.find((l) => l.produtoid === produtoid);
+    if (linha === undefined) throw e;
+    // Named as the Cestas edge names it (`produtos.2.quantidade`): comCaminhos gives it the argument's path.
+    throw new Invalido(e.codigo, e.message, { [`${linha.campo}.quantidade`]: e.message });
+  }
+}
+
 /** An optional id argument: null when absent. */
 function idOpcional(valor: unknown, campo: string): number | null {
   return valor === undefined || valor === null ? null : lerId(valor, campo);
+}
+
+/** An offer of `minhasOfertas`, with its cycle read with the page's (absent: read on demand). */
+interface OfertaComCiclo extends Oferta {
+  readonly cicloCarregado?: CicloDoGraphql | null;
 }
 
 /** `first` and `after` of a list: how many, and the id after which it continues. */
@@ -255,7 +285,23 @@ export const consultasDoFluxo = {
     await cicloDasJanelas(ctx.banco, cicloid);
     if (!ehFornecedor(ator)) throw new Proibido('SEM_PERMISSAO', 'Só fornecedores entregam');
     const eu = exigirAgirPor(ator, null, 'oferta');
-    return (await entregasDoCiclo(ctx.banco, cicloid)).filter((e) => e.linha.fornecedorId === eu);
+    return (await entregasComMercados(ctx.banco, cicloid)).filter((e) => e.linha.fornecedorId === eu);
+  },
+  minhasOfertas: async (_: unknown, a: { first?: number | null; after?: string | null }, ctx: Ctx): Promise<OfertaComCiclo[]> => {
+    const ator = await atorAutorizado(ctx, 'ofertasLer');
+    const p = lerPagina(a);
+    if (!ehFornecedor(ator)) throw new Proibido('SEM_PERMISSAO', 'Só fornecedores registram ofertas');
+    const ofertas = await ofertasDoFornecedor(ctx.banco, exigirAgirPor(ator, null, 'oferta'), { first: p.first, depoisDoCiclo: p.after });
+    // The cycles of the page in one query, not one per offer.
+    const ids = ofertas.map((o) => o.cicloid);
+    const ciclos = ids.length === 0 ? [] : await ctx.banco
+      .selectFrom('ciclo')
+      .select(['id', 'nome', 'dataOfertaInicio', 'dataOfertaFim', 'dataPedidoInicio', 'dataPedidoFim', 'dataRetiradaInicio', 'dataRetiradaFim'])
+      .where('id', 'in', ids)
+      .execute();
+    const dia = hoje(ctx);
+    const porId = new Map(ciclos.map((c) => [c.id, paraGraphql(c, dia)]));
+    return ofertas.map((o) => ({ ...o, cicloCarregado: porId.get(o.cicloid) ?? null }));
   },
   meusPedidos: async (_: unknown, a: { cicloId?: unknown; first?: number | null; after?: string | null }, ctx: Ctx) => {
     const ator = await atorAutorizado(ctx, 'pedidosLer');
@@ -295,7 +341,9 @@ export const mutacoesDoFluxo = {
       // lerOferta checks whose offer it is (`input.usuarioid`) before reading anything else.
       const entrada = await comCaminhos('produtos', 'input.produtos', async () =>
         lerOferta({ usuarioid: a.input.usuarioid ?? null, cicloid: a.cicloId, produtos: a.input.produtos }, (u) => exigirAgirPor(ator, u, 'oferta')));
-      const { oferta } = await comCaminhos('produtos', 'input.produtos', () => salvarOferta(ctx.banco, ator, entrada, { agora: ctx.agora, hoje: hoje(ctx), finalizar: a.finalizar === true }));
+      const { oferta } = await comCaminhos('produtos', 'input.produtos', () =>
+        naQuantidadeDaLinha(ctx, exigirAgirPor(ator, entrada.usuarioid, 'oferta'), entrada.linhas, () =>
+          salvarOferta(ctx.banco, ator, entrada, { agora: ctx.agora, hoje: hoje(ctx), finalizar: a.finalizar === true })));
       return oferta;
     }),
   fazerPedido: (_: unknown, a: { cicloId: unknown; input: { usuarioid?: unknown; pontoEntregaId: unknown; produtos: ReadonlyArray<{ cicloCestaId?: unknown; cicloProdutoId?: unknown; quantidade: string }> } }, ctx: Ctx) =>
@@ -363,6 +411,7 @@ export const tiposDoFluxo: IResolvers<unknown, Ctx> = {
   Oferta: {
     cicloId: (o: Oferta) => o.cicloid,
     total: (o: Oferta) => emCentesimos(o.totalCentavos),
+    ciclo: (o: OfertaComCiclo, _a: unknown, ctx: Ctx) => o.cicloCarregado ?? cicloOuNulo(ctx, o.cicloid),
   },
   ProdutoParaOfertar: {
     valorReferencia: (p: ProdutoParaOfertar) => emCentesimos(p.valorReferenciaCentavos),
@@ -383,6 +432,11 @@ export const tiposDoFluxo: IResolvers<unknown, Ctx> = {
     planejado: (e: EntregaDaLinha) => emMilesimos(e.planejadoMil),
     pedido: (e: EntregaDaLinha) => emMilesimos(e.pedidoMil),
     valorPedido: (e: EntregaDaLinha) => emCentesimos(valorDaQuantidade(e.linha.valorCentavos, e.pedidoMil)),
+    mercados: (e: EntregaComMercados) => e.mercados.map((m) => ({ ...m, valorCentavos: valorDaQuantidade(e.linha.valorCentavos, m.pedidoMil) })),
+  },
+  EntregaNoMercado: {
+    pedido: (m: PedidoNoMercado) => emMilesimos(m.pedidoMil),
+    valorPedido: (m: { valorCentavos: number }) => emCentesimos(m.valorCentavos),
   },
 
   Pedido: {

@@ -1,0 +1,179 @@
+/**
+ * The supplier's side of the cycle workflow (issue 18): the GraphQL documents and types of the
+ * offer and deliveries pages, and the quantities and dates they show. Quantities travel as dot
+ * decimals with 3 places ("12.500"); people type and read commas ("12,5").
+ */
+import { graphql } from './api.ts';
+
+export type JanelaCiclo = 'oferta' | 'pedido';
+export type FaseCiclo = 'planejado' | 'oferta' | 'composicao' | 'pedido' | 'retirada' | 'encerrado';
+
+/** A cycle with what the page needs of it: dates in AAAA-MM-DD, the open windows, what the person may do. */
+export interface CicloResumo {
+  readonly id: string;
+  readonly nome: string;
+  readonly fase: FaseCiclo;
+  readonly janelasAbertas: readonly JanelaCiclo[];
+  readonly dataOfertaInicio: string;
+  readonly dataOfertaFim: string;
+  readonly dataRetiradaInicio: string;
+  readonly dataRetiradaFim: string;
+  readonly acoes: { readonly ofertar: boolean };
+}
+
+export interface LinhaDaOferta {
+  readonly ofertaProdutoId: string;
+  readonly produtoid: string;
+  readonly nome: string;
+  readonly unidade: string;
+  readonly quantidade: string;
+  readonly valor: string;
+  readonly alocado: string;
+}
+
+export interface Oferta {
+  readonly id: string | null;
+  readonly cicloId: string;
+  readonly finalizada: boolean;
+  readonly finalizadaEm: string | null;
+  readonly total: string;
+  readonly produtos: readonly LinhaDaOferta[];
+}
+
+export interface ProdutoParaOfertar {
+  readonly produtoid: string;
+  readonly nome: string;
+  readonly unidade: string;
+  readonly categoria: string | null;
+  readonly valorReferencia: string;
+  readonly ofertadoAntes: boolean;
+}
+
+export interface EntregaNoMercado {
+  readonly mercadoId: string | null;
+  readonly mercado: string | null;
+  readonly pedido: string;
+  readonly valorPedido: string;
+}
+
+export interface Entrega {
+  readonly ofertaProdutoId: string;
+  readonly produtoId: string;
+  readonly produto: string;
+  readonly unidade: string;
+  readonly valor: string;
+  readonly ofertado: string;
+  readonly planejado: string;
+  readonly pedido: string;
+  readonly valorPedido: string;
+  readonly mercados: readonly EntregaNoMercado[];
+}
+
+export interface OfertaComCiclo {
+  readonly cicloId: string;
+  readonly finalizada: boolean;
+  readonly finalizadaEm: string | null;
+  readonly total: string;
+  readonly ciclo: CicloResumo;
+}
+
+/** One line sent to salvarOferta: dot decimals. */
+export interface LinhaParaSalvar {
+  readonly produtoid: string;
+  readonly quantidade: string;
+  readonly valor: string;
+}
+
+const CICLO = 'id nome fase janelasAbertas dataOfertaInicio dataOfertaFim dataRetiradaInicio dataRetiradaFim acoes { ofertar }';
+const OFERTA = 'id cicloId finalizada finalizadaEm total produtos { ofertaProdutoId produtoid nome unidade quantidade valor alocado }';
+
+/** The offer page's data: the cycle (null: none with this id), the own offer (null: none yet) and the products. */
+export async function lerParaOfertar(cicloId: string): Promise<{ ciclo: CicloResumo | null; oferta: Oferta | null; produtos: readonly ProdutoParaOfertar[] }> {
+  const { ciclo } = await graphql<{ ciclo: CicloResumo | null }>(`query($id: ID!) { ciclo(id: $id) { ${CICLO} } }`, { id: cicloId });
+  if (ciclo === null) return { ciclo, oferta: null, produtos: [] };
+  const d = await graphql<{ minhaOferta: Oferta | null; produtosParaOfertar: ProdutoParaOfertar[] }>(
+    `query($c: ID!) { minhaOferta(cicloId: $c) { ${OFERTA} } produtosParaOfertar { produtoid nome unidade categoria valorReferencia ofertadoAntes } }`,
+    { c: cicloId },
+  );
+  return { ciclo, oferta: d.minhaOferta, produtos: d.produtosParaOfertar };
+}
+
+/** salvarOferta: the whole list of lines, as a draft or final. */
+export async function gravarOferta(cicloId: string, produtos: readonly LinhaParaSalvar[], finalizar: boolean): Promise<Oferta> {
+  const d = await graphql<{ salvarOferta: Oferta }>(
+    `mutation($c: ID!, $i: OfertaInput!, $f: Boolean) { salvarOferta(cicloId: $c, input: $i, finalizar: $f) { ${OFERTA} } }`,
+    { c: cicloId, i: { produtos }, f: finalizar },
+  );
+  return d.salvarOferta;
+}
+
+/** The deliveries page's data: the cycle (null: none) and what to deliver, by line and market. */
+export async function lerEntregas(cicloId: string): Promise<{ ciclo: CicloResumo | null; entregas: readonly Entrega[] }> {
+  const { ciclo } = await graphql<{ ciclo: CicloResumo | null }>(`query($id: ID!) { ciclo(id: $id) { ${CICLO} } }`, { id: cicloId });
+  if (ciclo === null) return { ciclo, entregas: [] };
+  const d = await graphql<{ minhasEntregas: Entrega[] }>(
+    'query($c: ID!) { minhasEntregas(cicloId: $c) { ofertaProdutoId produtoId produto unidade valor ofertado planejado pedido valorPedido mercados { mercadoId mercado pedido valorPedido } } }',
+    { c: cicloId },
+  );
+  return { ciclo, entregas: d.minhasEntregas };
+}
+
+/** A page of the supplier's offers, newest cycle first; `depois`: the cicloId of the last one received. */
+export async function listarMinhasOfertas(primeiras: number, depois: string | null): Promise<readonly OfertaComCiclo[]> {
+  const d = await graphql<{ minhasOfertas: OfertaComCiclo[] }>(
+    `query($n: Int, $a: String) { minhasOfertas(first: $n, after: $a) { cicloId finalizada finalizadaEm total ciclo { ${CICLO} } } }`,
+    { n: primeiras, a: depois },
+  );
+  return d.minhasOfertas;
+}
+
+/** "12,5" or "12.500" → 12500 thousandths; null when it is not a non-negative quantity with up to 3 places. */
+export function paraMilesimos(texto: string): number | null {
+  const t = texto.trim().replace(',', '.');
+  const m = /^(\d{1,9})(?:\.(\d{1,3}))?$/.exec(t);
+  if (m === null) return null;
+  return Number(m[1]) * 1000 + Number((m[2] ?? '').padEnd(3, '0'));
+}
+
+/** 12500 → "12.500", the API's format. */
+export function deMilesimos(milesimos: number): string {
+  return `${Math.trunc(milesimos / 1000)}.${String(milesimos % 1000).padStart(3, '0')}`;
+}
+
+/** "12.500" → "12,5"; "3.000" → "3": as people read a quantity. */
+export function quantidadeLegivel(valor: string): string {
+  return valor.includes('.') ? valor.replace(/\.?0+$/, '').replace('.', ',') : valor;
+}
+
+/** "12.500" and "kg" → "12,5 kg". */
+export function quantidadeComUnidade(valor: string, unidade: string): string {
+  return `${quantidadeLegivel(valor)} ${unidade}`;
+}
+
+/** What a quantity costs at a price per unit, rounded to the cent as the server does. */
+export function valorDaQuantidade(centavosPorUnidade: number, milesimos: number): number {
+  return Math.floor((centavosPorUnidade * milesimos + 500) / 1000);
+}
+
+/** "2026-11-27" → "27/11/2026". */
+export function dataLegivel(data: string): string {
+  const [a, m, d] = data.slice(0, 10).split('-');
+  return `${d ?? ''}/${m ?? ''}/${a ?? ''}`;
+}
+
+/** An instant (ISO) → "27/11/2026 às 14:05", in the browser's time zone. */
+export function instanteLegivel(iso: string): string {
+  const t = new Date(iso);
+  if (Number.isNaN(t.getTime())) return iso;
+  const dia = t.toLocaleDateString('pt-BR', { day: '2-digit', month: '2-digit', year: 'numeric' });
+  const hora = t.toLocaleTimeString('pt-BR', { hour: '2-digit', minute: '2-digit' });
+  return `${dia} às ${hora}`;
+}
+
+/** Why a cycle takes no offer now, from its open windows and the server's acoes (null: it takes offers). */
+export function motivoSemOferta(ciclo: CicloResumo): string | null {
+  if (ciclo.acoes.ofertar) return null;
+  if (ciclo.janelasAbertas.includes('oferta')) return 'Sua conta não pode ofertar neste ciclo.';
+  if (ciclo.fase === 'planejado') return `As ofertas deste ciclo abrem em ${dataLegivel(ciclo.dataOfertaInicio)}.`;
+  return `As ofertas deste ciclo fecharam em ${dataLegivel(ciclo.dataOfertaFim)}.`;
+}
