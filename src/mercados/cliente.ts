@@ -38,6 +38,8 @@ export const PAGINAS_DO_CLIENTE: ReadonlyArray<readonly [string, Guarda]> = [
   ['/mercados/:id/precos', isAuthenticated],
   ['/usuarios', isAuthenticated],
   ['/avisos', isAuthenticated],
+  ['/mercados/:id/ciclos/:cicloId/pedidos', isAuthenticated],
+  ['/ciclos/:id/mercados', isAuthenticated],
 ];
 
 interface Arquivo {

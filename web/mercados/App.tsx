@@ -14,6 +14,8 @@ import { FormularioMercado } from './paginas/FormularioMercado.tsx';
 import { EditorPrecos } from './paginas/EditorPrecos.tsx';
 import { Usuarios } from './paginas/Usuarios.tsx';
 import { MeusAvisos } from './paginas/MeusAvisos.tsx';
+import { PedidosDoMercado } from './paginas/PedidosDoMercado.tsx';
+import { MercadosDoCiclo } from './paginas/MercadosDoCiclo.tsx';
 
 type Parametros = Readonly<Record<string, string>>;
 
@@ -37,6 +39,9 @@ export const ROTAS: readonly Rota[] = [
   { padrao: '/mercados/:id/precos', exige: 'gerirAlgumMercado', pagina: (p) => <EditorPrecos key={p.id} id={p.id ?? ''} /> },
   { padrao: '/usuarios', exige: 'listarUsuarios', pagina: () => <Usuarios /> },
   { padrao: '/avisos', exige: true, pagina: () => <MeusAvisos /> },
+  // The API decides who sees a market's orders (Mercado.acoes.verPedidos); the page shows its refusal.
+  { padrao: '/mercados/:id/ciclos/:cicloId/pedidos', exige: true, pagina: (p) => <PedidosDoMercado key={`${p.id}/${p.cicloId}`} mercadoId={p.id ?? ''} cicloId={p.cicloId ?? ''} /> },
+  { padrao: '/ciclos/:id/mercados', exige: 'definirMercadosDoCiclo', pagina: (p) => <MercadosDoCiclo key={p.id} id={p.id ?? ''} /> },
 ];
 
 function BotaoSair() {
