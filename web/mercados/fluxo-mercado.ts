@@ -16,6 +16,13 @@ export const NOMES_FASES: Readonly<Record<FaseCiclo, string>> = {
   encerrado: 'Encerrado',
 };
 
+/** What a cycle's card says of it: its phase, and the order window when it is open too (both windows may be). */
+export function etiquetasDoCiclo(c: { readonly fase: FaseCiclo; readonly janelasAbertas: ReadonlyArray<'oferta' | 'pedido'> }): string[] {
+  const etiquetas = [NOMES_FASES[c.fase]];
+  if (c.fase !== 'pedido' && c.janelasAbertas.includes('pedido')) etiquetas.push(NOMES_FASES.pedido);
+  return etiquetas;
+}
+
 /** "2026-11-27" (the API's AAAA-MM-DD) → "27/11/2026". */
 export function dataBr(data: string): string {
   const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(data);
@@ -49,6 +56,8 @@ export interface CicloDoMercado {
   readonly id: string;
   readonly nome: string;
   readonly fase: FaseCiclo;
+  /** The windows open today (both may be). */
+  readonly janelasAbertas: ReadonlyArray<'oferta' | 'pedido'>;
   readonly dataOfertaInicio: string;
   readonly dataOfertaFim: string;
   readonly dataPedidoInicio: string;
@@ -57,7 +66,7 @@ export interface CicloDoMercado {
   readonly dataRetiradaFim: string;
 }
 
-const CAMPOS_CICLO = 'id nome fase dataOfertaInicio dataOfertaFim dataPedidoInicio dataPedidoFim dataRetiradaInicio dataRetiradaFim';
+const CAMPOS_CICLO = 'id nome fase janelasAbertas dataOfertaInicio dataOfertaFim dataPedidoInicio dataPedidoFim dataRetiradaInicio dataRetiradaFim';
 
 /** A page of the cycles that serve the market (those the person may see), newest first. */
 export async function ciclosDoMercado(mercadoId: string, first: number, after: string | null): Promise<readonly CicloDoMercado[]> {

@@ -3,7 +3,7 @@ import { mensagemDe } from '../api.ts';
 import { Carregando, ComCarga, Falha, Pagina, Sucesso, useCarga } from '../componentes.tsx';
 import { NOMES_TIPOS, desativarMercado, lerMercado, type Mercado } from '../consultas.ts';
 import { decimalLegivel, reais } from '../dinheiro.ts';
-import { NOMES_FASES, ciclosDoMercado, dataBr, podeVerPedidos, type CicloDoMercado } from '../fluxo-mercado.ts';
+import { ciclosDoMercado, etiquetasDoCiclo, dataBr, podeVerPedidos, type CicloDoMercado } from '../fluxo-mercado.ts';
 import { Link } from '../navegacao.tsx';
 import { CarregarMais, usePaginado } from '../paginado.tsx';
 
@@ -133,7 +133,11 @@ function CartaoCiclo({ ciclo, mercadoId, verPedidos }: { readonly ciclo: CicloDo
       <span className="nome" id={titulo}>
         {ciclo.nome}
       </span>
-      <span className="etiqueta fase">{NOMES_FASES[ciclo.fase]}</span>
+      {etiquetasDoCiclo(ciclo).map((e) => (
+        <span key={e} className="etiqueta fase">
+          {e}
+        </span>
+      ))}
       <dl className="datas">
         <dt>Ofertas</dt>
         <dd>{periodo(ciclo.dataOfertaInicio, ciclo.dataOfertaFim)}</dd>

@@ -136,15 +136,15 @@ function Adicionar({ disponiveis, adicionar }: { readonly disponiveis: readonly 
   const [escolhido, setEscolhido] = useState('');
   const id = useId();
   if (disponiveis.length === 0) return <p className="suave">Todos os mercados ativos já estão no ciclo.</p>;
-  const enviar = (e: FormEvent) => {
-    e.preventDefault();
+  // Not a form of its own: it sits inside the list's form, and only "Salvar" sends.
+  const enviar = () => {
     const m = disponiveis.find((x) => x.id === escolhido) ?? disponiveis[0];
     if (m === undefined) return;
     adicionar(m);
     setEscolhido('');
   };
   return (
-    <form className="linha-campos adicionar" onSubmit={enviar} aria-label="Adicionar mercado">
+    <div className="linha-campos adicionar">
       <div className="campo">
         <label htmlFor={id}>Mercado ativo</label>
         <select id={id} value={escolhido === '' ? (disponiveis[0]?.id ?? '') : escolhido} onChange={(e) => setEscolhido(e.target.value)}>
@@ -155,10 +155,10 @@ function Adicionar({ disponiveis, adicionar }: { readonly disponiveis: readonly 
           ))}
         </select>
       </div>
-      <button type="submit" className="botao secundario">
+      <button type="button" className="botao secundario" onClick={enviar}>
         Adicionar ao ciclo
       </button>
-    </form>
+    </div>
   );
 }
 

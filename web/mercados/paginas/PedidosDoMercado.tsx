@@ -17,7 +17,7 @@ function Totais({ totais }: { readonly totais: TotaisDoMercado }) {
         <div>
           <dt>Pedidos</dt>
           <dd>
-            {totais.pedidos} <span className="pequeno suave">({totais.confirmados} confirmados)</span>
+            {totais.pedidos} <span className="pequeno suave">({totais.confirmados} {totais.confirmados === 1 ? 'confirmado' : 'confirmados'})</span>
           </dd>
         </div>
         <div>
