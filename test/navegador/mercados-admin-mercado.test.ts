@@ -223,7 +223,7 @@ describe('páginas do AdminMercado e do Administrador no navegador', { skip: pul
     await totais.waitFor();
     const numeros = await totais.locator('.numeros > div').allInnerTexts();
     assert.deepEqual(numeros.map((t) => t.replace(/\s+/g, ' ').trim()), ['Pedidos 2 (1 confirmado)', 'Subtotal R$ 150,00', 'Taxa R$ 7,50', 'Total R$ 157,50']);
-    await totais.getByRole('row', { name: new RegExp(`${cestaNome}.*3.*R\\$ 150,00`) }).waitFor();
+    await totais.getByRole('row', { name: new RegExp(`${cestaNome}.*3 cestas.*R\\$ 150,00`) }).waitFor();
     const carla = cartao(pagina, 'Carla Consumidora');
     await carla.getByText('Confirmado', { exact: true }).waitFor();
     await carla.getByText(pontos.sede.nome).waitFor();

@@ -43,6 +43,12 @@ export function quantidadeLegivel(milesimos: number): string {
   return fracao === '' ? String(inteiro) : `${inteiro},${fracao}`;
 }
 
+/** A quantity with its unit, as read: "2 cestas", "1,5 kg" (baskets are counted, so their unit takes a plural). */
+export function quantidadeComUnidade(milesimos: number, unidade: string): string {
+  const plural = unidade === 'cesta' && milesimos !== 1000 ? 'cestas' : unidade;
+  return `${quantidadeLegivel(milesimos)} ${plural}`;
+}
+
 /** 11490 cents → "R$ 114,90". */
 export function reaisDeCentavos(centavos: number): string {
   return `R$ ${Math.trunc(centavos / 100)},${String(centavos % 100).padStart(2, '0')}`;

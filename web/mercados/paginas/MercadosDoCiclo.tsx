@@ -75,7 +75,12 @@ function CartaoMercado({ escolha, posicao, total, ciclo, erros, mover, remover, 
       </div>
       <p className="suave">
         {NOMES_TIPOS[escolha.tipo]} · taxa {taxa(escolha.taxaAdministrativa)}
-        {escolha.tipo === 'cesta' ? <> · cesta até {reais(escolha.valorMaximoCesta)}</> : null}
+        {escolha.tipo === 'cesta' ? (
+          <>
+            {' '}
+            · cesta até <span className="valor">{reais(escolha.valorMaximoCesta)}</span>
+          </>
+        ) : null}
       </p>
       {erros.length === 0 ? null : (
         <div className="erro-campo" id={`${id}-erros`}>
@@ -268,7 +273,7 @@ function Editor({ inicial, ativos }: { readonly inicial: CicloParaMercados; read
       </section>
       <div className="barra-salvar">
         {erro === null ? null : (
-          <Falha mensagem={erro.gerais.length > 0 ? `${erro.mensagem} ${erro.gerais.join(' ')}` : erro.mensagem} />
+          <Falha mensagem={erro.gerais.length > 0 ? `Nada foi gravado. ${erro.gerais.join(' ')}` : erro.porMercado.size > 0 ? 'Nada foi gravado: corrija o que está indicado no mercado marcado acima.' : erro.mensagem} />
         )}
         {salvo ? <Sucesso>Mercados do ciclo salvos.</Sucesso> : null}
         <button type="submit" className="botao" disabled={salvando}>

@@ -1,13 +1,12 @@
 import { Carregando, ComCarga, Falha, Pagina, useCarga } from '../componentes.tsx';
 import { reais } from '../dinheiro.ts';
 import {
-  dataBr, nomesDoMercadoECiclo, paraMilesimos, pedidosDoMercado, quantidadeLegivel, reaisDeCentavos, todosOsPedidosDoMercado, totaisDoMercado,
+  dataBr, nomesDoMercadoECiclo, paraMilesimos, pedidosDoMercado, quantidadeComUnidade, reaisDeCentavos, todosOsPedidosDoMercado, totaisDoMercado,
   type PedidoDoMercado, type TotaisDoMercado,
 } from '../fluxo-mercado.ts';
 import { Link } from '../navegacao.tsx';
 import { CarregarMais, usePaginado } from '../paginado.tsx';
 
-const quantidade = (q: string): string => quantidadeLegivel(paraMilesimos(q) ?? 0);
 
 function Totais({ totais }: { readonly totais: TotaisDoMercado }) {
   return (
@@ -54,7 +53,7 @@ function Totais({ totais }: { readonly totais: TotaisDoMercado }) {
               <tr key={p.chave}>
                 <th scope="row">{p.nome}</th>
                 <td data-rotulo="Quantidade" className="numero">
-                  {quantidadeLegivel(p.quantidadeMilesimos)} {p.unidade}
+                  {quantidadeComUnidade(p.quantidadeMilesimos, p.unidade)}
                 </td>
                 <td data-rotulo="Subtotal" className="numero">
                   {reaisDeCentavos(p.subtotalCentavos)}
@@ -103,7 +102,7 @@ function CartaoPedido({ pedido }: { readonly pedido: PedidoDoMercado }) {
             <tr key={l.id}>
               <th scope="row">{l.nome}</th>
               <td data-rotulo="Quantidade" className="numero">
-                {quantidade(l.quantidade)} {l.unidade}
+                {quantidadeComUnidade(paraMilesimos(l.quantidade) ?? 0, l.unidade)}
               </td>
               <td data-rotulo="Preço" className="numero">
                 {reais(l.valor)}
