@@ -153,6 +153,8 @@ describe('páginas do AdminMercado e do Administrador no navegador', { skip: pul
     await loteCartao.getByRole('button', { name: /Tirar do ciclo/ }).click();
     await pagina.getByRole('button', { name: 'Salvar mercados do ciclo' }).click();
     await pagina.getByText('Mercados do ciclo salvos.').waitFor();
+    // The deactivated market is no longer offered to add.
+    await pagina.getByText('Todos os mercados ativos já estão no ciclo.').waitFor();
     await conferirPagina(pagina, ctx, 'mercados-do-ciclo');
 
     // After a reload: the order, the points and the basket as saved.
@@ -197,6 +199,18 @@ describe('páginas do AdminMercado e do Administrador no navegador', { skip: pul
       }
     }
 
+    // Ten newer cycles of her market (planned ones): the cycle above comes on the second page of the market's cycles.
+    const hoje = diaLocal(amb.relogio.agora(), 'America/Sao_Paulo');
+    for (let i = 1; i <= 10; i++) {
+      const nome = `Ciclo futuro ${i} ${sufixo}`;
+      const d = (n: number) => somarDias(hoje, 10 * i + n);
+      const novo = await amb.banco.insertInto('ciclo').values({
+        nome, nomeChave: nome.toLowerCase(), dataOfertaInicio: d(0), dataOfertaFim: d(1), dataPedidoInicio: d(2), dataPedidoFim: d(3),
+        dataRetiradaInicio: d(4), dataRetiradaFim: d(5), createdAt: iso, updatedAt: iso,
+      }).returning('id').executeTakeFirstOrThrow();
+      await amb.banco.insertInto('ciclomercado').values({ cicloid: novo.id, mercadoId: mercados.cestas.id, ordemAtendimento: 1, createdAt: iso, updatedAt: iso }).execute();
+    }
+
     // The dashboard: "Meu mercado" first, from the API's adminId.
     await pagina.reload();
     const meu = pagina.getByRole('link', { name: `Meu mercado: ${mercados.cestas.nome}` });
@@ -207,8 +221,15 @@ describe('páginas do AdminMercado e do Administrador no navegador', { skip: pul
     // Her market: the cycle with its dates, the orders link and the prices editor.
     await meu.click();
     await pagina.getByRole('heading', { name: mercados.cestas.nome, exact: true }).waitFor();
+    await cartao(pagina, `Ciclo futuro 10 ${sufixo}`).waitFor();
+    assert.equal(await pagina.locator('.ciclos > li').count(), 10);
     const ciclo = cartao(pagina, cicloNome);
+    assert.equal(await ciclo.count(), 0, 'o ciclo mais antigo fica para a próxima página');
+    await pagina.getByRole('button', { name: 'Carregar mais ciclos' }).click();
     await ciclo.waitFor();
+    assert.equal(await pagina.locator('.ciclos > li').count(), 11);
+    assert.equal(await pagina.getByRole('button', { name: 'Carregar mais ciclos' }).count(), 0, 'não há mais');
+    await cartao(pagina, `Ciclo futuro 1 ${sufixo}`).getByText('Planejado').waitFor();
     await ciclo.getByText('Pedidos abertos').waitFor();
     await ciclo.getByText(`${br(datas.pedidoInicio)} a ${br(datas.pedidoFim)}`).waitFor();
     await ciclo.getByText(`${br(datas.retiradaInicio)} a ${br(datas.retiradaFim)}`).waitFor();

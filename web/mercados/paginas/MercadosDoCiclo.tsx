@@ -167,8 +167,9 @@ function Adicionar({ disponiveis, adicionar }: { readonly disponiveis: readonly 
   );
 }
 
-function Editor({ inicial, ativos }: { readonly inicial: CicloParaMercados; readonly ativos: readonly MercadoAtivo[] }) {
+function Editor({ inicial, ativosIniciais }: { readonly inicial: CicloParaMercados; readonly ativosIniciais: readonly MercadoAtivo[] }) {
   const [ciclo, setCiclo] = useState(inicial);
+  const [ativos, setAtivos] = useState(ativosIniciais);
   const [escolhas, setEscolhas] = useState<Escolha[]>(() => escolhasDo(inicial));
   const [salvando, setSalvando] = useState(false);
   const [erro, setErro] = useState<{ mensagem: string; porMercado: Map<string, string[]>; gerais: string[] } | null>(null);
@@ -231,6 +232,9 @@ function Editor({ inicial, ativos }: { readonly inicial: CicloParaMercados; read
       setCiclo(novo);
       setEscolhas(escolhasDo(novo));
       setSalvo(true);
+      // Markets may have been deactivated meanwhile: the list to add from is read again.
+      const depois = await lerMercadosDoCiclo(novo.id).catch(() => null);
+      if (depois !== null) setAtivos(depois.ativos);
     } catch (x) {
       const campos = x instanceof ErroApi ? x.campos : {};
       setErro({ mensagem: mensagemDe(x), ...errosPorMercado(campos, escolhas) });
@@ -308,7 +312,7 @@ export function MercadosDoCiclo({ id }: { readonly id: string }) {
               <p className="suave">
                 {NOMES_FASES[dados.ciclo.fase]}. A ordem da lista é a ordem de atendimento; salvar grava a lista inteira.
               </p>
-              <Editor inicial={dados.ciclo} ativos={dados.ativos} />
+              <Editor inicial={dados.ciclo} ativosIniciais={dados.ativos} />
             </>
           )
         }
