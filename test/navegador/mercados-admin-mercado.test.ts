@@ -253,6 +253,12 @@ describe('páginas do AdminMercado e do Administrador no navegador', { skip: pul
     assert.equal(await pagina.getByRole('button', { name: 'Carregar mais pedidos' }).count(), 0, 'tudo cabe na primeira página');
     await conferirPagina(pagina, ctx, 'mercados-pedidos-do-mercado');
 
+    // A planned cycle of her market has no orders yet: the page says so.
+    await pagina.getByRole('link', { name: 'Voltar ao mercado' }).click();
+    await cartao(pagina, `Ciclo futuro 10 ${sufixo}`).getByRole('link', { name: /Pedidos deste mercado/ }).click();
+    await pagina.getByText('Nenhum pedido deste mercado no ciclo até agora.').waitFor();
+    await conferirPagina(pagina, ctx, 'mercados-pedidos-vazio');
+
     // Another market in the same cycle: she sees the cycle there, but no orders link; its orders page refuses clearly.
     await pagina.goto(`${amb.urlMercados}/mercados/${mercados.feira.id}`);
     await cartao(pagina, cicloNome).waitFor();
