@@ -114,6 +114,8 @@ export interface AcoesDoMercado {
   readonly editar: boolean;
   readonly editarPrecos: boolean;
   readonly desativar: boolean;
+  /** See the market's orders in a cycle (GraphQL pedidosDoMercado). */
+  readonly verPedidos: boolean;
 }
 
 /** What the actor may do with a market, from the same table, sent along with the market. */
@@ -122,6 +124,7 @@ export function acoesDoMercado(ator: AtorMercados, m: { readonly adminId: number
     editar: podeMercados(ator, 'atualizarMercado', m),
     editarPrecos: podeMercados(ator, 'atualizarPrecos', m),
     desativar: m.ativo && podeMercados(ator, 'desativarMercado', null),
+    verPedidos: podeMercados(ator, 'verPedidosDoMercado', m),
   };
 }
 

@@ -44,6 +44,8 @@ export const PAGINAS_DO_CLIENTE: ReadonlyArray<readonly [string, Guarda]> = [
   ['/ciclos/:id/oferta', isAuthenticated],
   ['/ciclos/:id/entregas', isAuthenticated],
   ['/entregas', isAuthenticated],
+  ['/mercados/:id/ciclos/:cicloId/pedidos', isAuthenticated],
+  ['/ciclos/:id/mercados', isAuthenticated],
 ];
 
 interface Arquivo {
@@ -86,7 +88,10 @@ export function rotasCliente(app: AppTipada, cliente: ClienteWeb, opcoes: { prod
   }
 
   for (const [url, guarda] of PAGINAS_DO_CLIENTE) {
-    const schema = { ...(url.includes(':id') ? { params: Type.Object({ id: Type.String({ pattern: '^[0-9]{1,10}$' }) }) } : {}), response: pagina };
+    // Every id in the address (`:id`, `:cicloId`) is a number; anything else is a 400.
+    const ids = [...url.matchAll(/:(\w+)/g)].map((m) => m[1] ?? '');
+    const params = Object.fromEntries(ids.map((nome) => [nome, Type.String({ pattern: '^[0-9]{1,10}$' })]));
+    const schema = { ...(ids.length > 0 ? { params: Type.Object(params) } : {}), response: pagina };
     app.get(url, { config: { guarda }, schema }, async (_req, reply) => responderShell(reply, cliente));
   }
 

@@ -65,6 +65,10 @@ describe('acesso à face Mercados', () => {
     assert.match(r.headers.get('content-security-policy') ?? '', /default-src 'self'/);
     assert.equal(r.headers.get('x-content-type-options'), 'nosniff');
     assert.equal(r.headers.get('x-frame-options'), 'SAMEORIGIN');
+    // Every id in a page's address is a number: the market's and the cycle's.
+    for (const [caminho, status] of [['/mercados/1/ciclos/2/pedidos', 200], ['/mercados/1/ciclos/abc/pedidos', 400], ['/mercados/x/ciclos/2/pedidos', 400], ['/ciclos/3/mercados', 200], ['/ciclos/abc/mercados', 400]] as const) {
+      assert.equal((await nav.get(`${amb.urlMercados}${caminho}`, { headers: { accept: 'text/html' }, seguir: false })).status, status, caminho);
+    }
   });
 
   test('/unauthorized e a página inicial existem, em português; o resto é 404', async () => {

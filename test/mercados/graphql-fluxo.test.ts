@@ -264,6 +264,23 @@ describe('o fluxo do ciclo pelo GraphQL', () => {
     const alheio = erro(await gql(donoCesta, DO_MERCADO, { m: mFeira.id, c: c.cicloid }));
     assert.deepEqual([alheio.code, alheio.message], ['FORBIDDEN', 'Acesso negado: você só pode ver os pedidos do mercado que administra']);
     assert.equal(dados<PedidoGql[]>(await gql(admin.mercados, DO_MERCADO, { m: mFeira.id, c: c.cicloid }), 'pedidosDoMercado').length, 1, 'o Administrador vê qualquer mercado');
+    // Each market's admin finds the cycle through the market (ciclos, mercadoId) and may see its orders there (acoes.verPedidos).
+    const CICLOS_DO_MERCADO = 'query($m: ID!) { ciclos(mercadoId: $m) { id } mercado(id: $m) { acoes { verPedidos } } }';
+    type DoMercado = { ciclos: Array<{ id: string }>; mercado: { acoes: { verPedidos: boolean } } };
+    const doMercado = async (nav: Navegador, m: number) => {
+      const r = await gql(nav, CICLOS_DO_MERCADO, { m });
+      assert.equal(r.corpo.errors, undefined, JSON.stringify(r.corpo.errors));
+      const d = r.corpo.data as DoMercado;
+      return [d.ciclos.some((x) => x.id === String(c.cicloid)), d.mercado.acoes.verPedidos];
+    };
+    assert.deepEqual(await doMercado(donoCesta, mCesta.id), [true, true]);
+    // The cycle serves both markets, so the cesta market's admin sees it under the other one too, but not its orders.
+    assert.deepEqual(await doMercado(donoCesta, mFeira.id), [true, false]);
+    const estranha = new Navegador();
+    await contaComSessao(amb, estranha, amb.urlMercados, { perfis: ['AdminMercado'] });
+    assert.deepEqual(await doMercado(estranha, mCesta.id), [false, false], 'o AdminMercado de nenhum dos mercados não vê o ciclo');
+    assert.deepEqual(await doMercado(donoFeira, mFeira.id), [true, true]);
+    assert.deepEqual(await doMercado(admin.mercados, mCesta.id), [true, true]);
   });
 
   test('num ciclo sem mercados, o que foi pedido da linha fica fora de mercados (mercadoId null)', async () => {

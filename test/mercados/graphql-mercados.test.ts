@@ -227,13 +227,13 @@ describe('GraphQL da face Mercados', () => {
 
     test('acoes: cada pessoa recebe o que pode fazer com cada mercado, pela mesma regra do servidor', async () => {
       const m = await criarMercadoNoBanco(amb.banco, { adminId: gestora.conta.id });
-      const consulta = `{ mercado(id: ${m.id}) { acoes { editar editarPrecos desativar } } }`;
+      const consulta = `{ mercado(id: ${m.id}) { acoes { editar editarPrecos desativar verPedidos } } }`;
       const acoes = async (p: Pessoa) => dados<{ acoes: unknown }>(await pedir(p, consulta), 'mercado').acoes;
-      assert.deepEqual(await acoes(admin), { editar: true, editarPrecos: true, desativar: true });
-      assert.deepEqual(await acoes(gestora), { editar: true, editarPrecos: true, desativar: false });
-      assert.deepEqual(await acoes(consumidor), { editar: false, editarPrecos: false, desativar: false });
+      assert.deepEqual(await acoes(admin), { editar: true, editarPrecos: true, desativar: true, verPedidos: true });
+      assert.deepEqual(await acoes(gestora), { editar: true, editarPrecos: true, desativar: false, verPedidos: true });
+      assert.deepEqual(await acoes(consumidor), { editar: false, editarPrecos: false, desativar: false, verPedidos: false });
       const outraGestora = await pessoa(['AdminMercado']);
-      assert.deepEqual(await acoes(outraGestora), { editar: false, editarPrecos: false, desativar: false });
+      assert.deepEqual(await acoes(outraGestora), { editar: false, editarPrecos: false, desativar: false, verPedidos: false });
     });
   });
 

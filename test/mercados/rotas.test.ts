@@ -45,6 +45,8 @@ const MATRIZ: Readonly<Record<string, Linha>> = {
   'GET /ciclos/:id/oferta': PAGINA_PROTEGIDA,
   'GET /ciclos/:id/entregas': PAGINA_PROTEGIDA,
   'GET /entregas': PAGINA_PROTEGIDA,
+  'GET /mercados/:id/ciclos/:cicloId/pedidos': PAGINA_PROTEGIDA,
+  'GET /ciclos/:id/mercados': PAGINA_PROTEGIDA,
   'GET /login': LOGADO([302, '/auth/idp'], [302, '/dashboard']),
   'GET /auth/idp': TODOS([302, 'http://localhost:']),
   'GET /auth/idp/callback': TODOS([302, '/login?error=auth_failed']),
@@ -69,7 +71,7 @@ const MATRIZ: Readonly<Record<string, Linha>> = {
 /** A concrete address for a route pattern: any market id, and a real asset of the built client. */
 function exemplo(caminho: string): string {
   const asset = [...carregarCliente().assets.keys()].find((n) => n.endsWith('.js')) ?? 'cliente-nao-construido.js';
-  return caminho.replace(':id', '1').replace(':arquivo', asset);
+  return caminho.replace(':id', '1').replace(':cicloId', '1').replace(':arquivo', asset);
 }
 
 describe('matriz de acesso das rotas HTTP da face Mercados', () => {

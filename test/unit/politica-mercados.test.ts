@@ -18,12 +18,13 @@ test('o que cada perfil pode fazer na face vem da tabela da política, e o clien
   assert.deepEqual(acoesDaConta(conta(1)), { ...esperado.Consumidor, pedir: false });
 });
 
-test('num mercado, o AdminMercado só edita o que administra; desativar é do Administrador e só de um ativo', () => {
+test('num mercado, o AdminMercado só edita e vê os pedidos do que administra; desativar é do Administrador e só de um ativo', () => {
   const mercado = { adminId: 7, ativo: true };
-  assert.deepEqual(acoesDoMercado(conta(7, 'AdminMercado'), mercado), { editar: true, editarPrecos: true, desativar: false });
-  assert.deepEqual(acoesDoMercado(conta(8, 'AdminMercado'), mercado), { editar: false, editarPrecos: false, desativar: false });
-  assert.deepEqual(acoesDoMercado(conta(1, 'Administrador'), mercado), { editar: true, editarPrecos: true, desativar: true });
-  assert.deepEqual(acoesDoMercado(conta(1, 'Administrador'), { ...mercado, ativo: false }), { editar: true, editarPrecos: true, desativar: false });
+  assert.deepEqual(acoesDoMercado(conta(7, 'AdminMercado'), mercado), { editar: true, editarPrecos: true, desativar: false, verPedidos: true });
+  assert.deepEqual(acoesDoMercado(conta(8, 'AdminMercado'), mercado), { editar: false, editarPrecos: false, desativar: false, verPedidos: false });
+  assert.deepEqual(acoesDoMercado(conta(1, 'Administrador'), mercado), { editar: true, editarPrecos: true, desativar: true, verPedidos: true });
+  assert.deepEqual(acoesDoMercado(conta(1, 'Administrador'), { ...mercado, ativo: false }), { editar: true, editarPrecos: true, desativar: false, verPedidos: true });
   // An account with that id but without the profile administers nothing.
-  assert.deepEqual(acoesDoMercado(conta(7, 'Consumidor'), mercado), { editar: false, editarPrecos: false, desativar: false });
+  assert.deepEqual(acoesDoMercado(conta(7, 'Consumidor'), mercado), { editar: false, editarPrecos: false, desativar: false, verPedidos: false });
+  assert.deepEqual(acoesDoMercado(conta(7, 'Fornecedor', 'Consumidor'), mercado).verPedidos, false);
 });

@@ -20,6 +20,8 @@ import { MeusPedidos } from './paginas/MeusPedidos.tsx';
 import { Oferta } from './paginas/Oferta.tsx';
 import { MinhasEntregas } from './paginas/MinhasEntregas.tsx';
 import { Entregas } from './paginas/Entregas.tsx';
+import { PedidosDoMercado } from './paginas/PedidosDoMercado.tsx';
+import { MercadosDoCiclo } from './paginas/MercadosDoCiclo.tsx';
 
 type Parametros = Readonly<Record<string, string>>;
 
@@ -51,6 +53,9 @@ export const ROTAS: readonly Rota[] = [
   { padrao: '/ciclos/:id/oferta', exige: 'ofertar', pagina: (p) => <Oferta key={p.id} id={p.id ?? ''} /> },
   { padrao: '/ciclos/:id/entregas', exige: 'ofertar', pagina: (p) => <MinhasEntregas key={p.id} id={p.id ?? ''} /> },
   { padrao: '/entregas', exige: 'ofertar', pagina: () => <Entregas /> },
+  // AdminMercado and Administrador (issue 18). The API decides who sees a market's orders (Mercado.acoes.verPedidos); the page shows its refusal.
+  { padrao: '/mercados/:id/ciclos/:cicloId/pedidos', exige: true, pagina: (p) => <PedidosDoMercado key={`${p.id}/${p.cicloId}`} mercadoId={p.id ?? ''} cicloId={p.cicloId ?? ''} /> },
+  { padrao: '/ciclos/:id/mercados', exige: 'definirMercadosDoCiclo', pagina: (p) => <MercadosDoCiclo key={p.id} id={p.id ?? ''} /> },
 ];
 
 function BotaoSair() {

@@ -19,7 +19,7 @@ import {
   type CestaParaPedir, type ExtraParaPedir, type LinhaDoPedido, type ParteDoPedido, type Pedido,
 } from '../../domain/pedidos.ts';
 import { lerPerfis } from '../../domain/perfis.ts';
-import { acoesDaConta, autorizarMercados } from '../../domain/politica-mercados.ts';
+import { acoesDaConta, autorizarMercados, podeMercados } from '../../domain/politica-mercados.ts';
 import { cobrancaDe, pixDaCobranca } from '../../domain/pix.ts';
 import { diaLocal, somarDias } from '../../domain/tempo.ts';
 import { Campos, MAIOR_ID, lerId } from '../../http/campos.ts';
@@ -187,12 +187,18 @@ async function cicloOuNulo(ctx: Ctx, id: number): Promise<CicloDoGraphql | null>
   }
 }
 
-/** Which markets each cycle serves, with their types (one query; none for no cycles). */
-async function tiposDosMercados(db: Db, ciclos: readonly number[]): Promise<Map<number, Array<{ mercadoId: number; tipo: string }>>> {
-  const por = new Map<number, Array<{ mercadoId: number; tipo: string }>>();
+interface MercadoServido {
+  readonly mercadoId: number;
+  readonly tipo: string;
+  readonly adminId: number;
+}
+
+/** Which markets each cycle serves, with their types and admins (one query; none for no cycles). */
+async function tiposDosMercados(db: Db, ciclos: readonly number[]): Promise<Map<number, MercadoServido[]>> {
+  const por = new Map<number, MercadoServido[]>();
   if (ciclos.length === 0) return por;
-  const linhas = await db.selectFrom('ciclomercado as cm').innerJoin('mercado as m', 'm.id', 'cm.mercadoId').select(['cm.cicloid', 'cm.mercadoId', 'm.tipo']).where('cm.cicloid', 'in', [...ciclos]).execute();
-  for (const l of linhas) por.set(l.cicloid, [...(por.get(l.cicloid) ?? []), { mercadoId: l.mercadoId, tipo: l.tipo }]);
+  const linhas = await db.selectFrom('ciclomercado as cm').innerJoin('mercado as m', 'm.id', 'cm.mercadoId').select(['cm.cicloid', 'cm.mercadoId', 'm.tipo', 'm.adminId']).where('cm.cicloid', 'in', [...ciclos]).execute();
+  for (const l of linhas) por.set(l.cicloid, [...(por.get(l.cicloid) ?? []), { mercadoId: l.mercadoId, tipo: l.tipo, adminId: l.adminId }]);
   return por;
 }
 
@@ -205,7 +211,8 @@ const vendeAConsumidores = (mercados: ReadonlyArray<{ tipo: string }>): boolean 
  * open order windows for a Consumidor, in cycles without markets or with a market that sells to
  * consumers (cesta, venda_direta: a lote market sells to a named buyer); for the Administrador,
  * every active cycle that is current, upcoming or ended in the last 30 days (the dashboard's
- * span). Newest first; the windows are the domain's (janelasAbertas).
+ * span); for an AdminMercado, those of them that serve a market whose orders they may see
+ * (verPedidosDoMercado). Newest first; the windows are the domain's (janelasAbertas).
  */
 async function ciclos(ctx: Ctx, a: { fase?: string | null; mercadoId?: unknown; first?: number | null; after?: string | null }): Promise<CicloDoGraphql[]> {
   const conta = atorDe(ctx);
@@ -230,6 +237,7 @@ async function ciclos(ctx: Ctx, a: { fase?: string | null; mercadoId?: unknown; 
       if (fase !== null && c.fase !== fase) return false;
       if (mercadoId !== null && !doCiclo.some((m) => m.mercadoId === mercadoId)) return false;
       if (admin) return true;
+      if (doCiclo.some((m) => podeMercados(conta, 'verPedidosDoMercado', m))) return true;
       if (fornecedor && c.abertas.includes('oferta')) return true;
       return consumidor && c.abertas.includes('pedido') && vendeAConsumidores(doCiclo);
     })

@@ -1,9 +1,11 @@
 import { useState } from 'react';
 import { mensagemDe } from '../api.ts';
-import { ComCarga, Falha, Pagina, Sucesso, useCarga } from '../componentes.tsx';
+import { Carregando, ComCarga, Falha, Pagina, Sucesso, useCarga } from '../componentes.tsx';
 import { NOMES_TIPOS, desativarMercado, lerMercado, type Mercado } from '../consultas.ts';
 import { decimalLegivel, reais } from '../dinheiro.ts';
+import { ciclosDoMercado, etiquetasDoCiclo, dataBr, podeVerPedidos, type CicloDoMercado } from '../fluxo-mercado.ts';
 import { Link } from '../navegacao.tsx';
+import { CarregarMais, usePaginado } from '../paginado.tsx';
 
 /** Deactivating asks for a second click: nothing is deleted, but the market leaves the lists. */
 function Desativar({ mercado, aoConcluir }: { readonly mercado: Mercado; readonly aoConcluir: () => void }) {
@@ -83,6 +85,7 @@ function Detalhe({ mercado, aoMudar, desativado }: { readonly mercado: Mercado; 
         ) : null}
       </p>
       {mercado.acoes.desativar ? <Desativar mercado={mercado} aoConcluir={aoMudar} /> : null}
+      <CiclosDoMercado mercadoId={mercado.id} />
       <section aria-labelledby="titulo-precos">
         <h2 id="titulo-precos">Preços</h2>
         {mercado.precos.length === 0 ? (
@@ -118,6 +121,70 @@ function Detalhe({ mercado, aoMudar, desativado }: { readonly mercado: Mercado; 
         )}
       </section>
     </>
+  );
+}
+
+const periodo = (inicio: string, fim: string): string => (inicio === fim ? dataBr(inicio) : `${dataBr(inicio)} a ${dataBr(fim)}`);
+
+function CartaoCiclo({ ciclo, mercadoId, verPedidos }: { readonly ciclo: CicloDoMercado; readonly mercadoId: string; readonly verPedidos: boolean }) {
+  const titulo = `ciclo-${ciclo.id}`;
+  return (
+    <li aria-labelledby={titulo}>
+      <span className="nome" id={titulo}>
+        {ciclo.nome}
+      </span>
+      {etiquetasDoCiclo(ciclo).map((e) => (
+        <span key={e} className="etiqueta fase">
+          {e}
+        </span>
+      ))}
+      <dl className="datas">
+        <dt>Ofertas</dt>
+        <dd>{periodo(ciclo.dataOfertaInicio, ciclo.dataOfertaFim)}</dd>
+        <dt>Pedidos</dt>
+        <dd>{periodo(ciclo.dataPedidoInicio, ciclo.dataPedidoFim)}</dd>
+        <dt>Retirada</dt>
+        <dd>{periodo(ciclo.dataRetiradaInicio, ciclo.dataRetiradaFim)}</dd>
+      </dl>
+      {verPedidos ? (
+        <p>
+          <Link para={`/mercados/${mercadoId}/ciclos/${ciclo.id}/pedidos`} className="botao secundario">
+            Pedidos deste mercado<span className="visualmente-oculto"> no ciclo {ciclo.nome}</span>
+          </Link>
+        </p>
+      ) : null}
+    </li>
+  );
+}
+
+/** The cycles that serve the market, as far as the API shows them to this person. */
+function CiclosDoMercado({ mercadoId }: { readonly mercadoId: string }) {
+  const { estado, carregarMais, recarregar } = usePaginado(
+    async (first, after) => {
+      const [ciclos, ver] = await Promise.all([ciclosDoMercado(mercadoId, first, after), after === null ? podeVerPedidos(mercadoId) : Promise.resolve(null)]);
+      return ciclos.map((c) => ({ ciclo: c, ver }));
+    },
+    (x) => x.ciclo.id,
+    10,
+    [mercadoId],
+  );
+  // Whether the orders may be seen comes with the first page.
+  const verPedidos = estado.fase === 'pronto' && estado.itens[0]?.ver === true;
+  return (
+    <section aria-labelledby="titulo-ciclos">
+      <h2 id="titulo-ciclos">Ciclos</h2>
+      {estado.fase === 'carregando' ? <Carregando texto="Carregando os ciclos…" /> : null}
+      {estado.fase === 'erro' ? <Falha mensagem={estado.mensagem} tentarDeNovo={recarregar} /> : null}
+      {estado.fase === 'pronto' && estado.itens.length === 0 ? <p className="suave">Nenhum ciclo atual, futuro ou recente deste mercado que você possa ver.</p> : null}
+      {estado.fase === 'pronto' && estado.itens.length > 0 ? (
+        <ul className="cartoes ciclos">
+          {estado.itens.map(({ ciclo }) => (
+            <CartaoCiclo key={ciclo.id} ciclo={ciclo} mercadoId={mercadoId} verPedidos={verPedidos} />
+          ))}
+        </ul>
+      ) : null}
+      <CarregarMais estado={estado} carregarMais={carregarMais} rotulo="Carregar mais ciclos" />
+    </section>
   );
 }
 

@@ -19,7 +19,27 @@ function ListaCurta({ mercados, vazio }: { readonly mercados: readonly ResumoMer
   );
 }
 
-/** /dashboard: who I am, my profiles, the markets I administer and the ones I can see. */
+/** The markets the person administers (adminId, from the API): one quick link each, first on the page. */
+function MeusMercados({ mercados }: { readonly mercados: readonly ResumoMercado[] }) {
+  if (mercados.length === 0) return <p className="suave">Nenhum mercado está com você.</p>;
+  return (
+    <ul className="meus-mercados">
+      {mercados.map((m) => (
+        <li key={m.id}>
+          <Link para={`/mercados/${m.id}`} className="botao">
+            Meu mercado: {m.nome}
+          </Link>
+          <span className="suave pequeno">
+            {' '}
+            {NOMES_TIPOS[m.tipo]} · seus ciclos, pedidos e preços
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** /dashboard: who I am, the markets I administer (first, to reach them quickly), the ones I can see, my profiles. */
 export function Painel() {
   const usuario = useUsuarioLogado();
   const { estado, recarregar } = useCarga(() => listarMercados(), []);
@@ -29,6 +49,22 @@ export function Painel() {
         <h2 id="titulo-conta">Olá, {usuario.name}!</h2>
         <p className="suave">{usuario.email}</p>
       </section>
+      <ComCarga estado={estado} recarregar={recarregar}>
+        {(mercados) => (
+          <>
+            {usuario.acoes.gerirAlgumMercado ? (
+              <section aria-labelledby="titulo-administro">
+                <h2 id="titulo-administro">Mercados que você administra</h2>
+                <MeusMercados mercados={mercados.filter((m) => m.adminId === String(usuario.id))} />
+              </section>
+            ) : null}
+            <section aria-labelledby="titulo-ativos">
+              <h2 id="titulo-ativos">Mercados ativos</h2>
+              <ListaCurta mercados={mercados.filter((m) => m.ativo)} vazio="Nenhum mercado ativo no momento." />
+            </section>
+          </>
+        )}
+      </ComCarga>
       <section aria-labelledby="titulo-perfis">
         <h2 id="titulo-perfis">Seus perfis</h2>
         {usuario.profiles.length === 0 ? (
@@ -45,22 +81,6 @@ export function Painel() {
           </ul>
         )}
       </section>
-      <ComCarga estado={estado} recarregar={recarregar}>
-        {(mercados) => (
-          <>
-            {usuario.acoes.gerirAlgumMercado ? (
-              <section aria-labelledby="titulo-administro">
-                <h2 id="titulo-administro">Mercados que você administra</h2>
-                <ListaCurta mercados={mercados.filter((m) => m.adminId === String(usuario.id))} vazio="Nenhum mercado está com você." />
-              </section>
-            ) : null}
-            <section aria-labelledby="titulo-ativos">
-              <h2 id="titulo-ativos">Mercados ativos</h2>
-              <ListaCurta mercados={mercados.filter((m) => m.ativo)} vazio="Nenhum mercado ativo no momento." />
-            </section>
-          </>
-        )}
-      </ComCarga>
       <p className="acoes">
         <Link para="/mercados" className="botao">
           Ver todos os mercados
