@@ -4,16 +4,19 @@ import { mensagemDe, sair, type AcoesDaConta } from './api.ts';
 import { Falha } from './componentes.tsx';
 import { Link, casar, navegar, useEndereco } from './navegacao.tsx';
 import { Protegida, useSessao, useUsuario } from './sessao.tsx';
-import { Inicio } from './paginas/Inicio.tsx';
-import { Login } from './paginas/Login.tsx';
+import { PaginaSobDemanda, pagina, precarregar } from './carregamento.tsx';
 import { NaoAutorizado, NaoEncontrada } from './paginas/Avisos.tsx';
-import { Painel } from './paginas/Painel.tsx';
-import { ListaMercados } from './paginas/ListaMercados.tsx';
-import { DetalheMercado } from './paginas/DetalheMercado.tsx';
-import { FormularioMercado } from './paginas/FormularioMercado.tsx';
-import { EditorPrecos } from './paginas/EditorPrecos.tsx';
-import { Usuarios } from './paginas/Usuarios.tsx';
-import { MeusAvisos } from './paginas/MeusAvisos.tsx';
+
+// Each page is a chunk of its own, fetched when first drawn (carregamento.tsx).
+const Inicio = pagina(() => import('./paginas/Inicio.tsx'), 'Inicio');
+const Login = pagina(() => import('./paginas/Login.tsx'), 'Login');
+const Painel = pagina(() => import('./paginas/Painel.tsx'), 'Painel');
+const ListaMercados = pagina(() => import('./paginas/ListaMercados.tsx'), 'ListaMercados');
+const DetalheMercado = pagina(() => import('./paginas/DetalheMercado.tsx'), 'DetalheMercado');
+const FormularioMercado = pagina(() => import('./paginas/FormularioMercado.tsx'), 'FormularioMercado');
+const EditorPrecos = pagina(() => import('./paginas/EditorPrecos.tsx'), 'EditorPrecos');
+const Usuarios = pagina(() => import('./paginas/Usuarios.tsx'), 'Usuarios');
+const MeusAvisos = pagina(() => import('./paginas/MeusAvisos.tsx'), 'MeusAvisos');
 
 type Parametros = Readonly<Record<string, string>>;
 
@@ -121,7 +124,10 @@ export function App() {
   for (const rota of ROTAS) {
     const p = casar(rota.padrao, caminho);
     if (p === null) continue;
-    conteudo = rota.exige === undefined ? rota.pagina(p) : <Protegida exige={rota.exige === true ? undefined : rota.exige}>{rota.pagina(p)}</Protegida>;
+    const desenhada = rota.pagina(p);
+    precarregar(desenhada);
+    const sobDemanda = <PaginaSobDemanda chave={caminho}>{desenhada}</PaginaSobDemanda>;
+    conteudo = rota.exige === undefined ? sobDemanda : <Protegida exige={rota.exige === true ? undefined : rota.exige}>{sobDemanda}</Protegida>;
     break;
   }
   return (
