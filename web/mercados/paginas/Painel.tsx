@@ -45,6 +45,17 @@ export function Painel() {
           </ul>
         )}
       </section>
+      {/* Before the lists, which arrive later and would push it down. */}
+      <p className="acoes">
+        <Link para="/mercados" className="botao">
+          Ver todos os mercados
+        </Link>
+        {usuario.acoes.criarMercado ? (
+          <Link para="/mercados/novo" className="botao secundario">
+            Novo mercado
+          </Link>
+        ) : null}
+      </p>
       <ComCarga estado={estado} recarregar={recarregar}>
         {(mercados) => (
           <>
@@ -61,16 +72,6 @@ export function Painel() {
           </>
         )}
       </ComCarga>
-      <p className="acoes">
-        <Link para="/mercados" className="botao">
-          Ver todos os mercados
-        </Link>
-        {usuario.acoes.criarMercado ? (
-          <Link para="/mercados/novo" className="botao secundario">
-            Novo mercado
-          </Link>
-        ) : null}
-      </p>
     </Pagina>
   );
 }
