@@ -95,6 +95,7 @@ async function idsDaDemo(caminhoBanco: string) {
     const pedidos = ciclo('Ciclo com pedidos abertos');
     const primeiro = async (tabela: 'categoria' | 'cesta' | 'produto' | 'pontoentrega' | 'usuario' | 'mercado') =>
       (await banco.selectFrom(tabela).select('id').orderBy('id').limit(1).executeTakeFirstOrThrow()).id;
+    const pessoa = async (email: string) => (await banco.selectFrom('usuario').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id;
     const lote = await banco.selectFrom('lote').select('id').where('cicloid', '=', pedidos).orderBy('id').limit(1).executeTakeFirst();
     return {
       oferta: ciclo('Ciclo com ofertas abertas'),
@@ -108,6 +109,9 @@ async function idsDaDemo(caminhoBanco: string) {
       pontoentrega: await primeiro('pontoentrega'),
       usuario: await primeiro('usuario'),
       mercado: await primeiro('mercado'),
+      // The master sees a supplier's offer and a consumer's order by naming them (?usuarioid=).
+      fornecedora: await pessoa('dora@exemplo.org'),
+      consumidora: await pessoa('fabi@exemplo.org'),
     };
   } finally {
     await banco.destroy();
@@ -131,8 +135,8 @@ function paginas(ids: Awaited<ReturnType<typeof idsDaDemo>>): Pagina[] {
     ...registros,
     `/ciclo/${ids.pedidos}/mercados`, `/ciclo/${ids.pedidos}/lotes`, ...(ids.lote === null ? [] : [`/ciclo/${ids.pedidos}/lotes/${ids.lote}`]),
     `/ciclo/${ids.pedidos}/mensagem`,
-    '/oferta-index', `/oferta/${ids.oferta}`, `/composicao/${ids.composicao}`,
-    `/pedidoconsumidores/${ids.pedidos}`, `/pedidoconsumidoresconfirmacao/${ids.pedidos}`, `/pedidosconsumidorestodos/${ids.pedidos}`,
+    '/oferta-index', `/oferta/${ids.oferta}?usuarioid=${ids.fornecedora}`, `/composicao/${ids.composicao}`,
+    `/pedidoconsumidores/${ids.pedidos}?usuarioid=${ids.consumidora}`, `/pedidoconsumidoresconfirmacao/${ids.pedidos}`, `/pedidosconsumidorestodos/${ids.pedidos}`,
     `/fecharciclo/${ids.retirada}`, `/pedidosfornecedoressobra/${ids.retirada}`, `/pedidosfornecedorestodos/${ids.retirada}`,
     '/pedidosfornecedoresciclos', '/pedidosconsumidoresciclos', '/relatorioprodutosciclos',
   ];
