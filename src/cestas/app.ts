@@ -60,7 +60,7 @@ export interface DependenciasCestas {
   readonly smtp?: string | null;
 }
 
-/** The files under /static/, with their brotli and gzip variants, made once at start. */
+/** The files under /static/, with their brotli and gzip variants (made at the first request that wants each). */
 const ESTATICOS: Readonly<Record<string, ArquivoEstatico>> = Object.fromEntries(
   (
     [

@@ -23,7 +23,8 @@ export interface ArquivoEstatico {
   /** The file as it is. */
   readonly conteudo: Buffer;
   readonly etag: string;
-  readonly variantes: Readonly<Partial<Record<Codificacao, Variante>>>;
+  /** The file in this encoding, or undefined when that would not be smaller (or the type is compressed already). */
+  variante(codificacao: Codificacao): Variante | undefined;
 }
 
 /** Types that are compressed already (images, fonts): another pass would only cost time. */
@@ -50,19 +51,29 @@ function etagDe(conteudo: Buffer, sufixo: string): string {
 
 /**
  * A file and its variants. `prontas` are variants already on disk (the client's build writes them
- * next to each asset); a missing one is made here. A variant that is not smaller is left out.
+ * next to each asset); a missing one is made the first time a request wants it (at most once per
+ * process, and never in a process that serves no such request). A variant that is not smaller is
+ * left out.
  */
 export function prepararEstatico(tipo: string, conteudo: Buffer, prontas: Partial<Record<Codificacao, Buffer>> = {}): ArquivoEstatico {
   const etag = etagDe(conteudo, '');
-  const variantes: Partial<Record<Codificacao, Variante>> = {};
-  if (!JA_COMPRIMIDOS.test(tipo)) {
-    const br = prontas.br ?? comprimirBrotli(conteudo);
-    const gzip = prontas.gzip ?? comprimirGzip(conteudo);
-    // The ETag of a variant is the file's with a suffix: a strong ETag names exact bytes.
-    if (br.length < conteudo.length) variantes.br = { conteudo: br, etag: etag.replace(/"$/, '-br"') };
-    if (gzip.length < conteudo.length) variantes.gzip = { conteudo: gzip, etag: etag.replace(/"$/, '-gz"') };
-  }
-  return { tipo, conteudo, etag, variantes };
+  const comprimir: Record<Codificacao, (b: Buffer) => Buffer> = { br: comprimirBrotli, gzip: comprimirGzip };
+  // The ETag of a variant is the file's with a suffix: a strong ETag names exact bytes.
+  const sufixos: Record<Codificacao, string> = { br: '-br"', gzip: '-gz"' };
+  const feitas = new Map<Codificacao, Variante | undefined>();
+  return {
+    tipo,
+    conteudo,
+    etag,
+    variante(codificacao) {
+      if (JA_COMPRIMIDOS.test(tipo)) return undefined;
+      if (!feitas.has(codificacao)) {
+        const bytes = prontas[codificacao] ?? comprimir[codificacao](conteudo);
+        feitas.set(codificacao, bytes.length < conteudo.length ? { conteudo: bytes, etag: etag.replace(/"$/, sufixos[codificacao]) } : undefined);
+      }
+      return feitas.get(codificacao);
+    },
+  };
 }
 
 /**
@@ -99,8 +110,8 @@ function etagCasa(cabecalho: string | undefined, etag: string): boolean {
  */
 export function enviarEstatico(req: FastifyRequest, reply: FastifyReply, arquivo: ArquivoEstatico, cacheControl: string): FastifyReply {
   const aceitas = codificacoesAceitas(req.headers['accept-encoding']);
-  const codificacao = (['br', 'gzip'] as const).find((c) => aceitas.has(c) && arquivo.variantes[c] !== undefined);
-  const variante = codificacao === undefined ? undefined : arquivo.variantes[codificacao];
+  const codificacao = (['br', 'gzip'] as const).find((c) => aceitas.has(c) && arquivo.variante(c) !== undefined);
+  const variante = codificacao === undefined ? undefined : arquivo.variante(codificacao);
   const etag = variante?.etag ?? arquivo.etag;
   reply.header('vary', 'Accept-Encoding').header('cache-control', cacheControl).header('etag', etag);
   if (etagCasa(req.headers['if-none-match'], etag)) return reply.code(304).send();

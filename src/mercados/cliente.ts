@@ -66,7 +66,7 @@ export function carregarCliente(pasta: string = PASTA_CLIENTE): ClienteWeb {
     const tipo = TIPOS[extname(nome)];
     const conteudo = ler(nome);
     if (tipo === undefined || conteudo === undefined) continue;
-    // A build made before the copies existed gets them made here, at start.
+    // A build made before the copies existed gets them made at the first request that wants them.
     const br = ler(`${nome}${SUFIXOS_COMPRIMIDOS.br}`);
     const gzip = ler(`${nome}${SUFIXOS_COMPRIMIDOS.gzip}`);
     assets.set(nome, prepararEstatico(tipo, conteudo, { ...(br === undefined ? {} : { br }), ...(gzip === undefined ? {} : { gzip }) }));

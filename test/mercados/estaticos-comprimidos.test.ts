@@ -7,13 +7,15 @@
  * node:http, not fetch: fetch asks for compression on its own and hides the bytes that came.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Fastify from 'fastify';
 import { after, before, describe, test } from 'node:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { codificacoesAceitas } from '../../src/http/estaticos.ts';
-import { CACHE_IMUTAVEL, PASTA_CLIENTE, carregarCliente } from '../../src/mercados/cliente.ts';
+import { CACHE_IMUTAVEL, PASTA_CLIENTE, carregarCliente, rotasCliente } from '../../src/mercados/cliente.ts';
 import { iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
 
 interface RespostaBruta {
@@ -171,6 +173,26 @@ describe('arquivos estáticos pré-comprimidos, pelas duas faces', () => {
     assert.equal(icone.status, 200);
     assert.equal(cabecalho(icone, 'content-type'), 'image/svg+xml');
     assert.equal(cabecalho(icone, 'vary'), 'Accept-Encoding');
+  });
+
+  test('uma construção sem as cópias (feita antes delas) ainda sai comprimida: a variante é feita no primeiro pedido', async () => {
+    const pasta = mkdtempSync(join(tmpdir(), 'cestaria-cliente-sem-copias-'));
+    mkdirSync(join(pasta, 'assets'));
+    writeFileSync(join(pasta, 'index.html'), '<!doctype html><html lang="pt-BR"><title>x</title></html>');
+    const script = Buffer.from(`export const texto = ${JSON.stringify('Cestaria Mercados. '.repeat(200))};\n`);
+    writeFileSync(join(pasta, 'assets', 'sem-copias-a1b2c3d4.js'), script);
+    const app = Fastify();
+    rotasCliente(app, carregarCliente(pasta), { producao: false, log: app.log });
+    for (const [aceita, esperada] of [['br', 'br'], ['gzip', 'gzip'], ['identity', undefined]] as const) {
+      const r = await app.inject({ method: 'GET', url: '/assets/sem-copias-a1b2c3d4.js', headers: { 'accept-encoding': aceita } });
+      assert.equal(r.statusCode, 200);
+      assert.equal(r.headers['content-encoding'], esperada, aceita);
+      const corpo = r.rawPayload;
+      const decodificado = esperada === 'br' ? brotliDecompressSync(corpo) : esperada === 'gzip' ? gunzipSync(corpo) : corpo;
+      assert.ok(decodificado.equals(script), aceita);
+      if (esperada !== undefined) assert.ok(corpo.length < script.length / 10, `${aceita}: ${corpo.length} bytes`);
+    }
+    await app.close();
   });
 
   test('a leitura do Accept-Encoding: pesos, curinga, maiúsculas e x-gzip', () => {
