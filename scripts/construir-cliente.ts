@@ -6,8 +6,10 @@
  * (the Dockerfile builds it in an earlier stage and copies it in), and this script only checks
  * that it does. Without Vite and without a build, it fails with a message that says what to do.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 const RAIZ = fileURLToPath(new URL('..', import.meta.url));
 const FONTE = fileURLToPath(new URL('../web/mercados/', import.meta.url));
@@ -24,8 +26,47 @@ async function carregarVite() {
   }
 }
 
-/** Builds web/mercados into `saida` (hashed file names under assets/, no inline scripts). */
-export async function construirCliente(saida = SAIDA): Promise<'construido' | 'ja-existia'> {
+// NOTE: self-contained (the Dockerfile copies this file alone); src/mercados/cliente.ts reads
+// the copies by these suffixes, and test/navegador/mercados-construcao.test.ts checks they exist.
+const SUFIXOS = { br: '.br', gzip: '.gz' } as const;
+
+interface Tamanho {
+  readonly nome: string;
+  readonly bruto: number;
+  readonly br: number;
+  readonly gzip: number;
+}
+
+/** The assets worth compressing: text. */
+const COMPRIMIVEIS = /\.(js|css|svg|json)$/;
+
+/**
+ * Writes X.br (brotli at its highest quality) and X.gz (gzip -9) next to each text asset X, for
+ * the server to send as they are (src/http/estaticos.ts). Returns the sizes, for the build's log.
+ */
+export function comprimirAssets(saida = SAIDA): Tamanho[] {
+  const pasta = join(saida, 'assets');
+  const tamanhos: Tamanho[] = [];
+  for (const nome of existsSync(pasta) ? readdirSync(pasta).sort() : []) {
+    if (!COMPRIMIVEIS.test(nome)) continue;
+    const conteudo = readFileSync(join(pasta, nome));
+    const br = brotliCompressSync(conteudo, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+        [constants.BROTLI_PARAM_SIZE_HINT]: conteudo.length,
+        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+      },
+    });
+    const gzip = gzipSync(conteudo, { level: constants.Z_BEST_COMPRESSION });
+    writeFileSync(join(pasta, `${nome}${SUFIXOS.br}`), br);
+    writeFileSync(join(pasta, `${nome}${SUFIXOS.gzip}`), gzip);
+    tamanhos.push({ nome, bruto: conteudo.length, br: br.length, gzip: gzip.length });
+  }
+  return tamanhos;
+}
+
+/** Builds web/mercados into `saida` (hashed file names under assets/, no inline scripts, .br and .gz copies). */
+export async function construirCliente(saida = SAIDA): Promise<Tamanho[] | 'ja-existia'> {
   const vite = await carregarVite();
   if (vite === null || !existsSync(FONTE)) {
     if (existsSync(`${saida}index.html`)) return 'ja-existia';
@@ -52,13 +93,17 @@ export async function construirCliente(saida = SAIDA): Promise<'construido' | 'j
       target: 'es2022',
     },
   });
-  return 'construido';
+  return comprimirAssets(saida);
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
   try {
     const r = await construirCliente();
-    console.log(r === 'construido' ? `cliente Mercados construído em ${SAIDA.replace(RAIZ, '')}` : 'cliente Mercados: usando a construção existente (sem Vite nesta instalação)');
+    if (r === 'ja-existia') console.log('cliente Mercados: usando a construção existente (sem Vite nesta instalação)');
+    else {
+      console.log(`cliente Mercados construído em ${SAIDA.replace(RAIZ, '')} (bytes: bruto, gzip, brotli)`);
+      for (const t of r) console.log(`  assets/${t.nome.padEnd(36)} ${String(t.bruto).padStart(8)} ${String(t.gzip).padStart(8)} ${String(t.br).padStart(8)}`);
+    }
   } catch (e) {
     console.error(`construir-cliente: ${(e as Error).message}`);
     process.exit(1);

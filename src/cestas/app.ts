@@ -17,6 +17,7 @@ import { exigirRegraDeAcesso, registrarCabecalhos } from '../http/protecoes.ts';
 import { falhaDe, respostaDeErroDoCliente } from '../http/erros.ts';
 import { opcoesDeLog } from '../http/log.ts';
 import { arquivoEstatico, validarCorposSemCoercao } from '../http/esquemas.ts';
+import { enviarEstatico, prepararEstatico, type ArquivoEstatico } from '../http/estaticos.ts';
 import { registrarOpenApi, rotasDaDocumentacao } from '../http/openapi.ts';
 import { registrarOperacao } from '../http/operacao.ts';
 import { ganchoCsrf, ganchoDeAcesso } from './autenticacao.ts';
@@ -61,12 +62,17 @@ export interface DependenciasCestas {
   readonly enderecoMercados?: () => string | null;
 }
 
-const ESTATICOS: Readonly<Record<string, { tipo: string; conteudo: Buffer }>> = {
-  'estilo.css': { tipo: 'text/css; charset=utf-8', conteudo: readFileSync(new URL('./static/estilo.css', import.meta.url)) },
-  'ciclo.js': { tipo: 'text/javascript; charset=utf-8', conteudo: readFileSync(new URL('./static/ciclo.js', import.meta.url)) },
-  'formularios.js': { tipo: 'text/javascript; charset=utf-8', conteudo: readFileSync(new URL('./static/formularios.js', import.meta.url)) },
-  'icone.svg': { tipo: 'image/svg+xml', conteudo: readFileSync(new URL('./static/icone.svg', import.meta.url)) },
-};
+/** The files under /static/, with their brotli and gzip variants (made at the first request that wants each). */
+const ESTATICOS: Readonly<Record<string, ArquivoEstatico>> = Object.fromEntries(
+  (
+    [
+      ['estilo.css', 'text/css; charset=utf-8'],
+      ['ciclo.js', 'text/javascript; charset=utf-8'],
+      ['formularios.js', 'text/javascript; charset=utf-8'],
+      ['icone.svg', 'image/svg+xml'],
+    ] as const
+  ).map(([nome, tipo]) => [nome, prepararEstatico(tipo, readFileSync(new URL(`./static/${nome}`, import.meta.url)))]),
+);
 
 /** Builds the Cestas face (Variant A) without listening, so tests can inject requests. */
 export async function criarAppCestas(dep: DependenciasCestas): Promise<FastifyInstance> {
@@ -188,16 +194,17 @@ export async function criarAppCestas(dep: DependenciasCestas): Promise<FastifyIn
     corpoDeErro: (mensagem) => ({ success: false, error: mensagem }),
     emailDesligado: !ctx.correio.ligado && config.producao ? 'E-mail desligado: sem SMTP_URL, recibos e lembretes não são enviados.' : null,
   });
-  for (const [nome, { tipo, conteudo }] of Object.entries(ESTATICOS)) {
-    app.get(`/static/${nome}`, { config: { acesso: 'publico' }, schema: { hide: true, response: arquivoEstatico(tipo, nome) } }, (_req, reply) =>
-      reply.type(tipo).header('cache-control', 'public, max-age=3600').send(conteudo),
+  for (const [nome, arquivo] of Object.entries(ESTATICOS)) {
+    app.get(`/static/${nome}`, { config: { acesso: 'publico' }, schema: { hide: true, response: arquivoEstatico(arquivo.tipo, nome) } }, (req, reply) =>
+      enviarEstatico(req, reply, arquivo, 'public, max-age=3600'),
     );
   }
   // The layout links /static/icone.svg; browsers still ask for /favicon.ico where there is no
   // layout (a JSON answer, a PDF), and a 404 there would show as an error in their console.
-  app.get('/favicon.ico', { config: { acesso: 'publico' }, schema: { hide: true, response: arquivoEstatico('image/svg+xml', 'O ícone') } }, (_req, reply) =>
-    reply.type(ESTATICOS['icone.svg']?.tipo ?? 'image/svg+xml').header('cache-control', 'public, max-age=86400').send(ESTATICOS['icone.svg']?.conteudo),
-  );
+  app.get('/favicon.ico', { config: { acesso: 'publico' }, schema: { hide: true, response: arquivoEstatico('image/svg+xml', 'O ícone') } }, (req, reply) => {
+    const icone = ESTATICOS['icone.svg'];
+    return icone === undefined ? reply.callNotFound() : enviarEstatico(req, reply, icone, 'public, max-age=86400');
+  });
   rotasLogin(app, ctx);
   rotasPainel(app, ctx);
   rotasCadastro(app, ctx);

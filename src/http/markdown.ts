@@ -17,7 +17,11 @@ export function markdownParaHtml(texto: string): string {
     if (lista.length > 0) saida.push(`<ul>${lista.map((i) => `<li>${inline(i)}</li>`).join('')}</ul>`);
     lista = [];
   };
-  for (const bruta of texto.replace(/\r\n?/g, '\n').split('\n')) {
+  const linhas = texto.replace(/\r\n?/g, '\n').split('\n');
+  // The page title is the h1; the file's shallowest heading is h2 and the others follow, so no
+  // level is skipped (a file whose own title was taken for the page starts at ##).
+  const raso = Math.min(4, ...linhas.map((l) => /^(#{1,3})\s/.exec(l.trim())?.[1]?.length ?? 4));
+  for (const bruta of linhas) {
     const linha = bruta.trim();
     const titulo = /^(#{1,3})\s+(.*)$/.exec(linha);
     const item = /^[-*]\s+(.*)$/.exec(linha);
@@ -27,8 +31,7 @@ export function markdownParaHtml(texto: string): string {
     } else if (titulo !== null) {
       fecharParagrafo();
       fecharLista();
-      // The page title is the h1; the file's headings start at h2.
-      const nivel = Math.min((titulo[1] ?? '#').length + 1, 4);
+      const nivel = Math.min((titulo[1] ?? '#').length - raso + 2, 4);
       saida.push(`<h${nivel}>${inline(titulo[2] ?? '')}</h${nivel}>`);
     } else if (item !== null) {
       fecharParagrafo();

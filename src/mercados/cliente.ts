@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { Type } from '@sinclair/typebox';
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 import type { AppTipada } from '../http/app-tipada.ts';
+import { enviarEstatico, prepararEstatico, type ArquivoEstatico, type Codificacao } from '../http/estaticos.ts';
 import { isAuthenticated, type Guarda } from './acesso.ts';
 
 /** Where `npm install` (scripts/construir-cliente.ts) puts the built browser client. */
@@ -48,26 +49,35 @@ export const PAGINAS_DO_CLIENTE: ReadonlyArray<readonly [string, Guarda]> = [
   ['/ciclos/:id/mercados', isAuthenticated],
 ];
 
-interface Arquivo {
-  readonly conteudo: Buffer;
-  readonly tipo: string;
-}
+/** The suffixes of the precompressed copies the build writes next to each asset. */
+export const SUFIXOS_COMPRIMIDOS: Readonly<Record<Codificacao, string>> = { br: '.br', gzip: '.gz' };
 
-/** The built client, read once at start: the HTML shell and its assets, all in memory (~300 kB). */
+/** The cache of a hashed asset: its name changes with its content, so it never does. */
+export const CACHE_IMUTAVEL = 'public, max-age=31536000, immutable';
+
+/** The built client, read once at start: the HTML shell and its assets, all in memory (~500 kB with their variants). */
 export interface ClienteWeb {
   /** Null when the client was never built (development or tests without `npm install`). */
   readonly shell: Buffer | null;
-  readonly assets: ReadonlyMap<string, Arquivo>;
+  /** By file name; the .br and .gz copies are variants of their asset, not assets of their own. */
+  readonly assets: ReadonlyMap<string, ArquivoEstatico>;
 }
 
 export function carregarCliente(pasta: string = PASTA_CLIENTE): ClienteWeb {
   const indice = join(pasta, 'index.html');
   if (!existsSync(indice)) return { shell: null, assets: new Map() };
-  const assets = new Map<string, Arquivo>();
+  const assets = new Map<string, ArquivoEstatico>();
   const pastaAssets = join(pasta, 'assets');
-  for (const nome of existsSync(pastaAssets) ? readdirSync(pastaAssets) : []) {
+  const nomes = new Set(existsSync(pastaAssets) ? readdirSync(pastaAssets) : []);
+  const ler = (nome: string) => (nomes.has(nome) ? readFileSync(join(pastaAssets, nome)) : undefined);
+  for (const nome of nomes) {
     const tipo = TIPOS[extname(nome)];
-    if (tipo !== undefined) assets.set(nome, { conteudo: readFileSync(join(pastaAssets, nome)), tipo });
+    const conteudo = ler(nome);
+    if (tipo === undefined || conteudo === undefined) continue;
+    // A build made before the copies existed gets them made at the first request that wants them.
+    const br = ler(`${nome}${SUFIXOS_COMPRIMIDOS.br}`);
+    const gzip = ler(`${nome}${SUFIXOS_COMPRIMIDOS.gzip}`);
+    assets.set(nome, prepararEstatico(tipo, conteudo, { ...(br === undefined ? {} : { br }), ...(gzip === undefined ? {} : { gzip }) }));
   }
   return { shell: readFileSync(indice), assets };
 }
@@ -78,7 +88,7 @@ Rode <code>npm install</code> (ou <code>npm run prepare</code>) e reinicie o ser
 
 /**
  * The browser client: its HTML shell at each of its addresses and its hashed assets with a
- * year-long cache. Without a build, production refuses to start; elsewhere the shell explains
+ * year-long cache, brotli or gzip as the browser accepts. Without a build, production refuses to start; elsewhere the shell explains
  * what to run (503) and the start is logged as an error.
  */
 export function rotasCliente(app: AppTipada, cliente: ClienteWeb, opcoes: { producao: boolean; log: FastifyBaseLogger }): void {
@@ -101,7 +111,7 @@ export function rotasCliente(app: AppTipada, cliente: ClienteWeb, opcoes: { prod
     (req, reply) => {
       const arquivo = cliente.assets.get(req.params.arquivo);
       if (arquivo === undefined) return reply.callNotFound();
-      return reply.type(arquivo.tipo).header('cache-control', 'public, max-age=31536000, immutable').send(arquivo.conteudo);
+      return enviarEstatico(req, reply, arquivo, CACHE_IMUTAVEL);
     },
   );
 }

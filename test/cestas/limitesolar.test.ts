@@ -45,5 +45,8 @@ test('LIMITESOLAR_FILE inexistente impede o início com mensagem que nomeia a va
 });
 
 test('markdown: títulos começam em h2, parágrafos juntam linhas', () => {
-  assert.equal(markdownParaHtml('## Sub\nlinha um\nlinha dois'), '<h3>Sub</h3>\n<p>linha um linha dois</p>');
+  assert.equal(markdownParaHtml('## Sub\nlinha um\nlinha dois'), '<h2>Sub</h2>\n<p>linha um linha dois</p>');
+  // No level skipped after the page's h1, whatever level the file starts at (axe's heading-order).
+  assert.equal(markdownParaHtml('# A\n## B\n### C'), '<h2>A</h2>\n<h3>B</h3>\n<h4>C</h4>');
+  assert.equal(markdownParaHtml('## A\n### B\n## C'), '<h2>A</h2>\n<h3>B</h3>\n<h2>C</h2>');
 });

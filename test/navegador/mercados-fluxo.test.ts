@@ -91,6 +91,30 @@ describe('cliente web da face Mercados no navegador', { skip: pular }, () => {
     await ctx.fechar();
   });
 
+  test('o painel baixa o código dele e não o das outras páginas; os scripts vêm comprimidos', async () => {
+    const ctx = await abrirContexto(navegador);
+    await entrar(ctx, consumidor);
+    const pagina = await ctx.novaPagina();
+    const baixados: Array<{ nome: string; codificacao: string | undefined }> = [];
+    pagina.on('response', (r) => {
+      const { pathname } = new URL(r.url());
+      if (pathname.startsWith('/assets/')) baixados.push({ nome: pathname.slice('/assets/'.length), codificacao: r.headers()['content-encoding'] });
+    });
+    await pagina.goto(`${amb.urlMercados}/dashboard`);
+    await pagina.getByRole('heading', { name: 'Mercados ativos' }).waitFor();
+    const nomes = baixados.map((b) => b.nome);
+    assert.ok(nomes.some((n) => /^Painel-[\w-]+\.js$/.test(n)), nomes.join(', '));
+    const outras = ['Inicio', 'Login', 'ListaMercados', 'DetalheMercado', 'FormularioMercado', 'EditorPrecos', 'Usuarios', 'MeusAvisos'];
+    assert.deepEqual(nomes.filter((n) => outras.some((o) => n.startsWith(`${o}-`))), [], 'código de outras páginas');
+    for (const b of baixados) assert.match(b.codificacao ?? '', /^(br|gzip)$/, `${b.nome}: content-encoding`);
+
+    // Another page's code comes when it is opened, inside the same client.
+    await pagina.getByRole('link', { name: 'Avisos', exact: true }).click();
+    await pagina.getByRole('heading', { name: 'Avisos por e-mail' }).waitFor();
+    assert.ok(baixados.some((b) => b.nome.startsWith('MeusAvisos-')), baixados.map((b) => b.nome).join(', '));
+    await ctx.fechar();
+  });
+
   test('avisos por e-mail: quem tem cadastro na Cestas escolhe no Mercados; a escolha fica', async () => {
     const pessoa = await criarUsuario(amb.banco, { perfil: ['consumidor'], nome: 'Vera Avisos' });
     const ctx = await abrirContexto(navegador);

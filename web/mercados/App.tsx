@@ -4,24 +4,27 @@ import { mensagemDe, sair, type AcoesDaConta } from './api.ts';
 import { Falha } from './componentes.tsx';
 import { Link, casar, navegar, useEndereco } from './navegacao.tsx';
 import { Protegida, useEnderecoCestas, useSessao, useUsuario } from './sessao.tsx';
-import { Inicio } from './paginas/Inicio.tsx';
-import { Login } from './paginas/Login.tsx';
+import { PaginaSobDemanda, pagina, precarregar } from './carregamento.tsx';
 import { NaoAutorizado, NaoEncontrada } from './paginas/Avisos.tsx';
-import { Painel } from './paginas/Painel.tsx';
-import { ListaMercados } from './paginas/ListaMercados.tsx';
-import { DetalheMercado } from './paginas/DetalheMercado.tsx';
-import { FormularioMercado } from './paginas/FormularioMercado.tsx';
-import { EditorPrecos } from './paginas/EditorPrecos.tsx';
-import { Usuarios } from './paginas/Usuarios.tsx';
-import { MeusAvisos } from './paginas/MeusAvisos.tsx';
-import { Ciclos } from './paginas/Ciclos.tsx';
-import { FazerPedido } from './paginas/FazerPedido.tsx';
-import { MeusPedidos } from './paginas/MeusPedidos.tsx';
-import { Oferta } from './paginas/Oferta.tsx';
-import { MinhasEntregas } from './paginas/MinhasEntregas.tsx';
-import { Entregas } from './paginas/Entregas.tsx';
-import { PedidosDoMercado } from './paginas/PedidosDoMercado.tsx';
-import { MercadosDoCiclo } from './paginas/MercadosDoCiclo.tsx';
+
+// Each page is a chunk of its own, fetched when first drawn (carregamento.tsx).
+const Inicio = pagina(() => import('./paginas/Inicio.tsx'), 'Inicio');
+const Login = pagina(() => import('./paginas/Login.tsx'), 'Login');
+const Painel = pagina(() => import('./paginas/Painel.tsx'), 'Painel');
+const ListaMercados = pagina(() => import('./paginas/ListaMercados.tsx'), 'ListaMercados');
+const DetalheMercado = pagina(() => import('./paginas/DetalheMercado.tsx'), 'DetalheMercado');
+const FormularioMercado = pagina(() => import('./paginas/FormularioMercado.tsx'), 'FormularioMercado');
+const EditorPrecos = pagina(() => import('./paginas/EditorPrecos.tsx'), 'EditorPrecos');
+const Usuarios = pagina(() => import('./paginas/Usuarios.tsx'), 'Usuarios');
+const MeusAvisos = pagina(() => import('./paginas/MeusAvisos.tsx'), 'MeusAvisos');
+const Ciclos = pagina(() => import('./paginas/Ciclos.tsx'), 'Ciclos');
+const FazerPedido = pagina(() => import('./paginas/FazerPedido.tsx'), 'FazerPedido');
+const MeusPedidos = pagina(() => import('./paginas/MeusPedidos.tsx'), 'MeusPedidos');
+const Oferta = pagina(() => import('./paginas/Oferta.tsx'), 'Oferta');
+const MinhasEntregas = pagina(() => import('./paginas/MinhasEntregas.tsx'), 'MinhasEntregas');
+const Entregas = pagina(() => import('./paginas/Entregas.tsx'), 'Entregas');
+const PedidosDoMercado = pagina(() => import('./paginas/PedidosDoMercado.tsx'), 'PedidosDoMercado');
+const MercadosDoCiclo = pagina(() => import('./paginas/MercadosDoCiclo.tsx'), 'MercadosDoCiclo');
 
 type Parametros = Readonly<Record<string, string>>;
 
@@ -165,7 +168,10 @@ export function App() {
   for (const rota of ROTAS) {
     const p = casar(rota.padrao, caminho);
     if (p === null) continue;
-    conteudo = rota.exige === undefined ? rota.pagina(p) : <Protegida exige={rota.exige === true ? undefined : rota.exige}>{rota.pagina(p)}</Protegida>;
+    const desenhada = rota.pagina(p);
+    precarregar(desenhada);
+    const sobDemanda = <PaginaSobDemanda chave={caminho}>{desenhada}</PaginaSobDemanda>;
+    conteudo = rota.exige === undefined ? sobDemanda : <Protegida exige={rota.exige === true ? undefined : rota.exige}>{sobDemanda}</Protegida>;
     break;
   }
   return (

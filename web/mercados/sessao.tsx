@@ -37,7 +37,14 @@ export function ProvedorSessao({ children }: { readonly children: ReactNode }) {
   useEffect(() => {
     void recarregar();
   }, [recarregar]);
-  return <ContextoSessao.Provider value={{ estado, recarregar, esquecer }}>{children}</ContextoSessao.Provider>;
+  // Until the first answer, the shell's own message stays: the header is drawn once, for the person
+  // it is for, and does not grow under the page (a layout shift) when the menu arrives.
+  const primeiraVez = estado.fase === 'carregando';
+  return (
+    <ContextoSessao.Provider value={{ estado, recarregar, esquecer }}>
+      {primeiraVez ? <p className="aviso-inicial">Carregando a Cestaria Mercados…</p> : children}
+    </ContextoSessao.Provider>
+  );
 }
 
 export function useSessao(): Sessao {

@@ -43,7 +43,7 @@ export function paginaCobrancas(cobrancas: readonly Cobranca[], pixLigado: boole
     ${pixLigado ? '' : html` O Pix não está configurado (PIX_CHAVE, PIX_NOME e PIX_CIDADE).`}</p>
   <p><a class="botao secundario" href="/extratos">Importar extrato do banco</a></p>
   ${cobrancas.length === 0 ? '' : html`<ul class="cartoes">${cobrancas.map((c) => html`<li class="cartao">
-    <h3><a href="/saldo?usuarioid=${c.usuarioid}">${c.nome}</a></h3>
+    <h2><a href="/saldo?usuarioid=${c.usuarioid}">${c.nome}</a></h2>
     <p class="valor-devido"><strong>${reais(c.devidoCentavos)}</strong></p>
     <p class="nota">${linhasEmTexto(c).map(([d, v], i) => html`${i > 0 ? html`<br>` : ''}${d}: ${v}`)}</p>
     <p class="nota">Identificador do Pix: <code>${c.txid}</code></p></li>`)}</ul>`}`;

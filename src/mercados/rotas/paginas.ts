@@ -1,18 +1,19 @@
 import { readFileSync } from 'node:fs';
 import type { AppTipada } from '../../http/app-tipada.ts';
+import { enviarEstatico, prepararEstatico } from '../../http/estaticos.ts';
 import { rotasCliente } from '../cliente.ts';
 import type { ContextoMercados } from '../contexto-mercados.ts';
 import { arquivo } from '../esquemas.ts';
 
-const CSS = readFileSync(new URL('../static/estilo.css', import.meta.url));
+const CSS = prepararEstatico('text/css; charset=utf-8', readFileSync(new URL('../static/estilo.css', import.meta.url)));
 
 /**
  * The pages people see: the browser client (its shell at each of its addresses, and its
  * assets), and the stylesheet of the few pages the server still renders itself (errors and 404).
  */
 export function rotasPaginas(app: AppTipada, ctx: ContextoMercados): void {
-  app.get('/static/estilo.css', { config: { guarda: 'publico' }, schema: { hide: true, response: arquivo('text/css') } }, (_req, reply) =>
-    reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(CSS),
+  app.get('/static/estilo.css', { config: { guarda: 'publico' }, schema: { hide: true, response: arquivo('text/css') } }, (req, reply) =>
+    enviarEstatico(req, reply, CSS, 'public, max-age=3600'),
   );
   rotasCliente(app, ctx.cliente, { producao: ctx.config.producao, log: app.log });
 }

@@ -1,48 +1,11 @@
 import { Fragment } from 'react';
-import { ComCarga, Falha, Pagina } from '../componentes.tsx';
+import { ComCarga, Pagina } from '../componentes.tsx';
 import { NOMES_TIPOS } from '../consultas.ts';
-import { decimalLegivel } from '../dinheiro.ts';
-import { NOMES_FASES, dataBr, enderecoDe, listarCiclos, quandoRetirar, usePaginas, type PontoDeRetirada, type ResumoCiclo } from '../fluxo-consumidor.ts';
+import { NOMES_FASES, dataBr, listarCiclos, usePaginas, type ResumoCiclo } from '../fluxo-consumidor.ts';
 import { Link } from '../navegacao.tsx';
+import { CarregarMais, Ponto, taxaLegivel } from '../pedido-comum.tsx';
 
-/** The "Carregar mais" button of a paged list, with its own loading and error. */
-export function CarregarMais({ haMais, carregando, erro, carregar, oQue }: {
-  readonly haMais: boolean;
-  readonly carregando: boolean;
-  readonly erro: string | null;
-  readonly carregar: () => void;
-  readonly oQue: string;
-}) {
-  if (!haMais && erro === null) return null;
-  return (
-    <div className="carregar-mais">
-      {erro === null ? null : <Falha mensagem={erro} tentarDeNovo={carregar} />}
-      {haMais ? (
-        <button type="button" className="botao secundario" onClick={carregar} disabled={carregando}>
-          {carregando ? 'Carregando…' : `Carregar mais ${oQue}`}
-        </button>
-      ) : null}
-    </div>
-  );
-}
 
-/** A pickup point: its name, address, and day and hours in the cycle. */
-export function Ponto({ ponto }: { readonly ponto: PontoDeRetirada }) {
-  const endereco = enderecoDe(ponto);
-  const quando = quandoRetirar(ponto);
-  return (
-    <>
-      <strong>{ponto.nome}</strong>
-      {endereco === null ? null : <span className="suave"> · {endereco}</span>}
-      <br />
-      <span className="pequeno">{quando === null ? 'Dia e horário a combinar' : `Retirada: ${quando}`}</span>
-    </>
-  );
-}
-
-export function taxaLegivel(taxa: string | null): string {
-  return taxa === null || Number(taxa) === 0 ? 'sem taxa' : `taxa de ${decimalLegivel(taxa)}%`;
-}
 
 function CartaoCiclo({ ciclo }: { readonly ciclo: ResumoCiclo }) {
   const id = `ciclo-${ciclo.id}`;

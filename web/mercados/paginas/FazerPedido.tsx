@@ -9,8 +9,7 @@ import {
 } from '../fluxo-consumidor.ts';
 import { Link } from '../navegacao.tsx';
 import { useUsuarioLogado } from '../sessao.tsx';
-import { Ponto, taxaLegivel } from './Ciclos.tsx';
-import { ResumoDoPedido, SituacaoDoPedido } from './MeusPedidos.tsx';
+import { Ponto, ResumoDoPedido, SituacaoDoPedido, taxaLegivel } from '../pedido-comum.tsx';
 
 /** A basket or an item for sale, as one line of the form. */
 type Oferta =

@@ -1,97 +1,11 @@
 import { useState } from 'react';
 import { Aviso, ComCarga, Pagina, Sucesso } from '../componentes.tsx';
 import { reais } from '../dinheiro.ts';
-import { ciclosPorIds, dataBr, dataHoraBr, listarMeusPedidos, quantidadeComUnidade, usePaginas, type CicloDoPedido, type PaginaDe, type Pedido } from '../fluxo-consumidor.ts';
+import { ciclosPorIds, dataBr, listarMeusPedidos, usePaginas, type CicloDoPedido, type PaginaDe, type Pedido } from '../fluxo-consumidor.ts';
 import { Link } from '../navegacao.tsx';
-import { CarregarMais, Ponto, taxaLegivel } from './Ciclos.tsx';
+import { CarregarMais, ResumoDoPedido, SituacaoDoPedido } from '../pedido-comum.tsx';
 
-/** Where an order stands, as the server says: confirmed (when), changed after confirming, or not confirmed. */
-export function SituacaoDoPedido({ pedido }: { readonly pedido: Pedido }) {
-  if (pedido.finalizado) {
-    return (
-      <p className="situacao confirmado">
-        <span className="etiqueta ativo">Confirmado</span> confirmado em {pedido.dataConfirmacao === null ? '—' : dataHoraBr(pedido.dataConfirmacao)}
-      </p>
-    );
-  }
-  if (pedido.alteradoAposConfirmar) {
-    return (
-      <p className="situacao alterado">
-        <span className="etiqueta inativo">Alterado</span> Pedido alterado: falta confirmar de novo
-      </p>
-    );
-  }
-  return (
-    <p className="situacao">
-      <span className="etiqueta inativo">Não confirmado</span> salvo, ainda não confirmado
-    </p>
-  );
-}
 
-/** An order's lines, the fee of each market apart, and the totals: the server's figures. */
-export function ResumoDoPedido({ pedido, titulo }: { readonly pedido: Pedido; readonly titulo: string }) {
-  return (
-    <>
-      <table className="tabela pedido">
-        <caption className="visualmente-oculto">{titulo}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Item e mercado</th>
-            <th scope="col" className="numero">
-              Quantidade × preço
-            </th>
-            <th scope="col" className="numero">
-              Subtotal
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {pedido.produtos.map((l) => (
-            <tr key={l.id}>
-              <th scope="row" data-rotulo="Item">
-                {l.nome}
-                <br />
-                <span className="suave pequeno">{l.mercado ?? 'sem mercado'}</span>
-              </th>
-              <td data-rotulo="Quantidade × preço" className="numero">
-                {quantidadeComUnidade(l.quantidade, l.unidade)} × {reais(l.valor)}
-              </td>
-              <td data-rotulo="Subtotal" className="numero">
-                {reais(l.subtotal)}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <dl className="ficha totais">
-        {pedido.partes.map((x) => (
-          <div key={x.mercadoId ?? 'comunidade'} className="parte">
-            <dt>{x.mercado ?? 'Fora de mercados'}</dt>
-            <dd>
-              {reais(x.subtotal)} + taxa {reais(x.taxa)}{' '}
-              <span className="suave pequeno">({x.taxaAdministrativa === null ? 'taxa da comunidade' : taxaLegivel(x.taxaAdministrativa)})</span>
-            </dd>
-          </div>
-        ))}
-        <div>
-          <dt>Produtos</dt>
-          <dd>{reais(pedido.total)}</dd>
-        </div>
-        <div>
-          <dt>Taxas</dt>
-          <dd>{reais(pedido.taxa)}</dd>
-        </div>
-        <div className="total">
-          <dt>Total a pagar</dt>
-          <dd>{reais(pedido.totalComTaxa)}</dd>
-        </div>
-      </dl>
-      <p>
-        <span className="suave">Ponto de retirada:</span> <Ponto ponto={pedido.pontoEntrega} />
-      </p>
-    </>
-  );
-}
 
 /** The Pix to pay what the person owes: copy-and-paste text with a copy button, and the QR code. */
 function Pix({ pix }: { readonly pix: NonNullable<Pedido['pix']> }) {

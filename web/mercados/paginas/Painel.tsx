@@ -39,7 +39,7 @@ function MeusMercados({ mercados }: { readonly mercados: readonly ResumoMercado[
   );
 }
 
-/** /dashboard: who I am, the markets I administer (first, to reach them quickly), the ones I can see, my profiles. */
+/** /dashboard: who I am, my profiles, the way to the markets, then (once loaded) the markets I administer and the ones I can see. */
 export function Painel() {
   const usuario = useUsuarioLogado();
   const { estado, recarregar } = useCarga(() => listarMercados(), []);
@@ -49,22 +49,6 @@ export function Painel() {
         <h2 id="titulo-conta">Olá, {usuario.name}!</h2>
         <p className="suave">{usuario.email}</p>
       </section>
-      <ComCarga estado={estado} recarregar={recarregar}>
-        {(mercados) => (
-          <>
-            {usuario.acoes.gerirAlgumMercado ? (
-              <section aria-labelledby="titulo-administro">
-                <h2 id="titulo-administro">Mercados que você administra</h2>
-                <MeusMercados mercados={mercados.filter((m) => m.adminId === String(usuario.id))} />
-              </section>
-            ) : null}
-            <section aria-labelledby="titulo-ativos">
-              <h2 id="titulo-ativos">Mercados ativos</h2>
-              <ListaCurta mercados={mercados.filter((m) => m.ativo)} vazio="Nenhum mercado ativo no momento." />
-            </section>
-          </>
-        )}
-      </ComCarga>
       <section aria-labelledby="titulo-perfis">
         <h2 id="titulo-perfis">Seus perfis</h2>
         {usuario.profiles.length === 0 ? (
@@ -81,6 +65,7 @@ export function Painel() {
           </ul>
         )}
       </section>
+      {/* Before the lists, which arrive later and would push it down. */}
       <p className="acoes">
         <Link para="/mercados" className="botao">
           Ver todos os mercados
@@ -91,6 +76,22 @@ export function Painel() {
           </Link>
         ) : null}
       </p>
+      <ComCarga estado={estado} recarregar={recarregar}>
+        {(mercados) => (
+          <>
+            {usuario.acoes.gerirAlgumMercado ? (
+              <section aria-labelledby="titulo-administro">
+                <h2 id="titulo-administro">Mercados que você administra</h2>
+                <MeusMercados mercados={mercados.filter((m) => m.adminId === String(usuario.id))} />
+              </section>
+            ) : null}
+            <section aria-labelledby="titulo-ativos">
+              <h2 id="titulo-ativos">Mercados ativos</h2>
+              <ListaCurta mercados={mercados.filter((m) => m.ativo)} vazio="Nenhum mercado ativo no momento." />
+            </section>
+          </>
+        )}
+      </ComCarga>
     </Pagina>
   );
 }

@@ -1,0 +1,295 @@
+/**
+ * `npm run bench:lighthouse [-- --paginas REGEX] [-- --faces cestas,mercados]`
+ *
+ * Lighthouse 13's mobile preset (its default: a mid-range phone, simulated slow 4G and 4× CPU) on
+ * every page of both faces, signed in. The real server runs in a child process on a fresh SQLite
+ * database with the demo data; Debian's chromium (driven by playwright-core) logs in through the
+ * development provider as ana@exemplo.org (master in Cestas, Administrador in Mercados), and
+ * Lighthouse opens each page in that same browser, so the session cookies go along.
+ *
+ * Prints a table of the performance and accessibility scores and FCP, LCP, TBT and CLS per page,
+ * with the failed accessibility audits and the main performance opportunities of each page that
+ * misses the target (performance ≥ 95, accessibility 100), and writes it all to
+ * bench/results/<date>-lighthouse.json. Installs nothing: `lighthouse` is a devDependency
+ * (LIGHTHOUSE_DIR may point at another installation's node_modules/lighthouse instead).
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { abrirBanco } from '../src/db/banco.ts';
+import { PAGINAS_DO_CLIENTE } from '../src/mercados/cliente.ts';
+import { parar, portaLivre, subirServidor, RAIZ } from './processos.ts';
+
+const { values } = parseArgs({
+  options: {
+    paginas: { type: 'string' },
+    faces: { type: 'string', default: 'cestas,mercados' },
+  },
+});
+
+const ALVO = { desempenho: 95, acessibilidade: 100 } as const;
+
+/** Who the pages are seen as: every page of both faces is open to this person. */
+const PESSOA = { email: 'ana@exemplo.org', nome: 'Ana' };
+
+/** The flags the closed network here needs (nothing may try to reach the internet). */
+const FLAGS_DO_CHROMIUM = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+// What this script reads of Lighthouse's result (the LHR); the module itself is loaded at run time.
+interface Auditoria {
+  readonly id: string;
+  readonly title: string;
+  readonly score: number | null;
+  readonly scoreDisplayMode: string;
+  readonly numericValue?: number;
+  readonly displayValue?: string;
+  readonly details?: { readonly type?: string; readonly overallSavingsMs?: number; readonly items?: ReadonlyArray<Record<string, unknown>> };
+}
+interface ResultadoLighthouse {
+  readonly finalDisplayedUrl: string;
+  readonly environment: { readonly benchmarkIndex: number };
+  readonly runtimeError?: { readonly message: string };
+  readonly categories: Readonly<Record<'performance' | 'accessibility', { readonly score: number | null; readonly auditRefs: ReadonlyArray<{ readonly id: string; readonly weight: number }> }>>;
+  readonly audits: Readonly<Record<string, Auditoria>>;
+}
+type Lighthouse = (url: string, flags: Record<string, unknown>) => Promise<{ readonly lhr: ResultadoLighthouse } | undefined>;
+
+async function carregarLighthouse(): Promise<Lighthouse> {
+  const onde = process.env.LIGHTHOUSE_DIR;
+  const especificador = onde === undefined || onde === '' ? 'lighthouse' : pathToFileURL(join(onde, 'core', 'index.js')).href;
+  try {
+    const modulo = (await import(especificador)) as { default: Lighthouse };
+    return modulo.default;
+  } catch (e) {
+    throw new Error(`não achei o Lighthouse (${especificador}): rode npm install (é uma devDependency) ou aponte LIGHTHOUSE_DIR para node_modules/lighthouse (${(e as Error).message})`, { cause: e });
+  }
+}
+
+interface Pagina {
+  readonly face: 'cestas' | 'mercados';
+  readonly caminho: string;
+}
+
+/** The ids the pages need, from the demo data: the cycle in each phase, a market, a lot, a person. */
+async function idsDaDemo(caminhoBanco: string) {
+  const banco = abrirBanco({ tipo: 'sqlite', caminho: caminhoBanco });
+  try {
+    const ciclos = new Map((await banco.selectFrom('ciclo').select(['id', 'nome']).execute()).map((c) => [c.nome, c.id]));
+    const ciclo = (nome: string) => {
+      const id = ciclos.get(nome);
+      if (id === undefined) throw new Error(`a demonstração não tem o "${nome}"`);
+      return id;
+    };
+    const pedidos = ciclo('Ciclo com pedidos abertos');
+    const primeiro = async (tabela: 'categoria' | 'cesta' | 'produto' | 'pontoentrega' | 'usuario' | 'mercado') =>
+      (await banco.selectFrom(tabela).select('id').orderBy('id').limit(1).executeTakeFirstOrThrow()).id;
+    const pessoa = async (email: string) => (await banco.selectFrom('usuario').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id;
+    const lote = await banco.selectFrom('lote').select('id').where('cicloid', '=', pedidos).orderBy('id').limit(1).executeTakeFirst();
+    return {
+      oferta: ciclo('Ciclo com ofertas abertas'),
+      composicao: ciclo('Ciclo em composição'),
+      pedidos,
+      retirada: ciclo('Ciclo em retirada'),
+      lote: lote?.id ?? null,
+      categoria: await primeiro('categoria'),
+      cesta: await primeiro('cesta'),
+      produto: await primeiro('produto'),
+      pontoentrega: await primeiro('pontoentrega'),
+      usuario: await primeiro('usuario'),
+      mercado: await primeiro('mercado'),
+      // The master sees a supplier's offer and a consumer's order by naming them (?usuarioid=).
+      fornecedora: await pessoa('dora@exemplo.org'),
+      consumidora: await pessoa('fabi@exemplo.org'),
+    };
+  } finally {
+    await banco.destroy();
+  }
+}
+
+/**
+ * Every page of the Cestas face a browser shows (test/cestas/acesso.test.ts MATRIZ lists all its
+ * routes; files, downloads, JSON and steps of the login are left out), and every address of the
+ * Mercados client (PAGINAS_DO_CLIENTE), with real ids.
+ */
+function paginas(ids: Awaited<ReturnType<typeof idsDaDemo>>): Pagina[] {
+  const registros = (['categoria', 'cesta', 'produto', 'pontoentrega', 'usuario', 'ciclo'] as const).flatMap((r) => [
+    `/${r}-index`,
+    `/${r}`,
+    `/${r}/${r === 'ciclo' ? ids.pedidos : ids[r]}`,
+  ]);
+  const cestas = [
+    '/', '/limitesolar', '/profile', '/profile/avisos', '/mensagens', '/auditoria', '/relatorios', '/saldo', '/movimentacao',
+    '/movimentacaotodos', '/cobrancas', '/extratos',
+    ...registros,
+    `/ciclo/${ids.pedidos}/mercados`, `/ciclo/${ids.pedidos}/lotes`, ...(ids.lote === null ? [] : [`/ciclo/${ids.pedidos}/lotes/${ids.lote}`]),
+    `/ciclo/${ids.pedidos}/mensagem`,
+    '/oferta-index', `/oferta/${ids.oferta}?usuarioid=${ids.fornecedora}`, `/composicao/${ids.composicao}`,
+    `/pedidoconsumidores/${ids.pedidos}?usuarioid=${ids.consumidora}`, `/pedidoconsumidoresconfirmacao/${ids.pedidos}`, `/pedidosconsumidorestodos/${ids.pedidos}`,
+    `/fecharciclo/${ids.retirada}`, `/pedidosfornecedoressobra/${ids.retirada}`, `/pedidosfornecedorestodos/${ids.retirada}`,
+    '/pedidosfornecedoresciclos', '/pedidosconsumidoresciclos', '/relatorioprodutosciclos',
+  ];
+  const mercados = PAGINAS_DO_CLIENTE.map(([url]) => url.replace(':id', String(ids.mercado)));
+  return [...cestas.map((caminho) => ({ face: 'cestas' as const, caminho })), ...mercados.map((caminho) => ({ face: 'mercados' as const, caminho }))];
+}
+
+/** Logs in on one face through the development provider (the provider may remember the person). */
+async function entrar(pagina: Page, inicio: string, origem: string): Promise<void> {
+  await pagina.goto(inicio);
+  await pagina.waitForURL((u) => /\/interaction\/[^/]+$/.test(u.pathname) || u.href.startsWith(origem));
+  if (/\/interaction\//.test(pagina.url())) {
+    await pagina.fill('#email', PESSOA.email);
+    await pagina.fill('#nome', PESSOA.nome);
+    await Promise.all([pagina.waitForURL((u) => u.href.startsWith(origem)), pagina.click('form button[type=submit] >> nth=0')]);
+  }
+  await pagina.waitForLoadState('load');
+}
+
+interface Medida {
+  readonly face: string;
+  readonly caminho: string;
+  readonly url: string;
+  readonly desempenho: number | null;
+  readonly acessibilidade: number | null;
+  readonly fcpMs: number | null;
+  readonly lcpMs: number | null;
+  readonly tbtMs: number | null;
+  readonly cls: number | null;
+  readonly bytes: number | null;
+  /** Lighthouse's measure of this machine's speed at the time (a loaded machine scores lower, and its TBT grows). */
+  readonly indiceDaMaquina: number;
+  /** Accessibility audits that failed, and the performance audits that cost the most. */
+  readonly falhasDeAcessibilidade: string[];
+  readonly oportunidades: string[];
+  readonly erro?: string;
+}
+
+const pontos = (s: number | null | undefined) => (s === null || s === undefined ? null : Math.round(s * 100));
+
+function medir(p: Pagina, url: string, lhr: ResultadoLighthouse): Medida {
+  const a = lhr.audits;
+  const valor = (id: string) => a[id]?.numericValue ?? null;
+  const falhas = lhr.categories.accessibility.auditRefs
+    .map((r) => a[r.id])
+    .filter((x): x is Auditoria => x !== undefined && x.scoreDisplayMode === 'binary' && x.score === 0)
+    .map((x) => {
+      const alvos = (x.details?.items ?? [])
+        .map((i) => (i.node as { selector?: string } | undefined)?.selector)
+        .filter((s): s is string => s !== undefined)
+        .slice(0, 3);
+      return `${x.id}: ${x.title}${alvos.length === 0 ? '' : ` (${alvos.join(' | ')})`}`;
+    });
+  const oportunidades = Object.values(a)
+    .filter((x) => x.score !== null && x.score < 0.9 && (x.details?.overallSavingsMs ?? 0) >= 50)
+    .sort((x, y) => (y.details?.overallSavingsMs ?? 0) - (x.details?.overallSavingsMs ?? 0))
+    .slice(0, 4)
+    .map((x) => `${x.id}: ${x.title} (~${Math.round(x.details?.overallSavingsMs ?? 0)} ms)`);
+  // What moved, when the layout shifted.
+  const deslocamentos = (a['layout-shifts']?.details?.items ?? [])
+    .map((i) => `layout-shifts: ${(i.node as { selector?: string } | undefined)?.selector ?? '?'} (${Number(i.score ?? 0).toFixed(3)})`)
+    .slice(0, 4);
+  oportunidades.push(...deslocamentos);
+  return {
+    face: p.face, caminho: p.caminho, url: lhr.finalDisplayedUrl,
+    desempenho: pontos(lhr.categories.performance.score), acessibilidade: pontos(lhr.categories.accessibility.score),
+    fcpMs: valor('first-contentful-paint'), lcpMs: valor('largest-contentful-paint'), tbtMs: valor('total-blocking-time'),
+    cls: valor('cumulative-layout-shift'), bytes: valor('total-byte-weight'), indiceDaMaquina: Math.round(lhr.environment.benchmarkIndex),
+    falhasDeAcessibilidade: falhas, oportunidades,
+    ...(lhr.runtimeError === undefined ? {} : { erro: lhr.runtimeError.message }),
+    ...(lhr.finalDisplayedUrl === url ? {} : { erro: `foi parar em ${lhr.finalDisplayedUrl}` }),
+  };
+}
+
+const ms = (v: number | null) => (v === null ? '—' : `${(v / 1000).toFixed(1)} s`);
+
+function tabela(medidas: readonly Medida[]): string {
+  const linhas = ['| Face | Página | Desempenho | Acessibilidade | FCP | LCP | TBT | CLS | Transferido | Índice da máquina |', '|---|---|---|---|---|---|---|---|---|---|'];
+  for (const m of medidas) {
+    linhas.push(
+      `| ${m.face} | \`${m.caminho}\` | ${m.desempenho ?? '—'} | ${m.acessibilidade ?? '—'} | ${ms(m.fcpMs)} | ${ms(m.lcpMs)} | ${m.tbtMs === null ? '—' : `${Math.round(m.tbtMs)} ms`} | ${m.cls === null ? '—' : m.cls.toFixed(3)} | ${m.bytes === null ? '—' : `${Math.round(m.bytes / 1024)} KiB`} | ${m.indiceDaMaquina} |`,
+    );
+  }
+  return linhas.join('\n');
+}
+
+async function principal(): Promise<void> {
+  const lighthouse = await carregarLighthouse();
+  const pasta = mkdtempSync(join(tmpdir(), 'cestaria-lighthouse-'));
+  const [cestasPorta, mercadosPorta, idpPorta, depuracao] = [await portaLivre(), await portaLivre(), await portaLivre(), await portaLivre()];
+  const banco = join(pasta, 'cestaria.db');
+  const servidor = await subirServidor({
+    NODE_ENV: 'development', DEMO_DATA: 'true', DEV_SMTP: 'false', WORKERS: '1', LOG_LEVEL: 'warn',
+    DATABASE_URL: `sqlite:${banco}`, UPLOAD_DIR: join(pasta, 'arquivos'),
+    CESTAS_PORT: String(cestasPorta), MERCADOS_PORT: String(mercadosPorta), DEV_IDP_PORT: String(idpPorta),
+    HOST: '127.0.0.1', VARIANTS: 'cestas,mercados',
+  });
+  let contexto: BrowserContext | null = null;
+  try {
+    // The provider sends people back to localhost (the faces' public addresses in development).
+    const origens = { cestas: `http://localhost:${cestasPorta}`, mercados: `http://localhost:${mercadosPorta}` };
+    const faces = new Set((values.faces ?? '').split(','));
+    const filtro = values.paginas === undefined ? null : new RegExp(values.paginas);
+    const alvos = paginas(await idsDaDemo(banco)).filter((p) => faces.has(p.face) && (filtro === null || filtro.test(p.caminho)));
+
+    // A persistent context is the browser's default one: the tabs Lighthouse opens share its cookies.
+    contexto = await chromium.launchPersistentContext(join(pasta, 'perfil-chromium'), {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      headless: true,
+      args: [...FLAGS_DO_CHROMIUM, `--remote-debugging-port=${depuracao}`],
+      locale: 'pt-BR',
+    });
+    const aba = contexto.pages()[0] ?? (await contexto.newPage());
+    if (faces.has('cestas')) await entrar(aba, `${origens.cestas}/`, origens.cestas);
+    if (faces.has('mercados')) await entrar(aba, `${origens.mercados}/login`, origens.mercados);
+    await aba.goto('about:blank');
+
+    const medidas: Medida[] = [];
+    for (const p of alvos) {
+      const url = `${origens[p.face]}${p.caminho}`;
+      let m: Medida | null = null;
+      // A trace that failed to record (NO_NAVSTART, NO_FCP on a busy machine) is tried again, twice.
+      for (let tentativa = 0; tentativa < 3 && (m === null || m.desempenho === null); tentativa++) {
+        const r = await lighthouse(url, { port: depuracao, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'] });
+        if (r === undefined) throw new Error(`o Lighthouse não devolveu resultado para ${url}`);
+        m = medir(p, url, r.lhr);
+      }
+      if (m === null) throw new Error(`sem medida para ${url}`);
+      medidas.push(m);
+      console.log(`${p.face.padEnd(8)} ${p.caminho.padEnd(36)} desempenho ${String(m.desempenho ?? '—').padStart(3)}  acessibilidade ${String(m.acessibilidade ?? '—').padStart(3)}${m.erro === undefined ? '' : `  (${m.erro})`}`);
+    }
+
+    console.log(`\nLighthouse 13, perfil móvel, sessão de ${PESSOA.email} nos dados de demonstração\n`);
+    console.log(tabela(medidas));
+    const abaixo = medidas.filter((m) => (m.desempenho ?? 0) < ALVO.desempenho || (m.acessibilidade ?? 0) < ALVO.acessibilidade || m.erro !== undefined);
+    if (abaixo.length > 0) {
+      console.log(`\nAbaixo do alvo (desempenho ≥ ${ALVO.desempenho}, acessibilidade ${ALVO.acessibilidade}):`);
+      for (const m of abaixo) {
+        console.log(`- ${m.face} ${m.caminho}: desempenho ${m.desempenho ?? '—'}, acessibilidade ${m.acessibilidade ?? '—'}${m.erro === undefined ? '' : ` — ${m.erro}`}`);
+        for (const f of [...m.falhasDeAcessibilidade, ...m.oportunidades]) console.log(`    ${f}`);
+      }
+    }
+    const dia = new Date().toISOString().slice(0, 10);
+    const destino = join(RAIZ, 'bench', 'results', `${dia}-lighthouse${values.paginas === undefined && faces.size === 2 ? '' : '-parcial'}.json`);
+    mkdirSync(join(RAIZ, 'bench', 'results'), { recursive: true });
+    writeFileSync(destino, `${JSON.stringify({ data: new Date().toISOString(), alvo: ALVO, perfil: 'mobile (padrão do Lighthouse 13)', pessoa: PESSOA.email, paginas: medidas }, null, 2)}\n`);
+    console.log(`\nresultado em ${destino.replace(`${RAIZ}/`, '')}`);
+    process.exitCode = abaixo.length === 0 ? 0 : 1;
+  } finally {
+    await contexto?.close();
+    await parar(servidor);
+    rmSync(pasta, { recursive: true, force: true });
+  }
+}
+
+await principal();
