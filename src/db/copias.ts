@@ -22,6 +22,7 @@ export const TABELAS_EXPORTADAS = [
   'ciclo', 'cicloentrega', 'ciclopontoentrega', 'ciclocesta', 'cicloproduto', 'ciclomercado', 'ciclomercadoponto',
   'oferta', 'ofertaproduto', 'composicao', 'composicaoproduto', 'lote', 'loteproduto', 'pedido', 'pedidoproduto',
   'movimentacao', 'auditoria', 'mensagem', 'mapeamentoextrato', 'extratolinha',
+  'assinatura', 'assinaturapausa', 'assinaturaciclo',
 ] as const;
 
 export interface Exportacao {
