@@ -597,26 +597,30 @@ function esquecerGeracoes(banco: Banco): void {
 
 /**
  * Subscriptions go first: called by salvarPedido before a one-off order takes stock. Once per
- * process and cycle (until a subscription changes here) it looks, with one indexed EXISTS, for an
- * active subscription of a basket the cycle offers with no row for the cycle, and generates the
- * cycle when there is one. Subscriptions changed in another process were generated there at once.
+ * process and cycle (until a subscription changes here) it reads the cycle with one indexed
+ * EXISTS: an active subscription of a basket the cycle offers with no row for the cycle yet; with
+ * the order window open, it generates the cycle when there is one. Only an open window is
+ * remembered: from then on a subscription saved in any process is generated there at once, so
+ * nothing can be pending here that this process does not know of (the periodic round catches
+ * the rest, such as a basket added to the cycle later).
  */
 export async function gerarAntesDoPedido(banco: Banco, cicloid: number, opcoes: OpcoesAssinatura): Promise<void> {
   if (gerados.get(banco)?.has(cicloid) === true) return;
-  const pendente = await banco
-    .selectFrom('ciclocesta as cc')
-    .innerJoin('assinatura as a', 'a.cestaId', 'cc.cestaId')
-    .select('a.id')
-    .where('cc.cicloid', '=', cicloid)
-    .where('a.ativa', '=', true)
-    .where((eb) => eb.not(eb.exists(eb.selectFrom('assinaturaciclo as ac').select('ac.id').whereRef('ac.assinaturaId', '=', 'a.id').where('ac.cicloid', '=', cicloid))))
-    .limit(1)
+  const ciclo = await banco
+    .selectFrom('ciclo as c')
+    .select(['c.ativo', 'c.fechadoEm', 'c.dataPedidoInicio', 'c.dataPedidoFim'])
+    .select((eb) => eb.exists(eb
+      .selectFrom('ciclocesta as cc')
+      .innerJoin('assinatura as a', 'a.cestaId', 'cc.cestaId')
+      .select('a.id')
+      .whereRef('cc.cicloid', '=', 'c.id')
+      .where('a.ativa', '=', true)
+      .where((eb2) => eb2.not(eb2.exists(eb2.selectFrom('assinaturaciclo as ac').select('ac.id').whereRef('ac.assinaturaId', '=', 'a.id').where('ac.cicloid', '=', cicloid))))).as('pendente'))
+    .where('c.id', '=', cicloid)
     .executeTakeFirst();
-  if (pendente === undefined) {
-    marcarGerado(banco, cicloid);
-    return;
-  }
-  await gerarPedidosDoCiclo(banco, cicloid, opcoes);
+  if (ciclo === undefined || !ciclo.ativo || ciclo.fechadoEm !== null || !(opcoes.hoje >= ciclo.dataPedidoInicio && opcoes.hoje <= ciclo.dataPedidoFim)) return;
+  if (Number(ciclo.pendente) !== 0) await gerarPedidosDoCiclo(banco, cicloid, opcoes);
+  else marcarGerado(banco, cicloid);
 }
 
 // ---------------------------------------------------------------------------------------------

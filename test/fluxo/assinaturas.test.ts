@@ -213,6 +213,30 @@ describe('assinaturas', () => {
     assert.deepEqual([contado, recontado], [3000, 3000]);
   });
 
+  test('um pedido avulso antes da janela não faz o processo esquecer uma assinatura salva por outro processo', async () => {
+    const cesta = await criarCesta(banco);
+    const ciclo = await criarCiclo(banco, { cestas: [{ cestaId: cesta.id, quantidadeCestas: 3 }], compor: true });
+    const cc = ciclo.cicloCestas[0] ?? 0;
+    const [quem, assinante] = await Promise.all(['Quem', 'Rui'].map(consumidor));
+    if (quem === undefined || assinante === undefined) throw new Error('pessoas');
+    const linha = (n: number) => ({ usuarioid: quem.usuarioid, cicloid: ciclo.id, pontoEntregaId: ponto, linhas: [{ cicloCestaId: cc, cicloProdutoId: null, quantidadeMilesimos: n * 1000, campo: 'produtos.0' }] });
+    // The coordination orders for someone before the window opens: nothing to generate yet.
+    await salvarPedido(banco, admin, linha(1), ANTES);
+    // Another process (its own handle) takes a subscription, still before the window.
+    const outro = abrirBanco(cfg);
+    try {
+      await salvarAssinatura(outro, assinante, entrada(cesta.id, { quantidade: 2 }), ANTES);
+    } finally {
+      await outro.destroy();
+    }
+    // In the window, this process's next one-off order generates the subscription first: the
+    // one-off order cannot grow into the subscription's baskets.
+    const r = await recusa(salvarPedido(banco, quem, linha(2), NO_PEDIDO));
+    assert.equal(r.codigo, 'SEM_ESTOQUE');
+    const servido = await pedidoDe(banco, ciclo.id, assinante.usuarioid ?? 0, TAXA);
+    assert.equal(servido?.produtos[0]?.quantidadeMilesimos, 2000);
+  });
+
   test('pular antes da geração: o ciclo fica pulado e a geração não o serve', async () => {
     const cesta = await criarCesta(banco);
     const ciclo = await criarCiclo(banco, { cestas: [{ cestaId: cesta.id, quantidadeCestas: 5 }], compor: true });
