@@ -7,6 +7,7 @@ import { abrirBanco, migrar, type Banco, type OpcoesBanco } from './db/banco.ts'
 import { MODO_PASTA, criarPastaPrivada } from './db/arquivos-privados.ts';
 import { PESSOAS_DEMO, bancoVazio, carregarDemo } from './demo/dados.ts';
 import { diaLocal, relogioDoSistema, type Relogio } from './domain/tempo.ts';
+import { iniciarGeracaoDasAssinaturas, type GeracaoDasAssinaturas } from './geracao-das-assinaturas.ts';
 import { limitadorNoRedis } from './db/redis.ts';
 import { limitadorNoBanco, type Limitador } from './db/limites.ts';
 import { avisoDoServico } from './http/log.ts';
@@ -153,6 +154,7 @@ export async function iniciarServicos(config: Config, opcoes: OpcoesServicos = {
   let mercados: FastifyInstance | null = null;
   let limitador: Limitador | null = null;
   let caixaDev: CaixaDev | null = null;
+  let geracao: GeracaoDasAssinaturas | null = null;
   try {
     // Receipts are private; a folder made before modes were enforced is closed here too.
     criarPastaPrivada(config.dirArquivos);
@@ -207,6 +209,8 @@ export async function iniciarServicos(config: Config, opcoes: OpcoesServicos = {
       contarRequisicoes(mercados, contador);
       await mercados.listen({ host: config.host, port: config.mercadosPort });
     }
+    // Subscription orders of the cycles whose order window is open, now and periodically.
+    geracao = iniciarGeracaoDasAssinaturas({ config, banco, relogio, ...(cestas?.correio === undefined ? {} : { avisos: cestas.correio }) });
     const enderecoCestas = cestas === null ? undefined : endereco(cestas, config.cestasBaseUrl);
     const enderecoMercados = mercados === null ? undefined : endereco(mercados, config.mercadosBaseUrl);
     if (idp !== null) {
@@ -220,6 +224,7 @@ export async function iniciarServicos(config: Config, opcoes: OpcoesServicos = {
     const mercadosFinal = mercados;
     const limitadorFinal = limitador;
     const caixaDevFinal = caixaDev;
+    const geracaoFinal = geracao;
     return {
       banco,
       cestas,
@@ -232,6 +237,7 @@ export async function iniciarServicos(config: Config, opcoes: OpcoesServicos = {
       },
       async fechar() {
         await esperarCalma(contador);
+        await geracaoFinal.fechar();
         await Promise.all([fecharFace(cestasFinal), fecharFace(mercadosFinal)]);
         await caixaDevFinal?.fechar();
         await idpFinal?.fechar();
@@ -240,6 +246,7 @@ export async function iniciarServicos(config: Config, opcoes: OpcoesServicos = {
       },
     };
   } catch (e) {
+    await geracao?.fechar().catch(() => undefined);
     await cestas?.close().catch(() => undefined);
     await mercados?.close().catch(() => undefined);
     await idp?.fechar().catch(() => undefined);

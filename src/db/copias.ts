@@ -20,7 +20,9 @@ export const TABELAS_EXPORTADAS = [
   'categoria', 'cesta', 'produto', 'pontoentrega', 'usuario', 'tipomovimentacao',
   'appuser', 'profile', 'appuserprofile', 'mercado', 'precomercado',
   'ciclo', 'cicloentrega', 'ciclopontoentrega', 'ciclocesta', 'cicloproduto', 'ciclomercado', 'ciclomercadoponto',
-  'oferta', 'ofertaproduto', 'composicao', 'composicaoproduto', 'lote', 'loteproduto', 'pedido', 'pedidoproduto',
+  'oferta', 'ofertaproduto', 'composicao', 'composicaoproduto', 'lote', 'loteproduto',
+  // A subscription before the order lines that name it; its cycles after the orders they name.
+  'assinatura', 'assinaturapausa', 'pedido', 'pedidoproduto', 'assinaturaciclo',
   'movimentacao', 'auditoria', 'mensagem', 'mapeamentoextrato', 'extratolinha',
 ] as const;
 

@@ -29,6 +29,8 @@ export interface CestaTabela extends Datas {
   valorReferenciaCentavos: number;
   pesoAproximado: number | null;
   ativo: BoolPadrao;
+  /** The cap on active subscriptions of this basket type; null: no cap. */
+  limiteAssinaturas: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface ProdutoTabela extends Datas {
@@ -243,6 +245,8 @@ export interface PedidoProdutoTabela extends Datas {
   /** The line's market and that market's fee (hundredths of a percent) when it was written. */
   mercadoId: number | null;
   taxaCentesimos: number | null;
+  /** The subscription that put this basket line in the order; null for a one-off line. */
+  assinaturaId: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface TipoMovimentacaoTabela extends Datas {
@@ -377,6 +381,46 @@ export interface PrecoMercadoTabela extends Datas {
   ativo: BoolPadrao;
 }
 
+export type Frequencia = 'cada_ciclo' | 'ciclo_sim_ciclo_nao';
+export type SituacaoNoCiclo = 'gerado' | 'pulado' | 'pausado' | 'faltou';
+
+/** A consumer's standing order of one basket type; at most one active per (usuarioid, cestaId). */
+export interface AssinaturaTabela extends Datas {
+  id: Id;
+  usuarioid: number;
+  cestaId: number;
+  quantidade: number;
+  pontoEntregaId: number;
+  frequencia: Frequencia;
+  /** AAAA-MM-DD, both included. */
+  inicio: string;
+  fim: string;
+  /** The cesta market it buys in; null: any cycle offering the basket type. */
+  mercadoId: number | null;
+  ativa: BoolPadrao;
+}
+
+/** A period [inicio, fim] (AAAA-MM-DD) a subscription is paused. */
+export interface AssinaturaPausaTabela extends Datas {
+  id: Id;
+  assinaturaId: number;
+  inicio: string;
+  fim: string;
+}
+
+/** What became of a subscription in a cycle; unique per (assinaturaId, cicloid). */
+export interface AssinaturaCicloTabela extends Datas {
+  id: Id;
+  assinaturaId: number;
+  cicloid: number;
+  situacao: SituacaoNoCiclo;
+  /** Baskets that cycle got (gerado) or asked for. */
+  quantidade: number;
+  pontoEntregaId: number;
+  pedidoId: number | null;
+  motivo: string | null;
+}
+
 /** One row (id 1): moves whenever data the Mercados read queries show changes (triggers). */
 export interface VersaoDadosTabela {
   id: number;
@@ -419,6 +463,9 @@ export interface DB {
   lote: LoteTabela;
   loteproduto: LoteProdutoTabela;
   versaodados: VersaoDadosTabela;
+  assinatura: AssinaturaTabela;
+  assinaturapausa: AssinaturaPausaTabela;
+  assinaturaciclo: AssinaturaCicloTabela;
 }
 
 export type Linha<T extends keyof DB> = Selectable<DB[T]>;

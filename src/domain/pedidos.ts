@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { emTransacao, travar, type Banco, type Db } from '../db/banco.ts';
 import { consultaPreparada } from '../db/preparadas.ts';
 import { ehConsumidor, ehGestor, exigirAgirPor, podeNoRegistro, veTudo, type Ator } from './acesso.ts';
+import { gerarAntesDoPedido } from './assinaturas.ts';
 import { auditar } from './auditoria.ts';
 import type { Avisos } from './avisos.ts';
 import { cicloDasJanelas, exigirJanela, pontosDoCiclo } from './ciclos.ts';
@@ -75,6 +76,8 @@ export interface LinhaDoPedido {
   readonly mercadoId: number | null;
   readonly mercado: string | null;
   readonly taxaCentesimos: number | null;
+  /** The subscription that put this basket line in the order; null for a one-off line. */
+  readonly assinaturaId: number | null;
 }
 
 export interface Pedido {
@@ -128,6 +131,7 @@ interface ItemLido {
   readonly mercadoId: number | null;
   readonly mercadoNome: string | null;
   readonly taxaCentesimos: number | null;
+  readonly assinaturaId: number | null;
 }
 
 /** An order with its lines (in the order they were written) and its totals. */
@@ -138,7 +142,7 @@ function montarPedido(p: LinhaPedidoLida, linhas: readonly ItemLido[], taxa: Tax
       id: l.id, tipo: cesta ? 'cesta' : 'extra', cicloCestaId: l.cicloCestaId, cicloProdutoId: l.cicloProdutoId,
       nome: (cesta ? l.cestaNome : l.produtoNome) ?? '', unidade: cesta ? 'cesta' : (l.unidade ?? ''),
       quantidadeMilesimos: l.quantidadeMilesimos, valorCentavos: l.valorCentavos, subtotalCentavos: valorDaQuantidade(l.valorCentavos, l.quantidadeMilesimos),
-      mercadoId: l.mercadoId, mercado: l.mercadoNome, taxaCentesimos: l.taxaCentesimos,
+      mercadoId: l.mercadoId, mercado: l.mercadoNome, taxaCentesimos: l.taxaCentesimos, assinaturaId: l.assinaturaId,
     };
   });
   const total = produtos.reduce((s, i) => s + i.subtotalCentavos, 0);
@@ -176,7 +180,7 @@ async function carregarPedidos(db: Db, filtro: { cicloid: number; usuarioid?: nu
     .leftJoin('produto as pr', 'pr.id', 'cp.produtoId')
     .leftJoin('mercado as m', 'm.id', 'pp.mercadoId')
     .select(['pp.id', 'pp.pedidoid', 'pp.cicloCestaId', 'pp.cicloProdutoId', 'pp.quantidadeMilesimos', 'pp.valorCentavos', 'cesta.nome as cestaNome', 'pr.nome as produtoNome', 'pr.unidade'])
-    .select(['pp.mercadoId', 'm.nome as mercadoNome', 'pp.taxaCentesimos']);
+    .select(['pp.mercadoId', 'm.nome as mercadoNome', 'pp.taxaCentesimos', 'pp.assinaturaId']);
   ql = ql.where('p.cicloid', '=', filtro.cicloid);
   // Stryker disable next-line ConditionalExpression: lines are grouped by order, so other people's lines are read but never shown
   if (filtro.usuarioid !== undefined) ql = ql.where('p.usuarioid', '=', filtro.usuarioid);
@@ -210,7 +214,7 @@ function consultaDoPedido(db: Db) {
     .select(['p.id', 'p.cicloid', 'p.usuarioid', 'u.nome as usuarioNome', 'p.pontoEntregaId', 'pe.nome as pontoNome', 'p.finalizado', 'p.dataConfirmacao'])
     .select(['cpe.dataRetirada', 'cpe.horaInicio', 'cpe.horaFim'])
     .select(['pp.id as itemId', 'pp.cicloCestaId', 'pp.cicloProdutoId', 'pp.quantidadeMilesimos', 'pp.valorCentavos', 'cesta.nome as cestaNome', 'pr.nome as produtoNome', 'pr.unidade'])
-    .select(['pp.mercadoId', 'm.nome as mercadoNome', 'pp.taxaCentesimos'])
+    .select(['pp.mercadoId', 'm.nome as mercadoNome', 'pp.taxaCentesimos', 'pp.assinaturaId'])
     .orderBy('pp.id');
 }
 
@@ -229,6 +233,7 @@ async function carregarUmPedido(db: Db, filtro: { cicloid: number; usuarioid: nu
     itens.push({
       id: l.itemId, cicloCestaId: l.cicloCestaId, cicloProdutoId: l.cicloProdutoId, quantidadeMilesimos: l.quantidadeMilesimos, valorCentavos: l.valorCentavos,
       cestaNome: l.cestaNome, produtoNome: l.produtoNome, unidade: l.unidade, mercadoId: l.mercadoId, mercadoNome: l.mercadoNome, taxaCentesimos: l.taxaCentesimos,
+      assinaturaId: l.assinaturaId,
     });
   }
   return montarPedido(primeira, itens, taxa);
@@ -380,7 +385,7 @@ export async function pedidoDe(db: Db, cicloid: number, usuarioid: number, taxa:
  * The consumer an actor orders for: themselves (named or not), or, for admins, the consumer they
  * name. Whoever is named must have the consumidor profile, the actor included.
  */
-async function consumidorAlvo(db: Db, ator: Ator, usuarioid: number | null): Promise<{ id: number; nome: string }> {
+export async function consumidorAlvo(db: Db, ator: Ator, usuarioid: number | null): Promise<{ id: number; nome: string }> {
   const eu = exigirAgirPor(ator, usuarioid, 'pedido');
   if (ehConsumidor(ator) && (usuarioid === null || usuarioid === eu)) return { id: eu, nome: ator.nome };
   if (!ehGestor(ator)) throw new Proibido('SEM_PERMISSAO', 'Só consumidores fazem pedidos');
@@ -432,7 +437,7 @@ export function regrasDasLinhas(linhas: readonly LinhaPedida[]): Record<string, 
  * with none serves every active point). One query on the way in; the names only on a refusal.
  * When the order buys in the cycle's markets, the markets decide (pontoDosMercados) instead.
  */
-async function pontoDoPedido(trx: Db, cicloid: number, pontoEntregaId: number, mercadosDecidem: boolean): Promise<HorarioDeRetirada & { id: number; nome: string }> {
+export async function pontoDoPedido(trx: Db, cicloid: number, pontoEntregaId: number, mercadosDecidem: boolean): Promise<HorarioDeRetirada & { id: number; nome: string }> {
   const ponto = await trx
     .selectFrom('pontoentrega as pe')
     .leftJoin('ciclopontoentrega as cp', (j) => j.onRef('cp.pontoEntregaId', '=', 'pe.id').on('cp.cicloid', '=', cicloid))
@@ -456,7 +461,7 @@ async function pontoDoPedido(trx: Db, cicloid: number, pontoEntregaId: number, m
  * the cycle with no points of its own, and the lines bought outside any market, go by the cycle's
  * points). Refused with 400 naming the points that would serve them all, or saying none does.
  */
-async function pontoDosMercados(trx: Db, cicloid: number, pontoEntregaId: number, mercadoIds: ReadonlySet<number>, temLinhasSemMercado: boolean): Promise<void> {
+export async function pontoDosMercados(trx: Db, cicloid: number, pontoEntregaId: number, mercadoIds: ReadonlySet<number>, temLinhasSemMercado: boolean): Promise<void> {
   const [doCiclo, ativos, dosMercados] = await Promise.all([
     pontosDoCiclo(trx, cicloid),
     trx.selectFrom('pontoentrega').select(['id', 'nome']).where('ativo', '=', true).orderBy('nomeChave').execute(),
@@ -493,6 +498,8 @@ export interface OpcoesPedido {
   readonly taxa: Taxa;
   /** Where the receipt and the "confirm again" notice go, in the order's own transaction. */
   readonly avisos?: Avisos;
+  /** The community's time zone (TZ), for the confirmation time of subscription orders generated first. */
+  readonly tz?: string;
 }
 
 /**
@@ -506,6 +513,9 @@ export async function salvarPedido(banco: Banco, ator: Ator, entrada: EntradaPed
   exigirAgirPor(ator, entrada.usuarioid, 'pedido');
   const erros = regrasDasLinhas(linhas);
   if (Object.keys(erros).length > 0) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', erros);
+  // Subscriptions go first: the cycle's subscription orders are generated before a one-off order
+  // takes stock (once per process and cycle; see gerarAntesDoPedido).
+  await gerarAntesDoPedido(banco, cicloid, { ...opcoes, tz: opcoes.tz ?? 'America/Sao_Paulo' });
   return emTransacao(banco, async (trx) => {
     const consumidor = await consumidorAlvo(trx, ator, entrada.usuarioid);
     const usuarioid = consumidor.id;
@@ -621,12 +631,14 @@ export async function salvarPedido(banco: Banco, ator: Ator, entrada: EntradaPed
         cestaNome: cesta?.nome ?? null, produtoNome: extra?.nome ?? null, unidade: extra?.unidade ?? null,
         mercadoId: vendido.mercadoId, mercadoNome: vendido.mercadoNome,
         taxaCentesimos: vendido.mercadoId === null ? null : (ja !== undefined && ja.mercadoId === vendido.mercadoId ? ja.taxaCentesimos : (vendido.taxaCentesimos ?? 0)),
+        // A basket line a subscription put in the order stays its line when the order is edited.
+        assinaturaId: ja?.assinaturaId ?? null,
       };
     });
     const escritos = await trx
       .insertInto('pedidoproduto')
-      .values(itens.map(({ l, valorCentavos, mercadoId, taxaCentesimos }) => ({
-        pedidoid: pedidoId, cicloCestaId: l.cicloCestaId, cicloProdutoId: l.cicloProdutoId, quantidadeMilesimos: l.quantidadeMilesimos, valorCentavos, mercadoId, taxaCentesimos, createdAt: iso, updatedAt: iso,
+      .values(itens.map(({ l, valorCentavos, mercadoId, taxaCentesimos, assinaturaId }) => ({
+        pedidoid: pedidoId, cicloCestaId: l.cicloCestaId, cicloProdutoId: l.cicloProdutoId, quantidadeMilesimos: l.quantidadeMilesimos, valorCentavos, mercadoId, taxaCentesimos, assinaturaId, createdAt: iso, updatedAt: iso,
       })))
       .returning(['id', 'cicloCestaId', 'cicloProdutoId'])
       .execute();
@@ -711,4 +723,75 @@ export async function alteradosAposConfirmar(db: Db, pedidoIds: readonly number[
       .where((e) => e.or([e('a.acao', '=', 'finalizar'), e('a.acao', 'like', 'finalizar (%')]))))
     .execute();
   return new Set(linhas.map((l) => l.id));
+}
+
+/** One basket line a subscription puts in a consumer's order (prices and the fee as salvarPedido records them). */
+export interface LinhaDeAssinatura {
+  readonly cicloid: number;
+  readonly usuarioid: number;
+  readonly pontoEntregaId: number;
+  readonly cicloCestaId: number;
+  readonly quantidadeMilesimos: number;
+  readonly valorCentavos: number;
+  readonly mercadoId: number | null;
+  /** The market's fee now; kept only when the line has a market, as salvarPedido keeps it. */
+  readonly taxaCentesimos: number | null;
+  readonly assinaturaId: number;
+}
+
+/**
+ * Adds a subscription's basket line to the consumer's order in the cycle, inside the caller's
+ * transaction (which holds the cycle basket's lock and checked what is free). With no order yet,
+ * the order is created at the subscription's point and confirmed, as finalizarPedido confirms;
+ * an existing order keeps its point and state. When the order already holds that basket, the
+ * line grows and is marked as the subscription's (an order holds each basket once).
+ * Returns the order's id and whether this created it.
+ */
+export async function gravarLinhaDeAssinatura(trx: Db, l: LinhaDeAssinatura, opcoes: { agora: Date; tz: string }): Promise<{ pedidoId: number; criado: boolean }> {
+  const iso = opcoes.agora.toISOString();
+  const novo = await trx
+    .insertInto('pedido')
+    .values({ cicloid: l.cicloid, usuarioid: l.usuarioid, pontoEntregaId: l.pontoEntregaId, finalizado: true, dataConfirmacao: dataHoraLocal(opcoes.agora, opcoes.tz), createdAt: iso, updatedAt: iso })
+    .onConflict((oc) => oc.columns(['cicloid', 'usuarioid']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  const pedidoId = novo?.id ?? (await trx.selectFrom('pedido').select('id').where('cicloid', '=', l.cicloid).where('usuarioid', '=', l.usuarioid).executeTakeFirstOrThrow()).id;
+  const ja = novo === undefined
+    ? await trx.selectFrom('pedidoproduto').select(['id', 'quantidadeMilesimos']).where('pedidoid', '=', pedidoId).where('cicloCestaId', '=', l.cicloCestaId).executeTakeFirst()
+    : undefined;
+  if (ja !== undefined) {
+    await trx.updateTable('pedidoproduto').set({ quantidadeMilesimos: ja.quantidadeMilesimos + l.quantidadeMilesimos, assinaturaId: l.assinaturaId, updatedAt: iso }).where('id', '=', ja.id).execute();
+  } else {
+    await trx.insertInto('pedidoproduto').values({
+      pedidoid: pedidoId, cicloCestaId: l.cicloCestaId, cicloProdutoId: null, quantidadeMilesimos: l.quantidadeMilesimos, valorCentavos: l.valorCentavos,
+      mercadoId: l.mercadoId, taxaCentesimos: l.mercadoId === null ? null : (l.taxaCentesimos ?? 0), assinaturaId: l.assinaturaId, createdAt: iso, updatedAt: iso,
+    }).execute();
+  }
+  if (novo === undefined) await trx.updateTable('pedido').set({ updatedAt: iso }).where('id', '=', pedidoId).execute();
+  return { pedidoId, criado: novo !== undefined };
+}
+
+/**
+ * Takes `quantidadeMilesimos` of a subscription's basket line out of its order (releasing the
+ * reservation through the counting triggers); the line goes when nothing is left of it, and the
+ * order when it has no line left. Returns whether the order was deleted.
+ */
+export async function retirarLinhaDeAssinatura(trx: Db, pedidoId: number, assinaturaId: number, quantidadeMilesimos: number, agora: Date): Promise<boolean> {
+  const iso = agora.toISOString();
+  const linha = await trx.selectFrom('pedidoproduto').select(['id', 'quantidadeMilesimos']).where('pedidoid', '=', pedidoId).where('assinaturaId', '=', assinaturaId).executeTakeFirst();
+  if (linha !== undefined) {
+    if (linha.quantidadeMilesimos > quantidadeMilesimos) {
+      await trx.updateTable('pedidoproduto').set({ quantidadeMilesimos: linha.quantidadeMilesimos - quantidadeMilesimos, assinaturaId: null, updatedAt: iso }).where('id', '=', linha.id).execute();
+    } else {
+      await trx.deleteFrom('pedidoproduto').where('id', '=', linha.id).execute();
+    }
+  }
+  const resta = await trx.selectFrom('pedidoproduto').select('id').where('pedidoid', '=', pedidoId).executeTakeFirst();
+  if (resta !== undefined) {
+    await trx.updateTable('pedido').set({ updatedAt: iso }).where('id', '=', pedidoId).execute();
+    return false;
+  }
+  await trx.updateTable('assinaturaciclo').set({ pedidoId: null, updatedAt: iso }).where('pedidoId', '=', pedidoId).execute();
+  await trx.deleteFrom('pedido').where('id', '=', pedidoId).execute();
+  return true;
 }

@@ -144,6 +144,7 @@ const TABELAS_VIGIADAS = [
   'categoria', 'cesta', 'produto', 'pontoentrega', 'usuario', 'ciclo', 'cicloentrega', 'ciclopontoentrega', 'ciclocesta', 'cicloproduto', 'auditoria',
   'oferta', 'ofertaproduto', 'composicao', 'composicaoproduto', 'pedido', 'pedidoproduto', 'movimentacao', 'mensagem',
   'ciclomercado', 'ciclomercadoponto', 'lote', 'loteproduto', 'extratolinha', 'mapeamentoextrato',
+  'assinatura', 'assinaturapausa', 'assinaturaciclo',
 ] as const;
 
 describe('matriz de acesso da face Cestas', () => {

@@ -30,6 +30,7 @@ describe(`banco (${DIALETO})`, () => {
       'categoria', 'cesta', 'produto', 'pontoentrega', 'usuario', 'ciclo', 'cicloentrega', 'ciclopontoentrega', 'ciclocesta', 'cicloproduto',
       'oferta', 'ofertaproduto', 'composicao', 'composicaoproduto', 'pedido', 'pedidoproduto', 'tipomovimentacao',
       'movimentacao', 'auditoria', 'mensagem', 'ciclomercado', 'ciclomercadoponto', 'lote', 'loteproduto', 'extratolinha', 'mapeamentoextrato',
+      'assinatura', 'assinaturapausa', 'assinaturaciclo',
     ]) {
       assert.ok(tabelas.includes(t), `tabela ${t}`);
     }

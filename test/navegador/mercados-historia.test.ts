@@ -205,14 +205,14 @@ describe('a história de um ciclo no cliente Mercados, perfil a perfil', { skip:
   test('5. a dona do mercado de cestas vê o pedido no seu mercado, e não abre os de outro', async () => {
     const ctx = await contexto(360);
     // Her first login makes her account; the coordination then hands her the cesta market.
-    let pagina = await entrarNoMercados(ctx, pessoas.donaDaCesta);
+    await entrarNoMercados(ctx, pessoas.donaDaCesta);
     const conta = await contaPorEmail(amb.banco, pessoas.donaDaCesta.email);
     assert.ok(conta);
     const perfil = await amb.banco.selectFrom('profile').select('id').where('name', '=', 'AdminMercado').executeTakeFirstOrThrow();
     const iso = new Date().toISOString();
     await amb.banco.insertInto('appuserprofile').values({ userId: conta.id, profileId: perfil.id, createdAt: iso, updatedAt: iso }).execute();
     await amb.banco.updateTable('mercado').set({ adminId: conta.id }).where('id', '=', mercados.cestas).execute();
-    pagina = await ctx.novaPagina();
+    const pagina = await ctx.novaPagina();
     await pagina.goto(`${amb.urlMercados}/dashboard`);
     await pagina.getByRole('link', { name: `Meu mercado: ${nomes.mercadoCestas}` }).click();
     await pagina.getByRole('heading', { name: nomes.mercadoCestas, exact: true }).waitFor();

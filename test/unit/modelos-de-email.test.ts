@@ -12,7 +12,7 @@ function pedido(partes: Pedido['partes'], linhas: Array<{ nome: string; mercadoI
   return {
     pedidoId: 3, cicloid: 7, usuarioid: 1, usuario: { id: 1, nome: 'Ana' }, pontoEntrega: { id: 1, nome: 'Sede', dataRetirada: null, horaInicio: null, horaFim: null }, pontoEntregaId: 1,
     finalizado: true, dataConfirmacao: '2026-03-07T12:00:00',
-    produtos: linhas.map((l, i) => ({ id: i + 1, tipo: 'cesta', cicloCestaId: i + 1, cicloProdutoId: null, nome: l.nome, unidade: 'cesta', quantidadeMilesimos: 1000, valorCentavos: l.subtotal, subtotalCentavos: l.subtotal, mercadoId: l.mercadoId, mercado: l.mercado, taxaCentesimos: null })),
+    produtos: linhas.map((l, i) => ({ id: i + 1, tipo: 'cesta', cicloCestaId: i + 1, cicloProdutoId: null, nome: l.nome, unidade: 'cesta', quantidadeMilesimos: 1000, valorCentavos: l.subtotal, subtotalCentavos: l.subtotal, mercadoId: l.mercadoId, mercado: l.mercado, taxaCentesimos: null, assinaturaId: null })),
     totalCentavos: total, taxaCentavos: taxa, totalComTaxaCentavos: total + taxa, partes,
   };
 }

@@ -20,7 +20,7 @@ test('1,5 kg a R$ 12,34: a borda lê 1500 milésimos e 1234 centavos; o domínio
   assert.equal(subtotal, 1851, '18,51: meio centavo arredondado para cima');
   const linha: LinhaDoPedido = {
     id: 1, tipo: 'extra', cicloCestaId: null, cicloProdutoId: 7, nome: 'tomate', unidade: 'kg',
-    quantidadeMilesimos: milesimos, valorCentavos: centavos, subtotalCentavos: subtotal, mercadoId: null, mercado: null, taxaCentesimos: null,
+    quantidadeMilesimos: milesimos, valorCentavos: centavos, subtotalCentavos: subtotal, mercadoId: null, mercado: null, taxaCentesimos: null, assinaturaId: null,
   };
   // JSON: the contract's dot decimals.
   assert.deepEqual(linhaDoPedidoJson(linha), { id: 1, tipo: 'extra', cicloCestaId: null, cicloProdutoId: 7, nome: 'tomate', unidade: 'kg', quantidade: 1.5, valor: 12.34, subtotal: 18.51, mercadoId: null, mercado: null });

@@ -9,7 +9,8 @@ import type { CestaParaPedir, ExtraParaPedir, LinhaDoPedido, Pedido } from '../.
 import { dinheiroJson, quantidadeJson } from './numeros.ts';
 
 export function linhaDoPedidoJson(l: LinhaDoPedido) {
-  const { quantidadeMilesimos, valorCentavos, subtotalCentavos, taxaCentesimos: _, ...resto } = l;
+  // The subscription mark stays out of the contract's line until the API shows it on purpose.
+  const { quantidadeMilesimos, valorCentavos, subtotalCentavos, taxaCentesimos: _, assinaturaId: _assinatura, ...resto } = l;
   return { ...resto, quantidade: quantidadeJson(quantidadeMilesimos), valor: dinheiroJson(valorCentavos), subtotal: dinheiroJson(subtotalCentavos) };
 }
 

@@ -84,7 +84,7 @@ export function rotasPedidos(app: AppTipada, ctx: ContextoCestas): void {
     preValidation: async (req) => conferirDonos(req.body, 'pedido', (u) => exigirAgirPor(atorDe(req), u, 'pedido')),
     schema: { body: CorpoPedido, response: escrita(PedidoJson, { cria: true, atualiza: true }) } }, async (req, reply) => {
     const ator = atorDe(req);
-    const { pedido, criado, reaberto } = await salvarPedido(ctx.banco, ator, lerPedido(req.body, (u) => exigirAgirPor(ator, u, 'pedido')), { ...tempo(ctx), taxa, avisos: ctx.correio });
+    const { pedido, criado, reaberto } = await salvarPedido(ctx.banco, ator, lerPedido(req.body, (u) => exigirAgirPor(ator, u, 'pedido')), { ...tempo(ctx), taxa, tz: ctx.config.tz, avisos: ctx.correio });
     if (querJson(req)) return enviarJson(reply, pedidoJson(pedido), reaberto ? 'Pedido alterado: falta confirmar de novo' : 'Pedido salvo', criado ? 201 : 200);
     return redirecionarComAviso(
       reply,

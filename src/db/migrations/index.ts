@@ -15,6 +15,7 @@ import { mensagens } from './20261125_1400_mensagens.ts';
 import { mercadosNosCiclos } from './20261126_1200_mercados_nos_ciclos.ts';
 import { umaConta } from './20261126_1300_uma_conta.ts';
 import { pix } from './20261126_1400_pix.ts';
+import { assinaturas } from './20261127_1000_assinaturas.ts';
 
 /** Every migration, in order. Never edit one after it has landed: add a new one. */
 const MIGRACOES: Record<string, FabricaMigracao> = {
@@ -33,6 +34,7 @@ const MIGRACOES: Record<string, FabricaMigracao> = {
   '20261126_1200_mercados_nos_ciclos': mercadosNosCiclos,
   '20261126_1300_uma_conta': umaConta,
   '20261126_1400_pix': pix,
+  '20261127_1000_assinaturas': assinaturas,
 };
 
 /** The names of every migration, in order: a database is up to date when it has applied them all. */

@@ -362,7 +362,7 @@ export const mutacoesDoFluxo = {
       const produtos = a.input.produtos.map((l) => ({ cicloCestaId: l.cicloCestaId ?? null, cicloProdutoId: l.cicloProdutoId ?? null, quantidade: Number(l.quantidade) }));
       const entrada = await comCaminhos('produtos', 'input.produtos', async () =>
         lerPedido({ usuarioid: a.input.usuarioid ?? null, cicloid: a.cicloId, pontoEntregaId: a.input.pontoEntregaId, produtos }, (u) => exigirAgirPor(ator, u, 'pedido')));
-      const { pedido } = await comCaminhos('produtos', 'input.produtos', () => salvarPedido(ctx.banco, ator, entrada, { agora: ctx.agora, hoje: hoje(ctx), taxa: ctx.taxa, avisos: ctx.avisos }));
+      const { pedido } = await comCaminhos('produtos', 'input.produtos', () => salvarPedido(ctx.banco, ator, entrada, { agora: ctx.agora, hoje: hoje(ctx), taxa: ctx.taxa, tz: ctx.tz, avisos: ctx.avisos }));
       return pedido;
     }),
   confirmarPedido: (_: unknown, a: { pedidoId: unknown }, ctx: Ctx) =>
