@@ -1,13 +1,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import {
-  dataBr, etiquetasDoCiclo, paraMilesimos, quantidadeComUnidade, reaisDeCentavos, totaisDoMercado, type PedidoDoMercado,
-} from '../../web/mercados/fluxo-mercado.ts';
+import { reaisDeCentavos } from '../../web/mercados/dinheiro.ts';
+import { etiquetasDoCiclo, totaisDoMercado, type PedidoDoMercado } from '../../web/mercados/fluxo-mercado.ts';
+import { dataBr, dataHoraBr, deMilesimos, paraMilesimos, quantidadeComUnidade } from '../../web/mercados/formatos.ts';
 
 test('o cliente mostra datas, quantidades e reais como se leem em pt-BR', () => {
   assert.equal(dataBr('2026-11-27'), '27/11/2026');
   assert.deepEqual(['1.500', '2.000', '0.250', '12', 'x', '1.2345'].map(paraMilesimos), [1500, 2000, 250, 12000, null, null]);
-  assert.deepEqual([[1000, 'cesta'], [3000, 'cesta'], [1500, 'kg'], [1000, 'maço']].map(([q, u]) => quantidadeComUnidade(Number(q), String(u))), ['1 cesta', '3 cestas', '1,5 kg', '1 maço']);
+  assert.equal(dataHoraBr('2026-11-27T14:05:09'), '27/11/2026 14:05');
+  assert.deepEqual(['1,5', ' 2,25 '].map(paraMilesimos), [1500, 2250]);
+  assert.deepEqual([[1000, 'cesta'], [3000, 'cesta'], [1500, 'kg'], [1000, 'maço']].map(([q, u]) => quantidadeComUnidade(deMilesimos(Number(q)), String(u))), ['1 cesta', '3 cestas', '1,5 kg', '1 maço']);
   assert.deepEqual([0, 5, 750, 15750, 123456].map(reaisDeCentavos), ['R$ 0,00', 'R$ 0,05', 'R$ 7,50', 'R$ 157,50', 'R$ 1234,56']);
   assert.deepEqual(etiquetasDoCiclo({ fase: 'oferta', janelasAbertas: ['oferta', 'pedido'] }), ['Ofertas abertas', 'Pedidos abertos']);
   assert.deepEqual(etiquetasDoCiclo({ fase: 'pedido', janelasAbertas: ['pedido'] }), ['Pedidos abertos']);

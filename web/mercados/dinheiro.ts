@@ -26,6 +26,11 @@ export function reais(valor: string | null): string {
   return valor === null ? '—' : `R$ ${decimalLegivel(valor)}`;
 }
 
+/** 11490 cents → "R$ 114,90". */
+export function reaisDeCentavos(centavos: number): string {
+  return reais(deCentavos(centavos));
+}
+
 /** Adjusts by a percentage (may be negative or fractional), rounded to the cent, never below zero. */
 export function ajustarPercentual(centavos: number, percentual: number): number {
   return Math.max(0, Math.round((centavos * (100 + percentual)) / 100));

@@ -1,15 +1,13 @@
 /**
  * The Consumidor's side of the cycle workflow (schema.graphql: ciclos, ciclo, meusPedidos,
- * fazerPedido, confirmarPedido): the operations, the shapes they return, and how quantities and
- * dates are read and shown. Quantities travel as dot-decimal text with 3 places ("1.500"); people
- * type and read commas ("1,5"). They are kept in integer thousandths, never as floats.
+ * fazerPedido, confirmarPedido): the operations, the shapes they return, a pickup point's
+ * day and place, and a market's fee (dates and quantities: formatos.ts).
  */
-import { useState } from 'react';
-import { graphql, mensagemDe } from './api.ts';
-import { useCarga, type Estado } from './componentes.tsx';
+import { graphql } from './api.ts';
+import { CAMPOS_CICLO_COM_DATAS, type CicloComDatas, type FaseCiclo } from './ciclo-comum.ts';
 import type { TipoMercado } from './consultas.ts';
+import { dataBr } from './formatos.ts';
 
-export type FaseCiclo = 'planejado' | 'oferta' | 'composicao' | 'pedido' | 'retirada' | 'encerrado';
 export const NOMES_FASES: Readonly<Record<FaseCiclo, string>> = {
   planejado: 'Planejado',
   oferta: 'Ofertas abertas',
@@ -45,17 +43,7 @@ export interface MercadoDoCiclo {
   readonly cicloCestaIds: readonly string[];
 }
 
-export interface ResumoCiclo {
-  readonly id: string;
-  readonly nome: string;
-  readonly fase: FaseCiclo;
-  readonly janelasAbertas: ReadonlyArray<'oferta' | 'pedido'>;
-  readonly dataOfertaInicio: string;
-  readonly dataOfertaFim: string;
-  readonly dataPedidoInicio: string;
-  readonly dataPedidoFim: string;
-  readonly dataRetiradaInicio: string;
-  readonly dataRetiradaFim: string;
+export interface ResumoCiclo extends CicloComDatas {
   readonly mercados: readonly MercadoDoCiclo[];
   readonly pontosEntrega: readonly PontoDeRetirada[];
   readonly acoes: AcoesDoCiclo;
@@ -124,7 +112,7 @@ export interface Pedido {
 }
 
 const PONTO = 'id nome endereco cidade dataRetirada horaInicio horaFim';
-const RESUMO_CICLO = `id nome fase janelasAbertas dataOfertaInicio dataOfertaFim dataPedidoInicio dataPedidoFim dataRetiradaInicio dataRetiradaFim
+const RESUMO_CICLO = `${CAMPOS_CICLO_COM_DATAS}
   mercados { mercadoId nome tipo ordemAtendimento taxaAdministrativa pontosEntrega { id nome } cicloCestaIds }
   pontosEntrega { ${PONTO} } acoes { ofertar pedir definirMercados }`;
 const CICLO = `${RESUMO_CICLO}
@@ -134,67 +122,10 @@ const PEDIDO = `id cursor cicloId finalizado alteradoAposConfirmar dataConfirmac
   produtos { id tipo cicloCestaId cicloProdutoId nome unidade quantidade valor subtotal mercado }
   partes { mercadoId mercado subtotal taxaAdministrativa taxa }`;
 
-/** How many a list page shows; one more is asked for, to know whether there is a next page. */
-export const POR_PAGINA = 20;
-
-export interface PaginaDe<T> {
-  readonly itens: readonly T[];
-  /** Where the next page starts; null when this is the last one. */
-  readonly proxima: string | null;
-}
-
-function paginar<T>(recebidos: readonly T[], cursor: (t: T) => string): PaginaDe<T> {
-  const itens = recebidos.slice(0, POR_PAGINA);
-  const ultimo = itens[itens.length - 1];
-  return { itens, proxima: recebidos.length > POR_PAGINA && ultimo !== undefined ? cursor(ultimo) : null };
-}
-
-/**
- * A list loaded page by page: the first page as a page load (loading, error, retry), the next
- * ones appended by `carregarMais`, with their own state so the list already shown stays.
- */
-export function usePaginas<T>(
-  carregar: (after: string | null) => Promise<PaginaDe<T>>,
-  chaves: readonly unknown[],
-): {
-  estado: Estado<readonly T[]>;
-  recarregar: () => void;
-  haMais: boolean;
-  carregandoMais: boolean;
-  erroMais: string | null;
-  carregarMais: () => void;
-} {
-  const primeira = useCarga(() => carregar(null), chaves);
-  const [mais, setMais] = useState<{ de: PaginaDe<T>; itens: readonly T[]; proxima: string | null } | null>(null);
-  const [carregandoMais, setCarregandoMais] = useState(false);
-  const [erroMais, setErroMais] = useState<string | null>(null);
-  if (primeira.estado.fase !== 'pronto') {
-    return { estado: primeira.estado, recarregar: primeira.recarregar, haMais: false, carregandoMais: false, erroMais: null, carregarMais: () => undefined };
-  }
-  const base = primeira.estado.dados;
-  // Pages loaded after an older first page (before a reload) are dropped with it.
-  const extra = mais !== null && mais.de === base ? mais : null;
-  const itens = extra === null ? base.itens : [...base.itens, ...extra.itens];
-  const proxima = extra === null ? base.proxima : extra.proxima;
-  const carregarMais = () => {
-    if (proxima === null || carregandoMais) return;
-    setCarregandoMais(true);
-    setErroMais(null);
-    carregar(proxima).then(
-      (p) => setMais({ de: base, itens: [...(extra?.itens ?? []), ...p.itens], proxima: p.proxima }),
-      (e: unknown) => setErroMais(mensagemDe(e)),
-    ).finally(() => setCarregandoMais(false));
-  };
-  return { estado: { fase: 'pronto', dados: itens }, recarregar: primeira.recarregar, haMais: proxima !== null, carregandoMais, erroMais, carregarMais };
-}
-
 /** The cycles the person can act in now, newest first. */
-export async function listarCiclos(after: string | null): Promise<PaginaDe<ResumoCiclo>> {
-  const r = await graphql<{ ciclos: ResumoCiclo[] }>(`query Ciclos($first: Int, $after: String) { ciclos(first: $first, after: $after) { ${RESUMO_CICLO} } }`, {
-    first: POR_PAGINA + 1,
-    after,
-  });
-  return paginar(r.ciclos, (c) => c.id);
+export async function listarCiclos(first: number, after: string | null): Promise<readonly ResumoCiclo[]> {
+  const r = await graphql<{ ciclos: ResumoCiclo[] }>(`query Ciclos($first: Int, $after: String) { ciclos(first: $first, after: $after) { ${RESUMO_CICLO} } }`, { first, after });
+  return r.ciclos;
 }
 
 /** A cycle with what it sells, and the person's own order in it (null: none yet). */
@@ -209,12 +140,12 @@ export async function lerMeuPedido(cicloId: string): Promise<Pedido | null> {
 }
 
 /** A page of the person's orders of every cycle, newest first, with the Pix to pay them. */
-export async function listarMeusPedidos(after: string | null): Promise<PaginaDe<Pedido>> {
+export async function listarMeusPedidos(first: number, after: string | null): Promise<readonly Pedido[]> {
   const r = await graphql<{ meusPedidos: Pedido[] }>(
     `query MeusPedidos($first: Int, $after: String) { meusPedidos(first: $first, after: $after) { ${PEDIDO} pix { copiaECola qrSvg valor } } }`,
-    { first: POR_PAGINA + 1, after },
+    { first, after },
   );
-  return paginar(r.meusPedidos, (p) => p.cursor);
+  return r.meusPedidos;
 }
 
 /** The cycles of a list of orders: name, windows and whether the person may still order there (one request). */
@@ -253,48 +184,6 @@ export async function fazerPedido(cicloId: string, pontoEntregaId: string, produ
 export async function confirmarPedido(pedidoId: string): Promise<Pedido> {
   const r = await graphql<{ confirmarPedido: Pedido }>(`mutation ConfirmarPedido($p: ID!) { confirmarPedido(pedidoId: $p) { ${PEDIDO} } }`, { p: pedidoId });
   return r.confirmarPedido;
-}
-
-/** "2026-11-27" → "27/11/2026"; anything else as it came. */
-export function dataBr(iso: string): string {
-  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(iso);
-  return m === null ? iso : `${m[3] ?? ''}/${m[2] ?? ''}/${m[1] ?? ''}`;
-}
-
-/** "2026-11-27T14:05:09" (local time) → "27/11/2026 14:05". */
-export function dataHoraBr(iso: string): string {
-  const hora = /T(\d{2}:\d{2})/.exec(iso)?.[1];
-  return hora === undefined ? dataBr(iso) : `${dataBr(iso)} ${hora}`;
-}
-
-/** "1,5" or "1.500" → 1500 thousandths; null when it is not a non-negative quantity with up to 3 places. */
-export function paraMilesimos(texto: string): number | null {
-  const m = /^(\d{1,7})(?:[.,](\d{1,3}))?$/.exec(texto.trim());
-  if (m === null) return null;
-  return Number(m[1]) * 1000 + Number((m[2] ?? '').padEnd(3, '0'));
-}
-
-/** 1500 → "1.500", the API's format. */
-export function deMilesimos(milesimos: number): string {
-  return `${Math.trunc(milesimos / 1000)}.${String(milesimos % 1000).padStart(3, '0')}`;
-}
-
-/** "1.500" → "1,5"; "2.000" → "2": as people read and type it. */
-export function quantidadeLegivel(valor: string): string {
-  const [inteira = '0', fracao = ''] = valor.split('.');
-  const casas = fracao.replace(/0+$/, '');
-  return casas === '' ? inteira : `${inteira},${casas}`;
-}
-
-/** "2.000" cesta → "2 cestas"; "1.500" kg → "1,5 kg". */
-export function quantidadeComUnidade(quantidade: string, unidade: string): string {
-  const q = quantidadeLegivel(quantidade);
-  return `${q} ${unidade === 'cesta' && q !== '1' ? 'cestas' : unidade}`;
-}
-
-/** A price of a quantity, rounded half-up to the cent (the server's rule, decimal.ts valorDaQuantidade). */
-export function valorDaQuantidade(centavos: number, milesimos: number): number {
-  return Math.floor((centavos * milesimos + 500) / 1000);
 }
 
 /** A market's fee on a subtotal, rounded half-up to the cent (the server's rule, pedidos.ts taxaDoPedido). */

@@ -4,20 +4,11 @@
  * decimals with 3 places ("12.500"); people type and read commas ("12,5").
  */
 import { graphql } from './api.ts';
-
-export type JanelaCiclo = 'oferta' | 'pedido';
-export type FaseCiclo = 'planejado' | 'oferta' | 'composicao' | 'pedido' | 'retirada' | 'encerrado';
+import { CAMPOS_CICLO_COM_DATAS, type CicloComDatas } from './ciclo-comum.ts';
+import { dataBr } from './formatos.ts';
 
 /** A cycle with what the page needs of it: dates in AAAA-MM-DD, the open windows, what the person may do. */
-export interface CicloResumo {
-  readonly id: string;
-  readonly nome: string;
-  readonly fase: FaseCiclo;
-  readonly janelasAbertas: readonly JanelaCiclo[];
-  readonly dataOfertaInicio: string;
-  readonly dataOfertaFim: string;
-  readonly dataRetiradaInicio: string;
-  readonly dataRetiradaFim: string;
+export interface CicloResumo extends CicloComDatas {
   readonly acoes: { readonly ofertar: boolean };
 }
 
@@ -84,7 +75,7 @@ export interface LinhaParaSalvar {
   readonly valor: string;
 }
 
-const CICLO = 'id nome fase janelasAbertas dataOfertaInicio dataOfertaFim dataRetiradaInicio dataRetiradaFim acoes { ofertar }';
+const CICLO = `${CAMPOS_CICLO_COM_DATAS} acoes { ofertar }`;
 const OFERTA = 'id cicloId finalizada finalizadaEm total produtos { ofertaProdutoId produtoid nome unidade quantidade valor alocado }';
 
 /** The offer page's data: the cycle (null: none with this id), the own offer (null: none yet) and the products. */
@@ -127,53 +118,10 @@ export async function listarMinhasOfertas(primeiras: number, depois: string | nu
   return d.minhasOfertas;
 }
 
-/** "12,5" or "12.500" → 12500 thousandths; null when it is not a non-negative quantity with up to 3 places. */
-export function paraMilesimos(texto: string): number | null {
-  const t = texto.trim().replace(',', '.');
-  const m = /^(\d{1,9})(?:\.(\d{1,3}))?$/.exec(t);
-  if (m === null) return null;
-  return Number(m[1]) * 1000 + Number((m[2] ?? '').padEnd(3, '0'));
-}
-
-/** 12500 → "12.500", the API's format. */
-export function deMilesimos(milesimos: number): string {
-  return `${Math.trunc(milesimos / 1000)}.${String(milesimos % 1000).padStart(3, '0')}`;
-}
-
-/** "12.500" → "12,5"; "3.000" → "3": as people read a quantity. */
-export function quantidadeLegivel(valor: string): string {
-  return valor.includes('.') ? valor.replace(/\.?0+$/, '').replace('.', ',') : valor;
-}
-
-/** "12.500" and "kg" → "12,5 kg". */
-export function quantidadeComUnidade(valor: string, unidade: string): string {
-  return `${quantidadeLegivel(valor)} ${unidade}`;
-}
-
-/** What a quantity costs at a price per unit, rounded to the cent as the server does. */
-export function valorDaQuantidade(centavosPorUnidade: number, milesimos: number): number {
-  return Math.floor((centavosPorUnidade * milesimos + 500) / 1000);
-}
-
-/** "2026-11-27" → "27/11/2026". */
-export function dataLegivel(data: string): string {
-  const [a, m, d] = data.slice(0, 10).split('-');
-  return `${d ?? ''}/${m ?? ''}/${a ?? ''}`;
-}
-
-/** An instant (ISO) → "27/11/2026 às 14:05", in the browser's time zone. */
-export function instanteLegivel(iso: string): string {
-  const t = new Date(iso);
-  if (Number.isNaN(t.getTime())) return iso;
-  const dia = t.toLocaleDateString('pt-BR', { day: '2-digit', month: '2-digit', year: 'numeric' });
-  const hora = t.toLocaleTimeString('pt-BR', { hour: '2-digit', minute: '2-digit' });
-  return `${dia} às ${hora}`;
-}
-
 /** Why a cycle takes no offer now, from its open windows and the server's acoes (null: it takes offers). */
 export function motivoSemOferta(ciclo: CicloResumo): string | null {
   if (ciclo.acoes.ofertar) return null;
   if (ciclo.janelasAbertas.includes('oferta')) return 'Sua conta não pode ofertar neste ciclo.';
-  if (ciclo.fase === 'planejado') return `As ofertas deste ciclo abrem em ${dataLegivel(ciclo.dataOfertaInicio)}.`;
-  return `As ofertas deste ciclo fecharam em ${dataLegivel(ciclo.dataOfertaFim)}.`;
+  if (ciclo.fase === 'planejado') return `As ofertas deste ciclo abrem em ${dataBr(ciclo.dataOfertaInicio)}.`;
+  return `As ofertas deste ciclo fecharam em ${dataBr(ciclo.dataOfertaFim)}.`;
 }

@@ -3,10 +3,12 @@
  * cycle's markets), the shapes they return (schema.graphql), and their pt-BR formatting.
  */
 import { graphql } from './api.ts';
+import { CAMPOS_CICLO_COM_DATAS, type CicloComDatas, type FaseCiclo, type JanelaCiclo } from './ciclo-comum.ts';
 import type { TipoMercado } from './consultas.ts';
 import { paraCentavos } from './dinheiro.ts';
+import type { LinhaDoPedido } from './fluxo-consumidor.ts';
+import { paraMilesimos } from './formatos.ts';
 
-export type FaseCiclo = 'planejado' | 'oferta' | 'composicao' | 'pedido' | 'retirada' | 'encerrado';
 export const NOMES_FASES: Readonly<Record<FaseCiclo, string>> = {
   planejado: 'Planejado',
   oferta: 'Ofertas abertas',
@@ -17,62 +19,20 @@ export const NOMES_FASES: Readonly<Record<FaseCiclo, string>> = {
 };
 
 /** What a cycle's card says of it: its phase, and the order window when it is open too (both windows may be). */
-export function etiquetasDoCiclo(c: { readonly fase: FaseCiclo; readonly janelasAbertas: ReadonlyArray<'oferta' | 'pedido'> }): string[] {
+export function etiquetasDoCiclo(c: { readonly fase: FaseCiclo; readonly janelasAbertas: readonly JanelaCiclo[] }): string[] {
   const etiquetas = [NOMES_FASES[c.fase]];
   if (c.fase !== 'pedido' && c.janelasAbertas.includes('pedido')) etiquetas.push(NOMES_FASES.pedido);
   return etiquetas;
-}
-
-/** "2026-11-27" (the API's AAAA-MM-DD) → "27/11/2026". */
-export function dataBr(data: string): string {
-  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(data);
-  return m === null ? data : `${m[3] ?? ''}/${m[2] ?? ''}/${m[1] ?? ''}`;
-}
-
-/** "1.500" (a Quantidade: dot, three places) → 1500 thousandths; null when it is not one. */
-export function paraMilesimos(q: string): number | null {
-  const m = /^(\d{1,12})(?:\.(\d{1,3}))?$/.exec(q.trim());
-  if (m === null) return null;
-  return Number(m[1]) * 1000 + Number((m[2] ?? '').padEnd(3, '0'));
-}
-
-/** 1500 thousandths → "1,5"; 2000 → "2". */
-export function quantidadeLegivel(milesimos: number): string {
-  const inteiro = Math.trunc(milesimos / 1000);
-  const fracao = String(milesimos % 1000).padStart(3, '0').replace(/0+$/, '');
-  return fracao === '' ? String(inteiro) : `${inteiro},${fracao}`;
-}
-
-/** A quantity with its unit, as read: "2 cestas", "1,5 kg" (baskets are counted, so their unit takes a plural). */
-export function quantidadeComUnidade(milesimos: number, unidade: string): string {
-  const plural = unidade === 'cesta' && milesimos !== 1000 ? 'cestas' : unidade;
-  return `${quantidadeLegivel(milesimos)} ${plural}`;
-}
-
-/** 11490 cents → "R$ 114,90". */
-export function reaisDeCentavos(centavos: number): string {
-  return `R$ ${Math.trunc(centavos / 100)},${String(centavos % 100).padStart(2, '0')}`;
 }
 
 const centavos = (valor: string): number => paraCentavos(valor) ?? 0;
 
 /* ---------- A market's cycles (/mercados/:id) ---------- */
 
-export interface CicloDoMercado {
-  readonly id: string;
-  readonly nome: string;
-  readonly fase: FaseCiclo;
-  /** The windows open today (both may be). */
-  readonly janelasAbertas: ReadonlyArray<'oferta' | 'pedido'>;
-  readonly dataOfertaInicio: string;
-  readonly dataOfertaFim: string;
-  readonly dataPedidoInicio: string;
-  readonly dataPedidoFim: string;
-  readonly dataRetiradaInicio: string;
-  readonly dataRetiradaFim: string;
-}
+/** A cycle as a market's pages show it. */
+export type CicloDoMercado = CicloComDatas;
 
-const CAMPOS_CICLO = 'id nome fase janelasAbertas dataOfertaInicio dataOfertaFim dataPedidoInicio dataPedidoFim dataRetiradaInicio dataRetiradaFim';
+const CAMPOS_CICLO = CAMPOS_CICLO_COM_DATAS;
 
 /** A page of the cycles that serve the market (those the person may see), newest first. */
 export async function ciclosDoMercado(mercadoId: string, first: number, after: string | null): Promise<readonly CicloDoMercado[]> {
@@ -91,17 +51,8 @@ export async function podeVerPedidos(mercadoId: string): Promise<boolean | null>
 
 /* ---------- A market's orders in a cycle (/mercados/:id/ciclos/:cicloId/pedidos) ---------- */
 
-export interface LinhaPedidoMercado {
-  readonly id: string;
-  readonly tipo: string;
-  readonly cicloCestaId: string | null;
-  readonly cicloProdutoId: string | null;
-  readonly nome: string;
-  readonly unidade: string;
-  readonly quantidade: string;
-  readonly valor: string;
-  readonly subtotal: string;
-}
+/** An order's line as the market sees it: the consumer's line without the market's name (it is this market). */
+export type LinhaPedidoMercado = Omit<LinhaDoPedido, 'mercado'>;
 
 export interface PedidoDoMercado {
   readonly id: string;

@@ -1,12 +1,20 @@
-/** A list read page by page (`first`/`after`), with "Carregar mais" and errors that keep their code. */
+/**
+ * A list read page by page (`first`/`after`), with "Carregar mais": the first page as a page load
+ * (loading, error with its code, retry), the next ones appended with their own loading and error,
+ * so the list already shown stays.
+ */
 import { useCallback, useEffect, useState } from 'react';
 import { ErroApi, mensagemDe } from './api.ts';
-import { Carregando, Falha } from './componentes.tsx';
+import { Falha } from './componentes.tsx';
 
+/** How many a list page shows unless the page says otherwise; one more is asked for, to know whether there is a next page. */
+export const POR_PAGINA = 20;
+
+/** Assignable to componentes.tsx Estado<readonly T[]>, so a paged list may be shown with ComCarga. */
 export type EstadoPaginado<T> =
   | { readonly fase: 'carregando' }
   | { readonly fase: 'erro'; readonly mensagem: string; readonly codigo: string }
-  | { readonly fase: 'pronto'; readonly itens: readonly T[]; readonly haMais: boolean; readonly carregandoMais: boolean; readonly erroMais: string | null };
+  | { readonly fase: 'pronto'; readonly dados: readonly T[]; readonly haMais: boolean; readonly carregandoMais: boolean; readonly erroMais: string | null };
 
 const codigoDe = (e: unknown): string => (e instanceof ErroApi ? e.codigo : 'ERRO');
 
@@ -28,7 +36,7 @@ export function usePaginado<T>(
     let vivo = true;
     setEstado({ fase: 'carregando' });
     fn(tamanho + 1, null).then(
-      (r) => vivo && setEstado({ fase: 'pronto', itens: r.slice(0, tamanho), haMais: r.length > tamanho, carregandoMais: false, erroMais: null }),
+      (r) => vivo && setEstado({ fase: 'pronto', dados: r.slice(0, tamanho), haMais: r.length > tamanho, carregandoMais: false, erroMais: null }),
       (e: unknown) => vivo && setEstado({ fase: 'erro', mensagem: mensagemDe(e), codigo: codigoDe(e) }),
     );
     return () => {
@@ -37,32 +45,29 @@ export function usePaginado<T>(
   }, [fn, versao, tamanho]);
   const carregarMais = () => {
     if (estado.fase !== 'pronto' || estado.carregandoMais) return;
-    const ultimo = estado.itens.at(-1);
+    const ultimo = estado.dados.at(-1);
     if (ultimo === undefined) return;
     const antes = estado;
     setEstado({ ...antes, carregandoMais: true, erroMais: null });
     fn(tamanho + 1, cursorDe(ultimo)).then(
-      (r) => setEstado({ fase: 'pronto', itens: [...antes.itens, ...r.slice(0, tamanho)], haMais: r.length > tamanho, carregandoMais: false, erroMais: null }),
+      (r) => setEstado({ fase: 'pronto', dados: [...antes.dados, ...r.slice(0, tamanho)], haMais: r.length > tamanho, carregandoMais: false, erroMais: null }),
       (e: unknown) => setEstado({ ...antes, carregandoMais: false, erroMais: mensagemDe(e) }),
     );
   };
   return { estado, carregarMais, recarregar: () => setVersao((v) => v + 1) };
 }
 
-/** The "Carregar mais" button under a list, with its own loading and error. */
-export function CarregarMais<T>({ estado, carregarMais, rotulo = 'Carregar mais' }: { readonly estado: EstadoPaginado<T>; readonly carregarMais: () => void; readonly rotulo?: string }) {
-  if (estado.fase !== 'pronto') return null;
+/** The "Carregar mais" button under a paged list (its label names what comes), with its own loading and error. */
+export function CarregarMais<T>({ estado, carregarMais, rotulo }: { readonly estado: EstadoPaginado<T>; readonly carregarMais: () => void; readonly rotulo: string }) {
+  if (estado.fase !== 'pronto' || (!estado.haMais && estado.erroMais === null)) return null;
   return (
-    <>
-      {estado.haMais ? (
-        <p>
-          <button type="button" className="botao secundario" onClick={carregarMais} disabled={estado.carregandoMais}>
-            {estado.carregandoMais ? 'Carregando…' : rotulo}
-          </button>
-        </p>
-      ) : null}
-      {estado.carregandoMais ? <Carregando texto="Carregando mais…" /> : null}
+    <div className="carregar-mais">
       {estado.erroMais === null ? null : <Falha mensagem={estado.erroMais} tentarDeNovo={carregarMais} />}
-    </>
+      {estado.haMais ? (
+        <button type="button" className="botao secundario" onClick={carregarMais} disabled={estado.carregandoMais}>
+          {estado.carregandoMais ? 'Carregando…' : rotulo}
+        </button>
+      ) : null}
+    </div>
   );
 }

@@ -1,32 +1,10 @@
 /**
- * What the Consumidor's pages share (the cycles list, the order page and "meus pedidos"): a paged
- * list's "Carregar mais", a pickup point, a market's fee, and an order's status and summary. Kept
- * out of the pages' modules, so each page stays a chunk of its own.
+ * What the Consumidor's pages share (the cycles list, the order page and "meus pedidos"): a pickup
+ * point, a market's fee, and an order's status and summary. Kept out of the pages' modules, so each page stays a chunk of its own.
  */
-import { Falha } from './componentes.tsx';
 import { decimalLegivel, reais } from './dinheiro.ts';
-import { dataHoraBr, enderecoDe, quandoRetirar, quantidadeComUnidade, type Pedido, type PontoDeRetirada } from './fluxo-consumidor.ts';
-
-/** The "Carregar mais" button of a paged list, with its own loading and error. */
-export function CarregarMais({ haMais, carregando, erro, carregar, oQue }: {
-  readonly haMais: boolean;
-  readonly carregando: boolean;
-  readonly erro: string | null;
-  readonly carregar: () => void;
-  readonly oQue: string;
-}) {
-  if (!haMais && erro === null) return null;
-  return (
-    <div className="carregar-mais">
-      {erro === null ? null : <Falha mensagem={erro} tentarDeNovo={carregar} />}
-      {haMais ? (
-        <button type="button" className="botao secundario" onClick={carregar} disabled={carregando}>
-          {carregando ? 'Carregando…' : `Carregar mais ${oQue}`}
-        </button>
-      ) : null}
-    </div>
-  );
-}
+import { enderecoDe, quandoRetirar, type Pedido, type PontoDeRetirada } from './fluxo-consumidor.ts';
+import { dataHoraBr, quantidadeComUnidade } from './formatos.ts';
 
 /** A pickup point: its name, address, and day and hours in the cycle. */
 export function Ponto({ ponto }: { readonly ponto: PontoDeRetirada }) {

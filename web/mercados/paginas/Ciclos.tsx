@@ -1,9 +1,11 @@
 import { Fragment } from 'react';
 import { ComCarga, Pagina } from '../componentes.tsx';
 import { NOMES_TIPOS } from '../consultas.ts';
-import { NOMES_FASES, dataBr, listarCiclos, usePaginas, type ResumoCiclo } from '../fluxo-consumidor.ts';
+import { NOMES_FASES, listarCiclos, type ResumoCiclo } from '../fluxo-consumidor.ts';
+import { dataBr } from '../formatos.ts';
 import { Link } from '../navegacao.tsx';
-import { CarregarMais, Ponto, taxaLegivel } from '../pedido-comum.tsx';
+import { CarregarMais, POR_PAGINA, usePaginado } from '../paginado.tsx';
+import { Ponto, taxaLegivel } from '../pedido-comum.tsx';
 
 
 
@@ -78,7 +80,7 @@ function CartaoCiclo({ ciclo }: { readonly ciclo: ResumoCiclo }) {
 
 /** /ciclos: the cycles the person can act in now, each with its windows, markets, pickup points and what they may do there. */
 export function Ciclos() {
-  const { estado, recarregar, haMais, carregandoMais, erroMais, carregarMais } = usePaginas(listarCiclos, []);
+  const { estado, recarregar, carregarMais } = usePaginado(listarCiclos, (c) => c.id, POR_PAGINA, []);
   return (
     <Pagina titulo="Ciclos">
       <ComCarga estado={estado} recarregar={recarregar}>
@@ -100,7 +102,7 @@ export function Ciclos() {
                   <CartaoCiclo key={c.id} ciclo={c} />
                 ))}
               </ul>
-              <CarregarMais haMais={haMais} carregando={carregandoMais} erro={erroMais} carregar={carregarMais} oQue="ciclos" />
+              <CarregarMais estado={estado} carregarMais={carregarMais} rotulo="Carregar mais ciclos" />
             </>
           )
         }

@@ -3,7 +3,8 @@ import { mensagemDe } from '../api.ts';
 import { Carregando, ComCarga, Falha, Pagina, Sucesso, useCarga } from '../componentes.tsx';
 import { NOMES_TIPOS, desativarMercado, lerMercado, type Mercado } from '../consultas.ts';
 import { decimalLegivel, reais } from '../dinheiro.ts';
-import { ciclosDoMercado, etiquetasDoCiclo, dataBr, podeVerPedidos, type CicloDoMercado } from '../fluxo-mercado.ts';
+import { ciclosDoMercado, etiquetasDoCiclo, podeVerPedidos, type CicloDoMercado } from '../fluxo-mercado.ts';
+import { dataBr } from '../formatos.ts';
 import { Link } from '../navegacao.tsx';
 import { CarregarMais, usePaginado } from '../paginado.tsx';
 
@@ -169,16 +170,16 @@ function CiclosDoMercado({ mercadoId }: { readonly mercadoId: string }) {
     [mercadoId],
   );
   // Whether the orders may be seen comes with the first page.
-  const verPedidos = estado.fase === 'pronto' && estado.itens[0]?.ver === true;
+  const verPedidos = estado.fase === 'pronto' && estado.dados[0]?.ver === true;
   return (
     <section aria-labelledby="titulo-ciclos">
       <h2 id="titulo-ciclos">Ciclos</h2>
       {estado.fase === 'carregando' ? <Carregando texto="Carregando os ciclos…" /> : null}
       {estado.fase === 'erro' ? <Falha mensagem={estado.mensagem} tentarDeNovo={recarregar} /> : null}
-      {estado.fase === 'pronto' && estado.itens.length === 0 ? <p className="suave">Nenhum ciclo atual, futuro ou recente deste mercado que você possa ver.</p> : null}
-      {estado.fase === 'pronto' && estado.itens.length > 0 ? (
+      {estado.fase === 'pronto' && estado.dados.length === 0 ? <p className="suave">Nenhum ciclo atual, futuro ou recente deste mercado que você possa ver.</p> : null}
+      {estado.fase === 'pronto' && estado.dados.length > 0 ? (
         <ul className="cartoes ciclos">
-          {estado.itens.map(({ ciclo }) => (
+          {estado.dados.map(({ ciclo }) => (
             <CartaoCiclo key={ciclo.id} ciclo={ciclo} mercadoId={mercadoId} verPedidos={verPedidos} />
           ))}
         </ul>

@@ -4,9 +4,9 @@ import { Aviso, ComCarga, Falha, Pagina, Sucesso, useCarga } from '../componente
 import { NOMES_TIPOS, type TipoMercado } from '../consultas.ts';
 import { deCentavos, paraCentavos, reais } from '../dinheiro.ts';
 import {
-  confirmarPedido, dataBr, dataHoraBr, deMilesimos, fazerPedido, lerCiclo, lerMeuPedido, paraMilesimos, quantidadeLegivel, taxaSobre, valorDaQuantidade,
-  type CestaDoCiclo, type Ciclo, type ItemDoCiclo, type LinhaPedida, type Pedido,
+  confirmarPedido, fazerPedido, lerCiclo, lerMeuPedido, taxaSobre, type CestaDoCiclo, type Ciclo, type ItemDoCiclo, type LinhaPedida, type Pedido,
 } from '../fluxo-consumidor.ts';
+import { dataBr, dataHoraBr, deMilesimos, paraMilesimos, quantidadeLegivel, valorDaQuantidade } from '../formatos.ts';
 import { Link } from '../navegacao.tsx';
 import { useUsuarioLogado } from '../sessao.tsx';
 import { Ponto, ResumoDoPedido, SituacaoDoPedido, taxaLegivel } from '../pedido-comum.tsx';

@@ -1,9 +1,11 @@
 import { useState } from 'react';
 import { Aviso, ComCarga, Pagina, Sucesso } from '../componentes.tsx';
 import { reais } from '../dinheiro.ts';
-import { ciclosPorIds, dataBr, listarMeusPedidos, usePaginas, type CicloDoPedido, type PaginaDe, type Pedido } from '../fluxo-consumidor.ts';
+import { ciclosPorIds, listarMeusPedidos, type CicloDoPedido, type Pedido } from '../fluxo-consumidor.ts';
+import { dataBr } from '../formatos.ts';
 import { Link } from '../navegacao.tsx';
-import { CarregarMais, ResumoDoPedido, SituacaoDoPedido } from '../pedido-comum.tsx';
+import { CarregarMais, POR_PAGINA, usePaginado } from '../paginado.tsx';
+import { ResumoDoPedido, SituacaoDoPedido } from '../pedido-comum.tsx';
 
 
 
@@ -63,15 +65,15 @@ function CartaoPedido({ pedido, ciclo }: { readonly pedido: Pedido; readonly cic
 }
 
 /** A page of orders, each with its cycle (one request for the cycles of the page). */
-async function pedidosComCiclos(after: string | null): Promise<PaginaDe<{ pedido: Pedido; ciclo: CicloDoPedido | undefined }>> {
-  const pagina = await listarMeusPedidos(after);
-  const ciclos = await ciclosPorIds(pagina.itens.map((p) => p.cicloId));
-  return { itens: pagina.itens.map((pedido) => ({ pedido, ciclo: ciclos.get(pedido.cicloId) })), proxima: pagina.proxima };
+async function pedidosComCiclos(first: number, after: string | null): Promise<ReadonlyArray<{ pedido: Pedido; ciclo: CicloDoPedido | undefined }>> {
+  const pedidos = await listarMeusPedidos(first, after);
+  const ciclos = await ciclosPorIds(pedidos.map((p) => p.cicloId));
+  return pedidos.map((pedido) => ({ pedido, ciclo: ciclos.get(pedido.cicloId) }));
 }
 
 /** /pedidos: the person's orders of every cycle, newest first, with status, fees per market, totals and the Pix. */
 export function MeusPedidos() {
-  const pedidos = usePaginas(pedidosComCiclos, []);
+  const pedidos = usePaginado(pedidosComCiclos, (x) => x.pedido.cursor, POR_PAGINA, []);
   return (
     <Pagina titulo="Meus pedidos">
       <ComCarga estado={pedidos.estado} recarregar={pedidos.recarregar}>
@@ -92,7 +94,7 @@ export function MeusPedidos() {
                   <CartaoPedido key={pedido.id} pedido={pedido} ciclo={ciclo} />
                 ))}
               </ul>
-              <CarregarMais haMais={pedidos.haMais} carregando={pedidos.carregandoMais} erro={pedidos.erroMais} carregar={pedidos.carregarMais} oQue="pedidos" />
+              <CarregarMais estado={pedidos.estado} carregarMais={pedidos.carregarMais} rotulo="Carregar mais pedidos" />
             </>
           )
         }

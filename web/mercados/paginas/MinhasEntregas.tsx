@@ -1,6 +1,7 @@
 import { Aviso, ComCarga, Falha, Pagina, useCarga } from '../componentes.tsx';
 import { deCentavos, paraCentavos, reais } from '../dinheiro.ts';
-import { dataLegivel, lerEntregas, paraMilesimos, quantidadeComUnidade, valorDaQuantidade, type CicloResumo, type Entrega } from '../fluxo-fornecedor.ts';
+import { lerEntregas, type CicloResumo, type Entrega } from '../fluxo-fornecedor.ts';
+import { dataBr, paraMilesimos, quantidadeComUnidade, valorDaQuantidade } from '../formatos.ts';
 import { Link } from '../navegacao.tsx';
 
 const FORA = 'Fora de mercados';
@@ -162,7 +163,7 @@ function Conteudo({ ciclo, entregas }: { readonly ciclo: CicloResumo; readonly e
   return (
     <>
       <p className="suave">
-        Retirada de {dataLegivel(ciclo.dataRetiradaInicio)} a {dataLegivel(ciclo.dataRetiradaFim)}. Planejado: o que as cestas compostas, os lotes e os
+        Retirada de {dataBr(ciclo.dataRetiradaInicio)} a {dataBr(ciclo.dataRetiradaFim)}. Planejado: o que as cestas compostas, os lotes e os
         itens à venda usam da sua oferta; pedido: o que foi comprado em pedidos confirmados (e os lotes), que é o que você entrega.
       </p>
       {entregas.length === 0 ? (

@@ -3,9 +3,9 @@ import { ErroApi, mensagemDe } from '../api.ts';
 import { Aviso, ComCarga, Falha, Pagina, Sucesso, useCarga } from '../componentes.tsx';
 import { deCentavos, decimalLegivel, paraCentavos, reais } from '../dinheiro.ts';
 import {
-  dataLegivel, deMilesimos, gravarOferta, instanteLegivel, lerParaOfertar, motivoSemOferta, paraMilesimos, quantidadeComUnidade,
-  quantidadeLegivel, valorDaQuantidade, type CicloResumo, type LinhaParaSalvar, type Oferta as OfertaGql, type ProdutoParaOfertar,
+  gravarOferta, lerParaOfertar, motivoSemOferta, type CicloResumo, type LinhaParaSalvar, type Oferta as OfertaGql, type ProdutoParaOfertar,
 } from '../fluxo-fornecedor.ts';
+import { dataBr, deMilesimos, instanteLegivel, paraMilesimos, quantidadeComUnidade, quantidadeLegivel, valorDaQuantidade } from '../formatos.ts';
 import { Link } from '../navegacao.tsx';
 
 /** One product on the page: what is saved of it and what is being typed. */
@@ -167,7 +167,7 @@ function Grupo({ titulo, linhas, erros, idBase, mudar }: {
 function Situacao({ ciclo, oferta }: { readonly ciclo: CicloResumo; readonly oferta: OfertaGql | null }) {
   return (
     <p className="situacao-oferta">
-      <span>Ofertas até {dataLegivel(ciclo.dataOfertaFim)}</span>
+      <span>Ofertas até {dataBr(ciclo.dataOfertaFim)}</span>
       {' · '}
       {oferta === null ? (
         <span className="etiqueta">sem oferta ainda</span>

@@ -1,11 +1,9 @@
 import { Carregando, ComCarga, Falha, Pagina, useCarga } from '../componentes.tsx';
-import { reais } from '../dinheiro.ts';
-import {
-  dataBr, nomesDoMercadoECiclo, paraMilesimos, pedidosDoMercado, quantidadeComUnidade, reaisDeCentavos, todosOsPedidosDoMercado, totaisDoMercado,
-  type PedidoDoMercado, type TotaisDoMercado,
-} from '../fluxo-mercado.ts';
+import { reais, reaisDeCentavos } from '../dinheiro.ts';
+import { nomesDoMercadoECiclo, pedidosDoMercado, todosOsPedidosDoMercado, totaisDoMercado, type PedidoDoMercado, type TotaisDoMercado } from '../fluxo-mercado.ts';
+import { dataBr, deMilesimos, quantidadeComUnidade } from '../formatos.ts';
 import { Link } from '../navegacao.tsx';
-import { CarregarMais, usePaginado } from '../paginado.tsx';
+import { CarregarMais, POR_PAGINA, usePaginado } from '../paginado.tsx';
 
 
 function Totais({ totais }: { readonly totais: TotaisDoMercado }) {
@@ -53,7 +51,7 @@ function Totais({ totais }: { readonly totais: TotaisDoMercado }) {
               <tr key={p.chave}>
                 <th scope="row">{p.nome}</th>
                 <td data-rotulo="Quantidade" className="numero">
-                  {quantidadeComUnidade(p.quantidadeMilesimos, p.unidade)}
+                  {quantidadeComUnidade(deMilesimos(p.quantidadeMilesimos), p.unidade)}
                 </td>
                 <td data-rotulo="Subtotal" className="numero">
                   {reaisDeCentavos(p.subtotalCentavos)}
@@ -102,7 +100,7 @@ function CartaoPedido({ pedido }: { readonly pedido: PedidoDoMercado }) {
             <tr key={l.id}>
               <th scope="row">{l.nome}</th>
               <td data-rotulo="Quantidade" className="numero">
-                {quantidadeComUnidade(paraMilesimos(l.quantidade) ?? 0, l.unidade)}
+                {quantidadeComUnidade(l.quantidade, l.unidade)}
               </td>
               <td data-rotulo="Preço" className="numero">
                 {reais(l.valor)}
@@ -150,14 +148,14 @@ function Recusa({ mercadoId }: { readonly mercadoId: string }) {
 }
 
 function Pedidos({ mercadoId, cicloId }: { readonly mercadoId: string; readonly cicloId: string }) {
-  const lista = usePaginado((first, after) => pedidosDoMercado(mercadoId, cicloId, first, after), (p) => p.cursor, 20, [mercadoId, cicloId]);
+  const lista = usePaginado((first, after) => pedidosDoMercado(mercadoId, cicloId, first, after), (p) => p.cursor, POR_PAGINA, [mercadoId, cicloId]);
   const totais = useCarga(async () => totaisDoMercado(await todosOsPedidosDoMercado(mercadoId, cicloId)), [mercadoId, cicloId]);
   const { estado } = lista;
   if (estado.fase === 'carregando') return <Carregando texto="Carregando os pedidos…" />;
   if (estado.fase === 'erro') {
     return estado.codigo === 'FORBIDDEN' ? <Recusa mercadoId={mercadoId} /> : <Falha mensagem={estado.mensagem} tentarDeNovo={lista.recarregar} />;
   }
-  if (estado.itens.length === 0) return <p className="aviso">Nenhum pedido deste mercado no ciclo até agora.</p>;
+  if (estado.dados.length === 0) return <p className="aviso">Nenhum pedido deste mercado no ciclo até agora.</p>;
   return (
     <>
       <ComCarga estado={totais.estado} recarregar={totais.recarregar}>
@@ -167,7 +165,7 @@ function Pedidos({ mercadoId, cicloId }: { readonly mercadoId: string; readonly 
         <h2 id="titulo-pedidos">Pedidos</h2>
         <p className="suave pequeno">Só o que cada pessoa comprou neste mercado, com a taxa dele.</p>
         <ul className="pedidos">
-          {estado.itens.map((p) => (
+          {estado.dados.map((p) => (
             <CartaoPedido key={p.id} pedido={p} />
           ))}
         </ul>
