@@ -10,6 +10,8 @@ import {
   type Dialect,
   type Driver,
   type LogEvent,
+  type PostgresPool,
+  type PostgresPoolClient,
   type Transaction,
 } from 'kysely';
 import pg from 'pg';
@@ -92,19 +94,74 @@ class SqliteImediato extends SqliteDialect {
   }
 }
 
-function dialetoPara(cfg: BancoConfig, opcoes: OpcoesBanco, guardarPool: (p: pg.Pool) => void): Dialect {
-  if (cfg.tipo === 'sqlite') return new SqliteImediato({ database: abrirSqlite(cfg.caminho) });
-  const pool = new pg.Pool({
-    connectionString: cfg.url,
-    max: opcoes.maxConexoes ?? 10,
+/** Connections in each process's PostgreSQL pool, unless a caller asks otherwise. */
+export const CONEXOES_DO_POOL = 10;
+
+/**
+ * The settings of every PostgreSQL pool the service opens (the bench's one-query reference opens
+ * its pool with them too, so the two compare like with like).
+ */
+export function configDoPool(url: string, maxConexoes = CONEXOES_DO_POOL): pg.PoolConfig {
+  return {
+    connectionString: url,
+    max: maxConexoes,
     types: {
       // NOTE: COUNT and SUM come back as int8; our values fit a double exactly, so read numbers.
       getTypeParser: ((oid: number, formato?: 'text' | 'binary') =>
         oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, formato)) as typeof pg.types.getTypeParser,
     },
-  });
+  };
+}
+
+/** Distinct statement texts that get a name; past this, statements go unnamed (server memory per connection stays bounded). */
+const MAXIMO_DE_NOMEADAS = 1000;
+const nomesDasConsultas = new Map<string, string>();
+
+function nomeDaConsulta(texto: string): string | undefined {
+  let nome = nomesDasConsultas.get(texto);
+  if (nome === undefined && nomesDasConsultas.size < MAXIMO_DE_NOMEADAS) {
+    nome = `c${nomesDasConsultas.size + 1}`;
+    nomesDasConsultas.set(texto, nome);
+  }
+  return nome;
+}
+
+/**
+ * The pool as Kysely sees it, with every statement that has parameters sent as a named prepared
+ * statement: each connection parses and plans a text once, then only binds and executes it.
+ */
+function poolComNomes(pool: pg.Pool): PostgresPool {
+  const clientes = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  const embrulhar = (cliente: pg.PoolClient): PostgresPoolClient => {
+    const consultar = (texto: string, valores: readonly unknown[]) => {
+      const name = valores.length === 0 ? undefined : nomeDaConsulta(texto);
+      return cliente.query(name === undefined ? { text: texto, values: [...valores] } : { name, text: texto, values: [...valores] });
+    };
+    return {
+      // Kysely calls query(sql, parameters) only: no cursors are configured.
+      query: consultar as unknown as PostgresPoolClient['query'],
+      release: () => cliente.release(),
+    };
+  };
+  return {
+    connect: async () => {
+      const cliente = await pool.connect();
+      let e = clientes.get(cliente);
+      if (e === undefined) {
+        e = embrulhar(cliente);
+        clientes.set(cliente, e);
+      }
+      return e;
+    },
+    end: () => pool.end(),
+  };
+}
+
+function dialetoPara(cfg: BancoConfig, opcoes: OpcoesBanco, guardarPool: (p: pg.Pool) => void): Dialect {
+  if (cfg.tipo === 'sqlite') return new SqliteImediato({ database: abrirSqlite(cfg.caminho) });
+  const pool = new pg.Pool(configDoPool(cfg.url, opcoes.maxConexoes ?? (process.env.PG_POOL_MAX === undefined ? undefined : Number(process.env.PG_POOL_MAX))));
   guardarPool(pool);
-  return new PostgresDialect({ pool });
+  return new PostgresDialect({ pool: process.env.PG_NOMEADAS === '1' ? poolComNomes(pool) : pool });
 }
 
 /** Opens the configured database (SQLite file or PostgreSQL pool). */
