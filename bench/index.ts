@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --pg URL] [-- --smoke] [-- --profile] [-- --cenarios a,b] [-- --duration S]`
+ * `npm run bench [-- --pg URL [--only-pg]] [-- --smoke] [-- --profile] [-- --cenarios a,b] [-- --duration S]`
  *
  * Builds the big dataset, starts the real server in production mode in a child process (with the
  * development provider running here, as the "external" issuer), logs many distinct people in
@@ -36,6 +36,7 @@ import { medirRelatorios, pedirPdf, pedirRelatorioJson, tabelaDeRelatorios, type
 const { values } = parseArgs({
   options: {
     pg: { type: 'string' },
+    'only-pg': { type: 'boolean', default: false },
     smoke: { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
     cenarios: { type: 'string' },
@@ -507,7 +508,7 @@ const MAQUINA = `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${Math.round(
 const COMMIT = commitAtual();
 const DIA = new Date().toISOString().slice(0, 10);
 const tInicio = performance.now();
-const medicoes: Medicao[] = [await medirBanco(undefined)];
+const medicoes: Medicao[] = values['only-pg'] && values.pg !== undefined ? [] : [await medirBanco(undefined)];
 if (values.pg !== undefined) medicoes.push(await medirBanco(values.pg));
 
 for (const m of medicoes) {

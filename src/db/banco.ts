@@ -115,12 +115,20 @@ export function configDoPool(url: string, maxConexoes = CONEXOES_DO_POOL): pg.Po
 
 /** Distinct statement texts that get a name; past this, statements go unnamed (server memory per connection stays bounded). */
 const MAXIMO_DE_NOMEADAS = 1000;
-const nomesDasConsultas = new Map<string, string>();
+const nomesDasConsultas = new Map<string, string | null>();
 
-function nomeDaConsulta(texto: string): string | undefined {
+/**
+ * `select *`, `"t".*`, `returning *`: a statement whose columns are whatever the table has. A
+ * prepared one fails ("cached plan must not change result type") once a migration adds a column,
+ * as a process still running the previous release would meet during a rolling deploy.
+ */
+const TODAS_AS_COLUNAS = /(?:\bselect|\breturning|,)\s+(?:"[^"]+"\.)?\*/i;
+
+function nomeDaConsulta(texto: string): string | null {
   let nome = nomesDasConsultas.get(texto);
-  if (nome === undefined && nomesDasConsultas.size < MAXIMO_DE_NOMEADAS) {
-    nome = `c${nomesDasConsultas.size + 1}`;
+  if (nome === undefined) {
+    if (nomesDasConsultas.size >= MAXIMO_DE_NOMEADAS) return null;
+    nome = TODAS_AS_COLUNAS.test(texto) ? null : `c${nomesDasConsultas.size + 1}`;
     nomesDasConsultas.set(texto, nome);
   }
   return nome;
@@ -129,13 +137,16 @@ function nomeDaConsulta(texto: string): string | undefined {
 /**
  * The pool as Kysely sees it, with every statement that has parameters sent as a named prepared
  * statement: each connection parses and plans a text once, then only binds and executes it.
+ * NOTE: measured on the bench (docs/performance.md, "PostgreSQL"): with unnamed statements every
+ * request made the server parse and plan each of its statements again. Statements without
+ * parameters (BEGIN, COMMIT, the migrations' DDL) stay on the simple protocol, one message each.
  */
 function poolComNomes(pool: pg.Pool): PostgresPool {
   const clientes = new WeakMap<pg.PoolClient, PostgresPoolClient>();
   const embrulhar = (cliente: pg.PoolClient): PostgresPoolClient => {
     const consultar = (texto: string, valores: readonly unknown[]) => {
-      const name = valores.length === 0 ? undefined : nomeDaConsulta(texto);
-      return cliente.query(name === undefined ? { text: texto, values: [...valores] } : { name, text: texto, values: [...valores] });
+      const name = valores.length === 0 ? null : nomeDaConsulta(texto);
+      return name === null ? cliente.query(texto, [...valores]) : cliente.query({ name, text: texto, values: [...valores] });
     };
     return {
       // Kysely calls query(sql, parameters) only: no cursors are configured.
@@ -159,9 +170,9 @@ function poolComNomes(pool: pg.Pool): PostgresPool {
 
 function dialetoPara(cfg: BancoConfig, opcoes: OpcoesBanco, guardarPool: (p: pg.Pool) => void): Dialect {
   if (cfg.tipo === 'sqlite') return new SqliteImediato({ database: abrirSqlite(cfg.caminho) });
-  const pool = new pg.Pool(configDoPool(cfg.url, opcoes.maxConexoes ?? (process.env.PG_POOL_MAX === undefined ? undefined : Number(process.env.PG_POOL_MAX))));
+  const pool = new pg.Pool(configDoPool(cfg.url, opcoes.maxConexoes));
   guardarPool(pool);
-  return new PostgresDialect({ pool: process.env.PG_NOMEADAS === '1' ? poolComNomes(pool) : pool });
+  return new PostgresDialect({ pool: poolComNomes(pool) });
 }
 
 /** Opens the configured database (SQLite file or PostgreSQL pool). */

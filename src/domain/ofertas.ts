@@ -177,7 +177,13 @@ export async function salvarOferta(banco: Banco, ator: Ator, entrada: EntradaOfe
     }
     const removidas = antes.produtos.filter((p) => !linhas.some((l) => l.produtoid === p.produtoid));
     await removerLinhas(trx, removidas);
-    conferirCapacidade(await linhasOfertadas(trx, cicloid), await extrasPublicados(trx, cicloid));
+    // NOTE: a save changes only this offer's lines (their quantities, which exist, whether the
+    // offer is final): the capacity of the products they hold, and of those taken out, is what it
+    // can break, so only those products are checked (every supplier's lines of each), not the
+    // whole cycle's hundreds of lines at every save.
+    const tocados = [...new Set([...antes.produtos.map((p) => p.produtoid), ...linhas.map((l) => l.produtoid)])];
+    // Stryker disable next-line ConditionalExpression: an empty IN list is valid on SQLite, where the mutation run goes; PostgreSQL refuses it
+    if (tocados.length > 0) conferirCapacidade(await linhasOfertadas(trx, cicloid, tocados), await extrasPublicados(trx, cicloid, tocados));
     const depois = await ofertaDe(trx, cicloid, usuarioid);
     await auditar(trx, ator, opcoes.agora, {
       acao: `${finalizada ? 'finalizar' : 'rascunho'}${foraDaJanela ? ' (fora da janela)' : ''}`, entidade: 'oferta', entidadeId: ofertaId, antes, depois,
