@@ -67,6 +67,13 @@ export async function subirBase(porta: number): Promise<Filho> {
   return filho;
 }
 
+/** Starts the PostgreSQL one-query reference (bench/base-pg.ts) on the database at `url`. */
+export async function subirBasePg(porta: number, url: string): Promise<Filho> {
+  const filho = iniciar(['--disable-warning=ExperimentalWarning', join(import.meta.dirname, 'base-pg.ts'), String(porta), url], {});
+  await esperar(filho, () => filho.saida().includes('base pronta'), 20_000);
+  return filho;
+}
+
 async function responde(url: string): Promise<boolean> {
   try {
     const r = await fetch(url, { signal: AbortSignal.timeout(500) });

@@ -10,6 +10,8 @@ import {
   type Dialect,
   type Driver,
   type LogEvent,
+  type PostgresPool,
+  type PostgresPoolClient,
   type Transaction,
 } from 'kysely';
 import pg from 'pg';
@@ -92,19 +94,85 @@ class SqliteImediato extends SqliteDialect {
   }
 }
 
-function dialetoPara(cfg: BancoConfig, opcoes: OpcoesBanco, guardarPool: (p: pg.Pool) => void): Dialect {
-  if (cfg.tipo === 'sqlite') return new SqliteImediato({ database: abrirSqlite(cfg.caminho) });
-  const pool = new pg.Pool({
-    connectionString: cfg.url,
-    max: opcoes.maxConexoes ?? 10,
+/** Connections in each process's PostgreSQL pool, unless a caller asks otherwise. */
+export const CONEXOES_DO_POOL = 10;
+
+/**
+ * The settings of every PostgreSQL pool the service opens (the bench's one-query reference opens
+ * its pool with them too, so the two compare like with like).
+ */
+export function configDoPool(url: string, maxConexoes = CONEXOES_DO_POOL): pg.PoolConfig {
+  return {
+    connectionString: url,
+    max: maxConexoes,
     types: {
       // NOTE: COUNT and SUM come back as int8; our values fit a double exactly, so read numbers.
       getTypeParser: ((oid: number, formato?: 'text' | 'binary') =>
         oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, formato)) as typeof pg.types.getTypeParser,
     },
-  });
+  };
+}
+
+/** Distinct statement texts that get a name; past this, statements go unnamed (server memory per connection stays bounded). */
+const MAXIMO_DE_NOMEADAS = 1000;
+const nomesDasConsultas = new Map<string, string | null>();
+
+/**
+ * `select *`, `"t".*`, `returning *`: a statement whose columns are whatever the table has. A
+ * prepared one fails ("cached plan must not change result type") once a migration adds a column,
+ * as a process still running the previous release would meet during a rolling deploy.
+ */
+const TODAS_AS_COLUNAS = /(?:\bselect|\breturning|,)\s+(?:"[^"]+"\.)?\*/i;
+
+function nomeDaConsulta(texto: string): string | null {
+  let nome = nomesDasConsultas.get(texto);
+  if (nome === undefined) {
+    if (nomesDasConsultas.size >= MAXIMO_DE_NOMEADAS) return null;
+    nome = TODAS_AS_COLUNAS.test(texto) ? null : `c${nomesDasConsultas.size + 1}`;
+    nomesDasConsultas.set(texto, nome);
+  }
+  return nome;
+}
+
+/**
+ * The pool as Kysely sees it, with every statement that has parameters sent as a named prepared
+ * statement: each connection parses and plans a text once, then only binds and executes it.
+ * NOTE: measured on the bench (docs/performance.md, "PostgreSQL"): with unnamed statements every
+ * request made the server parse and plan each of its statements again. Statements without
+ * parameters (BEGIN, COMMIT, the migrations' DDL) stay on the simple protocol, one message each.
+ */
+function poolComNomes(pool: pg.Pool): PostgresPool {
+  const clientes = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  const embrulhar = (cliente: pg.PoolClient): PostgresPoolClient => {
+    const consultar = (texto: string, valores: readonly unknown[]) => {
+      const name = valores.length === 0 ? null : nomeDaConsulta(texto);
+      return name === null ? cliente.query(texto, [...valores]) : cliente.query({ name, text: texto, values: [...valores] });
+    };
+    return {
+      // Kysely calls query(sql, parameters) only: no cursors are configured.
+      query: consultar as unknown as PostgresPoolClient['query'],
+      release: () => cliente.release(),
+    };
+  };
+  return {
+    connect: async () => {
+      const cliente = await pool.connect();
+      let e = clientes.get(cliente);
+      if (e === undefined) {
+        e = embrulhar(cliente);
+        clientes.set(cliente, e);
+      }
+      return e;
+    },
+    end: () => pool.end(),
+  };
+}
+
+function dialetoPara(cfg: BancoConfig, opcoes: OpcoesBanco, guardarPool: (p: pg.Pool) => void): Dialect {
+  if (cfg.tipo === 'sqlite') return new SqliteImediato({ database: abrirSqlite(cfg.caminho) });
+  const pool = new pg.Pool(configDoPool(cfg.url, opcoes.maxConexoes));
   guardarPool(pool);
-  return new PostgresDialect({ pool });
+  return new PostgresDialect({ pool: poolComNomes(pool) });
 }
 
 /** Opens the configured database (SQLite file or PostgreSQL pool). */

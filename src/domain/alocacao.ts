@@ -33,8 +33,11 @@ export interface LinhaOfertada {
   readonly finalizadaEm: string | null;
 }
 
-/** Committed offer lines of a cycle (see above) with what compositions take from each: one query. */
-export async function linhasOfertadas(db: Db, cicloid: number): Promise<LinhaOfertada[]> {
+/**
+ * Committed offer lines of a cycle (see above) with what compositions take from each: one query.
+ * `produtos`: only the lines of these products (every supplier's).
+ */
+export async function linhasOfertadas(db: Db, cicloid: number, produtos?: readonly number[]): Promise<LinhaOfertada[]> {
   const linhas = await db
     .selectFrom('ofertaproduto as op')
     .innerJoin('oferta as o', 'o.id', 'op.ofertaid')
@@ -60,6 +63,7 @@ export async function linhasOfertadas(db: Db, cicloid: number): Promise<LinhaOfe
         .as('paraLotesMil'),
     )
     .where('o.cicloid', '=', cicloid)
+    .$if(produtos !== undefined, (q) => q.where('op.produtoid', 'in', [...(produtos ?? [])]))
     .where((eb) => eb.or([
       eb('o.finalizada', '=', true),
       eb.exists(eb.selectFrom('composicaoproduto as usa').select('usa.id').whereRef('usa.ofertaProdutoId', '=', 'op.id')),
@@ -83,12 +87,14 @@ export interface ExtraDoCiclo {
   readonly mercadoId: number | null;
 }
 
-export async function extrasPublicados(db: Db, cicloid: number): Promise<ExtraDoCiclo[]> {
+/** The extras a cycle publishes; `produtos`: only those of these products. */
+export async function extrasPublicados(db: Db, cicloid: number, produtos?: readonly number[]): Promise<ExtraDoCiclo[]> {
   return db
     .selectFrom('cicloproduto as cp')
     .innerJoin('produto as p', 'p.id', 'cp.produtoId')
     .select(['cp.id as cicloProdutoId', 'cp.produtoId', 'p.nome as produto', 'p.unidade', 'cp.quantidadeMilesimos as publicadoMil', 'cp.valorCentavos', 'cp.mercadoId'])
     .where('cp.cicloid', '=', cicloid)
+    .$if(produtos !== undefined, (q) => q.where('cp.produtoId', 'in', [...(produtos ?? [])]))
     .orderBy('cp.id')
     .execute();
 }

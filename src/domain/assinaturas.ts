@@ -6,7 +6,7 @@ import { auditar } from './auditoria.ts';
 import type { Avisos } from './avisos.ts';
 import { cicloDasJanelas, exigirJanela, janelaAberta } from './ciclos.ts';
 import { Conflito, Invalido, NaoEncontrado, recusarInvalidos } from './erros.ts';
-import { consumidorAlvo, gravarLinhaDeAssinatura, pedidoDe, pontoDoPedido, pontoDosMercados, retirarLinhaDeAssinatura, type Taxa } from './pedidos.ts';
+import { consumidorAlvo, gravarLinhaDeAssinatura, lerPontoDoPedido, pedidoDe, pontoDoPedido, pontoDosMercados, retirarLinhaDeAssinatura, type Taxa } from './pedidos.ts';
 
 export const FREQUENCIAS: readonly Frequencia[] = ['cada_ciclo', 'ciclo_sim_ciclo_nao'];
 export type { Frequencia, SituacaoNoCiclo };
@@ -476,7 +476,7 @@ async function motivoParaNaoServir(trx: Db, cicloid: number, cc: CestaDoCiclo, q
   if (!cc.ativo) return `A ${cc.nome} está desativada`;
   if (!cc.composta) return `A ${cc.nome} ainda está em composição`;
   try {
-    await pontoDoPedido(trx, cicloid, pontoEntregaId, cc.mercadoId !== null);
+    await pontoDoPedido(trx, cicloid, await lerPontoDoPedido(trx, cicloid, pontoEntregaId), cc.mercadoId !== null);
     if (cc.mercadoId !== null) await pontoDosMercados(trx, cicloid, pontoEntregaId, new Set([cc.mercadoId]), false);
   } catch (e) {
     if (e instanceof Invalido) return String(e.detalhes?.pontoEntregaId ?? e.message);

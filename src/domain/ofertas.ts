@@ -81,12 +81,35 @@ function montarOferta(o: { id: number; cicloid: number; usuarioid: number; final
   };
 }
 
-/** An offer with its lines and what is allocated of each; null id when there is none yet. */
+/**
+ * An offer with its lines and what is allocated of each; null id when there is none yet. One
+ * query: the offer's row comes with each of its lines (once, with no line, when it has none).
+ */
 export async function ofertaDe(db: Db, cicloid: number, usuarioid: number): Promise<Oferta> {
-  const oferta = await db.selectFrom('oferta').selectAll().where('cicloid', '=', cicloid).where('usuarioid', '=', usuarioid).executeTakeFirst();
+  const lidas = await db
+    .selectFrom('oferta as o')
+    .leftJoin('ofertaproduto as op', 'op.ofertaid', 'o.id')
+    .leftJoin('produto as p', 'p.id', 'op.produtoid')
+    .select(['o.id', 'o.finalizada', 'o.finalizadaEm'])
+    .select(['op.id as ofertaProdutoId', 'op.produtoid', 'p.nome', 'p.unidade', 'op.quantidadeMilesimos', 'op.valorCentavos'])
+    .select((eb) =>
+      eb
+        .selectFrom('composicaoproduto as cp')
+        .innerJoin('composicao as c', 'c.id', 'cp.composicaoid')
+        .select((e2) => e2.fn.coalesce(e2.fn.sum<number>(e2('cp.quantidadePorCestaMilesimos', '*', e2.ref('c.quantidadeCestas'))), e2.lit(0)).as('s'))
+        .whereRef('cp.ofertaProdutoId', '=', 'op.id')
+        .as('alocadoMil'),
+    )
+    .where('o.cicloid', '=', cicloid)
+    .where('o.usuarioid', '=', usuarioid)
+    .orderBy('p.nome')
+    .execute();
+  const oferta = lidas[0];
   if (oferta === undefined) return { id: null, cicloid, usuarioid, finalizada: false, finalizadaEm: null, produtos: [], totalCentavos: 0 };
-  const linhas = await linhasComAlocado(db).where('op.ofertaid', '=', oferta.id).orderBy('p.nome').execute();
-  return montarOferta(oferta, linhas.map(paraLinha));
+  const linhas = lidas.flatMap((l) => (l.ofertaProdutoId === null || l.produtoid === null || l.nome === null || l.unidade === null || l.quantidadeMilesimos === null || l.valorCentavos === null
+    ? []
+    : [paraLinha({ ...l, ofertaProdutoId: l.ofertaProdutoId, produtoid: l.produtoid, nome: l.nome, unidade: l.unidade, quantidadeMilesimos: l.quantidadeMilesimos, valorCentavos: l.valorCentavos })]));
+  return montarOferta({ ...oferta, cicloid, usuarioid }, linhas);
 }
 
 /**
@@ -145,12 +168,16 @@ export async function salvarOferta(banco: Banco, ator: Ator, entrada: EntradaOfe
   if (Object.keys(erros).length > 0) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', erros);
   return emTransacao(banco, async (trx) => {
     const usuarioid = await fornecedorAlvo(trx, ator, entrada.usuarioid);
+    // NOTE: the products are read before the cycle is locked (and checked after its window, as
+    // always): the offers of a cycle take turns on that lock, and every round trip taken while
+    // it is held makes every other supplier wait.
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: an empty IN list is valid on SQLite, where the mutation run goes; PostgreSQL refuses it
+    const produtos = linhas.length === 0 ? [] : await trx.selectFrom('produto').select(['id', 'unidade']).where('id', 'in', linhas.map((l) => l.produtoid)).where('ativo', '=', true).execute();
     const ciclo = await cicloDasJanelas(trx, cicloid, 'escrita');
     const { foraDaJanela } = exigirJanela(ciclo, opcoes.hoje, 'oferta', ehGestor(ator));
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: an empty IN list is valid on SQLite, where the mutation run goes; PostgreSQL refuses it
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: see above
     if (linhas.length > 0) {
-      const ids = linhas.map((l) => l.produtoid);
-      const ativos = new Map((await trx.selectFrom('produto').select(['id', 'unidade']).where('id', 'in', ids).where('ativo', '=', true).execute()).map((p) => [p.id, p.unidade]));
+      const ativos = new Map(produtos.map((p) => [p.id, p.unidade]));
       const faltando = linhas.filter((l) => !ativos.has(l.produtoid));
       if (faltando.length > 0) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', Object.fromEntries(faltando.map((f) => [`${f.campo}.produtoid`, 'Produto inexistente ou inativo'])));
       const noutraUnidade = linhas.flatMap((l) => unidadeTrocada(l.unidadeEscrita, ativos.get(l.produtoid), `${l.campo}.quantidade`));
@@ -158,12 +185,18 @@ export async function salvarOferta(banco: Banco, ator: Ator, entrada: EntradaOfe
     }
     const iso = opcoes.agora.toISOString();
     const antes = await ofertaDe(trx, cicloid, usuarioid);
+    const finalizada = opcoes.finalizar;
+    const estado = { finalizada, finalizadaEm: finalizada ? (antes.finalizada ? antes.finalizadaEm : iso) : null, updatedAt: iso };
     let ofertaId = antes.id;
-    // Stryker disable next-line ConditionalExpression: inserting an offer that exists does nothing (ON CONFLICT DO NOTHING) and the id is read back
+    // Stryker disable next-line ConditionalExpression: an offer that exists is upserted into the same state (ON CONFLICT DO UPDATE)
     if (ofertaId === null) {
-      // Stryker disable next-line BooleanLiteral: the state is set a few lines below, whatever the row starts with
-      await trx.insertInto('oferta').values({ cicloid, usuarioid, finalizada: false, createdAt: iso, updatedAt: iso }).onConflict((oc) => oc.columns(['cicloid', 'usuarioid']).doNothing()).execute();
-      ofertaId = (await trx.selectFrom('oferta').select('id').where('cicloid', '=', cicloid).where('usuarioid', '=', usuarioid).executeTakeFirstOrThrow()).id;
+      // A new offer is written in its final state, and its id comes back in the same statement.
+      ofertaId = (await trx.insertInto('oferta').values({ cicloid, usuarioid, ...estado, createdAt: iso })
+        .onConflict((oc) => oc.columns(['cicloid', 'usuarioid']).doUpdateSet(estado))
+        .returning('id')
+        .executeTakeFirstOrThrow()).id;
+    } else {
+      await trx.updateTable('oferta').set(estado).where('id', '=', ofertaId).execute();
     }
     if (linhas.length > 0) {
       // One statement for every line, new or kept. A kept line is updated in place (the upsert
@@ -180,13 +213,13 @@ export async function salvarOferta(banco: Banco, ator: Ator, entrada: EntradaOfe
     }
     const removidas = antes.produtos.filter((p) => !linhas.some((l) => l.produtoid === p.produtoid));
     await removerLinhas(trx, removidas);
-    const finalizada = opcoes.finalizar;
-    await trx
-      .updateTable('oferta')
-      .set({ finalizada, finalizadaEm: finalizada ? (antes.finalizada ? antes.finalizadaEm : iso) : null, updatedAt: iso })
-      .where('id', '=', ofertaId)
-      .execute();
-    conferirCapacidade(await linhasOfertadas(trx, cicloid), await extrasPublicados(trx, cicloid));
+    // NOTE: a save changes only this offer's lines (their quantities, which exist, whether the
+    // offer is final): the capacity of the products they hold, and of those taken out, is what it
+    // can break, so only those products are checked (every supplier's lines of each), not the
+    // whole cycle's hundreds of lines at every save.
+    const tocados = [...new Set([...antes.produtos.map((p) => p.produtoid), ...linhas.map((l) => l.produtoid)])];
+    // Stryker disable next-line ConditionalExpression: an empty IN list is valid on SQLite, where the mutation run goes; PostgreSQL refuses it
+    if (tocados.length > 0) conferirCapacidade(await linhasOfertadas(trx, cicloid, tocados), await extrasPublicados(trx, cicloid, tocados));
     const depois = await ofertaDe(trx, cicloid, usuarioid);
     await auditar(trx, ator, opcoes.agora, {
       acao: `${finalizada ? 'finalizar' : 'rascunho'}${foraDaJanela ? ' (fora da janela)' : ''}`, entidade: 'oferta', entidadeId: ofertaId, antes, depois,

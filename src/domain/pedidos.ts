@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { emTransacao, travar, type Banco, type Db } from '../db/banco.ts';
+import { ehPostgres, emTransacao, type Banco, type Db } from '../db/banco.ts';
 import { consultaPreparada } from '../db/preparadas.ts';
 import { ehConsumidor, ehGestor, exigirAgirPor, podeNoRegistro, veTudo, type Ator } from './acesso.ts';
 import { gerarAntesDoPedido } from './assinaturas.ts';
@@ -432,13 +432,16 @@ export function regrasDasLinhas(linhas: readonly LinhaPedida[]): Record<string, 
   return erros;
 }
 
+/** The order's pickup point as lerPontoDoPedido reads it (undefined: no such active point). */
+type PontoLido = Awaited<ReturnType<typeof lerPontoDoPedido>>;
+
 /**
- * The order's pickup point: active, and one the cycle serves when it lists its points (a cycle
- * with none serves every active point). One query on the way in; the names only on a refusal.
- * When the order buys in the cycle's markets, the markets decide (pontoDosMercados) instead.
+ * The order's pickup point, read in one query. NOTE: it is read before the baskets and extras are
+ * locked, and checked (pontoDoPedido) where it always was: a point locks nothing, and every round
+ * trip taken while the row locks are held makes other orders of the same baskets wait longer.
  */
-export async function pontoDoPedido(trx: Db, cicloid: number, pontoEntregaId: number, mercadosDecidem: boolean): Promise<HorarioDeRetirada & { id: number; nome: string }> {
-  const ponto = await trx
+export function lerPontoDoPedido(trx: Db, cicloid: number, pontoEntregaId: number) {
+  return trx
     .selectFrom('pontoentrega as pe')
     .leftJoin('ciclopontoentrega as cp', (j) => j.onRef('cp.pontoEntregaId', '=', 'pe.id').on('cp.cicloid', '=', cicloid))
     .select(['pe.id', 'pe.nome', 'cp.id as linha', 'cp.dataRetirada', 'cp.horaInicio', 'cp.horaFim'])
@@ -446,6 +449,14 @@ export async function pontoDoPedido(trx: Db, cicloid: number, pontoEntregaId: nu
     .where('pe.id', '=', pontoEntregaId)
     .where('pe.ativo', '=', true)
     .executeTakeFirst();
+}
+
+/**
+ * The order's pickup point: active, and one the cycle serves when it lists its points (a cycle
+ * with none serves every active point). The names are read only on a refusal. When the order
+ * buys in the cycle's markets, the markets decide (pontoDosMercados) instead.
+ */
+export async function pontoDoPedido(trx: Db, cicloid: number, ponto: PontoLido, mercadosDecidem: boolean): Promise<HorarioDeRetirada & { id: number; nome: string }> {
   if (ponto === undefined) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', { pontoEntregaId: 'Ponto de entrega inexistente ou inativo' });
   if (!mercadosDecidem && ponto.linha === null && Boolean(Number(ponto.cicloTemPontos))) {
     const doCiclo = await pontosDoCiclo(trx, cicloid);
@@ -525,9 +536,12 @@ export async function salvarPedido(banco: Banco, ator: Ator, entrada: EntradaPed
     const idsCestas = linhas.flatMap((l) => l.cicloCestaId ?? []);
     // Stryker disable next-line ArrayDeclaration: see above
     const idsExtras = linhas.flatMap((l) => l.cicloProdutoId ?? []);
-    await travar(trx, 'ciclocesta', idsCestas);
-    await travar(trx, 'cicloproduto', idsExtras);
-    const antes = await pedidoDe(trx, cicloid, usuarioid, opcoes.taxa);
+    const pontoLido = await lerPontoDoPedido(trx, cicloid, pontoEntregaId);
+    // NOTE: on PostgreSQL the baskets and the extras are locked by the very queries that read
+    // them (FOR UPDATE of their own rows, in id order, so two orders never deadlock), and what
+    // they reserve is read under that lock: the newest committed counter. SQLite's transaction
+    // is already exclusive.
+    const travando = ehPostgres(trx);
     // Stryker disable next-line ConditionalExpression,ArrayDeclaration: an empty IN list is valid on SQLite, where the mutation run goes; PostgreSQL refuses it, and its suite covers the empty case
     const cestas = idsCestas.length === 0 ? [] : await trx
       .selectFrom('ciclocesta as cc')
@@ -541,6 +555,8 @@ export async function salvarPedido(banco: Banco, ator: Ator, entrada: EntradaPed
         .select('x.id')
         .whereRef('c.cicloCestaId', '=', 'cc.id')).as('composta'))
       .where('cc.id', 'in', idsCestas)
+      .orderBy('cc.id')
+      .$if(travando, (q) => q.forUpdate('cc'))
       .execute();
     // Stryker disable next-line ConditionalExpression,ArrayDeclaration: an empty IN list is valid on SQLite, where the mutation run goes; PostgreSQL refuses it, and its suite covers the empty case
     const extras = idsExtras.length === 0 ? [] : await trx
@@ -550,7 +566,10 @@ export async function salvarPedido(banco: Banco, ator: Ator, entrada: EntradaPed
       .select(['cp.id', 'cp.cicloid', 'cp.quantidadeMilesimos', 'cp.valorCentavos', 'p.nome', 'p.unidade'])
       .select(['cp.reservadoMilesimos', 'cp.mercadoId', 'm.nome as mercadoNome', 'm.taxaAdministrativaCentesimos as taxaCentesimos'])
       .where('cp.id', 'in', idsExtras)
+      .orderBy('cp.id')
+      .$if(travando, (q) => q.forUpdate('cp'))
       .execute();
+    const antes = await pedidoDe(trx, cicloid, usuarioid, opcoes.taxa);
     // Each line's basket or extra, on sale in this very cycle (an inactive basket is not).
     type Alvo = { readonly l: LinhaPedida; readonly cesta: (typeof cestas)[number]; readonly extra?: undefined } | { readonly l: LinhaPedida; readonly cesta?: undefined; readonly extra: (typeof extras)[number] };
     const alvos: Alvo[] = [];
@@ -566,7 +585,7 @@ export async function salvarPedido(banco: Banco, ator: Ator, entrada: EntradaPed
     const noutraUnidade = alvos.flatMap((a) => unidadeTrocada(a.l.unidadeEscrita, a.extra?.unidade, `${a.l.campo}.quantidade`));
     if (noutraUnidade.length > 0) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', Object.fromEntries(noutraUnidade));
     const mercadoIds = new Set(alvos.flatMap((a) => (a.cesta ?? a.extra).mercadoId ?? []));
-    const ponto = await pontoDoPedido(trx, cicloid, pontoEntregaId, mercadoIds.size > 0);
+    const ponto = await pontoDoPedido(trx, cicloid, pontoLido, mercadoIds.size > 0);
     if (mercadoIds.size > 0) await pontoDosMercados(trx, cicloid, pontoEntregaId, mercadoIds, alvos.some((a) => (a.cesta ?? a.extra).mercadoId === null));
     // What everyone else reserves: the row's counter (kept by triggers, read under the row lock)
     // minus what this consumer's own saved order holds of the same line.
