@@ -5,6 +5,7 @@
 import { decimalLegivel, reais } from './dinheiro.ts';
 import { enderecoDe, quandoRetirar, type Pedido, type PontoDeRetirada } from './fluxo-consumidor.ts';
 import { dataHoraBr, quantidadeComUnidade } from './formatos.ts';
+import { TabelaDeLinhas } from './tabela.tsx';
 
 /** A pickup point: its name, address, and day and hours in the cycle. */
 export function Ponto({ ponto }: { readonly ponto: PontoDeRetirada }) {
@@ -51,37 +52,28 @@ export function SituacaoDoPedido({ pedido }: { readonly pedido: Pedido }) {
 export function ResumoDoPedido({ pedido, titulo }: { readonly pedido: Pedido; readonly titulo: string }) {
   return (
     <>
-      <table className="tabela pedido">
-        <caption className="visualmente-oculto">{titulo}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Item e mercado</th>
-            <th scope="col" className="numero">
-              Quantidade × preço
-            </th>
-            <th scope="col" className="numero">
-              Subtotal
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {pedido.produtos.map((l) => (
-            <tr key={l.id}>
-              <th scope="row" data-rotulo="Item">
-                {l.nome}
-                <br />
-                <span className="suave pequeno">{l.mercado ?? 'sem mercado'}</span>
-              </th>
-              <td data-rotulo="Quantidade × preço" className="numero">
-                {quantidadeComUnidade(l.quantidade, l.unidade)} × {reais(l.valor)}
-              </td>
-              <td data-rotulo="Subtotal" className="numero">
-                {reais(l.subtotal)}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <TabelaDeLinhas
+        className="tabela pedido"
+        legenda={titulo}
+        legendaOculta
+        linhas={pedido.produtos}
+        chave={(l) => l.id}
+        primeira={{
+          titulo: 'Item e mercado',
+          rotulo: 'Item',
+          celula: (l) => (
+            <>
+              {l.nome}
+              <br />
+              <span className="suave pequeno">{l.mercado ?? 'sem mercado'}</span>
+            </>
+          ),
+        }}
+        colunas={[
+          { titulo: 'Quantidade × preço', celula: (l) => <>{quantidadeComUnidade(l.quantidade, l.unidade)} × {reais(l.valor)}</> },
+          { titulo: 'Subtotal', celula: (l) => reais(l.subtotal) },
+        ]}
+      />
       <dl className="ficha totais">
         {pedido.partes.map((x) => (
           <div key={x.mercadoId ?? 'comunidade'} className="parte">

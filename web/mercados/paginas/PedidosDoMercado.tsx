@@ -4,7 +4,7 @@ import { nomesDoMercadoECiclo, pedidosDoMercado, todosOsPedidosDoMercado, totais
 import { dataBr, deMilesimos, quantidadeComUnidade } from '../formatos.ts';
 import { Link } from '../navegacao.tsx';
 import { CarregarMais, POR_PAGINA, usePaginado } from '../paginado.tsx';
-
+import { SubtotalTaxaTotal, TabelaDeLinhas } from '../tabela.tsx';
 
 function Totais({ totais }: { readonly totais: TotaisDoMercado }) {
   return (
@@ -17,49 +17,20 @@ function Totais({ totais }: { readonly totais: TotaisDoMercado }) {
             {totais.pedidos} <span className="pequeno suave">({totais.confirmados} {totais.confirmados === 1 ? 'confirmado' : 'confirmados'})</span>
           </dd>
         </div>
-        <div>
-          <dt>Subtotal</dt>
-          <dd>{reaisDeCentavos(totais.subtotalCentavos)}</dd>
-        </div>
-        <div>
-          <dt>Taxa</dt>
-          <dd>{reaisDeCentavos(totais.taxaCentavos)}</dd>
-        </div>
-        <div>
-          <dt>Total</dt>
-          <dd>
-            <strong>{reaisDeCentavos(totais.totalCentavos)}</strong>
-          </dd>
-        </div>
+        <SubtotalTaxaTotal subtotal={reaisDeCentavos(totais.subtotalCentavos)} taxa={reaisDeCentavos(totais.taxaCentavos)} total={reaisDeCentavos(totais.totalCentavos)} />
       </dl>
       {totais.produtos.length === 0 ? null : (
-        <table className="tabela">
-          <caption>Quantidades por produto</caption>
-          <thead>
-            <tr>
-              <th scope="col">Produto</th>
-              <th scope="col" className="numero">
-                Quantidade
-              </th>
-              <th scope="col" className="numero">
-                Subtotal
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {totais.produtos.map((p) => (
-              <tr key={p.chave}>
-                <th scope="row">{p.nome}</th>
-                <td data-rotulo="Quantidade" className="numero">
-                  {quantidadeComUnidade(deMilesimos(p.quantidadeMilesimos), p.unidade)}
-                </td>
-                <td data-rotulo="Subtotal" className="numero">
-                  {reaisDeCentavos(p.subtotalCentavos)}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <TabelaDeLinhas
+          className="tabela"
+          legenda="Quantidades por produto"
+          linhas={totais.produtos}
+          chave={(p) => p.chave}
+          primeira={{ titulo: 'Produto', celula: (p) => p.nome }}
+          colunas={[
+            { titulo: 'Quantidade', celula: (p) => quantidadeComUnidade(deMilesimos(p.quantidadeMilesimos), p.unidade) },
+            { titulo: 'Subtotal', celula: (p) => reaisDeCentavos(p.subtotalCentavos) },
+          ]}
+        />
       )}
     </section>
   );
@@ -79,54 +50,21 @@ function CartaoPedido({ pedido }: { readonly pedido: PedidoDoMercado }) {
       <p>
         Retirada: <strong>{pedido.pontoEntrega.nome}</strong>
       </p>
-      <table className="tabela linhas">
-        <caption className="visualmente-oculto">Compras de {pedido.consumidor} neste mercado</caption>
-        <thead>
-          <tr>
-            <th scope="col">Produto</th>
-            <th scope="col" className="numero">
-              Quantidade
-            </th>
-            <th scope="col" className="numero">
-              Preço
-            </th>
-            <th scope="col" className="numero">
-              Subtotal
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {pedido.produtos.map((l) => (
-            <tr key={l.id}>
-              <th scope="row">{l.nome}</th>
-              <td data-rotulo="Quantidade" className="numero">
-                {quantidadeComUnidade(l.quantidade, l.unidade)}
-              </td>
-              <td data-rotulo="Preço" className="numero">
-                {reais(l.valor)}
-              </td>
-              <td data-rotulo="Subtotal" className="numero">
-                {reais(l.subtotal)}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <TabelaDeLinhas
+        className="tabela linhas"
+        legenda={`Compras de ${pedido.consumidor} neste mercado`}
+        legendaOculta
+        linhas={pedido.produtos}
+        chave={(l) => l.id}
+        primeira={{ titulo: 'Produto', celula: (l) => l.nome }}
+        colunas={[
+          { titulo: 'Quantidade', celula: (l) => quantidadeComUnidade(l.quantidade, l.unidade) },
+          { titulo: 'Preço', celula: (l) => reais(l.valor) },
+          { titulo: 'Subtotal', celula: (l) => reais(l.subtotal) },
+        ]}
+      />
       <dl className="numeros">
-        <div>
-          <dt>Subtotal</dt>
-          <dd>{reais(pedido.total)}</dd>
-        </div>
-        <div>
-          <dt>Taxa</dt>
-          <dd>{reais(pedido.taxa)}</dd>
-        </div>
-        <div>
-          <dt>Total</dt>
-          <dd>
-            <strong>{reais(pedido.totalComTaxa)}</strong>
-          </dd>
-        </div>
+        <SubtotalTaxaTotal subtotal={reais(pedido.total)} taxa={reais(pedido.taxa)} total={reais(pedido.totalComTaxa)} />
       </dl>
     </li>
   );
