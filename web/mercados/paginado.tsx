@@ -3,9 +3,9 @@
  * (loading, error with its code, retry), the next ones appended with their own loading and error,
  * so the list already shown stays.
  */
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { ErroApi, mensagemDe } from './api.ts';
-import { Falha } from './componentes.tsx';
+import { ComCarga, Falha } from './componentes.tsx';
 
 /** How many a list page shows unless the page says otherwise; one more is asked for, to know whether there is a next page. */
 export const POR_PAGINA = 20;
@@ -69,5 +69,31 @@ export function CarregarMais<T>({ estado, carregarMais, rotulo }: { readonly est
         </button>
       ) : null}
     </div>
+  );
+}
+
+/**
+ * A paged list as a page shows it: the first page's loading and error, `vazio` when there is
+ * nothing, else the list and its "Carregar mais" (labelled `rotulo`).
+ */
+export function ListaPaginada<T>({ pagina, rotulo, vazio, children }: {
+  readonly pagina: { readonly estado: EstadoPaginado<T>; readonly carregarMais: () => void; readonly recarregar: () => void };
+  readonly rotulo: string;
+  readonly vazio: ReactNode;
+  readonly children: (itens: readonly T[]) => ReactNode;
+}) {
+  return (
+    <ComCarga estado={pagina.estado} recarregar={pagina.recarregar}>
+      {(itens) =>
+        itens.length === 0 ? (
+          vazio
+        ) : (
+          <>
+            {children(itens)}
+            <CarregarMais estado={pagina.estado} carregarMais={pagina.carregarMais} rotulo={rotulo} />
+          </>
+        )
+      }
+    </ComCarga>
   );
 }

@@ -1,10 +1,10 @@
 import { Fragment } from 'react';
-import { ComCarga, Pagina } from '../componentes.tsx';
+import { Pagina } from '../componentes.tsx';
 import { NOMES_TIPOS } from '../consultas.ts';
 import { NOMES_FASES, listarCiclos, type ResumoCiclo } from '../fluxo-consumidor.ts';
 import { dataBr } from '../formatos.ts';
 import { Link } from '../navegacao.tsx';
-import { CarregarMais, POR_PAGINA, usePaginado } from '../paginado.tsx';
+import { ListaPaginada, POR_PAGINA, usePaginado } from '../paginado.tsx';
 import { Ponto, taxaLegivel } from '../pedido-comum.tsx';
 
 
@@ -80,33 +80,32 @@ function CartaoCiclo({ ciclo }: { readonly ciclo: ResumoCiclo }) {
 
 /** /ciclos: the cycles the person can act in now, each with its windows, markets, pickup points and what they may do there. */
 export function Ciclos() {
-  const { estado, recarregar, carregarMais } = usePaginado(listarCiclos, (c) => c.id, POR_PAGINA, []);
+  const pagina = usePaginado(listarCiclos, (c) => c.id, POR_PAGINA, []);
   return (
     <Pagina titulo="Ciclos">
-      <ComCarga estado={estado} recarregar={recarregar}>
-        {(ciclos) =>
-          ciclos.length === 0 ? (
-            <div className="aviso" role="status">
-              <p>
-                <strong>Nenhum ciclo aberto para você agora.</strong>
-              </p>
-              <p>
-                Os ciclos aparecem aqui quando abre uma janela em que você pode agir: a de pedidos, para quem compra; a de ofertas, para quem
-                fornece. A coordenação avisa por e-mail quando o período de pedidos abre.
-              </p>
-            </div>
-          ) : (
-            <>
-              <ul className="lista-ciclos" aria-label="Ciclos">
-                {ciclos.map((c) => (
-                  <CartaoCiclo key={c.id} ciclo={c} />
-                ))}
-              </ul>
-              <CarregarMais estado={estado} carregarMais={carregarMais} rotulo="Carregar mais ciclos" />
-            </>
-          )
+      <ListaPaginada
+        pagina={pagina}
+        rotulo="Carregar mais ciclos"
+        vazio={
+          <div className="aviso" role="status">
+            <p>
+              <strong>Nenhum ciclo aberto para você agora.</strong>
+            </p>
+            <p>
+              Os ciclos aparecem aqui quando abre uma janela em que você pode agir: a de pedidos, para quem compra; a de ofertas, para quem
+              fornece. A coordenação avisa por e-mail quando o período de pedidos abre.
+            </p>
+          </div>
         }
-      </ComCarga>
+      >
+        {(ciclos) => (
+          <ul className="lista-ciclos" aria-label="Ciclos">
+            {ciclos.map((c) => (
+              <CartaoCiclo key={c.id} ciclo={c} />
+            ))}
+          </ul>
+        )}
+      </ListaPaginada>
     </Pagina>
   );
 }

@@ -1,9 +1,9 @@
-import { Aviso, ComCarga, Pagina } from '../componentes.tsx';
+import { Aviso, Pagina } from '../componentes.tsx';
 import { reais } from '../dinheiro.ts';
 import { listarMinhasOfertas, type OfertaComCiclo } from '../fluxo-fornecedor.ts';
 import { dataBr, instanteLegivel } from '../formatos.ts';
 import { Link } from '../navegacao.tsx';
-import { CarregarMais, POR_PAGINA, usePaginado } from '../paginado.tsx';
+import { ListaPaginada, POR_PAGINA, usePaginado } from '../paginado.tsx';
 
 function Cartao({ o }: { readonly o: OfertaComCiclo }) {
   const c = o.ciclo;
@@ -38,26 +38,23 @@ function Cartao({ o }: { readonly o: OfertaComCiclo }) {
 
 /** /entregas: the supplier's cycles with an offer, newest first, past ones included. */
 export function Entregas() {
-  const { estado, recarregar, carregarMais } = usePaginado(listarMinhasOfertas, (o) => o.cicloId, POR_PAGINA, []);
+  const pagina = usePaginado(listarMinhasOfertas, (o) => o.cicloId, POR_PAGINA, []);
   return (
     <Pagina titulo="Minhas entregas">
       <p className="suave">Os ciclos em que você ofertou, do mais novo ao mais antigo: o que entregar em cada um e, com a janela aberta, a oferta.</p>
-      <ComCarga estado={estado} recarregar={recarregar}>
-        {(ofertas) =>
-          ofertas.length === 0 ? (
-            <Aviso>Você ainda não fez ofertas. Quando um ciclo abrir a janela de oferta, ele aparece na lista de ciclos.</Aviso>
-          ) : (
-            <>
-              <ul className="cartoes ciclos-fornecedor">
-                {ofertas.map((o) => (
-                  <Cartao key={o.cicloId} o={o} />
-                ))}
-              </ul>
-              <CarregarMais estado={estado} carregarMais={carregarMais} rotulo="Mostrar ciclos mais antigos" />
-            </>
-          )
-        }
-      </ComCarga>
+      <ListaPaginada
+        pagina={pagina}
+        rotulo="Mostrar ciclos mais antigos"
+        vazio={<Aviso>Você ainda não fez ofertas. Quando um ciclo abrir a janela de oferta, ele aparece na lista de ciclos.</Aviso>}
+      >
+        {(ofertas) => (
+          <ul className="cartoes ciclos-fornecedor">
+            {ofertas.map((o) => (
+              <Cartao key={o.cicloId} o={o} />
+            ))}
+          </ul>
+        )}
+      </ListaPaginada>
     </Pagina>
   );
 }

@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import { Aviso, ComCarga, Pagina, Sucesso } from '../componentes.tsx';
+import { Aviso, Pagina, Sucesso } from '../componentes.tsx';
 import { reais } from '../dinheiro.ts';
 import { ciclosPorIds, listarMeusPedidos, type CicloDoPedido, type Pedido } from '../fluxo-consumidor.ts';
 import { dataBr } from '../formatos.ts';
 import { Link } from '../navegacao.tsx';
-import { CarregarMais, POR_PAGINA, usePaginado } from '../paginado.tsx';
+import { ListaPaginada, POR_PAGINA, usePaginado } from '../paginado.tsx';
 import { ResumoDoPedido, SituacaoDoPedido } from '../pedido-comum.tsx';
 
 
@@ -76,29 +76,28 @@ export function MeusPedidos() {
   const pedidos = usePaginado(pedidosComCiclos, (x) => x.pedido.cursor, POR_PAGINA, []);
   return (
     <Pagina titulo="Meus pedidos">
-      <ComCarga estado={pedidos.estado} recarregar={pedidos.recarregar}>
-        {(lista) =>
-          lista.length === 0 ? (
-            <div className="aviso" role="status">
-              <p>
-                <strong>Você ainda não fez nenhum pedido.</strong>
-              </p>
-              <p>
-                Quando um ciclo abre os pedidos, ele aparece em <Link para="/ciclos">Ciclos</Link> com o botão “Fazer pedido”.
-              </p>
-            </div>
-          ) : (
-            <>
-              <ul className="lista-ciclos" aria-label="Pedidos">
-                {lista.map(({ pedido, ciclo }) => (
-                  <CartaoPedido key={pedido.id} pedido={pedido} ciclo={ciclo} />
-                ))}
-              </ul>
-              <CarregarMais estado={pedidos.estado} carregarMais={pedidos.carregarMais} rotulo="Carregar mais pedidos" />
-            </>
-          )
+      <ListaPaginada
+        pagina={pedidos}
+        rotulo="Carregar mais pedidos"
+        vazio={
+          <div className="aviso" role="status">
+            <p>
+              <strong>Você ainda não fez nenhum pedido.</strong>
+            </p>
+            <p>
+              Quando um ciclo abre os pedidos, ele aparece em <Link para="/ciclos">Ciclos</Link> com o botão “Fazer pedido”.
+            </p>
+          </div>
         }
-      </ComCarga>
+      >
+        {(lista) => (
+          <ul className="lista-ciclos" aria-label="Pedidos">
+            {lista.map(({ pedido, ciclo }) => (
+              <CartaoPedido key={pedido.id} pedido={pedido} ciclo={ciclo} />
+            ))}
+          </ul>
+        )}
+      </ListaPaginada>
     </Pagina>
   );
 }
