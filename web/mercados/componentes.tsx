@@ -34,6 +34,18 @@ export function Aviso({ children }: { readonly children: ReactNode }) {
   );
 }
 
+/** A notice with a bold first line and an explanation (an empty list that says why and what to do). */
+export function AvisoComTitulo({ titulo, children }: { readonly titulo: string; readonly children: ReactNode }) {
+  return (
+    <div className="aviso" role="status">
+      <p>
+        <strong>{titulo}</strong>
+      </p>
+      <p>{children}</p>
+    </div>
+  );
+}
+
 export function Sucesso({ children }: { readonly children: ReactNode }) {
   return (
     <p className="sucesso" role="status">

@@ -1,5 +1,5 @@
 import { Fragment } from 'react';
-import { Pagina } from '../componentes.tsx';
+import { AvisoComTitulo, Pagina } from '../componentes.tsx';
 import { NOMES_TIPOS } from '../consultas.ts';
 import { NOMES_FASES, listarCiclos, type ResumoCiclo } from '../fluxo-consumidor.ts';
 import { dataBr } from '../formatos.ts';
@@ -87,15 +87,10 @@ export function Ciclos() {
         pagina={pagina}
         rotulo="Carregar mais ciclos"
         vazio={
-          <div className="aviso" role="status">
-            <p>
-              <strong>Nenhum ciclo aberto para você agora.</strong>
-            </p>
-            <p>
-              Os ciclos aparecem aqui quando abre uma janela em que você pode agir: a de pedidos, para quem compra; a de ofertas, para quem
-              fornece. A coordenação avisa por e-mail quando o período de pedidos abre.
-            </p>
-          </div>
+          <AvisoComTitulo titulo="Nenhum ciclo aberto para você agora.">
+            Os ciclos aparecem aqui quando abre uma janela em que você pode agir: a de pedidos, para quem compra; a de ofertas, para quem
+            fornece. A coordenação avisa por e-mail quando o período de pedidos abre.
+          </AvisoComTitulo>
         }
       >
         {(ciclos) => (

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Aviso, Pagina, Sucesso } from '../componentes.tsx';
+import { Aviso, AvisoComTitulo, Pagina, Sucesso } from '../componentes.tsx';
 import { reais } from '../dinheiro.ts';
 import { ciclosPorIds, listarMeusPedidos, type CicloDoPedido, type Pedido } from '../fluxo-consumidor.ts';
 import { dataBr } from '../formatos.ts';
@@ -80,14 +80,9 @@ export function MeusPedidos() {
         pagina={pedidos}
         rotulo="Carregar mais pedidos"
         vazio={
-          <div className="aviso" role="status">
-            <p>
-              <strong>Você ainda não fez nenhum pedido.</strong>
-            </p>
-            <p>
-              Quando um ciclo abre os pedidos, ele aparece em <Link para="/ciclos">Ciclos</Link> com o botão “Fazer pedido”.
-            </p>
-          </div>
+          <AvisoComTitulo titulo="Você ainda não fez nenhum pedido.">
+            Quando um ciclo abre os pedidos, ele aparece em <Link para="/ciclos">Ciclos</Link> com o botão “Fazer pedido”.
+          </AvisoComTitulo>
         }
       >
         {(lista) => (
