@@ -12,6 +12,8 @@ import Fastify from 'fastify';
 import { DESCRICOES_PERFIS, PROFILES } from '../../src/domain/politica-mercados.ts';
 import { PASTA_CLIENTE, carregarCliente, rotasCliente } from '../../src/mercados/cliente.ts';
 import { DESCRICOES_PERFIS as DESCRICOES_DO_CLIENTE, PERFIS as PERFIS_DO_CLIENTE } from '../../web/mercados/perfis.ts';
+import { NOMES_FASES as FASES_DO_CLIENTE } from '../../web/mercados/ciclo-comum.ts';
+import { NOMES_FASES } from '../../src/domain/ciclos.ts';
 import { Navegador } from '../helpers/navegador.ts';
 import { iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
 import { contaComSessao } from '../mercados/apoio.ts';
@@ -92,6 +94,10 @@ describe('o cliente Mercados construído e servido', () => {
   test('os perfis do cliente são os do domínio, com as mesmas descrições', () => {
     assert.deepEqual([...PERFIS_DO_CLIENTE], [...PROFILES]);
     assert.deepEqual(DESCRICOES_DO_CLIENTE, DESCRICOES_PERFIS);
+  });
+
+  test('as fases do ciclo têm no cliente os mesmos nomes que na face Cestas', () => {
+    assert.deepEqual(FASES_DO_CLIENTE, NOMES_FASES);
   });
 
   test('sem construção: fora de produção o shell explica o que rodar (503); em produção a face não sobe', async () => {

@@ -113,23 +113,6 @@ function Navegacao() {
           </Link>
         </li>
         <li>
-          <Link para="/mercados" aria-current={atual('/mercados')}>
-            Mercados
-          </Link>
-        </li>
-        {usuario.acoes.listarUsuarios ? (
-          <li>
-            <Link para="/usuarios" aria-current={atual('/usuarios')}>
-              Usuários
-            </Link>
-          </li>
-        ) : null}
-        <li>
-          <Link para="/avisos" aria-current={atual('/avisos')}>
-            Avisos
-          </Link>
-        </li>
-        <li>
           <Link para="/ciclos" aria-current={atual('/ciclos')}>
             Ciclos
           </Link>
@@ -148,6 +131,23 @@ function Navegacao() {
             </Link>
           </li>
         ) : null}
+        <li>
+          <Link para="/mercados" aria-current={atual('/mercados')}>
+            Mercados
+          </Link>
+        </li>
+        {usuario.acoes.listarUsuarios ? (
+          <li>
+            <Link para="/usuarios" aria-current={atual('/usuarios')}>
+              Usuários
+            </Link>
+          </li>
+        ) : null}
+        <li>
+          <Link para="/avisos" aria-current={atual('/avisos')}>
+            Avisos
+          </Link>
+        </li>
         {cestas === null ? null : (
           <li>
             <a href={`${cestas}/`}>Cestas</a>

@@ -3,6 +3,16 @@
 export type FaseCiclo = 'planejado' | 'oferta' | 'composicao' | 'pedido' | 'retirada' | 'encerrado';
 export type JanelaCiclo = 'oferta' | 'pedido';
 
+/** The phases as people read them: the same words as the Cestas face (NOMES_FASES of src/domain/ciclos.ts; a test keeps them equal). */
+export const NOMES_FASES: Readonly<Record<FaseCiclo, string>> = {
+  planejado: 'Planejado',
+  oferta: 'Ofertas abertas',
+  composicao: 'Composição das cestas',
+  pedido: 'Pedidos abertos',
+  retirada: 'Entrega e retirada',
+  encerrado: 'Encerrado',
+};
+
 /** A cycle's name, phase, the windows open today (both may be) and its dates in AAAA-MM-DD. */
 export interface CicloComDatas {
   readonly id: string;

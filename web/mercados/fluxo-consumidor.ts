@@ -8,15 +8,6 @@ import { CAMPOS_CICLO_COM_DATAS, type CicloComDatas, type FaseCiclo } from './ci
 import type { TipoMercado } from './consultas.ts';
 import { dataBr } from './formatos.ts';
 
-export const NOMES_FASES: Readonly<Record<FaseCiclo, string>> = {
-  planejado: 'Planejado',
-  oferta: 'Ofertas abertas',
-  composicao: 'Montagem das cestas',
-  pedido: 'Pedidos abertos',
-  retirada: 'Retirada',
-  encerrado: 'Encerrado',
-};
-
 export interface AcoesDoCiclo {
   readonly ofertar: boolean;
   readonly pedir: boolean;

@@ -3,20 +3,11 @@
  * cycle's markets), the shapes they return (schema.graphql), and their pt-BR formatting.
  */
 import { graphql } from './api.ts';
-import { CAMPOS_CICLO_COM_DATAS, type CicloComDatas, type FaseCiclo, type JanelaCiclo } from './ciclo-comum.ts';
+import { CAMPOS_CICLO_COM_DATAS, NOMES_FASES, type CicloComDatas, type FaseCiclo, type JanelaCiclo } from './ciclo-comum.ts';
 import type { TipoMercado } from './consultas.ts';
 import { paraCentavos } from './dinheiro.ts';
 import type { LinhaDoPedido } from './fluxo-consumidor.ts';
 import { paraMilesimos } from './formatos.ts';
-
-export const NOMES_FASES: Readonly<Record<FaseCiclo, string>> = {
-  planejado: 'Planejado',
-  oferta: 'Ofertas abertas',
-  composicao: 'Em composição',
-  pedido: 'Pedidos abertos',
-  retirada: 'Em retirada',
-  encerrado: 'Encerrado',
-};
 
 /** What a cycle's card says of it: its phase, and the order window when it is open too (both windows may be). */
 export function etiquetasDoCiclo(c: { readonly fase: FaseCiclo; readonly janelasAbertas: readonly JanelaCiclo[] }): string[] {

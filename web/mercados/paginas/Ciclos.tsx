@@ -1,7 +1,8 @@
 import { Fragment } from 'react';
 import { AvisoComTitulo, Pagina } from '../componentes.tsx';
 import { NOMES_TIPOS } from '../consultas.ts';
-import { NOMES_FASES, listarCiclos, type ResumoCiclo } from '../fluxo-consumidor.ts';
+import { NOMES_FASES } from '../ciclo-comum.ts';
+import { listarCiclos, type ResumoCiclo } from '../fluxo-consumidor.ts';
 import { dataBr } from '../formatos.ts';
 import { Link } from '../navegacao.tsx';
 import { ListaPaginada, POR_PAGINA, usePaginado } from '../paginado.tsx';

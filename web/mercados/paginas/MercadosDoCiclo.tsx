@@ -3,9 +3,8 @@ import { ErroApi, mensagemDe } from '../api.ts';
 import { ComCarga, Falha, Pagina, Sucesso, useCarga } from '../componentes.tsx';
 import { NOMES_TIPOS, type TipoMercado } from '../consultas.ts';
 import { decimalLegivel, reais } from '../dinheiro.ts';
-import {
-  NOMES_FASES, definirMercadosDoCiclo, lerMercadosDoCiclo, type CicloParaMercados, type MercadoAtivo,
-} from '../fluxo-mercado.ts';
+import { NOMES_FASES } from '../ciclo-comum.ts';
+import { definirMercadosDoCiclo, lerMercadosDoCiclo, type CicloParaMercados, type MercadoAtivo } from '../fluxo-mercado.ts';
 import { Link } from '../navegacao.tsx';
 
 /** One market of the list being edited; its place in the list is its order of service. */
