@@ -105,6 +105,7 @@ const ATALHOS: ReadonlyArray<readonly [Acao, string, string]> = [
   ['financeiroEscrever', '/movimentacao', 'Pagamentos'],
   ['financeiroEscrever', '/cobrancas', 'Quem deve o quê'],
   ['financeiroEscrever', '/extratos', 'Extratos do banco'],
+  ['assinaturasTodas', '/assinaturas/todas', 'Assinaturas'],
 ];
 
 export function atalhosDoAtor(ator: Ator): Array<{ href: string; rotulo: string }> {
