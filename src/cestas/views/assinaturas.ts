@@ -84,12 +84,10 @@ function formAssinatura(p: PaginaAssinaturas, a: PaginaAssinaturas['itens'][numb
     ${c('cestaId', 'Cesta', '', selecao('cestaId', p.cestas, val('cestaId', a === null ? '' : String(a.cestaId)), null))}
     ${c('quantidade', 'Quantas cestas por ciclo', '', entradaDe('quantidade', val('quantidade', a === null ? '1' : String(a.quantidade)), 'text', html`inputmode="numeric" required`))}
     ${c('pontoEntregaId', 'Onde vai retirar', '', selecao('pontoEntregaId', p.pontosEntrega, val('pontoEntregaId', a === null ? '' : String(a.pontoEntregaId)), null))}
-    <fieldset class="campo"><legend>Frequência</legend>
-      ${Object.entries(NOMES_FREQUENCIA).map(([k, nome]) => html`<label class="opcao"><input type="radio" name="frequencia" value="${k}" ${freq === k ? html`checked` : ''}> ${nome}</label>`)}
-      ${textoDoErro(falha.form === prefixo ? erroDoCampo(falha.detalhes, 'frequencia') : null)}
-    </fieldset>
-    ${c('inicio', 'Início da temporada', '', entradaDe('inicio', val('inicio', a?.inicio ?? ''), 'date', html`required`), 'dd/mm/aaaa')}
-    ${c('fim', 'Fim da temporada', '', entradaDe('fim', val('fim', a?.fim ?? ''), 'date', html`required`), 'dd/mm/aaaa')}
+    ${c('frequencia', 'Frequência', '', (id, aria) => html`<select id="${id}" name="frequencia" required ${aria}>
+      ${Object.entries(NOMES_FREQUENCIA).map(([k, nome]) => html`<option value="${k}" ${freq === k ? html`selected` : ''}>${nome}</option>`)}</select>`)}
+    ${c('inicio', 'Início da temporada', '', entradaDe('inicio', val('inicio', a?.inicio ?? ''), 'date', html`required`))}
+    ${c('fim', 'Fim da temporada', '', entradaDe('fim', val('fim', a?.fim ?? ''), 'date', html`required`))}
     ${p.mercados.length === 0 ? '' : c('mercadoId', 'Mercado de cestas (opcional)', '', selecao('mercadoId', p.mercados, val('mercadoId', a?.mercadoId === null || a === null ? '' : String(a.mercadoId)), 'Qualquer um'))}
     <button type="submit" class="botao">${a === null ? 'Assinar' : 'Salvar alterações'}</button>
   </form>`;
@@ -135,8 +133,8 @@ function blocoDaAssinatura(p: PaginaAssinaturas, a: PaginaAssinaturas['itens'][n
       <form method="post" action="/assinaturas/${a.id}/pausas/${x.id}/remover" class="em-linha">${campoCsrf(csrf)}<button type="submit" class="botao secundario">Remover pausa</button></form></li>`)}</ul>`}
     <details ${falha.form === prefixoPausa ? html`open` : ''}><summary>Pausar (férias, viagem)</summary>
     <form method="post" action="/assinaturas/${a.id}/pausas" class="formulario" id="form-${prefixoPausa}">${campoCsrf(csrf)}
-      ${campo({ prefixo: prefixoPausa, nome: 'inicio', rotulo: 'De', falha, valor: '', controle: entradaDe('inicio', v === null ? '' : texto(v.inicio), 'date', html`required`), ajuda: 'dd/mm/aaaa' })}
-      ${campo({ prefixo: prefixoPausa, nome: 'fim', rotulo: 'Até', falha, valor: '', controle: entradaDe('fim', v === null ? '' : texto(v.fim), 'date', html`required`), ajuda: 'dd/mm/aaaa' })}
+      ${campo({ prefixo: prefixoPausa, nome: 'inicio', rotulo: 'De', falha, valor: '', controle: entradaDe('inicio', v === null ? '' : texto(v.inicio), 'date', html`required`) })}
+      ${campo({ prefixo: prefixoPausa, nome: 'fim', rotulo: 'Até', falha, valor: '', controle: entradaDe('fim', v === null ? '' : texto(v.fim), 'date', html`required`) })}
       <p class="nota">Os ciclos cujo período de pedidos começa nesses dias ficam sem cesta.</p>
       <button type="submit" class="botao">Pausar</button>
     </form></details>
