@@ -208,7 +208,7 @@ export function paginaTodas(p: PaginaTodas, csrf: string | null, falha: FalhaNaP
     <button type="submit" class="botao secundario">Ver</button></form>
   ${p.ciclo === null ? '' : p.faltas.length === 0 ? html`<p>No ciclo ${p.ciclo.nome}, nenhuma assinatura ficou sem a cesta.</p>` : html`<p>No ciclo ${p.ciclo.nome}:</p><ul>${p.faltas.map((f) => html`<li><strong>${f.consumidor}</strong>: ${f.quantidade} × ${f.cesta} em ${nomePonto(f.pontoEntregaId)} — ${f.motivo}</li>`)}</ul>`}
   </section>
-  <section aria-labelledby="titulo-todas"><h2 id="titulo-todas">Todas as assinaturas</h2>
+  <section aria-labelledby="titulo-todas"><h2 id="titulo-todas">Cada assinatura</h2>
   ${p.assinaturas.length === 0 ? html`<p>Nenhuma assinatura.</p>` : html`<div class="tabela-rolavel" role="region" aria-label="Lista das assinaturas" tabindex="0"><table class="tabela-cartoes">
     <thead><tr><th scope="col">Consumidor</th><th scope="col">Cesta</th><th scope="col" class="num">Quantidade</th><th scope="col">Ponto</th><th scope="col">Frequência</th><th scope="col">Temporada</th><th scope="col">Situação</th></tr></thead>
     <tbody>${p.assinaturas.map((a) => html`<tr><th scope="row"><a href="/assinaturas?usuarioid=${a.usuarioid}">${a.consumidor}</a></th><td data-rotulo="Cesta">${a.cesta}${a.mercado === null ? '' : html`<br><span class="nota">${a.mercado}</span>`}</td>
