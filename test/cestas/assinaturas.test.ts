@@ -165,7 +165,7 @@ describe('assinaturas pela face Cestas', () => {
     assert.match(ruim.texto, new RegExp(`id="c${a.id}-${cicloid}-quantidade-erro">Deve ser um número inteiro`));
   });
 
-  test('uma pausa sobre três ciclos deixa os três sem cesta; removida, eles voltam', async () => {
+  test('uma pausa sobre três ciclos deixa os três sem cesta e o quarto vem; sobreposta é 409, invertida 400; removida, sai da assinatura', async () => {
     relogio.definir('2026-03-02T15:00:00Z');
     const { cestaId, cicloid, cicloCestaId: cc0 } = await cicloCom(5, 0);
     const outra = await entrarComo(amb, ['consumidor'], 'Outra');
