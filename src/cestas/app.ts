@@ -36,6 +36,7 @@ import { rotasPix } from './rotas/pix.ts';
 import { rotasInformacoes } from './rotas/informacoes.ts';
 import { rotasOfertas } from './rotas/ofertas.ts';
 import { rotasPedidos } from './rotas/pedidos.ts';
+import { rotasAssinaturas } from './rotas/assinaturas.ts';
 import { rotasRelatorios } from './rotas/relatorios.ts';
 import { registrarRecurso } from './rotas/registros.ts';
 import { rotasLogin } from './rotas/login.ts';
@@ -219,6 +220,7 @@ export async function criarAppCestas(dep: DependenciasCestas): Promise<FastifyIn
   rotasOfertas(app, ctx);
   rotasComposicao(app, ctx);
   rotasPedidos(app, ctx);
+  rotasAssinaturas(app, ctx);
   rotasFinanceiro(app, ctx);
   rotasPix(app, ctx);
   rotasRelatorios(app, ctx);

@@ -448,6 +448,10 @@ export const Painel = Type.Object({
   })])),
   saldo: Nulo(Type.Object({ saldo: Type.Number({ description: 'Créditos menos débitos, em reais' }), movimentacoes: Type.Integer() })),
   atalhos: Type.Array(Type.Object({ href: Type.String(), rotulo: Type.String() })),
+  suaCesta: Type.Array(Type.Object({
+    assinaturaId: Id, cicloid: Id, ciclo: Type.String(), cesta: Type.String(), quantidade: Type.Integer(), pontoEntrega: Type.String(),
+    situacao: Type.Union([Type.Literal('gerado'), Type.Literal('pulado'), Type.Literal('pausado'), Type.Literal('faltou'), Type.Null()]), motivo: Nulo(Type.String()),
+  }), { description: 'As assinaturas da pessoa nos ciclos com pedidos abertos: o que vem (ou não) e onde' }),
 });
 
 const Identidade = Type.Object({ sub: Type.String(), email: Type.String(), name: Type.String(), picture: Type.Optional(Type.String()) });
@@ -468,3 +472,57 @@ export const Relatorios = Type.Object({
   deVariosCiclos: Type.Array(LinkDeRelatorio),
 });
 export const PaginaMovimentacao = Livre('As escolhas do formulário: pessoas, tipos, ciclos e saldos');
+
+// ---------------------------------------------------------------------------------------------
+// Subscriptions (assinaturas)
+
+export const ParamsAssinaturaCiclo = Type.Object({ id: Type.Integer({ minimum: 1, maximum: MAIOR_ID }), cicloId: Type.Integer({ minimum: 1, maximum: MAIOR_ID }) });
+export const ParamsAssinaturaPausa = Type.Object({ id: Type.Integer({ minimum: 1, maximum: MAIOR_ID }), pausaId: Type.Integer({ minimum: 1, maximum: MAIOR_ID }) });
+const Frequencia = Type.Union([Type.Literal('cada_ciclo'), Type.Literal('ciclo_sim_ciclo_nao')], { description: 'cada_ciclo ou ciclo_sim_ciclo_nao' });
+const SituacaoNoCiclo = Type.Union([Type.Literal('gerado'), Type.Literal('pulado'), Type.Literal('pausado'), Type.Literal('faltou')]);
+const PausaJson = Type.Object({ id: Id, inicio: Data, fim: Data });
+const CamposDaAssinatura = {
+  id: Id, usuarioid: Id, cestaId: Id, quantidade: Type.Integer({ minimum: 1, description: 'Cestas por ciclo' }), pontoEntregaId: Id, frequencia: Frequencia,
+  inicio: Data, fim: Data, mercadoId: Nulo(Id), ativa: Type.Boolean(), createdAt: Instante, pausas: Type.Array(PausaJson),
+};
+export const AssinaturaJson = Type.Object(CamposDaAssinatura);
+export const SituacaoDoCicloJson = Type.Object({
+  assinaturaId: Id, cicloid: Id, situacao: SituacaoNoCiclo, quantidade: Type.Integer(), pontoEntregaId: Id, pedidoId: Nulo(Id), motivo: Nulo(Type.String()),
+});
+const ProximoCicloJson = Type.Object({
+  cicloid: Id, nome: Type.String(), dataPedidoInicio: Data, dataRetiradaInicio: Data,
+  situacao: Nulo(SituacaoNoCiclo), quantidade: Type.Integer(), pontoEntregaId: Id, pedidoId: Nulo(Id), motivo: Nulo(Type.String()),
+  vem: Type.Boolean({ description: 'A cesta vem neste ciclo (gerada, ou ainda a gerar sem pausa)' }),
+  janelaAberta: Type.Boolean({ description: 'Dentro do período de pedidos: a pessoa ainda pode pular ou mudar este ciclo' }),
+});
+const Escolha = Type.Object({ id: Id, nome: Type.String() });
+export const PaginaAssinaturas = Type.Object({
+  consumidor: Escolha,
+  itens: Type.Array(Type.Object({
+    ...CamposDaAssinatura, cesta: Type.String(), pontoEntrega: Type.String(), mercado: Nulo(Type.String()), proximosCiclos: Type.Array(ProximoCicloJson),
+  })),
+  cestas: Type.Array(Type.Object({ id: Id, nome: Type.String(), limiteAssinaturas: Nulo(Type.Integer()) })),
+  pontosEntrega: Type.Array(Escolha),
+  mercados: Type.Array(Escolha, { description: 'Mercados de cestas ativos' }),
+});
+export const TodasAsAssinaturas = Type.Object({
+  itens: Type.Array(Type.Object({ ...CamposDaAssinatura, consumidor: Type.String(), cesta: Type.String(), pontoEntrega: Type.String(), mercado: Nulo(Type.String()) })),
+  porCesta: Type.Array(Type.Object({ cestaId: Id, nome: Type.String(), assinaturas: Type.Integer(), cestas: Type.Integer({ description: 'Cestas por ciclo' }), limite: Nulo(Type.Integer()) })),
+  porPonto: Type.Array(Type.Object({ pontoEntregaId: Id, nome: Type.String(), assinaturas: Type.Integer(), cestas: Type.Integer() })),
+  ciclo: Nulo(Escolha),
+  faltas: Type.Array(Type.Object({ assinaturaId: Id, usuarioid: Id, consumidor: Type.String(), cesta: Type.String(), quantidade: Type.Integer(), pontoEntregaId: Id, motivo: Type.String() }), { description: 'No ciclo pedido (?cicloId=): quem ficou sem a cesta e por quê' }),
+});
+export const LimiteJson = Type.Object({ cestaId: Id, nome: Type.String(), limiteAssinaturas: Nulo(Type.Integer()) });
+export const CorpoAssinatura = Corpo(
+  {
+    id: NoFio.inteiro('A assinatura a alterar (sem id: uma nova)'), usuarioid: NoFio.inteiro('O consumidor (só admins assinam por outra pessoa)'),
+    cestaId: NoFio.inteiro('O tipo de cesta'), quantidade: NoFio.inteiro('Cestas por ciclo'), pontoEntregaId: NoFio.inteiro('Onde retirar'),
+    frequencia: NoFio.texto('cada_ciclo ou ciclo_sim_ciclo_nao'), inicio: NoFio.texto('Início da temporada (AAAA-MM-DD ou dd/mm/aaaa)'),
+    fim: NoFio.texto('Fim da temporada (AAAA-MM-DD ou dd/mm/aaaa)'), mercadoId: NoFio.inteiro('Um mercado de cestas (opcional)'),
+    ativa: NoFio.booleano('false encerra a assinatura'),
+  },
+  'Uma assinatura: nova (sem id) ou alterada',
+);
+export const CorpoPausa = Corpo({ inicio: NoFio.texto('Início da pausa (AAAA-MM-DD ou dd/mm/aaaa)'), fim: NoFio.texto('Fim da pausa') }, 'Um período sem cestas');
+export const CorpoNoCiclo = Corpo({ quantidade: NoFio.inteiro('Cestas neste ciclo'), pontoEntregaId: NoFio.inteiro('Onde retirar neste ciclo') }, 'Só neste ciclo');
+export const CorpoLimite = Corpo({ cestaId: NoFio.inteiro('O tipo de cesta'), limiteAssinaturas: NoFio.inteiro('Máximo de assinaturas ativas (vazio: sem limite)') }, 'O limite de assinaturas de uma cesta');

@@ -21,6 +21,7 @@ export const ACOES = [
   'ofertasLer', 'ofertasEscrever', 'composicaoLer', 'composicaoEscrever', 'pedidosLer', 'pedidosEscrever',
   'financeiroLer', 'financeiroEscrever', 'relatoriosFornecedores', 'relatoriosConsumidores', 'documentoEntrega',
   'loginLiberar', 'cicloReabrir', 'mensagensLer', 'mensagensEnviar',
+  'assinaturasTodas',
 ] as const;
 export type Acao = (typeof ACOES)[number];
 
@@ -57,6 +58,8 @@ const REGRAS: Readonly<Record<Acao, Regra>> = {
   mensagensLer: ['master', 'admin'],
   // A message to everyone in a cycle, or a resend: the coordination speaks for the community.
   mensagensEnviar: ['master', 'admin'],
+  // Every subscription with its consumer, and the totals the coordination plans with (read only).
+  assinaturasTodas: ['master', 'admin', 'info'],
 };
 
 /** Whether the actor may perform the action; inactive or unregistered users may do nothing here. */

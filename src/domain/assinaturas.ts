@@ -707,3 +707,40 @@ export async function alterarNoCiclo(banco: Banco, ator: Ator, assinaturaId: num
     return depois;
   });
 }
+
+// ---------------------------------------------------------------------------------------------
+// What the subscription pages offer
+
+/** The choices of a subscription form: active basket types (with their cap), active points and active cesta markets, by name. */
+export async function escolhasDaAssinatura(db: Db): Promise<{
+  cestas: Array<{ id: number; nome: string; limiteAssinaturas: number | null }>;
+  pontosEntrega: Array<{ id: number; nome: string }>;
+  mercados: Array<{ id: number; nome: string }>;
+}> {
+  const [cestas, pontosEntrega, mercados] = await Promise.all([
+    db.selectFrom('cesta').select(['id', 'nome', 'limiteAssinaturas']).where('ativo', '=', true).orderBy('nome').execute(),
+    db.selectFrom('pontoentrega').select(['id', 'nome']).where('ativo', '=', true).orderBy('nome').execute(),
+    db.selectFrom('mercado').select(['id', 'nome']).where('ativo', '=', true).where('tipo', '=', 'cesta').orderBy('nome').execute(),
+  ]);
+  return { cestas, pontosEntrega, mercados };
+}
+
+/** Of the given cycles, those whose order window is open today (active, not closed): where a subscriber may still skip or change. */
+export async function ciclosComPedidoAberto(db: Db, cicloids: readonly number[], hoje: string): Promise<Set<number>> {
+  if (cicloids.length === 0) return new Set();
+  const linhas = await db.selectFrom('ciclo').select('id').where('id', 'in', [...new Set(cicloids)]).where('ativo', '=', true).where('fechadoEm', 'is', null)
+    .where('dataPedidoInicio', '<=', hoje).where('dataPedidoFim', '>=', hoje).execute();
+  return new Set(linhas.map((l) => l.id));
+}
+
+/** Sets a basket type's cap on active subscriptions (null: no cap). Active subscriptions above a lowered cap stay; new ones wait. Audited. */
+export async function definirLimiteDeAssinaturas(banco: Banco, ator: Ator, cestaId: number, limite: number | null, opcoes: { agora: Date }): Promise<{ cestaId: number; nome: string; limiteAssinaturas: number | null }> {
+  if (limite !== null && (!Number.isInteger(limite) || limite < 0)) recusarInvalidos({ limiteAssinaturas: 'O limite deve ser um número inteiro de assinaturas (0 ou mais), ou vazio para não limitar' });
+  return emTransacao(banco, async (trx) => {
+    const antes = await trx.selectFrom('cesta').select(['id', 'nome', 'limiteAssinaturas']).where('id', '=', cestaId).executeTakeFirst();
+    if (antes === undefined) throw new NaoEncontrado('CESTA_NAO_ENCONTRADA', 'Cesta não encontrada');
+    await trx.updateTable('cesta').set({ limiteAssinaturas: limite, updatedAt: opcoes.agora.toISOString() }).where('id', '=', cestaId).execute();
+    await auditar(trx, ator, opcoes.agora, { acao: 'limite de assinaturas', entidade: 'cesta', entidadeId: cestaId, antes, depois: { ...antes, limiteAssinaturas: limite } });
+    return { cestaId, nome: antes.nome, limiteAssinaturas: limite };
+  });
+}

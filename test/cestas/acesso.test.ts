@@ -138,6 +138,15 @@ export const MATRIZ: Readonly<Record<string, Linha>> = {
   // The API's documentation, outside production only.
   'GET /docs': PUBLICO,
   'GET /docs/openapi.json': PUBLICO,
+  // Subscriptions: one's own (admins act for anyone, naming them); the list of all, the coordination.
+  'GET /assinaturas': PEDIDO_LER,
+  'POST /assinaturas': PEDIDO_ESCREVER,
+  'POST /assinaturas/:id/pausas': PEDIDO_ESCREVER,
+  'POST /assinaturas/:id/pausas/:pausaId/remover': PEDIDO_ESCREVER,
+  'POST /assinaturas/:id/pular/:cicloId': PEDIDO_ESCREVER,
+  'POST /assinaturas/:id/ciclo/:cicloId': PEDIDO_ESCREVER,
+  'GET /assinaturas/todas': LEITURA,
+  'POST /assinaturas/limite': ESCRITA,
 };
 
 const TABELAS_VIGIADAS = [
@@ -204,7 +213,21 @@ describe('matriz de acesso da face Cestas', () => {
       proposta: null, usuarioid: null, candidatos: null, cicloid: null, importadoPor: null, createdAt: iso, updatedAt: iso,
     }).returning('id').executeTakeFirstOrThrow();
     ids.set('extratos', linha.id);
+    // The consumer role's own subscription of the composed cycle's basket (its order window is long past).
+    const assinatura = await amb.banco.insertInto('assinatura').values({
+      usuarioid: pessoas.get('consumidor')?.id ?? 0, cestaId: cesta.id, quantidade: 1, pontoEntregaId: ponto.id, frequencia: 'cada_ciclo',
+      inicio: '2026-01-01', fim: '2026-12-31', mercadoId: null, ativa: true, createdAt: iso, updatedAt: iso,
+    }).returning('id').executeTakeFirstOrThrow();
+    ids.set('assinatura', assinatura.id);
+    ids.set('cicloDaAssinatura', ciclo.id);
   });
+
+  /** A pause of the matrix subscription (an allowed removal takes it away). */
+  async function pausaNova(): Promise<number> {
+    const iso = new Date().toISOString();
+    await amb.banco.deleteFrom('assinaturapausa').where('assinaturaId', '=', ids.get('assinatura') ?? 0).execute();
+    return (await amb.banco.insertInto('assinaturapausa').values({ assinaturaId: ids.get('assinatura') ?? 0, inicio: '2027-01-01', fim: '2027-01-10', createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow()).id;
+  }
 
   /** A lot of one kilo in the matrix cycle (a delete cell takes its own). */
   async function loteNovo(): Promise<number> {
@@ -255,6 +278,10 @@ describe('matriz de acesso da face Cestas', () => {
     if (modelo === '/mensagens/:id/reenviar') return `/mensagens/${await mensagemEnviada()}/reenviar`;
     if (modelo.includes(':mercadoId')) return modelo.replace(':id', String(ids.get('ciclo'))).replace(':mercadoId', String(ids.get('mercadoDireta')));
     if (modelo.includes(':loteId')) return modelo.replace(':id', String(ids.get('ciclo'))).replace(':loteId', String(modelo.endsWith('/apagar') ? await loteNovo() : ids.get('lote')));
+    if (modelo === '/assinaturas' && rota.startsWith('GET')) return `/assinaturas?usuarioid=${papel === 'consumidor' ? pessoas.get(papel)?.id : ids.get('consumidorAlheio')}`;
+    if (modelo.startsWith('/assinaturas/:id')) {
+      return modelo.replace(':id', String(ids.get('assinatura'))).replace(':cicloId', String(ids.get('cicloDaAssinatura'))).replace(':pausaId', String(modelo.includes(':pausaId') ? await pausaNova() : 0));
+    }
     if (!modelo.includes(':id')) return modelo;
     const prefixo = modelo.split('/')[1] ?? '';
     const proprio = pessoas.get(papel)?.id;

@@ -47,7 +47,7 @@ describe('painel por perfil', () => {
   test('admin vê os atalhos que a tabela de acesso permite; info vê os de leitura, sem auditoria', async () => {
     const admin = await entrarComo(amb, ['admin']);
     const a = (await admin.nav.getJson(`${amb.url}/`)).json<Painel>().data;
-    assert.deepEqual(a.atalhos.map((x) => x.href), ['/ciclo-index', '/produto-index', '/cesta-index', '/categoria-index', '/pontoentrega-index', '/usuario-index', '/auditoria', '/mensagens', '/movimentacao', '/cobrancas', '/extratos']);
+    assert.deepEqual(a.atalhos.map((x) => x.href), ['/ciclo-index', '/produto-index', '/cesta-index', '/categoria-index', '/pontoentrega-index', '/usuario-index', '/auditoria', '/mensagens', '/movimentacao', '/cobrancas', '/extratos', '/assinaturas/todas']);
     const info = await entrarComo(amb, ['info']);
     const i = (await info.nav.getJson(`${amb.url}/`)).json<Painel>().data;
     assert.ok(!i.atalhos.some((x) => x.href === '/auditoria'));

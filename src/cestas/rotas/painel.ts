@@ -1,6 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppTipada } from '../../http/app-tipada.ts';
-import { ehGestor, proximasAcoes } from '../../domain/acesso.ts';
+import { ehConsumidor, ehGestor, proximasAcoes } from '../../domain/acesso.ts';
+import { assinaturasDe } from '../../domain/assinaturas.ts';
+import { comJanelas } from './assinaturas.ts';
+import { cartaoDaAssinatura } from '../views/assinaturas.ts';
 import { andamentoDaPessoa, pendenciasDosCiclos, type Andamento, type Pendencias } from '../../domain/andamento.ts';
 import { ciclosDoPainel } from '../../domain/ciclos.ts';
 import { saldoDe } from '../../domain/financeiro.ts';
@@ -20,16 +23,20 @@ export async function mostrarPainel(ctx: ContextoCestas, req: FastifyRequest, re
   const ids = doPainel.map((c) => c.id);
   // The coordination's pending list matters while a cycle is under way.
   const emAndamento = doPainel.filter((c) => c.fase !== 'planejado' && c.fase !== 'encerrado').map((c) => c.id);
-  const [saldo, andamento, pendencias] = await Promise.all([
+  const [saldo, andamento, pendencias, assinaturas] = await Promise.all([
     ator.usuarioid === null ? null : saldoDe(ctx.banco, ator.usuarioid),
     ator.usuarioid === null ? new Map<number, Andamento>() : andamentoDaPessoa(ctx.banco, { usuarioid: ator.usuarioid, perfil: ator.perfil }, ids),
     ehGestor(ator) ? pendenciasDosCiclos(ctx.banco, emAndamento) : new Map<number, Pendencias>(),
+    ator.usuarioid === null || !ehConsumidor(ator) ? [] : assinaturasDe(ctx.banco, ator.usuarioid, hoje).then((l) => comJanelas(ctx, l, hoje)),
   ]);
+  // A subscriber's card: each subscription in each cycle whose order window is open now.
+  const suaCesta = assinaturas.flatMap((a) => a.proximosCiclos.filter((c) => c.janelaAberta).map((c) => ({ assinatura: a, ciclo: c })));
   const ciclos = doPainel.map((c) => ({ ...c, acoes: proximasAcoes(ator, c), andamento: andamento.get(c.id) ?? null, pendencias: pendencias.get(c.id) ?? null }));
   return responder(req, reply, {
     titulo: 'Painel',
-    dados: { usuario: { id: ator.usuarioid, nome: ator.nome, email: ator.email, perfil: ator.perfil }, hoje, ciclos, saldo: saldo === null ? null : saldoJson(saldo), atalhos: atalhosDoAtor(ator) },
-    corpo: () => paginaPainel(ator, ciclos, saldo),
+    dados: { usuario: { id: ator.usuarioid, nome: ator.nome, email: ator.email, perfil: ator.perfil }, hoje, ciclos, saldo: saldo === null ? null : saldoJson(saldo), atalhos: atalhosDoAtor(ator),
+      suaCesta: suaCesta.map(({ assinatura: a, ciclo: c }) => ({ assinaturaId: a.id, cicloid: c.cicloid, ciclo: c.nome, cesta: a.cesta, quantidade: c.quantidade, pontoEntrega: a.pontoEntrega, situacao: c.situacao, motivo: c.motivo })) },
+    corpo: () => paginaPainel(ator, ciclos, saldo, cartaoDaAssinatura(suaCesta, req.sessao?.csrf ?? null)),
   });
 }
 

@@ -105,6 +105,7 @@ const ATALHOS: ReadonlyArray<readonly [Acao, string, string]> = [
   ['financeiroEscrever', '/movimentacao', 'Pagamentos'],
   ['financeiroEscrever', '/cobrancas', 'Quem deve o quê'],
   ['financeiroEscrever', '/extratos', 'Extratos do banco'],
+  ['assinaturasTodas', '/assinaturas/todas', 'Assinaturas'],
 ];
 
 export function atalhosDoAtor(ator: Ator): Array<{ href: string; rotulo: string }> {
@@ -125,7 +126,7 @@ export function linkDaAcao(acao: AcaoDoCiclo, cicloid: number): string {
   }
 }
 
-export function paginaPainel(ator: Ator, ciclos: readonly CicloDoPainel[], saldo: Saldo | null): Html {
+export function paginaPainel(ator: Ator, ciclos: readonly CicloDoPainel[], saldo: Saldo | null, suaCesta: Html = html``): Html {
   const perfis = ator.perfil.map((p) => NOMES_PERFIS[p]).join(', ');
   const atalhos = atalhosDoAtor(ator);
   const centavos = saldo === null ? 0 : saldo.saldoCentavos;
@@ -137,6 +138,7 @@ export function paginaPainel(ator: Ator, ciclos: readonly CicloDoPainel[], saldo
   ${atalhos.length === 0
     ? ''
     : html`<nav aria-label="Administração"><ul class="atalhos">${atalhos.map((a) => html`<li><a class="botao secundario" href="${a.href}">${a.rotulo}</a></li>`)}</ul></nav>`}
+  ${suaCesta}
   <section aria-labelledby="titulo-ciclos">
     <h2 id="titulo-ciclos">Ciclos</h2>
     ${ciclos.length === 0

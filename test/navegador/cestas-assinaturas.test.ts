@@ -1,0 +1,82 @@
+/**
+ * Subscriptions in chromium: a subscriber on a 360 px phone sees on the dashboard that the basket
+ * comes in this cycle, skips it there, and finds the cycle "pulado" on /assinaturas; the
+ * coordination's list with the totals. Screenshots at 360 and 1280 px.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { conferirPagina, semChromium, semErrosNoConsole } from '../helpers/chromium.ts';
+import { criarCesta, criarCiclo, criarPonto } from '../helpers/fabricas.ts';
+import { NO_PEDIDO, entrarComoNovo, lido, montarPalco, type Palco, type Sessao } from './cestas-apoio.ts';
+
+const pular = semChromium();
+
+describe('assinaturas no navegador', { skip: pular }, () => {
+  let palco: Palco;
+  const sessoes: Sessao[] = [];
+  let cestaId = 0;
+  let cicloid = 0;
+  let ponto = 0;
+
+  before(async () => {
+    palco = await montarPalco(NO_PEDIDO);
+    cestaId = (await criarCesta(palco.amb.banco, { nome: 'Cesta da Horta' })).id;
+    cicloid = (await criarCiclo(palco.amb.banco, { nome: 'Ciclo de março', cestas: [{ cestaId, quantidadeCestas: 10 }], compor: true })).id;
+    ponto = (await criarPonto(palco.amb.banco, 'Escola Municipal')).id;
+  });
+  after(async () => {
+    for (const s of sessoes) await s.ctx.fechar();
+    await palco.fechar();
+  });
+
+  test('no telefone: assina, vê no painel que a cesta vem, pula pelo painel e vê "pulado" em /assinaturas', async () => {
+    const s = await entrarComoNovo(palco, ['consumidor'], 'Rosa Maria', { largura: 360 });
+    sessoes.push(s);
+    const { pagina } = s;
+    const url = palco.amb.url;
+    await pagina.goto(`${url}/assinaturas`);
+    await pagina.getByLabel('Cesta', { exact: true }).selectOption(String(cestaId));
+    await pagina.getByLabel('Quantas cestas por ciclo').fill('2');
+    await pagina.getByLabel('Onde vai retirar').selectOption(String(ponto));
+    await pagina.getByLabel('Início da temporada').fill('2026-03-01');
+    await pagina.getByLabel('Fim da temporada').fill('2026-06-30');
+    await pagina.getByRole('button', { name: 'Assinar' }).click();
+    await pagina.waitForURL(`${url}/assinaturas`);
+    assert.match(lido(await pagina.getByRole('status').first().innerText()), /Assinatura criada/);
+
+    await pagina.goto(`${url}/`);
+    const cartao = pagina.locator('section.sua-cesta li.cartao');
+    assert.equal(lido(await cartao.locator('p').first().innerText()), 'Sua cesta vem neste ciclo: Cesta da Horta × 2 em Escola Municipal. Pular?');
+    const caixa = await cartao.getByRole('button', { name: 'Pular este ciclo' }).boundingBox();
+    assert.ok(caixa !== null && caixa.x >= 0 && caixa.x + caixa.width <= 360, 'o botão de pular cabe na tela');
+    await conferirPagina(pagina, s.ctx, 'assinaturas-painel');
+    await cartao.getByRole('button', { name: 'Pular este ciclo' }).click();
+    await pagina.waitForURL(`${url}/`);
+    assert.match(lido(await pagina.getByRole('status').first().innerText()), /a cesta não vem no ciclo Ciclo de março/);
+    assert.match(lido(await pagina.locator('section.sua-cesta').innerText()), /Você pulou a Cesta da Horta no ciclo Ciclo de março/);
+    await conferirPagina(pagina, s.ctx, 'assinaturas-painel-pulado');
+
+    await pagina.getByRole('link', { name: 'Ver suas assinaturas' }).click();
+    await pagina.waitForURL(`${url}/assinaturas`);
+    const ciclo = pagina.locator(`li[data-ciclo="${cicloid}"]`);
+    assert.match(lido(await ciclo.innerText()), /Ciclo de março .*pulado/);
+    await conferirPagina(pagina, s.ctx, 'assinaturas-consumidor');
+    semErrosNoConsole(s.ctx);
+  });
+
+  test('a coordenação vê todas as assinaturas com os totais por cesta e por ponto', async () => {
+    const s = await entrarComoNovo(palco, ['admin'], 'Coordenação', { largura: 1280 });
+    sessoes.push(s);
+    const { pagina } = s;
+    await pagina.goto(`${palco.amb.url}/`);
+    await pagina.getByRole('link', { name: 'Assinaturas' }).first().click();
+    await pagina.waitForURL(`${palco.amb.url}/assinaturas/todas`);
+    const porCesta = pagina.getByRole('region', { name: 'Assinaturas por cesta' });
+    assert.match(lido(await porCesta.locator('tbody tr').first().innerText()), /Cesta da Horta 1 2 sem limite/);
+    const porPonto = pagina.getByRole('region', { name: 'Assinaturas por ponto' });
+    assert.match(lido(await porPonto.locator('tbody tr').first().innerText()), /Escola Municipal 1 2/);
+    assert.match(lido(await pagina.getByRole('region', { name: 'Lista das assinaturas' }).innerText()), /Rosa Maria Cesta da Horta 2 Escola Municipal A cada ciclo 01\/03\/2026 a 30\/06\/2026 ativa/);
+    await conferirPagina(pagina, s.ctx, 'assinaturas-todas');
+    semErrosNoConsole(s.ctx);
+  });
+});
