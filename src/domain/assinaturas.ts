@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import { emTransacao, ehPostgres, travar, type Banco, type Db } from '../db/banco.ts';
 import type { DB, Frequencia, SituacaoNoCiclo } from '../db/tipos.ts';
-import { ehConsumidor, ehGestor, exigirAgirPor, type Ator } from './acesso.ts';
+import { autorizar, ehConsumidor, ehGestor, exigirAgirPor, type Ator } from './acesso.ts';
 import { auditar } from './auditoria.ts';
 import type { Avisos } from './avisos.ts';
 import { cicloDasJanelas, exigirJanela, janelaAberta } from './ciclos.ts';
@@ -705,5 +705,54 @@ export async function alterarNoCiclo(banco: Banco, ator: Ator, assinaturaId: num
     if (depois === null) throw new Error('situação gravada e não lida');
     await auditar(trx, ator, opcoes.agora, { acao: `alterar no ciclo${foraDaJanela ? ' (fora da janela)' : ''}`, entidade: 'assinatura', entidadeId: assinaturaId, antes: linha ?? null, depois });
     return depois;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// A season paid in advance
+
+/** The most one payment may record (R$ 1.000.000,00): a typo of a few zeros is refused. */
+export const MAIOR_PAGAMENTO_CENTAVOS = 100_000_000;
+
+export interface PagamentoDaTemporada {
+  readonly movimentacaoId: number;
+  readonly assinaturaId: number;
+  readonly usuarioid: number;
+  readonly valorCentavos: number;
+  readonly data: string;
+  readonly descricao: string;
+}
+
+/**
+ * The coordination records a season paid in advance for a subscription: a credit movement
+ * ("Pagamento recebido") for the subscriber, naming the subscription in its description and key.
+ * Nothing else changes: each cycle's closing debits the subscription's orders like any confirmed
+ * order (fecharCiclo), so the credit is drawn down cycle by cycle, to the centavo, and /saldo shows
+ * what is left. Admins only; audited.
+ */
+export async function registrarPagamentoDaTemporada(
+  banco: Banco, ator: Ator, assinaturaId: number, valorCentavos: number, opcoes: { agora: Date; hoje: string; descricao?: string | null },
+): Promise<PagamentoDaTemporada> {
+  autorizar(ator, 'financeiroEscrever');
+  if (!Number.isInteger(valorCentavos) || valorCentavos < 1 || valorCentavos > MAIOR_PAGAMENTO_CENTAVOS) {
+    recusarInvalidos({ valor: 'Informe o valor pago, maior que zero (até R$ 1.000.000,00)' });
+  }
+  return emTransacao(banco, async (trx) => {
+    const a = await assinaturaDoAtor(trx, ator, assinaturaId);
+    const info = await trx.selectFrom('cesta').select('nome').where('id', '=', a.cestaId).executeTakeFirstOrThrow();
+    const tipo = await trx.selectFrom('tipomovimentacao').select('id').where('nome', '=', 'Pagamento recebido').executeTakeFirst();
+    if (tipo === undefined) throw new Error('tipo de movimentação "Pagamento recebido" não semeado');
+    const [ai, mi, di] = a.inicio.split('-');
+    const [af, mf, df] = a.fim.split('-');
+    const extra = opcoes.descricao?.trim() ?? '';
+    const descricao = `Pagamento antecipado da temporada da assinatura ${a.id} (${info.nome}, ${di}/${mi}/${ai} a ${df}/${mf}/${af})${extra === '' ? '' : `: ${extra}`}`;
+    const iso = opcoes.agora.toISOString();
+    const linha = await trx.insertInto('movimentacao').values({
+      usuarioid: a.usuarioid, tipoMovimentacaoId: tipo.id, sentido: 'credito', valorCentavos, data: opcoes.hoje, descricao, arquivo: null, cicloid: null,
+      chave: `assinatura:${a.id}:pagamento:${iso}`, criadoPor: ator.usuarioid, createdAt: iso, updatedAt: iso,
+    }).returning('id').executeTakeFirstOrThrow();
+    const pagamento: PagamentoDaTemporada = { movimentacaoId: linha.id, assinaturaId: a.id, usuarioid: a.usuarioid, valorCentavos, data: opcoes.hoje, descricao };
+    await auditar(trx, ator, opcoes.agora, { acao: 'registrar pagamento da temporada', entidade: 'assinatura', entidadeId: a.id, depois: pagamento });
+    return pagamento;
   });
 }
