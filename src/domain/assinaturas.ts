@@ -149,9 +149,13 @@ export function regrasDaAssinatura(e: Omit<EntradaAssinatura, 'id' | 'usuarioid'
 // ---------------------------------------------------------------------------------------------
 // Reads
 
-async function carregarAssinaturas(db: Db, filtro: { id?: number; usuarioid?: number }): Promise<Assinatura[]> {
+async function carregarAssinaturas(db: Db, filtro: { id?: number; usuarioid?: number; ativasDasCestas?: readonly number[] }): Promise<Assinatura[]> {
   let q = db.selectFrom('assinatura').select(['id', 'usuarioid', 'cestaId', 'quantidade', 'pontoEntregaId', 'frequencia', 'inicio', 'fim', 'mercadoId', 'ativa', 'createdAt']);
   if (filtro.id !== undefined) q = q.where('id', '=', filtro.id);
+  if (filtro.ativasDasCestas !== undefined) {
+    if (filtro.ativasDasCestas.length === 0) return [];
+    q = q.where('ativa', '=', true).where('cestaId', 'in', [...filtro.ativasDasCestas]);
+  }
   if (filtro.usuarioid !== undefined) q = q.where('usuarioid', '=', filtro.usuarioid);
   const linhas = await q.orderBy('createdAt').orderBy('id').execute();
   if (linhas.length === 0) return [];
@@ -253,6 +257,19 @@ async function comCiclos(db: Db, lista: readonly Assinatura[], hoje: string): Pr
       return { ...a, cesta: n?.cesta ?? '', pontoEntrega: n?.ponto ?? '', mercado: n?.mercado ?? null, proximosCiclos: a.ativa ? proximos : [] };
     })
     .sort((x, y) => Number(y.ativa) - Number(x.ativa));
+}
+
+/**
+ * The people whose subscription basket comes in a cycle: an active subscription that takes the
+ * cycle and is served or still to be served there (not skipped, paused or short). For the
+ * reminder when the cycle's order window opens.
+ */
+export async function assinantesComCestaNoCiclo(db: Db, cicloid: number, hoje: string): Promise<number[]> {
+  const cestas = await db.selectFrom('ciclocesta').select('cestaId').where('cicloid', '=', cicloid).execute();
+  const lista = await carregarAssinaturas(db, { ativasDasCestas: [...new Set(cestas.map((c) => c.cestaId))] });
+  const comProximos = await comCiclos(db, lista, hoje);
+  const vem = comProximos.filter((a) => a.proximosCiclos.some((c) => c.cicloid === cicloid && (c.situacao === null || c.situacao === 'gerado')));
+  return [...new Set(vem.map((a) => a.usuarioid))].sort((x, y) => x - y);
 }
 
 export interface PainelDeAssinaturas {

@@ -139,7 +139,7 @@ const OPERACOES: readonly Operacao[] = [
     pedido: () => ({ query: '{ meusAvisos { recebe cadastro } }' }),
     esperado: todos('permitido'),
     efeito: async (r) => assert.deepEqual(r.corpo.data?.meusAvisos, {
-      recebe: ['oferta_aberta', 'oferta_lembrete', 'pedido_aberto', 'pedido_lembrete', 'entregas', 'retirada'], cadastro: true,
+      recebe: ['oferta_aberta', 'oferta_lembrete', 'pedido_aberto', 'pedido_lembrete', 'entregas', 'retirada', 'assinatura_ciclo'], cadastro: true,
     }),
   },
   {
@@ -149,7 +149,7 @@ const OPERACOES: readonly Operacao[] = [
     efeito: async (r, _a, amb, quem) => {
       assert.deepEqual(r.corpo.data?.definirMeusAvisos, { recebe: ['retirada'] });
       const conta = await amb.banco.selectFrom('appuser as a').innerJoin('usuario as u', 'u.id', 'a.usuarioId').select('u.avisosDesligados').where('a.id', '=', quem.id).executeTakeFirstOrThrow();
-      assert.deepEqual(JSON.parse(conta.avisosDesligados ?? '[]'), ['oferta_aberta', 'oferta_lembrete', 'pedido_aberto', 'pedido_lembrete', 'entregas']);
+      assert.deepEqual(JSON.parse(conta.avisosDesligados ?? '[]'), ['oferta_aberta', 'oferta_lembrete', 'pedido_aberto', 'pedido_lembrete', 'entregas', 'assinatura_ciclo']);
     },
   },
   {
