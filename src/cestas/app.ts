@@ -33,6 +33,7 @@ import { rotasCiclos } from './rotas/ciclos.ts';
 import { rotasComposicao } from './rotas/composicao.ts';
 import { rotasFinanceiro } from './rotas/financeiro.ts';
 import { rotasPix } from './rotas/pix.ts';
+import { rotasPagamentoDeAssinaturas } from './rotas/assinaturas-pagamento.ts';
 import { rotasInformacoes } from './rotas/informacoes.ts';
 import { rotasOfertas } from './rotas/ofertas.ts';
 import { rotasPedidos } from './rotas/pedidos.ts';
@@ -223,6 +224,7 @@ export async function criarAppCestas(dep: DependenciasCestas): Promise<FastifyIn
   rotasAssinaturas(app, ctx);
   rotasFinanceiro(app, ctx);
   rotasPix(app, ctx);
+  rotasPagamentoDeAssinaturas(app, ctx);
   rotasRelatorios(app, ctx);
   rotasAvisos(app, ctx);
   rotasMercadosDoCiclo(app, ctx);

@@ -5,6 +5,7 @@ import { somarDias } from '../domain/tempo.ts';
 import { chaveDeNome } from '../domain/textos.ts';
 import type { Ator } from '../domain/acesso.ts';
 import { linhasOfertadas } from '../domain/alocacao.ts';
+import { pausar, salvarAssinatura } from '../domain/assinaturas.ts';
 import { salvarCiclo } from '../domain/ciclos.ts';
 import { salvarComposicao } from '../domain/composicao.ts';
 import { fecharCiclo } from '../domain/financeiro.ts';
@@ -155,6 +156,29 @@ async function carregarFluxoDemo(banco: Banco, agora: Date, hoje: string): Promi
     }
     if (fase <= -20) await fecharCiclo(banco, ator, cicloid, { ...tempo, taxa });
   }
+  await carregarAssinaturasDemo(banco, ator, { ...tempo, taxa, tz: 'America/Sao_Paulo' }, pessoas, pontos);
+}
+
+/**
+ * Subscribers of the demo's basket types, so a newcomer sees the open cycle filled by
+ * subscriptions: Fabiana every cycle, Gabriel every other cycle (the open one is a "sim"), and
+ * Elias paused over the open cycle. The open order window serves them at once (salvarAssinatura).
+ */
+async function carregarAssinaturasDemo(
+  banco: Banco, ator: Ator, opcoes: { agora: Date; hoje: string; taxa: { percentualCentesimos: number; fixaCentavos: number }; tz: string }, pessoas: Ids, pontos: Ids,
+): Promise<void> {
+  const cestas = new Map((await banco.selectFrom('cesta').select(['id', 'nome']).execute()).map((c) => [c.nome, c.id]));
+  const temporada = { inicio: somarDias(opcoes.hoje, -30), fim: somarDias(opcoes.hoje, 120) };
+  const assinar = (email: string, cesta: string, ponto: string, frequencia: 'cada_ciclo' | 'ciclo_sim_ciclo_nao', quantidade: number, ativa: boolean, id: number | null = null) =>
+    salvarAssinatura(banco, ator, {
+      id, usuarioid: pessoas.get(email) ?? null, cestaId: cestas.get(cesta) ?? 0, quantidade, pontoEntregaId: pontos.get(ponto) ?? 0, frequencia, ...temporada, mercadoId: null, ativa,
+    }, opcoes);
+  await assinar('fabi@exemplo.org', 'Cesta Pequena', 'Sede da Associação', 'cada_ciclo', 1, true);
+  await assinar('gabriel@exemplo.org', 'Cesta Média', 'Escola Estadual Centro', 'ciclo_sim_ciclo_nao', 1, true);
+  // Paused before it is active, so the open cycle finds the pause when it serves the subscription.
+  const elias = await assinar('elias@exemplo.org', 'Cesta Pequena', 'Feira do Produtor', 'cada_ciclo', 1, false);
+  await pausar(banco, ator, elias.id, { inicio: somarDias(opcoes.hoje, -3), fim: somarDias(opcoes.hoje, 3) }, opcoes);
+  await assinar('elias@exemplo.org', 'Cesta Pequena', 'Feira do Produtor', 'cada_ciclo', 1, true, elias.id);
 }
 
 /** True when the database has no users yet (a fresh install). */

@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import { emTransacao, ehPostgres, travar, type Banco, type Db } from '../db/banco.ts';
 import type { DB, Frequencia, SituacaoNoCiclo } from '../db/tipos.ts';
-import { ehConsumidor, ehGestor, exigirAgirPor, type Ator } from './acesso.ts';
+import { autorizar, ehConsumidor, ehGestor, exigirAgirPor, type Ator } from './acesso.ts';
 import { auditar } from './auditoria.ts';
 import type { Avisos } from './avisos.ts';
 import { cicloDasJanelas, exigirJanela, janelaAberta } from './ciclos.ts';
@@ -149,9 +149,13 @@ export function regrasDaAssinatura(e: Omit<EntradaAssinatura, 'id' | 'usuarioid'
 // ---------------------------------------------------------------------------------------------
 // Reads
 
-async function carregarAssinaturas(db: Db, filtro: { id?: number; usuarioid?: number }): Promise<Assinatura[]> {
+async function carregarAssinaturas(db: Db, filtro: { id?: number; usuarioid?: number; ativasDasCestas?: readonly number[] }): Promise<Assinatura[]> {
   let q = db.selectFrom('assinatura').select(['id', 'usuarioid', 'cestaId', 'quantidade', 'pontoEntregaId', 'frequencia', 'inicio', 'fim', 'mercadoId', 'ativa', 'createdAt']);
   if (filtro.id !== undefined) q = q.where('id', '=', filtro.id);
+  if (filtro.ativasDasCestas !== undefined) {
+    if (filtro.ativasDasCestas.length === 0) return [];
+    q = q.where('ativa', '=', true).where('cestaId', 'in', [...filtro.ativasDasCestas]);
+  }
   if (filtro.usuarioid !== undefined) q = q.where('usuarioid', '=', filtro.usuarioid);
   const linhas = await q.orderBy('createdAt').orderBy('id').execute();
   if (linhas.length === 0) return [];
@@ -253,6 +257,19 @@ async function comCiclos(db: Db, lista: readonly Assinatura[], hoje: string): Pr
       return { ...a, cesta: n?.cesta ?? '', pontoEntrega: n?.ponto ?? '', mercado: n?.mercado ?? null, proximosCiclos: a.ativa ? proximos : [] };
     })
     .sort((x, y) => Number(y.ativa) - Number(x.ativa));
+}
+
+/**
+ * The people whose subscription basket comes in a cycle: an active subscription that takes the
+ * cycle and is served or still to be served there (not skipped, paused or short). For the
+ * reminder when the cycle's order window opens.
+ */
+export async function assinantesComCestaNoCiclo(db: Db, cicloid: number, hoje: string): Promise<number[]> {
+  const cestas = await db.selectFrom('ciclocesta').select('cestaId').where('cicloid', '=', cicloid).execute();
+  const lista = await carregarAssinaturas(db, { ativasDasCestas: [...new Set(cestas.map((c) => c.cestaId))] });
+  const comProximos = await comCiclos(db, lista, hoje);
+  const vem = comProximos.filter((a) => a.proximosCiclos.some((c) => c.cicloid === cicloid && (c.situacao === null || c.situacao === 'gerado')));
+  return [...new Set(vem.map((a) => a.usuarioid))].sort((x, y) => x - y);
 }
 
 export interface PainelDeAssinaturas {
@@ -742,5 +759,53 @@ export async function definirLimiteDeAssinaturas(banco: Banco, ator: Ator, cesta
     await trx.updateTable('cesta').set({ limiteAssinaturas: limite, updatedAt: opcoes.agora.toISOString() }).where('id', '=', cestaId).execute();
     await auditar(trx, ator, opcoes.agora, { acao: 'limite de assinaturas', entidade: 'cesta', entidadeId: cestaId, antes, depois: { ...antes, limiteAssinaturas: limite } });
     return { cestaId, nome: antes.nome, limiteAssinaturas: limite };
+  });
+}
+
+// A season paid in advance
+
+/** The most one payment may record (R$ 1.000.000,00): a typo of a few zeros is refused. */
+export const MAIOR_PAGAMENTO_CENTAVOS = 100_000_000;
+
+export interface PagamentoDaTemporada {
+  readonly movimentacaoId: number;
+  readonly assinaturaId: number;
+  readonly usuarioid: number;
+  readonly valorCentavos: number;
+  readonly data: string;
+  readonly descricao: string;
+}
+
+/**
+ * The coordination records a season paid in advance for a subscription: a credit movement
+ * ("Pagamento recebido") for the subscriber, naming the subscription in its description and key.
+ * Nothing else changes: each cycle's closing debits the subscription's orders like any confirmed
+ * order (fecharCiclo), so the credit is drawn down cycle by cycle, to the centavo, and /saldo shows
+ * what is left. Admins only; audited.
+ */
+export async function registrarPagamentoDaTemporada(
+  banco: Banco, ator: Ator, assinaturaId: number, valorCentavos: number, opcoes: { agora: Date; hoje: string; descricao?: string | null },
+): Promise<PagamentoDaTemporada> {
+  autorizar(ator, 'financeiroEscrever');
+  if (!Number.isInteger(valorCentavos) || valorCentavos < 1 || valorCentavos > MAIOR_PAGAMENTO_CENTAVOS) {
+    recusarInvalidos({ valor: 'Informe o valor pago, maior que zero (até R$ 1.000.000,00)' });
+  }
+  return emTransacao(banco, async (trx) => {
+    const a = await assinaturaDoAtor(trx, ator, assinaturaId);
+    const info = await trx.selectFrom('cesta').select('nome').where('id', '=', a.cestaId).executeTakeFirstOrThrow();
+    const tipo = await trx.selectFrom('tipomovimentacao').select('id').where('nome', '=', 'Pagamento recebido').executeTakeFirst();
+    if (tipo === undefined) throw new Error('tipo de movimentação "Pagamento recebido" não semeado');
+    const [ai, mi, di] = a.inicio.split('-');
+    const [af, mf, df] = a.fim.split('-');
+    const extra = opcoes.descricao?.trim() ?? '';
+    const descricao = `Pagamento antecipado da temporada da assinatura ${a.id} (${info.nome}, ${di}/${mi}/${ai} a ${df}/${mf}/${af})${extra === '' ? '' : `: ${extra}`}`;
+    const iso = opcoes.agora.toISOString();
+    const linha = await trx.insertInto('movimentacao').values({
+      usuarioid: a.usuarioid, tipoMovimentacaoId: tipo.id, sentido: 'credito', valorCentavos, data: opcoes.hoje, descricao, arquivo: null, cicloid: null,
+      chave: `assinatura:${a.id}:pagamento:${iso}`, criadoPor: ator.usuarioid, createdAt: iso, updatedAt: iso,
+    }).returning('id').executeTakeFirstOrThrow();
+    const pagamento: PagamentoDaTemporada = { movimentacaoId: linha.id, assinaturaId: a.id, usuarioid: a.usuarioid, valorCentavos, data: opcoes.hoje, descricao };
+    await auditar(trx, ator, opcoes.agora, { acao: 'registrar pagamento da temporada', entidade: 'assinatura', entidadeId: a.id, depois: pagamento });
+    return pagamento;
   });
 }

@@ -5,13 +5,14 @@
  * Rendering and delivery are the edge's (src/mensagens).
  */
 import { emTransacao, type Banco, type Db } from '../db/banco.ts';
-import { ehConsumidor, ehFornecedor, type Ator } from './acesso.ts';
+import { ehConsumidor, ehFornecedor, ehGestor, type Ator } from './acesso.ts';
 import { auditar } from './auditoria.ts';
 import { Conflito, Invalido, NaoEncontrado, Proibido } from './erros.ts';
 import { entregasDoCiclo } from './alocacao.ts';
 import type { Pedido } from './pedidos.ts';
 import { lerPerfis } from './perfis.ts';
 import { somarDias } from './tempo.ts';
+import { assinantesComCestaNoCiclo, faltasDoCiclo } from './assinaturas.ts';
 
 export const TIPOS_DE_AVISO = {
   oferta_aberta: { nome: 'Abertura do período de ofertas', opcional: true },
@@ -23,6 +24,8 @@ export const TIPOS_DE_AVISO = {
   recibo: { nome: 'Recibo do pedido confirmado', opcional: false },
   pedido_alterado: { nome: 'Pedido alterado: falta confirmar de novo', opcional: false },
   coordenacao: { nome: 'Mensagens da coordenação', opcional: false },
+  assinatura_ciclo: { nome: 'Assinatura: sua cesta vem no ciclo (para pular, se quiser)', opcional: true },
+  assinatura_falta: { nome: 'Assinatura: a cesta faltou no ciclo (a quem assina e à coordenação)', opcional: false },
 } as const satisfies Record<string, { nome: string; opcional: boolean }>;
 
 export type TipoDeAviso = keyof typeof TIPOS_DE_AVISO;
@@ -71,6 +74,8 @@ interface Pessoa {
   readonly id: number;
   readonly fornecedor: boolean;
   readonly consumidor: boolean;
+  /** Admins and masters: the coordination, told of a cycle's subscription shortages. */
+  readonly coordena: boolean;
   readonly desligados: readonly TipoDeAviso[];
 }
 
@@ -82,7 +87,11 @@ interface Pessoa {
  * - pedido_aberto: each consumer without an order, while the order window is open;
  * - pedido_lembrete: on the window's last day, each consumer whose order is missing or unconfirmed;
  * - entregas: once the order window is over, each supplier with something to deliver;
- * - retirada: the day before their pickup day, each consumer with a confirmed order.
+ * - retirada: the day before their pickup day, each consumer with a confirmed order;
+ * - assinatura_ciclo: while the order window is open, each subscriber whose basket comes in the
+ *   cycle (to skip it, if they wish);
+ * - assinatura_falta: from the order window on, each subscriber whose basket could not be served
+ *   (faltou), and the coordination (admins, masters), when the cycle has any.
  * People who turned a kind off, and inactive accounts, get nothing.
  */
 export async function avisosDevidos(db: Db, hoje: string): Promise<AvisoDevido[]> {
@@ -100,11 +109,11 @@ export async function avisosDevidos(db: Db, hoje: string): Promise<AvisoDevido[]
     .select(['id', 'perfil', 'avisosDesligados'])
     .where('ativo', '=', true)
     // Profiles are JSON text: the LIKE narrows, lerPerfis decides.
-    .where((eb) => eb.or([eb('perfil', 'like', '%fornecedor%'), eb('perfil', 'like', '%consumidor%')]))
+    .where((eb) => eb.or([eb('perfil', 'like', '%fornecedor%'), eb('perfil', 'like', '%consumidor%'), eb('perfil', 'like', '%admin%'), eb('perfil', 'like', '%master%')]))
     .execute())
     .map((u): Pessoa => {
       const perfil = lerPerfis(u.perfil);
-      return { id: u.id, fornecedor: ehFornecedor({ perfil }), consumidor: ehConsumidor({ perfil }), desligados: lerAvisosDesligados(u.avisosDesligados) };
+      return { id: u.id, fornecedor: ehFornecedor({ perfil }), consumidor: ehConsumidor({ perfil }), coordena: ehGestor({ perfil }), desligados: lerAvisosDesligados(u.avisosDesligados) };
     });
   const devidos: AvisoDevido[] = [];
   for (const c of ciclos) {
@@ -135,6 +144,13 @@ export async function avisosDevidos(db: Db, hoje: string): Promise<AvisoDevido[]
     if (hoje >= c.dataPedidoInicio && hoje <= c.dataPedidoFim) {
       devido('pedido_aberto', (p) => p.consumidor && !pedidoDe.has(p.id));
       if (hoje === c.dataPedidoFim) devido('pedido_lembrete', (p) => p.consumidor && pedidoDe.get(p.id)?.finalizado !== true);
+      const assinantes = new Set(await assinantesComCestaNoCiclo(db, c.id, hoje));
+      devido('assinatura_ciclo', (p) => p.consumidor && assinantes.has(p.id));
+    }
+    // A subscription not served (faltou): its subscriber, and the coordination, once per cycle.
+    if (hoje >= c.dataPedidoInicio) {
+      const faltaram = new Set((await faltasDoCiclo(db, c.id)).map((f) => f.usuarioid));
+      if (faltaram.size > 0) devido('assinatura_falta', (p) => faltaram.has(p.id) || p.coordena);
     }
     if (hoje > c.dataPedidoFim) devido('entregas', (p) => fornecedoresComEntrega.has(p.id));
     // Orders often close the day before pickup: the eve of pickup may still be an order day.

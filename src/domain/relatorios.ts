@@ -425,6 +425,17 @@ async function produtosPorMercado(db: Db, ator: Ator, ciclos: ReadonlyArray<{ id
 // ---------------------------------------------------------------------------------------------
 // Consumer report.
 
+/** Where an order line came from: a subscription's generated baskets, or a one-off order. */
+export const ORIGEM_ASSINATURA = 'Assinatura';
+export const ORIGEM_AVULSO = 'Avulso';
+function origemDaLinha(l: { readonly assinaturaId: number | null }): string {
+  return l.assinaturaId === null ? ORIGEM_AVULSO : ORIGEM_ASSINATURA;
+}
+/** Lines together (an order's, or its part in a market): Assinatura when every one came from subscriptions. */
+function origemDasLinhas(linhas: ReadonlyArray<{ readonly assinaturaId: number | null }>): string {
+  return linhas.length > 0 && linhas.every((l) => l.assinaturaId !== null) ? ORIGEM_ASSINATURA : ORIGEM_AVULSO;
+}
+
 /**
  * /pedidosconsumidoresciclos: each order's lines and fees. In cycles with markets each line says
  * its market and each market's fee is its own line; with `mercadoId`, only what was bought in
@@ -443,11 +454,13 @@ export async function relatorioDosConsumidores(db: Db, ator: Ator, cicloids: rea
       for (const l of p.produtos) {
         if (mercadoId !== null && l.mercadoId !== mercadoId) continue;
         if (l.mercadoId !== null) comMercados = true;
-        linhas.push({ ...base, mercado: l.mercado ?? '', item: l.nome, quantidade: l.quantidadeMilesimos, valorUnitario: l.valorCentavos, valor: l.subtotalCentavos });
+        linhas.push({ ...base, mercado: l.mercado ?? '', origem: origemDaLinha(l), item: l.nome, quantidade: l.quantidadeMilesimos, valorUnitario: l.valorCentavos, valor: l.subtotalCentavos });
       }
       for (const parte of p.partes) {
         if (parte.taxaCentavos === 0 || (mercadoId !== null && parte.mercadoId !== mercadoId)) continue;
-        linhas.push({ ...base, mercado: parte.mercado ?? '', item: parte.mercado === null ? 'Taxa administrativa' : `Taxa de ${parte.mercado}`, quantidade: null, valorUnitario: null, valor: parte.taxaCentavos });
+        // A market's fee is the subscription's when every line it charges came from subscriptions.
+        const origem = origemDasLinhas(p.produtos.filter((l) => l.mercadoId === parte.mercadoId));
+        linhas.push({ ...base, mercado: parte.mercado ?? '', origem, item: parte.mercado === null ? 'Taxa administrativa' : `Taxa de ${parte.mercado}`, quantidade: null, valorUnitario: null, valor: parte.taxaCentavos });
       }
     }
   }
@@ -462,6 +475,7 @@ export async function relatorioDosConsumidores(db: Db, ator: Ator, cicloids: rea
       ...(comMercados ? [{ chave: 'mercado', titulo: 'Mercado', tipo: 'texto' as const }] : []),
       { chave: 'pontoEntrega', titulo: 'Ponto de entrega', tipo: 'texto' },
       { chave: 'situacao', titulo: 'Situação', tipo: 'texto' },
+      { chave: 'origem', titulo: 'Assinatura ou avulso', tipo: 'texto' },
       { chave: 'item', titulo: 'Item', tipo: 'texto' },
       { chave: 'quantidade', titulo: 'Quantidade', tipo: 'quantidade' },
       { chave: 'valorUnitario', titulo: 'Preço', tipo: 'dinheiro' },
@@ -585,9 +599,9 @@ const COLUNAS_PONTOS_MERCADOS: readonly Coluna[] = [
 /** The receiving sheet: the supplier report's columns for one cycle, without the plan. */
 const COLUNAS_RECEBIMENTO = COLUNAS_FORNECEDORES.filter((c) => c.chave !== 'ciclo' && c.chave !== 'planejado');
 
-/** One order's lines in a cell: "2 × Pequena; 1,5 kg tomate". */
+/** One order's lines in a cell: "2 × Pequena (assinatura); 1,5 kg tomate" (a subscription's baskets say so). */
 function itensDoPedido(linhas: Pedido['produtos']): string {
-  return linhas.map((l) => `${formatarQuantidade(l.quantidadeMilesimos)} ${l.tipo === 'cesta' ? '×' : l.unidade} ${l.nome}`).join('; ');
+  return linhas.map((l) => `${formatarQuantidade(l.quantidadeMilesimos)} ${l.tipo === 'cesta' ? '×' : l.unidade} ${l.nome}${l.assinaturaId === null ? '' : ' (assinatura)'}`).join('; ');
 }
 
 /** An order seen from one market: only its lines and its fee there; null when it bought nothing there. */
@@ -649,12 +663,23 @@ export async function documentoDeEntrega(db: Db, ator: Ator, cicloid: number, ta
   );
 
   const cestas = new Map<string, number>();
-  for (const p of pedidos) for (const l of p.produtos) if (l.tipo === 'cesta') cestas.set(l.nome, (cestas.get(l.nome) ?? 0) + l.quantidadeMilesimos / 1000);
+  const assinadas = new Map<string, number>();
+  for (const p of pedidos) {
+    for (const l of p.produtos) {
+      if (l.tipo !== 'cesta') continue;
+      cestas.set(l.nome, (cestas.get(l.nome) ?? 0) + l.quantidadeMilesimos / 1000);
+      if (l.assinaturaId !== null) assinadas.set(l.nome, (assinadas.get(l.nome) ?? 0) + l.quantidadeMilesimos / 1000);
+    }
+  }
+  // How many of each basket type come from subscriptions and how many from one-off orders.
   const resumo = montarRelatorio(
     'Cestas',
     subtitulo,
-    [{ chave: 'cesta', titulo: 'Cesta', tipo: 'texto' }, { chave: 'quantidade', titulo: 'Quantidade', tipo: 'inteiro', soma: true }],
-    [...cestas].map(([cesta, quantidade]) => ({ cesta, quantidade })),
+    [
+      { chave: 'cesta', titulo: 'Cesta', tipo: 'texto' }, { chave: 'quantidade', titulo: 'Quantidade', tipo: 'inteiro', soma: true },
+      { chave: 'assinatura', titulo: 'Por assinatura', tipo: 'inteiro', soma: true }, { chave: 'avulso', titulo: 'Avulsas', tipo: 'inteiro', soma: true },
+    ],
+    [...cestas].map(([cesta, quantidade]) => ({ cesta, quantidade, assinatura: assinadas.get(cesta) ?? 0, avulso: quantidade - (assinadas.get(cesta) ?? 0) })),
   );
 
   // Saved but never confirmed: not delivered nor charged until confirmed, listed so that the

@@ -16,6 +16,7 @@ import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import nodemailer from 'nodemailer';
 import type { Config } from '../config.ts';
 import { depoisDoCommit, ehPostgres, emTransacao, type Banco, type Db } from '../db/banco.ts';
+import { faltasDoCiclo } from '../domain/assinaturas.ts';
 import { avisosDevidos, chaveDoAviso, ehTipoDeAviso, TIPOS_DE_AVISO, type AvisoDevido, type Avisos, type Evento, type TipoDeAviso } from '../domain/avisos.ts';
 import { cobrancaDe, pixDaCobranca } from '../domain/pix.ts';
 import { relatorioDosFornecedores } from '../domain/relatorios.ts';
@@ -204,6 +205,14 @@ export class Correio implements Avisos {
         }
         case 'pedido_aberto':
           return modelos.pedidoAberto(pessoa.nome, ciclo, base, cancelar);
+        case 'assinatura_ciclo':
+          return modelos.assinaturaNoCiclo(pessoa.nome, ciclo, base, cancelar);
+        case 'assinatura_falta': {
+          const faltas = await faltasDoCiclo(db, a.cicloid);
+          const dele = faltas.filter((f) => f.usuarioid === a.usuarioid);
+          if (dele.length > 0) return modelos.faltaNaAssinatura(pessoa.nome, ciclo, dele, base);
+          return faltas.length === 0 ? null : modelos.faltasParaCoordenacao(pessoa.nome, ciclo, faltas, base);
+        }
         case 'pedido_lembrete': {
           const pedido = await db.selectFrom('pedido').select('id').where('cicloid', '=', a.cicloid).where('usuarioid', '=', a.usuarioid).executeTakeFirst();
           return modelos.pedidoLembrete(pessoa.nome, ciclo, pedido?.id ?? null, base, cancelar);
@@ -233,7 +242,8 @@ export class Correio implements Avisos {
         }
       }
     })();
-    return conteudo === null ? null : { chave: chaveDoAviso(a), tipo: a.tipo, usuarioid: a.usuarioid, cicloid: a.cicloid, para: pessoa.email, conteudo, cancelar };
+    // A reminder that cannot be turned off (a subscription's shortage) carries no unsubscribe link.
+    return conteudo === null ? null : { chave: chaveDoAviso(a), tipo: a.tipo, usuarioid: a.usuarioid, cicloid: a.cicloid, para: pessoa.email, conteudo, cancelar: cancelar === '' ? null : cancelar };
   }
 
   // -------------------------------------------------------------------------------------------

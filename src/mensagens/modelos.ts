@@ -159,6 +159,41 @@ export function pedidoLembrete(nome: string, c: CicloDoAviso, pedidoId: number |
   });
 }
 
+/** A subscriber's basket comes in the cycle whose order window is open: they may skip it. */
+export function assinaturaNoCiclo(nome: string, c: CicloDoAviso, base: string, cancelar: string): Conteudo {
+  return montar(`Sua cesta vem no ${c.nome}`, {
+    saudacao: ola(nome),
+    paragrafos: [
+      `Sua cesta vem neste ciclo; quer pular? Pela sua assinatura, a cesta do ${c.nome} já está no seu pedido (ou entra nele). A retirada é de ${dataBr(c.dataRetiradaInicio)} a ${dataBr(c.dataRetiradaFim)}.`,
+      `Se não puder receber desta vez, pule este ciclo até ${dataBr(c.dataPedidoFim)}, quando fecham os pedidos.`,
+    ],
+    acao: { rotulo: 'Ver minhas assinaturas', url: `${base}/assinaturas` },
+    cancelar,
+  });
+}
+
+/** A subscriber's basket could not be served in the cycle (faltou): why, and what to do. */
+export function faltaNaAssinatura(nome: string, c: CicloDoAviso, faltas: ReadonlyArray<{ cesta: string; quantidade: number; motivo: string }>, base: string): Conteudo {
+  return montar(`Sua cesta de assinatura faltou no ${c.nome}`, {
+    saudacao: ola(nome),
+    paragrafos: [
+      ...faltas.map((f) => `Não foi possível servir ${f.quantidade} × ${f.cesta} da sua assinatura no ${c.nome}: ${f.motivo}.`),
+      `Nada será cobrado por ela neste ciclo. Se ainda houver outras cestas, você pode pedir até ${dataBr(c.dataPedidoFim)}.`,
+    ],
+    acao: { rotulo: 'Ver minhas assinaturas', url: `${base}/assinaturas` },
+  });
+}
+
+/** The coordination's notice of a cycle's subscription shortages: who was not served, and why. */
+export function faltasParaCoordenacao(nome: string, c: CicloDoAviso, faltas: ReadonlyArray<{ consumidor: string; cesta: string; quantidade: number; motivo: string }>, base: string): Conteudo {
+  return montar(`Assinaturas sem cesta no ${c.nome}`, {
+    saudacao: ola(nome),
+    paragrafos: [`${faltas.length === 1 ? 'Uma assinatura não pôde ser servida' : `${faltas.length} assinaturas não puderam ser servidas`} no ${c.nome}.`],
+    tabela: { colunas: ['Quem assina', 'Cesta', 'Motivo'], linhas: faltas.map((f) => [f.consumidor, `${f.quantidade} × ${f.cesta}`, f.motivo]) },
+    acao: { rotulo: 'Ver o ciclo', url: `${base}/ciclo/${c.id}` },
+  });
+}
+
 /** Where to pick up, as one line: the point, its address, and the cycle's day and hours there. */
 export interface Retirada {
   readonly nome: string;

@@ -147,6 +147,8 @@ export const MATRIZ: Readonly<Record<string, Linha>> = {
   'POST /assinaturas/:id/ciclo/:cicloId': PEDIDO_ESCREVER,
   'GET /assinaturas/todas': LEITURA,
   'POST /assinaturas/limite': ESCRITA,
+  // A season paid in advance for a subscription: the coordination records it.
+  'POST /assinaturas/:id/pagamento': ESCRITA,
 };
 
 const TABELAS_VIGIADAS = [
@@ -181,6 +183,11 @@ describe('matriz de acesso da face Cestas', () => {
     ids.set('composicao', ciclo.cicloCestas[0] ?? 0);
     ids.set('fornecedorAlheio', (await criarUsuario(amb.banco, { perfil: ['fornecedor'] })).id);
     ids.set('consumidorAlheio', (await criarUsuario(amb.banco, { perfil: ['consumidor'] })).id);
+    // Someone's subscription, whose season the coordination may record as paid.
+    ids.set('assinaturaPaga', (await amb.banco.insertInto('assinatura').values({
+      usuarioid: ids.get('consumidorAlheio') ?? 0, cestaId: cesta.id, quantidade: 1, pontoEntregaId: ids.get('pontoentrega') ?? 0, frequencia: 'cada_ciclo',
+      inicio: '2026-01-01', fim: '2026-12-31', mercadoId: null, ativa: true, createdAt: new Date().toISOString(), updatedAt: new Date().toISOString(),
+    }).returning('id').executeTakeFirstOrThrow()).id);
     // The consumer role's own order, which it (and admins) may see.
     const ponto = await criarPonto(amb.banco);
     const iso = new Date().toISOString();
@@ -275,6 +282,7 @@ describe('matriz de acesso da face Cestas', () => {
     const [, modelo = ''] = rota.split(' ');
     if (modelo === '/downloadpedidosfornecedoresciclos') return `${modelo}?ciclos=${ids.get('ciclo')}`;
     if (modelo === '/avisos/sair/:token') return `/avisos/sair/${amb.servicos.cestas?.correio?.tokenDeCancelar(ids.get('usuario') ?? 0, 'oferta_aberta') ?? ''}`;
+    if (modelo === '/assinaturas/:id/pagamento') return modelo.replace(':id', String(ids.get('assinaturaPaga')));
     if (modelo === '/mensagens/:id/reenviar') return `/mensagens/${await mensagemEnviada()}/reenviar`;
     if (modelo.includes(':mercadoId')) return modelo.replace(':id', String(ids.get('ciclo'))).replace(':mercadoId', String(ids.get('mercadoDireta')));
     if (modelo.includes(':loteId')) return modelo.replace(':id', String(ids.get('ciclo'))).replace(':loteId', String(modelo.endsWith('/apagar') ? await loteNovo() : ids.get('lote')));

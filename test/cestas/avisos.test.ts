@@ -369,7 +369,7 @@ describe('avisos por e-mail', () => {
     assert.deepEqual(recibo.json<Envelope<{ recebe: string[] }>>().data.recebe, ['retirada']);
     const estranho = await p.nav.postJson(url('/profile/avisos'), { avisos: ['propaganda'] });
     assert.equal(estranho.status, 400);
-    assert.equal(estranho.json<Envelope>().details?.avisos, 'Valor inválido: use oferta_aberta, oferta_lembrete, pedido_aberto, pedido_lembrete, entregas, retirada');
+    assert.equal(estranho.json<Envelope>().details?.avisos, 'Valor inválido: use oferta_aberta, oferta_lembrete, pedido_aberto, pedido_lembrete, entregas, retirada, assinatura_ciclo');
     assert.equal((await p.nav.postJson(url('/profile/avisos'), {})).status, 400);
     // The profile links to the choice.
     assert.match((await p.nav.get(url('/profile'))).texto, /href="\/profile\/avisos"/);

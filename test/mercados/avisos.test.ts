@@ -12,7 +12,7 @@ interface MeusAvisos {
   tipos: Array<{ tipo: string; nome: string; opcional: boolean }>;
 }
 const CAMPOS = 'recebe ligado cadastro tipos { tipo nome opcional }';
-const OPCIONAIS = ['oferta_aberta', 'oferta_lembrete', 'pedido_aberto', 'pedido_lembrete', 'entregas', 'retirada'];
+const OPCIONAIS = ['oferta_aberta', 'oferta_lembrete', 'pedido_aberto', 'pedido_lembrete', 'entregas', 'retirada', 'assinatura_ciclo'];
 
 /**
  * The e-mail notices from the Mercados side: the same person's choice as /profile/avisos in the
@@ -33,7 +33,7 @@ describe('avisos por e-mail na face Mercados', () => {
     assert.equal(lidos.corpo.errors, undefined, JSON.stringify(lidos.corpo.errors));
     const avisos = lidos.corpo.data?.meusAvisos as MeusAvisos;
     assert.deepEqual([avisos.recebe, avisos.cadastro, avisos.ligado], [OPCIONAIS, true, false]);
-    assert.deepEqual(avisos.tipos.filter((t) => !t.opcional).map((t) => t.tipo), ['recibo', 'pedido_alterado', 'coordenacao']);
+    assert.deepEqual(avisos.tipos.filter((t) => !t.opcional).map((t) => t.tipo), ['recibo', 'pedido_alterado', 'coordenacao', 'assinatura_falta']);
     // Naming a mandatory kind asks for nothing more; the others are turned off.
     const escolha = await graphql(amb.urlMercados, noMercados, `mutation($r: [String!]!) { definirMeusAvisos(recebe: $r) { ${CAMPOS} } }`, { r: ['retirada', 'recibo', 'pedido_aberto'] });
     assert.equal(escolha.corpo.errors, undefined, JSON.stringify(escolha.corpo.errors));

@@ -3,6 +3,7 @@ import { criarEsquema } from '../../src/mercados/graphql/esquema.ts';
 import { after, before, describe, test } from 'node:test';
 import { entrarComProvedor, type Conta } from '../../src/domain/contas.ts';
 import { gravarPapeis, type Papel as PapelGuardado } from '../../src/domain/papeis.ts';
+import { salvarAssinatura } from '../../src/domain/assinaturas.ts';
 import { salvarPedido } from '../../src/domain/pedidos.ts';
 import { chaveDeEmail } from '../../src/domain/usuarios.ts';
 import { diaLocal, somarDias } from '../../src/domain/tempo.ts';
@@ -61,6 +62,9 @@ interface Alvo {
   /** The Cestas records of the Fornecedor and Consumidor callers (the ones admins act for). */
   readonly fornecedorId: number;
   readonly consumidorId: number;
+  /** The cycle's basket type, and the Consumidor's subscription to it (when the row prepares one). */
+  readonly cestaId: number;
+  readonly assinaturaId?: number;
 }
 
 interface Operacao {
@@ -69,6 +73,8 @@ interface Operacao {
   readonly esperado: Readonly<Record<Papel, Esperado>>;
   /** When allowed: the answer and the database show the effect. */
   readonly efeito: (r: RespostaGraphql, a: Alvo, amb: AmbienteDeTeste, quem: Conta) => Promise<void>;
+  /** More for the cell to work on than novoAlvo makes. */
+  readonly preparar?: (a: Alvo, amb: AmbienteDeTeste) => Promise<Alvo>;
 }
 
 const todos = (e: Esperado): Readonly<Record<Papel, Esperado>> => ({
@@ -133,7 +139,7 @@ const OPERACOES: readonly Operacao[] = [
     pedido: () => ({ query: '{ meusAvisos { recebe cadastro } }' }),
     esperado: todos('permitido'),
     efeito: async (r) => assert.deepEqual(r.corpo.data?.meusAvisos, {
-      recebe: ['oferta_aberta', 'oferta_lembrete', 'pedido_aberto', 'pedido_lembrete', 'entregas', 'retirada'], cadastro: true,
+      recebe: ['oferta_aberta', 'oferta_lembrete', 'pedido_aberto', 'pedido_lembrete', 'entregas', 'retirada', 'assinatura_ciclo'], cadastro: true,
     }),
   },
   {
@@ -143,7 +149,7 @@ const OPERACOES: readonly Operacao[] = [
     efeito: async (r, _a, amb, quem) => {
       assert.deepEqual(r.corpo.data?.definirMeusAvisos, { recebe: ['retirada'] });
       const conta = await amb.banco.selectFrom('appuser as a').innerJoin('usuario as u', 'u.id', 'a.usuarioId').select('u.avisosDesligados').where('a.id', '=', quem.id).executeTakeFirstOrThrow();
-      assert.deepEqual(JSON.parse(conta.avisosDesligados ?? '[]'), ['oferta_aberta', 'oferta_lembrete', 'pedido_aberto', 'pedido_lembrete', 'entregas']);
+      assert.deepEqual(JSON.parse(conta.avisosDesligados ?? '[]'), ['oferta_aberta', 'oferta_lembrete', 'pedido_aberto', 'pedido_lembrete', 'entregas', 'assinatura_ciclo']);
     },
   },
   {
@@ -337,7 +343,62 @@ const OPERACOES: readonly Operacao[] = [
       assert.ok(ofertas.every((o) => o.ciclo.nome.length > 0));
     },
   },
+  // Subscriptions (issue 23).
+  {
+    nome: 'minhasAssinaturas',
+    pedido: () => ({ query: '{ minhasAssinaturas { id usuarioid cestaId proximosCiclos { cicloId situacao } } }' }),
+    esperado: { ...todos(SO_CONSUMIDOR), Consumidor: 'permitido', Administrador: 'permitido' },
+    preparar: assinaturaDoConsumidor,
+    // Only one's own: the Consumidor sees the cell's subscription, served in the open cycle; the Administrador none of someone else's.
+    efeito: async (r, a, _amb, quem) => {
+      const lista = r.corpo.data?.minhasAssinaturas as Array<{ id: string; usuarioid: string; cestaId: string; proximosCiclos: Array<{ cicloId: string; situacao: string }> }>;
+      if (quem.profiles.includes('Administrador')) return assert.deepEqual(lista, []);
+      assert.ok(lista.every((x) => x.usuarioid === String(a.consumidorId)));
+      const desta = lista.find((x) => x.id === String(a.assinaturaId));
+      assert.deepEqual(desta, { id: String(a.assinaturaId), usuarioid: String(a.consumidorId), cestaId: String(a.cestaId), proximosCiclos: [{ cicloId: String(a.cicloId), situacao: 'gerado' }] });
+    },
+  },
+  {
+    nome: 'salvarAssinatura',
+    pedido: (a) => ({
+      query: 'mutation($i: AssinaturaInput!) { salvarAssinatura(input: $i) { id usuarioid quantidade proximosCiclos { cicloId situacao } } }',
+      // The subscriber named in the input: the Consumidor themselves, or the one the Administrador acts for.
+      variables: { i: { usuarioid: a.consumidorId, cestaId: a.cestaId, quantidade: 2, pontoEntregaId: a.pontoId, frequencia: 'cada_ciclo', inicio: '2000-01-01', fim: '2999-12-31' } },
+    }),
+    esperado: { ...todos(CONSUMIDOR_OU_ADMINISTRADOR), Consumidor: 'permitido', Administrador: 'permitido' },
+    efeito: async (r, a, amb) => {
+      const s = r.corpo.data?.salvarAssinatura as { id: string; usuarioid: string; quantidade: number; proximosCiclos: Array<{ cicloId: string; situacao: string }> };
+      assert.deepEqual([s.usuarioid, s.quantidade, s.proximosCiclos], [String(a.consumidorId), 2, [{ cicloId: String(a.cicloId), situacao: 'gerado' }]]);
+      // The order window is open: the Consumidor's order in the cycle takes the subscription's two
+      // baskets at once, on the line of the same basket (the one-off one plus two).
+      const linhas = await amb.banco.selectFrom('pedidoproduto').select(['pedidoid', 'quantidadeMilesimos']).where('assinaturaId', '=', Number(s.id)).execute();
+      assert.deepEqual(linhas, [{ pedidoid: a.pedidoId, quantidadeMilesimos: 3000 }]);
+    },
+  },
+  {
+    nome: 'pularCiclo',
+    pedido: (a) => ({ query: 'mutation($a: ID!, $c: ID!) { pularCiclo(assinaturaId: $a, cicloId: $c) { assinaturaId cicloId situacao pedidoId } }', variables: { a: a.assinaturaId, c: a.cicloId } }),
+    esperado: { ...todos(CONSUMIDOR_OU_ADMINISTRADOR), Consumidor: 'permitido', Administrador: 'permitido' },
+    preparar: assinaturaDoConsumidor,
+    efeito: async (r, a, amb) => {
+      assert.deepEqual(r.corpo.data?.pularCiclo, { assinaturaId: String(a.assinaturaId), cicloId: String(a.cicloId), situacao: 'pulado', pedidoId: null });
+      const linhas = await amb.banco.selectFrom('pedidoproduto').select('id').where('assinaturaId', '=', a.assinaturaId ?? 0).execute();
+      assert.deepEqual(linhas, []);
+    },
+  },
 ];
+
+/** The Consumidor subscribes to the cell's basket type (served at once in the open cycle). */
+async function assinaturaDoConsumidor(a: Alvo, amb: AmbienteDeTeste): Promise<Alvo> {
+  const hoje = diaLocal(amb.relogio.agora(), amb.config.tz);
+  const s = await salvarAssinatura(
+    amb.banco,
+    { email: 'matriz@teste.org', nome: 'Consumidor', usuarioid: a.consumidorId, perfil: ['consumidor'], ativo: true },
+    { id: null, usuarioid: null, cestaId: a.cestaId, quantidade: 1, pontoEntregaId: a.pontoId, frequencia: 'cada_ciclo', inicio: '2000-01-01', fim: '2999-12-31', mercadoId: null, ativa: true },
+    { agora: amb.relogio.agora(), hoje, taxa: amb.config.taxa, tz: amb.config.tz },
+  );
+  return { ...a, assinaturaId: s.id };
+}
 
 test('a matriz tem exatamente uma linha por campo de Query e Mutation: um campo novo sem linha falha aqui', () => {
   const esquema = criarEsquema();
@@ -442,7 +503,7 @@ describe('GraphQL: cada operação × cada perfil', () => {
     );
     return {
       mercadoId: mercado.id, produtoId, contaId: login.conta.id, cicloId: ciclo.id, cicloCestaId: cc.id, pontoId: ponto.id, pedidoId: pedido.pedidoId,
-      fornecedorId: usuarios.get('Fornecedor') ?? assert.fail('sem fornecedor'), consumidorId,
+      fornecedorId: usuarios.get('Fornecedor') ?? assert.fail('sem fornecedor'), consumidorId, cestaId: cesta.id,
     };
   }
 
@@ -452,7 +513,7 @@ describe('GraphQL: cada operação × cada perfil', () => {
         const esperado = op.esperado[papel];
         const descricao = esperado === 'permitido' ? 'permitido' : esperado === 'nao autenticado' ? '401 Não autenticado' : `${esperado.code} "${esperado.message}"`;
         test(`${NOMES_PAPEIS[papel]} → ${descricao}`, async () => {
-          const alvo = await novoAlvo();
+          const alvo = op.preparar === undefined ? await novoAlvo() : await op.preparar(await novoAlvo(), amb);
           const antes = await mercadoNoBanco(amb, alvo.mercadoId);
           const mercadosAntes = await quantosMercados(amb);
           const cicloAntes = await fotoDoCiclo(amb, alvo.cicloId);

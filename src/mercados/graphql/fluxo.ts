@@ -44,7 +44,7 @@ interface CicloDoGraphql extends DatasCiclo {
 export const PAGINA_PADRAO = 20;
 export const PAGINA_MAXIMA = 100;
 
-const hoje = (ctx: Ctx): string => diaLocal(ctx.agora, ctx.tz);
+export const hoje = (ctx: Ctx): string => diaLocal(ctx.agora, ctx.tz);
 
 /** The Cestas Ator of the request, read once per request from the linked Usuario. */
 const atores = new WeakMap<Ctx, Promise<Ator>>();
@@ -67,7 +67,7 @@ function atorCestas(ctx: Ctx): Promise<Ator> {
  * The Cestas route's access rule (src/cestas/autenticacao.ts exigirAcesso) for the same action:
  * an inactive person, or an account with no Cestas record yet, may do nothing on cycles.
  */
-async function atorAutorizado(ctx: Ctx, acao: Parameters<typeof autorizar>[1]): Promise<Ator> {
+export async function atorAutorizado(ctx: Ctx, acao: Parameters<typeof autorizar>[1]): Promise<Ator> {
   const ator = await atorCestas(ctx);
   if (ator.usuarioid === null) {
     throw new Proibido('CADASTRO_PENDENTE', 'Esta conta ainda não tem cadastro na face Cestas: complete-o em /usuarionovo para agir nos ciclos');
@@ -94,7 +94,7 @@ function alteradoAposConfirmar(ctx: Ctx, pedidoId: number): Promise<boolean> {
 }
 
 /** A write, after which the request's loaders must read the new state. */
-async function escrita<T>(ctx: Ctx, fazer: () => Promise<T>): Promise<T> {
+export async function escrita<T>(ctx: Ctx, fazer: () => Promise<T>): Promise<T> {
   const r = await fazer();
   esquecerCarregados(ctx.carregadores);
   alteracoes.delete(ctx);
@@ -113,7 +113,7 @@ function caminhoGraphql(campo: string, lista: string, raiz: string): string {
   return `input.${campo}`;
 }
 
-async function comCaminhos<T>(lista: string, raiz: string, fazer: () => Promise<T>): Promise<T> {
+export async function comCaminhos<T>(lista: string, raiz: string, fazer: () => Promise<T>): Promise<T> {
   try {
     return await fazer();
   } catch (e) {

@@ -14,6 +14,7 @@ import { comCaminhosDoInput, lerAtribuicaoDePerfis, lerAvisosEscolhidos, lerBusc
 import { atorDe, esquecerCarregados, type ContextoResolvers } from './contexto-resolvers.ts';
 import { DateTime, Decimal, Quantidade, emCentesimos } from './escalares.ts';
 import { consultasDoFluxo, mutacoesDoFluxo, tiposDoFluxo } from './fluxo.ts';
+import { consultasDeAssinaturas, mutacoesDeAssinaturas, tiposDeAssinaturas } from './assinaturas.ts';
 
 /**
  * Thin resolvers: the arguments are read into typed values (argumentos.ts), after the check of
@@ -72,9 +73,11 @@ export const resolvers: IResolvers<unknown, Ctx> = {
   DateTime,
   Quantidade,
   ...tiposDoFluxo,
+  ...tiposDeAssinaturas,
 
   Query: {
     ...consultasDoFluxo,
+    ...consultasDeAssinaturas,
     mercados: (_: unknown, a: { ativo?: boolean | null }, ctx: Ctx) => listarMercados(ctx.banco, { ativo: a.ativo ?? undefined }),
     // An id no market can have ("abc", "0", past the largest id) finds nothing, like an unused one.
     mercado: (_: unknown, a: { id: string }, ctx: Ctx) => (/^[1-9]\d{0,9}$/.test(a.id) && Number(a.id) <= MAIOR_ID ? mercadoPorId(ctx.banco, Number(a.id)) : null),
@@ -92,6 +95,7 @@ export const resolvers: IResolvers<unknown, Ctx> = {
 
   Mutation: {
     ...mutacoesDoFluxo,
+    ...mutacoesDeAssinaturas,
     criarMercado: (_: unknown, a: { input: unknown }, ctx: Ctx) =>
       escrita(ctx, () => {
         autorizarMercados(atorDe(ctx), 'criarMercado', null);

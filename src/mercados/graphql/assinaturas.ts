@@ -1,0 +1,100 @@
+/**
+ * Subscriptions in GraphQL (issue 23): thin resolvers over the domain functions of
+ * src/domain/assinaturas.ts, with the same access rules as the Cestas face. Whose subscription a
+ * write touches is judged by the domain: `input.usuarioid` (only admins act for someone else),
+ * `input.id` (one's own, or anyone's for admins), the basket type, point and market (existing and
+ * active); a cycle's skip by the subscription's owner.
+ */
+import type { IResolvers } from '@graphql-tools/utils';
+import { ehConsumidor, exigirAgirPor } from '../../domain/acesso.ts';
+import {
+  assinaturasDe, pularCiclo, salvarAssinatura, type Assinatura, type AssinaturaComCiclos, type EntradaAssinatura, type Frequencia,
+  type OpcoesAssinatura, type ProximoCiclo, type SituacaoDoCiclo,
+} from '../../domain/assinaturas.ts';
+import { Proibido } from '../../domain/erros.ts';
+import { Campos, MAIOR_ID, lerId } from '../../http/campos.ts';
+import type { ContextoResolvers } from './contexto-resolvers.ts';
+import { atorAutorizado, comCaminhos, escrita, hoje } from './fluxo.ts';
+
+type Ctx = ContextoResolvers;
+
+/** AssinaturaInput as GraphQL delivers it: the enum and Int already checked by the schema. */
+interface AssinaturaInputGql {
+  readonly id?: unknown;
+  readonly usuarioid?: unknown;
+  readonly cestaId: unknown;
+  readonly quantidade: number;
+  readonly pontoEntregaId: unknown;
+  readonly frequencia: Frequencia;
+  readonly inicio: string;
+  readonly fim: string;
+  readonly mercadoId?: unknown;
+  readonly ativa?: boolean | null;
+}
+
+const opcoesDe = (ctx: Ctx): OpcoesAssinatura => ({ agora: ctx.agora, hoje: hoje(ctx), taxa: ctx.taxa, tz: ctx.tz, avisos: ctx.avisos });
+
+/** Reads the input into the domain's entry; every id is checked for shape here and for ownership/existence in the domain. */
+function lerAssinaturaInput(i: AssinaturaInputGql): EntradaAssinatura {
+  const c = new Campos({ ...i });
+  const id = (campo: string) => c.inteiro(campo, { min: 1, max: MAIOR_ID });
+  const entrada: EntradaAssinatura = {
+    id: id('id'),
+    usuarioid: id('usuarioid'),
+    cestaId: c.inteiro('cestaId', { obrigatorio: true, min: 1, max: MAIOR_ID }),
+    quantidade: i.quantidade,
+    pontoEntregaId: c.inteiro('pontoEntregaId', { obrigatorio: true, min: 1, max: MAIOR_ID }),
+    frequencia: i.frequencia,
+    inicio: i.inicio,
+    fim: i.fim,
+    mercadoId: id('mercadoId'),
+    ativa: i.ativa ?? true,
+  };
+  c.concluir();
+  return entrada;
+}
+
+/** A saved subscription with its next cycles, as minhasAssinaturas shows it. */
+async function comProximos(ctx: Ctx, a: Assinatura): Promise<AssinaturaComCiclos> {
+  const lista = await assinaturasDe(ctx.banco, a.usuarioid, hoje(ctx));
+  const achada = lista.find((x) => x.id === a.id);
+  if (achada === undefined) throw new Error(`assinatura ${a.id} gravada e não lida`);
+  return achada;
+}
+
+export const consultasDeAssinaturas = {
+  minhasAssinaturas: async (_: unknown, _a: unknown, ctx: Ctx) => {
+    const ator = await atorAutorizado(ctx, 'pedidosLer');
+    if (!ehConsumidor(ator)) throw new Proibido('SEM_PERMISSAO', 'Só consumidores assinam cestas');
+    return assinaturasDe(ctx.banco, exigirAgirPor(ator, null, 'pedido'), hoje(ctx));
+  },
+};
+
+export const mutacoesDeAssinaturas = {
+  salvarAssinatura: (_: unknown, a: { input: AssinaturaInputGql }, ctx: Ctx) =>
+    escrita(ctx, async () => {
+      const ator = await atorAutorizado(ctx, 'pedidosEscrever');
+      // Whose subscription first: acting for someone else is refused as such, whatever the rest says.
+      if (a.input.usuarioid !== undefined && a.input.usuarioid !== null) exigirAgirPor(ator, lerId(a.input.usuarioid, 'input.usuarioid'), 'pedido');
+      const entrada = await comCaminhos('input', 'input', async () => lerAssinaturaInput(a.input));
+      const salva = await comCaminhos('input', 'input', () => salvarAssinatura(ctx.banco, ator, entrada, opcoesDe(ctx)));
+      return comProximos(ctx, salva);
+    }),
+  pularCiclo: (_: unknown, a: { assinaturaId: unknown; cicloId: unknown }, ctx: Ctx) =>
+    escrita(ctx, async () => {
+      const ator = await atorAutorizado(ctx, 'pedidosEscrever');
+      return pularCiclo(ctx.banco, ator, lerId(a.assinaturaId, 'assinaturaId'), lerId(a.cicloId, 'cicloId'), opcoesDe(ctx));
+    }),
+};
+
+export const tiposDeAssinaturas: IResolvers<unknown, Ctx> = {
+  Assinatura: {
+    proximosCiclos: (a: AssinaturaComCiclos) => a.proximosCiclos,
+  },
+  CicloDaAssinatura: {
+    cicloId: (c: ProximoCiclo) => c.cicloid,
+  },
+  SituacaoDaAssinatura: {
+    cicloId: (s: SituacaoDoCiclo) => s.cicloid,
+  },
+};

@@ -1,0 +1,88 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Ator } from '../../src/domain/acesso.ts';
+import { gerarPedidosDoCiclo, salvarAssinatura, type OpcoesAssinatura } from '../../src/domain/assinaturas.ts';
+import { saldoDe } from '../../src/domain/financeiro.ts';
+import { somarDias } from '../../src/domain/tempo.ts';
+import { DATAS_PADRAO, criarCesta, criarCiclo, criarPonto } from '../helpers/fabricas.ts';
+import { entrarComo, type Pessoa } from '../helpers/sessoes.ts';
+import { RelogioDeTeste, iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
+
+/**
+ * A season paid in advance (issue 23): the coordination records the payment for a subscription
+ * (POST /assinaturas/:id/pagamento, a credit naming it), and each cycle's closing draws it down
+ * by what the subscription's order costs, to the centavo, until nothing is left.
+ */
+describe('temporada paga adiantado', () => {
+  let amb: AmbienteDeTeste;
+  let relogio: RelogioDeTeste;
+  let admin: Pessoa;
+  let consumidor: Pessoa;
+  before(async () => {
+    relogio = new RelogioDeTeste('2026-03-02T15:00:00Z');
+    // A fixed fee per order (R$ 1,00), so the fee is drawn down too.
+    amb = await iniciarAmbiente({ relogio, env: { TAXA_PEDIDO_PERCENTUAL: '0', TAXA_PEDIDO_FIXA: '1' } });
+    admin = await entrarComo(amb, ['admin']);
+    consumidor = await entrarComo(amb, ['consumidor'], 'Ana Adiantada');
+  });
+  after(() => amb.fechar());
+
+  test('o crédito da temporada é consumido ciclo a ciclo, centavo a centavo', async () => {
+    // Three weekly cycles offering a basket of R$ 33,33.
+    const cesta = await criarCesta(amb.banco, { valorCentavos: 3333 });
+    const semanas = [0, 1, 2];
+    const ciclos: number[] = [];
+    for (const s of semanas) {
+      const d = s * 7;
+      const datas = {
+        dataOfertaInicio: somarDias(DATAS_PADRAO.dataOfertaInicio, d), dataOfertaFim: somarDias(DATAS_PADRAO.dataOfertaFim, d),
+        dataPedidoInicio: somarDias(DATAS_PADRAO.dataPedidoInicio, d), dataPedidoFim: somarDias(DATAS_PADRAO.dataPedidoFim, d),
+        dataRetiradaInicio: somarDias(DATAS_PADRAO.dataRetiradaInicio, d), dataRetiradaFim: somarDias(DATAS_PADRAO.dataRetiradaFim, d),
+      };
+      ciclos.push((await criarCiclo(amb.banco, { datas, cestas: [{ cestaId: cesta.id, quantidadeCestas: 10 }], compor: true })).id);
+    }
+    const ponto = (await criarPonto(amb.banco)).id;
+    const ana: Ator = { email: consumidor.email, nome: 'Ana Adiantada', usuarioid: consumidor.id, perfil: ['consumidor'], ativo: true };
+    const opcoes = (hoje: string): OpcoesAssinatura => ({ agora: new Date(`${hoje}T15:00:00Z`), hoje, taxa: amb.config.taxa, tz: amb.config.tz });
+    const assinatura = await salvarAssinatura(amb.banco, ana, {
+      id: null, usuarioid: null, cestaId: cesta.id, quantidade: 1, pontoEntregaId: ponto, frequencia: 'cada_ciclo', inicio: '2026-03-01', fim: '2026-03-31', mercadoId: null, ativa: true,
+    }, opcoes('2026-03-02'));
+    const rota = `${amb.url}/assinaturas/${assinatura.id}/pagamento`;
+
+    // Only the coordination records it; the value must be a positive amount.
+    const doConsumidor = await consumidor.nav.postJson(rota, { valor: 102.99 });
+    assert.equal(doConsumidor.status, 403, doConsumidor.texto);
+    const semValor = await admin.nav.postJson(rota, { valor: 0 });
+    assert.equal(semValor.status, 400, semValor.texto);
+    assert.equal(typeof semValor.json<{ details: Record<string, string> }>().details.valor, 'string');
+    const alheia = await admin.nav.postJson(`${amb.url}/assinaturas/999999/pagamento`, { valor: 10 });
+    assert.equal(alheia.status, 404, alheia.texto);
+    assert.equal(await saldoDe(amb.banco, consumidor.id ?? 0), null, 'nada lançado pelas recusas');
+
+    // Three cycles of (33,33 + 1,00 fee) = 102,99, paid in advance.
+    const pago = await admin.nav.postJson(rota, { valor: '102.99', descricao: 'Pix de 01/03' });
+    assert.equal(pago.status, 201, pago.texto);
+    const dados = pago.json<{ data: { assinaturaId: number; usuarioid: number; valor: number; descricao: string } }>().data;
+    assert.deepEqual([dados.assinaturaId, dados.usuarioid, dados.valor], [assinatura.id, consumidor.id, 102.99]);
+    assert.equal(dados.descricao, `Pagamento antecipado da temporada da assinatura ${assinatura.id} (${cesta.nome}, 01/03/2026 a 31/03/2026): Pix de 01/03`);
+    const mov = await amb.banco.selectFrom('movimentacao').select(['sentido', 'valorCentavos', 'chave']).where('usuarioid', '=', consumidor.id ?? 0).execute();
+    assert.deepEqual(mov.map((m) => [m.sentido, m.valorCentavos]), [['credito', 10299]]);
+    assert.match(mov[0]?.chave ?? '', new RegExp(`^assinatura:${assinatura.id}:pagamento:`));
+    assert.equal((await saldoDe(amb.banco, consumidor.id ?? 0))?.saldoCentavos, 10299);
+
+    // Each cycle: the order window opens (generation), then after it closes the coordination closes the cycle.
+    const saldos: number[] = [];
+    for (const [i, cicloid] of ciclos.entries()) {
+      const d = i * 7;
+      const resumo = await gerarPedidosDoCiclo(amb.banco, cicloid, opcoes(somarDias(DATAS_PADRAO.dataPedidoInicio, d)));
+      assert.equal(resumo.gerados, 1);
+      relogio.definir(`${somarDias(DATAS_PADRAO.dataPedidoFim, d + 1)}T15:00:00Z`);
+      // A week later the morning's session has expired: the coordination logs in again.
+      const coordenacao = await entrarComo(amb, ['admin']);
+      const fechar = await coordenacao.nav.postJson(`${amb.url}/fecharciclo/${cicloid}`, {});
+      assert.equal(fechar.status, 200, fechar.texto);
+      saldos.push((await saldoDe(amb.banco, consumidor.id ?? 0))?.saldoCentavos ?? NaN);
+    }
+    assert.deepEqual(saldos, [6866, 3433, 0]);
+  });
+});
