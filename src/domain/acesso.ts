@@ -10,6 +10,8 @@ export interface Ator {
   readonly usuarioid: number | null;
   readonly perfil: readonly Perfil[];
   readonly ativo: boolean;
+  /** Has an active subscription (read with the session): the dashboard reads subscriptions only then. */
+  readonly assinante?: boolean;
 }
 
 /**

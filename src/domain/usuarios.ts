@@ -92,6 +92,7 @@ const usuarioDaSessao = consultaPreparada(
       .selectFrom('usuario')
       .select(['id', 'nome', 'perfil', 'ativo', 'loginSub', 'sessoesDesde'])
       .select((eb) => eb.exists(eb.selectFrom('sessaoencerrada').select('sid').where('sid', '=', sid)).as('encerrada'))
+      .select((eb) => eb.exists(eb.selectFrom('assinatura').select('assinatura.id').whereRef('assinatura.usuarioid', '=', 'usuario.id').where('assinatura.ativa', '=', true)).as('assinante'))
       .where('emailChave', '=', emailChave),
   2,
 );
@@ -110,7 +111,7 @@ export async function atorDaSessao(db: Db, sessao: { sid: string; inicio: number
   if (l.encerrada === true || Number(l.encerrada) === 1) return null;
   if (l.sessoesDesde !== null && sessao.inicio <= Date.parse(l.sessoesDesde)) return null;
   if (l.loginSub !== null && l.loginSub !== identidade.sub) return null;
-  return { email: identidade.email, nome: l.nome, usuarioid: l.id, perfil: lerPerfis(l.perfil), ativo: l.ativo };
+  return { email: identidade.email, nome: l.nome, usuarioid: l.id, perfil: lerPerfis(l.perfil), ativo: l.ativo, assinante: l.assinante === true || Number(l.assinante) === 1 };
 }
 
 function atorSemCadastro(identidade: Identidade): Ator {

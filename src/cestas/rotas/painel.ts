@@ -27,7 +27,7 @@ export async function mostrarPainel(ctx: ContextoCestas, req: FastifyRequest, re
     ator.usuarioid === null ? null : saldoDe(ctx.banco, ator.usuarioid),
     ator.usuarioid === null ? new Map<number, Andamento>() : andamentoDaPessoa(ctx.banco, { usuarioid: ator.usuarioid, perfil: ator.perfil }, ids),
     ehGestor(ator) ? pendenciasDosCiclos(ctx.banco, emAndamento) : new Map<number, Pendencias>(),
-    ator.usuarioid === null || !ehConsumidor(ator) ? [] : assinaturasDe(ctx.banco, ator.usuarioid, hoje).then((l) => comJanelas(ctx, l, hoje)),
+    ator.usuarioid === null || !ehConsumidor(ator) || ator.assinante !== true ? [] : assinaturasDe(ctx.banco, ator.usuarioid, hoje).then((l) => comJanelas(ctx, l, hoje)),
   ]);
   // A subscriber's card: each subscription in each cycle whose order window is open now.
   const suaCesta = assinaturas.flatMap((a) => a.proximosCiclos.filter((c) => c.janelaAberta).map((c) => ({ assinatura: a, ciclo: c })));

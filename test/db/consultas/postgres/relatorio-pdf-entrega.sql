@@ -1,6 +1,6 @@
 -- relatorio-pdf-entrega: GET /entregaCicloPDF/:id (PDF), admin
 -- consultas: 13
-select "id", "nome", "perfil", "ativo", "loginSub", "sessoesDesde", exists (select "sid" from "sessaoencerrada" where "sid" = $1) as "encerrada" from "usuario" where "emailChave" = $2;
+select "id", "nome", "perfil", "ativo", "loginSub", "sessoesDesde", exists (select "sid" from "sessaoencerrada" where "sid" = $1) as "encerrada", exists (select "assinatura"."id" from "assinatura" where "assinatura"."usuarioid" = "usuario"."id" and "assinatura"."ativa" = $2) as "assinante" from "usuario" where "emailChave" = $3;
 select "id", "nome", "dataOfertaInicio", "dataOfertaFim", "dataPedidoInicio", "dataPedidoFim", "dataRetiradaInicio", "dataRetiradaFim" from "ciclo" where "id" in ($1);
 select "cm"."cicloid", "cm"."mercadoId", "m"."nome", "cm"."ordemAtendimento" from "ciclomercado" as "cm" inner join "mercado" as "m" on "m"."id" = "cm"."mercadoId" where "cm"."cicloid" in ($1) order by "cm"."ordemAtendimento", "cm"."mercadoId";
 select "p"."id", "p"."cicloid", "p"."usuarioid", "u"."nome" as "usuarioNome", "p"."pontoEntregaId", "pe"."nome" as "pontoNome", "p"."finalizado", "p"."dataConfirmacao", "cpe"."dataRetirada", "cpe"."horaInicio", "cpe"."horaFim" from "pedido" as "p" inner join "usuario" as "u" on "u"."id" = "p"."usuarioid" inner join "pontoentrega" as "pe" on "pe"."id" = "p"."pontoEntregaId" left join "ciclopontoentrega" as "cpe" on "cpe"."cicloid" = "p"."cicloid" and "cpe"."pontoEntregaId" = "p"."pontoEntregaId" where "p"."cicloid" = $1 order by "u"."nome", "p"."id";

@@ -1,6 +1,6 @@
 -- relatorio-pdf-entrega: GET /entregaCicloPDF/:id (PDF), admin
 -- consultas: 13
-select "id", "nome", "perfil", "ativo", "loginSub", "sessoesDesde", exists (select "sid" from "sessaoencerrada" where "sid" = ?) as "encerrada" from "usuario" where "emailChave" = ?;
+select "id", "nome", "perfil", "ativo", "loginSub", "sessoesDesde", exists (select "sid" from "sessaoencerrada" where "sid" = ?) as "encerrada", exists (select "assinatura"."id" from "assinatura" where "assinatura"."usuarioid" = "usuario"."id" and "assinatura"."ativa" = ?) as "assinante" from "usuario" where "emailChave" = ?;
 select "id", "nome", "dataOfertaInicio", "dataOfertaFim", "dataPedidoInicio", "dataPedidoFim", "dataRetiradaInicio", "dataRetiradaFim" from "ciclo" where "id" in (?);
 select "cm"."cicloid", "cm"."mercadoId", "m"."nome", "cm"."ordemAtendimento" from "ciclomercado" as "cm" inner join "mercado" as "m" on "m"."id" = "cm"."mercadoId" where "cm"."cicloid" in (?) order by "cm"."ordemAtendimento", "cm"."mercadoId";
 select "p"."id", "p"."cicloid", "p"."usuarioid", "u"."nome" as "usuarioNome", "p"."pontoEntregaId", "pe"."nome" as "pontoNome", "p"."finalizado", "p"."dataConfirmacao", "cpe"."dataRetirada", "cpe"."horaInicio", "cpe"."horaFim" from "pedido" as "p" inner join "usuario" as "u" on "u"."id" = "p"."usuarioid" inner join "pontoentrega" as "pe" on "pe"."id" = "p"."pontoEntregaId" left join "ciclopontoentrega" as "cpe" on "cpe"."cicloid" = "p"."cicloid" and "cpe"."pontoEntregaId" = "p"."pontoEntregaId" where "p"."cicloid" = ? order by "u"."nome", "p"."id";

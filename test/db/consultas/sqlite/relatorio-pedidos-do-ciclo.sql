@@ -1,6 +1,6 @@
 -- relatorio-pedidos-do-ciclo: GET /pedidosconsumidorestodos/:id (JSON), admin
 -- consultas: 5
-select "id", "nome", "perfil", "ativo", "loginSub", "sessoesDesde", exists (select "sid" from "sessaoencerrada" where "sid" = ?) as "encerrada" from "usuario" where "emailChave" = ?;
+select "id", "nome", "perfil", "ativo", "loginSub", "sessoesDesde", exists (select "sid" from "sessaoencerrada" where "sid" = ?) as "encerrada", exists (select "assinatura"."id" from "assinatura" where "assinatura"."usuarioid" = "usuario"."id" and "assinatura"."ativa" = ?) as "assinante" from "usuario" where "emailChave" = ?;
 select "id", "nome", "ativo", "fechadoEm", "dataOfertaInicio", "dataOfertaFim", "dataPedidoInicio", "dataPedidoFim", "dataRetiradaInicio", "dataRetiradaFim" from "ciclo" where "id" = ?;
 select "id", "nome", "ativo", "fechadoEm", "dataOfertaInicio", "dataOfertaFim", "dataPedidoInicio", "dataPedidoFim", "dataRetiradaInicio", "dataRetiradaFim" from "ciclo" where "id" = ?;
 select "p"."id", "p"."cicloid", "p"."usuarioid", "u"."nome" as "usuarioNome", "p"."pontoEntregaId", "pe"."nome" as "pontoNome", "p"."finalizado", "p"."dataConfirmacao", "cpe"."dataRetirada", "cpe"."horaInicio", "cpe"."horaFim" from "pedido" as "p" inner join "usuario" as "u" on "u"."id" = "p"."usuarioid" inner join "pontoentrega" as "pe" on "pe"."id" = "p"."pontoEntregaId" left join "ciclopontoentrega" as "cpe" on "cpe"."cicloid" = "p"."cicloid" and "cpe"."pontoEntregaId" = "p"."pontoEntregaId" where "p"."cicloid" = ? order by "u"."nome", "p"."id";
