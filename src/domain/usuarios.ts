@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { contem, totalDaLista } from '../db/consultas.ts';
 import { emTransacao, type Banco, type Db } from '../db/banco.ts';
 import { violouUnicidade } from '../db/erros.ts';
@@ -92,7 +93,8 @@ const usuarioDaSessao = consultaPreparada(
       .selectFrom('usuario')
       .select(['id', 'nome', 'perfil', 'ativo', 'loginSub', 'sessoesDesde'])
       .select((eb) => eb.exists(eb.selectFrom('sessaoencerrada').select('sid').where('sid', '=', sid)).as('encerrada'))
-      .select((eb) => eb.exists(eb.selectFrom('assinatura').select('assinatura.id').whereRef('assinatura.usuarioid', '=', 'usuario.id').where('assinatura.ativa', '=', true)).as('assinante'))
+      // A literal true, not a parameter: PostgreSQL's generic plan of this named statement can then use the partial index on active subscriptions.
+      .select((eb) => eb.exists(eb.selectFrom('assinatura').select('assinatura.id').whereRef('assinatura.usuarioid', '=', 'usuario.id').where('assinatura.ativa', '=', sql<boolean>`true`)).as('assinante'))
       .where('emailChave', '=', emailChave),
   2,
 );

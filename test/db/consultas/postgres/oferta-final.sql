@@ -1,6 +1,6 @@
 -- oferta-final: POST /ofertasave (JSON), primeira oferta final da fornecedora: 3 produtos
 -- consultas: 12
-select "id", "nome", "perfil", "ativo", "loginSub", "sessoesDesde", exists (select "sid" from "sessaoencerrada" where "sid" = $1) as "encerrada", exists (select "assinatura"."id" from "assinatura" where "assinatura"."usuarioid" = "usuario"."id" and "assinatura"."ativa" = $2) as "assinante" from "usuario" where "emailChave" = $3;
+select "id", "nome", "perfil", "ativo", "loginSub", "sessoesDesde", exists (select "sid" from "sessaoencerrada" where "sid" = $1) as "encerrada", exists (select "assinatura"."id" from "assinatura" where "assinatura"."usuarioid" = "usuario"."id" and "assinatura"."ativa" = true) as "assinante" from "usuario" where "emailChave" = $2;
 begin;
 select "id", "unidade" from "produto" where "id" in ($1, $2, $3) and "ativo" = $4;
 select "id", "nome", "ativo", "fechadoEm", "dataOfertaInicio", "dataOfertaFim", "dataPedidoInicio", "dataPedidoFim", "dataRetiradaInicio", "dataRetiradaFim" from "ciclo" where "id" = $1 for update;

@@ -1,6 +1,6 @@
 -- pedido-pagina-primeira-visita: GET /pedidoconsumidores/:id (JSON), consumidora sem pedido, na primeira visita depois de mudar o ciclo (monta a vitrine)
 -- consultas: 9
-select "id", "nome", "perfil", "ativo", "loginSub", "sessoesDesde", exists (select "sid" from "sessaoencerrada" where "sid" = $1) as "encerrada", exists (select "assinatura"."id" from "assinatura" where "assinatura"."usuarioid" = "usuario"."id" and "assinatura"."ativa" = $2) as "assinante" from "usuario" where "emailChave" = $3;
+select "id", "nome", "perfil", "ativo", "loginSub", "sessoesDesde", exists (select "sid" from "sessaoencerrada" where "sid" = $1) as "encerrada", exists (select "assinatura"."id" from "assinatura" where "assinatura"."usuarioid" = "usuario"."id" and "assinatura"."ativa" = true) as "assinante" from "usuario" where "emailChave" = $2;
 select "versao" from "versaodados" where "id" = $1;
 select "id", "nome", "ativo", "fechadoEm", "dataOfertaInicio", "dataOfertaFim", "dataPedidoInicio", "dataPedidoFim", "dataRetiradaInicio", "dataRetiradaFim" from "ciclo" where "id" = $1;
 select "cc"."id" as "cicloCestaId", "cc"."cestaId", "cesta"."nome", "cesta"."descricao", "cesta"."valorReferenciaCentavos", "cc"."quantidadeCestas", "m"."nome" as "mercado" from "ciclocesta" as "cc" inner join "cesta" on "cesta"."id" = "cc"."cestaId" left join "mercado" as "m" on "m"."id" = "cc"."mercadoId" where "cc"."cicloid" = $1 and "cesta"."ativo" = $2 order by "cc"."id";

@@ -1,6 +1,6 @@
 -- pedido-salvar: POST /pedidoconsumidores (JSON), primeiro pedido da consumidora: 2 cestas e 3 extras
 -- consultas: 13
-select "id", "nome", "perfil", "ativo", "loginSub", "sessoesDesde", exists (select "sid" from "sessaoencerrada" where "sid" = $1) as "encerrada", exists (select "assinatura"."id" from "assinatura" where "assinatura"."usuarioid" = "usuario"."id" and "assinatura"."ativa" = $2) as "assinante" from "usuario" where "emailChave" = $3;
+select "id", "nome", "perfil", "ativo", "loginSub", "sessoesDesde", exists (select "sid" from "sessaoencerrada" where "sid" = $1) as "encerrada", exists (select "assinatura"."id" from "assinatura" where "assinatura"."usuarioid" = "usuario"."id" and "assinatura"."ativa" = true) as "assinante" from "usuario" where "emailChave" = $2;
 select "c"."ativo", "c"."fechadoEm", "c"."dataPedidoInicio", "c"."dataPedidoFim", exists (select "a"."id" from "ciclocesta" as "cc" inner join "assinatura" as "a" on "a"."cestaId" = "cc"."cestaId" where "cc"."cicloid" = "c"."id" and "a"."ativa" = $1 and not exists (select "ac"."id" from "assinaturaciclo" as "ac" where "ac"."assinaturaId" = "a"."id" and "ac"."cicloid" = $2)) as "pendente" from "ciclo" as "c" where "c"."id" = $3;
 begin;
 select "id", "nome", "ativo", "fechadoEm", "dataOfertaInicio", "dataOfertaFim", "dataPedidoInicio", "dataPedidoFim", "dataRetiradaInicio", "dataRetiradaFim" from "ciclo" where "id" = $1 for key share;
