@@ -46,17 +46,10 @@ export interface Pausa {
   readonly fim: string;
 }
 
-export interface Assinatura {
+/** A saved subscription: what was entered, with its id, its consumer, when it began and its pauses. */
+export interface Assinatura extends Omit<EntradaAssinatura, 'id' | 'usuarioid'> {
   readonly id: number;
   readonly usuarioid: number;
-  readonly cestaId: number;
-  readonly quantidade: number;
-  readonly pontoEntregaId: number;
-  readonly frequencia: Frequencia;
-  readonly inicio: string;
-  readonly fim: string;
-  readonly mercadoId: number | null;
-  readonly ativa: boolean;
   readonly createdAt: string;
   readonly pausas: readonly Pausa[];
 }
