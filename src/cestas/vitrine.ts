@@ -58,8 +58,12 @@ const MAXIMO_DE_CICLOS = 32;
 export class VitrineDosCiclos {
   readonly #porCiclo = new Map<number, { versao: number; pagina: Promise<PaginaDoCiclo> }>();
 
-  async ler(banco: Banco, cicloid: number): Promise<PaginaDoCiclo> {
-    const versao = await versaoDosDados(banco, VERSAO_DOS_CICLOS);
+  /**
+   * The cycle's view as of `versao`, the cycle data's version read before calling (by default
+   * here; the order page reads it with the reservations, in the same statement).
+   */
+  async ler(banco: Banco, cicloid: number, versao?: number): Promise<PaginaDoCiclo> {
+    versao ??= await versaoDosDados(banco, VERSAO_DOS_CICLOS);
     const guardada = this.#porCiclo.get(cicloid);
     this.#porCiclo.delete(cicloid);
     if (guardada?.versao === versao) {

@@ -4,6 +4,9 @@
  * The dashboard's next steps read it, so they say what is left to do, not what the phase is.
  */
 import type { Db } from '../db/banco.ts';
+import { consultaPreparada } from '../db/preparadas.ts';
+import { ciclosRecentes, desdeDoPainel, noPainel, type CicloNoPainel } from './ciclos.ts';
+import { saldoDaSoma, somaDoSaldo, type Saldo } from './financeiro.ts';
 import { ehConsumidor, ehFornecedor } from './acesso.ts';
 import { lerPerfis, type Perfil } from './perfis.ts';
 import { horarioDeRetiradaTexto } from './tempo.ts';
@@ -23,30 +26,57 @@ export interface Andamento {
 
 const SEM_NADA: Andamento = { oferta: 'sem', pedido: 'sem', pedidoId: null, pontoEntrega: null, horarioRetirada: '' };
 
+/** What a person's dashboard shows of the cycles and of their own ledger. */
+export interface PainelDaPessoa {
+  readonly ciclos: CicloNoPainel[];
+  readonly saldo: Saldo | null;
+  readonly andamento: ReadonlyMap<number, Andamento>;
+}
+
+// Every dashboard runs it, in one statement: the person's balance (one aggregate row), the recent
+// cycles joined to it, and their own order and offer in each cycle (unique per cycle and person).
+// A prepared value fills one place: the person's id goes in three times.
+const painelPreparado = consultaPreparada((db: Db, desde: string, doSaldo: number, doPedido: number, daOferta: number) => db
+  .selectFrom(somaDoSaldo(db, doSaldo).as('s'))
+  .leftJoin(ciclosRecentes(db, desde).as('c'), (j) => j.onTrue())
+  .leftJoin('pedido as p', (j) => j.onRef('p.cicloid', '=', 'c.id').on('p.usuarioid', '=', doPedido))
+  .leftJoin('pontoentrega as pe', 'pe.id', 'p.pontoEntregaId')
+  .leftJoin('ciclopontoentrega as cpe', (j) => j.onRef('cpe.cicloid', '=', 'p.cicloid').onRef('cpe.pontoEntregaId', '=', 'p.pontoEntregaId'))
+  .leftJoin('oferta as o', (j) => j.onRef('o.cicloid', '=', 'c.id').on('o.usuarioid', '=', daOferta))
+  .select(['s.centavos', 's.n', 'c.id', 'c.nome', 'c.dataOfertaInicio', 'c.dataOfertaFim', 'c.dataPedidoInicio', 'c.dataPedidoFim', 'c.dataRetiradaInicio', 'c.dataRetiradaFim'])
+  .select(['p.id as pedidoId', 'p.finalizado', 'pe.nome as ponto', 'cpe.dataRetirada', 'cpe.horaInicio', 'cpe.horaFim', 'o.finalizada'])
+  .orderBy('c.dataOfertaInicio')
+  .orderBy('c.id'), 4);
+
 /**
- * A person's offer and order in each of the given cycles: one query for what their profiles let
- * them have (a consumer's dashboard does not look for offers), none without cycles.
+ * A person's dashboard in one query: the recent cycles (ciclosDoPainel's), their balance
+ * (saldoDe's), and their own offer and order in each cycle, as far as their profiles let them
+ * have one (a consumer's dashboard shows no offer, a supplier's no order).
  */
-export async function andamentoDaPessoa(db: Db, pessoa: { readonly usuarioid: number; readonly perfil: readonly Perfil[] }, cicloids: readonly number[]): Promise<Map<number, Andamento>> {
-  const porCiclo = new Map<number, Andamento>(cicloids.map((id) => [id, SEM_NADA]));
-  if (cicloids.length === 0) return porCiclo;
+export async function painelDaPessoa(db: Db, pessoa: { readonly usuarioid: number; readonly perfil: readonly Perfil[] }, hoje: string): Promise<PainelDaPessoa> {
   const { usuarioid } = pessoa;
-  const [ofertas, pedidos] = await Promise.all([
-    !ehFornecedor(pessoa) ? [] : db.selectFrom('oferta').select(['cicloid', 'finalizada']).where('usuarioid', '=', usuarioid).where('cicloid', 'in', [...cicloids]).execute(),
-    !ehConsumidor(pessoa) ? [] : db
-      .selectFrom('pedido as p')
-      .innerJoin('pontoentrega as pe', 'pe.id', 'p.pontoEntregaId')
-      .leftJoin('ciclopontoentrega as cpe', (j) => j.onRef('cpe.cicloid', '=', 'p.cicloid').onRef('cpe.pontoEntregaId', '=', 'p.pontoEntregaId'))
-      .select(['p.cicloid', 'p.id', 'p.finalizado', 'pe.nome as ponto', 'cpe.dataRetirada', 'cpe.horaInicio', 'cpe.horaFim'])
-      .where('p.usuarioid', '=', usuarioid)
-      .where('p.cicloid', 'in', [...cicloids])
-      .execute(),
-  ]);
-  for (const o of ofertas) porCiclo.set(o.cicloid, { ...(porCiclo.get(o.cicloid) ?? SEM_NADA), oferta: o.finalizada ? 'finalizada' : 'rascunho' });
-  for (const p of pedidos) {
-    porCiclo.set(p.cicloid, { ...(porCiclo.get(p.cicloid) ?? SEM_NADA), pedido: p.finalizado ? 'confirmado' : 'salvo', pedidoId: p.id, pontoEntrega: p.ponto, horarioRetirada: horarioDeRetiradaTexto(p) });
+  const linhas = await painelPreparado(db, desdeDoPainel(hoje), usuarioid, usuarioid, usuarioid);
+  const consumidor = ehConsumidor(pessoa);
+  const fornecedor = ehFornecedor(pessoa);
+  const ciclos: CicloNoPainel[] = [];
+  const andamento = new Map<number, Andamento>();
+  for (const l of linhas) {
+    const { id, nome, dataOfertaInicio, dataOfertaFim, dataPedidoInicio, dataPedidoFim, dataRetiradaInicio, dataRetiradaFim } = l;
+    // No cycle at all: the balance's row alone, with the cycle's columns null.
+    if (id === null || nome === null || dataOfertaInicio === null || dataOfertaFim === null || dataPedidoInicio === null || dataPedidoFim === null || dataRetiradaInicio === null || dataRetiradaFim === null) continue;
+    ciclos.push(noPainel({ id, nome, dataOfertaInicio, dataOfertaFim, dataPedidoInicio, dataPedidoFim, dataRetiradaInicio, dataRetiradaFim }, hoje));
+    const oferta: SituacaoDaOferta = !fornecedor || l.finalizada === null ? 'sem' : (l.finalizada === true || Number(l.finalizada) === 1 ? 'finalizada' : 'rascunho');
+    andamento.set(id, !consumidor || l.pedidoId === null
+      ? { ...SEM_NADA, oferta }
+      : {
+          oferta,
+          pedido: l.finalizado === true || Number(l.finalizado) === 1 ? 'confirmado' : 'salvo',
+          pedidoId: l.pedidoId,
+          pontoEntrega: l.ponto,
+          horarioRetirada: horarioDeRetiradaTexto(l),
+        });
   }
-  return porCiclo;
+  return { ciclos, saldo: saldoDaSoma(linhas[0]), andamento };
 }
 
 export interface Pendencias {

@@ -79,28 +79,39 @@ export interface CicloResumo extends DatasCiclo {
   readonly fase: Fase;
 }
 
-// Every dashboard runs it: compiled once, not per request.
-const ciclosRecentes = consultaPreparada((db: Db, desde: string) => db
-  .selectFrom('ciclo')
-  .select([
-    'id', 'nome', 'dataOfertaInicio', 'dataOfertaFim', 'dataPedidoInicio', 'dataPedidoFim',
-    'dataRetiradaInicio', 'dataRetiradaFim',
-  ])
-  .where('ativo', '=', true)
-  .where('dataRetiradaFim', '>=', desde)
-  .orderBy('dataOfertaInicio')
-  .orderBy('id')
-  .limit(50), 1);
+/** The cycles a dashboard shows: active, current, upcoming, or ended since `desde`, oldest first. */
+export function ciclosRecentes(db: Db, desde: string) {
+  return db
+    .selectFrom('ciclo')
+    .select([
+      'id', 'nome', 'dataOfertaInicio', 'dataOfertaFim', 'dataPedidoInicio', 'dataPedidoFim',
+      'dataRetiradaInicio', 'dataRetiradaFim',
+    ])
+    .where('ativo', '=', true)
+    .where('dataRetiradaFim', '>=', desde)
+    .orderBy('dataOfertaInicio')
+    .orderBy('id')
+    .limit(50);
+}
+
+/** How far back the dashboard looks: cycles whose pickup ended in the last 30 days. */
+export const desdeDoPainel = (hoje: string): string => somarDias(hoje, -30);
 
 /** A cycle on the dashboard: its phase and the writing windows open today (they may be two). */
 export interface CicloNoPainel extends CicloResumo {
   readonly abertas: readonly Janela[];
 }
 
+export function noPainel(l: DatasCiclo & { readonly id: number; readonly nome: string }, hoje: string): CicloNoPainel {
+  return { ...l, fase: faseDoCiclo(l, hoje), abertas: janelasAbertas(l, hoje) };
+}
+
+// Every dashboard without a person (an identity not registered yet) runs it: compiled once.
+const ciclosRecentesPreparada = consultaPreparada(ciclosRecentes, 1);
+
 /** Active cycles that are current, upcoming, or ended in the last 30 days, oldest first. */
 export async function ciclosDoPainel(db: Db, hoje: string): Promise<CicloNoPainel[]> {
-  const linhas = await ciclosRecentes(db, somarDias(hoje, -30));
-  return linhas.map((l) => ({ ...l, fase: faseDoCiclo(l, hoje), abertas: janelasAbertas(l, hoje) }));
+  return (await ciclosRecentesPreparada(db, desdeDoPainel(hoje))).map((l) => noPainel(l, hoje));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -18,22 +18,31 @@ export interface Saldo {
   readonly movimentacoes: number;
 }
 
-// Every dashboard runs it: compiled once, not per request.
-const saldoPorPessoa = consultaPreparada((db: Db, usuarioid: number) => db
-  .selectFrom('movimentacao')
-  .select([
-    sql<number>`coalesce(sum(case when sentido = 'credito' then "valorCentavos" else -"valorCentavos" end), 0)`.as('centavos'),
-    (eb) => eb.fn.countAll<number>().as('n'),
-  ])
-  .where('usuarioid', '=', usuarioid), 1);
+/** The sum and count of a person's movements (one aggregate row), for a statement of its own or inside another. */
+export function somaDoSaldo(db: Db, usuarioid: number) {
+  return db
+    .selectFrom('movimentacao')
+    .select([
+      sql<number>`coalesce(sum(case when sentido = 'credito' then "valorCentavos" else -"valorCentavos" end), 0)`.as('centavos'),
+      (eb) => eb.fn.countAll<number>().as('n'),
+    ])
+    .where('usuarioid', '=', usuarioid);
+}
 
-/** A person's balance over the whole ledger, in one query; null when they have no movements. */
-export async function saldoDe(db: Db, usuarioid: number): Promise<Saldo | null> {
-  const [r] = await saldoPorPessoa(db, usuarioid);
+/** The balance from somaDoSaldo's row (the drivers give numbers or numeric strings); null without movements. */
+export function saldoDaSoma(r: { readonly centavos: unknown; readonly n: unknown } | undefined): Saldo | null {
   // Stryker disable next-line OptionalChaining: an aggregate without GROUP BY always returns its one row
   const n = Number(r?.n ?? 0);
   // Stryker disable next-line OptionalChaining: see above
   return n === 0 ? null : { saldoCentavos: Number(r?.centavos ?? 0), movimentacoes: n };
+}
+
+const saldoPorPessoa = consultaPreparada(somaDoSaldo, 1);
+
+/** A person's balance over the whole ledger, in one query; null when they have no movements. */
+export async function saldoDe(db: Db, usuarioid: number): Promise<Saldo | null> {
+  const [r] = await saldoPorPessoa(db, usuarioid);
+  return saldoDaSoma(r);
 }
 
 // ---------------------------------------------------------------------------------------------

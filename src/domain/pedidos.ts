@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { ehPostgres, emTransacao, type Banco, type Db } from '../db/banco.ts';
 import { consultaPreparada } from '../db/preparadas.ts';
+import { VERSAO_DOS_CICLOS } from '../db/versoes.ts';
 import { ehConsumidor, ehGestor, exigirAgirPor, podeNoRegistro, veTudo, type Ator } from './acesso.ts';
 import { gerarAntesDoPedido } from './assinaturas.ts';
 import { auditar } from './auditoria.ts';
@@ -340,6 +341,8 @@ export async function catalogoDoCiclo(db: Db, cicloid: number): Promise<Catalogo
 }
 
 // Each half filters by the cycle, and a prepared value fills one place: the cycle id goes in twice.
+// The cycle data's version rides along (one primary-key row), so the order page's cached
+// catalogue is checked in the same round trip (src/cestas/vitrine.ts).
 const reservasPorLinha = consultaPreparada((db: Db, cicloDasCestas: number, cicloDosExtras: number) => db
   .selectFrom('ciclocesta')
   .select((eb) => [eb.lit(0).$castTo<number>().as('extra'), 'id', 'reservadoMilesimos as m'])
@@ -347,19 +350,36 @@ const reservasPorLinha = consultaPreparada((db: Db, cicloDasCestas: number, cicl
   .unionAll((db2) => db2
     .selectFrom('cicloproduto')
     .select((eb) => [eb.lit(1).$castTo<number>().as('extra'), 'id', 'reservadoMilesimos as m'])
-    .where('cicloid', '=', cicloDosExtras)), 2);
+    .where('cicloid', '=', cicloDosExtras))
+  .unionAll((db2) => db2
+    .selectFrom('versaodados')
+    .select((eb) => [eb.lit(2).$castTo<number>().as('extra'), 'id', 'versao as m'])
+    .where('id', '=', VERSAO_DOS_CICLOS)), 2);
+
+/** What a cycle's saved orders reserve, per line, in thousandths; and the version of the cycle data read with it. */
+export interface ReservasDoCiclo {
+  readonly cestas: Map<number, number>;
+  readonly extras: Map<number, number>;
+  /** `versaodados` row VERSAO_DOS_CICLOS, read in the same statement. */
+  readonly versaoDosCiclos: number;
+}
 
 /**
  * What every saved order of a cycle reserves, per basket line and per extra line, in thousandths
  * (one query over the cycle's own rows: the counters that triggers keep, see
- * migrations/20261121_2300_reservas_contadas.ts).
+ * migrations/20261121_2300_reservas_contadas.ts), with the version of the cycle data.
  */
-export async function reservasDoCiclo(db: Db, cicloid: number): Promise<{ cestas: Map<number, number>; extras: Map<number, number> }> {
+export async function reservasDoCiclo(db: Db, cicloid: number): Promise<ReservasDoCiclo> {
   const linhas = await reservasPorLinha(db, cicloid, cicloid);
   const cestas = new Map<number, number>();
   const extras = new Map<number, number>();
-  for (const l of linhas) (Number(l.extra) === 1 ? extras : cestas).set(l.id, Number(l.m));
-  return { cestas, extras };
+  let versaoDosCiclos = 0;
+  for (const l of linhas) {
+    const tipo = Number(l.extra);
+    if (tipo === 2) versaoDosCiclos = Number(l.m);
+    else (tipo === 1 ? extras : cestas).set(l.id, Number(l.m));
+  }
+  return { cestas, extras, versaoDosCiclos };
 }
 
 /** The catalogue with what is still free of each line, given what orders reserved. */

@@ -188,4 +188,47 @@ describe('o painel diz onde cada um está, e a coordenação vê o que falta', (
     // The pending lists are the coordination's only.
     assert.ok((await consumidora.nav.getJson(`${amb.url}/`)).json<Painel>().data.ciclos.every((c) => c.pendencias === null));
   });
+
+  test('quem oferta e pede vê a sua oferta e o seu pedido no mesmo ciclo, nunca os de outra pessoa; cada perfil só o seu lado', async () => {
+    const ambos = await entrarComo(amb, ['fornecedor', 'consumidor'], 'Dupla Função');
+    const vizinha = await entrarComo(amb, ['fornecedor', 'consumidor'], 'Vizinha');
+    const soConsumidora = await entrarComo(amb, ['consumidor'], 'Só Consome');
+    const andamento = async (quem: Pessoa, ciclo: string) => (await quem.nav.getJson(`${amb.url}/`)).json<Painel>().data.ciclos.find((c) => c.nome === ciclo)?.andamento;
+    // The neighbour's offer and order in the same cycle.
+    await amb.banco.insertInto('oferta').values({ cicloid: emPedido, usuarioid: vizinha.id ?? 0, finalizada: true, finalizadaEm: iso, createdAt: iso, updatedAt: iso }).execute();
+    const daVizinha = await amb.banco.insertInto('pedido').values({ cicloid: emPedido, usuarioid: vizinha.id ?? 0, pontoEntregaId: ponto, finalizado: true, dataConfirmacao: iso, createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow();
+    assert.deepEqual(await andamento(ambos, 'Ciclo B pedido'), { oferta: 'sem', pedido: 'sem', pedidoId: null, pontoEntrega: null });
+
+    await amb.banco.insertInto('oferta').values({ cicloid: emPedido, usuarioid: ambos.id ?? 0, finalizada: false, finalizadaEm: null, createdAt: iso, updatedAt: iso }).execute();
+    const meu = await amb.banco.insertInto('pedido').values({ cicloid: emPedido, usuarioid: ambos.id ?? 0, pontoEntregaId: ponto, finalizado: false, dataConfirmacao: null, createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow();
+    assert.deepEqual(await andamento(ambos, 'Ciclo B pedido'), { oferta: 'rascunho', pedido: 'salvo', pedidoId: meu.id, pontoEntrega: 'Feira da Praça' });
+    assert.deepEqual(await andamento(vizinha, 'Ciclo B pedido'), { oferta: 'finalizada', pedido: 'confirmado', pedidoId: daVizinha.id, pontoEntrega: 'Feira da Praça' });
+    // Every cycle of the dashboard is listed once, whoever has rows in it.
+    assert.deepEqual((await ambos.nav.getJson(`${amb.url}/`)).json<Painel>().data.ciclos.map((c) => c.nome), ['Ciclo C retirada', 'Ciclo B pedido', 'Ciclo A oferta']);
+
+    // A profile taken away: the offer (or order) stays in the database, the dashboard shows only the side the profile has.
+    await amb.banco.updateTable('usuario').set({ perfil: JSON.stringify(['consumidor']) }).where('id', '=', ambos.id ?? 0).execute();
+    assert.deepEqual(await andamento(ambos, 'Ciclo B pedido'), { oferta: 'sem', pedido: 'salvo', pedidoId: meu.id, pontoEntrega: 'Feira da Praça' });
+    await amb.banco.updateTable('usuario').set({ perfil: JSON.stringify(['fornecedor']) }).where('id', '=', ambos.id ?? 0).execute();
+    assert.deepEqual(await andamento(ambos, 'Ciclo B pedido'), { oferta: 'rascunho', pedido: 'sem', pedidoId: null, pontoEntrega: null });
+    assert.deepEqual(await andamento(soConsumidora, 'Ciclo B pedido'), { oferta: 'sem', pedido: 'sem', pedidoId: null, pontoEntrega: null });
+  });
+});
+
+describe('painel sem nenhum ciclo', () => {
+  let amb: AmbienteDeTeste;
+  before(async () => {
+    amb = await iniciarAmbiente({ relogio: new RelogioDeTeste('2026-03-02T13:00:00Z') });
+  });
+  after(() => amb.fechar());
+
+  test('a lista de ciclos vem vazia e o saldo aparece assim mesmo', async () => {
+    const consumidor = await entrarComo(amb, ['consumidor']);
+    const vazio = (await consumidor.nav.getJson(`${amb.url}/`)).json<Painel>().data;
+    assert.deepEqual([vazio.ciclos, vazio.saldo], [[], null]);
+    const iso = new Date().toISOString();
+    await amb.banco.insertInto('movimentacao').values({ usuarioid: consumidor.id ?? 0, tipoMovimentacaoId: 4, sentido: 'credito', valorCentavos: 12345, data: '2026-03-01', descricao: 'teste', createdAt: iso, updatedAt: iso }).execute();
+    const depois = (await consumidor.nav.getJson(`${amb.url}/`)).json<Painel>().data;
+    assert.deepEqual([depois.ciclos, depois.saldo], [[], { saldo: 123.45, movimentacoes: 1 }]);
+  });
 });

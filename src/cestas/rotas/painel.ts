@@ -4,9 +4,8 @@ import { ehConsumidor, ehGestor, proximasAcoes } from '../../domain/acesso.ts';
 import { assinaturasDe } from '../../domain/assinaturas.ts';
 import { comJanelas } from './assinaturas.ts';
 import { cartaoDaAssinatura } from '../views/assinaturas.ts';
-import { andamentoDaPessoa, pendenciasDosCiclos, type Andamento, type Pendencias } from '../../domain/andamento.ts';
+import { painelDaPessoa, pendenciasDosCiclos, type Pendencias } from '../../domain/andamento.ts';
 import { ciclosDoPainel } from '../../domain/ciclos.ts';
-import { saldoDe } from '../../domain/financeiro.ts';
 import { saldoJson } from '../apresentadores/financeiro.ts';
 import { diaLocal } from '../../domain/tempo.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
@@ -19,19 +18,18 @@ export async function mostrarPainel(ctx: ContextoCestas, req: FastifyRequest, re
   const ator = req.ator;
   if (ator === null) throw new Error('painel sem ator: a regra de acesso não rodou');
   const hoje = diaLocal(ctx.relogio.agora(), ctx.config.tz);
-  const doPainel = await ciclosDoPainel(ctx.banco, hoje);
-  const ids = doPainel.map((c) => c.id);
+  const pessoa = ator.usuarioid === null ? null : await painelDaPessoa(ctx.banco, { usuarioid: ator.usuarioid, perfil: ator.perfil }, hoje);
+  const doPainel = pessoa?.ciclos ?? await ciclosDoPainel(ctx.banco, hoje);
   // The coordination's pending list matters while a cycle is under way.
   const emAndamento = doPainel.filter((c) => c.fase !== 'planejado' && c.fase !== 'encerrado').map((c) => c.id);
-  const [saldo, andamento, pendencias, assinaturas] = await Promise.all([
-    ator.usuarioid === null ? null : saldoDe(ctx.banco, ator.usuarioid),
-    ator.usuarioid === null ? new Map<number, Andamento>() : andamentoDaPessoa(ctx.banco, { usuarioid: ator.usuarioid, perfil: ator.perfil }, ids),
+  const [pendencias, assinaturas] = await Promise.all([
     ehGestor(ator) ? pendenciasDosCiclos(ctx.banco, emAndamento) : new Map<number, Pendencias>(),
     ator.usuarioid === null || !ehConsumidor(ator) || ator.assinante !== true ? [] : assinaturasDe(ctx.banco, ator.usuarioid, hoje).then((l) => comJanelas(ctx, l, hoje)),
   ]);
+  const saldo = pessoa?.saldo ?? null;
   // A subscriber's card: each subscription in each cycle whose order window is open now.
   const suaCesta = assinaturas.flatMap((a) => a.proximosCiclos.filter((c) => c.janelaAberta).map((c) => ({ assinatura: a, ciclo: c })));
-  const ciclos = doPainel.map((c) => ({ ...c, acoes: proximasAcoes(ator, c), andamento: andamento.get(c.id) ?? null, pendencias: pendencias.get(c.id) ?? null }));
+  const ciclos = doPainel.map((c) => ({ ...c, acoes: proximasAcoes(ator, c), andamento: pessoa?.andamento.get(c.id) ?? null, pendencias: pendencias.get(c.id) ?? null }));
   return responder(req, reply, {
     titulo: 'Painel',
     dados: { usuario: { id: ator.usuarioid, nome: ator.nome, email: ator.email, perfil: ator.perfil }, hoje, ciclos, saldo: saldo === null ? null : saldoJson(saldo), atalhos: atalhosDoAtor(ator),

@@ -42,14 +42,15 @@ export function rotasPedidos(app: AppTipada, ctx: ContextoCestas): void {
   async function mostrar(req: FastifyRequest, reply: FastifyReply, cicloid: number, usuarioid: number, falha = { status: 200, erro: null as string | null, detalhes: {} as Readonly<Record<string, unknown>>, valores: null as Readonly<Record<string, unknown>> | null }) {
     const ator = atorDe(req);
     const { hoje } = tempo(ctx);
-    const { ciclo, catalogo, pontosEntrega } = await ctx.vitrine.ler(ctx.banco, cicloid);
+    // The order and the reservations (with the cycle data's version) in parallel; then the cycle's view, usually kept.
+    const [pedido, reservas] = await Promise.all([pedidoDe(ctx.banco, cicloid, usuarioid, taxa), reservasDoCiclo(ctx.banco, cicloid)]);
+    const { ciclo, catalogo, pontosEntrega } = await ctx.vitrine.ler(ctx.banco, cicloid, reservas.versaoDosCiclos);
     // A consumer's own page (the common case) already has their record in the actor.
     const consumidor = usuarioid === ator.usuarioid ? { id: usuarioid, nome: ator.nome, perfil: ator.perfil } : await usuarioPorId(ctx.banco, usuarioid);
     if (consumidor === undefined || !ehConsumidor(consumidor)) throw new Invalido('VALIDACAO', 'Consumidor inválido', { usuarioid: 'Não há consumidor com este id' });
     const situacao = situacaoDoCiclo(ciclo, hoje);
     const { fase, abertas } = situacao;
     const acoes = acoesDoPedido(ator, { usuarioid, ciclo: situacao });
-    const [pedido, reservas] = await Promise.all([pedidoDe(ctx.banco, cicloid, usuarioid, taxa), reservasDoCiclo(ctx.banco, cicloid)]);
     const disp = comDisponibilidade(catalogo, reservas);
     const pagina = {
       ciclo: { id: ciclo.id, nome: ciclo.nome, fase, abertas, dataPedidoInicio: ciclo.dataPedidoInicio, dataPedidoFim: ciclo.dataPedidoFim },
