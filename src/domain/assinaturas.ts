@@ -2,7 +2,7 @@ import type { Transaction } from 'kysely';
 import { emTransacao, ehPostgres, travar, type Banco, type Db } from '../db/banco.ts';
 import type { DB, Frequencia, SituacaoNoCiclo } from '../db/tipos.ts';
 import { autorizar, ehConsumidor, ehGestor, exigirAgirPor, type Ator } from './acesso.ts';
-import { auditar } from './auditoria.ts';
+import { auditar, type RegistroAuditoria } from './auditoria.ts';
 import type { Avisos } from './avisos.ts';
 import { cicloDasJanelas, exigirJanela, janelaAberta } from './ciclos.ts';
 import { Conflito, Invalido, NaoEncontrado, recusarInvalidos } from './erros.ts';
@@ -481,20 +481,34 @@ const plural = (n: number) => `${n} ${n === 1 ? 'cesta' : 'cestas'}`;
  * null when it can: the basket active and composed, the point one the cycle (and the basket's
  * market) serves, and enough free baskets for the whole quantity (never a partial order).
  * `ja`: what the subscription already holds in the cycle (its own reservation, when changing it).
+ * `pontos`: what a generation already learnt of each (point, market) in its transaction, where
+ * nothing changes the points.
  */
-async function motivoParaNaoServir(trx: Db, cicloid: number, cc: CestaDoCiclo, quantidade: number, pontoEntregaId: number, ja: number): Promise<string | null> {
+async function motivoParaNaoServir(trx: Db, cicloid: number, cc: CestaDoCiclo, quantidade: number, pontoEntregaId: number, ja: number, pontos?: Map<string, string | null>): Promise<string | null> {
   if (!cc.ativo) return `A ${cc.nome} está desativada`;
   if (!cc.composta) return `A ${cc.nome} ainda está em composição`;
+  const chave = `${pontoEntregaId}:${cc.mercadoId ?? ''}`;
+  let doPonto = pontos?.get(chave);
+  if (doPonto === undefined) {
+    doPonto = await motivoDoPonto(trx, cicloid, pontoEntregaId, cc.mercadoId);
+    pontos?.set(chave, doPonto);
+  }
+  if (doPonto !== null) return doPonto;
+  const livre = cc.quantidadeCestas * 1000 - cc.reservadoMilesimos + ja * 1000;
+  if (quantidade * 1000 > livre) return `Não há cestas para todas: pedidas ${plural(quantidade)} da ${cc.nome}, disponíveis ${plural(Math.max(0, Math.floor(livre / 1000)))}`;
+  return null;
+}
+
+/** Why the point does not serve the cycle (and the basket's market), as the order rule says it; null when it does. */
+async function motivoDoPonto(trx: Db, cicloid: number, pontoEntregaId: number, mercadoId: number | null): Promise<string | null> {
   try {
-    await pontoDoPedido(trx, cicloid, await lerPontoDoPedido(trx, cicloid, pontoEntregaId), cc.mercadoId !== null);
-    if (cc.mercadoId !== null) await pontoDosMercados(trx, cicloid, pontoEntregaId, new Set([cc.mercadoId]), false);
+    await pontoDoPedido(trx, cicloid, await lerPontoDoPedido(trx, cicloid, pontoEntregaId), mercadoId !== null);
+    if (mercadoId !== null) await pontoDosMercados(trx, cicloid, pontoEntregaId, new Set([mercadoId]), false);
+    return null;
   } catch (e) {
     if (e instanceof Invalido) return String(e.detalhes?.pontoEntregaId ?? e.message);
     throw e;
   }
-  const livre = cc.quantidadeCestas * 1000 - cc.reservadoMilesimos + ja * 1000;
-  if (quantidade * 1000 > livre) return `Não há cestas para todas: pedidas ${plural(quantidade)} da ${cc.nome}, disponíveis ${plural(Math.max(0, Math.floor(livre / 1000)))}`;
-  return null;
 }
 
 /**
@@ -537,11 +551,13 @@ export async function gerarPedidosDoCiclo(banco: Banco, cicloid: number, opcoes:
     let gerados = 0;
     let pausados = 0;
     const faltaram: Array<{ assinaturaId: number; consumidor: string; motivo: string }> = [];
+    const pontos = new Map<string, string | null>();
+    const registros: RegistroAuditoria[] = [];
     for (const a of pendentes) {
       const cc = cestaDaAssinatura(a, cestas);
       const aqui = ciclosAplicaveis({ ...a, pausas: pausas.filter((p) => p.assinaturaId === a.id) }, candidatosDe(a, ciclos)).find((x) => x.cicloid === cicloid);
       if (cc === undefined || aqui === undefined) continue;
-      const motivo = aqui.situacao === 'pausado' ? null : await motivoParaNaoServir(trx, cicloid, cc, a.quantidade, a.pontoEntregaId, 0);
+      const motivo = aqui.situacao === 'pausado' ? null : await motivoParaNaoServir(trx, cicloid, cc, a.quantidade, a.pontoEntregaId, 0, pontos);
       const situacao: SituacaoNoCiclo = aqui.situacao === 'pausado' ? 'pausado' : motivo !== null ? 'faltou' : 'gerado';
       const linha = await trx
         .insertInto('assinaturaciclo')
@@ -566,8 +582,9 @@ export async function gerarPedidosDoCiclo(banco: Banco, cicloid: number, opcoes:
           if (pedido !== null) await opcoes.avisos.emitir(trx, { tipo: 'recibo', pedido });
         }
       }
-      await auditar(trx, GERACAO, opcoes.agora, { acao: `gerar (${situacao})`, entidade: 'assinatura', entidadeId: a.id, depois: { cicloid, situacao, quantidade: a.quantidade, motivo } });
+      registros.push({ acao: `gerar (${situacao})`, entidade: 'assinatura', entidadeId: a.id, depois: { cicloid, situacao, quantidade: a.quantidade, motivo } });
     }
+    await auditar(trx, GERACAO, opcoes.agora, registros);
     return { gerados, faltaram, pulados, pausados };
   });
   // Only a generation inside the window settles the cycle: before it opens, nothing was generated.

@@ -12,21 +12,28 @@ export interface RegistroAuditoria {
   readonly depois?: unknown;
 }
 
-/** Appends one line to the audit trail, in the caller's transaction. */
-export async function auditar(db: Db, ator: Ator, agora: Date, registro: RegistroAuditoria): Promise<void> {
-  await db
-    .insertInto('auditoria')
-    .values({
-      usuarioid: ator.usuarioid,
-      ator: ator.email,
-      acao: registro.acao,
-      entidade: registro.entidade,
-      entidadeId: registro.entidadeId === null ? null : String(registro.entidadeId),
-      antes: registro.antes === undefined ? null : JSON.stringify(registro.antes),
-      depois: registro.depois === undefined ? null : JSON.stringify(registro.depois),
-      em: agora.toISOString(),
-    })
-    .execute();
+/** Lines written per statement when many go at once (8 values each, well under SQLite's limit). */
+const POR_INSERCAO = 500;
+
+/** Appends one line (or several, in as few statements as fit) to the audit trail, in the caller's transaction. */
+export async function auditar(db: Db, ator: Ator, agora: Date, registros: RegistroAuditoria | readonly RegistroAuditoria[]): Promise<void> {
+  const lista: readonly RegistroAuditoria[] = Array.isArray(registros) ? registros : [registros as RegistroAuditoria];
+  const em = agora.toISOString();
+  for (let i = 0; i < lista.length; i += POR_INSERCAO) {
+    await db
+      .insertInto('auditoria')
+      .values(lista.slice(i, i + POR_INSERCAO).map((registro) => ({
+        usuarioid: ator.usuarioid,
+        ator: ator.email,
+        acao: registro.acao,
+        entidade: registro.entidade,
+        entidadeId: registro.entidadeId === null ? null : String(registro.entidadeId),
+        antes: registro.antes === undefined ? null : JSON.stringify(registro.antes),
+        depois: registro.depois === undefined ? null : JSON.stringify(registro.depois),
+        em,
+      })))
+      .execute();
+  }
 }
 
 export interface LinhaDeAuditoria {

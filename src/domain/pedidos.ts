@@ -784,30 +784,31 @@ export interface LinhaDeAssinatura {
  * the order is created at the subscription's point and confirmed, as finalizarPedido confirms;
  * an existing order keeps its point and state. When the order already holds that basket, the
  * line grows and is marked as the subscription's (an order holds each basket once).
- * Returns the order's id and whether this created it.
+ * Two statements, whatever was there: the order and the line are each written with ON CONFLICT
+ * on their unique keys (the counting triggers are AFTER triggers, so an upsert counts once).
+ * Returns the order's id.
  */
-export async function gravarLinhaDeAssinatura(trx: Db, l: LinhaDeAssinatura, opcoes: { agora: Date; tz: string }): Promise<{ pedidoId: number; criado: boolean }> {
+export async function gravarLinhaDeAssinatura(trx: Db, l: LinhaDeAssinatura, opcoes: { agora: Date; tz: string }): Promise<{ pedidoId: number }> {
   const iso = opcoes.agora.toISOString();
-  const novo = await trx
+  const pedido = await trx
     .insertInto('pedido')
     .values({ cicloid: l.cicloid, usuarioid: l.usuarioid, pontoEntregaId: l.pontoEntregaId, finalizado: true, dataConfirmacao: dataHoraLocal(opcoes.agora, opcoes.tz), createdAt: iso, updatedAt: iso })
-    .onConflict((oc) => oc.columns(['cicloid', 'usuarioid']).doNothing())
+    .onConflict((oc) => oc.columns(['cicloid', 'usuarioid']).doUpdateSet({ updatedAt: iso }))
     .returning('id')
-    .executeTakeFirst();
-  const pedidoId = novo?.id ?? (await trx.selectFrom('pedido').select('id').where('cicloid', '=', l.cicloid).where('usuarioid', '=', l.usuarioid).executeTakeFirstOrThrow()).id;
-  const ja = novo === undefined
-    ? await trx.selectFrom('pedidoproduto').select(['id', 'quantidadeMilesimos']).where('pedidoid', '=', pedidoId).where('cicloCestaId', '=', l.cicloCestaId).executeTakeFirst()
-    : undefined;
-  if (ja !== undefined) {
-    await trx.updateTable('pedidoproduto').set({ quantidadeMilesimos: ja.quantidadeMilesimos + l.quantidadeMilesimos, assinaturaId: l.assinaturaId, updatedAt: iso }).where('id', '=', ja.id).execute();
-  } else {
-    await trx.insertInto('pedidoproduto').values({
-      pedidoid: pedidoId, cicloCestaId: l.cicloCestaId, cicloProdutoId: null, quantidadeMilesimos: l.quantidadeMilesimos, valorCentavos: l.valorCentavos,
+    .executeTakeFirstOrThrow();
+  await trx
+    .insertInto('pedidoproduto')
+    .values({
+      pedidoid: pedido.id, cicloCestaId: l.cicloCestaId, cicloProdutoId: null, quantidadeMilesimos: l.quantidadeMilesimos, valorCentavos: l.valorCentavos,
       mercadoId: l.mercadoId, taxaCentesimos: l.mercadoId === null ? null : (l.taxaCentesimos ?? 0), assinaturaId: l.assinaturaId, createdAt: iso, updatedAt: iso,
-    }).execute();
-  }
-  if (novo === undefined) await trx.updateTable('pedido').set({ updatedAt: iso }).where('id', '=', pedidoId).execute();
-  return { pedidoId, criado: novo !== undefined };
+    })
+    .onConflict((oc) => oc.columns(['pedidoid', 'cicloCestaId']).doUpdateSet((eb) => ({
+      quantidadeMilesimos: eb(eb.ref('pedidoproduto.quantidadeMilesimos'), '+', eb.ref('excluded.quantidadeMilesimos')),
+      assinaturaId: eb.ref('excluded.assinaturaId'),
+      updatedAt: eb.ref('excluded.updatedAt'),
+    })))
+    .execute();
+  return { pedidoId: pedido.id };
 }
 
 /**
