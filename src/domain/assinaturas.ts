@@ -265,6 +265,24 @@ export async function assinantesComCestaNoCiclo(db: Db, cicloid: number, hoje: s
   return [...new Set(vem.map((a) => a.usuarioid))].sort((x, y) => x - y);
 }
 
+/**
+ * The people whose subscription basket was served in a cycle: a row `gerado` whose order is
+ * confirmed. For the subscriber's receipt once the cycle's order window is over.
+ */
+export async function assinantesServidosNoCiclo(db: Db, cicloid: number): Promise<number[]> {
+  const linhas = await db
+    .selectFrom('assinaturaciclo as ac')
+    .innerJoin('pedido as p', 'p.id', 'ac.pedidoId')
+    .select('p.usuarioid')
+    .distinct()
+    .where('ac.cicloid', '=', cicloid)
+    .where('ac.situacao', '=', 'gerado')
+    .where('p.finalizado', '=', true)
+    .orderBy('p.usuarioid')
+    .execute();
+  return linhas.map((l) => l.usuarioid);
+}
+
 export interface PainelDeAssinaturas {
   readonly assinaturas: ReadonlyArray<Assinatura & { readonly consumidor: string; readonly cesta: string; readonly pontoEntrega: string; readonly mercado: string | null }>;
   /** Active subscriptions and baskets per cycle, per basket type (with its cap). */
