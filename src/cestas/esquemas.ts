@@ -506,7 +506,10 @@ export const PaginaAssinaturas = Type.Object({
   mercados: Type.Array(Escolha, { description: 'Mercados de cestas ativos' }),
 });
 export const TodasAsAssinaturas = Type.Object({
-  itens: Type.Array(Type.Object({ ...CamposDaAssinatura, consumidor: Type.String(), cesta: Type.String(), pontoEntrega: Type.String(), mercado: Nulo(Type.String()) })),
+  itens: Type.Array(Type.Object({
+    ...CamposDaAssinatura, consumidor: Type.String(), cesta: Type.String(), pontoEntrega: Type.String(), mercado: Nulo(Type.String()),
+    pagoAdiantado: Type.Number({ description: 'Reais: a soma dos pagamentos antecipados da temporada registrados para a assinatura (POST /assinaturas/:id/pagamento)' }),
+  })),
   porCesta: Type.Array(Type.Object({ cestaId: Id, nome: Type.String(), assinaturas: Type.Integer(), cestas: Type.Integer({ description: 'Cestas por ciclo' }), limite: Nulo(Type.Integer()) })),
   porPonto: Type.Array(Type.Object({ pontoEntregaId: Id, nome: Type.String(), assinaturas: Type.Integer(), cestas: Type.Integer() })),
   ciclo: Nulo(Escolha),

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import { emTransacao, ehPostgres, travar, type Banco, type Db } from '../db/banco.ts';
 import type { DB, Frequencia, SituacaoNoCiclo } from '../db/tipos.ts';
@@ -265,8 +266,30 @@ export async function assinantesComCestaNoCiclo(db: Db, cicloid: number, hoje: s
   return [...new Set(vem.map((a) => a.usuarioid))].sort((x, y) => x - y);
 }
 
+/**
+ * The people whose subscription basket was served in a cycle: a row `gerado` whose order is
+ * confirmed. For the subscriber's receipt once the cycle's order window is over.
+ */
+export async function assinantesServidosNoCiclo(db: Db, cicloid: number): Promise<number[]> {
+  const linhas = await db
+    .selectFrom('assinaturaciclo as ac')
+    .innerJoin('pedido as p', 'p.id', 'ac.pedidoId')
+    .select('p.usuarioid')
+    .distinct()
+    .where('ac.cicloid', '=', cicloid)
+    .where('ac.situacao', '=', 'gerado')
+    .where('p.finalizado', '=', true)
+    .orderBy('p.usuarioid')
+    .execute();
+  return linhas.map((l) => l.usuarioid);
+}
+
 export interface PainelDeAssinaturas {
-  readonly assinaturas: ReadonlyArray<Assinatura & { readonly consumidor: string; readonly cesta: string; readonly pontoEntrega: string; readonly mercado: string | null }>;
+  readonly assinaturas: ReadonlyArray<Assinatura & {
+    readonly consumidor: string; readonly cesta: string; readonly pontoEntrega: string; readonly mercado: string | null;
+    /** The season payments recorded for the subscription (registrarPagamentoDaTemporada), summed. */
+    readonly pagoAdiantadoCentavos: number;
+  }>;
   /** Active subscriptions and baskets per cycle, per basket type (with its cap). */
   readonly porCesta: ReadonlyArray<{ readonly cestaId: number; readonly nome: string; readonly assinaturas: number; readonly cestas: number; readonly limite: number | null }>;
   /** Active subscriptions and baskets per cycle, per pickup point. */
@@ -287,7 +310,15 @@ export async function assinaturasParaAdmin(db: Db): Promise<PainelDeAssinaturas>
     .orderBy('a.createdAt')
     .orderBy('a.id')
     .execute();
-  const pausas = linhas.length === 0 ? [] : await db.selectFrom('assinaturapausa').select(['id', 'assinaturaId', 'inicio', 'fim']).orderBy('inicio').orderBy('id').execute();
+  const [pausas, pagamentos] = linhas.length === 0 ? [[], []] : await Promise.all([
+    db.selectFrom('assinaturapausa').select(['id', 'assinaturaId', 'inicio', 'fim']).orderBy('inicio').orderBy('id').execute(),
+    db.selectFrom('movimentacao').select(['chave', 'valorCentavos']).where('chave', 'like', `${PREFIXO_DO_PAGAMENTO}%`).where('sentido', '=', 'credito').execute(),
+  ]);
+  const pagoAdiantado = new Map<number, number>();
+  for (const m of pagamentos) {
+    const id = assinaturaDoPagamento(m.chave);
+    if (id !== null) pagoAdiantado.set(id, (pagoAdiantado.get(id) ?? 0) + m.valorCentavos);
+  }
   const porCesta = new Map<number, { cestaId: number; nome: string; assinaturas: number; cestas: number; limite: number | null }>();
   const porPonto = new Map<number, { pontoEntregaId: number; nome: string; assinaturas: number; cestas: number }>();
   for (const l of linhas) {
@@ -303,7 +334,9 @@ export async function assinaturasParaAdmin(db: Db): Promise<PainelDeAssinaturas>
   }
   const porNome = <T extends { nome: string }>(a: T, b: T) => a.nome.localeCompare(b.nome, 'pt-BR');
   return {
-    assinaturas: linhas.map(({ limiteAssinaturas: _limite, ...l }) => ({ ...l, ativa: Boolean(l.ativa), pausas: pausas.filter((p) => p.assinaturaId === l.id).map(({ id, inicio, fim }) => ({ id, inicio, fim })) })),
+    assinaturas: linhas.map(({ limiteAssinaturas: _limite, ...l }) => ({
+      ...l, ativa: Boolean(l.ativa), pausas: pausas.filter((p) => p.assinaturaId === l.id).map(({ id, inicio, fim }) => ({ id, inicio, fim })), pagoAdiantadoCentavos: pagoAdiantado.get(l.id) ?? 0,
+    })),
     porCesta: [...porCesta.values()].sort(porNome),
     porPonto: [...porPonto.values()].sort(porNome),
   };
@@ -774,6 +807,24 @@ export async function definirLimiteDeAssinaturas(banco: Banco, ator: Ator, cesta
 
 // A season paid in advance
 
+/**
+ * A season payment's movement key: `assinatura:<id>:pagamento:<instante>:<aleatório>`. Each
+ * payment is its own (two instalments recorded in the same instant are two credits), and the key
+ * names the subscription it pays.
+ */
+const PREFIXO_DO_PAGAMENTO = 'assinatura:';
+const CHAVE_DO_PAGAMENTO = /^assinatura:(\d+):pagamento:/;
+
+function chaveDoPagamento(assinaturaId: number, iso: string): string {
+  return `${PREFIXO_DO_PAGAMENTO}${assinaturaId}:pagamento:${iso}:${randomUUID()}`;
+}
+
+/** The subscription a season payment's movement key names, or null for any other key. */
+function assinaturaDoPagamento(chave: string | null): number | null {
+  const m = CHAVE_DO_PAGAMENTO.exec(chave ?? '');
+  return m === null ? null : Number(m[1]);
+}
+
 /** The most one payment may record (R$ 1.000.000,00): a typo of a few zeros is refused. */
 export const MAIOR_PAGAMENTO_CENTAVOS = 100_000_000;
 
@@ -812,7 +863,7 @@ export async function registrarPagamentoDaTemporada(
     const iso = opcoes.agora.toISOString();
     const linha = await trx.insertInto('movimentacao').values({
       usuarioid: a.usuarioid, tipoMovimentacaoId: tipo.id, sentido: 'credito', valorCentavos, data: opcoes.hoje, descricao, arquivo: null, cicloid: null,
-      chave: `assinatura:${a.id}:pagamento:${iso}`, criadoPor: ator.usuarioid, createdAt: iso, updatedAt: iso,
+      chave: chaveDoPagamento(a.id, iso), criadoPor: ator.usuarioid, createdAt: iso, updatedAt: iso,
     }).returning('id').executeTakeFirstOrThrow();
     const pagamento: PagamentoDaTemporada = { movimentacaoId: linha.id, assinaturaId: a.id, usuarioid: a.usuarioid, valorCentavos, data: opcoes.hoje, descricao };
     await auditar(trx, ator, opcoes.agora, { acao: 'registrar pagamento da temporada', entidade: 'assinatura', entidadeId: a.id, depois: pagamento });

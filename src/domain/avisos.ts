@@ -12,7 +12,7 @@ import { entregasDoCiclo } from './alocacao.ts';
 import type { Pedido } from './pedidos.ts';
 import { lerPerfis } from './perfis.ts';
 import { somarDias } from './tempo.ts';
-import { assinantesComCestaNoCiclo, faltasDoCiclo } from './assinaturas.ts';
+import { assinantesComCestaNoCiclo, assinantesServidosNoCiclo, faltasDoCiclo } from './assinaturas.ts';
 
 export const TIPOS_DE_AVISO = {
   oferta_aberta: { nome: 'Abertura do período de ofertas', opcional: true },
@@ -26,6 +26,7 @@ export const TIPOS_DE_AVISO = {
   coordenacao: { nome: 'Mensagens da coordenação', opcional: false },
   assinatura_ciclo: { nome: 'Assinatura: sua cesta vem no ciclo (para pular, se quiser)', opcional: true },
   assinatura_falta: { nome: 'Assinatura: a cesta faltou no ciclo (a quem assina e à coordenação)', opcional: false },
+  assinatura_recibo: { nome: 'Assinatura: recibo do ciclo, quando fecham os pedidos', opcional: false },
 } as const satisfies Record<string, { nome: string; opcional: boolean }>;
 
 export type TipoDeAviso = keyof typeof TIPOS_DE_AVISO;
@@ -91,7 +92,9 @@ interface Pessoa {
  * - assinatura_ciclo: while the order window is open, each subscriber whose basket comes in the
  *   cycle (to skip it, if they wish);
  * - assinatura_falta: from the order window on, each subscriber whose basket could not be served
- *   (faltou), and the coordination (admins, masters), when the cycle has any.
+ *   (faltou), and the coordination (admins, masters), when the cycle has any;
+ * - assinatura_recibo: once the order window is over, each subscriber whose basket was served in
+ *   the cycle (generated into an order that is confirmed): the final order and how it is paid.
  * People who turned a kind off, and inactive accounts, get nothing.
  */
 export async function avisosDevidos(db: Db, hoje: string): Promise<AvisoDevido[]> {
@@ -152,7 +155,11 @@ export async function avisosDevidos(db: Db, hoje: string): Promise<AvisoDevido[]
       const faltaram = new Set((await faltasDoCiclo(db, c.id)).map((f) => f.usuarioid));
       if (faltaram.size > 0) devido('assinatura_falta', (p) => faltaram.has(p.id) || p.coordena);
     }
-    if (hoje > c.dataPedidoFim) devido('entregas', (p) => fornecedoresComEntrega.has(p.id));
+    if (hoje > c.dataPedidoFim) {
+      devido('entregas', (p) => fornecedoresComEntrega.has(p.id));
+      const servidos = new Set(await assinantesServidosNoCiclo(db, c.id));
+      if (servidos.size > 0) devido('assinatura_recibo', (p) => servidos.has(p.id));
+    }
     // Orders often close the day before pickup: the eve of pickup may still be an order day.
     const amanha = somarDias(hoje, 1);
     devido('retirada', (p) => {

@@ -88,8 +88,8 @@ export interface Relatorio {
 
 export interface Conferencia {
   readonly titulo: string;
-  /** Room for a signature: a wide column and rows tall enough to sign in. */
-  readonly assinatura: boolean;
+  /** Room for a handwritten initial or signature (rubrica): a wide column and rows tall enough to sign in. */
+  readonly rubrica: boolean;
 }
 
 /** What a report may say beyond its rows: a note per group (by title) and a column to tick. */
@@ -659,7 +659,7 @@ export async function documentoDeEntrega(db: Db, ator: Ator, cicloid: number, ta
     colunasDosPontos,
     pedidos.flatMap(linhasDoPedido).sort(porPontoEPessoa),
     'ponto',
-    { notas: notasDosPontos, conferencia: { titulo: 'Retirado (assinatura)', assinatura: true }, paginaPorGrupo: true },
+    { notas: notasDosPontos, conferencia: { titulo: 'Retirado (rubrica)', rubrica: true }, paginaPorGrupo: true },
   );
 
   const cestas = new Map<string, number>();
@@ -718,7 +718,7 @@ export async function documentoDeEntrega(db: Db, ator: Ator, cicloid: number, ta
         return { cesta, produto: i.produto, fornecedor: i.fornecedor, quantidade: visto.milesimos, unidade: visto.unidade };
       })),
       'cesta',
-      { notas: new Map([...cestas].map(([cesta, n]) => [cesta, `Montar ${n} ${n === 1 ? 'cesta' : 'cestas'}`])), conferencia: { titulo: 'Conferido', assinatura: false } },
+      { notas: new Map([...cestas].map(([cesta, n]) => [cesta, `Montar ${n} ${n === 1 ? 'cesta' : 'cestas'}`])), conferencia: { titulo: 'Conferido', rubrica: false } },
     ));
   }
   if (todos || ehFornecedor(ator)) {
@@ -728,7 +728,7 @@ export async function documentoDeEntrega(db: Db, ator: Ator, cicloid: number, ta
       [...(comMercados ? [COLUNA_MERCADO] : []), ...COLUNAS_RECEBIMENTO],
       (await linhasDosFornecedores(db, ator, [ciclo], m)).filter((l) => l.quantidade !== 0),
       'fornecedor',
-      { conferencia: { titulo: 'Recebido', assinatura: false } },
+      { conferencia: { titulo: 'Recebido', rubrica: false } },
     ));
   }
   return {

@@ -18,7 +18,8 @@ import type { Config } from '../config.ts';
 import { depoisDoCommit, ehPostgres, emTransacao, type Banco, type Db } from '../db/banco.ts';
 import { faltasDoCiclo } from '../domain/assinaturas.ts';
 import { avisosDevidos, chaveDoAviso, ehTipoDeAviso, TIPOS_DE_AVISO, type AvisoDevido, type Avisos, type Evento, type TipoDeAviso } from '../domain/avisos.ts';
-import { cobrancaDe, pixDaCobranca } from '../domain/pix.ts';
+import { cobrancaDe, pixDaCobranca, type Cobranca } from '../domain/pix.ts';
+import { pedidoDe, type Pedido } from '../domain/pedidos.ts';
 import { relatorioDosFornecedores } from '../domain/relatorios.ts';
 import { linhasEmTexto } from '../cestas/apresentadores/pix.ts';
 import { diaLocal, horarioDeRetiradaTexto, type Relogio } from '../domain/tempo.ts';
@@ -149,14 +150,14 @@ export class Correio implements Avisos {
       return;
     }
     const p = evento.pedido;
-    const [pessoa, ciclo, ponto] = await Promise.all([
+    const [pessoa, ciclo, retirada] = await Promise.all([
       trx.selectFrom('usuario').select(['nome', 'email']).where('id', '=', p.usuario.id).executeTakeFirstOrThrow(),
       cicloDoAviso(trx, p.cicloid),
-      trx.selectFrom('pontoentrega').select(['nome', 'endereco', 'cidade']).where('id', '=', p.pontoEntrega.id).executeTakeFirstOrThrow(),
+      retiradaDo(trx, p),
     ]);
     const base = this.#baseUrl();
     const conteudo = evento.tipo === 'recibo'
-      ? modelos.recibo(pessoa.nome, ciclo, p, { ...ponto, quando: horarioDeRetiradaTexto(p.pontoEntrega) }, base, await this.#pagamento(trx, p.usuario.id))
+      ? modelos.recibo(pessoa.nome, ciclo, p, retirada, base, await this.#pagamento(trx, p.usuario.id))
       : modelos.pedidoAlterado(pessoa.nome, ciclo, p, base);
     // One receipt per confirmation; one notice per change.
     const momento = evento.tipo === 'recibo' ? (p.dataConfirmacao ?? '') : this.#relogio.agora().toISOString();
@@ -167,11 +168,23 @@ export class Correio implements Avisos {
 
   /** How to pay what the person owes now (this order included), when the community receives by Pix. */
   async #pagamento(trx: Db, usuarioid: number): Promise<modelos.Pagamento | null> {
-    const recebedor = this.#config.pix;
-    if (recebedor === null) return null;
-    const cobranca = await cobrancaDe(trx, usuarioid, this.#config.taxa);
-    const pix = await pixDaCobranca(cobranca, recebedor);
+    return this.#config.pix === null ? null : this.#pixDa(await cobrancaDe(trx, usuarioid, this.#config.taxa));
+  }
+
+  async #pixDa(cobranca: Cobranca): Promise<modelos.Pagamento | null> {
+    const pix = await pixDaCobranca(cobranca, this.#config.pix);
     return pix === null ? null : { linhas: linhasEmTexto(cobranca), total: reais(pix.valorCentavos), copiaECola: pix.copiaECola, txid: pix.txid };
+  }
+
+  /**
+   * How a subscriber's cycle is paid: what the person owes now (the ledger's balance and the
+   * confirmed orders of open cycles, this one included). Nothing owed: the credit paid in advance
+   * covers it, and what is left of it; else the amount, with its Pix.
+   */
+  async #pagamentoDoCiclo(db: Db, usuarioid: number): Promise<modelos.PagamentoDoCiclo> {
+    const cobranca = await cobrancaDe(db, usuarioid, this.#config.taxa);
+    if (cobranca.devidoCentavos <= 0) return { coberto: true, restanteCentavos: -cobranca.devidoCentavos };
+    return { coberto: false, devidoCentavos: cobranca.devidoCentavos, pix: await this.#pixDa(cobranca) };
   }
 
   /** Writes today's due reminders; returns how many were written. */
@@ -212,6 +225,11 @@ export class Correio implements Avisos {
           const dele = faltas.filter((f) => f.usuarioid === a.usuarioid);
           if (dele.length > 0) return modelos.faltaNaAssinatura(pessoa.nome, ciclo, dele, base);
           return faltas.length === 0 ? null : modelos.faltasParaCoordenacao(pessoa.nome, ciclo, faltas, base);
+        }
+        case 'assinatura_recibo': {
+          const p = await pedidoDe(db, a.cicloid, a.usuarioid, this.#config.taxa);
+          if (p === null || !p.finalizado) return null;
+          return modelos.reciboDaAssinatura(pessoa.nome, ciclo, p, await retiradaDo(db, p), base, await this.#pagamentoDoCiclo(db, a.usuarioid));
         }
         case 'pedido_lembrete': {
           const pedido = await db.selectFrom('pedido').select('id').where('cicloid', '=', a.cicloid).where('usuarioid', '=', a.usuarioid).executeTakeFirst();
@@ -390,6 +408,12 @@ function comPool(smtp: string): string {
   const u = new URL(smtp);
   if (!u.searchParams.has('pool')) u.searchParams.set('pool', 'true');
   return u.href;
+}
+
+/** Where and when an order is picked up: its point's address and the cycle's day and hours there. */
+async function retiradaDo(db: Db, p: Pedido): Promise<modelos.Retirada> {
+  const ponto = await db.selectFrom('pontoentrega').select(['nome', 'endereco', 'cidade']).where('id', '=', p.pontoEntrega.id).executeTakeFirstOrThrow();
+  return { ...ponto, quando: horarioDeRetiradaTexto(p.pontoEntrega) };
 }
 
 async function cicloDoAviso(db: Db, cicloid: number): Promise<modelos.CicloDoAviso> {

@@ -207,7 +207,7 @@ function ondeRetirar(r: Retirada, c: CicloDoAviso): string {
   return `Retirada em ${lugar}, ${r.quando === '' ? `de ${dataBr(c.dataRetiradaInicio)} a ${dataBr(c.dataRetiradaFim)}` : r.quando}.`;
 }
 
-function tabelaDoPedido(p: Pedido) {
+function tabelaDoPedido(p: Pedido, rotuloDoTotal = 'A pagar') {
   return {
     colunas: ['Item', 'Quantidade', 'Valor'],
     linhas: p.produtos.map((l) => [l.mercado === null ? l.nome : `${l.nome} (${l.mercado})`, l.tipo === 'cesta' ? `${formatarQuantidade(l.quantidadeMilesimos)} × ${reais(l.valorCentavos)}` : `${quantidade(l.quantidadeMilesimos, l.unidade)} × ${reais(l.valorCentavos)}`, reais(l.subtotalCentavos)]),
@@ -217,7 +217,7 @@ function tabelaDoPedido(p: Pedido) {
       ...(p.partes.some((x) => x.mercadoId !== null)
         ? p.partes.filter((x) => x.taxaCentavos > 0).map((x) => [x.mercado === null ? 'Taxa administrativa' : `Taxa de ${x.mercado}`, '', reais(x.taxaCentavos)])
         : [['Taxa administrativa', '', reais(p.taxaCentavos)]]),
-      ['A pagar', '', reais(p.totalComTaxaCentavos)],
+      [rotuloDoTotal, '', reais(p.totalComTaxaCentavos)],
     ],
   };
 }
@@ -231,6 +231,48 @@ export function recibo(nome: string, c: CicloDoAviso, p: Pedido, r: Retirada, ba
     ],
     tabela: tabelaDoPedido(p),
     pagamento,
+    acao: { rotulo: 'Ver meu pedido', url: `${base}/pedidoconsumidoresconfirmacao/${p.pedidoId}` },
+  });
+}
+
+/**
+ * How a subscriber's cycle is paid, from the ledger and the open orders (the charge of /saldo):
+ * nothing owed, the credit paid in advance covers it and `restanteCentavos` is left after it; or
+ * `devidoCentavos` is owed, with the Pix when the community receives by Pix.
+ */
+export type PagamentoDoCiclo =
+  | { readonly coberto: true; readonly restanteCentavos: number }
+  | { readonly coberto: false; readonly devidoCentavos: number; readonly pix: Pagamento | null };
+
+function pagamentoDoCiclo(p: Pedido, pago: PagamentoDoCiclo, base: string): string {
+  const total = reais(p.totalComTaxaCentavos);
+  if (pago.coberto) {
+    return pago.restanteCentavos === 0
+      ? `Pagamento: seu crédito pago adiantado cobre este pedido (${total}) e termina com ele; não resta crédito para os próximos ciclos.`
+      : `Pagamento: seu crédito pago adiantado cobre este pedido (${total}). Depois dele, restam ${reais(pago.restanteCentavos)} de crédito.`;
+  }
+  const devido = reais(pago.devidoCentavos);
+  const como = pago.pix === null ? `. O detalhe está em Meu saldo: ${base}/saldo.` : ', por Pix, como abaixo.';
+  if (pago.devidoCentavos === p.totalComTaxaCentavos) return `Pagamento: falta pagar ${devido}${como}`;
+  return pago.devidoCentavos < p.totalComTaxaCentavos
+    ? `Pagamento: seu crédito cobre parte deste pedido (${total}); falta pagar ${devido}${como}`
+    : `Pagamento: falta pagar ${devido}, este pedido (${total}) e o que já estava em aberto${como}`;
+}
+
+/**
+ * The subscriber's receipt once the cycle's order window is over: the final order (baskets,
+ * extras, fee, total), where and when to pick it up, and how it is paid.
+ */
+export function reciboDaAssinatura(nome: string, c: CicloDoAviso, p: Pedido, r: Retirada, base: string, pago: PagamentoDoCiclo): Conteudo {
+  return montar(`Recibo da sua assinatura: ${c.nome}`, {
+    saudacao: ola(nome),
+    paragrafos: [
+      `Os pedidos do ${c.nome} fecharam em ${dataBr(c.dataPedidoFim)}. Este é o recibo do seu pedido final, com a cesta da sua assinatura e o que mais você pediu.`,
+      ondeRetirar(r, c),
+      pagamentoDoCiclo(p, pago, base),
+    ],
+    tabela: tabelaDoPedido(p, 'Total do pedido'),
+    pagamento: pago.coberto ? null : pago.pix,
     acao: { rotulo: 'Ver meu pedido', url: `${base}/pedidoconsumidoresconfirmacao/${p.pedidoId}` },
   });
 }

@@ -4,6 +4,7 @@ import type { Ator } from '../../src/domain/acesso.ts';
 import { gerarPedidosDoCiclo, salvarAssinatura, type OpcoesAssinatura } from '../../src/domain/assinaturas.ts';
 import { saldoDe } from '../../src/domain/financeiro.ts';
 import { somarDias } from '../../src/domain/tempo.ts';
+import { tokenCsrf } from '../helpers/navegador.ts';
 import { DATAS_PADRAO, criarCesta, criarCiclo, criarPonto } from '../helpers/fabricas.ts';
 import { entrarComo, type Pessoa } from '../helpers/sessoes.ts';
 import { RelogioDeTeste, iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
@@ -84,5 +85,64 @@ describe('temporada paga adiantado', () => {
       saldos.push((await saldoDe(amb.banco, consumidor.id ?? 0))?.saldoCentavos ?? NaN);
     }
     assert.deepEqual(saldos, [6866, 3433, 0]);
+  });
+
+  test('pelo formulário de /assinaturas/todas: valor com vírgula, recusas em português na página, o total pago por assinatura', async () => {
+    relogio.definir('2026-04-01T15:00:00Z');
+    const tesouraria = await entrarComo(amb, ['admin'], 'Olga Tesouraria');
+    const bia = await entrarComo(amb, ['consumidor'], 'Bia Formulário');
+    const cesta = await criarCesta(amb.banco, { valorCentavos: 4000 });
+    const ponto = (await criarPonto(amb.banco)).id;
+    const criada = await bia.nav.postJson(`${amb.url}/assinaturas`, { cestaId: cesta.id, quantidade: 1, pontoEntregaId: ponto, frequencia: 'cada_ciclo', inicio: '2026-04-01', fim: '2026-06-30' });
+    assert.equal(criada.status, 201, criada.texto);
+    const id = criada.json<{ data: { id: number } }>().data.id;
+    const rota = `${amb.url}/assinaturas/${id}/pagamento`;
+    const movimentos = () => amb.banco.selectFrom('movimentacao').select(['sentido', 'valorCentavos', 'descricao']).where('usuarioid', '=', bia.id ?? 0).orderBy('id').execute();
+    const linhaDaBia = (html: string) => {
+      const i = html.indexOf(`action="${'/assinaturas/'}${id}/pagamento"`);
+      assert.ok(i > 0, 'a linha da assinatura tem o formulário do pagamento');
+      return html.slice(html.lastIndexOf('<tr>', i), html.indexOf('</tr>', i));
+    };
+
+    // The page: a "Pago adiantado" column, nothing yet, and the form of each subscription.
+    const pagina = await tesouraria.nav.get(`${amb.url}/assinaturas/todas`);
+    assert.equal(pagina.status, 200);
+    assert.match(pagina.texto, /<th scope="col">Pago adiantado<\/th>/);
+    assert.match(linhaDaBia(pagina.texto), /data-rotulo="Pago adiantado">nada<details id="pagamento-\d+"\s*><summary>Registrar pagamento<\/summary>/);
+    assert.match(linhaDaBia(pagina.texto), /<label for="pg\d+-valor">Valor pago \(R\$\)<\/label><input id="pg\d+-valor" name="valor" type="text"/);
+    const csrf = tokenCsrf(pagina.texto);
+
+    // A consumer cannot record it, not even for their own subscription.
+    const csrfDaBia = tokenCsrf((await bia.nav.get(`${amb.url}/assinaturas`)).texto);
+    const recusado = await bia.nav.post(rota, { form: { _csrf: csrfDaBia, valor: '480,00' } });
+    assert.equal(recusado.status, 403, recusado.texto);
+    // A value that is not money: 400, the page again with the message on the form, what was typed kept, nothing written.
+    const ruim = await tesouraria.nav.post(rota, { form: { _csrf: csrf, valor: 'abc', descricao: 'Pix' } });
+    assert.equal(ruim.status, 400, ruim.texto);
+    assert.match(ruim.texto, /Verifique os campos destacados/);
+    assert.match(linhaDaBia(ruim.texto), /<details id="pagamento-\d+" open>/);
+    assert.match(linhaDaBia(ruim.texto), /class="campo com-erro"><label for="pg\d+-valor">[\s\S]*value="abc"[\s\S]*Digite um número, como 1,5 ou 1\.234,56/);
+    const zero = await tesouraria.nav.post(rota, { form: { _csrf: csrf, valor: '0,00' } });
+    assert.equal(zero.status, 400, zero.texto);
+    assert.match(linhaDaBia(zero.texto), /Deve ser maior que zero/);
+    assert.deepEqual(await movimentos(), [], 'nada gravado pelas recusas');
+
+    // "480,00": recorded, back to the list with the message; then "1.234,56".
+    const pago = await tesouraria.nav.post(rota, { form: { _csrf: csrf, valor: '480,00', descricao: 'Pix de 01/04' } }, { seguir: false });
+    assert.equal(pago.status, 303, pago.texto);
+    assert.equal(pago.headers.get('location'), `/assinaturas/todas#pagamento-${id}`);
+    const depois = await tesouraria.nav.get(`${amb.url}/assinaturas/todas`);
+    assert.match(depois.texto, /Pagamento de R\$\s480,00 registrado para Bia Formulário: é crédito que os próximos ciclos consomem\./);
+    assert.match(linhaDaBia(depois.texto), /data-rotulo="Pago adiantado">R\$\s480,00<details/);
+    const mais = await tesouraria.nav.post(rota, { form: { _csrf: csrf, valor: '1.234,56', descricao: '' } });
+    assert.equal(mais.status, 200, mais.texto);
+    assert.deepEqual((await movimentos()).map((m) => [m.sentido, m.valorCentavos, m.descricao]), [
+      ['credito', 48000, `Pagamento antecipado da temporada da assinatura ${id} (${cesta.nome}, 01/04/2026 a 30/06/2026): Pix de 01/04`],
+      ['credito', 123456, `Pagamento antecipado da temporada da assinatura ${id} (${cesta.nome}, 01/04/2026 a 30/06/2026)`],
+    ]);
+    assert.equal((await saldoDe(amb.banco, bia.id ?? 0))?.saldoCentavos, 171456);
+    // The list's JSON says the same, in reais.
+    const todas = (await tesouraria.nav.getJson(`${amb.url}/assinaturas/todas`)).json<{ data: { itens: Array<{ id: number; pagoAdiantado: number }> } }>().data;
+    assert.equal(todas.itens.find((x) => x.id === id)?.pagoAdiantado, 1714.56);
   });
 });

@@ -206,6 +206,11 @@ describe('assinaturas pela face Cestas', () => {
     const invertida = await hel.nav.postJson(url(`/assinaturas/${a.id}/pausas`), { inicio: '2026-04-10', fim: '2026-04-01' });
     assert.equal(invertida.status, 400);
     assert.ok(invertida.json<Envelope>().details?.fim !== undefined);
+    // From the page's form: the page again, with the message on that subscription's pause form, opened.
+    const invertidaNaPagina = await formulario(hel, `/assinaturas/${a.id}/pausas`, { inicio: '2026-04-10', fim: '2026-04-01' });
+    assert.equal(invertidaNaPagina.status, 400);
+    assert.match(invertidaNaPagina.texto, new RegExp(`<details open><summary>Pausar \\(férias, viagem\\)</summary>\\s*<form method="post" action="/assinaturas/${a.id}/pausas"`));
+    assert.match(invertidaNaPagina.texto, new RegExp(`id="p${a.id}-fim"[^>]*value="2026-04-01"`));
     const pausa = (await pagina(hel)).itens[0]?.pausas[0];
     assert.ok(pausa);
     const rem = await hel.nav.postJson(url(`/assinaturas/${a.id}/pausas/${pausa.id}/remover`), {});

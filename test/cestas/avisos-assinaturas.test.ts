@@ -120,3 +120,110 @@ describe('avisos de assinatura', () => {
     assert.match(paraCoordenacao[0]?.texto ?? '', new RegExp(`- Sara Segunda · 1 × ${cesta.nome} · Não há cestas para todas`));
   });
 });
+
+/**
+ * The subscriber's receipt when the order window closes (issue 23): each subscriber served in the
+ * cycle gets, once, the final order (with what changed in the window), where and when to pick it
+ * up, and how it is paid: from the season paid in advance (and what is left of it), or by Pix.
+ * A subscriber who skipped the cycle gets none.
+ */
+describe('recibo da assinatura quando fecham os pedidos', () => {
+  let caixa: CaixaDeTeste;
+  let amb: AmbienteDeTeste;
+  let relogio: RelogioDeTeste;
+  before(async () => {
+    caixa = await CaixaDeTeste.iniciar();
+    relogio = new RelogioDeTeste('2026-03-02T15:00:00Z');
+    // A fixed fee of R$ 1,00 per order, and a Pix receiver.
+    amb = await iniciarAmbiente({
+      relogio,
+      env: { SMTP_URL: caixa.url, AVISOS_INTERVALO_S: '3600', TAXA_PEDIDO_PERCENTUAL: '0', TAXA_PEDIDO_FIXA: '1', PIX_CHAVE: 'financeiro@cestas.org', PIX_NOME: 'Associação Raízes', PIX_CIDADE: 'São Carlos' },
+    });
+  });
+  after(async () => {
+    await amb.fechar();
+    await caixa.fechar();
+  });
+
+  test('uma vez por ciclo e pessoa: o pedido final, a retirada e o pagamento (crédito da temporada ou Pix); quem pulou não recebe', async () => {
+    const c = amb.servicos.cestas?.correio;
+    assert.ok(c);
+    // 06/03: the order window is open; each subscription is served at once.
+    relogio.definir('2026-03-06T15:00:00Z');
+    const cesta = await criarCesta(amb.banco, { valorCentavos: 4000 });
+    const ciclo = await criarCiclo(amb.banco, { datas: DATAS_PADRAO, cestas: [{ cestaId: cesta.id, quantidadeCestas: 10 }], compor: true });
+    const nome = (await amb.banco.selectFrom('ciclo').select('nome').where('id', '=', ciclo.id).executeTakeFirstOrThrow()).nome;
+    const pontoNome = `Galpão da Feira ${cesta.id}`;
+    const ponto = (await criarPonto(amb.banco, pontoNome)).id;
+    await amb.banco.updateTable('pontoentrega').set({ endereco: 'Rua das Hortas, 12', cidade: 'São Carlos' }).where('id', '=', ponto).execute();
+    const pessoas = {
+      ana: await entrarComo(amb, ['consumidor'], 'Ana Adiantada'),
+      beto: await entrarComo(amb, ['consumidor'], 'Beto Pix'),
+      caio: await entrarComo(amb, ['consumidor'], 'Caio Pulou'),
+    };
+    const assinaturas: Record<string, number> = {};
+    for (const [k, p] of Object.entries(pessoas)) {
+      const r = await p.nav.postJson(`${amb.url}/assinaturas`, { cestaId: cesta.id, quantidade: 1, pontoEntregaId: ponto, frequencia: 'cada_ciclo', inicio: '2026-03-01', fim: '2026-03-31' });
+      assert.equal(r.status, 201, r.texto);
+      assinaturas[k] = r.json<{ data: { id: number } }>().data.id;
+    }
+    const gerados = await amb.banco.selectFrom('assinaturaciclo').select(['assinaturaId', 'situacao']).where('cicloid', '=', ciclo.id).orderBy('assinaturaId').execute();
+    assert.deepEqual(gerados, Object.values(assinaturas).map((id) => ({ assinaturaId: id, situacao: 'gerado' })));
+    // Ana paid the season in advance: R$ 120,00.
+    const admin = await entrarComo(amb, ['admin'], 'Coordenação');
+    const pago = await admin.nav.postJson(`${amb.url}/assinaturas/${assinaturas.ana}/pagamento`, { valor: '120.00' });
+    assert.equal(pago.status, 201, pago.texto);
+
+    // Inside the window: Ana takes two baskets this cycle, Caio skips it.
+    const dobro = await pessoas.ana.nav.postJson(`${amb.url}/assinaturas/${assinaturas.ana}/ciclo/${ciclo.id}`, { quantidade: 2, pontoEntregaId: ponto });
+    assert.equal(dobro.status, 200, dobro.texto);
+    const pulo = await pessoas.caio.nav.postJson(`${amb.url}/assinaturas/${assinaturas.caio}/pular/${ciclo.id}`, {});
+    assert.equal(pulo.status, 200, pulo.texto);
+
+    const assunto = `Recibo da sua assinatura: ${nome}`;
+    const recibos = () => caixa.chegadas.filter((m) => m.assunto === assunto);
+    // 09/03, the window's last day: not yet.
+    relogio.definir('2026-03-09T15:00:00Z');
+    await c.lembrar();
+    await c.enviarPendentes();
+    assert.deepEqual(recibos(), []);
+
+    // 10/03: the window is over. One receipt each for Ana and Beto; a second run writes nothing.
+    relogio.definir('2026-03-10T15:00:00Z');
+    await c.lembrar();
+    await c.enviarPendentes();
+    assert.equal(await c.lembrar(), 0, 'uma vez por ciclo e pessoa');
+    await c.enviarPendentes();
+    assert.deepEqual(recibos().map((m) => m.para).sort(), [pessoas.ana.email, pessoas.beto.email].sort());
+    const escritas = await amb.banco.selectFrom('mensagem').select(['chave', 'usuarioid']).where('tipo', '=', 'assinatura_recibo').where('cicloid', '=', ciclo.id).orderBy('usuarioid').execute();
+    assert.deepEqual(escritas.map((m) => m.chave), [pessoas.ana.id, pessoas.beto.id].sort((x, y) => (x ?? 0) - (y ?? 0)).map((u) => `assinatura_recibo:${ciclo.id}:${u}`));
+
+    // Ana: the final order (2 × R$ 40,00 + R$ 1,00 fee = R$ 81,00), paid from her R$ 120,00: R$ 39,00 left.
+    const paraAna = recibos().find((m) => m.para === pessoas.ana.email);
+    assert.ok(paraAna);
+    const url = amb.url.replace(/[.]/g, '\\.');
+    assert.match(paraAna.texto, /Olá, Ana!/);
+    assert.match(paraAna.texto, new RegExp(`Os pedidos do ${nome} fecharam em 09/03/2026\\. Este é o recibo do seu pedido final`));
+    assert.match(paraAna.texto, new RegExp(`- ${cesta.nome} · 2 × R\\$\\s40,00 · R\\$\\s80,00`));
+    assert.match(paraAna.texto, /- Taxa administrativa · R\$\s1,00/);
+    assert.match(paraAna.texto, /- Total do pedido · R\$\s81,00/);
+    assert.match(paraAna.texto, new RegExp(`Retirada em ${pontoNome} — Rua das Hortas, 12, São Carlos`));
+    assert.match(paraAna.texto, /seu crédito pago adiantado cobre este pedido \(R\$\s81,00\)\. Depois dele, restam R\$\s39,00 de crédito\./);
+    assert.doesNotMatch(paraAna.texto, /Pix copia e cola/);
+    const pedidoAna = await amb.banco.selectFrom('pedido').select('id').where('cicloid', '=', ciclo.id).where('usuarioid', '=', pessoas.ana.id ?? 0).executeTakeFirstOrThrow();
+    assert.match(paraAna.texto, new RegExp(`Ver meu pedido: ${url}/pedidoconsumidoresconfirmacao/${pedidoAna.id}`));
+    // A receipt: it cannot be turned off.
+    assert.equal(paraAna.cabecalhos.get('list-unsubscribe'), undefined);
+
+    // Beto, with no credit: R$ 41,00 by Pix.
+    const paraBeto = recibos().find((m) => m.para === pessoas.beto.email);
+    assert.ok(paraBeto);
+    assert.match(paraBeto.texto, /- Total do pedido · R\$\s41,00/);
+    assert.match(paraBeto.texto, /Pagamento: falta pagar R\$\s41,00, por Pix, como abaixo\./);
+    assert.match(paraBeto.texto, /Total a pagar: R\$\s41,00/);
+    assert.match(paraBeto.texto, /Pix copia e cola[^\n]*\n000201/);
+
+    // Caio skipped: no receipt (nor a message of that kind written for him).
+    assert.deepEqual(caixa.para(pessoas.caio.email).filter((m) => m.assunto === assunto), []);
+  });
+});

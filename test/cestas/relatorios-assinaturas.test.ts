@@ -71,5 +71,10 @@ describe('relatórios: assinatura ou avulso', () => {
     assert.match(texto, new RegExp(`${cesta} 3 2 1`));
     assert.match(texto, new RegExp(`Ana Assinante .*2 × ${cesta} \\(assinatura\\)`));
     assert.match(texto, new RegExp(`Bruno Avulso .*1 × ${cesta}(?! \\(assinatura\\))`));
+    // The pickup column is for a handwritten initial (rubrica): its heading cannot be read as the
+    // subscription marker, which appears once per subscription line and nowhere else.
+    assert.match(texto, /Retirado \(rubrica\)/);
+    assert.doesNotMatch(texto, /Retirado \(assinatura\)/);
+    assert.equal(texto.split('(assinatura)').length - 1, 1);
   });
 });

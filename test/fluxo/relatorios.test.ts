@@ -221,7 +221,7 @@ describe('relatórios de um ciclo pequeno, conferidos à mão', () => {
     assert.notEqual(folhaDe('Ponto Um')[0], folhaDe('Ponto Dois')[0], 'cada ponto na sua página');
     assert.match(folhaDe('Ponto Dois')[0] ?? '', /Davi/);
     assert.match(folhaDe('Ponto Um')[0] ?? '', /Carla/);
-    assert.match(folhaDe('Ponto Um')[0] ?? '', /Retirado \(assinatura\)/);
+    assert.match(folhaDe('Ponto Um')[0] ?? '', /Retirado \(rubrica\)/);
     // Unconfirmed orders are neither delivered nor charged: listed apart, for a call before the day.
     const naoConfirmados = texto.slice(texto.indexOf('Pedidos não confirmados'));
     assert.match(naoConfirmados, /^Pedidos não confirmados\s+Não entram na entrega nem na cobrança[\s\S]*Elisa/);

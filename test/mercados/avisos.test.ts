@@ -33,7 +33,7 @@ describe('avisos por e-mail na face Mercados', () => {
     assert.equal(lidos.corpo.errors, undefined, JSON.stringify(lidos.corpo.errors));
     const avisos = lidos.corpo.data?.meusAvisos as MeusAvisos;
     assert.deepEqual([avisos.recebe, avisos.cadastro, avisos.ligado], [OPCIONAIS, true, false]);
-    assert.deepEqual(avisos.tipos.filter((t) => !t.opcional).map((t) => t.tipo), ['recibo', 'pedido_alterado', 'coordenacao', 'assinatura_falta']);
+    assert.deepEqual(avisos.tipos.filter((t) => !t.opcional).map((t) => t.tipo), ['recibo', 'pedido_alterado', 'coordenacao', 'assinatura_falta', 'assinatura_recibo']);
     // Naming a mandatory kind asks for nothing more; the others are turned off.
     const escolha = await graphql(amb.urlMercados, noMercados, `mutation($r: [String!]!) { definirMeusAvisos(recebe: $r) { ${CAMPOS} } }`, { r: ['retirada', 'recibo', 'pedido_aberto'] });
     assert.equal(escolha.corpo.errors, undefined, JSON.stringify(escolha.corpo.errors));

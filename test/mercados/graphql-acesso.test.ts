@@ -386,6 +386,20 @@ const OPERACOES: readonly Operacao[] = [
       assert.deepEqual(linhas, []);
     },
   },
+  {
+    nome: 'registrarPagamentoDaTemporada',
+    pedido: (a) => ({
+      query: 'mutation($a: ID!, $v: Decimal!) { registrarPagamentoDaTemporada(assinaturaId: $a, valor: $v, descricao: "Pix") { assinaturaId usuarioid valor } }',
+      variables: { a: a.assinaturaId, v: '480.00' },
+    }),
+    esperado: soAdministrador,
+    preparar: assinaturaDoConsumidor,
+    efeito: async (r, a, amb) => {
+      assert.deepEqual(r.corpo.data?.registrarPagamentoDaTemporada, { assinaturaId: String(a.assinaturaId), usuarioid: String(a.consumidorId), valor: '480.00' });
+      const credito = await amb.banco.selectFrom('movimentacao').select(['usuarioid', 'sentido', 'valorCentavos']).where('chave', 'like', `assinatura:${a.assinaturaId ?? 0}:pagamento:%`).execute();
+      assert.deepEqual(credito, [{ usuarioid: a.consumidorId, sentido: 'credito', valorCentavos: 48000 }]);
+    },
+  },
 ];
 
 /** The Consumidor subscribes to the cell's basket type (served at once in the open cycle). */

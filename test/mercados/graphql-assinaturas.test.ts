@@ -163,4 +163,43 @@ describe('assinaturas pelo GraphQL', () => {
     assert.deepEqual([encerrada.usuarioid, encerrada.ativa, encerrada.proximosCiclos], [String(bruno.id), false, []]);
     assert.deepEqual(dados(await gql(admin.nav, MINHAS), 'minhasAssinaturas'), []);
   });
+
+  test('a coordenação registra a temporada paga adiantado; quem assina não pode, e um valor ruim não grava nada', async () => {
+    const c = await cenario();
+    const ana = await pessoa(['consumidor'], 'Ana Temporada');
+    const admin = await pessoa(['admin'], 'Clara Tesouraria');
+    const salva = dados<AssinaturaGql>(await gql(ana.nav, SALVAR, { i: { cestaId: c.cesta.id, quantidade: 1, pontoEntregaId: c.ponto.id, frequencia: 'cada_ciclo', inicio: c.inicio, fim: c.fim } }), 'salvarAssinatura');
+    const REGISTRAR = 'mutation($a: ID!, $v: Decimal!, $d: String) { registrarPagamentoDaTemporada(assinaturaId: $a, valor: $v, descricao: $d) { movimentacaoId assinaturaId usuarioid valor data descricao } }';
+    const creditos = () => amb.banco.selectFrom('movimentacao').select(['sentido', 'valorCentavos', 'descricao']).where('usuarioid', '=', ana.id).orderBy('id').execute();
+
+    // Refusals: the subscriber themselves, a value that is not money, zero or negative, a subscription that does not exist.
+    const propria = erro(await gql(ana.nav, REGISTRAR, { a: salva.id, v: '480.00' }));
+    assert.deepEqual([propria.code, propria.message], ['FORBIDDEN', 'Acesso negado: requer o perfil Administrador']);
+    const texto = erro(await gql(admin.nav, REGISTRAR, { a: salva.id, v: 'abc' }));
+    assert.equal(texto.code, 'BAD_USER_INPUT');
+    assert.match(texto.message, /Deve ser um número com ponto decimal \(ex\.: 12\.50\)/);
+    const zero = erro(await gql(admin.nav, REGISTRAR, { a: salva.id, v: '0' }));
+    assert.deepEqual([zero.code, zero.field], ['BAD_USER_INPUT', 'valor']);
+    assert.match(zero.message, /maior que zero/);
+    const negativo = erro(await gql(admin.nav, REGISTRAR, { a: salva.id, v: '-10.00' }));
+    assert.deepEqual([negativo.code, negativo.field], ['BAD_USER_INPUT', 'valor']);
+    const demais = erro(await gql(admin.nav, REGISTRAR, { a: salva.id, v: '1000000.01' }));
+    assert.deepEqual([demais.code, demais.field, demais.message], ['BAD_USER_INPUT', 'valor', 'valor: Informe o valor pago, maior que zero (até R$ 1.000.000,00)']);
+    const inexistente = erro(await gql(admin.nav, REGISTRAR, { a: 999_999, v: '480.00' }));
+    assert.deepEqual([inexistente.code, inexistente.message], ['NOT_FOUND', 'Assinatura não encontrada']);
+    assert.deepEqual(await creditos(), [], 'nada gravado pelas recusas');
+
+    // The coordination records R$ 480,00 (a JSON number works too: 20.5 → 20.50).
+    const pago = dados<{ movimentacaoId: string; assinaturaId: string; usuarioid: string; valor: string; data: string; descricao: string }>(
+      await gql(admin.nav, REGISTRAR, { a: salva.id, v: '480', d: 'Pix de março' }), 'registrarPagamentoDaTemporada');
+    const [ai, mi, di] = c.inicio.split('-');
+    const [af, mf, df] = c.fim.split('-');
+    assert.deepEqual({ ...pago, movimentacaoId: '' }, {
+      movimentacaoId: '', assinaturaId: salva.id, usuarioid: String(ana.id), valor: '480.00', data: c.hoje,
+      descricao: `Pagamento antecipado da temporada da assinatura ${salva.id} (${c.cesta.nome}, ${di}/${mi}/${ai} a ${df}/${mf}/${af}): Pix de março`,
+    });
+    const mais = dados<{ valor: string }>(await gql(admin.nav, REGISTRAR, { a: salva.id, v: 20.5 }), 'registrarPagamentoDaTemporada');
+    assert.equal(mais.valor, '20.50');
+    assert.deepEqual((await creditos()).map((m) => [m.sentido, m.valorCentavos]), [['credito', 48000], ['credito', 2050]]);
+  });
 });

@@ -77,6 +77,16 @@ describe('assinaturas no navegador', { skip: pular }, () => {
     assert.match(lido(await porPonto.locator('tbody tr').first().innerText()), /Escola Municipal 1 2/);
     assert.match(lido(await pagina.getByRole('region', { name: 'Lista das assinaturas' }).innerText()), /Rosa Maria Cesta da Horta 2 Escola Municipal A cada ciclo 01\/03\/2026 a 30\/06\/2026 ativa/);
     await conferirPagina(pagina, s.ctx, 'assinaturas-todas');
+    // The season paid in advance, typed as people type money; the row then shows it.
+    const lista = pagina.getByRole('region', { name: 'Lista das assinaturas' });
+    await lista.getByText('Registrar pagamento', { exact: true }).first().click();
+    await lista.getByLabel('Valor pago (R$)').fill('480,00');
+    await lista.getByLabel('Observação (opcional)').fill('Pix de 01/03');
+    await conferirPagina(pagina, s.ctx, 'assinaturas-todas-pagamento');
+    await lista.getByRole('button', { name: 'Registrar pagamento' }).click();
+    await pagina.waitForURL(`${palco.amb.url}/assinaturas/todas#pagamento-*`);
+    assert.match(lido(await pagina.locator('body').innerText()), /Pagamento de R\$ 480,00 registrado para Rosa Maria/);
+    assert.match(lido(await pagina.getByRole('region', { name: 'Lista das assinaturas' }).innerText()), /ativa R\$ 480,00/);
     semErrosNoConsole(s.ctx);
   });
 });

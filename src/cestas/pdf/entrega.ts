@@ -13,7 +13,7 @@ interface ColunaPdf {
   readonly titulo: string;
   readonly direita?: boolean;
   /** Room to write by hand, whatever the cells hold: a signature, or a tick. */
-  readonly aMao?: 'assinatura' | 'marca';
+  readonly aMao?: 'rubrica' | 'marca';
 }
 
 const retirada = (d: DocumentoDeEntrega) =>
@@ -35,7 +35,7 @@ async function tabela(doc: PDFKit.PDFDocument, colunas: readonly ColunaPdf[], li
   const folga = 3;
   const medir = (texto: string, fonte: string) => doc.font(fonte).fontSize(9).widthOfString(texto) + 2 * folga + 1;
   const natural = colunas.map((c, i) => c.aMao !== undefined
-    ? Math.max(c.aMao === 'assinatura' ? 170 : 70, medir(c.titulo, 'negrito'))
+    ? Math.max(c.aMao === 'rubrica' ? 170 : 70, medir(c.titulo, 'negrito'))
     : linhas.reduce((m, l) => Math.max(m, medir(l[i] ?? '', 'normal')), medir(c.titulo, 'negrito')));
   // A column is never narrower than its longest word, so no word is cut in two.
   const palavra = (texto: string, fonte: string) => Math.max(0, ...texto.split(/\s+/).map((p) => medir(p, fonte)));
@@ -54,7 +54,7 @@ async function tabela(doc: PDFKit.PDFDocument, colunas: readonly ColunaPdf[], li
     for (const i of presas) fixa.add(i);
   }
   // A row to sign in is tall enough for a pen.
-  const minima = colunas.some((c) => c.aMao === 'assinatura') ? 30 : 0;
+  const minima = colunas.some((c) => c.aMao === 'rubrica') ? 30 : 0;
   const altura = (celulas: readonly string[], fonte: string) => {
     doc.font(fonte).fontSize(9);
     return Math.max(minima, Math.max(...celulas.map((c, i) => doc.heightOfString(c, { width: (larguras[i] ?? 0) - 2 * folga }))) + 2 * folga);
@@ -135,7 +135,7 @@ async function secao(doc: PDFKit.PDFDocument, r: Relatorio): Promise<void> {
   const colunas = colunasLegiveis(r).filter((c) => c.chave !== r.agrupadoPor);
   const cabecalho: ColunaPdf[] = [
     ...colunas.map((c) => ({ titulo: c.titulo, direita: colunaNumerica(c) })),
-    ...(r.conferencia === undefined ? [] : [{ titulo: r.conferencia.titulo, aMao: r.conferencia.assinatura ? ('assinatura' as const) : ('marca' as const) }]),
+    ...(r.conferencia === undefined ? [] : [{ titulo: r.conferencia.titulo, aMao: r.conferencia.rubrica ? ('rubrica' as const) : ('marca' as const) }]),
   ];
   const vazio = r.conferencia === undefined ? [] : [''];
   const total = (somas: Readonly<Record<string, number>>) =>

@@ -1,13 +1,16 @@
 import { Type } from '@sinclair/typebox';
 import type { AppTipada } from '../../http/app-tipada.ts';
 import { comoEntrada, Campos } from '../../http/campos.ts';
+import { Corpo, NoFio } from '../../http/esquemas.ts';
 import { registrarPagamentoDaTemporada, type PagamentoDaTemporada } from '../../domain/assinaturas.ts';
 import { diaLocal } from '../../domain/tempo.ts';
+import { formatarReais } from '../../decimal.ts';
 import { dinheiroJson } from '../apresentadores/numeros.ts';
 import { atorDe } from '../autenticacao.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
-import { enviarJson } from '../resposta.ts';
+import { enviarJson, querJson, redirecionarComAviso } from '../resposta.ts';
 import { ParamsId, escrita } from '../esquemas.ts';
+import { idDaRota, mostrarTodas } from './assinaturas.ts';
 
 /** A season's advance payment as the JSON API shows it (reais). */
 const PagamentoDaTemporadaJson = Type.Object({
@@ -15,10 +18,10 @@ const PagamentoDaTemporadaJson = Type.Object({
   valor: Type.Number({ description: 'Reais' }), data: Type.String({ description: 'AAAA-MM-DD' }), descricao: Type.String(),
 }, { description: 'O crédito lançado para o assinante, que os fechamentos dos ciclos consomem' });
 
-const CorpoPagamento = Type.Object({
-  valor: Type.Optional(Type.Union([Type.Number(), Type.String()], { description: 'O valor pago pela temporada, em reais (até 2 casas)' })),
-  descricao: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'Uma observação (forma de pagamento, por exemplo)' })),
-});
+const CorpoPagamento = Corpo({
+  valor: NoFio.numero('O valor pago pela temporada, em reais (até 2 casas)'),
+  descricao: NoFio.texto('Uma observação (forma de pagamento, por exemplo), até 200 caracteres'),
+}, 'Um pagamento antecipado da temporada de uma assinatura');
 
 const pagamentoJson = (p: PagamentoDaTemporada) => {
   const { valorCentavos, ...resto } = p;
@@ -26,17 +29,28 @@ const pagamentoJson = (p: PagamentoDaTemporada) => {
 };
 
 /**
- * The coordination records a season paid in advance for a subscription (JSON): a credit for the
- * subscriber that the cycles' charges draw down (src/domain/assinaturas.ts registrarPagamentoDaTemporada).
+ * The coordination records a season paid in advance for a subscription: a credit for the
+ * subscriber that the cycles' charges draw down (src/domain/assinaturas.ts
+ * registrarPagamentoDaTemporada). JSON, or the form of /assinaturas/todas (a value typed as people
+ * type it, "1.234,56"), which goes back to that page with the message, or with the refusal on the
+ * subscription's form.
  */
 export function rotasPagamentoDeAssinaturas(app: AppTipada, ctx: ContextoCestas): void {
-  app.post('/assinaturas/:id/pagamento', { config: { acesso: 'financeiroEscrever' }, schema: { params: ParamsId, body: CorpoPagamento, response: escrita(PagamentoDaTemporadaJson, { cria: true }) } }, async (req, reply) => {
+  app.post('/assinaturas/:id/pagamento', {
+    config: {
+      acesso: 'financeiroEscrever',
+      redesenhar: (req, reply, recusa) => mostrarTodas(ctx, req, reply, { status: recusa.status, form: `pg${idDaRota(req.params) ?? 0}`, erro: recusa.mensagem, detalhes: recusa.detalhes, valores: comoEntrada(req.body) }),
+    },
+    schema: { params: ParamsId, body: CorpoPagamento, response: escrita(PagamentoDaTemporadaJson, { cria: true }) },
+  }, async (req, reply) => {
     const c = new Campos(comoEntrada(req.body));
-    const valorCentavos = c.decimal('valor', 2, { obrigatorio: true, min: 0.01 });
+    const valorCentavos = c.decimal('valor', 2, { obrigatorio: true, min: 1 });
     const descricao = c.texto('descricao', { max: 200 });
     c.concluir();
     const agora = ctx.relogio.agora();
     const p = await registrarPagamentoDaTemporada(ctx.banco, atorDe(req), req.params.id, valorCentavos, { agora, hoje: diaLocal(agora, ctx.config.tz), descricao });
-    return enviarJson(reply, pagamentoJson(p), 'Pagamento da temporada registrado', 201);
+    if (querJson(req)) return enviarJson(reply, pagamentoJson(p), 'Pagamento da temporada registrado', 201);
+    const pessoa = await ctx.banco.selectFrom('usuario').select('nome').where('id', '=', p.usuarioid).executeTakeFirstOrThrow();
+    return redirecionarComAviso(reply, `/assinaturas/todas#pagamento-${p.assinaturaId}`, `Pagamento de ${formatarReais(p.valorCentavos)} registrado para ${pessoa.nome}: é crédito que os próximos ciclos consomem.`);
   });
 }

@@ -10,6 +10,7 @@ import { Invalido } from '../../domain/erros.ts';
 import { usuarioPorId } from '../../domain/usuarios.ts';
 import { Campos, MAIOR_ID, comoEntrada } from '../../http/campos.ts';
 import { SemCorpo } from '../../http/esquemas.ts';
+import { dinheiroJson } from '../apresentadores/numeros.ts';
 import { atorDe } from '../autenticacao.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
 import { conferirDonos } from '../entrada.ts';
@@ -55,10 +56,43 @@ function consumidorDaPagina(ator: Ator, usuarioid: number | null): number {
   return ator.usuarioid ?? 0;
 }
 
-/** The raw `:id` of a route, for the ownership check that runs before the schema's. */
-function idDaRota(params: unknown): number | null {
+/**
+ * The `:id` of a route: raw text for the ownership check that runs before the schema's, or the
+ * schema's integer when a refused form is drawn again (after validation).
+ */
+export function idDaRota(params: unknown): number | null {
   const v = params !== null && typeof params === 'object' ? (params as Record<string, unknown>).id : undefined;
-  return typeof v === 'string' && /^\d{1,15}$/.test(v) && Number(v) >= 1 && Number(v) <= MAIOR_ID ? Number(v) : null;
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d{1,15}$/.test(v) ? Number(v) : NaN;
+  return Number.isInteger(n) && n >= 1 && n <= MAIOR_ID ? n : null;
+}
+
+/**
+ * /assinaturas/todas: every subscription with what was paid in advance for it, the totals per
+ * basket type and per point, and a cycle's shortages; drawn again with a refused form's message.
+ */
+export async function mostrarTodas(ctx: ContextoCestas, req: FastifyRequest, reply: FastifyReply, falha: FalhaNaPagina & { status: number } = { ...SEM_FALHA, status: 200 }) {
+  const ator = atorDe(req);
+  const c = new Campos(comoEntrada(req.query));
+  const cicloId = c.inteiro('cicloId', { min: 1, max: MAIOR_ID });
+  c.concluir();
+  const [painel, escolhas, ciclos, pontos] = await Promise.all([
+    assinaturasParaAdmin(ctx.banco),
+    escolhasDaAssinatura(ctx.banco),
+    ctx.banco.selectFrom('ciclo').select(['id', 'nome']).where('ativo', '=', true).orderBy('dataPedidoInicio', 'desc').orderBy('id', 'desc').limit(30).execute(),
+    ctx.banco.selectFrom('pontoentrega').select(['id', 'nome']).execute(),
+  ]);
+  const ciclo = cicloId === null ? null : await cicloDasJanelas(ctx.banco, cicloId).then((x) => ({ id: x.id, nome: x.nome }));
+  const faltas = ciclo === null ? [] : await faltasDoCiclo(ctx.banco, ciclo.id);
+  const itens = painel.assinaturas.map(({ pagoAdiantadoCentavos, ...a }) => ({ ...a, pagoAdiantado: dinheiroJson(pagoAdiantadoCentavos) }));
+  return responder(req, reply, {
+    titulo: 'Todas as assinaturas',
+    status: falha.status,
+    dados: { itens, porCesta: painel.porCesta, porPonto: painel.porPonto, ciclo, faltas },
+    corpo: () => paginaTodas({
+      ...painel, cestasDisponiveis: escolhas.cestas, ciclos: ciclo === null || ciclos.some((x) => x.id === ciclo.id) ? ciclos : [ciclo, ...ciclos], ciclo, faltas, pontos,
+      podeLimitar: pode(ator, 'catalogoEscrever'), podeRegistrarPagamento: pode(ator, 'financeiroEscrever'),
+    }, req.sessao?.csrf ?? null, falha),
+  });
 }
 
 /** The consumer's subscription page (`/assinaturas`), the admin list (`/assinaturas/todas`) and their writes. */
@@ -176,31 +210,10 @@ export function rotasAssinaturas(app: AppTipada, ctx: ContextoCestas): void {
     return redirecionarComAviso(reply, paginaDe(ator, a.usuarioid), 'Alterado só neste ciclo.');
   });
 
-  async function mostrarTodas(req: FastifyRequest, reply: FastifyReply, falha: FalhaNaPagina & { status: number } = { ...SEM_FALHA, status: 200 }) {
-    const ator = atorDe(req);
-    const c = new Campos(comoEntrada(req.query));
-    const cicloId = c.inteiro('cicloId', { min: 1, max: MAIOR_ID });
-    c.concluir();
-    const [painel, escolhas, ciclos, pontos] = await Promise.all([
-      assinaturasParaAdmin(ctx.banco),
-      escolhasDaAssinatura(ctx.banco),
-      ctx.banco.selectFrom('ciclo').select(['id', 'nome']).where('ativo', '=', true).orderBy('dataPedidoInicio', 'desc').orderBy('id', 'desc').limit(30).execute(),
-      ctx.banco.selectFrom('pontoentrega').select(['id', 'nome']).execute(),
-    ]);
-    const ciclo = cicloId === null ? null : await cicloDasJanelas(ctx.banco, cicloId).then((x) => ({ id: x.id, nome: x.nome }));
-    const faltas = ciclo === null ? [] : await faltasDoCiclo(ctx.banco, ciclo.id);
-    return responder(req, reply, {
-      titulo: 'Todas as assinaturas',
-      status: falha.status,
-      dados: { itens: painel.assinaturas, porCesta: painel.porCesta, porPonto: painel.porPonto, ciclo, faltas },
-      corpo: () => paginaTodas({ ...painel, cestasDisponiveis: escolhas.cestas, ciclos: ciclo === null || ciclos.some((x) => x.id === ciclo.id) ? ciclos : [ciclo, ...ciclos], ciclo, faltas, pontos, podeLimitar: pode(ator, 'catalogoEscrever') }, req.sessao?.csrf ?? null, falha),
-    });
-  }
-
-  app.get('/assinaturas/todas', { config: { acesso: 'assinaturasTodas' }, schema: { response: leitura(TodasAsAssinaturas) } }, (req, reply) => mostrarTodas(req, reply));
+  app.get('/assinaturas/todas', { config: { acesso: 'assinaturasTodas' }, schema: { response: leitura(TodasAsAssinaturas) } }, (req, reply) => mostrarTodas(ctx, req, reply));
 
   app.post('/assinaturas/limite', {
-    config: { acesso: 'catalogoEscrever', redesenhar: async (req, reply, recusa) => mostrarTodas(req, reply, { status: recusa.status, form: 'limite', erro: recusa.mensagem, detalhes: recusa.detalhes, valores: comoEntrada(req.body) }) },
+    config: { acesso: 'catalogoEscrever', redesenhar: async (req, reply, recusa) => mostrarTodas(ctx, req, reply, { status: recusa.status, form: 'limite', erro: recusa.mensagem, detalhes: recusa.detalhes, valores: comoEntrada(req.body) }) },
     schema: { body: CorpoLimite, response: escrita(LimiteJson) },
   }, async (req, reply) => {
     const { cestaId, limite } = lerLimite(req.body);

@@ -1,6 +1,7 @@
 import type { AssinaturaComCiclos, FaltaNoCiclo, PainelDeAssinaturas, ProximoCiclo } from '../../domain/assinaturas.ts';
 import { html, type Html } from '../../http/html.ts';
 import { dataBr } from '../apresentadores/datas.ts';
+import { formatarReais } from '../../decimal.ts';
 import { campoCsrf } from './layout.ts';
 import { ariaDoErro, erroDoCampo, mensagemDeErro, textoDoErro } from './fluxo.ts';
 
@@ -181,6 +182,21 @@ export interface PaginaTodas extends PainelDeAssinaturas {
   readonly faltas: readonly FaltaNoCiclo[];
   readonly pontos: readonly Escolha[];
   readonly podeLimitar: boolean;
+  /** The coordination records seasons paid in advance (financeiroEscrever). */
+  readonly podeRegistrarPagamento: boolean;
+}
+
+/** What was paid in advance for a subscription and, for the coordination, the form that records a payment. */
+function pagamentoDaTemporada(a: PaginaTodas['assinaturas'][number], pode: boolean, csrf: string | null, falha: FalhaNaPagina): Html {
+  const prefixo = `pg${a.id}`;
+  const v = falha.form === prefixo && falha.valores !== null ? falha.valores : null;
+  const pago = a.pagoAdiantadoCentavos === 0 ? 'nada' : formatarReais(a.pagoAdiantadoCentavos);
+  return html`${pago}${!pode ? '' : html`<details id="pagamento-${a.id}" ${falha.form === prefixo ? html`open` : ''}><summary>Registrar pagamento</summary>
+    <form method="post" action="/assinaturas/${a.id}/pagamento" class="formulario" id="form-${prefixo}">${campoCsrf(csrf)}
+      ${campo({ prefixo, nome: 'valor', rotulo: 'Valor pago (R$)', falha, valor: '', controle: entradaDe('valor', v === null ? '' : texto(v.valor), 'text', html`inputmode="decimal" placeholder="480,00" required`), ajuda: 'Vira crédito de quem assina; cada ciclo fechado desconta o seu pedido' })}
+      ${campo({ prefixo, nome: 'descricao', rotulo: 'Observação (opcional)', falha, valor: '', controle: entradaDe('descricao', v === null ? '' : texto(v.descricao), 'text', html`maxlength="200" placeholder="Pix de 01/03"`) })}
+      <button type="submit" class="botao">Registrar pagamento</button>
+    </form></details>`}`;
 }
 
 /** /assinaturas/todas: every subscription, the totals per basket type (with the cap) and per point, and a cycle's shortages. */
@@ -210,10 +226,11 @@ export function paginaTodas(p: PaginaTodas, csrf: string | null, falha: FalhaNaP
   </section>
   <section aria-labelledby="titulo-todas"><h2 id="titulo-todas">Cada assinatura</h2>
   ${p.assinaturas.length === 0 ? html`<p>Nenhuma assinatura.</p>` : html`<div class="tabela-rolavel" role="region" aria-label="Lista das assinaturas" tabindex="0"><table class="tabela-cartoes">
-    <thead><tr><th scope="col">Consumidor</th><th scope="col">Cesta</th><th scope="col" class="num">Quantidade</th><th scope="col">Ponto</th><th scope="col">Frequência</th><th scope="col">Temporada</th><th scope="col">Situação</th></tr></thead>
+    <thead><tr><th scope="col">Consumidor</th><th scope="col">Cesta</th><th scope="col" class="num">Quantidade</th><th scope="col">Ponto</th><th scope="col">Frequência</th><th scope="col">Temporada</th><th scope="col">Situação</th><th scope="col">Pago adiantado</th></tr></thead>
     <tbody>${p.assinaturas.map((a) => html`<tr><th scope="row"><a href="/assinaturas?usuarioid=${a.usuarioid}">${a.consumidor}</a></th><td data-rotulo="Cesta">${a.cesta}${a.mercado === null ? '' : html`<br><span class="nota">${a.mercado}</span>`}</td>
       <td class="num" data-rotulo="Quantidade">${a.quantidade}</td><td data-rotulo="Ponto">${a.pontoEntrega}</td><td data-rotulo="Frequência">${NOMES_FREQUENCIA[a.frequencia]}</td>
       <td data-rotulo="Temporada">${dataBr(a.inicio)} a ${dataBr(a.fim)}</td>
-      <td data-rotulo="Situação">${!a.ativa ? 'encerrada' : a.pausas.length === 0 ? 'ativa' : html`ativa; pausas: ${a.pausas.map((x) => `${dataBr(x.inicio)} a ${dataBr(x.fim)}`).join(', ')}`}</td></tr>`)}</tbody></table></div>`}
+      <td data-rotulo="Situação">${!a.ativa ? 'encerrada' : a.pausas.length === 0 ? 'ativa' : html`ativa; pausas: ${a.pausas.map((x) => `${dataBr(x.inicio)} a ${dataBr(x.fim)}`).join(', ')}`}</td>
+      <td data-rotulo="Pago adiantado">${pagamentoDaTemporada(a, p.podeRegistrarPagamento, csrf, falha)}</td></tr>`)}</tbody></table></div>`}
   </section>`;
 }

@@ -3,17 +3,20 @@
  * src/domain/assinaturas.ts, with the same access rules as the Cestas face. Whose subscription a
  * write touches is judged by the domain: `input.usuarioid` (only admins act for someone else),
  * `input.id` (one's own, or anyone's for admins), the basket type, point and market (existing and
- * active); a cycle's skip by the subscription's owner.
+ * active); a cycle's skip by the subscription's owner; a season paid in advance by the
+ * coordination only (financeiroEscrever), as POST /assinaturas/:id/pagamento.
  */
 import type { IResolvers } from '@graphql-tools/utils';
 import { ehConsumidor, exigirAgirPor } from '../../domain/acesso.ts';
 import {
-  assinaturasDe, pularCiclo, salvarAssinatura, type Assinatura, type AssinaturaComCiclos, type EntradaAssinatura, type Frequencia,
-  type OpcoesAssinatura, type ProximoCiclo, type SituacaoDoCiclo,
+  assinaturasDe, pularCiclo, registrarPagamentoDaTemporada, salvarAssinatura, type Assinatura, type AssinaturaComCiclos, type EntradaAssinatura, type Frequencia,
+  type OpcoesAssinatura, type PagamentoDaTemporada, type ProximoCiclo, type SituacaoDoCiclo,
 } from '../../domain/assinaturas.ts';
+import { ESCALA_DINHEIRO } from '../../decimal.ts';
 import { Proibido } from '../../domain/erros.ts';
 import { Campos, MAIOR_ID, lerId } from '../../http/campos.ts';
 import type { ContextoResolvers } from './contexto-resolvers.ts';
+import { emCentesimos } from './escalares.ts';
 import { atorAutorizado, comCaminhos, escrita, hoje } from './fluxo.ts';
 
 type Ctx = ContextoResolvers;
@@ -85,6 +88,17 @@ export const mutacoesDeAssinaturas = {
       const ator = await atorAutorizado(ctx, 'pedidosEscrever');
       return pularCiclo(ctx.banco, ator, lerId(a.assinaturaId, 'assinaturaId'), lerId(a.cicloId, 'cicloId'), opcoesDe(ctx));
     }),
+  /** The coordination's record of a season paid in advance; `valor` arrives as the Decimal scalar's canonical text ("480.00"). */
+  registrarPagamentoDaTemporada: (_: unknown, a: { assinaturaId: unknown; valor: unknown; descricao?: unknown }, ctx: Ctx) =>
+    escrita(ctx, async () => {
+      const ator = await atorAutorizado(ctx, 'financeiroEscrever');
+      const assinaturaId = lerId(a.assinaturaId, 'assinaturaId');
+      const c = new Campos({ valor: a.valor, descricao: a.descricao ?? null });
+      const valorCentavos = c.decimal('valor', ESCALA_DINHEIRO, { obrigatorio: true, min: 1 });
+      const descricao = c.texto('descricao', { max: 200 });
+      c.concluir();
+      return registrarPagamentoDaTemporada(ctx.banco, ator, assinaturaId, valorCentavos, { agora: ctx.agora, hoje: hoje(ctx), descricao });
+    }),
 };
 
 export const tiposDeAssinaturas: IResolvers<unknown, Ctx> = {
@@ -96,5 +110,8 @@ export const tiposDeAssinaturas: IResolvers<unknown, Ctx> = {
   },
   SituacaoDaAssinatura: {
     cicloId: (s: SituacaoDoCiclo) => s.cicloid,
+  },
+  PagamentoDaTemporada: {
+    valor: (p: PagamentoDaTemporada) => emCentesimos(p.valorCentavos),
   },
 };
