@@ -808,15 +808,20 @@ export async function definirLimiteDeAssinaturas(banco: Banco, ator: Ator, cesta
 // A season paid in advance
 
 /**
- * A season payment's movement key: `assinatura:<id>:pagamento:<instante>:<aleatório>`. Each
- * payment is its own (two instalments recorded in the same instant are two credits), and the key
+ * A season payment's movement key: `assinatura:<id>:pagamento:envio:<envio>` when the request
+ * names its sending (the form carries a token made when the page was drawn, so a second click or
+ * a resent form records nothing new), else `assinatura:<id>:pagamento:<instante>:<aleatório>`:
+ * each payment its own (two instalments in the same instant are two credits). Either way the key
  * names the subscription it pays.
  */
 const PREFIXO_DO_PAGAMENTO = 'assinatura:';
 const CHAVE_DO_PAGAMENTO = /^assinatura:(\d+):pagamento:/;
 
-function chaveDoPagamento(assinaturaId: number, iso: string): string {
-  return `${PREFIXO_DO_PAGAMENTO}${assinaturaId}:pagamento:${iso}:${randomUUID()}`;
+/** What a sending token may be: 8 to 64 letters, digits and hyphens (a UUID fits). */
+export const ENVIO_VALIDO = /^[A-Za-z0-9-]{8,64}$/;
+
+function chaveDoPagamento(assinaturaId: number, iso: string, envio: string | null): string {
+  return envio === null ? `${PREFIXO_DO_PAGAMENTO}${assinaturaId}:pagamento:${iso}:${randomUUID()}` : `${PREFIXO_DO_PAGAMENTO}${assinaturaId}:pagamento:envio:${envio}`;
 }
 
 /** The subscription a season payment's movement key names, or null for any other key. */
@@ -835,6 +840,8 @@ export interface PagamentoDaTemporada {
   readonly valorCentavos: number;
   readonly data: string;
   readonly descricao: string;
+  /** True when this sending had already been recorded: nothing new was written. */
+  readonly repetido: boolean;
 }
 
 /**
@@ -842,15 +849,18 @@ export interface PagamentoDaTemporada {
  * ("Pagamento recebido") for the subscriber, naming the subscription in its description and key.
  * Nothing else changes: each cycle's closing debits the subscription's orders like any confirmed
  * order (fecharCiclo), so the credit is drawn down cycle by cycle, to the centavo, and /saldo shows
- * what is left. Admins only; audited.
+ * what is left. Admins only; audited. `envio` names the sending: the same sending again records
+ * nothing and answers the payment it recorded (repetido).
  */
 export async function registrarPagamentoDaTemporada(
-  banco: Banco, ator: Ator, assinaturaId: number, valorCentavos: number, opcoes: { agora: Date; hoje: string; descricao?: string | null },
+  banco: Banco, ator: Ator, assinaturaId: number, valorCentavos: number, opcoes: { agora: Date; hoje: string; descricao?: string | null; envio?: string | null },
 ): Promise<PagamentoDaTemporada> {
   autorizar(ator, 'financeiroEscrever');
   if (!Number.isInteger(valorCentavos) || valorCentavos < 1 || valorCentavos > MAIOR_PAGAMENTO_CENTAVOS) {
     recusarInvalidos({ valor: 'Informe o valor pago, maior que zero (até R$ 1.000.000,00)' });
   }
+  const envio = opcoes.envio ?? null;
+  if (envio !== null && !ENVIO_VALIDO.test(envio)) recusarInvalidos({ envio: 'Envio inválido: recarregue a página e registre de novo' });
   return emTransacao(banco, async (trx) => {
     const a = await assinaturaDoAtor(trx, ator, assinaturaId);
     const info = await trx.selectFrom('cesta').select('nome').where('id', '=', a.cestaId).executeTakeFirstOrThrow();
@@ -861,11 +871,17 @@ export async function registrarPagamentoDaTemporada(
     const extra = opcoes.descricao?.trim() ?? '';
     const descricao = `Pagamento antecipado da temporada da assinatura ${a.id} (${info.nome}, ${di}/${mi}/${ai} a ${df}/${mf}/${af})${extra === '' ? '' : `: ${extra}`}`;
     const iso = opcoes.agora.toISOString();
+    const chave = chaveDoPagamento(a.id, iso, envio);
     const linha = await trx.insertInto('movimentacao').values({
       usuarioid: a.usuarioid, tipoMovimentacaoId: tipo.id, sentido: 'credito', valorCentavos, data: opcoes.hoje, descricao, arquivo: null, cicloid: null,
-      chave: chaveDoPagamento(a.id, iso), criadoPor: ator.usuarioid, createdAt: iso, updatedAt: iso,
-    }).returning('id').executeTakeFirstOrThrow();
-    const pagamento: PagamentoDaTemporada = { movimentacaoId: linha.id, assinaturaId: a.id, usuarioid: a.usuarioid, valorCentavos, data: opcoes.hoje, descricao };
+      chave, criadoPor: ator.usuarioid, createdAt: iso, updatedAt: iso,
+    }).onConflict((oc) => oc.column('chave').doNothing()).returning('id').executeTakeFirst();
+    if (linha === undefined) {
+      // This sending was recorded before: answer what it recorded.
+      const ja = await trx.selectFrom('movimentacao').select(['id', 'usuarioid', 'valorCentavos', 'data', 'descricao']).where('chave', '=', chave).executeTakeFirstOrThrow();
+      return { movimentacaoId: ja.id, assinaturaId: a.id, usuarioid: ja.usuarioid, valorCentavos: ja.valorCentavos, data: ja.data, descricao: ja.descricao, repetido: true };
+    }
+    const pagamento: PagamentoDaTemporada = { movimentacaoId: linha.id, assinaturaId: a.id, usuarioid: a.usuarioid, valorCentavos, data: opcoes.hoje, descricao, repetido: false };
     await auditar(trx, ator, opcoes.agora, { acao: 'registrar pagamento da temporada', entidade: 'assinatura', entidadeId: a.id, depois: pagamento });
     return pagamento;
   });

@@ -145,4 +145,46 @@ describe('temporada paga adiantado', () => {
     const todas = (await tesouraria.nav.getJson(`${amb.url}/assinaturas/todas`)).json<{ data: { itens: Array<{ id: number; pagoAdiantado: number }> } }>().data;
     assert.equal(todas.itens.find((x) => x.id === id)?.pagoAdiantado, 1714.56);
   });
+
+  test('o mesmo envio duas vezes (duplo clique, formulário reenviado) lança um crédito só', async () => {
+    relogio.definir('2026-04-02T15:00:00Z');
+    const tesouraria = await entrarComo(amb, ['admin'], 'Rui Tesouraria');
+    const caio = await entrarComo(amb, ['consumidor'], 'Caio Duplo');
+    const cesta = await criarCesta(amb.banco, { valorCentavos: 4000 });
+    const ponto = (await criarPonto(amb.banco)).id;
+    const criada = await caio.nav.postJson(`${amb.url}/assinaturas`, { cestaId: cesta.id, quantidade: 1, pontoEntregaId: ponto, frequencia: 'cada_ciclo', inicio: '2026-04-01', fim: '2026-06-30' });
+    const id = criada.json<{ data: { id: number } }>().data.id;
+    const rota = `${amb.url}/assinaturas/${id}/pagamento`;
+    const creditos = async () => (await amb.banco.selectFrom('movimentacao').select('valorCentavos').where('usuarioid', '=', caio.id ?? 0).execute()).map((m) => m.valorCentavos);
+
+    // The form carries a token of its own sending, new each time the page is drawn.
+    const pagina = (await tesouraria.nav.get(`${amb.url}/assinaturas/todas`)).texto;
+    const tokens = [...pagina.matchAll(/<input type="hidden" name="envio" value="([0-9a-f-]{36})">/g)].map((m) => m[1] ?? '');
+    assert.ok(tokens.length >= 1, 'cada formulário de pagamento tem o seu envio');
+    assert.equal(new Set(tokens).size, tokens.length, 'um envio por formulário');
+    const envio = /action="\/assinaturas\/\d+\/pagamento"[^>]*>[\s\S]*?name="envio" value="([0-9a-f-]{36})"/.exec(pagina.slice(pagina.indexOf(`action="/assinaturas/${id}/pagamento"`) - 200))?.[1] ?? '';
+    assert.notEqual(envio, '');
+    const csrf = tokenCsrf(pagina);
+    const primeiro = await tesouraria.nav.post(rota, { form: { _csrf: csrf, valor: '300,00', envio } }, { seguir: false });
+    assert.equal(primeiro.status, 303, primeiro.texto);
+    const segundo = await tesouraria.nav.post(rota, { form: { _csrf: csrf, valor: '300,00', envio } }, { seguir: false });
+    assert.equal(segundo.status, 303, segundo.texto);
+    assert.match((await tesouraria.nav.get(`${amb.url}/assinaturas/todas`)).texto, /Este pagamento de R\$\s300,00 para Caio Duplo já estava registrado: nada foi lançado de novo\./);
+    assert.deepEqual(await creditos(), [30000]);
+
+    // JSON: 201 the first time, 200 with repetido the second, the same movement; a new sending is a new credit.
+    const a = await tesouraria.nav.postJson(rota, { valor: '50.00', envio: 'parcela-2-caio' });
+    const b = await tesouraria.nav.postJson(rota, { valor: '50.00', envio: 'parcela-2-caio' });
+    assert.deepEqual([a.status, b.status], [201, 200], b.texto);
+    type Pago = { data: { movimentacaoId: number; repetido: boolean; valor: number } };
+    assert.deepEqual([a.json<Pago>().data.repetido, b.json<Pago>().data.repetido], [false, true]);
+    assert.equal(b.json<Pago>().data.movimentacaoId, a.json<Pago>().data.movimentacaoId);
+    assert.equal((await tesouraria.nav.postJson(rota, { valor: '50.00', envio: 'parcela-3-caio' })).status, 201);
+    assert.deepEqual(await creditos(), [30000, 5000, 5000]);
+    // A malformed sending: 400 in Portuguese, nothing written.
+    const ruim = await tesouraria.nav.postJson(rota, { valor: '50.00', envio: 'curto' });
+    assert.equal(ruim.status, 400, ruim.texto);
+    assert.match(ruim.texto, /Envio inválido: recarregue a página e registre de novo/);
+    assert.deepEqual(await creditos(), [30000, 5000, 5000]);
+  });
 });

@@ -201,5 +201,14 @@ describe('assinaturas pelo GraphQL', () => {
     const mais = dados<{ valor: string }>(await gql(admin.nav, REGISTRAR, { a: salva.id, v: 20.5 }), 'registrarPagamentoDaTemporada');
     assert.equal(mais.valor, '20.50');
     assert.deepEqual((await creditos()).map((m) => [m.sentido, m.valorCentavos]), [['credito', 48000], ['credito', 2050]]);
+
+    // The same sending twice: one credit; the second answers the first, repetido.
+    const UMA_VEZ = 'mutation($a: ID!, $v: Decimal!, $e: String) { registrarPagamentoDaTemporada(assinaturaId: $a, valor: $v, envio: $e) { movimentacaoId valor repetido } }';
+    const primeiro = dados<{ movimentacaoId: string; repetido: boolean }>(await gql(admin.nav, UMA_VEZ, { a: salva.id, v: '10.00', e: 'gql-envio-1' }), 'registrarPagamentoDaTemporada');
+    const segundo = dados<{ movimentacaoId: string; repetido: boolean }>(await gql(admin.nav, UMA_VEZ, { a: salva.id, v: '10.00', e: 'gql-envio-1' }), 'registrarPagamentoDaTemporada');
+    assert.deepEqual([primeiro.repetido, segundo.repetido, segundo.movimentacaoId], [false, true, primeiro.movimentacaoId]);
+    assert.deepEqual((await creditos()).map((m) => m.valorCentavos), [48000, 2050, 1000]);
+    const ruim = erro(await gql(admin.nav, UMA_VEZ, { a: salva.id, v: '10.00', e: 'x' }));
+    assert.deepEqual([ruim.code, ruim.field], ['BAD_USER_INPUT', 'envio']);
   });
 });

@@ -16,11 +16,13 @@ import { idDaRota, mostrarTodas } from './assinaturas.ts';
 const PagamentoDaTemporadaJson = Type.Object({
   movimentacaoId: Type.Integer(), assinaturaId: Type.Integer(), usuarioid: Type.Integer(),
   valor: Type.Number({ description: 'Reais' }), data: Type.String({ description: 'AAAA-MM-DD' }), descricao: Type.String(),
+  repetido: Type.Boolean({ description: 'true quando este envio já tinha sido registrado: nada novo foi lançado' }),
 }, { description: 'O crédito lançado para o assinante, que os fechamentos dos ciclos consomem' });
 
 const CorpoPagamento = Corpo({
   valor: NoFio.numero('O valor pago pela temporada, em reais (até 2 casas)'),
   descricao: NoFio.texto('Uma observação (forma de pagamento, por exemplo), até 200 caracteres'),
+  envio: NoFio.texto('Opcional: um identificador deste envio (8 a 64 letras, dígitos e hífens). O mesmo envio de novo não registra outro pagamento e responde o já registrado, com 200'),
 }, 'Um pagamento antecipado da temporada de uma assinatura');
 
 const pagamentoJson = (p: PagamentoDaTemporada) => {
@@ -46,11 +48,14 @@ export function rotasPagamentoDeAssinaturas(app: AppTipada, ctx: ContextoCestas)
     const c = new Campos(comoEntrada(req.body));
     const valorCentavos = c.decimal('valor', 2, { obrigatorio: true, min: 1 });
     const descricao = c.texto('descricao', { max: 200 });
+    const envio = c.texto('envio', { max: 64 });
     c.concluir();
     const agora = ctx.relogio.agora();
-    const p = await registrarPagamentoDaTemporada(ctx.banco, atorDe(req), req.params.id, valorCentavos, { agora, hoje: diaLocal(agora, ctx.config.tz), descricao });
-    if (querJson(req)) return enviarJson(reply, pagamentoJson(p), 'Pagamento da temporada registrado', 201);
+    const p = await registrarPagamentoDaTemporada(ctx.banco, atorDe(req), req.params.id, valorCentavos, { agora, hoje: diaLocal(agora, ctx.config.tz), descricao, envio });
+    if (querJson(req)) return enviarJson(reply, pagamentoJson(p), p.repetido ? 'Este pagamento já estava registrado' : 'Pagamento da temporada registrado', p.repetido ? 200 : 201);
     const pessoa = await ctx.banco.selectFrom('usuario').select('nome').where('id', '=', p.usuarioid).executeTakeFirstOrThrow();
-    return redirecionarComAviso(reply, `/assinaturas/todas#pagamento-${p.assinaturaId}`, `Pagamento de ${formatarReais(p.valorCentavos)} registrado para ${pessoa.nome}: é crédito que os próximos ciclos consomem.`);
+    return redirecionarComAviso(reply, `/assinaturas/todas#pagamento-${p.assinaturaId}`, p.repetido
+      ? `Este pagamento de ${formatarReais(p.valorCentavos)} para ${pessoa.nome} já estava registrado: nada foi lançado de novo.`
+      : `Pagamento de ${formatarReais(p.valorCentavos)} registrado para ${pessoa.nome}: é crédito que os próximos ciclos consomem.`);
   });
 }

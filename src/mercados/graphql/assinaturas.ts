@@ -89,15 +89,16 @@ export const mutacoesDeAssinaturas = {
       return pularCiclo(ctx.banco, ator, lerId(a.assinaturaId, 'assinaturaId'), lerId(a.cicloId, 'cicloId'), opcoesDe(ctx));
     }),
   /** The coordination's record of a season paid in advance; `valor` arrives as the Decimal scalar's canonical text ("480.00"). */
-  registrarPagamentoDaTemporada: (_: unknown, a: { assinaturaId: unknown; valor: unknown; descricao?: unknown }, ctx: Ctx) =>
+  registrarPagamentoDaTemporada: (_: unknown, a: { assinaturaId: unknown; valor: unknown; descricao?: unknown; envio?: unknown }, ctx: Ctx) =>
     escrita(ctx, async () => {
       const ator = await atorAutorizado(ctx, 'financeiroEscrever');
       const assinaturaId = lerId(a.assinaturaId, 'assinaturaId');
-      const c = new Campos({ valor: a.valor, descricao: a.descricao ?? null });
+      const c = new Campos({ valor: a.valor, descricao: a.descricao ?? null, envio: a.envio ?? null });
       const valorCentavos = c.decimal('valor', ESCALA_DINHEIRO, { obrigatorio: true, min: 1 });
       const descricao = c.texto('descricao', { max: 200 });
+      const envio = c.texto('envio', { max: 64 });
       c.concluir();
-      return registrarPagamentoDaTemporada(ctx.banco, ator, assinaturaId, valorCentavos, { agora: ctx.agora, hoje: hoje(ctx), descricao });
+      return registrarPagamentoDaTemporada(ctx.banco, ator, assinaturaId, valorCentavos, { agora: ctx.agora, hoje: hoje(ctx), descricao, envio });
     }),
 };
 
