@@ -27,6 +27,8 @@ const { values } = parseArgs({
   options: {
     paginas: { type: 'string' },
     faces: { type: 'string', default: 'cestas,mercados' },
+    // A folder: each page's Chromium trace, DevTools log and Lighthouse result are written there, to be read apart.
+    rastros: { type: 'string' },
   },
 });
 
@@ -64,7 +66,10 @@ interface ResultadoLighthouse {
   readonly categories: Readonly<Record<'performance' | 'accessibility', { readonly score: number | null; readonly auditRefs: ReadonlyArray<{ readonly id: string; readonly weight: number }> }>>;
   readonly audits: Readonly<Record<string, Auditoria>>;
 }
-type Lighthouse = (url: string, flags: Record<string, unknown>) => Promise<{ readonly lhr: ResultadoLighthouse } | undefined>;
+type Lighthouse = (
+  url: string,
+  flags: Record<string, unknown>,
+) => Promise<{ readonly lhr: ResultadoLighthouse; readonly artifacts: { readonly Trace?: unknown; readonly DevtoolsLog?: unknown } } | undefined>;
 
 async function carregarLighthouse(): Promise<Lighthouse> {
   const onde = process.env.LIGHTHOUSE_DIR;
@@ -211,6 +216,15 @@ function medir(p: Pagina, url: string, lhr: ResultadoLighthouse): Medida {
   };
 }
 
+/** The trace, the DevTools log and the result of one page, named after it (`mercados-mercados-1.trace.json`); the last try wins. */
+function guardarRastro(pasta: string, p: Pagina, r: { readonly lhr: ResultadoLighthouse; readonly artifacts: { readonly Trace?: unknown; readonly DevtoolsLog?: unknown } }): void {
+  mkdirSync(pasta, { recursive: true });
+  const nome = join(pasta, `${p.face}-${p.caminho.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'raiz'}`);
+  writeFileSync(`${nome}.trace.json`, JSON.stringify(r.artifacts.Trace ?? null));
+  writeFileSync(`${nome}.devtoolslog.json`, JSON.stringify(r.artifacts.DevtoolsLog ?? null));
+  writeFileSync(`${nome}.lhr.json`, JSON.stringify(r.lhr));
+}
+
 const ms = (v: number | null) => (v === null ? '—' : `${(v / 1000).toFixed(1)} s`);
 
 function tabela(medidas: readonly Medida[]): string {
@@ -263,6 +277,7 @@ async function principal(): Promise<void> {
         const r = await lighthouse(url, { port: depuracao, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'] });
         if (r === undefined) throw new Error(`o Lighthouse não devolveu resultado para ${url}`);
         m = medir(p, url, r.lhr);
+        if (values.rastros !== undefined) guardarRastro(values.rastros, p, r);
       }
       if (m === null) throw new Error(`sem medida para ${url}`);
       medidas.push(m);

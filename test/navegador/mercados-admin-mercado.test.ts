@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Locator, Page, Request, Response } from 'playwright-core';
 import { diaLocal, somarDias } from '../../src/domain/tempo.ts';
 import { abrirChromium, abrirContexto, conferirPagina, semChromium, type ContextoDeTeste } from '../helpers/chromium.ts';
 import { criarCesta, criarPonto, criarProduto, criarUsuario, emailUnico } from '../helpers/fabricas.ts';
@@ -260,8 +260,33 @@ describe('páginas do AdminMercado e do Administrador no navegador', { skip: pul
     await conferirPagina(pagina, ctx, 'mercados-pedidos-vazio');
 
     // Another market in the same cycle: she sees the cycle there, but no orders link; its orders page refuses clearly.
+    // The market and its cycles are asked for at once (no query waits for another's answer) and
+    // drawn together, so nothing on the page moves when the cycles arrive (issue 22, on a phone).
+    await pagina.addInitScript(() => {
+      const w = window as unknown as { deslocamento: number };
+      w.deslocamento = 0;
+      new PerformanceObserver((l) => {
+        for (const e of l.getEntries()) w.deslocamento += (e as PerformanceEntry & { value: number }).value;
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    const consultas: string[] = [];
+    const aoPedir = (r: Request) => {
+      if (new URL(r.url()).pathname === '/graphql') consultas.push(`pede ${/^\s*(?:query|mutation) (\w+)/.exec(String((r.postDataJSON() as { query?: unknown } | null)?.query))?.[1] ?? '?'}`);
+    };
+    const aoReceber = (r: Response) => {
+      if (new URL(r.url()).pathname === '/graphql') consultas.push('recebe');
+    };
+    pagina.on('request', aoPedir);
+    pagina.on('response', aoReceber);
     await pagina.goto(`${amb.urlMercados}/mercados/${mercados.feira.id}`);
     await cartao(pagina, cicloNome).waitFor();
+    await pagina.getByRole('heading', { name: 'Preços', exact: true }).waitFor();
+    await pagina.evaluate(() => new Promise((pronto) => requestAnimationFrame(() => requestAnimationFrame(pronto))));
+    pagina.off('request', aoPedir);
+    pagina.off('response', aoReceber);
+    assert.deepEqual([...consultas.slice(0, 2)].sort(), ['pede CiclosDoMercado', 'pede Mercado'], consultas.join(', '));
+    assert.deepEqual(consultas.slice(2), ['recebe', 'recebe'], consultas.join(', '));
+    assert.equal(await pagina.evaluate(() => (window as unknown as { deslocamento: number }).deslocamento), 0, 'nada se desloca na página do mercado');
     assert.equal(await pagina.getByRole('link', { name: /Pedidos deste mercado/ }).count(), 0);
     await pagina.goto(`${amb.urlMercados}/mercados/${mercados.feira.id}/ciclos/${cicloid}/pedidos`);
     await pagina.getByRole('alert').filter({ hasText: 'Você só pode ver os pedidos do mercado que administra.' }).waitFor();

@@ -29,6 +29,8 @@ export interface Preco {
 }
 
 export interface Mercado extends ResumoMercado {
+  /** Read whole, a market also says whether its orders may be seen (the detail page links to them). */
+  readonly acoes: AcoesMercado & { readonly verPedidos: boolean };
   readonly descricao: string | null;
   readonly taxaAdministrativa: string | null;
   readonly valorMaximoCesta: string | null;
@@ -51,8 +53,10 @@ export interface Conta {
   readonly mercados: ReadonlyArray<{ readonly id: string; readonly nome: string }>;
 }
 
-const RESUMO = 'id nome tipo ativo adminId admin { name } acoes { editar editarPrecos desativar }';
-const COMPLETO = `${RESUMO} descricao taxaAdministrativa valorMaximoCesta precos { produtoId preco ativo produto { nome unidade } }`;
+const ACOES = 'editar editarPrecos desativar';
+const resumo = (acoes: string) => `id nome tipo ativo adminId admin { name } acoes { ${acoes} }`;
+const RESUMO = resumo(ACOES);
+const COMPLETO = `${resumo(`${ACOES} verPedidos`)} descricao taxaAdministrativa valorMaximoCesta precos { produtoId preco ativo produto { nome unidade } }`;
 
 export async function listarMercados(ativo?: boolean): Promise<readonly ResumoMercado[]> {
   const r = await graphql<{ mercados: ResumoMercado[] }>(`query Mercados($ativo: Boolean) { mercados(ativo: $ativo) { ${RESUMO} } }`, { ativo: ativo ?? null });

@@ -34,12 +34,6 @@ export async function ciclosDoMercado(mercadoId: string, first: number, after: s
   return r.ciclos;
 }
 
-/** Whether the person may see the market's orders (Mercado.acoes.verPedidos); null when there is no such market. */
-export async function podeVerPedidos(mercadoId: string): Promise<boolean | null> {
-  const r = await graphql<{ mercado: { acoes: { verPedidos: boolean } } | null }>('query PodeVerPedidos($m: ID!) { mercado(id: $m) { acoes { verPedidos } } }', { m: mercadoId });
-  return r.mercado === null ? null : r.mercado.acoes.verPedidos;
-}
-
 /* ---------- A market's orders in a cycle (/mercados/:id/ciclos/:cicloId/pedidos) ---------- */
 
 /** An order's line as the market sees it: the consumer's line without the market's name (it is this market). */

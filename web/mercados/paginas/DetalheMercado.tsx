@@ -3,10 +3,10 @@ import { mensagemDe } from '../api.ts';
 import { Carregando, ComCarga, Falha, Pagina, Sucesso, useCarga } from '../componentes.tsx';
 import { NOMES_TIPOS, desativarMercado, lerMercado, type Mercado } from '../consultas.ts';
 import { decimalLegivel, reais } from '../dinheiro.ts';
-import { ciclosDoMercado, etiquetasDoCiclo, podeVerPedidos, type CicloDoMercado } from '../fluxo-mercado.ts';
+import { ciclosDoMercado, etiquetasDoCiclo, type CicloDoMercado } from '../fluxo-mercado.ts';
 import { dataBr } from '../formatos.ts';
 import { Link } from '../navegacao.tsx';
-import { CarregarMais, usePaginado } from '../paginado.tsx';
+import { CarregarMais, usePaginado, type EstadoPaginado } from '../paginado.tsx';
 
 /** Deactivating asks for a second click: nothing is deleted, but the market leaves the lists. */
 function Desativar({ mercado, aoConcluir }: { readonly mercado: Mercado; readonly aoConcluir: () => void }) {
@@ -49,7 +49,9 @@ function Desativar({ mercado, aoConcluir }: { readonly mercado: Mercado; readonl
   );
 }
 
-function Detalhe({ mercado, aoMudar, desativado }: { readonly mercado: Mercado; readonly aoMudar: () => void; readonly desativado: boolean }) {
+type Ciclos = ReturnType<typeof useCiclos>;
+
+function Detalhe({ mercado, ciclos, aoMudar, desativado }: { readonly mercado: Mercado; readonly ciclos: Ciclos; readonly aoMudar: () => void; readonly desativado: boolean }) {
   return (
     <>
       {desativado ? <Sucesso>Mercado desativado.</Sucesso> : null}
@@ -86,7 +88,7 @@ function Detalhe({ mercado, aoMudar, desativado }: { readonly mercado: Mercado; 
         ) : null}
       </p>
       {mercado.acoes.desativar ? <Desativar mercado={mercado} aoConcluir={aoMudar} /> : null}
-      <CiclosDoMercado mercadoId={mercado.id} />
+      <CiclosDoMercado mercadoId={mercado.id} ciclos={ciclos} verPedidos={mercado.acoes.verPedidos} />
       <section aria-labelledby="titulo-precos">
         <h2 id="titulo-precos">Preços</h2>
         {mercado.precos.length === 0 ? (
@@ -158,19 +160,13 @@ function CartaoCiclo({ ciclo, mercadoId, verPedidos }: { readonly ciclo: CicloDo
   );
 }
 
-/** The cycles that serve the market, as far as the API shows them to this person. */
-function CiclosDoMercado({ mercadoId }: { readonly mercadoId: string }) {
-  const { estado, carregarMais, recarregar } = usePaginado(
-    async (first, after) => {
-      const [ciclos, ver] = await Promise.all([ciclosDoMercado(mercadoId, first, after), after === null ? podeVerPedidos(mercadoId) : Promise.resolve(null)]);
-      return ciclos.map((c) => ({ ciclo: c, ver }));
-    },
-    (x) => x.ciclo.id,
-    10,
-    [mercadoId],
-  );
-  // Whether the orders may be seen comes with the first page.
-  const verPedidos = estado.fase === 'pronto' && estado.dados[0]?.ver === true;
+/** The cycles that serve the market, as far as the API shows them to this person, ten at a time. */
+function useCiclos(mercadoId: string) {
+  return usePaginado((first, after) => ciclosDoMercado(mercadoId, first, after), (c) => c.id, 10, [mercadoId]);
+}
+
+function CiclosDoMercado({ mercadoId, ciclos, verPedidos }: { readonly mercadoId: string; readonly ciclos: Ciclos; readonly verPedidos: boolean }) {
+  const { estado, carregarMais, recarregar } = ciclos;
   return (
     <section aria-labelledby="titulo-ciclos">
       <h2 id="titulo-ciclos">Ciclos</h2>
@@ -179,7 +175,7 @@ function CiclosDoMercado({ mercadoId }: { readonly mercadoId: string }) {
       {estado.fase === 'pronto' && estado.dados.length === 0 ? <p className="suave">Nenhum ciclo atual, futuro ou recente deste mercado que você possa ver.</p> : null}
       {estado.fase === 'pronto' && estado.dados.length > 0 ? (
         <ul className="cartoes ciclos">
-          {estado.dados.map(({ ciclo }) => (
+          {estado.dados.map((ciclo) => (
             <CartaoCiclo key={ciclo.id} ciclo={ciclo} mercadoId={mercadoId} verPedidos={verPedidos} />
           ))}
         </ul>
@@ -189,17 +185,31 @@ function CiclosDoMercado({ mercadoId }: { readonly mercadoId: string }) {
   );
 }
 
+/**
+ * Whether the first page of cycles has answered (or failed) since the page opened. Until then the
+ * market waits for it: both are asked at once, and the page is drawn and laid out once, instead of
+ * the market first and the cycles pushing the prices down a moment later.
+ */
+function usePrimeiraResposta(estado: EstadoPaginado<unknown>): boolean {
+  const [chegou, setChegou] = useState(false);
+  if (!chegou && estado.fase !== 'carregando') setChegou(true);
+  return chegou || estado.fase !== 'carregando';
+}
+
 /** /mercados/:id: the market, its prices, and what I may do with it (from the server's `acoes`). */
 export function DetalheMercado({ id }: { readonly id: string }) {
+  // The market and its first cycles are asked for together (one round trip, not two in a row).
   const { estado, recarregar } = useCarga(() => lerMercado(id), [id]);
+  const ciclos = useCiclos(id);
+  const mostrado = usePrimeiraResposta(ciclos.estado) ? estado : ({ fase: 'carregando' } as const);
   const [desativado, setDesativado] = useState(false);
-  const titulo = estado.fase === 'pronto' && estado.dados !== null ? estado.dados.nome : 'Mercado';
+  const titulo = mostrado.fase === 'pronto' && mostrado.dados !== null ? mostrado.dados.nome : 'Mercado';
   return (
     <Pagina titulo={titulo}>
       <p>
         <Link para="/mercados">← Todos os mercados</Link>
       </p>
-      <ComCarga estado={estado} recarregar={recarregar}>
+      <ComCarga estado={mostrado} recarregar={recarregar}>
         {(mercado) =>
           mercado === null ? (
             <div className="alerta" role="alert">
@@ -208,10 +218,12 @@ export function DetalheMercado({ id }: { readonly id: string }) {
           ) : (
             <Detalhe
               mercado={mercado}
+              ciclos={ciclos}
               desativado={desativado}
               aoMudar={() => {
                 setDesativado(true);
                 recarregar();
+                ciclos.recarregar();
               }}
             />
           )
