@@ -8,8 +8,10 @@
  * Measured, on SQLite and (with --pg, an EMPTY database) on PostgreSQL:
  * - one generation of the whole cycle, as the periodic round runs it: its time and statements;
  * - the same run again (nothing left to generate): its time and statements;
- * - two processes' generations at once, on a fresh copy of the same data (two handles, two
- *   pools): the total time, and that every subscription was generated exactly once.
+ * - two processes' generations at once, on a fresh copy of the same data (two child processes):
+ *   the total time, and that every subscription was generated exactly once;
+ * - one generation with e-mail on, on another fresh copy: each order's receipt written to the
+ *   outbox in the same transaction, as the service does.
  * Checked every time, or the script exits 1: each subscription has exactly one row for the
  * cycle; served subscriptions hold exactly one basket line with their quantity; no basket type
  * is reserved beyond its room; the 100 not served are the LAST subscribers of the short type.
@@ -23,7 +25,9 @@ import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import type { BancoConfig } from '../src/config.ts';
 import { abrirBanco, type Banco } from '../src/db/banco.ts';
+import { carregarConfig } from '../src/config.ts';
 import { gerarPedidosDoCiclo } from '../src/domain/assinaturas.ts';
+import { Correio } from '../src/mensagens/correio.ts';
 import { diaLocal } from '../src/domain/tempo.ts';
 import { prepararBanco, TZ, type DadosDoBench } from './preparo.ts';
 
@@ -55,6 +59,8 @@ interface Medida {
   readonly deNovoConsultas: number;
   readonly duasAoMesmoTempoMs: number;
   readonly duasGeradas: readonly [number, number];
+  readonly comRecibosMs: number;
+  readonly comRecibosConsultas: number;
 }
 
 /** Subscriptions for the first N consumers (type i % 6), oldest first; room for all but the last FALTAM of type 0. */
@@ -142,26 +148,60 @@ async function medir(tipo: BancoConfig['tipo'], novoBanco: () => Promise<BancoCo
     const d2 = await prepararBanco(cfg2, { consumidores: CONSUMIDORES, fornecedores: 60, linhas: 400, pedintes: Math.round(CONSUMIDORES / 5), mercados: 0 });
     await assinar(cfg2, d2);
     const a = abrirBanco(cfg2);
+    let duas: { ms: number; ra: Resumo; rb: Resumo };
     try {
       const antes2 = await reservadoNoCiclo(a, d2);
       t0 = performance.now();
       const [ra, rb] = await Promise.all([gerarNoutroProcesso(cfg2, d2.cicloPedido), gerarNoutroProcesso(cfg2, d2.cicloPedido)]);
-      const duasAoMesmoTempoMs = performance.now() - t0;
+      duas = { ms: performance.now() - t0, ra, rb };
       await conferir(a, d2, antes2, ra.gerados + rb.gerados, ra.faltaram.length + rb.faltaram.length);
-      console.log(`${tipo}: duas gerações ao mesmo tempo, ${ra.gerados} + ${rb.gerados} geradas em ${Math.round(duasAoMesmoTempoMs)} ms; cada assinatura uma vez`);
-      return {
-        banco: tipo, assinaturas: N, primeiraMs: Math.round(primeiraMs), primeiraConsultas, geradas: r.gerados, faltaram: r.faltaram.length,
-        deNovoMs: Math.round(deNovoMs), deNovoConsultas, duasAoMesmoTempoMs: Math.round(duasAoMesmoTempoMs), duasGeradas: [ra.gerados, rb.gerados],
-      };
+      console.log(`${tipo}: duas gerações ao mesmo tempo, ${ra.gerados} + ${rb.gerados} geradas em ${Math.round(duas.ms)} ms; cada assinatura uma vez`);
     } finally {
       await a.destroy();
     }
+    const recibos = await comRecibos(novoBanco);
+    console.log(`${tipo}: com os recibos na caixa de saída (e-mail ligado), ${Math.round(recibos.ms)} ms (${recibos.consultas} consultas)`);
+    return {
+      banco: tipo, assinaturas: N, primeiraMs: Math.round(primeiraMs), primeiraConsultas, geradas: r.gerados, faltaram: r.faltaram.length,
+      deNovoMs: Math.round(deNovoMs), deNovoConsultas, duasAoMesmoTempoMs: Math.round(duas.ms), duasGeradas: [duas.ra.gerados, duas.rb.gerados],
+      comRecibosMs: Math.round(recibos.ms), comRecibosConsultas: recibos.consultas,
+    };
   } finally {
     await banco.destroy();
   }
 }
 
 interface Resumo { readonly gerados: number; readonly faltaram: readonly unknown[] }
+
+/**
+ * As the service runs it with e-mail on: each generated order's receipt written to the outbox in
+ * the generation's transaction (the sender is pointed at a closed port and never delivers).
+ */
+async function comRecibos(novoBanco: () => Promise<BancoConfig>): Promise<{ ms: number; consultas: number }> {
+  const cfg = await novoBanco();
+  const d = await prepararBanco(cfg, { consumidores: CONSUMIDORES, fornecedores: 60, linhas: 400, pedintes: Math.round(CONSUMIDORES / 5), mercados: 0 });
+  await assinar(cfg, d);
+  let consultas = 0;
+  const banco = abrirBanco(cfg, { aoConsultar: () => { consultas++; } });
+  const relogio = { agora: () => new Date() };
+  const correio = new Correio({ config: carregarConfig({}), banco, relogio, baseUrl: () => 'http://localhost:3000', smtp: 'smtp://127.0.0.1:9' });
+  try {
+    const antes = await reservadoNoCiclo(banco, d);
+    consultas = 0;
+    const agora = new Date();
+    const t0 = performance.now();
+    const r = await gerarPedidosDoCiclo(banco, d.cicloPedido, { agora, hoje: diaLocal(agora, TZ), taxa: TAXA, tz: TZ, avisos: correio });
+    const ms = performance.now() - t0;
+    const n = consultas;
+    await conferir(banco, d, antes, r.gerados, r.faltaram.length);
+    const recibos = await banco.selectFrom('mensagem').select((eb) => eb.fn.countAll<number>().as('n')).where('cicloid', '=', d.cicloPedido).where('tipo', '=', 'recibo').executeTakeFirstOrThrow();
+    if (Number(recibos.n) !== r.gerados) throw new Error(`${Number(recibos.n)} recibos na caixa de saída, esperados ${r.gerados}`);
+    return { ms, consultas: n };
+  } finally {
+    await correio.fechar();
+    await banco.destroy();
+  }
+}
 
 /** One generation in a child process (as another worker or machine would run it). */
 function gerarNoutroProcesso(cfg: BancoConfig, cicloid: number): Promise<Resumo> {
@@ -216,6 +256,7 @@ console.table(medidas.map((m) => ({
   banco: m.banco, assinaturas: m.assinaturas, 'geradas / sem cesta': `${m.geradas} / ${m.faltaram}`, 'geração ms': m.primeiraMs, consultas: m.primeiraConsultas,
   'ms por assinatura': Math.round((m.primeiraMs / m.assinaturas) * 100) / 100, 'de novo ms': m.deNovoMs, 'de novo consultas': m.deNovoConsultas,
   'duas ao mesmo tempo ms': m.duasAoMesmoTempoMs, 'geradas por uma / outra': m.duasGeradas.join(' / '),
+  'com recibos ms': m.comRecibosMs, 'com recibos consultas': m.comRecibosConsultas,
 })));
 console.log(`Carga da máquina (1, 5, 15 min) no início: ${carga}; no fim: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
 if (!values.smoke) {

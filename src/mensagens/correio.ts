@@ -27,6 +27,28 @@ import { dataBr } from '../cestas/apresentadores/datas.ts';
 import { quantidade, reais } from '../cestas/views/fluxo.ts';
 import * as modelos from './modelos.ts';
 
+/**
+ * What one transaction already read for its messages. A subscription generation writes thousands
+ * of receipts in one transaction, all of the same cycle and a handful of points, which nothing in
+ * it changes: each is read once. Outside a transaction nothing is kept.
+ */
+const lidosNaTransacao = new WeakMap<Db, Map<string, Promise<unknown>>>();
+
+function umaVezNaTransacao<T>(db: Db, chave: string, ler: () => Promise<T>): Promise<T> {
+  if (!db.isTransaction) return ler();
+  let lidos = lidosNaTransacao.get(db);
+  if (lidos === undefined) {
+    lidos = new Map();
+    lidosNaTransacao.set(db, lidos);
+  }
+  let lido = lidos.get(chave) as Promise<T> | undefined;
+  if (lido === undefined) {
+    lido = ler();
+    lidos.set(chave, lido);
+  }
+  return lido;
+}
+
 /** What one sender takes at a time, and how long a claim holds. */
 const LOTE = 20;
 const TRAVA_MS = 5 * 60_000;
@@ -152,7 +174,7 @@ export class Correio implements Avisos {
     const p = evento.pedido;
     const [pessoa, ciclo, retirada] = await Promise.all([
       trx.selectFrom('usuario').select(['nome', 'email']).where('id', '=', p.usuario.id).executeTakeFirstOrThrow(),
-      cicloDoAviso(trx, p.cicloid),
+      umaVezNaTransacao(trx, `ciclo:${p.cicloid}`, () => cicloDoAviso(trx, p.cicloid)),
       retiradaDo(trx, p),
     ]);
     const base = this.#baseUrl();
@@ -412,7 +434,7 @@ function comPool(smtp: string): string {
 
 /** Where and when an order is picked up: its point's address and the cycle's day and hours there. */
 async function retiradaDo(db: Db, p: Pedido): Promise<modelos.Retirada> {
-  const ponto = await db.selectFrom('pontoentrega').select(['nome', 'endereco', 'cidade']).where('id', '=', p.pontoEntrega.id).executeTakeFirstOrThrow();
+  const ponto = await umaVezNaTransacao(db, `ponto:${p.pontoEntrega.id}`, () => db.selectFrom('pontoentrega').select(['nome', 'endereco', 'cidade']).where('id', '=', p.pontoEntrega.id).executeTakeFirstOrThrow());
   return { ...ponto, quando: horarioDeRetiradaTexto(p.pontoEntrega) };
 }
 
