@@ -96,12 +96,19 @@ describe('cliente web da face Mercados no navegador', { skip: pular }, () => {
     await entrar(ctx, consumidor);
     const pagina = await ctx.novaPagina();
     const baixados: Array<{ nome: string; codificacao: string | undefined }> = [];
+    const sessao: string[] = [];
+    pagina.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/auth/status') sessao.push(r.url());
+    });
     pagina.on('response', (r) => {
       const { pathname } = new URL(r.url());
       if (pathname.startsWith('/assets/')) baixados.push({ nome: pathname.slice('/assets/'.length), codificacao: r.headers()['content-encoding'] });
     });
     await pagina.goto(`${amb.urlMercados}/dashboard`);
     await pagina.getByRole('heading', { name: 'Mercados ativos' }).waitFor();
+    // One session check per load: the guard of the page loaded uses the answer the client already has.
+    await pagina.waitForLoadState('networkidle');
+    assert.equal(sessao.length, 1, `pedidos a /auth/status ao carregar /dashboard: ${sessao.length}`);
     const nomes = baixados.map((b) => b.nome);
     assert.ok(nomes.some((n) => /^Painel-[\w-]+\.js$/.test(n)), nomes.join(', '));
     const outras = ['Inicio', 'Login', 'ListaMercados', 'DetalheMercado', 'FormularioMercado', 'EditorPrecos', 'Usuarios', 'MeusAvisos'];
@@ -112,6 +119,8 @@ describe('cliente web da face Mercados no navegador', { skip: pular }, () => {
     await pagina.getByRole('link', { name: 'Avisos', exact: true }).click();
     await pagina.getByRole('heading', { name: 'Avisos por e-mail' }).waitFor();
     assert.ok(baixados.some((b) => b.nome.startsWith('MeusAvisos-')), baixados.map((b) => b.nome).join(', '));
+    // Each later visit asks again (the session may have ended meanwhile).
+    assert.equal(sessao.length, 2, `pedidos a /auth/status depois de ir a /avisos: ${sessao.length}`);
     await ctx.fechar();
   });
 
