@@ -18,22 +18,22 @@ export interface Adiantavel<A extends readonly unknown[], T> {
 }
 
 export function adiantavel<A extends readonly unknown[], T>(consulta: (...args: A) => Promise<T>): Adiantavel<A, T> {
-  let adiantada: { readonly chave: string; readonly visita: number; readonly resposta: Promise<T> } | null = null;
+  // The last query started early; `lida` once the page took it (a later `adiantar` in the same visit does not ask again).
+  let adiantada: { readonly chave: string; readonly visita: number; readonly resposta: Promise<T>; lida: boolean } | null = null;
+  const desta = (args: A) => (adiantada !== null && adiantada.chave === JSON.stringify(args) && adiantada.visita === visitaAtual() ? adiantada : null);
   return {
     adiantar: (...args) => {
-      const chave = JSON.stringify(args);
-      const visita = visitaAtual();
-      if (adiantada !== null && adiantada.chave === chave && adiantada.visita === visita) return;
+      if (desta(args) !== null) return;
       const resposta = consulta(...args);
       // The page shows a failure when it reads it; one it never reads (the guard sent the person away) is no error of the page.
       resposta.catch(() => undefined);
-      adiantada = { chave, visita, resposta };
+      adiantada = { chave: JSON.stringify(args), visita: visitaAtual(), resposta, lida: false };
     },
     ler: (...args) => {
-      const a = adiantada;
-      adiantada = null;
-      if (a !== null && a.chave === JSON.stringify(args) && a.visita === visitaAtual()) return a.resposta;
-      return consulta(...args);
+      const a = desta(args);
+      if (a === null || a.lida) return consulta(...args);
+      a.lida = true;
+      return a.resposta;
     },
   };
 }
