@@ -4,8 +4,16 @@
  * Lighthouse 13's mobile preset (its default: a mid-range phone, simulated slow 4G and 4× CPU) on
  * every page of both faces, signed in. The real server runs in a child process on a fresh SQLite
  * database with the demo data; Debian's chromium (driven by playwright-core) logs in through the
- * development provider as ana@exemplo.org (master in Cestas, Administrador in Mercados), and
- * Lighthouse opens each page in that same browser, so the session cookies go along.
+ * development provider as a person who may see the page (ana@exemplo.org, master in Cestas and
+ * Administrador in Mercados, for most; elias@exemplo.org, Consumidor and Fornecedor in Mercados, for
+ * the consumer's and the supplier's pages), one browser per person, and Lighthouse opens each page
+ * in that person's browser, so the session cookies go along. Every id in an address is a real one
+ * of the demo data, so each page is drawn with content, as its people see it.
+ *
+ * After Lighthouse, the same browser opens the page again and checks it is the page asked for: the
+ * address it ends on (not /unauthorized, not /login), the status of the document (< 400), and, in
+ * the Mercados client, no error message where the page should be. A page that fails this counts as
+ * below the target, whatever its scores.
  *
  * Prints a table of the performance and accessibility scores and FCP, LCP, TBT and CLS per page,
  * with the failed accessibility audits and the main performance opportunities of each page that
@@ -34,8 +42,14 @@ const { values } = parseArgs({
 
 const ALVO = { desempenho: 95, acessibilidade: 100 } as const;
 
-/** Who the pages are seen as: every page of both faces is open to this person. */
-const PESSOA = { email: 'ana@exemplo.org', nome: 'Ana' };
+/** Who the pages are seen as, from the demo data (src/demo/dados.ts, src/demo/mercados.ts). */
+const PESSOAS = {
+  /** master in Cestas, Administrador in Mercados: every Cestas page, and the Mercados pages of the administration. */
+  ana: { email: 'ana@exemplo.org', nome: 'Ana' },
+  /** Fornecedor and Consumidor in Mercados (and AdminMercado of the Feira da Associação): offers and orders in the demo cycles. */
+  elias: { email: 'elias@exemplo.org', nome: 'Elias' },
+} as const;
+type Pessoa = keyof typeof PESSOAS;
 
 /** The flags the closed network here needs (nothing may try to reach the internet). */
 const FLAGS_DO_CHROMIUM = [
@@ -85,6 +99,7 @@ async function carregarLighthouse(): Promise<Lighthouse> {
 interface Pagina {
   readonly face: 'cestas' | 'mercados';
   readonly caminho: string;
+  readonly pessoa: Pessoa;
 }
 
 /** The ids the pages need, from the demo data: the cycle in each phase, a market, a lot, a person. */
@@ -102,6 +117,8 @@ async function idsDaDemo(caminhoBanco: string) {
       (await banco.selectFrom(tabela).select('id').orderBy('id').limit(1).executeTakeFirstOrThrow()).id;
     const pessoa = async (email: string) => (await banco.selectFrom('usuario').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id;
     const lote = await banco.selectFrom('lote').select('id').where('cicloid', '=', pedidos).orderBy('id').limit(1).executeTakeFirst();
+    // The Mercados market whose pages are measured: one the cycle with open orders serves (its orders page has content).
+    const { mercadoId } = await banco.selectFrom('ciclomercado').select('mercadoId').where('cicloid', '=', pedidos).orderBy('mercadoId').limit(1).executeTakeFirstOrThrow();
     return {
       oferta: ciclo('Ciclo com ofertas abertas'),
       composicao: ciclo('Ciclo em composição'),
@@ -113,7 +130,7 @@ async function idsDaDemo(caminhoBanco: string) {
       produto: await primeiro('produto'),
       pontoentrega: await primeiro('pontoentrega'),
       usuario: await primeiro('usuario'),
-      mercado: await primeiro('mercado'),
+      mercado: mercadoId,
       // The master sees a supplier's offer and a consumer's order by naming them (?usuarioid=).
       fornecedora: await pessoa('dora@exemplo.org'),
       consumidora: await pessoa('fabi@exemplo.org'),
@@ -123,12 +140,41 @@ async function idsDaDemo(caminhoBanco: string) {
   }
 }
 
+type Ids = Awaited<ReturnType<typeof idsDaDemo>>;
+
+/**
+ * Each address of the Mercados client (PAGINAS_DO_CLIENTE): the page to measure, with real ids,
+ * and who sees it. An address missing here stops the script, so a new page is not left out.
+ */
+const PAGINAS_MERCADOS: Readonly<Record<string, (ids: Ids) => readonly [string, Pessoa]>> = {
+  '/': () => ['/', 'ana'],
+  '/unauthorized': () => ['/unauthorized', 'ana'],
+  '/dashboard': () => ['/dashboard', 'ana'],
+  '/mercados': () => ['/mercados', 'ana'],
+  '/mercados/novo': () => ['/mercados/novo', 'ana'],
+  '/mercados/:id': (ids) => [`/mercados/${ids.mercado}`, 'ana'],
+  '/mercados/:id/editar': (ids) => [`/mercados/${ids.mercado}/editar`, 'ana'],
+  '/mercados/:id/precos': (ids) => [`/mercados/${ids.mercado}/precos`, 'ana'],
+  '/usuarios': () => ['/usuarios', 'ana'],
+  '/avisos': () => ['/avisos', 'ana'],
+  '/ciclos': () => ['/ciclos', 'ana'],
+  // The consumer's pages: Elias's order in the cycle with open orders, and his orders.
+  '/ciclos/:id/pedido': (ids) => [`/ciclos/${ids.pedidos}/pedido`, 'elias'],
+  '/pedidos': () => ['/pedidos', 'elias'],
+  // The supplier's pages: his offer in the cycle with open offers, and what he delivers in the cycle with orders.
+  '/ciclos/:id/oferta': (ids) => [`/ciclos/${ids.oferta}/oferta`, 'elias'],
+  '/ciclos/:id/entregas': (ids) => [`/ciclos/${ids.pedidos}/entregas`, 'elias'],
+  '/entregas': () => ['/entregas', 'elias'],
+  '/mercados/:id/ciclos/:cicloId/pedidos': (ids) => [`/mercados/${ids.mercado}/ciclos/${ids.pedidos}/pedidos`, 'ana'],
+  '/ciclos/:id/mercados': (ids) => [`/ciclos/${ids.pedidos}/mercados`, 'ana'],
+};
+
 /**
  * Every page of the Cestas face a browser shows (test/cestas/acesso.test.ts MATRIZ lists all its
  * routes; files, downloads, JSON and steps of the login are left out), and every address of the
  * Mercados client (PAGINAS_DO_CLIENTE), with real ids.
  */
-function paginas(ids: Awaited<ReturnType<typeof idsDaDemo>>): Pagina[] {
+function paginas(ids: Ids): Pagina[] {
   const registros = (['categoria', 'cesta', 'produto', 'pontoentrega', 'usuario', 'ciclo'] as const).flatMap((r) => [
     `/${r}-index`,
     `/${r}`,
@@ -145,17 +191,22 @@ function paginas(ids: Awaited<ReturnType<typeof idsDaDemo>>): Pagina[] {
     `/fecharciclo/${ids.retirada}`, `/pedidosfornecedoressobra/${ids.retirada}`, `/pedidosfornecedorestodos/${ids.retirada}`,
     '/pedidosfornecedoresciclos', '/pedidosconsumidoresciclos', '/relatorioprodutosciclos',
   ];
-  const mercados = PAGINAS_DO_CLIENTE.map(([url]) => url.replace(':id', String(ids.mercado)));
-  return [...cestas.map((caminho) => ({ face: 'cestas' as const, caminho })), ...mercados.map((caminho) => ({ face: 'mercados' as const, caminho }))];
+  const mercados = PAGINAS_DO_CLIENTE.map(([url]): Pagina => {
+    const escolher = PAGINAS_MERCADOS[url];
+    if (escolher === undefined) throw new Error(`a página ${url} do cliente Mercados não está em PAGINAS_MERCADOS (bench/lighthouse.ts): diga com que ids e quem a vê`);
+    const [caminho, pessoa] = escolher(ids);
+    return { face: 'mercados', caminho, pessoa };
+  });
+  return [...cestas.map((caminho): Pagina => ({ face: 'cestas', caminho, pessoa: 'ana' })), ...mercados];
 }
 
 /** Logs in on one face through the development provider (the provider may remember the person). */
-async function entrar(pagina: Page, inicio: string, origem: string): Promise<void> {
+async function entrar(pagina: Page, inicio: string, origem: string, pessoa: Pessoa): Promise<void> {
   await pagina.goto(inicio);
   await pagina.waitForURL((u) => /\/interaction\/[^/]+$/.test(u.pathname) || u.href.startsWith(origem));
   if (/\/interaction\//.test(pagina.url())) {
-    await pagina.fill('#email', PESSOA.email);
-    await pagina.fill('#nome', PESSOA.nome);
+    await pagina.fill('#email', PESSOAS[pessoa].email);
+    await pagina.fill('#nome', PESSOAS[pessoa].nome);
     await Promise.all([pagina.waitForURL((u) => u.href.startsWith(origem)), pagina.click('form button[type=submit] >> nth=0')]);
   }
   await pagina.waitForLoadState('load');
@@ -164,6 +215,8 @@ async function entrar(pagina: Page, inicio: string, origem: string): Promise<voi
 interface Medida {
   readonly face: string;
   readonly caminho: string;
+  readonly pessoa: string;
+  /** Where the page ended, as Lighthouse saw it. */
   readonly url: string;
   readonly desempenho: number | null;
   readonly acessibilidade: number | null;
@@ -206,7 +259,7 @@ function medir(p: Pagina, url: string, lhr: ResultadoLighthouse): Medida {
     .slice(0, 4);
   oportunidades.push(...deslocamentos);
   return {
-    face: p.face, caminho: p.caminho, url: lhr.finalDisplayedUrl,
+    face: p.face, caminho: p.caminho, pessoa: PESSOAS[p.pessoa].email, url: lhr.finalDisplayedUrl,
     desempenho: pontos(lhr.categories.performance.score), acessibilidade: pontos(lhr.categories.accessibility.score),
     fcpMs: valor('first-contentful-paint'), lcpMs: valor('largest-contentful-paint'), tbtMs: valor('total-blocking-time'),
     cls: valor('cumulative-layout-shift'), bytes: valor('total-byte-weight'), indiceDaMaquina: Math.round(lhr.environment.benchmarkIndex),
@@ -223,6 +276,26 @@ function guardarRastro(pasta: string, p: Pagina, r: { readonly lhr: ResultadoLig
   writeFileSync(`${nome}.trace.json`, JSON.stringify(r.artifacts.Trace ?? null));
   writeFileSync(`${nome}.devtoolslog.json`, JSON.stringify(r.artifacts.DevtoolsLog ?? null));
   writeFileSync(`${nome}.lhr.json`, JSON.stringify(r.lhr));
+}
+
+/**
+ * Opens the page again in the person's tab and says what is wrong, if it is not the page asked
+ * for: another address at the end (/unauthorized, /login), an error status, or (in the Mercados
+ * client, once its data arrived) an error message in place of the page.
+ */
+async function conferirPagina(aba: Page, p: Pagina, url: string): Promise<string | undefined> {
+  const resposta = await aba.goto(url, { waitUntil: 'networkidle' });
+  const status = resposta?.status() ?? 0;
+  if (status >= 400) return `o documento respondeu ${status}`;
+  if (aba.url() !== url) return `foi parar em ${aba.url()}`;
+  if (p.face !== 'mercados' || p.caminho === '/unauthorized') return undefined;
+  const principal = aba.locator('main');
+  await principal.locator('.carregando').first().waitFor({ state: 'detached', timeout: 15_000 }).catch(() => undefined);
+  if (aba.url() !== url) return `foi parar em ${aba.url()}`;
+  if ((await principal.locator('.carregando').count()) > 0) return 'a página ainda estava carregando depois de 15 s';
+  const alerta = principal.locator('.alerta');
+  if ((await alerta.count()) > 0) return `a página mostrou um erro: ${(await alerta.first().innerText()).replace(/\s+/g, ' ').trim()}`;
+  return undefined;
 }
 
 const ms = (v: number | null) => (v === null ? '—' : `${(v / 1000).toFixed(1)} s`);
@@ -256,37 +329,49 @@ async function principal(): Promise<void> {
     const filtro = values.paginas === undefined ? null : new RegExp(values.paginas);
     const alvos = paginas(await idsDaDemo(banco)).filter((p) => faces.has(p.face) && (filtro === null || filtro.test(p.caminho)));
 
-    // A persistent context is the browser's default one: the tabs Lighthouse opens share its cookies.
-    contexto = await chromium.launchPersistentContext(join(pasta, 'perfil-chromium'), {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      headless: true,
-      args: [...FLAGS_DO_CHROMIUM, `--remote-debugging-port=${depuracao}`],
-      locale: 'pt-BR',
-    });
-    const aba = contexto.pages()[0] ?? (await contexto.newPage());
-    if (faces.has('cestas')) await entrar(aba, `${origens.cestas}/`, origens.cestas);
-    if (faces.has('mercados')) await entrar(aba, `${origens.mercados}/login`, origens.mercados);
-    await aba.goto('about:blank');
+    const medidas = new Map<Pagina, Medida>();
+    // One browser per person, one after the other: each signs in once, on the faces its pages are in.
+    for (const pessoa of Object.keys(PESSOAS) as Pessoa[]) {
+      const dela = alvos.filter((p) => p.pessoa === pessoa);
+      if (dela.length === 0) continue;
+      // A persistent context is the browser's default one: the tabs Lighthouse opens share its cookies.
+      contexto = await chromium.launchPersistentContext(join(pasta, `perfil-chromium-${pessoa}`), {
+        executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+        headless: true,
+        args: [...FLAGS_DO_CHROMIUM, `--remote-debugging-port=${depuracao}`],
+        locale: 'pt-BR',
+      });
+      const aba = contexto.pages()[0] ?? (await contexto.newPage());
+      if (dela.some((p) => p.face === 'cestas')) await entrar(aba, `${origens.cestas}/`, origens.cestas, pessoa);
+      if (dela.some((p) => p.face === 'mercados')) await entrar(aba, `${origens.mercados}/login`, origens.mercados, pessoa);
+      await aba.goto('about:blank');
 
-    const medidas: Medida[] = [];
-    for (const p of alvos) {
-      const url = `${origens[p.face]}${p.caminho}`;
-      let m: Medida | null = null;
-      // A trace that failed to record (NO_NAVSTART, NO_FCP on a busy machine) is tried again, twice.
-      for (let tentativa = 0; tentativa < 3 && (m === null || m.desempenho === null); tentativa++) {
-        const r = await lighthouse(url, { port: depuracao, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'] });
-        if (r === undefined) throw new Error(`o Lighthouse não devolveu resultado para ${url}`);
-        m = medir(p, url, r.lhr);
-        if (values.rastros !== undefined) guardarRastro(values.rastros, p, r);
+      for (const p of dela) {
+        const url = `${origens[p.face]}${p.caminho}`;
+        let m: Medida | null = null;
+        // A trace that failed to record (NO_NAVSTART, NO_FCP on a busy machine) is tried again, twice.
+        for (let tentativa = 0; tentativa < 3 && (m === null || m.desempenho === null); tentativa++) {
+          const r = await lighthouse(url, { port: depuracao, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'] });
+          if (r === undefined) throw new Error(`o Lighthouse não devolveu resultado para ${url}`);
+          m = medir(p, url, r.lhr);
+          if (values.rastros !== undefined) guardarRastro(values.rastros, p, r);
+        }
+        if (m === null) throw new Error(`sem medida para ${url}`);
+        const problema = m.erro ?? (await conferirPagina(aba, p, url));
+        await aba.goto('about:blank');
+        if (problema !== undefined) m = { ...m, erro: problema };
+        medidas.set(p, m);
+        console.log(`${p.face.padEnd(8)} ${p.caminho.padEnd(36)} desempenho ${String(m.desempenho ?? '—').padStart(3)}  acessibilidade ${String(m.acessibilidade ?? '—').padStart(3)}  ${PESSOAS[p.pessoa].email} → ${m.url}${m.erro === undefined ? '' : `  (${m.erro})`}`);
       }
-      if (m === null) throw new Error(`sem medida para ${url}`);
-      medidas.push(m);
-      console.log(`${p.face.padEnd(8)} ${p.caminho.padEnd(36)} desempenho ${String(m.desempenho ?? '—').padStart(3)}  acessibilidade ${String(m.acessibilidade ?? '—').padStart(3)}${m.erro === undefined ? '' : `  (${m.erro})`}`);
+      await contexto.close();
+      contexto = null;
     }
+    const lista = alvos.map((p) => medidas.get(p)).filter((m): m is Medida => m !== undefined);
 
-    console.log(`\nLighthouse 13, perfil móvel, sessão de ${PESSOA.email} nos dados de demonstração\n`);
-    console.log(tabela(medidas));
-    const abaixo = medidas.filter((m) => (m.desempenho ?? 0) < ALVO.desempenho || (m.acessibilidade ?? 0) < ALVO.acessibilidade || m.erro !== undefined);
+    const quem = [...new Set(lista.map((m) => m.pessoa))].join(', ');
+    console.log(`\nLighthouse 13, perfil móvel, sessões de ${quem} nos dados de demonstração\n`);
+    console.log(tabela(lista));
+    const abaixo = lista.filter((m) => (m.desempenho ?? 0) < ALVO.desempenho || (m.acessibilidade ?? 0) < ALVO.acessibilidade || m.erro !== undefined);
     if (abaixo.length > 0) {
       console.log(`\nAbaixo do alvo (desempenho ≥ ${ALVO.desempenho}, acessibilidade ${ALVO.acessibilidade}):`);
       for (const m of abaixo) {
@@ -297,7 +382,7 @@ async function principal(): Promise<void> {
     const dia = new Date().toISOString().slice(0, 10);
     const destino = join(RAIZ, 'bench', 'results', `${dia}-lighthouse${values.paginas === undefined && faces.size === 2 ? '' : '-parcial'}.json`);
     mkdirSync(join(RAIZ, 'bench', 'results'), { recursive: true });
-    writeFileSync(destino, `${JSON.stringify({ data: new Date().toISOString(), alvo: ALVO, perfil: 'mobile (padrão do Lighthouse 13)', pessoa: PESSOA.email, paginas: medidas }, null, 2)}\n`);
+    writeFileSync(destino, `${JSON.stringify({ data: new Date().toISOString(), alvo: ALVO, perfil: 'mobile (padrão do Lighthouse 13)', pessoas: quem, paginas: lista }, null, 2)}\n`);
     console.log(`\nresultado em ${destino.replace(`${RAIZ}/`, '')}`);
     process.exitCode = abaixo.length === 0 ? 0 : 1;
   } finally {

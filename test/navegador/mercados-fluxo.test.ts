@@ -96,12 +96,25 @@ describe('cliente web da face Mercados no navegador', { skip: pular }, () => {
     await entrar(ctx, consumidor);
     const pagina = await ctx.novaPagina();
     const baixados: Array<{ nome: string; codificacao: string | undefined }> = [];
+    // What the browser asks for, in order: the session check ('status') and each GraphQL operation by name.
+    const pedidos: string[] = [];
+    const sessao = () => pedidos.filter((p) => p === 'status').length;
+    pagina.on('request', (r) => {
+      const { pathname } = new URL(r.url());
+      if (pathname === '/auth/status') pedidos.push('status');
+      if (pathname === '/graphql') pedidos.push(/^\s*(query|mutation)\s+(\w+)/.exec(String((r.postDataJSON() as { query?: string } | null)?.query ?? ''))?.[2] ?? '?');
+    });
     pagina.on('response', (r) => {
       const { pathname } = new URL(r.url());
       if (pathname.startsWith('/assets/')) baixados.push({ nome: pathname.slice('/assets/'.length), codificacao: r.headers()['content-encoding'] });
     });
     await pagina.goto(`${amb.urlMercados}/dashboard`);
     await pagina.getByRole('heading', { name: 'Mercados ativos' }).waitFor();
+    // One session check per load: the guard of the page loaded uses the answer the client already has.
+    await pagina.waitForLoadState('networkidle');
+    assert.equal(sessao(), 1, `pedidos a /auth/status ao carregar /dashboard: ${pedidos.join(', ')}`);
+    // The page's query starts with its code, before the session check, and the page reads that one (not a second).
+    assert.deepEqual(pedidos, ['Mercados', 'status'], pedidos.join(', '));
     const nomes = baixados.map((b) => b.nome);
     assert.ok(nomes.some((n) => /^Painel-[\w-]+\.js$/.test(n)), nomes.join(', '));
     const outras = ['Inicio', 'Login', 'ListaMercados', 'DetalheMercado', 'FormularioMercado', 'EditorPrecos', 'Usuarios', 'MeusAvisos'];
@@ -112,6 +125,10 @@ describe('cliente web da face Mercados no navegador', { skip: pular }, () => {
     await pagina.getByRole('link', { name: 'Avisos', exact: true }).click();
     await pagina.getByRole('heading', { name: 'Avisos por e-mail' }).waitFor();
     assert.ok(baixados.some((b) => b.nome.startsWith('MeusAvisos-')), baixados.map((b) => b.nome).join(', '));
+    // Each later visit asks again (the session may have ended meanwhile).
+    assert.equal(sessao(), 2, `pedidos a /auth/status depois de ir a /avisos: ${pedidos.join(', ')}`);
+    // Inside the client too, the page's query starts with the visit, not after the check, and only once.
+    assert.deepEqual(pedidos.slice(2), ['MeusAvisos', 'status'], pedidos.join(', '));
     await ctx.fechar();
   });
 

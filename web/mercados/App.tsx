@@ -6,6 +6,9 @@ import { Link, casar, navegar, useEndereco } from './navegacao.tsx';
 import { Protegida, useEnderecoCestas, useSessao, useUsuario } from './sessao.tsx';
 import { PaginaSobDemanda, pagina, precarregar } from './carregamento.tsx';
 import { NaoAutorizado, NaoEncontrada } from './paginas/Avisos.tsx';
+import { PRIMEIRAS } from './adiantar.ts';
+import { CICLOS_DO_MERCADO_POR_PAGINA } from './fluxo-mercado.ts';
+import { primeiraPagina } from './paginado.tsx';
 
 // Each page is a chunk of its own, fetched when first drawn (carregamento.tsx).
 const Inicio = pagina(() => import('./paginas/Inicio.tsx'), 'Inicio');
@@ -33,6 +36,8 @@ interface Rota {
   /** Absent: public. `true`: logged in. An action: logged in, and the server's `acoes` allow it. */
   readonly exige?: true | keyof AcoesDaConta;
   readonly pagina: (p: Parametros) => ReactNode;
+  /** Starts the page's first query (adiantar.ts), when its data comes in one call. */
+  readonly adiantar?: (p: Parametros) => void;
 }
 
 // NOTE: /mercados/novo comes before /mercados/:id, which would match it too.
@@ -40,25 +45,34 @@ export const ROTAS: readonly Rota[] = [
   { padrao: '/', pagina: () => <Inicio /> },
   { padrao: '/login', pagina: () => <Login /> },
   { padrao: '/unauthorized', pagina: () => <NaoAutorizado /> },
-  { padrao: '/dashboard', exige: true, pagina: () => <Painel /> },
+  { padrao: '/dashboard', exige: true, pagina: () => <Painel />, adiantar: () => PRIMEIRAS.mercados.adiantar() },
   { padrao: '/mercados', exige: true, pagina: () => <ListaMercados /> },
   { padrao: '/mercados/novo', exige: 'criarMercado', pagina: () => <FormularioMercado id={null} /> },
-  { padrao: '/mercados/:id', exige: true, pagina: (p) => <DetalheMercado key={p.id} id={p.id ?? ''} /> },
+  {
+    padrao: '/mercados/:id', exige: true, pagina: (p) => <DetalheMercado key={p.id} id={p.id ?? ''} />,
+    adiantar: (p) => {
+      PRIMEIRAS.mercado.adiantar(p.id ?? '');
+      PRIMEIRAS.ciclosDoMercado.adiantar(p.id ?? '', ...primeiraPagina(CICLOS_DO_MERCADO_POR_PAGINA));
+    },
+  },
   { padrao: '/mercados/:id/editar', exige: 'gerirAlgumMercado', pagina: (p) => <FormularioMercado key={p.id} id={p.id ?? ''} /> },
   { padrao: '/mercados/:id/precos', exige: 'gerirAlgumMercado', pagina: (p) => <EditorPrecos key={p.id} id={p.id ?? ''} /> },
-  { padrao: '/usuarios', exige: 'listarUsuarios', pagina: () => <Usuarios /> },
-  { padrao: '/avisos', exige: true, pagina: () => <MeusAvisos /> },
+  { padrao: '/usuarios', exige: 'listarUsuarios', pagina: () => <Usuarios />, adiantar: () => PRIMEIRAS.contas.adiantar() },
+  { padrao: '/avisos', exige: true, pagina: () => <MeusAvisos />, adiantar: () => PRIMEIRAS.avisos.adiantar() },
   // Consumidor (issue 18): the cycles, an order in one, and one's orders.
-  { padrao: '/ciclos', exige: true, pagina: () => <Ciclos /> },
+  { padrao: '/ciclos', exige: true, pagina: () => <Ciclos />, adiantar: () => PRIMEIRAS.ciclos.adiantar(...primeiraPagina()) },
   { padrao: '/ciclos/:id/pedido', exige: true, pagina: (p) => <FazerPedido key={p.id} id={p.id ?? ''} /> },
   { padrao: '/pedidos', exige: 'pedir', pagina: () => <MeusPedidos /> },
   // Fornecedor (issue 18): the offer in a cycle, what to deliver, and the cycles offered in.
-  { padrao: '/ciclos/:id/oferta', exige: 'ofertar', pagina: (p) => <Oferta key={p.id} id={p.id ?? ''} /> },
-  { padrao: '/ciclos/:id/entregas', exige: 'ofertar', pagina: (p) => <MinhasEntregas key={p.id} id={p.id ?? ''} /> },
-  { padrao: '/entregas', exige: 'ofertar', pagina: () => <Entregas /> },
+  { padrao: '/ciclos/:id/oferta', exige: 'ofertar', pagina: (p) => <Oferta key={p.id} id={p.id ?? ''} />, adiantar: (p) => PRIMEIRAS.ofertar.adiantar(p.id ?? '') },
+  { padrao: '/ciclos/:id/entregas', exige: 'ofertar', pagina: (p) => <MinhasEntregas key={p.id} id={p.id ?? ''} />, adiantar: (p) => PRIMEIRAS.entregas.adiantar(p.id ?? '') },
+  { padrao: '/entregas', exige: 'ofertar', pagina: () => <Entregas />, adiantar: () => PRIMEIRAS.minhasOfertas.adiantar(...primeiraPagina()) },
   // AdminMercado and Administrador (issue 18). The API decides who sees a market's orders (Mercado.acoes.verPedidos); the page shows its refusal.
   { padrao: '/mercados/:id/ciclos/:cicloId/pedidos', exige: true, pagina: (p) => <PedidosDoMercado key={`${p.id}/${p.cicloId}`} mercadoId={p.id ?? ''} cicloId={p.cicloId ?? ''} /> },
-  { padrao: '/ciclos/:id/mercados', exige: 'definirMercadosDoCiclo', pagina: (p) => <MercadosDoCiclo key={p.id} id={p.id ?? ''} /> },
+  {
+    padrao: '/ciclos/:id/mercados', exige: 'definirMercadosDoCiclo', pagina: (p) => <MercadosDoCiclo key={p.id} id={p.id ?? ''} />,
+    adiantar: (p) => PRIMEIRAS.mercadosDoCiclo.adiantar(p.id ?? ''),
+  },
 ];
 
 function BotaoSair() {
@@ -162,17 +176,36 @@ function Navegacao() {
   );
 }
 
+/** The route of an address, with its parameters. */
+function rotaDe(caminho: string): { readonly rota: Rota; readonly p: Parametros } | null {
+  for (const rota of ROTAS) {
+    const p = casar(rota.padrao, caminho);
+    if (p !== null) return { rota, p };
+  }
+  return null;
+}
+
+/**
+ * Starts what the page at `caminho` needs before it is drawn: its code and its first query, beside
+ * the session check (main.tsx calls it as the client starts; App at each visit). Each is started once.
+ */
+export function adiantarPagina(caminho: string): void {
+  const achada = rotaDe(caminho);
+  if (achada === null) return;
+  precarregar(achada.rota.pagina(achada.p));
+  achada.rota.adiantar?.(achada.p);
+}
+
 export function App() {
   const { caminho } = useEndereco();
   let conteudo: ReactNode = <NaoEncontrada />;
-  for (const rota of ROTAS) {
-    const p = casar(rota.padrao, caminho);
-    if (p === null) continue;
+  const achada = rotaDe(caminho);
+  if (achada !== null) {
+    const { rota, p } = achada;
+    adiantarPagina(caminho);
     const desenhada = rota.pagina(p);
-    precarregar(desenhada);
     const sobDemanda = <PaginaSobDemanda chave={caminho}>{desenhada}</PaginaSobDemanda>;
     conteudo = rota.exige === undefined ? sobDemanda : <Protegida exige={rota.exige === true ? undefined : rota.exige}>{sobDemanda}</Protegida>;
-    break;
   }
   return (
     <>

@@ -7,26 +7,40 @@
  * and <PaginaSobDemanda> around the drawn page shows a loading state while the chunk arrives,
  * or an error with a way out when it cannot (the network fell, or a new version replaced it).
  */
-import { Component, Suspense, isValidElement, lazy, type LazyExoticComponent, type ReactNode } from 'react';
+import { Component, Suspense, createElement, isValidElement, lazy, type ComponentType, type ReactNode } from 'react';
 import { Carregando, Falha } from './componentes.tsx';
 
 /** How to start fetching each page's chunk before it is drawn. */
 const PRECARGAS = new WeakMap<object, () => void>();
 
-/** A page component from the module `carregar` imports, under its export `nome`. */
+/**
+ * A page component from the module `carregar` imports, under its export `nome`. Once its code has
+ * arrived (started early by `precarregar`), the page is drawn at once: a lazy component would still
+ * show its loading state first, and React holds the page back for up to 300 ms after it.
+ */
 export function pagina<K extends string, P extends object>(
   carregar: () => Promise<Readonly<Record<K, (props: P) => ReactNode>>>,
   nome: K,
-): LazyExoticComponent<(props: P) => ReactNode> {
-  const componente = lazy(async () => ({ default: (await carregar())[nome] }));
+): (props: P) => ReactNode {
+  let chegou: ((props: P) => ReactNode) | null = null;
+  const buscar = async (): Promise<(props: P) => ReactNode> => {
+    const componente = (await carregar())[nome];
+    chegou = componente;
+    return componente;
+  };
+  const Preguicosa: ComponentType<P> = lazy(async () => ({ default: await buscar() }));
+  function PaginaCarregada(props: P): ReactNode {
+    return createElement(chegou ?? Preguicosa, props);
+  }
   // A failed early fetch is reported by the lazy component itself when it is drawn.
-  PRECARGAS.set(componente, () => void carregar().catch(() => undefined));
-  return componente;
+  PRECARGAS.set(PaginaCarregada, () => void buscar().catch(() => undefined));
+  return PaginaCarregada;
 }
 
 /**
- * Starts fetching the chunk of the page in `no`, if it is one of `pagina`'s: a guarded page
- * would otherwise wait for the session check before asking for its code.
+ * Starts fetching the chunk of the page in `no`, if it is one of `pagina`'s (App.tsx adiantarPagina,
+ * as the client starts and at each visit): the page would otherwise wait for the session check
+ * before asking for its code.
  */
 export function precarregar(no: ReactNode): void {
   if (isValidElement(no) && typeof no.type !== 'string') PRECARGAS.get(no.type)?.();

@@ -26,6 +26,9 @@ export type CicloDoMercado = CicloComDatas;
 const CAMPOS_CICLO = CAMPOS_CICLO_COM_DATAS;
 
 /** A page of the cycles that serve the market (those the person may see), newest first. */
+/** How many cycles a market's page shows at a time. */
+export const CICLOS_DO_MERCADO_POR_PAGINA = 10;
+
 export async function ciclosDoMercado(mercadoId: string, first: number, after: string | null): Promise<readonly CicloDoMercado[]> {
   const r = await graphql<{ ciclos: CicloDoMercado[] }>(
     `query CiclosDoMercado($m: ID!, $first: Int, $after: String) { ciclos(mercadoId: $m, first: $first, after: $after) { ${CAMPOS_CICLO} } }`,

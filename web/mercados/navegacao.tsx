@@ -6,6 +6,20 @@ import { useSyncExternalStore, type AnchorHTMLAttributes, type MouseEvent, type 
 
 const EVENTO = 'cestaria:navegou';
 
+/**
+ * Which visit this is: 0 for the page the browser loaded, one more at each navigation inside the
+ * client (a link, back or forward). The session guard checks once per visit (sessao.tsx).
+ */
+let visitas = 0;
+window.addEventListener('popstate', () => {
+  visitas += 1;
+});
+
+/** The current visit's number (see `visitas`). */
+export function visitaAtual(): number {
+  return visitas;
+}
+
 function assinar(aviso: () => void): () => void {
   window.addEventListener('popstate', aviso);
   window.addEventListener(EVENTO, aviso);
@@ -26,6 +40,7 @@ export function useEndereco(): { caminho: string; busca: URLSearchParams } {
 
 /** Goes to another page of the client; `substituir` keeps the current one out of the history. */
 export function navegar(para: string, opcoes: { substituir?: boolean } = {}): void {
+  visitas += 1;
   if (opcoes.substituir === true) window.history.replaceState(null, '', para);
   else window.history.pushState(null, '', para);
   window.scrollTo(0, 0);

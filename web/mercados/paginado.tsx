@@ -10,6 +10,11 @@ import { ComCarga, Falha } from './componentes.tsx';
 /** How many a list page shows unless the page says otherwise; one more is asked for, to know whether there is a next page. */
 export const POR_PAGINA = 20;
 
+/** What usePaginado asks for first (one more than it shows, from the start): a route starts it with the page's code (adiantar.ts). */
+export function primeiraPagina(tamanho: number = POR_PAGINA): readonly [number, null] {
+  return [tamanho + 1, null];
+}
+
 /** Assignable to componentes.tsx Estado<readonly T[]>, so a paged list may be shown with ComCarga. */
 export type EstadoPaginado<T> =
   | { readonly fase: 'carregando' }

@@ -3,20 +3,21 @@
  * The server's rules are the real protection (GraphQL refuses what a profile may not do); the
  * guard only mirrors them so people land on a page that explains, not on an error.
  */
-import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
 import { irParaLogin, mensagemDe, statusDaSessao, type StatusSessao, type Usuario } from './api.ts';
 import { Aviso, Carregando, Falha } from './componentes.tsx';
-import { navegar, useEndereco } from './navegacao.tsx';
+import { navegar, useEndereco, visitaAtual } from './navegacao.tsx';
 import type { AcoesDaConta } from './api.ts';
 
 type EstadoSessao =
   | { readonly fase: 'carregando' }
   | { readonly fase: 'erro'; readonly mensagem: string }
-  | { readonly fase: 'pronto'; readonly status: StatusSessao };
+  /** `visita`: the visit (navegacao.tsx) in which /auth/status gave this answer. */
+  | { readonly fase: 'pronto'; readonly status: StatusSessao; readonly visita: number };
 
 interface Sessao {
   readonly estado: EstadoSessao;
-  /** Asks /auth/status again (a protected page does it on every visit). */
+  /** Asks /auth/status again (a protected page does it on every visit but the first, whose answer the provider already has). */
   recarregar(): Promise<void>;
   /** Forgets the session locally after logging out. */
   esquecer(): void;
@@ -26,14 +27,22 @@ const ContextoSessao = createContext<Sessao | null>(null);
 
 export function ProvedorSessao({ children }: { readonly children: ReactNode }) {
   const [estado, setEstado] = useState<EstadoSessao>({ fase: 'carregando' });
+  // Only the latest question's answer counts: an older one arriving late is not this visit's.
+  const pedidos = useRef(0);
   const recarregar = useCallback(async () => {
+    const pedido = ++pedidos.current;
+    const visita = visitaAtual();
     try {
-      setEstado({ fase: 'pronto', status: await statusDaSessao() });
+      const status = await statusDaSessao();
+      if (pedido === pedidos.current) setEstado({ fase: 'pronto', status, visita });
     } catch (e) {
-      setEstado({ fase: 'erro', mensagem: mensagemDe(e) });
+      if (pedido === pedidos.current) setEstado({ fase: 'erro', mensagem: mensagemDe(e) });
     }
   }, []);
-  const esquecer = useCallback(() => setEstado({ fase: 'pronto', status: { authenticated: false } }), []);
+  const esquecer = useCallback(() => {
+    pedidos.current += 1;
+    setEstado({ fase: 'pronto', status: { authenticated: false }, visita: visitaAtual() });
+  }, []);
   useEffect(() => {
     void recarregar();
   }, [recarregar]);
@@ -74,14 +83,22 @@ export function useUsuarioLogado(): Usuario {
 
 /**
  * A protected page: checks /auth/status on every visit. Not logged in → /login; logged in
- * without the action the page requires (from the server's `acoes`) → /unauthorized.
+ * without the action the page requires (from the server's `acoes`) → /unauthorized. The page the
+ * browser loaded uses the answer the provider got for this same visit (one question per load);
+ * each later visit, through a link or back and forward, asks again.
  */
 export function Protegida({ exige, children }: { readonly exige?: keyof AcoesDaConta; readonly children: ReactNode }) {
   const { estado, recarregar } = useSessao();
   const { caminho } = useEndereco();
-  const [conferido, setConferido] = useState<string | null>(null);
+  const respondidaNestaVisita = estado.fase === 'pronto' && estado.visita === visitaAtual();
+  const [conferido, setConferido] = useState<string | null>(() => (respondidaNestaVisita ? caminho : null));
 
   useEffect(() => {
+    if (conferido === caminho) return;
+    if (respondidaNestaVisita) {
+      setConferido(caminho);
+      return;
+    }
     let vivo = true;
     void recarregar().then(() => {
       if (vivo) setConferido(caminho);
@@ -89,7 +106,7 @@ export function Protegida({ exige, children }: { readonly exige?: keyof AcoesDaC
     return () => {
       vivo = false;
     };
-  }, [caminho, recarregar]);
+  }, [caminho, conferido, respondidaNestaVisita, recarregar]);
 
   const negado = estado.fase === 'pronto' && estado.status.authenticated && exige !== undefined && !estado.status.user.acoes[exige];
   const semSessao = estado.fase === 'pronto' && !estado.status.authenticated;

@@ -2,7 +2,8 @@ import { Fragment } from 'react';
 import { AvisoComTitulo, Pagina } from '../componentes.tsx';
 import { NOMES_TIPOS } from '../consultas.ts';
 import { NOMES_FASES } from '../ciclo-comum.ts';
-import { listarCiclos, type ResumoCiclo } from '../fluxo-consumidor.ts';
+import { PRIMEIRAS } from '../adiantar.ts';
+import { type ResumoCiclo } from '../fluxo-consumidor.ts';
 import { dataBr } from '../formatos.ts';
 import { Link } from '../navegacao.tsx';
 import { ListaPaginada, POR_PAGINA, usePaginado } from '../paginado.tsx';
@@ -81,7 +82,7 @@ function CartaoCiclo({ ciclo }: { readonly ciclo: ResumoCiclo }) {
 
 /** /ciclos: the cycles the person can act in now, each with its windows, markets, pickup points and what they may do there. */
 export function Ciclos() {
-  const pagina = usePaginado(listarCiclos, (c) => c.id, POR_PAGINA, []);
+  const pagina = usePaginado(PRIMEIRAS.ciclos.ler, (c) => c.id, POR_PAGINA, []);
   return (
     <Pagina titulo="Ciclos">
       <ListaPaginada

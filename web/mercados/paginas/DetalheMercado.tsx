@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import { mensagemDe } from '../api.ts';
 import { Carregando, ComCarga, Falha, Pagina, Sucesso, useCarga } from '../componentes.tsx';
-import { NOMES_TIPOS, desativarMercado, lerMercado, type Mercado } from '../consultas.ts';
+import { NOMES_TIPOS, desativarMercado, type Mercado } from '../consultas.ts';
 import { decimalLegivel, reais } from '../dinheiro.ts';
-import { ciclosDoMercado, etiquetasDoCiclo, type CicloDoMercado } from '../fluxo-mercado.ts';
+import { PRIMEIRAS } from '../adiantar.ts';
+import { CICLOS_DO_MERCADO_POR_PAGINA, etiquetasDoCiclo, type CicloDoMercado } from '../fluxo-mercado.ts';
 import { dataBr } from '../formatos.ts';
 import { Link } from '../navegacao.tsx';
 import { CarregarMais, usePaginado, type EstadoPaginado } from '../paginado.tsx';
@@ -162,7 +163,7 @@ function CartaoCiclo({ ciclo, mercadoId, verPedidos }: { readonly ciclo: CicloDo
 
 /** The cycles that serve the market, as far as the API shows them to this person, ten at a time. */
 function useCiclos(mercadoId: string) {
-  return usePaginado((first, after) => ciclosDoMercado(mercadoId, first, after), (c) => c.id, 10, [mercadoId]);
+  return usePaginado((first, after) => PRIMEIRAS.ciclosDoMercado.ler(mercadoId, first, after), (c) => c.id, CICLOS_DO_MERCADO_POR_PAGINA, [mercadoId]);
 }
 
 function CiclosDoMercado({ mercadoId, ciclos, verPedidos }: { readonly mercadoId: string; readonly ciclos: Ciclos; readonly verPedidos: boolean }) {
@@ -199,7 +200,7 @@ function usePrimeiraResposta(estado: EstadoPaginado<unknown>): boolean {
 /** /mercados/:id: the market, its prices, and what I may do with it (from the server's `acoes`). */
 export function DetalheMercado({ id }: { readonly id: string }) {
   // The market and its first cycles are asked for together (one round trip, not two in a row).
-  const { estado, recarregar } = useCarga(() => lerMercado(id), [id]);
+  const { estado, recarregar } = useCarga(() => PRIMEIRAS.mercado.ler(id), [id]);
   const ciclos = useCiclos(id);
   const mostrado = usePrimeiraResposta(ciclos.estado) ? estado : ({ fase: 'carregando' } as const);
   const [desativado, setDesativado] = useState(false);

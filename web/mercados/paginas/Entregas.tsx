@@ -1,6 +1,7 @@
 import { Aviso, Pagina } from '../componentes.tsx';
 import { reais } from '../dinheiro.ts';
-import { listarMinhasOfertas, type OfertaComCiclo } from '../fluxo-fornecedor.ts';
+import { PRIMEIRAS } from '../adiantar.ts';
+import { type OfertaComCiclo } from '../fluxo-fornecedor.ts';
 import { dataBr, instanteLegivel } from '../formatos.ts';
 import { Link } from '../navegacao.tsx';
 import { ListaPaginada, POR_PAGINA, usePaginado } from '../paginado.tsx';
@@ -38,7 +39,7 @@ function Cartao({ o }: { readonly o: OfertaComCiclo }) {
 
 /** /entregas: the supplier's cycles with an offer, newest first, past ones included. */
 export function Entregas() {
-  const pagina = usePaginado(listarMinhasOfertas, (o) => o.cicloId, POR_PAGINA, []);
+  const pagina = usePaginado(PRIMEIRAS.minhasOfertas.ler, (o) => o.cicloId, POR_PAGINA, []);
   return (
     <Pagina titulo="Minhas entregas">
       <p className="suave">Os ciclos em que você ofertou, do mais novo ao mais antigo: o que entregar em cada um e, com a janela aberta, a oferta.</p>

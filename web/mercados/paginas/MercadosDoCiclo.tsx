@@ -4,6 +4,7 @@ import { ComCarga, Falha, Pagina, Sucesso, useCarga } from '../componentes.tsx';
 import { NOMES_TIPOS, type TipoMercado } from '../consultas.ts';
 import { decimalLegivel, reais } from '../dinheiro.ts';
 import { NOMES_FASES } from '../ciclo-comum.ts';
+import { PRIMEIRAS } from '../adiantar.ts';
 import { definirMercadosDoCiclo, lerMercadosDoCiclo, type CicloParaMercados, type MercadoAtivo } from '../fluxo-mercado.ts';
 import { Link } from '../navegacao.tsx';
 
@@ -289,7 +290,7 @@ function Editor({ inicial, ativosIniciais }: { readonly inicial: CicloParaMercad
 
 /** /ciclos/:id/mercados: which markets the cycle serves, in order, with their points and baskets (definirMercadosDoCiclo). */
 export function MercadosDoCiclo({ id }: { readonly id: string }) {
-  const { estado, recarregar } = useCarga(() => lerMercadosDoCiclo(id), [id]);
+  const { estado, recarregar } = useCarga(() => PRIMEIRAS.mercadosDoCiclo.ler(id), [id]);
   const titulo = estado.fase === 'pronto' && estado.dados !== null ? `Mercados do ciclo · ${estado.dados.ciclo.nome}` : 'Mercados do ciclo';
   return (
     <Pagina titulo={titulo}>

@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { mensagemDe } from '../api.ts';
 import { Aviso, ComCarga, Falha, Pagina, Sucesso, useCarga, useMarcados } from '../componentes.tsx';
-import { definirMeusAvisos, lerMeusAvisos, type MeusAvisos as Avisos } from '../consultas.ts';
+import { PRIMEIRAS } from '../adiantar.ts';
+import { definirMeusAvisos, type MeusAvisos as Avisos } from '../consultas.ts';
 
 /** The choice itself: a box per optional kind, the mandatory ones named as always sent. */
 function Escolha({ inicial }: { readonly inicial: Avisos }) {
@@ -58,7 +59,7 @@ function Escolha({ inicial }: { readonly inicial: Avisos }) {
 
 /** /avisos: the same choice as the Cestas face's /profile/avisos, for the same person. */
 export function MeusAvisos() {
-  const { estado, recarregar } = useCarga(lerMeusAvisos, []);
+  const { estado, recarregar } = useCarga(PRIMEIRAS.avisos.ler, []);
   return (
     <Pagina titulo="Avisos por e-mail">
       <ComCarga estado={estado} recarregar={recarregar}>

@@ -1,6 +1,7 @@
 import { Aviso, ComCarga, Falha, Pagina, useCarga } from '../componentes.tsx';
 import { deCentavos, paraCentavos, reais } from '../dinheiro.ts';
-import { lerEntregas, type CicloResumo, type Entrega } from '../fluxo-fornecedor.ts';
+import { PRIMEIRAS } from '../adiantar.ts';
+import { type CicloResumo, type Entrega } from '../fluxo-fornecedor.ts';
 import { dataBr, paraMilesimos, quantidadeComUnidade, valorDaQuantidade } from '../formatos.ts';
 import { Link } from '../navegacao.tsx';
 
@@ -191,7 +192,7 @@ function Conteudo({ ciclo, entregas }: { readonly ciclo: CicloResumo; readonly e
 
 /** /ciclos/:id/entregas: what the supplier delivers in a cycle, by product and by market, planned and ordered. */
 export function MinhasEntregas({ id }: { readonly id: string }) {
-  const { estado, recarregar } = useCarga(() => lerEntregas(id), [id]);
+  const { estado, recarregar } = useCarga(() => PRIMEIRAS.entregas.ler(id), [id]);
   const nome = estado.fase === 'pronto' ? estado.dados.ciclo?.nome : undefined;
   return (
     <Pagina titulo={nome === undefined ? 'Minhas entregas' : `Minhas entregas em ${nome}`}>

@@ -2,8 +2,9 @@ import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import { ErroApi, mensagemDe } from '../api.ts';
 import { Aviso, ComCarga, Falha, Pagina, Sucesso, useCarga } from '../componentes.tsx';
 import { deCentavos, decimalLegivel, paraCentavos, reais } from '../dinheiro.ts';
+import { PRIMEIRAS } from '../adiantar.ts';
 import {
-  gravarOferta, lerParaOfertar, motivoSemOferta, type CicloResumo, type LinhaParaSalvar, type Oferta as OfertaGql, type ProdutoParaOfertar,
+  gravarOferta, motivoSemOferta, type CicloResumo, type LinhaParaSalvar, type Oferta as OfertaGql, type ProdutoParaOfertar,
 } from '../fluxo-fornecedor.ts';
 import { dataBr, deMilesimos, instanteLegivel, paraMilesimos, quantidadeComUnidade, quantidadeLegivel, valorDaQuantidade } from '../formatos.ts';
 import { Link } from '../navegacao.tsx';
@@ -369,7 +370,7 @@ function SoLeitura({ ciclo, oferta, motivo }: { readonly ciclo: CicloResumo; rea
 
 /** /ciclos/:id/oferta: the supplier's offer in a cycle, usual products first, saved as a draft or final. */
 export function Oferta({ id }: { readonly id: string }) {
-  const { estado, recarregar } = useCarga(() => lerParaOfertar(id), [id]);
+  const { estado, recarregar } = useCarga(() => PRIMEIRAS.ofertar.ler(id), [id]);
   const nome = estado.fase === 'pronto' ? estado.dados.ciclo?.nome : undefined;
   return (
     <Pagina titulo={nome === undefined ? 'Oferta' : `Oferta em ${nome}`}>

@@ -1,5 +1,6 @@
 import { ComCarga, Pagina, useCarga } from '../componentes.tsx';
-import { NOMES_TIPOS, listarMercados, type ResumoMercado } from '../consultas.ts';
+import { PRIMEIRAS } from '../adiantar.ts';
+import { NOMES_TIPOS, type ResumoMercado } from '../consultas.ts';
 import { Link } from '../navegacao.tsx';
 import { DESCRICOES_PERFIS } from '../perfis.ts';
 import { useUsuarioLogado } from '../sessao.tsx';
@@ -42,7 +43,7 @@ function MeusMercados({ mercados }: { readonly mercados: readonly ResumoMercado[
 /** /dashboard: who I am, my profiles, the way to the markets, then (once loaded) the markets I administer and the ones I can see. */
 export function Painel() {
   const usuario = useUsuarioLogado();
-  const { estado, recarregar } = useCarga(() => listarMercados(), []);
+  const { estado, recarregar } = useCarga(() => PRIMEIRAS.mercados.ler(), []);
   return (
     <Pagina titulo="Painel">
       <section aria-labelledby="titulo-conta" className="identidade">

@@ -1,7 +1,8 @@
 import { useId, useState, type FormEvent } from 'react';
 import { mensagemDe } from '../api.ts';
 import { ComCarga, Falha, Pagina, Sucesso, useCarga, useMarcados } from '../componentes.tsx';
-import { atribuirPerfis, listarContas, type Conta } from '../consultas.ts';
+import { PRIMEIRAS } from '../adiantar.ts';
+import { atribuirPerfis, type Conta } from '../consultas.ts';
 import { Link } from '../navegacao.tsx';
 import { DESCRICOES_PERFIS, PERFIS, type NomePerfil } from '../perfis.ts';
 import { useUsuarioLogado } from '../sessao.tsx';
@@ -86,7 +87,7 @@ function CartaoConta({ conta, eu }: { readonly conta: Conta; readonly eu: boolea
 /** /usuarios (Administrador): every account and its profiles. */
 export function Usuarios() {
   const usuario = useUsuarioLogado();
-  const { estado, recarregar } = useCarga(() => listarContas(), []);
+  const { estado, recarregar } = useCarga(() => PRIMEIRAS.contas.ler(), []);
   return (
     <Pagina titulo="Usuários e perfis">
       <p>Marque os perfis de cada conta e salve. Ninguém retira o próprio perfil Administrador, e o último Administrador fica.</p>
