@@ -46,7 +46,7 @@ const ALVO = { desempenho: 95, acessibilidade: 100 } as const;
 const PESSOAS = {
   /** master in Cestas, Administrador in Mercados: every Cestas page, and the Mercados pages of the administration. */
   ana: { email: 'ana@exemplo.org', nome: 'Ana' },
-  /** Fornecedor and Consumidor in Mercados (and AdminMercado of the Feira da Associação): offers and orders in the demo cycles. */
+  /** Fornecedor and Consumidor in Mercados (and AdminMercado of the Feira da Associação): offers and orders in the demo cycles; a subscriber in Cestas. */
   elias: { email: 'elias@exemplo.org', nome: 'Elias' },
 } as const;
 type Pessoa = keyof typeof PESSOAS;
@@ -119,6 +119,9 @@ async function idsDaDemo(caminhoBanco: string) {
     const lote = await banco.selectFrom('lote').select('id').where('cicloid', '=', pedidos).orderBy('id').limit(1).executeTakeFirst();
     // The Mercados market whose pages are measured: one the cycle with open orders serves (its orders page has content).
     const { mercadoId } = await banco.selectFrom('ciclomercado').select('mercadoId').where('cicloid', '=', pedidos).orderBy('mercadoId').limit(1).executeTakeFirstOrThrow();
+    // A direct-sale market of that cycle, for the page that releases what it sells.
+    const vendaDireta = await banco.selectFrom('ciclomercado as cm').innerJoin('mercado as m', 'm.id', 'cm.mercadoId').select('cm.mercadoId')
+      .where('cm.cicloid', '=', pedidos).where('m.tipo', '=', 'venda_direta').orderBy('cm.mercadoId').limit(1).executeTakeFirst();
     return {
       oferta: ciclo('Ciclo com ofertas abertas'),
       composicao: ciclo('Ciclo em composição'),
@@ -131,6 +134,7 @@ async function idsDaDemo(caminhoBanco: string) {
       pontoentrega: await primeiro('pontoentrega'),
       usuario: await primeiro('usuario'),
       mercado: mercadoId,
+      vendaDireta: vendaDireta?.mercadoId ?? null,
       // The master sees a supplier's offer and a consumer's order by naming them (?usuarioid=).
       fornecedora: await pessoa('dora@exemplo.org'),
       consumidora: await pessoa('fabi@exemplo.org'),
@@ -190,14 +194,17 @@ function paginas(ids: Ids): Pagina[] {
     `/pedidoconsumidores/${ids.pedidos}?usuarioid=${ids.consumidora}`, `/pedidoconsumidoresconfirmacao/${ids.pedidos}`, `/pedidosconsumidorestodos/${ids.pedidos}`,
     `/fecharciclo/${ids.retirada}`, `/pedidosfornecedoressobra/${ids.retirada}`, `/pedidosfornecedorestodos/${ids.retirada}`,
     '/pedidosfornecedoresciclos', '/pedidosconsumidoresciclos', '/relatorioprodutosciclos',
+    '/assinaturas/todas', ...(ids.vendaDireta === null ? [] : [`/ciclo/${ids.pedidos}/mercado/${ids.vendaDireta}/liberar`]),
   ];
+  // A subscriber's own page: Elias subscribes in the demo (one subscription paused, then active).
+  const deQuemAssina: Pagina[] = [{ face: 'cestas', caminho: '/assinaturas', pessoa: 'elias' }];
   const mercados = PAGINAS_DO_CLIENTE.map(([url]): Pagina => {
     const escolher = PAGINAS_MERCADOS[url];
     if (escolher === undefined) throw new Error(`a página ${url} do cliente Mercados não está em PAGINAS_MERCADOS (bench/lighthouse.ts): diga com que ids e quem a vê`);
     const [caminho, pessoa] = escolher(ids);
     return { face: 'mercados', caminho, pessoa };
   });
-  return [...cestas.map((caminho): Pagina => ({ face: 'cestas', caminho, pessoa: 'ana' })), ...mercados];
+  return [...cestas.map((caminho): Pagina => ({ face: 'cestas', caminho, pessoa: 'ana' })), ...deQuemAssina, ...mercados];
 }
 
 /** Logs in on one face through the development provider (the provider may remember the person). */

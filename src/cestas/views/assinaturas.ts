@@ -156,7 +156,8 @@ function blocoDaAssinatura(p: PaginaAssinaturas, a: PaginaAssinaturas['itens'][n
 export function paginaAssinaturas(p: PaginaAssinaturas, csrf: string | null, falha: FalhaNaPagina = SEM_FALHA): Html {
   return html`<p>Assinaturas de <strong>${p.consumidor.nome}</strong>: a cesta vem sozinha a cada ciclo, sem precisar pedir.</p>
   ${mensagemDeErro(falha.erro, falha.detalhes, () => falha.form !== null)}
-  ${p.itens.length === 0 ? html`<p>Nenhuma assinatura ainda.</p>` : p.itens.map((a) => blocoDaAssinatura(p, a, csrf, falha))}
+  <section aria-labelledby="titulo-assinaturas"><h2 id="titulo-assinaturas">${p.porOutraPessoa ? 'As assinaturas' : 'Suas assinaturas'}</h2>
+  ${p.itens.length === 0 ? html`<p>Nenhuma assinatura ainda.</p>` : p.itens.map((a) => blocoDaAssinatura(p, a, csrf, falha))}</section>
   <section aria-labelledby="titulo-nova"><h2 id="titulo-nova">Nova assinatura</h2>
   ${p.cestas.length === 0 ? html`<p>Nenhuma cesta disponível para assinar.</p>` : formAssinatura(p, null, csrf, falha)}</section>`;
 }
