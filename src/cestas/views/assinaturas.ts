@@ -196,8 +196,8 @@ function pagamentoDaTemporada(a: PaginaTodas['assinaturas'][number], pode: boole
   return html`${pago}${!pode ? '' : html`<details id="pagamento-${a.id}" ${falha.form === prefixo ? html`open` : ''}><summary>Registrar pagamento</summary>
     <form method="post" action="/assinaturas/${a.id}/pagamento" class="formulario" id="form-${prefixo}">${campoCsrf(csrf)}
       <input type="hidden" name="envio" value="${randomUUID()}">
-      ${campo({ prefixo, nome: 'valor', rotulo: 'Valor pago (R$)', falha, valor: '', controle: entradaDe('valor', v === null ? '' : texto(v.valor), 'text', html`inputmode="decimal" placeholder="480,00" required`), ajuda: 'Vira crédito de quem assina; cada ciclo fechado desconta o seu pedido' })}
-      ${campo({ prefixo, nome: 'descricao', rotulo: 'Observação (opcional)', falha, valor: '', controle: entradaDe('descricao', v === null ? '' : texto(v.descricao), 'text', html`maxlength="200" placeholder="Pix de 01/03"`) })}
+      ${campo({ prefixo, nome: 'valor', rotulo: 'Valor pago (R$)', falha, valor: '', controle: entradaDe('valor', v === null ? '' : texto(v.valor), 'text', html`inputmode="decimal" required`), ajuda: 'Como se escreve: 480,00 ou 1.234,56. Vira crédito de quem assina; cada ciclo fechado desconta o seu pedido' })}
+      ${campo({ prefixo, nome: 'descricao', rotulo: 'Observação (opcional)', falha, valor: '', controle: entradaDe('descricao', v === null ? '' : texto(v.descricao), 'text', html`maxlength="200"`), ajuda: 'A forma de pagamento, por exemplo: Pix de 01/03' })}
       <button type="submit" class="botao">Registrar pagamento</button>
     </form></details>`}`;
 }
