@@ -1,4 +1,5 @@
-import { sql } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
+import type { DB } from '../db/tipos.ts';
 import { emTransacao, type Banco, type Db } from '../db/banco.ts';
 import { ehFornecedor, ehGestor, exigirAgirPor, podeNoRegistro, veTudo, type Ator } from './acesso.ts';
 import { conferirCapacidade, extrasPublicados, linhasOfertadas } from './alocacao.ts';
@@ -52,19 +53,22 @@ async function fornecedorAlvo(db: Db, ator: Ator, usuarioid: number | null): Pro
 }
 
 /** Offer lines with their product and what compositions use of each (`alocadoMil`). */
+/** What the compositions take of the offer line `op`, in thousandths (per-basket quantity × baskets, summed). */
+function alocadoDaLinha(eb: ExpressionBuilder<DB & { op: DB['ofertaproduto'] }, 'op'>) {
+  return eb
+    .selectFrom('composicaoproduto as cp')
+    .innerJoin('composicao as c', 'c.id', 'cp.composicaoid')
+    .select((e2) => e2.fn.coalesce(e2.fn.sum<number>(e2('cp.quantidadePorCestaMilesimos', '*', e2.ref('c.quantidadeCestas'))), e2.lit(0)).as('s'))
+    .whereRef('cp.ofertaProdutoId', '=', 'op.id')
+    .as('alocadoMil');
+}
+
 function linhasComAlocado(db: Db) {
   return db
     .selectFrom('ofertaproduto as op')
     .innerJoin('produto as p', 'p.id', 'op.produtoid')
     .select(['op.id as ofertaProdutoId', 'op.produtoid', 'p.nome', 'p.unidade', 'op.quantidadeMilesimos', 'op.valorCentavos'])
-    .select((eb) =>
-      eb
-        .selectFrom('composicaoproduto as cp')
-        .innerJoin('composicao as c', 'c.id', 'cp.composicaoid')
-        .select((e2) => e2.fn.coalesce(e2.fn.sum<number>(e2('cp.quantidadePorCestaMilesimos', '*', e2.ref('c.quantidadeCestas'))), e2.lit(0)).as('s'))
-        .whereRef('cp.ofertaProdutoId', '=', 'op.id')
-        .as('alocadoMil'),
-    );
+    .select(alocadoDaLinha);
 }
 
 function paraLinha(l: { ofertaProdutoId: number; produtoid: number; nome: string; unidade: string; quantidadeMilesimos: number; valorCentavos: number; alocadoMil: number | null }): LinhaDaOferta {
@@ -92,14 +96,7 @@ export async function ofertaDe(db: Db, cicloid: number, usuarioid: number): Prom
     .leftJoin('produto as p', 'p.id', 'op.produtoid')
     .select(['o.id', 'o.finalizada', 'o.finalizadaEm'])
     .select(['op.id as ofertaProdutoId', 'op.produtoid', 'p.nome', 'p.unidade', 'op.quantidadeMilesimos', 'op.valorCentavos'])
-    .select((eb) =>
-      eb
-        .selectFrom('composicaoproduto as cp')
-        .innerJoin('composicao as c', 'c.id', 'cp.composicaoid')
-        .select((e2) => e2.fn.coalesce(e2.fn.sum<number>(e2('cp.quantidadePorCestaMilesimos', '*', e2.ref('c.quantidadeCestas'))), e2.lit(0)).as('s'))
-        .whereRef('cp.ofertaProdutoId', '=', 'op.id')
-        .as('alocadoMil'),
-    )
+    .select(alocadoDaLinha)
     .where('o.cicloid', '=', cicloid)
     .where('o.usuarioid', '=', usuarioid)
     .orderBy('p.nome')
