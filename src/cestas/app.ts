@@ -13,6 +13,7 @@ import { limitadorNoBanco, type Limitador } from '../db/limites.ts';
 import { VitrineDosCiclos } from './vitrine.ts';
 import type { Relogio } from '../domain/tempo.ts';
 import { Cofre } from '../http/cofre.ts';
+import { PROPOSITO_SESSAO_CESTAS } from '../http/sessoes-das-faces.ts';
 import { exigirRegraDeAcesso, registrarCabecalhos } from '../http/protecoes.ts';
 import { falhaDe, respostaDeErroDoCliente } from '../http/erros.ts';
 import { opcoesDeLog } from '../http/log.ts';
@@ -98,7 +99,7 @@ export async function criarAppCestas(dep: DependenciasCestas): Promise<FastifyIn
     relogio: dep.relogio,
     baseUrl,
     cookiesSeguros: config.producao,
-    cofreSessao: new Cofre(config.appSessionSecret, 'appSession'),
+    cofreSessao: new Cofre(config.appSessionSecret, PROPOSITO_SESSAO_CESTAS),
     cofreVerificacao: new Cofre(config.appSessionSecret, 'auth_verification'),
     oidc: criarClienteOidc({ ...dep.provedor, redirectUri: () => `${baseUrl()}/callback` }),
     limitador: dep.limitador ?? limitadorNoBanco(dep.banco),

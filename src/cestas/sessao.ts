@@ -5,13 +5,14 @@ import type { Identidade } from '../domain/usuarios.ts';
 import type { Cofre } from '../http/cofre.ts';
 import type { CookieDeSaida } from '../http/saida.ts';
 import { abrirVerificacao, type CookieDeVerificacao } from '../http/verificacao.ts';
+import { COOKIE_SAIDA_CESTAS, COOKIE_SESSAO_CESTAS, DURACAO_SESSAO_CESTAS_MS } from '../http/sessoes-das-faces.ts';
 import type { Verificacao } from './oidc.ts';
 
-export const COOKIE_SESSAO = 'appSession';
+export const COOKIE_SESSAO = COOKIE_SESSAO_CESTAS;
 export const COOKIE_VERIFICACAO = 'auth_verification';
-export const COOKIE_SAIDA = 'cestas_saiu';
+export const COOKIE_SAIDA = COOKIE_SAIDA_CESTAS;
 /** Absolute session lifetime: a week, then the provider is asked again. */
-export const DURACAO_SESSAO_MS = 7 * 24 * 60 * 60 * 1000;
+export const DURACAO_SESSAO_MS = DURACAO_SESSAO_CESTAS_MS;
 /**
  * How stale the cookie's record of the last use may get before a request writes it again.
  * NOTE: re-sealing the cookie on every request would cost an encryption and a Set-Cookie each

@@ -229,18 +229,33 @@ export const CHAVE_TRAVA_MIGRACOES = 7_263_118_401;
  * On SQLite the whole run is one BEGIN IMMEDIATE transaction: it takes the file's write lock
  * before reading the migration table, so a second process waits for it (busy_timeout) and then
  * reads the finished table, instead of failing when a deferred transaction upgrades to writing.
+ * Foreign keys are off during the run and checked as a whole before it commits.
  */
 export async function migrar(db: Banco, dialeto: Dialeto, ate?: string): Promise<string[]> {
   if (dialeto === 'sqlite') {
     return db.connection().execute(async (conexao) => {
-      await sql`begin immediate`.execute(conexao);
+      // SQLite's way to change a table's shape (sqlite.org/lang_altertable.html, "other kinds of
+      // table schema changes"): foreign keys off for the run, which can only change outside a
+      // transaction, so that rebuilding a table fires no ON DELETE action; every reference is
+      // checked before the commit instead.
+      await sql`pragma foreign_keys = off`.execute(conexao);
       try {
-        const aplicadas = await migrarCom(conexao, dialeto, ate, true);
-        await sql`commit`.execute(conexao);
-        return aplicadas;
-      } catch (e) {
-        await sql`rollback`.execute(conexao);
-        throw e;
+        await sql`begin immediate`.execute(conexao);
+        try {
+          const aplicadas = await migrarCom(conexao, dialeto, ate, true);
+          const quebradas = await sql<{ table: string; parent: string }>`pragma foreign_key_check`.execute(conexao);
+          if (quebradas.rows.length > 0) {
+            const onde = [...new Set(quebradas.rows.map((r) => `${r.table} → ${r.parent}`))].join(', ');
+            throw new Error(`as migrações deixariam referências quebradas: ${onde}`);
+          }
+          await sql`commit`.execute(conexao);
+          return aplicadas;
+        } catch (e) {
+          await sql`rollback`.execute(conexao);
+          throw e;
+        }
+      } finally {
+        await sql`pragma foreign_keys = on`.execute(conexao);
       }
     });
   }

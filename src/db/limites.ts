@@ -45,6 +45,8 @@ export async function limparTentativas(db: Db, agora: Date, janelaMs: number): P
 export interface Limitador {
   /** Counts one attempt for the key: `limite` attempts per `janelaMs`. */
   contar(chave: string, limite: number, janelaMs: number, agora: Date): Promise<Tentativa>;
+  /** Forgets the key's attempts (a login that completed: the address is not guessing). */
+  zerar(chave: string): Promise<void>;
   fechar(): Promise<void>;
 }
 
@@ -62,6 +64,9 @@ export function limitadorNoBanco(db: Db): Limitador {
         await limparTentativas(db, agora, janelaMs);
       }
       return tentativa;
+    },
+    async zerar(chave) {
+      await db.deleteFrom('limitetentativa').where('chave', '=', chave).execute();
     },
     fechar: async () => undefined,
   };

@@ -71,6 +71,16 @@ export async function limitadorNoRedis(url: string, reserva: Limitador, avisar: 
         return reserva.contar(chave, limite, janelaMs, agora);
       }
     },
+    async zerar(chave) {
+      // Both places: an attempt may have been counted in the database while Redis was down.
+      await reserva.zerar(chave);
+      try {
+        await cliente.withCommandOptions({ timeout: PRAZO_COMANDO_MS }).del(PREFIXO + chave);
+      } catch (e) {
+        if (!foraDoAr) avisar('Redis falhou ao zerar as tentativas de login; a janela termina sozinha', e);
+        foraDoAr = true;
+      }
+    },
     async fechar() {
       await reserva.fechar();
       try {

@@ -74,9 +74,6 @@ export interface UsuarioTabela extends Datas {
   descritivo: string | null;
   cientepolitica: BoolPadrao;
   ativo: BoolPadrao;
-  /** The OpenID issuer and subject of the account's first login (migration 20261124_1000). */
-  loginEmissor: ColumnType<string | null, string | null | undefined, string | null>;
-  loginSub: ColumnType<string | null, string | null | undefined, string | null>;
   /** Sessions that started at or before this ISO instant are over. */
   sessoesDesde: ColumnType<string | null, string | null | undefined, string | null>;
   /** JSON list of the optional message kinds the person does not want (migration 20261125_1400). */
@@ -304,6 +301,16 @@ export interface AppUserTabela extends Datas {
   usuarioId: ColumnType<number | null, number | null | undefined, number | null>;
   /** Whether the provider vouched for `email` when it was stored: only such an account is linked to a person. */
   emailVerificado: BoolPadrao;
+  /** The issuer that vouched for `providerId`; empty for accounts from before migration 20261128_1000 until their next login. */
+  emissor: ColumnType<string, string | undefined, string>;
+}
+/** One (issuer, subject) pair bound to a person (migration 20261128_1000). */
+export interface IdentidadeTabela {
+  id: Id;
+  usuarioid: number;
+  emissor: string;
+  sub: string;
+  createdAt: string;
 }
 
 /** Mercados: the spec's Profile; `name` is one of Administrador, AdminMercado, Fornecedor, Consumidor. */
@@ -452,6 +459,7 @@ export interface DB {
   auditoria: AuditoriaTabela;
   limitetentativa: LimiteTentativaTabela;
   sessaoencerrada: SessaoEncerradaTabela;
+  identidade: IdentidadeTabela;
   appuser: AppUserTabela;
   profile: ProfileTabela;
   appuserprofile: AppUserProfileTabela;

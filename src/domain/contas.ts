@@ -4,9 +4,11 @@ import { emTransacao, type Banco, type Db } from '../db/banco.ts';
 import { consultaPreparada } from '../db/preparadas.ts';
 import type { DB } from '../db/tipos.ts';
 import { auditar } from './auditoria.ts';
+import { violouUnicidade } from '../db/erros.ts';
 import { Conflito, Invalido, Proibido, recusarInvalidos } from './erros.ts';
 import { PERFIL_PADRAO, PROFILES, atorDaAuditoria, autorizarMercados, type AtorMercados, type NomePerfil } from './politica-mercados.ts';
 import { gravarPapeis, lerPapeis, papeisComPerfisDoMercados, perfisDoMercados } from './papeis.ts';
+import { situacaoDoVinculo, loginDeOutraPessoa, vincularIdentidade } from './identidades.ts';
 import { unirPorEmail } from './pessoas.ts';
 import { chaveDeEmail } from './usuarios.ts';
 import { EMAIL, conferirTexto } from './textos.ts';
@@ -24,6 +26,8 @@ export interface Conta {
   readonly id: number;
   readonly providerId: string;
   readonly email: string;
+  /** Whether the provider vouched for the e-mail: an unverified one is the account's own and identifies nobody. */
+  readonly emailVerificado: boolean;
   readonly name: string;
   readonly avatar: string | null;
   /** The person's Cestas record (Usuario), once the account is linked to it; null before. */
@@ -34,6 +38,8 @@ export interface Conta {
 
 /** The profile the provider delivered, before validation. */
 export interface PerfilDoProvedor {
+  /** The issuer that vouched for `providerId`: an account is found by both, never by the subject alone. */
+  readonly emissor: string;
   readonly providerId: string;
   readonly email: string | undefined;
   readonly name: string | undefined;
@@ -58,6 +64,7 @@ export interface ContextoLogin {
 }
 
 interface DadosDoProvedor {
+  readonly emissor: string;
   readonly providerId: string;
   readonly email: string;
   readonly emailChave: string;
@@ -100,13 +107,14 @@ function lerPerfilDoProvedor(p: PerfilDoProvedor): DadosDoProvedor {
   if (erros.email === undefined && !EMAIL.test(email)) erros.email = 'E-mail inválido';
   const name = texto('name', p.name, 200);
   recusarInvalidos(erros);
-  return { providerId, email, emailChave: chaveDeEmail(email), name, avatar: avatarValido(p.avatar) };
+  return { emissor: p.emissor, providerId, email, emailChave: chaveDeEmail(email), name, avatar: avatarValido(p.avatar) };
 }
 
 interface LinhaContaPerfil {
   readonly id: number;
   readonly providerId: string;
   readonly email: string;
+  readonly emailVerificado: unknown;
   readonly name: string;
   readonly avatar: string | null;
   readonly usuarioId: number | null;
@@ -136,6 +144,7 @@ function paraConta(linhas: readonly LinhaContaPerfil[]): Conta | null {
     id: primeira.id,
     providerId: primeira.providerId,
     email: primeira.email,
+    emailVerificado: primeira.emailVerificado === true || Number(primeira.emailVerificado) === 1,
     name: primeira.name,
     avatar: primeira.avatar,
     usuarioId: primeira.usuarioId,
@@ -154,7 +163,7 @@ function paraContas(linhas: readonly LinhaContaPerfil[]): Conta[] {
   return [...porId.values()].map((grupo) => paraConta(grupo)).filter((c): c is Conta => c !== null);
 }
 
-const COLUNAS_DA_CONTA = ['u.id', 'u.providerId', 'u.email', 'u.name', 'u.avatar', 'u.usuarioId', 'pe.perfil as papeis', 'pe.ativo as pessoaAtiva', 'p.name as perfil'] as const;
+const COLUNAS_DA_CONTA = ['u.id', 'u.providerId', 'u.email', 'u.emailVerificado', 'u.name', 'u.avatar', 'u.usuarioId', 'pe.perfil as papeis', 'pe.ativo as pessoaAtiva', 'p.name as perfil'] as const;
 
 function consultaDeContas(db: Db) {
   return db
@@ -193,7 +202,9 @@ const linhasDaSessao = consultaPreparada(
       .leftJoin('profile as p', 'p.id', 'up.profileId')
       .select(COLUNAS_DA_CONTA)
       .where('s.id', '=', chave)
-      .where('s.expiresAt', '>', agoraIso),
+      .where('s.expiresAt', '>', agoraIso)
+      // The person ended every session (another device, an e-mail change, a release, deactivation) after this one began.
+      .where((eb) => eb.or([eb('pe.sessoesDesde', 'is', null), eb('s.createdAt', '>', eb.ref('pe.sessoesDesde'))])),
   2,
 );
 
@@ -205,10 +216,17 @@ export async function contaDaSessao(db: Db, token: string, agora: Date): Promise
   return paraConta(await linhasDaSessao(db, chaveDaSessao(token), agora.toISOString()));
 }
 
+/** The account whose provider verified this e-mail, other than `exceto`: only such an account holds an address. */
+async function donoDoEmail(trx: Db, emailChave: string, exceto: number | null): Promise<number | undefined> {
+  let q = trx.selectFrom('appuser').select('id').where('emailChave', '=', emailChave).where('emailVerificado', '=', true);
+  if (exceto !== null) q = q.where('id', '<>', exceto);
+  return (await q.executeTakeFirst())?.id;
+}
+
 async function criarConta(trx: Db, dados: DadosDoProvedor, verificado: boolean, ctx: ContextoLogin): Promise<number> {
-  const dono = await trx.selectFrom('appuser').select('id').where('emailChave', '=', dados.emailChave).executeTakeFirst();
-  if (dono !== undefined) {
-    // NOTE: never link by e-mail: a different subject claiming a known e-mail could be anyone.
+  // NOTE: never link by e-mail: a different subject claiming a known e-mail could be anyone. An
+  // address nobody vouched for holds nothing, so it never keeps the verified owner out.
+  if (verificado && (await donoDoEmail(trx, dados.emailChave, null)) !== undefined) {
     throw new Conflito('EMAIL_DE_OUTRA_CONTA', 'Este e-mail já pertence a outra conta');
   }
   const iso = ctx.agora.toISOString();
@@ -241,17 +259,11 @@ async function atualizarConta(
   agora: Date,
 ): Promise<void> {
   let email = { email: atual.email, emailChave: atual.emailChave, emailVerificado: atual.emailVerificado };
-  // The same address, vouched for (or no longer) by the provider now.
-  if (dados.email === atual.email) email = { ...email, emailVerificado: verificado };
-  else if (verificado) {
-    const dono = await trx
-      .selectFrom('appuser')
-      .select('id')
-      .where('emailChave', '=', dados.emailChave)
-      .where('id', '<>', id)
-      .executeTakeFirst();
-    if (dono === undefined) email = { email: dados.email, emailChave: dados.emailChave, emailVerificado: true };
-  }
+  const livre = async () => verificado && (await donoDoEmail(trx, dados.emailChave, id)) === undefined;
+  // The same address, vouched for (or no longer) by the provider now; an unverified one is kept as
+  // the account's own, holding nothing.
+  if (dados.emailChave === atual.emailChave) email = { email: dados.email, emailChave: dados.emailChave, emailVerificado: await livre() };
+  else if (!atual.emailVerificado || (await livre())) email = { email: dados.email, emailChave: dados.emailChave, emailVerificado: await livre() };
   if (email.email === atual.email && email.emailVerificado === atual.emailVerificado && dados.name === atual.name && dados.avatar === atual.avatar) return;
   await trx
     .updateTable('appuser')
@@ -260,8 +272,41 @@ async function atualizarConta(
     .execute();
 }
 
+/**
+ * The account of a login: by issuer and subject. An account from before issuers were recorded
+ * (empty issuer) is adopted by the first login of its subject.
+ */
+async function contaDoLogin(trx: Db, dados: DadosDoProvedor) {
+  const propria = await trx.selectFrom('appuser').selectAll().where('emissor', '=', dados.emissor).where('providerId', '=', dados.providerId).executeTakeFirst();
+  if (propria !== undefined || dados.emissor === '') return propria;
+  const antiga = await trx.selectFrom('appuser').selectAll().where('emissor', '=', '').where('providerId', '=', dados.providerId).executeTakeFirst();
+  if (antiga === undefined) return undefined;
+  await trx.updateTable('appuser').set({ emissor: dados.emissor }).where('id', '=', antiga.id).execute();
+  return { ...antiga, emissor: dados.emissor };
+}
+
+/**
+ * The person behind a login (src/domain/identidades.ts): the account's own person, bound to this
+ * login, or the person its verified e-mail names, who becomes the same account. A person bound to
+ * another subject of this issuer refuses the login (Proibido), so nothing of the login is kept.
+ */
+async function ligarPessoa(trx: Db, id: number, dados: DadosDoProvedor, agora: Date): Promise<void> {
+  const conta = await trx.selectFrom('appuser').select(['usuarioId', 'emailChave', 'emailVerificado']).where('id', '=', id).executeTakeFirstOrThrow();
+  const vinculo = { emissor: dados.emissor, sub: dados.providerId };
+  if (conta.usuarioId !== null) {
+    await vincularIdentidade(trx, conta.usuarioId, vinculo, agora);
+    return;
+  }
+  if (!conta.emailVerificado) return;
+  const pessoa = await trx.selectFrom('usuario').select('id').where('emailChave', '=', conta.emailChave).executeTakeFirst();
+  if (pessoa === undefined) return;
+  if ((await situacaoDoVinculo(trx, pessoa.id, vinculo)) === 'outra') throw loginDeOutraPessoa();
+  // The profiles this login gave a new account (Consumidor, the first-login path) join the person's roles.
+  await unirPorEmail(trx, conta.emailChave, agora);
+}
+
 async function entrar(trx: Db, dados: DadosDoProvedor, verificado: boolean, token: string, ctx: ContextoLogin): Promise<Login> {
-  const existente = await trx.selectFrom('appuser').selectAll().where('providerId', '=', dados.providerId).executeTakeFirst();
+  const existente = await contaDoLogin(trx, dados);
   let id: number;
   if (existente === undefined) {
     id = await criarConta(trx, dados, verificado, ctx);
@@ -269,20 +314,27 @@ async function entrar(trx: Db, dados: DadosDoProvedor, verificado: boolean, toke
     id = existente.id;
     await atualizarConta(trx, id, existente, dados, verificado, ctx.agora);
   }
-  // A verified e-mail that a Cestas record already has makes them one account; the profiles this
-  // login gave a new account (Consumidor, the first-login path) join the person's roles.
-  const { emailChave } = await trx.selectFrom('appuser').select('emailChave').where('id', '=', id).executeTakeFirstOrThrow();
-  await unirPorEmail(trx, emailChave, ctx.agora);
+  await ligarPessoa(trx, id, dados, ctx.agora);
   if (ctx.sessaoAnterior !== null) {
     await trx.deleteFrom('appsession').where('id', '=', chaveDaSessao(ctx.sessaoAnterior)).execute();
   }
-  const iso = ctx.agora.toISOString();
+  // A session begins after the person last ended all their sessions, even on a clock behind the
+  // one that recorded it (the session read compares the two).
+  const pessoa = await trx
+    .selectFrom('appuser as u')
+    .innerJoin('usuario as pe', 'pe.id', 'u.usuarioId')
+    .select('pe.sessoesDesde')
+    .where('u.id', '=', id)
+    .executeTakeFirst();
+  const desde = pessoa?.sessoesDesde == null ? 0 : Date.parse(pessoa.sessoesDesde) + 1;
+  const inicio = new Date(Math.max(ctx.agora.getTime(), desde));
+  const iso = inicio.toISOString();
   await trx
     .insertInto('appsession')
     .values({
       id: chaveDaSessao(token),
       userId: id,
-      expiresAt: new Date(ctx.agora.getTime() + DURACAO_SESSAO_MS).toISOString(),
+      expiresAt: new Date(inicio.getTime() + DURACAO_SESSAO_MS).toISOString(),
       createdAt: iso,
       updatedAt: iso,
     })
@@ -306,7 +358,8 @@ export async function entrarComProvedor(banco: Banco, perfil: PerfilDoProvedor, 
     // NOTE: two first logins of one person at once (two tabs): the slower one either hits the
     // unique providerId or, if the faster one already committed, sees its e-mail as taken. Either
     // way the account now exists under this providerId, so a second attempt simply finds it.
-    const criadaAoLado = await banco.selectFrom('appuser').select('id').where('providerId', '=', dados.providerId).executeTakeFirst();
+    if (!violouUnicidade(e) && !(e instanceof Conflito)) throw e;
+    const criadaAoLado = await banco.selectFrom('appuser').select('id').where('emissor', '=', dados.emissor).where('providerId', '=', dados.providerId).executeTakeFirst();
     if (criadaAoLado === undefined) throw e;
     return emTransacao(banco, (trx) => entrar(trx, dados, perfil.emailVerificado, token, ctx));
   }
@@ -412,5 +465,46 @@ export async function atribuirPerfis(
     const depois = await contaPorId(trx, userId);
     if (depois === null) throw new Error(`conta ${userId} sumiu ao atribuir perfis`);
     return depois;
+  });
+}
+
+/**
+ * Accounts from before issuers were recorded (migration 20261128_1000) belong to the issuer the
+ * Mercados face is configured with: each takes it, and the login becomes one of its person's. An
+ * account linked to a person who is bound to another subject of that issuer was linked by an
+ * impostor's login (the hole this closes): it is unlinked, its sessions end, and that is audited.
+ * Runs when the face starts; with nothing left to adopt it is one read.
+ */
+export async function adotarContasAntigas(banco: Banco, emissor: string, agora: Date): Promise<{ adotadas: number; desligadas: number }> {
+  const antigas = await banco.selectFrom('appuser').select(['id', 'providerId', 'usuarioId']).where('emissor', '=', '').execute();
+  if (antigas.length === 0 || emissor === '') return { adotadas: 0, desligadas: 0 };
+  return emTransacao(banco, async (trx) => {
+    let adotadas = 0;
+    let desligadas = 0;
+    for (const c of antigas) {
+      const r = await trx.updateTable('appuser').set({ emissor }).where('id', '=', c.id).where('emissor', '=', '').executeTakeFirst();
+      if (Number(r.numUpdatedRows) === 0) continue;
+      adotadas++;
+      if (c.usuarioId === null) continue;
+      const vinculo = { emissor, sub: c.providerId };
+      if ((await situacaoDoVinculo(trx, c.usuarioId, vinculo)) !== 'outra') {
+        await vincularIdentidade(trx, c.usuarioId, vinculo, agora);
+        continue;
+      }
+      desligadas++;
+      const iso = agora.toISOString();
+      await trx.updateTable('appuser').set({ usuarioId: null, emailVerificado: false, updatedAt: iso }).where('id', '=', c.id).execute();
+      await trx.deleteFrom('appsession').where('userId', '=', c.id).execute();
+      const padrao = await trx.selectFrom('profile').select('id').where('name', '=', PERFIL_PADRAO).executeTakeFirstOrThrow();
+      await trx.insertInto('appuserprofile').values({ userId: c.id, profileId: padrao.id, createdAt: iso, updatedAt: iso }).execute();
+      await auditar(trx, { email: 'sistema', nome: 'Cestaria', usuarioid: null, perfil: [], ativo: true }, agora, {
+        acao: 'desligar conta de outro login',
+        entidade: 'appuser',
+        entidadeId: c.id,
+        antes: { usuarioId: c.usuarioId, providerId: c.providerId },
+        depois: { usuarioId: null },
+      });
+    }
+    return { adotadas, desligadas };
   });
 }

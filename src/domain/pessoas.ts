@@ -8,6 +8,7 @@
 import type { Db } from '../db/banco.ts';
 import type { Ator } from './acesso.ts';
 import { auditar } from './auditoria.ts';
+import { situacaoDoVinculo, vincularIdentidade } from './identidades.ts';
 import { lerPapeis, gravarPapeis, perfisDoMercados, somarPerfisDoMercados, type Papel } from './papeis.ts';
 import { PERFIS_AUTOCADASTRO, type Perfil } from './perfis.ts';
 import { PROFILES, type NomePerfil } from './politica-mercados.ts';
@@ -16,6 +17,9 @@ import { PROFILES, type NomePerfil } from './politica-mercados.ts';
 export interface ContaParaLigar {
   readonly id: number;
   readonly name: string;
+  /** The login behind the account: its issuer (empty for an account from before issuers were recorded) and subject. */
+  readonly emissor: string;
+  readonly providerId: string;
   readonly profiles: readonly NomePerfil[];
 }
 
@@ -40,7 +44,7 @@ async function perfisDaConta(db: Db, contaId: number): Promise<NomePerfil[]> {
 export async function contaParaLigar(db: Db, emailChave: string): Promise<ContaParaLigar | null> {
   const conta = await db
     .selectFrom('appuser')
-    .select(['id', 'name'])
+    .select(['id', 'name', 'emissor', 'providerId'])
     .where('emailChave', '=', emailChave)
     .where('usuarioId', 'is', null)
     .where('emailVerificado', '=', true)
@@ -68,6 +72,12 @@ export async function unirPorEmail(trx: Db, emailChave: string, agora: Date, opc
   if (pessoa === undefined) return false;
   const conta = await contaParaLigar(trx, emailChave);
   if (conta === null) return false;
+  // The account's login becomes one of the person's (src/domain/identidades.ts); an account of
+  // another subject of an issuer the person is bound to stays apart, whoever created it first.
+  if (conta.emissor !== '') {
+    if ((await situacaoDoVinculo(trx, pessoa.id, { emissor: conta.emissor, sub: conta.providerId })) === 'outra') return false;
+    await vincularIdentidade(trx, pessoa.id, { emissor: conta.emissor, sub: conta.providerId }, agora);
+  }
   const antes = lerPapeis(pessoa.perfil);
   const uniao = somarPerfisDoMercados(antes, conta.profiles);
   const depois = opcoes.ajustar === undefined ? uniao : [...opcoes.ajustar(uniao)];

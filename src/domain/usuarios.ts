@@ -1,13 +1,14 @@
-import { sql } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
 import { contem, totalDaLista } from '../db/consultas.ts';
 import { emTransacao, type Banco, type Db } from '../db/banco.ts';
 import { violouUnicidade } from '../db/erros.ts';
 import { consultaPreparada } from '../db/preparadas.ts';
-import type { Alteracao, Linha } from '../db/tipos.ts';
+import type { Alteracao, DB, Linha } from '../db/tipos.ts';
 import { ehMaster, type Ator } from './acesso.ts';
 import { auditar } from './auditoria.ts';
 import { sessaoFoiEncerrada } from '../db/sessoes-encerradas.ts';
 import { Conflito, NaoEncontrado, Proibido, recusarInvalidos } from './erros.ts';
+import { desligarLogins, encerrarSessoesDaPessoa, vincularIdentidade, type Vinculo } from './identidades.ts';
 import { PERFIS_AUTOCADASTRO, gravarPerfis, lerPerfis, type Perfil } from './perfis.ts';
 import { gravarPapeis, lerPapeis, papeisComPerfisDaCestas, type Papel } from './papeis.ts';
 import { unirPorEmail } from './pessoas.ts';
@@ -47,18 +48,18 @@ export function chaveDeEmail(email: string): string {
 
 /** Writes an edit of a person's record and audits it, from the record as it was. */
 async function regravar(trx: Db, ator: Ator, agora: Date, antes: Usuario, alteracao: Alteracao<'usuario'>): Promise<Usuario> {
-  const linha = await trx
-    .updateTable('usuario')
-    .set({ ...alteracao, updatedAt: agora.toISOString() })
-    .where('id', '=', antes.id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  const depois = paraUsuario(linha);
+  await trx.updateTable('usuario').set({ ...alteracao, updatedAt: agora.toISOString() }).where('id', '=', antes.id).execute();
+  const depois = await obterUsuario(trx, antes.id);
   await auditar(trx, ator, agora, { acao: 'atualizar', entidade: 'usuario', entidadeId: antes.id, antes, depois });
   return depois;
 }
 
-function paraUsuario(l: Linha<'usuario'>): Usuario {
+/** Whether a login is bound to the record (src/domain/identidades.ts), as a column of the read. */
+function loginVinculado(eb: ExpressionBuilder<DB, 'usuario'>) {
+  return eb.exists(eb.selectFrom('identidade').select('identidade.id').whereRef('identidade.usuarioid', '=', 'usuario.id')).as('loginVinculado');
+}
+
+function paraUsuario(l: Linha<'usuario'> & { readonly loginVinculado: unknown }): Usuario {
   return {
     id: l.id,
     nome: l.nome,
@@ -69,7 +70,7 @@ function paraUsuario(l: Linha<'usuario'>): Usuario {
     descritivo: l.descritivo,
     cientepolitica: l.cientepolitica,
     ativo: l.ativo,
-    loginVinculado: l.loginSub !== null,
+    loginVinculado: l.loginVinculado === true || Number(l.loginVinculado) === 1,
     createdAt: l.createdAt,
     updatedAt: l.updatedAt,
   };
@@ -77,26 +78,32 @@ function paraUsuario(l: Linha<'usuario'>): Usuario {
 
 /** Finds the Usuario matching a login e-mail, case-insensitively. */
 export async function usuarioPorEmail(db: Db, email: string): Promise<Usuario | undefined> {
-  const l = await db.selectFrom('usuario').selectAll().where('emailChave', '=', chaveDeEmail(email)).executeTakeFirst();
+  const l = await db.selectFrom('usuario').selectAll().select(loginVinculado).where('emailChave', '=', chaveDeEmail(email)).executeTakeFirst();
   return l === undefined ? undefined : paraUsuario(l);
 }
 
 export async function usuarioPorId(db: Db, id: number): Promise<Usuario | undefined> {
-  const l = await db.selectFrom('usuario').selectAll().where('id', '=', id).executeTakeFirst();
+  const l = await db.selectFrom('usuario').selectAll().select(loginVinculado).where('id', '=', id).executeTakeFirst();
   return l === undefined ? undefined : paraUsuario(l);
 }
 
 /** Every protected Cestas request runs this: compiled once (see consultaPreparada). */
 const usuarioDaSessao = consultaPreparada(
-  (db: Db, sid: string, emailChave: string) =>
+  (db: Db, sid: string, emailChave: string, emissor: string, sub: string) =>
     db
       .selectFrom('usuario')
-      .select(['id', 'nome', 'perfil', 'ativo', 'loginSub', 'sessoesDesde'])
+      .select(['id', 'nome', 'perfil', 'ativo', 'sessoesDesde'])
       .select((eb) => eb.exists(eb.selectFrom('sessaoencerrada').select('sid').where('sid', '=', sid)).as('encerrada'))
+      // The person is bound to another subject of this session's issuer (src/domain/identidades.ts).
+      .select((eb) =>
+        eb
+          .exists(eb.selectFrom('identidade').select('identidade.id').whereRef('identidade.usuarioid', '=', 'usuario.id').where('identidade.emissor', '=', emissor).where('identidade.sub', '<>', sub))
+          .as('outroLogin'),
+      )
       // A literal true, not a parameter: PostgreSQL's generic plan of this named statement can then use the partial index on active subscriptions.
       .select((eb) => eb.exists(eb.selectFrom('assinatura').select('assinatura.id').whereRef('assinatura.usuarioid', '=', 'usuario.id').where('assinatura.ativa', '=', sql<boolean>`true`)).as('assinante'))
       .where('emailChave', '=', emailChave),
-  2,
+  4,
 );
 
 /**
@@ -108,11 +115,11 @@ const usuarioDaSessao = consultaPreparada(
  */
 export async function atorDaSessao(db: Db, sessao: { sid: string; inicio: number; identidade: Identidade }): Promise<Ator | null> {
   const { sid, identidade } = sessao;
-  const [l] = await usuarioDaSessao(db, sid, chaveDeEmail(identidade.email));
+  const [l] = await usuarioDaSessao(db, sid, chaveDeEmail(identidade.email), vinculoDe(identidade).emissor, identidade.sub);
   if (l === undefined) return (await sessaoFoiEncerrada(db, sid)) ? null : atorSemCadastro(identidade);
   if (l.encerrada === true || Number(l.encerrada) === 1) return null;
   if (l.sessoesDesde !== null && sessao.inicio <= Date.parse(l.sessoesDesde)) return null;
-  if (l.loginSub !== null && l.loginSub !== identidade.sub) return null;
+  if (l.outroLogin === true || Number(l.outroLogin) === 1) return null;
   return { email: identidade.email, nome: l.nome, usuarioid: l.id, perfil: lerPerfis(l.perfil), ativo: l.ativo, assinante: l.assinante === true || Number(l.assinante) === 1 };
 }
 
@@ -187,57 +194,50 @@ export function emailVerificado(identidade: Identidade): boolean {
   return identidade.email_verified === true;
 }
 
-/** The binding a login gives the account it opens: its issuer and subject. */
-function vinculoDe(identidade: Identidade): { loginEmissor: string | null; loginSub: string } {
-  return { loginEmissor: identidade.iss ?? null, loginSub: identidade.sub };
+/** The binding a login gives the account it opens: its issuer (empty when the provider names none) and subject. */
+function vinculoDe(identidade: Identidade): Vinculo {
+  return { emissor: identidade.iss ?? '', sub: identidade.sub };
 }
 
 /**
- * Checks a completed login against the account its e-mail names. The account's first login binds
- * it to that login's issuer and subject; a later login for the same e-mail with another subject
- * is someone else who holds the address (a provider that lets anyone claim any e-mail), and is
- * refused until a master resets the binding. A new issuer (the community changed providers)
- * binds again. Returns the account (undefined when the e-mail has none yet) and the instant the
- * new session begins: now, or just after the account last ended all its sessions when that is
- * not in the past (a clock behind the one that recorded it, or the same millisecond), so a login
- * made after "sair de todos os aparelhos" is never itself taken as ended.
+ * Checks a completed login against the account its e-mail names (src/domain/identidades.ts). The
+ * first verified login for the person, in either face, binds its issuer and subject; a later login
+ * for the same e-mail with another subject of that issuer is someone else who holds the address (a
+ * provider that lets anyone claim any e-mail), and is refused in both faces until a master releases
+ * the binding. Returns the account (undefined when the e-mail has none yet) and the instant the new
+ * session begins: now, or just after the account last ended all its sessions when that is not in
+ * the past (a clock behind the one that recorded it, or the same millisecond), so a login made
+ * after "sair de todos os aparelhos" is never itself taken as ended.
  */
 export async function conferirVinculoDeLogin(banco: Banco, identidade: Identidade, agora: Date): Promise<{ usuario: Usuario | undefined; inicio: number }> {
   return emTransacao(banco, async (trx) => {
-    const l = await trx.selectFrom('usuario').selectAll().where('emailChave', '=', chaveDeEmail(identidade.email)).executeTakeFirst();
-    if (l === undefined) return { usuario: undefined, inicio: agora.getTime() };
+    const usuario = await usuarioPorEmail(trx, identidade.email);
+    if (usuario === undefined) return { usuario: undefined, inicio: agora.getTime() };
+    const l = await trx.selectFrom('usuario').select('sessoesDesde').where('id', '=', usuario.id).executeTakeFirstOrThrow();
     const inicio = l.sessoesDesde === null ? agora.getTime() : Math.max(agora.getTime(), Date.parse(l.sessoesDesde) + 1);
-    const vinculo = vinculoDe(identidade);
-    const mesmoEmissor = l.loginSub !== null && l.loginEmissor === vinculo.loginEmissor;
-    if (mesmoEmissor && l.loginSub === vinculo.loginSub) return { usuario: paraUsuario(l), inicio };
-    if (mesmoEmissor) {
-      throw new Proibido('LOGIN_DE_OUTRA_PESSOA', 'Este e-mail já está ligado a outra conta do provedor de login. Se você trocou de conta, peça a alguém com perfil master para liberar o seu cadastro.');
-    }
-    await trx.updateTable('usuario').set({ ...vinculo, updatedAt: agora.toISOString() }).where('id', '=', l.id).execute();
-    return { usuario: paraUsuario(l), inicio };
+    await vincularIdentidade(trx, usuario.id, vinculoDe(identidade), agora);
+    return { usuario: { ...usuario, loginVinculado: true }, inicio };
   });
 }
 
-/** A master releases an account's login binding, so that the next login for its e-mail binds anew. */
+/** A master releases an account's logins, so that the next verified login for its e-mail binds anew. */
 export async function liberarVinculoDeLogin(banco: Banco, ator: Ator, id: number, agora: Date): Promise<Usuario> {
   if (!ehMaster(ator)) throw new Proibido('SO_MASTER_LIBERA_LOGIN', 'Só quem tem o perfil master pode liberar o login de um cadastro');
   return emTransacao(banco, async (trx) => {
-    const antes = await trx.selectFrom('usuario').select(['loginEmissor', 'loginSub']).where('id', '=', id).executeTakeFirst();
-    if (antes === undefined) throw new NaoEncontrado('USUARIO_NAO_ENCONTRADO', 'Usuário não encontrado');
-    const iso = agora.toISOString();
-    // The old login's sessions end with its binding.
-    await trx.updateTable('usuario').set({ loginEmissor: null, loginSub: null, sessoesDesde: iso, updatedAt: iso }).where('id', '=', id).execute();
-    await auditar(trx, ator, agora, { acao: 'liberar login', entidade: 'usuario', entidadeId: id, antes, depois: { loginEmissor: null, loginSub: null } });
+    await obterUsuario(trx, id);
+    // The old logins' sessions end with their binding, in both faces.
+    const antes = await desligarLogins(trx, id, agora);
+    await auditar(trx, ator, agora, { acao: 'liberar login', entidade: 'usuario', entidadeId: id, antes: { logins: antes }, depois: { logins: [] } });
     return obterUsuario(trx, id);
   });
 }
 
-/** Ends every session of an account, on every device ("sair de todos os aparelhos"). */
+/** Ends every session of an account, on every device and in both faces ("sair de todos os aparelhos"). */
 export async function encerrarTodasAsSessoes(banco: Banco, ator: Ator, agora: Date): Promise<void> {
   if (ator.usuarioid === null) throw new NaoEncontrado('SEM_CADASTRO', 'Você ainda não tem cadastro');
   const id = ator.usuarioid;
   await emTransacao(banco, async (trx) => {
-    await trx.updateTable('usuario').set({ sessoesDesde: agora.toISOString() }).where('id', '=', id).execute();
+    await encerrarSessoesDaPessoa(trx, id, agora);
     await auditar(trx, ator, agora, { acao: 'sair de todos os aparelhos', entidade: 'usuario', entidadeId: id });
   });
 }
@@ -265,10 +265,12 @@ export async function autoCadastrar(
     const iso = ctx.agora.toISOString();
     const linha = await trx
       .insertInto('usuario')
-      .values({ ...dados, ...vinculoDe(identidade), nomeChave: chaveDeNome(dados.nome), email, emailChave, perfil: gravarPerfis(perfilFinal), createdAt: iso, updatedAt: iso })
-      .returningAll()
+      .values({ ...dados, nomeChave: chaveDeNome(dados.nome), email, emailChave, perfil: gravarPerfis(perfilFinal), createdAt: iso, updatedAt: iso })
+      .returning('id')
       .executeTakeFirstOrThrow();
-    const usuario = paraUsuario(linha);
+    // The login that registers is the first one bound to the record.
+    await vincularIdentidade(trx, linha.id, vinculoDe(identidade), ctx.agora);
+    const usuario = await obterUsuario(trx, linha.id);
     const ator: Ator = { email, nome: usuario.nome, usuarioid: usuario.id, perfil: usuario.perfil, ativo: true };
     await auditar(trx, ator, ctx.agora, { acao: 'autocadastro', entidade: 'usuario', entidadeId: usuario.id, depois: usuario });
     // The person's Mercados account joins the record. Its roles are kept, except consumidor and
@@ -323,7 +325,7 @@ export const ORDENS_USUARIO = ['nome', 'email', 'ativo', 'createdAt'] as const;
 
 /** One page of users; `busca` matches name or e-mail. */
 export async function listarUsuarios(db: Db, pedido: PedidoDePagina, filtro: { perfil?: Perfil | undefined; ativo?: boolean | undefined } = {}): Promise<Pagina<Usuario>> {
-  let q = db.selectFrom('usuario').selectAll().select(totalDaLista);
+  let q = db.selectFrom('usuario').selectAll().select(loginVinculado).select(totalDaLista);
   if (pedido.busca !== null) {
     const termo = chaveDeNome(pedido.busca);
     q = q.where((eb) => eb.or([contem('nomeChave', termo), contem('emailChave', termo)]));
@@ -407,9 +409,9 @@ export async function criarUsuario(banco: Banco, ator: Ator, entrada: EntradaUsu
       const linha = await trx
         .insertInto('usuario')
         .values({ ...v, nomeChave: chaveDeNome(v.nome), emailChave: chaveDeEmail(v.email), perfil: gravarPerfis(v.perfil), createdAt: iso, updatedAt: iso })
-        .returningAll()
+        .returning('id')
         .executeTakeFirstOrThrow();
-      const depois = paraUsuario(linha);
+      const depois = await obterUsuario(trx, linha.id);
       await auditar(trx, ator, agora, { acao: 'criar', entidade: 'usuario', entidadeId: depois.id, depois });
       // Someone who already has a Mercados account with this (verified) e-mail is that person.
       const ligou = await unirPorEmail(trx, chaveDeEmail(v.email), agora, { ator });
@@ -431,11 +433,13 @@ export async function atualizarUsuario(banco: Banco, ator: Ator, id: number, ent
       await conferirMudancaDePerfil(trx, ator, antes, v);
       const novoEmail = chaveDeEmail(v.email) !== chaveDeEmail(antes.email);
       conferirMudancaDeAcesso(ator, antes, { novoEmail, ativo: v.ativo });
-      // The e-mail is what binds a login to this account: a new one ends every session of the
-      // old address (and any already open for the new one) and waits for a fresh login to bind.
-      const novoVinculo = novoEmail ? { loginEmissor: null, loginSub: null, sessoesDesde: agora.toISOString() } : {};
+      // The e-mail is what binds a login to this account: a new one releases its logins (every
+      // session of the old address ends, in both faces, and any already open for the new one)
+      // and waits for a fresh verified login to bind. Deactivation ends every session too.
+      if (novoEmail) await desligarLogins(trx, id, agora);
+      else if (antes.ativo && !v.ativo) await encerrarSessoesDaPessoa(trx, id, agora);
       const papeis = papeisComPerfisDaCestas(await papeisDe(trx, id), v.perfil);
-      return regravar(trx, ator, agora, antes, { ...v, ...novoVinculo, nomeChave: chaveDeNome(v.nome), emailChave: chaveDeEmail(v.email), perfil: gravarPapeis(papeis) });
+      return regravar(trx, ator, agora, antes, { ...v, nomeChave: chaveDeNome(v.nome), emailChave: chaveDeEmail(v.email), perfil: gravarPapeis(papeis) });
     });
   } catch (e) {
     if (violouUnicidade(e)) throw conflitoDeEmail();

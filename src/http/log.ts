@@ -28,8 +28,12 @@ export function opcoesDeLog(config: Config, face: string): NonNullable<FastifySe
 
 const PARAMETROS_SECRETOS = new Set(['code', 'state', 'id_token_hint', 'session_state', 'access_token', 'token']);
 
-/** A URL for the log: the values of authorization parameters are replaced, the rest kept. */
-export function semSegredos(url: string): string {
+/** Paths whose last segment is a secret that acts alone (an unsubscribe link opens without a login). */
+const CAMINHO_SECRETO = /^(\/avisos\/sair\/)[^/?#]+/;
+
+/** A URL for the log: secret path segments and the values of authorization parameters are replaced, the rest kept. */
+export function semSegredos(bruta: string): string {
+  const url = bruta.replace(CAMINHO_SECRETO, '$1[oculto]');
   const i = url.indexOf('?');
   if (i < 0) return url;
   const params = new URLSearchParams(url.slice(i + 1));

@@ -23,6 +23,7 @@ import type { ContextoMercados } from './contexto-mercados.ts';
 import { opcoesGraphqlPadrao, rotasGraphql, type OpcoesGraphql } from './graphql/rota.ts';
 import { INTERVALO_LIMPEZA_MS, criarLimpezaDeSessoes } from './limpeza.ts';
 import { criarClienteOauth } from './oauth.ts';
+import { adotarContasAntigas } from '../domain/contas.ts';
 import { querHtml, responderPagina } from './resposta.ts';
 import { rotasAutenticacao } from './rotas/autenticacao.ts';
 import { rotasPaginas } from './rotas/paginas.ts';
@@ -109,6 +110,11 @@ export async function criarAppMercados(dep: DependenciasMercados): Promise<Fasti
   validarCorposSemCoercao(app);
   app.addHook('onRequest', ganchoDeAcesso(ctx));
   app.addHook('preHandler', ganchoCsrf(ctx));
+  // Accounts from before issuers were recorded take this face's issuer (src/domain/contas.ts).
+  app.addHook('onReady', async () => {
+    const r = await adotarContasAntigas(dep.banco, dep.provedor.issuer, dep.relogio.agora());
+    if (r.adotadas > 0) app.log.info(r, 'contas antigas ligadas ao emissor do login');
+  });
   app.addHook('onReady', async () => limpeza.iniciar());
   app.addHook('onClose', async () => limpeza.parar());
 

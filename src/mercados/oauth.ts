@@ -107,6 +107,8 @@ export function criarClienteOauth(cfg: ConfigOauth): ClienteOauth {
       if (providerId === undefined) throw new ErroLogin('o provedor não informou o identificador da pessoa');
       const email = texto(dados.email);
       return {
+        // The ID token's issuer when there is one (the same text the Cestas face binds), else the configured one.
+        emissor: texto(dados.iss) ?? cfg.issuer,
         providerId,
         email,
         name: texto(dados.name) ?? texto(dados.preferred_username) ?? texto(dados.login) ?? email,

@@ -5,6 +5,7 @@ import { DURACAO_SESSAO_MS } from '../domain/contas.ts';
 import type { Cofre } from '../http/cofre.ts';
 import type { CookieDeSaida } from '../http/saida.ts';
 import { abrirVerificacao, type CookieDeVerificacao } from '../http/verificacao.ts';
+import { COOKIE_SAIDA_MERCADOS, COOKIE_SESSAO_MERCADOS } from '../http/sessoes-das-faces.ts';
 import type { Verificacao } from './oauth.ts';
 
 /**
@@ -12,9 +13,9 @@ import type { Verificacao } from './oauth.ts';
  * session itself lives in the database. The name differs from Cestas' appSession because
  * browsers share cookies between ports of one host.
  */
-export const COOKIE_SESSAO = 'mercadosSession';
+export const COOKIE_SESSAO = COOKIE_SESSAO_MERCADOS;
 export const COOKIE_VERIFICACAO = 'mercados_auth';
-export const COOKIE_SAIDA = 'mercados_saiu';
+export const COOKIE_SAIDA = COOKIE_SAIDA_MERCADOS;
 
 interface OpcoesCookie {
   readonly seguro: boolean;

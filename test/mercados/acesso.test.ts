@@ -159,7 +159,7 @@ describe('acesso à face Mercados', () => {
     assert.equal(anonimo.isAuthenticated, false);
     assert.equal(anonimo.hasProfile('Consumidor'), false);
     assert.equal(anonimo.hasAnyProfile([...PROFILES]), false);
-    const conta: Conta = { id: 7, providerId: 's', email: 'a@b.org', name: 'A', avatar: null, usuarioId: null, profiles: ['AdminMercado', 'Consumidor'] };
+    const conta: Conta = { id: 7, providerId: 's', email: 'a@b.org', name: 'A', emailVerificado: true, avatar: null, usuarioId: null, profiles: ['AdminMercado', 'Consumidor'] };
     const logado = contextoGraphql(conta);
     assert.equal(logado.user, conta);
     assert.equal(logado.isAuthenticated, true);

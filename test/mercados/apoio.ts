@@ -56,7 +56,7 @@ export async function contaComSessao(
 ): Promise<{ conta: Conta; cookie: string }> {
   const login = await entrarComProvedor(
     amb.banco,
-    { providerId: `teste-${randomBytes(6).toString('hex')}`, email: dados.email ?? emailUnico('mercados'), name: dados.nome ?? 'Pessoa de Teste', avatar: undefined, emailVerificado: true },
+    { emissor: 'teste', providerId: `teste-${randomBytes(6).toString('hex')}`, email: dados.email ?? emailUnico('mercados'), name: dados.nome ?? 'Pessoa de Teste', avatar: undefined, emailVerificado: true },
     { agora: amb.relogio.agora(), adminEmails: new Set(), sessaoAnterior: null },
   );
   if (dados.perfis !== undefined) {

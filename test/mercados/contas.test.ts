@@ -31,22 +31,22 @@ describe(`contas da face Mercados (${DIALETO})`, () => {
   test('um perfil do provedor inválido não cria nada: e-mail inválido, sem e-mail, sem nome, sem sub', async () => {
     const antes = [await contar('appuser'), await contar('appsession'), await contar('appuserprofile')];
     const casos = [
-      { providerId: 'p1', email: 'nao-e-email', name: 'X', avatar: undefined, emailVerificado: true },
-      { providerId: 'p2', email: undefined, name: 'X', avatar: undefined, emailVerificado: true },
-      { providerId: 'p3', email: emailUnico(), name: undefined, avatar: undefined, emailVerificado: true },
-      { providerId: '', email: emailUnico(), name: 'X', avatar: undefined, emailVerificado: true },
+      { emissor: 'teste', providerId: 'p1', email: 'nao-e-email', name: 'X', avatar: undefined, emailVerificado: true },
+      { emissor: 'teste', providerId: 'p2', email: undefined, name: 'X', avatar: undefined, emailVerificado: true },
+      { emissor: 'teste', providerId: 'p3', email: emailUnico(), name: undefined, avatar: undefined, emailVerificado: true },
+      { emissor: 'teste', providerId: '', email: emailUnico(), name: 'X', avatar: undefined, emailVerificado: true },
     ];
     for (const perfil of casos) await assert.rejects(entrarComProvedor(banco, perfil, CTX), Invalido);
     assert.deepEqual([await contar('appuser'), await contar('appsession'), await contar('appuserprofile')], antes);
   });
 
   test('um endereço de foto que não é http(s) não impede o login: a foto só não é guardada', async () => {
-    const { conta } = await entrarComProvedor(banco, { providerId: 'foto-ruim', email: emailUnico(), name: 'Foto', avatar: 'javascript:alert(1)', emailVerificado: true }, CTX);
+    const { conta } = await entrarComProvedor(banco, { emissor: 'teste', providerId: 'foto-ruim', email: emailUnico(), name: 'Foto', avatar: 'javascript:alert(1)', emailVerificado: true }, CTX);
     assert.equal(conta.avatar, null);
   });
 
   test('dois primeiros logins simultâneos da mesma pessoa dão uma só conta', async () => {
-    const perfil = { providerId: 'simultaneo', email: emailUnico('simultaneo'), name: 'Duas Abas', avatar: undefined, emailVerificado: true };
+    const perfil = { emissor: 'teste', providerId: 'simultaneo', email: emailUnico('simultaneo'), name: 'Duas Abas', avatar: undefined, emailVerificado: true };
     const [a, b] = await Promise.all([entrarComProvedor(banco, perfil, CTX), entrarComProvedor(banco, perfil, CTX)]);
     assert.equal(a.conta.id, b.conta.id);
     assert.notEqual(a.sessao, b.sessao);
@@ -56,7 +56,7 @@ describe(`contas da face Mercados (${DIALETO})`, () => {
   });
 
   test('a tabela guarda só um hash do token: o token em si não abre nada lido do banco', async () => {
-    const { sessao, conta } = await entrarComProvedor(banco, { providerId: 'hash', email: emailUnico(), name: 'H', avatar: undefined, emailVerificado: true }, CTX);
+    const { sessao, conta } = await entrarComProvedor(banco, { emissor: 'teste', providerId: 'hash', email: emailUnico(), name: 'H', avatar: undefined, emailVerificado: true }, CTX);
     const linha = await banco.selectFrom('appsession').selectAll().where('userId', '=', conta.id).executeTakeFirstOrThrow();
     assert.notEqual(linha.id, sessao);
     assert.equal(await contaDaSessao(banco, linha.id, AGORA), null);
@@ -64,7 +64,7 @@ describe(`contas da face Mercados (${DIALETO})`, () => {
   });
 
   test('sessão: vale até 24 h, encerrar apaga, e a limpeza apaga só as expiradas', async () => {
-    const p = { email: emailUnico(), name: 'S', avatar: undefined, emailVerificado: true };
+    const p = { emissor: 'teste', email: emailUnico(), name: 'S', avatar: undefined, emailVerificado: true };
     const velha = await entrarComProvedor(banco, { ...p, providerId: 'sessao-velha' }, CTX);
     const nova = await entrarComProvedor(banco, { ...p, email: emailUnico(), providerId: 'sessao-nova' }, { ...CTX, agora: new Date(AGORA.getTime() + 60_000) });
     const fim = new Date(AGORA.getTime() + DURACAO_SESSAO_MS);

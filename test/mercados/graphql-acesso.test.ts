@@ -477,7 +477,7 @@ describe('GraphQL: cada operação × cada perfil', () => {
       if (papel === 'anonimo') continue;
       const me = await graphql(amb.urlMercados, navs.get(papel) ?? new Navegador(), '{ me { id name email profiles } }');
       const dados = me.corpo.data?.me as { id: string; name: string; email: string; profiles: Conta['profiles'] };
-      contas.set(papel, { id: Number(dados.id), providerId: '', email: dados.email, name: dados.name, avatar: null, usuarioId: null, profiles: dados.profiles });
+      contas.set(papel, { id: Number(dados.id), providerId: '', email: dados.email, name: dados.name, emailVerificado: true, avatar: null, usuarioId: null, profiles: dados.profiles });
     }
     assert.deepEqual(contas.get('Administrador')?.profiles, ['Administrador', 'Consumidor']);
     assert.deepEqual(contas.get('AdminMercadoDono')?.profiles, ['AdminMercado']);
@@ -493,7 +493,7 @@ describe('GraphQL: cada operação × cada perfil', () => {
     const mercado = await criarMercadoNoBanco(amb.banco, { adminId: dono.id });
     const login = await entrarComProvedor(
       amb.banco,
-      { providerId: `alvo-${mercado.id}`, email: emailUnico('alvo'), name: 'Pessoa Alvo', avatar: undefined, emailVerificado: true },
+      { emissor: 'teste', providerId: `alvo-${mercado.id}`, email: emailUnico('alvo'), name: 'Pessoa Alvo', avatar: undefined, emailVerificado: true },
       { agora: new Date(), adminEmails: new Set(), sessaoAnterior: null },
     );
     // A cycle with the offer window closing and the order window opening today: both open.

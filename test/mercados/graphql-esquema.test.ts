@@ -14,7 +14,7 @@ import { CUSTO_MAXIMO, FATOR_DE_LISTA, PROFUNDIDADE_MAXIMA, RegraDosLimites, Reg
 import { bancoNovo } from '../helpers/banco.ts';
 
 function conta(perfis: readonly NomePerfil[], id = 1): Conta {
-  return { id, providerId: `s${id}`, email: `p${id}@teste.org`, name: `Pessoa ${id}`, avatar: null, usuarioId: null, profiles: perfis };
+  return { id, providerId: `s${id}`, email: `p${id}@teste.org`, name: `Pessoa ${id}`, emailVerificado: true, avatar: null, usuarioId: null, profiles: perfis };
 }
 
 describe('esquema GraphQL da face Mercados', () => {

@@ -80,8 +80,8 @@ describe('contas: o e-mail liga o login, e só um master mexe no acesso de um ma
     assert.match(r.headers.get('content-type') ?? '', /text\/html/);
     assert.match(r.texto, /não confirmou que este e-mail é seu/);
     assert.equal(await estado(amb, nav), 401, 'nenhuma sessão');
-    const linha = await amb.banco.selectFrom('usuario').select('loginSub').where('id', '=', u.id).executeTakeFirstOrThrow();
-    assert.equal(linha.loginSub, null, 'o cadastro não se liga a um login recusado');
+    const logins = await amb.banco.selectFrom('identidade').select('sub').where('usuarioid', '=', u.id).execute();
+    assert.deepEqual(logins, [], 'o cadastro não se liga a um login recusado');
   });
 
   test('o primeiro login liga o cadastro; outro sub com o mesmo e-mail é recusado até um master liberar', async () => {
@@ -122,9 +122,10 @@ describe('contas: o e-mail liga o login, e só um master mexe no acesso de um ma
     await entrarPeloProvedor(verificado, `${amb.url}/`, { email: 'chefia@teste.org' });
     const cadastro = await verificado.post(`${amb.url}/usuarionovo`, { form: { _csrf: await csrfDe(amb, verificado), nome: 'Chefia', perfil: 'consumidor', cientepolitica: 'true' } });
     assert.equal(cadastro.status, 200, cadastro.texto.slice(0, 200));
-    const linha = await amb.banco.selectFrom('usuario').select(['perfil', 'loginSub']).where('emailChave', '=', 'chefia@teste.org').executeTakeFirstOrThrow();
+    const linha = await amb.banco.selectFrom('usuario').select(['id', 'perfil']).where('emailChave', '=', 'chefia@teste.org').executeTakeFirstOrThrow();
     assert.deepEqual(JSON.parse(linha.perfil), ['master', 'consumidor']);
-    assert.notEqual(linha.loginSub, null, 'o autocadastro já liga o login');
+    const logins = await amb.banco.selectFrom('identidade').select('sub').where('usuarioid', '=', linha.id).execute();
+    assert.equal(logins.length, 1, 'o autocadastro já liga o login');
   });
 });
 

@@ -177,14 +177,19 @@ test('o log não guarda cookies, tokens, códigos de autorização nem o token C
     const csrf = tokenCsrf(pagina.texto);
     await nav.post(`${servidor.url}/profile`, { form: { _csrf: csrf, nome: 'Outro Nome', cientepolitica: 'true' } });
     await nav.get(`${servidor.url}/profile`, { headers: { authorization: 'Bearer segredo-do-cabecalho' } });
+    // An unsubscribe link acts without a login: its token is a secret of its own.
+    const tokenDeSaida = 'tokenDeDescadastroQueNaoPodeIrParaOLog123';
+    await nav.get(`${servidor.url}/avisos/sair/${tokenDeSaida}`);
+    await nav.post(`${servidor.url}/avisos/sair/${tokenDeSaida}`, { form: { 'List-Unsubscribe': 'One-Click' } });
     const sessao = nav.cookie(servidor.url, 'appSession') ?? '';
     await new Promise((r) => setTimeout(r, 100));
     const log = servidor.saida();
     assert.match(log, /"msg":"request completed"/, 'o log de requisições está ligado');
     assert.ok(codigo.length > 10 && sessao.length > 50 && csrf.length > 10);
-    for (const [nome, segredo] of [['appSession', sessao], ['code', codigo], ['csrf', csrf], ['authorization', 'segredo-do-cabecalho'], ['segredo', SEGREDO]] as const) {
+    for (const [nome, segredo] of [['appSession', sessao], ['code', codigo], ['csrf', csrf], ['authorization', 'segredo-do-cabecalho'], ['segredo', SEGREDO], ['descadastro', tokenDeSaida]] as const) {
       assert.ok(!log.includes(segredo), `${nome} apareceu no log`);
     }
+    assert.match(log, /"url":"\/avisos\/sair\/\[oculto\]"/, 'o link de descadastro aparece só mascarado');
     assert.match(log, /code=%5Boculto%5D/, 'o código do retorno do provedor aparece só mascarado');
   } finally {
     servidor.filho.kill('SIGTERM');

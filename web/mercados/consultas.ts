@@ -49,6 +49,8 @@ export interface Conta {
   readonly id: string;
   readonly name: string;
   readonly email: string | null;
+  /** Null where the e-mail is not shown either. */
+  readonly emailVerificado: boolean | null;
   readonly profiles: readonly NomePerfil[];
   readonly mercados: ReadonlyArray<{ readonly id: string; readonly nome: string }>;
 }
@@ -74,7 +76,7 @@ export async function listarProdutos(): Promise<readonly Produto[]> {
 }
 
 export async function listarContas(): Promise<readonly Conta[]> {
-  const r = await graphql<{ usuarios: Conta[] }>('query Usuarios { usuarios { id name email profiles mercados { id nome } } }');
+  const r = await graphql<{ usuarios: Conta[] }>('query Usuarios { usuarios { id name email emailVerificado profiles mercados { id nome } } }');
   return r.usuarios;
 }
 

@@ -10,6 +10,7 @@ import { ErroLogin } from '../oidc.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import { apagarVerificacao } from '../../http/verificacao.ts';
 import { esquecerSaida, marcarSaida } from '../../http/saida.ts';
+import { encerrarOutraFaceNoNavegador } from '../../http/sessoes-das-faces.ts';
 import { DURACAO_SESSAO_MS, apagarSessao, cookieDeSaida, cookieDeVerificacao, gravarSessao, lerVerificacao } from '../sessao.ts';
 import { paginaConfirmarSaida, paginaErroLogin, paginaSaiu } from '../views/paginas.ts';
 import { navegacaoPropria } from '../../http/protecoes.ts';
@@ -72,9 +73,12 @@ export function rotasLogin(app: AppTipada, ctx: ContextoCestas): void {
    */
   async function sair(req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     const idToken = req.sessao?.idToken;
-    if (req.sessao !== null) await registrarSessaoEncerrada(ctx.banco, req.sessao.sid, req.sessao.inicio + DURACAO_SESSAO_MS, ctx.relogio.agora());
+    const agora = ctx.relogio.agora();
+    if (req.sessao !== null) await registrarSessaoEncerrada(ctx.banco, req.sessao.sid, req.sessao.inicio + DURACAO_SESSAO_MS, agora);
     apagarSessao(reply, cookie);
     marcarSaida(reply, cookieDeSaida(cookie));
+    // "Sair" leaves the device: the Mercados session in this browser ends too.
+    await encerrarOutraFaceNoNavegador('cestas', { banco: ctx.banco, segredos: ctx.config, seguro: ctx.cookiesSeguros, agora }, req, reply);
     if (querJson(req)) return enviarJson(reply, null, 'Sessão encerrada');
     const depois = `${ctx.baseUrl()}/saiu`;
     const noProvedor = idToken === undefined ? null : await ctx.oidc.urlDeSaida(idToken, depois);

@@ -160,6 +160,7 @@ export const resolvers: IResolvers<unknown, Ctx> = {
   User: {
     // Deny by default: the e-mail shows only when the table says so; anyone else reads null.
     email: (u: Conta, _a: unknown, ctx: Ctx) => (podeMercados(atorDe(ctx), 'verEmail', u) ? u.email : null),
+    emailVerificado: (u: Conta, _a: unknown, ctx: Ctx) => (podeMercados(atorDe(ctx), 'verEmail', u) ? u.emailVerificado : null),
     profiles: (u: Conta, _a: unknown, ctx: Ctx) => (podeMercados(atorDe(ctx), 'verConta', u) ? u.profiles : null),
     // NOTE: also what keeps `mercados { admin { mercados … } } }` from fanning out for anyone else.
     mercados: (u: Conta, _a: unknown, ctx: Ctx) => (podeMercados(atorDe(ctx), 'verConta', u) ? ctx.carregadores.mercadosDoAdmin.load(u.id) : null),

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppTipada } from '../../http/app-tipada.ts';
 import { encerrarSessao, entrarComProvedor } from '../../domain/contas.ts';
+import { Conflito, ErroDominio, Proibido } from '../../domain/erros.ts';
 import { PROFILES, acoesDaConta } from '../../domain/politica-mercados.ts';
 import { csrfDaRequisicao } from '../acesso.ts';
 import { responderShell } from '../cliente.ts';
@@ -14,6 +15,7 @@ import { SemCorpo } from '../../http/esquemas.ts';
 import { Erro, pagina, redirecionamento } from '../esquemas.ts';
 import { apagarVerificacao, gravarVerificacao } from '../../http/verificacao.ts';
 import { esquecerSaida, marcarSaida, saiuAntes } from '../../http/saida.ts';
+import { encerrarOutraFaceNoNavegador } from '../../http/sessoes-das-faces.ts';
 import { apagarCookieSessao, cookieDeSaida, cookieDeVerificacao, gravarCookieSessao, lerVerificacao } from '../sessao.ts';
 
 /** Login attempts at /auth/<name> per client address (spec, section 8). */
@@ -22,6 +24,16 @@ const MENSAGEM_LIMITE_LOGIN = 'Muitas tentativas de login. Tente novamente em 15
 const DESTINO_FALHA_LOGIN = '/login?error=auth_failed';
 
 const publico = { guarda: 'publico' as const };
+
+/** Where a client address's login attempts are counted. */
+const chaveDoLimite = (ip: string): string => `mercados-login:${ip}`;
+
+/** Where a refused login sends the person: the client's /login explains each reason. */
+function destinoDaRecusa(e: unknown): string {
+  if (e instanceof Proibido) return '/login?error=outra_conta';
+  if (e instanceof Conflito) return '/login?error=email_em_uso';
+  return DESTINO_FALHA_LOGIN;
+}
 
 const Status = Type.Object({
   authenticated: Type.Boolean(),
@@ -57,7 +69,7 @@ export function rotasAutenticacao(app: AppTipada, ctx: ContextoMercados): void {
     async (req, reply) => {
       const { error } = req.query;
       // The browser client explains the failure and offers to try again.
-      if (error === 'auth_failed') return responderShell(reply, ctx.cliente);
+      if (error === 'auth_failed' || error === 'outra_conta' || error === 'email_em_uso') return responderShell(reply, ctx.cliente);
       if (req.conta !== null) return reply.redirect('/dashboard', 302);
       return reply.redirect(ctx.caminhoAuth, 302);
     },
@@ -65,7 +77,7 @@ export function rotasAutenticacao(app: AppTipada, ctx: ContextoMercados): void {
 
   app.get(ctx.caminhoAuth, { config: publico, schema: { response: { ...redirecionamento, 429: { description: 'Tentativas demais', content: { 'application/json': { schema: Erro }, 'text/html': { schema: pagina[200].content['text/html'].schema } } } } } }, async (req, reply) => {
     const agora = ctx.relogio.agora();
-    const t = await ctx.limitador.contar(`mercados-login:${req.ip}`, LIMITE_LOGIN.tentativas, LIMITE_LOGIN.janelaMs, agora);
+    const t = await ctx.limitador.contar(chaveDoLimite(req.ip), LIMITE_LOGIN.tentativas, LIMITE_LOGIN.janelaMs, agora);
     if (!t.permitido) {
       reply.header('retry-after', Math.max(1, Math.ceil((t.fimDaJanela - agora.getTime()) / 1000))).code(429);
       // A person in a browser reads a page; a client that asked for JSON gets the spec's object.
@@ -104,12 +116,16 @@ export function rotasAutenticacao(app: AppTipada, ctx: ContextoMercados): void {
       });
       gravarCookieSessao(reply, login.sessao, cookie);
       esquecerSaida(req, reply, saida);
+      // A login that completed is a person, not a guess: the address's count starts again, so a
+      // pickup point's computer or a carrier's NAT is not locked by the people who do sign in.
+      await ctx.limitador.zerar(chaveDoLimite(req.ip));
       req.log.info({ userId: login.conta.id, criada: login.criada }, 'login concluído');
       return reply.redirect('/dashboard', 302);
     } catch (e) {
       if (e instanceof ErroLogin) req.log.warn({ err: e.cause ?? e }, `login recusado: ${e.message}`);
+      else if (e instanceof ErroDominio) req.log.warn({ codigo: e.codigo }, 'login recusado');
       else req.log.error({ err: e }, 'login recusado: erro inesperado');
-      return reply.redirect(DESTINO_FALHA_LOGIN, 302);
+      return reply.redirect(destinoDaRecusa(e), 302);
     }
   });
 
@@ -120,13 +136,13 @@ export function rotasAutenticacao(app: AppTipada, ctx: ContextoMercados): void {
    * to authenticate the person again instead of logging them straight back in.
    */
   async function sair(req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-    if (req.tokenSessao !== null) {
-      try {
-        await encerrarSessao(ctx.banco, req.tokenSessao);
-      } catch (e) {
-        req.log.error({ err: e }, 'falha ao encerrar a sessão');
-        return reply.code(500).send({ error: 'Não foi possível encerrar a sessão. Tente novamente.' });
-      }
+    try {
+      if (req.tokenSessao !== null) await encerrarSessao(ctx.banco, req.tokenSessao);
+      // "Sair" leaves the device: the Cestas session in this browser ends too.
+      await encerrarOutraFaceNoNavegador('mercados', { banco: ctx.banco, segredos: ctx.config, seguro: ctx.cookiesSeguros, agora: ctx.relogio.agora() }, req, reply);
+    } catch (e) {
+      req.log.error({ err: e }, 'falha ao encerrar a sessão');
+      return reply.code(500).send({ error: 'Não foi possível encerrar a sessão. Tente novamente.' });
     }
     apagarCookieSessao(reply, cookie);
     marcarSaida(reply, saida);

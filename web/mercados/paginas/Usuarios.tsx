@@ -49,7 +49,13 @@ function CartaoConta({ conta, eu }: { readonly conta: Conta; readonly eu: boolea
           <legend>
             <strong>{conta.name}</strong>
             {eu ? ' (você)' : ''}
-            {conta.email === null ? null : <span className="suave"> · {conta.email}</span>}
+            {conta.email === null ? null : (
+              <span className="suave">
+                {' '}
+                · {conta.email}
+                {conta.emailVerificado === false ? ' (e-mail não confirmado pelo provedor)' : ''}
+              </span>
+            )}
           </legend>
           {conta.mercados.length === 0 ? null : (
             <p className="suave pequeno">

@@ -1,6 +1,6 @@
 -- oferta-final: POST /ofertasave (JSON), primeira oferta final da fornecedora: 3 produtos
 -- consultas: 12
-select "id", "nome", "perfil", "ativo", "loginSub", "sessoesDesde", exists (select "sid" from "sessaoencerrada" where "sid" = $1) as "encerrada", exists (select "assinatura"."id" from "assinatura" where "assinatura"."usuarioid" = "usuario"."id" and "assinatura"."ativa" = true) as "assinante" from "usuario" where "emailChave" = $2;
+select "id", "nome", "perfil", "ativo", "sessoesDesde", exists (select "sid" from "sessaoencerrada" where "sid" = $1) as "encerrada", exists (select "identidade"."id" from "identidade" where "identidade"."usuarioid" = "usuario"."id" and "identidade"."emissor" = $2 and "identidade"."sub" <> $3) as "outroLogin", exists (select "assinatura"."id" from "assinatura" where "assinatura"."usuarioid" = "usuario"."id" and "assinatura"."ativa" = true) as "assinante" from "usuario" where "emailChave" = $4;
 begin;
 select "id", "unidade" from "produto" where "id" in ($1, $2, $3) and "ativo" = $4;
 select "id", "nome", "ativo", "fechadoEm", "dataOfertaInicio", "dataOfertaFim", "dataPedidoInicio", "dataPedidoFim", "dataRetiradaInicio", "dataRetiradaFim" from "ciclo" where "id" = $1 for update;

@@ -1,6 +1,6 @@
 -- pedido-salvar-de-novo: POST /pedidoconsumidores (JSON), o mesmo pedido salvo de novo
 -- consultas: 12
-select "id", "nome", "perfil", "ativo", "loginSub", "sessoesDesde", exists (select "sid" from "sessaoencerrada" where "sid" = $1) as "encerrada", exists (select "assinatura"."id" from "assinatura" where "assinatura"."usuarioid" = "usuario"."id" and "assinatura"."ativa" = true) as "assinante" from "usuario" where "emailChave" = $2;
+select "id", "nome", "perfil", "ativo", "sessoesDesde", exists (select "sid" from "sessaoencerrada" where "sid" = $1) as "encerrada", exists (select "identidade"."id" from "identidade" where "identidade"."usuarioid" = "usuario"."id" and "identidade"."emissor" = $2 and "identidade"."sub" <> $3) as "outroLogin", exists (select "assinatura"."id" from "assinatura" where "assinatura"."usuarioid" = "usuario"."id" and "assinatura"."ativa" = true) as "assinante" from "usuario" where "emailChave" = $4;
 begin;
 select "id", "nome", "ativo", "fechadoEm", "dataOfertaInicio", "dataOfertaFim", "dataPedidoInicio", "dataPedidoFim", "dataRetiradaInicio", "dataRetiradaFim" from "ciclo" where "id" = $1 for key share;
 select "pe"."id", "pe"."nome", "cp"."id" as "linha", "cp"."dataRetirada", "cp"."horaInicio", "cp"."horaFim", exists (select "todos"."id" from "ciclopontoentrega" as "todos" where "todos"."cicloid" = $1) as "cicloTemPontos" from "pontoentrega" as "pe" left join "ciclopontoentrega" as "cp" on "cp"."pontoEntregaId" = "pe"."id" and "cp"."cicloid" = $2 where "pe"."id" = $3 and "pe"."ativo" = $4;

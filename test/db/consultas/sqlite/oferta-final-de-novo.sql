@@ -1,6 +1,6 @@
 -- oferta-final-de-novo: POST /ofertasave (JSON), a mesma oferta final salva de novo
 -- consultas: 12
-select "id", "nome", "perfil", "ativo", "loginSub", "sessoesDesde", exists (select "sid" from "sessaoencerrada" where "sid" = ?) as "encerrada", exists (select "assinatura"."id" from "assinatura" where "assinatura"."usuarioid" = "usuario"."id" and "assinatura"."ativa" = true) as "assinante" from "usuario" where "emailChave" = ?;
+select "id", "nome", "perfil", "ativo", "sessoesDesde", exists (select "sid" from "sessaoencerrada" where "sid" = ?) as "encerrada", exists (select "identidade"."id" from "identidade" where "identidade"."usuarioid" = "usuario"."id" and "identidade"."emissor" = ? and "identidade"."sub" <> ?) as "outroLogin", exists (select "assinatura"."id" from "assinatura" where "assinatura"."usuarioid" = "usuario"."id" and "assinatura"."ativa" = true) as "assinante" from "usuario" where "emailChave" = ?;
 begin immediate;
 select "id", "unidade" from "produto" where "id" in (?, ?, ?) and "ativo" = ?;
 select "id", "nome", "ativo", "fechadoEm", "dataOfertaInicio", "dataOfertaFim", "dataPedidoInicio", "dataPedidoFim", "dataRetiradaInicio", "dataRetiradaFim" from "ciclo" where "id" = ?;

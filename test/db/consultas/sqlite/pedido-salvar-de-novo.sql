@@ -1,6 +1,6 @@
 -- pedido-salvar-de-novo: POST /pedidoconsumidores (JSON), o mesmo pedido salvo de novo
 -- consultas: 12
-select "id", "nome", "perfil", "ativo", "loginSub", "sessoesDesde", exists (select "sid" from "sessaoencerrada" where "sid" = ?) as "encerrada", exists (select "assinatura"."id" from "assinatura" where "assinatura"."usuarioid" = "usuario"."id" and "assinatura"."ativa" = true) as "assinante" from "usuario" where "emailChave" = ?;
+select "id", "nome", "perfil", "ativo", "sessoesDesde", exists (select "sid" from "sessaoencerrada" where "sid" = ?) as "encerrada", exists (select "identidade"."id" from "identidade" where "identidade"."usuarioid" = "usuario"."id" and "identidade"."emissor" = ? and "identidade"."sub" <> ?) as "outroLogin", exists (select "assinatura"."id" from "assinatura" where "assinatura"."usuarioid" = "usuario"."id" and "assinatura"."ativa" = true) as "assinante" from "usuario" where "emailChave" = ?;
 begin immediate;
 select "id", "nome", "ativo", "fechadoEm", "dataOfertaInicio", "dataOfertaFim", "dataPedidoInicio", "dataPedidoFim", "dataRetiradaInicio", "dataRetiradaFim" from "ciclo" where "id" = ?;
 select "pe"."id", "pe"."nome", "cp"."id" as "linha", "cp"."dataRetirada", "cp"."horaInicio", "cp"."horaFim", exists (select "todos"."id" from "ciclopontoentrega" as "todos" where "todos"."cicloid" = ?) as "cicloTemPontos" from "pontoentrega" as "pe" left join "ciclopontoentrega" as "cp" on "cp"."pontoEntregaId" = "pe"."id" and "cp"."cicloid" = ? where "pe"."id" = ? and "pe"."ativo" = ?;
