@@ -16,6 +16,7 @@ import { mercadosNosCiclos } from './20261126_1200_mercados_nos_ciclos.ts';
 import { umaConta } from './20261126_1300_uma_conta.ts';
 import { pix } from './20261126_1400_pix.ts';
 import { assinaturas } from './20261127_1000_assinaturas.ts';
+import { transacaoDoBanco } from './20261128_1100_transacao_do_banco.ts';
 
 /** Every migration, in order. Never edit one after it has landed: add a new one. */
 const MIGRACOES: Record<string, FabricaMigracao> = {
@@ -35,6 +36,7 @@ const MIGRACOES: Record<string, FabricaMigracao> = {
   '20261126_1300_uma_conta': umaConta,
   '20261126_1400_pix': pix,
   '20261127_1000_assinaturas': assinaturas,
+  '20261128_1100_transacao_do_banco': transacaoDoBanco,
 };
 
 /** The names of every migration, in order: a database is up to date when it has applied them all. */
