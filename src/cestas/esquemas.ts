@@ -283,7 +283,7 @@ export const CobrancaJson = Type.Object({
 export const ListaDeCobrancas = Type.Object({ itens: Type.Array(CobrancaJson), total: Reais, pixConfigurado: Type.Boolean() });
 
 const LinhaDoExtratoJson = Type.Object({
-  id: Id, idBanco: Type.String({ description: 'O identificador da transação no banco (FITID) ou o hash da linha do CSV' }), data: Data, valor: Reais,
+  id: Id, idBanco: Type.String({ description: 'O identificador da linha: ofx:<banco>:<conta>:<FITID>, ou csv:<data>:<centavos>:<n> para um CSV' }), data: Data, valor: Reais,
   descricao: Type.String(), pagador: Nulo(Type.String()), txid: Nulo(Type.String()), arquivo: Type.String(),
   estado: Type.String({ description: 'pendente, conciliada ou descartada' }), proposta: Nulo(Type.String({ description: 'txid, nome ou ambigua' })),
   usuario: Nulo(Type.Object({ id: Id, nome: Type.String() })), candidatos: Type.Array(Type.Object({ id: Id, nome: Type.String() })),
@@ -293,7 +293,7 @@ const LinhaDoExtratoJson = Type.Object({
 export const PaginaExtratos = Type.Object({
   pendentes: Type.Array(LinhaDoExtratoJson), resolvidas: Type.Array(LinhaDoExtratoJson),
   pessoas: Type.Array(Type.Object({ id: Id, nome: Type.String() })),
-  mapeamentos: Type.Array(Type.Object({ id: Id, nome: Type.String(), separador: Type.String(), colunaData: Type.String(), colunaValor: Type.String(), colunaDescricao: Type.String(), colunaPagador: Nulo(Type.String()) })),
+  mapeamentos: Type.Array(Type.Object({ id: Id, nome: Type.String(), separador: Type.String(), colunaData: Type.String(), colunaValor: Type.String(), colunaDescricao: Type.String(), colunaPagador: Nulo(Type.String()), colunaDocumento: Nulo(Type.String()) })),
 });
 
 export const ResumoDaImportacao = Type.Object({
@@ -309,6 +309,7 @@ export const CorpoImportacao = Type.Unsafe<Record<string, unknown> | null>({
     arquivo: { description: 'O arquivo OFX ou CSV (até 2 MiB; UTF-8 ou ISO-8859-1)' }, mapeamentoId: NoFio.inteiro('Um mapeamento de colunas salvo'),
     separador: NoFio.texto('; , ou tab'), colunaData: NoFio.texto('A coluna da data'), colunaValor: NoFio.texto('A coluna do valor'),
     colunaDescricao: NoFio.texto('A coluna da descrição'), colunaPagador: NoFio.texto('A coluna do pagador (opcional)'),
+    colunaDocumento: NoFio.texto('A coluna do número do documento do banco (opcional): distingue créditos iguais no mesmo dia e reconhece o lançamento já importado por OFX'),
     salvarMapeamento: NoFio.booleano('Guardar o mapeamento'), nomeMapeamento: NoFio.texto('O nome do mapeamento a guardar'),
   },
 });

@@ -4,12 +4,11 @@
  * bank's transaction id. The whole file is read before anything is written, so a malformed line
  * refuses the file (400, naming the line) and nothing is half-imported.
  */
-import { createHash } from 'node:crypto';
 import { parse as lerCsvBruto } from 'csv-parse/sync';
-import { parseSync as lerOfxBruto } from 'ofx-js';
 import { lerDecimalDigitado } from '../decimal.ts';
 import { Invalido } from '../domain/erros.ts';
 import { SEPARADORES, palavrasDoNome, type Decisao, type LinhaDoExtrato, type MapeamentoCsv } from '../domain/extratos.ts';
+import { filhoOfx, filhosOfx, lerDocumentoOfx, OfxMalformado, valorOfx, type DocumentoOfx } from './ofx.ts';
 import { Campos, MAIOR_ID, comoEntrada, type Entrada } from '../http/campos.ts';
 import { ErroHttp } from '../http/erros.ts';
 
@@ -82,42 +81,44 @@ export function lerDataDoExtrato(bruta: string): string | null {
   return null;
 }
 
-const texto = (v: unknown): string => (typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : '');
-const emLista = (v: unknown): unknown[] => (v === undefined || v === null ? [] : Array.isArray(v) ? v : [v]);
-
-/** An OFX statement's transactions (bank or credit card), by the library `ofx-js`. */
+/**
+ * An OFX statement's transactions (bank or credit card), read by the linear reader in `ofx.ts`.
+ * Each keeps what the bank gives to tell it apart: the account and FITID, and the document
+ * numbers (CHECKNUM, REFNUM) that the same bank's CSV export may show.
+ */
 export function lerOfx(conteudo: string): LinhaDoExtrato[] {
-  let ofx: Record<string, unknown>;
+  let documento: DocumentoOfx;
   try {
-    ofx = lerOfxBruto(conteudo).OFX as Record<string, unknown>;
-  } catch {
-    recusar('O arquivo OFX está malformado e não pôde ser lido: exporte o extrato de novo do banco');
+    documento = lerDocumentoOfx(conteudo);
+  } catch (e) {
+    if (!(e instanceof OfxMalformado)) throw e;
+    recusar(`O arquivo OFX está malformado e não pôde ser lido (${e.message}): exporte o extrato de novo do banco`);
   }
+  const { raiz } = documento;
   const respostas = [
-    ...emLista((ofx.BANKMSGSRSV1 as Record<string, unknown> | undefined)?.STMTTRNRS),
-    ...emLista((ofx.CREDITCARDMSGSRSV1 as Record<string, unknown> | undefined)?.CCSTMTTRNRS),
+    ...filhosOfx(filhoOfx(raiz, 'BANKMSGSRSV1'), 'STMTTRNRS').map((r) => filhoOfx(r, 'STMTRS')),
+    ...filhosOfx(filhoOfx(raiz, 'CREDITCARDMSGSRSV1'), 'CCSTMTTRNRS').map((r) => filhoOfx(r, 'CCSTMTRS')),
   ];
   const linhas: LinhaDoExtrato[] = [];
-  for (const r of respostas) {
-    const extrato = ((r as Record<string, unknown>).STMTRS ?? (r as Record<string, unknown>).CCSTMTRS) as Record<string, unknown> | undefined;
-    const conta = (extrato?.BANKACCTFROM ?? extrato?.CCACCTFROM) as Record<string, unknown> | undefined;
-    const prefixo = `ofx:${texto(conta?.BANKID)}:${texto(conta?.ACCTID)}`;
-    const transacoes = emLista((extrato?.BANKTRANLIST as Record<string, unknown> | undefined)?.STMTTRN);
-    for (const t of transacoes) {
+  for (const extrato of respostas) {
+    const contaOfx = filhoOfx(extrato, 'BANKACCTFROM') ?? filhoOfx(extrato, 'CCACCTFROM');
+    const conta = `${valorOfx(contaOfx, 'BANKID')}:${valorOfx(contaOfx, 'ACCTID')}`;
+    for (const x of filhosOfx(filhoOfx(extrato, 'BANKTRANLIST'), 'STMTTRN')) {
       const n = linhas.length + 1;
-      const x = t as Record<string, unknown>;
-      const data = lerDataDoExtrato(texto(x.DTPOSTED));
-      const valor = lerValorDoExtrato(texto(x.TRNAMT));
-      const fitid = texto(x.FITID);
-      if (data === null) recusar(`Transação ${n}: data "${texto(x.DTPOSTED)}" ilegível (DTPOSTED)`);
-      if (valor === null) recusar(`Transação ${n}: valor "${texto(x.TRNAMT)}" ilegível (TRNAMT)`);
+      if (n > MAXIMO_DE_LINHAS) recusar(`O extrato tem mais de ${MAXIMO_DE_LINHAS} transações: exporte um período menor`);
+      const data = lerDataDoExtrato(valorOfx(x, 'DTPOSTED'));
+      const valor = lerValorDoExtrato(valorOfx(x, 'TRNAMT'));
+      const fitid = valorOfx(x, 'FITID');
+      if (data === null) recusar(`Transação ${n}: data "${valorOfx(x, 'DTPOSTED').slice(0, 40)}" ilegível (DTPOSTED)`);
+      if (valor === null) recusar(`Transação ${n}: valor "${valorOfx(x, 'TRNAMT').slice(0, 40)}" ilegível (TRNAMT)`);
       if (fitid === '' || fitid.length > 255) recusar(`Transação ${n}: sem identificador do banco (FITID)`);
-      const descricao = [texto(x.NAME), texto(x.MEMO)].filter((s) => s !== '').join(' · ') || texto(x.TRNTYPE);
-      linhas.push({ idBanco: `${prefixo}:${fitid}`, data, valorCentavos: valor, descricao: descricao.slice(0, 500), pagador: texto(x.NAME) === '' ? null : texto(x.NAME).slice(0, 200) });
+      const nome = valorOfx(x, 'NAME');
+      const descricao = [nome, valorOfx(x, 'MEMO')].filter((s) => s !== '').join(' · ') || valorOfx(x, 'TRNTYPE');
+      const documentos = [valorOfx(x, 'CHECKNUM'), valorOfx(x, 'REFNUM')].filter((d) => d !== '' && d.length <= 255);
+      linhas.push({ data, valorCentavos: valor, descricao: descricao.slice(0, 500), pagador: nome === '' ? null : nome.slice(0, 200), conta, fitid, documentos });
     }
   }
   if (linhas.length === 0) recusar('O arquivo OFX não tem transações (STMTTRN)');
-  if (linhas.length > MAXIMO_DE_LINHAS) recusar(`O extrato tem mais de ${MAXIMO_DE_LINHAS} transações: exporte um período menor`);
   return linhas;
 }
 
@@ -125,9 +126,9 @@ const DELIMITADORES: Readonly<Record<MapeamentoCsv['separador'], string>> = { ';
 
 /**
  * A CSV export read with a column mapping: the columns are found by their header, without
- * regard to case or accents. A bank's CSV has no transaction id, so each line's is a hash of its
- * date, amount and description, and of how many identical lines came before it in the file
- * (two equal payments on one day stay two).
+ * regard to case or accents. A bank's CSV has no FITID; the mapping may name the column with the
+ * bank's document number, which tells apart two credits of the same amount on the same day (and
+ * matches the CHECKNUM, REFNUM or FITID of the same bank's OFX). The description never counts.
  */
 export function lerCsv(conteudo: string, m: MapeamentoCsv): LinhaDoExtrato[] {
   let linhas: string[][];
@@ -149,8 +150,8 @@ export function lerCsv(conteudo: string, m: MapeamentoCsv): LinhaDoExtrato[] {
   const iValor = coluna('valor', m.colunaValor) ?? 0;
   const iDescricao = coluna('descrição', m.colunaDescricao) ?? 0;
   const iPagador = coluna('pagador', m.colunaPagador);
+  const iDocumento = coluna('documento', m.colunaDocumento);
   if (corpo.length > MAXIMO_DE_LINHAS) recusar(`O extrato tem mais de ${MAXIMO_DE_LINHAS} linhas: exporte um período menor`);
-  const vistas = new Map<string, number>();
   const saida: LinhaDoExtrato[] = [];
   corpo.forEach((celulas, i) => {
     const n = i + 2;
@@ -162,12 +163,10 @@ export function lerCsv(conteudo: string, m: MapeamentoCsv): LinhaDoExtrato[] {
     if (data === null) recusar(`Linha ${n}: data "${celulas[iData] ?? ''}" ilegível (use dd/mm/aaaa)`);
     if (valor === null) recusar(`Linha ${n}: valor "${valorBruto}" ilegível (use 1.234,56 ou 1234.56)`);
     const descricao = (celulas[iDescricao] ?? '').slice(0, 500);
-    const chave = `${data}|${valor}|${descricao}`;
-    const ocorrencia = (vistas.get(chave) ?? 0) + 1;
-    vistas.set(chave, ocorrencia);
-    const hash = createHash('sha256').update(`${chave}|${ocorrencia}`).digest('hex').slice(0, 40);
     const pagador = iPagador === null ? '' : (celulas[iPagador] ?? '').trim();
-    saida.push({ idBanco: `csv:${hash}`, data, valorCentavos: valor, descricao, pagador: pagador === '' ? null : pagador.slice(0, 200) });
+    const documento = iDocumento === null ? '' : (celulas[iDocumento] ?? '').trim();
+    if (documento.length > 255) recusar(`Linha ${n}: o número do documento tem mais de 255 caracteres`);
+    saida.push({ data, valorCentavos: valor, descricao, pagador: pagador === '' ? null : pagador.slice(0, 200), conta: null, fitid: null, documentos: documento === '' ? [] : [documento] });
   });
   if (saida.length === 0) recusar('O CSV não tem nenhuma linha com valor');
   return saida;
@@ -200,13 +199,14 @@ export function lerPedidoDeImportacao(corpo: Entrada): PedidoDeImportacao {
   const colunaValor = c.texto('colunaValor', { max: 100 });
   const colunaDescricao = c.texto('colunaDescricao', { max: 100 });
   const colunaPagador = c.texto('colunaPagador', { max: 100 });
+  const colunaDocumento = c.texto('colunaDocumento', { max: 100 });
   const separador = c.umDe('separador', SEPARADORES) ?? ';';
   const salvar = c.booleano('salvarMapeamento');
   const algumaColuna = [colunaData, colunaValor, colunaDescricao].some((x) => x !== null && x !== '');
   if (algumaColuna) for (const [nome, v] of [['colunaData', colunaData], ['colunaValor', colunaValor], ['colunaDescricao', colunaDescricao]] as const) if (v === null || v === '') c.erro(nome, 'Diga o nome desta coluna no cabeçalho do CSV');
   const nome = salvar ? c.texto('nomeMapeamento', { obrigatorio: true, max: 100 }) : (c.texto('nomeMapeamento', { max: 100 }) ?? '');
   c.concluir();
-  const mapeamento = algumaColuna ? { nome: nome === '' ? 'Sem nome' : nome, separador, colunaData: colunaData ?? '', colunaValor: colunaValor ?? '', colunaDescricao: colunaDescricao ?? '', colunaPagador } : null;
+  const mapeamento = algumaColuna ? { nome: nome === '' ? 'Sem nome' : nome, separador, colunaData: colunaData ?? '', colunaValor: colunaValor ?? '', colunaDescricao: colunaDescricao ?? '', colunaPagador, colunaDocumento } : null;
   return { mapeamentoId, mapeamento, salvar: salvar && mapeamento !== null };
 }
 

@@ -23,7 +23,7 @@ export const TABELAS_EXPORTADAS = [
   'oferta', 'ofertaproduto', 'composicao', 'composicaoproduto', 'lote', 'loteproduto',
   // A subscription before the order lines that name it; its cycles after the orders they name.
   'assinatura', 'assinaturapausa', 'pedido', 'pedidoproduto', 'assinaturaciclo',
-  'movimentacao', 'auditoria', 'mensagem', 'mapeamentoextrato', 'extratolinha',
+  'movimentacao', 'auditoria', 'mensagem', 'mapeamentoextrato', 'extratolinha', 'extratochave',
 ] as const;
 
 export interface Exportacao {

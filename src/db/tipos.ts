@@ -125,7 +125,11 @@ export interface MensagemTabela extends Datas {
 /** A credit of an imported bank statement (migration 20261126_1400). */
 export interface ExtratoLinhaTabela extends Datas {
   id: Id;
-  /** The bank's transaction id: `ofx:<conta>:<FITID>` or `csv:<hash>`; unique. */
+  /**
+   * The line's id, unique: `ofx:<conta>:<FITID>`, or for a CSV `csv:<data>:<centavos>:<n>`
+   * (before migration 20261128_1100, `csv:<hash>`). What identifies the bank transaction across
+   * formats is its keys in `extratochave`.
+   */
   idBanco: string;
   data: string;
   valorCentavos: number;
@@ -149,7 +153,18 @@ export interface ExtratoLinhaTabela extends Datas {
   importadoPor: number | null;
 }
 
-/** A saved CSV column mapping (migration 20261126_1400). */
+/**
+ * A key that identifies a stored statement line's bank transaction (migration 20261128_1100):
+ * `ofx:<conta>:<FITID>`, `doc:<data>:<centavos>:<número>` or `seq:<data>:<centavos>:<n>`
+ * (src/domain/transacoes-do-banco.ts). Unique: one transaction, one line.
+ */
+export interface ExtratoChaveTabela extends Datas {
+  id: Id;
+  chave: string;
+  extratolinhaid: number;
+}
+
+/** A saved CSV column mapping (migration 20261126_1400; `colunaDocumento` since 20261128_1100). */
 export interface MapeamentoExtratoTabela extends Datas {
   id: Id;
   nome: string;
@@ -159,6 +174,7 @@ export interface MapeamentoExtratoTabela extends Datas {
   colunaValor: string;
   colunaDescricao: string;
   colunaPagador: string | null;
+  colunaDocumento: string | null;
 }
 
 export interface CicloPontoEntregaTabela extends Datas {
@@ -445,6 +461,7 @@ export interface DB {
   ciclopontoentrega: CicloPontoEntregaTabela;
   mensagem: MensagemTabela;
   extratolinha: ExtratoLinhaTabela;
+  extratochave: ExtratoChaveTabela;
   mapeamentoextrato: MapeamentoExtratoTabela;
   ciclocesta: CicloCestaTabela;
   cicloproduto: CicloProdutoTabela;

@@ -1,9 +1,10 @@
 /**
  * Bank statements settle the balances. The edge reads an OFX or CSV file into typed lines
- * (`LinhaDoExtrato`); here each credit is kept once (the bank's transaction id is unique), a
- * person is proposed for it (by the txid in its text, else by the exact amount due and the
- * payer's name), and the coordinator confirms, changes or rejects each proposal. A confirmed
- * line becomes a "Pagamento recebido" movement whose idempotency key is the same transaction id.
+ * (`LinhaDoExtrato`); here each bank transaction is kept once, whatever the format and the
+ * description it came with (`planejarImportacao`: the identity rule), a person is proposed for it
+ * (by the txid in its text, else by the exact amount due and the payer's name), and the
+ * coordinator confirms, changes or rejects each proposal. A confirmed line becomes a "Pagamento
+ * recebido" movement whose idempotency key is the line's id, so it settles once.
  */
 import { sql } from 'kysely';
 import { ehPostgres, emTransacao, type Banco, type Db } from '../db/banco.ts';
@@ -14,22 +15,27 @@ import { Conflito, Invalido, NaoEncontrado, recusarInvalidos } from './erros.ts'
 import { devidosPorPessoa, txidNoTexto } from './pix.ts';
 import type { Taxa } from './pedidos.ts';
 import { chaveDeNome, conferirTexto } from './textos.ts';
+import { chavesProcuradas, planejarImportacao, type LinhaGuardada } from './transacoes-do-banco.ts';
 
 /** A statement line as the edge reads it; a credit has a positive amount, a debit a negative one. */
 export interface LinhaDoExtrato {
-  /** The bank's transaction id: `ofx:<conta>:<FITID>`, or `csv:<hash>`. */
-  readonly idBanco: string;
   readonly data: string;
   readonly valorCentavos: number;
   readonly descricao: string;
   /** The payer's name, where the statement has a column for it. */
   readonly pagador: string | null;
+  /** The OFX account (`<BANKID>:<ACCTID>`); null in a CSV, which does not name it. */
+  readonly conta: string | null;
+  /** The OFX transaction id; null in a CSV. */
+  readonly fitid: string | null;
+  /** The bank's document numbers for it, as written: OFX CHECKNUM and REFNUM, a CSV's document column. */
+  readonly documentos: readonly string[];
 }
 
 export interface ResumoDaImportacao {
   readonly creditos: number;
   readonly novas: number;
-  /** Credits already imported before (same transaction id): nothing was written for them. */
+  /** Credits already imported before (the same bank transaction, in any format): nothing new was written for them. */
   readonly repetidas: number;
   /** Debits and zero lines: a statement's payments out are not matched. */
   readonly ignoradas: number;
@@ -84,10 +90,39 @@ async function pessoasParaConferir(db: Db): Promise<Map<number, Pessoa>> {
   return new Map(linhas.map((u) => [u.id, { id: u.id, nomes: [u.nome, u.nomeoficial ?? ''].map(palavrasDoNome).filter((n) => n.trim() !== '') }]));
 }
 
+/** Rows per statement when reading or writing many keys: far below both databases' parameter limits. */
+const LOTE = 500;
+
+function emLotes<T>(itens: readonly T[], tamanho = LOTE): T[][] {
+  const lotes: T[][] = [];
+  for (let i = 0; i < itens.length; i += tamanho) lotes.push(itens.slice(i, i + tamanho));
+  return lotes;
+}
+
+/** The stored lines an import must know: those of the credits' days and those holding one of their keys. */
+async function linhasGuardadas(trx: Db, creditos: readonly LinhaDoExtrato[]): Promise<LinhaGuardada[]> {
+  const base = () => trx.selectFrom('extratolinha as e').innerJoin('extratochave as k', 'k.extratolinhaid', 'e.id').select(['e.id', 'e.data', 'e.valorCentavos', 'k.chave']);
+  const dias = [...new Set(creditos.map((l) => l.data))];
+  const chaves = chavesProcuradas(creditos);
+  const lidas = [
+    ...(await Promise.all(emLotes(dias).map((lote) => base().where('e.data', 'in', lote).execute()))).flat(),
+    ...(await Promise.all(emLotes(chaves).map((lote) => base().where('e.id', 'in', trx.selectFrom('extratochave').select('extratolinhaid').where('chave', 'in', lote)).execute()))).flat(),
+  ];
+  const porId = new Map<number, { id: number; data: string; valorCentavos: number; chaves: Set<string> }>();
+  for (const r of lidas) {
+    const l = porId.get(r.id) ?? { id: r.id, data: r.data, valorCentavos: r.valorCentavos, chaves: new Set<string>() };
+    l.chaves.add(r.chave);
+    porId.set(r.id, l);
+  }
+  return [...porId.values()].sort((a, b) => a.id - b.id).map((l) => ({ ...l, chaves: [...l.chaves] }));
+}
+
 /**
- * Imports a statement's credits in one transaction: each new credit is kept with a proposed
- * person; a credit imported before is left as it was. A file the edge could not read never gets
- * here, so a malformed statement writes nothing.
+ * Imports a statement's credits in one transaction: each new bank transaction is kept with a
+ * proposed person; one imported before, from any statement in any format, is left as it was
+ * (`planejarImportacao` says which is which). A file the edge could not read never gets here, so
+ * a malformed statement writes nothing. Two imports at once: every key is unique, so the later
+ * one fails on the first key the other wrote, and runs once more over what it committed.
  */
 export async function importarExtrato(
   banco: Banco,
@@ -97,35 +132,64 @@ export async function importarExtrato(
 ): Promise<ResumoDaImportacao> {
   const creditos = extrato.linhas.filter((l) => l.valorCentavos > 0);
   if (creditos.length === 0) throw new Invalido('EXTRATO_SEM_CREDITOS', 'O extrato não tem nenhum crédito (entrada de dinheiro) para conciliar');
+  for (let tentativa = 1; ; tentativa++) {
+    try {
+      return await importarUmaVez(banco, ator, extrato.arquivo, extrato.linhas.length, creditos, opcoes);
+    } catch (e) {
+      if (!violouUnicidade(e)) throw e;
+      if (tentativa >= 2) throw new Conflito('EXTRATO_CONCORRENTE', 'Outro extrato com as mesmas transações foi importado ao mesmo tempo: importe este de novo (o que já entrou não se repete)');
+    }
+  }
+}
+
+async function importarUmaVez(
+  banco: Banco,
+  ator: Ator,
+  arquivo: string,
+  totalDeLinhas: number,
+  creditos: readonly LinhaDoExtrato[],
+  opcoes: { readonly agora: Date; readonly taxa: Taxa },
+): Promise<ResumoDaImportacao> {
   return emTransacao(banco, async (trx) => {
     const iso = opcoes.agora.toISOString();
-    const [pessoas, devidos] = await Promise.all([pessoasParaConferir(trx), devidosPorPessoa(trx, opcoes.taxa)]);
+    const [pessoas, devidos, guardadas] = await Promise.all([pessoasParaConferir(trx), devidosPorPessoa(trx, opcoes.taxa), linhasGuardadas(trx, creditos)]);
+    const passos = planejarImportacao(creditos, guardadas);
+    const chaves: Array<{ chave: string; extratolinhaid: number; createdAt: string; updatedAt: string }> = [];
     let novas = 0;
     let porTxid = 0;
     let porNome = 0;
     let ambiguas = 0;
-    for (const l of creditos) {
+    for (const [i, passo] of passos.entries()) {
+      const l = creditos[i];
+      // Stryker disable next-line ConditionalExpression: one step per credit
+      if (l === undefined) continue;
+      if (passo.tipo === 'repetida') {
+        for (const chave of passo.chavesNovas) chaves.push({ chave, extratolinhaid: passo.linhaId, createdAt: iso, updatedAt: iso });
+        continue;
+      }
       const p = propor(l, pessoas, devidos);
       const r = await trx
         .insertInto('extratolinha')
         .values({
-          idBanco: l.idBanco, data: l.data, valorCentavos: l.valorCentavos, descricao: l.descricao, pagador: l.pagador, txid: p.txid, arquivo: extrato.arquivo,
+          idBanco: passo.idBanco, data: l.data, valorCentavos: l.valorCentavos, descricao: l.descricao, pagador: l.pagador, txid: p.txid, arquivo,
           proposta: p.proposta, usuarioid: p.usuarioid, candidatos: p.candidatos.length === 0 ? null : JSON.stringify(p.candidatos), cicloid: p.cicloid,
           importadoPor: ator.usuarioid, createdAt: iso, updatedAt: iso,
         })
-        .onConflict((oc) => oc.column('idBanco').doNothing())
         .returning('id')
-        .executeTakeFirst();
-      if (r === undefined) continue;
+        .executeTakeFirstOrThrow();
+      for (const chave of passo.chaves) chaves.push({ chave, extratolinhaid: r.id, createdAt: iso, updatedAt: iso });
       novas++;
       if (p.proposta === 'txid') porTxid++;
       else if (p.proposta === 'nome') porNome++;
       else if (p.proposta === 'ambigua') ambiguas++;
     }
+    // NOTE: plain inserts, no ON CONFLICT: a key another import wrote meanwhile must fail this
+    // transaction (importarExtrato runs it again), never be skipped into a second credit.
+    for (const lote of emLotes(chaves, 200)) await trx.insertInto('extratochave').values(lote).execute();
     const resumo: ResumoDaImportacao = {
-      creditos: creditos.length, novas, repetidas: creditos.length - novas, ignoradas: extrato.linhas.length - creditos.length, porTxid, porNome, ambiguas,
+      creditos: creditos.length, novas, repetidas: creditos.length - novas, ignoradas: totalDeLinhas - creditos.length, porTxid, porNome, ambiguas,
     };
-    await auditar(trx, ator, opcoes.agora, { acao: 'importar extrato', entidade: 'extratolinha', entidadeId: null, depois: { arquivo: extrato.arquivo, ...resumo } });
+    await auditar(trx, ator, opcoes.agora, { acao: 'importar extrato', entidade: 'extratolinha', entidadeId: null, depois: { arquivo, ...resumo } });
     return resumo;
   });
 }
@@ -279,14 +343,16 @@ export interface MapeamentoCsv {
   readonly colunaValor: string;
   readonly colunaDescricao: string;
   readonly colunaPagador: string | null;
+  /** The column with the bank's document number, which tells apart equal credits of one day. */
+  readonly colunaDocumento: string | null;
 }
 
 export async function mapeamentosSalvos(db: Db): Promise<Array<MapeamentoCsv & { id: number }>> {
-  return db.selectFrom('mapeamentoextrato').select(['id', 'nome', 'separador', 'colunaData', 'colunaValor', 'colunaDescricao', 'colunaPagador']).orderBy('nomeChave').execute();
+  return db.selectFrom('mapeamentoextrato').select(['id', 'nome', 'separador', 'colunaData', 'colunaValor', 'colunaDescricao', 'colunaPagador', 'colunaDocumento']).orderBy('nomeChave').execute();
 }
 
 export async function mapeamentoSalvo(db: Db, id: number): Promise<MapeamentoCsv> {
-  const m = await db.selectFrom('mapeamentoextrato').select(['nome', 'separador', 'colunaData', 'colunaValor', 'colunaDescricao', 'colunaPagador']).where('id', '=', id).executeTakeFirst();
+  const m = await db.selectFrom('mapeamentoextrato').select(['nome', 'separador', 'colunaData', 'colunaValor', 'colunaDescricao', 'colunaPagador', 'colunaDocumento']).where('id', '=', id).executeTakeFirst();
   if (m === undefined) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', { mapeamentoId: 'Mapeamento de colunas inexistente' });
   return m;
 }
@@ -299,7 +365,7 @@ export async function salvarMapeamento(banco: Banco, ator: Ator, m: MapeamentoCs
     await trx
       .insertInto('mapeamentoextrato')
       .values({ ...m, nomeChave, createdAt: iso, updatedAt: iso })
-      .onConflict((oc) => oc.column('nomeChave').doUpdateSet({ nome: m.nome, separador: m.separador, colunaData: m.colunaData, colunaValor: m.colunaValor, colunaDescricao: m.colunaDescricao, colunaPagador: m.colunaPagador, updatedAt: iso }))
+      .onConflict((oc) => oc.column('nomeChave').doUpdateSet({ nome: m.nome, separador: m.separador, colunaData: m.colunaData, colunaValor: m.colunaValor, colunaDescricao: m.colunaDescricao, colunaPagador: m.colunaPagador, colunaDocumento: m.colunaDocumento, updatedAt: iso }))
       .execute();
     await auditar(trx, ator, agora, { acao: 'salvar mapeamento', entidade: 'mapeamentoextrato', entidadeId: null, depois: m });
   });

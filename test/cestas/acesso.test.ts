@@ -154,7 +154,7 @@ export const MATRIZ: Readonly<Record<string, Linha>> = {
 const TABELAS_VIGIADAS = [
   'categoria', 'cesta', 'produto', 'pontoentrega', 'usuario', 'ciclo', 'cicloentrega', 'ciclopontoentrega', 'ciclocesta', 'cicloproduto', 'auditoria',
   'oferta', 'ofertaproduto', 'composicao', 'composicaoproduto', 'pedido', 'pedidoproduto', 'movimentacao', 'mensagem',
-  'ciclomercado', 'ciclomercadoponto', 'lote', 'loteproduto', 'extratolinha', 'mapeamentoextrato',
+  'ciclomercado', 'ciclomercadoponto', 'lote', 'loteproduto', 'extratolinha', 'extratochave', 'mapeamentoextrato',
   'assinatura', 'assinaturapausa', 'assinaturaciclo',
 ] as const;
 

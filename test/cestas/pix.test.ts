@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { criarCesta, criarCiclo, criarPonto, criarUsuario, type DatasDoCiclo } from '../helpers/fabricas.ts';
 import { CaixaDeTeste } from '../helpers/correio.ts';
-import { entrarComo, type Pessoa } from '../helpers/sessoes.ts';
+import { csrfDe, entrarComo, type Pessoa } from '../helpers/sessoes.ts';
 import { iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
 
 // Closed windows (2026-03), so the admin can close each cycle today.
@@ -28,7 +28,7 @@ interface Extrato {
   resolvidas: Array<{ id: number; estado: string; movimentacaoid: number | null; motivo: string | null }>;
 }
 
-function ofx(transacoes: ReadonlyArray<{ fitid: string; data: string; valor: string; memo: string }>): string {
+function ofx(transacoes: ReadonlyArray<{ fitid: string; data: string; valor: string; memo: string; documento?: string }>): string {
   return `OFXHEADER:100
 DATA:OFXSGML
 VERSION:102
@@ -44,7 +44,7 @@ NEWFILEUID:NONE
 <BANKMSGSRSV1><STMTTRNRS><TRNUID>1<STATUS><CODE>0<SEVERITY>INFO</STATUS>
 <STMTRS><CURDEF>BRL<BANKACCTFROM><BANKID>0001<ACCTID>99887<ACCTTYPE>CHECKING</BANKACCTFROM>
 <BANKTRANLIST><DTSTART>20261101<DTEND>20261130
-${transacoes.map((t) => `<STMTTRN><TRNTYPE>${t.valor.startsWith('-') ? 'DEBIT' : 'CREDIT'}<DTPOSTED>${t.data.replaceAll('-', '')}120000[-3:BRT]<TRNAMT>${t.valor}<FITID>${t.fitid}<MEMO>${t.memo}</STMTTRN>`).join('\n')}
+${transacoes.map((t) => `<STMTTRN><TRNTYPE>${t.valor.startsWith('-') ? 'DEBIT' : 'CREDIT'}<DTPOSTED>${t.data.replaceAll('-', '')}120000[-3:BRT]<TRNAMT>${t.valor}<FITID>${t.fitid}${t.documento === undefined ? '' : `<CHECKNUM>${t.documento}`}<MEMO>${t.memo}</STMTTRN>`).join('\n')}
 </BANKTRANLIST></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>
 `;
 }
@@ -90,12 +90,12 @@ describe('Pix: cobrança, saldo que passa de um ciclo ao outro e extratos do ban
     return linhas.reduce((t, l) => t + (l.sentido === 'credito' ? l.valorCentavos : -l.valorCentavos), 0);
   }
 
-  async function importar(arquivo: string | Buffer, nome: string, campos: Record<string, string> = {}, quem: Pessoa = admin): Promise<{ status: number; corpo: { data?: Record<string, number>; error?: string; details?: Record<string, string> } }> {
+  async function importar(arquivo: string | Buffer, nome: string, campos: Record<string, string> = {}, quem: Pessoa = admin): Promise<{ status: number; corpo: { data?: Record<string, number>; message?: string; error?: string; details?: Record<string, string> } }> {
     const f = new FormData();
     for (const [k, v] of Object.entries(campos)) f.append(k, v);
     f.append('arquivo', new Blob([new Uint8Array(typeof arquivo === 'string' ? Buffer.from(arquivo, 'latin1') : arquivo)]), nome);
     const r = await fetch(`${amb.url}/extratos`, { method: 'POST', body: f, headers: { cookie: `appSession=${quem.nav.cookie(amb.url, 'appSession') ?? ''}`, accept: 'application/json' } });
-    return { status: r.status, corpo: (await r.json()) as { data?: Record<string, number>; error?: string } };
+    return { status: r.status, corpo: (await r.json()) as { data?: Record<string, number>; message?: string; error?: string } };
   }
 
   async function extrato(): Promise<Extrato> {
@@ -268,6 +268,116 @@ describe('Pix: cobrança, saldo que passa de um ciclo ao outro e extratos do ban
     assert.equal(await contar('extratolinha'), linhas, 'nenhuma linha de um arquivo recusado foi gravada');
     const decisaoRuim = await admin.nav.postJson(`${amb.url}/extratos/conciliar`, { linhas: [{ id: 'x' }] });
     assert.equal(decisaoRuim.status, 400);
+  });
+
+  test('OFX hostil (o arquivo de 62 bytes que travava o leitor, e variantes longas): 400 em português, em menos de 1 s', async () => {
+    const linhas = await contar('extratolinha');
+    for (const n of [27, 10_000, 1_000_000]) {
+      const arquivo = `OFXHEADER:100\nDATA:OFXSGML\n\n<OFX><${'A'.repeat(n)}!`;
+      if (n === 27) assert.equal(Buffer.byteLength(arquivo), 62);
+      const inicio = performance.now();
+      const r = await importar(arquivo, 'ataque.ofx');
+      const ms = performance.now() - inicio;
+      assert.equal(r.status, 400, JSON.stringify(r.corpo));
+      assert.match(`${r.corpo.error ?? ''} ${JSON.stringify(r.corpo.details ?? {})}`, /O arquivo OFX está malformado/);
+      assert.ok(ms < 1000, `${n} × A: ${ms.toFixed(0)} ms`);
+    }
+    // The server still answers at once: nothing was left running.
+    const inicio = performance.now();
+    assert.equal((await admin.nav.getJson(`${amb.url}/extratos`)).status, 200);
+    assert.ok(performance.now() - inicio < 1000);
+    assert.equal(await contar('extratolinha'), linhas);
+  });
+
+  /** The credits recorded for a person (movements of type "Pagamento recebido" from statements). */
+  async function creditosDe(usuarioid: number): Promise<number[]> {
+    return (await amb.banco.selectFrom('movimentacao').select('valorCentavos').where('usuarioid', '=', usuarioid).where('chave', 'like', 'extrato:%').orderBy('id').execute()).map((m) => m.valorCentavos);
+  }
+
+  async function linhasDe(data: string, valorCentavos: number) {
+    return amb.banco.selectFrom('extratolinha').select(['id', 'idBanco', 'estado']).where('data', '=', data).where('valorCentavos', '=', valorCentavos).orderBy('id').execute();
+  }
+
+  test('a mesma transação em OFX, depois em CSV, depois em CSV com outra coluna de descrição: um crédito só', async () => {
+    const pessoa = await criarUsuario(amb.banco, { nome: 'Renata Repetida' });
+    const csv = 'Data;Lançamento;Detalhes;Nº documento;Valor\n'
+      + '03/04/2026;Pix - Recebido;RENATA REPETIDA 123.456.789-00;123;27,30\n'
+      + '03/04/2026;Tarifa;Pacote de serviços;900;-12,00\n';
+    const arquivoOfx = ofx([{ fitid: 'R-0403-1', data: '2026-04-03', valor: '27.30', memo: 'PIX RECEBIDO RENATA', documento: '000123' }]);
+
+    const r1 = await importar(arquivoOfx, 'abril.ofx');
+    assert.equal(r1.status, 201, JSON.stringify(r1.corpo));
+    assert.deepEqual({ novas: r1.corpo.data?.novas, repetidas: r1.corpo.data?.repetidas }, { novas: 1, repetidas: 0 });
+    const r2 = await importar(csv, 'abril.csv', { colunaData: 'Data', colunaValor: 'Valor', colunaDescricao: 'Lançamento', colunaDocumento: 'Nº documento' });
+    assert.equal(r2.status, 200, JSON.stringify(r2.corpo));
+    assert.deepEqual({ novas: r2.corpo.data?.novas, repetidas: r2.corpo.data?.repetidas }, { novas: 0, repetidas: 1 });
+    assert.match(r2.corpo.message ?? '', /0 créditos novos; 1 já importado antes/);
+    const r3 = await importar(csv, 'abril-detalhado.csv', { colunaData: 'Data', colunaValor: 'Valor', colunaDescricao: 'Detalhes' });
+    assert.deepEqual({ status: r3.status, novas: r3.corpo.data?.novas, repetidas: r3.corpo.data?.repetidas }, { status: 200, novas: 0, repetidas: 1 });
+    const [linha, ...outras] = await linhasDe('2026-04-03', 2730);
+    assert.deepEqual(outras, [], 'uma linha só para a transação');
+    assert.equal(linha?.idBanco, 'ofx:0001:99887:R-0403-1');
+
+    // Settled once; the three files again, after settling, change nothing.
+    const conf = await admin.nav.postJson(`${amb.url}/extratos/conciliar`, { linhas: [{ id: linha?.id, usuarioid: pessoa.id }] });
+    assert.equal(conf.status, 200, conf.texto);
+    for (const [arquivo, nome, campos] of [[arquivoOfx, 'a.ofx', {}], [csv, 'b.csv', { colunaData: 'Data', colunaValor: 'Valor', colunaDescricao: 'Detalhes', colunaDocumento: 'Nº documento' }], [csv, 'c.csv', { colunaData: 'Data', colunaValor: 'Valor', colunaDescricao: 'Lançamento' }]] as const) {
+      const r = await importar(arquivo, nome, campos);
+      assert.deepEqual({ status: r.status, novas: r.corpo.data?.novas, repetidas: r.corpo.data?.repetidas }, { status: 200, novas: 0, repetidas: 1 }, nome);
+    }
+    assert.deepEqual(await creditosDe(pessoa.id), [2730], 'um crédito só');
+    assert.equal((await linhasDe('2026-04-03', 2730)).length, 1);
+  });
+
+  test('CSV sem número do documento primeiro, o OFX depois: a mesma transação; e a página diz quantas já estavam importadas', async () => {
+    const csv = 'Data;Histórico;Valor\n04/04/2026;PIX RECEBIDO FULANO;33,33\n04/04/2026;PIX RECEBIDO CICLANO;33,33\n';
+    const r1 = await importar(csv, 'sem-doc.csv', { colunaData: 'Data', colunaValor: 'Valor', colunaDescricao: 'Histórico' });
+    assert.equal(r1.corpo.data?.novas, 2, JSON.stringify(r1.corpo));
+    const arquivoOfx = ofx([{ fitid: 'S1', data: '2026-04-04', valor: '33.33', memo: 'PIX FULANO', documento: '41' }, { fitid: 'S2', data: '2026-04-04', valor: '33.33', memo: 'PIX CICLANO', documento: '42' }]);
+    const r2 = await importar(arquivoOfx, 'depois.ofx');
+    assert.deepEqual({ status: r2.status, novas: r2.corpo.data?.novas, repetidas: r2.corpo.data?.repetidas }, { status: 200, novas: 0, repetidas: 2 });
+    assert.equal((await linhasDe('2026-04-04', 3333)).length, 2);
+    // The HTML form: the notice on the page after the redirect says how many were imported before.
+    const f = new FormData();
+    f.append('_csrf', await csrfDe(amb, admin.nav));
+    f.append('arquivo', new Blob([Buffer.from(arquivoOfx, 'latin1')]), 'de-novo.ofx');
+    const sessao = `appSession=${admin.nav.cookie(amb.url, 'appSession') ?? ''}`;
+    const r = await fetch(`${amb.url}/extratos`, { method: 'POST', body: f, redirect: 'manual', headers: { cookie: sessao } });
+    assert.equal(r.status, 303, await r.text());
+    const aviso = r.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const pagina = await fetch(`${amb.url}${r.headers.get('location') ?? ''}`, { headers: { cookie: `${sessao}; ${aviso}` } });
+    assert.match(await pagina.text(), /0 créditos novos; 2 já importados antes/);
+  });
+
+  test('duas transações diferentes no mesmo dia e com o mesmo valor: dois créditos, em OFX e em CSV', async () => {
+    const pessoa = await criarUsuario(amb.banco, { nome: 'Dora Dupla' });
+    const r1 = await importar(ofx([{ fitid: 'G1', data: '2026-04-05', valor: '50.00', memo: 'PIX DORA', documento: '501' }, { fitid: 'G2', data: '2026-04-05', valor: '50.00', memo: 'PIX DORA', documento: '502' }]), 'g.ofx');
+    assert.equal(r1.corpo.data?.novas, 2, JSON.stringify(r1.corpo));
+    // The same bank's CSV with both, and a third credit of the same day and amount (another document number).
+    const csv = 'Data;Histórico;Documento;Valor\n05/04/2026;PIX DORA;501;50,00\n05/04/2026;PIX DORA;502;50,00\n05/04/2026;PIX DORA;503;50,00\n';
+    const r2 = await importar(csv, 'g.csv', { colunaData: 'Data', colunaValor: 'Valor', colunaDescricao: 'Histórico', colunaDocumento: 'Documento' });
+    assert.deepEqual({ novas: r2.corpo.data?.novas, repetidas: r2.corpo.data?.repetidas }, { novas: 1, repetidas: 2 });
+    // An OFX of the same account with another FITID but the same document number is another transaction.
+    const r3 = await importar(ofx([{ fitid: 'G4', data: '2026-04-05', valor: '50.00', memo: 'PIX DORA', documento: '501' }]), 'g2.ofx');
+    assert.deepEqual({ novas: r3.corpo.data?.novas, repetidas: r3.corpo.data?.repetidas }, { novas: 1, repetidas: 0 });
+    const linhas = await linhasDe('2026-04-05', 5000);
+    assert.equal(linhas.length, 4);
+    const conf = await admin.nav.postJson(`${amb.url}/extratos/conciliar`, { linhas: linhas.map((l) => ({ id: l.id, usuarioid: pessoa.id })) });
+    assert.equal(conf.status, 200, conf.texto);
+    assert.deepEqual(await creditosDe(pessoa.id), [5000, 5000, 5000, 5000]);
+  });
+
+  test('duas importações ao mesmo tempo (OFX e CSV da mesma transação): uma linha, um crédito', async () => {
+    for (let rodada = 0; rodada < 4; rodada++) {
+      const dia = `2026-04-${String(10 + rodada).padStart(2, '0')}`;
+      const arquivoOfx = ofx([{ fitid: `C${rodada}`, data: dia, valor: '61.20', memo: 'PIX', documento: `7${rodada}` }]);
+      const csv = `Data;Histórico;Documento;Valor\n${dia.split('-').reverse().join('/')};PIX RECEBIDO;7${rodada};61,20\n`;
+      const campos = { colunaData: 'Data', colunaValor: 'Valor', colunaDescricao: 'Histórico', colunaDocumento: 'Documento' };
+      const rs = await Promise.all([importar(arquivoOfx, 'x.ofx'), importar(csv, 'x.csv', campos), importar(arquivoOfx, 'y.ofx'), importar(csv, 'y.csv', campos)]);
+      for (const r of rs) assert.ok(r.status === 200 || r.status === 201, JSON.stringify(r.corpo));
+      assert.equal(rs.reduce((t, r) => t + (r.corpo.data?.novas ?? 0), 0), 1, `rodada ${rodada}: ${JSON.stringify(rs.map((r) => r.corpo.data))}`);
+      assert.equal((await linhasDe(dia, 6120)).length, 1);
+    }
   });
 
   test('só a coordenação importa e confirma; cada pessoa vê só o próprio saldo e o próprio Pix', async () => {

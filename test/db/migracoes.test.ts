@@ -29,7 +29,7 @@ describe(`banco (${DIALETO})`, () => {
     for (const t of [
       'categoria', 'cesta', 'produto', 'pontoentrega', 'usuario', 'ciclo', 'cicloentrega', 'ciclopontoentrega', 'ciclocesta', 'cicloproduto',
       'oferta', 'ofertaproduto', 'composicao', 'composicaoproduto', 'pedido', 'pedidoproduto', 'tipomovimentacao',
-      'movimentacao', 'auditoria', 'mensagem', 'ciclomercado', 'ciclomercadoponto', 'lote', 'loteproduto', 'extratolinha', 'mapeamentoextrato',
+      'movimentacao', 'auditoria', 'mensagem', 'ciclomercado', 'ciclomercadoponto', 'lote', 'loteproduto', 'extratolinha', 'extratochave', 'mapeamentoextrato',
       'assinatura', 'assinaturapausa', 'assinaturaciclo',
     ]) {
       assert.ok(tabelas.includes(t), `tabela ${t}`);
@@ -244,6 +244,39 @@ test(`uma conta por pessoa: a migração liga as contas de mesmo e-mail, com a u
 
     // The link is unique: one Mercados account per person.
     await assert.rejects(b.updateTable('appuser').set({ usuarioId: clara }).where('id', '=', soMercados).execute());
+  } finally {
+    await b.destroy();
+  }
+});
+
+test(`transação do banco: a migração dá a cada linha de extrato já importada as suas chaves (${DIALETO})`, async () => {
+  const b = abrirBanco(await bancoVazio());
+  try {
+    await migrar(b, DIALETO, '20261127_1000_assinaturas');
+    const linha = async (idBanco: string, data: string, valorCentavos: number) =>
+      (await sql<{ id: number }>`insert into extratolinha ("idBanco", data, "valorCentavos", descricao, arquivo, "createdAt", "updatedAt")
+        values (${idBanco}, ${data}, ${valorCentavos}, 'PIX', 'x', ${ISO}, ${ISO}) returning id`.execute(b)).rows[0]?.id ?? 0;
+    // The same credit imported as OFX and twice as CSV (the old bug): three lines, each keeps its own place.
+    const ofx = await linha('ofx:0001:99887:000-77', '2026-03-01', 2730);
+    const csv1 = await linha('csv:0123456789abcdef0123456789abcdef01234567', '2026-03-01', 2730);
+    const csv2 = await linha('csv:fedcba9876543210fedcba9876543210fedcba98', '2026-03-01', 2730);
+    const outra = await linha('ofx:matriz:1', '2026-03-02', 100);
+
+    await migrar(b, DIALETO);
+
+    const chaves = await b.selectFrom('extratochave').select(['chave', 'extratolinhaid']).orderBy('id').execute();
+    assert.deepEqual(chaves, [
+      { chave: 'ofx:0001:99887:000-77', extratolinhaid: ofx },
+      { chave: 'doc:2026-03-01:2730:77', extratolinhaid: ofx },
+      { chave: 'seq:2026-03-01:2730:1', extratolinhaid: ofx },
+      { chave: 'seq:2026-03-01:2730:2', extratolinhaid: csv1 },
+      { chave: 'seq:2026-03-01:2730:3', extratolinhaid: csv2 },
+      { chave: 'ofx:matriz:1', extratolinhaid: outra },
+      { chave: 'seq:2026-03-02:100:1', extratolinhaid: outra },
+    ]);
+    await assert.rejects(b.insertInto('extratochave').values({ chave: 'seq:2026-03-01:2730:1', extratolinhaid: csv1, ...DATAS }).execute(), 'cada chave é única');
+    const mapa = await b.insertInto('mapeamentoextrato').values({ nome: 'Banco', nomeChave: 'banco', separador: ';', colunaData: 'Data', colunaValor: 'Valor', colunaDescricao: 'Hist', colunaPagador: null, colunaDocumento: 'Documento', ...DATAS }).returning('colunaDocumento').executeTakeFirstOrThrow();
+    assert.equal(mapa.colunaDocumento, 'Documento');
   } finally {
     await b.destroy();
   }

@@ -96,6 +96,8 @@ export function paginaExtratos(
       <div class="campo"><label for="x-valor">Coluna do valor</label><input id="x-valor" name="colunaValor" aria-describedby="x-colunas">${erro('colunaValor')}</div>
       <div class="campo"><label for="x-desc">Coluna da descrição</label><input id="x-desc" name="colunaDescricao" aria-describedby="x-colunas">${erro('colunaDescricao')}</div>
       <div class="campo"><label for="x-pag">Coluna do pagador (opcional)</label><input id="x-pag" name="colunaPagador">${erro('colunaPagador')}</div>
+      <div class="campo"><label for="x-doc">Coluna do número do documento (opcional)</label><input id="x-doc" name="colunaDocumento" aria-describedby="x-doc-ajuda">
+        <p class="nota" id="x-doc-ajuda">O número que o banco dá a cada lançamento (ex.: N° documento). Com ele, dois créditos iguais no mesmo dia nunca se confundem, e o mesmo lançamento já importado por OFX é reconhecido.</p>${erro('colunaDocumento')}</div>
       <div class="campo"><label><input type="checkbox" name="salvarMapeamento" value="on"> Guardar este mapeamento</label>
         <label for="x-nome">Nome do mapeamento</label><input id="x-nome" name="nomeMapeamento">${erro('nomeMapeamento')}</div>
     </details>

@@ -17,6 +17,7 @@ import { umaConta } from './20261126_1300_uma_conta.ts';
 import { pix } from './20261126_1400_pix.ts';
 import { assinaturas } from './20261127_1000_assinaturas.ts';
 import { identidades } from './20261128_1000_identidades.ts';
+import { transacaoDoBanco } from './20261128_1100_transacao_do_banco.ts';
 
 /** Every migration, in order. Never edit one after it has landed: add a new one. */
 const MIGRACOES: Record<string, FabricaMigracao> = {
@@ -37,6 +38,7 @@ const MIGRACOES: Record<string, FabricaMigracao> = {
   '20261126_1400_pix': pix,
   '20261127_1000_assinaturas': assinaturas,
   '20261128_1000_identidades': identidades,
+  '20261128_1100_transacao_do_banco': transacaoDoBanco,
 };
 
 /** The names of every migration, in order: a database is up to date when it has applied them all. */
