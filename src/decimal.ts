@@ -5,8 +5,23 @@
 export const ESCALA_DINHEIRO = 2;
 export const ESCALA_QUANTIDADE = 3;
 
-/** Largest scaled value accepted from input: a billion units, far above any real basket. */
+/** Largest scaled value the parser reads at all: a billion units. Each field has a lower limit (below). */
 const MAXIMO = 1_000_000_000;
+
+/**
+ * The limits of what a write takes (docs/dominio.md, "Limites de valores"). A unit price is at
+ * most R$ 100.000,00 and a quantity at most 100.000 units, so one line's quantity (thousandths) ×
+ * price (cents) is at most 10^15, below Number.MAX_SAFE_INTEGER (about 9 × 10^15): every line
+ * total is an exact integer number of cents (at most R$ 10 bilhões), and sums of those stay exact.
+ * Both fit the 32-bit integer columns on PostgreSQL. A recorded amount of money (a payment, an
+ * adjustment, a season paid in advance, a lot's target) is at most R$ 10.000.000,00, which fits
+ * the movement's 32-bit column too.
+ */
+export const MAXIMO_PRECO_CENTAVOS = 10_000_000;
+export const MAXIMO_QUANTIDADE_MILESIMOS = 100_000_000;
+export const MAXIMO_LANCAMENTO_CENTAVOS = 1_000_000_000;
+/** The largest value a 32-bit integer column (PostgreSQL `integer`) holds: a movement's amount. */
+export const MAXIMO_DA_COLUNA = 2_147_483_647;
 
 export type ResultadoDecimal = { ok: true; valor: number } | { ok: false; motivo: string };
 
@@ -73,8 +88,9 @@ export function formatarDecimal(escalado: number, escala: number): string {
   const negativo = escalado < 0;
   const abs = Math.abs(Math.round(escalado));
   const base = 10 ** escala;
-  const inteira = Math.floor(abs / base);
-  const fracao = String(abs % base).padStart(escala, '0');
+  // Past 2^53 (only rows older than the input limits), in BigInt: never "1e+21".
+  const [inteira, resto] = Number.isSafeInteger(abs) ? [Math.floor(abs / base), abs % base] : [BigInt(abs) / BigInt(base), BigInt(abs) % BigInt(base)];
+  const fracao = String(resto).padStart(escala, '0');
   return `${negativo ? '-' : ''}${inteira}${escala > 0 ? `.${fracao}` : ''}`;
 }
 
@@ -106,5 +122,17 @@ export function formatarQuantidadeComUnidade(milesimos: number, unidade: string)
  * Integer arithmetic throughout, so 0.1 + 0.2 of a price is exactly 0.3 of it.
  */
 export function valorDaQuantidade(centavosPorUnidade: number, milesimos: number): number {
-  return Math.floor((centavosPorUnidade * milesimos + 500) / 1000);
+  const produto = centavosPorUnidade * milesimos;
+  if (Number.isSafeInteger(produto)) return Math.floor((produto + 500) / 1000);
+  // A product past 2^53 cannot come from input within the limits; a row written before them is
+  // still priced exactly here, in BigInt, instead of silently in floating point.
+  // Stryker disable next-line all: only rows older than the input limits reach this
+  return Number((BigInt(Math.round(centavosPorUnidade)) * BigInt(Math.round(milesimos)) + 500n) / 1000n);
+}
+
+/** A limit for people, in pt-BR: 10000000 at scale 2 → "100.000,00", 100000000 at scale 3 → "100.000". */
+export function formatarLimite(escalado: number, escala: number): string {
+  if (escala === ESCALA_QUANTIDADE) return formatarQuantidade(escalado);
+  const [inteira = '0', fracao = ''] = formatarDecimal(escalado, escala).split('.');
+  return `${inteira.replace(/\B(?=(\d{3})+(?!\d))/g, '.')}${fracao === '' ? '' : `,${fracao}`}`;
 }

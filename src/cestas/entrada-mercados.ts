@@ -4,7 +4,7 @@
  */
 import type { CicloMercadoLido, LiberacaoLida, LoteLido } from '../domain/mercados-do-ciclo.ts';
 import { regrasDoLoteDoCiclo, regrasDosMercadosDoCiclo } from '../domain/mercados-do-ciclo.ts';
-import { ESCALA_DINHEIRO } from '../decimal.ts';
+import { ESCALA_DINHEIRO, MAXIMO_LANCAMENTO_CENTAVOS } from '../decimal.ts';
 import { Campos, MAIOR_ID, comoEntrada } from '../http/campos.ts';
 import { lerItens, semQuantidade } from './entrada.ts';
 
@@ -67,7 +67,7 @@ export function lerLote(corpo: unknown): LoteLido {
   const comprador = c.texto('comprador', { obrigatorio: true, max: 200 });
   const compradorUsuarioId = c.inteiro('compradorUsuarioId', { min: 1, max: MAIOR_ID });
   const pontoEntregaId = c.inteiro('pontoEntregaId', { obrigatorio: true, min: 1, max: MAIOR_ID });
-  const valorAlvoCentavos = c.decimal('valorAlvo', ESCALA_DINHEIRO, { obrigatorio: true, min: 1, max: 1_000_000_000 });
+  const valorAlvoCentavos = c.decimal('valorAlvo', ESCALA_DINHEIRO, { obrigatorio: true, min: 1, max: MAXIMO_LANCAMENTO_CENTAVOS });
   const linhas = lerItens(c, 'linhas', { maximo: 500, pular: semQuantidade('quantidade', false) }, (s, campo) => ({
     ofertaProdutoId: s.inteiro('ofertaProdutoId', { obrigatorio: true, min: 1, max: MAIOR_ID }),
     quantidadeMilesimos: s.quantidadeEscrita('quantidade', { obrigatorio: true, min: 1, max: 10_000_000 }).milesimos,

@@ -12,7 +12,7 @@ import { TIPOS_DE_AVISO, TIPOS_OPCIONAIS, ehTipoDeAviso, type TipoDeAviso } from
 import type { Unidade } from '../domain/catalogo.ts';
 import { CAMPOS_DATA, LISTAS_DO_CICLO, regrasDoCiclo, type CicloLido, type ListaDoCiclo } from '../domain/ciclos.ts';
 import { regrasDosItens, type EntradaComposicao, type ItemDaComposicao } from '../domain/composicao.ts';
-import { ESCALA_DINHEIRO, ESCALA_QUANTIDADE } from '../decimal.ts';
+import { ESCALA_DINHEIRO, ESCALA_QUANTIDADE, MAXIMO_LANCAMENTO_CENTAVOS } from '../decimal.ts';
 import { Invalido } from '../domain/erros.ts';
 import { regraDoComprovante, type ArquivoRecebido, type EntradaMovimentacao } from '../domain/financeiro.ts';
 import { regrasDasLinhas as regrasDaOferta, type AlvoNaOferta, type EntradaOferta, type LinhaParaOfertar } from '../domain/ofertas.ts';
@@ -321,7 +321,7 @@ export function lerMovimentacao(corpo: Entrada, arquivo: ArquivoRecebido | null,
   const entrada = {
     usuarioid: c.inteiro('usuarioid', { obrigatorio: true, min: 1, max: MAIOR_ID }),
     tipoMovimentacaoId: c.inteiro('tipoMovimentacaoId', { obrigatorio: true, min: 1, max: MAIOR_ID }),
-    valorCentavos: c.decimal('valor', ESCALA_DINHEIRO, { obrigatorio: true, min: 1 }),
+    valorCentavos: c.decimal('valor', ESCALA_DINHEIRO, { obrigatorio: true, min: 1, max: MAXIMO_LANCAMENTO_CENTAVOS }),
     data: c.data('data'),
     descricao: c.texto('descricao', { obrigatorio: true, max: 500 }),
     cicloid: c.inteiro('cicloid', { min: 1, max: MAIOR_ID }),

@@ -51,7 +51,7 @@ export async function linhasOfertadas(db: Db, cicloid: number, produtos?: readon
       eb
         .selectFrom('composicaoproduto as cp')
         .innerJoin('composicao as c', 'c.id', 'cp.composicaoid')
-        .select((e2) => e2.fn.coalesce(e2.fn.sum<number>(e2('cp.quantidadePorCestaMilesimos', '*', e2.ref('c.quantidadeCestas'))), e2.lit(0)).as('s'))
+        .select((e2) => e2.fn.coalesce(e2.fn.sum<number>(e2(e2.cast<number>('cp.quantidadePorCestaMilesimos', 'bigint'), '*', e2.ref('c.quantidadeCestas'))), e2.lit(0)).as('s'))
         .whereRef('cp.ofertaProdutoId', '=', 'op.id')
         .as('paraCestasMil'),
     )

@@ -349,11 +349,33 @@ export async function atualizarCatalogo<E extends EntidadeCatalogo>(
   return gravarSemRepetir(banco, def, async (trx) => {
     const antes = await obterCatalogo(trx, entidade, id);
     const v = await conferir(trx, def, dados);
+    if ('unidade' in antes && 'unidade' in v && antes.unidade !== v.unidade) await exigirUnidadeLivre(trx, id, antes.nome, antes.unidade);
     await alterar(trx, entidade, id, { ...v, ativo: v.ativo ?? antes.ativo, updatedAt: agora.toISOString() });
     const depois = await obterCatalogo(trx, entidade, id);
     await auditar(trx, ator, agora, { acao: 'atualizar', entidade, entidadeId: id, antes, depois });
     return depois;
   });
+}
+
+/**
+ * A product's unit is what every quantity of it means: once an offer line of it is held by a
+ * basket's composition or a lot, or it is published as an extra, the unit stays (409).
+ */
+async function exigirUnidadeLivre(db: Db, produtoid: number, nome: string, unidade: string): Promise<void> {
+  const uso = await db
+    .selectFrom('ofertaproduto as op')
+    .select('op.id')
+    .where('op.produtoid', '=', produtoid)
+    .where((eb) => eb.or([
+      eb.exists(eb.selectFrom('composicaoproduto as cp').select('cp.id').whereRef('cp.ofertaProdutoId', '=', 'op.id')),
+      eb.exists(eb.selectFrom('loteproduto as lp').select('lp.id').whereRef('lp.ofertaProdutoId', '=', 'op.id')),
+    ]))
+    .union(db.selectFrom('cicloproduto').select('id').where('produtoId', '=', produtoid))
+    .limit(1)
+    .executeTakeFirst();
+  if (uso !== undefined) {
+    throw new Conflito('UNIDADE_EM_USO', `A unidade de ${nome} (${unidade}) não pode mudar: ofertas dele já estão em cestas, lotes ou extras`, { unidade: 'A unidade não pode mudar: o produto já está em cestas, lotes ou extras' });
+  }
 }
 
 /** Deletes an unused record; one in use gives 409 naming what uses it. */

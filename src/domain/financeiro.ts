@@ -8,7 +8,7 @@ import { ehMaster, podeNoRegistro, type Ator } from './acesso.ts';
 import { entregasDoCiclo } from './alocacao.ts';
 import { auditar } from './auditoria.ts';
 import { cicloDasJanelas } from './ciclos.ts';
-import { valorDaQuantidade } from '../decimal.ts';
+import { MAXIMO_DA_COLUNA, formatarReais, valorDaQuantidade } from '../decimal.ts';
 import { Conflito, Invalido, NaoEncontrado, Proibido } from './erros.ts';
 import { carregarPedidosDoCiclo, partesDoPedido, type Taxa, type ValorNoMercado } from './pedidos.ts';
 
@@ -170,6 +170,16 @@ export async function fecharCiclo(banco: Banco, ator: Ator, cicloid: number, opc
       });
     }
     const validos = lancamentos.filter((l) => l.centavos > 0);
+    // A movement's amount is a 32-bit column: a total past it is refused before anything is written.
+    const grande = validos.find((l) => l.centavos > MAXIMO_DA_COLUNA);
+    if (grande !== undefined) {
+      const pessoa = await trx.selectFrom('usuario').select('nome').where('id', '=', grande.usuarioid).executeTakeFirst();
+      throw new Conflito(
+        'VALOR_GRANDE_DEMAIS',
+        `${grande.descricao} de ${pessoa?.nome ?? `#${grande.usuarioid}`} daria ${formatarReais(grande.centavos)}, acima do máximo de um lançamento (${formatarReais(MAXIMO_DA_COLUNA)}): revise as ofertas, as composições e os pedidos do ciclo`,
+        { usuarioid: grande.usuarioid, centavos: grande.centavos },
+      );
+    }
     let novas = 0;
     for (let i = 0; i < validos.length; i += 200) {
       // Stryker disable next-line MethodExpression: each movement's key makes a repeated insert do nothing; batches only keep each statement under the databases' parameter limits

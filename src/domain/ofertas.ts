@@ -2,10 +2,10 @@ import { sql, type ExpressionBuilder } from 'kysely';
 import type { DB } from '../db/tipos.ts';
 import { emTransacao, type Banco, type Db } from '../db/banco.ts';
 import { ehFornecedor, ehGestor, exigirAgirPor, podeNoRegistro, veTudo, type Ator } from './acesso.ts';
-import { conferirCapacidade, extrasPublicados, linhasOfertadas } from './alocacao.ts';
+import { atribuirExtrasPorMercado, conferirCapacidade, extrasPublicados, linhasOfertadas, type ChaveMercado, type ExtraDoCiclo, type LinhaOfertada } from './alocacao.ts';
 import { auditar } from './auditoria.ts';
 import { cicloDasJanelas, exigirJanela, faseDoCiclo, type Fase } from './ciclos.ts';
-import { valorDaQuantidade } from '../decimal.ts';
+import { formatarQuantidadeComUnidade, formatarReais, valorDaQuantidade } from '../decimal.ts';
 import { Conflito, Invalido, NaoEncontrado, Proibido } from './erros.ts';
 import { unidadeTrocada, type Unidade } from './catalogo.ts';
 import { lerPerfis } from './perfis.ts';
@@ -52,13 +52,15 @@ async function fornecedorAlvo(db: Db, ator: Ator, usuarioid: number | null): Pro
   return usuarioid;
 }
 
-/** Offer lines with their product and what compositions use of each (`alocadoMil`). */
-/** What the compositions take of the offer line `op`, in thousandths (per-basket quantity × baskets, summed). */
+/**
+ * What the compositions take of the offer line `op`, in thousandths (per-basket quantity × baskets,
+ * summed), multiplied in 64 bits: two 32-bit columns would overflow PostgreSQL's integer.
+ */
 function alocadoDaLinha(eb: ExpressionBuilder<DB & { op: DB['ofertaproduto'] }, 'op'>) {
   return eb
     .selectFrom('composicaoproduto as cp')
     .innerJoin('composicao as c', 'c.id', 'cp.composicaoid')
-    .select((e2) => e2.fn.coalesce(e2.fn.sum<number>(e2('cp.quantidadePorCestaMilesimos', '*', e2.ref('c.quantidadeCestas'))), e2.lit(0)).as('s'))
+    .select((e2) => e2.fn.coalesce(e2.fn.sum<number>(e2(e2.cast<number>('cp.quantidadePorCestaMilesimos', 'bigint'), '*', e2.ref('c.quantidadeCestas'))), e2.lit(0)).as('s'))
     .whereRef('cp.ofertaProdutoId', '=', 'op.id')
     .as('alocadoMil');
 }
@@ -182,6 +184,7 @@ export async function salvarOferta(banco: Banco, ator: Ator, entrada: EntradaOfe
     }
     const iso = opcoes.agora.toISOString();
     const antes = await ofertaDe(trx, cicloid, usuarioid);
+    const amarras = await conferirLinhasAmarradas(trx, cicloid, antes, linhas, opcoes.finalizar);
     const finalizada = opcoes.finalizar;
     const estado = { finalizada, finalizadaEm: finalizada ? (antes.finalizada ? antes.finalizadaEm : iso) : null, updatedAt: iso };
     let ofertaId = antes.id;
@@ -216,7 +219,11 @@ export async function salvarOferta(banco: Banco, ator: Ator, entrada: EntradaOfe
     // whole cycle's hundreds of lines at every save.
     const tocados = [...new Set([...antes.produtos.map((p) => p.produtoid), ...linhas.map((l) => l.produtoid)])];
     // Stryker disable next-line ConditionalExpression: an empty IN list is valid on SQLite, where the mutation run goes; PostgreSQL refuses it
-    if (tocados.length > 0) conferirCapacidade(await linhasOfertadas(trx, cicloid, tocados), await extrasPublicados(trx, cicloid, tocados));
+    if (tocados.length > 0) {
+      const [ofertadas, extras] = [await linhasOfertadas(trx, cicloid, tocados), await extrasPublicados(trx, cicloid, tocados)];
+      conferirCapacidade(ofertadas, extras);
+      conferirExtrasMantidos(amarras, ofertadas, extras);
+    }
     const depois = await ofertaDe(trx, cicloid, usuarioid);
     await auditar(trx, ator, opcoes.agora, {
       acao: `${finalizada ? 'finalizar' : 'rascunho'}${foraDaJanela ? ' (fora da janela)' : ''}`, entidade: 'oferta', entidadeId: ofertaId, antes, depois,
@@ -225,29 +232,200 @@ export async function salvarOferta(banco: Banco, ator: Ator, entrada: EntradaOfe
   });
 }
 
+/**
+ * What holds one offer line, each with its name: the baskets whose composition lists it (even for
+ * zero baskets), the lots that take from it, and the extras (classic, or released to a venda_direta
+ * market) attributed to it. Whatever holds a line was costed and sold at its price.
+ */
+interface Amarras {
+  readonly produto: string;
+  readonly unidade: string;
+  readonly fornecedor: string;
+  readonly cestas: readonly string[];
+  readonly paraCestasMil: number;
+  readonly lotes: readonly string[];
+  readonly paraLotesMil: number;
+  readonly extras: readonly string[];
+  readonly extrasMil: number;
+}
+
+const amarrada = (a: Amarras) => a.cestas.length + a.lotes.length + a.extras.length > 0;
+
+/** "na cesta Cesta A, no lote de Escola (PNAE) e nos extras do ciclo": what holds a line, in words. */
+function descreverAmarras(a: Amarras): string {
+  const partes = [
+    ...(a.cestas.length === 0 ? [] : [`${a.cestas.length === 1 ? 'na cesta' : 'nas cestas'} ${a.cestas.join(', ')}`]),
+    ...a.lotes.map((l) => `no lote de ${l}`),
+    ...a.extras,
+  ];
+  return partes.length <= 1 ? partes.join('') : `${partes.slice(0, -1).join(', ')} e ${partes.at(-1) ?? ''}`;
+}
+
+/**
+ * What holds each of these lines of one offer (keyed by ofertaProdutoId; lines nothing holds are
+ * absent): four queries, and a fifth for the names of markets extras were released to.
+ */
+async function amarrasDasLinhas(trx: Db, cicloid: number, linhas: readonly LinhaDaOferta[]): Promise<Map<number, Amarras>> {
+  const ids = linhas.map((l) => l.ofertaProdutoId);
+  const produtos = [...new Set(linhas.map((l) => l.produtoid))];
+  const [cestas, lotes, ofertadas, extras] = await Promise.all([
+    trx
+      .selectFrom('composicaoproduto as cp')
+      .innerJoin('composicao as c', 'c.id', 'cp.composicaoid')
+      .innerJoin('ciclocesta as cc', 'cc.id', 'c.cicloCestaId')
+      .innerJoin('cesta', 'cesta.id', 'cc.cestaId')
+      .select(['cp.ofertaProdutoId', 'cesta.nome', 'cp.quantidadePorCestaMilesimos', 'c.quantidadeCestas'])
+      .where('cp.ofertaProdutoId', 'in', ids)
+      .orderBy('cesta.nome')
+      .execute(),
+    trx
+      .selectFrom('loteproduto as lp')
+      .innerJoin('lote as l', 'l.id', 'lp.loteid')
+      .innerJoin('mercado as m', 'm.id', 'l.mercadoId')
+      .select(['lp.ofertaProdutoId', 'l.comprador', 'm.nome as mercado', 'lp.quantidadeMilesimos'])
+      .where('lp.ofertaProdutoId', 'in', ids)
+      .orderBy('l.id')
+      .execute(),
+    linhasOfertadas(trx, cicloid, produtos),
+    extrasPublicados(trx, cicloid, produtos),
+  ]);
+  // The extras published of these products, attributed to their lines as they are everywhere else.
+  const atribuidos = atribuirExtrasPorMercado(ofertadas, publicadosPorProduto(extras));
+  const mercados = [...new Set(extras.flatMap((e) => (e.mercadoId === null ? [] : [e.mercadoId])))];
+  const nomes = new Map(mercados.length === 0 ? [] : (await trx.selectFrom('mercado').select(['id', 'nome']).where('id', 'in', mercados).execute()).map((m) => [m.id, m.nome]));
+  const fornecedor = new Map(ofertadas.map((o) => [o.ofertaProdutoId, o.fornecedor]));
+  const amarras = new Map<number, Amarras>();
+  for (const l of linhas) {
+    const daLinha = cestas.filter((c) => c.ofertaProdutoId === l.ofertaProdutoId);
+    const dosLotes = lotes.filter((x) => x.ofertaProdutoId === l.ofertaProdutoId);
+    const extrasDaLinha = [...(atribuidos.get(l.ofertaProdutoId) ?? [])].filter(([, mil]) => mil > 0).sort(([a], [b]) => (a ?? 0) - (b ?? 0));
+    const a: Amarras = {
+      produto: l.nome, unidade: l.unidade, fornecedor: fornecedor.get(l.ofertaProdutoId) ?? '',
+      cestas: [...new Set(daLinha.map((c) => c.nome))],
+      paraCestasMil: daLinha.reduce((t, c) => t + c.quantidadePorCestaMilesimos * c.quantidadeCestas, 0),
+      lotes: dosLotes.map((x) => `${x.comprador} (${x.mercado})`),
+      paraLotesMil: dosLotes.reduce((t, x) => t + x.quantidadeMilesimos, 0),
+      extras: extrasDaLinha.map(([m]) => (m === null ? 'nos extras do ciclo' : `na venda direta de ${nomes.get(m) ?? `#${m}`}`)),
+      extrasMil: extrasDaLinha.reduce((t, [, mil]) => t + mil, 0),
+    };
+    if (amarrada(a)) amarras.set(l.ofertaProdutoId, a);
+  }
+  return amarras;
+}
+
+/**
+ * A line something holds (DOMAIN.md, Offer) keeps its price and never drops below what holds it,
+ * whoever saves the offer and however (draft or final, by the supplier or for them). Baskets and
+ * lots are checked here, before anything is written; the extras attributed to a line, which move
+ * with the whole product's surplus, are checked after the write (conferirExtrasMantidos) with what
+ * this returns. Only lines whose price goes another way, whose quantity goes down or that are left
+ * out (every line, when a final offer goes back to draft and stops backing extras) are looked up,
+ * so a save that changes none of them costs no query.
+ */
+async function conferirLinhasAmarradas(trx: Db, cicloid: number, antes: Oferta, linhas: readonly LinhaParaOfertar[], finalizar: boolean): Promise<Map<number, Amarras>> {
+  const novas = new Map(linhas.map((l) => [l.produtoid, l]));
+  const paraRascunho = antes.finalizada && !finalizar;
+  const mexidas = antes.produtos.filter((p) => {
+    const nova = novas.get(p.produtoid);
+    return paraRascunho || nova === undefined || nova.valorCentavos !== p.valorCentavos || nova.quantidadeMilesimos < p.quantidadeMilesimos;
+  });
+  if (mexidas.length === 0) return new Map();
+  const amarras = await amarrasDasLinhas(trx, cicloid, mexidas);
+  for (const p of mexidas) {
+    const a = amarras.get(p.ofertaProdutoId);
+    const nova = novas.get(p.produtoid);
+    if (a === undefined) continue;
+    // A line listed in any composition stays, even one of zero baskets that allocates nothing:
+    // the composition refers to it, and dropping it there silently would change the basket. So
+    // does a line a lot takes from.
+    if (nova === undefined) {
+      if (a.cestas.length + a.lotes.length > 0) throw linhaAlocada(p, a);
+      continue;
+    }
+    if (nova.valorCentavos !== p.valorCentavos) {
+      throw new Conflito(
+        'PRECO_FIXO',
+        `O preço de ${p.nome} está fixo em ${formatarReais(p.valorCentavos)}: a linha já está ${descreverAmarras(a)}, custeados e vendidos por este preço`,
+        { ...detalhesDasAmarras(p.ofertaProdutoId, a), valor: p.valorCentavos / 100 },
+      );
+    }
+    const usado = a.paraCestasMil + a.paraLotesMil;
+    if (nova.quantidadeMilesimos < usado) {
+      const q = (mil: number) => formatarQuantidadeComUnidade(mil, a.unidade);
+      const onde = [...(a.cestas.length > 0 ? [`nas cestas ${q(a.paraCestasMil)}`] : []), ...(a.lotes.length > 0 ? [`nos lotes ${q(a.paraLotesMil)}`] : [])].join(', ');
+      throw new Conflito(
+        'CAPACIDADE_EXCEDIDA',
+        `Faltam ${q(usado - nova.quantidadeMilesimos)} de ${a.produto} de ${a.fornecedor}: ofertado ${q(nova.quantidadeMilesimos)} (a linha está ${descreverAmarras(a)}), ${onde}`,
+        { ...detalhesDasAmarras(p.ofertaProdutoId, a), produto: a.produto, fornecedor: a.fornecedor, faltando: (usado - nova.quantidadeMilesimos) / 1000 },
+      );
+    }
+  }
+  return amarras;
+}
+
+/**
+ * After a write: every line that had extras attributed to it still has at least as much. Extras
+ * are published per product and attributed to the lines cheapest first, so a line that drops
+ * below its extras, leaves the offer or goes back to draft would pass its extras to other lines,
+ * at other prices, without anyone deciding it. What no line can cover is the capacity rule's
+ * refusal (conferirCapacidade), checked before this one.
+ */
+function conferirExtrasMantidos(amarras: ReadonlyMap<number, Amarras>, ofertadas: readonly LinhaOfertada[], extras: readonly ExtraDoCiclo[]): void {
+  const comExtras = [...amarras].filter(([, a]) => a.extrasMil > 0);
+  if (comExtras.length === 0) return;
+  const depois = atribuirExtrasPorMercado(ofertadas, publicadosPorProduto(extras));
+  for (const [id, a] of comExtras) {
+    const agora = [...(depois.get(id)?.values() ?? [])].reduce((t, mil) => t + mil, 0);
+    if (agora < a.extrasMil) {
+      const q = (mil: number) => formatarQuantidadeComUnidade(mil, a.unidade);
+      throw new Conflito(
+        'LINHA_ALOCADA',
+        `${a.produto} de ${a.fornecedor} sustenta ${q(a.extrasMil)} ${a.extras.join(' e ')}: a oferta não pode ficar com menos disso (ficaria com ${q(agora)}); ajuste os extras antes`,
+        { ...detalhesDasAmarras(id, a), extrasMil: a.extrasMil },
+      );
+    }
+  }
+}
+
+/** The extras published of each product, by market (null: classic extras). */
+function publicadosPorProduto(extras: readonly ExtraDoCiclo[]): Map<number, Map<ChaveMercado, number>> {
+  const publicados = new Map<number, Map<ChaveMercado, number>>();
+  for (const e of extras) {
+    const doProduto = publicados.get(e.produtoId) ?? new Map<ChaveMercado, number>();
+    doProduto.set(e.mercadoId, (doProduto.get(e.mercadoId) ?? 0) + e.publicadoMil);
+    publicados.set(e.produtoId, doProduto);
+  }
+  return publicados;
+}
+
+/** What a refusal names, for programs: the line and what holds it (only the kinds that do). */
+function detalhesDasAmarras(ofertaProdutoId: number, a: Amarras): Record<string, unknown> {
+  return {
+    ofertaProdutoId, cestas: [...a.cestas],
+    ...(a.lotes.length > 0 ? { lotes: [...a.lotes] } : {}),
+    ...(a.extras.length > 0 ? { extras: [...a.extras] } : {}),
+  };
+}
+
+/**
+ * The refusal to take out a line baskets or lots hold, naming them (the extras it backs are
+ * checked after the write, with the whole product: conferirExtrasMantidos).
+ */
+function linhaAlocada(linha: LinhaDaOferta, a: Amarras): Conflito {
+  const fixas = { ...a, extras: [] };
+  return new Conflito(
+    'LINHA_ALOCADA',
+    a.lotes.length === 0
+      ? `${linha.nome} já está em cestas (${a.cestas.join(', ')}): ajuste a composição antes de tirá-lo da oferta`
+      : `${linha.nome} já está ${descreverAmarras(fixas)}: ajuste-os antes de tirá-lo da oferta`,
+    detalhesDasAmarras(linha.ofertaProdutoId, fixas),
+  );
+}
+
+/** Deletes lines nothing holds (conferirLinhasAmarradas, or apagarProdutoDaOferta, checked that first). */
 async function removerLinhas(trx: Db, removidas: readonly LinhaDaOferta[]): Promise<void> {
   // Stryker disable next-line ConditionalExpression: an empty IN list is valid on SQLite, where the mutation run goes; PostgreSQL refuses it
   if (removidas.length === 0) return;
-  // A line listed in any composition stays, even one of zero baskets that allocates nothing:
-  // the composition refers to it, and dropping it there silently would change the basket.
-  const usos = await trx
-    .selectFrom('composicaoproduto as cp')
-    .innerJoin('composicao as c', 'c.id', 'cp.composicaoid')
-    .innerJoin('ciclocesta as cc', 'cc.id', 'c.cicloCestaId')
-    .innerJoin('cesta', 'cesta.id', 'cc.cestaId')
-    .select(['cp.ofertaProdutoId', 'cesta.nome'])
-    .where('cp.ofertaProdutoId', 'in', removidas.map((r) => r.ofertaProdutoId))
-    .orderBy('cesta.nome')
-    .execute();
-  const primeira = removidas.find((r) => usos.some((u) => u.ofertaProdutoId === r.ofertaProdutoId));
-  if (primeira !== undefined) {
-    const cestas = [...new Set(usos.filter((u) => u.ofertaProdutoId === primeira.ofertaProdutoId).map((u) => u.nome))];
-    throw new Conflito(
-      'LINHA_ALOCADA',
-      `${primeira.nome} já está em cestas (${cestas.join(', ')}): ajuste a composição antes de tirá-lo da oferta`,
-      { ofertaProdutoId: primeira.ofertaProdutoId, cestas },
-    );
-  }
   await trx.deleteFrom('ofertaproduto').where('id', 'in', removidas.map((r) => r.ofertaProdutoId)).execute();
 }
 
@@ -281,11 +459,17 @@ export async function apagarProdutoDaOferta(banco: Banco, ator: Ator, linhaAlvo:
     const linha = antes.produtos.find((p) => p.produtoid === alvo);
     // Stryker disable next-line ConditionalExpression: without an offer there are no lines either; the id check only narrows the type
     if (antes.id === null || linha === undefined) throw new NaoEncontrado('LINHA_NAO_ENCONTRADA', 'Produto da oferta não encontrado');
+    // The offer goes back to draft: each of its lines stops backing extras, so all are looked up.
+    const amarras = await amarrasDasLinhas(trx, cicloid, antes.produtos);
+    const a = amarras.get(linha.ofertaProdutoId);
+    if (a !== undefined && a.cestas.length + a.lotes.length > 0) throw linhaAlocada(linha, a);
     await removerLinhas(trx, [linha]);
     const iso = opcoes.agora.toISOString();
     await trx.updateTable('oferta').set({ finalizada: false, finalizadaEm: null, updatedAt: iso }).where('id', '=', antes.id).execute();
     // As when an offer is saved: what baskets and published extras use must still be covered.
-    conferirCapacidade(await linhasOfertadas(trx, cicloid), await extrasPublicados(trx, cicloid));
+    const [ofertadas, extras] = [await linhasOfertadas(trx, cicloid), await extrasPublicados(trx, cicloid)];
+    conferirCapacidade(ofertadas, extras);
+    conferirExtrasMantidos(amarras, ofertadas, extras);
     const depois = await ofertaDe(trx, cicloid, usuarioid);
     await auditar(trx, ator, opcoes.agora, { acao: `apagar produto${foraDaJanela ? ' (fora da janela)' : ''}`, entidade: 'oferta', entidadeId: antes.id, antes, depois });
     return depois;
@@ -349,7 +533,8 @@ export async function ofertasVisiveis(db: Db, ator: Ator, hoje: string, cicloid:
     .select((eb) => [
       eb.fn.count<number>('op.id').as('itens'),
       // Each line rounded to the cent, as it is paid; integer division is floor for these positive values.
-      sql<number>`coalesce(sum((op."valorCentavos" * op."quantidadeMilesimos" + 500) / 1000), 0)`.as('totalCentavos'),
+      // In 64 bits: two 32-bit columns multiplied overflow PostgreSQL's integer from R$ 100 × 1.000 kg.
+      sql<number>`coalesce(sum((cast(op."valorCentavos" as bigint) * op."quantidadeMilesimos" + 500) / 1000), 0)`.as('totalCentavos'),
     ])
     .groupBy([
       'o.id', 'o.finalizada', 'c.id', 'c.nome', 'c.dataOfertaInicio', 'c.dataOfertaFim', 'c.dataPedidoInicio', 'c.dataPedidoFim',

@@ -4,7 +4,7 @@
  * typed values, collecting a Portuguese message per bad field, and throws one Invalido with all of
  * them; the domain only ever sees what it returns.
  */
-import { ESCALA_QUANTIDADE, lerDecimal, lerDecimalDigitado } from '../decimal.ts';
+import { ESCALA_DINHEIRO, ESCALA_QUANTIDADE, MAXIMO_PRECO_CENTAVOS, MAXIMO_QUANTIDADE_MILESIMOS, formatarLimite, lerDecimal, lerDecimalDigitado } from '../decimal.ts';
 import { unidadeEscrita, type Unidade } from '../domain/catalogo.ts';
 import { Invalido } from '../domain/erros.ts';
 import { EMAIL, conferirTexto } from '../domain/textos.ts';
@@ -22,6 +22,9 @@ interface OpcoesNumero {
   readonly min?: number;
   readonly max?: number;
 }
+
+/** The limit of a decimal field that names none, by its scale: a unit price, a quantity. */
+const MAXIMO_PADRAO: Readonly<Record<number, number>> = { [ESCALA_DINHEIRO]: MAXIMO_PRECO_CENTAVOS, [ESCALA_QUANTIDADE]: MAXIMO_QUANTIDADE_MILESIMOS };
 
 const DATA_ISO = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -162,7 +165,11 @@ export class Campos {
     return n;
   }
 
-  /** A decimal at the given scale, returned as an integer (cents, thousandths). */
+  /**
+   * A decimal at the given scale, returned as an integer (cents, thousandths). Unless the field
+   * says otherwise (`max`), money is a unit price (at most MAXIMO_PRECO_CENTAVOS) and a quantity at
+   * most MAXIMO_QUANTIDADE_MILESIMOS: what keeps every total exact (src/decimal.ts).
+   */
   decimal(nome: string, escala: number, opcoes: OpcoesNumero & { obrigatorio: true }): number;
   decimal(nome: string, escala: number, opcoes?: OpcoesNumero): number | null;
   decimal(nome: string, escala: number, opcoes: OpcoesNumero = {}): number | null {
@@ -200,7 +207,8 @@ export class Campos {
       return 0;
     }
     if (opcoes.min !== undefined && r.valor < opcoes.min) this.erro(nome, 'Deve ser maior que zero');
-    if (opcoes.max !== undefined && r.valor > opcoes.max) this.erro(nome, 'Valor grande demais');
+    const max = opcoes.max ?? MAXIMO_PADRAO[escala];
+    if (max !== undefined && r.valor > max) this.erro(nome, `Use no máximo ${formatarLimite(max, escala)}`);
     return r.valor;
   }
 

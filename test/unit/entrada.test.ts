@@ -78,7 +78,7 @@ test('pedido: cada recusa no seu campo, todas de uma vez, e "escolha algo" só q
     'produtos.2.quantidade': 'Deve ser um número inteiro',
     'produtos.3.quantidade': 'Aceita no máximo 3 casas decimais',
     'produtos.4.quantidade': 'Deve ser no máximo 10000',
-    'produtos.5.quantidade': 'Valor grande demais',
+    'produtos.5.quantidade': 'Use no máximo 10.000',
     'produtos.6': 'Deve ser um objeto',
     'produtos.8': 'Item repetido no pedido',
   });

@@ -4,7 +4,7 @@ import { comoEntrada, Campos } from '../../http/campos.ts';
 import { Corpo, NoFio } from '../../http/esquemas.ts';
 import { registrarPagamentoDaTemporada, type PagamentoDaTemporada } from '../../domain/assinaturas.ts';
 import { diaLocal } from '../../domain/tempo.ts';
-import { formatarReais } from '../../decimal.ts';
+import { MAXIMO_LANCAMENTO_CENTAVOS, formatarReais } from '../../decimal.ts';
 import { dinheiroJson } from '../apresentadores/numeros.ts';
 import { atorDe } from '../autenticacao.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
@@ -46,7 +46,7 @@ export function rotasPagamentoDeAssinaturas(app: AppTipada, ctx: ContextoCestas)
     schema: { params: ParamsId, body: CorpoPagamento, response: escrita(PagamentoDaTemporadaJson, { cria: true }) },
   }, async (req, reply) => {
     const c = new Campos(comoEntrada(req.body));
-    const valorCentavos = c.decimal('valor', 2, { obrigatorio: true, min: 1 });
+    const valorCentavos = c.decimal('valor', 2, { obrigatorio: true, min: 1, max: MAXIMO_LANCAMENTO_CENTAVOS });
     const descricao = c.texto('descricao', { max: 200 });
     const envio = c.texto('envio', { max: 64 });
     c.concluir();

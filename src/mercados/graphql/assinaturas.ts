@@ -12,7 +12,7 @@ import {
   assinaturasDe, pularCiclo, registrarPagamentoDaTemporada, salvarAssinatura, type Assinatura, type AssinaturaComCiclos, type EntradaAssinatura, type Frequencia,
   type OpcoesAssinatura, type PagamentoDaTemporada, type ProximoCiclo, type SituacaoDoCiclo,
 } from '../../domain/assinaturas.ts';
-import { ESCALA_DINHEIRO } from '../../decimal.ts';
+import { ESCALA_DINHEIRO, MAXIMO_LANCAMENTO_CENTAVOS } from '../../decimal.ts';
 import { Proibido } from '../../domain/erros.ts';
 import { Campos, MAIOR_ID, lerId } from '../../http/campos.ts';
 import type { ContextoResolvers } from './contexto-resolvers.ts';
@@ -94,7 +94,7 @@ export const mutacoesDeAssinaturas = {
       const ator = await atorAutorizado(ctx, 'financeiroEscrever');
       const assinaturaId = lerId(a.assinaturaId, 'assinaturaId');
       const c = new Campos({ valor: a.valor, descricao: a.descricao ?? null, envio: a.envio ?? null });
-      const valorCentavos = c.decimal('valor', ESCALA_DINHEIRO, { obrigatorio: true, min: 1 });
+      const valorCentavos = c.decimal('valor', ESCALA_DINHEIRO, { obrigatorio: true, min: 1, max: MAXIMO_LANCAMENTO_CENTAVOS });
       const descricao = c.texto('descricao', { max: 200 });
       const envio = c.texto('envio', { max: 64 });
       c.concluir();

@@ -23,8 +23,12 @@ export function emCentesimos(valor: number | null): Centesimos | null {
   return valor === null ? null : { centesimos: valor };
 }
 
+/**
+ * NOTE: any integer goes out, not only safe ones: input is bounded so that totals stay exact
+ * (src/decimal.ts), but a row written before those limits must still be readable, never a 500.
+ */
 function ehCentesimos(v: unknown): v is Centesimos {
-  return typeof v === 'object' && v !== null && Number.isSafeInteger((v as Centesimos).centesimos);
+  return typeof v === 'object' && v !== null && Number.isInteger((v as Centesimos).centesimos);
 }
 
 /**
@@ -103,8 +107,9 @@ export function emMilesimos(valor: number): Milesimos {
   return { milesimos: valor };
 }
 
+/** Any integer, as for Decimal (see ehCentesimos). */
 function ehMilesimos(v: unknown): v is Milesimos {
-  return typeof v === 'object' && v !== null && Number.isSafeInteger((v as Milesimos).milesimos);
+  return typeof v === 'object' && v !== null && Number.isInteger((v as Milesimos).milesimos);
 }
 
 /** Like Decimal's reading, with three places and never negative: "1.5" → "1.500". */
