@@ -124,6 +124,9 @@ async function linhasGuardadas(trx: Db, creditos: readonly LinhaDoExtrato[]): Pr
  * a malformed statement writes nothing. Two imports at once: every key is unique, so the later
  * one fails on the first key the other wrote, and runs once more over what it committed.
  */
+/** The key of the transaction-level advisory lock that makes statement imports take turns on PostgreSQL. */
+const TRAVA_DAS_IMPORTACOES = 0x43657374_0002;
+
 export async function importarExtrato(
   banco: Banco,
   ator: Ator,
@@ -151,6 +154,9 @@ async function importarUmaVez(
   opcoes: { readonly agora: Date; readonly taxa: Taxa },
 ): Promise<ResumoDaImportacao> {
   return emTransacao(banco, async (trx) => {
+    // Imports are rare and short: on PostgreSQL they take turns (SQLite already serialises
+    // writers), so the second reads the keys the first committed instead of colliding with them.
+    if (ehPostgres(trx)) await sql`select pg_advisory_xact_lock(${sql.lit(TRAVA_DAS_IMPORTACOES)})`.execute(trx);
     const iso = opcoes.agora.toISOString();
     const [pessoas, devidos, guardadas] = await Promise.all([pessoasParaConferir(trx), devidosPorPessoa(trx, opcoes.taxa), linhasGuardadas(trx, creditos)]);
     const passos = planejarImportacao(creditos, guardadas);
