@@ -402,6 +402,7 @@ export const CorpoMovimentacao = Type.Unsafe<Record<string, unknown> | null>({
 export const FechamentoDoCiclo = Type.Object({
   cicloid: Id, fechadoEm: Instante, novas: Type.Integer({ description: 'Movimentações registradas agora; 0 se o ciclo já estava fechado' }),
   debitos: Reais, creditos: Reais,
+  naoConfirmados: Type.Array(Type.Object({ pedidoId: Id, nome: Type.String(), totalComTaxa: Reais }), { description: 'Pedidos que ninguém confirmou até o fim dos pedidos: ficaram de fora, não são entregues nem cobrados' }),
 });
 
 export const PreviaDoFechamento = Type.Object({

@@ -139,7 +139,7 @@ async function carregarFluxoDemo(banco: Banco, agora: Date, hoje: string): Promi
     const ciclo = await banco.selectFrom('ciclo').select(['nome', 'dataOfertaInicio', 'dataOfertaFim', 'dataPedidoInicio', 'dataPedidoFim', 'dataRetiradaInicio', 'dataRetiradaFim']).where('id', '=', cicloid).executeTakeFirstOrThrow();
     const cicloProdutos = [{ id: null, produtoId: p('Tomate'), quantidadeMilesimos: 20_000, valorCentavos: 1000, campo: 'cicloProdutos.0' }, { id: null, produtoId: p('Queijo minas frescal'), quantidadeMilesimos: 10_000, valorCentavos: 2800, campo: 'cicloProdutos.1' }];
     await salvarCiclo(banco, ator, cicloid, { dados: { ...ciclo, ativo: true }, cicloEntregas: null, cicloPontos: null, cicloCestas: null, cicloProdutos }, agora, hoje);
-    const disp = await disponibilidade(banco, cicloid);
+    const disp = await disponibilidade(banco, cicloid, hoje);
     const cesta = (nome: string) => disp.cestas.find((c) => c.nome === nome)?.cicloCestaId;
     const extra = (nome: string) => disp.extras.find((e) => e.nome === nome)?.cicloProdutoId;
     const daCesta = (nome: string, cestas: number) => ({ cicloCestaId: cesta(nome) ?? 0, cicloProdutoId: null, quantidadeMilesimos: cestas * 1000 });

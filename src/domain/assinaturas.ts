@@ -7,7 +7,7 @@ import { auditar, type RegistroAuditoria } from './auditoria.ts';
 import type { Avisos } from './avisos.ts';
 import { cicloDasJanelas, exigirJanela, janelaAberta } from './ciclos.ts';
 import { Conflito, Invalido, NaoEncontrado, recusarInvalidos } from './erros.ts';
-import { consumidorAlvo, gravarLinhaDeAssinatura, lerPontoDoPedido, pedidoDe, pontoDoPedido, pontoDosMercados, retirarLinhaDeAssinatura, type Taxa } from './pedidos.ts';
+import { consumidorAlvo, gravarLinhaDeAssinatura, lerPontoDoPedido, pedidoDe, pontoDoPedido, pontoDosMercados, reservadoDaLinha, retirarLinhaDeAssinatura, soConfirmadosSeguram, vendaveisDaCesta, type Taxa } from './pedidos.ts';
 
 export const FREQUENCIAS: readonly Frequencia[] = ['cada_ciclo', 'ciclo_sim_ciclo_nao'];
 export type { Frequencia, SituacaoNoCiclo };
@@ -488,19 +488,22 @@ type CestaDoCiclo = {
   mercadoId: number | null; taxaCentesimos: number | null; composta: boolean;
 };
 
-async function cestasDoCiclo(trx: Transaction<DB>, cicloid: number): Promise<CestaDoCiclo[]> {
+async function cestasDoCiclo(trx: Transaction<DB>, cicloid: number, soConfirmados: boolean): Promise<CestaDoCiclo[]> {
   const ids = (await trx.selectFrom('ciclocesta').select('id').where('cicloid', '=', cicloid).execute()).map((c) => c.id);
   await travar(trx, 'ciclocesta', ids);
   const linhas = await trx
     .selectFrom('ciclocesta as cc')
     .innerJoin('cesta', 'cesta.id', 'cc.cestaId')
     .leftJoin('mercado as m', 'm.id', 'cc.mercadoId')
-    .select(['cc.id', 'cc.cestaId', 'cesta.nome', 'cesta.ativo', 'cc.quantidadeCestas', 'cc.reservadoMilesimos', 'cesta.valorReferenciaCentavos', 'cc.mercadoId', 'm.taxaAdministrativaCentesimos as taxaCentesimos'])
+    .select(['cc.id', 'cc.cestaId', 'cesta.nome', 'cesta.ativo', 'cesta.valorReferenciaCentavos', 'cc.mercadoId', 'm.taxaAdministrativaCentesimos as taxaCentesimos'])
+    // What may be sold is the composition's number (what will be packed), as for any order;
+    // once the window has closed (an admin's change), unconfirmed orders hold nothing.
+    .select([vendaveisDaCesta('cc').as('quantidadeCestas'), reservadoDaLinha('ciclocesta', 'cc', soConfirmados).as('reservadoMilesimos')])
     .select((eb) => eb.exists(eb.selectFrom('composicao as c').innerJoin('composicaoproduto as x', 'x.composicaoid', 'c.id').select('x.id').whereRef('c.cicloCestaId', '=', 'cc.id')).as('composta'))
     .where('cc.cicloid', '=', cicloid)
     .orderBy('cc.id')
     .execute();
-  return linhas.map((l) => ({ ...l, ativo: Boolean(l.ativo), reservadoMilesimos: Number(l.reservadoMilesimos), composta: Boolean(Number(l.composta)) }));
+  return linhas.map((l) => ({ ...l, ativo: Boolean(l.ativo), quantidadeCestas: Number(l.quantidadeCestas), reservadoMilesimos: Number(l.reservadoMilesimos), composta: Boolean(Number(l.composta)) }));
 }
 
 function cestaDaAssinatura(a: { cestaId: number; mercadoId: number | null }, cestas: readonly CestaDoCiclo[]): CestaDoCiclo | undefined {
@@ -562,7 +565,7 @@ export async function gerarPedidosDoCiclo(banco: Banco, cicloid: number, opcoes:
     const nada = { gerados: 0, faltaram: [], pulados: 0, pausados: 0 };
     if (!ciclo.ativo || ciclo.fechadoEm !== null || !janelaAberta(ciclo, opcoes.hoje, 'pedido')) return nada;
     aberto = true;
-    const cestas = await cestasDoCiclo(trx, cicloid);
+    const cestas = await cestasDoCiclo(trx, cicloid, false);
     if (cestas.length === 0) return nada;
     const pendentes = await trx
       .selectFrom('assinatura as a')
@@ -691,7 +694,7 @@ async function noCiclo(trx: Transaction<DB>, ator: Ator, assinaturaId: number, c
   const a = await assinaturaDoAtor(trx, ator, assinaturaId);
   const ciclo = await cicloDasJanelas(trx, cicloid, 'pedido');
   const { foraDaJanela } = exigirJanela(ciclo, hoje, 'pedido', ehGestor(ator));
-  const cestas = await cestasDoCiclo(trx, cicloid);
+  const cestas = await cestasDoCiclo(trx, cicloid, soConfirmadosSeguram(ciclo, hoje));
   const cc = cestaDaAssinatura(a, cestas);
   if (cc === undefined) throw new Conflito('CICLO_SEM_A_CESTA', `O ciclo ${ciclo.nome} não oferece a cesta desta assinatura`);
   const linha = await trx.selectFrom('assinaturaciclo').selectAll().where('assinaturaId', '=', assinaturaId).where('cicloid', '=', cicloid).executeTakeFirst();

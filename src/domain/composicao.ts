@@ -6,6 +6,7 @@ import { auditar } from './auditoria.ts';
 import { cicloDasJanelas, exigirAberto } from './ciclos.ts';
 import { valorDaQuantidade } from '../decimal.ts';
 import { Conflito, Invalido, NaoEncontrado } from './erros.ts';
+import { reservadoDaLinha, reservadoDaLinhaHoje } from './pedidos.ts';
 
 /** Units a composition may use for a product of each unit, as a factor to the product's unit. */
 const CONVERSOES: Readonly<Record<string, Readonly<Record<string, readonly [number, number]>>>> = {
@@ -53,12 +54,18 @@ export interface CicloCestaInfo {
   readonly cestasPedidas: number;
 }
 
-async function cicloCesta(db: Db, id: number): Promise<CicloCestaInfo> {
+/**
+ * The cycle basket, with the baskets its saved orders hold: every saved order's, or only the
+ * confirmed ones' once the order window has closed by `hoje` (see reservadoDaLinhaHoje); without
+ * `hoje`, every saved order's.
+ */
+async function cicloCesta(db: Db, id: number, hoje: string | null = null): Promise<CicloCestaInfo> {
   const l = await db
     .selectFrom('ciclocesta as cc')
     .innerJoin('cesta', 'cesta.id', 'cc.cestaId')
     .innerJoin('ciclo', 'ciclo.id', 'cc.cicloid')
-    .select(['cc.id', 'cc.cicloid', 'ciclo.nome as cicloNome', 'cc.cestaId', 'cesta.nome', 'cc.quantidadeCestas', 'cesta.valorReferenciaCentavos', 'cc.reservadoMilesimos as pedidoMil'])
+    .select(['cc.id', 'cc.cicloid', 'ciclo.nome as cicloNome', 'cc.cestaId', 'cesta.nome', 'cc.quantidadeCestas', 'cesta.valorReferenciaCentavos'])
+    .select(hoje === null ? reservadoDaLinha('ciclocesta', 'cc', false).as('pedidoMil') : reservadoDaLinhaHoje('ciclocesta', 'cc', hoje).as('pedidoMil'))
     .where('cc.id', '=', id)
     .executeTakeFirst();
   if (l === undefined) throw new NaoEncontrado('CICLOCESTA_NAO_ENCONTRADA', `Não encontramos a cesta do ciclo ${id}`);
@@ -86,9 +93,13 @@ export interface PaginaComposicao {
   readonly valorReferenciaCentavos: number;
 }
 
-/** Everything the composition page shows, computed on the server (the page updates it live). */
-export async function paginaDaComposicao(db: Db, cicloCestaId: number): Promise<PaginaComposicao> {
-  const cc = await cicloCesta(db, cicloCestaId);
+/**
+ * Everything the composition page shows, computed on the server (the page updates it live). With
+ * `hoje`, the baskets ordered are those that hold stock today (only confirmed orders once the
+ * order window has closed); without it, every saved order's.
+ */
+export async function paginaDaComposicao(db: Db, cicloCestaId: number, hoje: string | null = null): Promise<PaginaComposicao> {
+  const cc = await cicloCesta(db, cicloCestaId, hoje);
   const linhas = await linhasOfertadas(db, cc.cicloid);
   const composicao = await db.selectFrom('composicao').select(['id', 'quantidadeCestas']).where('cicloCestaId', '=', cicloCestaId).executeTakeFirst();
   // Stryker disable next-line ArrayDeclaration: a bogus item matches no offer line and is left out
@@ -162,9 +173,12 @@ export interface EntradaComposicao {
 
 /**
  * Saves the composition of one cycle basket (the Composicao shape). Idempotent: the same body
- * twice leaves the same state. The capacity rule is checked in the same transaction.
+ * twice leaves the same state. The capacity rule is checked in the same transaction. Its
+ * quantidadeCestas is what orders may take (DOMAIN.md, "Order"): it never drops below the baskets
+ * saved orders hold (409), counted as salvarPedido counts them, under the cycle's lock that
+ * every order shares. Without `hoje`, every saved order counts.
  */
-export async function salvarComposicao(banco: Banco, ator: Ator, entrada: EntradaComposicao, agora: Date): Promise<PaginaComposicao> {
+export async function salvarComposicao(banco: Banco, ator: Ator, entrada: EntradaComposicao, agora: Date, hoje: string | null = null): Promise<PaginaComposicao> {
   const { cicloCestaId: id, quantidadeCestas, itens } = entrada;
   const erros = regrasDosItens(itens);
   if (Object.keys(erros).length > 0) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', erros);
@@ -172,7 +186,7 @@ export async function salvarComposicao(banco: Banco, ator: Ator, entrada: Entrad
     // The cycle first (open, and held until commit), then the basket read under its lock: an
     // edit of the cycle that commits meanwhile (its quantity of this basket) is seen.
     exigirAberto(await cicloDasJanelas(trx, (await cicloCesta(trx, id)).cicloid, 'escrita'));
-    const cc = await cicloCesta(trx, id);
+    const cc = await cicloCesta(trx, id, hoje);
     if (quantidadeCestas > cc.quantidadeCestas) {
       throw new Conflito('ACIMA_DO_CICLO', `O ciclo oferece ${cc.quantidadeCestas} cestas deste tipo; a composição não pode passar disso`, { quantidadeCestas: cc.quantidadeCestas });
     }
@@ -203,7 +217,7 @@ export async function salvarComposicao(banco: Banco, ator: Ator, entrada: Entrad
       return { ...i, milesimos: conv.ok ? conv.valor : 0 };
     });
     if (Object.keys(erros).length > 0) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', erros);
-    const antes = await paginaDaComposicao(trx, id);
+    const antes = await paginaDaComposicao(trx, id, hoje);
     const iso = agora.toISOString();
     await trx.insertInto('composicao').values({ cicloCestaId: id, quantidadeCestas, createdAt: iso, updatedAt: iso }).onConflict((oc) => oc.column('cicloCestaId').doUpdateSet({ quantidadeCestas, updatedAt: iso })).execute();
     const composicaoid = (await trx.selectFrom('composicao').select('id').where('cicloCestaId', '=', id).executeTakeFirstOrThrow()).id;
@@ -217,7 +231,7 @@ export async function salvarComposicao(banco: Banco, ator: Ator, entrada: Entrad
     conferirCapacidade(await linhasOfertadas(trx, cc.cicloid), await extrasPublicados(trx, cc.cicloid));
     // A basket sold in a cesta market stays within the market's ceiling (DOMAIN.md).
     await conferirTetos(trx, cc.cicloid);
-    const depois = await paginaDaComposicao(trx, id);
+    const depois = await paginaDaComposicao(trx, id, hoje);
     await auditar(trx, ator, agora, { acao: 'salvar', entidade: 'composicao', entidadeId: composicaoid, antes: antes.composicao, depois: depois.composicao });
     return depois;
   });

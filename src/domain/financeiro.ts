@@ -61,6 +61,13 @@ async function idDoTipo(db: Db, nome: string): Promise<number> {
   return t.id;
 }
 
+/** An order nobody confirmed by the end of the order window: neither delivered nor charged. */
+export interface PedidoNaoConfirmado {
+  readonly pedidoId: number;
+  readonly nome: string;
+  readonly totalComTaxaCentavos: number;
+}
+
 export interface Fechamento {
   readonly cicloid: number;
   readonly fechadoEm: string;
@@ -68,6 +75,8 @@ export interface Fechamento {
   readonly novas: number;
   readonly debitosCentavos: number;
   readonly creditosCentavos: number;
+  /** Orders left out because nobody confirmed them (DOMAIN.md, "Order"), by name. */
+  readonly naoConfirmados: readonly PedidoNaoConfirmado[];
 }
 
 interface Lancamento {
@@ -79,21 +88,35 @@ interface Lancamento {
   readonly chave: string;
 }
 
-/** What each consumer owes and each supplier is owed for a cycle, from finalised orders only. */
-export async function contasDoCiclo(db: Db, cicloid: number, taxa: Taxa): Promise<{ consumidores: Map<number, { total: number; taxa: number }>; fornecedores: Map<number, number> }> {
+/**
+ * What each consumer owes and each supplier is owed for a cycle, from finalised orders only; and
+ * the orders left out because nobody confirmed them (read in the same query, by name).
+ */
+export async function contasDoCiclo(db: Db, cicloid: number, taxa: Taxa): Promise<{ consumidores: Map<number, { total: number; taxa: number }>; fornecedores: Map<number, number>; naoConfirmados: PedidoNaoConfirmado[] }> {
   const pedidos = await db
     .selectFrom('pedido as p')
     .innerJoin('pedidoproduto as pp', 'pp.pedidoid', 'p.id')
-    .select(['p.usuarioid', 'pp.quantidadeMilesimos', 'pp.valorCentavos', 'pp.mercadoId', 'pp.taxaCentesimos'])
+    .innerJoin('usuario as u', 'u.id', 'p.usuarioid')
+    .select(['p.id as pedidoId', 'p.usuarioid', 'p.finalizado', 'u.nome', 'pp.quantidadeMilesimos', 'pp.valorCentavos', 'pp.mercadoId', 'pp.taxaCentesimos'])
     .where('p.cicloid', '=', cicloid)
-    .where('p.finalizado', '=', true)
     .execute();
   const linhasPorPessoa = new Map<number, ValorNoMercado[]>();
+  const deFora = new Map<number, { nome: string; linhas: ValorNoMercado[] }>();
   for (const l of pedidos) {
+    const valor = { subtotalCentavos: valorDaQuantidade(l.valorCentavos, l.quantidadeMilesimos), mercadoId: l.mercadoId, taxaCentesimos: l.taxaCentesimos };
+    if (!l.finalizado) {
+      const pedido = deFora.get(l.pedidoId) ?? { nome: l.nome, linhas: [] };
+      pedido.linhas.push(valor);
+      deFora.set(l.pedidoId, pedido);
+      continue;
+    }
     const doConsumidor = linhasPorPessoa.get(l.usuarioid) ?? [];
-    doConsumidor.push({ subtotalCentavos: valorDaQuantidade(l.valorCentavos, l.quantidadeMilesimos), mercadoId: l.mercadoId, taxaCentesimos: l.taxaCentesimos });
+    doConsumidor.push(valor);
     linhasPorPessoa.set(l.usuarioid, doConsumidor);
   }
+  const naoConfirmados = [...deFora].map(([pedidoId, p]) => ({
+    pedidoId, nome: p.nome, totalComTaxaCentavos: partesDoPedido(p.linhas, taxa).reduce((s, x) => s + x.subtotalCentavos + x.taxaCentavos, 0),
+  })).sort((a, b) => a.nome.localeCompare(b.nome, 'pt-BR') || a.pedidoId - b.pedidoId);
   // The same fee as the order shows: each market's on what was bought in it (pedidos.ts).
   const consumidores = new Map<number, { total: number; taxa: number }>();
   for (const [usuarioid, linhas] of linhasPorPessoa) {
@@ -106,7 +129,7 @@ export async function contasDoCiclo(db: Db, cicloid: number, taxa: Taxa): Promis
     // Stryker disable next-line ConditionalExpression,EqualityOperator: a line nobody ordered would credit 0, and movements of 0 are not written
     if (e.pedidoMil > 0) fornecedores.set(e.linha.fornecedorId, (fornecedores.get(e.linha.fornecedorId) ?? 0) + valorDaQuantidade(e.linha.valorCentavos, e.pedidoMil));
   }
-  return { consumidores, fornecedores };
+  return { consumidores, fornecedores, naoConfirmados };
 }
 
 /** What the closings of a cycle already wrote, signed (credits positive), per person and kind. */
@@ -142,7 +165,7 @@ export async function fecharCiclo(banco: Banco, ator: Ator, cicloid: number, opc
       const [a, m, d] = ciclo.dataPedidoFim.split('-');
       throw new Conflito('PEDIDOS_ABERTOS', `Só é possível fechar o ciclo depois do fim dos pedidos (${d}/${m}/${a})`);
     }
-    const { consumidores, fornecedores } = await contasDoCiclo(trx, cicloid, opcoes.taxa);
+    const { consumidores, fornecedores, naoConfirmados } = await contasDoCiclo(trx, cicloid, opcoes.taxa);
     const [tPedido, tTaxa, tEntrega] = [await idDoTipo(trx, TIPOS.pedido), await idDoTipo(trx, TIPOS.taxa), await idDoTipo(trx, TIPOS.entrega)];
     const iso = opcoes.agora.toISOString();
     // What each (kind, person) should add up to, signed: debits negative.
@@ -202,6 +225,7 @@ export async function fecharCiclo(banco: Banco, ator: Ator, cicloid: number, opc
       cicloid, fechadoEm, novas,
       debitosCentavos: valores.filter((v) => v < 0).reduce((t, v) => t - v, 0),
       creditosCentavos: valores.filter((v) => v > 0).reduce((t, v) => t + v, 0),
+      naoConfirmados,
     };
     // Closing again finds every movement already written (nothing can change in a closed cycle):
     // only the first closing is a change to record.

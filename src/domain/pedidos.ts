@@ -14,6 +14,50 @@ import { unidadeTrocada, type Unidade } from './catalogo.ts';
 import { lerPerfis } from './perfis.ts';
 import { dataHoraLocal } from './tempo.ts';
 
+/** The two kinds of line an order reserves: a cycle basket (`ciclocesta`) or an extra (`cicloproduto`). */
+type TabelaReservada = 'ciclocesta' | 'cicloproduto';
+const COLUNA_DA_LINHA = { ciclocesta: 'cicloCestaId', cicloproduto: 'cicloProdutoId' } as const;
+
+/** Whether the cycle's order window has closed today: from then on, only confirmed orders hold stock (DOMAIN.md, "Order"). */
+export function soConfirmadosSeguram(ciclo: { readonly dataPedidoFim: string }, hoje: string): boolean {
+  return hoje > ciclo.dataPedidoFim;
+}
+
+/**
+ * What confirmed orders hold of the line `alias` (a row of `tabela`), in thousandths: summed from
+ * their lines (indexed by line and order, migrations/20261121_2000_indices_de_reserva.ts).
+ */
+function confirmadoDaLinha(tabela: TabelaReservada, alias: string) {
+  return sql<number>`(SELECT COALESCE(SUM(ppc."quantidadeMilesimos"), 0) FROM pedidoproduto ppc INNER JOIN pedido pc ON pc.id = ppc.pedidoid
+    WHERE ppc.${sql.id(COLUNA_DA_LINHA[tabela])} = ${sql.ref(`${alias}.id`)} AND pc.finalizado)`;
+}
+
+/**
+ * What saved orders hold of the line `alias` (a row of `tabela`), in thousandths. While the order
+ * window has not closed, every saved order holds its stock: the row's counter, kept by triggers
+ * (migrations/20261121_2300_reservas_contadas.ts). Once it has closed, an unconfirmed order holds
+ * nothing (it is neither delivered nor charged): only confirmed orders count, summed from their
+ * lines. The caller knows which (it has read the cycle).
+ */
+export function reservadoDaLinha(tabela: TabelaReservada, alias: string, soConfirmados: boolean) {
+  return soConfirmados ? confirmadoDaLinha(tabela, alias) : sql<number>`${sql.ref(`${alias}.reservadoMilesimos`)}`;
+}
+
+/**
+ * The same when the cycle is not read yet: the phase decided in SQL from today (the line's cycle
+ * is one primary-key row), so a page reads it in the same single statement. NOTE: CASE evaluates
+ * only the branch it takes, so an open window never pays for the sum.
+ */
+export function reservadoDaLinhaHoje(tabela: TabelaReservada, alias: string, hoje: string) {
+  return sql<number>`CASE WHEN (SELECT cf."dataPedidoFim" FROM ciclo cf WHERE cf.id = ${sql.ref(`${alias}.cicloid`)}) < ${hoje}
+    THEN ${confirmadoDaLinha(tabela, alias)} ELSE ${sql.ref(`${alias}.reservadoMilesimos`)} END`;
+}
+
+/** How many baskets of a cycle basket may be sold: its composition's quantidadeCestas (what will be packed), 0 with no composition. */
+export function vendaveisDaCesta(alias: string) {
+  return sql<number>`COALESCE((SELECT cq."quantidadeCestas" FROM composicao cq WHERE cq."cicloCestaId" = ${sql.ref(`${alias}.id`)}), 0)`;
+}
+
 /** The community's administrative fee on an order: a percentage plus a fixed amount (TAXA_*). */
 export interface Taxa {
   readonly percentualCentesimos: number;
@@ -266,7 +310,7 @@ export interface ExtraParaPedir {
   readonly mercado: string | null;
 }
 
-/** A basket of a cycle as the order page shows it, before availability. */
+/** A basket of a cycle as the order page shows it, before availability; `quantidadeCestas` is its composition's (0 with none). */
 export type CestaDoCatalogo = Omit<CestaParaPedir, 'disponivel'> & { readonly quantidadeCestas: number };
 /** An extra of a cycle as the order page shows it, before availability. */
 export type ExtraDoCatalogo = Omit<ExtraParaPedir, 'disponivelMilesimos'> & { readonly quantidadeMilesimos: number };
@@ -284,7 +328,9 @@ export async function catalogoDoCiclo(db: Db, cicloid: number): Promise<Catalogo
       .selectFrom('ciclocesta as cc')
       .innerJoin('cesta', 'cesta.id', 'cc.cestaId')
       .leftJoin('mercado as m', 'm.id', 'cc.mercadoId')
-      .select(['cc.id as cicloCestaId', 'cc.cestaId', 'cesta.nome', 'cesta.descricao', 'cesta.valorReferenciaCentavos', 'cc.quantidadeCestas', 'm.nome as mercado'])
+      // What may be sold is what will be packed: the composition's number, not the cycle's ceiling.
+      .leftJoin('composicao as co', 'co.cicloCestaId', 'cc.id')
+      .select(['cc.id as cicloCestaId', 'cc.cestaId', 'cesta.nome', 'cesta.descricao', 'cesta.valorReferenciaCentavos', 'co.quantidadeCestas', 'm.nome as mercado'])
       .where('cc.cicloid', '=', cicloid)
       .where('cesta.ativo', '=', true)
       .orderBy('cc.id')
@@ -328,7 +374,7 @@ export async function catalogoDoCiclo(db: Db, cicloid: number): Promise<Catalogo
   return {
     cestas: cestas.map((c) => ({
       cicloCestaId: c.cicloCestaId, cestaId: c.cestaId, nome: c.nome, descricao: c.descricao,
-      valorCentavos: c.valorReferenciaCentavos, quantidadeCestas: c.quantidadeCestas,
+      valorCentavos: c.valorReferenciaCentavos, quantidadeCestas: c.quantidadeCestas ?? 0,
       composicao: [...(dentro.get(c.cicloCestaId)?.values() ?? [])].map(paraMostrar),
       emComposicao: !dentro.has(c.cicloCestaId),
       mercado: c.mercado,
@@ -343,18 +389,19 @@ export async function catalogoDoCiclo(db: Db, cicloid: number): Promise<Catalogo
 // Each half filters by the cycle, and a prepared value fills one place: the cycle id goes in twice.
 // The cycle data's version rides along (one primary-key row), so the order page's cached
 // catalogue is checked in the same round trip (src/cestas/vitrine.ts).
-const reservasPorLinha = consultaPreparada((db: Db, cicloDasCestas: number, cicloDosExtras: number) => db
-  .selectFrom('ciclocesta')
-  .select((eb) => [eb.lit(0).$castTo<number>().as('extra'), 'id', 'reservadoMilesimos as m'])
-  .where('cicloid', '=', cicloDasCestas)
+// Today goes in once per half too: what an unconfirmed order holds depends on the window (reservadoDaLinhaHoje).
+const reservasPorLinha = consultaPreparada((db: Db, cicloDasCestas: number, hojeDasCestas: string, cicloDosExtras: number, hojeDosExtras: string) => db
+  .selectFrom('ciclocesta as cc')
+  .select((eb) => [eb.lit(0).$castTo<number>().as('extra'), 'cc.id', reservadoDaLinhaHoje('ciclocesta', 'cc', hojeDasCestas).as('m')])
+  .where('cc.cicloid', '=', cicloDasCestas)
   .unionAll((db2) => db2
-    .selectFrom('cicloproduto')
-    .select((eb) => [eb.lit(1).$castTo<number>().as('extra'), 'id', 'reservadoMilesimos as m'])
-    .where('cicloid', '=', cicloDosExtras))
+    .selectFrom('cicloproduto as cp')
+    .select((eb) => [eb.lit(1).$castTo<number>().as('extra'), 'cp.id', reservadoDaLinhaHoje('cicloproduto', 'cp', hojeDosExtras).as('m')])
+    .where('cp.cicloid', '=', cicloDosExtras))
   .unionAll((db2) => db2
     .selectFrom('versaodados')
     .select((eb) => [eb.lit(2).$castTo<number>().as('extra'), 'id', 'versao as m'])
-    .where('id', '=', VERSAO_DOS_CICLOS)), 2);
+    .where('id', '=', VERSAO_DOS_CICLOS)), 4);
 
 /** What a cycle's saved orders reserve, per line, in thousandths; and the version of the cycle data read with it. */
 export interface ReservasDoCiclo {
@@ -365,12 +412,13 @@ export interface ReservasDoCiclo {
 }
 
 /**
- * What every saved order of a cycle reserves, per basket line and per extra line, in thousandths
- * (one query over the cycle's own rows: the counters that triggers keep, see
- * migrations/20261121_2300_reservas_contadas.ts), with the version of the cycle data.
+ * What the saved orders of a cycle reserve today, per basket line and per extra line, in
+ * thousandths (one query over the cycle's own rows: the counters that triggers keep, see
+ * migrations/20261121_2300_reservas_contadas.ts; once the order window has closed, only
+ * confirmed orders, see reservadoDaLinha), with the version of the cycle data.
  */
-export async function reservasDoCiclo(db: Db, cicloid: number): Promise<ReservasDoCiclo> {
-  const linhas = await reservasPorLinha(db, cicloid, cicloid);
+export async function reservasDoCiclo(db: Db, cicloid: number, hoje: string): Promise<ReservasDoCiclo> {
+  const linhas = await reservasPorLinha(db, cicloid, hoje, cicloid, hoje);
   const cestas = new Map<number, number>();
   const extras = new Map<number, number>();
   let versaoDosCiclos = 0;
@@ -390,9 +438,9 @@ export function comDisponibilidade(catalogo: CatalogoDoCiclo, reservas: { cestas
   };
 }
 
-/** What can still be ordered in a cycle: baskets and extras with availability (reserved by every saved order). */
-export async function disponibilidade(db: Db, cicloid: number): Promise<{ cestas: CestaParaPedir[]; extras: ExtraParaPedir[] }> {
-  const [catalogo, reservas] = await Promise.all([catalogoDoCiclo(db, cicloid), reservasDoCiclo(db, cicloid)]);
+/** What can still be ordered in a cycle today: baskets (up to their composition) and extras with availability. */
+export async function disponibilidade(db: Db, cicloid: number, hoje: string): Promise<{ cestas: CestaParaPedir[]; extras: ExtraParaPedir[] }> {
+  const [catalogo, reservas] = await Promise.all([catalogoDoCiclo(db, cicloid), reservasDoCiclo(db, cicloid, hoje)]);
   return comDisponibilidade(catalogo, reservas);
 }
 
@@ -552,6 +600,8 @@ export async function salvarPedido(banco: Banco, ator: Ator, entrada: EntradaPed
     const usuarioid = consumidor.id;
     const ciclo = await cicloDasJanelas(trx, cicloid, 'pedido');
     const { foraDaJanela } = exigirJanela(ciclo, opcoes.hoje, 'pedido', ehGestor(ator));
+    // Once the window has closed (an admin's change), unconfirmed orders hold nothing.
+    const soConfirmados = soConfirmadosSeguram(ciclo, opcoes.hoje);
     // Stryker disable next-line ArrayDeclaration: a bogus id matches no row (and locks none on SQLite)
     const idsCestas = linhas.flatMap((l) => l.cicloCestaId ?? []);
     // Stryker disable next-line ArrayDeclaration: see above
@@ -567,8 +617,11 @@ export async function salvarPedido(banco: Banco, ator: Ator, entrada: EntradaPed
       .selectFrom('ciclocesta as cc')
       .innerJoin('cesta', 'cesta.id', 'cc.cestaId')
       .leftJoin('mercado as m', 'm.id', 'cc.mercadoId')
-      .select(['cc.id', 'cc.cicloid', 'cc.quantidadeCestas', 'cesta.nome', 'cesta.valorReferenciaCentavos', 'cesta.ativo'])
-      .select(['cc.reservadoMilesimos', 'cc.mercadoId', 'm.nome as mercadoNome', 'm.taxaAdministrativaCentesimos as taxaCentesimos'])
+      .select(['cc.id', 'cc.cicloid', 'cesta.nome', 'cesta.valorReferenciaCentavos', 'cesta.ativo'])
+      .select(['cc.mercadoId', 'm.nome as mercadoNome', 'm.taxaAdministrativaCentesimos as taxaCentesimos'])
+      // What may be sold is the composition's number (what will be packed), read under the row's
+      // lock; a composition changes only under the cycle's lock, which this transaction shares.
+      .select([vendaveisDaCesta('cc').as('quantidadeCestas'), reservadoDaLinha('ciclocesta', 'cc', soConfirmados).as('reservadoMilesimos')])
       .select((eb) => eb.exists(eb
         .selectFrom('composicao as c')
         .innerJoin('composicaoproduto as x', 'x.composicaoid', 'c.id')
@@ -584,7 +637,8 @@ export async function salvarPedido(banco: Banco, ator: Ator, entrada: EntradaPed
       .innerJoin('produto as p', 'p.id', 'cp.produtoId')
       .leftJoin('mercado as m', 'm.id', 'cp.mercadoId')
       .select(['cp.id', 'cp.cicloid', 'cp.quantidadeMilesimos', 'cp.valorCentavos', 'p.nome', 'p.unidade'])
-      .select(['cp.reservadoMilesimos', 'cp.mercadoId', 'm.nome as mercadoNome', 'm.taxaAdministrativaCentesimos as taxaCentesimos'])
+      .select(['cp.mercadoId', 'm.nome as mercadoNome', 'm.taxaAdministrativaCentesimos as taxaCentesimos'])
+      .select(reservadoDaLinha('cicloproduto', 'cp', soConfirmados).as('reservadoMilesimos'))
       .where('cp.id', 'in', idsExtras)
       .orderBy('cp.id')
       .$if(travando, (q) => q.forUpdate('cp'))
@@ -609,18 +663,22 @@ export async function salvarPedido(banco: Banco, ator: Ator, entrada: EntradaPed
     if (mercadoIds.size > 0) await pontoDosMercados(trx, cicloid, pontoEntregaId, mercadoIds, alvos.some((a) => (a.cesta ?? a.extra).mercadoId === null));
     // What everyone else reserves: the row's counter (kept by triggers, read under the row lock)
     // minus what this consumer's own saved order holds of the same line.
+    const somaDe = (linhasDoPedido: readonly LinhaDoPedido[], chave: string) => linhasDoPedido.filter((p) => chaveDaLinha(p) === chave).reduce((t, p) => t + p.quantidadeMilesimos, 0);
     // Stryker disable next-line ArrayDeclaration: a bogus earlier line keys to no line of the order
-    const proprio = (chave: string) => (antes?.produtos ?? []).filter((p) => chaveDaLinha(p) === chave).reduce((t, p) => t + p.quantidadeMilesimos, 0);
+    const jaNoPedido = (chave: string) => somaDe(antes?.produtos ?? [], chave);
+    // Once the window has closed, an unconfirmed order of one's own is not in the count either.
+    const contado = antes !== null && (antes.finalizado || !soConfirmados) ? antes.produtos : [];
+    const proprio = (chave: string) => somaDe(contado, chave);
     // A basket with nothing composed in it is not for sale; what an order already holds of one
     // (composed before its items were taken out) may stay, but not grow.
-    const semComposicao = alvos.flatMap(({ l, cesta }) => (cesta !== undefined && !Number(cesta.composta) && l.quantidadeMilesimos > proprio(chaveDaLinha(l)) ? [cesta.nome] : []));
+    const semComposicao = alvos.flatMap(({ l, cesta }) => (cesta !== undefined && !Number(cesta.composta) && l.quantidadeMilesimos > jaNoPedido(chaveDaLinha(l)) ? [cesta.nome] : []));
     if (semComposicao.length > 0) {
       throw new Conflito('EM_COMPOSICAO', `Ainda em composição, não pode ser pedida: ${semComposicao.join(', ')}`, { cestas: semComposicao });
     }
     const faltas: Array<{ nome: string; livre: number; pedido: number; unidade: string }> = [];
     for (const { l, cesta, extra } of alvos) {
       if (cesta !== undefined) {
-        const livre = cesta.quantidadeCestas * 1000 - (Number(cesta.reservadoMilesimos) - proprio(chaveDaLinha(l)));
+        const livre = Number(cesta.quantidadeCestas) * 1000 - (Number(cesta.reservadoMilesimos) - proprio(chaveDaLinha(l)));
         if (l.quantidadeMilesimos > livre) faltas.push({ nome: cesta.nome, livre: Math.max(0, livre), pedido: l.quantidadeMilesimos, unidade: 'cesta' });
       } else {
         const livre = extra.quantidadeMilesimos - (Number(extra.reservadoMilesimos) - proprio(chaveDaLinha(l)));
@@ -712,6 +770,44 @@ export async function pedidoVisivel(db: Db, ator: Ator, pedidoId: number, taxa: 
   return p;
 }
 
+/**
+ * An unconfirmed order confirmed after its window closed (by an admin) held no stock until now:
+ * what confirmed orders hold of each of its lines, read under the lines' row locks (as salvarPedido
+ * locks them), must leave room for it. 409 SEM_ESTOQUE with what is still available.
+ */
+async function conferirEstoqueAoConfirmar(trx: Db, pedido: Pedido): Promise<void> {
+  const travando = ehPostgres(trx);
+  const idsCestas = pedido.produtos.flatMap((l) => l.cicloCestaId ?? []);
+  const idsExtras = pedido.produtos.flatMap((l) => l.cicloProdutoId ?? []);
+  const cestas = idsCestas.length === 0 ? [] : await trx
+    .selectFrom('ciclocesta as cc')
+    .select(['cc.id', vendaveisDaCesta('cc').as('livre'), reservadoDaLinha('ciclocesta', 'cc', true).as('reservado')])
+    .where('cc.id', 'in', idsCestas)
+    .orderBy('cc.id')
+    .$if(travando, (q) => q.forUpdate('cc'))
+    .execute();
+  const extras = idsExtras.length === 0 ? [] : await trx
+    .selectFrom('cicloproduto as cp')
+    .select(['cp.id', 'cp.quantidadeMilesimos as livre', reservadoDaLinha('cicloproduto', 'cp', true).as('reservado')])
+    .where('cp.id', 'in', idsExtras)
+    .orderBy('cp.id')
+    .$if(travando, (q) => q.forUpdate('cp'))
+    .execute();
+  const faltas = pedido.produtos.flatMap((l) => {
+    const linha = l.cicloCestaId !== null ? cestas.find((c) => c.id === l.cicloCestaId) : extras.find((e) => e.id === l.cicloProdutoId);
+    const teto = linha === undefined ? 0 : Number(linha.livre) * (l.cicloCestaId !== null ? 1000 : 1);
+    const livre = Math.max(0, teto - Number(linha?.reservado ?? 0));
+    return l.quantidadeMilesimos > livre ? [{ nome: l.nome, livre, pedido: l.quantidadeMilesimos, unidade: l.unidade }] : [];
+  });
+  if (faltas.length > 0) {
+    throw new Conflito(
+      'SEM_ESTOQUE',
+      `O período de pedidos terminou e este pedido não foi confirmado a tempo; agora não há o suficiente: ${faltas.map((f) => `${f.nome} (disponível: ${formatarQuantidadeComUnidade(f.livre, f.unidade)})`).join('; ')}`,
+      { disponivel: faltas.map((f) => ({ nome: f.nome, disponivel: paraNumero(f.livre, ESCALA_QUANTIDADE), pedido: paraNumero(f.pedido, ESCALA_QUANTIDADE), unidade: f.unidade })) },
+    );
+  }
+}
+
 /** Confirms an order (finalizado, dataConfirmacao in local time). Confirming twice changes nothing. */
 export async function finalizarPedido(banco: Banco, ator: Ator, pedidoId: number, opcoes: OpcoesPedido & { tz: string }): Promise<Pedido> {
   return emTransacao(banco, async (trx) => {
@@ -720,6 +816,8 @@ export async function finalizarPedido(banco: Banco, ator: Ator, pedidoId: number
     if (antes.finalizado) return antes;
     const ciclo = await cicloDasJanelas(trx, antes.cicloid, 'pedido');
     const { foraDaJanela } = exigirJanela(ciclo, opcoes.hoje, 'pedido', ehGestor(ator));
+    // After the window, this order held nothing: it takes its stock now, if there is still some.
+    if (soConfirmadosSeguram(ciclo, opcoes.hoje)) await conferirEstoqueAoConfirmar(trx, antes);
     await trx.updateTable('pedido').set({ finalizado: true, dataConfirmacao: dataHoraLocal(opcoes.agora, opcoes.tz), updatedAt: opcoes.agora.toISOString() }).where('id', '=', pedidoId).where('finalizado', '=', false).execute();
     const depois = await pedidoVisivel(trx, ator, pedidoId, opcoes.taxa);
     await auditar(trx, ator, opcoes.agora, { acao: `finalizar${foraDaJanela ? ' (fora da janela)' : ''}`, entidade: 'pedido', entidadeId: pedidoId, antes, depois });

@@ -150,7 +150,7 @@ export function pedidoLembrete(nome: string, c: CicloDoAviso, pedidoId: number |
     paragrafos: [
       pedidoId === null
         ? `Os pedidos do ${c.nome} fecham hoje, ${dataBr(c.dataPedidoFim)}, e ainda não há pedido seu.`
-        : `Seu pedido no ${c.nome} está salvo, mas não confirmado. Os pedidos fecham hoje, ${dataBr(c.dataPedidoFim)}: um pedido sem confirmação não é entregue nem cobrado.`,
+        : `Seu pedido no ${c.nome} está salvo, mas não confirmado. Os pedidos fecham hoje, ${dataBr(c.dataPedidoFim)}: se ele não for confirmado até as 23:59 de hoje, não será entregue nem cobrado, e as cestas e os itens que ele reserva voltam a ficar livres para outros pedidos.`,
     ],
     acao: pedidoId === null
       ? { rotulo: 'Fazer meu pedido', url: `${base}/pedidoconsumidores/${c.id}` }

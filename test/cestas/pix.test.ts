@@ -421,7 +421,8 @@ describe('Pix no recibo por e-mail', () => {
     const iso = new Date().toISOString();
     await amb.banco.insertInto('movimentacao').values({ usuarioid: u, tipoMovimentacaoId: 5, sentido: 'debito', valorCentavos: 700, data: '2026-02-01', descricao: 'Ajuste anterior', createdAt: iso, updatedAt: iso }).execute();
     const cesta = await criarCesta(amb.banco);
-    const ciclo = await criarCiclo(amb.banco, { datas: DATAS, cestas: [{ cestaId: cesta.id, quantidadeCestas: 10 }] });
+    // Composed: a basket is sold (and an order confirmed after the window takes its stock) up to its composition.
+    const ciclo = await criarCiclo(amb.banco, { datas: DATAS, cestas: [{ cestaId: cesta.id, quantidadeCestas: 10 }], compor: true });
     const ponto = await criarPonto(amb.banco);
     const pedido = await amb.banco.insertInto('pedido').values({ cicloid: ciclo.id, usuarioid: u, pontoEntregaId: ponto.id, createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow();
     await amb.banco.insertInto('pedidoproduto').values({ pedidoid: pedido.id, cicloCestaId: ciclo.cicloCestas[0] ?? 0, quantidadeMilesimos: 1000, valorCentavos: 5000, createdAt: iso, updatedAt: iso }).execute();

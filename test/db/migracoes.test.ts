@@ -154,7 +154,7 @@ test(`contadores de reserva: a migração soma os pedidos já gravados, e os gat
     // Orders written before the counters existed are counted when the migration runs.
     await migrar(b, DIALETO);
     const contadores = async () => {
-      const r = await reservasDoCiclo(b, ciclo.id);
+      const r = await reservasDoCiclo(b, ciclo.id, DATAS_PADRAO.dataPedidoInicio);
       return [r.cestas.get(cc), r.extras.get(extra.id)];
     };
     assert.deepEqual(await contadores(), [6000, 4500]);

@@ -142,7 +142,9 @@ describe('rotas quentes: consultas fixas por requisição', () => {
     const cestaId = (await amb.banco.selectFrom('ciclocesta').select('cestaId').where('id', '=', c1).executeTakeFirstOrThrow()).cestaId;
     await amb.banco.updateTable('cesta').set({ nome: 'Cesta renomeada' }).where('id', '=', cestaId).execute();
     assert.equal((await ler()).cestas.find((c) => c.cicloCestaId === c1)?.nome, 'Cesta renomeada');
+    // What may be sold is the composition's number (DOMAIN.md): the cycle's ceiling and the composition both go up.
     await amb.banco.updateTable('ciclocesta').set({ quantidadeCestas: 600 }).where('id', '=', c1).execute();
+    await amb.banco.updateTable('composicao').set({ quantidadeCestas: 600 }).where('cicloCestaId', '=', c1).execute();
     assert.equal((await ler()).cestas.find((c) => c.cicloCestaId === c1)?.disponivel, livre - 1 + 100);
     const novo = await criarPonto(amb.banco);
     assert.ok((await ler()).pontosEntrega.some((p) => p.id === novo.id), 'um ponto novo aparece');

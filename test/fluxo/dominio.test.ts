@@ -196,10 +196,11 @@ describe('os casos de uso do ciclo, nas bordas', () => {
 
   test('pedidos: a vitrine do ciclo mostra o que há em cada cesta, e nada numa cesta não composta', async () => {
     const a = await cenario(false);
-    assert.deepEqual((await disponibilidade(banco, a.cicloid)).cestas.map((c) => [c.nome, c.composicao, c.disponivel, c.emComposicao]), [[a.cesta.nome, [], 10, true]]);
+    // DOMAIN.md: what may be sold is what will be packed, the composition's number (none yet: 0), not the cycle's 10.
+    assert.deepEqual((await disponibilidade(banco, a.cicloid, NO_PEDIDO.hoje)).cestas.map((c) => [c.nome, c.composicao, c.disponivel, c.emComposicao]), [[a.cesta.nome, [], 0, true]]);
     await salvarComposicao(banco, admin, { cicloCestaId: a.cicloCestaId, quantidadeCestas: 3, itens: [{ ofertaProdutoId: a.linhaTomate, quantidadeMilesimos: 500_000, unidade: 'g', campo: 'produtos.0' }] }, NA_OFERTA.agora);
-    const disp = await disponibilidade(banco, a.cicloid);
-    assert.deepEqual(disp.cestas.map((c) => [c.nome, c.composicao, c.disponivel, c.emComposicao]), [[a.cesta.nome, [{ produto: a.tomate.nome, quantidadeMilesimos: 500_000, unidade: 'g' }], 10, false]], 'na unidade em que a cesta foi composta: 500 g');
+    const disp = await disponibilidade(banco, a.cicloid, NO_PEDIDO.hoje);
+    assert.deepEqual(disp.cestas.map((c) => [c.nome, c.composicao, c.disponivel, c.emComposicao]), [[a.cesta.nome, [{ produto: a.tomate.nome, quantidadeMilesimos: 500_000, unidade: 'g' }], 3, false]], 'na unidade em que a cesta foi composta: 500 g; 3 compostas de 10');
     assert.deepEqual(disp.extras.map((e) => [e.nome, e.disponivelMilesimos, e.valorCentavos]), [[a.mel.nome, 4000, 3000]]);
   });
 
@@ -518,7 +519,7 @@ describe('os casos de uso do ciclo, nas bordas', () => {
       });
       const primeiro = await fecharCiclo(banco, admin, a.cicloid, DEPOIS);
       // The basket's 1 kg (R$ 1,00 a kg) is credited to the supplier whose offer composes it.
-      assert.deepEqual(primeiro, { cicloid: a.cicloid, fechadoEm: DEPOIS.agora.toISOString(), novas: 2, debitosCentavos: 5000, creditosCentavos: 100 });
+      assert.deepEqual(primeiro, { cicloid: a.cicloid, fechadoEm: DEPOIS.agora.toISOString(), novas: 2, debitosCentavos: 5000, creditosCentavos: 100, naoConfirmados: [] });
       const depois = { ...DEPOIS, agora: new Date('2026-03-11T15:00:00Z'), hoje: '2026-03-11' };
       assert.deepEqual(await fecharCiclo(banco, admin, a.cicloid, depois), { ...primeiro, novas: 0 });
       const ciclo = await obterCiclo(banco, a.cicloid, depois.hoje);
@@ -529,7 +530,7 @@ describe('os casos de uso do ciclo, nas bordas', () => {
 
     test('fechar um ciclo sem pedidos: nenhuma movimentação, e o fechamento fica registrado uma vez', async () => {
       const c = await criarCiclo(banco, { datas: DATAS_PADRAO });
-      assert.deepEqual(await fecharCiclo(banco, admin, c.id, DEPOIS), { cicloid: c.id, fechadoEm: DEPOIS.agora.toISOString(), novas: 0, debitosCentavos: 0, creditosCentavos: 0 });
+      assert.deepEqual(await fecharCiclo(banco, admin, c.id, DEPOIS), { cicloid: c.id, fechadoEm: DEPOIS.agora.toISOString(), novas: 0, debitosCentavos: 0, creditosCentavos: 0, naoConfirmados: [] });
       await fecharCiclo(banco, admin, c.id, { ...DEPOIS, agora: new Date('2026-03-12T15:00:00Z') });
       const auditorias = await banco.selectFrom('auditoria').select('acao').where('entidade', '=', 'ciclo').where('entidadeId', '=', String(c.id)).execute();
       assert.deepEqual(auditorias.map((x) => x.acao), ['fechar ciclo']);

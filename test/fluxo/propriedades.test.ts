@@ -107,7 +107,7 @@ async function executar(cicloid: number, cicloCestas: readonly number[], op: Ope
       return;
     }
     case 'pedido': {
-      const disp = await disponibilidade(banco, cicloid);
+      const disp = await disponibilidade(banco, cicloid, TEMPO.hoje);
       const extra = disp.extras[op.extra % Math.max(1, disp.extras.length)];
       const linhas = [
         ...(op.cestas > 0 ? [{ cicloCestaId: cicloCestas[op.cesta] ?? 0, cicloProdutoId: null, quantidadeMilesimos: op.cestas * 1000 }] : []),
@@ -149,7 +149,8 @@ function atorDe(usuarioid: number): Ator {
 interface Estado {
   readonly linhas: ReadonlyArray<{ id: number; fornecedorId: number; produtoId: number; quantidadeMil: number; valorCentavos: number; finalizada: boolean; usoMil: number; emComposicao: boolean }>;
   readonly extras: ReadonlyArray<{ id: number; produtoId: number; publicadoMil: number; pedidos: ReadonlyMap<number, number> }>;
-  readonly cestas: ReadonlyArray<{ id: number; quantidadeCestas: number; pedidos: ReadonlyMap<number, number>; composta: boolean }>;
+  /** `compostas`: the composition's quantidadeCestas (0 with none), what orders may take (DOMAIN.md, "Order"). */
+  readonly cestas: ReadonlyArray<{ id: number; quantidadeCestas: number; compostas: number; pedidos: ReadonlyMap<number, number>; composta: boolean }>;
 }
 
 async function estado(cicloid: number): Promise<Estado> {
@@ -165,7 +166,7 @@ async function estado(cicloid: number): Promise<Estado> {
     return m;
   };
   const publicados = await banco.selectFrom('cicloproduto').select(['id', 'produtoId', 'quantidadeMilesimos']).where('cicloid', '=', cicloid).orderBy('id').execute();
-  const cicloCestas = await banco.selectFrom('ciclocesta').select(['id', 'quantidadeCestas']).where('cicloid', '=', cicloid).orderBy('id').execute();
+  const cicloCestas = await banco.selectFrom('ciclocesta as cc').leftJoin('composicao as c', 'c.cicloCestaId', 'cc.id').select(['cc.id', 'cc.quantidadeCestas', 'c.quantidadeCestas as compostas']).where('cc.cicloid', '=', cicloid).orderBy('cc.id').execute();
   return {
     linhas: ofertadas.map((l) => {
       const daLinha = usos.filter((u) => u.ofertaProdutoId === l.id);
@@ -175,7 +176,7 @@ async function estado(cicloid: number): Promise<Estado> {
       };
     }),
     extras: publicados.map((e) => ({ id: e.id, produtoId: e.produtoId, publicadoMil: e.quantidadeMilesimos, pedidos: porPessoa((p) => p.cicloProdutoId === e.id) })),
-    cestas: cicloCestas.map((c) => ({ id: c.id, quantidadeCestas: c.quantidadeCestas, pedidos: porPessoa((p) => p.cicloCestaId === c.id), composta: usos.some((u) => u.cicloCestaId === c.id) })),
+    cestas: cicloCestas.map((c) => ({ id: c.id, quantidadeCestas: c.quantidadeCestas, compostas: c.compostas ?? 0, pedidos: porPessoa((p) => p.cicloCestaId === c.id), composta: usos.some((u) => u.cicloCestaId === c.id) })),
   };
 }
 
@@ -221,11 +222,11 @@ async function valida(cicloid: number, cicloCestas: readonly number[], op: Opera
     const usuarioid = consumidores[op.consumidor] ?? 0;
     const cesta = e.cestas.find((c) => c.id === cicloCestas[op.cesta]);
     // The same extra the operation picks (it picks by position in the order page's list).
-    const escolhido = (await disponibilidade(banco, cicloid)).extras;
+    const escolhido = (await disponibilidade(banco, cicloid, TEMPO.hoje)).extras;
     const extra = e.extras.find((x) => x.id === escolhido[op.extra % Math.max(1, escolhido.length)]?.cicloProdutoId);
     const comExtra = extra !== undefined && op.quantidadeExtra > 0;
     if (op.cestas === 0 && !comExtra) return false;
-    if (op.cestas > 0 && (cesta === undefined || op.cestas * 1000 > cesta.quantidadeCestas * 1000 - soma(cesta.pedidos, usuarioid))) return false;
+    if (op.cestas > 0 && (cesta === undefined || op.cestas * 1000 > cesta.compostas * 1000 - soma(cesta.pedidos, usuarioid))) return false;
     // A basket with nothing composed in it is not for sale: an order may keep what it has of one, not add.
     if (op.cestas > 0 && cesta !== undefined && !cesta.composta && op.cestas * 1000 > (cesta.pedidos.get(usuarioid) ?? 0)) return false;
     return !comExtra || op.quantidadeExtra * 1000 <= extra.publicadoMil - soma(extra.pedidos, usuarioid);
@@ -245,23 +246,25 @@ async function conferirInvariantes(cicloid: number): Promise<void> {
   // Nothing is ever sold beyond what was published: extras and baskets alike.
   for (const x of e.extras) assert.ok(soma(x.pedidos) <= x.publicadoMil, `extra ${x.id} vendido além do publicado: ${soma(x.pedidos)} > ${x.publicadoMil}`);
   for (const c of e.cestas) assert.ok(soma(c.pedidos) <= c.quantidadeCestas * 1000, `cesta ${c.id} vendida além do estoque`);
+  // Nor beyond what will be packed: the composition's number.
+  for (const c of e.cestas) assert.ok(soma(c.pedidos) <= c.compostas * 1000, `cesta ${c.id} vendida além da composição: ${soma(c.pedidos)} > ${c.compostas * 1000}`);
   // Every composition line points at an offer line of this cycle.
   const deOutroCiclo = await banco.selectFrom('composicaoproduto as cp').innerJoin('composicao as c', 'c.id', 'cp.composicaoid').innerJoin('ciclocesta as cc', 'cc.id', 'c.cicloCestaId')
     .innerJoin('ofertaproduto as op', 'op.id', 'cp.ofertaProdutoId').innerJoin('oferta as o', 'o.id', 'op.ofertaid')
     .select('cp.id').where('cc.cicloid', '=', cicloid).whereRef('o.cicloid', '!=', 'cc.cicloid').execute();
   assert.deepEqual(deOutroCiclo, []);
   // The domain's own reading agrees with the tables.
-  const disp = await disponibilidade(banco, cicloid);
+  const disp = await disponibilidade(banco, cicloid, TEMPO.hoje);
   for (const c of disp.cestas) {
     const t = e.cestas.find((x) => x.id === c.cicloCestaId);
-    assert.equal(c.disponivel * 1000, (t?.quantidadeCestas ?? 0) * 1000 - soma(t?.pedidos ?? new Map()), `disponível da cesta ${c.cicloCestaId}`);
+    assert.equal(c.disponivel * 1000, Math.max(0, (t?.compostas ?? 0) * 1000 - soma(t?.pedidos ?? new Map())), `disponível da cesta ${c.cicloCestaId}`);
   }
   for (const d of disp.extras) {
     const t = e.extras.find((x) => x.id === d.cicloProdutoId);
     assert.equal(d.disponivelMilesimos, (t?.publicadoMil ?? 0) - soma(t?.pedidos ?? new Map()), `disponível do extra ${d.cicloProdutoId}`);
   }
   // The counters the triggers keep are exactly the sums of the order lines.
-  const contadas = await reservasDoCiclo(banco, cicloid);
+  const contadas = await reservasDoCiclo(banco, cicloid, TEMPO.hoje);
   for (const c of e.cestas) assert.equal(contadas.cestas.get(c.id), soma(c.pedidos), `contador da cesta ${c.id}`);
   assert.deepEqual(new Map(e.extras.map((x) => [x.id, soma(x.pedidos)])), contadas.extras, 'contadores dos extras');
 }

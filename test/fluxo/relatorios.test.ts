@@ -64,7 +64,7 @@ describe('relatórios de um ciclo pequeno, conferidos à mão', () => {
       ],
     }, ciclo.cicloCestas[0] ?? 0), TEMPO.agora);
     await salvarCiclo(amb.banco, admin, cicloid, lerCiclo({ nome: 'Ciclo R', ...DATAS_PADRAO, cicloProdutos: [{ produtoId: tomate.id, quantidade: 12, valor: '10.00' }] }), TEMPO.agora, TEMPO.hoje);
-    const disp = await disponibilidade(amb.banco, cicloid);
+    const disp = await disponibilidade(amb.banco, cicloid, TEMPO.hoje);
     const cc = disp.cestas[0]?.cicloCestaId;
     const extra = disp.extras[0]?.cicloProdutoId;
     const pedir = async (nome: string, ponto: number, produtos: unknown[], confirmar: boolean) => {

@@ -16,8 +16,11 @@ export function movimentacaoJson(m: Movimentacao) {
 }
 
 export function fechamentoJson(f: Fechamento) {
-  const { debitosCentavos, creditosCentavos, ...resto } = f;
-  return { ...resto, debitos: dinheiroJson(debitosCentavos), creditos: dinheiroJson(creditosCentavos) };
+  const { debitosCentavos, creditosCentavos, naoConfirmados, ...resto } = f;
+  return {
+    ...resto, debitos: dinheiroJson(debitosCentavos), creditos: dinheiroJson(creditosCentavos),
+    naoConfirmados: naoConfirmados.map(({ totalComTaxaCentavos, ...n }) => ({ ...n, totalComTaxa: dinheiroJson(totalComTaxaCentavos) })),
+  };
 }
 
 export function previaDoFechamentoJson(p: PreviaDoFechamento) {

@@ -6,6 +6,7 @@ import { comoEntrada } from '../../http/campos.ts';
 import { atorDe } from '../autenticacao.ts';
 import { cicloCestaDoCorpo, lerComposicao } from '../entrada.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
+import { tempo } from '../tempo.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import type { Redesenho } from '../tipos-fastify.ts';
 import { paginaComposicao } from '../views/composicao.ts';
@@ -17,7 +18,7 @@ import { Composicao, CorpoComposicao, PaginaComposicao, ParamsId, escrita, leitu
 /** Basket composition: GET/POST /composicao/:id (cycle-basket id) and POST /composicaosave. */
 export function rotasComposicao(app: AppTipada, ctx: ContextoCestas): void {
   async function mostrar(req: FastifyRequest, reply: FastifyReply, id: number, falha = { status: 200, erro: null as string | null, detalhes: {} as Readonly<Record<string, unknown>>, valores: null as Readonly<Record<string, unknown>> | null }) {
-    const pagina = await paginaDaComposicao(ctx.banco, id);
+    const pagina = await paginaDaComposicao(ctx.banco, id, tempo(ctx).hoje);
     const podeEditar = pode(atorDe(req), 'composicaoEscrever');
     return responder(req, reply, {
       titulo: `Composição: ${pagina.cicloCesta.nome}`,
@@ -28,7 +29,8 @@ export function rotasComposicao(app: AppTipada, ctx: ContextoCestas): void {
   }
 
   async function salvar(req: FastifyRequest, reply: FastifyReply, idDaRota: number | null) {
-    const pagina = await salvarComposicao(ctx.banco, atorDe(req), lerComposicao(req.body, idDaRota), ctx.relogio.agora());
+    const { agora, hoje } = tempo(ctx);
+    const pagina = await salvarComposicao(ctx.banco, atorDe(req), lerComposicao(req.body, idDaRota), agora, hoje);
     if (querJson(req)) return enviarJson(reply, composicaoJson(pagina), 'Composição salva');
     return redirecionarComAviso(reply, `/composicao/${pagina.cicloCesta.id}`, 'Composição salva.');
   }

@@ -38,7 +38,10 @@ export function rotasFinanceiro(app: AppTipada, ctx: ContextoCestas): void {
   app.post('/fecharciclo/:id', { config: { acesso: 'financeiroEscrever' }, schema: { params: ParamsId, body: SemCorpo, response: escrita(FechamentoDoCiclo) } }, async (req, reply) => {
     const { id } = req.params;
     const resumo = await fecharCiclo(ctx.banco, atorDe(req), id, { ...tempo(ctx), taxa: ctx.config.taxa });
-    const mensagem = resumo.novas === 0 ? 'Ciclo já estava fechado: nada mudou' : `Ciclo fechado: ${resumo.novas} movimentações registradas`;
+    const n = resumo.naoConfirmados.length;
+    // Orders nobody confirmed are said in words, by name: they are neither delivered nor charged.
+    const deFora = n === 0 ? '' : `${n === 1 ? '1 pedido sem confirmação ficou' : `${n} pedidos sem confirmação ficaram`} de fora (não ${n === 1 ? 'será entregue nem cobrado' : 'serão entregues nem cobrados'}): ${resumo.naoConfirmados.map((p) => p.nome).join(', ')}`;
+    const mensagem = `${resumo.novas === 0 ? 'Ciclo já estava fechado: nada mudou' : `Ciclo fechado: ${resumo.novas} movimentações registradas`}${deFora === '' ? '' : `. ${deFora}`}`;
     if (querJson(req)) return enviarJson(reply, fechamentoJson(resumo), mensagem);
     return redirecionarComAviso(reply, `/ciclo/${id}`, `${mensagem}.`);
   });

@@ -43,7 +43,7 @@ export function rotasPedidos(app: AppTipada, ctx: ContextoCestas): void {
     const ator = atorDe(req);
     const { hoje } = tempo(ctx);
     // The order and the reservations (with the cycle data's version) in parallel; then the cycle's view, usually kept.
-    const [pedido, reservas] = await Promise.all([pedidoDe(ctx.banco, cicloid, usuarioid, taxa), reservasDoCiclo(ctx.banco, cicloid)]);
+    const [pedido, reservas] = await Promise.all([pedidoDe(ctx.banco, cicloid, usuarioid, taxa), reservasDoCiclo(ctx.banco, cicloid, hoje)]);
     const { ciclo, catalogo, pontosEntrega } = await ctx.vitrine.ler(ctx.banco, cicloid, reservas.versaoDosCiclos);
     // A consumer's own page (the common case) already has their record in the actor.
     const consumidor = usuarioid === ator.usuarioid ? { id: usuarioid, nome: ator.nome, perfil: ator.perfil } : await usuarioPorId(ctx.banco, usuarioid);
@@ -98,7 +98,8 @@ export function rotasPedidos(app: AppTipada, ctx: ContextoCestas): void {
     const ator = atorDe(req);
     const pedido = await pedidoVisivel(ctx.banco, ator, req.params.id, taxa);
     const ciclo = await cicloDasJanelas(ctx.banco, pedido.cicloid);
-    const { confirmar } = acoesDoPedido(ator, { usuarioid: pedido.usuarioid, ciclo: situacaoDoCiclo(ciclo, tempo(ctx).hoje) });
+    const situacao = situacaoDoCiclo(ciclo, tempo(ctx).hoje);
+    const { confirmar } = acoesDoPedido(ator, { usuarioid: pedido.usuarioid, ciclo: situacao });
     // How to pay, once confirmed and where the community receives by Pix: what the person owes in all.
     const recebedor = ctx.config.pix;
     const cobranca = pedido.finalizado && recebedor !== null ? await cobrancaDe(ctx.banco, pedido.usuarioid, taxa) : null;
@@ -107,7 +108,7 @@ export function rotasPedidos(app: AppTipada, ctx: ContextoCestas): void {
     return responder(req, reply, {
       titulo: 'Confirmação do pedido',
       dados: { ...pedidoJson(pedido), acoes: { confirmar }, cobranca: cobranca === null ? null : cobrancaJson(cobranca, pix) },
-      corpo: () => paginaConfirmacao(pedido, req.sessao?.csrf ?? null, confirmar, pagamento),
+      corpo: () => paginaConfirmacao(pedido, req.sessao?.csrf ?? null, confirmar, { dataPedidoFim: ciclo.dataPedidoFim, fase: situacao.fase }, pagamento),
     });
   });
 

@@ -61,9 +61,12 @@ export function paginaFecharCiclo(p: PreviaDoFechamento, csrf: string | null): H
     <dt>Pedidos confirmados</dt><dd>${p.confirmados}</dd>
     <dt>Débitos aos consumidores (pedidos e taxas)</dt><dd>${reais(p.debitosCentavos)}</dd>
     <dt>Créditos a ${p.fornecedores} ${p.fornecedores === 1 ? 'fornecedor' : 'fornecedores'}</dt><dd>${reais(p.creditosCentavos)}</dd>
-    <dt>Pedidos sem confirmação</dt><dd>${n}</dd>
+    <dt>Pedidos sem confirmação, que ficam de fora</dt><dd>${n}</dd>
   </dl>
   ${n === 0 ? '' : html`<section aria-labelledby="t-sem-confirmacao"><h2 id="t-sem-confirmacao">Sem confirmação: ficam de fora da entrega e da cobrança</h2>
+    <p>${p.possivel
+      ? `${n === 1 ? 'Este pedido não foi confirmado' : `Estes ${n} pedidos não foram confirmados`} até o fim dos pedidos (${dataBr(p.ciclo.dataPedidoFim)}): não ${n === 1 ? 'será entregue nem cobrado' : 'serão entregues nem cobrados'}, e o que ${n === 1 ? 'ele reservava ficou livre' : 'eles reservavam ficou livre'}.`
+      : `Se não ${n === 1 ? 'for confirmado' : 'forem confirmados'} até as 23:59 de ${dataBr(p.ciclo.dataPedidoFim)}, não ${n === 1 ? 'será entregue nem cobrado' : 'serão entregues nem cobrados'}.`}</p>
     <ul class="cartoes">${p.naoConfirmados.map((x) => html`<li class="cartao"><a href="/pedidoconsumidoresconfirmacao/${x.pedidoId}">${x.nome}</a> · ${reais(x.totalComTaxaCentavos)}</li>`)}</ul></section>`}
   ${p.possivel
     ? html`<form method="post" action="/fecharciclo/${p.ciclo.id}" class="formulario">${campoCsrf(csrf)}

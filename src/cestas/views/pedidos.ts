@@ -5,7 +5,7 @@ import { horarioDeRetiradaTexto } from '../../domain/tempo.ts';
 import { html, type Html } from '../../http/html.ts';
 import { campoCsrf } from './layout.ts';
 import { formatarQuantidade } from '../../decimal.ts';
-import { dataHoraBr } from '../apresentadores/datas.ts';
+import { dataBr, dataHoraBr } from '../apresentadores/datas.ts';
 import { SCRIPT_FORMULARIOS, ariaDoErro, cabecalhoDoCiclo, erroDoCampo, mensagemDeErro, paraCampo, precoParaScript, quantidade, reais, retornoDoFormulario, textoDoErro } from './fluxo.ts';
 
 export interface PaginaPedido {
@@ -22,6 +22,20 @@ export interface PaginaPedido {
 function texto(v: unknown): string {
   return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '';
 }
+
+/**
+ * What happens to an unconfirmed order, in words (DOMAIN.md, "Order"): it holds its stock only
+ * while the order window is open, and is neither delivered nor charged unless confirmed by the
+ * window's last minute. `encerrado`: the window has closed.
+ */
+export function prazoDeConfirmacao(dataPedidoFim: string, encerrado: boolean): string {
+  return encerrado
+    ? `Os pedidos fecharam em ${dataBr(dataPedidoFim)} e este pedido não foi confirmado: ele não será entregue nem cobrado, e o que ele reservava ficou livre para outros pedidos.`
+    : `Se este pedido não for confirmado até ${dataHoraBr(`${dataPedidoFim}T23:59`)}, ele não será entregue nem cobrado, e o que ele reserva volta a ficar livre para outros pedidos.`;
+}
+
+/** The order window has closed in this phase (the phase is derived from today's date). */
+const janelaEncerrada = (fase: Fase) => fase === 'retirada' || fase === 'encerrado';
 
 /** The order page: baskets (with what is inside), extras, the delivery point and a live total with the fee apart. */
 export function paginaPedido(p: PaginaPedido, csrf: string | null, falha: { erro: string | null; detalhes: Readonly<Record<string, unknown>>; valores: Readonly<Record<string, unknown>> | null }): Html {
@@ -42,6 +56,8 @@ export function paginaPedido(p: PaginaPedido, csrf: string | null, falha: { erro
   return html`${cabecalhoDoCiclo(p.ciclo)}
   <p>Pedido de <strong>${p.consumidor.nome}</strong>${p.pedido === null ? '' : html` · ${p.pedido.finalizado ? html`<span class="estado finalizada">confirmado</span>` : html`<span class="estado rascunho">salvo, falta confirmar</span>`}`}</p>
   ${ro ? html`<p class="nota">Fora do período de pedidos: só é possível consultar.</p>` : ''}
+  ${p.pedido === null || p.pedido.finalizado ? '' : html`<p class="alerta-suave" role="status" id="prazo-de-confirmacao"><strong>Falta confirmar.</strong> ${prazoDeConfirmacao(p.ciclo.dataPedidoFim, janelaEncerrada(p.ciclo.fase))}
+    ${janelaEncerrada(p.ciclo.fase) ? '' : html`<a href="/pedidoconsumidoresconfirmacao/${p.pedido.pedidoId}">Conferir e confirmar</a>`}</p>`}
   ${mensagemDeErro(falha.erro, falha.detalhes, noCampo)}
   ${retornoDoFormulario('form-pedido')}
   <form method="post" action="/pedidoconsumidores" id="form-pedido" class="formulario largo" data-pedido data-envio="pedido" data-taxa-percentual="${p.taxa.percentual}" data-taxa-fixa="${p.taxa.fixa}">
@@ -112,7 +128,8 @@ function comHorario(h: HorarioDeRetirada): string {
   return t === '' ? '' : ` — ${t}`;
 }
 
-export function paginaConfirmacao(pedido: Pedido, csrf: string | null, podeConfirmar: boolean, pagamento: Html | null = null): Html {
+export function paginaConfirmacao(pedido: Pedido, csrf: string | null, podeConfirmar: boolean, prazo: { readonly dataPedidoFim: string; readonly fase: Fase }, pagamento: Html | null = null): Html {
+  const encerrado = janelaEncerrada(prazo.fase);
   return html`<p>Pedido de <strong>${pedido.usuario.nome}</strong> · retirada em <strong>${pedido.pontoEntrega.nome}</strong>${comHorario(pedido.pontoEntrega)}</p>
   ${tabelaDoPedido(pedido)}
   ${pedido.finalizado
@@ -121,10 +138,10 @@ export function paginaConfirmacao(pedido: Pedido, csrf: string | null, podeConfi
       ? html`${retornoDoFormulario('form-confirmacao')}
         <form method="post" action="/pedidoconsumidoresconfirmacao" id="form-confirmacao" class="formulario" data-envio="recarregar">${campoCsrf(csrf)}
         <input type="hidden" name="pedidoId" value="${pedido.pedidoId}">
-        <p class="alerta-suave" role="status"><strong>Falta confirmar.</strong> Sem confirmação, o pedido não entra na entrega nem na cobrança.</p>
+        <p class="alerta-suave" role="status"><strong>Falta confirmar.</strong> Sem confirmação, o pedido não entra na entrega nem na cobrança. ${prazoDeConfirmacao(prazo.dataPedidoFim, encerrado)}</p>
         <p>Confira os itens e confirme. Enquanto os pedidos estiverem abertos, você ainda pode mudar; uma mudança pede nova confirmação.</p>
         <button type="submit" class="botao">Confirmar pedido</button></form>`
-      : html`<p class="nota">Este pedido ainda não foi confirmado.</p>`}
+      : html`<p class="nota">Este pedido ainda não foi confirmado. ${prazoDeConfirmacao(prazo.dataPedidoFim, encerrado)}</p>`}
   ${pagamento ?? ''}
   <p><a href="/pedidoconsumidores/${pedido.cicloid}?usuarioid=${pedido.usuario.id}">Voltar ao pedido</a></p>
   ${podeConfirmar && !pedido.finalizado ? SCRIPT_FORMULARIOS : ''}`;

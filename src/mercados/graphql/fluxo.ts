@@ -265,7 +265,7 @@ function catalogo(ctx: Ctx, cicloid: number): Promise<{ cestas: CestaParaPedir[]
   let m = catalogos.get(ctx);
   if (m === undefined) catalogos.set(ctx, (m = new Map()));
   let c = m.get(cicloid);
-  if (c === undefined) m.set(cicloid, (c = disponibilidade(ctx.banco, cicloid)));
+  if (c === undefined) m.set(cicloid, (c = disponibilidade(ctx.banco, cicloid, hoje(ctx))));
   return c;
 }
 
