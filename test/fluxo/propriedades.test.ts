@@ -197,7 +197,8 @@ const sobraDoProduto = (linhas: Estado['linhas'], produtoId: number) =>
 /**
  * Whether an own operation is valid, from the rules alone; null for operations without one.
  * Offers: inside the window; no line drops below what baskets use, no line in a composition
- * leaves the offer, and published extras still fit in what final lines leave over. Orders:
+ * leaves the offer or changes its price, and published extras still fit in what final lines leave
+ * over (an edit of a line extras may draw on has no prediction). Orders:
  * inside the window, at least one line, baskets only once composed, and within what everyone
  * else leaves. Confirming one's
  * own order inside the window: always.
@@ -211,12 +212,22 @@ async function valida(cicloid: number, cicloCestas: readonly number[], op: Opera
     const mudada = minhas.find((l) => l.produtoId === produtoId);
     if (mudada !== undefined && quantidadeMil < mudada.usoMil) return false;
     if (!op.mantem && minhas.some((l) => l.produtoId !== produtoId && l.emComposicao)) return false;
+    // A price committed to baskets is fixed (DOMAIN.md, "Offer"): a line a composition lists keeps it.
+    const precoMuda = mudada !== undefined && op.valor !== mudada.valorCentavos;
+    if (precoMuda && mudada.emComposicao) return false;
     const depois = [
       ...e.linhas.filter((l) => l.fornecedorId !== usuarioid),
       ...minhas.filter((l) => op.mantem && l.produtoId !== produtoId).map((l) => ({ ...l, finalizada: op.finalizar })),
       { ...(mudada ?? { usoMil: 0 }), fornecedorId: usuarioid, produtoId, quantidadeMil, finalizada: op.finalizar },
     ];
-    return e.extras.every((x) => x.publicadoMil <= sobraDoProduto(depois as Estado['linhas'], x.produtoId));
+    if (!e.extras.every((x) => x.publicadoMil <= sobraDoProduto(depois as Estado['linhas'], x.produtoId))) return false;
+    // A line that published extras draw on keeps its price and what they take, and stays in the
+    // offer; which line they draw on follows the attribution (cheapest offer first, then the
+    // earliest finalised), which this model does not repeat: such an edit is left to the invariants.
+    const comExtras = (produto: number) => e.extras.some((x) => x.produtoId === produto && x.publicadoMil > 0);
+    if (mudada !== undefined && comExtras(produtoId) && (precoMuda || quantidadeMil < mudada.quantidadeMil || !op.finalizar)) return null;
+    if (minhas.some((l) => l.produtoId !== produtoId && comExtras(l.produtoId) && (!op.mantem || !op.finalizar))) return null;
+    return true;
   }
   if (op.tipo === 'pedido') {
     const usuarioid = consumidores[op.consumidor] ?? 0;
