@@ -8,6 +8,7 @@ import type { NomePerfil } from '../../src/domain/politica-mercados.ts';
 import { contextoGraphql } from '../../src/mercados/acesso.ts';
 import { CAMPOS_PUBLICOS, ErroDeEsquema } from '../../src/mercados/graphql/acesso.ts';
 import { criarCarregadores, type ContextoResolvers } from '../../src/mercados/graphql/contexto-resolvers.ts';
+import { TrabalhoDaRequisicao } from '../../src/mercados/graphql/trabalho.ts';
 import { DateTime, Decimal, ErroDeEscalar } from '../../src/mercados/graphql/escalares.ts';
 import { SDL, criarEsquema } from '../../src/mercados/graphql/esquema.ts';
 import { CUSTO_MAXIMO, FATOR_DE_LISTA, PROFUNDIDADE_MAXIMA, RegraDosLimites, RegraSemIntrospeccao, custoDaOperacao } from '../../src/mercados/graphql/limites.ts';
@@ -32,6 +33,7 @@ describe('esquema GraphQL da face Mercados', () => {
       banco,
       agora: new Date(),
       carregadores: criarCarregadores(banco),
+      trabalho: new TrabalhoDaRequisicao(),
       emailLigado: false,
       pix: null,
       requestId: 'teste',

@@ -10,6 +10,7 @@ import type { Taxa } from '../../domain/pedidos.ts';
 import type { RecebedorPix } from '../../domain/pix-chave.ts';
 import type { ContextoGraphql } from '../acesso.ts';
 import { naoAutenticado } from './acesso.ts';
+import type { TrabalhoDaRequisicao } from './trabalho.ts';
 
 /**
  * Per-request batching: every nested field (a market's admin and prices, a price's product, a
@@ -46,8 +47,10 @@ export function criarCarregadores(db: Db): Carregadores {
   };
 }
 
-/** Forgets what the loaders hold: after a write, the same request must read the new state. */
-export function esquecerCarregados(c: Carregadores): void {
+/** Forgets what the loaders and the memo hold: after a write, the same request must read the new state. */
+export function esquecerCarregados(ctx: Pick<ContextoResolvers, 'carregadores' | 'trabalho'>): void {
+  const c = ctx.carregadores;
+  ctx.trabalho.esquecer();
   c.contas.clearAll();
   c.precosDoMercado.clearAll();
   c.produtos.clearAll();
@@ -60,6 +63,8 @@ export interface ContextoResolvers extends ContextoGraphql {
   readonly banco: Banco;
   readonly agora: Date;
   readonly carregadores: Carregadores;
+  /** The request's deadline and its memo of computations (trabalho.ts). */
+  readonly trabalho: TrabalhoDaRequisicao;
   /** Whether the service sends e-mail (SMTP_URL, or the development catcher). */
   readonly emailLigado: boolean;
   readonly requestId: string;

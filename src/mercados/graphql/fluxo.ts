@@ -96,7 +96,7 @@ function alteradoAposConfirmar(ctx: Ctx, pedidoId: number): Promise<boolean> {
 /** A write, after which the request's loaders must read the new state. */
 export async function escrita<T>(ctx: Ctx, fazer: () => Promise<T>): Promise<T> {
   const r = await fazer();
-  esquecerCarregados(ctx.carregadores);
+  esquecerCarregados(ctx);
   alteracoes.delete(ctx);
   return r;
 }
@@ -175,10 +175,17 @@ function paraGraphql(c: DatasCiclo & { id: number; nome: string }, dia: string):
   };
 }
 
+/**
+ * The per-request memo of the computations several fields (or several aliases) ask for the same
+ * cycle: each is done once per request (trabalho.ts), whichever field asks first.
+ */
+const umaVez = <T>(ctx: Ctx, oque: string, cicloid: number, fazer: () => Promise<T>): Promise<T> => ctx.trabalho.lembrar(`${oque}:${cicloid}`, fazer);
+const janelasDoCiclo = (ctx: Ctx, cicloid: number) => umaVez(ctx, 'cicloDasJanelas', cicloid, () => cicloDasJanelas(ctx.banco, cicloid));
+
 /** One cycle, or null when there is none with this id (nor, but for the administration, an inactive one). */
 async function cicloOuNulo(ctx: Ctx, id: number): Promise<CicloDoGraphql | null> {
   try {
-    const c = await cicloDasJanelas(ctx.banco, id);
+    const c = await janelasDoCiclo(ctx, id);
     if (!c.ativo && !atorDe(ctx).profiles.includes('Administrador')) return null;
     return paraGraphql(c, hoje(ctx));
   } catch (e) {
@@ -259,14 +266,9 @@ function pagina<T extends { pedidoId: number }>(itens: readonly T[], p: { first:
   return itens.slice(inicio, inicio + p.first);
 }
 
-// Per-request memo of a cycle's order catalogue, for the `cestas` and `itens` of one cycle.
-const catalogos = new WeakMap<Ctx, Map<number, Promise<{ cestas: CestaParaPedir[]; extras: ExtraParaPedir[] }>>>();
+/** A cycle's order catalogue, for the `cestas` and `itens` of one cycle. */
 function catalogo(ctx: Ctx, cicloid: number): Promise<{ cestas: CestaParaPedir[]; extras: ExtraParaPedir[] }> {
-  let m = catalogos.get(ctx);
-  if (m === undefined) catalogos.set(ctx, (m = new Map()));
-  let c = m.get(cicloid);
-  if (c === undefined) m.set(cicloid, (c = disponibilidade(ctx.banco, cicloid, hoje(ctx))));
-  return c;
+  return umaVez(ctx, 'disponibilidade', cicloid, () => disponibilidade(ctx.banco, cicloid, hoje(ctx)));
 }
 
 /** The workflow's root fields, merged into Query and Mutation by resolvers.ts. */
@@ -277,7 +279,7 @@ export const consultasDoFluxo = {
   minhaOferta: async (_: unknown, a: { cicloId: unknown }, ctx: Ctx) => {
     const ator = await atorAutorizado(ctx, 'ofertasLer');
     const cicloid = lerId(a.cicloId, 'cicloId');
-    await cicloDasJanelas(ctx.banco, cicloid);
+    await janelasDoCiclo(ctx, cicloid);
     if (!ehFornecedor(ator)) throw new Proibido('SEM_PERMISSAO', 'Só fornecedores registram ofertas');
     const oferta = await ofertaDe(ctx.banco, cicloid, exigirAgirPor(ator, null, 'oferta'));
     return oferta.id === null ? null : oferta;
@@ -290,10 +292,11 @@ export const consultasDoFluxo = {
   minhasEntregas: async (_: unknown, a: { cicloId: unknown }, ctx: Ctx) => {
     const ator = await atorAutorizado(ctx, 'relatoriosFornecedores');
     const cicloid = lerId(a.cicloId, 'cicloId');
-    await cicloDasJanelas(ctx.banco, cicloid);
+    await janelasDoCiclo(ctx, cicloid);
     if (!ehFornecedor(ator)) throw new Proibido('SEM_PERMISSAO', 'Só fornecedores entregam');
     const eu = exigirAgirPor(ator, null, 'oferta');
-    return (await entregasComMercados(ctx.banco, cicloid)).filter((e) => e.linha.fornecedorId === eu);
+    const entregas = await umaVez(ctx, 'entregasComMercados', cicloid, () => entregasComMercados(ctx.banco, cicloid));
+    return entregas.filter((e) => e.linha.fornecedorId === eu);
   },
   minhasOfertas: async (_: unknown, a: { first?: number | null; after?: string | null }, ctx: Ctx): Promise<OfertaComCiclo[]> => {
     const ator = await atorAutorizado(ctx, 'ofertasLer');
@@ -318,7 +321,7 @@ export const consultasDoFluxo = {
     if (!ehConsumidor(ator)) throw new Proibido('SEM_PERMISSAO', 'Só consumidores fazem pedidos');
     const eu = exigirAgirPor(ator, null, 'pedido');
     if (cicloid !== null) {
-      await cicloDasJanelas(ctx.banco, cicloid);
+      await janelasDoCiclo(ctx, cicloid);
       const pedido = await pedidoDe(ctx.banco, cicloid, eu, ctx.taxa);
       return pagina(pedido === null ? [] : [pedido], p);
     }
@@ -336,8 +339,8 @@ export const consultasDoFluxo = {
     autorizarMercados(atorDe(ctx), 'verPedidosDoMercado', mercado);
     const cicloid = lerId(a.cicloId, 'cicloId');
     const p = lerPagina(a);
-    await cicloDasJanelas(ctx.banco, cicloid);
-    const pedidos = await carregarPedidosDoCiclo(ctx.banco, cicloid, null, ctx.taxa);
+    await janelasDoCiclo(ctx, cicloid);
+    const pedidos = await umaVez(ctx, 'pedidosDoCiclo', cicloid, () => carregarPedidosDoCiclo(ctx.banco, cicloid, null, ctx.taxa));
     return pagina(pedidos.filter((x) => x.produtos.some((l) => l.mercadoId === mercadoId)).map((x) => noMercado(x, mercadoId)), p);
   },
 };
@@ -384,13 +387,13 @@ export const mutacoesDoFluxo = {
 export const tiposDoFluxo: IResolvers<unknown, Ctx> = {
   Ciclo: {
     janelasAbertas: (c: CicloDoGraphql) => c.abertas,
-    mercados: (c: CicloDoGraphql, _a: unknown, ctx: Ctx) => mercadosDoCiclo(ctx.banco, c.id),
+    mercados: (c: CicloDoGraphql, _a: unknown, ctx: Ctx) => umaVez(ctx, 'mercadosDoCiclo', c.id, () => mercadosDoCiclo(ctx.banco, c.id)),
     cestas: async (c: CicloDoGraphql, _a: unknown, ctx: Ctx) => (await catalogo(ctx, c.id)).cestas,
     itens: async (c: CicloDoGraphql, _a: unknown, ctx: Ctx) => (await catalogo(ctx, c.id)).extras,
-    pontosEntrega: (c: CicloDoGraphql, _a: unknown, ctx: Ctx) => pontosParaPedido(ctx.banco, c.id),
+    pontosEntrega: (c: CicloDoGraphql, _a: unknown, ctx: Ctx) => umaVez(ctx, 'pontosParaPedido', c.id, () => pontosParaPedido(ctx.banco, c.id)),
     acoes: async (c: CicloDoGraphql, _a: unknown, ctx: Ctx) => {
       const conta = acoesDaConta(atorDe(ctx));
-      const mercados = (await tiposDosMercados(ctx.banco, [c.id])).get(c.id) ?? [];
+      const mercados = (await umaVez(ctx, 'tiposDosMercados', c.id, () => tiposDosMercados(ctx.banco, [c.id]))).get(c.id) ?? [];
       return {
         ofertar: conta.ofertar && c.abertas.includes('oferta'),
         pedir: conta.pedir && c.abertas.includes('pedido') && vendeAConsumidores(mercados),
@@ -459,7 +462,9 @@ export const tiposDoFluxo: IResolvers<unknown, Ctx> = {
     // The person's own payment code (issue: "meusPedidos { pix }"): what /saldo shows them.
     pix: async (p: Pedido, _a: unknown, ctx: ContextoResolvers) => {
       if (!p.finalizado || ctx.pix === null || atorDe(ctx).usuarioId !== p.usuario.id) return null;
-      const pix = await pixDaCobranca(await cobrancaDe(ctx.banco, p.usuario.id, ctx.taxa), ctx.pix);
+      const recebedor = ctx.pix;
+      // The person's charge and its QR code are the same for each of their orders: made once.
+      const pix = await umaVez(ctx, 'pix', p.usuario.id, async () => pixDaCobranca(await cobrancaDe(ctx.banco, p.usuario.id, ctx.taxa), recebedor));
       return pix === null ? null : { copiaECola: pix.copiaECola, qrSvg: pix.qrSvg, valor: emCentesimos(pix.valorCentavos), txid: pix.txid };
     },
   },

@@ -27,7 +27,7 @@ type Ctx = ContextoResolvers;
 /** A write, after which the request's loaders must read the new state. */
 async function escrita<T>(ctx: Ctx, fazer: () => Promise<T>): Promise<T> {
   const r = await fazer();
-  esquecerCarregados(ctx.carregadores);
+  esquecerCarregados(ctx);
   return r;
 }
 

@@ -12,6 +12,7 @@ import { criarEsquema } from './esquema.ts';
 import { OPCOES_IDE, paginaDaIde, rotasDaIde } from './ide.ts';
 import { OrcamentoPorConta, conferenciasDaRequisicao } from './limites.ts';
 import { CacheDeTamanhos, type TamanhosDasListas } from './tamanhos.ts';
+import { TrabalhoDaRequisicao } from './trabalho.ts';
 
 /** What differs between environments. */
 export interface OpcoesGraphql {
@@ -108,6 +109,7 @@ export async function rotasGraphql(app: FastifyInstance, ctx: ContextoMercados, 
       banco: ctx.banco,
       agora: ctx.relogio.agora(),
       carregadores: criarCarregadores(ctx.banco),
+      trabalho: new TrabalhoDaRequisicao(),
       emailLigado: ctx.config.email.smtp !== null || ctx.config.email.devSmtp,
       requestId: req.id,
       log: req.log,
