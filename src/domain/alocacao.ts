@@ -211,7 +211,11 @@ export interface EntregaDaLinha {
   readonly planejadoMil: number;
   /** Compositions × baskets in confirmed orders, plus lots, plus extras in confirmed orders attributed here. */
   readonly pedidoMil: number;
-  /** Extras in every saved order (confirmed or not) attributed here, for the surplus report. */
+  /**
+   * Extras attributed here in the orders that hold stock, for the surplus and product reports:
+   * every saved order while the order window is open, only confirmed ones once it has closed
+   * (DOMAIN.md, "Order"; see `soConfirmadosReservam`).
+   */
   readonly extrasReservadosMil: number;
   /**
    * The same figures per market, in the order of the market ids (null first); they add up to the
@@ -233,7 +237,7 @@ const somarEm = (m: Map<number, PorMercado>, k: number, mercado: ChaveMercado, v
  * this one computation. Baskets count in their market (ciclocesta.mercadoId), lots in theirs, and
  * extras as they were ordered (pedidoproduto.mercadoId) or published (cicloproduto.mercadoId).
  */
-export async function entregasDoCiclo(db: Db, cicloid: number): Promise<EntregaDaLinha[]> {
+export async function entregasDoCiclo(db: Db, cicloid: number, opcoes: { readonly soConfirmadosReservam?: boolean } = {}): Promise<EntregaDaLinha[]> {
   const [linhas, composicoes, cestasPedidas, extras, vendidos] = await Promise.all([
     linhasOfertadas(db, cicloid),
     db
@@ -291,7 +295,7 @@ export async function entregasDoCiclo(db: Db, cicloid: number): Promise<EntregaD
   const confirmados = new Map<number, PorMercado>();
   const reservados = new Map<number, PorMercado>();
   for (const v of vendidos) {
-    somarEm(reservados, v.produtoId, v.mercadoId, Number(v.m));
+    if (v.finalizado || opcoes.soConfirmadosReservam !== true) somarEm(reservados, v.produtoId, v.mercadoId, Number(v.m));
     if (v.finalizado) somarEm(confirmados, v.produtoId, v.mercadoId, Number(v.m));
   }
   const extraPlanejado = atribuirExtrasPorMercado(linhas, publicados);

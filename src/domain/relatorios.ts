@@ -7,7 +7,7 @@ import { naUnidadeEscolhida } from './composicao.ts';
 import { formatarQuantidade, valorDaQuantidade } from '../decimal.ts';
 import { Invalido, NaoEncontrado } from './erros.ts';
 import { horarioDeRetiradaTexto } from './tempo.ts';
-import { carregarPedidosDoCiclo, type Pedido, type Taxa } from './pedidos.ts';
+import { carregarPedidosDoCiclo, soConfirmadosSeguram, type Pedido, type Taxa } from './pedidos.ts';
 import { lerPapeis } from './papeis.ts';
 
 /**
@@ -311,11 +311,11 @@ export async function relatorioDosFornecedores(db: Db, ator: Ator, cicloids: rea
  * left over. What is left of a line is the cycle's, shared by all its markets: it is not split
  * per market (the page says so), and lots take from it like baskets.
  */
-export async function relatorioDeSobra(db: Db, ator: Ator, cicloid: number): Promise<Relatorio> {
+export async function relatorioDeSobra(db: Db, ator: Ator, cicloid: number, hoje: string): Promise<Relatorio> {
   const [ciclo] = await ciclosPorId(db, [cicloid]);
   const comMercados = (await mercadosDosCiclos(db, [cicloid])).length > 0;
   const linhas: LinhaRelatorio[] = [];
-  for (const e of await entregasDoCiclo(db, cicloid)) {
+  for (const e of await entregasDoCiclo(db, cicloid, { soConfirmadosReservam: ciclo !== undefined && soConfirmadosSeguram(ciclo, hoje) })) {
     if (!so(ator, e.linha.fornecedorId)) continue;
     const sobra = e.linha.ofertadoMil - e.linha.paraCestasMil - e.linha.paraLotesMil - e.extrasReservadosMil;
     linhas.push({
@@ -350,13 +350,13 @@ export async function relatorioDeSobra(db: Db, ator: Ator, cicloid: number): Pro
  * product. What is offered and left over is the cycle's, not a market's (see the surplus report),
  * so those columns are only in the report of cycles without markets.
  */
-export async function relatorioDeProdutos(db: Db, ator: Ator, cicloids: readonly number[], mercadoId: number | null = null): Promise<Relatorio> {
+export async function relatorioDeProdutos(db: Db, ator: Ator, cicloids: readonly number[], hoje: string, mercadoId: number | null = null): Promise<Relatorio> {
   const ciclos = await ciclosPorId(db, cicloids);
   const m = await mercadosDoRelatorio(db, ator, ciclos, mercadoId);
-  if (m.lista.length > 0) return produtosPorMercado(db, ator, ciclos, m);
+  if (m.lista.length > 0) return produtosPorMercado(db, ator, ciclos, m, hoje);
   const porProduto = new Map<string, { produto: string; unidade: string; ofertado: number; paraCestas: number; extras: number; valor: number }>();
   for (const ciclo of ciclos) {
-    for (const e of await entregasDoCiclo(db, ciclo.id)) {
+    for (const e of await entregasDoCiclo(db, ciclo.id, { soConfirmadosReservam: soConfirmadosSeguram(ciclo, hoje) })) {
       if (!so(ator, e.linha.fornecedorId)) continue;
       const chave = `${e.linha.produto}\u0000${e.linha.unidade}`;
       const p = porProduto.get(chave) ?? { produto: e.linha.produto, unidade: e.linha.unidade, ofertado: 0, paraCestas: 0, extras: 0, valor: 0 };
@@ -387,10 +387,10 @@ export async function relatorioDeProdutos(db: Db, ator: Ator, cicloids: readonly
 }
 
 /** The product report of cycles with markets: grouped by market, each product's part in it. */
-async function produtosPorMercado(db: Db, ator: Ator, ciclos: ReadonlyArray<{ id: number; nome: string }>, m: Mercados): Promise<Relatorio> {
+async function produtosPorMercado(db: Db, ator: Ator, ciclos: ReadonlyArray<{ id: number; nome: string; dataPedidoFim: string }>, m: Mercados, hoje: string): Promise<Relatorio> {
   const porProduto = new Map<string, { mercado: string; produto: string; unidade: string; paraCestas: number; paraLotes: number; extras: number; valor: number }>();
   for (const ciclo of ciclos) {
-    for (const e of await entregasDoCiclo(db, ciclo.id)) {
+    for (const e of await entregasDoCiclo(db, ciclo.id, { soConfirmadosReservam: soConfirmadosSeguram(ciclo, hoje) })) {
       if (!so(ator, e.linha.fornecedorId, m)) continue;
       for (const parte of e.porMercado) {
         if (!noFiltro(m, parte.mercadoId) || parte.paraCestasMil + parte.paraLotesMil + parte.extrasReservadosMil === 0) continue;
@@ -682,15 +682,16 @@ export async function documentoDeEntrega(db: Db, ator: Ator, cicloid: number, ta
     [...cestas].map(([cesta, quantidade]) => ({ cesta, quantidade, assinatura: assinadas.get(cesta) ?? 0, avulso: quantidade - (assinadas.get(cesta) ?? 0) })),
   );
 
-  // Saved but never confirmed: not delivered nor charged until confirmed, listed so that the
-  // coordination can call each person before the day.
+  // Saved but not confirmed: not delivered nor charged, and holding no stock once the order window
+  // closes (DOMAIN.md, "Order"); listed so that the coordination can call each person in time.
+  const [ano = '', mes = '', diaFim = ''] = ciclo.dataPedidoFim.split('-');
   const naoConfirmados = montarRelatorio(
     'Pedidos não confirmados',
     subtitulo,
     colunasDosPontos,
     pendentes.flatMap(linhasDoPedido).sort(porPontoEPessoa),
     undefined,
-    { notas: new Map([['', 'Não entram na entrega nem na cobrança enquanto não forem confirmados.']]) },
+    { notas: new Map([['', `Não entram na entrega nem na cobrança se não forem confirmados até ${diaFim}/${mes}/${ano}, o último dia de pedidos: depois disso, as cestas e os itens que eles reservavam ficam livres.`]]) },
   );
   const secoes: Relatorio[] = [resumo, porPonto, naoConfirmados];
   if (todos) {

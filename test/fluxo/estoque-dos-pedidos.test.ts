@@ -223,4 +223,34 @@ describe('estoque dos pedidos: só o que foi composto, e só pedidos confirmados
     const movimentos = await amb.banco.selectFrom('movimentacao').select('usuarioid').where('cicloid', '=', c.cicloid).execute();
     assert.ok(!movimentos.some((m) => m.usuarioid === ana.id), 'o pedido sem confirmação não é cobrado');
   });
+
+  test('depois da janela, os extras de um pedido sem confirmação saem de "para extras" na sobra e nos produtos', async () => {
+    relogio.definir(dia('07'));
+    const c = await cicloSemComposicao(3);
+    const { produtoid } = await amb.banco.selectFrom('ofertaproduto').select('produtoid').where('id', '=', c.linha).executeTakeFirstOrThrow();
+    // 10 kg of the 100 kg line published as an extra (the cycle form publishes them; here, straight to the table).
+    const iso = new Date().toISOString();
+    const extra = await amb.banco
+      .insertInto('cicloproduto')
+      .values({ cicloid: c.cicloid, produtoId: produtoid, quantidadeMilesimos: 10_000, valorCentavos: 300, mercadoId: null, createdAt: iso, updatedAt: iso })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const extras = (p: Pessoa, kg: number) => p.nav.postJson(url('/pedidoconsumidores'), { cicloid: c.cicloid, pontoEntregaId: ponto, produtos: [{ cicloProdutoId: extra.id, quantidade: kg }] });
+    const [dani, edu] = [await entrarComo(amb, ['consumidor'], 'Dani Sem Confirmar'), await entrarComo(amb, ['consumidor'], 'Edu Confirmou')];
+    assert.equal((await extras(dani, 2)).status, 201);
+    const doEdu = await extras(edu, 1);
+    assert.equal(doEdu.status, 201, doEdu.texto);
+    assert.equal((await edu.nav.postJson(url('/pedidoconsumidoresconfirmacao'), { pedidoId: doEdu.json<Envelope<{ pedidoId: number }>>().data.pedidoId })).status, 200);
+
+    type Relatorio = { grupos: Array<{ linhas: Array<Record<string, unknown>> }> };
+    const paraExtras = async () => (await admin.nav.getJson(url(`/pedidosfornecedoressobra/${c.cicloid}`))).json<Envelope<Relatorio>>().data.grupos.flatMap((g) => g.linhas).map((l) => [l.paraExtras, l.sobra]);
+    const pedidosComoExtra = async () => (await admin.nav.postJson(url("/relatorioprodutosciclos"), { ciclos: [c.cicloid] })).json<Envelope<Relatorio>>().data.grupos.flatMap((g) => g.linhas).map((l) => l.extras);
+    // While the window is open both orders hold their kilos.
+    assert.deepEqual(await paraExtras(), [[3, 97]]);
+    assert.deepEqual(await pedidosComoExtra(), [3]);
+    // Once it has closed, only the confirmed kilo is for extras; Dani's two are left over again.
+    relogio.definir(dia('10'));
+    assert.deepEqual(await paraExtras(), [[1, 99]]);
+    assert.deepEqual(await pedidosComoExtra(), [1]);
+  });
 });

@@ -42,7 +42,7 @@ export function rotasRelatorios(app: AppTipada, ctx: ContextoCestas): void {
   });
 
   app.get('/pedidosfornecedoressobra/:id', { config: { acesso: 'relatoriosFornecedores' }, schema: { params: ParamsId, response: leitura(RelatorioJson) } }, async (req, reply) =>
-    mostrar(req, reply, await relatorioDeSobra(ctx.banco, atorDe(req), req.params.id)),
+    mostrar(req, reply, await relatorioDeSobra(ctx.banco, atorDe(req), req.params.id, tempo(ctx).hoje)),
   );
 
   // ?mercadoId= narrows it to one market of the cycle; the CSV and PDF links keep it.
@@ -87,7 +87,7 @@ export function rotasRelatorios(app: AppTipada, ctx: ContextoCestas): void {
 
   porCiclos('/pedidosfornecedoresciclos', 'relatoriosFornecedores', 'Pedidos aos fornecedores', (ator, ids, mercadoId) => relatorioDosFornecedores(ctx.banco, ator, ids, tempo(ctx).hoje, mercadoId), true);
   porCiclos('/pedidosconsumidoresciclos', 'relatoriosConsumidores', 'Pedidos dos consumidores', (ator, ids, mercadoId) => relatorioDosConsumidores(ctx.banco, ator, ids, ctx.config.taxa, mercadoId), false);
-  porCiclos('/relatorioprodutosciclos', 'relatoriosFornecedores', 'Produtos dos ciclos', (ator, ids, mercadoId) => relatorioDeProdutos(ctx.banco, ator, ids, mercadoId), false);
+  porCiclos('/relatorioprodutosciclos', 'relatoriosFornecedores', 'Produtos dos ciclos', (ator, ids, mercadoId) => relatorioDeProdutos(ctx.banco, ator, ids, tempo(ctx).hoje, mercadoId), false);
 
   /**
    * The cycles a CSV download exports: those the query names (`ciclos`, or one `cicloid`/`cicloId`),
