@@ -85,3 +85,58 @@ export async function encerrarOutraFaceNoNavegador(
   reply.clearCookie(COOKIE_SESSAO_MERCADOS, opcoesDoCookie(seguro));
   marcarSaida(reply, { nome: COOKIE_SAIDA_MERCADOS, seguro });
 }
+
+/**
+ * Faces on two host names (`cestas.exemplo.org`, `mercados.exemplo.org`) do not see each other's
+ * cookies, so "Sair" passes through the other face on its way out: the browser carries that
+ * face's cookie there, and a sealed, two-minute ticket names the person who is signing out. The
+ * other face ends its session in that browser when it is the same person's, and goes on to where
+ * the sign-out was going. A ticket cannot be forged or redirected elsewhere (it is sealed with
+ * SESSION_SECRET, and the destination is inside it), and it ends no one else's session.
+ */
+export const CONTINUAR_SAIDA = { cestas: '/saiu/continuar', mercados: '/auth/saiu/continuar' } as const;
+const PROPOSITO_SAIDA = 'saida-conjunta';
+const DURACAO_BILHETE_MS = 2 * 60 * 1000;
+
+function cofreDaSaida(segredo: string): Cofre {
+  const chave = `${PROPOSITO_SAIDA}\u0000${segredo}`;
+  let c = cofres.get(chave);
+  if (c === undefined) {
+    c = new Cofre(segredo, PROPOSITO_SAIDA);
+    cofres.set(chave, c);
+  }
+  return c;
+}
+
+/** Whether a browser sends one address's cookies to the other: the same host name, whatever the port. */
+export function mesmoHost(a: string, b: string): boolean {
+  return new URL(a).hostname === new URL(b).hostname;
+}
+
+/**
+ * Where "Sair" sends the browser: `destino` (relative to the face's own address), or first the other face, when
+ * it runs on another host name and the person has a record both faces know.
+ */
+export function caminhoDaSaida(o: {
+  readonly de: 'cestas' | 'mercados';
+  readonly propria: string;
+  readonly outra: string | null;
+  readonly segredo: string;
+  readonly agora: Date;
+  readonly usuarioid: number | null;
+  readonly destino: string;
+}): string {
+  if (o.outra === null || o.usuarioid === null || mesmoHost(o.propria, o.outra)) return o.destino;
+  const destino = new URL(o.destino, o.propria).href;
+  const bilhete = cofreDaSaida(o.segredo).selar({ u: o.usuarioid, d: destino }, o.agora.getTime() + DURACAO_BILHETE_MS);
+  return `${o.outra}${CONTINUAR_SAIDA[o.de === 'cestas' ? 'mercados' : 'cestas']}?t=${encodeURIComponent(bilhete)}`;
+}
+
+/** The person and destination of a sign-out ticket, or null when it does not open (forged, altered or expired). */
+export function lerBilheteDeSaida(bilhete: string, segredo: string, agoraMs: number): { readonly usuarioid: number; readonly destino: string } | null {
+  const v = cofreDaSaida(segredo).abrir(bilhete, agoraMs);
+  if (v === null || typeof v !== 'object') return null;
+  const { u, d } = v as { u?: unknown; d?: unknown };
+  if (typeof u !== 'number' || !Number.isSafeInteger(u) || typeof d !== 'string' || !/^https?:\/\//.test(d)) return null;
+  return { usuarioid: u, destino: d };
+}

@@ -54,6 +54,7 @@ export const MATRIZ: Readonly<Record<string, Linha>> = {
   'GET /static/ciclo.js': PUBLICO,
   'GET /limitesolar': PUBLICO,
   'GET /saiu': PUBLICO,
+  'GET /saiu/continuar': PUBLICO,
   'GET /logout': PUBLICO,
   'POST /logout': PUBLICO,
   'GET /': CADASTRADO,

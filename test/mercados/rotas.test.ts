@@ -52,6 +52,8 @@ const MATRIZ: Readonly<Record<string, Linha>> = {
   'GET /auth/idp/callback': TODOS([302, '/login?error=auth_failed']),
   'GET /logout': TODOS([302, '/']),
   'GET /auth/logout': TODOS([302, '/']),
+  // The Cestas face's sign-out passing by: without a ticket, nothing ends.
+  'GET /auth/saiu/continuar': TODOS([302, '/']),
   // Not from a browser (no Fetch Metadata, no Origin): the write needs no token (test/seguranca/origem).
   'POST /logout': TODOS([302, '/']),
   'POST /auth/logout': TODOS([302, '/']),

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
+import { createServer, type AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { criarUsuario, emailUnico } from '../helpers/fabricas.ts';
-import { Navegador, entrarPeloProvedor } from '../helpers/navegador.ts';
+import { Navegador, entrarPeloProvedor, enviarFormulario } from '../helpers/navegador.ts';
 import { iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
 import { entrarNoMercados, graphql, zerarLimiteDeLogin } from '../mercados/apoio.ts';
 
@@ -221,5 +222,93 @@ describe('uma identidade e uma saída nas duas faces', () => {
     }
     const sexta = await anonimo.get(`${amb.urlMercados}/auth/idp`, { seguir: false });
     assert.equal(sexta.status, 429, 'o limite de 5 por 15 minutos segue valendo para quem não conclui');
+  });
+});
+
+/** A port nobody listens on now. */
+async function portaLivre(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((ok) => s.listen(0, '127.0.0.1', ok));
+  const porta = (s.address() as AddressInfo).port;
+  await new Promise<void>((ok) => s.close(() => ok()));
+  return porta;
+}
+
+/**
+ * Faces published on two host names do not share cookies: "Sair" passes through the other face
+ * with a sealed ticket, and each face ends its own session in the browser that carries it.
+ */
+describe('uma saída com as faces em dois nomes de host', () => {
+  let amb: AmbienteDeTeste;
+  before(async () => {
+    const [pc, pm] = [await portaLivre(), await portaLivre()];
+    amb = await iniciarAmbiente({
+      mercados: true,
+      env: { CESTAS_PORT: String(pc), MERCADOS_PORT: String(pm), CESTAS_BASE_URL: `http://127.0.0.1:${pc}`, MERCADOS_BASE_URL: `http://localhost:${pm}` },
+    });
+    assert.notEqual(new URL(amb.url).hostname, new URL(amb.urlMercados).hostname);
+  });
+  after(() => amb.fechar());
+
+  /** One person logged in to both faces in one browser (the provider remembers them for the second). */
+  async function nasDuasFaces(nome: string): Promise<{ nav: Navegador; id: number; cestas: string; mercados: string }> {
+    const pessoa = await criarUsuario(amb.banco, { perfil: ['consumidor'], nome });
+    const nav = new Navegador();
+    await entrarPeloProvedor(nav, `${amb.url}/`, { email: pessoa.email });
+    await zerarLimiteDeLogin(amb.banco);
+    await nav.get(`${amb.urlMercados}/login`);
+    const status = (await nav.getJson(`${amb.urlMercados}/auth/status`)).json<{ user?: { usuarioId?: number } }>();
+    assert.equal(status.user?.usuarioId, pessoa.id);
+    const cestas = nav.cookie(amb.url, 'appSession');
+    const mercados = nav.cookie(amb.urlMercados, 'mercadosSession');
+    assert.ok(cestas !== undefined && mercados !== undefined, 'um cookie em cada host');
+    assert.equal(nav.cookie(amb.url, 'mercadosSession'), undefined, 'os hosts não dividem cookies');
+    return { nav, id: pessoa.id, cestas, mercados };
+  }
+  async function cestasAbre(cookie: string): Promise<boolean> {
+    const nav = new Navegador();
+    nav.definirCookie(amb.url, 'appSession', cookie);
+    return (await nav.getJson(`${amb.url}/`)).status === 200;
+  }
+  async function mercadosAbre(cookie: string): Promise<boolean> {
+    const nav = new Navegador();
+    nav.definirCookie(amb.urlMercados, 'mercadosSession', cookie);
+    return (await nav.getJson(`${amb.urlMercados}/auth/status`)).json<{ authenticated: boolean }>().authenticated;
+  }
+
+  test('sair no Mercados passa pela Cestas, que encerra a sua sessão, e termina em / do Mercados', async () => {
+    const p = await nasDuasFaces('Saída Pelo Mercados');
+    const r = await p.nav.get(`${amb.urlMercados}/logout`);
+    assert.ok(r.caminho.some((c) => c.startsWith(`${amb.url}/saiu/continuar?t=`)), r.caminho.join(' → '));
+    assert.equal(r.url, `${amb.urlMercados}/`);
+    assert.equal(await mercadosAbre(p.mercados), false);
+    assert.equal(await cestasAbre(p.cestas), false, 'nem uma cópia do cookie da Cestas abre mais nada');
+  });
+
+  test('sair na Cestas passa pelo Mercados, que encerra a sua sessão, e segue para o provedor e /saiu', async () => {
+    const p = await nasDuasFaces('Saída Pela Cestas');
+    const r = await p.nav.get(`${amb.url}/logout`);
+    assert.ok(r.caminho.some((c) => c.startsWith(`${amb.urlMercados}/auth/saiu/continuar?t=`)), r.caminho.join(' → '));
+    // The provider's end-session page posts itself (in a browser, by its script), then /saiu.
+    assert.equal(new URL(r.url).origin, amb.idp);
+    const saiu = await enviarFormulario(p.nav, r, 'op.logoutForm');
+    assert.equal(saiu.url, `${amb.url}/saiu`);
+    assert.equal(await cestasAbre(p.cestas), false);
+    assert.equal(await mercadosAbre(p.mercados), false, 'nem uma cópia do cookie do Mercados abre mais nada');
+  });
+
+  test('o bilhete de saída de uma pessoa não encerra a sessão de outra, e um bilhete alterado não encerra nada', async () => {
+    const a = await nasDuasFaces('Dona do Bilhete');
+    const saida = await a.nav.get(`${amb.url}/logout`, { seguir: false });
+    const continuar = saida.headers.get('location') ?? '';
+    assert.ok(continuar.startsWith(`${amb.urlMercados}/auth/saiu/continuar?t=`), continuar);
+    const b = await nasDuasFaces('Outra Pessoa');
+    const comOBilheteDeA = await b.nav.get(continuar, { seguir: false });
+    assert.equal(comOBilheteDeA.status, 302);
+    assert.equal(await mercadosAbre(b.mercados), true, 'a sessão de outra pessoa continua');
+    const alterado = await b.nav.get(`${continuar.slice(0, -4)}AAAA`, { seguir: false });
+    assert.equal(alterado.headers.get('location'), '/');
+    assert.equal(await mercadosAbre(b.mercados), true);
+    assert.equal(await mercadosAbre(a.mercados), true, 'o bilhete não foi usado no navegador de A: a sessão dela só termina quando ela passa por lá');
   });
 });

@@ -10,7 +10,7 @@ import { ErroLogin } from '../oidc.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import { apagarVerificacao } from '../../http/verificacao.ts';
 import { esquecerSaida, marcarSaida } from '../../http/saida.ts';
-import { encerrarOutraFaceNoNavegador } from '../../http/sessoes-das-faces.ts';
+import { CONTINUAR_SAIDA, caminhoDaSaida, encerrarOutraFaceNoNavegador, lerBilheteDeSaida } from '../../http/sessoes-das-faces.ts';
 import { DURACAO_SESSAO_MS, apagarSessao, cookieDeSaida, cookieDeVerificacao, gravarSessao, lerVerificacao } from '../sessao.ts';
 import { paginaConfirmarSaida, paginaErroLogin, paginaSaiu } from '../views/paginas.ts';
 import { navegacaoPropria } from '../../http/protecoes.ts';
@@ -73,6 +73,7 @@ export function rotasLogin(app: AppTipada, ctx: ContextoCestas): void {
    */
   async function sair(req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     const idToken = req.sessao?.idToken;
+    const usuarioid = req.ator?.usuarioid ?? null;
     const agora = ctx.relogio.agora();
     if (req.sessao !== null) await registrarSessaoEncerrada(ctx.banco, req.sessao.sid, req.sessao.inicio + DURACAO_SESSAO_MS, agora);
     apagarSessao(reply, cookie);
@@ -82,8 +83,23 @@ export function rotasLogin(app: AppTipada, ctx: ContextoCestas): void {
     if (querJson(req)) return enviarJson(reply, null, 'Sessão encerrada');
     const depois = `${ctx.baseUrl()}/saiu`;
     const noProvedor = idToken === undefined ? null : await ctx.oidc.urlDeSaida(idToken, depois);
-    return reply.redirect(noProvedor?.href ?? '/saiu', 303);
+    // The Mercados face on another host name ends its session in this browser on the way.
+    const destino = caminhoDaSaida({ de: 'cestas', propria: ctx.baseUrl(), outra: req.server.enderecoMercados(), segredo: ctx.config.sessionSecret, agora, usuarioid, destino: noProvedor?.href ?? '/saiu' });
+    return reply.redirect(destino, 303);
   }
+
+  // The Mercados face's "Sair", on another host name, passes here on its way out (src/http/sessoes-das-faces.ts).
+  app.get(CONTINUAR_SAIDA.cestas, { config: { acesso: 'publico' }, schema: { hide: true, querystring: Type.Object({ t: Type.Optional(Type.String({ maxLength: 4096 })) }), response: navegacao } }, async (req, reply) => {
+    const agora = ctx.relogio.agora();
+    const bilhete = req.query.t === undefined ? null : lerBilheteDeSaida(req.query.t, ctx.config.sessionSecret, agora.getTime());
+    if (bilhete === null) return reply.redirect('/', 303);
+    if (req.sessao !== null && req.ator?.usuarioid === bilhete.usuarioid) {
+      await registrarSessaoEncerrada(ctx.banco, req.sessao.sid, req.sessao.inicio + DURACAO_SESSAO_MS, agora);
+      apagarSessao(reply, cookie);
+      marcarSaida(reply, cookieDeSaida(cookie));
+    }
+    return reply.redirect(bilhete.destino, 303);
+  });
 
   // NOTE: a GET that ends a session can be triggered by any other site (a link, a redirect).
   // A browser's own navigation (typed, bookmarked or from our pages) says so in Sec-Fetch-Site;

@@ -15,7 +15,7 @@ import { SemCorpo } from '../../http/esquemas.ts';
 import { Erro, pagina, redirecionamento } from '../esquemas.ts';
 import { apagarVerificacao, gravarVerificacao } from '../../http/verificacao.ts';
 import { esquecerSaida, marcarSaida, saiuAntes } from '../../http/saida.ts';
-import { encerrarOutraFaceNoNavegador } from '../../http/sessoes-das-faces.ts';
+import { CONTINUAR_SAIDA, caminhoDaSaida, encerrarOutraFaceNoNavegador, lerBilheteDeSaida } from '../../http/sessoes-das-faces.ts';
 import { apagarCookieSessao, cookieDeSaida, cookieDeVerificacao, gravarCookieSessao, lerVerificacao } from '../sessao.ts';
 
 /** Login attempts at /auth/<name> per client address (spec, section 8). */
@@ -146,8 +146,25 @@ export function rotasAutenticacao(app: AppTipada, ctx: ContextoMercados): void {
     }
     apagarCookieSessao(reply, cookie);
     marcarSaida(reply, saida);
-    return reply.redirect('/', 302);
+    // The Cestas face on another host name ends its session in this browser on the way.
+    const destino = caminhoDaSaida({
+      de: 'mercados', propria: ctx.baseUrl(), outra: ctx.enderecoCestas(), segredo: ctx.config.sessionSecret,
+      agora: ctx.relogio.agora(), usuarioid: req.conta?.usuarioId ?? null, destino: '/',
+    });
+    return reply.redirect(destino, 302);
   }
+
+  // The Cestas face's "Sair", on another host name, passes here on its way out (src/http/sessoes-das-faces.ts).
+  app.get(CONTINUAR_SAIDA.mercados, { config: publico, schema: { hide: true, querystring: Type.Object({ t: Type.Optional(Type.String({ maxLength: 4096 })) }), response: redirecionamento } }, async (req, reply) => {
+    const bilhete = req.query.t === undefined ? null : lerBilheteDeSaida(req.query.t, ctx.config.sessionSecret, ctx.relogio.agora().getTime());
+    if (bilhete === null) return reply.redirect('/', 302);
+    if (req.tokenSessao !== null && req.conta !== null && req.conta.usuarioId === bilhete.usuarioid) {
+      await encerrarSessao(ctx.banco, req.tokenSessao);
+      apagarCookieSessao(reply, cookie);
+      marcarSaida(reply, saida);
+    }
+    return reply.redirect(bilhete.destino, 302);
+  });
 
   const logout = { config: publico, schema: { response: { ...pagina, ...redirecionamento } } };
   const logoutPost = { config: publico, schema: { body: SemCorpo, response: redirecionamento } };
