@@ -125,5 +125,31 @@ describe('sair no navegador encerra de verdade', { skip: pular }, () => {
         await ctx.fechar();
       }
     });
+
+    test(`as duas faces a ${largura} px: "Sair" na Cestas tira a pessoa também do Mercados, no mesmo celular`, async () => {
+      const u = await criarUsuario(amb.banco, { perfil: ['consumidor'], nome: `Olga Duas Faces ${largura}` });
+      await zerarLimiteDeLogin(amb.banco);
+      const ctx = await contexto(largura);
+      try {
+        const pagina = await ctx.novaPagina();
+        await entrarNoNavegador(pagina, `${amb.url}/`, amb.url, { email: u.email, nome: u.nome });
+        // The provider remembers the person: the Mercados face opens without asking again.
+        await pagina.goto(`${amb.urlMercados}/login`);
+        await pagina.waitForURL(`${amb.urlMercados}/dashboard`);
+        await pagina.getByRole('heading', { name: `Olá, ${u.nome}!` }).waitFor();
+
+        await pagina.goto(`${amb.url}/`);
+        await Promise.all([pagina.waitForURL(`${amb.url}/saiu`), pagina.getByRole('navigation', { name: 'Principal' }).getByRole('button', { name: 'Sair' }).click()]);
+        assert.equal(await temCookie(ctx, amb.urlMercados, 'mercadosSession'), false, 'o cookie do Mercados foi apagado');
+
+        // Whoever picks the phone up next finds the Mercados pages asking for a login, not the orders.
+        await pagina.goto(`${amb.urlMercados}/pedidos`);
+        await pagina.waitForURL(FORMULARIO_DO_PROVEDOR);
+        await conferirPagina(pagina, ctx, 'sair-duas-faces-mercados-pede-login');
+        assert.doesNotMatch(lido(await pagina.locator('body').textContent()), new RegExp(u.nome));
+      } finally {
+        await ctx.fechar();
+      }
+    });
   }
 });
