@@ -41,6 +41,17 @@ describe('uma identidade e uma saída nas duas faces', () => {
     }
   }
 
+  /** A person logged in to both faces in one browser: the provider remembers them for the second. */
+  async function nasDuasFaces(): Promise<Navegador> {
+    const pessoa = await criarUsuario(amb.banco, { perfil: ['consumidor'] });
+    const nav = new Navegador();
+    await entrarPeloProvedor(nav, cestas('/'), { email: pessoa.email });
+    await zerarLimiteDeLogin(amb.banco);
+    await nav.get(`${amb.urlMercados}/login`);
+    assert.equal((await statusMercados(nav)).user?.usuarioId, pessoa.id);
+    return nav;
+  }
+
   async function logins(usuarioid: number): Promise<{ emissor: string; sub: string }[]> {
     return amb.banco.selectFrom('identidade').select(['emissor', 'sub']).where('usuarioid', '=', usuarioid).orderBy('id').execute();
   }
@@ -106,13 +117,7 @@ describe('uma identidade e uma saída nas duas faces', () => {
   });
 
   test('sair na Cestas encerra também a sessão do Mercados no mesmo navegador', async () => {
-    const pessoa = await criarUsuario(amb.banco, { perfil: ['consumidor'] });
-    const nav = new Navegador();
-    await entrarPeloProvedor(nav, cestas('/'), { email: pessoa.email });
-    // The provider remembers the person: the Mercados login goes through without asking again.
-    await zerarLimiteDeLogin(amb.banco);
-    await nav.get(`${amb.urlMercados}/login`);
-    assert.equal((await statusMercados(nav)).user?.usuarioId, pessoa.id);
+    const nav = await nasDuasFaces();
     const copiaMercados = nav.cookie(amb.urlMercados, 'mercadosSession');
     assert.ok(copiaMercados);
     comoUmNavegador(nav);
@@ -127,13 +132,7 @@ describe('uma identidade e uma saída nas duas faces', () => {
   });
 
   test('sair no Mercados encerra também a sessão da Cestas no mesmo navegador', async () => {
-    const pessoa = await criarUsuario(amb.banco, { perfil: ['consumidor'] });
-    const nav = new Navegador();
-    await entrarPeloProvedor(nav, cestas('/'), { email: pessoa.email });
-    // The provider remembers the person: the Mercados login goes through without asking again.
-    await zerarLimiteDeLogin(amb.banco);
-    await nav.get(`${amb.urlMercados}/login`);
-    assert.equal((await statusMercados(nav)).user?.usuarioId, pessoa.id);
+    const nav = await nasDuasFaces();
     const copiaCestas = nav.cookie(amb.url, 'appSession');
     assert.ok(copiaCestas);
     comoUmNavegador(nav);
