@@ -81,7 +81,11 @@ async function assinar(cfg: BancoConfig, d: DadosDoBench): Promise<void> {
       const assinantes = linhas.filter((_, i) => i % cestas.length === k).length;
       const livres = c.quantidadeCestas - Math.ceil(Number(c.reservadoMilesimos) / 1000);
       const falta = k === 0 ? FALTAM : 0;
-      await banco.updateTable('ciclocesta').set({ quantidadeCestas: c.quantidadeCestas + Math.max(0, assinantes - livres) - falta }).where('id', '=', c.id).execute();
+      const quantidadeCestas = c.quantidadeCestas + Math.max(0, assinantes - livres) - falta;
+      await banco.updateTable('ciclocesta').set({ quantidadeCestas }).where('id', '=', c.id).execute();
+      // Orders take what the composition packs (DOMAIN.md, "Order"): it packs the same number.
+      const composta = await banco.updateTable('composicao').set({ quantidadeCestas }).where('cicloCestaId', '=', c.id).executeTakeFirst();
+      if (Number(composta.numUpdatedRows) !== 1) throw new Error(`a cesta do ciclo ${c.id} não tem composição`);
     }
   } finally {
     await banco.destroy();
