@@ -54,7 +54,8 @@ export const MATRIZ: Readonly<Record<string, Linha>> = {
   'GET /static/ciclo.js': PUBLICO,
   'GET /limitesolar': PUBLICO,
   'GET /saiu': PUBLICO,
-  'GET /saiu/continuar': PUBLICO,
+  // Without a sign-out ticket nothing ends here: it goes on to the dashboard, as /callback does.
+  'GET /saiu/continuar': CADASTRADO,
   'GET /logout': PUBLICO,
   'POST /logout': PUBLICO,
   'GET /': CADASTRADO,
