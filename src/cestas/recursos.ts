@@ -1,4 +1,4 @@
-import { ehMaster, pode, type Ator } from '../domain/acesso.ts';
+import { pode, type Ator } from '../domain/acesso.ts';
 import {
   UNIDADES, apagarCatalogo, atualizarCatalogo, criarCatalogo, definicao, listarCatalogo, obterCatalogo, opcoesDeCategoria,
   type Categoria, type Cesta, type EntidadeCatalogo, type FiltroCatalogo, type PontoEntrega, type Produto, type RegistroCatalogo,
@@ -185,8 +185,8 @@ export const usuario: Recurso<Usuario> = {
     { nome: 'email', rotulo: 'E-mail (o mesmo do login)', tipo: 'email', obrigatorio: true },
     {
       nome: 'perfil', rotulo: 'Perfis', tipo: 'multipla',
-      ajuda: ehMaster(ator) ? undefined : 'Só quem é master concede ou retira o perfil master.',
-      opcoes: PERFIS.map((p) => ({ valor: p, rotulo: NOMES_PERFIS[p], desabilitada: p === 'master' && !ehMaster(ator) })),
+      ajuda: pode(ator, 'masterConceder') ? undefined : 'Só quem é master concede ou retira o perfil master.',
+      opcoes: PERFIS.map((p) => ({ valor: p, rotulo: NOMES_PERFIS[p], desabilitada: p === 'master' && !pode(ator, 'masterConceder') })),
     } as CampoForm,
     { nome: 'nomeoficial', rotulo: 'Nome oficial ou razão social', tipo: 'texto' },
     { nome: 'celular', rotulo: 'Celular', tipo: 'tel' },
@@ -223,7 +223,7 @@ export const ciclo: Recurso<Ciclo, OpcoesCiclo> = {
     cestas: await ctx.banco.selectFrom('cesta').select(['id', 'nome', 'ativo']).orderBy('nomeChave').execute(),
     produtos: await ctx.banco.selectFrom('produto').select(['id', 'nome', 'unidade', 'ativo']).orderBy('nomeChave').orderBy('unidade').execute(),
     pontos: await ctx.banco.selectFrom('pontoentrega').select(['id', 'nome', 'ativo']).orderBy('nomeChave').execute(),
-    podeReabrir: ehMaster(ator),
+    podeReabrir: pode(ator, 'cicloReabrir'),
     podeEnviarMensagem: pode(ator, 'mensagensEnviar'),
   }),
   depoisDeSalvar: (c) => `/ciclo/${c.id}`,

@@ -23,7 +23,7 @@ export const ACOES = [
   'ofertasLer', 'ofertasEscrever', 'composicaoLer', 'composicaoEscrever', 'pedidosLer', 'pedidosEscrever',
   'financeiroLer', 'financeiroEscrever', 'relatoriosFornecedores', 'relatoriosConsumidores', 'documentoEntrega',
   'loginLiberar', 'cicloReabrir', 'mensagensLer', 'mensagensEnviar',
-  'assinaturasTodas',
+  'assinaturasTodas', 'ofertaPropria', 'pedidoProprio', 'assinaturaPropria', 'pendenciasLer', 'masterConceder',
 ] as const;
 export type Acao = (typeof ACOES)[number];
 
@@ -62,7 +62,28 @@ const REGRAS: Readonly<Record<Acao, Regra>> = {
   mensagensEnviar: ['master', 'admin'],
   // Every subscription with its consumer, and the totals the coordination plans with (read only).
   assinaturasTodas: ['master', 'admin', 'info'],
+  // Having one's own offer, order or subscription: the pages open on it, the menu and the
+  // dashboard show it. (Whoever acts for others names the person: see agirPor and podeSerDono.)
+  ofertaPropria: ['fornecedor'],
+  pedidoProprio: ['consumidor'],
+  assinaturaPropria: ['consumidor'],
+  // Who has not offered, ordered or paid yet in a cycle under way: the coordination's list.
+  pendenciasLer: ['master', 'admin'],
+  // Granting or removing master (the domain rule is in usuarios.ts; the form greys the option out).
+  masterConceder: ['master'],
 };
+
+/** The action of having one's own record of each kind, in the table above. */
+const PROPRIA: Readonly<Record<Posse, Acao>> = { oferta: 'ofertaPropria', pedido: 'pedidoProprio' };
+
+/**
+ * Whether a person (anyone's record, not only the actor) can own a record of this kind: an offer
+ * is a supplier's, an order a consumer's. Read from the same table as `pode`.
+ */
+export function podeSerDono(pessoa: Pessoa, posse: Posse): boolean {
+  const regra = REGRAS[PROPRIA[posse]];
+  return regra === 'qualquerUsuario' || pessoa.perfil.some((p) => regra.includes(p));
+}
 
 /** Whether the actor may perform the action; inactive or unregistered users may do nothing here. */
 export function pode(ator: Ator, acao: Acao): boolean {

@@ -1,7 +1,9 @@
 /**
  * The Mercados face's policy: its four profiles, and one table of pure rules over loaded data,
- * `podeMercados(ator, acao, alvo)`, with `acoesDoMercado` for what a client may offer. What is
- * not listed is denied. Markets and accounts both read it; it reads neither of them.
+ * `podeMercados(ator, acao, alvo)`, with `acoesDoMercado` for what a client may offer. Each rule
+ * names the profiles the action needs (its gate, which the GraphQL @auth lists must repeat
+ * exactly), then what holds on the record. What is not listed is denied. Markets and accounts both
+ * read it; it reads neither of them.
  */
 import type { Ator } from './acesso.ts';
 import { Proibido } from './erros.ts';
@@ -31,8 +33,18 @@ export interface AtorMercados {
   readonly usuarioId?: number | null;
 }
 
-/** The target each action is judged against. */
+/** The target each action is judged against (null: the action needs none). */
 interface Alvos {
+  /** The markets, one market by id (GraphQL mercados, mercado). */
+  readonly verMercados: null;
+  /** The shared product catalogue, to build prices (GraphQL produtos). */
+  readonly verCatalogo: null;
+  /** One's own e-mail notices (GraphQL meusAvisos, definirMeusAvisos). */
+  readonly escolherAvisos: null;
+  /** The cycles one can act in now, and one cycle by id (GraphQL ciclos, ciclo). */
+  readonly verCiclos: null;
+  /** Every cycle: all the active ones of the dashboard's span in `ciclos`, and an inactive one by its id. */
+  readonly verTodosOsCiclos: null;
   readonly criarMercado: null;
   readonly atualizarMercado: { readonly adminId: number };
   /** Changing a market's adminId or ativo: who runs it, and whether it runs at all. */
@@ -45,10 +57,24 @@ interface Alvos {
   readonly verPedidosDoMercado: { readonly adminId: number };
   readonly listarUsuarios: null;
   readonly atribuirPerfis: null;
-  /** Offering in a cycle's offer window, as oneself (the administration acts on behalf through the API). */
+  /**
+   * A supplier's own offers, as oneself: offering in a cycle's offer window, reading one's offers,
+   * the products to offer and what one delivers (the administration acts on behalf through gravarOferta).
+   */
   readonly ofertar: null;
-  /** Ordering in a cycle's order window, as oneself. */
+  /** A consumer's own orders and subscriptions, as oneself: ordering in a cycle's order window, reading them. */
   readonly pedir: null;
+  /**
+   * Saving an offer (GraphQL salvarOferta): a supplier's own, or, for the Administrador, a supplier's
+   * named by `input.usuarioid`. Whose offer it may be is the Cestas record rule (agirPor).
+   */
+  readonly gravarOferta: null;
+  /** Making or confirming an order (GraphQL fazerPedido, confirmarPedido): one's own, or a consumer's for the Administrador. */
+  readonly gravarPedido: null;
+  /** Saving or skipping a subscription (GraphQL salvarAssinatura, pularCiclo): one's own, or a consumer's for the Administrador. */
+  readonly gravarAssinatura: null;
+  /** A subscription's season payment (GraphQL registrarPagamentoDaTemporada). */
+  readonly registrarPagamento: null;
   /** Which markets a cycle serves (GraphQL definirMercadosDoCiclo). */
   readonly definirMercadosDoCiclo: null;
   readonly verEmail: { readonly id: number };
@@ -57,55 +83,106 @@ interface Alvos {
 }
 export type AcaoMercados = keyof Alvos;
 
+/** Who may ever take an action: any logged-in account, or whoever holds one of these profiles. */
+export type PerfisDaAcao = 'qualquerConta' | readonly NomePerfil[];
+
+/**
+ * One action's rule: the profiles it needs (the gate, the same list the GraphQL field's @auth
+ * carries: src/mercados/graphql/acesso.ts refuses to build a schema where they differ), then,
+ * when the action is about a record, the rule on that record for whoever passed the gate.
+ */
+interface Regra<A extends AcaoMercados> {
+  readonly perfis: PerfisDaAcao;
+  readonly noRegistro?: (ator: AtorMercados, alvo: Alvos[A]) => boolean;
+  /** What a refusal says; without it, the profiles the action needs. */
+  readonly recusa?: readonly [codigo: string, mensagem: string];
+}
+
 const tem = (ator: AtorMercados, perfil: NomePerfil): boolean => ator.profiles.includes(perfil);
-const administraOMercado = (ator: AtorMercados, m: { readonly adminId: number }): boolean =>
-  tem(ator, 'AdminMercado') && m.adminId === ator.id;
+/** Past the gate of Administrador and AdminMercado: the Administrador, or the market's own AdminMercado. */
+const oMercadoESeu = (ator: AtorMercados, m: { readonly adminId: number }): boolean => tem(ator, 'Administrador') || m.adminId === ator.id;
+/** The account itself, or the Administrador. */
+const aPropriaConta = (ator: AtorMercados, u: { readonly id: number }): boolean => ator.id === u.id || tem(ator, 'Administrador');
 
-const REGRAS: { readonly [A in AcaoMercados]: (ator: AtorMercados, alvo: Alvos[A]) => boolean } = {
-  criarMercado: (a) => tem(a, 'Administrador'),
-  atualizarMercado: (a, m) => tem(a, 'Administrador') || administraOMercado(a, m),
-  gerirMercado: (a) => tem(a, 'Administrador'),
-  gerirAlgumMercado: (a) => tem(a, 'Administrador') || tem(a, 'AdminMercado'),
-  desativarMercado: (a) => tem(a, 'Administrador'),
-  atualizarPrecos: (a, m) => tem(a, 'Administrador') || administraOMercado(a, m),
-  verPedidosDoMercado: (a, m) => tem(a, 'Administrador') || administraOMercado(a, m),
-  listarUsuarios: (a) => tem(a, 'Administrador'),
-  atribuirPerfis: (a) => tem(a, 'Administrador'),
-  ofertar: (a) => tem(a, 'Fornecedor'),
-  pedir: (a) => tem(a, 'Consumidor'),
-  definirMercadosDoCiclo: (a) => tem(a, 'Administrador'),
-  verEmail: (a, u) => a.id === u.id || tem(a, 'Administrador'),
+const ADMINISTRADOR = ['Administrador'] as const;
+const GESTAO = ['Administrador', 'AdminMercado'] as const;
+
+const REGRAS: { readonly [A in AcaoMercados]: Regra<A> } = {
+  verMercados: { perfis: 'qualquerConta' },
+  verCatalogo: { perfis: 'qualquerConta' },
+  escolherAvisos: { perfis: 'qualquerConta' },
+  verCiclos: { perfis: 'qualquerConta' },
+  verTodosOsCiclos: { perfis: ADMINISTRADOR },
+  criarMercado: { perfis: ADMINISTRADOR },
+  atualizarMercado: {
+    perfis: GESTAO, noRegistro: oMercadoESeu,
+    recusa: ['MERCADO_DE_OUTRO_ADMIN', 'Acesso negado: você só pode alterar o mercado que administra'],
+  },
+  gerirMercado: {
+    perfis: ADMINISTRADOR,
+    recusa: ['SO_ADMINISTRADOR', 'Acesso negado: só o perfil Administrador troca o administrador de um mercado ou o ativa e desativa'],
+  },
+  gerirAlgumMercado: { perfis: GESTAO, recusa: ['SO_GESTAO', 'Acesso negado: requer o perfil Administrador ou AdminMercado'] },
+  desativarMercado: { perfis: ADMINISTRADOR },
+  atualizarPrecos: {
+    perfis: GESTAO, noRegistro: oMercadoESeu,
+    recusa: ['MERCADO_DE_OUTRO_ADMIN', 'Acesso negado: você só pode alterar os preços do mercado que administra'],
+  },
+  verPedidosDoMercado: {
+    perfis: GESTAO, noRegistro: oMercadoESeu,
+    recusa: ['MERCADO_DE_OUTRO_ADMIN', 'Acesso negado: você só pode ver os pedidos do mercado que administra'],
+  },
+  listarUsuarios: { perfis: ADMINISTRADOR },
+  atribuirPerfis: { perfis: ADMINISTRADOR },
+  ofertar: { perfis: ['Fornecedor'] },
+  pedir: { perfis: ['Consumidor'] },
+  gravarOferta: { perfis: ['Fornecedor', 'Administrador'] },
+  gravarPedido: { perfis: ['Consumidor', 'Administrador'] },
+  gravarAssinatura: { perfis: ['Consumidor', 'Administrador'] },
+  registrarPagamento: { perfis: ADMINISTRADOR },
+  definirMercadosDoCiclo: { perfis: ADMINISTRADOR },
+  verEmail: {
+    perfis: 'qualquerConta', noRegistro: aPropriaConta,
+    recusa: ['EMAIL_DE_OUTRA_PESSOA', 'Acesso negado: o e-mail de outra pessoa só é visível ao perfil Administrador'],
+  },
   // Like `usuarios`, which only Administrador lists: someone else's roles and markets are theirs.
-  verConta: (a, u) => a.id === u.id || tem(a, 'Administrador'),
+  verConta: {
+    perfis: 'qualquerConta', noRegistro: aPropriaConta,
+    recusa: ['CONTA_DE_OUTRA_PESSOA', 'Acesso negado: os perfis e os mercados de outra pessoa só são visíveis ao perfil Administrador'],
+  },
 };
 
-/** What a refusal says, per action. */
-const RECUSAS: { readonly [A in AcaoMercados]: readonly [codigo: string, mensagem: string] } = {
-  criarMercado: ['SO_ADMINISTRADOR', 'Acesso negado: requer o perfil Administrador'],
-  atualizarMercado: ['MERCADO_DE_OUTRO_ADMIN', 'Acesso negado: você só pode alterar o mercado que administra'],
-  gerirMercado: ['SO_ADMINISTRADOR', 'Acesso negado: só o perfil Administrador troca o administrador de um mercado ou o ativa e desativa'],
-  gerirAlgumMercado: ['SO_GESTAO', 'Acesso negado: requer o perfil Administrador ou AdminMercado'],
-  desativarMercado: ['SO_ADMINISTRADOR', 'Acesso negado: requer o perfil Administrador'],
-  atualizarPrecos: ['MERCADO_DE_OUTRO_ADMIN', 'Acesso negado: você só pode alterar os preços do mercado que administra'],
-  verPedidosDoMercado: ['MERCADO_DE_OUTRO_ADMIN', 'Acesso negado: você só pode ver os pedidos do mercado que administra'],
-  listarUsuarios: ['SO_ADMINISTRADOR', 'Acesso negado: requer o perfil Administrador'],
-  atribuirPerfis: ['SO_ADMINISTRADOR', 'Acesso negado: requer o perfil Administrador'],
-  ofertar: ['SO_FORNECEDOR', 'Acesso negado: requer o perfil Fornecedor'],
-  pedir: ['SO_CONSUMIDOR', 'Acesso negado: requer o perfil Consumidor'],
-  definirMercadosDoCiclo: ['SO_ADMINISTRADOR', 'Acesso negado: requer o perfil Administrador'],
-  verEmail: ['EMAIL_DE_OUTRA_PESSOA', 'Acesso negado: o e-mail de outra pessoa só é visível ao perfil Administrador'],
-  verConta: ['CONTA_DE_OUTRA_PESSOA', 'Acesso negado: os perfis e os mercados de outra pessoa só são visíveis ao perfil Administrador'],
-};
+/** Every action of the table. */
+export const ACOES_MERCADOS = Object.keys(REGRAS) as AcaoMercados[];
 
-/** Whether the actor may perform the action on the target. */
+/** The profiles an action needs (its gate): what the @auth of a GraphQL field guarded by it must list. */
+export function perfisDaAcao(acao: AcaoMercados): PerfisDaAcao {
+  return REGRAS[acao].perfis;
+}
+
+function passaNoPortao(ator: AtorMercados, perfis: PerfisDaAcao): boolean {
+  return perfis === 'qualquerConta' || ator.profiles.some((p) => perfis.includes(p));
+}
+
+/** A refusal that names the profiles, as the GraphQL @auth does. */
+function recusaPorPerfis(perfis: PerfisDaAcao): readonly [string, string] {
+  if (perfis === 'qualquerConta') return ['SEM_PERMISSAO', 'Acesso negado'];
+  const [um, ...outros] = perfis;
+  if (outros.length === 0) return [`SO_${(um ?? '').toUpperCase()}`, `Acesso negado: requer o perfil ${um ?? ''}`];
+  return ['SEM_PERFIL', `Acesso negado: requer um dos perfis ${perfis.join(', ')}`];
+}
+
+/** Whether the actor may perform the action on the target: the gate, then the rule on the record. */
 export function podeMercados<A extends AcaoMercados>(ator: AtorMercados, acao: A, alvo: Alvos[A]): boolean {
-  return REGRAS[acao](ator, alvo);
+  const regra: Regra<A> = REGRAS[acao];
+  return passaNoPortao(ator, regra.perfis) && (regra.noRegistro === undefined || regra.noRegistro(ator, alvo));
 }
 
 /** Throws Proibido unless the actor may perform the action on the target. */
 export function autorizarMercados<A extends AcaoMercados>(ator: AtorMercados, acao: A, alvo: Alvos[A]): void {
   if (!podeMercados(ator, acao, alvo)) {
-    const [codigo, mensagem] = RECUSAS[acao];
+    const regra: Regra<A> = REGRAS[acao];
+    const [codigo, mensagem] = regra.recusa ?? recusaPorPerfis(regra.perfis);
     throw new Proibido(codigo, mensagem);
   }
 }

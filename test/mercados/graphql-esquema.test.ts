@@ -6,7 +6,7 @@ import { abrirBanco, type Banco } from '../../src/db/banco.ts';
 import type { Conta } from '../../src/domain/contas.ts';
 import type { NomePerfil } from '../../src/domain/politica-mercados.ts';
 import { contextoGraphql } from '../../src/mercados/acesso.ts';
-import { CAMPOS_PUBLICOS, ErroDeEsquema } from '../../src/mercados/graphql/acesso.ts';
+import { ACOES_DOS_CAMPOS, CAMPOS_PUBLICOS, ErroDeEsquema } from '../../src/mercados/graphql/acesso.ts';
 import { criarCarregadores, type ContextoResolvers } from '../../src/mercados/graphql/contexto-resolvers.ts';
 import { TrabalhoDaRequisicao } from '../../src/mercados/graphql/trabalho.ts';
 import { DateTime, Decimal, ErroDeEscalar } from '../../src/mercados/graphql/escalares.ts';
@@ -72,7 +72,12 @@ describe('esquema GraphQL da face Mercados', () => {
         () => criarEsquema({ sdl: `${SDL}\nextend type Mutation { apagarTudo: Boolean }` }),
         (e: unknown) => e instanceof ErroDeEsquema && /sem regra de acesso.*Mutation\.apagarTudo/.test(e.message),
       );
-      assert.doesNotThrow(() => criarEsquema({ sdl: `${SDL}\nextend type Query { segredo: String @auth }` }));
+      // @auth alone is not enough: the field names the policy action that decides who calls it.
+      assert.throws(
+        () => criarEsquema({ sdl: `${SDL}\nextend type Query { segredo: String @auth }` }),
+        /Campos com @auth sem ação da política em ACOES_DOS_CAMPOS: Query\.segredo/,
+      );
+      assert.doesNotThrow(() => criarEsquema({ sdl: `${SDL}\nextend type Query { segredo: String @auth }`, acoes: { ...ACOES_DOS_CAMPOS, 'Query.segredo': 'verMercados' } }));
       assert.doesNotThrow(() => criarEsquema({ sdl: `${SDL}\nextend type Query { versao: String }`, publicos: [...CAMPOS_PUBLICOS, 'Query.versao'] }));
     });
 

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppTipada } from '../../http/app-tipada.ts';
-import { donoVisivel, ehConsumidor, exigirAgirPor, pode, type Ator } from '../../domain/acesso.ts';
+import { donoVisivel, exigirAgirPor, pode, podeSerDono, type Ator } from '../../domain/acesso.ts';
 import {
   alterarNoCiclo, assinaturasDe, assinaturasParaAdmin, assinaturaVisivel, ciclosComPedidoAberto, definirLimiteDeAssinaturas, escolhasDaAssinatura, faltasDoCiclo,
   pausar, pularCiclo, removerPausa, salvarAssinatura, type Assinatura, type AssinaturaComCiclos, type OpcoesAssinatura,
@@ -52,7 +52,7 @@ function usuarioDaQuery(query: unknown): number | null {
 function consumidorDaPagina(ator: Ator, usuarioid: number | null): number {
   const dono = donoVisivel(ator, usuarioid, 'pedido');
   if (dono !== null) return dono;
-  if (!ehConsumidor(ator)) throw new Invalido('VALIDACAO', 'Escolha o consumidor', { usuarioid: 'Informe ?usuarioid= com o consumidor da assinatura' });
+  if (!pode(ator, 'assinaturaPropria')) throw new Invalido('VALIDACAO', 'Escolha o consumidor', { usuarioid: 'Informe ?usuarioid= com o consumidor da assinatura' });
   return ator.usuarioid ?? 0;
 }
 
@@ -103,7 +103,7 @@ export function rotasAssinaturas(app: AppTipada, ctx: ContextoCestas): void {
     const ator = atorDe(req);
     const { hoje } = tempo(ctx);
     const consumidor = usuarioid === ator.usuarioid ? { id: usuarioid, nome: ator.nome, perfil: ator.perfil } : await usuarioPorId(ctx.banco, usuarioid);
-    if (consumidor === undefined || !ehConsumidor(consumidor)) throw new Invalido('VALIDACAO', 'Consumidor inválido', { usuarioid: 'Não há consumidor com este id' });
+    if (consumidor === undefined || !podeSerDono(consumidor, 'pedido')) throw new Invalido('VALIDACAO', 'Consumidor inválido', { usuarioid: 'Não há consumidor com este id' });
     const [itens, escolhas] = await Promise.all([assinaturasDe(ctx.banco, usuarioid, hoje).then((l) => comJanelas(ctx, l, hoje)), escolhasDaAssinatura(ctx.banco)]);
     const pagina = { consumidor: { id: consumidor.id, nome: consumidor.nome }, hoje, porOutraPessoa: usuarioid !== ator.usuarioid, itens, ...escolhas };
     return responder(req, reply, {

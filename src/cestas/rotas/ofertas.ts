@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppTipada } from '../../http/app-tipada.ts';
-import { acoesDaOferta, donoVisivel, ehFornecedor, exigirAgirPor, type Ator } from '../../domain/acesso.ts';
+import { acoesDaOferta, donoVisivel, exigirAgirPor, pode, podeSerDono, type Ator } from '../../domain/acesso.ts';
 import { cicloDasJanelas, situacaoDoCiclo } from '../../domain/ciclos.ts';
 import { Invalido } from '../../domain/erros.ts';
 import { apagarProdutoDaOferta, ofertaDe, ofertasVisiveis, produtosParaOfertar, salvarOferta } from '../../domain/ofertas.ts';
@@ -21,7 +21,7 @@ import { CorpoOferta, CorpoRemocaoDaOferta, ListaDeOfertas, OfertaJson, PaginaOf
 function fornecedorDaPagina(ator: Ator, usuarioid: number | null): number {
   const dono = donoVisivel(ator, usuarioid, 'oferta');
   if (dono !== null) return dono;
-  if (!ehFornecedor(ator)) throw new Invalido('VALIDACAO', 'Escolha o fornecedor', { usuarioid: 'Informe ?usuarioid= com o fornecedor da oferta' });
+  if (!pode(ator, 'ofertaPropria')) throw new Invalido('VALIDACAO', 'Escolha o fornecedor', { usuarioid: 'Informe ?usuarioid= com o fornecedor da oferta' });
   return ator.usuarioid ?? 0;
 }
 
@@ -32,7 +32,7 @@ export function rotasOfertas(app: AppTipada, ctx: ContextoCestas): void {
     const { hoje } = tempo(ctx);
     const ciclo = await cicloDasJanelas(ctx.banco, cicloid);
     const fornecedor = await usuarioPorId(ctx.banco, usuarioid);
-    if (fornecedor === undefined || !ehFornecedor(fornecedor)) throw new Invalido('VALIDACAO', 'Fornecedor inválido', { usuarioid: 'Não há fornecedor com este id' });
+    if (fornecedor === undefined || !podeSerDono(fornecedor, 'oferta')) throw new Invalido('VALIDACAO', 'Fornecedor inválido', { usuarioid: 'Não há fornecedor com este id' });
     const situacao = situacaoDoCiclo(ciclo, hoje);
     const { fase, abertas } = situacao;
     const acoes = acoesDaOferta(ator, { usuarioid, ciclo: situacao });

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppTipada } from '../../http/app-tipada.ts';
-import { ehConsumidor, ehGestor, proximasAcoes } from '../../domain/acesso.ts';
+import { pode, proximasAcoes } from '../../domain/acesso.ts';
 import { assinaturasDe } from '../../domain/assinaturas.ts';
 import { comJanelas } from './assinaturas.ts';
 import { cartaoDaAssinatura } from '../views/assinaturas.ts';
@@ -23,8 +23,8 @@ export async function mostrarPainel(ctx: ContextoCestas, req: FastifyRequest, re
   // The coordination's pending list matters while a cycle is under way.
   const emAndamento = doPainel.filter((c) => c.fase !== 'planejado' && c.fase !== 'encerrado').map((c) => c.id);
   const [pendencias, assinaturas] = await Promise.all([
-    ehGestor(ator) ? pendenciasDosCiclos(ctx.banco, emAndamento) : new Map<number, Pendencias>(),
-    ator.usuarioid === null || !ehConsumidor(ator) || ator.assinante !== true ? [] : assinaturasDe(ctx.banco, ator.usuarioid, hoje).then((l) => comJanelas(ctx, l, hoje)),
+    pode(ator, 'pendenciasLer') ? pendenciasDosCiclos(ctx.banco, emAndamento) : new Map<number, Pendencias>(),
+    ator.usuarioid === null || !pode(ator, 'assinaturaPropria') || ator.assinante !== true ? [] : assinaturasDe(ctx.banco, ator.usuarioid, hoje).then((l) => comJanelas(ctx, l, hoje)),
   ]);
   const saldo = pessoa?.saldo ?? null;
   // A subscriber's card: each subscription in each cycle whose order window is open now.

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppTipada } from '../../http/app-tipada.ts';
-import { acoesDoPedido, donoVisivel, ehConsumidor, exigirAgirPor, type Ator } from '../../domain/acesso.ts';
+import { acoesDoPedido, donoVisivel, exigirAgirPor, pode, podeSerDono, type Ator } from '../../domain/acesso.ts';
 import { cicloDasJanelas, situacaoDoCiclo } from '../../domain/ciclos.ts';
 import { Invalido } from '../../domain/erros.ts';
 import { comDisponibilidade, finalizarPedido, pedidoDe, pedidosVisiveis, pedidoVisivel, reservasDoCiclo, salvarPedido } from '../../domain/pedidos.ts';
@@ -24,7 +24,7 @@ import { ConfirmacaoPedido, CorpoConfirmacao, CorpoPedido, ListaDePedidos, Pagin
 function consumidorDaPagina(ator: Ator, usuarioid: number | null): number {
   const dono = donoVisivel(ator, usuarioid, 'pedido');
   if (dono !== null) return dono;
-  if (!ehConsumidor(ator)) throw new Invalido('VALIDACAO', 'Escolha o consumidor', { usuarioid: 'Informe ?usuarioid= com o consumidor do pedido' });
+  if (!pode(ator, 'pedidoProprio')) throw new Invalido('VALIDACAO', 'Escolha o consumidor', { usuarioid: 'Informe ?usuarioid= com o consumidor do pedido' });
   return ator.usuarioid ?? 0;
 }
 
@@ -47,7 +47,7 @@ export function rotasPedidos(app: AppTipada, ctx: ContextoCestas): void {
     const { ciclo, catalogo, pontosEntrega } = await ctx.vitrine.ler(ctx.banco, cicloid, reservas.versaoDosCiclos);
     // A consumer's own page (the common case) already has their record in the actor.
     const consumidor = usuarioid === ator.usuarioid ? { id: usuarioid, nome: ator.nome, perfil: ator.perfil } : await usuarioPorId(ctx.banco, usuarioid);
-    if (consumidor === undefined || !ehConsumidor(consumidor)) throw new Invalido('VALIDACAO', 'Consumidor inválido', { usuarioid: 'Não há consumidor com este id' });
+    if (consumidor === undefined || !podeSerDono(consumidor, 'pedido')) throw new Invalido('VALIDACAO', 'Consumidor inválido', { usuarioid: 'Não há consumidor com este id' });
     const situacao = situacaoDoCiclo(ciclo, hoje);
     const { fase, abertas } = situacao;
     const acoes = acoesDoPedido(ator, { usuarioid, ciclo: situacao });

@@ -1,4 +1,4 @@
-import { ehConsumidor, pode, type Ator } from '../../domain/acesso.ts';
+import { pode, type Ator } from '../../domain/acesso.ts';
 import { html, type Html, type Interpolavel } from '../../http/html.ts';
 
 export interface ContextoPagina {
@@ -18,7 +18,7 @@ function navegacao(ator: Ator | null, csrf: string | null, mercados: string | nu
       ${registrado ? html`<li><a href="/">Início</a></li>` : html`<li><a href="/usuarionovo">Cadastro</a></li>`}
       ${pode(ator, 'catalogoLer') ? html`<li><a href="/ciclo-index">Ciclos</a></li>` : ''}
       ${registrado && pode(ator, 'painel') ? html`<li><a href="/relatorios">Relatórios</a></li>` : ''}
-      ${registrado && ehConsumidor(ator) ? html`<li><a href="/assinaturas">Assinaturas</a></li>` : ''}
+      ${registrado && pode(ator, 'assinaturaPropria') ? html`<li><a href="/assinaturas">Assinaturas</a></li>` : ''}
       <li><a href="/profile">Meu perfil</a></li>
       ${mercados === null ? '' : html`<li><a href="${mercados}/dashboard">Mercados</a></li>`}
       <li>

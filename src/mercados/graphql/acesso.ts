@@ -1,12 +1,18 @@
 import { MapperKind, getDirective, mapSchema } from '@graphql-tools/utils';
 import { GraphQLError, defaultFieldResolver, type GraphQLFieldConfig, type GraphQLSchema } from 'graphql';
-import { PROFILES, type NomePerfil } from '../../domain/politica-mercados.ts';
+import { PROFILES, perfisDaAcao, type AcaoMercados, type NomePerfil } from '../../domain/politica-mercados.ts';
 import type { ContextoGraphql } from '../acesso.ts';
 
 /**
  * The @auth directive (spec, section 5 item 9) as a schema transform, and deny by default: a
  * root field (Query, Mutation) without @auth must be listed here as public, or the schema is not
  * built at all. @auth on fields of other types is honoured the same way.
+ *
+ * One source of truth for who may call a field: each field with @auth names, in ACOES_DOS_CAMPOS,
+ * the action of the Mercados policy (src/domain/politica-mercados.ts) its resolver authorises,
+ * and its `requires` must list exactly the profiles that action needs (none: any account).
+ * A field without an action, an action for a field that does not exist, or a list that differs
+ * from the policy's stops the schema from being built, so the service does not start.
  */
 
 /** The public root fields, "Tipo.campo": the one list. Anything else needs @auth. */
@@ -15,6 +21,37 @@ export const CAMPOS_PUBLICOS: readonly string[] = [
   // /graphql requests with 401 before any field runs; the schema stays honest on its own.)
   'Query.me',
 ];
+
+/** Each field with @auth → the policy action that decides who may call it. */
+export const ACOES_DOS_CAMPOS: Readonly<Record<string, AcaoMercados>> = {
+  'Query.mercados': 'verMercados',
+  'Query.mercado': 'verMercados',
+  'Query.produtos': 'verCatalogo',
+  'Query.usuarios': 'listarUsuarios',
+  'Query.meusAvisos': 'escolherAvisos',
+  'Query.ciclos': 'verCiclos',
+  'Query.ciclo': 'verCiclos',
+  'Query.minhaOferta': 'ofertar',
+  'Query.produtosParaOfertar': 'ofertar',
+  'Query.minhasEntregas': 'ofertar',
+  'Query.minhasOfertas': 'ofertar',
+  'Query.meusPedidos': 'pedir',
+  'Query.minhasAssinaturas': 'pedir',
+  'Query.pedidosDoMercado': 'verPedidosDoMercado',
+  'Mutation.criarMercado': 'criarMercado',
+  'Mutation.atualizarMercado': 'atualizarMercado',
+  'Mutation.desativarMercado': 'desativarMercado',
+  'Mutation.atualizarPrecoMercado': 'atualizarPrecos',
+  'Mutation.atribuirPerfis': 'atribuirPerfis',
+  'Mutation.salvarOferta': 'gravarOferta',
+  'Mutation.fazerPedido': 'gravarPedido',
+  'Mutation.confirmarPedido': 'gravarPedido',
+  'Mutation.definirMercadosDoCiclo': 'definirMercadosDoCiclo',
+  'Mutation.definirMeusAvisos': 'escolherAvisos',
+  'Mutation.salvarAssinatura': 'gravarAssinatura',
+  'Mutation.pularCiclo': 'gravarAssinatura',
+  'Mutation.registrarPagamentoDaTemporada': 'registrarPagamento',
+};
 
 /** The schema breaks the access rules: raised while building it, so the service never starts. */
 export class ErroDeEsquema extends Error {
@@ -59,15 +96,33 @@ function protegido(campo: GraphQLFieldConfig<unknown, ContextoGraphql>, requires
   };
 }
 
+/** Whether a field's `requires` says the same as the policy: the same profiles, or none for any account. */
+function mesmosPerfis(requires: readonly NomePerfil[], acao: AcaoMercados): boolean {
+  const politica = perfisDaAcao(acao);
+  if (politica === 'qualquerConta') return requires.length === 0;
+  return requires.length === politica.length && politica.every((p) => requires.includes(p));
+}
+
+const descrever = (perfis: readonly NomePerfil[] | 'qualquerConta'): string =>
+  perfis === 'qualquerConta' || perfis.length === 0 ? 'qualquer conta' : perfis.join(', ');
+
 /**
  * Applies @auth to every field that carries it and refuses to build a schema whose root fields
- * are neither protected nor listed as public (or listed as both, or listed but absent).
+ * are neither protected nor listed as public (or listed as both, or listed but absent), or whose
+ * @auth lists disagree with the policy actions of `acoes`.
  */
-export function aplicarAuth(schema: GraphQLSchema, publicos: readonly string[] = CAMPOS_PUBLICOS): GraphQLSchema {
+export function aplicarAuth(
+  schema: GraphQLSchema,
+  publicos: readonly string[] = CAMPOS_PUBLICOS,
+  acoes: Readonly<Record<string, AcaoMercados>> = ACOES_DOS_CAMPOS,
+): GraphQLSchema {
   const raizes = new Set([schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].map((t) => t?.name));
   const listados = new Set(publicos);
   const semRegra: string[] = [];
+  const semAcao: string[] = [];
+  const discordantes: string[] = [];
   const vistos = new Set<string>();
+  const protegidos = new Set<string>();
   const transformado = mapSchema(schema, {
     [MapperKind.OBJECT_FIELD]: (campo, nome, tipo) => {
       const coordenada = `${tipo}.${nome}`;
@@ -80,7 +135,14 @@ export function aplicarAuth(schema: GraphQLSchema, publicos: readonly string[] =
         }
       }
       if (auth === undefined) return campo;
-      return protegido(campo, lerRequires(auth.requires, coordenada));
+      protegidos.add(coordenada);
+      const requires = lerRequires(auth.requires, coordenada);
+      const acao = Object.hasOwn(acoes, coordenada) ? acoes[coordenada] : undefined;
+      if (acao === undefined) semAcao.push(coordenada);
+      else if (!mesmosPerfis(requires, acao)) {
+        discordantes.push(`${coordenada} (@auth: ${descrever(requires)}; política, ${acao}: ${descrever(perfisDaAcao(acao))})`);
+      }
+      return protegido(campo, requires);
     },
   });
   if (semRegra.length > 0) {
@@ -88,5 +150,13 @@ export function aplicarAuth(schema: GraphQLSchema, publicos: readonly string[] =
   }
   const sobrando = publicos.filter((c) => !vistos.has(c));
   if (sobrando.length > 0) throw new ErroDeEsquema(`CAMPOS_PUBLICOS cita campos que não existem: ${sobrando.join(', ')}`);
+  if (semAcao.length > 0) {
+    throw new ErroDeEsquema(`Campos com @auth sem ação da política em ACOES_DOS_CAMPOS: ${semAcao.join(', ')}`);
+  }
+  const semCampo = Object.keys(acoes).filter((c) => !protegidos.has(c));
+  if (semCampo.length > 0) throw new ErroDeEsquema(`ACOES_DOS_CAMPOS cita campos sem @auth ou que não existem: ${semCampo.join(', ')}`);
+  if (discordantes.length > 0) {
+    throw new ErroDeEsquema(`@auth difere da política da face Mercados (src/domain/politica-mercados.ts): ${discordantes.join('; ')}`);
+  }
   return transformado;
 }

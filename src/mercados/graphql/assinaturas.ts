@@ -7,7 +7,7 @@
  * coordination only (financeiroEscrever), as POST /assinaturas/:id/pagamento.
  */
 import type { IResolvers } from '@graphql-tools/utils';
-import { ehConsumidor, exigirAgirPor } from '../../domain/acesso.ts';
+import { exigirAgirPor, pode } from '../../domain/acesso.ts';
 import {
   assinaturasDe, pularCiclo, registrarPagamentoDaTemporada, salvarAssinatura, type Assinatura, type AssinaturaComCiclos, type EntradaAssinatura, type Frequencia,
   type OpcoesAssinatura, type PagamentoDaTemporada, type ProximoCiclo, type SituacaoDoCiclo,
@@ -68,7 +68,7 @@ async function comProximos(ctx: Ctx, a: Assinatura): Promise<AssinaturaComCiclos
 export const consultasDeAssinaturas = {
   minhasAssinaturas: async (_: unknown, _a: unknown, ctx: Ctx) => {
     const ator = await atorAutorizado(ctx, 'pedidosLer');
-    if (!ehConsumidor(ator)) throw new Proibido('SEM_PERMISSAO', 'Só consumidores assinam cestas');
+    if (!pode(ator, 'assinaturaPropria')) throw new Proibido('SEM_PERMISSAO', 'Só consumidores assinam cestas');
     return assinaturasDe(ctx.banco, exigirAgirPor(ator, null, 'pedido'), hoje(ctx));
   },
 };

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { GraphQLSchema } from 'graphql';
-import { CAMPOS_PUBLICOS, aplicarAuth } from './acesso.ts';
+import { ACOES_DOS_CAMPOS, CAMPOS_PUBLICOS, aplicarAuth } from './acesso.ts';
+import type { AcaoMercados } from '../../domain/politica-mercados.ts';
 import { traduzirErros } from './erros.ts';
 import { resolvers } from './resolvers.ts';
 import { PESOS } from './limites.ts';
@@ -15,7 +16,10 @@ export const SDL = readFileSync(new URL('./schema.graphql', import.meta.url), 'u
  * has no access rule), then the bounds on each request's work (trabalho.ts), then the translation
  * of every failure into a client-safe GraphQL error.
  */
-export function criarEsquema(opcoes: { readonly sdl?: string; readonly publicos?: readonly string[] } = {}): GraphQLSchema {
+export function criarEsquema(
+  opcoes: { readonly sdl?: string; readonly publicos?: readonly string[]; readonly acoes?: Readonly<Record<string, AcaoMercados>> } = {},
+): GraphQLSchema {
   const base = makeExecutableSchema({ typeDefs: opcoes.sdl ?? SDL, resolvers });
-  return traduzirErros(limitarTrabalho(aplicarAuth(base, opcoes.publicos ?? CAMPOS_PUBLICOS), new Set(Object.keys(PESOS))));
+  const protegido = aplicarAuth(base, opcoes.publicos ?? CAMPOS_PUBLICOS, opcoes.acoes ?? ACOES_DOS_CAMPOS);
+  return traduzirErros(limitarTrabalho(protegido, new Set(Object.keys(PESOS))));
 }

@@ -7,7 +7,7 @@
 import type { IResolvers } from '@graphql-tools/utils';
 import DataLoader from 'dataloader';
 import type { Db } from '../../db/banco.ts';
-import { autorizar, ehConsumidor, ehFornecedor, exigirAgirPor, type Ator } from '../../domain/acesso.ts';
+import { autorizar, exigirAgirPor, pode, type Ator } from '../../domain/acesso.ts';
 import { entregasComMercados, type EntregaComMercados, type EntregaDaLinha, type PedidoNoMercado } from '../../domain/alocacao.ts';
 import { cicloDasJanelas, faseDoCiclo, janelasAbertas, type DatasCiclo, type Fase, type Janela } from '../../domain/ciclos.ts';
 import { Conflito, Invalido, NaoEncontrado, Proibido } from '../../domain/erros.ts';
@@ -186,7 +186,7 @@ const janelasDoCiclo = (ctx: Ctx, cicloid: number) => umaVez(ctx, 'cicloDasJanel
 async function cicloOuNulo(ctx: Ctx, id: number): Promise<CicloDoGraphql | null> {
   try {
     const c = await janelasDoCiclo(ctx, id);
-    if (!c.ativo && !atorDe(ctx).profiles.includes('Administrador')) return null;
+    if (!c.ativo && !podeMercados(atorDe(ctx), 'verTodosOsCiclos', null)) return null;
     return paraGraphql(c, hoje(ctx));
   } catch (e) {
     if (e instanceof NaoEncontrado) return null;
@@ -235,9 +235,9 @@ async function ciclos(ctx: Ctx, a: { fase?: string | null; mercadoId?: unknown; 
   if (p.after !== null) q = q.where('id', '<', p.after);
   const candidatos = (await q.orderBy('id', 'desc').execute()).map((c) => paraGraphql(c, dia));
   const mercados = await tiposDosMercados(ctx.banco, candidatos.map((c) => c.id));
-  const admin = conta.profiles.includes('Administrador');
-  const fornecedor = conta.profiles.includes('Fornecedor');
-  const consumidor = conta.profiles.includes('Consumidor');
+  const admin = podeMercados(conta, 'verTodosOsCiclos', null);
+  const fornecedor = podeMercados(conta, 'ofertar', null);
+  const consumidor = podeMercados(conta, 'pedir', null);
   return candidatos
     .filter((c) => {
       const doCiclo = mercados.get(c.id) ?? [];
@@ -280,20 +280,20 @@ export const consultasDoFluxo = {
     const ator = await atorAutorizado(ctx, 'ofertasLer');
     const cicloid = lerId(a.cicloId, 'cicloId');
     await janelasDoCiclo(ctx, cicloid);
-    if (!ehFornecedor(ator)) throw new Proibido('SEM_PERMISSAO', 'Só fornecedores registram ofertas');
+    if (!pode(ator, 'ofertaPropria')) throw new Proibido('SEM_PERMISSAO', 'Só fornecedores registram ofertas');
     const oferta = await ofertaDe(ctx.banco, cicloid, exigirAgirPor(ator, null, 'oferta'));
     return oferta.id === null ? null : oferta;
   },
   produtosParaOfertar: async (_: unknown, _a: unknown, ctx: Ctx) => {
     const ator = await atorAutorizado(ctx, 'ofertasLer');
-    if (!ehFornecedor(ator)) throw new Proibido('SEM_PERMISSAO', 'Só fornecedores registram ofertas');
+    if (!pode(ator, 'ofertaPropria')) throw new Proibido('SEM_PERMISSAO', 'Só fornecedores registram ofertas');
     return produtosParaOfertar(ctx.banco, exigirAgirPor(ator, null, 'oferta'));
   },
   minhasEntregas: async (_: unknown, a: { cicloId: unknown }, ctx: Ctx) => {
     const ator = await atorAutorizado(ctx, 'relatoriosFornecedores');
     const cicloid = lerId(a.cicloId, 'cicloId');
     await janelasDoCiclo(ctx, cicloid);
-    if (!ehFornecedor(ator)) throw new Proibido('SEM_PERMISSAO', 'Só fornecedores entregam');
+    if (!pode(ator, 'ofertaPropria')) throw new Proibido('SEM_PERMISSAO', 'Só fornecedores entregam');
     const eu = exigirAgirPor(ator, null, 'oferta');
     const entregas = await umaVez(ctx, 'entregasComMercados', cicloid, () => entregasComMercados(ctx.banco, cicloid));
     return entregas.filter((e) => e.linha.fornecedorId === eu);
@@ -301,7 +301,7 @@ export const consultasDoFluxo = {
   minhasOfertas: async (_: unknown, a: { first?: number | null; after?: string | null }, ctx: Ctx): Promise<OfertaComCiclo[]> => {
     const ator = await atorAutorizado(ctx, 'ofertasLer');
     const p = lerPagina(a);
-    if (!ehFornecedor(ator)) throw new Proibido('SEM_PERMISSAO', 'Só fornecedores registram ofertas');
+    if (!pode(ator, 'ofertaPropria')) throw new Proibido('SEM_PERMISSAO', 'Só fornecedores registram ofertas');
     const ofertas = await ofertasDoFornecedor(ctx.banco, exigirAgirPor(ator, null, 'oferta'), { first: p.first, depoisDoCiclo: p.after });
     // The cycles of the page in one query, not one per offer.
     const ids = ofertas.map((o) => o.cicloid);
@@ -318,7 +318,7 @@ export const consultasDoFluxo = {
     const ator = await atorAutorizado(ctx, 'pedidosLer');
     const cicloid = idOpcional(a.cicloId, 'cicloId');
     const p = lerPagina(a);
-    if (!ehConsumidor(ator)) throw new Proibido('SEM_PERMISSAO', 'Só consumidores fazem pedidos');
+    if (!pode(ator, 'pedidoProprio')) throw new Proibido('SEM_PERMISSAO', 'Só consumidores fazem pedidos');
     const eu = exigirAgirPor(ator, null, 'pedido');
     if (cicloid !== null) {
       await janelasDoCiclo(ctx, cicloid);
