@@ -17,12 +17,13 @@ import nodemailer from 'nodemailer';
 import type { Config } from '../config.ts';
 import { depoisDoCommit, ehPostgres, emTransacao, type Banco, type Db } from '../db/banco.ts';
 import { faltasDoCiclo } from '../domain/assinaturas.ts';
-import { avisosDevidos, chaveDoAviso, ehTipoDeAviso, TIPOS_DE_AVISO, type AvisoDevido, type Avisos, type Evento, type TipoDeAviso } from '../domain/avisos.ts';
+import { avisosDevidos, chaveDoAviso, ehTipoDeAviso, TIPOS_DE_AVISO, type AvisoDevido, type Evento, type TipoDeAviso } from '../domain/avisos.ts';
 import { cobrancaDe, pixDaCobranca, type Cobranca } from '../domain/pix.ts';
 import { pedidoDe, type Pedido } from '../domain/pedidos.ts';
 import { oQueOFornecedorEntrega } from '../domain/relatorios.ts';
 import { diaLocal, horarioDeRetiradaTexto, type Relogio } from '../domain/tempo.ts';
 import * as modelos from './modelos.ts';
+import type { ServicoDeAvisos } from './servico.ts';
 import { dataBr, linhasEmTexto, quantidade, reais } from '../formatos.ts';
 
 /**
@@ -79,7 +80,7 @@ interface Transporte {
   close(): void;
 }
 
-export class Correio implements Avisos {
+export class Correio implements ServicoDeAvisos {
   /** False when e-mail is off (production without SMTP_URL): nothing is written nor sent. */
   readonly ligado: boolean;
   readonly metricas: MetricasDoCorreio = { enviadas: 0, falhas: 0, desistencias: 0 };
