@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os';
 import { isIP } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { lerDecimal } from './decimal.ts';
-import { lerChavePix, regraDoRecebedor, type RecebedorPix } from './domain/pix-chave.ts';
+import { lerChavePix, regraDoRecebedor, type RecebedorPix } from './pix-chave.ts';
 
 /** Which face of the service a process serves. */
 export const VARIANTES = ['cestas', 'mercados'] as const;

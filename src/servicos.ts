@@ -16,11 +16,14 @@ import { avisoDoServico } from './http/log.ts';
 // runs neither (production with a real provider, one face only, each test file).
 import type { ClienteDev, ProvedorDev } from './idp/provedor.ts';
 import type { CaixaDev } from './mensagens/caixa-dev.ts';
+import { Correio } from './mensagens/correio.ts';
 
 export interface Servicos {
   readonly banco: Banco;
   readonly cestas: FastifyInstance | null;
   readonly mercados: FastifyInstance | null;
+  /** The e-mail outbox, one per process, shared by both faces and the subscription generator. */
+  readonly correio: Correio;
   readonly enderecos: { readonly cestas?: string; readonly mercados?: string; readonly idp?: string; readonly emails?: string };
   /** Stops accepting connections, lets in-flight requests finish, then closes the database. */
   fechar(): Promise<void>;
@@ -78,7 +81,7 @@ export function destinoDoEmail(config: Config): string | null {
 
 /** Starts the development e-mail catcher when configured (one per machine: the cluster's primary, or the only process). */
 export async function iniciarCaixaDevSeConfigurada(config: Config): Promise<CaixaDev | null> {
-  if (!config.email.devSmtp || !config.variantes.includes('cestas')) return null;
+  if (!config.email.devSmtp) return null;
   if (config.producao) throw new Error('a caixa de e-mails de desenvolvimento nunca roda em produção');
   const { iniciarCaixaDev } = await import('./mensagens/caixa-dev.ts');
   return iniciarCaixaDev(config.host, config.email.devSmtpPort, config.email.devMailPort);
@@ -155,6 +158,7 @@ export async function iniciarServicos(config: Config, opcoes: OpcoesServicos = {
   let limitador: Limitador | null = null;
   let caixaDev: CaixaDev | null = null;
   let geracao: GeracaoDasAssinaturas | null = null;
+  let correio: Correio | null = null;
   try {
     // Receipts are private; a folder made before modes were enforced is closed here too.
     criarPastaPrivada(config.dirArquivos);
@@ -171,7 +175,16 @@ export async function iniciarServicos(config: Config, opcoes: OpcoesServicos = {
     // A worker of a cluster uses the catcher its primary started.
     if (externo === undefined) caixaDev = await iniciarCaixaDevSeConfigurada(config);
     const smtp = caixaDev?.smtp ?? destinoDoEmail(config);
-    if (smtp === null && config.producao && config.variantes.includes('cestas')) avisoDoServico(config)('E-mail desligado: defina SMTP_URL (e EMAIL_REMETENTE) para enviar recibos e lembretes.', null);
+    if (smtp === null && config.producao) avisoDoServico(config)('E-mail desligado: defina SMTP_URL (e EMAIL_REMETENTE) para enviar recibos e lembretes.', null);
+    // One outbox for the process, whichever faces run. Its messages link to Cestas pages: this
+    // process's Cestas face when it runs, else CESTAS_BASE_URL (the face in another process).
+    correio = new Correio({
+      config,
+      banco,
+      relogio,
+      smtp,
+      baseUrl: () => (cestas === null ? (config.cestasBaseUrl ?? `http://localhost:${config.cestasPort}`) : endereco(cestas, config.cestasBaseUrl)),
+    });
     limitador = config.redisUrl === undefined ? limitadorNoBanco(banco) : await limitadorNoRedis(config.redisUrl, limitadorNoBanco(banco), avisoDoServico(config));
     const issuerDev = externo?.issuer ?? idp?.issuer;
     const segredoDev = externo?.segredoCestas ?? randomBytes(24).toString('base64url');
@@ -184,14 +197,12 @@ export async function iniciarServicos(config: Config, opcoes: OpcoesServicos = {
         provedor: config.oidc ?? { issuer: issuerDev ?? '', clientId: 'cestaria-cestas', clientSecret: segredoDev },
         origensDeImagem: issuerDev === undefined ? [] : [issuerDev],
         limitador,
-        smtp,
+        avisos: correio,
         // Known once the Mercados face listens, after this one.
         enderecoMercados: () => (mercados === null ? null : endereco(mercados, config.mercadosBaseUrl)),
       });
       contarRequisicoes(cestas, contador);
       await cestas.listen({ host: config.host, port: config.cestasPort });
-      // Reminders and the outbox run once the face has its address (the messages link to it).
-      cestas.correio?.iniciar();
     }
     if (comMercados) {
       const { criarAppMercados } = await import('./mercados/app.ts');
@@ -203,14 +214,16 @@ export async function iniciarServicos(config: Config, opcoes: OpcoesServicos = {
         callbackUrl: config.oauth?.callbackUrl,
         origensDeImagem: issuerDev === undefined ? [] : [issuerDev],
         limitador,
-        ...(cestas?.correio === undefined ? {} : { avisos: cestas.correio }),
+        avisos: correio,
         enderecoCestas: () => (cestas === null ? null : endereco(cestas, config.cestasBaseUrl)),
       });
       contarRequisicoes(mercados, contador);
       await mercados.listen({ host: config.host, port: config.mercadosPort });
     }
     // Subscription orders of the cycles whose order window is open, now and periodically.
-    geracao = iniciarGeracaoDasAssinaturas({ config, banco, relogio, ...(cestas?.correio === undefined ? {} : { avisos: cestas.correio }) });
+    // Reminders and the outbox's sender run once the faces have their addresses (the messages link to them).
+    correio.iniciar();
+    geracao = iniciarGeracaoDasAssinaturas({ config, banco, relogio, avisos: correio });
     const enderecoCestas = cestas === null ? undefined : endereco(cestas, config.cestasBaseUrl);
     const enderecoMercados = mercados === null ? undefined : endereco(mercados, config.mercadosBaseUrl);
     if (idp !== null) {
@@ -225,10 +238,12 @@ export async function iniciarServicos(config: Config, opcoes: OpcoesServicos = {
     const limitadorFinal = limitador;
     const caixaDevFinal = caixaDev;
     const geracaoFinal = geracao;
+    const correioFinal = correio;
     return {
       banco,
       cestas,
       mercados,
+      correio,
       enderecos: {
         ...(enderecoCestas === undefined ? {} : { cestas: enderecoCestas }),
         ...(enderecoMercados === undefined ? {} : { mercados: enderecoMercados }),
@@ -239,6 +254,7 @@ export async function iniciarServicos(config: Config, opcoes: OpcoesServicos = {
         await esperarCalma(contador);
         await geracaoFinal.fechar();
         await Promise.all([fecharFace(cestasFinal), fecharFace(mercadosFinal)]);
+        await correioFinal.fechar();
         await caixaDevFinal?.fechar();
         await idpFinal?.fechar();
         await limitadorFinal.fechar();
@@ -249,6 +265,7 @@ export async function iniciarServicos(config: Config, opcoes: OpcoesServicos = {
     await geracao?.fechar().catch(() => undefined);
     await cestas?.close().catch(() => undefined);
     await mercados?.close().catch(() => undefined);
+    await correio?.fechar().catch(() => undefined);
     await idp?.fechar().catch(() => undefined);
     await caixaDev?.fechar().catch(() => undefined);
     await limitador?.fechar().catch(() => undefined);

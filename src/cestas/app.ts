@@ -45,7 +45,7 @@ import { rotasLogin } from './rotas/login.ts';
 import { rotasPainel } from './rotas/painel.ts';
 import './tipos-fastify.ts';
 import { paginaErro } from './views/paginas.ts';
-import { Correio } from '../mensagens/correio.ts';
+import { semAvisos, type ServicoDeAvisos } from '../mensagens/servico.ts';
 
 export const LIMITE_CORPO = 1024 * 1024;
 
@@ -59,8 +59,8 @@ export interface DependenciasCestas {
   readonly origensDeImagem?: readonly string[];
   /** Where login attempts are counted; the database unless REDIS_URL gave another. */
   readonly limitador?: Limitador;
-  /** Where e-mail goes (SMTP_URL, or the development catcher); null or absent: e-mail is off. */
-  readonly smtp?: string | null;
+  /** The e-mail service, built once in src/servicos.ts and shared with the Mercados face; absent: e-mail is off. */
+  readonly avisos?: ServicoDeAvisos;
   /** The Mercados face's public address, when it runs beside this one: the pages link to it. */
   readonly enderecoMercados?: () => string | null;
 }
@@ -104,11 +104,10 @@ export async function criarAppCestas(dep: DependenciasCestas): Promise<FastifyIn
     oidc: criarClienteOidc({ ...dep.provedor, redirectUri: () => `${baseUrl()}/callback` }),
     limitador: dep.limitador ?? limitadorNoBanco(dep.banco),
     vitrine: new VitrineDosCiclos(),
-    correio: new Correio({ config, banco: dep.banco, relogio: dep.relogio, baseUrl, smtp: dep.smtp ?? null }),
+    correio: dep.avisos ?? semAvisos,
   };
   app.decorate('correio', ctx.correio);
   app.decorate('enderecoMercados', dep.enderecoMercados ?? (() => null));
-  app.addHook('onClose', () => ctx.correio.fechar());
 
   // 1. External plugins. Bodies are JSON or forms only: anything else gets 415.
   app.removeContentTypeParser('text/plain');

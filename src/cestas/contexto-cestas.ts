@@ -5,7 +5,7 @@ import type { Relogio } from '../domain/tempo.ts';
 import type { VitrineDosCiclos } from './vitrine.ts';
 import type { Cofre } from '../http/cofre.ts';
 import type { ClienteOidc } from './oidc.ts';
-import type { Correio } from '../mensagens/correio.ts';
+import type { ServicoDeAvisos } from '../mensagens/servico.ts';
 
 /** Everything the Cestas routes need, built once in app.ts. */
 export interface ContextoCestas {
@@ -22,6 +22,6 @@ export interface ContextoCestas {
   readonly limitador: Limitador;
   /** What the order page shows of each cycle, kept per version of the cycle data. */
   readonly vitrine: VitrineDosCiclos;
-  /** The e-mail outbox: receipts, reminders and the coordination's messages. */
-  readonly correio: Correio;
+  /** The e-mail service (src/servicos.ts builds it once): receipts, unsubscribe links, the coordination's messages. */
+  readonly correio: ServicoDeAvisos;
 }

@@ -6,7 +6,6 @@ import {
 import { lerCiclo } from './entrada.ts';
 import { lerCatalogo, lerUsuario } from './entrada-registros.ts';
 import { ORDENS_CICLO, apagarCiclo, obterCiclo, salvarCiclo, type Ciclo } from '../domain/ciclos.ts';
-import { formatarReais } from '../decimal.ts';
 import { NOMES_PERFIS, PERFIS } from '../domain/perfis.ts';
 import { diaLocal } from '../domain/tempo.ts';
 import { ORDENS_USUARIO, apagarUsuario, atualizarUsuario, criarUsuario, listarUsuarios, obterUsuario, type Usuario } from '../domain/usuarios.ts';
@@ -17,6 +16,7 @@ import { formularioCiclo, type OpcoesCiclo } from './views/ciclo.ts';
 import { formularioLiberarLogin, simNao, type CampoForm } from './views/registros.ts';
 import { paraCampo } from './views/fluxo.ts';
 import { cestaJson, cicloJson, produtoJson } from './apresentadores/registros.ts';
+import { reais } from '../formatos.ts';
 
 function hoje(ctx: ContextoCestas): string {
   return diaLocal(ctx.relogio.agora(), ctx.config.tz);
@@ -86,7 +86,7 @@ export const categoria = recursoDeCatalogo('categoria', { titulo: 'Categoria', t
 export const cesta = recursoDeCatalogo('cesta', { titulo: 'Cesta', tituloPlural: 'Cestas', rotuloNovo: 'Nova cesta' }, {
   colunas: [
     { titulo: 'Nome', valor: (c: Cesta) => c.nome, ordem: 'nome' },
-    { titulo: 'Valor de referência', valor: (c: Cesta) => formatarReais(c.valorReferenciaCentavos), ordem: 'valorReferenciaCentavos' },
+    { titulo: 'Valor de referência', valor: (c: Cesta) => reais(c.valorReferenciaCentavos), ordem: 'valorReferenciaCentavos' },
     { titulo: 'Peso aproximado', valor: (c: Cesta) => (c.pesoAproximado === null ? '' : `${c.pesoAproximado} g`), ordem: 'pesoAproximado' },
     { titulo: 'Ativa', valor: (c: Cesta) => simNao(c.ativo), ordem: 'ativo' },
   ],
@@ -110,7 +110,7 @@ export const produto = recursoDeCatalogo<'produto', { categorias: Array<{ id: nu
       { titulo: 'Nome', valor: (p: Produto) => p.nome, ordem: 'nome' },
       { titulo: 'Unidade', valor: (p: Produto) => p.unidade, ordem: 'unidade' },
       { titulo: 'Categoria', valor: (p: Produto) => p.categoria?.nome ?? '' },
-      { titulo: 'Valor de referência', valor: (p: Produto) => formatarReais(p.valorReferenciaCentavos), ordem: 'valorReferenciaCentavos' },
+      { titulo: 'Valor de referência', valor: (p: Produto) => reais(p.valorReferenciaCentavos), ordem: 'valorReferenciaCentavos' },
       { titulo: 'Ativo', valor: (p: Produto) => simNao(p.ativo), ordem: 'ativo' },
     ],
     opcoes: async (ctx) => ({ categorias: await opcoesDeCategoria(ctx.banco) }),

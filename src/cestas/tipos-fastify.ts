@@ -2,7 +2,7 @@ import type {} from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Acao, Ator } from '../domain/acesso.ts';
 import type { Sessao } from './sessao.ts';
-import type { Correio } from '../mensagens/correio.ts';
+import type { ServicoDeAvisos } from '../mensagens/servico.ts';
 
 /**
  * Who may reach a route: anyone, any logged-in identity (even before registration), or an action
@@ -34,8 +34,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** "METHOD /path" of every route, for the access matrix test. */
     rotasRegistradas?: readonly string[];
-    /** The e-mail outbox of the Cestas face (its messages link to Cestas pages). */
-    correio?: Correio;
+    /** The e-mail service this face was given (src/servicos.ts builds it once for both faces). */
+    correio?: ServicoDeAvisos;
     /** The Mercados face's public address, when it runs beside this one (the navigation links to it). */
     enderecoMercados: () => string | null;
   }

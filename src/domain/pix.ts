@@ -12,7 +12,7 @@ import { valorDaQuantidade } from '../decimal.ts';
 import { podeNoRegistro, type Ator } from './acesso.ts';
 import { NaoEncontrado, Proibido } from './erros.ts';
 import { TIPOS } from './financeiro.ts';
-import type { RecebedorPix } from './pix-chave.ts';
+import type { RecebedorPix } from '../pix-chave.ts';
 import { partesDoPedido, type Taxa, type ValorNoMercado } from './pedidos.ts';
 
 // ---------------------------------------------------------------------------------------------

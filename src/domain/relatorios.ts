@@ -258,30 +258,64 @@ const COLUNAS_FORNECEDORES: readonly Coluna[] = [
   { chave: 'valorTotal', titulo: 'Valor', tipo: 'dinheiro', soma: true },
 ];
 
+/** One row of what a supplier delivers: a product of a cycle, in one market when the cycle has markets. */
+export interface Entrega {
+  readonly fornecedor: string;
+  readonly fornecedorId: number;
+  readonly ciclo: string;
+  /** The market's name in cycles with markets ("Sem mercado" for the cycle's own orders); null without. */
+  readonly mercado: string | null;
+  readonly produto: string;
+  readonly unidade: string;
+  readonly planejadoMilesimos: number;
+  readonly pedidoMilesimos: number;
+  readonly valorUnitarioCentavos: number;
+  /** What was ordered, at the supplier's price. */
+  readonly valorCentavos: number;
+}
+
 /**
- * Rows of what each supplier delivers: planned and ordered per product, for the given cycles. With
- * markets, one row per product and market (the `mercado` column), in the markets' order of service.
+ * What each supplier delivers: planned and ordered per product, for the given cycles. With
+ * markets, one row per product and market, in the markets' order of service.
  */
-async function linhasDosFornecedores(db: Db, ator: Ator, ciclos: ReadonlyArray<{ id: number; nome: string }>, m: Mercados): Promise<LinhaRelatorio[]> {
+async function entregasDosFornecedores(db: Db, deQuem: (fornecedorId: number) => boolean, ciclos: ReadonlyArray<{ id: number; nome: string }>, m: Mercados): Promise<Entrega[]> {
   const comMercados = m.lista.length > 0;
-  const linhas: LinhaRelatorio[] = [];
+  const linhas: Entrega[] = [];
   for (const ciclo of ciclos) {
     for (const e of await entregasDoCiclo(db, ciclo.id)) {
-      if (!so(ator, e.linha.fornecedorId, m)) continue;
-      const base = { fornecedor: e.linha.fornecedor, fornecedorId: e.linha.fornecedorId, ciclo: ciclo.nome, produto: e.linha.produto, unidade: e.linha.unidade, valorUnitario: e.linha.valorCentavos };
+      if (!deQuem(e.linha.fornecedorId)) continue;
+      const base = { fornecedor: e.linha.fornecedor, fornecedorId: e.linha.fornecedorId, ciclo: ciclo.nome, produto: e.linha.produto, unidade: e.linha.unidade, valorUnitarioCentavos: e.linha.valorCentavos };
       if (!comMercados) {
         if (e.planejadoMil === 0 && e.pedidoMil === 0) continue;
-        linhas.push({ ...base, planejado: e.planejadoMil, quantidade: e.pedidoMil, valorTotal: valorDaQuantidade(e.linha.valorCentavos, e.pedidoMil) });
+        linhas.push({ ...base, mercado: null, planejadoMilesimos: e.planejadoMil, pedidoMilesimos: e.pedidoMil, valorCentavos: valorDaQuantidade(e.linha.valorCentavos, e.pedidoMil) });
         continue;
       }
       for (const parte of e.porMercado) {
         if (!noFiltro(m, parte.mercadoId) || (parte.planejadoMil === 0 && parte.pedidoMil === 0)) continue;
-        linhas.push({ mercado: nomeDoMercado(m, parte.mercadoId), ...base, planejado: parte.planejadoMil, quantidade: parte.pedidoMil, valorTotal: valorDaQuantidade(e.linha.valorCentavos, parte.pedidoMil) });
+        linhas.push({ ...base, mercado: nomeDoMercado(m, parte.mercadoId), planejadoMilesimos: parte.planejadoMil, pedidoMilesimos: parte.pedidoMil, valorCentavos: valorDaQuantidade(e.linha.valorCentavos, parte.pedidoMil) });
       }
     }
   }
-  return linhas.sort((a, b) => (comMercados ? ordemDoMercado(m, String(a.mercado)) - ordemDoMercado(m, String(b.mercado)) : 0)
-    || ordemPtBr(String(a.fornecedor), String(b.fornecedor)) || (a.fornecedorId as number) - (b.fornecedorId as number));
+  return linhas.sort((a, b) => (comMercados ? ordemDoMercado(m, a.mercado ?? '') - ordemDoMercado(m, b.mercado ?? '') : 0)
+    || ordemPtBr(a.fornecedor, b.fornecedor) || a.fornecedorId - b.fornecedorId);
+}
+
+/** The supplier report's rows (COLUNAS_FORNECEDORES, and the market's column in cycles with markets). */
+async function linhasDosFornecedores(db: Db, ator: Ator, ciclos: ReadonlyArray<{ id: number; nome: string }>, m: Mercados): Promise<LinhaRelatorio[]> {
+  return (await entregasDosFornecedores(db, (fornecedorId) => so(ator, fornecedorId, m), ciclos, m)).map((e) => ({
+    ...(e.mercado === null ? {} : { mercado: e.mercado }),
+    fornecedor: e.fornecedor, fornecedorId: e.fornecedorId, ciclo: e.ciclo, produto: e.produto, unidade: e.unidade, valorUnitario: e.valorUnitarioCentavos,
+    planejado: e.planejadoMilesimos, quantidade: e.pedidoMilesimos, valorTotal: e.valorCentavos,
+  }));
+}
+
+/**
+ * What one supplier delivers in one cycle, ordered and not nothing: the rows of its own supplier
+ * report (per market in cycles with markets), for the `entregas` notice.
+ */
+export async function oQueOFornecedorEntrega(db: Db, cicloid: number, fornecedorId: number): Promise<Entrega[]> {
+  const [ciclos, lista] = await Promise.all([ciclosPorId(db, [cicloid]), mercadosDosCiclos(db, [cicloid])]);
+  return (await entregasDosFornecedores(db, (id) => id === fornecedorId, ciclos, { lista, filtro: null })).filter((e) => e.pedidoMilesimos > 0);
 }
 
 const COLUNA_MERCADO: Coluna = { chave: 'mercado', titulo: 'Mercado', tipo: 'texto' };

@@ -5,11 +5,7 @@
  * handed from elsewhere, such as a login provider's profile.
  */
 
-/**
- * Local part, @, then dot-separated labels. NOTE: each label excludes the dot, so there is one
- * way to match any text and the check is linear (the older `[^\s@]+\.[^\s@]+` backtracked).
- */
-export const EMAIL = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
+export { EMAIL } from '../email.ts';
 
 /** Key used for case- and space-insensitive uniqueness of names. */
 export function chaveDeNome(nome: string): string {

@@ -17,15 +17,14 @@ import nodemailer from 'nodemailer';
 import type { Config } from '../config.ts';
 import { depoisDoCommit, ehPostgres, emTransacao, type Banco, type Db } from '../db/banco.ts';
 import { faltasDoCiclo } from '../domain/assinaturas.ts';
-import { avisosDevidos, chaveDoAviso, ehTipoDeAviso, TIPOS_DE_AVISO, type AvisoDevido, type Avisos, type Evento, type TipoDeAviso } from '../domain/avisos.ts';
+import { avisosDevidos, chaveDoAviso, ehTipoDeAviso, TIPOS_DE_AVISO, type AvisoDevido, type Evento, type TipoDeAviso } from '../domain/avisos.ts';
 import { cobrancaDe, pixDaCobranca, type Cobranca } from '../domain/pix.ts';
 import { pedidoDe, type Pedido } from '../domain/pedidos.ts';
-import { relatorioDosFornecedores } from '../domain/relatorios.ts';
-import { linhasEmTexto } from '../cestas/apresentadores/pix.ts';
+import { oQueOFornecedorEntrega } from '../domain/relatorios.ts';
 import { diaLocal, horarioDeRetiradaTexto, type Relogio } from '../domain/tempo.ts';
-import { dataBr } from '../cestas/apresentadores/datas.ts';
-import { quantidade, reais } from '../cestas/views/fluxo.ts';
 import * as modelos from './modelos.ts';
+import type { ServicoDeAvisos } from './servico.ts';
+import { dataBr, linhasEmTexto, quantidade, reais } from '../formatos.ts';
 
 /**
  * What one transaction already read for its messages. A subscription generation writes thousands
@@ -81,7 +80,7 @@ interface Transporte {
   close(): void;
 }
 
-export class Correio implements Avisos {
+export class Correio implements ServicoDeAvisos {
   /** False when e-mail is off (production without SMTP_URL): nothing is written nor sent. */
   readonly ligado: boolean;
   readonly metricas: MetricasDoCorreio = { enviadas: 0, falhas: 0, desistencias: 0 };
@@ -216,13 +215,13 @@ export class Correio implements Avisos {
     const hoje = diaLocal(agora, this.#config.tz);
     let escritas = 0;
     for (const aviso of await avisosDevidos(this.#banco, hoje)) {
-      const m = await this.#lembrete(aviso, hoje);
+      const m = await this.#lembrete(aviso);
       if (m !== null && await this.enfileirar(this.#banco, m)) escritas++;
     }
     return escritas;
   }
 
-  async #lembrete(a: AvisoDevido, hoje: string): Promise<MensagemNova | null> {
+  async #lembrete(a: AvisoDevido): Promise<MensagemNova | null> {
     const db = this.#banco;
     const [pessoa, ciclo] = await Promise.all([
       db.selectFrom('usuario').select(['nome', 'email', 'perfil']).where('id', '=', a.usuarioid).executeTakeFirstOrThrow(),
@@ -258,15 +257,13 @@ export class Correio implements Avisos {
           return modelos.pedidoLembrete(pessoa.nome, ciclo, pedido?.id ?? null, base, cancelar);
         }
         case 'entregas': {
-          const ator = { email: pessoa.email, nome: pessoa.nome, usuarioid: a.usuarioid, perfil: ['fornecedor'] as const, ativo: true };
-          const r = await relatorioDosFornecedores(db, ator, [a.cicloid], hoje);
-          const linhas = r.grupos.flatMap((g) => g.linhas).filter((l) => Number(l.quantidade) > 0);
+          const linhas = await oQueOFornecedorEntrega(db, a.cicloid, a.usuarioid);
           if (linhas.length === 0) return null;
           const dias = await db.selectFrom('cicloentrega').select(['dataEntrega', 'observacao']).where('cicloid', '=', a.cicloid).orderBy('dataEntrega').execute();
           const quando = dias.map((d) => `${dataBr(d.dataEntrega)}${d.observacao === null || d.observacao === '' ? '' : `: ${d.observacao}`}`).join('; ');
-          const total = linhas.reduce((s, l) => s + Number(l.valorTotal), 0);
+          const total = linhas.reduce((s, l) => s + l.valorCentavos, 0);
           return modelos.entregas(pessoa.nome, ciclo, linhas.map((l) => ({
-            produto: String(l.produto), quantidade: quantidade(Number(l.quantidade), String(l.unidade)), valor: reais(Number(l.valorTotal)),
+            produto: l.produto, quantidade: quantidade(l.pedidoMilesimos, l.unidade), valor: reais(l.valorCentavos),
           })), reais(total), quando, base, cancelar);
         }
         case 'retirada': {

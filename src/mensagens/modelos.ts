@@ -5,9 +5,7 @@
  */
 import { html, type Html } from '../http/html.ts';
 import type { Pedido } from '../domain/pedidos.ts';
-import { dataBr, dataHoraBr } from '../cestas/apresentadores/datas.ts';
-import { quantidade, reais } from '../cestas/views/fluxo.ts';
-import { formatarQuantidade } from '../decimal.ts';
+import { dataBr, dataHoraBr, numeroDeQuantidade, quantidade, reais } from '../formatos.ts';
 
 export interface Conteudo {
   readonly assunto: string;
@@ -210,7 +208,7 @@ function ondeRetirar(r: Retirada, c: CicloDoAviso): string {
 function tabelaDoPedido(p: Pedido, rotuloDoTotal = 'A pagar') {
   return {
     colunas: ['Item', 'Quantidade', 'Valor'],
-    linhas: p.produtos.map((l) => [l.mercado === null ? l.nome : `${l.nome} (${l.mercado})`, l.tipo === 'cesta' ? `${formatarQuantidade(l.quantidadeMilesimos)} × ${reais(l.valorCentavos)}` : `${quantidade(l.quantidadeMilesimos, l.unidade)} × ${reais(l.valorCentavos)}`, reais(l.subtotalCentavos)]),
+    linhas: p.produtos.map((l) => [l.mercado === null ? l.nome : `${l.nome} (${l.mercado})`, l.tipo === 'cesta' ? `${numeroDeQuantidade(l.quantidadeMilesimos)} × ${reais(l.valorCentavos)}` : `${quantidade(l.quantidadeMilesimos, l.unidade)} × ${reais(l.valorCentavos)}`, reais(l.subtotalCentavos)]),
     rodape: [
       ['Total dos itens', '', reais(p.totalCentavos)],
       // Each market's fee on its own line (DOMAIN.md, Fees); one line in a cycle without markets.

@@ -48,7 +48,7 @@ export interface DependenciasMercados {
   readonly graphql?: OpcoesGraphql;
   /** Where login attempts are counted; the database unless REDIS_URL gave another. */
   readonly limitador?: Limitador;
-  /** The Cestas face's outbox, when it runs in the same process: receipts of orders placed through GraphQL. */
+  /** The e-mail service, built once in src/servicos.ts whichever faces run: receipts of orders placed through GraphQL. */
   readonly avisos?: Avisos;
   /** Where the built browser client is; dist/mercados unless a test says otherwise. */
   readonly pastaCliente?: string;

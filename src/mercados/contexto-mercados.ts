@@ -24,7 +24,7 @@ export interface ContextoMercados {
   readonly limitador: Limitador;
   /** The built browser client (its HTML shell and assets). */
   readonly cliente: ClienteWeb;
-  /** Where order receipts and notices go (the Cestas face's outbox); null when that face does not run here. */
+  /** Where order receipts and notices go (the outbox src/servicos.ts builds once); null for a face built without it. */
   readonly avisos: Avisos | null;
   /** The Cestas face's public address, when it runs beside this one. */
   readonly enderecoCestas: () => string | null;

@@ -283,7 +283,7 @@ describe('matriz de acesso da face Cestas', () => {
   async function caminho(rota: string, papel: Papel): Promise<string> {
     const [, modelo = ''] = rota.split(' ');
     if (modelo === '/downloadpedidosfornecedoresciclos') return `${modelo}?ciclos=${ids.get('ciclo')}`;
-    if (modelo === '/avisos/sair/:token') return `/avisos/sair/${amb.servicos.cestas?.correio?.tokenDeCancelar(ids.get('usuario') ?? 0, 'oferta_aberta') ?? ''}`;
+    if (modelo === '/avisos/sair/:token') return `/avisos/sair/${amb.servicos.correio.tokenDeCancelar(ids.get('usuario') ?? 0, 'oferta_aberta') ?? ''}`;
     if (modelo === '/assinaturas/:id/pagamento') return modelo.replace(':id', String(ids.get('assinaturaPaga')));
     if (modelo === '/mensagens/:id/reenviar') return `/mensagens/${await mensagemEnviada()}/reenviar`;
     if (modelo.includes(':mercadoId')) return modelo.replace(':id', String(ids.get('ciclo'))).replace(':mercadoId', String(ids.get('mercadoDireta')));

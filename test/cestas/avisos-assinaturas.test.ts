@@ -29,7 +29,7 @@ describe('avisos de assinatura', () => {
     await caixa.fechar();
   });
   function correio(): Correio {
-    const c = amb.servicos.cestas?.correio;
+    const c = amb.servicos.correio;
     assert.ok(c);
     return c;
   }
@@ -146,7 +146,7 @@ describe('recibo da assinatura quando fecham os pedidos', () => {
   });
 
   test('uma vez por ciclo e pessoa: o pedido final, a retirada e o pagamento (crédito da temporada ou Pix); quem pulou não recebe', async () => {
-    const c = amb.servicos.cestas?.correio;
+    const c = amb.servicos.correio;
     assert.ok(c);
     // 06/03: the order window is open; each subscription is served at once.
     relogio.definir('2026-03-06T15:00:00Z');

@@ -49,7 +49,7 @@ describe('avisos por e-mail', () => {
   });
   const url = (p: string) => `${amb.url}${p}`;
   function correio(): Correio {
-    const c = amb.servicos.cestas?.correio;
+    const c = amb.servicos.correio;
     assert.ok(c);
     return c;
   }
@@ -432,7 +432,7 @@ describe('e-mail desligado', () => {
     const salvo = await consumidora.nav.postJson(`${amb.url}/pedidoconsumidores`, { cicloid: c.id, pontoEntregaId: ponto.id, produtos: [{ cicloCestaId: c.cicloCestas[0], quantidade: 1 }] });
     assert.equal(salvo.status, 201, salvo.texto);
     assert.equal((await consumidora.nav.postJson(`${amb.url}/pedidoconsumidoresconfirmacao`, { pedidoId: salvo.json<Envelope<PedidoJson>>().data.pedidoId })).status, 200);
-    assert.equal(await amb.servicos.cestas?.correio?.lembrar(), 0);
+    assert.equal(await amb.servicos.correio.lembrar(), 0);
     assert.deepEqual(await banco.selectFrom('mensagem').select('id').execute(), []);
     const r = await admin.nav.postJson(`${amb.url}/ciclo/${c.id}/mensagem`, { assunto: 'Oi', texto: 'Tudo bem?' });
     assert.equal(r.status, 409);

@@ -428,7 +428,7 @@ describe('Pix no recibo por e-mail', () => {
     await amb.banco.insertInto('pedidoproduto').values({ pedidoid: pedido.id, cicloCestaId: ciclo.cicloCestas[0] ?? 0, quantidadeMilesimos: 1000, valorCentavos: 5000, createdAt: iso, updatedAt: iso }).execute();
     const r = await admin.nav.postJson(`${amb.url}/pedidoconsumidoresconfirmacao`, { pedidoId: pedido.id });
     assert.equal(r.status, 200, r.texto);
-    await amb.servicos.cestas?.correio?.enviarPendentes();
+    await amb.servicos.correio.enviarPendentes();
     const [recibo] = await caixa.esperar(1);
     assert.ok(recibo);
     const txid = `CST${u}C${ciclo.id}`;

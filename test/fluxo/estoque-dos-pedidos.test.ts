@@ -178,7 +178,7 @@ describe('estoque dos pedidos: só o que foi composto, e só pedidos confirmados
 
     // The last day: the reminder says it in words.
     relogio.definir(dia('09'));
-    const correio = amb.servicos.cestas?.correio;
+    const correio = amb.servicos.correio;
     assert.ok(correio);
     await correio.lembrar();
     await correio.enviarPendentes();

@@ -26,6 +26,7 @@ export class RelogioDeTeste implements Relogio {
 }
 
 export interface AmbienteDeTeste {
+  /** The Cestas face's address; empty when started with `soMercados: true`. */
   readonly url: string;
   /** The Mercados face's address; empty unless started with `mercados: true`. */
   readonly urlMercados: string;
@@ -41,8 +42,9 @@ export interface AmbienteDeTeste {
 }
 
 /**
- * Starts the real service (Cestas, with `mercados: true` also Mercados, and the development
- * provider on free ports) on a fresh database of the dialect under test.
+ * Starts the real service (Cestas, with `mercados: true` also Mercados, with `soMercados: true`
+ * Mercados alone; and the development provider, on free ports) on a fresh database of the
+ * dialect under test.
  */
 export async function iniciarAmbiente(
   opcoes: {
@@ -50,6 +52,8 @@ export async function iniciarAmbiente(
     relogio?: RelogioDeTeste;
     semProvedorDev?: boolean;
     mercados?: boolean;
+    /** Only the Mercados face runs (VARIANTS=mercados): `url` is empty. */
+    soMercados?: boolean;
     /** Also called after every query, with Kysely's log event (the SQL snapshots read its text). */
     aoConsultar?: (evento: LogEvent) => void;
     /** The PostgreSQL pool's size (SQLite always has one connection). */
@@ -63,7 +67,7 @@ export async function iniciarAmbiente(
     CESTAS_PORT: '0',
     MERCADOS_PORT: '0',
     DEV_IDP_PORT: '0',
-    VARIANTS: opcoes.mercados === true ? 'cestas,mercados' : 'cestas',
+    VARIANTS: opcoes.soMercados === true ? 'mercados' : opcoes.mercados === true ? 'cestas,mercados' : 'cestas',
     DEMO_DATA: 'false',
     LOG_LEVEL: 'silent',
     UPLOAD_DIR: mkdtempSync(join(tmpdir(), 'cestaria-arquivos-')),
@@ -85,11 +89,11 @@ export async function iniciarAmbiente(
       ...(opcoes.maxConexoes === undefined ? {} : { maxConexoes: opcoes.maxConexoes }),
     },
   });
-  const url = servicos.enderecos.cestas;
+  const url = servicos.enderecos.cestas ?? '';
   const idp = servicos.enderecos.idp;
   const urlMercados = servicos.enderecos.mercados ?? '';
-  if (url === undefined || (idp === undefined && opcoes.semProvedorDev !== true)) throw new Error('serviços de teste não subiram');
-  if (opcoes.mercados === true && urlMercados === '') throw new Error('a face Mercados de teste não subiu');
+  if ((url === '' && opcoes.soMercados !== true) || (idp === undefined && opcoes.semProvedorDev !== true)) throw new Error('serviços de teste não subiram');
+  if ((opcoes.mercados === true || opcoes.soMercados === true) && urlMercados === '') throw new Error('a face Mercados de teste não subiu');
   return Object.assign(ambiente, {
     url,
     urlMercados,

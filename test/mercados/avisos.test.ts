@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { criarUsuario, emailUnico } from '../helpers/fabricas.ts';
+import { CaixaDeTeste } from '../helpers/correio.ts';
+import { criarCesta, criarCiclo, criarPonto, criarUsuario, datasComPedidoAbertoHoje, emailUnico } from '../helpers/fabricas.ts';
 import { Navegador, entrarPeloProvedor } from '../helpers/navegador.ts';
 import { iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
 import { entrarNoMercados, graphql } from './apoio.ts';
@@ -63,5 +64,67 @@ describe('avisos por e-mail na face Mercados', () => {
     // Signed out: the spec's authentication error.
     const anonimo = await graphql(amb.urlMercados, new Navegador(), '{ meusAvisos { recebe } }');
     assert.equal(anonimo.status, 401);
+  });
+});
+
+/**
+ * The e-mail service is built once for the process, not by the Cestas face: with only the
+ * Mercados face running (VARIANTS=mercados), an order confirmed through GraphQL sends its receipt,
+ * with the figures, the Pix and the links as the Cestas face writes them.
+ */
+describe('recibo de um pedido do GraphQL com só a face Mercados no ar', () => {
+  let amb: AmbienteDeTeste;
+  let caixa: CaixaDeTeste;
+  before(async () => {
+    caixa = await CaixaDeTeste.iniciar();
+    amb = await iniciarAmbiente({
+      soMercados: true,
+      env: {
+        SMTP_URL: caixa.url, AVISOS_INTERVALO_S: '3600', CESTAS_BASE_URL: 'https://cestas.exemplo.org',
+        PIX_CHAVE: 'financeiro@cestas.org', PIX_NOME: 'Associação Raízes', PIX_CIDADE: 'São Carlos',
+      },
+    });
+  });
+  after(async () => {
+    await amb.fechar();
+    await caixa.fechar();
+  });
+
+  test('fazerPedido e confirmarPedido: o recibo chega pelo SMTP, com os valores em pt-BR, o Pix e o link para a Cestas', async () => {
+    assert.equal(amb.url, '', 'a face Cestas não roda neste processo');
+    const pessoa = await criarUsuario(amb.banco, { perfil: ['consumidor'], nome: 'Rui Recibo' });
+    const nav = new Navegador();
+    await entrarNoMercados(amb, nav, { email: pessoa.email, nome: 'Rui Recibo' });
+    const cesta = await criarCesta(amb.banco, { valorCentavos: 61_728 });
+    const ciclo = await criarCiclo(amb.banco, { datas: datasComPedidoAbertoHoje(), cestas: [{ cestaId: cesta.id, quantidadeCestas: 5 }], compor: true });
+    const ponto = await criarPonto(amb.banco);
+    const feito = await graphql(amb.urlMercados, nav, 'mutation($c: ID!, $i: PedidoInput!) { fazerPedido(cicloId: $c, input: $i) { id } }', {
+      c: ciclo.id, i: { pontoEntregaId: ponto.id, produtos: [{ cicloCestaId: ciclo.cicloCestas[0], quantidade: 2 }] },
+    });
+    assert.equal(feito.corpo.errors, undefined, JSON.stringify(feito.corpo.errors));
+    const pedidoId = (feito.corpo.data?.fazerPedido as { id: string }).id;
+    const confirmado = await graphql(amb.urlMercados, nav, 'mutation($p: ID!) { confirmarPedido(pedidoId: $p) { finalizado } }', { p: pedidoId });
+    assert.equal(confirmado.corpo.errors, undefined, JSON.stringify(confirmado.corpo.errors));
+    assert.deepEqual(confirmado.corpo.data?.confirmarPedido, { finalizado: true });
+
+    // The receipt goes out soon after the commit, without waiting for the outbox's round.
+    const fim = Date.now() + 10_000;
+    while (!caixa.para(pessoa.email).some((m) => m.assunto.startsWith('Pedido confirmado')) && Date.now() < fim) await new Promise((r) => setTimeout(r, 20));
+    const recibos = caixa.para(pessoa.email).filter((m) => m.assunto.startsWith('Pedido confirmado'));
+    assert.equal(recibos.length, 1, `chegaram ${caixa.chegadas.length} e-mails, e nenhum recibo`);
+    const [recibo] = recibos;
+    assert.ok(recibo);
+    assert.match(recibo.assunto, /^Pedido confirmado: /);
+    assert.match(recibo.texto, new RegExp(`- ${cesta.nome} · 2 × R\\$\\s617,28 · R\\$\\s1\\.234,56\n- Total dos itens · R\\$\\s1\\.234,56\n`));
+    assert.match(recibo.texto, /Como pagar por Pix:\n- Pedido confirmado no .+: R\$\s1\.\d{3},\d{2}\nTotal a pagar: R\$\s1\.\d{3},\d{2}/);
+    assert.ok(recibo.texto.includes(`Ver meu pedido: https://cestas.exemplo.org/pedidoconsumidoresconfirmacao/${pedidoId}`), recibo.texto);
+    // The sender notes it as sent once the SMTP server has answered.
+    const lerRecibos = () => amb.banco.selectFrom('mensagem').select(['tipo', 'estado']).where('usuarioid', '=', pessoa.id).where('tipo', '=', 'recibo').execute();
+    let escritos = await lerRecibos();
+    while (escritos.some((m) => m.estado !== 'enviada') && Date.now() < fim) {
+      await new Promise((r) => setTimeout(r, 20));
+      escritos = await lerRecibos();
+    }
+    assert.deepEqual(escritos, [{ tipo: 'recibo', estado: 'enviada' }]);
   });
 });

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { carregarConfig, ErroConfig } from '../../src/config.ts';
-import { cnpjValido, cpfValido, lerChavePix, textoDoBrCode, type RecebedorPix } from '../../src/domain/pix-chave.ts';
+import { cnpjValido, cpfValido, lerChavePix, textoDoBrCode, type RecebedorPix } from '../../src/pix-chave.ts';
 import { brCode, pixDaCobranca, TAMANHO_MAXIMO_TXID, txidDe, txidNoTexto } from '../../src/domain/pix.ts';
 import { semente } from '../helpers/semente.ts';
 

@@ -1,24 +1,8 @@
 /** A charge, its Pix and the statement's lines: in words for people, in the contract's numbers for JSON. */
-import type { Cobranca, LinhaDaCobranca, Pix } from '../../domain/pix.ts';
+import type { Cobranca, Pix } from '../../domain/pix.ts';
 import type { LinhaParaRevisar, ResumoDaImportacao } from '../../domain/extratos.ts';
-import { formatarReais } from '../../decimal.ts';
+import { descricaoDaLinha } from '../../formatos.ts';
 import { dinheiroJson } from './numeros.ts';
-
-/** What a line of a charge is, said so the person sees why the amount carries over. */
-export function descricaoDaLinha(l: LinhaDaCobranca): string {
-  if (l.tipo === 'saldo') {
-    return l.valorCentavos > 0
-      ? 'Saldo devedor que vem das movimentações anteriores (ciclos fechados, pagamentos e ajustes)'
-      : 'Crédito seu com a comunidade, descontado (movimentações anteriores)';
-  }
-  if (l.reaberto) return `Diferença do pedido no ${l.cicloNome ?? 'ciclo'} (ciclo reaberto: só o que mudou desde o fechamento)`;
-  return `Pedido confirmado no ${l.cicloNome ?? 'ciclo'} (com a taxa; entra nas movimentações quando o ciclo fecha)`;
-}
-
-/** The lines as text pairs, for the page and the e-mail: description and signed amount. */
-export function linhasEmTexto(c: Cobranca): Array<readonly [string, string]> {
-  return c.linhas.map((l) => [descricaoDaLinha(l), `${l.valorCentavos < 0 ? '− ' : ''}${formatarReais(Math.abs(l.valorCentavos))}`] as const);
-}
 
 export function pixJson(p: Pix | null) {
   return p === null ? null : { copiaECola: p.copiaECola, qrSvg: p.qrSvg, valor: dinheiroJson(p.valorCentavos), txid: p.txid };

@@ -4,10 +4,9 @@
  * and pt-BR text for people (the HTML page and the PDF). The cells hold integers in their
  * column's unit; only here do they become decimals.
  */
-import { ESCALA_DINHEIRO, ESCALA_QUANTIDADE, formatarQuantidade, formatarReais, paraNumero } from '../../decimal.ts';
+import { ESCALA_DINHEIRO, ESCALA_QUANTIDADE, paraNumero } from '../../decimal.ts';
 import type { Celula, Coluna, LinhaRelatorio, Relatorio } from '../../domain/relatorios.ts';
-import { dataBr } from './datas.ts';
-import { decimalBr } from './numeros.ts';
+import { dataBr, decimalBr, numeroDeQuantidade, reais } from '../../formatos.ts';
 
 /** A cell as a JSON number or text, at its column's scale. */
 export function valorJson(c: Coluna, v: Celula): string | number | null {
@@ -39,8 +38,8 @@ export function tituloCsv(c: Coluna): string {
 export function textoParaPessoas(c: Coluna, v: Celula): string {
   if (v === null) return '';
   if (typeof v !== 'number') return c.tipo === 'data' ? dataBr(v) : v;
-  if (c.tipo === 'dinheiro') return formatarReais(v);
-  if (c.tipo === 'quantidade') return formatarQuantidade(v);
+  if (c.tipo === 'dinheiro') return reais(v);
+  if (c.tipo === 'quantidade') return numeroDeQuantidade(v);
   return String(v);
 }
 

@@ -1,9 +1,8 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { formatarReais } from '../../decimal.ts';
 import { colunasLegiveis, type DocumentoDeEntrega, type Relatorio } from '../../domain/relatorios.ts';
 import { colunaNumerica, textoParaPessoas } from '../apresentadores/relatorios.ts';
-import { dataBr } from '../apresentadores/datas.ts';
+import { dataBr, reais } from '../../formatos.ts';
 
 const fontes = join(dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')), 'ttf');
 const FONTE = join(fontes, 'DejaVuSans.ttf');
@@ -157,7 +156,7 @@ async function escrever(doc: PDFKit.PDFDocument, d: DocumentoDeEntrega): Promise
   if (d.mercado !== null) doc.text(`Só o mercado ${d.mercado}`);
   doc.text(`Retirada: ${retirada(d)}`);
   doc.text(`Pedidos confirmados: ${d.pedidos}`);
-  doc.text(`Valor total dos pedidos (com taxa): ${formatarReais(d.totalCentavos)}`);
+  doc.text(`Valor total dos pedidos (com taxa): ${reais(d.totalCentavos)}`);
   doc.moveDown();
   for (const r of d.secoes) await secao(doc, r);
   doc.end();

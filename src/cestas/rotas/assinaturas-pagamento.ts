@@ -4,13 +4,14 @@ import { comoEntrada, Campos } from '../../http/campos.ts';
 import { Corpo, NoFio } from '../../http/esquemas.ts';
 import { registrarPagamentoDaTemporada, type PagamentoDaTemporada } from '../../domain/assinaturas.ts';
 import { diaLocal } from '../../domain/tempo.ts';
-import { MAXIMO_LANCAMENTO_CENTAVOS, formatarReais } from '../../decimal.ts';
+import { MAXIMO_LANCAMENTO_CENTAVOS } from '../../decimal.ts';
 import { dinheiroJson } from '../apresentadores/numeros.ts';
 import { atorDe } from '../autenticacao.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
 import { enviarJson, querJson, redirecionarComAviso } from '../resposta.ts';
 import { ParamsId, escrita } from '../esquemas.ts';
 import { idDaRota, mostrarTodas } from './assinaturas.ts';
+import { reais } from '../../formatos.ts';
 
 /** A season's advance payment as the JSON API shows it (reais). */
 const PagamentoDaTemporadaJson = Type.Object({
@@ -55,7 +56,7 @@ export function rotasPagamentoDeAssinaturas(app: AppTipada, ctx: ContextoCestas)
     if (querJson(req)) return enviarJson(reply, pagamentoJson(p), p.repetido ? 'Este pagamento já estava registrado' : 'Pagamento da temporada registrado', p.repetido ? 200 : 201);
     const pessoa = await ctx.banco.selectFrom('usuario').select('nome').where('id', '=', p.usuarioid).executeTakeFirstOrThrow();
     return redirecionarComAviso(reply, `/assinaturas/todas#pagamento-${p.assinaturaId}`, p.repetido
-      ? `Este pagamento de ${formatarReais(p.valorCentavos)} para ${pessoa.nome} já estava registrado: nada foi lançado de novo.`
-      : `Pagamento de ${formatarReais(p.valorCentavos)} registrado para ${pessoa.nome}: é crédito que os próximos ciclos consomem.`);
+      ? `Este pagamento de ${reais(p.valorCentavos)} para ${pessoa.nome} já estava registrado: nada foi lançado de novo.`
+      : `Pagamento de ${reais(p.valorCentavos)} registrado para ${pessoa.nome}: é crédito que os próximos ciclos consomem.`);
   });
 }

@@ -9,7 +9,7 @@ import { lerPedidoDePagina } from '../entrada.ts';
 import { responder } from '../resposta.ts';
 import { indiceRegistros } from '../views/registros.ts';
 import { Auditoria, Texto, leitura } from '../esquemas.ts';
-import { instanteBr } from '../apresentadores/datas.ts';
+import { instanteBr } from '../../formatos.ts';
 
 const ENTIDADES_AUDITADAS = ['categoria', 'cesta', 'produto', 'pontoentrega', 'ciclo', 'usuario', 'oferta', 'composicao', 'pedido', 'movimentacao'] as const;
 

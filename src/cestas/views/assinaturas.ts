@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { AssinaturaComCiclos, FaltaNoCiclo, PainelDeAssinaturas, ProximoCiclo } from '../../domain/assinaturas.ts';
 import { html, type Html } from '../../http/html.ts';
-import { dataBr } from '../apresentadores/datas.ts';
-import { formatarReais } from '../../decimal.ts';
 import { campoCsrf } from './layout.ts';
 import { ariaDoErro, erroDoCampo, mensagemDeErro, textoDoErro } from './fluxo.ts';
+import { dataBr, reais } from '../../formatos.ts';
 
 type Escolha = { readonly id: number; readonly nome: string };
 
@@ -192,7 +191,7 @@ export interface PaginaTodas extends PainelDeAssinaturas {
 function pagamentoDaTemporada(a: PaginaTodas['assinaturas'][number], pode: boolean, csrf: string | null, falha: FalhaNaPagina): Html {
   const prefixo = `pg${a.id}`;
   const v = falha.form === prefixo && falha.valores !== null ? falha.valores : null;
-  const pago = a.pagoAdiantadoCentavos === 0 ? 'nada' : formatarReais(a.pagoAdiantadoCentavos);
+  const pago = a.pagoAdiantadoCentavos === 0 ? 'nada' : reais(a.pagoAdiantadoCentavos);
   return html`${pago}${!pode ? '' : html`<details id="pagamento-${a.id}" ${falha.form === prefixo ? html`open` : ''}><summary>Registrar pagamento</summary>
     <form method="post" action="/assinaturas/${a.id}/pagamento" class="formulario" id="form-${prefixo}">${campoCsrf(csrf)}
       <input type="hidden" name="envio" value="${randomUUID()}">

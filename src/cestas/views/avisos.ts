@@ -1,7 +1,7 @@
 import { ESTADOS_DA_MENSAGEM, TIPOS_DE_AVISO, TIPOS_OPCIONAIS, ehTipoDeAviso, type EstadoDaMensagem, type MensagemNaCaixa, type TipoDeAviso } from '../../domain/avisos.ts';
 import { html, type Html } from '../../http/html.ts';
-import { instanteBr } from '../apresentadores/datas.ts';
 import { campoCsrf } from './layout.ts';
+import { instanteBr } from '../../formatos.ts';
 
 const NOMES_ESTADOS: Readonly<Record<EstadoDaMensagem, string>> = {
   pendente: 'Na fila',

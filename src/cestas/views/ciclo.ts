@@ -3,8 +3,7 @@ import type { Pagina } from '../../domain/registros.ts';
 import { html, type Html } from '../../http/html.ts';
 import { campoCsrf, resumoDeErros, type AlvoDoErro } from './layout.ts';
 import { indiceRegistros } from './registros.ts';
-import { dataBr, dataHoraBr } from '../apresentadores/datas.ts';
-import { quantidade } from './fluxo.ts';
+import { dataBr, dataHoraBr, quantidade } from '../../formatos.ts';
 
 export interface OpcoesCiclo {
   readonly cestas: ReadonlyArray<{ id: number; nome: string; ativo: boolean }>;

@@ -1,9 +1,9 @@
 import { converter, type PaginaComposicao } from '../../domain/composicao.ts';
 import { html, type Html } from '../../http/html.ts';
 import { campoCsrf } from './layout.ts';
-import { formatarQuantidade } from '../../decimal.ts';
 import { quantidadeJson } from '../apresentadores/numeros.ts';
-import { SCRIPT_FORMULARIOS, ariaDoErro, erroDoCampo, mensagemDeErro, paraCampo, precoParaScript, quantidade, reais, retornoDoFormulario, textoDoErro } from './fluxo.ts';
+import { SCRIPT_FORMULARIOS, ariaDoErro, erroDoCampo, mensagemDeErro, paraCampo, precoParaScript, retornoDoFormulario, textoDoErro } from './fluxo.ts';
+import { numeroDeQuantidade, quantidade, reais } from '../../formatos.ts';
 
 /** Units offered for a product's unit, with the factor the page script uses for the live cost. */
 function unidadesPara(unidade: string): Array<{ nome: string; fator: number }> {
@@ -62,8 +62,8 @@ export function paginaComposicao(p: PaginaComposicao, csrf: string | null, podeE
         const erroU = erroDoCampo(falha.detalhes, `produtos.${i}.unidade`);
         return html`<tr data-linha data-oferta-produto="${o.ofertaProdutoId}" data-preco="${precoParaScript(o.valorCentavos)}" data-livre="${quantidadeJson(o.disponivelMilesimos + usoAqui)}">
           <th scope="row">${o.produto}</th><td data-rotulo="Fornecedor">${o.fornecedor.nome}</td><td data-rotulo="Preço">${reais(o.valorCentavos)}/${o.unidade}</td>
-          <td data-rotulo="Ofertado">${quantidade(o.ofertadaMilesimos, o.unidade)}</td><td data-rotulo="Nas cestas"><span data-alocada>${formatarQuantidade(o.alocadaMilesimos)}</span> ${o.unidade}</td>
-          <td data-rotulo="Disponível"><output data-disponivel>${formatarQuantidade(o.disponivelMilesimos)}</output> ${o.unidade}</td>
+          <td data-rotulo="Ofertado">${quantidade(o.ofertadaMilesimos, o.unidade)}</td><td data-rotulo="Nas cestas"><span data-alocada>${numeroDeQuantidade(o.alocadaMilesimos)}</span> ${o.unidade}</td>
+          <td data-rotulo="Disponível"><output data-disponivel>${numeroDeQuantidade(o.disponivelMilesimos)}</output> ${o.unidade}</td>
           <td data-rotulo="Por cesta"><input type="hidden" name="produtos[${i}][ofertaProdutoId]" value="${o.ofertaProdutoId}">
             <label for="qpc-${i}" class="sr">Quantidade de ${o.produto} de ${o.fornecedor.nome} por cesta</label>
             <input id="qpc-${i}" name="produtos[${i}][quantidadePorCesta]" value="${qpc}" inputmode="decimal" autocomplete="off" data-quantidade ${ariaDoErro(erroQ)} ${ro ? html`disabled` : ''}>

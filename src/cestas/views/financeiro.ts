@@ -1,8 +1,8 @@
 import type { PreviaDoFechamento, SaldoDePessoa } from '../../domain/financeiro.ts';
-import { dataBr, dataHoraBr } from '../apresentadores/datas.ts';
 import { html, type Html } from '../../http/html.ts';
 import { campoCsrf } from './layout.ts';
-import { mensagemDeErro, reais } from './fluxo.ts';
+import { mensagemDeErro } from './fluxo.ts';
+import { dataBr, dataHoraBr, reais } from '../../formatos.ts';
 
 export interface OpcoesMovimentacao {
   readonly pessoas: ReadonlyArray<{ id: number; nome: string }>;

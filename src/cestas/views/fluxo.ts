@@ -1,17 +1,9 @@
 import { nomeDoMomento, type Fase, type Janela } from '../../domain/ciclos.ts';
-import { ESCALA_DINHEIRO, formatarQuantidadeComUnidade, formatarReais, paraNumero } from '../../decimal.ts';
-import { decimalBr } from '../apresentadores/numeros.ts';
+import { ESCALA_DINHEIRO, paraNumero } from '../../decimal.ts';
+import { decimalBr } from '../../formatos.ts';
 import { html, type Html } from '../../http/html.ts';
 
 /** Pieces shared by the offer, composition and order pages. */
-
-/** Money for people, from centavos: 1250 → "R$ 12,50". */
-export const reais = formatarReais;
-
-/** A quantity for people, from milésimos, with its unit: 1500, "kg" → "1,5 kg". */
-export function quantidade(milesimos: number, unidade: string): string {
-  return formatarQuantidadeComUnidade(milesimos, unidade);
-}
 
 /** A decimal for the page's scripts (data attributes), from integer units: 1250 centavos → "12.5". */
 export const precoParaScript = (centavos: number): string => String(paraNumero(centavos, ESCALA_DINHEIRO));

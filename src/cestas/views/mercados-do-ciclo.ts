@@ -4,7 +4,8 @@ import { sobraDaLinha } from '../../domain/alocacao.ts';
 import type { TipoMercado } from '../../domain/mercados.ts';
 import { html, type Html } from '../../http/html.ts';
 import { campoCsrf } from './layout.ts';
-import { ariaDoErro, erroDoCampo, mensagemDeErro, paraCampo, quantidade, reais, textoDoErro } from './fluxo.ts';
+import { ariaDoErro, erroDoCampo, mensagemDeErro, paraCampo, textoDoErro } from './fluxo.ts';
+import { quantidade, reais } from '../../formatos.ts';
 
 export const NOMES_TIPOS: Readonly<Record<TipoMercado, string>> = { cesta: 'Cestas', venda_direta: 'Venda direta', lote: 'Lotes' };
 

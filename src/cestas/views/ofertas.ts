@@ -4,7 +4,8 @@ import type { Oferta, OfertaDaLista, ProdutoParaOfertar } from '../../domain/ofe
 import { html, type Html } from '../../http/html.ts';
 import { campoCsrf } from './layout.ts';
 import { valorDaQuantidade } from '../../decimal.ts';
-import { SCRIPT_FORMULARIOS, ariaDoErro, cabecalhoDoCiclo, erroDoCampo, mensagemDeErro, paraCampo, quantidade as quantidadeDe, reais, retornoDoFormulario, textoDoErro } from './fluxo.ts';
+import { SCRIPT_FORMULARIOS, ariaDoErro, cabecalhoDoCiclo, erroDoCampo, mensagemDeErro, paraCampo, retornoDoFormulario, textoDoErro } from './fluxo.ts';
+import { quantidade as quantidadeDe, reais } from '../../formatos.ts';
 
 export interface PaginaOferta {
   readonly ciclo: { id: number; nome: string; fase: Fase; abertas: readonly Janela[]; dataOfertaInicio: string; dataOfertaFim: string };

@@ -1,13 +1,12 @@
 import { nomeDoPasso, pode, type Acao, type AcaoDoCiclo, type Ator } from '../../domain/acesso.ts';
 import { nomeDoMomento, type CicloNoPainel } from '../../domain/ciclos.ts';
 import type { Andamento, Pendencias } from '../../domain/andamento.ts';
-import { formatarReais } from '../../decimal.ts';
 import type { Saldo } from '../../domain/financeiro.ts';
 import { NOMES_PERFIS, PERFIS_AUTOCADASTRO, type Perfil } from '../../domain/perfis.ts';
 import type { Identidade, Usuario } from '../../domain/usuarios.ts';
 import { html, type Html } from '../../http/html.ts';
 import { caixaDeMarcar, campoAreaTexto, campoCsrf, campoTexto, resumoDeErros } from './layout.ts';
-import { dataBr } from '../apresentadores/datas.ts';
+import { dataBr, reais } from '../../formatos.ts';
 
 export function paginaErro(mensagem: string, opcoes: { codigoRequisicao?: string; detalhes?: Readonly<Record<string, unknown>> }): Html {
   const itens = Object.entries(opcoes.detalhes ?? {}).filter(([, v]) => typeof v === 'string');
@@ -133,7 +132,7 @@ export function paginaPainel(ator: Ator, ciclos: readonly CicloDoPainel[], saldo
   return html`<p class="saudacao">Olá, ${ator.nome}! <span class="perfis">${perfis}</span></p>
   ${saldo === null
     ? ''
-    : html`<p class="saldo">Seu saldo: <strong>${formatarReais(centavos)}</strong>
+    : html`<p class="saldo">Seu saldo: <strong>${reais(centavos)}</strong>
       ${centavos < 0 ? ' (a pagar à comunidade)' : centavos > 0 ? ' (a receber da comunidade)' : ''} · <a href="/saldo">Ver o que devo e pagar</a></p>`}
   ${atalhos.length === 0
     ? ''

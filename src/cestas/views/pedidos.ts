@@ -4,9 +4,8 @@ import type { CestaParaPedir, ExtraParaPedir, HorarioDeRetirada, Pedido, Taxa } 
 import { horarioDeRetiradaTexto } from '../../domain/tempo.ts';
 import { html, type Html } from '../../http/html.ts';
 import { campoCsrf } from './layout.ts';
-import { formatarQuantidade } from '../../decimal.ts';
-import { dataBr, dataHoraBr } from '../apresentadores/datas.ts';
-import { SCRIPT_FORMULARIOS, ariaDoErro, cabecalhoDoCiclo, erroDoCampo, mensagemDeErro, paraCampo, precoParaScript, quantidade, reais, retornoDoFormulario, textoDoErro } from './fluxo.ts';
+import { SCRIPT_FORMULARIOS, ariaDoErro, cabecalhoDoCiclo, erroDoCampo, mensagemDeErro, paraCampo, precoParaScript, retornoDoFormulario, textoDoErro } from './fluxo.ts';
+import { dataBr, dataHoraBr, numeroDeQuantidade, quantidade, reais } from '../../formatos.ts';
 
 export interface PaginaPedido {
   readonly ciclo: { id: number; nome: string; fase: Fase; abertas: readonly Janela[]; dataPedidoInicio: string; dataPedidoFim: string };
@@ -179,7 +178,7 @@ export function listaDePedidos(pedidos: readonly Pedido[]): Html {
   return html`<div class="tabela-rolavel" role="region" aria-label="Pedidos do ciclo" tabindex="0"><table>
     <thead><tr><th scope="col">Consumidor</th><th scope="col">Ponto de entrega</th><th scope="col">Itens</th><th scope="col">Situação</th><th scope="col">A pagar</th></tr></thead>
     <tbody>${pedidos.map((p) => html`<tr><td><a href="/pedidoconsumidoresconfirmacao/${p.pedidoId}">${p.usuario.nome}</a></td><td>${p.pontoEntrega.nome}</td>
-      <td>${p.produtos.map((l) => `${formatarQuantidade(l.quantidadeMilesimos)} × ${l.nome}`).join(', ')}</td><td>${p.finalizado ? 'Confirmado' : 'Não confirmado'}</td><td>${reais(p.totalComTaxaCentavos)}</td></tr>`)}</tbody>
+      <td>${p.produtos.map((l) => `${numeroDeQuantidade(l.quantidadeMilesimos)} × ${l.nome}`).join(', ')}</td><td>${p.finalizado ? 'Confirmado' : 'Não confirmado'}</td><td>${reais(p.totalComTaxaCentavos)}</td></tr>`)}</tbody>
     <tfoot>${totalDosPedidos('Confirmados (entram na entrega e na cobrança)', pedidos.filter((p) => p.finalizado))}
       ${totalDosPedidos('Não confirmados', pedidos.filter((p) => !p.finalizado))}
       ${totalDosPedidos('Todos', pedidos)}</tfoot>

@@ -1,10 +1,9 @@
 import type { Cobranca, Pix } from '../../domain/pix.ts';
 import type { LinhaParaRevisar, MapeamentoCsv, RevisaoDoExtrato } from '../../domain/extratos.ts';
 import { confiavel, html, type Html } from '../../http/html.ts';
-import { dataBr } from '../apresentadores/datas.ts';
-import { linhasEmTexto } from '../apresentadores/pix.ts';
 import { campoCsrf } from './layout.ts';
-import { mensagemDeErro, reais } from './fluxo.ts';
+import { mensagemDeErro } from './fluxo.ts';
+import { dataBr, linhasEmTexto, reais } from '../../formatos.ts';
 
 /**
  * How to pay: the charge line by line (so a carried debt or credit is visible), then the Pix:

@@ -7,7 +7,7 @@ import {
 } from '../../domain/mercados.ts';
 import type { Avisos } from '../../domain/avisos.ts';
 import type { Taxa } from '../../domain/pedidos.ts';
-import type { RecebedorPix } from '../../domain/pix-chave.ts';
+import type { RecebedorPix } from '../../pix-chave.ts';
 import type { ContextoGraphql } from '../acesso.ts';
 import { naoAutenticado } from './acesso.ts';
 import type { TrabalhoDaRequisicao } from './trabalho.ts';

@@ -1,9 +1,10 @@
 /**
  * The community's Pix receiver and the rules its configuration must follow: what a Pix key is
  * (DICT's five kinds) and what fits in a BR Code's name and city fields. Pure, with no library,
- * so the configuration can check them at start.
+ * so the configuration can check them at start: it sits beside config.ts, below the domain, and
+ * imports nothing of the application but the e-mail pattern.
  */
-import { EMAIL } from './textos.ts';
+import { EMAIL } from './email.ts';
 
 export const TIPOS_DE_CHAVE = ['cpf', 'cnpj', 'email', 'telefone', 'aleatoria'] as const;
 export type TipoDeChave = (typeof TIPOS_DE_CHAVE)[number];
