@@ -28,9 +28,6 @@ const MAXIMO_PADRAO: Readonly<Record<number, number>> = { [ESCALA_DINHEIRO]: MAX
 
 const DATA_ISO = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-/** The largest record id: ids are 32-bit integer columns on PostgreSQL. */
-export const MAIOR_ID = 2_147_483_647;
-
 /** True when the text is a real calendar day written YYYY-MM-DD. */
 export function ehDataValida(texto: string): boolean {
   const m = DATA_ISO.exec(texto);
@@ -40,11 +37,11 @@ export function ehDataValida(texto: string): boolean {
 }
 
 /**
- * Marks a body typed by people (a form), set by the edge's form parsers on every object of the
- * body: its decimals are read the way people type them (`lerDecimalDigitado`), not as the API's
- * dot-decimals. A symbol, so no field a client sends can set it.
+ * The largest record id, and the mark of a body typed by people (a form), whose decimals are read
+ * the way people type them (`lerDecimalDigitado`): both declared with the commands (src/comandos).
  */
-export const DIGITADO: unique symbol = Symbol('digitado por pessoas');
+export { DIGITADO, MAIOR_ID } from '../comandos/leitor.ts';
+import { DIGITADO, MAIOR_ID } from '../comandos/leitor.ts';
 
 /**
  * A typed quantity split into its number and the word after it ("2,5 kg" → "2,5" and "kg"; "kg."

@@ -4,7 +4,8 @@
  * - no import circles;
  * - arrows point inward (docs/decisions.md, "Camadas"): the faces (cestas, mercados) import
  *   neither each other nor anything that imports them back; mensagens imports no face; the domain
- *   imports no face, no HTTP and no wiring; db imports nothing above it (migrations import nothing
+ *   imports no face, no HTTP and no wiring; the commands (src/comandos) import only the domain
+ *   and decimal.ts; db imports nothing above it (migrations import nothing
  *   of the application at all); config imports nothing of the application.
  *
  * PENDENTES lists what is still to be undone. The test fails on anything new, and on a pending
@@ -89,6 +90,7 @@ function setaProibida(de: string, para: string): string | null {
   if (de.startsWith('db/migrations/') && !para.startsWith('db/migrations/')) return 'uma migração não importa a aplicação';
   if (a === 'db' && !de.startsWith('db/migrations/') && [...faces, 'mensagens', 'http', 'domain', 'servicos.ts'].includes(b)) return 'o banco fica abaixo do domínio';
   if (a === 'http' && faces.includes(b)) return 'a borda comum não conhece as faces';
+  if (a === 'comandos' && !['comandos', 'domain', 'decimal.ts'].includes(b)) return 'os comandos ficam abaixo das faces: leem só o domínio';
   if (a === 'config.ts' && b !== 'decimal.ts') return 'a configuração é lida antes de tudo';
   return null;
 }
@@ -105,9 +107,6 @@ const PENDENTES: readonly string[] = [
   'seta: mensagens/correio.ts → cestas/views/fluxo.ts',
   'seta: mensagens/modelos.ts → cestas/apresentadores/datas.ts',
   'seta: mensagens/modelos.ts → cestas/views/fluxo.ts',
-  'seta: mercados/graphql/fluxo.ts → cestas/entrada-mercados.ts',
-  'seta: mercados/graphql/fluxo.ts → cestas/entrada.ts',
-  'seta: mercados/graphql/fluxo.ts → cestas/vitrine.ts',
 ];
 
 test('src/ sem círculos de importação nem setas para fora das camadas (além das pendentes, que só diminuem)', () => {
@@ -133,4 +132,6 @@ test('o detector acha um círculo e uma seta proibida quando eles existem', () =
   assert.equal(setaProibida('domain/b.ts', 'http/x.ts'), 'o domínio não conhece a borda');
   assert.equal(setaProibida('mercados/graphql/fluxo.ts', 'cestas/entrada.ts'), 'uma face não lê a outra');
   assert.equal(setaProibida('cestas/rotas/x.ts', 'domain/pedidos.ts'), null);
+  assert.equal(setaProibida('comandos/pedido.ts', 'http/campos.ts'), 'os comandos ficam abaixo das faces: leem só o domínio');
+  assert.equal(setaProibida('mercados/graphql/fluxo.ts', 'comandos/pedido.ts'), null);
 });
