@@ -118,7 +118,7 @@ const MAXIMO_PADRAO: Readonly<Record<number, number>> = { [ESCALA_DINHEIRO]: MAX
  * A typed quantity split into its number and the word after it ("2,5 kg" → "2,5" and "kg"), or
  * null when it is not a number followed by a word. A scan from the end: linear on any input.
  */
-function separarUnidade(texto: string): { numero: string; palavra: string } | null {
+export function separarUnidade(texto: string): { numero: string; palavra: string } | null {
   const t = texto.trim();
   const fim = t.endsWith('.') ? t.length - 1 : t.length;
   let inicio = fim;

@@ -41,23 +41,7 @@ export function ehDataValida(texto: string): boolean {
  * the way people type them (`lerDecimalDigitado`): both declared with the commands (src/comandos).
  */
 export { DIGITADO, MAIOR_ID } from '../comandos/leitor.ts';
-import { DIGITADO, MAIOR_ID } from '../comandos/leitor.ts';
-
-/**
- * A typed quantity split into its number and the word after it ("2,5 kg" → "2,5" and "kg"; "kg."
- * keeps no dot), or null when it is not a number followed by a word. A scan from the end, not a pattern: it stays
- * linear on any input.
- */
-function separarUnidade(texto: string): { numero: string; palavra: string } | null {
-  const t = texto.trim();
-  const fim = t.endsWith('.') ? t.length - 1 : t.length;
-  let inicio = fim;
-  while (inicio > 0 && /\p{L}/u.test(t.charAt(inicio - 1))) inicio--;
-  const numero = t.slice(0, inicio);
-  // Letters alone are no quantity at all: the number's own message says what to type.
-  if (inicio === fim || !/\d/.test(numero)) return null;
-  return { numero, palavra: t.slice(inicio, fim) };
-}
+import { DIGITADO, MAIOR_ID, separarUnidade } from '../comandos/leitor.ts';
 
 /** Turns an unknown body into a record, refusing arrays and scalars. */
 export function comoEntrada(corpo: unknown): Entrada {
