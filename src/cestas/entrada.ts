@@ -9,33 +9,18 @@
  * and never answered with a validation message about that person's data.
  */
 import { TIPOS_DE_AVISO, TIPOS_OPCIONAIS, ehTipoDeAviso, type TipoDeAviso } from '../domain/avisos.ts';
-import type { Unidade } from '../domain/catalogo.ts';
 import { CAMPOS_DATA, LISTAS_DO_CICLO, regrasDoCiclo, type CicloLido, type ListaDoCiclo } from '../domain/ciclos.ts';
 import { regrasDosItens, type EntradaComposicao, type ItemDaComposicao } from '../domain/composicao.ts';
 import { ESCALA_DINHEIRO, ESCALA_QUANTIDADE, MAXIMO_LANCAMENTO_CENTAVOS } from '../decimal.ts';
 import { Invalido } from '../domain/erros.ts';
 import { regraDoComprovante, type ArquivoRecebido, type EntradaMovimentacao } from '../domain/financeiro.ts';
-import { regrasDasLinhas as regrasDaOferta, type AlvoNaOferta, type EntradaOferta, type LinhaParaOfertar } from '../domain/ofertas.ts';
-import { regrasDasLinhas as regrasDoPedido, type EntradaPedido, type LinhaPedida } from '../domain/pedidos.ts';
+import type { AlvoNaOferta } from '../domain/ofertas.ts';
 import { POR_PAGINA_MAXIMO, POR_PAGINA_PADRAO, type PedidoDePagina } from '../domain/registros.ts';
 import type { FiltroMovimentacoes } from '../domain/relatorios.ts';
-import { Campos, DIGITADO, MAIOR_ID, comoEntrada, type Entrada } from '../http/campos.ts';
+import { Campos, MAIOR_ID, comoEntrada, type Entrada } from '../http/campos.ts';
 
-/**
- * A form body, typed by people: marks it and every object inside it (the rows of its lists) so
- * their decimals are read as people type them ("1,5", "R$ 12,50"). The form parsers call this;
- * JSON bodies are never marked and keep the API's dot-decimals.
- */
-export function digitadoPorPessoas<T>(corpo: T): T {
-  // Only the objects and lists a parser builds; a file's bytes (a Buffer) are not fields.
-  if (Array.isArray(corpo)) {
-    for (const v of corpo) digitadoPorPessoas(v);
-  } else if (corpo !== null && typeof corpo === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(corpo))) {
-    Object.defineProperty(corpo, DIGITADO, { value: true, enumerable: true });
-    for (const v of Object.values(corpo)) digitadoPorPessoas(v);
-  }
-  return corpo;
-}
+// The form parsers mark a body typed by people; the commands and the readers here read its decimals so.
+export { digitadoPorPessoas } from '../comandos/leitor.ts';
 
 /** The ownership check of the route's actor for the `usuarioid` a body names (null: none). */
 export type Dono = (usuarioid: number | null) => void;
@@ -162,33 +147,6 @@ export function semQuantidade(campo: string, zeroDoJson: boolean): (item: Entrad
   };
 }
 
-/** POST /pedidoconsumidores: the cycle, the pickup point, and each basket or extra with its quantity. */
-export function lerPedido(corpo: unknown, dono: Dono): EntradaPedido {
-  const r = corpoDoRecurso(corpo, 'pedido');
-  const { c } = r;
-  const usuarioid = donoDoRecurso(r, 'pedido', dono);
-  const cicloid = c.inteiro('cicloid', { obrigatorio: true, min: 1, max: MAIOR_ID });
-  const pontoEntregaId = c.inteiro('pontoEntregaId', { obrigatorio: true, min: 1, max: MAIOR_ID });
-  const linhas = lerItens(c, 'produtos', { maximo: 200, excesso: 'No máximo 200 itens por pedido', pular: semQuantidade('quantidade', true) }, (s, campo): LinhaPedida => {
-    const cicloCestaId = s.inteiro('cicloCestaId', { min: 1, max: MAIOR_ID });
-    const cicloProdutoId = s.inteiro('cicloProdutoId', { min: 1, max: MAIOR_ID });
-    let quantidadeMilesimos = 0;
-    let unidadeEscrita: Unidade | null = null;
-    if (cicloCestaId !== null && cicloProdutoId !== null) s.erro('cicloCestaId', 'Informe cicloCestaId ou cicloProdutoId, não os dois');
-    else if (cicloCestaId === null && cicloProdutoId === null) s.erro('cicloCestaId', 'Informe cicloCestaId ou cicloProdutoId');
-    // Baskets are whole; extras may be fractions of their unit.
-    else if (cicloCestaId !== null) quantidadeMilesimos = s.inteiro('quantidade', { obrigatorio: true, min: 1, max: 10_000 }) * 1000;
-    else ({ milesimos: quantidadeMilesimos, unidade: unidadeEscrita } = s.quantidadeEscrita('quantidade', { obrigatorio: true, min: 1, max: 10_000_000 }));
-    return { cicloCestaId, cicloProdutoId, quantidadeMilesimos, unidadeEscrita, campo };
-  });
-  const { produtos: vazio, ...regras } = regrasDoPedido(linhas.filter((l) => legivel(c, l.campo)));
-  juntar(c, regras);
-  // "Choose something" only when nothing else is wrong: a row with an error is not "nothing".
-  if (vazio !== undefined && Object.keys(c.erros).length === 0) c.erro('produtos', vazio);
-  c.concluir();
-  return { usuarioid, cicloid, pontoEntregaId, linhas };
-}
-
 /**
  * The cycle and the person a refused offer or order form was for (either body shape), to draw its
  * page again; null when the body names no valid cycle or person, and so has no page.
@@ -206,22 +164,6 @@ export function lerConfirmacao(corpo: unknown): number {
   const pedidoId = c.inteiro('pedidoId', { obrigatorio: true, min: 1, max: MAIOR_ID });
   c.concluir();
   return pedidoId;
-}
-
-/** POST /oferta and /oferta-final: the cycle and each product offered with quantity and price. */
-export function lerOferta(corpo: unknown, dono: Dono): EntradaOferta {
-  const r = corpoDoRecurso(corpo, 'oferta');
-  const { c } = r;
-  const usuarioid = donoDoRecurso(r, 'oferta', dono);
-  const cicloid = c.inteiro('cicloid', { obrigatorio: true, min: 1, max: MAIOR_ID });
-  const linhas = lerItens(c, 'produtos', { maximo: 500, excesso: 'No máximo 500 produtos por oferta', pular: semQuantidade('quantidade', false) }, (s, campo): LinhaParaOfertar => {
-    const produtoid = s.inteiro('produtoid', { obrigatorio: true, min: 1, max: MAIOR_ID });
-    const quantidade = s.quantidadeEscrita('quantidade', { obrigatorio: true, min: 1 });
-    return { produtoid, quantidadeMilesimos: quantidade.milesimos, unidadeEscrita: quantidade.unidade, valorCentavos: s.decimal('valor', ESCALA_DINHEIRO, { obrigatorio: true }), campo };
-  });
-  juntar(c, regrasDaOferta(linhas.filter((l) => legivel(c, l.campo))));
-  c.concluir();
-  return { usuarioid, cicloid, linhas };
 }
 
 /** POST /ofertaprodutodelete: one line, by its id or by (cicloid, produtoid). */

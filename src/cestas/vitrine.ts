@@ -1,18 +1,8 @@
-import type { Banco, Db } from '../db/banco.ts';
+import type { Banco } from '../db/banco.ts';
 import { VERSAO_DOS_CICLOS, versaoDosDados } from '../db/versoes.ts';
 import { cicloDasJanelas } from '../domain/ciclos.ts';
 import { catalogoDoCiclo, type CatalogoDoCiclo } from '../domain/pedidos.ts';
-
-export interface PontoParaPedido {
-  readonly id: number;
-  readonly nome: string;
-  readonly endereco: string | null;
-  readonly cidade: string | null;
-  /** The cycle's day and hours at this point, when it lists its points. */
-  readonly dataRetirada: string | null;
-  readonly horaInicio: string | null;
-  readonly horaFim: string | null;
-}
+import { pontosParaPedido, type PontoParaPedido } from '../domain/pontos-do-ciclo.ts';
 
 /** Everything the order page shows of a cycle that orders do not change. */
 export interface PaginaDoCiclo {
@@ -20,26 +10,6 @@ export interface PaginaDoCiclo {
   readonly catalogo: CatalogoDoCiclo;
   readonly pontosEntrega: readonly PontoParaPedido[];
 }
-
-/**
- * Where a cycle's orders may pick up: the active points it lists, by day, hour and name, or every
- * active point by name when it lists none (one query either way).
- */
-export async function pontosParaPedido(db: Db, cicloid: number): Promise<PontoParaPedido[]> {
-  const linhas = await db
-    .selectFrom('pontoentrega as pe')
-    .leftJoin('ciclopontoentrega as cp', (j) => j.onRef('cp.pontoEntregaId', '=', 'pe.id').on('cp.cicloid', '=', cicloid))
-    .select(['pe.id', 'pe.nome', 'pe.endereco', 'pe.cidade', 'cp.id as linha', 'cp.dataRetirada', 'cp.horaInicio', 'cp.horaFim'])
-    .where('pe.ativo', '=', true)
-    .orderBy('pe.nomeChave')
-    .execute();
-  const doCiclo = linhas.filter((l) => l.linha !== null);
-  const escolhidos = doCiclo.length > 0 ? doCiclo.sort((a, b) => chave(a).localeCompare(chave(b))) : linhas;
-  return escolhidos.map(({ linha: _, ...p }) => p);
-}
-
-/** The cycle's order of its points: day, then start hour (unset last), then the name order already given. */
-const chave = (p: { dataRetirada: string | null; horaInicio: string | null }) => `${p.dataRetirada ?? '9999-99-99'} ${p.horaInicio ?? '99:99'}`;
 
 /** Cycles kept per process; the least recently read go first. */
 const MAXIMO_DE_CICLOS = 32;

@@ -87,6 +87,19 @@ export async function usuarioPorId(db: Db, id: number): Promise<Usuario | undefi
   return l === undefined ? undefined : paraUsuario(l);
 }
 
+/**
+ * The Cestas actor of an account of the other face, linked to the person `usuarioid` (null: no
+ * record yet): the person's name, profiles and state, as the cycle's rules judge them. An account
+ * with no record (or a record gone) is an actor without one, who may do nothing on cycles.
+ */
+export async function atorDaConta(db: Db, usuarioid: number | null, conta: { readonly email: string; readonly nome: string }): Promise<Ator> {
+  const semCadastro: Ator = { email: conta.email, nome: conta.nome, usuarioid: null, perfil: [], ativo: true };
+  if (usuarioid === null) return semCadastro;
+  const u = await db.selectFrom('usuario').select(['nome', 'perfil', 'ativo']).where('id', '=', usuarioid).executeTakeFirst();
+  if (u === undefined) return semCadastro;
+  return { email: conta.email, nome: u.nome, usuarioid, perfil: lerPerfis(u.perfil), ativo: Boolean(u.ativo) };
+}
+
 /** Every protected Cestas request runs this: compiled once (see consultaPreparada). */
 const usuarioDaSessao = consultaPreparada(
   (db: Db, sid: string, emailChave: string, emissor: string, sub: string) =>

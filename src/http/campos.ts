@@ -28,9 +28,6 @@ const MAXIMO_PADRAO: Readonly<Record<number, number>> = { [ESCALA_DINHEIRO]: MAX
 
 const DATA_ISO = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-/** The largest record id: ids are 32-bit integer columns on PostgreSQL. */
-export const MAIOR_ID = 2_147_483_647;
-
 /** True when the text is a real calendar day written YYYY-MM-DD. */
 export function ehDataValida(texto: string): boolean {
   const m = DATA_ISO.exec(texto);
@@ -40,27 +37,11 @@ export function ehDataValida(texto: string): boolean {
 }
 
 /**
- * Marks a body typed by people (a form), set by the edge's form parsers on every object of the
- * body: its decimals are read the way people type them (`lerDecimalDigitado`), not as the API's
- * dot-decimals. A symbol, so no field a client sends can set it.
+ * The largest record id, and the mark of a body typed by people (a form), whose decimals are read
+ * the way people type them (`lerDecimalDigitado`): both declared with the commands (src/comandos).
  */
-export const DIGITADO: unique symbol = Symbol('digitado por pessoas');
-
-/**
- * A typed quantity split into its number and the word after it ("2,5 kg" → "2,5" and "kg"; "kg."
- * keeps no dot), or null when it is not a number followed by a word. A scan from the end, not a pattern: it stays
- * linear on any input.
- */
-function separarUnidade(texto: string): { numero: string; palavra: string } | null {
-  const t = texto.trim();
-  const fim = t.endsWith('.') ? t.length - 1 : t.length;
-  let inicio = fim;
-  while (inicio > 0 && /\p{L}/u.test(t.charAt(inicio - 1))) inicio--;
-  const numero = t.slice(0, inicio);
-  // Letters alone are no quantity at all: the number's own message says what to type.
-  if (inicio === fim || !/\d/.test(numero)) return null;
-  return { numero, palavra: t.slice(inicio, fim) };
-}
+export { DIGITADO, MAIOR_ID } from '../comandos/leitor.ts';
+import { DIGITADO, MAIOR_ID, separarUnidade } from '../comandos/leitor.ts';
 
 /** Turns an unknown body into a record, refusing arrays and scalars. */
 export function comoEntrada(corpo: unknown): Entrada {

@@ -1,7 +1,9 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { Ajv, type ErrorObject, type Options as OpcoesAjv } from 'ajv';
 import type { FastifyInstance, FastifySchema, FastifySchemaCompiler, FastifySchemaValidationError, RouteOptions } from 'fastify';
-import { Invalido } from '../domain/erros.ts';
+import { comandoDoCorpo } from '../comandos/comando.ts';
+import { nomesDoCorpo } from '../comandos/leitor.ts';
+import { ErroDominio, Invalido } from '../domain/erros.ts';
 
 /**
  * The building blocks of the route schemas of both faces: what leaves the server (response
@@ -116,7 +118,21 @@ const AJV_DE_CORPOS: OpcoesAjv = { coerceTypes: false, useDefaults: false, remov
 export function validarCorposSemCoercao(app: FastifyInstance): void {
   const semCoercao = new Ajv(AJV_DE_CORPOS);
   const comCoercao = new Ajv({ coerceTypes: 'array', useDefaults: true, removeAdditional: true, allErrors: false, strict: false });
-  const compilar: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => (httpPart === 'body' ? semCoercao : comCoercao).compile(schema as object);
+  const compilar: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+    // A command's body is read by the command itself (src/comandos): `req.body` becomes the command.
+    const comando = httpPart === 'body' ? comandoDoCorpo(schema) : undefined;
+    if (comando !== undefined) {
+      return (dados: unknown) => {
+        try {
+          return { value: comando.ler(dados, nomesDoCorpo) };
+        } catch (e) {
+          if (e instanceof ErroDominio) return { error: e };
+          throw e;
+        }
+      };
+    }
+    return (httpPart === 'body' ? semCoercao : comCoercao).compile(schema as object);
+  };
   app.setValidatorCompiler(compilar);
   app.setSchemaErrorFormatter(erroDeEsquema);
 }

@@ -2,7 +2,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import type { Ator } from '../../src/domain/acesso.ts';
-import { lerCiclo, lerComposicao, lerOferta, lerPedido } from '../../src/cestas/entrada.ts';
+import { lerCiclo, lerComposicao } from '../../src/cestas/entrada.ts';
+import { lerComando } from '../../src/comandos/comando.ts';
+import { nomesDoCorpo } from '../../src/comandos/leitor.ts';
+import { SalvarOferta } from '../../src/comandos/oferta.ts';
+import { FazerPedido } from '../../src/comandos/pedido.ts';
 import { formatarReais } from '../../src/decimal.ts';
 import { salvarComposicao } from '../../src/domain/composicao.ts';
 import { linhasOfertadas } from '../../src/domain/alocacao.ts';
@@ -50,8 +54,8 @@ describe('relatórios de um ciclo pequeno, conferidos à mão', () => {
     const p2 = await criarPonto(amb.banco, 'Ponto Dois');
     // The cycle's writes as the edge reads them: JSON or form bodies through src/cestas/entrada.ts.
     const livre = () => undefined;
-    await salvarOferta(amb.banco, admin, lerOferta({ cicloid, usuarioid: id('Ana Horta'), produtos: [{ produtoid: tomate.id, quantidade: 30, valor: '8.00' }, { produtoid: alface.id, quantidade: 40, valor: '3.00' }] }, livre), { ...TEMPO, finalizar: true });
-    await salvarOferta(amb.banco, admin, lerOferta({ cicloid, usuarioid: id('Bruno Sítio'), produtos: [{ produtoid: tomate.id, quantidade: 20, valor: '7.50' }, { produtoid: ovos.id, quantidade: 15, valor: '16.00' }] }, livre), { ...TEMPO, finalizar: true });
+    await salvarOferta(amb.banco, admin, lerComando(SalvarOferta, { cicloid, usuarioid: id('Ana Horta'), produtos: [{ produtoid: tomate.id, quantidade: 30, valor: '8.00' }, { produtoid: alface.id, quantidade: 40, valor: '3.00' }] }, nomesDoCorpo, livre), { ...TEMPO, finalizar: true });
+    await salvarOferta(amb.banco, admin, lerComando(SalvarOferta, { cicloid, usuarioid: id('Bruno Sítio'), produtos: [{ produtoid: tomate.id, quantidade: 20, valor: '7.50' }, { produtoid: ovos.id, quantidade: 15, valor: '16.00' }] }, nomesDoCorpo, livre), { ...TEMPO, finalizar: true });
     const linhas = await linhasOfertadas(amb.banco, cicloid);
     const linha = (produto: string, fornecedor: string) => linhas.find((l) => l.produto === produto && l.fornecedor === fornecedor)?.ofertaProdutoId;
     await salvarComposicao(amb.banco, admin, lerComposicao({
@@ -68,7 +72,7 @@ describe('relatórios de um ciclo pequeno, conferidos à mão', () => {
     const cc = disp.cestas[0]?.cicloCestaId;
     const extra = disp.extras[0]?.cicloProdutoId;
     const pedir = async (nome: string, ponto: number, produtos: unknown[], confirmar: boolean) => {
-      const { pedido: p } = await salvarPedido(amb.banco, admin, lerPedido({ cicloid, usuarioid: id(nome), pontoEntregaId: ponto, produtos }, livre), { ...TEMPO, taxa: TAXA });
+      const { pedido: p } = await salvarPedido(amb.banco, admin, lerComando(FazerPedido, { cicloid, usuarioid: id(nome), pontoEntregaId: ponto, produtos }, nomesDoCorpo, livre), { ...TEMPO, taxa: TAXA });
       if (confirmar) await finalizarPedido(amb.banco, admin, p.pedidoId, { ...TEMPO, taxa: TAXA, tz: 'America/Sao_Paulo' });
     };
     await pedir('Carla', p1.id, [{ cicloCestaId: cc, quantidade: 2 }, { cicloProdutoId: extra, quantidade: 2 }], true);

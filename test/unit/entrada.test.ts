@@ -1,14 +1,23 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
-  cicloCestaDoCorpo, itensDaLista, lerCiclo, lerComposicao, lerConfirmacao, lerMovimentacao, lerOferta, lerPedido, lerRemocaoDaOferta, linhaEmBranco,
+  cicloCestaDoCorpo, itensDaLista, lerCiclo, lerComposicao, lerConfirmacao, lerMovimentacao, lerRemocaoDaOferta, linhaEmBranco,
 } from '../../src/cestas/entrada.ts';
+import { lerComando } from '../../src/comandos/comando.ts';
+import { nomesDoCorpo } from '../../src/comandos/leitor.ts';
+import { SalvarOferta } from '../../src/comandos/oferta.ts';
+import { FazerPedido } from '../../src/comandos/pedido.ts';
+import { regrasDasLinhas as regrasDoPedido } from '../../src/domain/pedidos.ts';
 import { Invalido, Proibido } from '../../src/domain/erros.ts';
 import { DATAS_PADRAO } from '../helpers/fabricas.ts';
 
 /** The edge of the cycle's writes: wire bodies in, typed values in integer units out. */
 
 const livre = (): void => undefined;
+
+/** The order and offer commands (src/comandos), read as a Cestas body is: ownership first, then the fields. */
+const lerPedido = (dados: unknown, dono: (u: number | null) => void) => lerComando(FazerPedido, dados, nomesDoCorpo, dono);
+const lerOferta = (dados: unknown, dono: (u: number | null) => void) => lerComando(SalvarOferta, dados, nomesDoCorpo, dono);
 
 function detalhes(f: () => unknown): Record<string, unknown> {
   try {
@@ -53,7 +62,8 @@ test('pedido: JSON e formulário dão o mesmo valor tipado, em milésimos', () =
 test('pedido: quantidade zero ou em branco é "nenhuma desta"; nada escolhido é recusado', () => {
   const r = lerPedido({ cicloid: 1, pontoEntregaId: 1, produtos: [{ cicloCestaId: 3, quantidade: 0 }, { cicloCestaId: 4, quantidade: '' }, { cicloProdutoId: 6, quantidade: '0' }, { cicloCestaId: 5, quantidade: 1 }] }, livre);
   assert.deepEqual(r.linhas.map((l) => l.cicloCestaId), [5]);
-  assert.deepEqual(detalhes(() => lerPedido({ cicloid: 1, pontoEntregaId: 1, produtos: [{ cicloCestaId: 3, quantidade: 0 }] }, livre)), { produtos: 'Escolha pelo menos uma cesta ou um extra' });
+  // Nothing chosen reads as no rows, which the order's rule (run once, by salvarPedido) refuses.
+  assert.deepEqual(regrasDoPedido(lerPedido({ cicloid: 1, pontoEntregaId: 1, produtos: [{ cicloCestaId: 3, quantidade: 0 }] }, livre).linhas), { produtos: 'Escolha pelo menos uma cesta ou um extra' });
 });
 
 test('pedido: cada recusa no seu campo, todas de uma vez, e "escolha algo" só quando nada mais está errado', () => {

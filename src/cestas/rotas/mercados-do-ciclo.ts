@@ -15,7 +15,8 @@ import { comoEntrada, MAIOR_ID } from '../../http/campos.ts';
 import { Corpo, NoFio, SemCorpo } from '../../http/esquemas.ts';
 import { atorDe } from '../autenticacao.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
-import { lerLiberacao, lerLote, lerMercadosDoCiclo } from '../entrada-mercados.ts';
+import { lerLiberacao, lerLote } from '../entrada-mercados.ts';
+import { DefinirMercadosDoCiclo } from '../../comandos/mercados-do-ciclo.ts';
 import { ParamsId, escrita, leitura } from '../esquemas.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import type { Redesenho } from '../tipos-fastify.ts';
@@ -46,13 +47,6 @@ const LoteJson = Type.Object({
 const Lotes = Type.Object({ cicloid: Type.Integer(), lotes: Type.Array(LoteJson) });
 const ParamsMercado = Type.Object({ id: Type.Integer({ minimum: 1, maximum: MAIOR_ID }), mercadoId: Type.Integer({ minimum: 1, maximum: MAIOR_ID }) });
 const ParamsLote = Type.Object({ id: Type.Integer({ minimum: 1, maximum: MAIOR_ID }), loteId: Type.Integer({ minimum: 1, maximum: MAIOR_ID }) });
-const CorpoMercados = Corpo({
-  cicloMercados: NoFio.lista(Type.Partial(Type.Object({
-    mercadoId: NoFio.inteiro('O mercado'), ordemAtendimento: NoFio.inteiro('A ordem de atendimento, única no ciclo, de 1 em diante'),
-    pontoEntregaIds: NoFio.ids('Os pontos de retirada do mercado no ciclo (vazio: os do ciclo)'), cicloCestaIds: NoFio.ids('Mercados de cestas: as cestas do ciclo vendidas nele'),
-    incluir: NoFio.booleano('Formulário: se o ciclo atende este mercado'),
-  })), 'Os mercados do ciclo (a lista inteira)'),
-}, 'Os mercados que o ciclo atende');
 const CorpoLiberacao = Corpo({
   itens: NoFio.lista(Type.Partial(Type.Object({ produtoId: NoFio.inteiro('O produto'), quantidade: NoFio.numero('Quanto liberar, na unidade do produto') })), 'O que liberar (a lista inteira)'),
 }, 'A liberação para venda direta');
@@ -135,9 +129,9 @@ export function rotasMercadosDoCiclo(app: AppTipada, ctx: ContextoCestas): void 
   const redesenharMercados: Redesenho = (req, reply, recusa) => mostrarMercados(req, reply, cicloDaRota(req), { status: recusa.status, erro: recusa.mensagem, detalhes: paraOsCampos(recusa), valores: {} });
 
   app.get('/ciclo/:id/mercados', { config: { acesso: 'composicaoLer' }, schema: { params: ParamsId, response: leitura(MercadosDoCiclo) } }, (req, reply) => mostrarMercados(req, reply, req.params.id));
-  app.post('/ciclo/:id/mercados', { config: { acesso: 'composicaoEscrever', redesenhar: redesenharMercados }, schema: { params: ParamsId, body: CorpoMercados, response: escrita(MercadosDoCiclo) } }, async (req, reply) => {
+  app.post('/ciclo/:id/mercados', { config: { acesso: 'composicaoEscrever', redesenhar: redesenharMercados }, schema: { params: ParamsId, body: DefinirMercadosDoCiclo.corpo, response: escrita(MercadosDoCiclo) } }, async (req, reply) => {
     const cicloid = req.params.id;
-    const depois = await definirMercadosDoCiclo(ctx.banco, atorDe(req), cicloid, lerMercadosDoCiclo(req.body), ctx.relogio.agora());
+    const depois = await definirMercadosDoCiclo(ctx.banco, atorDe(req), cicloid, req.body, ctx.relogio.agora());
     if (querJson(req)) return enviarJson(reply, { cicloid, cicloMercados: depois.map(mercadoJson), tetos: (await tetosDasCestas(ctx.banco, cicloid)).map(tetoJson) }, 'Mercados do ciclo salvos');
     return redirecionarComAviso(reply, `/ciclo/${cicloid}/mercados`, 'Mercados do ciclo salvos.');
   });

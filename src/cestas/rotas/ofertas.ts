@@ -7,14 +7,16 @@ import { apagarProdutoDaOferta, ofertaDe, ofertasVisiveis, produtosParaOfertar, 
 import { usuarioPorId } from '../../domain/usuarios.ts';
 import { Campos, MAIOR_ID, comoEntrada } from '../../http/campos.ts';
 import { atorDe } from '../autenticacao.ts';
-import { alvoDoCorpo, conferirDonos, lerOferta, lerRemocaoDaOferta } from '../entrada.ts';
+import { alvoDoCorpo, conferirDonos, lerRemocaoDaOferta } from '../entrada.ts';
+import { SalvarOferta } from '../../comandos/oferta.ts';
+import { corpoRecebido, donosPrimeiro } from '../comandos.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
 import { ofertaDaListaJson, ofertaJson, produtoParaOfertarJson } from '../apresentadores/ofertas.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import { tempo } from '../tempo.ts';
 import type { Redesenho } from '../tipos-fastify.ts';
 import { listaDeOfertas, paginaOferta } from '../views/ofertas.ts';
-import { CorpoOferta, CorpoRemocaoDaOferta, ListaDeOfertas, OfertaJson, PaginaOferta, ParamsId, escrita, leitura } from '../esquemas.ts';
+import { CorpoRemocaoDaOferta, ListaDeOfertas, OfertaJson, PaginaOferta, ParamsId, escrita, leitura } from '../esquemas.ts';
 
 
 /** Whose offer page to show: the one named (when the actor may see it), else the actor's own. */
@@ -65,9 +67,8 @@ export function rotasOfertas(app: AppTipada, ctx: ContextoCestas): void {
     return mostrar(req, reply, id, fornecedorDaPagina(atorDe(req), usuarioid));
   });
 
-  async function salvar(req: FastifyRequest, reply: FastifyReply, finalizar: boolean) {
-    const ator = atorDe(req);
-    const { oferta, criada } = await salvarOferta(ctx.banco, ator, lerOferta(req.body, (u) => exigirAgirPor(ator, u, 'oferta')), { ...tempo(ctx), finalizar });
+  async function salvar(req: FastifyRequest<{ Body: typeof SalvarOferta.corpo.static }>, reply: FastifyReply, finalizar: boolean) {
+    const { oferta, criada } = await salvarOferta(ctx.banco, atorDe(req), req.body, { ...tempo(ctx), finalizar });
     const mensagem = finalizar ? 'Oferta finalizada' : 'Rascunho da oferta salvo';
     if (querJson(req)) return enviarJson(reply, ofertaJson(oferta), mensagem, criada ? 201 : 200);
     return redirecionarComAviso(reply, `/oferta/${oferta.cicloid}?usuarioid=${oferta.usuarioid}`, `${mensagem}.`);
@@ -75,12 +76,13 @@ export function rotasOfertas(app: AppTipada, ctx: ContextoCestas): void {
 
   /** A browser gets its offer page back with the message and what it typed. */
   const redesenhar: Redesenho = async (req, reply, recusa) => {
-    const alvo = alvoDoCorpo(req.body, 'oferta');
+    const enviado = corpoRecebido(req);
+    const alvo = alvoDoCorpo(enviado, 'oferta');
     if (alvo === null) return null;
     // The same rule as the page's: a refusal never shows someone the actor may not see.
     const ator = atorDe(req);
     const dono = donoVisivel(ator, alvo.usuarioid, 'oferta') ?? ator.usuarioid ?? 0;
-    const bruto = comoEntrada(req.body).produtos;
+    const bruto = comoEntrada(enviado).produtos;
     const valores = Array.isArray(bruto) ? bruto : bruto !== null && typeof bruto === 'object' ? Object.values(bruto) : [];
     return mostrar(req, reply, alvo.cicloid, dono, {
       status: recusa.status, erro: recusa.mensagem, detalhes: recusa.detalhes,
@@ -90,9 +92,10 @@ export function rotasOfertas(app: AppTipada, ctx: ContextoCestas): void {
 
   // Ownership before any validation: the body's schema is checked after it.
   const donos = (recurso: 'oferta' | null) => async (req: FastifyRequest) => conferirDonos(req.body, recurso, (u) => exigirAgirPor(atorDe(req), u, 'oferta'));
-  const esquemaDoSalvar = { body: CorpoOferta, response: escrita(OfertaJson, { cria: true, atualiza: true }) };
-  app.post('/oferta', { config: { acesso: 'ofertasEscrever', redesenhar }, preValidation: donos('oferta'), schema: esquemaDoSalvar }, (req, reply) => salvar(req, reply, false));
-  app.post('/ofertasave', { config: { acesso: 'ofertasEscrever', redesenhar }, preValidation: donos('oferta'), schema: esquemaDoSalvar }, (req, reply) => salvar(req, reply, true));
+  // The body is read as the command (src/comandos/oferta.ts), after the ownership check.
+  const esquemaDoSalvar = { body: SalvarOferta.corpo, response: escrita(OfertaJson, { cria: true, atualiza: true }) };
+  app.post('/oferta', { config: { acesso: 'ofertasEscrever', redesenhar }, preValidation: donosPrimeiro(SalvarOferta, 'oferta'), schema: esquemaDoSalvar }, (req, reply) => salvar(req, reply, false));
+  app.post('/ofertasave', { config: { acesso: 'ofertasEscrever', redesenhar }, preValidation: donosPrimeiro(SalvarOferta, 'oferta'), schema: esquemaDoSalvar }, (req, reply) => salvar(req, reply, true));
 
   app.post('/ofertaapagarproduto', { config: { acesso: 'ofertasEscrever' }, preValidation: donos(null), schema: { body: CorpoRemocaoDaOferta, response: escrita(OfertaJson) } }, async (req, reply) => {
     const ator = atorDe(req);

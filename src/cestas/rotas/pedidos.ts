@@ -1,13 +1,15 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppTipada } from '../../http/app-tipada.ts';
-import { acoesDoPedido, donoVisivel, exigirAgirPor, pode, podeSerDono, type Ator } from '../../domain/acesso.ts';
+import { acoesDoPedido, donoVisivel, pode, podeSerDono, type Ator } from '../../domain/acesso.ts';
+import { FazerPedido } from '../../comandos/pedido.ts';
 import { cicloDasJanelas, situacaoDoCiclo } from '../../domain/ciclos.ts';
 import { Invalido } from '../../domain/erros.ts';
 import { comDisponibilidade, finalizarPedido, pedidoDe, pedidosVisiveis, pedidoVisivel, reservasDoCiclo, salvarPedido } from '../../domain/pedidos.ts';
 import { usuarioPorId } from '../../domain/usuarios.ts';
 import { Campos, MAIOR_ID, comoEntrada } from '../../http/campos.ts';
 import { atorDe } from '../autenticacao.ts';
-import { alvoDoCorpo, conferirDonos, lerConfirmacao, lerPedido } from '../entrada.ts';
+import { alvoDoCorpo, lerConfirmacao } from '../entrada.ts';
+import { corpoRecebido, donosPrimeiro } from '../comandos.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
 import { cobrancaDe, pixDaCobranca } from '../../domain/pix.ts';
 import { cobrancaJson } from '../apresentadores/pix.ts';
@@ -17,7 +19,7 @@ import { enviarJson, querJson, redirecionarComAviso, responder } from '../respos
 import { tempo } from '../tempo.ts';
 import type { Redesenho } from '../tipos-fastify.ts';
 import { listaDePedidos, paginaConfirmacao, paginaPedido, taxaParaPagina } from '../views/pedidos.ts';
-import { ConfirmacaoPedido, CorpoConfirmacao, CorpoPedido, ListaDePedidos, PaginaPedido, ParamsId, PedidoJson, escrita, leitura } from '../esquemas.ts';
+import { ConfirmacaoPedido, CorpoConfirmacao, ListaDePedidos, PaginaPedido, ParamsId, PedidoJson, escrita, leitura } from '../esquemas.ts';
 
 
 /** Whose order page to show: the one named (when the actor may see it), else the actor's own. */
@@ -71,21 +73,21 @@ export function rotasPedidos(app: AppTipada, ctx: ContextoCestas): void {
 
   /** A browser gets its order page back with the message and what it typed. */
   const redesenhar: Redesenho = async (req, reply, recusa) => {
-    const alvo = alvoDoCorpo(req.body, 'pedido');
+    const enviado = corpoRecebido(req);
+    const alvo = alvoDoCorpo(enviado, 'pedido');
     if (alvo === null) return null;
     // The same rule as the page's: a refusal never shows someone the actor may not see.
     const ator = atorDe(req);
     const dono = donoVisivel(ator, alvo.usuarioid, 'pedido') ?? ator.usuarioid ?? 0;
-    return mostrar(req, reply, alvo.cicloid, dono, { status: recusa.status, erro: recusa.mensagem, detalhes: recusa.detalhes, valores: comoEntrada(req.body) });
+    return mostrar(req, reply, alvo.cicloid, dono, { status: recusa.status, erro: recusa.mensagem, detalhes: recusa.detalhes, valores: comoEntrada(enviado) });
   };
 
   app.post('/pedidoconsumidores', {
     config: { acesso: 'pedidosEscrever', redesenhar },
-    // Ownership before any validation: the body's schema is checked after it.
-    preValidation: async (req) => conferirDonos(req.body, 'pedido', (u) => exigirAgirPor(atorDe(req), u, 'pedido')),
-    schema: { body: CorpoPedido, response: escrita(PedidoJson, { cria: true, atualiza: true }) } }, async (req, reply) => {
-    const ator = atorDe(req);
-    const { pedido, criado, reaberto } = await salvarPedido(ctx.banco, ator, lerPedido(req.body, (u) => exigirAgirPor(ator, u, 'pedido')), { ...tempo(ctx), taxa, tz: ctx.config.tz, avisos: ctx.correio });
+    // Ownership before any validation; then the body is read as the command (src/comandos/pedido.ts).
+    preValidation: donosPrimeiro(FazerPedido, 'pedido'),
+    schema: { body: FazerPedido.corpo, response: escrita(PedidoJson, { cria: true, atualiza: true }) } }, async (req, reply) => {
+    const { pedido, criado, reaberto } = await salvarPedido(ctx.banco, atorDe(req), req.body, { ...tempo(ctx), taxa, tz: ctx.config.tz, avisos: ctx.correio });
     if (querJson(req)) return enviarJson(reply, pedidoJson(pedido), reaberto ? 'Pedido alterado: falta confirmar de novo' : 'Pedido salvo', criado ? 201 : 200);
     return redirecionarComAviso(
       reply,

@@ -17,7 +17,7 @@ import { Proibido } from '../../domain/erros.ts';
 import { Campos, MAIOR_ID, lerId } from '../../http/campos.ts';
 import type { ContextoResolvers } from './contexto-resolvers.ts';
 import { emCentesimos } from './escalares.ts';
-import { atorAutorizado, comCaminhos, escrita, hoje } from './fluxo.ts';
+import { atorAutorizado, escrita, hoje, noInput } from './fluxo.ts';
 
 type Ctx = ContextoResolvers;
 
@@ -79,8 +79,8 @@ export const mutacoesDeAssinaturas = {
       const ator = await atorAutorizado(ctx, 'pedidosEscrever');
       // Whose subscription first: acting for someone else is refused as such, whatever the rest says.
       if (a.input.usuarioid !== undefined && a.input.usuarioid !== null) exigirAgirPor(ator, lerId(a.input.usuarioid, 'input.usuarioid'), 'pedido');
-      const entrada = await comCaminhos('input', 'input', async () => lerAssinaturaInput(a.input));
-      const salva = await comCaminhos('input', 'input', () => salvarAssinatura(ctx.banco, ator, entrada, opcoesDe(ctx)));
+      const entrada = await noInput(async () => lerAssinaturaInput(a.input));
+      const salva = await noInput(() => salvarAssinatura(ctx.banco, ator, entrada, opcoesDe(ctx)));
       return comProximos(ctx, salva);
     }),
   pularCiclo: (_: unknown, a: { assinaturaId: unknown; cicloId: unknown }, ctx: Ctx) =>

@@ -18,14 +18,17 @@ import {
   alteradosAposConfirmar, carregarPedidosDoCiclo, disponibilidade, finalizarPedido, pedidoDe, pedidoVisivel, salvarPedido,
   type CestaParaPedir, type ExtraParaPedir, type LinhaDoPedido, type ParteDoPedido, type Pedido,
 } from '../../domain/pedidos.ts';
-import { lerPerfis } from '../../domain/perfis.ts';
+import { pontosParaPedido } from '../../domain/pontos-do-ciclo.ts';
+import { atorDaConta } from '../../domain/usuarios.ts';
 import { acoesDaConta, autorizarMercados, podeMercados } from '../../domain/politica-mercados.ts';
 import { cobrancaDe, pixDaCobranca } from '../../domain/pix.ts';
 import { diaLocal, somarDias } from '../../domain/tempo.ts';
 import { Campos, MAIOR_ID, lerId } from '../../http/campos.ts';
-import { lerMercadosDoCiclo } from '../../cestas/entrada-mercados.ts';
-import { lerOferta, lerPedido } from '../../cestas/entrada.ts';
-import { pontosParaPedido } from '../../cestas/vitrine.ts';
+import { lerComando } from '../../comandos/comando.ts';
+import { comNomes, nomesDoGraphql } from '../../comandos/leitor.ts';
+import { DefinirMercadosDoCiclo } from '../../comandos/mercados-do-ciclo.ts';
+import { SalvarOferta } from '../../comandos/oferta.ts';
+import { FazerPedido } from '../../comandos/pedido.ts';
 import { valorDaQuantidade } from '../../decimal.ts';
 import { atorDe, esquecerCarregados, type ContextoResolvers } from './contexto-resolvers.ts';
 import { emCentesimos, emMilesimos } from './escalares.ts';
@@ -52,12 +55,7 @@ function atorCestas(ctx: Ctx): Promise<Ator> {
   let ator = atores.get(ctx);
   if (ator === undefined) {
     const conta = atorDe(ctx);
-    ator = (async (): Promise<Ator> => {
-      if (conta.usuarioId === null) return { email: conta.email, nome: conta.name, usuarioid: null, perfil: [], ativo: true };
-      const u = await ctx.banco.selectFrom('usuario').select(['nome', 'perfil', 'ativo']).where('id', '=', conta.usuarioId).executeTakeFirst();
-      if (u === undefined) return { email: conta.email, nome: conta.name, usuarioid: null, perfil: [], ativo: true };
-      return { email: conta.email, nome: u.nome, usuarioid: conta.usuarioId, perfil: lerPerfis(u.perfil), ativo: Boolean(u.ativo) };
-    })();
+    ator = atorDaConta(ctx.banco, conta.usuarioId, { email: conta.email, nome: conta.name });
     atores.set(ctx, ator);
   }
   return ator;
@@ -102,26 +100,22 @@ export async function escrita<T>(ctx: Ctx, fazer: () => Promise<T>): Promise<T> 
 }
 
 /**
- * The Cestas edge names a refused field by the body's keys (`produtos.2.quantidade`,
- * `cicloMercados.0.mercadoId`); GraphQL names it by the argument's path (`input.produtos[2].quantidade`).
+ * A refusal of an input read with the command's own names (`pontoEntregaId`), with the argument's
+ * path: `cicloid` is the `cicloId` argument, any other field one of `input`.
  */
-function caminhoGraphql(campo: string, lista: string, raiz: string): string {
-  if (campo === 'cicloid') return 'cicloId';
-  const m = new RegExp(`^${lista}\\.(\\d+)(.*)$`).exec(campo);
-  if (m !== null) return `${raiz}[${m[1] ?? ''}]${m[2] ?? ''}`;
-  if (campo === lista) return raiz;
-  return `input.${campo}`;
-}
-
-export async function comCaminhos<T>(lista: string, raiz: string, fazer: () => Promise<T>): Promise<T> {
+export async function noInput<T>(fazer: () => Promise<T>): Promise<T> {
   try {
     return await fazer();
   } catch (e) {
     if (!(e instanceof Invalido) || e.detalhes === undefined) throw e;
-    const detalhes = Object.fromEntries(Object.entries(e.detalhes).map(([campo, mensagem]) => [caminhoGraphql(campo, lista, raiz), mensagem]));
+    const detalhes = Object.fromEntries(Object.entries(e.detalhes).map(([campo, mensagem]) => [campo === 'cicloid' ? 'cicloId' : campo === 'input' ? campo : `input.${campo}`, mensagem]));
     throw new Invalido(e.codigo, e.message, detalhes);
   }
 }
+
+/** How the workflow's commands name a field: by the argument's path (`input.produtos[2].quantidade`). */
+const NOMES = nomesDoGraphql({ cicloid: 'cicloId' });
+const NOMES_DOS_MERCADOS = nomesDoGraphql({ cicloMercados: 'input' });
 
 /**
  * A save that leaves less of a line than baskets, lots or published extras take is refused by
@@ -143,7 +137,7 @@ async function naQuantidadeDaLinha<T>(ctx: Ctx, usuarioid: number, linhas: reado
     }
     const linha = linhas.find((l) => l.produtoid === produtoid);
     if (linha === undefined) throw e;
-    // Named as the Cestas edge names it (`produtos.2.quantidade`): comCaminhos gives it the argument's path.
+    // The line's `campo` is already the argument's path (`input.produtos[2]`).
     throw new Invalido(e.codigo, e.message, { [`${linha.campo}.quantidade`]: e.message });
   }
 }
@@ -349,10 +343,10 @@ export const mutacoesDoFluxo = {
   salvarOferta: (_: unknown, a: { cicloId: unknown; input: { usuarioid?: unknown; produtos: unknown }; finalizar?: boolean | null }, ctx: Ctx) =>
     escrita(ctx, async () => {
       const ator = await atorAutorizado(ctx, 'ofertasEscrever');
-      // lerOferta checks whose offer it is (`input.usuarioid`) before reading anything else.
-      const entrada = await comCaminhos('produtos', 'input.produtos', async () =>
-        lerOferta({ usuarioid: a.input.usuarioid ?? null, cicloid: a.cicloId, produtos: a.input.produtos }, (u) => exigirAgirPor(ator, u, 'oferta')));
-      const { oferta } = await comCaminhos('produtos', 'input.produtos', () =>
+      // The command checks whose offer it is (`input.usuarioid`) before reading anything else.
+      const dados = { usuarioid: a.input.usuarioid ?? null, cicloid: a.cicloId, produtos: a.input.produtos };
+      const entrada = lerComando(SalvarOferta, dados, NOMES, (u) => exigirAgirPor(ator, u, 'oferta'));
+      const { oferta } = await comNomes(SalvarOferta.raizes, NOMES, () =>
         naQuantidadeDaLinha(ctx, exigirAgirPor(ator, entrada.usuarioid, 'oferta'), entrada.linhas, () =>
           salvarOferta(ctx.banco, ator, entrada, { agora: ctx.agora, hoje: hoje(ctx), finalizar: a.finalizar === true })));
       return oferta;
@@ -360,12 +354,12 @@ export const mutacoesDoFluxo = {
   fazerPedido: (_: unknown, a: { cicloId: unknown; input: { usuarioid?: unknown; pontoEntregaId: unknown; produtos: ReadonlyArray<{ cicloCestaId?: unknown; cicloProdutoId?: unknown; quantidade: string }> } }, ctx: Ctx) =>
     escrita(ctx, async () => {
       const ator = await atorAutorizado(ctx, 'pedidosEscrever');
-      // Quantities go to the Cestas reader as JSON numbers (exact: at most three places), so a
-      // basket's must be whole, as on /pedidoconsumidores.
+      // The Quantidade scalar gives exact text with three places ("2.000"); the command takes the
+      // JSON number (exact: at most three places), so a basket's must be whole, as on /pedidoconsumidores.
       const produtos = a.input.produtos.map((l) => ({ cicloCestaId: l.cicloCestaId ?? null, cicloProdutoId: l.cicloProdutoId ?? null, quantidade: Number(l.quantidade) }));
-      const entrada = await comCaminhos('produtos', 'input.produtos', async () =>
-        lerPedido({ usuarioid: a.input.usuarioid ?? null, cicloid: a.cicloId, pontoEntregaId: a.input.pontoEntregaId, produtos }, (u) => exigirAgirPor(ator, u, 'pedido')));
-      const { pedido } = await comCaminhos('produtos', 'input.produtos', () => salvarPedido(ctx.banco, ator, entrada, { agora: ctx.agora, hoje: hoje(ctx), taxa: ctx.taxa, tz: ctx.tz, avisos: ctx.avisos }));
+      const dados = { usuarioid: a.input.usuarioid ?? null, cicloid: a.cicloId, pontoEntregaId: a.input.pontoEntregaId, produtos };
+      const entrada = lerComando(FazerPedido, dados, NOMES, (u) => exigirAgirPor(ator, u, 'pedido'));
+      const { pedido } = await comNomes(FazerPedido.raizes, NOMES, () => salvarPedido(ctx.banco, ator, entrada, { agora: ctx.agora, hoje: hoje(ctx), taxa: ctx.taxa, tz: ctx.tz, avisos: ctx.avisos }));
       return pedido;
     }),
   confirmarPedido: (_: unknown, a: { pedidoId: unknown }, ctx: Ctx) =>
@@ -377,8 +371,8 @@ export const mutacoesDoFluxo = {
     escrita(ctx, async () => {
       const ator = await atorAutorizado(ctx, 'composicaoEscrever');
       const cicloid = lerId(a.cicloId, 'cicloId');
-      const itens = await comCaminhos('cicloMercados', 'input', async () => lerMercadosDoCiclo({ cicloMercados: a.input.map((i) => ({ ...i, pontoEntregaIds: i.pontoEntregaIds ?? [], cicloCestaIds: i.cicloCestaIds ?? [] })) }));
-      await comCaminhos('cicloMercados', 'input', () => definirMercadosDoCiclo(ctx.banco, ator, cicloid, itens, ctx.agora));
+      const itens = DefinirMercadosDoCiclo.ler({ cicloMercados: a.input.map((i) => ({ ...i, pontoEntregaIds: i.pontoEntregaIds ?? [], cicloCestaIds: i.cicloCestaIds ?? [] })) }, NOMES_DOS_MERCADOS);
+      await comNomes(DefinirMercadosDoCiclo.raizes, NOMES_DOS_MERCADOS, () => definirMercadosDoCiclo(ctx.banco, ator, cicloid, itens, ctx.agora));
       return paraGraphql(await cicloDasJanelas(ctx.banco, cicloid), hoje(ctx));
     }),
 };
