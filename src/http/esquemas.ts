@@ -2,6 +2,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import { Ajv, type ErrorObject, type Options as OpcoesAjv } from 'ajv';
 import type { FastifyInstance, FastifySchema, FastifySchemaCompiler, FastifySchemaValidationError, RouteOptions } from 'fastify';
 import { Invalido } from '../domain/erros.ts';
+import { semParametrosVazios } from './consultas.ts';
 
 /**
  * The building blocks of the route schemas of both faces: what leaves the server (response
@@ -116,7 +117,11 @@ const AJV_DE_CORPOS: OpcoesAjv = { coerceTypes: false, useDefaults: false, remov
 export function validarCorposSemCoercao(app: FastifyInstance): void {
   const semCoercao = new Ajv(AJV_DE_CORPOS);
   const comCoercao = new Ajv({ coerceTypes: 'array', useDefaults: true, removeAdditional: true, allErrors: false, strict: false });
-  const compilar: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => (httpPart === 'body' ? semCoercao : comCoercao).compile(schema as object);
+  const compilar: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+    if (httpPart === 'body') return semCoercao.compile(schema as object);
+    // A query string's blank parameters are absent, and those no route reads are dropped (src/http/consultas.ts).
+    return httpPart === 'querystring' ? semParametrosVazios(comCoercao.compile(schema as object)) : comCoercao.compile(schema as object);
+  };
   app.setValidatorCompiler(compilar);
   app.setSchemaErrorFormatter(erroDeEsquema);
 }
