@@ -1,14 +1,14 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppTipada } from '../../http/app-tipada.ts';
-import { stringify } from 'csv-stringify';
 import { Type, type Static } from '@sinclair/typebox';
 import type { Acao, Ator } from '../../domain/acesso.ts';
 import { NaoEncontrado } from '../../domain/erros.ts';
 import {
-  cicloAtual, ciclosParaEscolher, colunasLegiveis, documentoDeEntrega, mercadosDosCiclos, relatorioDeMovimentacoes,
+  cicloAtual, ciclosParaEscolher, documentoDeEntrega, mercadosDosCiclos, relatorioDeMovimentacoes,
   relatorioDeProdutos, relatorioDeSobra, relatorioDosConsumidores, relatorioDosFornecedores, type Relatorio,
 } from '../../domain/relatorios.ts';
-import { relatorioParaJson, tituloCsv, valorCsv } from '../apresentadores/relatorios.ts';
+import { relatorioParaJson } from '../apresentadores/relatorios.ts';
+import { relatorioParaCsv } from '../apresentadores/relatorio-csv.ts';
 import { comoEntrada } from '../../http/campos.ts';
 import { Consulta, NaConsulta, dataDaConsulta } from '../../http/consultas.ts';
 import { atorDe } from '../autenticacao.ts';
@@ -130,25 +130,15 @@ export function rotasRelatorios(app: AppTipada, ctx: ContextoCestas): void {
     return [atual];
   }
 
-  // CSV of supplier orders, from the same report model as the page and the JSON (its columns and
-  // rows), for a spreadsheet in pt-BR: UTF-8 with BOM (accents), ';', decimal commas without
-  // thousands dots (numbers stay numbers), dates dd/mm/aaaa and headers that name the unit.
+  // CSV of supplier orders, from the same report model as the page and the JSON (relatorioParaCsv).
   app.get('/downloadpedidosfornecedoresciclos', { config: { acesso: 'relatoriosFornecedores' }, schema: { querystring: ConsultaDoDownload, response: download('text/csv', 'Os pedidos aos fornecedores, em CSV para planilha em português (UTF-8 com BOM, separado por ;, decimais com vírgula)') } }, async (req, reply) => {
     const ids = await ciclosDoDownload(req, req.query);
     const relatorio = await relatorioDosFornecedores(ctx.banco, atorDe(req), ids, tempo(ctx).hoje, req.query.mercadoId ?? null);
     const nomes = (await ctx.banco.selectFrom('ciclo').select('nome').where('id', 'in', ids).orderBy('id').execute()).map((c) => c.nome);
-    const colunas = colunasLegiveis(relatorio);
-    // NOTE: names come from people (a supplier's own name, a product): a cell starting with = + - @,
-    // a tab or a carriage return would run as a formula in a spreadsheet, so it gets a leading '.
-    // This report's numbers are never negative, so no number cell turns into text that way.
-    const csv = stringify({ delimiter: ';', bom: true, header: true, escape_formulas: true, columns: colunas.map(tituloCsv) });
-    reply
+    return reply
       .type('text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="${nomeDeArquivo('pedidos-fornecedores', nomes)}.csv"`)
-      .send(csv);
-    for (const grupo of relatorio.grupos) for (const linha of grupo.linhas) csv.write(colunas.map((c) => valorCsv(c, linha[c.chave] ?? null)));
-    csv.end();
-    return reply;
+      .send(relatorioParaCsv(relatorio));
   });
 
   app.get('/entregaCicloPDF/:id', { config: { acesso: 'documentoEntrega' }, schema: { params: ParamsId, querystring: ConsultaDoMercado, response: download('application/pdf', 'O documento de entrega do ciclo, em PDF') } }, async (req, reply) => {
