@@ -24,6 +24,21 @@ export default tseslint.config(
     files: ['src/db/migrations/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
+  {
+    // No request is cast: route schemas type req.params, req.query and req.body; a redraw reads its
+    // params through parametrosDa, a multipart form through formularioComArquivo
+    // (test/unit/consultas-declaradas.test.ts checks the same through the types).
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'TSAsExpression:has(MemberExpression[object.name=/^(req|request)$/][property.name=/^(body|params|query|raw)$/]), TSAsExpression > Identifier.expression[name=/^(req|request)$/]',
+          message: 'Sem cast de requisição: declare o esquema da rota (params, querystring, body) ou leia com um auxiliar tipado.',
+        },
+      ],
+    },
+  },
   { files: ['eslint.config.js'], ...tseslint.configs.disableTypeChecked },
   {
     // The Mercados browser client (React, typed by web/mercados/tsconfig.json).

@@ -58,14 +58,6 @@ export function nomeLegivel(bruto: unknown): string {
   return nome === '' ? 'comprovante' : [...nome].slice(0, MAIOR_NOME).join('');
 }
 
-/** The file a form sent in `arquivo`, or null when it sent none (an empty file input sends zero bytes). */
-export function arquivoDoFormulario(valor: unknown): ArquivoRecebido | null {
-  if (valor === null || typeof valor !== 'object') return null;
-  const { nome, conteudo } = valor as { nome?: unknown; conteudo?: unknown };
-  if (typeof nome !== 'string' || !Buffer.isBuffer(conteudo) || conteudo.length === 0) return null;
-  return { nome, conteudo };
-}
-
 /** Removes the pending receipts past their validity; a failure only leaves them for the next sweep. */
 async function varrer(pasta: string, agoraMs: number): Promise<void> {
   const nomes = await readdir(pasta).catch(() => [] as string[]);

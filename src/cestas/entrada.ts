@@ -275,18 +275,6 @@ export function lerMovimentacao(corpo: Entrada, arquivo: ArquivoRecebido | null,
   return entrada;
 }
 
-/** Reads ?pagina, ?porPagina, ?ordem, ?direcao, ?busca, refusing what is not in the lists. */
-export function lerPedidoDePagina(query: Entrada, ordens: readonly string[], ordemPadrao: string): PedidoDePagina {
-  const c = new Campos(query);
-  const pagina = c.inteiro('pagina', { min: 1, max: 1_000_000 }) ?? 1;
-  const porPagina = c.inteiro('porPagina', { min: 1, max: POR_PAGINA_MAXIMO }) ?? POR_PAGINA_PADRAO;
-  const ordem = c.umDe('ordem', ordens) ?? ordemPadrao;
-  const direcao = c.umDe('direcao', ['asc', 'desc'] as const) ?? 'asc';
-  const busca = c.texto('busca', { max: 100 });
-  c.concluir();
-  return { pagina, porPagina, ordem, direcao, busca: busca === '' ? null : busca };
-}
-
 /** The cycles of a report: `ciclos` from a form (repeated or bracketed), a JSON array, or "1,2" text; 1 to 20 ids. */
 export function lerCiclos(entrada: Entrada, chave = 'ciclos'): number[] {
   const bruto = new Campos(entrada).bruto(chave);
@@ -304,20 +292,6 @@ export function lerMercadoDoRelatorio(entrada: Entrada): number | null {
   const mercadoId = c.inteiro('mercadoId', { min: 1, max: MAIOR_ID });
   c.concluir();
   return mercadoId;
-}
-
-/** The filters of /movimentacaotodos: ?usuarioid, ?cicloid, ?tipoMovimentacaoId, ?de, ?ate. */
-export function lerFiltroMovimentacoes(query: Entrada): FiltroMovimentacoes {
-  const c = new Campos(query);
-  const f = {
-    usuarioid: c.inteiro('usuarioid', { min: 1, max: MAIOR_ID }),
-    cicloid: c.inteiro('cicloid', { min: 1, max: MAIOR_ID }),
-    tipoMovimentacaoId: c.inteiro('tipoMovimentacaoId', { min: 1, max: MAIOR_ID }),
-    de: c.data('de'),
-    ate: c.data('ate'),
-  };
-  c.concluir();
-  return f;
 }
 
 /** POST /profile/avisos: the optional kinds to receive (a JSON list, or a form's ticked boxes after a hidden empty value). */

@@ -10,6 +10,7 @@ import { NOMES_PERFIS, PERFIS } from '../domain/perfis.ts';
 import { diaLocal } from '../domain/tempo.ts';
 import { ORDENS_USUARIO, apagarUsuario, atualizarUsuario, criarUsuario, listarUsuarios, obterUsuario, type Usuario } from '../domain/usuarios.ts';
 import { Campos, MAIOR_ID, type Entrada } from '../http/campos.ts';
+import { NaConsulta } from '../http/consultas.ts';
 import type { ContextoCestas } from './contexto-cestas.ts';
 import type { Recurso } from './rotas/registros.ts';
 import { formularioCiclo, type OpcoesCiclo } from './views/ciclo.ts';
@@ -29,6 +30,12 @@ function filtroDaQuery(query: Entrada): FiltroCatalogo {
   const categoriaid = c.inteiro('categoriaid', { min: 1, max: MAIOR_ID }) ?? undefined;
   return Object.keys(c.erros).length > 0 ? {} : { ativo, categoriaid };
 }
+
+/** The filters as the index's query string declares them: text, since a malformed one is ignored, not refused. */
+const FILTROS_DO_CATALOGO = {
+  ativo: NaConsulta.texto('Só os ativos (true) ou os inativos (false); outro valor não filtra', 10),
+  categoriaid: NaConsulta.texto('Só os desta categoria (o id); outro valor não filtra', 20),
+};
 
 function filtrosVisiveis(query: Entrada): Record<string, string> {
   const f = filtroDaQuery(query);
@@ -56,6 +63,7 @@ function recursoDeCatalogo<E extends EntidadeCatalogo, O>(
     comIndice: true,
     ordens: def.ordens,
     ordemPadrao: 'nome',
+    filtrosDaConsulta: FILTROS_DO_CATALOGO,
     listar: (ctx, pedido, query) => listarCatalogo(ctx.banco, entidade, pedido, filtroDaQuery(query)),
     filtros: filtrosVisiveis,
     obter: (ctx, id) => obterCatalogo(ctx.banco, entidade, id),
@@ -163,6 +171,10 @@ export const usuario: Recurso<Usuario> = {
   comIndice: true,
   ordens: ORDENS_USUARIO,
   ordemPadrao: 'nome',
+  filtrosDaConsulta: {
+    perfil: NaConsulta.texto(`Só quem tem este perfil (${PERFIS.join(', ')}); outro valor não filtra`, 30),
+    ativo: FILTROS_DO_CATALOGO.ativo,
+  },
   listar: (ctx, pedido, query) => {
     const c = new Campos(query);
     const perfil = c.umDe('perfil', PERFIS) ?? undefined;

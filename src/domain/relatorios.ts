@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/banco.ts';
 import { ehConsumidor, ehFornecedor, veTudo, type Ator } from './acesso.ts';
-import { entregasDoCiclo, type ChaveMercado } from './alocacao.ts';
+import { entregasDoCiclo, type ChaveMercado, type EntregaDaLinha } from './alocacao.ts';
 import { faseDoCiclo, type Fase } from './ciclos.ts';
 import { naUnidadeEscolhida } from './composicao.ts';
 import { formatarQuantidade, valorDaQuantidade } from '../decimal.ts';
@@ -245,9 +245,56 @@ const ordemPtBr = new Intl.Collator('pt-BR').compare;
 const so = (ator: Ator, fornecedorId: number, m: Mercados | null = null) => veTudo(ator) || m?.filtro?.doMercado === true || fornecedorId === ator.usuarioid;
 
 // ---------------------------------------------------------------------------------------------
+// The optional market grouping (docs/decisions.md, "Relatórios: um modelo, e o mercado como
+// agrupamento opcional"): each report family is one function. Whether its rows come per market is
+// chosen from the data (its cycles serve markets or not); the columns that only one of the two
+// shapes has say so (`mercados`), and a line or an order is split into its market parts, or taken
+// whole, by the same two helpers.
+
+/** A column of a report family: `mercados: true` only when grouped by market, `false` only when not. */
+type ColunaDaFamilia = Coluna & { readonly mercados?: boolean };
+
+/** The market column, first where rows come per market. */
+const COLUNA_MERCADO: ColunaDaFamilia = { chave: 'mercado', titulo: 'Mercado', tipo: 'texto', mercados: true };
+
+/** The columns of one report of the family, with or without its market grouping. */
+function colunasDaFamilia(colunas: readonly ColunaDaFamilia[], porMercado: boolean): Coluna[] {
+  return colunas.filter((c) => c.mercados === undefined || c.mercados === porMercado).map(({ mercados: _so, ...c }) => c);
+}
+
+/** Grouped by market: the report's cycles serve markets. */
+const agrupaPorMercado = (m: Mercados): boolean => m.lista.length > 0;
+
+/** Rows in the markets' order of service (none last); all equal when the report is not grouped by market. */
+const naOrdemDosMercados = (m: Mercados) => (a: LinhaRelatorio, b: LinhaRelatorio): number =>
+  agrupaPorMercado(m) ? ordemDoMercado(m, String(a.mercado)) - ordemDoMercado(m, String(b.mercado)) : 0;
+
+/** What one offered line gives to a report: a part per market (named; null when not grouped). */
+interface ParteDaLinha {
+  readonly mercado: string | null;
+  readonly planejadoMil: number;
+  readonly pedidoMil: number;
+  readonly paraCestasMil: number;
+  readonly paraLotesMil: number;
+  readonly extrasReservadosMil: number;
+}
+
+/** A line's parts: per market (only the market the report is narrowed to, if any), or the whole line as one. */
+function partesDaLinha(m: Mercados, e: EntregaDaLinha): ParteDaLinha[] {
+  if (!agrupaPorMercado(m)) {
+    return [{ mercado: null, planejadoMil: e.planejadoMil, pedidoMil: e.pedidoMil, paraCestasMil: e.linha.paraCestasMil, paraLotesMil: e.linha.paraLotesMil, extrasReservadosMil: e.extrasReservadosMil }];
+  }
+  return e.porMercado.filter((p) => noFiltro(m, p.mercadoId)).map((p) => ({ ...p, mercado: nomeDoMercado(m, p.mercadoId) }));
+}
+
+/** The `mercado` cell of a part's row: none when the report is not grouped by market. */
+const celulaDoMercado = (mercado: string | null): LinhaRelatorio => (mercado === null ? {} : { mercado });
+
+// ---------------------------------------------------------------------------------------------
 // Supplier reports.
 
-const COLUNAS_FORNECEDORES: readonly Coluna[] = [
+const COLUNAS_FORNECEDORES: readonly ColunaDaFamilia[] = [
+  COLUNA_MERCADO,
   { chave: 'fornecedor', titulo: 'Fornecedor', tipo: 'texto' },
   { chave: 'ciclo', titulo: 'Ciclo', tipo: 'texto' },
   { chave: 'produto', titulo: 'Produto', tipo: 'texto' },
@@ -318,8 +365,6 @@ export async function oQueOFornecedorEntrega(db: Db, cicloid: number, fornecedor
   return (await entregasDosFornecedores(db, (id) => id === fornecedorId, ciclos, { lista, filtro: null })).filter((e) => e.pedidoMilesimos > 0);
 }
 
-const COLUNA_MERCADO: Coluna = { chave: 'mercado', titulo: 'Mercado', tipo: 'texto' };
-
 /**
  * /pedidosfornecedorestodos/:id and /pedidosfornecedoresciclos (and its CSV): per supplier, with
  * subtotals; in cycles with markets, per market (a supplier's value in each market is what it
@@ -329,16 +374,30 @@ export async function relatorioDosFornecedores(db: Db, ator: Ator, cicloids: rea
   const ciclos = await ciclosPorId(db, cicloids);
   const m = await mercadosDoRelatorio(db, ator, ciclos, mercadoId);
   const abertos = ciclos.some((c) => hoje <= c.dataPedidoFim);
-  const comMercados = m.lista.length > 0;
-  const colunas = [...(comMercados ? [COLUNA_MERCADO] : []), ...COLUNAS_FORNECEDORES.filter((c) => (cicloids.length > 1 || c.chave !== 'ciclo'))];
+  const porMercado = agrupaPorMercado(m);
+  const colunas = colunasDaFamilia(COLUNAS_FORNECEDORES.filter((c) => (cicloids.length > 1 || c.chave !== 'ciclo')), porMercado);
   return comMercadosDoCiclo(montarRelatorio(
     'Pedidos aos fornecedores',
     `${ciclos.map((c) => c.nome).join(', ')}${soOMercado(m)}${abertos ? ' · pedidos ainda abertos: "Planejado" usa a composição e todos os extras publicados' : ''}`,
     colunas,
     await linhasDosFornecedores(db, ator, ciclos, m),
-    comMercados ? 'mercado' : 'fornecedor',
+    porMercado ? 'mercado' : 'fornecedor',
   ), m);
 }
+
+/** What is left of each line is the cycle's: with markets, only the lots' column is added (never a market's). */
+const COLUNAS_SOBRA: readonly ColunaDaFamilia[] = [
+  { chave: 'fornecedor', titulo: 'Fornecedor', tipo: 'texto' },
+  { chave: 'produto', titulo: 'Produto', tipo: 'texto' },
+  { chave: 'unidade', titulo: 'Unidade', tipo: 'texto' },
+  { chave: 'ofertado', titulo: 'Ofertado', tipo: 'quantidade' },
+  { chave: 'paraCestas', titulo: 'Para cestas', tipo: 'quantidade' },
+  { chave: 'paraLotes', titulo: 'Para lotes', tipo: 'quantidade', mercados: true },
+  { chave: 'paraExtras', titulo: 'Para extras', tipo: 'quantidade' },
+  { chave: 'sobra', titulo: 'Sobra', tipo: 'quantidade' },
+  { chave: 'valorUnitario', titulo: 'Valor unitário', tipo: 'dinheiro' },
+  { chave: 'valorSobra', titulo: 'Valor da sobra', tipo: 'dinheiro', soma: true },
+];
 
 /**
  * /pedidosfornecedoressobra/:id: per supplier × product, offered / to baskets / to lots / to extras /
@@ -361,98 +420,65 @@ export async function relatorioDeSobra(db: Db, ator: Ator, cicloid: number, hoje
   return montarRelatorio(
     'Sobra das ofertas',
     `${ciclo?.nome ?? ''}${comMercados ? ' · a sobra de cada linha é do ciclo, a mesma para todos os mercados: por isso este relatório não se divide por mercado' : ''}`,
-    [
-      { chave: 'fornecedor', titulo: 'Fornecedor', tipo: 'texto' },
-      { chave: 'produto', titulo: 'Produto', tipo: 'texto' },
-      { chave: 'unidade', titulo: 'Unidade', tipo: 'texto' },
-      { chave: 'ofertado', titulo: 'Ofertado', tipo: 'quantidade' },
-      { chave: 'paraCestas', titulo: 'Para cestas', tipo: 'quantidade' },
-      ...(comMercados ? [{ chave: 'paraLotes', titulo: 'Para lotes', tipo: 'quantidade' as const }] : []),
-      { chave: 'paraExtras', titulo: 'Para extras', tipo: 'quantidade' },
-      { chave: 'sobra', titulo: 'Sobra', tipo: 'quantidade' },
-      { chave: 'valorUnitario', titulo: 'Valor unitário', tipo: 'dinheiro' },
-      { chave: 'valorSobra', titulo: 'Valor da sobra', tipo: 'dinheiro', soma: true },
-    ],
+    colunasDaFamilia(COLUNAS_SOBRA, comMercados),
     linhas.sort((a, b) => ordemPtBr(String(a.fornecedor), String(b.fornecedor))),
     'fornecedor',
   );
 }
 
 /**
+ * The product report's columns. What is offered and left over is the cycle's, not a market's (see
+ * the surplus report), so those columns are only in the report of cycles without markets; lots only
+ * exist in cycles with markets.
+ */
+const COLUNAS_PRODUTOS: readonly ColunaDaFamilia[] = [
+  COLUNA_MERCADO,
+  { chave: 'produto', titulo: 'Produto', tipo: 'texto' },
+  { chave: 'unidade', titulo: 'Unidade', tipo: 'texto' },
+  { chave: 'ofertado', titulo: 'Ofertado', tipo: 'quantidade', mercados: false },
+  { chave: 'paraCestas', titulo: 'Nas cestas', tipo: 'quantidade' },
+  { chave: 'extras', titulo: 'Pedido como extra', tipo: 'quantidade' },
+  { chave: 'sobra', titulo: 'Sobra', tipo: 'quantidade', mercados: false },
+  { chave: 'paraLotes', titulo: 'Nos lotes', tipo: 'quantidade', mercados: true },
+  { chave: 'valor', titulo: 'Valor (cestas e extras)', tipo: 'dinheiro', soma: true, mercados: false },
+  { chave: 'valor', titulo: 'Valor (cestas, extras e lotes)', tipo: 'dinheiro', soma: true, mercados: true },
+];
+
+/**
  * /relatorioprodutosciclos: per product across cycles (a supplier sees their own lines only). In
  * cycles with markets, per market: what each market's baskets, extras and lots take of each
- * product. What is offered and left over is the cycle's, not a market's (see the surplus report),
- * so those columns are only in the report of cycles without markets.
+ * product; without, what was offered, taken and left over.
  */
 export async function relatorioDeProdutos(db: Db, ator: Ator, cicloids: readonly number[], hoje: string, mercadoId: number | null = null): Promise<Relatorio> {
   const ciclos = await ciclosPorId(db, cicloids);
   const m = await mercadosDoRelatorio(db, ator, ciclos, mercadoId);
-  if (m.lista.length > 0) return produtosPorMercado(db, ator, ciclos, m, hoje);
-  const porProduto = new Map<string, { produto: string; unidade: string; ofertado: number; paraCestas: number; extras: number; valor: number }>();
-  for (const ciclo of ciclos) {
-    for (const e of await entregasDoCiclo(db, ciclo.id, { soConfirmadosReservam: soConfirmadosSeguram(ciclo, hoje) })) {
-      if (!so(ator, e.linha.fornecedorId)) continue;
-      const chave = `${e.linha.produto}\u0000${e.linha.unidade}`;
-      const p = porProduto.get(chave) ?? { produto: e.linha.produto, unidade: e.linha.unidade, ofertado: 0, paraCestas: 0, extras: 0, valor: 0 };
-      p.ofertado += e.linha.ofertadoMil;
-      p.paraCestas += e.linha.paraCestasMil;
-      p.extras += e.extrasReservadosMil;
-      p.valor += valorDaQuantidade(e.linha.valorCentavos, e.linha.paraCestasMil + e.extrasReservadosMil);
-      porProduto.set(chave, p);
-    }
-  }
-  const linhas = [...porProduto.values()]
-    .sort((a, b) => ordemPtBr(a.produto, b.produto))
-    .map((p) => ({ ...p, sobra: p.ofertado - p.paraCestas - p.extras }));
-  return montarRelatorio(
-    'Produtos dos ciclos',
-    ciclos.map((c) => c.nome).join(', '),
-    [
-      { chave: 'produto', titulo: 'Produto', tipo: 'texto' },
-      { chave: 'unidade', titulo: 'Unidade', tipo: 'texto' },
-      { chave: 'ofertado', titulo: 'Ofertado', tipo: 'quantidade' },
-      { chave: 'paraCestas', titulo: 'Nas cestas', tipo: 'quantidade' },
-      { chave: 'extras', titulo: 'Pedido como extra', tipo: 'quantidade' },
-      { chave: 'sobra', titulo: 'Sobra', tipo: 'quantidade' },
-      { chave: 'valor', titulo: 'Valor (cestas e extras)', tipo: 'dinheiro', soma: true },
-    ],
-    linhas,
-  );
-}
-
-/** The product report of cycles with markets: grouped by market, each product's part in it. */
-async function produtosPorMercado(db: Db, ator: Ator, ciclos: ReadonlyArray<{ id: number; nome: string; dataPedidoFim: string }>, m: Mercados, hoje: string): Promise<Relatorio> {
-  const porProduto = new Map<string, { mercado: string; produto: string; unidade: string; paraCestas: number; paraLotes: number; extras: number; valor: number }>();
+  const porMercado = agrupaPorMercado(m);
+  const porProduto = new Map<string, { mercado: string | null; produto: string; unidade: string; ofertado: number; paraCestas: number; paraLotes: number; extras: number; valor: number }>();
   for (const ciclo of ciclos) {
     for (const e of await entregasDoCiclo(db, ciclo.id, { soConfirmadosReservam: soConfirmadosSeguram(ciclo, hoje) })) {
       if (!so(ator, e.linha.fornecedorId, m)) continue;
-      for (const parte of e.porMercado) {
-        if (!noFiltro(m, parte.mercadoId) || parte.paraCestasMil + parte.paraLotesMil + parte.extrasReservadosMil === 0) continue;
-        const mercado = nomeDoMercado(m, parte.mercadoId);
-        const chave = `${mercado}\u0000${e.linha.produto}\u0000${e.linha.unidade}`;
-        const p = porProduto.get(chave) ?? { mercado, produto: e.linha.produto, unidade: e.linha.unidade, paraCestas: 0, paraLotes: 0, extras: 0, valor: 0 };
+      for (const parte of partesDaLinha(m, e)) {
+        const levado = parte.paraCestasMil + parte.paraLotesMil + parte.extrasReservadosMil;
+        // A market's group lists what it took; the whole cycle's lists every line offered.
+        if (parte.mercado !== null && levado === 0) continue;
+        const chave = `${parte.mercado ?? ''}\u0000${e.linha.produto}\u0000${e.linha.unidade}`;
+        const p = porProduto.get(chave) ?? { mercado: parte.mercado, produto: e.linha.produto, unidade: e.linha.unidade, ofertado: 0, paraCestas: 0, paraLotes: 0, extras: 0, valor: 0 };
+        p.ofertado += e.linha.ofertadoMil;
         p.paraCestas += parte.paraCestasMil;
         p.paraLotes += parte.paraLotesMil;
         p.extras += parte.extrasReservadosMil;
-        p.valor += valorDaQuantidade(e.linha.valorCentavos, parte.paraCestasMil + parte.paraLotesMil + parte.extrasReservadosMil);
+        p.valor += valorDaQuantidade(e.linha.valorCentavos, levado);
         porProduto.set(chave, p);
       }
     }
   }
+  const linhas = [...porProduto.values()].map(({ mercado, ...p }): LinhaRelatorio => ({ ...celulaDoMercado(mercado), ...p, sobra: p.ofertado - p.paraCestas - p.extras }));
   return comMercadosDoCiclo(montarRelatorio(
     'Produtos dos ciclos',
-    `${ciclos.map((c) => c.nome).join(', ')}${soOMercado(m)} · por mercado; o ofertado e a sobra são do ciclo inteiro (veja a sobra das ofertas)`,
-    [
-      COLUNA_MERCADO,
-      { chave: 'produto', titulo: 'Produto', tipo: 'texto' },
-      { chave: 'unidade', titulo: 'Unidade', tipo: 'texto' },
-      { chave: 'paraCestas', titulo: 'Nas cestas', tipo: 'quantidade' },
-      { chave: 'extras', titulo: 'Pedido como extra', tipo: 'quantidade' },
-      { chave: 'paraLotes', titulo: 'Nos lotes', tipo: 'quantidade' },
-      { chave: 'valor', titulo: 'Valor (cestas, extras e lotes)', tipo: 'dinheiro', soma: true },
-    ],
-    [...porProduto.values()].sort((a, b) => ordemDoMercado(m, a.mercado) - ordemDoMercado(m, b.mercado) || ordemPtBr(a.produto, b.produto)),
-    'mercado',
+    `${ciclos.map((c) => c.nome).join(', ')}${soOMercado(m)}${porMercado ? ' · por mercado; o ofertado e a sobra são do ciclo inteiro (veja a sobra das ofertas)' : ''}`,
+    colunasDaFamilia(COLUNAS_PRODUTOS, porMercado),
+    linhas.sort((a, b) => naOrdemDosMercados(m)(a, b) || ordemPtBr(String(a.produto), String(b.produto))),
+    porMercado ? 'mercado' : undefined,
   ), m);
 }
 
@@ -503,10 +529,10 @@ export async function relatorioDosConsumidores(db: Db, ator: Ator, cicloids: rea
   return comMercadosDoCiclo(montarRelatorio(
     'Pedidos dos consumidores',
     `${ciclos.map((c) => c.nome).join(', ')}${soOMercado(m)}`,
-    [
+    colunasDaFamilia([
       { chave: 'consumidor', titulo: 'Consumidor', tipo: 'texto' },
       ...(cicloids.length > 1 ? [{ chave: 'ciclo', titulo: 'Ciclo', tipo: 'texto' as const }] : []),
-      ...(comMercados ? [{ chave: 'mercado', titulo: 'Mercado', tipo: 'texto' as const }] : []),
+      COLUNA_MERCADO,
       { chave: 'pontoEntrega', titulo: 'Ponto de entrega', tipo: 'texto' },
       { chave: 'situacao', titulo: 'Situação', tipo: 'texto' },
       { chave: 'origem', titulo: 'Assinatura ou avulso', tipo: 'texto' },
@@ -514,7 +540,7 @@ export async function relatorioDosConsumidores(db: Db, ator: Ator, cicloids: rea
       { chave: 'quantidade', titulo: 'Quantidade', tipo: 'quantidade' },
       { chave: 'valorUnitario', titulo: 'Preço', tipo: 'dinheiro' },
       { chave: 'valor', titulo: 'Valor', tipo: 'dinheiro', soma: true },
-    ],
+    ], comMercados),
     (comMercados ? linhas : linhas.map(semMercado)).sort((a, b) => ordemPtBr(String(a.consumidor), String(b.consumidor))),
     'consumidor',
   ), m);
@@ -603,12 +629,16 @@ export interface DocumentoDeEntrega {
   readonly secoes: readonly Relatorio[];
 }
 
-const COLUNAS_PONTOS: readonly Coluna[] = [
+/** A delivery point's sheet: a row per consumer; in a cycle with markets, per consumer and market, with its fee. */
+const COLUNAS_PONTOS: readonly ColunaDaFamilia[] = [
   { chave: 'ponto', titulo: 'Ponto de entrega', tipo: 'texto' },
   { chave: 'consumidor', titulo: 'Consumidor', tipo: 'texto' },
   { chave: 'telefone', titulo: 'Telefone', tipo: 'texto' },
+  COLUNA_MERCADO,
   { chave: 'itens', titulo: 'Itens', tipo: 'texto' },
-  { chave: 'valor', titulo: 'Valor', tipo: 'dinheiro', soma: true },
+  { chave: 'taxa', titulo: 'Taxa do mercado', tipo: 'dinheiro', soma: true, mercados: true },
+  { chave: 'valor', titulo: 'Valor', tipo: 'dinheiro', soma: true, mercados: false },
+  { chave: 'valor', titulo: 'Valor com taxa', tipo: 'dinheiro', soma: true, mercados: true },
 ];
 
 const COLUNAS_MONTAGEM: readonly Coluna[] = [
@@ -619,23 +649,20 @@ const COLUNAS_MONTAGEM: readonly Coluna[] = [
   { chave: 'unidade', titulo: 'Unidade', tipo: 'texto' },
 ];
 
-/** A delivery point's sheet in a cycle with markets: a row per consumer and market, with its fee. */
-const COLUNAS_PONTOS_MERCADOS: readonly Coluna[] = [
-  { chave: 'ponto', titulo: 'Ponto de entrega', tipo: 'texto' },
-  { chave: 'consumidor', titulo: 'Consumidor', tipo: 'texto' },
-  { chave: 'telefone', titulo: 'Telefone', tipo: 'texto' },
-  { chave: 'mercado', titulo: 'Mercado', tipo: 'texto' },
-  { chave: 'itens', titulo: 'Itens', tipo: 'texto' },
-  { chave: 'taxa', titulo: 'Taxa do mercado', tipo: 'dinheiro', soma: true },
-  { chave: 'valor', titulo: 'Valor com taxa', tipo: 'dinheiro', soma: true },
-];
-
 /** The receiving sheet: the supplier report's columns for one cycle, without the plan. */
 const COLUNAS_RECEBIMENTO = COLUNAS_FORNECEDORES.filter((c) => c.chave !== 'ciclo' && c.chave !== 'planejado');
 
 /** One order's lines in a cell: "2 × Pequena (assinatura); 1,5 kg tomate" (a subscription's baskets say so). */
 function itensDoPedido(linhas: Pedido['produtos']): string {
   return linhas.map((l) => `${formatarQuantidade(l.quantidadeMilesimos)} ${l.tipo === 'cesta' ? '×' : l.unidade} ${l.nome}${l.assinaturaId === null ? '' : ' (assinatura)'}`).join('; ');
+}
+
+/** An order's parts: per market, in their order of service, each with its fee; or the whole order, fee included. */
+function partesDoPedido(m: Mercados, p: Pedido): Array<{ readonly mercado: string | null; readonly linhas: Pedido['produtos']; readonly taxa: number; readonly valor: number }> {
+  if (!agrupaPorMercado(m)) return [{ mercado: null, linhas: p.produtos, taxa: p.taxaCentavos, valor: p.totalComTaxaCentavos }];
+  return [...p.partes]
+    .sort((a, b) => ordemDoMercado(m, nomeDoMercado(m, a.mercadoId)) - ordemDoMercado(m, nomeDoMercado(m, b.mercadoId)))
+    .map((x) => ({ mercado: nomeDoMercado(m, x.mercadoId), linhas: p.produtos.filter((l) => l.mercadoId === x.mercadoId), taxa: x.taxaCentavos, valor: x.subtotalCentavos + x.taxaCentavos }));
 }
 
 /** An order seen from one market: only its lines and its fee there; null when it bought nothing there. */
@@ -668,16 +695,13 @@ export async function documentoDeEntrega(db: Db, ator: Ator, cicloid: number, ta
   const contatos = new Map(
     (todosOsPedidos.length === 0 ? [] : await db.selectFrom('usuario').select(['id', 'celular']).where('id', 'in', todosOsPedidos.map((p) => p.usuario.id)).execute()).map((u) => [u.id, u.celular]),
   );
-  const comMercados = m.lista.length > 0;
+  const porMercado = agrupaPorMercado(m);
   // With markets, each consumer's lines come market by market (in order of service), each with its fee.
   const linhasDoPedido = (p: Pedido): LinhaRelatorio[] => {
     const base = { ponto: p.pontoEntrega.nome, consumidor: p.usuario.nome, telefone: contatos.get(p.usuario.id) ?? null };
-    if (!comMercados) return [{ ...base, itens: itensDoPedido(p.produtos), valor: p.totalComTaxaCentavos }];
-    return [...p.partes]
-      .sort((a, b) => ordemDoMercado(m, nomeDoMercado(m, a.mercadoId)) - ordemDoMercado(m, nomeDoMercado(m, b.mercadoId)))
-      .map((x) => ({ ...base, mercado: nomeDoMercado(m, x.mercadoId), itens: itensDoPedido(p.produtos.filter((l) => l.mercadoId === x.mercadoId)), taxa: x.taxaCentavos, valor: x.subtotalCentavos + x.taxaCentavos }));
+    return partesDoPedido(m, p).map((x) => ({ ...base, ...(x.mercado === null ? {} : { mercado: x.mercado, taxa: x.taxa }), itens: itensDoPedido(x.linhas), valor: x.valor }));
   };
-  const colunasDosPontos = comMercados ? COLUNAS_PONTOS_MERCADOS : COLUNAS_PONTOS;
+  const colunasDosPontos = colunasDaFamilia(COLUNAS_PONTOS, porMercado);
   // Stable: a consumer's market rows keep their order of service.
   const porPontoEPessoa = (a: LinhaRelatorio, b: LinhaRelatorio) => ordemPtBr(String(a.ponto), String(b.ponto)) || ordemPtBr(String(a.consumidor), String(b.consumidor));
   const pontos = pedidos.length === 0 ? [] : await db.selectFrom('pontoentrega').select(['id', 'nome', 'endereco', 'responsavel']).where('id', 'in', [...new Set(pedidos.map((p) => p.pontoEntrega.id))]).execute();
@@ -760,7 +784,7 @@ export async function documentoDeEntrega(db: Db, ator: Ator, cicloid: number, ta
     secoes.push(montarRelatorio(
       'Recebimento',
       subtitulo,
-      [...(comMercados ? [COLUNA_MERCADO] : []), ...COLUNAS_RECEBIMENTO],
+      colunasDaFamilia(COLUNAS_RECEBIMENTO, porMercado),
       (await linhasDosFornecedores(db, ator, [ciclo], m)).filter((l) => l.quantidade !== 0),
       'fornecedor',
       { conferencia: { titulo: 'Recebido', rubrica: false } },

@@ -1,4 +1,6 @@
+import { Type } from '@sinclair/typebox';
 import * as client from 'openid-client';
+import { Consulta } from './consultas.ts';
 
 /**
  * The authorization-code flow both faces use (openid-client): lazy discovery retried after a
@@ -99,4 +101,27 @@ export function trocarCodigo(config: client.Configuration, p: Provedor, query: s
     ...(idTokenExpected || p.enderecos === undefined ? { expectedNonce: desafio.nonce } : {}),
     ...(idTokenExpected ? { idTokenExpected: true } : {}),
   });
+}
+
+/**
+ * The provider's answer on the callback (RFC 6749 §4.1.2, RFC 9207): declared for the documents and
+ * for the route's own checks. Other parameters a provider adds are allowed.
+ */
+export const ConsultaDoRetorno = Consulta({
+  code: Type.Optional(Type.String({ maxLength: 4096, description: 'O código de autorização' })),
+  state: Type.Optional(Type.String({ maxLength: 4096, description: 'O estado enviado ao provedor' })),
+  iss: Type.Optional(Type.String({ maxLength: 4096, description: 'Quem emitiu a resposta (RFC 9207)' })),
+  error: Type.Optional(Type.String({ maxLength: 4096, description: 'O erro, quando o provedor recusou' })),
+  error_description: Type.Optional(Type.String({ maxLength: 4096, description: 'O erro, por extenso' })),
+});
+
+/**
+ * The callback's query string exactly as it came.
+ * NOTE: openid-client checks the authorization response (state, iss, code and any parameter the
+ * provider signs or adds) on the URL itself, so the callback forwards it verbatim instead of
+ * rebuilding it from the parsed (and filtered) `req.query`. The only route that reads `req.url`.
+ */
+export function consultaCrua(url: string): string {
+  const i = url.indexOf('?');
+  return i === -1 ? '' : url.slice(i + 1);
 }

@@ -1,5 +1,5 @@
 import type { Duplex } from 'node:stream';
-import type { FastifyError } from 'fastify';
+import type { FastifyError, FastifySchemaValidationError } from 'fastify';
 import { Conflito, ErroDominio, Invalido, NaoEncontrado, Proibido } from '../domain/erros.ts';
 
 /** The failure of a request as the client sees it: status, Portuguese message, optional details. */
@@ -52,9 +52,30 @@ function detalhesDeValidacao(erro: FastifyError): Record<string, string> {
       (typeof v.params.missingProperty === 'string' ? v.params.missingProperty : '') ||
       erro.validationContext ||
       'corpo';
-    detalhes[campo] ??= v.keyword === 'required' ? 'Campo obrigatório' : 'Valor inválido';
+    detalhes[campo] ??= mensagemDoParametro(v);
   }
   return detalhes;
+}
+
+/** A parameter's refusal in the words the form readers use (src/http/campos.ts). */
+function mensagemDoParametro(v: FastifySchemaValidationError): string {
+  const p: Readonly<Record<string, unknown>> = v.params;
+  switch (v.keyword) {
+    case 'required':
+      return 'Campo obrigatório';
+    case 'type':
+      return p.type === 'integer' ? 'Deve ser um número inteiro' : p.type === 'number' ? 'Deve ser um número' : 'Valor inválido';
+    case 'minimum':
+      return `Deve ser no mínimo ${String(p.limit)}`;
+    case 'maximum':
+      return `Deve ser no máximo ${String(p.limit)}`;
+    case 'maxLength':
+      return `Deve ter no máximo ${String(p.limit)} caracteres`;
+    case 'enum':
+      return Array.isArray(p.allowedValues) ? `Valor inválido: use ${p.allowedValues.join(', ')}` : 'Valor inválido';
+    default:
+      return 'Valor inválido';
+  }
 }
 
 /** Maps any thrown value to what the client is told. Unknown errors become a bare 500. */
@@ -66,7 +87,7 @@ export function falhaDe(erro: unknown): Falha {
   if (erro instanceof ErroHttp) return { status: erro.status, mensagem: erro.message, codigo: erro.codigo };
   const fe = erro as Partial<FastifyError>;
   if (fe.validation !== undefined) {
-    const contexto = fe.validationContext === 'params' ? 'Parâmetro inválido no endereço' : 'Dados inválidos';
+    const contexto = fe.validationContext === 'params' || fe.validationContext === 'querystring' ? 'Parâmetro inválido no endereço' : 'Dados inválidos';
     return { status: 400, mensagem: contexto, codigo: 'VALIDACAO', detalhes: detalhesDeValidacao(fe as FastifyError) };
   }
   switch (fe.code) {

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifySchema, FastifySchemaCompiler, FastifySche
 import { comandoDoCorpo } from '../comandos/comando.ts';
 import { nomesDoCorpo } from '../comandos/leitor.ts';
 import { ErroDominio, Invalido } from '../domain/erros.ts';
+import { semParametrosVazios } from './consultas.ts';
 
 /**
  * The building blocks of the route schemas of both faces: what leaves the server (response
@@ -131,7 +132,9 @@ export function validarCorposSemCoercao(app: FastifyInstance): void {
         }
       };
     }
-    return (httpPart === 'body' ? semCoercao : comCoercao).compile(schema as object);
+    if (httpPart === 'body') return semCoercao.compile(schema as object);
+    // A query string's blank parameters are absent, and those no route reads are dropped (src/http/consultas.ts).
+    return httpPart === 'querystring' ? semParametrosVazios(comCoercao.compile(schema as object)) : comCoercao.compile(schema as object);
   };
   app.setValidatorCompiler(compilar);
   app.setSchemaErrorFormatter(erroDeEsquema);

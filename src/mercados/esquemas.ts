@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { Arquivo, Html, Redirecionamento } from '../http/esquemas.ts';
+import { Consulta } from '../http/consultas.ts';
 
 /**
  * The Mercados face's HTTP schemas (its data travels through GraphQL, whose own schema is the
@@ -36,6 +37,31 @@ export const PedidoGraphql = Type.Unsafe<unknown>({
     variables: { description: 'As variáveis da operação' },
   },
 });
+
+/** GET /graphql: a read operation in the query string (a mutation over GET is refused by Yoga). */
+export const ConsultaGraphql = Consulta({
+  query: Type.Optional(Type.String({ description: 'A operação, em GraphQL' })),
+  operationName: Type.Optional(Type.String({ description: 'Qual operação do documento executar' })),
+  variables: Type.Optional(Type.String({ description: 'As variáveis da operação, em JSON' })),
+  extensions: Type.Optional(Type.String({ description: 'Extensões do pedido, em JSON' })),
+});
+
+/** The fields of a GraphQL request, whatever its transport: the route checks `query` itself, Yoga the rest. */
+export interface PedidoGraphqlLido {
+  readonly query?: unknown;
+  readonly operationName?: unknown;
+  readonly variables?: unknown;
+}
+
+/** A POST body read as a GraphQL request (anything else reads as one without an operation). */
+export function pedidoDoCorpo(corpo: unknown): PedidoGraphqlLido {
+  if (typeof corpo !== 'object' || corpo === null || Array.isArray(corpo)) return {};
+  return {
+    query: 'query' in corpo ? corpo.query : undefined,
+    operationName: 'operationName' in corpo ? corpo.operationName : undefined,
+    variables: 'variables' in corpo ? corpo.variables : undefined,
+  };
+}
 
 const ErroGraphql = Type.Object({
   message: Type.String(),

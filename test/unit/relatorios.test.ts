@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Invalido } from '../../src/domain/erros.ts';
 import { lerCiclos } from '../../src/cestas/entrada.ts';
-import { cicloAtual } from '../../src/domain/relatorios.ts';
+import { relatorioParaCsv } from '../../src/cestas/apresentadores/relatorio-csv.ts';
+import { cicloAtual, montarRelatorio } from '../../src/domain/relatorios.ts';
 import { MAIOR_ID } from '../../src/http/campos.ts';
 
 test('a escolha de ciclos aceita de 1 a 20 ids, em lista, texto ou número', () => {
@@ -24,4 +25,19 @@ test('o ciclo atual: o último que já começou; sem nenhum começado, o próxim
   assert.equal(cicloAtual([{ id: 5, fase: 'encerrado' }, { id: 4, fase: 'encerrado' }]), 5);
   assert.equal(cicloAtual([{ id: 3, fase: 'planejado' }, { id: 2, fase: 'planejado' }]), 2);
   assert.equal(cicloAtual([]), null);
+});
+
+test('o CSV de qualquer relatório do modelo: texto que seria fórmula ganha apóstrofo, um valor negativo continua número', async () => {
+  const r = montarRelatorio('Movimentações', '', [
+    { chave: 'pessoa', titulo: 'Pessoa', tipo: 'texto' },
+    { chave: 'data', titulo: 'Data', tipo: 'data' },
+    { chave: 'saldo', titulo: 'Saldo', tipo: 'dinheiro' },
+    { chave: 'usuarioid', titulo: 'usuarioid', tipo: 'inteiro', somenteDados: true },
+  ], [
+    { pessoa: '-Ana', data: '2026-03-12', saldo: -1230, usuarioid: 7 },
+    { pessoa: '=HYPERLINK("x")', data: '2026-03-13', saldo: 50, usuarioid: 8 },
+  ], 'pessoa');
+  let texto = '';
+  for await (const pedaco of relatorioParaCsv(r)) texto += String(pedaco);
+  assert.equal(texto, '\uFEFFPessoa;Data;Saldo (R$)\n\'-Ana;12/03/2026;-12,30\n"\'=HYPERLINK(""x"")";13/03/2026;0,50\n');
 });

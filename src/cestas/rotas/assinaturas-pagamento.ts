@@ -42,7 +42,7 @@ export function rotasPagamentoDeAssinaturas(app: AppTipada, ctx: ContextoCestas)
   app.post('/assinaturas/:id/pagamento', {
     config: {
       acesso: 'financeiroEscrever',
-      redesenhar: (req, reply, recusa) => mostrarTodas(ctx, req, reply, { status: recusa.status, form: `pg${idDaRota(req.params) ?? 0}`, erro: recusa.mensagem, detalhes: recusa.detalhes, valores: comoEntrada(req.body) }),
+      redesenhar: (req, reply, recusa) => mostrarTodas(ctx, req, reply, null, { status: recusa.status, form: `pg${idDaRota(req.params) ?? 0}`, erro: recusa.mensagem, detalhes: recusa.detalhes, valores: comoEntrada(req.body) }),
     },
     schema: { params: ParamsId, body: CorpoPagamento, response: escrita(PagamentoDaTemporadaJson, { cria: true }) },
   }, async (req, reply) => {

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppTipada } from '../../http/app-tipada.ts';
+import { parametrosDa, type AppTipada } from '../../http/app-tipada.ts';
 import { donoVisivel, exigirAgirPor, pode, podeSerDono, type Ator } from '../../domain/acesso.ts';
 import {
   alterarNoCiclo, assinaturasDe, assinaturasParaAdmin, assinaturaVisivel, ciclosComPedidoAberto, definirLimiteDeAssinaturas, escolhasDaAssinatura, faltasDoCiclo,
@@ -8,7 +8,8 @@ import {
 import { cicloDasJanelas } from '../../domain/ciclos.ts';
 import { Invalido } from '../../domain/erros.ts';
 import { usuarioPorId } from '../../domain/usuarios.ts';
-import { Campos, MAIOR_ID, comoEntrada } from '../../http/campos.ts';
+import { MAIOR_ID, comoEntrada } from '../../http/campos.ts';
+import { Consulta, ConsultaDaPessoa, NaConsulta } from '../../http/consultas.ts';
 import { SemCorpo } from '../../http/esquemas.ts';
 import { dinheiroJson } from '../apresentadores/numeros.ts';
 import { atorDe } from '../autenticacao.ts';
@@ -41,13 +42,6 @@ export async function comJanelas(ctx: ContextoCestas, itens: readonly Assinatura
   }));
 }
 
-function usuarioDaQuery(query: unknown): number | null {
-  const c = new Campos(comoEntrada(query));
-  const usuarioid = c.inteiro('usuarioid', { min: 1, max: MAIOR_ID });
-  c.concluir();
-  return usuarioid;
-}
-
 /** Whose subscriptions a page shows: the one named (when the actor may see them), else the actor's own. */
 function consumidorDaPagina(ator: Ator, usuarioid: number | null): number {
   const dono = donoVisivel(ator, usuarioid, 'pedido');
@@ -70,11 +64,8 @@ export function idDaRota(params: unknown): number | null {
  * /assinaturas/todas: every subscription with what was paid in advance for it, the totals per
  * basket type and per point, and a cycle's shortages; drawn again with a refused form's message.
  */
-export async function mostrarTodas(ctx: ContextoCestas, req: FastifyRequest, reply: FastifyReply, falha: FalhaNaPagina & { status: number } = { ...SEM_FALHA, status: 200 }) {
+export async function mostrarTodas(ctx: ContextoCestas, req: FastifyRequest, reply: FastifyReply, cicloId: number | null, falha: FalhaNaPagina & { status: number } = { ...SEM_FALHA, status: 200 }) {
   const ator = atorDe(req);
-  const c = new Campos(comoEntrada(req.query));
-  const cicloId = c.inteiro('cicloId', { min: 1, max: MAIOR_ID });
-  c.concluir();
   const [painel, escolhas, ciclos, pontos] = await Promise.all([
     assinaturasParaAdmin(ctx.banco),
     escolhasDaAssinatura(ctx.banco),
@@ -140,8 +131,8 @@ export function rotasAssinaturas(app: AppTipada, ctx: ContextoCestas): void {
     if (id !== null) await assinaturaVisivel(ctx.banco, atorDe(req), id);
   };
 
-  app.get('/assinaturas', { config: { acesso: 'pedidosLer' }, schema: { response: leitura(PaginaAssinaturas) } }, (req, reply) =>
-    mostrar(req, reply, consumidorDaPagina(atorDe(req), usuarioDaQuery(req.query))),
+  app.get('/assinaturas', { config: { acesso: 'pedidosLer' }, schema: { querystring: ConsultaDaPessoa, response: leitura(PaginaAssinaturas) } }, (req, reply) =>
+    mostrar(req, reply, consumidorDaPagina(atorDe(req), req.query.usuarioid ?? null)),
   );
 
   app.post('/assinaturas', {
@@ -186,7 +177,7 @@ export function rotasAssinaturas(app: AppTipada, ctx: ContextoCestas): void {
   app.post('/assinaturas/:id/pular/:cicloId', {
     config: { acesso: 'pedidosEscrever', redesenhar: redesenharNa(() => 'pular') },
     preValidation: suaAssinatura,
-    schema: { params: ParamsAssinaturaCiclo, body: SemCorpo, response: escrita(SituacaoDoCicloJson) },
+    schema: { params: ParamsAssinaturaCiclo, querystring: Consulta({ de: NaConsulta.umDe(['painel'], 'De onde veio o pedido: painel volta ao painel') }), body: SemCorpo, response: escrita(SituacaoDoCicloJson) },
   }, async (req, reply) => {
     const ator = atorDe(req);
     const s = await pularCiclo(ctx.banco, ator, req.params.id, req.params.cicloId, opcoes());
@@ -194,12 +185,12 @@ export function rotasAssinaturas(app: AppTipada, ctx: ContextoCestas): void {
     const a = await assinaturaVisivel(ctx.banco, ator, req.params.id);
     const ciclo = await cicloDasJanelas(ctx.banco, req.params.cicloId);
     // From the dashboard, back to it; otherwise to the subscription page.
-    const veioDoPainel = comoEntrada(req.query).de === 'painel';
+    const veioDoPainel = req.query.de === 'painel';
     return redirecionarComAviso(reply, veioDoPainel ? '/' : paginaDe(ator, a.usuarioid), `Pronto: a cesta não vem no ciclo ${ciclo.nome}.`);
   });
 
   app.post('/assinaturas/:id/ciclo/:cicloId', {
-    config: { acesso: 'pedidosEscrever', redesenhar: redesenharNa((req) => { const p = req.params as { id?: unknown; cicloId?: unknown }; return `c${String(p.id)}-${String(p.cicloId)}`; }) },
+    config: { acesso: 'pedidosEscrever', redesenhar: redesenharNa((req) => { const p = parametrosDa(req, ParamsAssinaturaCiclo); return `c${p.id}-${p.cicloId}`; }) },
     preValidation: suaAssinatura,
     schema: { params: ParamsAssinaturaCiclo, body: CorpoNoCiclo, response: escrita(SituacaoDoCicloJson) },
   }, async (req, reply) => {
@@ -210,10 +201,11 @@ export function rotasAssinaturas(app: AppTipada, ctx: ContextoCestas): void {
     return redirecionarComAviso(reply, paginaDe(ator, a.usuarioid), 'Alterado só neste ciclo.');
   });
 
-  app.get('/assinaturas/todas', { config: { acesso: 'assinaturasTodas' }, schema: { response: leitura(TodasAsAssinaturas) } }, (req, reply) => mostrarTodas(ctx, req, reply));
+  const ConsultaDasTodas = Consulta({ cicloId: NaConsulta.id('Mostra as faltas deste ciclo') });
+  app.get('/assinaturas/todas', { config: { acesso: 'assinaturasTodas' }, schema: { querystring: ConsultaDasTodas, response: leitura(TodasAsAssinaturas) } }, (req, reply) => mostrarTodas(ctx, req, reply, req.query.cicloId ?? null));
 
   app.post('/assinaturas/limite', {
-    config: { acesso: 'catalogoEscrever', redesenhar: async (req, reply, recusa) => mostrarTodas(ctx, req, reply, { status: recusa.status, form: 'limite', erro: recusa.mensagem, detalhes: recusa.detalhes, valores: comoEntrada(req.body) }) },
+    config: { acesso: 'catalogoEscrever', redesenhar: async (req, reply, recusa) => mostrarTodas(ctx, req, reply, null, { status: recusa.status, form: 'limite', erro: recusa.mensagem, detalhes: recusa.detalhes, valores: comoEntrada(req.body) }) },
     schema: { body: CorpoLimite, response: escrita(LimiteJson) },
   }, async (req, reply) => {
     const { cestaId, limite } = lerLimite(req.body);

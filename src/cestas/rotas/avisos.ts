@@ -1,10 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppTipada } from '../../http/app-tipada.ts';
+import { parametrosDa, type AppTipada } from '../../http/app-tipada.ts';
 import { ESTADOS_DA_MENSAGEM, avisosQueRecebe, caixaDeSaida, deixarDeReceber, definirAvisos, mensagemDaCoordenacao, pessoasDoCiclo } from '../../domain/avisos.ts';
 import { pode } from '../../domain/acesso.ts';
 import { Conflito, NaoEncontrado } from '../../domain/erros.ts';
-import { Campos, comoEntrada } from '../../http/campos.ts';
+import { comoEntrada } from '../../http/campos.ts';
+import { Consulta, NaConsulta } from '../../http/consultas.ts';
 import { html } from '../../http/html.ts';
 import { Corpo, NoFio, SemCorpo } from '../../http/esquemas.ts';
 import { atorDe } from '../autenticacao.ts';
@@ -73,10 +74,8 @@ export function rotasAvisos(app: AppTipada, ctx: ContextoCestas): void {
     return responder(req, reply, { titulo: 'Deixar de receber', dados: null, corpo: () => paginaDeixarDeReceber(req.params.token, tipo, true) });
   });
 
-  app.get('/mensagens', { config: { acesso: 'mensagensLer' }, schema: { response: leitura(Caixa) } }, async (req, reply) => {
-    const c = new Campos(comoEntrada(req.query));
-    const estado = c.umDe('estado', ESTADOS_DA_MENSAGEM);
-    c.concluir();
+  app.get('/mensagens', { config: { acesso: 'mensagensLer' }, schema: { querystring: Consulta({ estado: NaConsulta.umDe(ESTADOS_DA_MENSAGEM, 'Só as mensagens neste estado') }), response: leitura(Caixa) } }, async (req, reply) => {
+    const estado = req.query.estado ?? null;
     const caixa = await caixaDeSaida(ctx.banco, estado);
     return responder(req, reply, {
       titulo: 'E-mails enviados',
@@ -111,7 +110,7 @@ export function rotasAvisos(app: AppTipada, ctx: ContextoCestas): void {
       acesso: 'mensagensEnviar',
       redesenhar: async (req, reply, recusa) => {
         const erros = errosDeCampo(recusa) ?? { geral: recusa.mensagem };
-        const { id } = req.params as { id: number };
+        const { id } = parametrosDa(req, ParamsId);
         return formMensagem(req, reply, id, { ...comoEntrada(req.body) }, erros, recusa.status);
       },
     },

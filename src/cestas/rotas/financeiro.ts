@@ -4,12 +4,12 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { AppTipada } from '../../http/app-tipada.ts';
 import { TAMANHO_MAXIMO_ARQUIVO, arquivoDaMovimentacao, fecharCiclo, previaDoFechamento, reabrirCiclo, registrarMovimentacao, saldos, tiposDeMovimentacao } from '../../domain/financeiro.ts';
-import { comoEntrada, type Entrada } from '../../http/campos.ts';
 import { atorDe } from '../autenticacao.ts';
 import { digitadoPorPessoas, lerMovimentacao } from '../entrada.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
-import { arquivoDoFormulario, descartarPendente, guardarPendente, lerPendente, nomeLegivel, type ComprovanteMantido, type Dono } from '../comprovante-pendente.ts';
+import { formularioComArquivo } from '../multipart.ts';
+import { descartarPendente, guardarPendente, lerPendente, nomeLegivel, type ComprovanteMantido, type Dono } from '../comprovante-pendente.ts';
 import { Cofre } from '../../http/cofre.ts';
 import { fechamentoJson, movimentacaoJson, previaDoFechamentoJson, saldoDePessoaJson } from '../apresentadores/financeiro.ts';
 import { tempo } from '../tempo.ts';
@@ -80,15 +80,14 @@ export function rotasFinanceiro(app: AppTipada, ctx: ContextoCestas): void {
       if (req.isMultipart()) digitadoPorPessoas(req.body);
     });
     const dirArquivos = ctx.config.dirArquivos;
-    const camposDo = (req: FastifyRequest) => comoEntrada(req.body) as Entrada & { arquivo?: unknown; comprovantePendente?: unknown };
+
     const donoDo = (req: FastifyRequest): Dono | null => (req.sessao === null ? null : { sid: req.sessao.sid, usuarioid: atorDe(req).usuarioid });
     // A refused form comes back with what was typed and with its receipt kept (a browser cannot
     // fill a file input again): a new file is kept as pending, else the one kept before stays.
     const redesenhar: Redesenho = async (req, reply, recusa) => {
-      const { arquivo, comprovantePendente, ...valores } = camposDo(req);
+      const { arquivo: novo, campos: { comprovantePendente, ...valores } } = formularioComArquivo(req.body);
       const dono = donoDo(req);
       const agora = ctx.relogio.agora();
-      const novo = arquivoDoFormulario(arquivo);
       let comprovante: ComprovanteMantido | null = null;
       if (dono !== null) {
         comprovante = novo === null ? null : await guardarPendente(cofrePendentes, dirArquivos, novo, dono, agora);
@@ -101,11 +100,10 @@ export function rotasFinanceiro(app: AppTipada, ctx: ContextoCestas): void {
       return formulario(req, reply, { status: recusa.status, erro: recusa.mensagem, detalhes: recusa.detalhes, valores, comprovante });
     };
     escopo.post('/movimentacao', { config: { acesso: 'financeiroEscrever', redesenhar }, bodyLimit: TAMANHO_MAXIMO_ARQUIVO + 1024 * 1024, schema: { consumes: ['multipart/form-data'], body: CorpoMovimentacao, response: escrita(Movimentacao, { cria: true }) } }, async (req, reply) => {
-      const { arquivo, comprovantePendente, ...campos } = camposDo(req);
+      const { arquivo: novo, campos: { comprovantePendente, ...campos } } = formularioComArquivo(req.body);
       const dono = donoDo(req);
       const agora = ctx.relogio.agora();
       // A new file wins; without one, the receipt a refused form kept, if the reference is this login's.
-      const novo = arquivoDoFormulario(arquivo);
       const pedePendente = novo === null && typeof comprovantePendente === 'string' && comprovantePendente !== '';
       const pendente = pedePendente && dono !== null ? await lerPendente(cofrePendentes, dirArquivos, comprovantePendente, dono, agora) : null;
       const anexo = novo ?? pendente;

@@ -1,17 +1,24 @@
 import { readFile } from 'node:fs/promises';
 import type { AppTipada } from '../../http/app-tipada.ts';
 import { listarAuditoria } from '../../domain/auditoria.ts';
-import { Campos, comoEntrada, MAIOR_ID } from '../../http/campos.ts';
+import { Consulta, NaConsulta, parametrosDePagina, pedidoDePagina, textoDaConsulta } from '../../http/consultas.ts';
 import { confiavel, html } from '../../http/html.ts';
 import { markdownParaHtml } from '../../http/markdown.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
-import { lerPedidoDePagina } from '../entrada.ts';
 import { responder } from '../resposta.ts';
 import { indiceRegistros } from '../views/registros.ts';
 import { Auditoria, Texto, leitura } from '../esquemas.ts';
 import { instanteBr } from '../../formatos.ts';
 
 const ENTIDADES_AUDITADAS = ['categoria', 'cesta', 'produto', 'pontoentrega', 'ciclo', 'usuario', 'oferta', 'composicao', 'pedido', 'movimentacao'] as const;
+
+/** /auditoria: a page of the log, narrowed to a record or to who acted. */
+const ConsultaDaAuditoria = Consulta({
+  ...parametrosDePagina(['em']),
+  entidade: NaConsulta.umDe(ENTIDADES_AUDITADAS, 'Só os registros deste tipo'),
+  entidadeId: NaConsulta.texto('Só este registro (o id, com entidade)', 20),
+  usuarioid: NaConsulta.id('Só o que esta pessoa fez'),
+});
 
 function resumoDaMudanca(antes: unknown, depois: unknown): string {
   if (antes === null || typeof antes !== 'object') return depois === null ? 'apagado' : 'criado';
@@ -36,14 +43,11 @@ export function rotasInformacoes(app: AppTipada, ctx: ContextoCestas): void {
     });
   });
 
-  app.get('/auditoria', { config: { acesso: 'auditoriaLer' }, schema: { response: leitura(Auditoria) } }, async (req, reply) => {
-    const query = comoEntrada(req.query);
-    const pedido = lerPedidoDePagina(query, ['em'], 'em');
-    const c = new Campos(query);
-    const entidade = c.umDe('entidade', ENTIDADES_AUDITADAS);
-    const entidadeId = c.texto('entidadeId', { max: 20 });
-    const usuarioid = c.inteiro('usuarioid', { min: 1, max: MAIOR_ID });
-    c.concluir();
+  app.get('/auditoria', { config: { acesso: 'auditoriaLer' }, schema: { querystring: ConsultaDaAuditoria, response: leitura(Auditoria) } }, async (req, reply) => {
+    const pedido = pedidoDePagina(req.query, { ordem: 'em' });
+    const entidade = req.query.entidade ?? null;
+    const entidadeId = textoDaConsulta('entidadeId', req.query.entidadeId, 20);
+    const usuarioid = req.query.usuarioid ?? null;
     const pagina = await listarAuditoria(ctx.banco, pedido, { entidade, entidadeId, usuarioid });
     const filtros: Record<string, string> = {
       ...(entidade === null ? {} : { entidade }),

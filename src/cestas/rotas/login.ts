@@ -16,6 +16,8 @@ import { paginaConfirmarSaida, paginaErroLogin, paginaSaiu } from '../views/pagi
 import { navegacaoPropria } from '../../http/protecoes.ts';
 import { ParamsId, UsuarioJson, escrita, navegacao } from '../esquemas.ts';
 import { SemCorpo } from '../../http/esquemas.ts';
+import { ConsultaDoRetorno, consultaCrua } from '../../http/codigo-de-autorizacao.ts';
+import { Consulta } from '../../http/consultas.ts';
 
 function recusarLogin(req: FastifyRequest, reply: FastifyReply, mensagem: string, status = 400): FastifyReply {
   reply.code(status);
@@ -31,10 +33,10 @@ export function rotasLogin(app: AppTipada, ctx: ContextoCestas): void {
 
   // The provider returns here. Without an authorization response there is nothing to complete:
   // the dashboard is at / (spec 4 "handled like the dashboard"), behind its own access rule.
-  app.get('/callback', { config: { acesso: 'publico' }, schema: { hide: true, response: navegacao } }, async (req, reply) => {
-    const query = req.url.includes('?') ? req.url.slice(req.url.indexOf('?') + 1) : '';
-    const params = new URLSearchParams(query);
-    if (!params.has('code') && !params.has('error') && !params.has('state')) return reply.redirect('/', 302);
+  app.get('/callback', { config: { acesso: 'publico' }, schema: { hide: true, querystring: ConsultaDoRetorno, response: navegacao } }, async (req, reply) => {
+    const { code, error, state } = req.query;
+    if (code === undefined && error === undefined && state === undefined) return reply.redirect('/', 302);
+    const query = consultaCrua(req.url);
     await limitarLogin(ctx, req, reply);
     const agora = ctx.relogio.agora();
     const verificacao = lerVerificacao(req, ctx.cofreVerificacao, agora.getTime());
@@ -89,7 +91,7 @@ export function rotasLogin(app: AppTipada, ctx: ContextoCestas): void {
   }
 
   // The Mercados face's "Sair", on another host name, passes here on its way out (src/http/sessoes-das-faces.ts).
-  app.get(CONTINUAR_SAIDA.cestas, { config: { acesso: 'publico' }, schema: { hide: true, querystring: Type.Object({ t: Type.Optional(Type.String({ maxLength: 4096 })) }), response: navegacao } }, async (req, reply) => {
+  app.get(CONTINUAR_SAIDA.cestas, { config: { acesso: 'publico' }, schema: { hide: true, querystring: Consulta({ t: Type.Optional(Type.String({ maxLength: 4096, description: 'O bilhete de saída da outra face' })) }), response: navegacao } }, async (req, reply) => {
     const agora = ctx.relogio.agora();
     const bilhete = req.query.t === undefined ? null : lerBilheteDeSaida(req.query.t, ctx.config.sessionSecret, agora.getTime());
     if (bilhete === null) return reply.redirect('/', 303);

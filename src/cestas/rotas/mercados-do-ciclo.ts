@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppTipada } from '../../http/app-tipada.ts';
+import { parametrosDa, type AppTipada } from '../../http/app-tipada.ts';
 import { pode } from '../../domain/acesso.ts';
 import { linhasOfertadas } from '../../domain/alocacao.ts';
 import { cicloDasJanelas } from '../../domain/ciclos.ts';
@@ -47,6 +47,8 @@ const LoteJson = Type.Object({
 const Lotes = Type.Object({ cicloid: Type.Integer(), lotes: Type.Array(LoteJson) });
 const ParamsMercado = Type.Object({ id: Type.Integer({ minimum: 1, maximum: MAIOR_ID }), mercadoId: Type.Integer({ minimum: 1, maximum: MAIOR_ID }) });
 const ParamsLote = Type.Object({ id: Type.Integer({ minimum: 1, maximum: MAIOR_ID }), loteId: Type.Integer({ minimum: 1, maximum: MAIOR_ID }) });
+/** A lot's routes: the new one (/ciclo/:id/lotes) and a saved one (/ciclo/:id/lotes/:loteId). */
+const ParamsDoLote = Type.Object({ id: ParamsLote.properties.id, loteId: Type.Optional(ParamsLote.properties.loteId) });
 const CorpoLiberacao = Corpo({
   itens: NoFio.lista(Type.Partial(Type.Object({ produtoId: NoFio.inteiro('O produto'), quantidade: NoFio.numero('Quanto liberar, na unidade do produto') })), 'O que liberar (a lista inteira)'),
 }, 'A liberação para venda direta');
@@ -125,7 +127,7 @@ export function rotasMercadosDoCiclo(app: AppTipada, ctx: ContextoCestas): void 
     });
   }
 
-  const cicloDaRota = (req: FastifyRequest) => (req.params as { id: number }).id;
+  const cicloDaRota = (req: FastifyRequest) => parametrosDa(req, ParamsId).id;
   const redesenharMercados: Redesenho = (req, reply, recusa) => mostrarMercados(req, reply, cicloDaRota(req), { status: recusa.status, erro: recusa.mensagem, detalhes: paraOsCampos(recusa), valores: {} });
 
   app.get('/ciclo/:id/mercados', { config: { acesso: 'composicaoLer' }, schema: { params: ParamsId, response: leitura(MercadosDoCiclo) } }, (req, reply) => mostrarMercados(req, reply, req.params.id));
@@ -146,7 +148,7 @@ export function rotasMercadosDoCiclo(app: AppTipada, ctx: ContextoCestas): void 
       corpo: () => paginaLiberacao({ ciclo, liberacao, csrf: csrf(req), somenteLeitura: leitor(req), recusa: falha, valores: falha.valores }),
     });
   }
-  const mercadoDaRota = (req: FastifyRequest) => req.params as { id: number; mercadoId: number };
+  const mercadoDaRota = (req: FastifyRequest) => parametrosDa(req, ParamsMercado);
   const redesenharLiberacao: Redesenho = (req, reply, recusa) => {
     const { id, mercadoId } = mercadoDaRota(req);
     return mostrarLiberacao(req, reply, id, mercadoId, { status: recusa.status, erro: recusa.mensagem, detalhes: paraOsCampos(recusa), valores: achatar(comoEntrada(req.body)) });
@@ -173,7 +175,7 @@ export function rotasMercadosDoCiclo(app: AppTipada, ctx: ContextoCestas): void 
     });
   }
   const redesenharLote: Redesenho = (req, reply, recusa) => {
-    const p = req.params as { id: number; loteId?: number };
+    const p = parametrosDa(req, ParamsDoLote);
     return mostrarLotes(req, reply, p.id, p.loteId ?? null, { status: recusa.status, erro: recusa.mensagem, detalhes: paraOsCampos(recusa), valores: achatar(comoEntrada(req.body)) });
   };
 

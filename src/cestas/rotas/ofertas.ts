@@ -5,7 +5,8 @@ import { cicloDasJanelas, situacaoDoCiclo } from '../../domain/ciclos.ts';
 import { Invalido } from '../../domain/erros.ts';
 import { apagarProdutoDaOferta, ofertaDe, ofertasVisiveis, produtosParaOfertar, salvarOferta } from '../../domain/ofertas.ts';
 import { usuarioPorId } from '../../domain/usuarios.ts';
-import { Campos, MAIOR_ID, comoEntrada } from '../../http/campos.ts';
+import { comoEntrada } from '../../http/campos.ts';
+import { Consulta, ConsultaDaPessoa, NaConsulta } from '../../http/consultas.ts';
 import { atorDe } from '../autenticacao.ts';
 import { alvoDoCorpo, conferirDonos, lerRemocaoDaOferta } from '../entrada.ts';
 import { SalvarOferta } from '../../comandos/oferta.ts';
@@ -51,20 +52,14 @@ export function rotasOfertas(app: AppTipada, ctx: ContextoCestas): void {
     });
   }
 
-  app.get('/oferta-index', { config: { acesso: 'ofertasLer' }, schema: { response: leitura(ListaDeOfertas) } }, async (req, reply) => {
-    const c = new Campos(comoEntrada(req.query));
-    const cicloid = c.inteiro('cicloid', { min: 1, max: MAIOR_ID });
-    c.concluir();
-    const ofertas = await ofertasVisiveis(ctx.banco, atorDe(req), tempo(ctx).hoje, cicloid);
+  app.get('/oferta-index', { config: { acesso: 'ofertasLer' }, schema: { querystring: Consulta({ cicloid: NaConsulta.id('Só as ofertas deste ciclo') }), response: leitura(ListaDeOfertas) } }, async (req, reply) => {
+    const ofertas = await ofertasVisiveis(ctx.banco, atorDe(req), tempo(ctx).hoje, req.query.cicloid ?? null);
     return responder(req, reply, { titulo: 'Ofertas', dados: { itens: ofertas.map(ofertaDaListaJson) }, corpo: () => listaDeOfertas(ofertas) });
   });
 
-  app.get('/oferta/:id', { config: { acesso: 'ofertasLer' }, schema: { params: ParamsId, response: leitura(PaginaOferta) } }, async (req, reply) => {
+  app.get('/oferta/:id', { config: { acesso: 'ofertasLer' }, schema: { params: ParamsId, querystring: ConsultaDaPessoa, response: leitura(PaginaOferta) } }, async (req, reply) => {
     const { id } = req.params;
-    const c = new Campos(comoEntrada(req.query));
-    const usuarioid = c.inteiro('usuarioid', { min: 1, max: MAIOR_ID });
-    c.concluir();
-    return mostrar(req, reply, id, fornecedorDaPagina(atorDe(req), usuarioid));
+    return mostrar(req, reply, id, fornecedorDaPagina(atorDe(req), req.query.usuarioid ?? null));
   });
 
   async function salvar(req: FastifyRequest<{ Body: typeof SalvarOferta.corpo.static }>, reply: FastifyReply, finalizar: boolean) {

@@ -6,7 +6,8 @@ import { cicloDasJanelas, situacaoDoCiclo } from '../../domain/ciclos.ts';
 import { Invalido } from '../../domain/erros.ts';
 import { comDisponibilidade, finalizarPedido, pedidoDe, pedidosVisiveis, pedidoVisivel, reservasDoCiclo, salvarPedido } from '../../domain/pedidos.ts';
 import { usuarioPorId } from '../../domain/usuarios.ts';
-import { Campos, MAIOR_ID, comoEntrada } from '../../http/campos.ts';
+import { comoEntrada } from '../../http/campos.ts';
+import { ConsultaDaPessoa } from '../../http/consultas.ts';
 import { atorDe } from '../autenticacao.ts';
 import { alvoDoCorpo, lerConfirmacao } from '../entrada.ts';
 import { corpoRecebido, donosPrimeiro } from '../comandos.ts';
@@ -28,13 +29,6 @@ function consumidorDaPagina(ator: Ator, usuarioid: number | null): number {
   if (dono !== null) return dono;
   if (!pode(ator, 'pedidoProprio')) throw new Invalido('VALIDACAO', 'Escolha o consumidor', { usuarioid: 'Informe ?usuarioid= com o consumidor do pedido' });
   return ator.usuarioid ?? 0;
-}
-
-function usuarioDaQuery(query: unknown): number | null {
-  const c = new Campos(comoEntrada(query));
-  const usuarioid = c.inteiro('usuarioid', { min: 1, max: MAIOR_ID });
-  c.concluir();
-  return usuarioid;
 }
 
 /** Consumer orders: the order page, save (reserving stock), confirmation, and a cycle's orders. */
@@ -67,8 +61,8 @@ export function rotasPedidos(app: AppTipada, ctx: ContextoCestas): void {
     });
   }
 
-  app.get('/pedidoconsumidores/:id', { config: { acesso: 'pedidosLer' }, schema: { params: ParamsId, response: leitura(PaginaPedido) } }, (req, reply) =>
-    mostrar(req, reply, req.params.id, consumidorDaPagina(atorDe(req), usuarioDaQuery(req.query))),
+  app.get('/pedidoconsumidores/:id', { config: { acesso: 'pedidosLer' }, schema: { params: ParamsId, querystring: ConsultaDaPessoa, response: leitura(PaginaPedido) } }, (req, reply) =>
+    mostrar(req, reply, req.params.id, consumidorDaPagina(atorDe(req), req.query.usuarioid ?? null)),
   );
 
   /** A browser gets its order page back with the message and what it typed. */

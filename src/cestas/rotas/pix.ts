@@ -2,7 +2,8 @@ import multipart from '@fastify/multipart';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppTipada } from '../../http/app-tipada.ts';
-import { comoEntrada, Campos, MAIOR_ID } from '../../http/campos.ts';
+import { comoEntrada } from '../../http/campos.ts';
+import { ConsultaDaPessoa } from '../../http/consultas.ts';
 import { ErroHttp } from '../../http/erros.ts';
 import { conciliar, descartarLinha, importarExtrato, mapeamentoSalvo, mapeamentosSalvos, revisaoDoExtrato, salvarMapeamento } from '../../domain/extratos.ts';
 import { cobrancasEmAberto, cobrancaVisivel, pixDaCobranca } from '../../domain/pix.ts';
@@ -13,6 +14,7 @@ import type { ContextoCestas } from '../contexto-cestas.ts';
 import { digitadoPorPessoas } from '../entrada.ts';
 import { lerConciliacao, lerDescarte, lerExtrato, lerPedidoDeImportacao, TAMANHO_MAXIMO_EXTRATO } from '../leitura-extrato.ts';
 import { nomeLegivel } from '../comprovante-pendente.ts';
+import { formularioComArquivo } from '../multipart.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import type { Redesenho } from '../tipos-fastify.ts';
 import { paginaCobrancas, paginaExtratos, paginaSaldo } from '../views/pix.ts';
@@ -26,12 +28,9 @@ export function rotasPix(app: AppTipada, ctx: ContextoCestas): void {
   const { taxa, pix: recebedor } = ctx.config;
 
   // A person's own balance and Pix; whoever sees everything names someone with ?usuarioid=.
-  app.get('/saldo', { config: { acesso: 'financeiroLer' }, schema: { response: leitura(CobrancaJson) } }, async (req, reply) => {
+  app.get('/saldo', { config: { acesso: 'financeiroLer' }, schema: { querystring: ConsultaDaPessoa, response: leitura(CobrancaJson) } }, async (req, reply) => {
     const ator = atorDe(req);
-    const c = new Campos(comoEntrada(req.query));
-    const usuarioid = c.inteiro('usuarioid', { min: 1, max: MAIOR_ID });
-    c.concluir();
-    const cobranca = await cobrancaVisivel(ctx.banco, ator, usuarioid, taxa);
+    const cobranca = await cobrancaVisivel(ctx.banco, ator, req.query.usuarioid ?? null, taxa);
     const pix = await pixDaCobranca(cobranca, recebedor);
     const proprio = cobranca.usuarioid === ator.usuarioid;
     return responder(req, reply, { titulo: proprio ? 'Meu saldo' : `Saldo de ${cobranca.nome}`, dados: cobrancaJson(cobranca, pix), corpo: () => paginaSaldo(cobranca, pix, recebedor?.nome ?? null, proprio) });
@@ -74,16 +73,15 @@ export function rotasPix(app: AppTipada, ctx: ContextoCestas): void {
       if (req.isMultipart()) digitadoPorPessoas(req.body);
     });
     escopo.post('/extratos', { config: { acesso: 'financeiroEscrever', redesenhar }, bodyLimit: TAMANHO_MAXIMO_EXTRATO + 1024 * 1024, schema: { consumes: ['multipart/form-data'], body: CorpoImportacao, response: escrita(ResumoDaImportacao, { cria: true }) } }, async (req, reply) => {
-      const { arquivo, ...campos } = comoEntrada(req.body) as Record<string, unknown> & { arquivo?: unknown };
+      const { arquivo: recebido, campos } = formularioComArquivo(req.body);
       const pedido = lerPedidoDeImportacao(campos);
-      const recebido = arquivo as { nome?: unknown; conteudo?: unknown } | undefined;
-      if (recebido === undefined || !Buffer.isBuffer(recebido.conteudo) || recebido.conteudo.length === 0) {
+      if (recebido === null) {
         throw new ErroHttp(400, 'EXTRATO_AUSENTE', 'Escolha o arquivo do extrato (OFX ou CSV)');
       }
       const mapeamento = pedido.mapeamento ?? (pedido.mapeamentoId === null ? null : await mapeamentoSalvo(ctx.banco, pedido.mapeamentoId));
       // The whole file is read before anything is written: a bad line refuses it all.
       const linhas = lerExtrato(recebido.conteudo, mapeamento);
-      const nome = typeof recebido.nome === 'string' && recebido.nome !== '' ? recebido.nome : 'extrato';
+      const nome = recebido.nome !== '' ? recebido.nome : 'extrato';
       const agora = ctx.relogio.agora();
       const resumo = await importarExtrato(ctx.banco, atorDe(req), { arquivo: nome, linhas }, { agora, taxa });
       if (pedido.salvar && pedido.mapeamento !== null) await salvarMapeamento(ctx.banco, atorDe(req), pedido.mapeamento, agora);

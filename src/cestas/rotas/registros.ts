@@ -2,10 +2,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppTipada } from '../../http/app-tipada.ts';
 import { pode, type Acao, type Ator } from '../../domain/acesso.ts';
 import { type Pagina, type PedidoDePagina } from '../../domain/registros.ts';
+import type { TProperties } from '@sinclair/typebox';
 import { comoEntrada, type Entrada } from '../../http/campos.ts';
+import { Consulta, parametrosDePagina, pedidoDePagina } from '../../http/consultas.ts';
 import { html, type Html } from '../../http/html.ts';
 import { atorDe } from '../autenticacao.ts';
-import { lerPedidoDePagina } from '../entrada.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import type { Recusa, Redesenho } from '../tipos-fastify.ts';
@@ -36,6 +37,8 @@ export interface Recurso<T extends { readonly id: number }, O = Record<string, n
   readonly ordemPadrao: string;
   /** false when the index has its own handler (the spec's ciclo-index). */
   readonly comIndice: boolean;
+  /** The index's filters besides the page's own parameters (`?ativo=`), declared as its query string. */
+  readonly filtrosDaConsulta?: TProperties;
   listar(ctx: ContextoCestas, pedido: PedidoDePagina, query: Entrada): Promise<Pagina<T>>;
   filtros?(query: Entrada): Record<string, string>;
   obter(ctx: ContextoCestas, id: number): Promise<T>;
@@ -130,9 +133,10 @@ export function registrarRecurso<T extends { readonly id: number }, O>(app: AppT
   };
 
   if (r.comIndice) {
-    app.get(indice, { config: { acesso: r.acessoLer }, schema: { response: leitura(IndiceDeRegistros(Registro)) } }, async (req, reply) => {
-      const query = comoEntrada(req.query);
-      const pedido = lerPedidoDePagina(query, r.ordens, r.ordemPadrao);
+    const consulta = Consulta({ ...parametrosDePagina(r.ordens), ...r.filtrosDaConsulta });
+    app.get(indice, { config: { acesso: r.acessoLer }, schema: { querystring: consulta, response: leitura(IndiceDeRegistros(Registro)) } }, async (req, reply) => {
+      const query: Entrada = req.query;
+      const pedido = pedidoDePagina(req.query, { ordem: r.ordemPadrao });
       const pagina = await r.listar(ctx, pedido, query);
       const ator = atorDe(req);
       const acoes = acoesDe(ator);

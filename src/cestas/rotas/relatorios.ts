@@ -1,16 +1,18 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppTipada } from '../../http/app-tipada.ts';
-import { stringify } from 'csv-stringify';
+import { Type, type Static } from '@sinclair/typebox';
 import type { Acao, Ator } from '../../domain/acesso.ts';
 import { NaoEncontrado } from '../../domain/erros.ts';
 import {
-  cicloAtual, ciclosParaEscolher, colunasLegiveis, documentoDeEntrega, mercadosDosCiclos, relatorioDeMovimentacoes,
+  cicloAtual, ciclosParaEscolher, documentoDeEntrega, mercadosDosCiclos, relatorioDeMovimentacoes,
   relatorioDeProdutos, relatorioDeSobra, relatorioDosConsumidores, relatorioDosFornecedores, type Relatorio,
 } from '../../domain/relatorios.ts';
-import { relatorioParaJson, tituloCsv, valorCsv } from '../apresentadores/relatorios.ts';
+import { relatorioParaJson } from '../apresentadores/relatorios.ts';
+import { relatorioParaCsv } from '../apresentadores/relatorio-csv.ts';
 import { comoEntrada } from '../../http/campos.ts';
+import { Consulta, NaConsulta, dataDaConsulta } from '../../http/consultas.ts';
 import { atorDe } from '../autenticacao.ts';
-import { lerCiclos, lerMercadoDoRelatorio, lerFiltroMovimentacoes } from '../entrada.ts';
+import { lerCiclos, lerMercadoDoRelatorio } from '../entrada.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
 import { pdfDeEntrega } from '../pdf/entrega.ts';
 import { responder } from '../resposta.ts';
@@ -26,6 +28,31 @@ function nomeDeArquivo(base: string, nomes: readonly string[]): string {
   const limpo = nomes.join('-').normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[^A-Za-z0-9-]+/g, '-').replace(/-+/g, '-').replace(/^-|-$/g, '').slice(0, 80);
   return `${base}${limpo === '' ? '' : `-${limpo}`}`;
 }
+
+const mercadoId = NaConsulta.id('Só o que foi comprado neste mercado dos ciclos (o relatório inteiro, sem ele)');
+
+/** ?mercadoId= narrows a report to one market of its cycles; the CSV and PDF links keep it. */
+const ConsultaDoMercado = Consulta({ mercadoId });
+
+/** The cycles a CSV exports: `ciclos` ("1,2" or repeated), or one `cicloid` (`cicloId`); without them, those chosen last. */
+const ConsultaDoDownload = Consulta({
+  ciclos: Type.Optional(Type.Union([
+    Type.String({ pattern: '^\\s*\\d{1,10}\\s*(,\\s*\\d{1,10}\\s*){0,19}$' }),
+    Type.Array(Type.String({ pattern: '^\\s*\\d{1,10}\\s*$' }), { minItems: 1, maxItems: 20 }),
+  ], { description: 'Os ciclos, de 1 a 20: "1,2" ou repetido (ciclos=1&ciclos=2)' })),
+  cicloid: NaConsulta.id('Um ciclo só'),
+  cicloId: NaConsulta.id('Um ciclo só (o mesmo que cicloid)'),
+  mercadoId,
+});
+
+/** The filters of /movimentacaotodos. */
+const ConsultaDasMovimentacoes = Consulta({
+  usuarioid: NaConsulta.id('Só as desta pessoa (quem vê todos)'),
+  cicloid: NaConsulta.id('Só as deste ciclo'),
+  tipoMovimentacaoId: NaConsulta.id('Só as deste tipo'),
+  de: NaConsulta.data('A partir deste dia'),
+  ate: NaConsulta.data('Até este dia'),
+});
 
 /** Reports: the spec's "Reports and exports" table, and /movimentacaotodos. */
 export function rotasRelatorios(app: AppTipada, ctx: ContextoCestas): void {
@@ -45,10 +72,9 @@ export function rotasRelatorios(app: AppTipada, ctx: ContextoCestas): void {
     mostrar(req, reply, await relatorioDeSobra(ctx.banco, atorDe(req), req.params.id, tempo(ctx).hoje)),
   );
 
-  // ?mercadoId= narrows it to one market of the cycle; the CSV and PDF links keep it.
-  app.get('/pedidosfornecedorestodos/:id', { config: { acesso: 'relatoriosFornecedores' }, schema: { params: ParamsId, response: leitura(RelatorioJson) } }, async (req, reply) => {
+  app.get('/pedidosfornecedorestodos/:id', { config: { acesso: 'relatoriosFornecedores' }, schema: { params: ParamsId, querystring: ConsultaDoMercado, response: leitura(RelatorioJson) } }, async (req, reply) => {
     const { id } = req.params;
-    const mercadoId = lerMercadoDoRelatorio(comoEntrada(req.query));
+    const mercadoId = req.query.mercadoId ?? null;
     const r = await relatorioDosFornecedores(ctx.banco, atorDe(req), [id], tempo(ctx).hoje, mercadoId);
     return mostrar(req, reply, r, {
       csv: comMercado(`/downloadpedidosfornecedoresciclos?cicloId=${id}`, mercadoId), pdf: comMercado(`/entregaCicloPDF/${id}`, mercadoId),
@@ -94,10 +120,9 @@ export function rotasRelatorios(app: AppTipada, ctx: ContextoCestas): void {
    * else those last chosen in POST /pedidosfornecedoresciclos (kept in the session), else the
    * current cycle.
    */
-  async function ciclosDoDownload(req: FastifyRequest): Promise<number[]> {
-    const query = comoEntrada(req.query);
+  async function ciclosDoDownload(req: FastifyRequest, query: Static<typeof ConsultaDoDownload>): Promise<number[]> {
     const um = query.cicloid ?? query.cicloId;
-    if (query.ciclos !== undefined || um !== undefined) return lerCiclos(query.ciclos !== undefined ? query : { ciclos: um });
+    if (query.ciclos !== undefined || um !== undefined) return lerCiclos({ ciclos: query.ciclos ?? um });
     const escolhidos = req.sessao?.ciclosEscolhidos;
     if (escolhidos !== undefined) return [...escolhidos];
     const atual = cicloAtual(await ciclosParaEscolher(ctx.banco, tempo(ctx).hoje));
@@ -105,37 +130,32 @@ export function rotasRelatorios(app: AppTipada, ctx: ContextoCestas): void {
     return [atual];
   }
 
-  // CSV of supplier orders, from the same report model as the page and the JSON (its columns and
-  // rows), for a spreadsheet in pt-BR: UTF-8 with BOM (accents), ';', decimal commas without
-  // thousands dots (numbers stay numbers), dates dd/mm/aaaa and headers that name the unit.
-  app.get('/downloadpedidosfornecedoresciclos', { config: { acesso: 'relatoriosFornecedores' }, schema: { response: download('text/csv', 'Os pedidos aos fornecedores, em CSV para planilha em português (UTF-8 com BOM, separado por ;, decimais com vírgula)') } }, async (req, reply) => {
-    const ids = await ciclosDoDownload(req);
-    const relatorio = await relatorioDosFornecedores(ctx.banco, atorDe(req), ids, tempo(ctx).hoje, lerMercadoDoRelatorio(comoEntrada(req.query)));
+  // CSV of supplier orders, from the same report model as the page and the JSON (relatorioParaCsv).
+  app.get('/downloadpedidosfornecedoresciclos', { config: { acesso: 'relatoriosFornecedores' }, schema: { querystring: ConsultaDoDownload, response: download('text/csv', 'Os pedidos aos fornecedores, em CSV para planilha em português (UTF-8 com BOM, separado por ;, decimais com vírgula)') } }, async (req, reply) => {
+    const ids = await ciclosDoDownload(req, req.query);
+    const relatorio = await relatorioDosFornecedores(ctx.banco, atorDe(req), ids, tempo(ctx).hoje, req.query.mercadoId ?? null);
     const nomes = (await ctx.banco.selectFrom('ciclo').select('nome').where('id', 'in', ids).orderBy('id').execute()).map((c) => c.nome);
-    const colunas = colunasLegiveis(relatorio);
-    // NOTE: names come from people (a supplier's own name, a product): a cell starting with = + - @,
-    // a tab or a carriage return would run as a formula in a spreadsheet, so it gets a leading '.
-    // This report's numbers are never negative, so no number cell turns into text that way.
-    const csv = stringify({ delimiter: ';', bom: true, header: true, escape_formulas: true, columns: colunas.map(tituloCsv) });
-    reply
+    return reply
       .type('text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="${nomeDeArquivo('pedidos-fornecedores', nomes)}.csv"`)
-      .send(csv);
-    for (const grupo of relatorio.grupos) for (const linha of grupo.linhas) csv.write(colunas.map((c) => valorCsv(c, linha[c.chave] ?? null)));
-    csv.end();
-    return reply;
+      .send(relatorioParaCsv(relatorio));
   });
 
-  app.get('/entregaCicloPDF/:id', { config: { acesso: 'documentoEntrega' }, schema: { params: ParamsId, response: download('application/pdf', 'O documento de entrega do ciclo, em PDF') } }, async (req, reply) => {
-    const documento = await documentoDeEntrega(ctx.banco, atorDe(req), req.params.id, ctx.config.taxa, lerMercadoDoRelatorio(comoEntrada(req.query)));
+  app.get('/entregaCicloPDF/:id', { config: { acesso: 'documentoEntrega' }, schema: { params: ParamsId, querystring: ConsultaDoMercado, response: download('application/pdf', 'O documento de entrega do ciclo, em PDF') } }, async (req, reply) => {
+    const documento = await documentoDeEntrega(ctx.banco, atorDe(req), req.params.id, ctx.config.taxa, req.query.mercadoId ?? null);
     return reply
       .type('application/pdf')
       .header('content-disposition', `inline; filename="${nomeDeArquivo('entrega', [documento.ciclo.nome, ...(documento.mercado === null ? [] : [documento.mercado])])}.pdf"`)
       .send(await pdfDeEntrega(documento));
   });
 
-  app.get('/movimentacaotodos', { config: { acesso: 'financeiroLer' }, schema: { response: leitura(RelatorioJson) } }, async (req, reply) => {
-    const r = await relatorioDeMovimentacoes(ctx.banco, atorDe(req), lerFiltroMovimentacoes(comoEntrada(req.query)));
+  app.get('/movimentacaotodos', { config: { acesso: 'financeiroLer' }, schema: { querystring: ConsultaDasMovimentacoes, response: leitura(RelatorioJson) } }, async (req, reply) => {
+    const q = req.query;
+    const filtro = {
+      usuarioid: q.usuarioid ?? null, cicloid: q.cicloid ?? null, tipoMovimentacaoId: q.tipoMovimentacaoId ?? null,
+      de: dataDaConsulta('de', q.de), ate: dataDaConsulta('ate', q.ate),
+    };
+    const r = await relatorioDeMovimentacoes(ctx.banco, atorDe(req), filtro);
     return mostrar(req, reply, r);
   });
 }

@@ -1,5 +1,6 @@
-import { PedidoGraphql, RespostaGraphql } from '../esquemas.ts';
-import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ConsultaGraphql, PedidoGraphql, RespostaGraphql, pedidoDoCorpo, type PedidoGraphqlLido } from '../esquemas.ts';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppTipada } from '../../http/app-tipada.ts';
 import { createYoga, type YogaLogger } from 'graphql-yoga';
 import type { Config } from '../../config.ts';
 import { VERSAO_DOS_MERCADOS, versaoDosDados } from '../../db/versoes.ts';
@@ -89,7 +90,7 @@ function respostaDeErro(reply: FastifyReply, status: number, mensagem: string, c
  * POST /graphql (JSON) and GET /graphql (queries only) through GraphQL Yoga, behind the face's
  * own guard (isAuthenticated) and CSRF rules like every other route.
  */
-export async function rotasGraphql(app: FastifyInstance, ctx: ContextoMercados, opcoes: OpcoesGraphql): Promise<void> {
+export async function rotasGraphql(app: AppTipada, ctx: ContextoMercados, opcoes: OpcoesGraphql): Promise<void> {
   const yoga = createYoga<ContextoServidor, ContextoResolvers>({
     schema: criarEsquema(),
     graphqlEndpoint: CAMINHO_GRAPHQL,
@@ -131,59 +132,63 @@ export async function rotasGraphql(app: FastifyInstance, ctx: ContextoMercados, 
       return {};
     });
 
-  // GET reads the operation from the query string, POST from the body: one route each, for their schemas.
-  for (const method of ['GET', 'POST'] as const) app.route({
-    method,
-    url: CAMINHO_GRAPHQL,
-    config: { guarda: isAuthenticated },
-    schema: method === 'GET' ? { querystring: PedidoGraphql, response: RespostaGraphql } : { consumes: ['application/json'], body: PedidoGraphql, response: RespostaGraphql },
-    handler: async (req, reply) => {
-      // A request without an operation is answered here: Yoga would try to re-read a body Fastify
-      // already parsed, and answer in English with the parser's internal error attached.
-      const pedido = (req.method === 'GET' ? req.query : req.body) as { query?: unknown; operationName?: unknown; variables?: unknown } | null | undefined;
-      const consulta = pedido?.query;
-      const ide = opcoes.ide && req.method === 'GET' && (req.headers.accept ?? '').includes('text/html');
-      if (!ide && (typeof consulta !== 'string' || consulta.trim() === '')) {
-        return reply.code(400).header('cache-control', 'no-store').send({
-          errors: [{ message: 'Envie a operação GraphQL no campo "query"', extensions: { code: 'BAD_REQUEST' } }],
-        });
-      }
-      // A read answered before, for the same person, at the same version of the data: send it again.
-      const conta = req.conta;
-      const chave =
-        ide || conta === null || typeof consulta !== 'string'
-          ? null
-          : guardadas.chave(conta.id, consulta, typeof pedido?.operationName === 'string' ? pedido.operationName : undefined, pedido?.variables, req.headers.accept ?? '');
-      const versao = conta === null ? null : await versaoDosDados(ctx.banco, VERSAO_DOS_MERCADOS);
-      if (chave !== null && versao !== null) {
-        const guardada = guardadas.ler(chave, versao);
-        if (guardada !== undefined) return reply.code(200).type(guardada.tipo).header('cache-control', 'no-store').send(guardada.texto);
-      }
-      const contexto = { req, reply, tamanhos: versao === null ? {} : await tamanhosDaVersao(req, versao) };
-      let resposta: Response;
-      let texto: string;
-      try {
-        [resposta, texto] = await naVez(async () => {
-          const r = await yoga.handleNodeRequestAndResponse(req, reply, contexto);
-          return [r, await r.text()] as const;
-        });
-      } catch (e) {
-        if (!(e instanceof FilaCheia)) throw e;
-        req.log.warn({ espera: OPERACOES_EM_ESPERA }, 'fila do GraphQL cheia: operação recusada');
-        return respostaDeErro(reply, 503, 'O servidor está ocupado com muitas consultas agora. Tente novamente em instantes.', 'SERVIDOR_OCUPADO', 2);
-      }
-      if (Buffer.byteLength(texto) > TAMANHO_MAXIMO_RESPOSTA) {
-        req.log.warn({ bytes: Buffer.byteLength(texto) }, 'resposta do GraphQL grande demais: recusada');
-        return respostaDeErro(reply, 200, `A resposta passaria de ${TAMANHO_MAXIMO_RESPOSTA / 1024 / 1024} MiB. Peça menos campos ou divida a consulta em partes.`, 'RESPOSTA_GRANDE_DEMAIS');
-      }
-      resposta.headers.forEach((valor, nome) => {
-        if (nome !== 'content-length') reply.header(nome, valor);
+  /** One GraphQL request, from either transport (Yoga reads it again from the request itself). */
+  const atender = async (req: FastifyRequest, reply: FastifyReply, pedido: PedidoGraphqlLido): Promise<FastifyReply> => {
+    // A request without an operation is answered here: Yoga would try to re-read a body Fastify
+    // already parsed, and answer in English with the parser's internal error attached.
+    const consulta = pedido.query;
+    const ide = opcoes.ide && req.method === 'GET' && (req.headers.accept ?? '').includes('text/html');
+    if (!ide && (typeof consulta !== 'string' || consulta.trim() === '')) {
+      return reply.code(400).header('cache-control', 'no-store').send({
+        errors: [{ message: 'Envie a operação GraphQL no campo "query"', extensions: { code: 'BAD_REQUEST' } }],
       });
-      if (chave !== null && versao !== null && resposta.status === 200 && !texto.includes('"errors":')) {
-        guardadas.guardar(chave, { versao, tipo: resposta.headers.get('content-type') ?? 'application/json; charset=utf-8', texto });
-      }
-      // Answers depend on who asks: no shared cache may keep them.
-      return reply.code(resposta.status).header('cache-control', 'no-store').send(texto);
-    },
+    }
+    // A read answered before, for the same person, at the same version of the data: send it again.
+    const conta = req.conta;
+    const chave =
+      ide || conta === null || typeof consulta !== 'string'
+        ? null
+        : guardadas.chave(conta.id, consulta, typeof pedido.operationName === 'string' ? pedido.operationName : undefined, pedido.variables, req.headers.accept ?? '');
+    const versao = conta === null ? null : await versaoDosDados(ctx.banco, VERSAO_DOS_MERCADOS);
+    if (chave !== null && versao !== null) {
+      const guardada = guardadas.ler(chave, versao);
+      if (guardada !== undefined) return reply.code(200).type(guardada.tipo).header('cache-control', 'no-store').send(guardada.texto);
+    }
+    const contexto = { req, reply, tamanhos: versao === null ? {} : await tamanhosDaVersao(req, versao) };
+    let resposta: Response;
+    let texto: string;
+    try {
+      [resposta, texto] = await naVez(async () => {
+        const r = await yoga.handleNodeRequestAndResponse(req, reply, contexto);
+        return [r, await r.text()] as const;
+      });
+    } catch (e) {
+      if (!(e instanceof FilaCheia)) throw e;
+      req.log.warn({ espera: OPERACOES_EM_ESPERA }, 'fila do GraphQL cheia: operação recusada');
+      return respostaDeErro(reply, 503, 'O servidor está ocupado com muitas consultas agora. Tente novamente em instantes.', 'SERVIDOR_OCUPADO', 2);
+    }
+    if (Buffer.byteLength(texto) > TAMANHO_MAXIMO_RESPOSTA) {
+      req.log.warn({ bytes: Buffer.byteLength(texto) }, 'resposta do GraphQL grande demais: recusada');
+      return respostaDeErro(reply, 200, `A resposta passaria de ${TAMANHO_MAXIMO_RESPOSTA / 1024 / 1024} MiB. Peça menos campos ou divida a consulta em partes.`, 'RESPOSTA_GRANDE_DEMAIS');
+    }
+    resposta.headers.forEach((valor, nome) => {
+      if (nome !== 'content-length') reply.header(nome, valor);
+    });
+    if (chave !== null && versao !== null && resposta.status === 200 && !texto.includes('"errors":')) {
+      guardadas.guardar(chave, { versao, tipo: resposta.headers.get('content-type') ?? 'application/json; charset=utf-8', texto });
+    }
+    // Answers depend on who asks: no shared cache may keep them.
+    return reply.code(resposta.status).header('cache-control', 'no-store').send(texto);
+  };
+
+  // GET reads the operation from the query string, POST from the body: one route each, for their schemas.
+  const config = { guarda: isAuthenticated };
+  app.get(CAMINHO_GRAPHQL, { config, schema: { querystring: ConsultaGraphql, response: RespostaGraphql } }, async (req, reply) => {
+    await atender(req, reply, req.query);
+    return reply;
+  });
+  app.post(CAMINHO_GRAPHQL, { config, schema: { consumes: ['application/json'], body: PedidoGraphql, response: RespostaGraphql } }, async (req, reply) => {
+    await atender(req, reply, pedidoDoCorpo(req.body));
+    return reply;
   });
 }

@@ -12,6 +12,8 @@ import { querHtml, responderPagina } from '../resposta.ts';
 import { paginaConfirmarSaida, paginaErro } from '../views/paginas.ts';
 import { navegacaoPropria } from '../../http/protecoes.ts';
 import { SemCorpo } from '../../http/esquemas.ts';
+import { ConsultaDoRetorno, consultaCrua } from '../../http/codigo-de-autorizacao.ts';
+import { Consulta, NaConsulta } from '../../http/consultas.ts';
 import { Erro, pagina, redirecionamento } from '../esquemas.ts';
 import { apagarVerificacao, gravarVerificacao } from '../../http/verificacao.ts';
 import { esquecerSaida, marcarSaida, saiuAntes } from '../../http/saida.ts';
@@ -22,6 +24,8 @@ import { apagarCookieSessao, cookieDeSaida, cookieDeVerificacao, gravarCookieSes
 export const LIMITE_LOGIN = { tentativas: 5, janelaMs: 15 * 60 * 1000 } as const;
 const MENSAGEM_LIMITE_LOGIN = 'Muitas tentativas de login. Tente novamente em 15 minutos.';
 const DESTINO_FALHA_LOGIN = '/login?error=auth_failed';
+/** The failures /login?error= explains (the browser client has a message for each). */
+const ERROS_DO_LOGIN = ['auth_failed', 'outra_conta', 'email_em_uso'] as const;
 
 const publico = { guarda: 'publico' as const };
 
@@ -65,11 +69,11 @@ export function rotasAutenticacao(app: AppTipada, ctx: ContextoMercados): void {
 
   app.get(
     '/login',
-    { config: publico, schema: { querystring: Type.Object({ error: Type.Optional(Type.String()) }), response: { ...pagina, ...redirecionamento } } },
+    { config: publico, schema: { querystring: Consulta({ error: NaConsulta.texto(`Por que o login anterior falhou (${ERROS_DO_LOGIN.join(', ')}): a página explica e oferece tentar de novo; outro valor leva ao login`, 100) }), response: { ...pagina, ...redirecionamento } } },
     async (req, reply) => {
       const { error } = req.query;
       // The browser client explains the failure and offers to try again.
-      if (error === 'auth_failed' || error === 'outra_conta' || error === 'email_em_uso') return responderShell(reply, ctx.cliente);
+      if (ERROS_DO_LOGIN.some((e) => e === error)) return responderShell(reply, ctx.cliente);
       if (req.conta !== null) return reply.redirect('/dashboard', 302);
       return reply.redirect(ctx.caminhoAuth, 302);
     },
@@ -98,7 +102,7 @@ export function rotasAutenticacao(app: AppTipada, ctx: ContextoMercados): void {
 
   // Any failure here (denied consent, forged or replayed state, code refused, provider down,
   // a profile we cannot accept) ends at /login?error=auth_failed with nothing created.
-  app.get(`${ctx.caminhoAuth}/callback`, { config: publico, schema: { hide: true, response: redirecionamento } }, async (req, reply) => {
+  app.get(`${ctx.caminhoAuth}/callback`, { config: publico, schema: { hide: true, querystring: ConsultaDoRetorno, response: redirecionamento } }, async (req, reply) => {
     const agora = ctx.relogio.agora();
     const v = lerVerificacao(req, ctx.cofreVerificacao, agora.getTime());
     apagarVerificacao(reply, verificacao);
@@ -107,8 +111,7 @@ export function rotasAutenticacao(app: AppTipada, ctx: ContextoMercados): void {
       return reply.redirect(DESTINO_FALHA_LOGIN, 302);
     }
     try {
-      const query = req.url.includes('?') ? req.url.slice(req.url.indexOf('?') + 1) : '';
-      const perfil = await ctx.oauth.concluir(query, v);
+      const perfil = await ctx.oauth.concluir(consultaCrua(req.url), v);
       const login = await entrarComProvedor(ctx.banco, perfil, {
         agora,
         adminEmails: ctx.config.adminEmails,
@@ -155,7 +158,7 @@ export function rotasAutenticacao(app: AppTipada, ctx: ContextoMercados): void {
   }
 
   // The Cestas face's "Sair", on another host name, passes here on its way out (src/http/sessoes-das-faces.ts).
-  app.get(CONTINUAR_SAIDA.mercados, { config: publico, schema: { hide: true, querystring: Type.Object({ t: Type.Optional(Type.String({ maxLength: 4096 })) }), response: redirecionamento } }, async (req, reply) => {
+  app.get(CONTINUAR_SAIDA.mercados, { config: publico, schema: { hide: true, querystring: Consulta({ t: Type.Optional(Type.String({ maxLength: 4096, description: 'O bilhete de saída da outra face' })) }), response: redirecionamento } }, async (req, reply) => {
     const bilhete = req.query.t === undefined ? null : lerBilheteDeSaida(req.query.t, ctx.config.sessionSecret, ctx.relogio.agora().getTime());
     if (bilhete === null) return reply.redirect('/', 302);
     if (req.tokenSessao !== null && req.conta !== null && req.conta.usuarioId === bilhete.usuarioid) {

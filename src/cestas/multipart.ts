@@ -1,0 +1,26 @@
+import type { ArquivoRecebido } from '../domain/financeiro.ts';
+import { comoEntrada, type Entrada } from '../http/campos.ts';
+
+/**
+ * A multipart form as the Cestas routes receive it (`attachFieldsToBody: 'keyValues'`, with an
+ * `onFile` that reads the file into `{ nome, conteudo }` under its field, `arquivo`): the file,
+ * checked rather than cast, apart from the form's other fields.
+ */
+export interface FormularioComArquivo {
+  /** The file sent; null when none was (an empty file input sends zero bytes). */
+  readonly arquivo: ArquivoRecebido | null;
+  readonly campos: Entrada;
+}
+
+export function formularioComArquivo(corpo: unknown): FormularioComArquivo {
+  const { arquivo, ...campos } = comoEntrada(corpo);
+  return { arquivo: arquivoDoFormulario(arquivo), campos };
+}
+
+/** The file a form sent in `arquivo`, or null when it sent none. */
+export function arquivoDoFormulario(valor: unknown): ArquivoRecebido | null {
+  if (valor === null || typeof valor !== 'object' || !('nome' in valor) || !('conteudo' in valor)) return null;
+  const { nome, conteudo } = valor;
+  if (typeof nome !== 'string' || !Buffer.isBuffer(conteudo) || conteudo.length === 0) return null;
+  return { nome, conteudo };
+}
