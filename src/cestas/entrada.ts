@@ -15,8 +15,6 @@ import { ESCALA_DINHEIRO, ESCALA_QUANTIDADE, MAXIMO_LANCAMENTO_CENTAVOS } from '
 import { Invalido } from '../domain/erros.ts';
 import { regraDoComprovante, type ArquivoRecebido, type EntradaMovimentacao } from '../domain/financeiro.ts';
 import type { AlvoNaOferta } from '../domain/ofertas.ts';
-import { POR_PAGINA_MAXIMO, POR_PAGINA_PADRAO, type PedidoDePagina } from '../domain/registros.ts';
-import type { FiltroMovimentacoes } from '../domain/relatorios.ts';
 import { Campos, MAIOR_ID, comoEntrada, type Entrada } from '../http/campos.ts';
 
 // The form parsers mark a body typed by people; the commands and the readers here read its decimals so.
