@@ -4,10 +4,10 @@ import { emTransacao, ehPostgres, travar, type Banco, type Db } from '../db/banc
 import type { DB, Frequencia, SituacaoNoCiclo } from '../db/tipos.ts';
 import { autorizar, ehConsumidor, ehGestor, exigirAgirPor, type Ator } from './acesso.ts';
 import { auditar, type RegistroAuditoria } from './auditoria.ts';
-import type { Avisos } from './avisos.ts';
 import { cicloDasJanelas, exigirJanela, janelaAberta } from './ciclos.ts';
 import { Conflito, Invalido, NaoEncontrado, recusarInvalidos } from './erros.ts';
-import { consumidorAlvo, gravarLinhaDeAssinatura, lerPontoDoPedido, pedidoDe, pontoDoPedido, pontoDosMercados, reservadoDaLinha, retirarLinhaDeAssinatura, soConfirmadosSeguram, vendaveisDaCesta, type Taxa } from './pedidos.ts';
+import { consumidorAlvo, gravarLinhaDeAssinatura, lerPontoDoPedido, pedidoDe, pontoDoPedido, pontoDosMercados, retirarLinhaDeAssinatura, type AvisosDoPedido, type Taxa } from './pedidos.ts';
+import { reservadoDaLinha, soConfirmadosSeguram, vendaveisDaCesta } from './reservas.ts';
 
 export const FREQUENCIAS: readonly Frequencia[] = ['cada_ciclo', 'ciclo_sim_ciclo_nao'];
 export type { Frequencia, SituacaoNoCiclo };
@@ -20,7 +20,7 @@ export interface OpcoesAssinatura {
   readonly taxa: Taxa;
   readonly tz: string;
   /** Where the receipts of generated orders go, in the generation's own transaction. */
-  readonly avisos?: Avisos;
+  readonly avisos?: AvisosDoPedido;
 }
 
 /** A subscription as the edge reads it: for whom (null: the actor), and the standing order. */
@@ -659,7 +659,7 @@ function esquecerGeracoes(banco: Banco): void {
 }
 
 /**
- * Subscriptions go first: called by salvarPedido before a one-off order takes stock. Once per
+ * Subscriptions go first: called by fazerPedido before a one-off order takes stock. Once per
  * process and cycle (until a subscription changes here) it reads the cycle with one indexed
  * EXISTS: an active subscription of a basket the cycle offers with no row for the cycle yet; with
  * the order window open, it generates the cycle when there is one. Only an open window is

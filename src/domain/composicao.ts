@@ -6,7 +6,7 @@ import { auditar } from './auditoria.ts';
 import { cicloDasJanelas, exigirAberto } from './ciclos.ts';
 import { valorDaQuantidade } from '../decimal.ts';
 import { Conflito, Invalido, NaoEncontrado } from './erros.ts';
-import { reservadoDaLinha, reservadoDaLinhaHoje } from './pedidos.ts';
+import { reservadoDaLinha, reservadoDaLinhaHoje } from './reservas.ts';
 
 /** Units a composition may use for a product of each unit, as a factor to the product's unit. */
 const CONVERSOES: Readonly<Record<string, Readonly<Record<string, readonly [number, number]>>>> = {

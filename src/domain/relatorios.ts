@@ -7,7 +7,8 @@ import { naUnidadeEscolhida } from './composicao.ts';
 import { formatarQuantidade, valorDaQuantidade } from '../decimal.ts';
 import { Invalido, NaoEncontrado } from './erros.ts';
 import { horarioDeRetiradaTexto } from './tempo.ts';
-import { carregarPedidosDoCiclo, soConfirmadosSeguram, type Pedido, type Taxa } from './pedidos.ts';
+import { carregarPedidosDoCiclo, type Pedido, type Taxa } from './pedidos.ts';
+import { soConfirmadosSeguram } from './reservas.ts';
 import { lerPapeis } from './papeis.ts';
 
 /**

@@ -3,7 +3,8 @@ import type { AppTipada } from '../../http/app-tipada.ts';
 import { acoesDoPedido, donoVisivel, ehConsumidor, exigirAgirPor, type Ator } from '../../domain/acesso.ts';
 import { cicloDasJanelas, situacaoDoCiclo } from '../../domain/ciclos.ts';
 import { Invalido } from '../../domain/erros.ts';
-import { comDisponibilidade, finalizarPedido, pedidoDe, pedidosVisiveis, pedidoVisivel, reservasDoCiclo, salvarPedido } from '../../domain/pedidos.ts';
+import { fazerPedido } from '../../domain/fazer-pedido.ts';
+import { comDisponibilidade, finalizarPedido, pedidoDe, pedidosVisiveis, pedidoVisivel, reservasDoCiclo } from '../../domain/pedidos.ts';
 import { usuarioPorId } from '../../domain/usuarios.ts';
 import { Campos, MAIOR_ID, comoEntrada } from '../../http/campos.ts';
 import { atorDe } from '../autenticacao.ts';
@@ -85,7 +86,7 @@ export function rotasPedidos(app: AppTipada, ctx: ContextoCestas): void {
     preValidation: async (req) => conferirDonos(req.body, 'pedido', (u) => exigirAgirPor(atorDe(req), u, 'pedido')),
     schema: { body: CorpoPedido, response: escrita(PedidoJson, { cria: true, atualiza: true }) } }, async (req, reply) => {
     const ator = atorDe(req);
-    const { pedido, criado, reaberto } = await salvarPedido(ctx.banco, ator, lerPedido(req.body, (u) => exigirAgirPor(ator, u, 'pedido')), { ...tempo(ctx), taxa, tz: ctx.config.tz, avisos: ctx.correio });
+    const { pedido, criado, reaberto } = await fazerPedido(ctx.banco, ator, lerPedido(req.body, (u) => exigirAgirPor(ator, u, 'pedido')), { ...tempo(ctx), taxa, tz: ctx.config.tz, avisos: ctx.correio });
     if (querJson(req)) return enviarJson(reply, pedidoJson(pedido), reaberto ? 'Pedido alterado: falta confirmar de novo' : 'Pedido salvo', criado ? 201 : 200);
     return redirecionarComAviso(
       reply,

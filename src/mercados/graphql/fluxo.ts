@@ -11,11 +11,12 @@ import { autorizar, ehConsumidor, ehFornecedor, exigirAgirPor, type Ator } from 
 import { entregasComMercados, type EntregaComMercados, type EntregaDaLinha, type PedidoNoMercado } from '../../domain/alocacao.ts';
 import { cicloDasJanelas, faseDoCiclo, janelasAbertas, type DatasCiclo, type Fase, type Janela } from '../../domain/ciclos.ts';
 import { Conflito, Invalido, NaoEncontrado, Proibido } from '../../domain/erros.ts';
+import { fazerPedido } from '../../domain/fazer-pedido.ts';
 import { mercadoPorId } from '../../domain/mercados.ts';
 import { definirMercadosDoCiclo, mercadosDoCiclo, type MercadoDoCiclo } from '../../domain/mercados-do-ciclo.ts';
 import { ofertaDe, ofertasDoFornecedor, produtosParaOfertar, salvarOferta, type LinhaDaOferta, type LinhaParaOfertar, type Oferta, type ProdutoParaOfertar } from '../../domain/ofertas.ts';
 import {
-  alteradosAposConfirmar, carregarPedidosDoCiclo, disponibilidade, finalizarPedido, pedidoDe, pedidoVisivel, salvarPedido,
+  alteradosAposConfirmar, carregarPedidosDoCiclo, disponibilidade, finalizarPedido, pedidoDe, pedidoVisivel,
   type CestaParaPedir, type ExtraParaPedir, type LinhaDoPedido, type ParteDoPedido, type Pedido,
 } from '../../domain/pedidos.ts';
 import { lerPerfis } from '../../domain/perfis.ts';
@@ -365,7 +366,7 @@ export const mutacoesDoFluxo = {
       const produtos = a.input.produtos.map((l) => ({ cicloCestaId: l.cicloCestaId ?? null, cicloProdutoId: l.cicloProdutoId ?? null, quantidade: Number(l.quantidade) }));
       const entrada = await comCaminhos('produtos', 'input.produtos', async () =>
         lerPedido({ usuarioid: a.input.usuarioid ?? null, cicloid: a.cicloId, pontoEntregaId: a.input.pontoEntregaId, produtos }, (u) => exigirAgirPor(ator, u, 'pedido')));
-      const { pedido } = await comCaminhos('produtos', 'input.produtos', () => salvarPedido(ctx.banco, ator, entrada, { agora: ctx.agora, hoje: hoje(ctx), taxa: ctx.taxa, tz: ctx.tz, avisos: ctx.avisos }));
+      const { pedido } = await comCaminhos('produtos', 'input.produtos', () => fazerPedido(ctx.banco, ator, entrada, { agora: ctx.agora, hoje: hoje(ctx), taxa: ctx.taxa, tz: ctx.tz, avisos: ctx.avisos }));
       return pedido;
     }),
   confirmarPedido: (_: unknown, a: { pedidoId: unknown }, ctx: Ctx) =>
