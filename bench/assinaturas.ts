@@ -81,7 +81,10 @@ async function assinar(cfg: BancoConfig, d: DadosDoBench): Promise<void> {
       const assinantes = linhas.filter((_, i) => i % cestas.length === k).length;
       const livres = c.quantidadeCestas - Math.ceil(Number(c.reservadoMilesimos) / 1000);
       const falta = k === 0 ? FALTAM : 0;
-      await banco.updateTable('ciclocesta').set({ quantidadeCestas: c.quantidadeCestas + Math.max(0, assinantes - livres) - falta }).where('id', '=', c.id).execute();
+      const quantidadeCestas = c.quantidadeCestas + Math.max(0, assinantes - livres) - falta;
+      await banco.updateTable('ciclocesta').set({ quantidadeCestas }).where('id', '=', c.id).execute();
+      // What may be sold is the composition's number (what will be packed): it grows with the cycle basket.
+      await banco.updateTable('composicao').set({ quantidadeCestas }).where('cicloCestaId', '=', c.id).execute();
     }
   } finally {
     await banco.destroy();
