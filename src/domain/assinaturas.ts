@@ -8,6 +8,7 @@ import { cicloDasJanelas, exigirJanela, janelaAberta } from './ciclos.ts';
 import { Conflito, Invalido, NaoEncontrado, recusarInvalidos } from './erros.ts';
 import { consumidorAlvo, gravarLinhaDeAssinatura, lerPontoDoPedido, pedidoDe, pontoDoPedido, pontoDosMercados, retirarLinhaDeAssinatura, type AvisosDoPedido, type Taxa } from './pedidos.ts';
 import { reservadoDaLinha, soConfirmadosSeguram, vendaveisDaCesta } from './reservas.ts';
+import { podeTipo, tiposQue } from './tipos-de-mercado.ts';
 
 export const FREQUENCIAS: readonly Frequencia[] = ['cada_ciclo', 'ciclo_sim_ciclo_nao'];
 export type { Frequencia, SituacaoNoCiclo };
@@ -408,7 +409,7 @@ export async function salvarAssinatura(banco: Banco, ator: Ator, entrada: Entrad
     const exigeAtivos = entrada.ativa;
     if (cesta === undefined || (exigeAtivos && !cesta.ativo)) erros.cestaId = 'Cesta inexistente ou inativa';
     if (ponto === undefined || (exigeAtivos && !ponto.ativo)) erros.pontoEntregaId = 'Ponto de entrega inexistente ou inativo';
-    if (entrada.mercadoId !== null && (mercado === undefined || mercado === null || mercado.tipo !== 'cesta' || (exigeAtivos && !mercado.ativo))) {
+    if (entrada.mercadoId !== null && (mercado === undefined || mercado === null || !podeTipo(mercado.tipo, 'aceitaAssinaturas') || (exigeAtivos && !mercado.ativo))) {
       erros.mercadoId = 'O mercado deve ser um mercado de cestas ativo';
     }
     recusarInvalidos(erros);
@@ -783,7 +784,7 @@ export async function escolhasDaAssinatura(db: Db): Promise<{
   const [cestas, pontosEntrega, mercados] = await Promise.all([
     db.selectFrom('cesta').select(['id', 'nome', 'limiteAssinaturas']).where('ativo', '=', true).orderBy('nome').execute(),
     db.selectFrom('pontoentrega').select(['id', 'nome']).where('ativo', '=', true).orderBy('nome').execute(),
-    db.selectFrom('mercado').select(['id', 'nome']).where('ativo', '=', true).where('tipo', '=', 'cesta').orderBy('nome').execute(),
+    db.selectFrom('mercado').select(['id', 'nome']).where('ativo', '=', true).where('tipo', 'in', tiposQue((t) => t.aceitaAssinaturas)).orderBy('nome').execute(),
   ]);
   return { cestas, pontosEntrega, mercados };
 }

@@ -13,6 +13,7 @@ import { cicloDasJanelas, faseDoCiclo, janelasAbertas, type DatasCiclo, type Fas
 import { Conflito, Invalido, NaoEncontrado, Proibido } from '../../domain/erros.ts';
 import { fazerPedido } from '../../domain/fazer-pedido.ts';
 import { mercadoPorId } from '../../domain/mercados.ts';
+import { podeTipo, type TipoMercado } from '../../domain/tipos-de-mercado.ts';
 import { definirMercadosDoCiclo, mercadosDoCiclo, type MercadoDoCiclo } from '../../domain/mercados-do-ciclo.ts';
 import { ofertaDe, ofertasDoFornecedor, produtosParaOfertar, salvarOferta, type LinhaDaOferta, type LinhaParaOfertar, type Oferta, type ProdutoParaOfertar } from '../../domain/ofertas.ts';
 import {
@@ -197,7 +198,7 @@ async function cicloOuNulo(ctx: Ctx, id: number): Promise<CicloDoGraphql | null>
 
 interface MercadoServido {
   readonly mercadoId: number;
-  readonly tipo: string;
+  readonly tipo: TipoMercado;
   readonly adminId: number;
 }
 
@@ -210,9 +211,9 @@ async function tiposDosMercados(db: Db, ciclos: readonly number[]): Promise<Map<
   return por;
 }
 
-/** A cycle sells to consumers without markets, or through a cesta or venda_direta market (a lote market sells to a named buyer). */
-const vendeAConsumidores = (mercados: ReadonlyArray<{ tipo: string }>): boolean =>
-  mercados.length === 0 || mercados.some((m) => m.tipo === 'cesta' || m.tipo === 'venda_direta');
+/** A cycle sells to consumers without markets, or through a market whose kind does (a lote market sells to a named buyer). */
+const vendeAConsumidores = (mercados: ReadonlyArray<{ tipo: TipoMercado }>): boolean =>
+  mercados.length === 0 || mercados.some((m) => podeTipo(m.tipo, 'vendeAConsumidores'));
 
 /**
  * `ciclos`: the cycles a person can act in now (issue 17): open offer windows for a Fornecedor;
