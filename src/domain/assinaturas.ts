@@ -7,6 +7,7 @@ import { auditar, type RegistroAuditoria } from './auditoria.ts';
 import { cicloDasJanelas, exigirJanela, janelaAberta } from './ciclos.ts';
 import { Conflito, Invalido, NaoEncontrado, recusarInvalidos } from './erros.ts';
 import { consumidorAlvo, gravarLinhaDeAssinatura, lerPontoDoPedido, pedidoDe, pontoDoPedido, pontoDosMercados, retirarLinhaDeAssinatura, type AvisosDoPedido, type Taxa } from './pedidos.ts';
+import { cestaComposta } from './conteudo-das-cestas.ts';
 import { reservadoDaLinha, soConfirmadosSeguram, vendaveisDaCesta } from './reservas.ts';
 import { podeTipo, tiposQue } from './tipos-de-mercado.ts';
 
@@ -500,7 +501,7 @@ async function cestasDoCiclo(trx: Transaction<DB>, cicloid: number, soConfirmado
     // What may be sold is the composition's number (what will be packed), as for any order;
     // once the window has closed (an admin's change), unconfirmed orders hold nothing.
     .select([vendaveisDaCesta('cc').as('quantidadeCestas'), reservadoDaLinha('ciclocesta', 'cc', soConfirmados).as('reservadoMilesimos')])
-    .select((eb) => eb.exists(eb.selectFrom('composicao as c').innerJoin('composicaoproduto as x', 'x.composicaoid', 'c.id').select('x.id').whereRef('c.cicloCestaId', '=', 'cc.id')).as('composta'))
+    .select((eb) => cestaComposta(eb).as('composta'))
     .where('cc.cicloid', '=', cicloid)
     .orderBy('cc.id')
     .execute();

@@ -5,6 +5,7 @@ import { consultaPreparada } from '../db/preparadas.ts';
 import { conferirCapacidade, extrasPublicados, linhasOfertadas, sobraDaLinha, type LinhaOfertada } from './alocacao.ts';
 import type { Ator } from './acesso.ts';
 import { auditar } from './auditoria.ts';
+import { cestaComposta } from './conteudo-das-cestas.ts';
 import { JANELAS, faseDoCiclo, janelaAberta, janelasAbertas, type DatasCiclo, type Fase, type Janela } from './calendario.ts';
 import { formatarQuantidadeComUnidade } from '../decimal.ts';
 import { Conflito, Invalido, NaoEncontrado } from './erros.ts';
@@ -244,16 +245,12 @@ export async function obterCiclo(db: Db, id: number, hoje: string): Promise<Cicl
     db.selectFrom('cicloentrega').select(['id', 'dataEntrega', 'observacao']).where('cicloid', '=', id).orderBy('dataEntrega').orderBy('id').execute(),
     pontosDoCiclo(db, id),
     db
-      .selectFrom('ciclocesta')
-      .innerJoin('cesta', 'cesta.id', 'ciclocesta.cestaId')
-      .select(['ciclocesta.id', 'ciclocesta.cestaId', 'cesta.nome', 'ciclocesta.quantidadeCestas', 'ciclocesta.reservadoMilesimos as pedidoMilesimos'])
-      .select((eb) => eb.exists(eb
-        .selectFrom('composicao as c')
-        .innerJoin('composicaoproduto as x', 'x.composicaoid', 'c.id')
-        .select('x.id')
-        .whereRef('c.cicloCestaId', '=', 'ciclocesta.id')).as('composta'))
-      .where('ciclocesta.cicloid', '=', id)
-      .orderBy('ciclocesta.id')
+      .selectFrom('ciclocesta as cc')
+      .innerJoin('cesta', 'cesta.id', 'cc.cestaId')
+      .select(['cc.id', 'cc.cestaId', 'cesta.nome', 'cc.quantidadeCestas', 'cc.reservadoMilesimos as pedidoMilesimos'])
+      .select((eb) => cestaComposta(eb).as('composta'))
+      .where('cc.cicloid', '=', id)
+      .orderBy('cc.id')
       .execute(),
     db
       .selectFrom('cicloproduto')

@@ -12,6 +12,7 @@ import { ehGestor, type Ator } from './acesso.ts';
 import { conferirCapacidade, extrasPublicados, linhasOfertadas, sobraDaLinha } from './alocacao.ts';
 import { auditar } from './auditoria.ts';
 import { cicloDasJanelas, exigirAberto } from './ciclos.ts';
+import { itensDasCestas } from './conteudo-das-cestas.ts';
 import { Conflito, Invalido, NaoEncontrado, Proibido } from './erros.ts';
 import { TIPOS_DE_MERCADO, tiposQue, vendeDoTipo, type TipoMercado, type VendaDoMercado } from './tipos-de-mercado.ts';
 
@@ -100,14 +101,7 @@ export function regrasDosMercadosDoCiclo(itens: readonly CicloMercadoLido[]): Re
 
 /** What a basket of a cycle costs to compose: Σ quantity per basket × the supplier's offer price. */
 export async function custosDasCestas(db: Db, cicloid: number): Promise<Map<number, number>> {
-  const linhas = await db
-    .selectFrom('composicaoproduto as x')
-    .innerJoin('composicao as c', 'c.id', 'x.composicaoid')
-    .innerJoin('ciclocesta as cc', 'cc.id', 'c.cicloCestaId')
-    .innerJoin('ofertaproduto as op', 'op.id', 'x.ofertaProdutoId')
-    .select(['cc.id as cicloCestaId', 'x.quantidadePorCestaMilesimos', 'op.valorCentavos'])
-    .where('cc.cicloid', '=', cicloid)
-    .execute();
+  const linhas = await itensDasCestas(db, { cicloid });
   const custos = new Map<number, number>();
   for (const l of linhas) custos.set(l.cicloCestaId, (custos.get(l.cicloCestaId) ?? 0) + valorDaQuantidade(l.valorCentavos, l.quantidadePorCestaMilesimos));
   return custos;

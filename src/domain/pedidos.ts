@@ -9,6 +9,7 @@ import { naUnidadeEscolhida } from './composicao.ts';
 import { ESCALA_QUANTIDADE, formatarQuantidadeComUnidade, paraNumero, valorDaQuantidade } from '../decimal.ts';
 import { Conflito, Invalido, NaoEncontrado, Proibido } from './erros.ts';
 import { unidadeTrocada, type Unidade } from './catalogo.ts';
+import { cestaComposta, itensDasCestas } from './conteudo-das-cestas.ts';
 import { lerPerfis } from './perfis.ts';
 import { reservadoDaLinha, reservadoDaLinhaHoje, soConfirmadosSeguram, vendaveisDaCesta } from './reservas.ts';
 import { dataHoraLocal } from './tempo.ts';
@@ -298,16 +299,7 @@ export async function catalogoDoCiclo(db: Db, cicloid: number): Promise<Catalogo
       .where('cp.cicloid', '=', cicloid)
       .orderBy('p.nome')
       .execute(),
-    db
-      .selectFrom('composicaoproduto as x')
-      .innerJoin('composicao as c', 'c.id', 'x.composicaoid')
-      .innerJoin('ciclocesta as cc', 'cc.id', 'c.cicloCestaId')
-      .innerJoin('ofertaproduto as op', 'op.id', 'x.ofertaProdutoId')
-      .innerJoin('produto as p', 'p.id', 'op.produtoid')
-      .select(['cc.id as cicloCestaId', 'p.nome', 'p.unidade', 'x.unidade as escolhida', 'x.quantidadePorCestaMilesimos'])
-      .where('cc.cicloid', '=', cicloid)
-      .orderBy('p.nome')
-      .execute(),
+    itensDasCestas(db, { cicloid }, 'produto'),
   ]);
   // The same product from two suppliers is one item inside the basket, shown in the unit the
   // coordinator composed it in when all its lines agree (6 unidade of eggs, not 0,5 dúzia).
@@ -315,10 +307,10 @@ export async function catalogoDoCiclo(db: Db, cicloid: number): Promise<Catalogo
   const dentro = new Map<number, Map<string, Item>>();
   for (const i of itens) {
     const m = dentro.get(i.cicloCestaId) ?? new Map<string, Item>();
-    const atual = m.get(i.nome) ?? { produto: i.nome, unidade: i.unidade, escolhidas: new Set<string>(), mil: 0 };
+    const atual = m.get(i.produto) ?? { produto: i.produto, unidade: i.unidade, escolhidas: new Set<string>(), mil: 0 };
     atual.mil += i.quantidadePorCestaMilesimos;
-    atual.escolhidas.add(i.escolhida);
-    m.set(i.nome, atual);
+    atual.escolhidas.add(i.unidadeEscolhida);
+    m.set(i.produto, atual);
     dentro.set(i.cicloCestaId, m);
   }
   const paraMostrar = (x: Item) => {
@@ -590,11 +582,7 @@ export async function salvarPedido(banco: Banco, ator: Ator, entrada: EntradaPed
       // What may be sold is the composition's number (what will be packed), read under the row's
       // lock; a composition changes only under the cycle's lock, which this transaction shares.
       .select([vendaveisDaCesta('cc').as('quantidadeCestas'), reservadoDaLinha('ciclocesta', 'cc', soConfirmados).as('reservadoMilesimos')])
-      .select((eb) => eb.exists(eb
-        .selectFrom('composicao as c')
-        .innerJoin('composicaoproduto as x', 'x.composicaoid', 'c.id')
-        .select('x.id')
-        .whereRef('c.cicloCestaId', '=', 'cc.id')).as('composta'))
+      .select((eb) => cestaComposta(eb).as('composta'))
       .where('cc.id', 'in', idsCestas)
       .orderBy('cc.id')
       .$if(travando, (q) => q.forUpdate('cc'))
