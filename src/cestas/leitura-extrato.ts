@@ -7,7 +7,8 @@
 import { parse as lerCsvBruto } from 'csv-parse/sync';
 import { lerDecimalDigitado } from '../decimal.ts';
 import { Invalido } from '../domain/erros.ts';
-import { SEPARADORES, palavrasDoNome, type Decisao, type LinhaDoExtrato, type MapeamentoCsv } from '../domain/extratos.ts';
+import { SEPARADORES, palavrasDoNome, type Decisao, type MapeamentoCsv } from '../domain/extratos.ts';
+import type { LinhaDoExtrato } from '../domain/transacoes-do-banco.ts';
 import { filhoOfx, filhosOfx, lerDocumentoOfx, OfxMalformado, valorOfx, type DocumentoOfx } from './ofx.ts';
 import { Campos, MAIOR_ID, comoEntrada, type Entrada } from '../http/campos.ts';
 import { ErroHttp } from '../http/erros.ts';

@@ -10,7 +10,8 @@ import { salvarCiclo } from '../domain/ciclos.ts';
 import { salvarComposicao } from '../domain/composicao.ts';
 import { fecharCiclo } from '../domain/financeiro.ts';
 import { salvarOferta } from '../domain/ofertas.ts';
-import { disponibilidade, finalizarPedido, salvarPedido, type LinhaPedida } from '../domain/pedidos.ts';
+import { fazerPedido } from '../domain/fazer-pedido.ts';
+import { disponibilidade, finalizarPedido, type LinhaPedida } from '../domain/pedidos.ts';
 import type { PessoaDemo } from '../idp/provedor.ts';
 
 interface PessoaDemoCompleta extends PessoaDemo {
@@ -151,7 +152,7 @@ async function carregarFluxoDemo(banco: Banco, agora: Date, hoje: string): Promi
     ];
     for (const [email, ponto, produtosDoPedido, confirmar] of pedidos) {
       const linhasDoPedido = produtosDoPedido.map((l, i) => ({ ...l, campo: `produtos.${i}` }));
-      const { pedido } = await salvarPedido(banco, ator, { cicloid, usuarioid: pessoas.get(email) ?? null, pontoEntregaId: pontos.get(ponto) ?? 0, linhas: linhasDoPedido }, { ...tempo, taxa });
+      const { pedido } = await fazerPedido(banco, ator, { cicloid, usuarioid: pessoas.get(email) ?? null, pontoEntregaId: pontos.get(ponto) ?? 0, linhas: linhasDoPedido }, { ...tempo, taxa, tz: 'America/Sao_Paulo' });
       if (confirmar) await finalizarPedido(banco, ator, pedido.pedidoId, { ...tempo, taxa, tz: 'America/Sao_Paulo' });
     }
     if (fase <= -20) await fecharCiclo(banco, ator, cicloid, { ...tempo, taxa });

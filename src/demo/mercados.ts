@@ -1,6 +1,6 @@
 import { emTransacao, type Banco } from '../db/banco.ts';
 import type { NomePerfil } from '../domain/politica-mercados.ts';
-import type { TipoMercado } from '../domain/mercados.ts';
+import type { TipoMercado } from '../domain/tipos-de-mercado.ts';
 import { unirPorEmail } from '../domain/pessoas.ts';
 import { chaveDeEmail } from '../domain/usuarios.ts';
 import { subDoEmail } from '../idp/provedor.ts';

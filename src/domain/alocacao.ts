@@ -1,5 +1,6 @@
 import type { Db } from '../db/banco.ts';
 import { ESCALA_QUANTIDADE, formatarQuantidadeComUnidade, paraNumero } from '../decimal.ts';
+import { linhaNumaCesta, paraCestasDaLinha, quantidadesDasCestas } from './conteudo-das-cestas.ts';
 import { Conflito } from './erros.ts';
 
 /**
@@ -47,14 +48,7 @@ export async function linhasOfertadas(db: Db, cicloid: number, produtos?: readon
       'op.id as ofertaProdutoId', 'o.id as ofertaId', 'op.produtoid as produtoId', 'p.nome as produto', 'p.unidade',
       'o.usuarioid as fornecedorId', 'u.nome as fornecedor', 'op.valorCentavos', 'op.quantidadeMilesimos as ofertadoMil', 'o.finalizada', 'o.finalizadaEm',
     ])
-    .select((eb) =>
-      eb
-        .selectFrom('composicaoproduto as cp')
-        .innerJoin('composicao as c', 'c.id', 'cp.composicaoid')
-        .select((e2) => e2.fn.coalesce(e2.fn.sum<number>(e2(e2.cast<number>('cp.quantidadePorCestaMilesimos', 'bigint'), '*', e2.ref('c.quantidadeCestas'))), e2.lit(0)).as('s'))
-        .whereRef('cp.ofertaProdutoId', '=', 'op.id')
-        .as('paraCestasMil'),
-    )
+    .select((eb) => paraCestasDaLinha(eb).as('paraCestasMil'))
     .select((eb) =>
       eb
         .selectFrom('loteproduto as lp')
@@ -66,7 +60,7 @@ export async function linhasOfertadas(db: Db, cicloid: number, produtos?: readon
     .$if(produtos !== undefined, (q) => q.where('op.produtoid', 'in', [...(produtos ?? [])]))
     .where((eb) => eb.or([
       eb('o.finalizada', '=', true),
-      eb.exists(eb.selectFrom('composicaoproduto as usa').select('usa.id').whereRef('usa.ofertaProdutoId', '=', 'op.id')),
+      linhaNumaCesta(eb),
       eb.exists(eb.selectFrom('loteproduto as usaLote').select('usaLote.id').whereRef('usaLote.ofertaProdutoId', '=', 'op.id')),
     ]))
     .orderBy('p.nome')
@@ -240,13 +234,7 @@ const somarEm = (m: Map<number, PorMercado>, k: number, mercado: ChaveMercado, v
 export async function entregasDoCiclo(db: Db, cicloid: number, opcoes: { readonly soConfirmadosReservam?: boolean } = {}): Promise<EntregaDaLinha[]> {
   const [linhas, composicoes, cestasPedidas, extras, vendidos] = await Promise.all([
     linhasOfertadas(db, cicloid),
-    db
-      .selectFrom('composicaoproduto as cp')
-      .innerJoin('composicao as c', 'c.id', 'cp.composicaoid')
-      .innerJoin('ciclocesta as cc', 'cc.id', 'c.cicloCestaId')
-      .select(['cp.ofertaProdutoId', 'cp.quantidadePorCestaMilesimos', 'c.cicloCestaId', 'c.quantidadeCestas', 'cc.mercadoId'])
-      .where('cc.cicloid', '=', cicloid)
-      .execute(),
+    quantidadesDasCestas(db, cicloid),
     db
       .selectFrom('pedidoproduto as pp')
       .innerJoin('pedido as p', 'p.id', 'pp.pedidoid')

@@ -4,10 +4,12 @@ import { emTransacao, ehPostgres, travar, type Banco, type Db } from '../db/banc
 import type { DB, Frequencia, SituacaoNoCiclo } from '../db/tipos.ts';
 import { autorizar, ehConsumidor, ehGestor, exigirAgirPor, type Ator } from './acesso.ts';
 import { auditar, type RegistroAuditoria } from './auditoria.ts';
-import type { Avisos } from './avisos.ts';
 import { cicloDasJanelas, exigirJanela, janelaAberta } from './ciclos.ts';
 import { Conflito, Invalido, NaoEncontrado, recusarInvalidos } from './erros.ts';
-import { consumidorAlvo, gravarLinhaDeAssinatura, lerPontoDoPedido, pedidoDe, pontoDoPedido, pontoDosMercados, reservadoDaLinha, retirarLinhaDeAssinatura, soConfirmadosSeguram, vendaveisDaCesta, type Taxa } from './pedidos.ts';
+import { consumidorAlvo, gravarLinhaDeAssinatura, lerPontoDoPedido, pedidoDe, pontoDoPedido, pontoDosMercados, retirarLinhaDeAssinatura, type AvisosDoPedido, type Taxa } from './pedidos.ts';
+import { cestaComposta } from './conteudo-das-cestas.ts';
+import { reservadoDaLinha, soConfirmadosSeguram, vendaveisDaCesta } from './reservas.ts';
+import { podeTipo, tiposQue } from './tipos-de-mercado.ts';
 
 export const FREQUENCIAS: readonly Frequencia[] = ['cada_ciclo', 'ciclo_sim_ciclo_nao'];
 export type { Frequencia, SituacaoNoCiclo };
@@ -20,7 +22,7 @@ export interface OpcoesAssinatura {
   readonly taxa: Taxa;
   readonly tz: string;
   /** Where the receipts of generated orders go, in the generation's own transaction. */
-  readonly avisos?: Avisos;
+  readonly avisos?: AvisosDoPedido;
 }
 
 /** A subscription as the edge reads it: for whom (null: the actor), and the standing order. */
@@ -408,7 +410,7 @@ export async function salvarAssinatura(banco: Banco, ator: Ator, entrada: Entrad
     const exigeAtivos = entrada.ativa;
     if (cesta === undefined || (exigeAtivos && !cesta.ativo)) erros.cestaId = 'Cesta inexistente ou inativa';
     if (ponto === undefined || (exigeAtivos && !ponto.ativo)) erros.pontoEntregaId = 'Ponto de entrega inexistente ou inativo';
-    if (entrada.mercadoId !== null && (mercado === undefined || mercado === null || mercado.tipo !== 'cesta' || (exigeAtivos && !mercado.ativo))) {
+    if (entrada.mercadoId !== null && (mercado === undefined || mercado === null || !podeTipo(mercado.tipo, 'aceitaAssinaturas') || (exigeAtivos && !mercado.ativo))) {
       erros.mercadoId = 'O mercado deve ser um mercado de cestas ativo';
     }
     recusarInvalidos(erros);
@@ -499,7 +501,7 @@ async function cestasDoCiclo(trx: Transaction<DB>, cicloid: number, soConfirmado
     // What may be sold is the composition's number (what will be packed), as for any order;
     // once the window has closed (an admin's change), unconfirmed orders hold nothing.
     .select([vendaveisDaCesta('cc').as('quantidadeCestas'), reservadoDaLinha('ciclocesta', 'cc', soConfirmados).as('reservadoMilesimos')])
-    .select((eb) => eb.exists(eb.selectFrom('composicao as c').innerJoin('composicaoproduto as x', 'x.composicaoid', 'c.id').select('x.id').whereRef('c.cicloCestaId', '=', 'cc.id')).as('composta'))
+    .select((eb) => cestaComposta(eb).as('composta'))
     .where('cc.cicloid', '=', cicloid)
     .orderBy('cc.id')
     .execute();
@@ -659,7 +661,7 @@ function esquecerGeracoes(banco: Banco): void {
 }
 
 /**
- * Subscriptions go first: called by salvarPedido before a one-off order takes stock. Once per
+ * Subscriptions go first: called by fazerPedido before a one-off order takes stock. Once per
  * process and cycle (until a subscription changes here) it reads the cycle with one indexed
  * EXISTS: an active subscription of a basket the cycle offers with no row for the cycle yet; with
  * the order window open, it generates the cycle when there is one. Only an open window is
@@ -783,7 +785,7 @@ export async function escolhasDaAssinatura(db: Db): Promise<{
   const [cestas, pontosEntrega, mercados] = await Promise.all([
     db.selectFrom('cesta').select(['id', 'nome', 'limiteAssinaturas']).where('ativo', '=', true).orderBy('nome').execute(),
     db.selectFrom('pontoentrega').select(['id', 'nome']).where('ativo', '=', true).orderBy('nome').execute(),
-    db.selectFrom('mercado').select(['id', 'nome']).where('ativo', '=', true).where('tipo', '=', 'cesta').orderBy('nome').execute(),
+    db.selectFrom('mercado').select(['id', 'nome']).where('ativo', '=', true).where('tipo', 'in', tiposQue((t) => t.aceitaAssinaturas)).orderBy('nome').execute(),
   ]);
   return { cestas, pontosEntrega, mercados };
 }

@@ -9,7 +9,7 @@ import { ehConsumidor, ehFornecedor, ehGestor, type Ator } from './acesso.ts';
 import { auditar } from './auditoria.ts';
 import { Conflito, Invalido, NaoEncontrado, Proibido } from './erros.ts';
 import { entregasDoCiclo } from './alocacao.ts';
-import type { Pedido } from './pedidos.ts';
+import type { EventoDoPedido } from './pedidos.ts';
 import { lerPerfis } from './perfis.ts';
 import { somarDias } from './tempo.ts';
 import { assinantesComCestaNoCiclo, assinantesServidosNoCiclo, faltasDoCiclo } from './assinaturas.ts';
@@ -39,8 +39,7 @@ export function ehTipoDeAviso(t: string): t is TipoDeAviso {
 
 /** A change that tells someone something, emitted inside the change's own transaction. */
 export type Evento =
-  | { readonly tipo: 'recibo'; readonly pedido: Pedido }
-  | { readonly tipo: 'pedido_alterado'; readonly pedido: Pedido }
+  | EventoDoPedido
   | { readonly tipo: 'coordenacao'; readonly cicloid: number; readonly usuarioids: readonly number[]; readonly assunto: string; readonly texto: string; readonly remetente: string; readonly momento: string };
 
 /** Where the domain's events go (src/mensagens writes them to the outbox in the same transaction). */

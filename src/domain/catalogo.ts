@@ -5,6 +5,7 @@ import { violouReferencia, violouUnicidade } from '../db/erros.ts';
 import type { DB, Linha } from '../db/tipos.ts';
 import type { Ator } from './acesso.ts';
 import { auditar } from './auditoria.ts';
+import { linhaNumaCesta } from './conteudo-das-cestas.ts';
 import { Conflito, Invalido, NaoEncontrado } from './erros.ts';
 import { exigirSemReferencias, montarPagina, type Pagina, type PedidoDePagina, type Referencia } from './registros.ts';
 import { chaveDeNome } from './textos.ts';
@@ -367,7 +368,7 @@ async function exigirUnidadeLivre(db: Db, produtoid: number, nome: string, unida
     .select('op.id')
     .where('op.produtoid', '=', produtoid)
     .where((eb) => eb.or([
-      eb.exists(eb.selectFrom('composicaoproduto as cp').select('cp.id').whereRef('cp.ofertaProdutoId', '=', 'op.id')),
+      linhaNumaCesta(eb),
       eb.exists(eb.selectFrom('loteproduto as lp').select('lp.id').whereRef('lp.ofertaProdutoId', '=', 'op.id')),
     ]))
     .union(db.selectFrom('cicloproduto').select('id').where('produtoId', '=', produtoid))

@@ -6,7 +6,8 @@ import { auditar } from './auditoria.ts';
 import { cicloDasJanelas, exigirAberto } from './ciclos.ts';
 import { valorDaQuantidade } from '../decimal.ts';
 import { Conflito, Invalido, NaoEncontrado } from './erros.ts';
-import { reservadoDaLinha, reservadoDaLinhaHoje } from './pedidos.ts';
+import { itensDasCestas, quantidadesDasCestas } from './conteudo-das-cestas.ts';
+import { reservadoDaLinha, reservadoDaLinhaHoje } from './reservas.ts';
 
 /** Units a composition may use for a product of each unit, as a factor to the product's unit. */
 const CONVERSOES: Readonly<Record<string, Readonly<Record<string, readonly [number, number]>>>> = {
@@ -103,14 +104,8 @@ export async function paginaDaComposicao(db: Db, cicloCestaId: number, hoje: str
   const linhas = await linhasOfertadas(db, cc.cicloid);
   const composicao = await db.selectFrom('composicao').select(['id', 'quantidadeCestas']).where('cicloCestaId', '=', cicloCestaId).executeTakeFirst();
   // Stryker disable next-line ArrayDeclaration: a bogus item matches no offer line and is left out
-  const itens = composicao === undefined ? [] : await db.selectFrom('composicaoproduto').select(['ofertaProdutoId', 'quantidadePorCestaMilesimos', 'unidade']).where('composicaoid', '=', composicao.id).orderBy('id').execute();
-  const todasAsComposicoes = await db
-    .selectFrom('composicaoproduto as cp')
-    .innerJoin('composicao as c', 'c.id', 'cp.composicaoid')
-    .innerJoin('ciclocesta as cc', 'cc.id', 'c.cicloCestaId')
-    .select(['cp.ofertaProdutoId', 'cp.quantidadePorCestaMilesimos', 'c.quantidadeCestas'])
-    .where('cc.cicloid', '=', cc.cicloid)
-    .execute();
+  const itens = composicao === undefined ? [] : await itensDasCestas(db, { cicloCestaId });
+  const todasAsComposicoes = await quantidadesDasCestas(db, cc.cicloid);
   const porLinha = new Map(linhas.map((l) => [l.ofertaProdutoId, l]));
   const acumulado = new Map<number, { id: number; nome: string; centavos: number }>();
   for (const l of linhas) acumulado.set(l.fornecedorId, { id: l.fornecedorId, nome: l.fornecedor, centavos: 0 });
@@ -125,7 +120,7 @@ export async function paginaDaComposicao(db: Db, cicloCestaId: number, hoje: str
     const l = porLinha.get(i.ofertaProdutoId);
     // Stryker disable next-line all: every composed line is one of the cycle's offer lines; this only narrows the type
     if (l === undefined) return [];
-    const escolhida = naUnidadeEscolhida(i.quantidadePorCestaMilesimos, l.unidade, i.unidade);
+    const escolhida = naUnidadeEscolhida(i.quantidadePorCestaMilesimos, l.unidade, i.unidadeEscolhida);
     return [{
       ofertaProdutoId: i.ofertaProdutoId, produtoId: l.produtoId, produto: l.produto, fornecedor: l.fornecedor,
       quantidadePorCestaMilesimos: i.quantidadePorCestaMilesimos, unidade: l.unidade,
@@ -201,9 +196,7 @@ export async function salvarComposicao(banco: Banco, ator: Ator, entrada: Entrad
     // uses (its supplier may be editing a draft): one query, all or nothing.
     const linhas = await linhasOfertadas(trx, cc.cicloid);
     const porId = new Map<number, LinhaOfertada>(linhas.map((l) => [l.ofertaProdutoId, l]));
-    const jaUsadas = new Set((await trx
-      .selectFrom('composicaoproduto as cp').innerJoin('composicao as c', 'c.id', 'cp.composicaoid')
-      .select('cp.ofertaProdutoId').where('c.cicloCestaId', '=', id).execute()).map((u) => u.ofertaProdutoId));
+    const jaUsadas = new Set((await itensDasCestas(trx, { cicloCestaId: id })).map((u) => u.ofertaProdutoId));
     const erros: Record<string, string> = {};
     const normalizados = itens.map((i) => {
       const l = porId.get(i.ofertaProdutoId);

@@ -15,22 +15,7 @@ import { Conflito, Invalido, NaoEncontrado, recusarInvalidos } from './erros.ts'
 import { devidosPorPessoa, txidNoTexto } from './pix.ts';
 import type { Taxa } from './pedidos.ts';
 import { chaveDeNome, conferirTexto } from './textos.ts';
-import { chavesProcuradas, planejarImportacao, type LinhaGuardada } from './transacoes-do-banco.ts';
-
-/** A statement line as the edge reads it; a credit has a positive amount, a debit a negative one. */
-export interface LinhaDoExtrato {
-  readonly data: string;
-  readonly valorCentavos: number;
-  readonly descricao: string;
-  /** The payer's name, where the statement has a column for it. */
-  readonly pagador: string | null;
-  /** The OFX account (`<BANKID>:<ACCTID>`); null in a CSV, which does not name it. */
-  readonly conta: string | null;
-  /** The OFX transaction id; null in a CSV. */
-  readonly fitid: string | null;
-  /** The bank's document numbers for it, as written: OFX CHECKNUM and REFNUM, a CSV's document column. */
-  readonly documentos: readonly string[];
-}
+import { chavesProcuradas, planejarImportacao, type LinhaDoExtrato, type LinhaGuardada } from './transacoes-do-banco.ts';
 
 export interface ResumoDaImportacao {
   readonly creditos: number;

@@ -12,8 +12,9 @@ import { ehGestor, type Ator } from './acesso.ts';
 import { conferirCapacidade, extrasPublicados, linhasOfertadas, sobraDaLinha } from './alocacao.ts';
 import { auditar } from './auditoria.ts';
 import { cicloDasJanelas, exigirAberto } from './ciclos.ts';
+import { itensDasCestas } from './conteudo-das-cestas.ts';
 import { Conflito, Invalido, NaoEncontrado, Proibido } from './erros.ts';
-import type { TipoMercado } from './mercados.ts';
+import { TIPOS_DE_MERCADO, tiposQue, vendeDoTipo, type TipoMercado, type VendaDoMercado } from './tipos-de-mercado.ts';
 
 function exigirGestor(ator: Ator): void {
   if (!ehGestor(ator)) throw new Proibido('SEM_PERMISSAO', 'Só a coordenação (admin ou master) organiza os mercados de um ciclo');
@@ -100,14 +101,7 @@ export function regrasDosMercadosDoCiclo(itens: readonly CicloMercadoLido[]): Re
 
 /** What a basket of a cycle costs to compose: Σ quantity per basket × the supplier's offer price. */
 export async function custosDasCestas(db: Db, cicloid: number): Promise<Map<number, number>> {
-  const linhas = await db
-    .selectFrom('composicaoproduto as x')
-    .innerJoin('composicao as c', 'c.id', 'x.composicaoid')
-    .innerJoin('ciclocesta as cc', 'cc.id', 'c.cicloCestaId')
-    .innerJoin('ofertaproduto as op', 'op.id', 'x.ofertaProdutoId')
-    .select(['cc.id as cicloCestaId', 'x.quantidadePorCestaMilesimos', 'op.valorCentavos'])
-    .where('cc.cicloid', '=', cicloid)
-    .execute();
+  const linhas = await itensDasCestas(db, { cicloid });
   const custos = new Map<number, number>();
   for (const l of linhas) custos.set(l.cicloCestaId, (custos.get(l.cicloCestaId) ?? 0) + valorDaQuantidade(l.valorCentavos, l.quantidadePorCestaMilesimos));
   return custos;
@@ -131,7 +125,7 @@ export async function tetosDasCestas(db: Db, cicloid: number): Promise<TetoDaCes
       .innerJoin('mercado as m', 'm.id', 'cc.mercadoId')
       .select(['cc.id', 'cesta.nome as cesta', 'm.id as mercadoId', 'm.nome as mercado', 'm.valorMaximoCestaCentavos'])
       .where('cc.cicloid', '=', cicloid)
-      .where('m.tipo', '=', 'cesta')
+      .where('m.tipo', 'in', tiposQue((t) => t.exigeValorMaximoCesta))
       .orderBy('cc.id')
       .execute(),
     custosDasCestas(db, cicloid),
@@ -183,7 +177,7 @@ export async function definirMercadosDoCiclo(banco: Banco, ator: Ator, cicloid: 
       else if (!m.ativo && !ja.has(m.id)) erros[`${i.campo}.mercadoId`] = `O mercado ${m.nome} está desativado: só mercados ativos entram num ciclo`;
       const semPonto = i.pontoEntregaIds.filter((p) => !pontos.some((x) => x.id === p && Boolean(x.ativo)));
       if (semPonto.length > 0) erros[`${i.campo}.pontoEntregaIds`] = `Ponto de entrega inexistente ou inativo: ${semPonto.join(', ')}`;
-      if (i.cicloCestaIds.length > 0 && m !== undefined && m.tipo !== 'cesta') erros[`${i.campo}.cicloCestaIds`] = `${m.nome} não é um mercado de cestas: só um mercado do tipo cesta vende as cestas do ciclo`;
+      if (i.cicloCestaIds.length > 0 && m !== undefined && !vendeDoTipo(m.tipo, 'cestas')) erros[`${i.campo}.cicloCestaIds`] = `${m.nome} não é um mercado de cestas: só um mercado do tipo cesta vende as cestas do ciclo`;
       const deOutroCiclo = i.cicloCestaIds.filter((c) => !cestas.some((x) => x.id === c && x.cicloid === cicloid));
       if (deOutroCiclo.length > 0) erros[`${i.campo}.cicloCestaIds`] = `Cesta que não é deste ciclo: ${deOutroCiclo.join(', ')}`;
     }
@@ -272,16 +266,19 @@ export interface LiberacaoDoMercado {
   readonly produtos: ReadonlyArray<{ readonly produtoId: number; readonly nome: string; readonly unidade: string; readonly precoCentavos: number | null; readonly sobraMilesimos: number; readonly liberadoMilesimos: number }>;
 }
 
-async function mercadoDoCiclo(db: Db, cicloid: number, mercadoId: number, tipo: TipoMercado): Promise<MercadoDoCiclo> {
+/** The market in the cycle, when its kind sells `venda` (409 TIPO_DE_MERCADO when not). */
+async function mercadoDoCiclo(db: Db, cicloid: number, mercadoId: number, venda: VendaDoMercado): Promise<MercadoDoCiclo> {
   const m = (await mercadosDoCiclo(db, cicloid)).find((x) => x.mercadoId === mercadoId);
   if (m === undefined) throw new NaoEncontrado('MERCADO_FORA_DO_CICLO', 'Este mercado não está no ciclo: inclua-o nos mercados do ciclo antes');
-  const nomes: Record<TipoMercado, string> = { cesta: 'de cestas', venda_direta: 'de venda direta', lote: 'de lotes' };
-  if (m.tipo !== tipo) throw new Conflito('TIPO_DE_MERCADO', `${m.nome} não é um mercado ${nomes[tipo]}`, { mercadoId, tipo: m.tipo });
+  if (!vendeDoTipo(m.tipo, venda)) {
+    const nomes = tiposQue((t) => t.vende === venda).map((t) => TIPOS_DE_MERCADO[t].nomeNaFrase);
+    throw new Conflito('TIPO_DE_MERCADO', `${m.nome} não é um mercado ${nomes.join(' ou ')}`, { mercadoId, tipo: m.tipo });
+  }
   return m;
 }
 
 export async function liberacaoDoMercado(db: Db, cicloid: number, mercadoId: number): Promise<LiberacaoDoMercado> {
-  const mercado = await mercadoDoCiclo(db, cicloid, mercadoId, 'venda_direta');
+  const mercado = await mercadoDoCiclo(db, cicloid, mercadoId, 'itens');
   const [linhas, extras, precos, itens] = await Promise.all([
     linhasOfertadas(db, cicloid),
     extrasPublicados(db, cicloid),
@@ -482,7 +479,7 @@ export async function salvarLote(banco: Banco, ator: Ator, cicloid: number, id: 
   return emTransacao(banco, async (trx) => {
     await travar(trx, 'ciclo', [cicloid]);
     exigirAberto(await cicloDasJanelas(trx, cicloid));
-    await mercadoDoCiclo(trx, cicloid, lido.mercadoId, 'lote');
+    await mercadoDoCiclo(trx, cicloid, lido.mercadoId, 'lotes');
     const antes = id === null ? null : (await lotesDoCiclo(trx, cicloid)).find((l) => l.id === id) ?? null;
     if (id !== null && antes === null) throw new NaoEncontrado('LOTE_NAO_ENCONTRADO', 'Lote não encontrado neste ciclo');
     const ponto = await trx.selectFrom('pontoentrega').select(['id', 'ativo']).where('id', '=', lido.pontoEntregaId).executeTakeFirst();

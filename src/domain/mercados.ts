@@ -7,6 +7,7 @@ import { auditar } from './auditoria.ts';
 import { Invalido, recusarInvalidos } from './erros.ts';
 import { atorDaAuditoria, autorizarMercados, type AtorMercados } from './politica-mercados.ts';
 import { chaveDeNome } from './textos.ts';
+import { podeTipo, type TipoMercado } from './tipos-de-mercado.ts';
 
 /**
  * Mercados (Variant B): markets and their prices over the shared product catalogue. Input comes
@@ -14,9 +15,8 @@ import { chaveDeNome } from './textos.ts';
  * name here (`adminId`), or by the `campo` the edge gave a price line.
  */
 
-/** Basket sales, bulk lots (as in public school-food purchasing) and direct sale. */
-export const TIPOS_MERCADO = ['cesta', 'lote', 'venda_direta'] as const;
-export type TipoMercado = (typeof TIPOS_MERCADO)[number];
+// The kinds of market and what each can do live in tipos-de-mercado.ts; re-exported for the readers of markets.
+export { TIPOS_MERCADO, type TipoMercado } from './tipos-de-mercado.ts';
 
 /** The administrative fee is a percentage with two places, kept in hundredths of a point. */
 export const ESCALA_TAXA = 2;
@@ -87,9 +87,9 @@ export function regraDaTaxa(taxaAdministrativaCentesimos: number | null): Record
   return t !== null && (t < 0 || t > TAXA_MAXIMA) ? { taxaAdministrativa: 'Deve estar entre 0 e 100' } : {};
 }
 
-/** DOMAIN.md: a basket market needs the most a basket may cost. */
+/** DOMAIN.md: a basket market needs the most a basket may cost (the kinds that ask for it, tipos-de-mercado.ts). */
 export function regraDoValorMaximo(tipo: TipoMercado | null, valorMaximoCestaCentavos: number | null): Record<string, string> {
-  return tipo === 'cesta' && valorMaximoCestaCentavos === null ? { valorMaximoCesta: 'Obrigatório quando o tipo é cesta' } : {};
+  return tipo !== null && podeTipo(tipo, 'exigeValorMaximoCesta') && valorMaximoCestaCentavos === null ? { valorMaximoCesta: `Obrigatório quando o tipo é ${tipo}` } : {};
 }
 
 function regrasDoMercado(d: DadosMercado): Record<string, string> {

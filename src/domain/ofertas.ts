@@ -4,6 +4,7 @@ import { emTransacao, type Banco, type Db } from '../db/banco.ts';
 import { ehFornecedor, ehGestor, exigirAgirPor, podeNoRegistro, veTudo, type Ator } from './acesso.ts';
 import { atribuirExtrasPorMercado, conferirCapacidade, extrasPublicados, linhasOfertadas, type ChaveMercado, type ExtraDoCiclo, type LinhaOfertada } from './alocacao.ts';
 import { auditar } from './auditoria.ts';
+import { itensDasCestas, paraCestasDaLinha } from './conteudo-das-cestas.ts';
 import { cicloDasJanelas, exigirJanela, faseDoCiclo, type Fase } from './ciclos.ts';
 import { formatarQuantidadeComUnidade, formatarReais, valorDaQuantidade } from '../decimal.ts';
 import { Conflito, Invalido, NaoEncontrado, Proibido } from './erros.ts';
@@ -57,12 +58,7 @@ async function fornecedorAlvo(db: Db, ator: Ator, usuarioid: number | null): Pro
  * summed), multiplied in 64 bits: two 32-bit columns would overflow PostgreSQL's integer.
  */
 function alocadoDaLinha(eb: ExpressionBuilder<DB & { op: DB['ofertaproduto'] }, 'op'>) {
-  return eb
-    .selectFrom('composicaoproduto as cp')
-    .innerJoin('composicao as c', 'c.id', 'cp.composicaoid')
-    .select((e2) => e2.fn.coalesce(e2.fn.sum<number>(e2(e2.cast<number>('cp.quantidadePorCestaMilesimos', 'bigint'), '*', e2.ref('c.quantidadeCestas'))), e2.lit(0)).as('s'))
-    .whereRef('cp.ofertaProdutoId', '=', 'op.id')
-    .as('alocadoMil');
+  return paraCestasDaLinha(eb).as('alocadoMil');
 }
 
 function linhasComAlocado(db: Db) {
@@ -269,15 +265,7 @@ async function amarrasDasLinhas(trx: Db, cicloid: number, linhas: readonly Linha
   const ids = linhas.map((l) => l.ofertaProdutoId);
   const produtos = [...new Set(linhas.map((l) => l.produtoid))];
   const [cestas, lotes, ofertadas, extras] = await Promise.all([
-    trx
-      .selectFrom('composicaoproduto as cp')
-      .innerJoin('composicao as c', 'c.id', 'cp.composicaoid')
-      .innerJoin('ciclocesta as cc', 'cc.id', 'c.cicloCestaId')
-      .innerJoin('cesta', 'cesta.id', 'cc.cestaId')
-      .select(['cp.ofertaProdutoId', 'cesta.nome', 'cp.quantidadePorCestaMilesimos', 'c.quantidadeCestas'])
-      .where('cp.ofertaProdutoId', 'in', ids)
-      .orderBy('cesta.nome')
-      .execute(),
+    itensDasCestas(trx, { ofertaProdutoIds: ids }, 'cesta'),
     trx
       .selectFrom('loteproduto as lp')
       .innerJoin('lote as l', 'l.id', 'lp.loteid')
@@ -301,7 +289,7 @@ async function amarrasDasLinhas(trx: Db, cicloid: number, linhas: readonly Linha
     const extrasDaLinha = [...(atribuidos.get(l.ofertaProdutoId) ?? [])].filter(([, mil]) => mil > 0).sort(([a], [b]) => (a ?? 0) - (b ?? 0));
     const a: Amarras = {
       produto: l.nome, unidade: l.unidade, fornecedor: fornecedor.get(l.ofertaProdutoId) ?? '',
-      cestas: [...new Set(daLinha.map((c) => c.nome))],
+      cestas: [...new Set(daLinha.map((c) => c.cesta))],
       paraCestasMil: daLinha.reduce((t, c) => t + c.quantidadePorCestaMilesimos * c.quantidadeCestas, 0),
       lotes: dosLotes.map((x) => `${x.comprador} (${x.mercado})`),
       paraLotesMil: dosLotes.reduce((t, x) => t + x.quantidadeMilesimos, 0),

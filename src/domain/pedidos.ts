@@ -3,60 +3,16 @@ import { ehPostgres, emTransacao, type Banco, type Db } from '../db/banco.ts';
 import { consultaPreparada } from '../db/preparadas.ts';
 import { VERSAO_DOS_CICLOS } from '../db/versoes.ts';
 import { ehConsumidor, ehGestor, exigirAgirPor, podeNoRegistro, veTudo, type Ator } from './acesso.ts';
-import { gerarAntesDoPedido } from './assinaturas.ts';
 import { auditar } from './auditoria.ts';
-import type { Avisos } from './avisos.ts';
 import { cicloDasJanelas, exigirJanela, pontosDoCiclo } from './ciclos.ts';
 import { naUnidadeEscolhida } from './composicao.ts';
 import { ESCALA_QUANTIDADE, formatarQuantidadeComUnidade, paraNumero, valorDaQuantidade } from '../decimal.ts';
 import { Conflito, Invalido, NaoEncontrado, Proibido } from './erros.ts';
 import { unidadeTrocada, type Unidade } from './catalogo.ts';
+import { cestaComposta, itensDasCestas } from './conteudo-das-cestas.ts';
 import { lerPerfis } from './perfis.ts';
+import { reservadoDaLinha, reservadoDaLinhaHoje, soConfirmadosSeguram, vendaveisDaCesta } from './reservas.ts';
 import { dataHoraLocal } from './tempo.ts';
-
-/** The two kinds of line an order reserves: a cycle basket (`ciclocesta`) or an extra (`cicloproduto`). */
-type TabelaReservada = 'ciclocesta' | 'cicloproduto';
-const COLUNA_DA_LINHA = { ciclocesta: 'cicloCestaId', cicloproduto: 'cicloProdutoId' } as const;
-
-/** Whether the cycle's order window has closed today: from then on, only confirmed orders hold stock (DOMAIN.md, "Order"). */
-export function soConfirmadosSeguram(ciclo: { readonly dataPedidoFim: string }, hoje: string): boolean {
-  return hoje > ciclo.dataPedidoFim;
-}
-
-/**
- * What confirmed orders hold of the line `alias` (a row of `tabela`), in thousandths: summed from
- * their lines (indexed by line and order, migrations/20261121_2000_indices_de_reserva.ts).
- */
-function confirmadoDaLinha(tabela: TabelaReservada, alias: string) {
-  return sql<number>`(SELECT COALESCE(SUM(ppc."quantidadeMilesimos"), 0) FROM pedidoproduto ppc INNER JOIN pedido pc ON pc.id = ppc.pedidoid
-    WHERE ppc.${sql.id(COLUNA_DA_LINHA[tabela])} = ${sql.ref(`${alias}.id`)} AND pc.finalizado)`;
-}
-
-/**
- * What saved orders hold of the line `alias` (a row of `tabela`), in thousandths. While the order
- * window has not closed, every saved order holds its stock: the row's counter, kept by triggers
- * (migrations/20261121_2300_reservas_contadas.ts). Once it has closed, an unconfirmed order holds
- * nothing (it is neither delivered nor charged): only confirmed orders count, summed from their
- * lines. The caller knows which (it has read the cycle).
- */
-export function reservadoDaLinha(tabela: TabelaReservada, alias: string, soConfirmados: boolean) {
-  return soConfirmados ? confirmadoDaLinha(tabela, alias) : sql<number>`${sql.ref(`${alias}.reservadoMilesimos`)}`;
-}
-
-/**
- * The same when the cycle is not read yet: the phase decided in SQL from today (the line's cycle
- * is one primary-key row), so a page reads it in the same single statement. NOTE: CASE evaluates
- * only the branch it takes, so an open window never pays for the sum.
- */
-export function reservadoDaLinhaHoje(tabela: TabelaReservada, alias: string, hoje: string) {
-  return sql<number>`CASE WHEN (SELECT cf."dataPedidoFim" FROM ciclo cf WHERE cf.id = ${sql.ref(`${alias}.cicloid`)}) < ${hoje}
-    THEN ${confirmadoDaLinha(tabela, alias)} ELSE ${sql.ref(`${alias}.reservadoMilesimos`)} END`;
-}
-
-/** How many baskets of a cycle basket may be sold: its composition's quantidadeCestas (what will be packed), 0 with no composition. */
-export function vendaveisDaCesta(alias: string) {
-  return sql<number>`COALESCE((SELECT cq."quantidadeCestas" FROM composicao cq WHERE cq."cicloCestaId" = ${sql.ref(`${alias}.id`)}), 0)`;
-}
 
 /** The community's administrative fee on an order: a percentage plus a fixed amount (TAXA_*). */
 export interface Taxa {
@@ -343,16 +299,7 @@ export async function catalogoDoCiclo(db: Db, cicloid: number): Promise<Catalogo
       .where('cp.cicloid', '=', cicloid)
       .orderBy('p.nome')
       .execute(),
-    db
-      .selectFrom('composicaoproduto as x')
-      .innerJoin('composicao as c', 'c.id', 'x.composicaoid')
-      .innerJoin('ciclocesta as cc', 'cc.id', 'c.cicloCestaId')
-      .innerJoin('ofertaproduto as op', 'op.id', 'x.ofertaProdutoId')
-      .innerJoin('produto as p', 'p.id', 'op.produtoid')
-      .select(['cc.id as cicloCestaId', 'p.nome', 'p.unidade', 'x.unidade as escolhida', 'x.quantidadePorCestaMilesimos'])
-      .where('cc.cicloid', '=', cicloid)
-      .orderBy('p.nome')
-      .execute(),
+    itensDasCestas(db, { cicloid }, 'produto'),
   ]);
   // The same product from two suppliers is one item inside the basket, shown in the unit the
   // coordinator composed it in when all its lines agree (6 unidade of eggs, not 0,5 dúzia).
@@ -360,10 +307,10 @@ export async function catalogoDoCiclo(db: Db, cicloid: number): Promise<Catalogo
   const dentro = new Map<number, Map<string, Item>>();
   for (const i of itens) {
     const m = dentro.get(i.cicloCestaId) ?? new Map<string, Item>();
-    const atual = m.get(i.nome) ?? { produto: i.nome, unidade: i.unidade, escolhidas: new Set<string>(), mil: 0 };
+    const atual = m.get(i.produto) ?? { produto: i.produto, unidade: i.unidade, escolhidas: new Set<string>(), mil: 0 };
     atual.mil += i.quantidadePorCestaMilesimos;
-    atual.escolhidas.add(i.escolhida);
-    m.set(i.nome, atual);
+    atual.escolhidas.add(i.unidadeEscolhida);
+    m.set(i.produto, atual);
     dentro.set(i.cicloCestaId, m);
   }
   const paraMostrar = (x: Item) => {
@@ -571,13 +518,27 @@ export async function pontoDosMercados(trx: Db, cicloid: number, pontoEntregaId:
   throw new Invalido('VALIDACAO', 'Verifique os campos destacados', { pontoEntregaId: mensagem, pontosQueServem: servem });
 }
 
+/** What saving or confirming an order tells its consumer (one of the kinds in avisos.ts). */
+export type EventoDoPedido =
+  | { readonly tipo: 'recibo'; readonly pedido: Pedido }
+  | { readonly tipo: 'pedido_alterado'; readonly pedido: Pedido };
+
+/**
+ * Where an order's events go, in the order's own transaction. NOTE: declared here, by the side
+ * that emits, so that orders need not know every kind of message; the outbox (`Avisos`, which
+ * takes every `Evento`) fits it.
+ */
+export interface AvisosDoPedido {
+  emitir(trx: Db, evento: EventoDoPedido): Promise<void>;
+}
+
 export interface OpcoesPedido {
   readonly agora: Date;
   readonly hoje: string;
   readonly taxa: Taxa;
   /** Where the receipt and the "confirm again" notice go, in the order's own transaction. */
-  readonly avisos?: Avisos;
-  /** The community's time zone (TZ), for the confirmation time of subscription orders generated first. */
+  readonly avisos?: AvisosDoPedido;
+  /** The community's time zone (TZ), for the time of a confirmation (finalizarPedido needs it). */
   readonly tz?: string;
 }
 
@@ -585,16 +546,15 @@ export interface OpcoesPedido {
  * Saves an order and reserves its baskets and extras (`criado`: the consumer had none in the
  * cycle). The check and the write happen in one transaction holding locks on the cycle baskets
  * and extras involved, so concurrent orders can never sell more than there is. Prices are
- * snapshotted; a client-sent `valor` is ignored.
+ * snapshotted; a client-sent `valor` is ignored. Subscriptions go first: the use case that
+ * saves a one-off order calls `gerarAntesDoPedido` (assinaturas.ts) before this, once its input
+ * is read, so that the cycle's subscription orders take their stock before a one-off order does.
  */
 export async function salvarPedido(banco: Banco, ator: Ator, entrada: EntradaPedido, opcoes: OpcoesPedido): Promise<{ pedido: Pedido; criado: boolean; reaberto: boolean }> {
   const { cicloid, pontoEntregaId, linhas } = entrada;
   exigirAgirPor(ator, entrada.usuarioid, 'pedido');
   const erros = regrasDasLinhas(linhas);
   if (Object.keys(erros).length > 0) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', erros);
-  // Subscriptions go first: the cycle's subscription orders are generated before a one-off order
-  // takes stock (once per process and cycle; see gerarAntesDoPedido).
-  await gerarAntesDoPedido(banco, cicloid, { ...opcoes, tz: opcoes.tz ?? 'America/Sao_Paulo' });
   return emTransacao(banco, async (trx) => {
     const consumidor = await consumidorAlvo(trx, ator, entrada.usuarioid);
     const usuarioid = consumidor.id;
@@ -622,11 +582,7 @@ export async function salvarPedido(banco: Banco, ator: Ator, entrada: EntradaPed
       // What may be sold is the composition's number (what will be packed), read under the row's
       // lock; a composition changes only under the cycle's lock, which this transaction shares.
       .select([vendaveisDaCesta('cc').as('quantidadeCestas'), reservadoDaLinha('ciclocesta', 'cc', soConfirmados).as('reservadoMilesimos')])
-      .select((eb) => eb.exists(eb
-        .selectFrom('composicao as c')
-        .innerJoin('composicaoproduto as x', 'x.composicaoid', 'c.id')
-        .select('x.id')
-        .whereRef('c.cicloCestaId', '=', 'cc.id')).as('composta'))
+      .select((eb) => cestaComposta(eb).as('composta'))
       .where('cc.id', 'in', idsCestas)
       .orderBy('cc.id')
       .$if(travando, (q) => q.forUpdate('cc'))

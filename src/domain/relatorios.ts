@@ -4,10 +4,12 @@ import { ehConsumidor, ehFornecedor, veTudo, type Ator } from './acesso.ts';
 import { entregasDoCiclo, type ChaveMercado, type EntregaDaLinha } from './alocacao.ts';
 import { faseDoCiclo, type Fase } from './ciclos.ts';
 import { naUnidadeEscolhida } from './composicao.ts';
+import { itensDasCestas } from './conteudo-das-cestas.ts';
 import { formatarQuantidade, valorDaQuantidade } from '../decimal.ts';
 import { Invalido, NaoEncontrado } from './erros.ts';
 import { horarioDeRetiradaTexto } from './tempo.ts';
-import { carregarPedidosDoCiclo, soConfirmadosSeguram, type Pedido, type Taxa } from './pedidos.ts';
+import { carregarPedidosDoCiclo, type Pedido, type Taxa } from './pedidos.ts';
+import { soConfirmadosSeguram } from './reservas.ts';
 import { lerPapeis } from './papeis.ts';
 
 /**
@@ -753,27 +755,14 @@ export async function documentoDeEntrega(db: Db, ator: Ator, cicloid: number, ta
   );
   const secoes: Relatorio[] = [resumo, porPonto, naoConfirmados];
   if (todos) {
-    const itens = await db
-      .selectFrom('composicaoproduto as x')
-      .innerJoin('composicao as c', 'c.id', 'x.composicaoid')
-      .innerJoin('ciclocesta as cc', 'cc.id', 'c.cicloCestaId')
-      .innerJoin('cesta', 'cesta.id', 'cc.cestaId')
-      .innerJoin('ofertaproduto as op', 'op.id', 'x.ofertaProdutoId')
-      .innerJoin('produto as p', 'p.id', 'op.produtoid')
-      .innerJoin('oferta as o', 'o.id', 'op.ofertaid')
-      .innerJoin('usuario as u', 'u.id', 'o.usuarioid')
-      .select(['cesta.nome as cesta', 'p.nome as produto', 'p.unidade', 'x.unidade as escolhida', 'u.nome as fornecedor', 'x.quantidadePorCestaMilesimos'])
-      .where('cc.cicloid', '=', cicloid)
-      .orderBy('cesta.nome')
-      .orderBy('p.nome')
-      .execute();
+    const itens = await itensDasCestas(db, { cicloid }, 'cesta');
     secoes.push(montarRelatorio(
       'Montagem',
       subtitulo,
       COLUNAS_MONTAGEM,
       // Per basket in the unit the coordinator composed in: 6 unidade of eggs to count, not 0,5 dúzia.
       [...cestas.keys()].flatMap((cesta) => itens.filter((i) => i.cesta === cesta).map((i) => {
-        const visto = naUnidadeEscolhida(i.quantidadePorCestaMilesimos, i.unidade, i.escolhida);
+        const visto = naUnidadeEscolhida(i.quantidadePorCestaMilesimos, i.unidade, i.unidadeEscolhida);
         return { cesta, produto: i.produto, fornecedor: i.fornecedor, quantidade: visto.milesimos, unidade: visto.unidade };
       })),
       'cesta',

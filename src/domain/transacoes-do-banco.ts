@@ -22,7 +22,21 @@
  *    listed twice), so two equal credits on one day in one statement are two credits.
  * A line found again gains the keys it lacked (a CSV line found by an OFX gets its FITID).
  */
-import type { LinhaDoExtrato } from './extratos.ts';
+
+/** A statement line as the edge reads it; a credit has a positive amount, a debit a negative one. */
+export interface LinhaDoExtrato {
+  readonly data: string;
+  readonly valorCentavos: number;
+  readonly descricao: string;
+  /** The payer's name, where the statement has a column for it. */
+  readonly pagador: string | null;
+  /** The OFX account (`<BANKID>:<ACCTID>`); null in a CSV, which does not name it. */
+  readonly conta: string | null;
+  /** The OFX transaction id; null in a CSV. */
+  readonly fitid: string | null;
+  /** The bank's document numbers for it, as written: OFX CHECKNUM and REFNUM, a CSV's document column. */
+  readonly documentos: readonly string[];
+}
 
 /** A stored statement line, with its keys, as the import reads them. */
 export interface LinhaGuardada {

@@ -1,9 +1,25 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config.ts';
+import type { Banco } from '../db/banco.ts';
 import { contaDaSessao, type Conta } from '../domain/contas.ts';
 import { type NomePerfil } from '../domain/politica-mercados.ts';
+import type { Relogio } from '../domain/tempo.ts';
 import { ehEscrita, verificarOrigem } from '../http/protecoes.ts';
-import type { ContextoMercados } from './contexto-mercados.ts';
 import { apagarCookieSessao, lerTokenDaSessao, tokenCsrf } from './sessao.ts';
+
+/**
+ * What the access hooks read of the face's context (ContextoMercados has it all). NOTE: named
+ * here rather than imported, because the context names the browser client, whose pages carry the
+ * guards below: the hooks sit under the context, not beside it.
+ */
+export interface ContextoDeAcesso {
+  readonly config: Pick<Config, 'sessionSecret'>;
+  readonly banco: Banco;
+  readonly relogio: Relogio;
+  readonly cookiesSeguros: boolean;
+  /** The public address, known once the server listens. */
+  readonly baseUrl: () => string;
+}
 
 /** A route's access check: answers the request itself (and returns the reply) to refuse it. */
 export type Middleware = (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply | undefined>;
@@ -70,7 +86,7 @@ export function contextoGraphql(user: Conta | null): ContextoGraphql {
  * visitors, who get no session), then applies the route's guard. /graphql is guarded by
  * isAuthenticated whatever route serves it. Unmatched paths carry no guard and reach the 404.
  */
-export function ganchoDeAcesso(ctx: ContextoMercados) {
+export function ganchoDeAcesso(ctx: ContextoDeAcesso) {
   return async (req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
     req.conta = null;
     req.tokenSessao = null;
@@ -96,7 +112,7 @@ export function ganchoDeAcesso(ctx: ContextoMercados) {
 }
 
 /** The CSRF token of the current session, to show to pages and hand to the browser client. */
-export function csrfDaRequisicao(ctx: ContextoMercados, req: FastifyRequest): string | null {
+export function csrfDaRequisicao(ctx: ContextoDeAcesso, req: FastifyRequest): string | null {
   return req.tokenSessao === null ? null : tokenCsrf(ctx.config.sessionSecret, req.tokenSessao);
 }
 
@@ -109,7 +125,7 @@ function ehJson(req: FastifyRequest): boolean {
  * preHandler: cross-site request forgery, by the rule both faces share (`verificarOrigem`). A
  * GraphQL write must also be application/json, as GraphQL over HTTP asks.
  */
-export function ganchoCsrf(ctx: ContextoMercados) {
+export function ganchoCsrf(ctx: ContextoDeAcesso) {
   return async (req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
     verificarOrigem(req, new URL(ctx.baseUrl()).origin, csrfDaRequisicao(ctx, req));
     if (ehEscrita(req) && caminhoDe(req) === CAMINHO_GRAPHQL && !ehJson(req)) {

@@ -150,6 +150,27 @@ describe('assinaturas pela face Cestas', () => {
     assert.match(volta.json<Envelope>().error, /Não há cestas para todas/);
   });
 
+  test('uma assinatura feita antes da janela vem antes do primeiro pedido avulso por /pedidoconsumidores: o avulso só leva o que ela deixa', async () => {
+    // Before the order window (the offers' days): the subscription is saved, nothing is generated yet.
+    relogio.definir('2026-03-02T15:00:00Z');
+    const { cestaId, cicloid, cicloCestaId } = await cicloCom(3);
+    const gil = await entrarComo(amb, ['consumidor'], 'Gil');
+    const hana = await entrarComo(amb, ['consumidor'], 'Hana');
+    const salva = await gil.nav.postJson(url('/assinaturas'), corpo(cestaId, { quantidade: 2 }));
+    assert.equal(salva.status, 201, salva.texto);
+    assert.equal((await pagina(gil)).itens[0]?.proximosCiclos.find((x) => x.cicloid === cicloid)?.situacao, null);
+    // The window opens; the first one-off order of the cycle asks for two of the three baskets.
+    relogio.definir(NO_PEDIDO);
+    const pedir = (n: number) => hana.nav.postJson(url('/pedidoconsumidores'), { cicloid, pontoEntregaId: ponto, produtos: [{ cicloCestaId, quantidade: n }] });
+    const recusado = await pedir(2);
+    assert.equal(recusado.status, 409, recusado.texto);
+    assert.equal(recusado.json<Envelope>().details?.disponivel !== undefined, true);
+    const c = (await pagina(gil)).itens[0]?.proximosCiclos.find((x) => x.cicloid === cicloid);
+    assert.deepEqual([c?.situacao, c?.quantidade], ['gerado', 2]);
+    const levou = await pedir(1);
+    assert.equal(levou.status, 201, levou.texto);
+  });
+
   test('mudar só neste ciclo: outra quantidade, a assinatura fica como era', async () => {
     relogio.definir(NO_PEDIDO);
     const { cestaId, cicloid } = await cicloCom(5);

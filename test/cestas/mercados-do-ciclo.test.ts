@@ -94,7 +94,7 @@ describe('mercados dentro dos ciclos (face Cestas)', () => {
     // The page: every market as a fieldset, the basket's cost against the ceiling; info reads it without a form.
     const pagina = await admin.nav.get(url(`/ciclo/${c.cicloid}/mercados`));
     assert.equal(pagina.status, 200);
-    assert.match(pagina.texto, new RegExp(`<legend>Cestas ${c.cicloid} <span class="nota">· Cestas</span></legend>`));
+    assert.match(pagina.texto, new RegExp(`<legend>Cestas ${c.cicloid} <span class="nota">· Cesta</span></legend>`));
     assert.match(pagina.texto, /· custo R\$ 20,00 de R\$ 30,00/);
     assert.doesNotMatch(pagina.texto, new RegExp(`Fechado ${c.cicloid}`), 'um mercado desativado fora do ciclo não aparece');
     const leitura = await info.nav.get(url(`/ciclo/${c.cicloid}/mercados`));

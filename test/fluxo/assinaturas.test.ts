@@ -8,7 +8,8 @@ import {
   type CicloCandidato, type EntradaAssinatura, type OpcoesAssinatura,
 } from '../../src/domain/assinaturas.ts';
 import { ErroDominio } from '../../src/domain/erros.ts';
-import { pedidoDe, salvarPedido, type Taxa } from '../../src/domain/pedidos.ts';
+import { fazerPedido } from '../../src/domain/fazer-pedido.ts';
+import { pedidoDe, type Taxa } from '../../src/domain/pedidos.ts';
 import { somarDias } from '../../src/domain/tempo.ts';
 import { DIALETO, bancoNovo } from '../helpers/banco.ts';
 import { DATAS_PADRAO, criarCesta, criarCiclo, criarPonto, criarUsuario, type DatasDoCiclo } from '../helpers/fabricas.ts';
@@ -197,14 +198,14 @@ describe('assinaturas', () => {
     await salvarAssinatura(banco, jo, entrada(cesta.id, { quantidade: 1 }), ANTES);
     // A one-off order placed before anyone generated: the subscriptions are served first, so
     // nothing is left for it.
-    const r1 = await recusa(salvarPedido(banco, avulsa, { usuarioid: null, cicloid: ciclo.id, pontoEntregaId: ponto, linhas: [{ cicloCestaId: cc, cicloProdutoId: null, quantidadeMilesimos: 2000, campo: 'produtos.0' }] }, NO_PEDIDO));
+    const r1 = await recusa(fazerPedido(banco, avulsa, { usuarioid: null, cicloid: ciclo.id, pontoEntregaId: ponto, linhas: [{ cicloCestaId: cc, cicloProdutoId: null, quantidadeMilesimos: 2000, campo: 'produtos.0' }] }, NO_PEDIDO));
     assert.deepEqual([r1.tipo, r1.codigo], ['Conflito', 'SEM_ESTOQUE']);
     assert.equal((await linhasDeAssinatura(a.id)).length, 1, 'a geração veio antes do pedido avulso');
     // Ivo skips the cycle: his two baskets go back, and the one-off order takes them.
     const pulado = await pularCiclo(banco, ivo, a.id, ciclo.id, NO_PEDIDO);
     assert.equal(pulado.situacao, 'pulado');
     assert.equal(await pedidoDe(banco, ciclo.id, ivo.usuarioid ?? 0, TAXA), null, 'o pedido sem nada mais é apagado');
-    const { pedido } = await salvarPedido(banco, avulsa, { usuarioid: null, cicloid: ciclo.id, pontoEntregaId: ponto, linhas: [{ cicloCestaId: cc, cicloProdutoId: null, quantidadeMilesimos: 2000, campo: 'produtos.0' }] }, NO_PEDIDO);
+    const { pedido } = await fazerPedido(banco, avulsa, { usuarioid: null, cicloid: ciclo.id, pontoEntregaId: ponto, linhas: [{ cicloCestaId: cc, cicloProdutoId: null, quantidadeMilesimos: 2000, campo: 'produtos.0' }] }, NO_PEDIDO);
     assert.equal(pedido.produtos[0]?.quantidadeMilesimos, 2000);
     assert.equal(pedido.produtos[0]?.assinaturaId, null);
     // Generation again does not serve the skipped subscription.
@@ -221,7 +222,7 @@ describe('assinaturas', () => {
     if (quem === undefined || assinante === undefined) throw new Error('pessoas');
     const linha = (n: number) => ({ usuarioid: quem.usuarioid, cicloid: ciclo.id, pontoEntregaId: ponto, linhas: [{ cicloCestaId: cc, cicloProdutoId: null, quantidadeMilesimos: n * 1000, campo: 'produtos.0' }] });
     // The coordination orders for someone before the window opens: nothing to generate yet.
-    await salvarPedido(banco, admin, linha(1), ANTES);
+    await fazerPedido(banco, admin, linha(1), ANTES);
     // Another process (its own handle) takes a subscription, still before the window.
     const outro = abrirBanco(cfg);
     try {
@@ -231,7 +232,7 @@ describe('assinaturas', () => {
     }
     // In the window, this process's next one-off order generates the subscription first: the
     // one-off order cannot grow into the subscription's baskets.
-    const r = await recusa(salvarPedido(banco, quem, linha(2), NO_PEDIDO));
+    const r = await recusa(fazerPedido(banco, quem, linha(2), NO_PEDIDO));
     assert.equal(r.codigo, 'SEM_ESTOQUE');
     const servido = await pedidoDe(banco, ciclo.id, assinante.usuarioid ?? 0, TAXA);
     assert.equal(servido?.produtos[0]?.quantidadeMilesimos, 2000);
@@ -313,7 +314,7 @@ describe('assinaturas', () => {
     assert.deepEqual([contado, recontado], [0, 0]);
   });
 
-  test('a taxa do mercado de cestas vai na linha como o salvarPedido a grava, e o painel soma por cesta e por ponto', async () => {
+  test('a taxa do mercado de cestas vai na linha como o pedido avulso a grava, e o painel soma por cesta e por ponto', async () => {
     const iso = new Date().toISOString();
     const dono = await banco.insertInto('appuser').values({ providerId: 'idp|assinaturas', email: 'dono@assinaturas.org', emailChave: 'dono@assinaturas.org', name: 'Dono', avatar: null, createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow();
     const mercado = await banco.insertInto('mercado').values({ nome: `Cestas ${Math.random()}`, tipo: 'cesta', taxaAdministrativaCentesimos: 500, valorMaximoCestaCentavos: 100_000, adminId: dono.id, createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow();

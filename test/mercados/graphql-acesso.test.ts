@@ -143,6 +143,14 @@ const OPERACOES: readonly Operacao[] = [
     }),
   },
   {
+    nome: 'tiposDeMercado',
+    pedido: () => ({ query: '{ tiposDeMercado { tipo nome vende } }' }),
+    esperado: todos('permitido'),
+    efeito: async (r) => assert.deepEqual(r.corpo.data?.tiposDeMercado, [
+      { tipo: 'cesta', nome: 'Cesta', vende: 'cestas' }, { tipo: 'lote', nome: 'Lote', vende: 'lotes' }, { tipo: 'venda_direta', nome: 'Venda direta', vende: 'itens' },
+    ]),
+  },
+  {
     nome: 'definirMeusAvisos',
     pedido: () => ({ query: 'mutation { definirMeusAvisos(recebe: ["retirada"]) { recebe } }' }),
     esperado: todos('permitido'),

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { salvarAssinatura } from '../../src/domain/assinaturas.ts';
 import type { Perfil } from '../../src/domain/perfis.ts';
 import { diaLocal, somarDias } from '../../src/domain/tempo.ts';
 import { comporCestas, criarCesta, criarPonto, criarUsuario } from '../helpers/fabricas.ts';
@@ -162,6 +163,26 @@ describe('assinaturas pelo GraphQL', () => {
     const encerrada = dados<AssinaturaGql>(await gql(admin.nav, SALVAR, { i: { ...entrada, id: porBruno.id, quantidade: 1, frequencia: 'ciclo_sim_ciclo_nao', ativa: false } }), 'salvarAssinatura');
     assert.deepEqual([encerrada.usuarioid, encerrada.ativa, encerrada.proximosCiclos], [String(bruno.id), false, []]);
     assert.deepEqual(dados(await gql(admin.nav, MINHAS), 'minhasAssinaturas'), []);
+  });
+
+  test('uma assinatura feita antes da janela vem antes do primeiro fazerPedido do ciclo: o pedido avulso só leva o que ela deixa', async () => {
+    const c = await cenario();
+    const gil = await pessoa(['consumidor'], 'Gil Assinante');
+    const hana = await pessoa(['consumidor'], 'Hana Avulsa');
+    // Saved the day before the order window opened (as another process would have): nothing generated yet.
+    const ator = { email: `gil-${gil.id}@exemplo.org`, nome: 'Gil Assinante', usuarioid: gil.id, perfil: ['consumidor' as const], ativo: true };
+    const opcoes = { agora: amb.relogio.agora(), hoje: somarDias(c.hoje, -1), taxa: amb.config.taxa, tz: amb.config.tz };
+    const a = await salvarAssinatura(amb.banco, ator, { id: null, usuarioid: null, cestaId: c.cesta.id, quantidade: 2, pontoEntregaId: c.ponto.id, frequencia: 'cada_ciclo', inicio: c.inicio, fim: c.fim, mercadoId: null, ativa: true }, opcoes);
+    const noCiclo = () => amb.banco.selectFrom('assinaturaciclo').select(['situacao', 'quantidade']).where('assinaturaId', '=', a.id).where('cicloid', '=', c.aberto).execute();
+    assert.deepEqual(await noCiclo(), []);
+    const cc = await amb.banco.selectFrom('ciclocesta').select('id').where('cicloid', '=', c.aberto).executeTakeFirstOrThrow();
+    const PEDIR = 'mutation($c: ID!, $i: PedidoInput!) { fazerPedido(cicloId: $c, input: $i) { id } }';
+    const pedir = (n: number) => gql(hana.nav, PEDIR, { c: c.aberto, i: { pontoEntregaId: c.ponto.id, produtos: [{ cicloCestaId: cc.id, quantidade: String(n) }] } });
+    // Ten baskets in the cycle, two of them the subscription's: nine is more than is left.
+    const recusado = erro(await pedir(9));
+    assert.deepEqual([recusado.code, recusado.motivo], ['CONFLICT', 'SEM_ESTOQUE']);
+    assert.deepEqual(await noCiclo(), [{ situacao: 'gerado', quantidade: 2 }]);
+    dados(await pedir(8), 'fazerPedido');
   });
 
   test('a coordenação registra a temporada paga adiantado; quem assina não pode, e um valor ruim não grava nada', async () => {

@@ -5,8 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { LinhaDoExtrato } from '../../src/domain/extratos.ts';
-import { normalizarDocumento, planejarImportacao, type LinhaGuardada, type Passo } from '../../src/domain/transacoes-do-banco.ts';
+import { normalizarDocumento, planejarImportacao, type LinhaDoExtrato, type LinhaGuardada, type Passo } from '../../src/domain/transacoes-do-banco.ts';
 
 const ofx = (conta: string, fitid: string, data: string, valorCentavos: number, documentos: string[] = []): LinhaDoExtrato =>
   ({ data, valorCentavos, descricao: 'PIX', pagador: null, conta, fitid, documentos });

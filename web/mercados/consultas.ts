@@ -2,9 +2,7 @@
 import { graphql } from './api.ts';
 import type { NomePerfil } from './perfis.ts';
 
-export const TIPOS_MERCADO = ['cesta', 'lote', 'venda_direta'] as const;
-export type TipoMercado = (typeof TIPOS_MERCADO)[number];
-export const NOMES_TIPOS: Readonly<Record<TipoMercado, string>> = { cesta: 'Cesta', lote: 'Lote', venda_direta: 'Venda direta' };
+import { CAMPO_TIPOS, guardarTipos, type TipoDeMercado, type TipoMercado } from './tipos-de-mercado.ts';
 
 export interface AcoesMercado {
   readonly editar: boolean;
@@ -61,13 +59,13 @@ const RESUMO = resumo(ACOES);
 const COMPLETO = `${resumo(`${ACOES} verPedidos`)} descricao taxaAdministrativa valorMaximoCesta precos { produtoId preco ativo produto { nome unidade } }`;
 
 export async function listarMercados(ativo?: boolean): Promise<readonly ResumoMercado[]> {
-  const r = await graphql<{ mercados: ResumoMercado[] }>(`query Mercados($ativo: Boolean) { mercados(ativo: $ativo) { ${RESUMO} } }`, { ativo: ativo ?? null });
-  return r.mercados;
+  const r = await graphql<{ mercados: ResumoMercado[]; tiposDeMercado: TipoDeMercado[] }>(`query Mercados($ativo: Boolean) { mercados(ativo: $ativo) { ${RESUMO} } ${CAMPO_TIPOS} }`, { ativo: ativo ?? null });
+  return guardarTipos(r).mercados;
 }
 
 export async function lerMercado(id: string): Promise<Mercado | null> {
-  const r = await graphql<{ mercado: Mercado | null }>(`query Mercado($id: ID!) { mercado(id: $id) { ${COMPLETO} } }`, { id });
-  return r.mercado;
+  const r = await graphql<{ mercado: Mercado | null; tiposDeMercado: TipoDeMercado[] }>(`query Mercado($id: ID!) { mercado(id: $id) { ${COMPLETO} } ${CAMPO_TIPOS} }`, { id });
+  return guardarTipos(r).mercado;
 }
 
 export async function listarProdutos(): Promise<readonly Produto[]> {
@@ -76,8 +74,9 @@ export async function listarProdutos(): Promise<readonly Produto[]> {
 }
 
 export async function listarContas(): Promise<readonly Conta[]> {
-  const r = await graphql<{ usuarios: Conta[] }>('query Usuarios { usuarios { id name email emailVerificado profiles mercados { id nome } } }');
-  return r.usuarios;
+  // The new market form reads the kinds from here (an Administrador creates markets, and reads the accounts).
+  const r = await graphql<{ usuarios: Conta[]; tiposDeMercado: TipoDeMercado[] }>(`query Usuarios { usuarios { id name email emailVerificado profiles mercados { id nome } } ${CAMPO_TIPOS} }`);
+  return guardarTipos(r).usuarios;
 }
 
 /** The fields of MercadoInput; adminId and ativo only when the person may change them. */

@@ -5,7 +5,7 @@
  */
 import { graphql } from './api.ts';
 import { CAMPOS_CICLO_COM_DATAS, type CicloComDatas, type FaseCiclo } from './ciclo-comum.ts';
-import type { TipoMercado } from './consultas.ts';
+import { CAMPO_TIPOS, guardarTipos, type TipoDeMercado, type TipoMercado } from './tipos-de-mercado.ts';
 import { dataBr } from './formatos.ts';
 
 export interface AcoesDoCiclo {
@@ -115,14 +115,17 @@ const PEDIDO = `id cursor cicloId finalizado alteradoAposConfirmar dataConfirmac
 
 /** The cycles the person can act in now, newest first. */
 export async function listarCiclos(first: number, after: string | null): Promise<readonly ResumoCiclo[]> {
-  const r = await graphql<{ ciclos: ResumoCiclo[] }>(`query Ciclos($first: Int, $after: String) { ciclos(first: $first, after: $after) { ${RESUMO_CICLO} } }`, { first, after });
-  return r.ciclos;
+  const r = await graphql<{ ciclos: ResumoCiclo[]; tiposDeMercado: TipoDeMercado[] }>(
+    `query Ciclos($first: Int, $after: String) { ciclos(first: $first, after: $after) { ${RESUMO_CICLO} } ${CAMPO_TIPOS} }`,
+    { first, after },
+  );
+  return guardarTipos(r).ciclos;
 }
 
 /** A cycle with what it sells, and the person's own order in it (null: none yet). */
 export async function lerCiclo(id: string): Promise<Ciclo | null> {
-  const r = await graphql<{ ciclo: Ciclo | null }>(`query Ciclo($id: ID!) { ciclo(id: $id) { ${CICLO} } }`, { id });
-  return r.ciclo;
+  const r = await graphql<{ ciclo: Ciclo | null; tiposDeMercado: TipoDeMercado[] }>(`query Ciclo($id: ID!) { ciclo(id: $id) { ${CICLO} } ${CAMPO_TIPOS} }`, { id });
+  return guardarTipos(r).ciclo;
 }
 
 export async function lerMeuPedido(cicloId: string): Promise<Pedido | null> {

@@ -4,7 +4,7 @@
  */
 import { graphql } from './api.ts';
 import { CAMPOS_CICLO_COM_DATAS, NOMES_FASES, type CicloComDatas, type FaseCiclo, type JanelaCiclo } from './ciclo-comum.ts';
-import type { TipoMercado } from './consultas.ts';
+import { CAMPO_TIPOS, guardarTipos, type TipoDeMercado, type TipoMercado } from './tipos-de-mercado.ts';
 import { paraCentavos } from './dinheiro.ts';
 import type { LinhaDoPedido } from './fluxo-consumidor.ts';
 import { paraMilesimos } from './formatos.ts';
@@ -171,10 +171,10 @@ const CAMPOS_CICLO_MERCADOS = `id nome fase acoes { definirMercados }
 
 /** The cycle with its markets, baskets and points, and the active markets (null when there is no such cycle). */
 export async function lerMercadosDoCiclo(cicloId: string): Promise<{ ciclo: CicloParaMercados; ativos: readonly MercadoAtivo[] } | null> {
-  const r = await graphql<{ ciclo: CicloParaMercados | null; mercados: MercadoAtivo[] }>(
-    `query MercadosDoCiclo($c: ID!) { ciclo(id: $c) { ${CAMPOS_CICLO_MERCADOS} } mercados(ativo: true) { id nome tipo taxaAdministrativa valorMaximoCesta } }`,
+  const r = guardarTipos(await graphql<{ ciclo: CicloParaMercados | null; mercados: MercadoAtivo[]; tiposDeMercado: TipoDeMercado[] }>(
+    `query MercadosDoCiclo($c: ID!) { ciclo(id: $c) { ${CAMPOS_CICLO_MERCADOS} } mercados(ativo: true) { id nome tipo taxaAdministrativa valorMaximoCesta } ${CAMPO_TIPOS} }`,
     { c: cicloId },
-  );
+  ));
   return r.ciclo === null ? null : { ciclo: r.ciclo, ativos: r.mercados };
 }
 

@@ -11,6 +11,7 @@ import {
 import { NaoEncontrado } from '../../domain/erros.ts';
 import { ESCALA_DINHEIRO, ESCALA_QUANTIDADE, paraNumero } from '../../decimal.ts';
 import { ESCALA_TAXA } from '../../domain/mercados.ts';
+import { TIPOS_MERCADO } from '../../domain/tipos-de-mercado.ts';
 import { comoEntrada, MAIOR_ID } from '../../http/campos.ts';
 import { Corpo, NoFio, SemCorpo } from '../../http/esquemas.ts';
 import { atorDe } from '../autenticacao.ts';
@@ -28,7 +29,7 @@ const Nulo = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.
 const Ids = Type.Array(Type.Integer({ minimum: 1 }));
 
 const MercadoDoCicloJson = Type.Object({
-  cicloMercadoId: Type.Integer(), mercadoId: Type.Integer(), nome: Type.String(), tipo: Type.String({ description: 'cesta, lote ou venda_direta' }),
+  cicloMercadoId: Type.Integer(), mercadoId: Type.Integer(), nome: Type.String(), tipo: Type.String({ description: `${TIPOS_MERCADO.slice(0, -1).join(', ')} ou ${TIPOS_MERCADO.at(-1) ?? ''}` }),
   ordemAtendimento: Type.Integer(), taxaAdministrativa: Nulo(Type.Number({ description: 'Percentual' })), valorMaximoCesta: Nulo(Type.Number({ description: 'Reais' })),
   ativo: Type.Boolean(), pontoEntregaIds: Ids, pontos: Type.Array(Type.Object({ id: Type.Integer(), nome: Type.String() })), cicloCestaIds: Ids,
 });

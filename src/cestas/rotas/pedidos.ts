@@ -4,7 +4,8 @@ import { acoesDoPedido, donoVisivel, pode, podeSerDono, type Ator } from '../../
 import { FazerPedido } from '../../comandos/pedido.ts';
 import { cicloDasJanelas, situacaoDoCiclo } from '../../domain/ciclos.ts';
 import { Invalido } from '../../domain/erros.ts';
-import { comDisponibilidade, finalizarPedido, pedidoDe, pedidosVisiveis, pedidoVisivel, reservasDoCiclo, salvarPedido } from '../../domain/pedidos.ts';
+import { fazerPedido } from '../../domain/fazer-pedido.ts';
+import { comDisponibilidade, finalizarPedido, pedidoDe, pedidosVisiveis, pedidoVisivel, reservasDoCiclo } from '../../domain/pedidos.ts';
 import { usuarioPorId } from '../../domain/usuarios.ts';
 import { comoEntrada } from '../../http/campos.ts';
 import { ConsultaDaPessoa } from '../../http/consultas.ts';
@@ -81,7 +82,7 @@ export function rotasPedidos(app: AppTipada, ctx: ContextoCestas): void {
     // Ownership before any validation; then the body is read as the command (src/comandos/pedido.ts).
     preValidation: donosPrimeiro(FazerPedido, 'pedido'),
     schema: { body: FazerPedido.corpo, response: escrita(PedidoJson, { cria: true, atualiza: true }) } }, async (req, reply) => {
-    const { pedido, criado, reaberto } = await salvarPedido(ctx.banco, atorDe(req), req.body, { ...tempo(ctx), taxa, tz: ctx.config.tz, avisos: ctx.correio });
+    const { pedido, criado, reaberto } = await fazerPedido(ctx.banco, atorDe(req), req.body, { ...tempo(ctx), taxa, tz: ctx.config.tz, avisos: ctx.correio });
     if (querJson(req)) return enviarJson(reply, pedidoJson(pedido), reaberto ? 'Pedido alterado: falta confirmar de novo' : 'Pedido salvo', criado ? 201 : 200);
     return redirecionarComAviso(
       reply,

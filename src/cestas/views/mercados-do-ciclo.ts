@@ -1,13 +1,11 @@
 import type { LiberacaoDoMercado, Lote, MercadoDoCiclo, TetoDaCesta } from '../../domain/mercados-do-ciclo.ts';
 import type { LinhaOfertada } from '../../domain/alocacao.ts';
 import { sobraDaLinha } from '../../domain/alocacao.ts';
-import type { TipoMercado } from '../../domain/mercados.ts';
+import { TIPOS_DE_MERCADO, vendeDoTipo, type TipoMercado } from '../../domain/tipos-de-mercado.ts';
 import { html, type Html } from '../../http/html.ts';
 import { campoCsrf } from './layout.ts';
 import { ariaDoErro, erroDoCampo, mensagemDeErro, paraCampo, textoDoErro } from './fluxo.ts';
 import { quantidade, reais } from '../../formatos.ts';
-
-export const NOMES_TIPOS: Readonly<Record<TipoMercado, string>> = { cesta: 'Cestas', venda_direta: 'Venda direta', lote: 'Lotes' };
 
 type Detalhes = Readonly<Record<string, unknown>>;
 interface Recusa {
@@ -55,7 +53,7 @@ export function paginaMercadosDoCiclo(p: {
       const atual = noCiclo.get(m.id);
       const tetos = p.tetos.filter((t) => t.mercadoId === m.id);
       return html`<fieldset class="mercado-do-ciclo">
-        <legend>${m.nome} <span class="nota">· ${NOMES_TIPOS[m.tipo]}${m.ativo ? '' : ' · desativado'}</span></legend>
+        <legend>${m.nome} <span class="nota">· ${TIPOS_DE_MERCADO[m.tipo].nome}${m.ativo ? '' : ' · desativado'}</span></legend>
         <input type="hidden" name="cicloMercados[${i}][mercadoId]" value="${m.id}">
         <input type="hidden" name="cicloMercados[${i}][incluir]" value="false">
         <div class="marcar"><input type="checkbox" id="mercado-${m.id}-incluir" name="cicloMercados[${i}][incluir]" value="on" ${atual === undefined ? '' : html`checked`} ${p.somenteLeitura ? html`disabled` : ''}>
@@ -68,7 +66,7 @@ export function paginaMercadosDoCiclo(p: {
             <label for="mercado-${m.id}-ponto-${pt.id}">${pt.nome}</label></div>`)}
           ${textoDoErro(erro(i, 'pontoEntregaIds'))}
         </fieldset>
-        ${m.tipo === 'cesta' ? html`<fieldset class="opcoes"><legend>Cestas do ciclo vendidas aqui${m.valorMaximoCestaCentavos === null ? '' : ` (até ${reais(m.valorMaximoCestaCentavos)} de custo por cesta)`}</legend>
+        ${vendeDoTipo(m.tipo, 'cestas') ? html`<fieldset class="opcoes"><legend>Cestas do ciclo vendidas aqui${m.valorMaximoCestaCentavos === null ? '' : ` (até ${reais(m.valorMaximoCestaCentavos)} de custo por cesta)`}</legend>
           ${p.cestas.length === 0 ? html`<p class="nota">O ciclo ainda não tem cestas.</p>` : p.cestas.map((c) => {
             const teto = tetos.find((t) => t.cicloCestaId === c.id);
             return html`<div class="marcar"><input type="checkbox" id="mercado-${m.id}-cesta-${c.id}" name="cicloMercados[${i}][cicloCestaIds]" value="${c.id}" ${atual?.cicloCestaIds.includes(c.id) === true ? html`checked` : ''} ${p.somenteLeitura ? html`disabled` : ''}>
@@ -76,8 +74,8 @@ export function paginaMercadosDoCiclo(p: {
           })}
           ${textoDoErro(erro(i, 'cicloCestaIds'))}
         </fieldset>` : ''}
-        ${atual !== undefined && m.tipo === 'venda_direta' ? html`<p><a class="botao secundario" href="/ciclo/${p.ciclo.id}/mercado/${m.id}/liberar">Liberar itens para ${m.nome}</a></p>` : ''}
-        ${atual !== undefined && m.tipo === 'lote' ? html`<p><a class="botao secundario" href="/ciclo/${p.ciclo.id}/lotes">Lotes de ${m.nome}</a></p>` : ''}
+        ${atual !== undefined && vendeDoTipo(m.tipo, 'itens') ? html`<p><a class="botao secundario" href="/ciclo/${p.ciclo.id}/mercado/${m.id}/liberar">Liberar itens para ${m.nome}</a></p>` : ''}
+        ${atual !== undefined && vendeDoTipo(m.tipo, 'lotes') ? html`<p><a class="botao secundario" href="/ciclo/${p.ciclo.id}/lotes">Lotes de ${m.nome}</a></p>` : ''}
       </fieldset>`;
     })}
     ${p.somenteLeitura || p.mercados.length === 0 ? '' : html`<button type="submit" class="botao">Salvar mercados do ciclo</button>`}
@@ -126,7 +124,7 @@ export function paginaLotes(p: {
   recusa: Recusa;
   valores: Detalhes;
 }): Html {
-  const deLote = p.mercados.filter((m) => m.tipo === 'lote');
+  const deLote = p.mercados.filter((m) => vendeDoTipo(m.tipo, 'lotes'));
   const e = p.editando;
   const v = (k: string, padrao: string) => {
     const x = valorDe(p.valores, k);

@@ -12,7 +12,7 @@ import { Kind, parse, type DocumentNode, type OperationDefinitionNode } from 'gr
  * (`acoes`, the fields @auth hides). Only queries whose every root field is listed in
  * CAMPOS_CACHEAVEIS are kept: none of them depends on the clock.
  */
-const CAMPOS_CACHEAVEIS: ReadonlySet<string> = new Set(['mercados', 'mercado', 'produtos']);
+const CAMPOS_CACHEAVEIS: ReadonlySet<string> = new Set(['mercados', 'mercado', 'produtos', 'tiposDeMercado']);
 
 /** At most this many answers, and this many bytes, per process; the least recently used go first. */
 const MAXIMO_DE_RESPOSTAS = 500;

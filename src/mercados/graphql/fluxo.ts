@@ -11,11 +11,13 @@ import { autorizar, exigirAgirPor, pode, type Ator } from '../../domain/acesso.t
 import { entregasComMercados, type EntregaComMercados, type EntregaDaLinha, type PedidoNoMercado } from '../../domain/alocacao.ts';
 import { cicloDasJanelas, faseDoCiclo, janelasAbertas, type DatasCiclo, type Fase, type Janela } from '../../domain/ciclos.ts';
 import { Conflito, Invalido, NaoEncontrado, Proibido } from '../../domain/erros.ts';
+import { fazerPedido } from '../../domain/fazer-pedido.ts';
 import { mercadoPorId } from '../../domain/mercados.ts';
+import { podeTipo, type TipoMercado } from '../../domain/tipos-de-mercado.ts';
 import { definirMercadosDoCiclo, mercadosDoCiclo, type MercadoDoCiclo } from '../../domain/mercados-do-ciclo.ts';
 import { ofertaDe, ofertasDoFornecedor, produtosParaOfertar, salvarOferta, type LinhaDaOferta, type LinhaParaOfertar, type Oferta, type ProdutoParaOfertar } from '../../domain/ofertas.ts';
 import {
-  alteradosAposConfirmar, carregarPedidosDoCiclo, disponibilidade, finalizarPedido, pedidoDe, pedidoVisivel, salvarPedido,
+  alteradosAposConfirmar, carregarPedidosDoCiclo, disponibilidade, finalizarPedido, pedidoDe, pedidoVisivel,
   type CestaParaPedir, type ExtraParaPedir, type LinhaDoPedido, type ParteDoPedido, type Pedido,
 } from '../../domain/pedidos.ts';
 import { pontosParaPedido } from '../../domain/pontos-do-ciclo.ts';
@@ -190,7 +192,7 @@ async function cicloOuNulo(ctx: Ctx, id: number): Promise<CicloDoGraphql | null>
 
 interface MercadoServido {
   readonly mercadoId: number;
-  readonly tipo: string;
+  readonly tipo: TipoMercado;
   readonly adminId: number;
 }
 
@@ -203,9 +205,9 @@ async function tiposDosMercados(db: Db, ciclos: readonly number[]): Promise<Map<
   return por;
 }
 
-/** A cycle sells to consumers without markets, or through a cesta or venda_direta market (a lote market sells to a named buyer). */
-const vendeAConsumidores = (mercados: ReadonlyArray<{ tipo: string }>): boolean =>
-  mercados.length === 0 || mercados.some((m) => m.tipo === 'cesta' || m.tipo === 'venda_direta');
+/** A cycle sells to consumers without markets, or through a market whose kind does (a lote market sells to a named buyer). */
+const vendeAConsumidores = (mercados: ReadonlyArray<{ tipo: TipoMercado }>): boolean =>
+  mercados.length === 0 || mercados.some((m) => podeTipo(m.tipo, 'vendeAConsumidores'));
 
 /**
  * `ciclos`: the cycles a person can act in now (issue 17): open offer windows for a Fornecedor;
@@ -359,7 +361,7 @@ export const mutacoesDoFluxo = {
       const produtos = a.input.produtos.map((l) => ({ cicloCestaId: l.cicloCestaId ?? null, cicloProdutoId: l.cicloProdutoId ?? null, quantidade: Number(l.quantidade) }));
       const dados = { usuarioid: a.input.usuarioid ?? null, cicloid: a.cicloId, pontoEntregaId: a.input.pontoEntregaId, produtos };
       const entrada = lerComando(FazerPedido, dados, NOMES, (u) => exigirAgirPor(ator, u, 'pedido'));
-      const { pedido } = await comNomes(FazerPedido.raizes, NOMES, () => salvarPedido(ctx.banco, ator, entrada, { agora: ctx.agora, hoje: hoje(ctx), taxa: ctx.taxa, tz: ctx.tz, avisos: ctx.avisos }));
+      const { pedido } = await comNomes(FazerPedido.raizes, NOMES, () => fazerPedido(ctx.banco, ator, entrada, { agora: ctx.agora, hoje: hoje(ctx), taxa: ctx.taxa, tz: ctx.tz, avisos: ctx.avisos }));
       return pedido;
     }),
   confirmarPedido: (_: unknown, a: { pedidoId: unknown }, ctx: Ctx) =>

@@ -10,6 +10,7 @@ import {
   type Mercado, type PrecoMercado, type ProdutoDoCatalogo,
 } from '../../domain/mercados.ts';
 import { acoesDoMercado, autorizarMercados, podeMercados } from '../../domain/politica-mercados.ts';
+import { listaDeTipos } from '../../domain/tipos-de-mercado.ts';
 import { comCaminhosDoInput, lerAtribuicaoDePerfis, lerAvisosEscolhidos, lerBuscaDeProdutos, lerLoteDePrecos, lerMercadoInput } from './argumentos.ts';
 import { atorDe, esquecerCarregados, type ContextoResolvers } from './contexto-resolvers.ts';
 import { DateTime, Decimal, Quantidade, emCentesimos } from './escalares.ts';
@@ -91,6 +92,7 @@ export const resolvers: IResolvers<unknown, Ctx> = {
       const usuarioId = atorDe(ctx).usuarioId;
       return avisosJson(usuarioId === null ? null : await avisosQueRecebe(ctx.banco, usuarioId), ctx.emailLigado);
     },
+    tiposDeMercado: () => listaDeTipos(),
   },
 
   Mutation: {

@@ -1,6 +1,6 @@
 import { Fragment } from 'react';
 import { AvisoComTitulo, Pagina } from '../componentes.tsx';
-import { NOMES_TIPOS } from '../consultas.ts';
+import { nomeDoTipo } from '../tipos-de-mercado.ts';
 import { NOMES_FASES } from '../ciclo-comum.ts';
 import { PRIMEIRAS } from '../adiantar.ts';
 import { type ResumoCiclo } from '../fluxo-consumidor.ts';
@@ -47,7 +47,7 @@ function CartaoCiclo({ ciclo }: { readonly ciclo: ResumoCiclo }) {
           <ul className="lista-simples">
             {ciclo.mercados.map((m) => (
               <li key={m.mercadoId}>
-                <strong>{m.nome}</strong> · {NOMES_TIPOS[m.tipo]} · {taxaLegivel(m.taxaAdministrativa)}
+                <strong>{m.nome}</strong> · {nomeDoTipo(m.tipo)} · {taxaLegivel(m.taxaAdministrativa)}
               </li>
             ))}
           </ul>

@@ -1,12 +1,13 @@
 import { useState } from 'react';
 import { mensagemDe } from '../api.ts';
 import { Carregando, ComCarga, Falha, Pagina, Sucesso, useCarga } from '../componentes.tsx';
-import { NOMES_TIPOS, desativarMercado, type Mercado } from '../consultas.ts';
+import { desativarMercado, type Mercado } from '../consultas.ts';
 import { decimalLegivel, reais } from '../dinheiro.ts';
 import { PRIMEIRAS } from '../adiantar.ts';
 import { CICLOS_DO_MERCADO_POR_PAGINA, etiquetasDoCiclo, type CicloDoMercado } from '../fluxo-mercado.ts';
 import { dataBr } from '../formatos.ts';
 import { Link } from '../navegacao.tsx';
+import { nomeDoTipo, tipoDeMercado } from '../tipos-de-mercado.ts';
 import { CarregarMais, usePaginado, type EstadoPaginado } from '../paginado.tsx';
 
 /** Deactivating asks for a second click: nothing is deleted, but the market leaves the lists. */
@@ -62,12 +63,12 @@ function Detalhe({ mercado, ciclos, aoMudar, desativado }: { readonly mercado: M
           <span className={mercado.ativo ? 'etiqueta ativo' : 'etiqueta inativo'}>{mercado.ativo ? 'Ativo' : 'Inativo'}</span>
         </dd>
         <dt>Tipo</dt>
-        <dd>{NOMES_TIPOS[mercado.tipo]}</dd>
+        <dd>{nomeDoTipo(mercado.tipo)}</dd>
         <dt>Descrição</dt>
         <dd>{mercado.descricao ?? '—'}</dd>
         <dt>Taxa administrativa</dt>
         <dd>{mercado.taxaAdministrativa === null ? '—' : `${decimalLegivel(mercado.taxaAdministrativa)} %`}</dd>
-        {mercado.tipo === 'cesta' ? (
+        {tipoDeMercado(mercado.tipo).exigeValorMaximoCesta ? (
           <>
             <dt>Valor máximo da cesta</dt>
             <dd>{reais(mercado.valorMaximoCesta)}</dd>

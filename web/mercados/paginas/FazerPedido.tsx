@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { ErroApi, mensagemDe } from '../api.ts';
 import { Aviso, ComCarga, Falha, Pagina, Sucesso, useCarga } from '../componentes.tsx';
-import { NOMES_TIPOS, type TipoMercado } from '../consultas.ts';
+import { nomeDoTipo, type TipoMercado } from '../tipos-de-mercado.ts';
 import { deCentavos, paraCentavos, reais } from '../dinheiro.ts';
 import {
   confirmarPedido, fazerPedido, lerCiclo, lerMeuPedido, taxaSobre, type CestaDoCiclo, type Ciclo, type ItemDoCiclo, type LinhaPedida, type Pedido,
@@ -157,7 +157,7 @@ function TabelaDoGrupo(props: {
     <section className="grupo" aria-labelledby={`grupo-${grupo.chave}`}>
       <h2 id={`grupo-${grupo.chave}`}>{titulo}</h2>
       <p className="suave">
-        {grupo.tipo === null ? 'Taxa da comunidade, calculada ao salvar.' : `${NOMES_TIPOS[grupo.tipo]} · ${taxaLegivel(grupo.taxa)}`}
+        {grupo.tipo === null ? 'Taxa da comunidade, calculada ao salvar.' : `${nomeDoTipo(grupo.tipo)} · ${taxaLegivel(grupo.taxa)}`}
         {grupo.pontos.length > 0 ? ` · retirada em: ${grupo.pontos.join(', ')}` : null}
       </p>
       {grupo.ofertas.length === 0 ? (

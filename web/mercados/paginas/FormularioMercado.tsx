@@ -2,13 +2,14 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { ErroApi, mensagemDe } from '../api.ts';
 import { Campo, ComCarga, Falha, Pagina, useCarga } from '../componentes.tsx';
 import {
-  NOMES_TIPOS, TIPOS_MERCADO, atualizarMercado, criarMercado, lerMercado, listarContas,
-  type Conta, type EntradaMercado, type Mercado, type TipoMercado,
+  atualizarMercado, criarMercado, lerMercado, listarContas,
+  type Conta, type EntradaMercado, type Mercado,
 } from '../consultas.ts';
 import { decimalLegivel } from '../dinheiro.ts';
 import { Link, navegar } from '../navegacao.tsx';
 import { podeAdministrarMercado } from '../perfis.ts';
 import { useUsuarioLogado } from '../sessao.tsx';
+import { tipoDeMercado, tiposDeMercado, type TipoMercado } from '../tipos-de-mercado.ts';
 
 interface Valores {
   nome: string;
@@ -41,7 +42,7 @@ function conferir(v: Valores): Erros {
   const erros: Erros = {};
   if (v.nome.trim() === '') erros.nome = 'Informe o nome do mercado';
   if (v.taxaAdministrativa.trim() !== '' && !DECIMAL.test(v.taxaAdministrativa.trim())) erros.taxaAdministrativa = 'Use um número com até 2 casas, como 2,50';
-  if (v.tipo === 'cesta' && v.valorMaximoCesta.trim() === '') erros.valorMaximoCesta = 'Obrigatório quando o tipo é cesta';
+  if (tipoDeMercado(v.tipo).exigeValorMaximoCesta && v.valorMaximoCesta.trim() === '') erros.valorMaximoCesta = `Obrigatório quando o tipo é ${v.tipo}`;
   else if (v.valorMaximoCesta.trim() !== '' && !DECIMAL.test(v.valorMaximoCesta.trim())) erros.valorMaximoCesta = 'Use um valor com até 2 casas, como 120,00';
   return erros;
 }
@@ -116,10 +117,10 @@ function Formulario({ mercado, contas }: PropsFormulario) {
       </Campo>
       <Campo rotulo="Tipo" erro={erros.tipo}>
         {(p) => (
-          <select {...p} value={v.tipo} onChange={(e) => mudar('tipo', e.target.value as TipoMercado)}>
-            {TIPOS_MERCADO.map((t) => (
-              <option key={t} value={t}>
-                {NOMES_TIPOS[t]}
+          <select {...p} value={v.tipo} onChange={(e) => mudar('tipo', e.target.value)}>
+            {tiposDeMercado().map((t) => (
+              <option key={t.tipo} value={t.tipo}>
+                {t.nome}
               </option>
             ))}
           </select>
@@ -128,7 +129,7 @@ function Formulario({ mercado, contas }: PropsFormulario) {
       <Campo rotulo="Taxa administrativa (%)" erro={erros.taxaAdministrativa} ajuda="De 0 a 100, com até 2 casas. Deixe vazio se não houver.">
         {(p) => <input {...p} type="text" inputMode="decimal" value={v.taxaAdministrativa} onChange={(e) => mudar('taxaAdministrativa', e.target.value)} />}
       </Campo>
-      <Campo rotulo="Valor máximo da cesta (R$)" erro={erros.valorMaximoCesta} ajuda="Obrigatório no tipo cesta.">
+      <Campo rotulo="Valor máximo da cesta (R$)" erro={erros.valorMaximoCesta} ajuda={`Obrigatório no tipo ${tiposDeMercado().filter((t) => t.exigeValorMaximoCesta).map((t) => t.nome.toLowerCase()).join(' ou ')}.`}>
         {(p) => <input {...p} type="text" inputMode="decimal" value={v.valorMaximoCesta} onChange={(e) => mudar('valorMaximoCesta', e.target.value)} />}
       </Campo>
       {administrador ? (

@@ -1,5 +1,6 @@
 import { ComCarga, Pagina, useCarga } from '../componentes.tsx';
-import { NOMES_TIPOS, listarMercados } from '../consultas.ts';
+import { listarMercados } from '../consultas.ts';
+import { nomeDoTipo } from '../tipos-de-mercado.ts';
 import { Link, navegar, useEndereco } from '../navegacao.tsx';
 import { useUsuarioLogado } from '../sessao.tsx';
 
@@ -55,7 +56,7 @@ export function ListaMercados() {
                   </Link>
                   <span className={m.ativo ? 'etiqueta ativo' : 'etiqueta inativo'}>{m.ativo ? 'Ativo' : 'Inativo'}</span>
                   <p className="suave">
-                    {NOMES_TIPOS[m.tipo]} · administração: {m.admin?.name ?? '—'}
+                    {nomeDoTipo(m.tipo)} · administração: {m.admin?.name ?? '—'}
                   </p>
                 </li>
               ))}

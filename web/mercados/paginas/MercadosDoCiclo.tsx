@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { ErroApi, mensagemDe } from '../api.ts';
 import { ComCarga, Falha, Pagina, Sucesso, useCarga } from '../componentes.tsx';
-import { NOMES_TIPOS, type TipoMercado } from '../consultas.ts';
+import { nomeDoTipo, tipoDeMercado, type TipoMercado } from '../tipos-de-mercado.ts';
 import { decimalLegivel, reais } from '../dinheiro.ts';
 import { NOMES_FASES } from '../ciclo-comum.ts';
 import { PRIMEIRAS } from '../adiantar.ts';
@@ -74,8 +74,8 @@ function CartaoMercado({ escolha, posicao, total, ciclo, erros, mover, remover, 
         </h3>
       </div>
       <p className="suave">
-        {NOMES_TIPOS[escolha.tipo]} · taxa {taxa(escolha.taxaAdministrativa)}
-        {escolha.tipo === 'cesta' ? (
+        {nomeDoTipo(escolha.tipo)} · taxa {taxa(escolha.taxaAdministrativa)}
+        {tipoDeMercado(escolha.tipo).exigeValorMaximoCesta ? (
           <>
             {' '}
             · cesta até <span className="valor">{reais(escolha.valorMaximoCesta)}</span>
@@ -116,7 +116,7 @@ function CartaoMercado({ escolha, posicao, total, ciclo, erros, mover, remover, 
           ))}
         </ul>
       </fieldset>
-      {escolha.tipo === 'cesta' ? (
+      {tipoDeMercado(escolha.tipo).vende === 'cestas' ? (
         <fieldset>
           <legend>Cestas que vende</legend>
           {ciclo.cestas.length === 0 ? <p className="suave">O ciclo ainda não tem cestas.</p> : null}
@@ -155,7 +155,7 @@ function Adicionar({ disponiveis, adicionar }: { readonly disponiveis: readonly 
         <select id={id} value={escolhido === '' ? (disponiveis[0]?.id ?? '') : escolhido} onChange={(e) => setEscolhido(e.target.value)}>
           {disponiveis.map((m) => (
             <option key={m.id} value={m.id}>
-              {m.nome} ({NOMES_TIPOS[m.tipo]})
+              {m.nome} ({nomeDoTipo(m.tipo)})
             </option>
           ))}
         </select>
@@ -226,7 +226,7 @@ function Editor({ inicial, ativosIniciais }: { readonly inicial: CicloParaMercad
     try {
       const input = escolhas.map((m, i) => ({
         mercadoId: m.mercadoId, ordemAtendimento: i + 1, pontoEntregaIds: [...m.pontos],
-        cicloCestaIds: m.tipo === 'cesta' ? [...m.cestas] : [],
+        cicloCestaIds: tipoDeMercado(m.tipo).vende === 'cestas' ? [...m.cestas] : [],
       }));
       const novo = await definirMercadosDoCiclo(ciclo.id, input);
       setCiclo(novo);

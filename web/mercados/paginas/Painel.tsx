@@ -1,6 +1,7 @@
 import { ComCarga, Pagina, useCarga } from '../componentes.tsx';
 import { PRIMEIRAS } from '../adiantar.ts';
-import { NOMES_TIPOS, type ResumoMercado } from '../consultas.ts';
+import type { ResumoMercado } from '../consultas.ts';
+import { nomeDoTipo } from '../tipos-de-mercado.ts';
 import { Link } from '../navegacao.tsx';
 import { DESCRICOES_PERFIS } from '../perfis.ts';
 import { useUsuarioLogado } from '../sessao.tsx';
@@ -12,7 +13,7 @@ function ListaCurta({ mercados, vazio }: { readonly mercados: readonly ResumoMer
       {mercados.map((m) => (
         <li key={m.id}>
           <Link para={`/mercados/${m.id}`}>{m.nome}</Link>
-          <span className="suave"> · {NOMES_TIPOS[m.tipo]}</span>
+          <span className="suave"> · {nomeDoTipo(m.tipo)}</span>
           {m.ativo ? null : <span className="etiqueta inativo">Inativo</span>}
         </li>
       ))}
@@ -32,7 +33,7 @@ function MeusMercados({ mercados }: { readonly mercados: readonly ResumoMercado[
           </Link>
           <span className="suave pequeno">
             {' '}
-            {NOMES_TIPOS[m.tipo]} · seus ciclos, pedidos e preços
+            {nomeDoTipo(m.tipo)} · seus ciclos, pedidos e preços
           </span>
         </li>
       ))}
