@@ -13,7 +13,11 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': [
         'error',
         // node:test's test() and describe() return promises the runner itself awaits.
-        { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['test', 'describe', 'it', 'suite'] }] },
+        {
+          allowForKnownSafeCalls: [
+            { from: 'package', package: 'node:test', name: ['test', 'describe', 'it', 'suite'] },
+          ],
+        },
       ],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-console': 'off',
@@ -33,8 +37,10 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         {
-          selector: 'TSAsExpression:has(MemberExpression[object.name=/^(req|request)$/][property.name=/^(body|params|query|raw)$/]), TSAsExpression > Identifier.expression[name=/^(req|request)$/]',
-          message: 'Sem cast de requisição: declare o esquema da rota (params, querystring, body) ou leia com um auxiliar tipado.',
+          selector:
+            'TSAsExpression:has(MemberExpression[object.name=/^(req|request)$/][property.name=/^(body|params|query|raw)$/]), TSAsExpression > Identifier.expression[name=/^(req|request)$/]',
+          message:
+            'Sem cast de requisição: declare o esquema da rota (params, querystring, body) ou leia com um auxiliar tipado.',
         },
       ],
     },
@@ -49,8 +55,14 @@ export default tseslint.config(
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
       'no-restricted-syntax': [
         'error',
-        { selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']", message: 'Nada de HTML cru: o React escapa o texto.' },
-        { selector: "JSXAttribute[name.name='style']", message: 'Estilos ficam no estilo.css (a CSP e a consistência agradecem).' },
+        {
+          selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']",
+          message: 'Nada de HTML cru: o React escapa o texto.',
+        },
+        {
+          selector: "JSXAttribute[name.name='style']",
+          message: 'Estilos ficam no estilo.css (a CSP e a consistência agradecem).',
+        },
       ],
     },
   },
@@ -58,7 +70,12 @@ export default tseslint.config(
     // Every request carries the session cookie (spec 5.B.10): only api.ts may call fetch.
     files: ['web/**/*.{ts,tsx}'],
     ignores: ['web/mercados/api.ts'],
-    rules: { 'no-restricted-globals': ['error', { name: 'fetch', message: 'Use as funções de api.ts, que enviam credentials: include.' }] },
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        { name: 'fetch', message: 'Use as funções de api.ts, que enviam credentials: include.' },
+      ],
+    },
   },
   {
     // Small progressive-enhancement scripts served to browsers as they are.
@@ -66,7 +83,15 @@ export default tseslint.config(
     ...tseslint.configs.disableTypeChecked,
     languageOptions: {
       parserOptions: { projectService: false },
-      globals: { document: 'readonly', HTMLElement: 'readonly', window: 'readonly', fetch: 'readonly', FormData: 'readonly', Intl: 'readonly', setTimeout: 'readonly' },
+      globals: {
+        document: 'readonly',
+        HTMLElement: 'readonly',
+        window: 'readonly',
+        fetch: 'readonly',
+        FormData: 'readonly',
+        Intl: 'readonly',
+        setTimeout: 'readonly',
+      },
     },
   },
 );

@@ -66,7 +66,10 @@ const SQL_PK = 'select id, nome, email from bench_driver.pessoa where id = $1';
 const SQL_JUNCAO = `select i.id, i.quantidade_milesimos, i.preco_centavos, i.observacao, p.id as produto_id, p.nome, p.descricao, p.unidade
   from bench_driver.pedido_item i join bench_driver.produto p on p.id = i.produto_id
   where i.pessoa_id = $1 order by i.id`;
-const CONSULTAS = { pk: { texto: SQL_PK, linhas: 1 }, 'junção': { texto: SQL_JUNCAO, linhas: LINHAS_POR_PESSOA } } as const;
+const CONSULTAS = {
+  pk: { texto: SQL_PK, linhas: 1 },
+  junção: { texto: SQL_JUNCAO, linhas: LINHAS_POR_PESSOA },
+} as const;
 type NomeDaConsulta = keyof typeof CONSULTAS;
 
 /** One way of running a query: given its name, text and parameter, resolves to the rows it got. */
@@ -158,7 +161,9 @@ class ConexaoPostgresJs implements DatabaseConnection {
     this.preparar = preparar;
   }
   async executeQuery<R>(q: CompiledQuery): Promise<QueryResult<R>> {
-    const resultado = await this.reservada.unsafe<R[]>(q.sql, [...q.parameters] as postgres.ParameterOrJSON<never>[], { prepare: this.preparar });
+    const resultado = await this.reservada.unsafe<R[]>(q.sql, [...q.parameters] as postgres.ParameterOrJSON<never>[], {
+      prepare: this.preparar,
+    });
     return { rows: Array.from(resultado) };
   }
   // eslint-disable-next-line require-yield -- the bench never streams
@@ -197,7 +202,9 @@ function dialetoPostgresJs(sql: postgres.Sql, preparar: boolean): Dialect {
 function clienteKysely(db: Kysely<unknown>): Cliente {
   const com = {
     pk: (id: number) => sqlKysely`select id, nome, email from bench_driver.pessoa where id = ${id}`,
-    'junção': (id: number) => sqlKysely`select i.id, i.quantidade_milesimos, i.preco_centavos, i.observacao, p.id as produto_id, p.nome, p.descricao, p.unidade
+    junção: (
+      id: number,
+    ) => sqlKysely`select i.id, i.quantidade_milesimos, i.preco_centavos, i.observacao, p.id as produto_id, p.nome, p.descricao, p.unidade
   from bench_driver.pedido_item i join bench_driver.produto p on p.id = i.produto_id
   where i.pessoa_id = ${id} order by i.id`,
   };
@@ -211,9 +218,18 @@ const VARIANTES_DE_DRIVER: ReadonlyArray<readonly [string, () => Cliente]> = [
   ['pg', () => clientePg(CONEXOES_DO_POOL)],
   ['postgres.js', () => clientePostgresJs(CONEXOES_DO_POOL)],
   ['postgres.js, conexão reservada', () => clientePostgresJsReservado(CONEXOES_DO_POOL)],
-  ['Kysely + pg (o serviço)', () => clienteKysely(abrirBanco({ tipo: 'postgres', url: URL_PG }) as unknown as Kysely<unknown>)],
-  ['Kysely + postgres.js', () => clienteKysely(new Kysely<unknown>({ dialect: dialetoPostgresJs(abrirPostgresJs(CONEXOES_DO_POOL), true) }))],
-  ['Kysely + postgres.js sem preparar (kysely-postgres-js 3.0.0)', () => clienteKysely(new Kysely<unknown>({ dialect: dialetoPostgresJs(abrirPostgresJs(CONEXOES_DO_POOL), false) }))],
+  [
+    'Kysely + pg (o serviço)',
+    () => clienteKysely(abrirBanco({ tipo: 'postgres', url: URL_PG }) as unknown as Kysely<unknown>),
+  ],
+  [
+    'Kysely + postgres.js',
+    () => clienteKysely(new Kysely<unknown>({ dialect: dialetoPostgresJs(abrirPostgresJs(CONEXOES_DO_POOL), true) })),
+  ],
+  [
+    'Kysely + postgres.js sem preparar (kysely-postgres-js 3.0.0)',
+    () => clienteKysely(new Kysely<unknown>({ dialect: dialetoPostgresJs(abrirPostgresJs(CONEXOES_DO_POOL), false) })),
+  ],
 ];
 
 // ---- measuring ----
@@ -229,7 +245,9 @@ function cpuDoProcessoMs(pid: number): number {
 }
 
 async function backends(admin: pg.Client): Promise<number[]> {
-  const { rows } = await admin.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
+  const { rows } = await admin.query<{ pid: number }>(
+    'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+  );
   return rows.map((r) => r.pid);
 }
 
@@ -251,24 +269,34 @@ function percentil(ordenados: Float64Array, p: number): number {
   return ordenados[Math.min(ordenados.length - 1, Math.floor(ordenados.length * p))] ?? 0;
 }
 
-async function medir(admin: pg.Client, variante: string, criar: () => Cliente, consulta: NomeDaConsulta, rodada: number): Promise<Medida> {
+async function medir(
+  admin: pg.Client,
+  variante: string,
+  criar: () => Cliente,
+  consulta: NomeDaConsulta,
+  rodada: number,
+): Promise<Medida> {
   const cliente = criar();
   const { texto, linhas } = CONSULTAS[consulta];
   let proximo = 0;
   const rodar = async (ate: number, latencias: number[] | null): Promise<void> => {
-    await Promise.all(Array.from({ length: CHAMADORES }, async () => {
-      while (performance.now() < ate) {
-        const id = 1 + (proximo++ % PESSOAS);
-        const t0 = performance.now();
-        const n = await cliente.consultar(consulta, texto, id);
-        latencias?.push(performance.now() - t0);
-        if (n !== linhas) throw new Error(`${variante}, ${consulta}: ${n} linhas em vez de ${linhas}`);
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: CHAMADORES }, async () => {
+        while (performance.now() < ate) {
+          const id = 1 + (proximo++ % PESSOAS);
+          const t0 = performance.now();
+          const n = await cliente.consultar(consulta, texto, id);
+          latencias?.push(performance.now() - t0);
+          if (n !== linhas) throw new Error(`${variante}, ${consulta}: ${n} linhas em vez de ${linhas}`);
+        }
+      }),
+    );
   };
   try {
     await rodar(performance.now() + AQUECIMENTO_MS, null);
-    const carga = loadavg().map((x) => x.toFixed(2)).join(' ');
+    const carga = loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ');
     const pids = await backends(admin);
     const cpuBanco0 = pids.reduce((s, p) => s + cpuDoProcessoMs(p), 0);
     const latencias: number[] = [];
@@ -281,7 +309,10 @@ async function medir(admin: pg.Client, variante: string, criar: () => Cliente, c
     const n = latencias.length;
     const ordenados = Float64Array.from(latencias).sort();
     return {
-      variante, consulta, rodada, carga,
+      variante,
+      consulta,
+      rodada,
+      carga,
       qps: Math.round((n / decorrido) * 1000),
       p50Ms: Number(percentil(ordenados, 0.5).toFixed(2)),
       p99Ms: Number(percentil(ordenados, 0.99).toFixed(2)),
@@ -300,8 +331,12 @@ function mediana(xs: readonly number[]): number {
 }
 
 function resumir(titulo: string, medidas: readonly Medida[]): void {
-  console.log(`\n## ${titulo}: medianas de ${RODADAS} rodadas, ${CHAMADORES} chamadores, ${DURACAO_MS / 1000} s cada\n`);
-  console.log('| Variante | Consulta | consultas/s | p50 ms | p99 ms | CPU do cliente por consulta | CPU do banco por consulta | cargas (1 min) |');
+  console.log(
+    `\n## ${titulo}: medianas de ${RODADAS} rodadas, ${CHAMADORES} chamadores, ${DURACAO_MS / 1000} s cada\n`,
+  );
+  console.log(
+    '| Variante | Consulta | consultas/s | p50 ms | p99 ms | CPU do cliente por consulta | CPU do banco por consulta | cargas (1 min) |',
+  );
   console.log('|---|---|---|---|---|---|---|---|');
   const grupos = new Map<string, Medida[]>();
   for (const m of medidas) {
@@ -312,18 +347,25 @@ function resumir(titulo: string, medidas: readonly Medida[]): void {
     const [primeira] = g;
     if (primeira === undefined) continue;
     const med = (f: (m: Medida) => number) => mediana(g.map(f));
-    console.log(`| ${primeira.variante} | ${primeira.consulta} | ${med((m) => m.qps)} | ${med((m) => m.p50Ms)} | ${med((m) => m.p99Ms)} | ${med((m) => m.cpuUs)} µs | ${med((m) => m.cpuBancoUs)} µs | ${g.map((m) => m.carga.split(' ')[0]).join(', ')} |`);
+    console.log(
+      `| ${primeira.variante} | ${primeira.consulta} | ${med((m) => m.qps)} | ${med((m) => m.p50Ms)} | ${med((m) => m.p99Ms)} | ${med((m) => m.cpuUs)} µs | ${med((m) => m.cpuBancoUs)} µs | ${g.map((m) => m.carga.split(' ')[0]).join(', ')} |`,
+    );
   }
 }
 
-async function rodadas(admin: pg.Client, variantes: ReadonlyArray<readonly [string, () => Cliente]>): Promise<Medida[]> {
+async function rodadas(
+  admin: pg.Client,
+  variantes: ReadonlyArray<readonly [string, () => Cliente]>,
+): Promise<Medida[]> {
   const medidas: Medida[] = [];
   for (let rodada = 1; rodada <= RODADAS; rodada++) {
     for (const consulta of Object.keys(CONSULTAS) as NomeDaConsulta[]) {
       for (const [variante, criar] of variantes) {
         const m = await medir(admin, variante, criar, consulta, rodada);
         medidas.push(m);
-        console.log(`rodada ${rodada}, ${consulta}, ${variante}: ${m.qps}/s, p50 ${m.p50Ms} ms, p99 ${m.p99Ms} ms, cliente ${m.cpuUs} µs, banco ${m.cpuBancoUs} µs por consulta (carga ${m.carga})`);
+        console.log(
+          `rodada ${rodada}, ${consulta}, ${variante}: ${m.qps}/s, p50 ${m.p50Ms} ms, p99 ${m.p99Ms} ms, cliente ${m.cpuUs} µs, banco ${m.cpuBancoUs} µs por consulta (carga ${m.carga})`,
+        );
       }
     }
   }
@@ -334,12 +376,22 @@ await prepararTabelas();
 const admin = new pg.Client({ connectionString: URL_PG });
 await admin.connect();
 try {
-  console.log(`carga no início: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(
+    `carga no início: ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  );
   if (values.only !== 'pool') {
     resumir(`Drivers (${CONEXOES_DO_POOL} conexões)`, await rodadas(admin, VARIANTES_DE_DRIVER));
   }
   if (values.only !== 'drivers') {
-    resumir('Tamanho do pool do pg', await rodadas(admin, TAMANHOS_DE_POOL.map((n) => [`pg, pool de ${n}`, () => clientePg(n)] as const)));
+    resumir(
+      'Tamanho do pool do pg',
+      await rodadas(
+        admin,
+        TAMANHOS_DE_POOL.map((n) => [`pg, pool de ${n}`, () => clientePg(n)] as const),
+      ),
+    );
   }
 } finally {
   await admin.end();

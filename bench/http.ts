@@ -42,7 +42,9 @@ export class Cliente {
   /** One request, no redirects. `localhost` is dialled as 127.0.0.1, where every face listens. */
   pedir(metodo: string, endereco: string, corpo?: { tipo: string; dados: string }): Promise<Resposta> {
     const url = new URL(endereco);
-    const cookies = [...(this.#jarra.get(url.host) ?? new Map<string, string>()).entries()].map(([n, v]) => `${n}=${v}`).join('; ');
+    const cookies = [...(this.#jarra.get(url.host) ?? new Map<string, string>()).entries()]
+      .map(([n, v]) => `${n}=${v}`)
+      .join('; ');
     const headers: Record<string, string> = { host: url.host, accept: 'text/html' };
     if (cookies !== '') headers.cookie = cookies;
     if (corpo !== undefined) {
@@ -65,7 +67,12 @@ export class Cliente {
           res.on('data', (c: Buffer) => partes.push(c));
           res.on('end', () => {
             this.#guardar(url, res.headers['set-cookie']);
-            resolve({ status: res.statusCode ?? 0, url: url.href, headers: res.headers, texto: Buffer.concat(partes).toString('utf8') });
+            resolve({
+              status: res.statusCode ?? 0,
+              url: url.href,
+              headers: res.headers,
+              texto: Buffer.concat(partes).toString('utf8'),
+            });
           });
           res.on('error', reject);
         },
@@ -96,21 +103,36 @@ export class Cliente {
  * Logs in through the provider's real login page: `inicio` redirects to the provider, the form
  * is posted, and the redirects lead back through our callback. Returns the named session cookie.
  */
-export async function entrarPeloProvedor(origem: string, inicio: string, email: string, nomeCookie: string): Promise<string> {
+export async function entrarPeloProvedor(
+  origem: string,
+  inicio: string,
+  email: string,
+  nomeCookie: string,
+): Promise<string> {
   const cliente = new Cliente(origem);
   const pagina = await cliente.seguir('GET', inicio);
   if (pagina.status !== 200 || !/\/interaction\/[^/]+$/.test(new URL(pagina.url).pathname)) {
-    throw new Error(`login de ${email}: esperava a página do provedor, veio ${pagina.url} (${pagina.status}) ${pagina.texto.slice(0, 200)}`);
+    throw new Error(
+      `login de ${email}: esperava a página do provedor, veio ${pagina.url} (${pagina.status}) ${pagina.texto.slice(0, 200)}`,
+    );
   }
   const form = new URLSearchParams({ email, nome: email.split('@')[0] ?? email }).toString();
-  const fim = await cliente.seguir('POST', `${pagina.url}/login`, { tipo: 'application/x-www-form-urlencoded', dados: form });
+  const fim = await cliente.seguir('POST', `${pagina.url}/login`, {
+    tipo: 'application/x-www-form-urlencoded',
+    dados: form,
+  });
   const valor = cliente.cookie(inicio, nomeCookie);
-  if (valor === undefined || fim.status !== 200) throw new Error(`login de ${email} falhou: ${fim.url} (${fim.status}) ${fim.texto.slice(0, 200)}`);
+  if (valor === undefined || fim.status !== 200)
+    throw new Error(`login de ${email} falhou: ${fim.url} (${fim.status}) ${fim.texto.slice(0, 200)}`);
   return `${nomeCookie}=${valor}`;
 }
 
 /** Runs `fazer` over the items with at most `paralelo` at a time, keeping the order of results. */
-export async function emParalelo<T, R>(itens: readonly T[], paralelo: number, fazer: (item: T, i: number) => Promise<R>): Promise<R[]> {
+export async function emParalelo<T, R>(
+  itens: readonly T[],
+  paralelo: number,
+  fazer: (item: T, i: number) => Promise<R>,
+): Promise<R[]> {
   const saida: R[] = new Array<R>(itens.length);
   let proximo = 0;
   async function trabalhador(): Promise<void> {

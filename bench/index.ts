@@ -30,8 +30,26 @@ import { iniciarProvedorDev } from '../src/idp/provedor.ts';
 import { emParalelo, entrarPeloProvedor } from './http.ts';
 import { resumirPerfis, type ResumoDoPerfil } from './perfil.ts';
 import { TZ, cestasVendidasDemais, prepararBanco, type DadosDoBench } from './preparo.ts';
-import { cpuMs, medirInicio, medirPicoDeRss, parar, portaLivre, rss, subirBase, subirBasePg, subirServidor, RAIZ, type Filho } from './processos.ts';
-import { medirRelatorios, pedirPdf, pedirRelatorioJson, tabelaDeRelatorios, type ResultadoRelatorio } from './relatorios.ts';
+import {
+  cpuMs,
+  medirInicio,
+  medirPicoDeRss,
+  parar,
+  portaLivre,
+  rss,
+  subirBase,
+  subirBasePg,
+  subirServidor,
+  RAIZ,
+  type Filho,
+} from './processos.ts';
+import {
+  medirRelatorios,
+  pedirPdf,
+  pedirRelatorioJson,
+  tabelaDeRelatorios,
+  type ResultadoRelatorio,
+} from './relatorios.ts';
 
 const { values } = parseArgs({
   options: {
@@ -52,8 +70,24 @@ const DURACAO = Number(values.duration ?? (SMOKE ? '1' : '10'));
 const AQUECIMENTO = SMOKE ? 0 : 2;
 const RODADAS = Number(values.runs ?? (SMOKE ? '1' : '10'));
 const TAMANHO = SMOKE
-  ? { consumidores: 300, fornecedores: 60, linhas: 400, pedintes: 30, mercados: 200, loginsFornecedores: 6, loginsMercados: 5 }
-  : { consumidores: 5000, fornecedores: 60, linhas: 400, pedintes: 1000, mercados: 200, loginsFornecedores: 60, loginsMercados: 50 };
+  ? {
+      consumidores: 300,
+      fornecedores: 60,
+      linhas: 400,
+      pedintes: 30,
+      mercados: 200,
+      loginsFornecedores: 6,
+      loginsMercados: 5,
+    }
+  : {
+      consumidores: 5000,
+      fornecedores: 60,
+      linhas: 400,
+      pedintes: 1000,
+      mercados: 200,
+      loginsFornecedores: 60,
+      loginsMercados: 50,
+    };
 const filtro = values.cenarios === undefined ? null : new Set(values.cenarios.split(','));
 const incluir = (id: string) => filtro === null || filtro.has(id);
 const GRAPHQL = '{ mercados { admin { name } precos { produto { nome } } } }';
@@ -74,14 +108,20 @@ interface Meta {
   readonly p99Ms?: number;
 }
 type Metas = Readonly<Record<BancoConfig['tipo'], Meta>>;
-const LEITURA: Metas = { sqlite: { razao: 0.25, rps: 3000, p99Ms: 50 }, postgres: { razaoPg: 0.5, rps: 2500, p99Ms: 50 } };
+const LEITURA: Metas = {
+  sqlite: { razao: 0.25, rps: 3000, p99Ms: 50 },
+  postgres: { razaoPg: 0.5, rps: 2500, p99Ms: 50 },
+};
 const ESCRITA_PEDIDO: Metas = { sqlite: { razao: 0.08, rps: 1000, p99Ms: 100 }, postgres: { rps: 800, p99Ms: 100 } };
 const OFERTA: Metas = { sqlite: {}, postgres: { rps: 300 } };
 const GRAPHQL_META: Metas = { sqlite: { rps: 1000 }, postgres: { rps: 1000 } };
 /** Issue #22 sets no PostgreSQL target for /auth/status; SQLite keeps issue #9's read target. */
 const AUTH_STATUS: Metas = { sqlite: LEITURA.sqlite, postgres: {} };
 /** The mix: peak RSS on SQLite (#9); the p99 on PostgreSQL (#22). */
-const MISTURA: Readonly<Record<BancoConfig['tipo'], { picoMb?: number; p99Ms?: number }>> = { sqlite: { picoMb: 250 }, postgres: { p99Ms: 300 } };
+const MISTURA: Readonly<Record<BancoConfig['tipo'], { picoMb?: number; p99Ms?: number }>> = {
+  sqlite: { picoMb: 250 },
+  postgres: { p99Ms: 300 },
+};
 
 interface Pedido {
   readonly method: 'GET' | 'POST';
@@ -119,12 +159,22 @@ export interface Linha {
 }
 
 function descreverMeta(m: Meta): string {
-  const partes = [m.razao === undefined ? '' : `≥ ${m.razao} da base`, m.razaoPg === undefined ? '' : `≥ ${m.razaoPg} da base PG`, m.rps === undefined ? '' : `≥ ${m.rps} req/s`, m.p99Ms === undefined ? '' : `p99 ≤ ${m.p99Ms} ms`];
+  const partes = [
+    m.razao === undefined ? '' : `≥ ${m.razao} da base`,
+    m.razaoPg === undefined ? '' : `≥ ${m.razaoPg} da base PG`,
+    m.rps === undefined ? '' : `≥ ${m.rps} req/s`,
+    m.p99Ms === undefined ? '' : `p99 ≤ ${m.p99Ms} ms`,
+  ];
   return partes.filter((p) => p !== '').join(', ') || '(sem meta)';
 }
 
 /** Runs one autocannon load; every request is built by `pedido(i)` with a fresh counter. */
-async function carregar(url: string, pedido: (i: number) => Pedido, duracao: number, conexoes = CONEXOES): Promise<autocannon.Result> {
+async function carregar(
+  url: string,
+  pedido: (i: number) => Pedido,
+  duracao: number,
+  conexoes = CONEXOES,
+): Promise<autocannon.Result> {
   let n = 0;
   return autocannon({
     url,
@@ -151,30 +201,61 @@ function statusDe(r: autocannon.Result): Record<string, number> {
   return Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([k, v]) => [k, Number(v.count ?? 0)]));
 }
 
-const razaoA = (rps: number, base: number | null) => (base === null || base === 0 ? null : Math.round((rps / base) * 1000) / 1000);
+const razaoA = (rps: number, base: number | null) =>
+  base === null || base === 0 ? null : Math.round((rps / base) * 1000) / 1000;
 
-function avaliar(id: string, nome: string, r: autocannon.Result, base: number | null, meta: Meta, picoRss: number, basePg: number | null = null): Linha {
+function avaliar(
+  id: string,
+  nome: string,
+  r: autocannon.Result,
+  base: number | null,
+  meta: Meta,
+  picoRss: number,
+  basePg: number | null = null,
+): Linha {
   const rps = vazao(r);
   const razao = razaoA(rps, base);
   const razaoPg = razaoA(rps, basePg);
   const faltas: string[] = [];
-  if (meta.razao !== undefined && razao !== null && razao < meta.razao) faltas.push(`razão ${razao} < ${meta.razao} (${Math.round((1 - razao / meta.razao) * 100)}% abaixo)`);
-  if (meta.razaoPg !== undefined && razaoPg !== null && razaoPg < meta.razaoPg) faltas.push(`razão à base PG ${razaoPg} < ${meta.razaoPg} (${Math.round((1 - razaoPg / meta.razaoPg) * 100)}% abaixo)`);
-  if (meta.rps !== undefined && rps < meta.rps) faltas.push(`${rps} < ${meta.rps} req/s (${Math.round((1 - rps / meta.rps) * 100)}% abaixo)`);
+  if (meta.razao !== undefined && razao !== null && razao < meta.razao)
+    faltas.push(`razão ${razao} < ${meta.razao} (${Math.round((1 - razao / meta.razao) * 100)}% abaixo)`);
+  if (meta.razaoPg !== undefined && razaoPg !== null && razaoPg < meta.razaoPg)
+    faltas.push(
+      `razão à base PG ${razaoPg} < ${meta.razaoPg} (${Math.round((1 - razaoPg / meta.razaoPg) * 100)}% abaixo)`,
+    );
+  if (meta.rps !== undefined && rps < meta.rps)
+    faltas.push(`${rps} < ${meta.rps} req/s (${Math.round((1 - rps / meta.rps) * 100)}% abaixo)`);
   if (meta.p99Ms !== undefined && r.latency.p99 > meta.p99Ms) faltas.push(`p99 ${r.latency.p99} > ${meta.p99Ms} ms`);
   const erros = errosDe(r);
   if (erros > 0) faltas.push(`${erros} erros`);
-  const temMeta = meta.razao !== undefined || meta.razaoPg !== undefined || meta.rps !== undefined || meta.p99Ms !== undefined;
+  const temMeta =
+    meta.razao !== undefined || meta.razaoPg !== undefined || meta.rps !== undefined || meta.p99Ms !== undefined;
   return {
-    id, cenario: nome, rps, razao, ...(basePg === null ? {} : { razaoPg }), p50Ms: r.latency.p50, p99Ms: r.latency.p99, requisicoes: r.requests.total, erros, status: statusDe(r),
-    picoRssMb: mb(picoRss), meta: descreverMeta(meta), ok: temMeta ? faltas.length === 0 : erros === 0 ? null : false, falta: faltas.join('; '),
+    id,
+    cenario: nome,
+    rps,
+    razao,
+    ...(basePg === null ? {} : { razaoPg }),
+    p50Ms: r.latency.p50,
+    p99Ms: r.latency.p99,
+    requisicoes: r.requests.total,
+    erros,
+    status: statusDe(r),
+    picoRssMb: mb(picoRss),
+    meta: descreverMeta(meta),
+    ok: temMeta ? faltas.length === 0 : erros === 0 ? null : false,
+    falta: faltas.join('; '),
   };
 }
 
 function commitAtual(): string {
   try {
     // A worktree's .git is a file pointing elsewhere: ask git itself first.
-    return execFileSync('git', ['rev-parse', '--short=7', 'HEAD'], { cwd: RAIZ, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return execFileSync('git', ['rev-parse', '--short=7', 'HEAD'], {
+      cwd: RAIZ,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
   } catch {
     // No git on the path: read the refs by hand below.
   }
@@ -184,14 +265,19 @@ function commitAtual(): string {
     const ref = head.slice(5);
     const solto = join(RAIZ, '.git', ref);
     if (existsSync(solto)) return readFileSync(solto, 'utf8').trim().slice(0, 7);
-    const empacotado = readFileSync(join(RAIZ, '.git', 'packed-refs'), 'utf8').split('\n').find((l) => l.endsWith(` ${ref}`));
+    const empacotado = readFileSync(join(RAIZ, '.git', 'packed-refs'), 'utf8')
+      .split('\n')
+      .find((l) => l.endsWith(` ${ref}`));
     return empacotado?.slice(0, 7) ?? 'desconhecido';
   } catch {
     return 'desconhecido';
   }
 }
 
-const carga = () => loadavg().map((x) => x.toFixed(2)).join(' ');
+const carga = () =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 
 /** What one database's run measured. */
 interface Medicao {
@@ -213,23 +299,44 @@ async function medirBanco(pg: string | undefined): Promise<Medicao> {
   const falhas: string[] = [];
   const t0 = performance.now();
   const cargaAntes = carga();
-  console.log(`\n== ${pg === undefined ? 'SQLite' : 'PostgreSQL'}\nCarga da máquina antes (1, 5, 15 min): ${cargaAntes}`);
+  console.log(
+    `\n== ${pg === undefined ? 'SQLite' : 'PostgreSQL'}\nCarga da máquina antes (1, 5, 15 min): ${cargaAntes}`,
+  );
   const pasta = mkdtempSync(join(tmpdir(), 'cestaria-bench-'));
   const url = pg ?? `sqlite:${join(pasta, 'bench.db')}`;
-  const cfgBanco: BancoConfig = url.startsWith('sqlite:') ? { tipo: 'sqlite', caminho: url.slice('sqlite:'.length) } : { tipo: 'postgres', url };
+  const cfgBanco: BancoConfig = url.startsWith('sqlite:')
+    ? { tipo: 'sqlite', caminho: url.slice('sqlite:'.length) }
+    : { tipo: 'postgres', url };
   const dados: DadosDoBench = await prepararBanco(cfgBanco, TAMANHO);
-  console.log(`Dados prontos em ${((performance.now() - t0) / 1000).toFixed(1)} s (${TAMANHO.consumidores} consumidores, ${cfgBanco.tipo}).`);
+  console.log(
+    `Dados prontos em ${((performance.now() - t0) / 1000).toFixed(1)} s (${TAMANHO.consumidores} consumidores, ${cfgBanco.tipo}).`,
+  );
 
   const idp = await iniciarProvedorDev('127.0.0.1', 0);
-  const [portaCestas, portaMercados, portaBase, portaBasePg] = await Promise.all([portaLivre(), portaLivre(), portaLivre(), portaLivre()]);
+  const [portaCestas, portaMercados, portaBase, portaBasePg] = await Promise.all([
+    portaLivre(),
+    portaLivre(),
+    portaLivre(),
+    portaLivre(),
+  ]);
   const cestas = `http://localhost:${portaCestas}`;
   const mercados = `http://localhost:${portaMercados}`;
   const segredoCestas = randomBytes(24).toString('base64url');
   const segredoMercados = randomBytes(24).toString('base64url');
   idp.ativar(
     [
-      { clientId: 'bench-cestas', clientSecret: segredoCestas, redirectUris: [`${cestas}/callback`], postLogoutRedirectUris: [`${cestas}/saiu`] },
-      { clientId: 'bench-mercados', clientSecret: segredoMercados, redirectUris: [`${mercados}/auth/idp/callback`], postLogoutRedirectUris: [] },
+      {
+        clientId: 'bench-cestas',
+        clientSecret: segredoCestas,
+        redirectUris: [`${cestas}/callback`],
+        postLogoutRedirectUris: [`${cestas}/saiu`],
+      },
+      {
+        clientId: 'bench-mercados',
+        clientSecret: segredoMercados,
+        redirectUris: [`${mercados}/auth/idp/callback`],
+        postLogoutRedirectUris: [],
+      },
     ],
     [],
   );
@@ -263,7 +370,8 @@ async function medirBanco(pg: string | undefined): Promise<Medicao> {
     inicios.sort((a, b) => a - b);
   }
   const inicioMs = inicios.length === 0 ? null : Math.round(inicios[Math.floor(inicios.length / 2)] ?? 0);
-  if (inicioMs !== null) console.log(`npm start respondeu em ${inicioMs} ms (medidas: ${inicios.map((x) => Math.round(x)).join(', ')} ms)`);
+  if (inicioMs !== null)
+    console.log(`npm start respondeu em ${inicioMs} ms (medidas: ${inicios.map((x) => Math.round(x)).join(', ')} ms)`);
 
   const pastaPerfil = values.profile ? join(pasta, 'perfil') : undefined;
   if (pastaPerfil !== undefined) mkdirSync(pastaPerfil, { recursive: true });
@@ -285,60 +393,137 @@ async function medirBanco(pg: string | undefined): Promise<Medicao> {
     // addresses (at most 40 Cestas logins, 80 attempts, per address; one Mercados login each).
     const tLogin = performance.now();
     const origemCestas = (i: number) => `127.0.1.${1 + Math.floor(i / 40)}`;
-    const pessoasCestas = [dados.adminEmail, ...dados.consumidores.slice(0, TAMANHO.pedintes), ...dados.fornecedores.slice(0, TAMANHO.loginsFornecedores).map((f) => f.email)];
-    const cookiesCestas = await emParalelo(pessoasCestas, 6, (email, i) => entrarPeloProvedor(origemCestas(i), `${cestas}/`, email, 'appSession'));
+    const pessoasCestas = [
+      dados.adminEmail,
+      ...dados.consumidores.slice(0, TAMANHO.pedintes),
+      ...dados.fornecedores.slice(0, TAMANHO.loginsFornecedores).map((f) => f.email),
+    ];
+    const cookiesCestas = await emParalelo(pessoasCestas, 6, (email, i) =>
+      entrarPeloProvedor(origemCestas(i), `${cestas}/`, email, 'appSession'),
+    );
     const admin = cookiesCestas[0] ?? '';
     const consumidores = cookiesCestas.slice(1, 1 + TAMANHO.pedintes);
-    const fornecedores = cookiesCestas.slice(1 + TAMANHO.pedintes).map((cookie, i) => ({ cookie, ...(dados.fornecedores[i] ?? { email: '', produtos: [] }) }));
+    const fornecedores = cookiesCestas
+      .slice(1 + TAMANHO.pedintes)
+      .map((cookie, i) => ({ cookie, ...(dados.fornecedores[i] ?? { email: '', produtos: [] }) }));
     const pessoasMercados = [dados.adminEmail, ...dados.consumidores.slice(0, TAMANHO.loginsMercados - 1)];
-    const cookiesMercados = await emParalelo(pessoasMercados, 6, (email, i) => entrarPeloProvedor(`127.0.2.${1 + i}`, `${mercados}/login`, email, 'mercadosSession'));
+    const cookiesMercados = await emParalelo(pessoasMercados, 6, (email, i) =>
+      entrarPeloProvedor(`127.0.2.${1 + i}`, `${mercados}/login`, email, 'mercadosSession'),
+    );
     const adminMercados = cookiesMercados[0] ?? '';
     medidas.loginsS = (performance.now() - tLogin) / 1000;
-    console.log(`${pessoasCestas.length + pessoasMercados.length} logins pelo provedor em ${medidas.loginsS.toFixed(1)} s; RSS do servidor: ${mb(rssInicial)} MB ao subir, ${mb(rss(pid))} MB depois dos logins.`);
+    console.log(
+      `${pessoasCestas.length + pessoasMercados.length} logins pelo provedor em ${medidas.loginsS.toFixed(1)} s; RSS do servidor: ${mb(rssInicial)} MB ao subir, ${mb(rss(pid))} MB depois dos logins.`,
+    );
 
     const json = { accept: 'application/json' };
     const naVez = <T>(lista: readonly T[], i: number): T => lista[i % lista.length] as T;
     const cenarios: Cenario[] = [
-      { id: 'painel', nome: 'painel (GET / JSON)', base: 'cestas', meta: LEITURA, pedido: (i) => ({ method: 'GET', path: '/', headers: { ...json, cookie: naVez(consumidores, i) } }) },
       {
-        id: 'pedido-pagina', nome: 'página do pedido (GET JSON)', base: 'cestas', meta: LEITURA,
-        pedido: (i) => ({ method: 'GET', path: `/pedidoconsumidores/${dados.cicloPedido}`, headers: { ...json, cookie: naVez(consumidores, i) } }),
+        id: 'painel',
+        nome: 'painel (GET / JSON)',
+        base: 'cestas',
+        meta: LEITURA,
+        pedido: (i) => ({ method: 'GET', path: '/', headers: { ...json, cookie: naVez(consumidores, i) } }),
       },
       {
-        id: 'pedido-salvar', nome: `salvar pedido (${consumidores.length} consumidores)`, base: 'cestas', meta: ESCRITA_PEDIDO,
+        id: 'pedido-pagina',
+        nome: 'página do pedido (GET JSON)',
+        base: 'cestas',
+        meta: LEITURA,
+        pedido: (i) => ({
+          method: 'GET',
+          path: `/pedidoconsumidores/${dados.cicloPedido}`,
+          headers: { ...json, cookie: naVez(consumidores, i) },
+        }),
+      },
+      {
+        id: 'pedido-salvar',
+        nome: `salvar pedido (${consumidores.length} consumidores)`,
+        base: 'cestas',
+        meta: ESCRITA_PEDIDO,
         pedido: (i) => {
           // Consumer g always orders basket type g % 6 (the room for each type is exactly that demand).
           const g = i % consumidores.length;
           const corpo = {
-            cicloid: dados.cicloPedido, pontoEntregaId: naVez(dados.pontos, g),
-            produtos: [{ cicloCestaId: naVez(dados.cestasDoPedido, g).cicloCestaId, quantidade: 1 }, { cicloProdutoId: naVez(dados.extrasDoPedido, g), quantidade: `0.${1 + (i % 9)}` }],
+            cicloid: dados.cicloPedido,
+            pontoEntregaId: naVez(dados.pontos, g),
+            produtos: [
+              { cicloCestaId: naVez(dados.cestasDoPedido, g).cicloCestaId, quantidade: 1 },
+              { cicloProdutoId: naVez(dados.extrasDoPedido, g), quantidade: `0.${1 + (i % 9)}` },
+            ],
           };
-          return { method: 'POST', path: '/pedidoconsumidores', headers: { ...json, 'content-type': 'application/json', cookie: consumidores[g] ?? '' }, body: JSON.stringify(corpo) };
+          return {
+            method: 'POST',
+            path: '/pedidoconsumidores',
+            headers: { ...json, 'content-type': 'application/json', cookie: consumidores[g] ?? '' },
+            body: JSON.stringify(corpo),
+          };
         },
       },
       {
-        id: 'oferta-salvar', nome: `oferta final (${fornecedores.length} fornecedores)`, base: 'cestas', meta: OFERTA,
+        id: 'oferta-salvar',
+        nome: `oferta final (${fornecedores.length} fornecedores)`,
+        base: 'cestas',
+        meta: OFERTA,
         pedido: (i) => {
           const f = naVez(fornecedores, i);
-          const corpo = { cicloid: dados.cicloOferta, produtos: f.produtos.map((produtoid, j) => ({ produtoid, quantidade: String(50 + ((i + j) % 50)), valor: '3.50' })) };
-          return { method: 'POST', path: '/ofertasave', headers: { ...json, 'content-type': 'application/json', cookie: f.cookie }, body: JSON.stringify(corpo) };
+          const corpo = {
+            cicloid: dados.cicloOferta,
+            produtos: f.produtos.map((produtoid, j) => ({
+              produtoid,
+              quantidade: String(50 + ((i + j) % 50)),
+              valor: '3.50',
+            })),
+          };
+          return {
+            method: 'POST',
+            path: '/ofertasave',
+            headers: { ...json, 'content-type': 'application/json', cookie: f.cookie },
+            body: JSON.stringify(corpo),
+          };
         },
       },
       {
-        id: 'graphql', nome: `GraphQL mercados (${TAMANHO.mercados} mercados)`, base: 'mercados', meta: GRAPHQL_META,
-        pedido: () => ({ method: 'POST', path: '/graphql', headers: { ...json, 'content-type': 'application/json', cookie: adminMercados }, body: JSON.stringify({ query: GRAPHQL }) }),
+        id: 'graphql',
+        nome: `GraphQL mercados (${TAMANHO.mercados} mercados)`,
+        base: 'mercados',
+        meta: GRAPHQL_META,
+        pedido: () => ({
+          method: 'POST',
+          path: '/graphql',
+          headers: { ...json, 'content-type': 'application/json', cookie: adminMercados },
+          body: JSON.stringify({ query: GRAPHQL }),
+        }),
       },
-      { id: 'auth-status', nome: 'Mercados /auth/status', base: 'mercados', meta: AUTH_STATUS, pedido: (i) => ({ method: 'GET', path: '/auth/status', headers: { ...json, cookie: naVez(cookiesMercados, i) } }) },
+      {
+        id: 'auth-status',
+        nome: 'Mercados /auth/status',
+        base: 'mercados',
+        meta: AUTH_STATUS,
+        pedido: (i) => ({
+          method: 'GET',
+          path: '/auth/status',
+          headers: { ...json, cookie: naVez(cookiesMercados, i) },
+        }),
+      },
     ];
 
     // Sanity check: one request of each scenario succeeds (2xx: a first save creates, 201) before any load is measured.
     for (const c of cenarios.filter((x) => incluir(x.id))) {
       const p = c.pedido(0);
       const t = performance.now();
-      const r = await fetch(`${c.base === 'cestas' ? cestas : mercados}${p.path}`, { method: p.method, headers: p.headers, ...(p.body === undefined ? {} : { body: p.body }) });
+      const r = await fetch(`${c.base === 'cestas' ? cestas : mercados}${p.path}`, {
+        method: p.method,
+        headers: p.headers,
+        ...(p.body === undefined ? {} : { body: p.body }),
+      });
       const texto = await r.text();
-      console.log(`${c.nome}: primeira requisição ${r.status}, ${Math.round(Buffer.byteLength(texto) / 1024)} KiB em ${Math.round(performance.now() - t)} ms`);
-      if (r.status < 200 || r.status > 299 || (c.id === 'graphql' && texto.includes('"errors"'))) falhas.push(`${c.nome}: primeira requisição ${r.status} ${texto.slice(0, 300)}`);
+      console.log(
+        `${c.nome}: primeira requisição ${r.status}, ${Math.round(Buffer.byteLength(texto) / 1024)} KiB em ${Math.round(performance.now() - t)} ms`,
+      );
+      if (r.status < 200 || r.status > 299 || (c.id === 'graphql' && texto.includes('"errors"')))
+        falhas.push(`${c.nome}: primeira requisição ${r.status} ${texto.slice(0, 300)}`);
     }
 
     // ------------------------------------------------------------------------------------------
@@ -346,9 +531,14 @@ async function medirBanco(pg: string | undefined): Promise<Medicao> {
     const baseProc = await subirBase(portaBase);
     let base: number;
     try {
-      if (AQUECIMENTO > 0) await carregar(`http://127.0.0.1:${portaBase}`, () => ({ method: 'GET', path: '/', headers: {} }), AQUECIMENTO);
+      if (AQUECIMENTO > 0)
+        await carregar(`http://127.0.0.1:${portaBase}`, () => ({ method: 'GET', path: '/', headers: {} }), AQUECIMENTO);
       const medida = medirPicoDeRss(baseProc.pid);
-      const r = await carregar(`http://127.0.0.1:${portaBase}`, () => ({ method: 'GET', path: '/', headers: {} }), DURACAO);
+      const r = await carregar(
+        `http://127.0.0.1:${portaBase}`,
+        () => ({ method: 'GET', path: '/', headers: {} }),
+        DURACAO,
+      );
       base = vazao(r);
       linhas.push(avaliar('base', 'base: Fastify hello-world', r, base, {}, medida.parar()));
     } finally {
@@ -365,10 +555,22 @@ async function medirBanco(pg: string | undefined): Promise<Medicao> {
         const cpuAntes = cpuMs(refProc.pid);
         const r = await carregar(`http://127.0.0.1:${portaBasePg}`, pedidoRef, DURACAO);
         basePg = vazao(r);
-        const linha = avaliar('base-pg', `base PG: Fastify + 1 consulta preparada (pool de ${CONEXOES_DO_POOL})`, r, base, {}, medida.parar(), basePg);
-        linhas.push({ ...linha, cpuMsPorReq: Math.round(((cpuMs(refProc.pid) - cpuAntes) / Math.max(1, r.requests.total)) * 100) / 100 });
+        const linha = avaliar(
+          'base-pg',
+          `base PG: Fastify + 1 consulta preparada (pool de ${CONEXOES_DO_POOL})`,
+          r,
+          base,
+          {},
+          medida.parar(),
+          basePg,
+        );
+        linhas.push({
+          ...linha,
+          cpuMsPorReq: Math.round(((cpuMs(refProc.pid) - cpuAntes) / Math.max(1, r.requests.total)) * 100) / 100,
+        });
         console.log(`${linha.cenario}: ${linha.rps} req/s, p99 ${linha.p99Ms} ms, ${linha.erros} erros`);
-        if (linha.erros > 0 || linha.requisicoes === 0) falhas.push(`${linha.cenario}: ${linha.erros} erros, ${linha.requisicoes} requisições`);
+        if (linha.erros > 0 || linha.requisicoes === 0)
+          falhas.push(`${linha.cenario}: ${linha.erros} erros, ${linha.requisicoes} requisições`);
       } finally {
         await parar(refProc);
       }
@@ -380,31 +582,39 @@ async function medirBanco(pg: string | undefined): Promise<Medicao> {
     // a fifth of a core over 200 ms): a 1-second smoke scenario could otherwise see none of its own
     // requests finish.
     const esperarCalma = async () => {
-      for (const porta of [portaCestas, portaMercados]) await (await fetch(`http://127.0.0.1:${porta}/healthz`)).arrayBuffer();
+      for (const porta of [portaCestas, portaMercados])
+        await (await fetch(`http://127.0.0.1:${porta}/healthz`)).arrayBuffer();
       const limite = Date.now() + 30_000;
-      for (let antes = cpuMs(pid); Date.now() < limite; ) {
+      for (let antes = cpuMs(pid); Date.now() < limite;) {
         await new Promise((r) => setTimeout(r, 200));
         const agora = cpuMs(pid);
         if (agora - antes < 40) return;
         antes = agora;
       }
     };
-    const enderecoDe = (c: Cenario) => (c.base === 'cestas' ? `http://127.0.0.1:${portaCestas}` : `http://127.0.0.1:${portaMercados}`);
+    const enderecoDe = (c: Cenario) =>
+      c.base === 'cestas' ? `http://127.0.0.1:${portaCestas}` : `http://127.0.0.1:${portaMercados}`;
     for (const c of cenarios.filter((x) => incluir(x.id))) {
       if (AQUECIMENTO > 0) await carregar(enderecoDe(c), c.pedido, AQUECIMENTO);
       await esperarCalma();
       const medida = medirPicoDeRss(pid);
       const cpuAntes = cpuMs(pid);
       const r = await carregar(enderecoDe(c), c.pedido, DURACAO);
-      const linha = { ...avaliar(c.id, c.nome, r, base, c.meta[cfgBanco.tipo], medida.parar(), basePg), cpuMsPorReq: Math.round(((cpuMs(pid) - cpuAntes) / Math.max(1, r.requests.total)) * 100) / 100 };
+      const linha = {
+        ...avaliar(c.id, c.nome, r, base, c.meta[cfgBanco.tipo], medida.parar(), basePg),
+        cpuMsPorReq: Math.round(((cpuMs(pid) - cpuAntes) / Math.max(1, r.requests.total)) * 100) / 100,
+      };
       await esperarCalma();
       linhas.push(linha);
-      console.log(`${linha.cenario}: ${linha.rps} req/s, p99 ${linha.p99Ms} ms, ${linha.erros} erros, ${linha.cpuMsPorReq} ms de CPU do servidor por requisição`);
+      console.log(
+        `${linha.cenario}: ${linha.rps} req/s, p99 ${linha.p99Ms} ms, ${linha.erros} erros, ${linha.cpuMsPorReq} ms de CPU do servidor por requisição`,
+      );
       if (linha.erros > 0) falhas.push(`${c.nome}: ${linha.erros} erros (${JSON.stringify(linha.status)})`);
       if (linha.requisicoes === 0) falhas.push(`${c.nome}: nenhuma requisição concluída`);
       if (c.id === 'pedido-salvar') {
         vendidasDemais = await cestasVendidasDemais(cfgBanco, dados);
-        if (vendidasDemais.length > 0) falhas.push(`cestas vendidas além do que havia: ${JSON.stringify(vendidasDemais)}`);
+        if (vendidasDemais.length > 0)
+          falhas.push(`cestas vendidas além do que havia: ${JSON.stringify(vendidasDemais)}`);
       }
     }
 
@@ -413,7 +623,8 @@ async function medirBanco(pg: string | undefined): Promise<Medicao> {
     await esperarCalma();
     if (incluir('relatorios')) {
       relatorios = await medirRelatorios(`http://127.0.0.1:${portaCestas}`, admin, dados.cicloEntrega, pid, RODADAS);
-      for (const r of relatorios.filter((x) => x.erros > 0)) falhas.push(`${r.cenario}: ${r.erros} respostas diferentes de 200`);
+      for (const r of relatorios.filter((x) => x.erros > 0))
+        falhas.push(`${r.cenario}: ${r.erros} respostas diferentes de 200`);
     }
 
     // ------------------------------------------------------------------------------------------
@@ -440,8 +651,18 @@ async function medirBanco(pg: string | undefined): Promise<Medicao> {
       })();
       const duracaoMistura = SMOKE ? 2 : 15;
       const [rc, rm] = await Promise.all([
-        carregar(`http://127.0.0.1:${portaCestas}`, (i) => naVez(deCestas, i).pedido(Math.floor(i / deCestas.length)), duracaoMistura, 40),
-        carregar(`http://127.0.0.1:${portaMercados}`, (i) => naVez(deMercados, i).pedido(Math.floor(i / deMercados.length)), duracaoMistura, 10),
+        carregar(
+          `http://127.0.0.1:${portaCestas}`,
+          (i) => naVez(deCestas, i).pedido(Math.floor(i / deCestas.length)),
+          duracaoMistura,
+          40,
+        ),
+        carregar(
+          `http://127.0.0.1:${portaMercados}`,
+          (i) => naVez(deMercados, i).pedido(Math.floor(i / deMercados.length)),
+          duracaoMistura,
+          10,
+        ),
       ]);
       fim = true;
       await pesados;
@@ -457,27 +678,48 @@ async function medirBanco(pg: string | undefined): Promise<Medicao> {
         erros > 0 ? `${erros} erros` : '',
       ].filter((x) => x !== '');
       linhas.push({
-        id: 'mistura', cenario: `mistura (tudo junto + ${relatoriosNaMistura} PDFs/relatórios)`, rps, razao: razaoA(rps, base), ...(basePg === null ? {} : { razaoPg: razaoA(rps, basePg) }),
-        p50Ms: Math.max(rc.latency.p50, rm.latency.p50), p99Ms, requisicoes: rc.requests.total + rm.requests.total, erros,
-        status: { ...statusDe(rm), ...statusDe(rc) }, picoRssMb: picoMisturaMb,
-        meta: [meta.picoMb === undefined ? '' : `pico de RSS ≤ ${meta.picoMb} MB`, meta.p99Ms === undefined ? '' : `p99 ≤ ${meta.p99Ms} ms`].filter((x) => x !== '').join(', '),
-        ok: faltas.length === 0, falta: faltas.join('; '),
+        id: 'mistura',
+        cenario: `mistura (tudo junto + ${relatoriosNaMistura} PDFs/relatórios)`,
+        rps,
+        razao: razaoA(rps, base),
+        ...(basePg === null ? {} : { razaoPg: razaoA(rps, basePg) }),
+        p50Ms: Math.max(rc.latency.p50, rm.latency.p50),
+        p99Ms,
+        requisicoes: rc.requests.total + rm.requests.total,
+        erros,
+        status: { ...statusDe(rm), ...statusDe(rc) },
+        picoRssMb: picoMisturaMb,
+        meta: [
+          meta.picoMb === undefined ? '' : `pico de RSS ≤ ${meta.picoMb} MB`,
+          meta.p99Ms === undefined ? '' : `p99 ≤ ${meta.p99Ms} ms`,
+        ]
+          .filter((x) => x !== '')
+          .join(', '),
+        ok: faltas.length === 0,
+        falta: faltas.join('; '),
       });
       if (erros > 0) falhas.push(`mistura: ${erros} erros`);
       vendidasDemais = await cestasVendidasDemais(cfgBanco, dados);
-      if (vendidasDemais.length > 0) falhas.push(`cestas vendidas além do que havia depois da mistura: ${JSON.stringify(vendidasDemais)}`);
+      if (vendidasDemais.length > 0)
+        falhas.push(`cestas vendidas além do que havia depois da mistura: ${JSON.stringify(vendidasDemais)}`);
     }
   } finally {
     if (servidor !== null) {
       const saida = servidor.saida();
       await parar(servidor);
-      if (/"level":(50|60)/.test(saida)) falhas.push(`o servidor registrou erros:\n${saida.split('\n').filter((l) => /"level":(50|60)/.test(l)).slice(0, 5).join('\n')}`);
+      if (/"level":(50|60)/.test(saida))
+        falhas.push(
+          `o servidor registrou erros:\n${saida
+            .split('\n')
+            .filter((l) => /"level":(50|60)/.test(l))
+            .slice(0, 5)
+            .join('\n')}`,
+        );
     }
     await idp.fechar();
     if (pastaPerfil !== undefined) resumoPerfil = resumirPerfis(pastaPerfil);
     rmSync(pasta, { recursive: true, force: true });
   }
-
 
   const cargaDepois = carga();
   const inicioOk = inicioMs === null ? null : inicioMs <= 3000;
@@ -489,8 +731,22 @@ async function medirBanco(pg: string | undefined): Promise<Medicao> {
   let arquivo: string | null = null;
   if (!SMOKE) {
     const resultado = {
-      data: new Date().toISOString(), commit: COMMIT, maquina: MAQUINA, carga: { antes: cargaAntes, depois: cargaDepois }, banco: cfgBanco.tipo, conexoes: CONEXOES, duracaoS: DURACAO,
-      tamanho: TAMANHO, loginsS: medidas.loginsS === null ? null : Math.round(medidas.loginsS * 10) / 10, inicioMs, inicios: inicios.map(Math.round), cenarios: linhas, relatorios, picoMisturaMb, vendidasDemais, falhas,
+      data: new Date().toISOString(),
+      commit: COMMIT,
+      maquina: MAQUINA,
+      carga: { antes: cargaAntes, depois: cargaDepois },
+      banco: cfgBanco.tipo,
+      conexoes: CONEXOES,
+      duracaoS: DURACAO,
+      tamanho: TAMANHO,
+      loginsS: medidas.loginsS === null ? null : Math.round(medidas.loginsS * 10) / 10,
+      inicioMs,
+      inicios: inicios.map(Math.round),
+      cenarios: linhas,
+      relatorios,
+      picoMisturaMb,
+      vendidasDemais,
+      falhas,
       ...(cfgBanco.tipo === 'postgres' ? { conexoesDoPool: CONEXOES_DO_POOL } : {}),
       ...(resumoPerfil === null ? {} : { perfil: resumoPerfil }),
     };
@@ -512,13 +768,29 @@ const medicoes: Medicao[] = values['only-pg'] && values.pg !== undefined ? [] : 
 if (values.pg !== undefined) medicoes.push(await medirBanco(values.pg));
 
 for (const m of medicoes) {
-  console.log(`\n== ${m.cfgBanco.tipo === 'postgres' ? 'PostgreSQL' : 'SQLite'} (carga antes ${m.cargaAntes}, depois ${m.cargaDepois})`);
-  console.table(m.linhas.map((l) => ({
-    cenário: l.cenario, 'req/s': l.rps, razão: l.razao, ...(m.cfgBanco.tipo === 'postgres' ? { 'razão PG': l.razaoPg ?? '—' } : {}), 'p50 ms': l.p50Ms, 'p99 ms': l.p99Ms,
-    'CPU ms/req': l.cpuMsPorReq ?? '—', erros: l.erros, 'pico RSS MB': l.picoRssMb, meta: l.meta, ok: l.ok === null ? '—' : l.ok ? 'sim' : 'NÃO',
-  })));
+  console.log(
+    `\n== ${m.cfgBanco.tipo === 'postgres' ? 'PostgreSQL' : 'SQLite'} (carga antes ${m.cargaAntes}, depois ${m.cargaDepois})`,
+  );
+  console.table(
+    m.linhas.map((l) => ({
+      cenário: l.cenario,
+      'req/s': l.rps,
+      razão: l.razao,
+      ...(m.cfgBanco.tipo === 'postgres' ? { 'razão PG': l.razaoPg ?? '—' } : {}),
+      'p50 ms': l.p50Ms,
+      'p99 ms': l.p99Ms,
+      'CPU ms/req': l.cpuMsPorReq ?? '—',
+      erros: l.erros,
+      'pico RSS MB': l.picoRssMb,
+      meta: l.meta,
+      ok: l.ok === null ? '—' : l.ok ? 'sim' : 'NÃO',
+    })),
+  );
   if (m.relatorios.length > 0) console.table(m.relatorios);
-  if (m.inicioMs !== null) console.log(`Início (npm start até /readyz 200): ${m.inicioMs} ms — meta ≤ 3000 ms: ${m.inicioOk === true ? 'sim' : 'NÃO'}`);
+  if (m.inicioMs !== null)
+    console.log(
+      `Início (npm start até /readyz 200): ${m.inicioMs} ms — meta ≤ 3000 ms: ${m.inicioOk === true ? 'sim' : 'NÃO'}`,
+    );
   if (m.arquivo !== null) console.log(`Resultado em ${m.arquivo}`);
 }
 console.log(`Máquina: ${MAQUINA}; commit ${COMMIT}; total ${((performance.now() - tInicio) / 1000).toFixed(0)} s.`);
@@ -529,13 +801,35 @@ if (falhas.length > 0) {
 }
 if (!SMOKE && !values.profile && filtro === null) {
   for (const m of medicoes.filter((x) => x.falhas.length === 0)) {
-    escreverResumo({ dia: DIA, commit: COMMIT, maquina: MAQUINA, tipo: m.cfgBanco.tipo, cargaAntes: m.cargaAntes, cargaDepois: m.cargaDepois, inicioMs: m.inicioMs, inicioOk: m.inicioOk, linhas: m.linhas, relatorios: m.relatorios });
+    escreverResumo({
+      dia: DIA,
+      commit: COMMIT,
+      maquina: MAQUINA,
+      tipo: m.cfgBanco.tipo,
+      cargaAntes: m.cargaAntes,
+      cargaDepois: m.cargaDepois,
+      inicioMs: m.inicioMs,
+      inicioOk: m.inicioOk,
+      linhas: m.linhas,
+      relatorios: m.relatorios,
+    });
     console.log(`Resumo (${m.cfgBanco.tipo}) gravado em docs/performance.md`);
   }
 }
 process.exit(falhas.length === 0 ? 0 : 1);
 
-function escreverResumo(r: { dia: string; commit: string; maquina: string; tipo: BancoConfig['tipo']; cargaAntes: string; cargaDepois: string; inicioMs: number | null; inicioOk: boolean | null; linhas: readonly Linha[]; relatorios: readonly ResultadoRelatorio[] }): void {
+function escreverResumo(r: {
+  dia: string;
+  commit: string;
+  maquina: string;
+  tipo: BancoConfig['tipo'];
+  cargaAntes: string;
+  cargaDepois: string;
+  inicioMs: number | null;
+  inicioOk: boolean | null;
+  linhas: readonly Linha[];
+  relatorios: readonly ResultadoRelatorio[];
+}): void {
   const sim = (ok: boolean | null) => (ok === null ? '—' : ok ? 'sim' : '**não**');
   const pg = r.tipo === 'postgres';
   const tabela = [
@@ -543,13 +837,23 @@ function escreverResumo(r: { dia: string; commit: string; maquina: string; tipo:
     '',
     `| Cenário | req/s | Razão à base |${pg ? ' Razão à base PG |' : ''} p50 | p99 | CPU do servidor por requisição | Erros | Pico de RSS | Meta | Dentro da meta |`,
     `|---|---|---|${pg ? '---|' : ''}---|---|---|---|---|---|---|`,
-    ...r.linhas.map((l) => `| ${l.cenario} | ${l.rps} | ${l.razao ?? '—'} |${pg ? ` ${l.razaoPg ?? '—'} |` : ''} ${l.p50Ms} ms | ${l.p99Ms} ms | ${l.cpuMsPorReq === undefined ? '—' : `${l.cpuMsPorReq} ms`} | ${l.erros} | ${l.picoRssMb} MB | ${l.meta} | ${sim(l.ok)}${l.falta === '' ? '' : ` (${l.falta})`} |`),
-    ...(r.inicioMs === null ? [] : [`| início: \`npm start\` até \`/readyz\` 200 | — | — |${pg ? ' — |' : ''} ${r.inicioMs} ms | — | — | 0 | — | ≤ 3 s | ${sim(r.inicioOk)} |`]),
+    ...r.linhas.map(
+      (l) =>
+        `| ${l.cenario} | ${l.rps} | ${l.razao ?? '—'} |${pg ? ` ${l.razaoPg ?? '—'} |` : ''} ${l.p50Ms} ms | ${l.p99Ms} ms | ${l.cpuMsPorReq === undefined ? '—' : `${l.cpuMsPorReq} ms`} | ${l.erros} | ${l.picoRssMb} MB | ${l.meta} | ${sim(l.ok)}${l.falta === '' ? '' : ` (${l.falta})`} |`,
+    ),
+    ...(r.inicioMs === null
+      ? []
+      : [
+          `| início: \`npm start\` até \`/readyz\` 200 | — | — |${pg ? ' — |' : ''} ${r.inicioMs} ms | — | — | 0 | — | ≤ 3 s | ${sim(r.inicioOk)} |`,
+        ]),
   ].join('\n');
   const caminho = join(RAIZ, 'docs', 'performance.md');
   let doc = readFileSync(caminho, 'utf8');
   const trocar = (marca: string, conteudo: string) => {
-    doc = doc.replace(new RegExp(`<!-- ${marca}:inicio -->[\\s\\S]*<!-- ${marca}:fim -->`), `<!-- ${marca}:inicio -->\n${conteudo}\n<!-- ${marca}:fim -->`);
+    doc = doc.replace(
+      new RegExp(`<!-- ${marca}:inicio -->[\\s\\S]*<!-- ${marca}:fim -->`),
+      `<!-- ${marca}:inicio -->\n${conteudo}\n<!-- ${marca}:fim -->`,
+    );
   };
   trocar(pg ? 'bench-pg' : 'bench', tabela);
   if (r.relatorios.length > 0) trocar(pg ? 'relatorios-pg' : 'relatorios', tabelaDeRelatorios(r.relatorios, RODADAS));

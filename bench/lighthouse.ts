@@ -71,28 +71,50 @@ interface Auditoria {
   readonly scoreDisplayMode: string;
   readonly numericValue?: number;
   readonly displayValue?: string;
-  readonly details?: { readonly type?: string; readonly overallSavingsMs?: number; readonly items?: ReadonlyArray<Record<string, unknown>> };
+  readonly details?: {
+    readonly type?: string;
+    readonly overallSavingsMs?: number;
+    readonly items?: ReadonlyArray<Record<string, unknown>>;
+  };
 }
 interface ResultadoLighthouse {
   readonly finalDisplayedUrl: string;
   readonly environment: { readonly benchmarkIndex: number };
   readonly runtimeError?: { readonly message: string };
-  readonly categories: Readonly<Record<'performance' | 'accessibility', { readonly score: number | null; readonly auditRefs: ReadonlyArray<{ readonly id: string; readonly weight: number }> }>>;
+  readonly categories: Readonly<
+    Record<
+      'performance' | 'accessibility',
+      {
+        readonly score: number | null;
+        readonly auditRefs: ReadonlyArray<{ readonly id: string; readonly weight: number }>;
+      }
+    >
+  >;
   readonly audits: Readonly<Record<string, Auditoria>>;
 }
 type Lighthouse = (
   url: string,
   flags: Record<string, unknown>,
-) => Promise<{ readonly lhr: ResultadoLighthouse; readonly artifacts: { readonly Trace?: unknown; readonly DevtoolsLog?: unknown } } | undefined>;
+) => Promise<
+  | {
+      readonly lhr: ResultadoLighthouse;
+      readonly artifacts: { readonly Trace?: unknown; readonly DevtoolsLog?: unknown };
+    }
+  | undefined
+>;
 
 async function carregarLighthouse(): Promise<Lighthouse> {
   const onde = process.env.LIGHTHOUSE_DIR;
-  const especificador = onde === undefined || onde === '' ? 'lighthouse' : pathToFileURL(join(onde, 'core', 'index.js')).href;
+  const especificador =
+    onde === undefined || onde === '' ? 'lighthouse' : pathToFileURL(join(onde, 'core', 'index.js')).href;
   try {
     const modulo = (await import(especificador)) as { default: Lighthouse };
     return modulo.default;
   } catch (e) {
-    throw new Error(`não achei o Lighthouse (${especificador}): rode npm install (é uma devDependency) ou aponte LIGHTHOUSE_DIR para node_modules/lighthouse (${(e as Error).message})`, { cause: e });
+    throw new Error(
+      `não achei o Lighthouse (${especificador}): rode npm install (é uma devDependency) ou aponte LIGHTHOUSE_DIR para node_modules/lighthouse (${(e as Error).message})`,
+      { cause: e },
+    );
   }
 }
 
@@ -106,7 +128,9 @@ interface Pagina {
 async function idsDaDemo(caminhoBanco: string) {
   const banco = abrirBanco({ tipo: 'sqlite', caminho: caminhoBanco });
   try {
-    const ciclos = new Map((await banco.selectFrom('ciclo').select(['id', 'nome']).execute()).map((c) => [c.nome, c.id]));
+    const ciclos = new Map(
+      (await banco.selectFrom('ciclo').select(['id', 'nome']).execute()).map((c) => [c.nome, c.id]),
+    );
     const ciclo = (nome: string) => {
       const id = ciclos.get(nome);
       if (id === undefined) throw new Error(`a demonstração não tem o "${nome}"`);
@@ -115,13 +139,33 @@ async function idsDaDemo(caminhoBanco: string) {
     const pedidos = ciclo('Ciclo com pedidos abertos');
     const primeiro = async (tabela: 'categoria' | 'cesta' | 'produto' | 'pontoentrega' | 'usuario' | 'mercado') =>
       (await banco.selectFrom(tabela).select('id').orderBy('id').limit(1).executeTakeFirstOrThrow()).id;
-    const pessoa = async (email: string) => (await banco.selectFrom('usuario').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id;
-    const lote = await banco.selectFrom('lote').select('id').where('cicloid', '=', pedidos).orderBy('id').limit(1).executeTakeFirst();
+    const pessoa = async (email: string) =>
+      (await banco.selectFrom('usuario').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id;
+    const lote = await banco
+      .selectFrom('lote')
+      .select('id')
+      .where('cicloid', '=', pedidos)
+      .orderBy('id')
+      .limit(1)
+      .executeTakeFirst();
     // The Mercados market whose pages are measured: one the cycle with open orders serves (its orders page has content).
-    const { mercadoId } = await banco.selectFrom('ciclomercado').select('mercadoId').where('cicloid', '=', pedidos).orderBy('mercadoId').limit(1).executeTakeFirstOrThrow();
+    const { mercadoId } = await banco
+      .selectFrom('ciclomercado')
+      .select('mercadoId')
+      .where('cicloid', '=', pedidos)
+      .orderBy('mercadoId')
+      .limit(1)
+      .executeTakeFirstOrThrow();
     // A direct-sale market of that cycle, for the page that releases what it sells.
-    const vendaDireta = await banco.selectFrom('ciclomercado as cm').innerJoin('mercado as m', 'm.id', 'cm.mercadoId').select('cm.mercadoId')
-      .where('cm.cicloid', '=', pedidos).where('m.tipo', '=', 'venda_direta').orderBy('cm.mercadoId').limit(1).executeTakeFirst();
+    const vendaDireta = await banco
+      .selectFrom('ciclomercado as cm')
+      .innerJoin('mercado as m', 'm.id', 'cm.mercadoId')
+      .select('cm.mercadoId')
+      .where('cm.cicloid', '=', pedidos)
+      .where('m.tipo', '=', 'venda_direta')
+      .orderBy('cm.mercadoId')
+      .limit(1)
+      .executeTakeFirst();
     return {
       oferta: ciclo('Ciclo com ofertas abertas'),
       composicao: ciclo('Ciclo em composição'),
@@ -185,26 +229,54 @@ function paginas(ids: Ids): Pagina[] {
     `/${r}/${r === 'ciclo' ? ids.pedidos : ids[r]}`,
   ]);
   const cestas = [
-    '/', '/limitesolar', '/profile', '/profile/avisos', '/mensagens', '/auditoria', '/relatorios', '/saldo', '/movimentacao',
-    '/movimentacaotodos', '/cobrancas', '/extratos',
+    '/',
+    '/limitesolar',
+    '/profile',
+    '/profile/avisos',
+    '/mensagens',
+    '/auditoria',
+    '/relatorios',
+    '/saldo',
+    '/movimentacao',
+    '/movimentacaotodos',
+    '/cobrancas',
+    '/extratos',
     ...registros,
-    `/ciclo/${ids.pedidos}/mercados`, `/ciclo/${ids.pedidos}/lotes`, ...(ids.lote === null ? [] : [`/ciclo/${ids.pedidos}/lotes/${ids.lote}`]),
+    `/ciclo/${ids.pedidos}/mercados`,
+    `/ciclo/${ids.pedidos}/lotes`,
+    ...(ids.lote === null ? [] : [`/ciclo/${ids.pedidos}/lotes/${ids.lote}`]),
     `/ciclo/${ids.pedidos}/mensagem`,
-    '/oferta-index', `/oferta/${ids.oferta}?usuarioid=${ids.fornecedora}`, `/composicao/${ids.composicao}`,
-    `/pedidoconsumidores/${ids.pedidos}?usuarioid=${ids.consumidora}`, `/pedidoconsumidoresconfirmacao/${ids.pedidos}`, `/pedidosconsumidorestodos/${ids.pedidos}`,
-    `/fecharciclo/${ids.retirada}`, `/pedidosfornecedoressobra/${ids.retirada}`, `/pedidosfornecedorestodos/${ids.retirada}`,
-    '/pedidosfornecedoresciclos', '/pedidosconsumidoresciclos', '/relatorioprodutosciclos',
-    '/assinaturas/todas', ...(ids.vendaDireta === null ? [] : [`/ciclo/${ids.pedidos}/mercado/${ids.vendaDireta}/liberar`]),
+    '/oferta-index',
+    `/oferta/${ids.oferta}?usuarioid=${ids.fornecedora}`,
+    `/composicao/${ids.composicao}`,
+    `/pedidoconsumidores/${ids.pedidos}?usuarioid=${ids.consumidora}`,
+    `/pedidoconsumidoresconfirmacao/${ids.pedidos}`,
+    `/pedidosconsumidorestodos/${ids.pedidos}`,
+    `/fecharciclo/${ids.retirada}`,
+    `/pedidosfornecedoressobra/${ids.retirada}`,
+    `/pedidosfornecedorestodos/${ids.retirada}`,
+    '/pedidosfornecedoresciclos',
+    '/pedidosconsumidoresciclos',
+    '/relatorioprodutosciclos',
+    '/assinaturas/todas',
+    ...(ids.vendaDireta === null ? [] : [`/ciclo/${ids.pedidos}/mercado/${ids.vendaDireta}/liberar`]),
   ];
   // A subscriber's own page: Elias subscribes in the demo (one subscription paused, then active).
   const deQuemAssina: Pagina[] = [{ face: 'cestas', caminho: '/assinaturas', pessoa: 'elias' }];
   const mercados = PAGINAS_DO_CLIENTE.map(([url]): Pagina => {
     const escolher = PAGINAS_MERCADOS[url];
-    if (escolher === undefined) throw new Error(`a página ${url} do cliente Mercados não está em PAGINAS_MERCADOS (bench/lighthouse.ts): diga com que ids e quem a vê`);
+    if (escolher === undefined)
+      throw new Error(
+        `a página ${url} do cliente Mercados não está em PAGINAS_MERCADOS (bench/lighthouse.ts): diga com que ids e quem a vê`,
+      );
     const [caminho, pessoa] = escolher(ids);
     return { face: 'mercados', caminho, pessoa };
   });
-  return [...cestas.map((caminho): Pagina => ({ face: 'cestas', caminho, pessoa: 'ana' })), ...deQuemAssina, ...mercados];
+  return [
+    ...cestas.map((caminho): Pagina => ({ face: 'cestas', caminho, pessoa: 'ana' })),
+    ...deQuemAssina,
+    ...mercados,
+  ];
 }
 
 /** Logs in on one face through the development provider (the provider may remember the person). */
@@ -214,7 +286,10 @@ async function entrar(pagina: Page, inicio: string, origem: string, pessoa: Pess
   if (/\/interaction\//.test(pagina.url())) {
     await pagina.fill('#email', PESSOAS[pessoa].email);
     await pagina.fill('#nome', PESSOAS[pessoa].nome);
-    await Promise.all([pagina.waitForURL((u) => u.href.startsWith(origem)), pagina.click('form button[type=submit] >> nth=0')]);
+    await Promise.all([
+      pagina.waitForURL((u) => u.href.startsWith(origem)),
+      pagina.click('form button[type=submit] >> nth=0'),
+    ]);
   }
   await pagina.waitForLoadState('load');
 }
@@ -262,22 +337,41 @@ function medir(p: Pagina, url: string, lhr: ResultadoLighthouse): Medida {
     .map((x) => `${x.id}: ${x.title} (~${Math.round(x.details?.overallSavingsMs ?? 0)} ms)`);
   // What moved, when the layout shifted.
   const deslocamentos = (a['layout-shifts']?.details?.items ?? [])
-    .map((i) => `layout-shifts: ${(i.node as { selector?: string } | undefined)?.selector ?? '?'} (${Number(i.score ?? 0).toFixed(3)})`)
+    .map(
+      (i) =>
+        `layout-shifts: ${(i.node as { selector?: string } | undefined)?.selector ?? '?'} (${Number(i.score ?? 0).toFixed(3)})`,
+    )
     .slice(0, 4);
   oportunidades.push(...deslocamentos);
   return {
-    face: p.face, caminho: p.caminho, pessoa: PESSOAS[p.pessoa].email, url: lhr.finalDisplayedUrl,
-    desempenho: pontos(lhr.categories.performance.score), acessibilidade: pontos(lhr.categories.accessibility.score),
-    fcpMs: valor('first-contentful-paint'), lcpMs: valor('largest-contentful-paint'), tbtMs: valor('total-blocking-time'),
-    cls: valor('cumulative-layout-shift'), bytes: valor('total-byte-weight'), indiceDaMaquina: Math.round(lhr.environment.benchmarkIndex),
-    falhasDeAcessibilidade: falhas, oportunidades,
+    face: p.face,
+    caminho: p.caminho,
+    pessoa: PESSOAS[p.pessoa].email,
+    url: lhr.finalDisplayedUrl,
+    desempenho: pontos(lhr.categories.performance.score),
+    acessibilidade: pontos(lhr.categories.accessibility.score),
+    fcpMs: valor('first-contentful-paint'),
+    lcpMs: valor('largest-contentful-paint'),
+    tbtMs: valor('total-blocking-time'),
+    cls: valor('cumulative-layout-shift'),
+    bytes: valor('total-byte-weight'),
+    indiceDaMaquina: Math.round(lhr.environment.benchmarkIndex),
+    falhasDeAcessibilidade: falhas,
+    oportunidades,
     ...(lhr.runtimeError === undefined ? {} : { erro: lhr.runtimeError.message }),
     ...(lhr.finalDisplayedUrl === url ? {} : { erro: `foi parar em ${lhr.finalDisplayedUrl}` }),
   };
 }
 
 /** The trace, the DevTools log and the result of one page, named after it (`mercados-mercados-1.trace.json`); the last try wins. */
-function guardarRastro(pasta: string, p: Pagina, r: { readonly lhr: ResultadoLighthouse; readonly artifacts: { readonly Trace?: unknown; readonly DevtoolsLog?: unknown } }): void {
+function guardarRastro(
+  pasta: string,
+  p: Pagina,
+  r: {
+    readonly lhr: ResultadoLighthouse;
+    readonly artifacts: { readonly Trace?: unknown; readonly DevtoolsLog?: unknown };
+  },
+): void {
   mkdirSync(pasta, { recursive: true });
   const nome = join(pasta, `${p.face}-${p.caminho.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'raiz'}`);
   writeFileSync(`${nome}.trace.json`, JSON.stringify(r.artifacts.Trace ?? null));
@@ -297,18 +391,26 @@ async function conferirPagina(aba: Page, p: Pagina, url: string): Promise<string
   if (aba.url() !== url) return `foi parar em ${aba.url()}`;
   if (p.face !== 'mercados' || p.caminho === '/unauthorized') return undefined;
   const principal = aba.locator('main');
-  await principal.locator('.carregando').first().waitFor({ state: 'detached', timeout: 15_000 }).catch(() => undefined);
+  await principal
+    .locator('.carregando')
+    .first()
+    .waitFor({ state: 'detached', timeout: 15_000 })
+    .catch(() => undefined);
   if (aba.url() !== url) return `foi parar em ${aba.url()}`;
   if ((await principal.locator('.carregando').count()) > 0) return 'a página ainda estava carregando depois de 15 s';
   const alerta = principal.locator('.alerta');
-  if ((await alerta.count()) > 0) return `a página mostrou um erro: ${(await alerta.first().innerText()).replace(/\s+/g, ' ').trim()}`;
+  if ((await alerta.count()) > 0)
+    return `a página mostrou um erro: ${(await alerta.first().innerText()).replace(/\s+/g, ' ').trim()}`;
   return undefined;
 }
 
 const ms = (v: number | null) => (v === null ? '—' : `${(v / 1000).toFixed(1)} s`);
 
 function tabela(medidas: readonly Medida[]): string {
-  const linhas = ['| Face | Página | Desempenho | Acessibilidade | FCP | LCP | TBT | CLS | Transferido | Índice da máquina |', '|---|---|---|---|---|---|---|---|---|---|'];
+  const linhas = [
+    '| Face | Página | Desempenho | Acessibilidade | FCP | LCP | TBT | CLS | Transferido | Índice da máquina |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+  ];
   for (const m of medidas) {
     linhas.push(
       `| ${m.face} | \`${m.caminho}\` | ${m.desempenho ?? '—'} | ${m.acessibilidade ?? '—'} | ${ms(m.fcpMs)} | ${ms(m.lcpMs)} | ${m.tbtMs === null ? '—' : `${Math.round(m.tbtMs)} ms`} | ${m.cls === null ? '—' : m.cls.toFixed(3)} | ${m.bytes === null ? '—' : `${Math.round(m.bytes / 1024)} KiB`} | ${m.indiceDaMaquina} |`,
@@ -320,13 +422,26 @@ function tabela(medidas: readonly Medida[]): string {
 async function principal(): Promise<void> {
   const lighthouse = await carregarLighthouse();
   const pasta = mkdtempSync(join(tmpdir(), 'cestaria-lighthouse-'));
-  const [cestasPorta, mercadosPorta, idpPorta, depuracao] = [await portaLivre(), await portaLivre(), await portaLivre(), await portaLivre()];
+  const [cestasPorta, mercadosPorta, idpPorta, depuracao] = [
+    await portaLivre(),
+    await portaLivre(),
+    await portaLivre(),
+    await portaLivre(),
+  ];
   const banco = join(pasta, 'cestaria.db');
   const servidor = await subirServidor({
-    NODE_ENV: 'development', DEMO_DATA: 'true', DEV_SMTP: 'false', WORKERS: '1', LOG_LEVEL: 'warn',
-    DATABASE_URL: `sqlite:${banco}`, UPLOAD_DIR: join(pasta, 'arquivos'),
-    CESTAS_PORT: String(cestasPorta), MERCADOS_PORT: String(mercadosPorta), DEV_IDP_PORT: String(idpPorta),
-    HOST: '127.0.0.1', VARIANTS: 'cestas,mercados',
+    NODE_ENV: 'development',
+    DEMO_DATA: 'true',
+    DEV_SMTP: 'false',
+    WORKERS: '1',
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: `sqlite:${banco}`,
+    UPLOAD_DIR: join(pasta, 'arquivos'),
+    CESTAS_PORT: String(cestasPorta),
+    MERCADOS_PORT: String(mercadosPorta),
+    DEV_IDP_PORT: String(idpPorta),
+    HOST: '127.0.0.1',
+    VARIANTS: 'cestas,mercados',
   });
   let contexto: BrowserContext | null = null;
   try {
@@ -334,7 +449,9 @@ async function principal(): Promise<void> {
     const origens = { cestas: `http://localhost:${cestasPorta}`, mercados: `http://localhost:${mercadosPorta}` };
     const faces = new Set((values.faces ?? '').split(','));
     const filtro = values.paginas === undefined ? null : new RegExp(values.paginas);
-    const alvos = paginas(await idsDaDemo(banco)).filter((p) => faces.has(p.face) && (filtro === null || filtro.test(p.caminho)));
+    const alvos = paginas(await idsDaDemo(banco)).filter(
+      (p) => faces.has(p.face) && (filtro === null || filtro.test(p.caminho)),
+    );
 
     const medidas = new Map<Pagina, Medida>();
     // One browser per person, one after the other: each signs in once, on the faces its pages are in.
@@ -350,7 +467,8 @@ async function principal(): Promise<void> {
       });
       const aba = contexto.pages()[0] ?? (await contexto.newPage());
       if (dela.some((p) => p.face === 'cestas')) await entrar(aba, `${origens.cestas}/`, origens.cestas, pessoa);
-      if (dela.some((p) => p.face === 'mercados')) await entrar(aba, `${origens.mercados}/login`, origens.mercados, pessoa);
+      if (dela.some((p) => p.face === 'mercados'))
+        await entrar(aba, `${origens.mercados}/login`, origens.mercados, pessoa);
       await aba.goto('about:blank');
 
       for (const p of dela) {
@@ -358,7 +476,12 @@ async function principal(): Promise<void> {
         let m: Medida | null = null;
         // A trace that failed to record (NO_NAVSTART, NO_FCP on a busy machine) is tried again, twice.
         for (let tentativa = 0; tentativa < 3 && (m === null || m.desempenho === null); tentativa++) {
-          const r = await lighthouse(url, { port: depuracao, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'] });
+          const r = await lighthouse(url, {
+            port: depuracao,
+            output: 'json',
+            logLevel: 'error',
+            onlyCategories: ['performance', 'accessibility'],
+          });
           if (r === undefined) throw new Error(`o Lighthouse não devolveu resultado para ${url}`);
           m = medir(p, url, r.lhr);
           if (values.rastros !== undefined) guardarRastro(values.rastros, p, r);
@@ -368,7 +491,9 @@ async function principal(): Promise<void> {
         await aba.goto('about:blank');
         if (problema !== undefined) m = { ...m, erro: problema };
         medidas.set(p, m);
-        console.log(`${p.face.padEnd(8)} ${p.caminho.padEnd(36)} desempenho ${String(m.desempenho ?? '—').padStart(3)}  acessibilidade ${String(m.acessibilidade ?? '—').padStart(3)}  ${PESSOAS[p.pessoa].email} → ${m.url}${m.erro === undefined ? '' : `  (${m.erro})`}`);
+        console.log(
+          `${p.face.padEnd(8)} ${p.caminho.padEnd(36)} desempenho ${String(m.desempenho ?? '—').padStart(3)}  acessibilidade ${String(m.acessibilidade ?? '—').padStart(3)}  ${PESSOAS[p.pessoa].email} → ${m.url}${m.erro === undefined ? '' : `  (${m.erro})`}`,
+        );
       }
       await contexto.close();
       contexto = null;
@@ -378,18 +503,31 @@ async function principal(): Promise<void> {
     const quem = [...new Set(lista.map((m) => m.pessoa))].join(', ');
     console.log(`\nLighthouse 13, perfil móvel, sessões de ${quem} nos dados de demonstração\n`);
     console.log(tabela(lista));
-    const abaixo = lista.filter((m) => (m.desempenho ?? 0) < ALVO.desempenho || (m.acessibilidade ?? 0) < ALVO.acessibilidade || m.erro !== undefined);
+    const abaixo = lista.filter(
+      (m) =>
+        (m.desempenho ?? 0) < ALVO.desempenho || (m.acessibilidade ?? 0) < ALVO.acessibilidade || m.erro !== undefined,
+    );
     if (abaixo.length > 0) {
       console.log(`\nAbaixo do alvo (desempenho ≥ ${ALVO.desempenho}, acessibilidade ${ALVO.acessibilidade}):`);
       for (const m of abaixo) {
-        console.log(`- ${m.face} ${m.caminho}: desempenho ${m.desempenho ?? '—'}, acessibilidade ${m.acessibilidade ?? '—'}${m.erro === undefined ? '' : ` — ${m.erro}`}`);
+        console.log(
+          `- ${m.face} ${m.caminho}: desempenho ${m.desempenho ?? '—'}, acessibilidade ${m.acessibilidade ?? '—'}${m.erro === undefined ? '' : ` — ${m.erro}`}`,
+        );
         for (const f of [...m.falhasDeAcessibilidade, ...m.oportunidades]) console.log(`    ${f}`);
       }
     }
     const dia = new Date().toISOString().slice(0, 10);
-    const destino = join(RAIZ, 'bench', 'results', `${dia}-lighthouse${values.paginas === undefined && faces.size === 2 ? '' : '-parcial'}.json`);
+    const destino = join(
+      RAIZ,
+      'bench',
+      'results',
+      `${dia}-lighthouse${values.paginas === undefined && faces.size === 2 ? '' : '-parcial'}.json`,
+    );
     mkdirSync(join(RAIZ, 'bench', 'results'), { recursive: true });
-    writeFileSync(destino, `${JSON.stringify({ data: new Date().toISOString(), alvo: ALVO, perfil: 'mobile (padrão do Lighthouse 13)', pessoas: quem, paginas: lista }, null, 2)}\n`);
+    writeFileSync(
+      destino,
+      `${JSON.stringify({ data: new Date().toISOString(), alvo: ALVO, perfil: 'mobile (padrão do Lighthouse 13)', pessoas: quem, paginas: lista }, null, 2)}\n`,
+    );
     console.log(`\nresultado em ${destino.replace(`${RAIZ}/`, '')}`);
     process.exitCode = abaixo.length === 0 ? 0 : 1;
   } finally {

@@ -69,7 +69,11 @@ export function resumirPerfis(pasta: string, n = 15): ResumoDoPerfil | null {
       total += us;
     });
   }
-  return { totalMs: Math.round(total / 1000), funcoes: ordenar(porFuncao, total, n), areas: ordenar(porArea, total, n) };
+  return {
+    totalMs: Math.round(total / 1000),
+    funcoes: ordenar(porFuncao, total, n),
+    areas: ordenar(porArea, total, n),
+  };
 }
 
 if (import.meta.main) {

@@ -28,7 +28,11 @@ export function portaLivre(): Promise<number> {
   });
 }
 
-function iniciar(args: readonly string[], env: Record<string, string>, opcoes: { comando?: string; grupo?: boolean } = {}): Filho {
+function iniciar(
+  args: readonly string[],
+  env: Record<string, string>,
+  opcoes: { comando?: string; grupo?: boolean } = {},
+): Filho {
   const processo = spawn(opcoes.comando ?? process.execPath, args, {
     cwd: RAIZ,
     env: { ...process.env, ...env },
@@ -36,8 +40,12 @@ function iniciar(args: readonly string[], env: Record<string, string>, opcoes: {
     detached: opcoes.grupo === true,
   });
   let acumulado = '';
-  processo.stdout?.on('data', (c: Buffer) => { acumulado += c.toString(); });
-  processo.stderr?.on('data', (c: Buffer) => { acumulado += c.toString(); });
+  processo.stdout?.on('data', (c: Buffer) => {
+    acumulado += c.toString();
+  });
+  processo.stderr?.on('data', (c: Buffer) => {
+    acumulado += c.toString();
+  });
   return { processo, pid: processo.pid ?? 0, saida: () => acumulado };
 }
 
@@ -46,8 +54,10 @@ async function esperar(filho: Filho, pronto: () => boolean | Promise<boolean>, p
   const inicio = Date.now();
   for (;;) {
     if (await pronto()) return;
-    if (filho.processo.exitCode !== null) throw new Error(`o processo saiu (${filho.processo.exitCode}):\n${filho.saida()}`);
-    if (Date.now() - inicio > prazoMs) throw new Error(`o processo não ficou pronto em ${prazoMs} ms:\n${filho.saida()}`);
+    if (filho.processo.exitCode !== null)
+      throw new Error(`o processo saiu (${filho.processo.exitCode}):\n${filho.saida()}`);
+    if (Date.now() - inicio > prazoMs)
+      throw new Error(`o processo não ficou pronto em ${prazoMs} ms:\n${filho.saida()}`);
     await new Promise((r) => setTimeout(r, 10));
   }
 }
@@ -56,20 +66,30 @@ async function esperar(filho: Filho, pronto: () => boolean | Promise<boolean>, p
 export async function subirServidor(env: Record<string, string>, opcoes: { perfilEm?: string } = {}): Promise<Filho> {
   const perfil = opcoes.perfilEm === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${opcoes.perfilEm}`];
   const filho = iniciar(['--disable-warning=ExperimentalWarning', ...perfil, 'src/main.ts', 'serve'], env);
-  await esperar(filho, () => /Mercados:\s+http/.test(filho.saida()) || (/Cestas:\s+http/.test(filho.saida()) && env.VARIANTS === 'cestas'), 60_000);
+  await esperar(
+    filho,
+    () => /Mercados:\s+http/.test(filho.saida()) || (/Cestas:\s+http/.test(filho.saida()) && env.VARIANTS === 'cestas'),
+    60_000,
+  );
   return filho;
 }
 
 /** Starts the bare Fastify hello-world in its own process, like the server. */
 export async function subirBase(porta: number): Promise<Filho> {
-  const filho = iniciar(['--disable-warning=ExperimentalWarning', join(import.meta.dirname, 'base.ts'), String(porta)], {});
+  const filho = iniciar(
+    ['--disable-warning=ExperimentalWarning', join(import.meta.dirname, 'base.ts'), String(porta)],
+    {},
+  );
   await esperar(filho, () => filho.saida().includes('base pronta'), 20_000);
   return filho;
 }
 
 /** Starts the PostgreSQL one-query reference (bench/base-pg.ts) on the database at `url`. */
 export async function subirBasePg(porta: number, url: string): Promise<Filho> {
-  const filho = iniciar(['--disable-warning=ExperimentalWarning', join(import.meta.dirname, 'base-pg.ts'), String(porta), url], {});
+  const filho = iniciar(
+    ['--disable-warning=ExperimentalWarning', join(import.meta.dirname, 'base-pg.ts'), String(porta), url],
+    {},
+  );
   await esperar(filho, () => filho.saida().includes('base pronta'), 20_000);
   return filho;
 }
@@ -164,7 +184,9 @@ export function medirPicoDeRss(pid: number): { parar(): number } {
     // Without the reset the high-water mark is the process's lifetime peak; the sampler still runs.
   }
   let maior = rss(pid);
-  const amostra = setInterval(() => { maior = Math.max(maior, rss(pid)); }, 20);
+  const amostra = setInterval(() => {
+    maior = Math.max(maior, rss(pid));
+  }, 20);
   return {
     parar() {
       clearInterval(amostra);

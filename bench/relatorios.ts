@@ -33,8 +33,16 @@ const um = (x: number) => Math.round(x * 10) / 10;
 
 function relatorios(base: string, cookie: string, c: number): Relatorio[] {
   const json = { cookie, accept: 'application/json' };
-  const get = (caminho: string, headers: Record<string, string> = json) => () => fetch(`${base}${caminho}`, { headers });
-  const post = (caminho: string, corpo: unknown) => () => fetch(`${base}${caminho}`, { method: 'POST', headers: { ...json, 'content-type': 'application/json' }, body: JSON.stringify(corpo) });
+  const get =
+    (caminho: string, headers: Record<string, string> = json) =>
+    () =>
+      fetch(`${base}${caminho}`, { headers });
+  const post = (caminho: string, corpo: unknown) => () =>
+    fetch(`${base}${caminho}`, {
+      method: 'POST',
+      headers: { ...json, 'content-type': 'application/json' },
+      body: JSON.stringify(corpo),
+    });
   const emJson = { meta: '≤ 150 ms', limiteMs: 150, limiteRssMb: null };
   return [
     { nome: 'sobra (JSON)', ...emJson, pedir: get(`/pedidosfornecedoressobra/${c}`) },
@@ -43,8 +51,20 @@ function relatorios(base: string, cookie: string, c: number): Relatorio[] {
     { nome: 'consumidores por ciclos (JSON)', ...emJson, pedir: post('/pedidosconsumidoresciclos', { ciclos: [c] }) },
     { nome: 'produtos por ciclos (JSON)', ...emJson, pedir: post('/relatorioprodutosciclos', { ciclos: [c] }) },
     { nome: 'movimentações (JSON)', ...emJson, pedir: get('/movimentacaotodos') },
-    { nome: 'CSV dos fornecedores', meta: '≤ 300 ms', limiteMs: 300, limiteRssMb: null, pedir: get(`/downloadpedidosfornecedoresciclos?ciclos=${c}`, { cookie }) },
-    { nome: 'PDF de entrega', meta: '≤ 5 s, RSS ≤ +100 MB', limiteMs: 5000, limiteRssMb: 100, pedir: get(`/entregaCicloPDF/${c}`, { cookie }) },
+    {
+      nome: 'CSV dos fornecedores',
+      meta: '≤ 300 ms',
+      limiteMs: 300,
+      limiteRssMb: null,
+      pedir: get(`/downloadpedidosfornecedoresciclos?ciclos=${c}`, { cookie }),
+    },
+    {
+      nome: 'PDF de entrega',
+      meta: '≤ 5 s, RSS ≤ +100 MB',
+      limiteMs: 5000,
+      limiteRssMb: 100,
+      pedir: get(`/entregaCicloPDF/${c}`, { cookie }),
+    },
   ];
 }
 
@@ -55,11 +75,22 @@ export function pedirPdf(base: string, cookie: string, c: number): () => Promise
 
 /** A report JSON request, for the mixed-load scenario. */
 export function pedirRelatorioJson(base: string, cookie: string, c: number): () => Promise<Response> {
-  return () => fetch(`${base}/pedidosconsumidoresciclos`, { method: 'POST', headers: { cookie, accept: 'application/json', 'content-type': 'application/json' }, body: JSON.stringify({ ciclos: [c] }) });
+  return () =>
+    fetch(`${base}/pedidosconsumidoresciclos`, {
+      method: 'POST',
+      headers: { cookie, accept: 'application/json', 'content-type': 'application/json' },
+      body: JSON.stringify({ ciclos: [c] }),
+    });
 }
 
 /** Measures every report of cycle `c` on the server at `base` (process `pid`), as the admin of `cookie`. */
-export async function medirRelatorios(base: string, cookie: string, c: number, pid: number, rodadas: number): Promise<ResultadoRelatorio[]> {
+export async function medirRelatorios(
+  base: string,
+  cookie: string,
+  c: number,
+  pid: number,
+  rodadas: number,
+): Promise<ResultadoRelatorio[]> {
   const resultados: ResultadoRelatorio[] = [];
   for (const rel of relatorios(base, cookie, c)) {
     let erros = 0;
@@ -82,7 +113,13 @@ export async function medirRelatorios(base: string, cookie: string, c: number, p
     const mediana = percentil(tempos, 50);
     const picoRssMb = um(pico / 1024 / 1024);
     resultados.push({
-      cenario: rel.nome, meta: rel.meta, medianaMs: um(mediana), p90Ms: um(percentil(tempos, 90)), bytes, picoRssMb, erros,
+      cenario: rel.nome,
+      meta: rel.meta,
+      medianaMs: um(mediana),
+      p90Ms: um(percentil(tempos, 90)),
+      bytes,
+      picoRssMb,
+      erros,
       ok: erros === 0 && mediana <= rel.limiteMs && (rel.limiteRssMb === null || picoRssMb <= rel.limiteRssMb),
     });
   }
@@ -96,6 +133,9 @@ export function tabelaDeRelatorios(resultados: readonly ResultadoRelatorio[], ro
     '',
     '| Relatório | Meta | Mediana | p90 | Tamanho | Pico de RSS | Dentro da meta |',
     '|---|---|---|---|---|---|---|',
-    ...resultados.map((r) => `| ${r.cenario} | ${r.meta} | ${r.medianaMs} ms | ${r.p90Ms} ms | ${(r.bytes / 1024).toFixed(0)} KiB | +${r.picoRssMb} MB | ${r.ok ? 'sim' : '**não**'} |`),
+    ...resultados.map(
+      (r) =>
+        `| ${r.cenario} | ${r.meta} | ${r.medianaMs} ms | ${r.p90Ms} ms | ${(r.bytes / 1024).toFixed(0)} KiB | +${r.picoRssMb} MB | ${r.ok ? 'sim' : '**não**'} |`,
+    ),
   ].join('\n');
 }

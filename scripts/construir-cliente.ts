@@ -102,7 +102,10 @@ if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.
     if (r === 'ja-existia') console.log('cliente Mercados: usando a construção existente (sem Vite nesta instalação)');
     else {
       console.log(`cliente Mercados construído em ${SAIDA.replace(RAIZ, '')} (bytes: bruto, gzip, brotli)`);
-      for (const t of r) console.log(`  assets/${t.nome.padEnd(36)} ${String(t.bruto).padStart(8)} ${String(t.gzip).padStart(8)} ${String(t.br).padStart(8)}`);
+      for (const t of r)
+        console.log(
+          `  assets/${t.nome.padEnd(36)} ${String(t.bruto).padStart(8)} ${String(t.gzip).padStart(8)} ${String(t.br).padStart(8)}`,
+        );
     }
   } catch (e) {
     console.error(`construir-cliente: ${(e as Error).message}`);

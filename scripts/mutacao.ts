@@ -19,7 +19,14 @@ async function mutar(dir: string): Promise<number> {
     const filho = spawn('stryker', ['run', ...process.argv.slice(2)], {
       stdio: 'inherit',
       // Every mutant starts the same test files again: keep their compiled code between processes.
-      env: { ...process.env, NODE_ENV: 'test', TEST_DIALETO: 'sqlite', TEST_MODELO: modelo, TEST_DIR: dir, NODE_COMPILE_CACHE: join(dir, 'cache') },
+      env: {
+        ...process.env,
+        NODE_ENV: 'test',
+        TEST_DIALETO: 'sqlite',
+        TEST_MODELO: modelo,
+        TEST_DIR: dir,
+        NODE_COMPILE_CACHE: join(dir, 'cache'),
+      },
     });
     filho.on('exit', (c) => resolve(c ?? 1));
   });

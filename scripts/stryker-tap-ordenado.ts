@@ -4,7 +4,14 @@
  * Stryker stops at the first file that fails, so the fast files that pin the rules go first.
  */
 import type { StrykerOptions } from '@stryker-mutator/api/core';
-import { PluginKind, commonTokens, declareFactoryPlugin, tokens, type Injector, type PluginContext } from '@stryker-mutator/api/plugin';
+import {
+  PluginKind,
+  commonTokens,
+  declareFactoryPlugin,
+  tokens,
+  type Injector,
+  type PluginContext,
+} from '@stryker-mutator/api/plugin';
 import { createTapTestRunnerFactory, type TapTestRunner } from '@stryker-mutator/tap-runner';
 
 const criarTap = createTapTestRunnerFactory();
@@ -17,7 +24,12 @@ function criarTapOrdenado(injector: Injector<PluginContext>, options: StrykerOpt
     return i < 0 ? ordem.length : i;
   };
   const rodar = runner.mutantRun.bind(runner);
-  runner.mutantRun = (opcoes) => rodar(opcoes.testFilter === undefined ? opcoes : { ...opcoes, testFilter: [...opcoes.testFilter].sort((a, b) => posicao(a) - posicao(b)) });
+  runner.mutantRun = (opcoes) =>
+    rodar(
+      opcoes.testFilter === undefined
+        ? opcoes
+        : { ...opcoes, testFilter: [...opcoes.testFilter].sort((a, b) => posicao(a) - posicao(b)) },
+    );
   return runner;
 }
 criarTapOrdenado.inject = tokens(commonTokens.injector, commonTokens.options);

@@ -78,9 +78,16 @@ async function suitePostgres(base: string): Promise<number> {
     const banco = abrirBanco({ tipo: 'postgres', url: urlComBanco(base, modelo) });
     await migrar(banco, 'postgres');
     await banco.destroy();
-    return await rodarSuite('PostgreSQL', { TEST_DIALETO: 'postgres', TEST_MODELO: modelo, TEST_PREFIXO: prefixo, TEST_DATABASE_URL: base });
+    return await rodarSuite('PostgreSQL', {
+      TEST_DIALETO: 'postgres',
+      TEST_MODELO: modelo,
+      TEST_PREFIXO: prefixo,
+      TEST_DATABASE_URL: base,
+    });
   } finally {
-    const { rows } = await admin.query<{ datname: string }>('SELECT datname FROM pg_database WHERE datname LIKE $1', [`${prefixo}%`]);
+    const { rows } = await admin.query<{ datname: string }>('SELECT datname FROM pg_database WHERE datname LIKE $1', [
+      `${prefixo}%`,
+    ]);
     for (const { datname } of rows) await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
     await admin.end();
   }

@@ -45,7 +45,12 @@ function ehMensagem(m: unknown): m is Mensagem {
 }
 
 export interface Cluster {
-  readonly enderecos: { readonly cestas?: string; readonly mercados?: string; readonly idp?: string; readonly emails?: string };
+  readonly enderecos: {
+    readonly cestas?: string;
+    readonly mercados?: string;
+    readonly idp?: string;
+    readonly emails?: string;
+  };
   /** Ends every worker gracefully; resolves with whether all of them exited cleanly. */
   fechar(): Promise<boolean>;
 }
@@ -54,7 +59,11 @@ export interface Cluster {
  * In the primary: prepares the database, starts the development provider if needed, forks the
  * workers and waits until all of them listen.
  */
-export async function iniciarCluster(config: Config, quantos: number, aviso: (texto: string) => void = console.error): Promise<Cluster> {
+export async function iniciarCluster(
+  config: Config,
+  quantos: number,
+  aviso: (texto: string) => void = console.error,
+): Promise<Cluster> {
   const banco = abrirBanco(config.banco);
   try {
     await migrar(banco, config.banco.tipo);
@@ -70,7 +79,11 @@ export async function iniciarCluster(config: Config, quantos: number, aviso: (te
   if (precisaDoProvedorDev(config)) {
     if (config.producao) throw new Error('o provedor de desenvolvimento nunca roda em produção');
     idp = await iniciarProvedorDev(config.host, config.devIdpPort);
-    provedor = { issuer: idp.issuer, segredoCestas: randomBytes(24).toString('base64url'), segredoMercados: randomBytes(24).toString('base64url') };
+    provedor = {
+      issuer: idp.issuer,
+      segredoCestas: randomBytes(24).toString('base64url'),
+      segredoMercados: randomBytes(24).toString('base64url'),
+    };
   }
   // Secrets generated for development must be the same in every worker, or a cookie sealed by one
   // would not open in another.
@@ -83,7 +96,10 @@ export async function iniciarCluster(config: Config, quantos: number, aviso: (te
 
   let desligando = false;
   const reinicios: number[] = [];
-  const pendentes = new Map<string, { faltam: Set<number>; amostras: Amostra[]; responder: (a: readonly Amostra[]) => void }>();
+  const pendentes = new Map<
+    string,
+    { faltam: Set<number>; amostras: Amostra[]; responder: (a: readonly Amostra[]) => void }
+  >();
 
   const tratar = (trabalhador: Worker, m: unknown) => {
     if (!ehMensagem(m)) return;
@@ -96,7 +112,8 @@ export async function iniciarCluster(config: Config, quantos: number, aviso: (te
         responder: (amostras: readonly Amostra[]) => {
           pendentes.delete(m.id);
           clearTimeout(prazo);
-          if (trabalhador.isConnected()) trabalhador.send({ cestaria: 'coletado', id: m.id, amostras } satisfies Mensagem);
+          if (trabalhador.isConnected())
+            trabalhador.send({ cestaria: 'coletado', id: m.id, amostras } satisfies Mensagem);
         },
       };
       const prazo = setTimeout(() => coleta.responder(coleta.amostras), PRAZO_AMOSTRAS_MS);
@@ -184,9 +201,14 @@ export async function iniciarCluster(config: Config, quantos: number, aviso: (te
     throw e;
   }
   iniciado = true;
-  if (idp !== null && provedor !== undefined) idp.ativar(clientesDoProvedorDev(config, enderecos, provedor), PESSOAS_DEMO);
+  if (idp !== null && provedor !== undefined)
+    idp.ativar(clientesDoProvedorDev(config, enderecos, provedor), PESSOAS_DEMO);
   return {
-    enderecos: { ...enderecos, ...(idp === null ? {} : { idp: idp.issuer }), ...(caixaDev === null ? {} : { emails: caixaDev.pagina }) },
+    enderecos: {
+      ...enderecos,
+      ...(idp === null ? {} : { idp: idp.issuer }),
+      ...(caixaDev === null ? {} : { emails: caixaDev.pagina }),
+    },
     fechar: encerrar,
   };
 }
@@ -222,7 +244,10 @@ export async function iniciarTrabalhador(config: Config): Promise<Servicos> {
         process.send?.({ cestaria: 'coletar', id, face } satisfies Mensagem);
       }),
   );
-  servicos = await iniciarServicos(config, { ...(provedor === undefined ? {} : { provedorDev: provedor }), semDemo: true });
+  servicos = await iniciarServicos(config, {
+    ...(provedor === undefined ? {} : { provedorDev: provedor }),
+    semDemo: true,
+  });
   process.send?.({ cestaria: 'pronto', ...servicos.enderecos } satisfies Mensagem);
   return servicos;
 }

@@ -11,8 +11,7 @@ export const VARIANTES = ['cestas', 'mercados'] as const;
 export type Variante = (typeof VARIANTES)[number];
 
 export type BancoConfig =
-  | { readonly tipo: 'sqlite'; readonly caminho: string }
-  | { readonly tipo: 'postgres'; readonly url: string };
+  { readonly tipo: 'sqlite'; readonly caminho: string } | { readonly tipo: 'postgres'; readonly url: string };
 
 export interface OidcExterno {
   readonly issuer: string;
@@ -110,7 +109,8 @@ function porta(env: Env, nome: string, padrao: number): number {
   const v = valor(env, nome);
   if (v === undefined) return padrao;
   const n = Number(v);
-  if (!/^\d+$/.test(v) || n > 65535) throw new ErroConfig(`${nome} deve ser uma porta entre 0 e 65535 (recebido "${v}")`);
+  if (!/^\d+$/.test(v) || n > 65535)
+    throw new ErroConfig(`${nome} deve ser uma porta entre 0 e 65535 (recebido "${v}")`);
   return n;
 }
 
@@ -136,9 +136,12 @@ function enderecoSmtp(env: Env): string | null {
   try {
     u = new URL(v);
   } catch {
-    throw new ErroConfig('SMTP_URL deve ser um endereço smtp://usuario:senha@host:porta ou smtps://… (recebido um texto que não é endereço)');
+    throw new ErroConfig(
+      'SMTP_URL deve ser um endereço smtp://usuario:senha@host:porta ou smtps://… (recebido um texto que não é endereço)',
+    );
   }
-  if (u.protocol !== 'smtp:' && u.protocol !== 'smtps:') throw new ErroConfig(`SMTP_URL deve começar com smtp:// ou smtps:// (recebido "${u.protocol}")`);
+  if (u.protocol !== 'smtp:' && u.protocol !== 'smtps:')
+    throw new ErroConfig(`SMTP_URL deve começar com smtp:// ou smtps:// (recebido "${u.protocol}")`);
   if (u.hostname === '') throw new ErroConfig('SMTP_URL precisa do servidor (smtp://host:porta)');
   return v;
 }
@@ -146,7 +149,10 @@ function enderecoSmtp(env: Env): string | null {
 function configEmail(env: Env, nodeEnv: Config['nodeEnv'], producao: boolean): ConfigEmail {
   const smtp = enderecoSmtp(env);
   const remetente = valor(env, 'EMAIL_REMETENTE');
-  if (smtp !== null && producao && remetente === undefined) throw new ErroConfig('EMAIL_REMETENTE é obrigatório em produção com SMTP_URL (por exemplo "Cestaria <avisos@sua-comunidade.org>")');
+  if (smtp !== null && producao && remetente === undefined)
+    throw new ErroConfig(
+      'EMAIL_REMETENTE é obrigatório em produção com SMTP_URL (por exemplo "Cestaria <avisos@sua-comunidade.org>")',
+    );
   if (remetente !== undefined && !/^(?:[^<>]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/.test(remetente)) {
     throw new ErroConfig(`EMAIL_REMETENTE deve ser um e-mail, ou "Nome <email>" (recebido "${remetente}")`);
   }
@@ -174,7 +180,8 @@ function enderecoRedis(env: Env): string | undefined {
   } catch {
     throw new ErroConfig('REDIS_URL deve ser um endereço redis://host:porta (recebido um texto que não é endereço)');
   }
-  if (u.protocol !== 'redis:' && u.protocol !== 'rediss:') throw new ErroConfig(`REDIS_URL deve começar com redis:// ou rediss:// (recebido "${u.protocol}")`);
+  if (u.protocol !== 'redis:' && u.protocol !== 'rediss:')
+    throw new ErroConfig(`REDIS_URL deve começar com redis:// ou rediss:// (recebido "${u.protocol}")`);
   return v;
 }
 
@@ -184,7 +191,8 @@ function trabalhadores(env: Env): number {
   if (v === undefined) return 1;
   if (v.toLowerCase() === 'auto') return availableParallelism();
   const n = Number(v);
-  if (!/^\d+$/.test(v) || n < 1 || n > 64) throw new ErroConfig(`WORKERS deve ser um número de 1 a 64, ou auto (recebido "${v}")`);
+  if (!/^\d+$/.test(v) || n < 1 || n > 64)
+    throw new ErroConfig(`WORKERS deve ser um número de 1 a 64, ou auto (recebido "${v}")`);
   return n;
 }
 
@@ -196,13 +204,19 @@ const NOMES_DE_REDE = ['loopback', 'linklocal', 'uniquelocal'];
  * X-Forwarded-For believed, so limits see the real client and nobody else can pick an address.
  */
 function proxiesConfiaveis(env: Env): string[] {
-  const itens = (valor(env, 'TRUST_PROXY') ?? '').split(',').map((i) => i.trim()).filter((i) => i !== '');
+  const itens = (valor(env, 'TRUST_PROXY') ?? '')
+    .split(',')
+    .map((i) => i.trim())
+    .filter((i) => i !== '');
   for (const item of itens) {
     const [endereco = '', prefixo, ...resto] = item.split('/');
     const versao = isIP(endereco);
-    const prefixoValido = prefixo === undefined || (/^\d{1,3}$/.test(prefixo) && Number(prefixo) <= (versao === 6 ? 128 : 32));
+    const prefixoValido =
+      prefixo === undefined || (/^\d{1,3}$/.test(prefixo) && Number(prefixo) <= (versao === 6 ? 128 : 32));
     if (NOMES_DE_REDE.includes(item) || (versao !== 0 && prefixoValido && resto.length === 0)) continue;
-    throw new ErroConfig(`TRUST_PROXY deve listar endereços IP ou faixas CIDR separados por vírgula, como 10.0.0.1,192.168.0.0/24 (recebido "${item}")`);
+    throw new ErroConfig(
+      `TRUST_PROXY deve listar endereços IP ou faixas CIDR separados por vírgula, como 10.0.0.1,192.168.0.0/24 (recebido "${item}")`,
+    );
   }
   return itens;
 }
@@ -212,7 +226,8 @@ function sessaoOciosa(env: Env): number {
   const v = valor(env, 'SESSAO_OCIOSA_HORAS');
   if (v === undefined) return 12 * 3600_000;
   const n = Number(v);
-  if (!/^\d+$/.test(v) || n < 1 || n > 168) throw new ErroConfig(`SESSAO_OCIOSA_HORAS deve ser um número de horas de 1 a 168 (recebido "${v}")`);
+  if (!/^\d+$/.test(v) || n < 1 || n > 168)
+    throw new ErroConfig(`SESSAO_OCIOSA_HORAS deve ser um número de horas de 1 a 168 (recebido "${v}")`);
   return n * 3600_000;
 }
 
@@ -228,7 +243,8 @@ function decimalConfig(env: Env, nome: string, escala: number, maximo: number): 
   const v = valor(env, nome);
   if (v === undefined) return 0;
   const r = lerDecimal(v, escala);
-  if (!r.ok || r.valor > maximo) throw new ErroConfig(`${nome} deve ser um número com ponto, como 2.50 (recebido "${v}")`);
+  if (!r.ok || r.valor > maximo)
+    throw new ErroConfig(`${nome} deve ser um número com ponto, como 2.50 (recebido "${v}")`);
   return r.valor;
 }
 
@@ -247,7 +263,8 @@ function banco(env: Env): BancoConfig {
   const v = valor(env, 'DATABASE_URL') ?? 'sqlite:./data/cestaria.db';
   if (v.startsWith('sqlite:')) {
     const caminho = v.slice('sqlite:'.length);
-    if (caminho === '') throw new ErroConfig('DATABASE_URL sqlite: precisa de um caminho, por exemplo sqlite:./data/cestaria.db');
+    if (caminho === '')
+      throw new ErroConfig('DATABASE_URL sqlite: precisa de um caminho, por exemplo sqlite:./data/cestaria.db');
     return { tipo: 'sqlite', caminho };
   }
   if (v.startsWith('postgres://') || v.startsWith('postgresql://')) {
@@ -270,7 +287,9 @@ function segredo(env: Env, nome: string, producao: boolean): string {
   }
   if (v.length < 32) throw new ErroConfig(`${nome} deve ter pelo menos 32 caracteres`);
   if (bitsEstimados(v) < BITS_MINIMOS) {
-    throw new ErroConfig(`${nome} é previsível demais (caracteres repetidos ou poucos símbolos): gere um com openssl rand -base64 32`);
+    throw new ErroConfig(
+      `${nome} é previsível demais (caracteres repetidos ou poucos símbolos): gere um com openssl rand -base64 32`,
+    );
   }
   return v;
 }
@@ -311,12 +330,16 @@ function provedor(env: Env, prefixo: 'OIDC' | 'OAUTH', issuerVar: string): OidcE
   const clientSecret = valor(env, `${prefixo}_CLIENT_SECRET`);
   if (issuer === undefined) {
     if (clientId !== undefined || clientSecret !== undefined) {
-      throw new ErroConfig(`${issuerVar} é obrigatório quando ${prefixo}_CLIENT_ID ou ${prefixo}_CLIENT_SECRET estão definidos`);
+      throw new ErroConfig(
+        `${issuerVar} é obrigatório quando ${prefixo}_CLIENT_ID ou ${prefixo}_CLIENT_SECRET estão definidos`,
+      );
     }
     return null;
   }
-  if (clientId === undefined) throw new ErroConfig(`${prefixo}_CLIENT_ID é obrigatório quando ${issuerVar} está definido`);
-  if (clientSecret === undefined) throw new ErroConfig(`${prefixo}_CLIENT_SECRET é obrigatório quando ${issuerVar} está definido`);
+  if (clientId === undefined)
+    throw new ErroConfig(`${prefixo}_CLIENT_ID é obrigatório quando ${issuerVar} está definido`);
+  if (clientSecret === undefined)
+    throw new ErroConfig(`${prefixo}_CLIENT_SECRET é obrigatório quando ${issuerVar} está definido`);
   return { issuer, clientId, clientSecret };
 }
 
@@ -334,17 +357,27 @@ function provedorMercados(env: Env): OauthExterno | null {
     return base === null ? null : { ...base, callbackUrl };
   }
   if (autorizacao === undefined || token === undefined || userinfo === undefined) {
-    throw new ErroConfig(`Um provedor OAuth 2.0 sem descoberta precisa das três variáveis juntas: ${VARIAVEIS_OAUTH_SIMPLES.join(', ')}`);
+    throw new ErroConfig(
+      `Um provedor OAuth 2.0 sem descoberta precisa das três variáveis juntas: ${VARIAVEIS_OAUTH_SIMPLES.join(', ')}`,
+    );
   }
   if (valor(env, 'OAUTH_ISSUER_URL') !== undefined) {
-    throw new ErroConfig(`Defina OAUTH_ISSUER_URL (OpenID Connect, com descoberta) ou ${VARIAVEIS_OAUTH_SIMPLES.join(', ')} (OAuth 2.0), não os dois`);
+    throw new ErroConfig(
+      `Defina OAUTH_ISSUER_URL (OpenID Connect, com descoberta) ou ${VARIAVEIS_OAUTH_SIMPLES.join(', ')} (OAuth 2.0), não os dois`,
+    );
   }
   const clientId = valor(env, 'OAUTH_CLIENT_ID');
   const clientSecret = valor(env, 'OAUTH_CLIENT_SECRET');
   if (clientId === undefined) throw new ErroConfig('OAUTH_CLIENT_ID é obrigatório com o provedor OAuth 2.0');
   if (clientSecret === undefined) throw new ErroConfig('OAUTH_CLIENT_SECRET é obrigatório com o provedor OAuth 2.0');
   // The provider has no issuer identifier without discovery: its authorization address's origin names it.
-  return { issuer: new URL(autorizacao).origin, clientId, clientSecret, callbackUrl, enderecos: { autorizacao, token, userinfo } };
+  return {
+    issuer: new URL(autorizacao).origin,
+    clientId,
+    clientSecret,
+    callbackUrl,
+    enderecos: { autorizacao, token, userinfo },
+  };
 }
 
 /** PIX_CHAVE, PIX_NOME and PIX_CIDADE: all three or none. */
@@ -352,11 +385,15 @@ function recebedorPix(env: Env): RecebedorPix | null {
   const [chaveBruta, nome, cidade] = (['PIX_CHAVE', 'PIX_NOME', 'PIX_CIDADE'] as const).map((n) => valor(env, n));
   if (chaveBruta === undefined && nome === undefined && cidade === undefined) return null;
   if (chaveBruta === undefined || nome === undefined || cidade === undefined) {
-    throw new ErroConfig('PIX_CHAVE, PIX_NOME e PIX_CIDADE vão juntas: defina as três para receber por Pix, ou nenhuma');
+    throw new ErroConfig(
+      'PIX_CHAVE, PIX_NOME e PIX_CIDADE vão juntas: defina as três para receber por Pix, ou nenhuma',
+    );
   }
   const chave = lerChavePix(chaveBruta);
   if (chave === null) {
-    throw new ErroConfig(`PIX_CHAVE deve ser um CPF ou CNPJ válido (só dígitos ou com pontuação), um e-mail, um celular +55DDDNÚMERO ou uma chave aleatória (recebido "${chaveBruta}")`);
+    throw new ErroConfig(
+      `PIX_CHAVE deve ser um CPF ou CNPJ válido (só dígitos ou com pontuação), um e-mail, um celular +55DDDNÚMERO ou uma chave aleatória (recebido "${chaveBruta}")`,
+    );
   }
   const problema = regraDoRecebedor(nome, cidade);
   if (problema !== null) throw new ErroConfig(problema);
@@ -375,7 +412,14 @@ function fusoHorario(env: Env): string {
 
 function variantes(env: Env): Variante[] {
   const v = valor(env, 'VARIANTS') ?? 'cestas,mercados';
-  const lista = [...new Set(v.split(',').map((s) => s.trim()).filter((s) => s !== ''))];
+  const lista = [
+    ...new Set(
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== ''),
+    ),
+  ];
   const validas: Variante[] = [];
   for (const item of lista) {
     if (!(VARIANTES as readonly string[]).includes(item)) {
@@ -398,10 +442,14 @@ export function carregarConfig(env: Env = process.env): Config {
   const oidc = provedor(env, 'OIDC', 'OIDC_ISSUER_BASE_URL');
   const oauth = provedorMercados(env);
   if (producao && vs.includes('cestas') && oidc === null) {
-    throw new ErroConfig('OIDC_ISSUER_BASE_URL é obrigatório em produção (o provedor de desenvolvimento não roda em produção)');
+    throw new ErroConfig(
+      'OIDC_ISSUER_BASE_URL é obrigatório em produção (o provedor de desenvolvimento não roda em produção)',
+    );
   }
   if (producao && vs.includes('mercados') && oauth === null) {
-    throw new ErroConfig('OAUTH_ISSUER_URL (ou OAUTH_AUTHORIZATION_URL, OAUTH_TOKEN_URL e OAUTH_USERINFO_URL) é obrigatório em produção (o provedor de desenvolvimento não roda em produção)');
+    throw new ErroConfig(
+      'OAUTH_ISSUER_URL (ou OAUTH_AUTHORIZATION_URL, OAUTH_TOKEN_URL e OAUTH_USERINFO_URL) é obrigatório em produção (o provedor de desenvolvimento não roda em produção)',
+    );
   }
   const providerName = valor(env, 'OAUTH_PROVIDER_NAME') ?? 'idp';
   if (!/^[a-z0-9][a-z0-9-]{0,39}$/.test(providerName)) {
@@ -452,6 +500,8 @@ export function carregarConfig(env: Env = process.env): Config {
     email: configEmail(env, nodeEnvBruto, producao),
     pix: recebedorPix(env),
     graphqlIntrospeccao: booleano(env, 'GRAPHQL_INTROSPECTION', !producao),
-    limiteSolarArquivo: arquivoLegivel(env, 'LIMITESOLAR_FILE') ?? fileURLToPath(new URL('./cestas/conteudo/limitesolar.md', import.meta.url)),
+    limiteSolarArquivo:
+      arquivoLegivel(env, 'LIMITESOLAR_FILE') ??
+      fileURLToPath(new URL('./cestas/conteudo/limitesolar.md', import.meta.url)),
   };
 }

@@ -67,7 +67,10 @@ export function lerDecimalDigitado(entrada: unknown, escala: number): ResultadoD
   const milhares = /^[1-9]\d{0,2}(?:\.\d{3})+$/.test(texto);
   if (milhares && escala >= 3 && texto.split('.').length === 2) {
     const [inteira, grupo] = texto.split('.');
-    return { ok: false, motivo: `é ambíguo: escreva ${inteira ?? ''},${grupo ?? ''} para o número com decimais, ou ${inteira ?? ''}${grupo ?? ''} para o milhar` };
+    return {
+      ok: false,
+      motivo: `é ambíguo: escreva ${inteira ?? ''},${grupo ?? ''} para o número com decimais, ou ${inteira ?? ''}${grupo ?? ''} para o milhar`,
+    };
   }
   if (milhares) return lerDecimal(texto.replaceAll('.', ''), escala);
   if (/^\d+(?:\.\d+)?$/.test(texto)) return lerDecimal(texto, escala);
@@ -89,7 +92,9 @@ export function formatarDecimal(escalado: number, escala: number): string {
   const abs = Math.abs(Math.round(escalado));
   const base = 10 ** escala;
   // Past 2^53 (only rows older than the input limits), in BigInt: never "1e+21".
-  const [inteira, resto] = Number.isSafeInteger(abs) ? [Math.floor(abs / base), abs % base] : [BigInt(abs) / BigInt(base), BigInt(abs) % BigInt(base)];
+  const [inteira, resto] = Number.isSafeInteger(abs)
+    ? [Math.floor(abs / base), abs % base]
+    : [BigInt(abs) / BigInt(base), BigInt(abs) % BigInt(base)];
   const fracao = String(resto).padStart(escala, '0');
   return `${negativo ? '-' : ''}${inteira}${escala > 0 ? `.${fracao}` : ''}`;
 }
@@ -109,7 +114,13 @@ export function formatarQuantidade(milesimos: number): string {
 }
 
 /** The units' words for two or more: "2 maços", "13 cestas"; "1,5 kg" and "1 dúzia" stay. */
-const PLURAIS: Readonly<Record<string, string>> = { unidade: 'unidades', litro: 'litros', dúzia: 'dúzias', maço: 'maços', cesta: 'cestas' };
+const PLURAIS: Readonly<Record<string, string>> = {
+  unidade: 'unidades',
+  litro: 'litros',
+  dúzia: 'dúzias',
+  maço: 'maços',
+  cesta: 'cestas',
+};
 
 /** A quantity with its unit, as people write it: 2000 'maço' → "2 maços", 1500 'kg' → "1,5 kg". */
 export function formatarQuantidadeComUnidade(milesimos: number, unidade: string): string {

@@ -7,7 +7,14 @@
  * Below the faces and src/mensagens; the integer arithmetic behind the numbers is src/decimal.ts,
  * which the domain also uses for the figures in its error messages.
  */
-import { ESCALA_DINHEIRO, ESCALA_QUANTIDADE, formatarQuantidade, formatarQuantidadeComUnidade, formatarReais, paraNumero } from './decimal.ts';
+import {
+  ESCALA_DINHEIRO,
+  ESCALA_QUANTIDADE,
+  formatarQuantidade,
+  formatarQuantidadeComUnidade,
+  formatarReais,
+  paraNumero,
+} from './decimal.ts';
 import type { Cobranca, LinhaDaCobranca } from './domain/pix.ts';
 import { dataHoraLocal } from './domain/tempo.ts';
 
@@ -24,8 +31,14 @@ export const quantidade = formatarQuantidadeComUnidade;
 export const numeroDeQuantidade = formatarQuantidade;
 
 const DECIMAL_BR = {
-  dinheiro: { escala: ESCALA_DINHEIRO, formato: new Intl.NumberFormat('pt-BR', { useGrouping: false, minimumFractionDigits: 2, maximumFractionDigits: 2 }) },
-  quantidade: { escala: ESCALA_QUANTIDADE, formato: new Intl.NumberFormat('pt-BR', { useGrouping: false, maximumFractionDigits: 3 }) },
+  dinheiro: {
+    escala: ESCALA_DINHEIRO,
+    formato: new Intl.NumberFormat('pt-BR', { useGrouping: false, minimumFractionDigits: 2, maximumFractionDigits: 2 }),
+  },
+  quantidade: {
+    escala: ESCALA_QUANTIDADE,
+    formato: new Intl.NumberFormat('pt-BR', { useGrouping: false, maximumFractionDigits: 3 }),
+  },
 } as const;
 
 /**
@@ -68,11 +81,14 @@ export function descricaoDaLinha(l: LinhaDaCobranca): string {
       ? 'Saldo devedor que vem das movimentações anteriores (ciclos fechados, pagamentos e ajustes)'
       : 'Crédito seu com a comunidade, descontado (movimentações anteriores)';
   }
-  if (l.reaberto) return `Diferença do pedido no ${l.cicloNome ?? 'ciclo'} (ciclo reaberto: só o que mudou desde o fechamento)`;
+  if (l.reaberto)
+    return `Diferença do pedido no ${l.cicloNome ?? 'ciclo'} (ciclo reaberto: só o que mudou desde o fechamento)`;
   return `Pedido confirmado no ${l.cicloNome ?? 'ciclo'} (com a taxa; entra nas movimentações quando o ciclo fecha)`;
 }
 
 /** The lines as text pairs, for the page and the e-mail: description and signed amount. */
 export function linhasEmTexto(c: Cobranca): Array<readonly [string, string]> {
-  return c.linhas.map((l) => [descricaoDaLinha(l), `${l.valorCentavos < 0 ? '− ' : ''}${reais(Math.abs(l.valorCentavos))}`] as const);
+  return c.linhas.map(
+    (l) => [descricaoDaLinha(l), `${l.valorCentavos < 0 ? '− ' : ''}${reais(Math.abs(l.valorCentavos))}`] as const,
+  );
 }

@@ -17,14 +17,23 @@ export interface GeracaoDasAssinaturas {
  * idempotent and exactly once per (subscription, cycle) across processes, so every process (and
  * every worker of a cluster) may run it. A failed round waits for the next one.
  */
-export function iniciarGeracaoDasAssinaturas(o: { config: Config; banco: Banco; relogio: Relogio; avisos?: Avisos }): GeracaoDasAssinaturas {
+export function iniciarGeracaoDasAssinaturas(o: {
+  config: Config;
+  banco: Banco;
+  relogio: Relogio;
+  avisos?: Avisos;
+}): GeracaoDasAssinaturas {
   let rodando: Promise<number> | null = null;
   const rodar = (): Promise<number> => {
     rodando ??= (async () => {
       try {
         const agora = o.relogio.agora();
         const resumos = await gerarOndeAberto(o.banco, null, {
-          agora, hoje: diaLocal(agora, o.config.tz), taxa: o.config.taxa, tz: o.config.tz, ...(o.avisos === undefined ? {} : { avisos: o.avisos }),
+          agora,
+          hoje: diaLocal(agora, o.config.tz),
+          taxa: o.config.taxa,
+          tz: o.config.tz,
+          ...(o.avisos === undefined ? {} : { avisos: o.avisos }),
         });
         return [...resumos.values()].reduce((t, r) => t + r.gerados, 0);
       } finally {

@@ -12,7 +12,10 @@ import { iniciarServicos } from './servicos.ts';
 /** The deadline for a graceful stop; the cluster's primary waits a little longer for its workers. */
 const PRAZO_DESLIGAMENTO_MS = 15_000;
 
-function anunciar(enderecos: { readonly cestas?: string; readonly mercados?: string; readonly idp?: string; readonly emails?: string }, processos: number): void {
+function anunciar(
+  enderecos: { readonly cestas?: string; readonly mercados?: string; readonly idp?: string; readonly emails?: string },
+  processos: number,
+): void {
   const { cestas, mercados, idp, emails } = enderecos;
   console.log(processos > 1 ? `Cestaria no ar (${processos} processos):` : 'Cestaria no ar:');
   if (cestas !== undefined) console.log(`  Cestas:   ${cestas}`);

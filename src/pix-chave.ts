@@ -50,7 +50,8 @@ const ALEATORIA = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}
  */
 export function lerChavePix(bruta: string): { chave: string; tipo: TipoDeChave } | null {
   const texto = bruta.trim();
-  if (/^\+55\d{10,11}$/.test(texto.replace(/[\s()-]/g, ''))) return { chave: texto.replace(/[\s()-]/g, ''), tipo: 'telefone' };
+  if (/^\+55\d{10,11}$/.test(texto.replace(/[\s()-]/g, '')))
+    return { chave: texto.replace(/[\s()-]/g, ''), tipo: 'telefone' };
   if (/^[\d.\-/\s]+$/.test(texto)) {
     const digitos = texto.replace(/\D/g, '');
     if (cpfValido(digitos)) return { chave: digitos, tipo: 'cpf' };
@@ -65,15 +66,24 @@ export function lerChavePix(bruta: string): { chave: string; tipo: TipoDeChave }
 
 /** How a name or city is written in the BR Code: no accents, upper case (what banks show). */
 export function textoDoBrCode(texto: string): string {
-  return texto.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toUpperCase().trim();
+  return texto
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toUpperCase()
+    .trim();
 }
 
 /** Why the receiver's name or city cannot go in a BR Code, or null when both fit. */
 export function regraDoRecebedor(nome: string, cidade: string): string | null {
-  for (const [variavel, texto, maximo] of [['PIX_NOME', nome, LIMITES_DO_BR_CODE.nome], ['PIX_CIDADE', cidade, LIMITES_DO_BR_CODE.cidade]] as const) {
+  for (const [variavel, texto, maximo] of [
+    ['PIX_NOME', nome, LIMITES_DO_BR_CODE.nome],
+    ['PIX_CIDADE', cidade, LIMITES_DO_BR_CODE.cidade],
+  ] as const) {
     const escrito = textoDoBrCode(texto);
-    if (escrito.length > maximo) return `${variavel} deve ter no máximo ${maximo} caracteres, como o Pix exige (recebido "${texto}", ${escrito.length})`;
-    if (!/^[\x20-\x7e]+$/.test(escrito)) return `${variavel} deve ter só letras, números e pontuação comum (recebido "${texto}")`;
+    if (escrito.length > maximo)
+      return `${variavel} deve ter no máximo ${maximo} caracteres, como o Pix exige (recebido "${texto}", ${escrito.length})`;
+    if (!/^[\x20-\x7e]+$/.test(escrito))
+      return `${variavel} deve ter só letras, números e pontuação comum (recebido "${texto}")`;
   }
   return null;
 }

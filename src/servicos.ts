@@ -24,7 +24,12 @@ export interface Servicos {
   readonly mercados: FastifyInstance | null;
   /** The e-mail outbox, one per process, shared by both faces and the subscription generator. */
   readonly correio: Correio;
-  readonly enderecos: { readonly cestas?: string; readonly mercados?: string; readonly idp?: string; readonly emails?: string };
+  readonly enderecos: {
+    readonly cestas?: string;
+    readonly mercados?: string;
+    readonly idp?: string;
+    readonly emails?: string;
+  };
   /** Stops accepting connections, lets in-flight requests finish, then closes the database. */
   fechar(): Promise<void>;
 }
@@ -47,7 +52,10 @@ export interface OpcoesServicos {
 
 /** Whether the configuration needs the development provider (no external issuer for a face that runs). */
 export function precisaDoProvedorDev(config: Config): boolean {
-  return (config.variantes.includes('cestas') && config.oidc === null) || (config.variantes.includes('mercados') && config.oauth === null);
+  return (
+    (config.variantes.includes('cestas') && config.oidc === null) ||
+    (config.variantes.includes('mercados') && config.oauth === null)
+  );
 }
 
 /** The development provider's clients: each running face that has no external issuer, with its redirect addresses. */
@@ -58,7 +66,12 @@ export function clientesDoProvedorDev(
 ): ClienteDev[] {
   const clientes: ClienteDev[] = [];
   if (enderecos.cestas !== undefined && config.oidc === null) {
-    clientes.push({ clientId: 'cestaria-cestas', clientSecret: segredos.segredoCestas, redirectUris: [`${enderecos.cestas}/callback`], postLogoutRedirectUris: [`${enderecos.cestas}/saiu`] });
+    clientes.push({
+      clientId: 'cestaria-cestas',
+      clientSecret: segredos.segredoCestas,
+      redirectUris: [`${enderecos.cestas}/callback`],
+      postLogoutRedirectUris: [`${enderecos.cestas}/saiu`],
+    });
   }
   if (enderecos.mercados !== undefined && config.oauth === null) {
     clientes.push({
@@ -175,7 +188,11 @@ export async function iniciarServicos(config: Config, opcoes: OpcoesServicos = {
     // A worker of a cluster uses the catcher its primary started.
     if (externo === undefined) caixaDev = await iniciarCaixaDevSeConfigurada(config);
     const smtp = caixaDev?.smtp ?? destinoDoEmail(config);
-    if (smtp === null && config.producao) avisoDoServico(config)('E-mail desligado: defina SMTP_URL (e EMAIL_REMETENTE) para enviar recibos e lembretes.', null);
+    if (smtp === null && config.producao)
+      avisoDoServico(config)(
+        'E-mail desligado: defina SMTP_URL (e EMAIL_REMETENTE) para enviar recibos e lembretes.',
+        null,
+      );
     // One outbox for the process, whichever faces run. Its messages link to Cestas pages: this
     // process's Cestas face when it runs, else CESTAS_BASE_URL (the face in another process).
     correio = new Correio({
@@ -183,9 +200,15 @@ export async function iniciarServicos(config: Config, opcoes: OpcoesServicos = {
       banco,
       relogio,
       smtp,
-      baseUrl: () => (cestas === null ? (config.cestasBaseUrl ?? `http://localhost:${config.cestasPort}`) : endereco(cestas, config.cestasBaseUrl)),
+      baseUrl: () =>
+        cestas === null
+          ? (config.cestasBaseUrl ?? `http://localhost:${config.cestasPort}`)
+          : endereco(cestas, config.cestasBaseUrl),
     });
-    limitador = config.redisUrl === undefined ? limitadorNoBanco(banco) : await limitadorNoRedis(config.redisUrl, limitadorNoBanco(banco), avisoDoServico(config));
+    limitador =
+      config.redisUrl === undefined
+        ? limitadorNoBanco(banco)
+        : await limitadorNoRedis(config.redisUrl, limitadorNoBanco(banco), avisoDoServico(config));
     const issuerDev = externo?.issuer ?? idp?.issuer;
     const segredoDev = externo?.segredoCestas ?? randomBytes(24).toString('base64url');
     const segredoDevMercados = externo?.segredoMercados ?? randomBytes(24).toString('base64url');
@@ -210,7 +233,11 @@ export async function iniciarServicos(config: Config, opcoes: OpcoesServicos = {
         config,
         banco,
         relogio,
-        provedor: config.oauth ?? { issuer: issuerDev ?? '', clientId: 'cestaria-mercados', clientSecret: segredoDevMercados },
+        provedor: config.oauth ?? {
+          issuer: issuerDev ?? '',
+          clientId: 'cestaria-mercados',
+          clientSecret: segredoDevMercados,
+        },
         callbackUrl: config.oauth?.callbackUrl,
         origensDeImagem: issuerDev === undefined ? [] : [issuerDev],
         limitador,
@@ -228,7 +255,11 @@ export async function iniciarServicos(config: Config, opcoes: OpcoesServicos = {
     const enderecoMercados = mercados === null ? undefined : endereco(mercados, config.mercadosBaseUrl);
     if (idp !== null) {
       idp.ativar(
-        clientesDoProvedorDev(config, { cestas: enderecoCestas, mercados: enderecoMercados }, { segredoCestas: segredoDev, segredoMercados: segredoDevMercados }),
+        clientesDoProvedorDev(
+          config,
+          { cestas: enderecoCestas, mercados: enderecoMercados },
+          { segredoCestas: segredoDev, segredoMercados: segredoDevMercados },
+        ),
         PESSOAS_DEMO,
       );
     }

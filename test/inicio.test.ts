@@ -10,7 +10,10 @@ import { DIALETO, bancoNovo, urlDoBanco } from './helpers/banco.ts';
 function esperarSaida(filho: ReturnType<typeof spawn>, padrao: RegExp, prazoMs: number): Promise<RegExpExecArray> {
   return new Promise((resolve, reject) => {
     let acumulado = '';
-    const prazo = setTimeout(() => reject(new Error(`sem "${padrao.source}" em ${prazoMs} ms; saída:\n${acumulado}`)), prazoMs);
+    const prazo = setTimeout(
+      () => reject(new Error(`sem "${padrao.source}" em ${prazoMs} ms; saída:\n${acumulado}`)),
+      prazoMs,
+    );
     const ler = (c: Buffer) => {
       acumulado += c.toString();
       const m = padrao.exec(acumulado);
@@ -47,11 +50,26 @@ test('npm start sobe as faces em segundos, com dados de demonstração, e termin
   const inicio = Date.now();
   const filho = spawn(process.execPath, comandoDeStart(), {
     cwd: RAIZ,
-    env: { ...process.env, NODE_ENV: 'development', DATABASE_URL: banco, CESTAS_PORT: '0', MERCADOS_PORT: '0', DEV_IDP_PORT: '0', DEV_SMTP_PORT: '0', DEV_MAIL_PORT: '0', LOG_LEVEL: 'warn', DEMO_DATA: 'true' },
+    env: {
+      ...process.env,
+      NODE_ENV: 'development',
+      DATABASE_URL: banco,
+      CESTAS_PORT: '0',
+      MERCADOS_PORT: '0',
+      DEV_IDP_PORT: '0',
+      DEV_SMTP_PORT: '0',
+      DEV_MAIL_PORT: '0',
+      LOG_LEVEL: 'warn',
+      DEMO_DATA: 'true',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   try {
-    const m = await esperarSaida(filho, /Cestas:\s+(http:\/\/\S+)[\s\S]*Mercados:\s+(http:\/\/\S+)[\s\S]*Login de desenvolvimento:\s+(http:\/\/\S+)[\s\S]*gabriel@exemplo\.org[\s\S]*E-mails enviados \(desenvolvimento\):\s+(http:\/\/\S+)/, 30_000);
+    const m = await esperarSaida(
+      filho,
+      /Cestas:\s+(http:\/\/\S+)[\s\S]*Mercados:\s+(http:\/\/\S+)[\s\S]*Login de desenvolvimento:\s+(http:\/\/\S+)[\s\S]*gabriel@exemplo\.org[\s\S]*E-mails enviados \(desenvolvimento\):\s+(http:\/\/\S+)/,
+      30_000,
+    );
     const [, cestas = '', mercados = '', idp = '', emails = ''] = m;
     const status = await fetch(`${mercados}/auth/status`);
     assert.equal(status.status, 200);
@@ -61,7 +79,7 @@ test('npm start sobe as faces em segundos, com dados de demonstração, e termin
     assert.ok((r.headers.get('location') ?? '').startsWith(`${idp}/auth?`));
     const descoberta = await fetch(`${idp}/.well-known/openid-configuration`);
     assert.equal(descoberta.status, 200);
-    assert.equal((await descoberta.json() as { issuer: string }).issuer, idp);
+    assert.equal(((await descoberta.json()) as { issuer: string }).issuer, idp);
     // The development e-mail page: the demo's open offer window has already told its suppliers.
     assert.ok(emails.startsWith('http://localhost:'), emails);
     let lista = '';
@@ -70,7 +88,9 @@ test('npm start sobe as faces em segundos, com dados de demonstração, e termin
       if (!lista.includes('Ofertas abertas:')) await new Promise((r) => setTimeout(r, 100));
     }
     assert.match(lista, /<td>dora@exemplo\.org<\/td><td><a href="\/m\/(\d+)">Ofertas abertas: /);
-    const uma = await fetch(`${emails}/m/${/<td>dora@exemplo\.org<\/td><td><a href="\/m\/(\d+)">Ofertas abertas: /.exec(lista)?.[1]}/corpo`);
+    const uma = await fetch(
+      `${emails}/m/${/<td>dora@exemplo\.org<\/td><td><a href="\/m\/(\d+)">Ofertas abertas: /.exec(lista)?.[1]}/corpo`,
+    );
     assert.equal(uma.status, 200);
     assert.match(uma.headers.get('content-security-policy') ?? '', /sandbox/);
     assert.match(await uma.text(), /Registrar minha oferta/);

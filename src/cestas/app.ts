@@ -112,10 +112,14 @@ export async function criarAppCestas(dep: DependenciasCestas): Promise<FastifyIn
   // 1. External plugins. Bodies are JSON or forms only: anything else gets 415.
   app.removeContentTypeParser('text/plain');
   // Every cookie this face sets (session, login check, one-time message) is Secure in production.
-  await app.register(cookie, { secret: config.appSessionSecret, parseOptions: { secure: config.producao, httpOnly: true, sameSite: 'lax', path: '/' } });
+  await app.register(cookie, {
+    secret: config.appSessionSecret,
+    parseOptions: { secure: config.producao, httpOnly: true, sameSite: 'lax', path: '/' },
+  });
   await app.register(formbody, {
     bodyLimit: LIMITE_CORPO,
-    parser: (corpo: string) => digitadoPorPessoas(qs.parse(corpo, { allowPrototypes: false, depth: 5, arrayLimit: 500, parameterLimit: 2000 })),
+    parser: (corpo: string) =>
+      digitadoPorPessoas(qs.parse(corpo, { allowPrototypes: false, depth: 5, arrayLimit: 500, parameterLimit: 2000 })),
   });
   // "Sair" posts to /logout, which redirects to the provider's sign-out page: form-action must allow it.
   const origemDoProvedor = URL.parse(dep.provedor.issuer)?.origin;
@@ -127,7 +131,8 @@ export async function criarAppCestas(dep: DependenciasCestas): Promise<FastifyIn
 
   await registrarOpenApi(app, {
     titulo: 'Cestaria: Cestas',
-    descricao: 'Pedidos de cestas por ciclo. Cada página responde HTML aos navegadores e o envelope {success, data, message} a quem pede JSON.',
+    descricao:
+      'Pedidos de cestas por ciclo. Cada página responde HTML aos navegadores e o envelope {success, data, message} a quem pede JSON.',
   });
 
   // 2. App capabilities: decorations, access rules, errors.
@@ -148,9 +153,18 @@ export async function criarAppCestas(dep: DependenciasCestas): Promise<FastifyIn
     // A browser's form refused for what was typed (400) or for the state it met (409) comes back
     // as its page, when the route knows how to draw it again.
     const redesenhar = req.routeOptions.config.redesenhar;
-    if (redesenhar !== undefined && !querJson(req) && erro instanceof ErroDominio && (falha.status === 400 || falha.status === 409)) {
+    if (
+      redesenhar !== undefined &&
+      !querJson(req) &&
+      erro instanceof ErroDominio &&
+      (falha.status === 400 || falha.status === 409)
+    ) {
       try {
-        const pagina = await redesenhar(req, reply, { status: falha.status, mensagem: falha.mensagem, detalhes: falha.detalhes ?? {} });
+        const pagina = await redesenhar(req, reply, {
+          status: falha.status,
+          mensagem: falha.mensagem,
+          detalhes: falha.detalhes ?? {},
+        });
         if (pagina !== null) return pagina;
       } catch (outro) {
         // The page itself could not be drawn (its cycle is gone, say): the refusal's own page says why.
@@ -166,12 +180,18 @@ export async function criarAppCestas(dep: DependenciasCestas): Promise<FastifyIn
         ...(interno ? { requestId: req.id } : {}),
       });
     }
-    const titulo = falha.status === 401 ? 'Entre para continuar' : falha.status === 403 ? 'Acesso negado' : 'Não foi possível concluir';
+    const titulo =
+      falha.status === 401
+        ? 'Entre para continuar'
+        : falha.status === 403
+          ? 'Acesso negado'
+          : 'Não foi possível concluir';
     return responder(req, reply, {
       titulo,
       status: falha.status,
       dados: null,
-      corpo: () => paginaErro(mensagem, { ...(interno ? { codigoRequisicao: req.id } : {}), detalhes: falha.detalhes ?? {} }),
+      corpo: () =>
+        paginaErro(mensagem, { ...(interno ? { codigoRequisicao: req.id } : {}), detalhes: falha.detalhes ?? {} }),
     });
   });
 
@@ -194,19 +214,28 @@ export async function criarAppCestas(dep: DependenciasCestas): Promise<FastifyIn
     metricsToken: config.metricsToken,
     rotaPublica: { acesso: 'publico' },
     corpoDeErro: (mensagem) => ({ success: false, error: mensagem }),
-    emailDesligado: !ctx.correio.ligado && config.producao ? 'E-mail desligado: sem SMTP_URL, recibos e lembretes não são enviados.' : null,
+    emailDesligado:
+      !ctx.correio.ligado && config.producao
+        ? 'E-mail desligado: sem SMTP_URL, recibos e lembretes não são enviados.'
+        : null,
   });
   for (const [nome, arquivo] of Object.entries(ESTATICOS)) {
-    app.get(`/static/${nome}`, { config: { acesso: 'publico' }, schema: { hide: true, response: arquivoEstatico(arquivo.tipo, nome) } }, (req, reply) =>
-      enviarEstatico(req, reply, arquivo, 'public, max-age=3600'),
+    app.get(
+      `/static/${nome}`,
+      { config: { acesso: 'publico' }, schema: { hide: true, response: arquivoEstatico(arquivo.tipo, nome) } },
+      (req, reply) => enviarEstatico(req, reply, arquivo, 'public, max-age=3600'),
     );
   }
   // The layout links /static/icone.svg; browsers still ask for /favicon.ico where there is no
   // layout (a JSON answer, a PDF), and a 404 there would show as an error in their console.
-  app.get('/favicon.ico', { config: { acesso: 'publico' }, schema: { hide: true, response: arquivoEstatico('image/svg+xml', 'O ícone') } }, (req, reply) => {
-    const icone = ESTATICOS['icone.svg'];
-    return icone === undefined ? reply.callNotFound() : enviarEstatico(req, reply, icone, 'public, max-age=86400');
-  });
+  app.get(
+    '/favicon.ico',
+    { config: { acesso: 'publico' }, schema: { hide: true, response: arquivoEstatico('image/svg+xml', 'O ícone') } },
+    (req, reply) => {
+      const icone = ESTATICOS['icone.svg'];
+      return icone === undefined ? reply.callNotFound() : enviarEstatico(req, reply, icone, 'public, max-age=86400');
+    },
+  );
   rotasLogin(app, ctx);
   rotasPainel(app, ctx);
   rotasCadastro(app, ctx);

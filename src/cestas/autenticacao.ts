@@ -21,7 +21,12 @@ import type { Acesso } from './tipos-fastify.ts';
 export const LIMITE_LOGIN = { tentativas: 100, janelaMs: 15 * 60 * 1000 } as const;
 
 export async function limitarLogin(ctx: ContextoCestas, req: FastifyRequest, reply: FastifyReply): Promise<void> {
-  const t = await ctx.limitador.contar(`cestas-login:${req.ip}`, LIMITE_LOGIN.tentativas, LIMITE_LOGIN.janelaMs, ctx.relogio.agora());
+  const t = await ctx.limitador.contar(
+    `cestas-login:${req.ip}`,
+    LIMITE_LOGIN.tentativas,
+    LIMITE_LOGIN.janelaMs,
+    ctx.relogio.agora(),
+  );
   if (!t.permitido) {
     reply.header('retry-after', Math.max(1, Math.ceil((t.fimDaJanela - ctx.relogio.agora().getTime()) / 1000)));
     throw new ErroHttp(429, 'MUITAS_TENTATIVAS', 'Muitas tentativas de login. Tente novamente em 15 minutos.');
@@ -32,13 +37,25 @@ export async function limitarLogin(ctx: ContextoCestas, req: FastifyRequest, rep
  * Starts the OpenID Connect login: a redirect to the provider's authorize address; after a logout
  * in this browser, one that asks the provider to authenticate the person again.
  */
-export async function iniciarLogin(ctx: ContextoCestas, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-  const { url, verificacao } = await ctx.oidc.iniciar(caminhoLocal(req.url), saiuAntes(req, cookieDeSaida({ seguro: ctx.cookiesSeguros }))).catch((e: unknown) => {
-    if (!(e instanceof ErroLogin)) throw e;
-    req.log.error({ err: e.cause ?? e }, 'provedor de login indisponível');
-    throw new ErroHttp(503, 'PROVEDOR_INDISPONIVEL', e.message);
-  });
-  gravarVerificacao(reply, ctx.cofreVerificacao, verificacao, ctx.relogio.agora().getTime(), cookieDeVerificacao({ seguro: ctx.cookiesSeguros }));
+export async function iniciarLogin(
+  ctx: ContextoCestas,
+  req: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
+  const { url, verificacao } = await ctx.oidc
+    .iniciar(caminhoLocal(req.url), saiuAntes(req, cookieDeSaida({ seguro: ctx.cookiesSeguros })))
+    .catch((e: unknown) => {
+      if (!(e instanceof ErroLogin)) throw e;
+      req.log.error({ err: e.cause ?? e }, 'provedor de login indisponível');
+      throw new ErroHttp(503, 'PROVEDOR_INDISPONIVEL', e.message);
+    });
+  gravarVerificacao(
+    reply,
+    ctx.cofreVerificacao,
+    verificacao,
+    ctx.relogio.agora().getTime(),
+    cookieDeVerificacao({ seguro: ctx.cookiesSeguros }),
+  );
   return reply.redirect(url.href, 302);
 }
 
@@ -80,7 +97,8 @@ export function ganchoDeAcesso(ctx: ContextoCestas) {
     const agoraMs = ctx.relogio.agora().getTime();
     req.sessao = lerSessao(req, ctx.cofreSessao, agoraMs, ctx.config.sessaoOciosaMs);
     req.ator = null;
-    if (req.sessao === null && req.cookies[COOKIE_SESSAO] !== undefined) apagarSessao(reply, { seguro: ctx.cookiesSeguros });
+    if (req.sessao === null && req.cookies[COOKIE_SESSAO] !== undefined)
+      apagarSessao(reply, { seguro: ctx.cookiesSeguros });
     req.flash = req.method === 'GET' ? lerAviso(req, reply) : null;
     const acesso = req.routeOptions.config.acesso;
     // Unmatched requests (404) carry no rule and reach only the not-found handler.

@@ -61,17 +61,26 @@ export function nomeLegivel(bruto: unknown): string {
 /** Removes the pending receipts past their validity; a failure only leaves them for the next sweep. */
 async function varrer(pasta: string, agoraMs: number): Promise<void> {
   const nomes = await readdir(pasta).catch(() => [] as string[]);
-  await Promise.all(nomes.map(async (n) => {
-    const chegada = NOME_GUARDADO.exec(n)?.[1];
-    if (chegada !== undefined && Number(chegada) + VALIDADE_PENDENTE_MS <= agoraMs) await rm(join(pasta, n), { force: true }).catch(() => undefined);
-  }));
+  await Promise.all(
+    nomes.map(async (n) => {
+      const chegada = NOME_GUARDADO.exec(n)?.[1];
+      if (chegada !== undefined && Number(chegada) + VALIDADE_PENDENTE_MS <= agoraMs)
+        await rm(join(pasta, n), { force: true }).catch(() => undefined);
+    }),
+  );
 }
 
 /**
  * Keeps a receipt a refused form carried, for that person's login, and seals its reference.
  * Null when the file is not a receipt (not PDF, PNG or JPEG): the form says why, and nothing is kept.
  */
-export async function guardarPendente(cofre: Cofre, dirArquivos: string, arquivo: ArquivoRecebido, dono: Dono, agora: Date): Promise<ComprovanteMantido | null> {
+export async function guardarPendente(
+  cofre: Cofre,
+  dirArquivos: string,
+  arquivo: ArquivoRecebido,
+  dono: Dono,
+  agora: Date,
+): Promise<ComprovanteMantido | null> {
   const formato = formatoDoArquivo(arquivo.conteudo);
   if (formato === undefined) return null;
   const pasta = join(dirArquivos, PASTA);
@@ -97,7 +106,13 @@ function abrir(cofre: Cofre, referencia: unknown, dono: Dono, agora: Date): Sela
  * The pending receipt a reference names, read back (its bytes, and the name the person gave it),
  * or null when the reference is not this login's, was tampered with, has expired or its file is gone.
  */
-export async function lerPendente(cofre: Cofre, dirArquivos: string, referencia: unknown, dono: Dono, agora: Date): Promise<(ArquivoRecebido & { readonly referencia: string }) | null> {
+export async function lerPendente(
+  cofre: Cofre,
+  dirArquivos: string,
+  referencia: unknown,
+  dono: Dono,
+  agora: Date,
+): Promise<(ArquivoRecebido & { readonly referencia: string }) | null> {
   const aberto = abrir(cofre, referencia, dono, agora);
   if (aberto === null) return null;
   const conteudo = await readFile(join(dirArquivos, PASTA, aberto.a)).catch(() => null);
@@ -106,7 +121,13 @@ export async function lerPendente(cofre: Cofre, dirArquivos: string, referencia:
 }
 
 /** Removes the pending file of a reference (used, or replaced by a new file); a bad reference removes nothing. */
-export async function descartarPendente(cofre: Cofre, dirArquivos: string, referencia: unknown, dono: Dono, agora: Date): Promise<void> {
+export async function descartarPendente(
+  cofre: Cofre,
+  dirArquivos: string,
+  referencia: unknown,
+  dono: Dono,
+  agora: Date,
+): Promise<void> {
   const aberto = abrir(cofre, referencia, dono, agora);
   if (aberto !== null) await rm(join(dirArquivos, PASTA, aberto.a), { force: true });
 }

@@ -34,14 +34,26 @@ export function lerAssinatura(corpo: unknown, dono: Dono): EntradaAssinatura {
   const quantidade = c.inteiro('quantidade', { obrigatorio: true, min: 1, max: 1000 });
   const pontoEntregaId = c.inteiro('pontoEntregaId', { obrigatorio: true, min: 1, max: MAIOR_ID });
   const frequencia = c.texto('frequencia', { obrigatorio: true, max: 40 });
-  if (frequencia !== '' && !FREQUENCIAS.includes(frequencia as Frequencia)) c.erro('frequencia', 'Escolha a frequência: a cada ciclo ou ciclo sim, ciclo não');
+  if (frequencia !== '' && !FREQUENCIAS.includes(frequencia as Frequencia))
+    c.erro('frequencia', 'Escolha a frequência: a cada ciclo ou ciclo sim, ciclo não');
   const inicio = c.data('inicio', { obrigatorio: true });
   const fim = c.data('fim', { obrigatorio: true });
   if (inicio !== '' && fim !== '' && inicio > fim) c.erro('fim', 'O fim não pode ser antes do início');
   const mercadoId = c.inteiro('mercadoId', { min: 1, max: MAIOR_ID });
   const ativa = c.presente('ativa') ? c.booleano('ativa', true) : true;
   c.concluir();
-  return { id, usuarioid, cestaId, quantidade, pontoEntregaId, frequencia: frequencia as Frequencia, inicio, fim, mercadoId, ativa };
+  return {
+    id,
+    usuarioid,
+    cestaId,
+    quantidade,
+    pontoEntregaId,
+    frequencia: frequencia as Frequencia,
+    inicio,
+    fim,
+    mercadoId,
+    ativa,
+  };
 }
 
 /** POST /assinaturas/:id/pausas: the period, dates AAAA-MM-DD or dd/mm/aaaa. */

@@ -11,11 +11,16 @@ import { lerItens, semQuantidade } from './entrada.ts';
 /** POST /ciclo/:id/mercado/:mercadoId/liberar: `itens: [{produtoId, quantidade}]`; a blank or zero quantity is "not released". */
 export function lerLiberacao(corpo: unknown): LiberacaoLida[] {
   const c = new Campos(comoEntrada(corpo));
-  const itens = lerItens(c, 'itens', { maximo: 500, pular: semQuantidade('quantidade', true) }, (s, campo): LiberacaoLida => ({
-    produtoId: s.inteiro('produtoId', { obrigatorio: true, min: 1, max: MAIOR_ID }),
-    quantidadeMilesimos: s.quantidadeEscrita('quantidade', { obrigatorio: true, min: 1, max: 10_000_000 }).milesimos,
-    campo,
-  }));
+  const itens = lerItens(
+    c,
+    'itens',
+    { maximo: 500, pular: semQuantidade('quantidade', true) },
+    (s, campo): LiberacaoLida => ({
+      produtoId: s.inteiro('produtoId', { obrigatorio: true, min: 1, max: MAIOR_ID }),
+      quantidadeMilesimos: s.quantidadeEscrita('quantidade', { obrigatorio: true, min: 1, max: 10_000_000 }).milesimos,
+      campo,
+    }),
+  );
   c.concluir();
   return itens;
 }
@@ -27,7 +32,11 @@ export function lerLote(corpo: unknown): LoteLido {
   const comprador = c.texto('comprador', { obrigatorio: true, max: 200 });
   const compradorUsuarioId = c.inteiro('compradorUsuarioId', { min: 1, max: MAIOR_ID });
   const pontoEntregaId = c.inteiro('pontoEntregaId', { obrigatorio: true, min: 1, max: MAIOR_ID });
-  const valorAlvoCentavos = c.decimal('valorAlvo', ESCALA_DINHEIRO, { obrigatorio: true, min: 1, max: MAXIMO_LANCAMENTO_CENTAVOS });
+  const valorAlvoCentavos = c.decimal('valorAlvo', ESCALA_DINHEIRO, {
+    obrigatorio: true,
+    min: 1,
+    max: MAXIMO_LANCAMENTO_CENTAVOS,
+  });
   const linhas = lerItens(c, 'linhas', { maximo: 500, pular: semQuantidade('quantidade', false) }, (s, campo) => ({
     ofertaProdutoId: s.inteiro('ofertaProdutoId', { obrigatorio: true, min: 1, max: MAIOR_ID }),
     quantidadeMilesimos: s.quantidadeEscrita('quantidade', { obrigatorio: true, min: 1, max: 10_000_000 }).milesimos,

@@ -10,8 +10,14 @@ import { UNIDADES, type DadosCatalogo, type EntidadeCatalogo, type Unidade } fro
 import { ESCALA_DINHEIRO } from '../decimal.ts';
 import { PERFIS, type Perfil } from '../domain/perfis.ts';
 import {
-  exigirProprioCadastro, regraDaPolitica, regraDosPerfis, regrasDaEscolhaDePerfis,
-  type DadosPessoais, type EntradaAutocadastro, type EntradaProprioCadastro, type EntradaUsuario,
+  exigirProprioCadastro,
+  regraDaPolitica,
+  regraDosPerfis,
+  regrasDaEscolhaDePerfis,
+  type DadosPessoais,
+  type EntradaAutocadastro,
+  type EntradaProprioCadastro,
+  type EntradaUsuario,
 } from '../domain/usuarios.ts';
 import { Campos, MAIOR_ID, type Entrada } from '../http/campos.ts';
 
@@ -21,7 +27,11 @@ function lerAtivo(c: Campos): boolean | null {
 }
 
 const LEITORES_DO_CATALOGO: { readonly [E in EntidadeCatalogo]: (c: Campos) => DadosCatalogo[E] } = {
-  categoria: (c) => ({ nome: c.texto('nome', { obrigatorio: true, max: 80 }), descricao: c.texto('descricao', { max: 500 }), ativo: lerAtivo(c) }),
+  categoria: (c) => ({
+    nome: c.texto('nome', { obrigatorio: true, max: 80 }),
+    descricao: c.texto('descricao', { max: 500 }),
+    ativo: lerAtivo(c),
+  }),
   cesta: (c) => ({
     nome: c.texto('nome', { obrigatorio: true, max: 80 }),
     descricao: c.texto('descricao', { max: 1000 }),

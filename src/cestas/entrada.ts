@@ -84,7 +84,8 @@ export function itensDaLista(valor: unknown): unknown[] | 'invalido' {
   if (Array.isArray(valor)) return valor;
   if (typeof valor === 'object') {
     const chaves = Object.keys(valor);
-    if (chaves.every((k) => /^\d+$/.test(k))) return chaves.sort((a, b) => Number(a) - Number(b)).map((k) => (valor as Record<string, unknown>)[k]);
+    if (chaves.every((k) => /^\d+$/.test(k)))
+      return chaves.sort((a, b) => Number(a) - Number(b)).map((k) => (valor as Record<string, unknown>)[k]);
   }
   return 'invalido';
 }
@@ -99,7 +100,12 @@ export function linhaEmBranco(item: unknown): boolean {
  * Reads the rows of a list field, each with its own Campos; a row's errors are reported as
  * `lista.i.campo`. Rows `pular` says are not rows (blank spares, zero quantities) are skipped.
  */
-export function lerItens<T>(c: Campos, nome: string, opcoes: { maximo: number; excesso?: string; pular: (item: Entrada) => boolean }, ler: (s: Campos, campo: string) => T): T[] {
+export function lerItens<T>(
+  c: Campos,
+  nome: string,
+  opcoes: { maximo: number; excesso?: string; pular: (item: Entrada) => boolean },
+  ler: (s: Campos, campo: string) => T,
+): T[] {
   const itens = itensDaLista(c.bruto(nome));
   if (itens === 'invalido') {
     c.erro(nome, 'Deve ser uma lista');
@@ -149,7 +155,10 @@ export function semQuantidade(campo: string, zeroDoJson: boolean): (item: Entrad
  * The cycle and the person a refused offer or order form was for (either body shape), to draw its
  * page again; null when the body names no valid cycle or person, and so has no page.
  */
-export function alvoDoCorpo(corpo: unknown, recurso: 'oferta' | 'pedido'): { readonly cicloid: number; readonly usuarioid: number | null } | null {
+export function alvoDoCorpo(
+  corpo: unknown,
+  recurso: 'oferta' | 'pedido',
+): { readonly cicloid: number; readonly usuarioid: number | null } | null {
   const { c } = corpoDoRecurso(corpo, recurso);
   const cicloid = c.inteiro('cicloid', { min: 1, max: MAIOR_ID });
   const usuarioid = c.inteiro('usuarioid', { min: 1, max: MAIOR_ID });
@@ -171,7 +180,8 @@ export function lerRemocaoDaOferta(corpo: unknown, dono: Dono): AlvoNaOferta {
   const ofertaProdutoId = c.inteiro('ofertaProdutoId', { min: 1, max: MAIOR_ID });
   const cicloid = c.inteiro('cicloid', { min: 1, max: MAIOR_ID });
   const produtoid = c.inteiro('produtoid', { min: 1, max: MAIOR_ID });
-  if (ofertaProdutoId === null && (cicloid === null || produtoid === null)) c.erro('ofertaProdutoId', 'Informe ofertaProdutoId, ou cicloid e produtoid');
+  if (ofertaProdutoId === null && (cicloid === null || produtoid === null))
+    c.erro('ofertaProdutoId', 'Informe ofertaProdutoId, ou cicloid e produtoid');
   c.concluir();
   if (ofertaProdutoId !== null) return { ofertaProdutoId };
   return { cicloid: cicloid ?? 0, produtoid: produtoid ?? 0, usuarioid };
@@ -190,16 +200,22 @@ export function lerComposicao(corpo: unknown, idDaRota: number | null): EntradaC
   const c = new Campos(comoEntrada(corpo));
   const cicloCestaIdCorpo = c.inteiro('cicloCestaId', { min: 1, max: MAIOR_ID });
   const quantidadeCestas = c.inteiro('quantidadeCestas', { obrigatorio: true, min: 0, max: 100_000 });
-  const itens = lerItens(c, 'produtos', { maximo: 500, excesso: 'No máximo 500 itens por composição', pular: semQuantidade('quantidadePorCesta', false) }, (s, campo): ItemDaComposicao => ({
-    ofertaProdutoId: s.inteiro('ofertaProdutoId', { obrigatorio: true, min: 1, max: MAIOR_ID }),
-    quantidadeMilesimos: s.decimal('quantidadePorCesta', ESCALA_QUANTIDADE, { obrigatorio: true, min: 1 }),
-    unidade: s.texto('unidade', { obrigatorio: true, max: 20 }),
-    campo,
-  }));
+  const itens = lerItens(
+    c,
+    'produtos',
+    { maximo: 500, excesso: 'No máximo 500 itens por composição', pular: semQuantidade('quantidadePorCesta', false) },
+    (s, campo): ItemDaComposicao => ({
+      ofertaProdutoId: s.inteiro('ofertaProdutoId', { obrigatorio: true, min: 1, max: MAIOR_ID }),
+      quantidadeMilesimos: s.decimal('quantidadePorCesta', ESCALA_QUANTIDADE, { obrigatorio: true, min: 1 }),
+      unidade: s.texto('unidade', { obrigatorio: true, max: 20 }),
+      campo,
+    }),
+  );
   juntar(c, regrasDosItens(itens.filter((i) => legivel(c, i.campo))));
   const cicloCestaId = idDaRota ?? cicloCestaIdCorpo;
   if (cicloCestaId === null) c.erro('cicloCestaId', 'Campo obrigatório');
-  else if (idDaRota !== null && cicloCestaIdCorpo !== null && cicloCestaIdCorpo !== idDaRota) c.erro('cicloCestaId', 'Não confere com o endereço');
+  else if (idDaRota !== null && cicloCestaIdCorpo !== null && cicloCestaIdCorpo !== idDaRota)
+    c.erro('cicloCestaId', 'Não confere com o endereço');
   c.concluir();
   return { cicloCestaId: cicloCestaId ?? 0, quantidadeCestas, itens };
 }
@@ -211,11 +227,16 @@ export function lerComposicao(corpo: unknown, idDaRota: number | null): EntradaC
 export function lerCiclo(corpo: unknown): CicloLido {
   const c = new Campos(comoEntrada(corpo));
   const nome = c.texto('nome', { obrigatorio: true, max: 120 });
-  const datas = Object.fromEntries(CAMPOS_DATA.map((k) => [k, c.data(k, { obrigatorio: true })])) as Record<(typeof CAMPOS_DATA)[number], string>;
+  const datas = Object.fromEntries(CAMPOS_DATA.map((k) => [k, c.data(k, { obrigatorio: true })])) as Record<
+    (typeof CAMPOS_DATA)[number],
+    string
+  >;
   // A save that leaves `ativo` out keeps it (a form always sends it: a hidden "false" and the box).
   const ativo = c.presente('ativo') ? c.booleano('ativo') : null;
   const declaradas = c.bruto('_listas');
-  const presentes = new Set<string>(typeof declaradas === 'string' ? declaradas.split(',') : LISTAS_DO_CICLO.filter((l) => c.bruto(l) !== undefined));
+  const presentes = new Set<string>(
+    typeof declaradas === 'string' ? declaradas.split(',') : LISTAS_DO_CICLO.filter((l) => c.bruto(l) !== undefined),
+  );
   const lista = <T>(nome: ListaDoCiclo, ler: (s: Campos, campo: string) => T): T[] | null =>
     presentes.has(nome) ? lerItens(c, nome, { maximo: Number.POSITIVE_INFINITY, pular: linhaEmBranco }, ler) : null;
   const cicloEntregas = lista('cicloEntregas', (s, campo) => ({
@@ -247,7 +268,8 @@ export function lerCiclo(corpo: unknown): CicloLido {
   }));
   const lido = { dados: { nome, ...datas, ativo }, cicloEntregas, cicloPontos, cicloCestas, cicloProdutos };
   // The domain's rules are judged here too, on what could be read, so a form shows every problem at once.
-  for (const [campo, mensagem] of Object.entries(regrasDoCiclo(lido, new Set(Object.keys(c.erros))))) c.erro(campo, mensagem);
+  for (const [campo, mensagem] of Object.entries(regrasDoCiclo(lido, new Set(Object.keys(c.erros)))))
+    c.erro(campo, mensagem);
   c.concluir();
   return lido;
 }
@@ -256,7 +278,11 @@ export function lerCiclo(corpo: unknown): CicloLido {
  * POST /movimentacao (multipart or JSON): a payment or an adjustment of one person, and its
  * receipt; `semArquivo` says why a receipt the form pointed to cannot be used.
  */
-export function lerMovimentacao(corpo: Entrada, arquivo: ArquivoRecebido | null, semArquivo: string | null = null): EntradaMovimentacao {
+export function lerMovimentacao(
+  corpo: Entrada,
+  arquivo: ArquivoRecebido | null,
+  semArquivo: string | null = null,
+): EntradaMovimentacao {
   const c = new Campos(corpo);
   const entrada = {
     usuarioid: c.inteiro('usuarioid', { obrigatorio: true, min: 1, max: MAIOR_ID }),
@@ -276,8 +302,22 @@ export function lerMovimentacao(corpo: Entrada, arquivo: ArquivoRecebido | null,
 /** The cycles of a report: `ciclos` from a form (repeated or bracketed), a JSON array, or "1,2" text; 1 to 20 ids. */
 export function lerCiclos(entrada: Entrada, chave = 'ciclos'): number[] {
   const bruto = new Campos(entrada).bruto(chave);
-  const itens = Array.isArray(bruto) ? bruto : typeof bruto === 'string' ? bruto.split(',') : typeof bruto === 'number' ? [bruto] : bruto !== null && typeof bruto === 'object' ? Object.values(bruto) : [];
-  const ids = [...new Set(itens.map((v) => (typeof v === 'number' ? v : typeof v === 'string' && /^\d{1,9}$/.test(v.trim()) ? Number(v) : NaN)))];
+  const itens = Array.isArray(bruto)
+    ? bruto
+    : typeof bruto === 'string'
+      ? bruto.split(',')
+      : typeof bruto === 'number'
+        ? [bruto]
+        : bruto !== null && typeof bruto === 'object'
+          ? Object.values(bruto)
+          : [];
+  const ids = [
+    ...new Set(
+      itens.map((v) =>
+        typeof v === 'number' ? v : typeof v === 'string' && /^\d{1,9}$/.test(v.trim()) ? Number(v) : NaN,
+      ),
+    ),
+  ];
   if (ids.length === 0 || ids.length > 20 || ids.some((i) => !Number.isSafeInteger(i) || i < 1 || i > MAIOR_ID)) {
     throw new Invalido('VALIDACAO', 'Escolha de 1 a 20 ciclos', { [chave]: 'Escolha de 1 a 20 ciclos válidos' });
   }
@@ -301,7 +341,9 @@ export function lerEscolhaDeAvisos(corpo: unknown): TipoDeAviso[] {
     c.concluir();
   }
   // The mandatory kinds are always received: a list that names them asks for nothing more.
-  const lista = (Array.isArray(bruto) ? bruto : [bruto]).filter((x) => x !== '' && !(typeof x === 'string' && ehTipoDeAviso(x) && !TIPOS_DE_AVISO[x].opcional));
+  const lista = (Array.isArray(bruto) ? bruto : [bruto]).filter(
+    (x) => x !== '' && !(typeof x === 'string' && ehTipoDeAviso(x) && !TIPOS_DE_AVISO[x].opcional),
+  );
   const leitor = new Campos({ avisos: lista });
   const escolhidos = leitor.conjuntoDe('avisos', TIPOS_OPCIONAIS);
   c.juntar(leitor.erros);

@@ -27,7 +27,12 @@ function recusar(mensagem: string): never {
  * UTF-8 is read as UTF-8 and anything else as Windows-1252.
  */
 export function textoDoExtrato(conteudo: Buffer): string {
-  if (conteudo.includes(0)) throw new ErroHttp(415, 'EXTRATO_FORMATO', 'O extrato deve ser um arquivo de texto OFX ou CSV (este parece ser outro tipo de arquivo)');
+  if (conteudo.includes(0))
+    throw new ErroHttp(
+      415,
+      'EXTRATO_FORMATO',
+      'O extrato deve ser um arquivo de texto OFX ou CSV (este parece ser outro tipo de arquivo)',
+    );
   const inicio = conteudo.subarray(0, 1024).toString('latin1');
   const declarado = /CHARSET:\s*(1252|ISO-?8859-1|WINDOWS-1252)|encoding="(?:ISO-8859-1|windows-1252)"/i.test(inicio);
   if (!declarado) {
@@ -106,7 +111,8 @@ export function lerOfx(conteudo: string): LinhaDoExtrato[] {
     const conta = `${valorOfx(contaOfx, 'BANKID')}:${valorOfx(contaOfx, 'ACCTID')}`;
     for (const x of filhosOfx(filhoOfx(extrato, 'BANKTRANLIST'), 'STMTTRN')) {
       const n = linhas.length + 1;
-      if (n > MAXIMO_DE_LINHAS) recusar(`O extrato tem mais de ${MAXIMO_DE_LINHAS} transações: exporte um período menor`);
+      if (n > MAXIMO_DE_LINHAS)
+        recusar(`O extrato tem mais de ${MAXIMO_DE_LINHAS} transações: exporte um período menor`);
       const data = lerDataDoExtrato(valorOfx(x, 'DTPOSTED'));
       const valor = lerValorDoExtrato(valorOfx(x, 'TRNAMT'));
       const fitid = valorOfx(x, 'FITID');
@@ -116,7 +122,15 @@ export function lerOfx(conteudo: string): LinhaDoExtrato[] {
       const nome = valorOfx(x, 'NAME');
       const descricao = [nome, valorOfx(x, 'MEMO')].filter((s) => s !== '').join(' · ') || valorOfx(x, 'TRNTYPE');
       const documentos = [valorOfx(x, 'CHECKNUM'), valorOfx(x, 'REFNUM')].filter((d) => d !== '' && d.length <= 255);
-      linhas.push({ data, valorCentavos: valor, descricao: descricao.slice(0, 500), pagador: nome === '' ? null : nome.slice(0, 200), conta, fitid, documentos });
+      linhas.push({
+        data,
+        valorCentavos: valor,
+        descricao: descricao.slice(0, 500),
+        pagador: nome === '' ? null : nome.slice(0, 200),
+        conta,
+        fitid,
+        documentos,
+      });
     }
   }
   if (linhas.length === 0) recusar('O arquivo OFX não tem transações (STMTTRN)');
@@ -134,17 +148,26 @@ const DELIMITADORES: Readonly<Record<MapeamentoCsv['separador'], string>> = { ';
 export function lerCsv(conteudo: string, m: MapeamentoCsv): LinhaDoExtrato[] {
   let linhas: string[][];
   try {
-    linhas = lerCsvBruto(conteudo, { delimiter: DELIMITADORES[m.separador], bom: true, relax_column_count: true, skip_empty_lines: true, trim: true });
+    linhas = lerCsvBruto(conteudo, {
+      delimiter: DELIMITADORES[m.separador],
+      bom: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      trim: true,
+    });
   } catch (e) {
     const linha = (e as { lines?: number }).lines;
-    recusar(`O CSV está malformado${linha === undefined ? '' : ` perto da linha ${linha}`}: confira o separador e as aspas`);
+    recusar(
+      `O CSV está malformado${linha === undefined ? '' : ` perto da linha ${linha}`}: confira o separador e as aspas`,
+    );
   }
   const [cabecalho = [], ...corpo] = linhas;
   const nomes = cabecalho.map((c) => palavrasDoNome(c).trim());
   const coluna = (rotulo: string, nome: string | null): number | null => {
     if (nome === null || nome.trim() === '') return null;
     const i = nomes.indexOf(palavrasDoNome(nome).trim());
-    if (i < 0) recusar(`A coluna "${nome}" (${rotulo}) não está no cabeçalho do CSV; as colunas são: ${cabecalho.join(', ')}`);
+    if (i < 0)
+      recusar(`A coluna "${nome}" (${rotulo}) não está no cabeçalho do CSV; as colunas são: ${cabecalho.join(', ')}`);
     return i;
   };
   const iData = coluna('data', m.colunaData) ?? 0;
@@ -152,7 +175,8 @@ export function lerCsv(conteudo: string, m: MapeamentoCsv): LinhaDoExtrato[] {
   const iDescricao = coluna('descrição', m.colunaDescricao) ?? 0;
   const iPagador = coluna('pagador', m.colunaPagador);
   const iDocumento = coluna('documento', m.colunaDocumento);
-  if (corpo.length > MAXIMO_DE_LINHAS) recusar(`O extrato tem mais de ${MAXIMO_DE_LINHAS} linhas: exporte um período menor`);
+  if (corpo.length > MAXIMO_DE_LINHAS)
+    recusar(`O extrato tem mais de ${MAXIMO_DE_LINHAS} linhas: exporte um período menor`);
   const saida: LinhaDoExtrato[] = [];
   corpo.forEach((celulas, i) => {
     const n = i + 2;
@@ -167,7 +191,15 @@ export function lerCsv(conteudo: string, m: MapeamentoCsv): LinhaDoExtrato[] {
     const pagador = iPagador === null ? '' : (celulas[iPagador] ?? '').trim();
     const documento = iDocumento === null ? '' : (celulas[iDocumento] ?? '').trim();
     if (documento.length > 255) recusar(`Linha ${n}: o número do documento tem mais de 255 caracteres`);
-    saida.push({ data, valorCentavos: valor, descricao, pagador: pagador === '' ? null : pagador.slice(0, 200), conta: null, fitid: null, documentos: documento === '' ? [] : [documento] });
+    saida.push({
+      data,
+      valorCentavos: valor,
+      descricao,
+      pagador: pagador === '' ? null : pagador.slice(0, 200),
+      conta: null,
+      fitid: null,
+      documentos: documento === '' ? [] : [documento],
+    });
   });
   if (saida.length === 0) recusar('O CSV não tem nenhuma linha com valor');
   return saida;
@@ -178,7 +210,11 @@ export function lerExtrato(conteudo: Buffer, mapeamento: MapeamentoCsv | null): 
   const t = textoDoExtrato(conteudo);
   if (ehOfx(t)) return lerOfx(t);
   if (mapeamento === null) {
-    throw new Invalido('VALIDACAO', 'Para um CSV, diga quais colunas têm a data, o valor e a descrição (ou escolha um mapeamento salvo)', { colunaData: 'Obrigatório para CSV' });
+    throw new Invalido(
+      'VALIDACAO',
+      'Para um CSV, diga quais colunas têm a data, o valor e a descrição (ou escolha um mapeamento salvo)',
+      { colunaData: 'Obrigatório para CSV' },
+    );
   }
   return lerCsv(t, mapeamento);
 }
@@ -204,10 +240,28 @@ export function lerPedidoDeImportacao(corpo: Entrada): PedidoDeImportacao {
   const separador = c.umDe('separador', SEPARADORES) ?? ';';
   const salvar = c.booleano('salvarMapeamento');
   const algumaColuna = [colunaData, colunaValor, colunaDescricao].some((x) => x !== null && x !== '');
-  if (algumaColuna) for (const [nome, v] of [['colunaData', colunaData], ['colunaValor', colunaValor], ['colunaDescricao', colunaDescricao]] as const) if (v === null || v === '') c.erro(nome, 'Diga o nome desta coluna no cabeçalho do CSV');
-  const nome = salvar ? c.texto('nomeMapeamento', { obrigatorio: true, max: 100 }) : (c.texto('nomeMapeamento', { max: 100 }) ?? '');
+  if (algumaColuna)
+    for (const [nome, v] of [
+      ['colunaData', colunaData],
+      ['colunaValor', colunaValor],
+      ['colunaDescricao', colunaDescricao],
+    ] as const)
+      if (v === null || v === '') c.erro(nome, 'Diga o nome desta coluna no cabeçalho do CSV');
+  const nome = salvar
+    ? c.texto('nomeMapeamento', { obrigatorio: true, max: 100 })
+    : (c.texto('nomeMapeamento', { max: 100 }) ?? '');
   c.concluir();
-  const mapeamento = algumaColuna ? { nome: nome === '' ? 'Sem nome' : nome, separador, colunaData: colunaData ?? '', colunaValor: colunaValor ?? '', colunaDescricao: colunaDescricao ?? '', colunaPagador, colunaDocumento } : null;
+  const mapeamento = algumaColuna
+    ? {
+        nome: nome === '' ? 'Sem nome' : nome,
+        separador,
+        colunaData: colunaData ?? '',
+        colunaValor: colunaValor ?? '',
+        colunaDescricao: colunaDescricao ?? '',
+        colunaPagador,
+        colunaDocumento,
+      }
+    : null;
   return { mapeamentoId, mapeamento, salvar: salvar && mapeamento !== null };
 }
 
@@ -216,7 +270,8 @@ export function lerConciliacao(corpo: Entrada): Decisao[] {
   const c = new Campos(corpo);
   const bruto = c.bruto('linhas');
   const itens = Array.isArray(bruto) ? bruto : bruto !== null && typeof bruto === 'object' ? Object.values(bruto) : [];
-  if (bruto !== undefined && bruto !== null && itens.length === 0 && typeof bruto !== 'object') c.erro('linhas', 'Deve ser uma lista');
+  if (bruto !== undefined && bruto !== null && itens.length === 0 && typeof bruto !== 'object')
+    c.erro('linhas', 'Deve ser uma lista');
   const decisoes: Decisao[] = [];
   itens.slice(0, 1000).forEach((item, i) => {
     const l = new Campos(comoEntrada(item));

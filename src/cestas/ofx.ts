@@ -43,7 +43,14 @@ function nomeValido(nome: string): boolean {
   return true;
 }
 
-const ENTIDADES: Readonly<Record<string, string>> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'", nbsp: '\u00a0' };
+const ENTIDADES: Readonly<Record<string, string>> = {
+  lt: '<',
+  gt: '>',
+  amp: '&',
+  quot: '"',
+  apos: "'",
+  nbsp: '\u00a0',
+};
 
 /** Decodes the XML entities OFX uses (`&lt;`, `&amp;`, `&#233;`…); an unknown one stays as written. */
 function decodificar(texto: string): string {
@@ -61,7 +68,10 @@ function decodificar(texto: string): string {
       if (nome.startsWith('#')) {
         const hex = nome[1] === 'x' || nome[1] === 'X';
         const digitos = nome.slice(hex ? 2 : 1);
-        const codigo = digitos === '' || !(hex ? /^[0-9a-f]+$/i : /^[0-9]+$/).test(digitos) ? NaN : Number.parseInt(digitos, hex ? 16 : 10);
+        const codigo =
+          digitos === '' || !(hex ? /^[0-9a-f]+$/i : /^[0-9]+$/).test(digitos)
+            ? NaN
+            : Number.parseInt(digitos, hex ? 16 : 10);
         if (Number.isInteger(codigo) && codigo > 0 && codigo <= 0x10ffff) trocado = String.fromCodePoint(codigo);
       } else trocado = ENTIDADES[nome.toLowerCase()] ?? null;
     }
@@ -155,10 +165,13 @@ export function lerDocumentoOfx(texto: string): DocumentoOfx {
     pai.no.filhos.push(no);
     if (autoFechada) continue;
     i += bruto.length;
-    if (pilha.length >= PROFUNDIDADE_MAXIMA) throw new OfxMalformado(`Elementos aninhados fundo demais (mais de ${PROFUNDIDADE_MAXIMA})`);
+    if (pilha.length >= PROFUNDIDADE_MAXIMA)
+      throw new OfxMalformado(`Elementos aninhados fundo demais (mais de ${PROFUNDIDADE_MAXIMA})`);
     pilha.push({ no, folha: valor !== '' });
   }
-  throw new OfxMalformado(`O arquivo terminou com <${pilha.at(-1)?.no.nome ?? 'OFX'}> aberto: faltou </${pilha.at(-1)?.no.nome ?? 'OFX'}>`);
+  throw new OfxMalformado(
+    `O arquivo terminou com <${pilha.at(-1)?.no.nome ?? 'OFX'}> aberto: faltou </${pilha.at(-1)?.no.nome ?? 'OFX'}>`,
+  );
 }
 
 /** Where `<OFX>` starts, in any case; -1 when absent. */

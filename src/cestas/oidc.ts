@@ -1,5 +1,12 @@
 import * as client from 'openid-client';
-import { descobertaPreguicosa, iniciarAutorizacao, trocarCodigo, type Desafio, type Provedor, type Tokens } from '../http/codigo-de-autorizacao.ts';
+import {
+  descobertaPreguicosa,
+  iniciarAutorizacao,
+  trocarCodigo,
+  type Desafio,
+  type Provedor,
+  type Tokens,
+} from '../http/codigo-de-autorizacao.ts';
 import type { Identidade } from '../domain/usuarios.ts';
 
 export type ConfigOidc = Provedor;
@@ -31,11 +38,16 @@ function texto(v: unknown): string | undefined {
  * service starts even when the provider is briefly down.
  */
 export function criarClienteOidc(cfg: ConfigOidc): ClienteOidc {
-  const configuracao = descobertaPreguicosa(cfg, (e) => new ErroLogin('O provedor de login não respondeu. Tente novamente em instantes.', { cause: e }));
+  const configuracao = descobertaPreguicosa(
+    cfg,
+    (e) => new ErroLogin('O provedor de login não respondeu. Tente novamente em instantes.', { cause: e }),
+  );
 
   return {
     async iniciar(volta, reautenticar) {
-      const { url, desafio } = await iniciarAutorizacao(await configuracao(), cfg, 'openid email profile', { reautenticar });
+      const { url, desafio } = await iniciarAutorizacao(await configuracao(), cfg, 'openid email profile', {
+        reautenticar,
+      });
       return { url, verificacao: { ...desafio, volta } };
     },
 
@@ -63,7 +75,14 @@ export function criarClienteOidc(cfg: ConfigOidc): ClienteOidc {
       }
       if (email === undefined) throw new ErroLogin('O provedor de login não informou o seu e-mail.');
       return {
-        identidade: { sub: claims.sub, iss: claims.iss, email, name: name ?? email, picture, email_verified: verificado },
+        identidade: {
+          sub: claims.sub,
+          iss: claims.iss,
+          email,
+          name: name ?? email,
+          picture,
+          email_verified: verificado,
+        },
         idToken: tokens.id_token,
       };
     },

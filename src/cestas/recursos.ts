@@ -1,14 +1,35 @@
 import { pode, type Ator } from '../domain/acesso.ts';
 import {
-  UNIDADES, apagarCatalogo, atualizarCatalogo, criarCatalogo, definicao, listarCatalogo, obterCatalogo, opcoesDeCategoria,
-  type Categoria, type Cesta, type EntidadeCatalogo, type FiltroCatalogo, type PontoEntrega, type Produto, type RegistroCatalogo,
+  UNIDADES,
+  apagarCatalogo,
+  atualizarCatalogo,
+  criarCatalogo,
+  definicao,
+  listarCatalogo,
+  obterCatalogo,
+  opcoesDeCategoria,
+  type Categoria,
+  type Cesta,
+  type EntidadeCatalogo,
+  type FiltroCatalogo,
+  type PontoEntrega,
+  type Produto,
+  type RegistroCatalogo,
 } from '../domain/catalogo.ts';
 import { lerCiclo } from './entrada.ts';
 import { lerCatalogo, lerUsuario } from './entrada-registros.ts';
 import { ORDENS_CICLO, apagarCiclo, obterCiclo, salvarCiclo, type Ciclo } from '../domain/ciclos.ts';
 import { NOMES_PERFIS, PERFIS } from '../domain/perfis.ts';
 import { diaLocal } from '../domain/tempo.ts';
-import { ORDENS_USUARIO, apagarUsuario, atualizarUsuario, criarUsuario, listarUsuarios, obterUsuario, type Usuario } from '../domain/usuarios.ts';
+import {
+  ORDENS_USUARIO,
+  apagarUsuario,
+  atualizarUsuario,
+  criarUsuario,
+  listarUsuarios,
+  obterUsuario,
+  type Usuario,
+} from '../domain/usuarios.ts';
 import { Campos, MAIOR_ID, type Entrada } from '../http/campos.ts';
 import { NaConsulta } from '../http/consultas.ts';
 import type { ContextoCestas } from './contexto-cestas.ts';
@@ -45,7 +66,12 @@ function filtrosVisiveis(query: Entrada): Record<string, string> {
   };
 }
 
-const CAMPO_ATIVO: CampoForm = { nome: 'ativo', rotulo: 'Ativo', tipo: 'booleano', ajuda: 'Registros inativos não aparecem para novas escolhas.' };
+const CAMPO_ATIVO: CampoForm = {
+  nome: 'ativo',
+  rotulo: 'Ativo',
+  tipo: 'booleano',
+  ajuda: 'Registros inativos não aparecem para novas escolhas.',
+};
 
 function recursoDeCatalogo<E extends EntidadeCatalogo, O>(
   entidade: E,
@@ -68,7 +94,8 @@ function recursoDeCatalogo<E extends EntidadeCatalogo, O>(
     filtros: filtrosVisiveis,
     obter: (ctx, id) => obterCatalogo(ctx.banco, entidade, id),
     criar: (ctx, ator, entrada) => criarCatalogo(ctx.banco, ator, entidade, lerCatalogo(entidade, entrada), agora(ctx)),
-    atualizar: (ctx, ator, id, entrada) => atualizarCatalogo(ctx.banco, ator, entidade, id, lerCatalogo(entidade, entrada), agora(ctx)),
+    atualizar: (ctx, ator, id, entrada) =>
+      atualizarCatalogo(ctx.banco, ator, entidade, id, lerCatalogo(entidade, entrada), agora(ctx)),
     apagar: (ctx, ator, id) => apagarCatalogo(ctx.banco, ator, entidade, id, agora(ctx)),
     ...partes,
   };
@@ -76,39 +103,67 @@ function recursoDeCatalogo<E extends EntidadeCatalogo, O>(
 
 const semOpcoes = () => Promise.resolve({});
 
-export const categoria = recursoDeCatalogo('categoria', { titulo: 'Categoria', tituloPlural: 'Categorias', rotuloNovo: 'Nova categoria' }, {
-  colunas: [
-    { titulo: 'Nome', valor: (c: Categoria) => c.nome, ordem: 'nome' },
-    { titulo: 'Descrição', valor: (c: Categoria) => c.descricao },
-    { titulo: 'Ativa', valor: (c: Categoria) => simNao(c.ativo), ordem: 'ativo' },
-  ],
-  opcoes: semOpcoes,
-  campos: () => [
-    { nome: 'nome', rotulo: 'Nome', tipo: 'texto', obrigatorio: true },
-    { nome: 'descricao', rotulo: 'Descrição', tipo: 'area' },
-    CAMPO_ATIVO,
-  ],
-  valoresDe: (c) => ({ nome: c.nome, descricao: c.descricao, ativo: c.ativo }),
-});
+export const categoria = recursoDeCatalogo(
+  'categoria',
+  { titulo: 'Categoria', tituloPlural: 'Categorias', rotuloNovo: 'Nova categoria' },
+  {
+    colunas: [
+      { titulo: 'Nome', valor: (c: Categoria) => c.nome, ordem: 'nome' },
+      { titulo: 'Descrição', valor: (c: Categoria) => c.descricao },
+      { titulo: 'Ativa', valor: (c: Categoria) => simNao(c.ativo), ordem: 'ativo' },
+    ],
+    opcoes: semOpcoes,
+    campos: () => [
+      { nome: 'nome', rotulo: 'Nome', tipo: 'texto', obrigatorio: true },
+      { nome: 'descricao', rotulo: 'Descrição', tipo: 'area' },
+      CAMPO_ATIVO,
+    ],
+    valoresDe: (c) => ({ nome: c.nome, descricao: c.descricao, ativo: c.ativo }),
+  },
+);
 
-export const cesta = recursoDeCatalogo('cesta', { titulo: 'Cesta', tituloPlural: 'Cestas', rotuloNovo: 'Nova cesta' }, {
-  colunas: [
-    { titulo: 'Nome', valor: (c: Cesta) => c.nome, ordem: 'nome' },
-    { titulo: 'Valor de referência', valor: (c: Cesta) => reais(c.valorReferenciaCentavos), ordem: 'valorReferenciaCentavos' },
-    { titulo: 'Peso aproximado', valor: (c: Cesta) => (c.pesoAproximado === null ? '' : `${c.pesoAproximado} g`), ordem: 'pesoAproximado' },
-    { titulo: 'Ativa', valor: (c: Cesta) => simNao(c.ativo), ordem: 'ativo' },
-  ],
-  opcoes: semOpcoes,
-  campos: () => [
-    { nome: 'nome', rotulo: 'Nome', tipo: 'texto', obrigatorio: true },
-    { nome: 'descricao', rotulo: 'Descrição', tipo: 'area' },
-    { nome: 'valorReferencia', rotulo: 'Valor de referência (R$)', tipo: 'dinheiro', obrigatorio: true, ajuda: 'Preço de uma cesta para quem consome, como 80,00' },
-    { nome: 'pesoAproximado', rotulo: 'Peso aproximado (gramas)', tipo: 'inteiro' },
-    CAMPO_ATIVO,
-  ],
-  valoresDe: (c) => ({ nome: c.nome, descricao: c.descricao, valorReferencia: paraCampo(c.valorReferenciaCentavos, 'dinheiro'), pesoAproximado: c.pesoAproximado, ativo: c.ativo }),
-  json: cestaJson,
-});
+export const cesta = recursoDeCatalogo(
+  'cesta',
+  { titulo: 'Cesta', tituloPlural: 'Cestas', rotuloNovo: 'Nova cesta' },
+  {
+    colunas: [
+      { titulo: 'Nome', valor: (c: Cesta) => c.nome, ordem: 'nome' },
+      {
+        titulo: 'Valor de referência',
+        valor: (c: Cesta) => reais(c.valorReferenciaCentavos),
+        ordem: 'valorReferenciaCentavos',
+      },
+      {
+        titulo: 'Peso aproximado',
+        valor: (c: Cesta) => (c.pesoAproximado === null ? '' : `${c.pesoAproximado} g`),
+        ordem: 'pesoAproximado',
+      },
+      { titulo: 'Ativa', valor: (c: Cesta) => simNao(c.ativo), ordem: 'ativo' },
+    ],
+    opcoes: semOpcoes,
+    campos: () => [
+      { nome: 'nome', rotulo: 'Nome', tipo: 'texto', obrigatorio: true },
+      { nome: 'descricao', rotulo: 'Descrição', tipo: 'area' },
+      {
+        nome: 'valorReferencia',
+        rotulo: 'Valor de referência (R$)',
+        tipo: 'dinheiro',
+        obrigatorio: true,
+        ajuda: 'Preço de uma cesta para quem consome, como 80,00',
+      },
+      { nome: 'pesoAproximado', rotulo: 'Peso aproximado (gramas)', tipo: 'inteiro' },
+      CAMPO_ATIVO,
+    ],
+    valoresDe: (c) => ({
+      nome: c.nome,
+      descricao: c.descricao,
+      valorReferencia: paraCampo(c.valorReferenciaCentavos, 'dinheiro'),
+      pesoAproximado: c.pesoAproximado,
+      ativo: c.ativo,
+    }),
+    json: cestaJson,
+  },
+);
 
 export const produto = recursoDeCatalogo<'produto', { categorias: Array<{ id: number; nome: string }> }>(
   'produto',
@@ -118,47 +173,85 @@ export const produto = recursoDeCatalogo<'produto', { categorias: Array<{ id: nu
       { titulo: 'Nome', valor: (p: Produto) => p.nome, ordem: 'nome' },
       { titulo: 'Unidade', valor: (p: Produto) => p.unidade, ordem: 'unidade' },
       { titulo: 'Categoria', valor: (p: Produto) => p.categoria?.nome ?? '' },
-      { titulo: 'Valor de referência', valor: (p: Produto) => reais(p.valorReferenciaCentavos), ordem: 'valorReferenciaCentavos' },
+      {
+        titulo: 'Valor de referência',
+        valor: (p: Produto) => reais(p.valorReferenciaCentavos),
+        ordem: 'valorReferenciaCentavos',
+      },
       { titulo: 'Ativo', valor: (p: Produto) => simNao(p.ativo), ordem: 'ativo' },
     ],
     opcoes: async (ctx) => ({ categorias: await opcoesDeCategoria(ctx.banco) }),
     campos: (o) => [
       { nome: 'nome', rotulo: 'Nome', tipo: 'texto', obrigatorio: true },
-      { nome: 'unidade', rotulo: 'Unidade', tipo: 'selecao', obrigatorio: true, opcoes: UNIDADES.map((u) => ({ valor: u, rotulo: u })) },
-      { nome: 'categoriaid', rotulo: 'Categoria', tipo: 'selecao', opcoes: o.categorias.map((c) => ({ valor: String(c.id), rotulo: c.nome })) },
-      { nome: 'valorReferencia', rotulo: 'Valor de referência (R$)', tipo: 'dinheiro', obrigatorio: true, ajuda: 'Preço sugerido por unidade, como 9,50' },
+      {
+        nome: 'unidade',
+        rotulo: 'Unidade',
+        tipo: 'selecao',
+        obrigatorio: true,
+        opcoes: UNIDADES.map((u) => ({ valor: u, rotulo: u })),
+      },
+      {
+        nome: 'categoriaid',
+        rotulo: 'Categoria',
+        tipo: 'selecao',
+        opcoes: o.categorias.map((c) => ({ valor: String(c.id), rotulo: c.nome })),
+      },
+      {
+        nome: 'valorReferencia',
+        rotulo: 'Valor de referência (R$)',
+        tipo: 'dinheiro',
+        obrigatorio: true,
+        ajuda: 'Preço sugerido por unidade, como 9,50',
+      },
       { nome: 'pesoGramas', rotulo: 'Peso (gramas)', tipo: 'inteiro' },
       { nome: 'descritivo', rotulo: 'Descrição', tipo: 'area' },
       CAMPO_ATIVO,
     ],
     valoresDe: (p) => ({
-      nome: p.nome, unidade: p.unidade, categoriaid: p.categoriaid === null ? '' : String(p.categoriaid),
-      valorReferencia: paraCampo(p.valorReferenciaCentavos, 'dinheiro'), pesoGramas: p.pesoGramas, descritivo: p.descritivo, ativo: p.ativo,
+      nome: p.nome,
+      unidade: p.unidade,
+      categoriaid: p.categoriaid === null ? '' : String(p.categoriaid),
+      valorReferencia: paraCampo(p.valorReferenciaCentavos, 'dinheiro'),
+      pesoGramas: p.pesoGramas,
+      descritivo: p.descritivo,
+      ativo: p.ativo,
     }),
     json: produtoJson,
   },
 );
 
-export const pontoentrega = recursoDeCatalogo('pontoentrega', { titulo: 'Ponto de entrega', tituloPlural: 'Pontos de entrega', rotuloNovo: 'Novo ponto de entrega' }, {
-  colunas: [
-    { titulo: 'Nome', valor: (p: PontoEntrega) => p.nome, ordem: 'nome' },
-    { titulo: 'Endereço', valor: (p: PontoEntrega) => p.endereco },
-    { titulo: 'Cidade', valor: (p: PontoEntrega) => p.cidade, ordem: 'cidade' },
-    { titulo: 'Responsável', valor: (p: PontoEntrega) => p.responsavel },
-    { titulo: 'Ativo', valor: (p: PontoEntrega) => simNao(p.ativo), ordem: 'ativo' },
-  ],
-  opcoes: semOpcoes,
-  campos: () => [
-    { nome: 'nome', rotulo: 'Nome', tipo: 'texto', obrigatorio: true },
-    { nome: 'endereco', rotulo: 'Endereço', tipo: 'texto' },
-    { nome: 'cidade', rotulo: 'Cidade', tipo: 'texto' },
-    { nome: 'referencia', rotulo: 'Referência', tipo: 'texto' },
-    { nome: 'responsavel', rotulo: 'Responsável', tipo: 'texto' },
-    { nome: 'telefone', rotulo: 'Telefone', tipo: 'tel' },
-    CAMPO_ATIVO,
-  ],
-  valoresDe: (p) => ({ nome: p.nome, endereco: p.endereco, cidade: p.cidade, referencia: p.referencia, responsavel: p.responsavel, telefone: p.telefone, ativo: p.ativo }),
-});
+export const pontoentrega = recursoDeCatalogo(
+  'pontoentrega',
+  { titulo: 'Ponto de entrega', tituloPlural: 'Pontos de entrega', rotuloNovo: 'Novo ponto de entrega' },
+  {
+    colunas: [
+      { titulo: 'Nome', valor: (p: PontoEntrega) => p.nome, ordem: 'nome' },
+      { titulo: 'Endereço', valor: (p: PontoEntrega) => p.endereco },
+      { titulo: 'Cidade', valor: (p: PontoEntrega) => p.cidade, ordem: 'cidade' },
+      { titulo: 'Responsável', valor: (p: PontoEntrega) => p.responsavel },
+      { titulo: 'Ativo', valor: (p: PontoEntrega) => simNao(p.ativo), ordem: 'ativo' },
+    ],
+    opcoes: semOpcoes,
+    campos: () => [
+      { nome: 'nome', rotulo: 'Nome', tipo: 'texto', obrigatorio: true },
+      { nome: 'endereco', rotulo: 'Endereço', tipo: 'texto' },
+      { nome: 'cidade', rotulo: 'Cidade', tipo: 'texto' },
+      { nome: 'referencia', rotulo: 'Referência', tipo: 'texto' },
+      { nome: 'responsavel', rotulo: 'Responsável', tipo: 'texto' },
+      { nome: 'telefone', rotulo: 'Telefone', tipo: 'tel' },
+      CAMPO_ATIVO,
+    ],
+    valoresDe: (p) => ({
+      nome: p.nome,
+      endereco: p.endereco,
+      cidade: p.cidade,
+      referencia: p.referencia,
+      responsavel: p.responsavel,
+      telefone: p.telefone,
+      ativo: p.ativo,
+    }),
+  },
+);
 
 export const usuario: Recurso<Usuario> = {
   prefixo: 'usuario',
@@ -183,7 +276,8 @@ export const usuario: Recurso<Usuario> = {
   },
   obter: (ctx, id) => obterUsuario(ctx.banco, id),
   criar: (ctx, ator, entrada) => criarUsuario(ctx.banco, ator, lerUsuario(entrada), ctx.relogio.agora()),
-  atualizar: (ctx, ator, id, entrada) => atualizarUsuario(ctx.banco, ator, id, lerUsuario(entrada), ctx.relogio.agora()),
+  atualizar: (ctx, ator, id, entrada) =>
+    atualizarUsuario(ctx.banco, ator, id, lerUsuario(entrada), ctx.relogio.agora()),
   apagar: (ctx, ator, id) => apagarUsuario(ctx.banco, ator, id, ctx.relogio.agora()),
   colunas: [
     { titulo: 'Nome', valor: (u) => u.nome, ordem: 'nome' },
@@ -196,9 +290,15 @@ export const usuario: Recurso<Usuario> = {
     { nome: 'nome', rotulo: 'Nome', tipo: 'texto', obrigatorio: true },
     { nome: 'email', rotulo: 'E-mail (o mesmo do login)', tipo: 'email', obrigatorio: true },
     {
-      nome: 'perfil', rotulo: 'Perfis', tipo: 'multipla',
+      nome: 'perfil',
+      rotulo: 'Perfis',
+      tipo: 'multipla',
       ajuda: pode(ator, 'masterConceder') ? undefined : 'Só quem é master concede ou retira o perfil master.',
-      opcoes: PERFIS.map((p) => ({ valor: p, rotulo: NOMES_PERFIS[p], desabilitada: p === 'master' && !pode(ator, 'masterConceder') })),
+      opcoes: PERFIS.map((p) => ({
+        valor: p,
+        rotulo: NOMES_PERFIS[p],
+        desabilitada: p === 'master' && !pode(ator, 'masterConceder'),
+      })),
     } as CampoForm,
     { nome: 'nomeoficial', rotulo: 'Nome oficial ou razão social', tipo: 'texto' },
     { nome: 'celular', rotulo: 'Celular', tipo: 'tel' },
@@ -207,10 +307,17 @@ export const usuario: Recurso<Usuario> = {
     CAMPO_ATIVO,
   ],
   valoresDe: (u) => ({
-    nome: u.nome, email: u.email, perfil: u.perfil, nomeoficial: u.nomeoficial, celular: u.celular,
-    descritivo: u.descritivo, cientepolitica: u.cientepolitica, ativo: u.ativo,
+    nome: u.nome,
+    email: u.email,
+    perfil: u.perfil,
+    nomeoficial: u.nomeoficial,
+    celular: u.celular,
+    descritivo: u.descritivo,
+    cientepolitica: u.cientepolitica,
+    ativo: u.ativo,
   }),
-  depoisDoFormulario: (u, ator, csrf) => (u.loginVinculado && pode(ator, 'loginLiberar') ? formularioLiberarLogin(u.id, csrf) : null),
+  depoisDoFormulario: (u, ator, csrf) =>
+    u.loginVinculado && pode(ator, 'loginLiberar') ? formularioLiberarLogin(u.id, csrf) : null,
 };
 
 export const ciclo: Recurso<Ciclo, OpcoesCiclo> = {
@@ -228,12 +335,18 @@ export const ciclo: Recurso<Ciclo, OpcoesCiclo> = {
   obter: (ctx, id) => obterCiclo(ctx.banco, id, hoje(ctx)),
   json: cicloJson,
   criar: (ctx, ator, entrada) => salvarCiclo(ctx.banco, ator, null, lerCiclo(entrada), ctx.relogio.agora(), hoje(ctx)),
-  atualizar: (ctx, ator, id, entrada) => salvarCiclo(ctx.banco, ator, id, lerCiclo(entrada), ctx.relogio.agora(), hoje(ctx)),
+  atualizar: (ctx, ator, id, entrada) =>
+    salvarCiclo(ctx.banco, ator, id, lerCiclo(entrada), ctx.relogio.agora(), hoje(ctx)),
   apagar: (ctx, ator, id) => apagarCiclo(ctx.banco, ator, id, ctx.relogio.agora(), hoje(ctx)),
   colunas: [],
   opcoes: async (ctx, ator) => ({
     cestas: await ctx.banco.selectFrom('cesta').select(['id', 'nome', 'ativo']).orderBy('nomeChave').execute(),
-    produtos: await ctx.banco.selectFrom('produto').select(['id', 'nome', 'unidade', 'ativo']).orderBy('nomeChave').orderBy('unidade').execute(),
+    produtos: await ctx.banco
+      .selectFrom('produto')
+      .select(['id', 'nome', 'unidade', 'ativo'])
+      .orderBy('nomeChave')
+      .orderBy('unidade')
+      .execute(),
     pontos: await ctx.banco.selectFrom('pontoentrega').select(['id', 'nome', 'ativo']).orderBy('nomeChave').execute(),
     podeReabrir: pode(ator, 'cicloReabrir'),
     podeEnviarMensagem: pode(ator, 'mensagensEnviar'),
@@ -241,14 +354,37 @@ export const ciclo: Recurso<Ciclo, OpcoesCiclo> = {
   depoisDeSalvar: (c) => `/ciclo/${c.id}`,
   campos: () => [],
   valoresDe: (c) => ({
-    nome: c.nome, dataOfertaInicio: c.dataOfertaInicio, dataOfertaFim: c.dataOfertaFim, dataPedidoInicio: c.dataPedidoInicio,
-    dataPedidoFim: c.dataPedidoFim, dataRetiradaInicio: c.dataRetiradaInicio, dataRetiradaFim: c.dataRetiradaFim, ativo: c.ativo,
-    cicloEntregas: c.cicloEntregas.map((e) => ({ id: String(e.id), dataEntrega: e.dataEntrega, observacao: e.observacao ?? '' })),
-    cicloPontos: c.cicloPontos.map((x) => ({
-      id: String(x.id), pontoEntregaId: String(x.pontoEntregaId), dataRetirada: x.dataRetirada ?? '', horaInicio: x.horaInicio ?? '', horaFim: x.horaFim ?? '',
+    nome: c.nome,
+    dataOfertaInicio: c.dataOfertaInicio,
+    dataOfertaFim: c.dataOfertaFim,
+    dataPedidoInicio: c.dataPedidoInicio,
+    dataPedidoFim: c.dataPedidoFim,
+    dataRetiradaInicio: c.dataRetiradaInicio,
+    dataRetiradaFim: c.dataRetiradaFim,
+    ativo: c.ativo,
+    cicloEntregas: c.cicloEntregas.map((e) => ({
+      id: String(e.id),
+      dataEntrega: e.dataEntrega,
+      observacao: e.observacao ?? '',
     })),
-    cicloCestas: c.cicloCestas.map((x) => ({ id: String(x.id), cestaId: String(x.cestaId), quantidadeCestas: String(x.quantidadeCestas) })),
-    cicloProdutos: c.cicloProdutos.map((p) => ({ id: String(p.id), produtoId: String(p.produtoId), quantidade: paraCampo(p.quantidadeMilesimos, 'quantidade'), valor: paraCampo(p.valorCentavos, 'dinheiro') })),
+    cicloPontos: c.cicloPontos.map((x) => ({
+      id: String(x.id),
+      pontoEntregaId: String(x.pontoEntregaId),
+      dataRetirada: x.dataRetirada ?? '',
+      horaInicio: x.horaInicio ?? '',
+      horaFim: x.horaFim ?? '',
+    })),
+    cicloCestas: c.cicloCestas.map((x) => ({
+      id: String(x.id),
+      cestaId: String(x.cestaId),
+      quantidadeCestas: String(x.quantidadeCestas),
+    })),
+    cicloProdutos: c.cicloProdutos.map((p) => ({
+      id: String(p.id),
+      produtoId: String(p.produtoId),
+      quantidade: paraCampo(p.quantidadeMilesimos, 'quantidade'),
+      valor: paraCampo(p.valorCentavos, 'dinheiro'),
+    })),
   }),
   formulario: (f) => formularioCiclo(f),
 };

@@ -14,7 +14,16 @@ export function querJson(req: FastifyRequest): boolean {
 }
 
 export function paginaHtml(req: FastifyRequest, titulo: string, conteudo: Interpolavel): Html {
-  return layout({ titulo, ator: req.ator, csrf: req.sessao?.csrf ?? null, flash: req.flash, mercados: req.server.enderecoMercados() }, conteudo);
+  return layout(
+    {
+      titulo,
+      ator: req.ator,
+      csrf: req.sessao?.csrf ?? null,
+      flash: req.flash,
+      mercados: req.server.enderecoMercados(),
+    },
+    conteudo,
+  );
 }
 
 /**
@@ -24,7 +33,12 @@ export function paginaHtml(req: FastifyRequest, titulo: string, conteudo: Interp
 export type Dados<T> = T extends readonly unknown[] ? never : T;
 
 /** Answers a JSON client with the envelope `{success: true, data, message}`. */
-export function enviarJson<T extends object | null>(reply: FastifyReply, dados: Dados<T>, mensagem: string, status = 200): FastifyReply {
+export function enviarJson<T extends object | null>(
+  reply: FastifyReply,
+  dados: Dados<T>,
+  mensagem: string,
+  status = 200,
+): FastifyReply {
   return reply.code(status).send({ success: true, data: dados, message: mensagem });
 }
 
@@ -38,7 +52,11 @@ export interface Resposta<T extends object | null> {
 }
 
 /** Answers a page: the envelope for JSON clients, the rendered page for browsers. */
-export function responder<T extends object | null>(req: FastifyRequest, reply: FastifyReply, r: Resposta<T>): FastifyReply {
+export function responder<T extends object | null>(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  r: Resposta<T>,
+): FastifyReply {
   if (querJson(req)) return enviarJson(reply, r.dados, r.mensagem ?? r.titulo, r.status);
   reply.code(r.status ?? 200);
   return reply.type('text/html; charset=utf-8').send(paginaHtml(req, r.titulo, r.corpo()).texto);

@@ -101,19 +101,39 @@ export function gravarSessao(
   agoraMs: number,
   opcoes: OpcoesCookie,
 ): void {
-  const sessao: Sessao = { ...dados, sid: randomBytes(18).toString('base64url'), csrf: randomBytes(24).toString('base64url'), inicio: agoraMs, uso: agoraMs };
+  const sessao: Sessao = {
+    ...dados,
+    sid: randomBytes(18).toString('base64url'),
+    csrf: randomBytes(24).toString('base64url'),
+    inicio: agoraMs,
+    uso: agoraMs,
+  };
   selarSessao(reply, cofre, sessao, agoraMs, opcoes);
 }
 
 /** Records a use of a live session in its cookie, when the last record is older than RENOVAR_USO_MS. */
-export function renovarUso(reply: FastifyReply, cofre: Cofre, sessao: Sessao, agoraMs: number, opcoes: OpcoesCookie): void {
+export function renovarUso(
+  reply: FastifyReply,
+  cofre: Cofre,
+  sessao: Sessao,
+  agoraMs: number,
+  opcoes: OpcoesCookie,
+): void {
   if (agoraMs - sessao.uso < RENOVAR_USO_MS) return;
   selarSessao(reply, cofre, { ...sessao, uso: agoraMs }, agoraMs, opcoes);
 }
 
 /** Keeps the cycles a report was last asked for in the session (a bare CSV download exports them). */
-export function lembrarCiclos(reply: FastifyReply, cofre: Cofre, sessao: Sessao, ciclos: readonly number[], agoraMs: number, opcoes: OpcoesCookie): void {
-  const iguais = sessao.ciclosEscolhidos?.length === ciclos.length && ciclos.every((id, i) => sessao.ciclosEscolhidos?.[i] === id);
+export function lembrarCiclos(
+  reply: FastifyReply,
+  cofre: Cofre,
+  sessao: Sessao,
+  ciclos: readonly number[],
+  agoraMs: number,
+  opcoes: OpcoesCookie,
+): void {
+  const iguais =
+    sessao.ciclosEscolhidos?.length === ciclos.length && ciclos.every((id, i) => sessao.ciclosEscolhidos?.[i] === id);
   if (iguais || ciclos.length > MAX_CICLOS_ESCOLHIDOS) return;
   selarSessao(reply, cofre, { ...sessao, ciclosEscolhidos: [...ciclos], uso: agoraMs }, agoraMs, opcoes);
 }
@@ -126,7 +146,11 @@ export function apagarSessao(reply: FastifyReply, opcoes: OpcoesCookie): void {
 export const cookieDeSaida = (opcoes: OpcoesCookie): CookieDeSaida => ({ nome: COOKIE_SAIDA, seguro: opcoes.seguro });
 
 /** The Cestas login's verification cookie (`src/http/verificacao.ts`), sent only to /callback. */
-export const cookieDeVerificacao = (opcoes: OpcoesCookie): CookieDeVerificacao => ({ nome: COOKIE_VERIFICACAO, caminho: '/callback', seguro: opcoes.seguro });
+export const cookieDeVerificacao = (opcoes: OpcoesCookie): CookieDeVerificacao => ({
+  nome: COOKIE_VERIFICACAO,
+  caminho: '/callback',
+  seguro: opcoes.seguro,
+});
 
 export function lerVerificacao(req: FastifyRequest, cofre: Cofre, agoraMs: number): Verificacao | null {
   const v = abrirVerificacao(req, cofre, agoraMs, COOKIE_VERIFICACAO);

@@ -41,8 +41,11 @@ export class VitrineDosCiclos {
       return guardada.pagina;
     }
     // Requests that arrive while it is being built wait for the same build.
-    const pagina = Promise.all([cicloDasJanelas(banco, cicloid), catalogoDoCiclo(banco, cicloid), pontosParaPedido(banco, cicloid)])
-      .then(([ciclo, catalogo, pontosEntrega]) => ({ ciclo, catalogo, pontosEntrega }));
+    const pagina = Promise.all([
+      cicloDasJanelas(banco, cicloid),
+      catalogoDoCiclo(banco, cicloid),
+      pontosParaPedido(banco, cicloid),
+    ]).then(([ciclo, catalogo, pontosEntrega]) => ({ ciclo, catalogo, pontosEntrega }));
     const entrada = { versao, pagina };
     this.#porCiclo.set(cicloid, entrada);
     if (this.#porCiclo.size > MAXIMO_DE_CICLOS) {

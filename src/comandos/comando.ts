@@ -34,17 +34,26 @@ export function comando<T>(nome: string, esquema: TSchema, c: Omit<Comando<T>, '
 export function comandoDoCorpo(esquema: unknown): Comando<unknown> | undefined {
   if (esquema === null || typeof esquema !== 'object') return undefined;
   const c = registrados.get(esquema);
-  if (c === undefined && 'x-comando' in esquema) throw new Error(`O esquema do comando ${String(esquema['x-comando'])} foi copiado: declare o corpo do próprio comando`);
+  if (c === undefined && 'x-comando' in esquema)
+    throw new Error(
+      `O esquema do comando ${String(esquema['x-comando'])} foi copiado: declare o corpo do próprio comando`,
+    );
   return c;
 }
 
 /** The ownership check first, on every person the input names; then the reading. */
-export function lerComando<T>(c: Comando<T>, dados: unknown, nomear: Nomear, dono: (usuarioid: number | null) => void): T {
+export function lerComando<T>(
+  c: Comando<T>,
+  dados: unknown,
+  nomear: Nomear,
+  dono: (usuarioid: number | null) => void,
+): T {
   for (const u of c.donos(dados)) dono(u);
   return c.ler(dados, nomear);
 }
 
-const ehRegistro = (v: unknown): v is Record<string | symbol, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const ehRegistro = (v: unknown): v is Record<string | symbol, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
  * The people a body names as `usuarioid`: flat, and in the contract's nested resource
@@ -53,8 +62,16 @@ const ehRegistro = (v: unknown): v is Record<string | symbol, unknown> => v !== 
 export function donosDoRecurso(dados: unknown, recurso: string | null): Array<number | null> {
   const corpo = ehRegistro(dados) ? dados : {};
   const dentro = recurso === null ? undefined : corpo[recurso];
-  const ids = [idNomeado(ehRegistro(dentro) && Object.hasOwn(dentro, 'usuarioid') ? dentro.usuarioid : corpo.usuarioid)];
-  if (ehRegistro(dentro) && Object.hasOwn(dentro, 'usuarioid') && Object.hasOwn(corpo, 'usuarioid') && dentro.usuarioid !== corpo.usuarioid) ids.push(idNomeado(corpo.usuarioid));
+  const ids = [
+    idNomeado(ehRegistro(dentro) && Object.hasOwn(dentro, 'usuarioid') ? dentro.usuarioid : corpo.usuarioid),
+  ];
+  if (
+    ehRegistro(dentro) &&
+    Object.hasOwn(dentro, 'usuarioid') &&
+    Object.hasOwn(corpo, 'usuarioid') &&
+    dentro.usuarioid !== corpo.usuarioid
+  )
+    ids.push(idNomeado(corpo.usuarioid));
   return ids;
 }
 
@@ -63,7 +80,10 @@ export function donosDoRecurso(dados: unknown, recurso: string | null): Array<nu
  * `produtos[]`; a program may send that shape or the flat one, and both read the same. A field
  * given both ways with different values is refused (`pedido.cicloid`).
  */
-export function achatar(corpo: Readonly<Record<string | symbol, unknown>>, recurso: string): { plano: Record<string | symbol, unknown>; recusas: Array<[string[], string]> } {
+export function achatar(
+  corpo: Readonly<Record<string | symbol, unknown>>,
+  recurso: string,
+): { plano: Record<string | symbol, unknown>; recusas: Array<[string[], string]> } {
   const { [recurso]: dentro, ...fora } = corpo;
   if (dentro === undefined) return { plano: fora, recusas: [] };
   if (!ehRegistro(dentro)) return { plano: fora, recusas: [[[recurso], 'Deve ser um objeto']] };

@@ -22,7 +22,13 @@ import { Ajv, type AnySchemaObject, type ErrorObject, type SchemaValidateFunctio
 import type { DataValidationCxt } from 'ajv/dist/types/index.js';
 import { Type, type TSchema } from '@sinclair/typebox';
 import {
-  ESCALA_DINHEIRO, ESCALA_QUANTIDADE, MAXIMO_PRECO_CENTAVOS, MAXIMO_QUANTIDADE_MILESIMOS, formatarLimite, lerDecimal, lerDecimalDigitado,
+  ESCALA_DINHEIRO,
+  ESCALA_QUANTIDADE,
+  MAXIMO_PRECO_CENTAVOS,
+  MAXIMO_QUANTIDADE_MILESIMOS,
+  formatarLimite,
+  lerDecimal,
+  lerDecimalDigitado,
 } from '../decimal.ts';
 import { unidadeEscrita, type Unidade } from '../domain/catalogo.ts';
 import { Invalido } from '../domain/erros.ts';
@@ -50,7 +56,11 @@ export function digitadoPorPessoas<T>(corpo: T): T {
   // Only the objects and lists a parser builds; a file's bytes (a Buffer) are not fields.
   if (Array.isArray(corpo)) {
     for (const v of corpo) digitadoPorPessoas(v);
-  } else if (corpo !== null && typeof corpo === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(corpo))) {
+  } else if (
+    corpo !== null &&
+    typeof corpo === 'object' &&
+    [Object.prototype, null].includes(Object.getPrototypeOf(corpo))
+  ) {
     Object.defineProperty(corpo, DIGITADO, { value: true, enumerable: true });
     for (const v of Object.values(corpo)) digitadoPorPessoas(v);
   }
@@ -112,7 +122,10 @@ interface OpcoesDecimal {
 }
 
 /** The limit of a decimal field that names none, by its scale: a unit price, a quantity. */
-const MAXIMO_PADRAO: Readonly<Record<number, number>> = { [ESCALA_DINHEIRO]: MAXIMO_PRECO_CENTAVOS, [ESCALA_QUANTIDADE]: MAXIMO_QUANTIDADE_MILESIMOS };
+const MAXIMO_PADRAO: Readonly<Record<number, number>> = {
+  [ESCALA_DINHEIRO]: MAXIMO_PRECO_CENTAVOS,
+  [ESCALA_QUANTIDADE]: MAXIMO_QUANTIDADE_MILESIMOS,
+};
 
 /**
  * A typed quantity split into its number and the word after it ("2,5 kg" → "2,5" and "kg"), or
@@ -128,7 +141,11 @@ export function separarUnidade(texto: string): { numero: string; palavra: string
   return { numero, palavra: t.slice(inicio, fim) };
 }
 
-function lerDecimalDoCampo(v: unknown, o: OpcoesDecimal, linha: Registro | undefined): { valor: number | null; unidade?: Unidade } | { erro: string } | { deixar: true } {
+function lerDecimalDoCampo(
+  v: unknown,
+  o: OpcoesDecimal,
+  linha: Registro | undefined,
+): { valor: number | null; unidade?: Unidade } | { erro: string } | { deixar: true } {
   const c = o.inteiraCom;
   if (c !== undefined && linha !== undefined) {
     const [com, outro] = [!emBranco(linha[c.campo]), !emBranco(linha[c.outro])];
@@ -159,7 +176,8 @@ function lerDecimalDoCampo(v: unknown, o: OpcoesDecimal, linha: Registro | undef
 }
 
 /** What a list's rows skip: blank spares, a zero quantity, an unticked box. */
-type Pular = { readonly semQuantidade: string; readonly zeroDoJson: boolean } | { readonly desmarcado: string } | 'em-branco';
+type Pular =
+  { readonly semQuantidade: string; readonly zeroDoJson: boolean } | { readonly desmarcado: string } | 'em-branco';
 
 interface OpcoesLista {
   readonly maximo: number;
@@ -168,7 +186,8 @@ interface OpcoesLista {
 }
 
 /** A form's box: a hidden "false" then "on" when ticked (both arrive, as a list). */
-const marcado = (v: unknown): boolean => v === 'on' || v === 'true' || v === true || (Array.isArray(v) && v.some(marcado));
+const marcado = (v: unknown): boolean =>
+  v === 'on' || v === 'true' || v === true || (Array.isArray(v) && v.some(marcado));
 
 function pula(item: Registro, p: Pular): boolean {
   if (p === 'em-branco') return Object.entries(item).every(([k, v]) => k === 'id' || emBranco(v));
@@ -188,15 +207,27 @@ function itensDaLista(valor: unknown): unknown[] | null {
   return null;
 }
 
-const ajv = new Ajv({ coerceTypes: false, useDefaults: false, removeAdditional: false, allErrors: true, verbose: true, strict: false });
+const ajv = new Ajv({
+  coerceTypes: false,
+  useDefaults: false,
+  removeAdditional: false,
+  allErrors: true,
+  verbose: true,
+  strict: false,
+});
 
 type Trocar = (novo: unknown) => void;
-const trocador = (cxt: DataValidationCxt | undefined): Trocar => (novo) => {
-  if (cxt !== undefined) (cxt.parentData as Record<string | number, unknown>)[cxt.parentDataProperty] = novo;
-};
+const trocador =
+  (cxt: DataValidationCxt | undefined): Trocar =>
+  (novo) => {
+    if (cxt !== undefined) (cxt.parentData as Record<string | number, unknown>)[cxt.parentDataProperty] = novo;
+  };
 
 /** A modifying keyword: `ler` returns the message of a refusal, or null after replacing the value. */
-function palavra<O>(nome: string, ler: (o: O, v: unknown, trocar: Trocar, cxt: DataValidationCxt | undefined) => string | null): void {
+function palavra<O>(
+  nome: string,
+  ler: (o: O, v: unknown, trocar: Trocar, cxt: DataValidationCxt | undefined) => string | null,
+): void {
   const validate: SchemaValidateFunction = (o: O, v: unknown, _p?: AnySchemaObject, cxt?: DataValidationCxt) => {
     const erro = ler(o, v, trocador(cxt), cxt);
     validate.errors = erro === null ? undefined : [{ keyword: nome, message: erro, params: {} }];
@@ -261,15 +292,35 @@ interface OpcoesExclusivos {
   readonly comUm?: string;
 }
 
-const exclusivos: SchemaValidateFunction = (o: OpcoesExclusivos, v: unknown, _p?: AnySchemaObject, cxt?: DataValidationCxt) => {
+const exclusivos: SchemaValidateFunction = (
+  o: OpcoesExclusivos,
+  v: unknown,
+  _p?: AnySchemaObject,
+  cxt?: DataValidationCxt,
+) => {
   exclusivos.errors = undefined;
   if (!ehRegistro(v)) return true;
   const [a, b] = o.campos;
   const quantos = [a, b].filter((k) => !emBranco(v[k])).length;
   const falta = o.comUm !== undefined && quantos === 1 && !Object.hasOwn(v, o.comUm) ? o.comUm : null;
-  if (falta !== null) exclusivos.errors = [{ keyword: 'x-exclusivos', instancePath: `${cxt?.instancePath ?? ''}/${falta}`, message: 'Campo obrigatório', params: {} }];
+  if (falta !== null)
+    exclusivos.errors = [
+      {
+        keyword: 'x-exclusivos',
+        instancePath: `${cxt?.instancePath ?? ''}/${falta}`,
+        message: 'Campo obrigatório',
+        params: {},
+      },
+    ];
   if (quantos === 1) return falta === null;
-  exclusivos.errors = [{ keyword: 'x-exclusivos', instancePath: `${cxt?.instancePath ?? ''}/${a}`, message: quantos === 0 ? o.nenhum : o.ambos, params: {} }];
+  exclusivos.errors = [
+    {
+      keyword: 'x-exclusivos',
+      instancePath: `${cxt?.instancePath ?? ''}/${a}`,
+      message: quantos === 0 ? o.nenhum : o.ambos,
+      params: {},
+    },
+  ];
   return false;
 };
 ajv.addKeyword({ keyword: 'x-exclusivos', errors: true, validate: exclusivos });
@@ -285,11 +336,17 @@ ajv.addKeyword({ keyword: 'x-exclusivos', errors: true, validate: exclusivos });
 
 /** An id (a record of the database): a JSON integer, or its digits from a form or a GraphQL ID. */
 export const Id = (descricao: string) =>
-  Type.Unsafe<number>({ description: `${descricao} (id: número inteiro)`, 'x-inteiro': { obrigatorio: true, min: 1, max: MAIOR_ID } });
+  Type.Unsafe<number>({
+    description: `${descricao} (id: número inteiro)`,
+    'x-inteiro': { obrigatorio: true, min: 1, max: MAIOR_ID },
+  });
 
 /** An optional id: absent, null or blank when not named. */
 export const IdOpcional = (descricao: string) =>
-  Type.Unsafe<number | null | undefined>({ description: `${descricao} (id: número inteiro, opcional)`, 'x-inteiro': { min: 1, max: MAIOR_ID } });
+  Type.Unsafe<number | null | undefined>({
+    description: `${descricao} (id: número inteiro, opcional)`,
+    'x-inteiro': { min: 1, max: MAIOR_ID },
+  });
 
 /** A whole count. */
 export const Inteiro = (descricao: string, opcoes: OpcoesInteiro & { obrigatorio: true }) =>
@@ -297,28 +354,49 @@ export const Inteiro = (descricao: string, opcoes: OpcoesInteiro & { obrigatorio
 
 /** Money in reais on the wire, centavos in the command. */
 export const Centavos = (descricao: string, opcoes: Omit<OpcoesDecimal, 'escala'> & { obrigatorio: true }) =>
-  Type.Unsafe<number>({ description: `${descricao} (em reais; JSON: número ou texto com ponto; formulário: "1.234,56")`, 'x-decimal': { ...opcoes, escala: ESCALA_DINHEIRO } });
+  Type.Unsafe<number>({
+    description: `${descricao} (em reais; JSON: número ou texto com ponto; formulário: "1.234,56")`,
+    'x-decimal': { ...opcoes, escala: ESCALA_DINHEIRO },
+  });
 
 /** A quantity in its unit on the wire, milésimos in the command. */
 export const Milesimos = (descricao: string, opcoes: Omit<OpcoesDecimal, 'escala'> & { obrigatorio: true }) =>
-  Type.Unsafe<number>({ description: `${descricao} (até 3 casas; JSON: número ou texto com ponto; formulário: "4,30", "2,5 kg")`, 'x-decimal': { ...opcoes, escala: ESCALA_QUANTIDADE } });
+  Type.Unsafe<number>({
+    description: `${descricao} (até 3 casas; JSON: número ou texto com ponto; formulário: "4,30", "2,5 kg")`,
+    'x-decimal': { ...opcoes, escala: ESCALA_QUANTIDADE },
+  });
 
 /** A list of ids: a JSON array, or a form's repeated field. */
 export const Ids = (descricao: string, mensagem: string) =>
-  Type.Unsafe<number[] | undefined>({ type: 'array', items: { type: 'integer', minimum: 1, maximum: MAIOR_ID }, description: descricao, 'x-ids': { mensagem } });
+  Type.Unsafe<number[] | undefined>({
+    type: 'array',
+    items: { type: 'integer', minimum: 1, maximum: MAIOR_ID },
+    description: descricao,
+    'x-ids': { mensagem },
+  });
 
 /** A row of a list, in the command: its fields, and where its refusals are named. */
 export type Linha<T> = T & { readonly [UNIDADE_ESCRITA]?: Unidade };
 
 /** A list of rows: a JSON array or a form's bracket rows; rows `pular` says are not rows are left out. */
-export const Linhas = <T extends TSchema>(linha: T, descricao: string, opcoes: OpcoesLista, extras: Readonly<Record<string, unknown>> = {}) =>
+export const Linhas = <T extends TSchema>(
+  linha: T,
+  descricao: string,
+  opcoes: OpcoesLista,
+  extras: Readonly<Record<string, unknown>> = {},
+) =>
   Type.Unsafe<Array<Linha<T['static']>>>({
-    type: 'array', description: descricao, 'x-lista': opcoes,
+    type: 'array',
+    description: descricao,
+    'x-lista': opcoes,
     items: { if: { 'x-pulada': true }, then: true, else: { ...linha, ...extras } },
   });
 
 /** An object of a command (a row, the root): its fields, others allowed (a form's token, a row's id) and ignored. */
-export const Objeto = <P extends Record<string, TSchema>>(campos: P, obrigatorios: ReadonlyArray<keyof P & string> = []) =>
+export const Objeto = <P extends Record<string, TSchema>>(
+  campos: P,
+  obrigatorios: ReadonlyArray<keyof P & string> = [],
+) =>
   Type.Unsafe<{ [K in keyof P]: P[K]['static'] }>({ type: 'object', properties: campos, required: [...obrigatorios] });
 
 // ---------------------------------------------------------------------------------------------
@@ -339,20 +417,32 @@ export const nomesDoCorpo: Nomear = (caminho) => caminho.join('.');
  * field is a field of `input`.
  */
 export function nomesDoGraphql(raizes: Readonly<Record<string, string>> = {}): Nomear {
-  return ([raiz, ...resto]) => resto.reduce<string>((nome, s) => (typeof s === 'number' ? `${nome}[${s}]` : `${nome}.${s}`), raizes[String(raiz)] ?? `input.${String(raiz)}`);
+  return ([raiz, ...resto]) =>
+    resto.reduce<string>(
+      (nome, s) => (typeof s === 'number' ? `${nome}[${s}]` : `${nome}.${s}`),
+      raizes[String(raiz)] ?? `input.${String(raiz)}`,
+    );
 }
 
 /** Keywords whose refusal is said after the field's own (a row's rule after its fields' reading). */
 const TARDIAS = new Set(['x-exclusivos']);
 
 const MENSAGENS_DE_TIPO: Readonly<Record<string, string>> = {
-  integer: 'Deve ser um número inteiro', number: 'Deve ser um número', string: 'Deve ser um texto', boolean: 'Deve ser verdadeiro ou falso',
-  object: 'Deve ser um objeto', array: 'Deve ser uma lista',
+  integer: 'Deve ser um número inteiro',
+  number: 'Deve ser um número',
+  string: 'Deve ser um texto',
+  boolean: 'Deve ser verdadeiro ou falso',
+  object: 'Deve ser um objeto',
+  array: 'Deve ser uma lista',
 };
 
 function caminhoDoErro(e: ErrorObject): Caminho {
-  const segmentos: Array<string | number> = e.instancePath.split('/').slice(1).map((s) => (/^\d+$/.test(s) ? Number(s) : s.replaceAll('~1', '/').replaceAll('~0', '~')));
-  if (e.keyword === 'required' && typeof e.params.missingProperty === 'string') segmentos.push(e.params.missingProperty);
+  const segmentos: Array<string | number> = e.instancePath
+    .split('/')
+    .slice(1)
+    .map((s) => (/^\d+$/.test(s) ? Number(s) : s.replaceAll('~1', '/').replaceAll('~0', '~')));
+  if (e.keyword === 'required' && typeof e.params.missingProperty === 'string')
+    segmentos.push(e.params.missingProperty);
   return segmentos;
 }
 
@@ -363,7 +453,8 @@ function mensagemDoErro(e: ErrorObject): string {
     const falta = propriedades?.[String(e.params.missingProperty)]?.['x-falta'];
     return typeof falta === 'string' ? falta : 'Campo obrigatório';
   }
-  if (e.keyword === 'type') return MENSAGENS_DE_TIPO[[e.params.type].flat().find((t) => t !== 'null') ?? ''] ?? 'Valor inválido';
+  if (e.keyword === 'type')
+    return MENSAGENS_DE_TIPO[[e.params.type].flat().find((t) => t !== 'null') ?? ''] ?? 'Valor inválido';
   return 'Valor inválido';
 }
 
@@ -375,7 +466,11 @@ export class Recusas {
   juntarDoEsquema(erros: readonly ErrorObject[]): void {
     // Skipped rows' `if` and the branches of an anyOf report nothing of their own.
     const proprios = erros.filter((e) => e.keyword !== 'if' && e.keyword !== 'anyOf');
-    for (const e of [...proprios.filter((x) => !TARDIAS.has(x.keyword)), ...proprios.filter((x) => TARDIAS.has(x.keyword))]) this.juntar(caminhoDoErro(e), mensagemDoErro(e));
+    for (const e of [
+      ...proprios.filter((x) => !TARDIAS.has(x.keyword)),
+      ...proprios.filter((x) => TARDIAS.has(x.keyword)),
+    ])
+      this.juntar(caminhoDoErro(e), mensagemDoErro(e));
   }
 
   juntar(caminho: Caminho, mensagem: string): void {
@@ -385,7 +480,8 @@ export class Recusas {
 
   /** Refusals the domain's rules name by the rows' `campo` (the face's names already). */
   juntarNomeados(erros: Readonly<Record<string, string>>): void {
-    for (const [nome, mensagem] of Object.entries(erros)) if (!this.#porCampo.has(`=${nome}`)) this.#porCampo.set(`=${nome}`, { caminho: [], nome, mensagem });
+    for (const [nome, mensagem] of Object.entries(erros))
+      if (!this.#porCampo.has(`=${nome}`)) this.#porCampo.set(`=${nome}`, { caminho: [], nome, mensagem });
   }
 
   /** True when nothing at or below `caminho` was refused. */
@@ -400,7 +496,11 @@ export class Recusas {
 
   /** The one shape of refused input: 400, "Verifique os campos destacados", a message per field. */
   recusar(nomear: Nomear): never {
-    throw new Invalido('VALIDACAO', 'Verifique os campos destacados', Object.fromEntries([...this.#porCampo.values()].map((r) => [r.nome ?? nomear(r.caminho), r.mensagem])));
+    throw new Invalido(
+      'VALIDACAO',
+      'Verifique os campos destacados',
+      Object.fromEntries([...this.#porCampo.values()].map((r) => [r.nome ?? nomear(r.caminho), r.mensagem])),
+    );
   }
 }
 
@@ -427,13 +527,16 @@ export function compilar<T>(esquema: TSchema): Esquema<T> {
 /** The rows of a list that are rows (not skipped), with their index in what was sent. */
 export function linhasDe<T>(lista: unknown): Array<{ linha: Linha<T>; indice: number }> {
   if (!Array.isArray(lista)) return [];
-  return lista.flatMap((linha: unknown, indice) => (ehRegistro(linha) && linha[PULADA] !== true ? [{ linha: linha as Linha<T>, indice }] : []));
+  return lista.flatMap((linha: unknown, indice) =>
+    ehRegistro(linha) && linha[PULADA] !== true ? [{ linha: linha as Linha<T>, indice }] : [],
+  );
 }
 
 /** Turns an unknown body into a record, refusing arrays and scalars; none reads as empty. */
 export function comoObjeto(corpo: unknown): Readonly<Record<string, unknown>> {
   if (corpo === null || corpo === undefined) return {};
-  if (typeof corpo !== 'object' || Array.isArray(corpo)) throw new Invalido('CORPO_INVALIDO', 'O corpo da requisição deve ser um objeto');
+  if (typeof corpo !== 'object' || Array.isArray(corpo))
+    throw new Invalido('CORPO_INVALIDO', 'O corpo da requisição deve ser um objeto');
   return corpo as Readonly<Record<string, unknown>>;
 }
 
@@ -447,6 +550,10 @@ export async function comNomes<T>(raizes: readonly string[], nomear: Nomear, faz
     return await fazer();
   } catch (e) {
     if (!(e instanceof Invalido) || e.detalhes === undefined) throw e;
-    throw new Invalido(e.codigo, e.message, Object.fromEntries(Object.entries(e.detalhes).map(([k, v]) => [raizes.includes(k) ? nomear([k]) : k, v])));
+    throw new Invalido(
+      e.codigo,
+      e.message,
+      Object.fromEntries(Object.entries(e.detalhes).map(([k, v]) => [raizes.includes(k) ? nomear([k]) : k, v])),
+    );
   }
 }

@@ -8,19 +8,38 @@ import { regrasDosMercadosDoCiclo, type CicloMercadoLido } from '../domain/merca
 import { comando } from './comando.ts';
 import { Id, Ids, Inteiro, Linhas, Objeto, Recusas, compilar, comoObjeto, linhasDe } from './leitor.ts';
 
-const CicloMercado = Objeto({
-  mercadoId: Id('O mercado'),
-  ordemAtendimento: Inteiro('A ordem de atendimento, única no ciclo, de 1 em diante', { obrigatorio: true, min: 1, max: 1000 }),
-  pontoEntregaIds: Ids('Os pontos de retirada do mercado no ciclo (vazio: os do ciclo)', 'Deve ser uma lista de ids'),
-  cicloCestaIds: Ids('Mercados de cestas: as cestas do ciclo vendidas nele', 'Deve ser uma lista de ids'),
-  incluir: Type.Unsafe<unknown>({ description: 'Formulário: se o ciclo atende este mercado (a caixa marcada; desmarcada, a linha fica de fora)' }),
-}, ['mercadoId', 'ordemAtendimento']);
+const CicloMercado = Objeto(
+  {
+    mercadoId: Id('O mercado'),
+    ordemAtendimento: Inteiro('A ordem de atendimento, única no ciclo, de 1 em diante', {
+      obrigatorio: true,
+      min: 1,
+      max: 1000,
+    }),
+    pontoEntregaIds: Ids('Os pontos de retirada do mercado no ciclo (vazio: os do ciclo)', 'Deve ser uma lista de ids'),
+    cicloCestaIds: Ids('Mercados de cestas: as cestas do ciclo vendidas nele', 'Deve ser uma lista de ids'),
+    incluir: Type.Unsafe<unknown>({
+      description: 'Formulário: se o ciclo atende este mercado (a caixa marcada; desmarcada, a linha fica de fora)',
+    }),
+  },
+  ['mercadoId', 'ordemAtendimento'],
+);
 
-const esquema = Objeto({
-  cicloMercados: comFalta(Linhas(CicloMercado, 'A lista inteira dos mercados do ciclo (vazia: nenhum); uma linha de formulário sem `incluir` marcado fica de fora', {
-    maximo: 50, pular: { desmarcado: 'incluir' },
-  })),
-}, ['cicloMercados']);
+const esquema = Objeto(
+  {
+    cicloMercados: comFalta(
+      Linhas(
+        CicloMercado,
+        'A lista inteira dos mercados do ciclo (vazia: nenhum); uma linha de formulário sem `incluir` marcado fica de fora',
+        {
+          maximo: 50,
+          pular: { desmarcado: 'incluir' },
+        },
+      ),
+    ),
+  },
+  ['cicloMercados'],
+);
 
 /** The message a missing list gets: the whole list is always said, never assumed from a missing field. */
 function comFalta<T extends object>(t: T): T {
@@ -37,13 +56,18 @@ export const DefinirMercadosDoCiclo = comando<CicloMercadoLido[]>('DefinirMercad
     const c = lido.validar(comoObjeto(dados), recusas);
     const itens = linhasDe<typeof CicloMercado.static>(c.cicloMercados).map(({ linha, indice }) => ({
       item: {
-        mercadoId: linha.mercadoId, ordemAtendimento: linha.ordemAtendimento,
-        pontoEntregaIds: linha.pontoEntregaIds ?? [], cicloCestaIds: linha.cicloCestaIds ?? [], campo: nomear(['cicloMercados', indice]),
+        mercadoId: linha.mercadoId,
+        ordemAtendimento: linha.ordemAtendimento,
+        pontoEntregaIds: linha.pontoEntregaIds ?? [],
+        cicloCestaIds: linha.cicloCestaIds ?? [],
+        campo: nomear(['cicloMercados', indice]),
       },
       indice,
     }));
     if (!recusas.vazia) {
-      recusas.juntarNomeados(regrasDosMercadosDoCiclo(itens.filter((i) => recusas.legivel(['cicloMercados', i.indice])).map((i) => i.item)));
+      recusas.juntarNomeados(
+        regrasDosMercadosDoCiclo(itens.filter((i) => recusas.legivel(['cicloMercados', i.indice])).map((i) => i.item)),
+      );
       recusas.recusar(nomear);
     }
     return itens.map((i) => i.item);

@@ -4,25 +4,45 @@
  */
 import { regrasDasLinhas, type EntradaOferta, type LinhaParaOfertar } from '../domain/ofertas.ts';
 import { achatar, comando, donosDoRecurso } from './comando.ts';
-import { Centavos, Id, IdOpcional, Linhas, Milesimos, Objeto, Recusas, UNIDADE_ESCRITA, compilar, comoObjeto, linhasDe } from './leitor.ts';
+import {
+  Centavos,
+  Id,
+  IdOpcional,
+  Linhas,
+  Milesimos,
+  Objeto,
+  Recusas,
+  UNIDADE_ESCRITA,
+  compilar,
+  comoObjeto,
+  linhasDe,
+} from './leitor.ts';
 
-const LinhaDaOferta = Objeto({
-  produtoid: Id('O produto'),
-  quantidade: Milesimos('Quantidade, na unidade do produto', { obrigatorio: true, min: 1, unidade: true }),
-  valor: Centavos('Preço por unidade', { obrigatorio: true }),
-}, ['produtoid', 'quantidade', 'valor']);
+const LinhaDaOferta = Objeto(
+  {
+    produtoid: Id('O produto'),
+    quantidade: Milesimos('Quantidade, na unidade do produto', { obrigatorio: true, min: 1, unidade: true }),
+    valor: Centavos('Preço por unidade', { obrigatorio: true }),
+  },
+  ['produtoid', 'quantidade', 'valor'],
+);
 
 const CAMPOS = {
   usuarioid: IdOpcional('O fornecedor (só a administração oferta por outra pessoa)'),
   cicloid: Id('O ciclo'),
 };
 
-const esquema = Objeto({
-  ...CAMPOS,
-  produtos: Linhas(LinhaDaOferta, 'As linhas da oferta (a lista inteira); uma linha sem quantidade fica de fora', {
-    maximo: 500, excesso: 'No máximo 500 produtos por oferta', pular: { semQuantidade: 'quantidade', zeroDoJson: false },
-  }),
-}, ['cicloid']);
+const esquema = Objeto(
+  {
+    ...CAMPOS,
+    produtos: Linhas(LinhaDaOferta, 'As linhas da oferta (a lista inteira); uma linha sem quantidade fica de fora', {
+      maximo: 500,
+      excesso: 'No máximo 500 produtos por oferta',
+      pular: { semQuantidade: 'quantidade', zeroDoJson: false },
+    }),
+  },
+  ['cicloid'],
+);
 
 const lido = compilar<typeof esquema.static>(esquema);
 
@@ -37,14 +57,16 @@ export const SalvarOferta = comando<EntradaOferta>(
       const { plano, recusas: divergentes } = achatar(comoObjeto(dados), 'oferta');
       for (const [caminho, mensagem] of divergentes) recusas.juntar(caminho, mensagem);
       const c = lido.validar(plano, recusas);
-      const linhas = linhasDe<typeof LinhaDaOferta.static>(c.produtos).map(({ linha, indice }): LinhaParaOfertar & { indice: number } => ({
-        produtoid: linha.produtoid,
-        quantidadeMilesimos: linha.quantidade,
-        unidadeEscrita: linha[UNIDADE_ESCRITA] ?? null,
-        valorCentavos: linha.valor,
-        campo: nomear(['produtos', indice]),
-        indice,
-      }));
+      const linhas = linhasDe<typeof LinhaDaOferta.static>(c.produtos).map(
+        ({ linha, indice }): LinhaParaOfertar & { indice: number } => ({
+          produtoid: linha.produtoid,
+          quantidadeMilesimos: linha.quantidade,
+          unidadeEscrita: linha[UNIDADE_ESCRITA] ?? null,
+          valorCentavos: linha.valor,
+          campo: nomear(['produtos', indice]),
+          indice,
+        }),
+      );
       if (!recusas.vazia) {
         // The offer's rules on the rows that could be read, so a form shows every problem at once.
         recusas.juntarNomeados(regrasDasLinhas(linhas.filter((l) => recusas.legivel(['produtos', l.indice]))));

@@ -5,13 +5,28 @@
  */
 import { regrasDasLinhas, type EntradaPedido, type LinhaPedida } from '../domain/pedidos.ts';
 import { achatar, comando, donosDoRecurso } from './comando.ts';
-import { Id, IdOpcional, Linhas, Milesimos, Objeto, Recusas, UNIDADE_ESCRITA, compilar, comoObjeto, linhasDe } from './leitor.ts';
+import {
+  Id,
+  IdOpcional,
+  Linhas,
+  Milesimos,
+  Objeto,
+  Recusas,
+  UNIDADE_ESCRITA,
+  compilar,
+  comoObjeto,
+  linhasDe,
+} from './leitor.ts';
 
 const LinhaDoPedido = Objeto({
   cicloCestaId: IdOpcional('Uma cesta do ciclo'),
   cicloProdutoId: IdOpcional('Um extra do ciclo'),
   quantidade: Milesimos('Quantidade: uma cesta é inteira (até 10000); um extra, na unidade do produto', {
-    obrigatorio: true, min: 1, max: 10_000_000, unidade: true, inteiraCom: { campo: 'cicloCestaId', outro: 'cicloProdutoId', max: 10_000 },
+    obrigatorio: true,
+    min: 1,
+    max: 10_000_000,
+    unidade: true,
+    inteiraCom: { campo: 'cicloCestaId', outro: 'cicloProdutoId', max: 10_000 },
   }),
 });
 
@@ -21,12 +36,29 @@ const CAMPOS = {
   pontoEntregaId: Id('Onde retirar'),
 };
 
-const esquema = Objeto({
-  ...CAMPOS,
-  produtos: Linhas(LinhaDoPedido, 'Cestas e extras do pedido; uma linha sem quantidade (ou 0) fica de fora', {
-    maximo: 200, excesso: 'No máximo 200 itens por pedido', pular: { semQuantidade: 'quantidade', zeroDoJson: true },
-  }, { 'x-exclusivos': { campos: ['cicloCestaId', 'cicloProdutoId'], nenhum: 'Informe cicloCestaId ou cicloProdutoId', ambos: 'Informe cicloCestaId ou cicloProdutoId, não os dois', comUm: 'quantidade' } }),
-}, ['cicloid', 'pontoEntregaId']);
+const esquema = Objeto(
+  {
+    ...CAMPOS,
+    produtos: Linhas(
+      LinhaDoPedido,
+      'Cestas e extras do pedido; uma linha sem quantidade (ou 0) fica de fora',
+      {
+        maximo: 200,
+        excesso: 'No máximo 200 itens por pedido',
+        pular: { semQuantidade: 'quantidade', zeroDoJson: true },
+      },
+      {
+        'x-exclusivos': {
+          campos: ['cicloCestaId', 'cicloProdutoId'],
+          nenhum: 'Informe cicloCestaId ou cicloProdutoId',
+          ambos: 'Informe cicloCestaId ou cicloProdutoId, não os dois',
+          comUm: 'quantidade',
+        },
+      },
+    ),
+  },
+  ['cicloid', 'pontoEntregaId'],
+);
 
 const lido = compilar<typeof esquema.static>(esquema);
 
@@ -42,22 +74,31 @@ export const FazerPedido = comando<EntradaPedido>(
       const { plano, recusas: divergentes } = achatar(comoObjeto(dados), 'pedido');
       for (const [caminho, mensagem] of divergentes) recusas.juntar(caminho, mensagem);
       const c = lido.validar(plano, recusas);
-      const linhas = linhasDe<typeof LinhaDoPedido.static>(c.produtos).map(({ linha, indice }): LinhaPedida & { indice: number } => ({
-        cicloCestaId: linha.cicloCestaId ?? null,
-        cicloProdutoId: linha.cicloProdutoId ?? null,
-        quantidadeMilesimos: linha.quantidade,
-        unidadeEscrita: linha[UNIDADE_ESCRITA] ?? null,
-        campo: nomear(['produtos', indice]),
-        indice,
-      }));
+      const linhas = linhasDe<typeof LinhaDoPedido.static>(c.produtos).map(
+        ({ linha, indice }): LinhaPedida & { indice: number } => ({
+          cicloCestaId: linha.cicloCestaId ?? null,
+          cicloProdutoId: linha.cicloProdutoId ?? null,
+          quantidadeMilesimos: linha.quantidade,
+          unidadeEscrita: linha[UNIDADE_ESCRITA] ?? null,
+          campo: nomear(['produtos', indice]),
+          indice,
+        }),
+      );
       if (!recusas.vazia) {
         // The order's rules on the rows that could be read, so a form shows every problem at once
         // ("choose something" is said only when nothing else is wrong: the domain says it then).
-        const { produtos: _nada, ...regras } = regrasDasLinhas(linhas.filter((l) => recusas.legivel(['produtos', l.indice])));
+        const { produtos: _nada, ...regras } = regrasDasLinhas(
+          linhas.filter((l) => recusas.legivel(['produtos', l.indice])),
+        );
         recusas.juntarNomeados(regras);
         recusas.recusar(nomear);
       }
-      return { usuarioid: c.usuarioid ?? null, cicloid: c.cicloid, pontoEntregaId: c.pontoEntregaId, linhas: linhas.map(({ indice: _, ...l }) => l) };
+      return {
+        usuarioid: c.usuarioid ?? null,
+        cicloid: c.cicloid,
+        pontoEntregaId: c.pontoEntregaId,
+        linhas: linhas.map(({ indice: _, ...l }) => l),
+      };
     },
   },
 );

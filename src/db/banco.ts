@@ -146,7 +146,9 @@ function poolComNomes(pool: pg.Pool): PostgresPool {
   const embrulhar = (cliente: pg.PoolClient): PostgresPoolClient => {
     const consultar = (texto: string, valores: readonly unknown[]) => {
       const name = valores.length === 0 ? null : nomeDaConsulta(texto);
-      return name === null ? cliente.query(texto, [...valores]) : cliente.query({ name, text: texto, values: [...valores] });
+      return name === null
+        ? cliente.query(texto, [...valores])
+        : cliente.query({ name, text: texto, values: [...valores] });
     };
     return {
       // Kysely calls query(sql, parameters) only: no cursors are configured.
@@ -276,8 +278,17 @@ export async function migracoesPendentes(db: Banco): Promise<string[]> {
   return NOMES_MIGRACOES.filter((n) => !aplicadas.has(n));
 }
 
-async function migrarCom(db: Banco, dialeto: Dialeto, ate: string | undefined, emTransacaoPropria = false): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: provedorDeMigracoes({ dialeto }), disableTransactions: emTransacaoPropria });
+async function migrarCom(
+  db: Banco,
+  dialeto: Dialeto,
+  ate: string | undefined,
+  emTransacaoPropria = false,
+): Promise<string[]> {
+  const migrator = new Migrator({
+    db,
+    provider: provedorDeMigracoes({ dialeto }),
+    disableTransactions: emTransacaoPropria,
+  });
   const { error, results } = ate === undefined ? await migrator.migrateToLatest() : await migrator.migrateTo(ate);
   if (error !== undefined) {
     const falhou = results?.find((r) => r.status === 'Error')?.migrationName;
@@ -298,7 +309,21 @@ export function ehPostgres(db: Db): boolean {
  * NOTE: on SQLite every transaction already holds the one connection, so writers are serialised
  * and there is nothing to lock; on PostgreSQL this is SELECT … FOR UPDATE.
  */
-export async function travar(trx: Transaction<DB>, tabela: 'ciclo' | 'ciclocesta' | 'cicloproduto' | 'ofertaproduto', ids: readonly number[]): Promise<void> {
+export async function travar(
+  trx: Transaction<DB>,
+  tabela: 'ciclo' | 'ciclocesta' | 'cicloproduto' | 'ofertaproduto',
+  ids: readonly number[],
+): Promise<void> {
   if (ids.length === 0 || !ehPostgres(trx)) return;
-  await trx.selectFrom(tabela).select('id').where('id', 'in', [...new Set(ids)].sort((a, b) => a - b)).orderBy('id').forUpdate().execute();
+  await trx
+    .selectFrom(tabela)
+    .select('id')
+    .where(
+      'id',
+      'in',
+      [...new Set(ids)].sort((a, b) => a - b),
+    )
+    .orderBy('id')
+    .forUpdate()
+    .execute();
 }

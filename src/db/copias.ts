@@ -17,13 +17,42 @@ export class ErroCopia extends Error {
  * and login attempt counters are operational state and stay out of an export.
  */
 export const TABELAS_EXPORTADAS = [
-  'categoria', 'cesta', 'produto', 'pontoentrega', 'usuario', 'tipomovimentacao',
-  'appuser', 'profile', 'appuserprofile', 'mercado', 'precomercado',
-  'ciclo', 'cicloentrega', 'ciclopontoentrega', 'ciclocesta', 'cicloproduto', 'ciclomercado', 'ciclomercadoponto',
-  'oferta', 'ofertaproduto', 'composicao', 'composicaoproduto', 'lote', 'loteproduto',
+  'categoria',
+  'cesta',
+  'produto',
+  'pontoentrega',
+  'usuario',
+  'tipomovimentacao',
+  'appuser',
+  'profile',
+  'appuserprofile',
+  'mercado',
+  'precomercado',
+  'ciclo',
+  'cicloentrega',
+  'ciclopontoentrega',
+  'ciclocesta',
+  'cicloproduto',
+  'ciclomercado',
+  'ciclomercadoponto',
+  'oferta',
+  'ofertaproduto',
+  'composicao',
+  'composicaoproduto',
+  'lote',
+  'loteproduto',
   // A subscription before the order lines that name it; its cycles after the orders they name.
-  'assinatura', 'assinaturapausa', 'pedido', 'pedidoproduto', 'assinaturaciclo',
-  'movimentacao', 'auditoria', 'mensagem', 'mapeamentoextrato', 'extratolinha', 'extratochave',
+  'assinatura',
+  'assinaturapausa',
+  'pedido',
+  'pedidoproduto',
+  'assinaturaciclo',
+  'movimentacao',
+  'auditoria',
+  'mensagem',
+  'mapeamentoextrato',
+  'extratolinha',
+  'extratochave',
 ] as const;
 
 export interface Exportacao {
@@ -39,7 +68,13 @@ export async function exportar(banco: Banco, agora: Date = new Date()): Promise<
   const tabelas: Record<string, unknown[]> = {};
   for (const t of TABELAS_EXPORTADAS) tabelas[t] = await banco.selectFrom(t).selectAll().orderBy('id').execute();
   const { rows } = await sql<{ name: string }>`SELECT name FROM kysely_migration ORDER BY name`.execute(banco);
-  return { formato: 'cestaria-exportacao', versao: 1, geradoEm: agora.toISOString(), migracoes: rows.map((r) => r.name), tabelas };
+  return {
+    formato: 'cestaria-exportacao',
+    versao: 1,
+    geradoEm: agora.toISOString(),
+    migracoes: rows.map((r) => r.name),
+    tabelas,
+  };
 }
 
 interface Manifesto {
@@ -58,7 +93,10 @@ const PASTA_ARQUIVOS = 'arquivos';
  * PGPASSWORD instead. NOTE: a program's arguments are visible to every user of the machine
  * (`ps`), its environment is not.
  */
-export function conexaoParaProgramas(url: string): { readonly url: string; readonly env: Readonly<Record<string, string>> } {
+export function conexaoParaProgramas(url: string): {
+  readonly url: string;
+  readonly env: Readonly<Record<string, string>>;
+} {
   const u = new URL(url);
   if (u.password === '') return { url, env: {} };
   const senha = decodeURIComponent(u.password);
@@ -67,19 +105,34 @@ export function conexaoParaProgramas(url: string): { readonly url: string; reado
 }
 
 /** Runs an external program (pg_dump, pg_restore); a missing program is a clear error. */
-function executar(programa: string, args: readonly string[], env: Readonly<Record<string, string>> = {}): Promise<void> {
+function executar(
+  programa: string,
+  args: readonly string[],
+  env: Readonly<Record<string, string>> = {},
+): Promise<void> {
   return new Promise((ok, falha) => {
     const filho = spawn(programa, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } });
     let erro = '';
-    filho.stderr.on('data', (c: Buffer) => { erro += c.toString(); });
+    filho.stderr.on('data', (c: Buffer) => {
+      erro += c.toString();
+    });
     filho.on('error', (e: NodeJS.ErrnoException) => {
-      falha(new ErroCopia(e.code === 'ENOENT'
-        ? `${programa} não foi encontrado. Instale o cliente do PostgreSQL (pacote postgresql-client) na mesma versão do servidor.`
-        : `não foi possível executar ${programa}: ${e.message}`));
+      falha(
+        new ErroCopia(
+          e.code === 'ENOENT'
+            ? `${programa} não foi encontrado. Instale o cliente do PostgreSQL (pacote postgresql-client) na mesma versão do servidor.`
+            : `não foi possível executar ${programa}: ${e.message}`,
+        ),
+      );
     });
     filho.on('exit', (codigo) => {
       if (codigo === 0) ok();
-      else falha(new ErroCopia(`${programa} terminou com erro (código ${codigo ?? '?'}): ${erro.trim().split('\n').slice(-3).join(' ')}`));
+      else
+        falha(
+          new ErroCopia(
+            `${programa} terminou com erro (código ${codigo ?? '?'}): ${erro.trim().split('\n').slice(-3).join(' ')}`,
+          ),
+        );
     });
   });
 }
@@ -89,7 +142,12 @@ function executar(programa: string, args: readonly string[], env: Readonly<Recor
  * (SQLite through VACUUM INTO, PostgreSQL through pg_dump) and a copy of the receipts folder.
  * Returns the folder.
  */
-export async function fazerBackup(cfg: BancoConfig, dirArquivos: string, destino: string, agora: Date = new Date()): Promise<string> {
+export async function fazerBackup(
+  cfg: BancoConfig,
+  dirArquivos: string,
+  destino: string,
+  agora: Date = new Date(),
+): Promise<string> {
   const pasta = resolve(destino, `cestaria-${agora.toISOString().replace(/[:.]/g, '-')}`);
   if (existsSync(pasta)) throw new ErroCopia(`a pasta ${pasta} já existe; espere um instante e rode de novo`);
   criarPastaPrivada(pasta);
@@ -108,11 +166,20 @@ export async function fazerBackup(cfg: BancoConfig, dirArquivos: string, destino
   } else {
     arquivoBanco = ARQUIVO_PG;
     const conexao = conexaoParaProgramas(cfg.url);
-    await executar('pg_dump', ['--format=custom', '--no-owner', '--no-privileges', `--file=${join(pasta, arquivoBanco)}`, conexao.url], conexao.env);
+    await executar(
+      'pg_dump',
+      ['--format=custom', '--no-owner', '--no-privileges', `--file=${join(pasta, arquivoBanco)}`, conexao.url],
+      conexao.env,
+    );
   }
   if (existsSync(dirArquivos)) cpSync(dirArquivos, join(pasta, PASTA_ARQUIVOS), { recursive: true });
   else criarPastaPrivada(join(pasta, PASTA_ARQUIVOS));
-  const manifesto: Manifesto = { formato: 'cestaria-backup', dialeto: cfg.tipo, criadoEm: agora.toISOString(), banco: arquivoBanco };
+  const manifesto: Manifesto = {
+    formato: 'cestaria-backup',
+    dialeto: cfg.tipo,
+    criadoEm: agora.toISOString(),
+    banco: arquivoBanco,
+  };
   writeFileSync(join(pasta, 'manifesto.json'), `${JSON.stringify(manifesto, null, 2)}\n`, { mode: MODO_ARQUIVO });
   tornarPrivado(pasta);
   return pasta;
@@ -125,7 +192,11 @@ function lerManifesto(pasta: string): Manifesto {
   } catch {
     throw new ErroCopia(`${pasta} não é uma cópia do Cestaria (falta manifesto.json legível)`);
   }
-  if (m.formato !== 'cestaria-backup' || (m.dialeto !== 'sqlite' && m.dialeto !== 'postgres') || typeof m.banco !== 'string') {
+  if (
+    m.formato !== 'cestaria-backup' ||
+    (m.dialeto !== 'sqlite' && m.dialeto !== 'postgres') ||
+    typeof m.banco !== 'string'
+  ) {
     throw new ErroCopia(`${pasta}/manifesto.json não descreve uma cópia do Cestaria`);
   }
   return m as Manifesto;
@@ -134,10 +205,14 @@ function lerManifesto(pasta: string): Manifesto {
 /** Whether the target database has no tables yet: restore never overwrites data. */
 async function bancoSemTabelas(cfg: BancoConfig, banco: Banco): Promise<boolean> {
   if (cfg.tipo === 'sqlite') {
-    const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'`.execute(banco);
+    const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'`.execute(
+      banco,
+    );
     return Number(rows[0]?.n ?? 0) === 0;
   }
-  const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM information_schema.tables WHERE table_schema = 'public'`.execute(banco);
+  const { rows } = await sql<{
+    n: number;
+  }>`SELECT count(*) AS n FROM information_schema.tables WHERE table_schema = 'public'`.execute(banco);
   return Number(rows[0]?.n ?? 0) === 0;
 }
 
@@ -145,20 +220,28 @@ async function bancoSemTabelas(cfg: BancoConfig, banco: Banco): Promise<boolean>
  * Restores a backup folder into the configured database, which must be new (no tables), and
  * copies its receipts into `dirArquivos`. `abrir` opens the target only to check that it is empty.
  */
-export async function restaurar(cfg: BancoConfig, dirArquivos: string, pasta: string, abrir: () => Banco): Promise<void> {
+export async function restaurar(
+  cfg: BancoConfig,
+  dirArquivos: string,
+  pasta: string,
+  abrir: () => Banco,
+): Promise<void> {
   const manifesto = lerManifesto(pasta);
   if (manifesto.dialeto !== cfg.tipo) {
     throw new ErroCopia(`a cópia é de um banco ${manifesto.dialeto}, mas DATABASE_URL aponta para ${cfg.tipo}`);
   }
   const origem = join(pasta, manifesto.banco);
   if (!existsSync(origem)) throw new ErroCopia(`a cópia está incompleta: falta ${origem}`);
-  if (cfg.tipo === 'sqlite' && cfg.caminho === ':memory:') throw new ErroCopia('não há como restaurar num banco sqlite::memory:');
+  if (cfg.tipo === 'sqlite' && cfg.caminho === ':memory:')
+    throw new ErroCopia('não há como restaurar num banco sqlite::memory:');
   const semArquivo = cfg.tipo === 'sqlite' && (!existsSync(cfg.caminho) || statSync(cfg.caminho).size === 0);
   if (!semArquivo) {
     const banco = abrir();
     try {
       if (!(await bancoSemTabelas(cfg, banco))) {
-        throw new ErroCopia('o banco de destino já tem tabelas; restaure num banco novo (aponte DATABASE_URL para um banco vazio)');
+        throw new ErroCopia(
+          'o banco de destino já tem tabelas; restaure num banco novo (aponte DATABASE_URL para um banco vazio)',
+        );
       }
     } finally {
       await banco.destroy();
@@ -169,7 +252,11 @@ export async function restaurar(cfg: BancoConfig, dirArquivos: string, pasta: st
     tornarPrivado(cfg.caminho);
   } else {
     const conexao = conexaoParaProgramas(cfg.url);
-    await executar('pg_restore', ['--no-owner', '--no-privileges', '--exit-on-error', `--dbname=${conexao.url}`, origem], conexao.env);
+    await executar(
+      'pg_restore',
+      ['--no-owner', '--no-privileges', '--exit-on-error', `--dbname=${conexao.url}`, origem],
+      conexao.env,
+    );
   }
   const arquivos = join(pasta, PASTA_ARQUIVOS);
   criarPastaPrivada(dirArquivos);

@@ -21,7 +21,9 @@ function codigos(e: unknown): { readonly sqlstate: unknown; readonly sqlite: unk
 /** True when the database refused a write for a unique constraint (or a repeated primary key). */
 export function violouUnicidade(e: unknown): boolean {
   const { sqlstate, sqlite } = codigos(e);
-  return sqlstate === PG_UNIQUE_VIOLATION || sqlite === SQLITE_CONSTRAINT_UNIQUE || sqlite === SQLITE_CONSTRAINT_PRIMARYKEY;
+  return (
+    sqlstate === PG_UNIQUE_VIOLATION || sqlite === SQLITE_CONSTRAINT_UNIQUE || sqlite === SQLITE_CONSTRAINT_PRIMARYKEY
+  );
 }
 
 /** True when the database refused a write for a foreign key. */

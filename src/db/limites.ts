@@ -12,7 +12,13 @@ export interface Tentativa {
  * Counts one attempt against a fixed window, atomically in the database, so the limit holds
  * across processes: `limite` attempts per `janelaMs` for the key.
  */
-export async function contarTentativa(db: Db, chave: string, limite: number, janelaMs: number, agora: Date): Promise<Tentativa> {
+export async function contarTentativa(
+  db: Db,
+  chave: string,
+  limite: number,
+  janelaMs: number,
+  agora: Date,
+): Promise<Tentativa> {
   const agoraMs = agora.getTime();
   const corte = agoraMs - janelaMs;
   const linha = await db
@@ -35,7 +41,10 @@ export async function contarTentativa(db: Db, chave: string, limite: number, jan
 
 /** Removes windows that ended long ago; idempotent, safe to run from every process. */
 export async function limparTentativas(db: Db, agora: Date, janelaMs: number): Promise<void> {
-  await db.deleteFrom('limitetentativa').where('janelaInicio', '<', agora.getTime() - janelaMs).execute();
+  await db
+    .deleteFrom('limitetentativa')
+    .where('janelaInicio', '<', agora.getTime() - janelaMs)
+    .execute();
 }
 
 /**

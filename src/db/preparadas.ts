@@ -26,7 +26,8 @@ export function consultaPreparada<A extends readonly unknown[], R>(
     const consulta = montar(db, ...(marcas as unknown as A)).compile();
     const posicoes = marcas.map((m) => {
       const i = consulta.parameters.indexOf(m);
-      if (i < 0 || consulta.parameters.lastIndexOf(m) !== i) throw new Error(`consulta preparada: o valor ${m.description ?? ''} não é um parâmetro único`);
+      if (i < 0 || consulta.parameters.lastIndexOf(m) !== i)
+        throw new Error(`consulta preparada: o valor ${m.description ?? ''} não é um parâmetro único`);
       return i;
     });
     return { consulta, posicoes };

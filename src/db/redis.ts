@@ -31,7 +31,11 @@ function ehPar(v: unknown): v is [number, number] {
  * Redis cannot be reached, the count falls back to `reserva` (the database) and the failure is
  * reported once per outage: logins keep working and keep being limited.
  */
-export async function limitadorNoRedis(url: string, reserva: Limitador, avisar: (mensagem: string, erro: unknown) => void): Promise<Limitador> {
+export async function limitadorNoRedis(
+  url: string,
+  reserva: Limitador,
+  avisar: (mensagem: string, erro: unknown) => void,
+): Promise<Limitador> {
   const cliente = createClient({
     url,
     disableOfflineQueue: true,
@@ -52,16 +56,22 @@ export async function limitadorNoRedis(url: string, reserva: Limitador, avisar: 
     () => false,
   );
   let prazo: NodeJS.Timeout | undefined;
-  const aTempo = await Promise.race([conectado, new Promise<false>((r) => (prazo = setTimeout(() => r(false), PRAZO_CONEXAO_MS)))]);
+  const aTempo = await Promise.race([
+    conectado,
+    new Promise<false>((r) => (prazo = setTimeout(() => r(false), PRAZO_CONEXAO_MS))),
+  ]);
   clearTimeout(prazo);
   if (!aTempo) {
-    if (!foraDoAr) avisar('Redis inacessível ao iniciar; contando tentativas de login no banco até ele responder', null);
+    if (!foraDoAr)
+      avisar('Redis inacessível ao iniciar; contando tentativas de login no banco até ele responder', null);
     foraDoAr = true;
   }
   return {
     async contar(chave, limite, janelaMs, agora): Promise<Tentativa> {
       try {
-        const r: unknown = await cliente.withCommandOptions({ timeout: PRAZO_COMANDO_MS }).eval(SCRIPT_JANELA, { keys: [PREFIXO + chave], arguments: [String(janelaMs)] });
+        const r: unknown = await cliente
+          .withCommandOptions({ timeout: PRAZO_COMANDO_MS })
+          .eval(SCRIPT_JANELA, { keys: [PREFIXO + chave], arguments: [String(janelaMs)] });
         if (!ehPar(r)) throw new Error(`resposta inesperada do Redis: ${JSON.stringify(r)}`);
         const [contagem, restaMs] = r;
         return { permitido: contagem <= limite, contagem, fimDaJanela: agora.getTime() + restaMs };

@@ -10,10 +10,16 @@ import { consultaPreparada } from './preparadas.ts';
 export const VERSAO_DOS_MERCADOS = 1;
 export const VERSAO_DOS_CICLOS = 2;
 
-const lerVersao = consultaPreparada((db: Db, id: number) => db.selectFrom('versaodados').select('versao').where('id', '=', id), 1);
+const lerVersao = consultaPreparada(
+  (db: Db, id: number) => db.selectFrom('versaodados').select('versao').where('id', '=', id),
+  1,
+);
 
 /** The current value of one counter (one primary-key read). */
-export async function versaoDosDados(db: Db, qual: typeof VERSAO_DOS_MERCADOS | typeof VERSAO_DOS_CICLOS): Promise<number> {
+export async function versaoDosDados(
+  db: Db,
+  qual: typeof VERSAO_DOS_MERCADOS | typeof VERSAO_DOS_CICLOS,
+): Promise<number> {
   const [r] = await lerVersao(db, qual);
   return Number(r?.versao ?? 0);
 }

@@ -22,13 +22,57 @@ interface PessoaDemoCompleta extends PessoaDemo {
 
 /** Demo people: one per perfil, plus a second supplier and consumer. */
 export const PESSOAS_DEMO: readonly PessoaDemoCompleta[] = [
-  { email: 'ana@exemplo.org', nome: 'Ana Coordenadora', papel: 'master', perfil: ['master'], celular: '(19) 99100-0001' },
-  { email: 'bruno@exemplo.org', nome: 'Bruno Administrador', papel: 'admin', perfil: ['admin'], celular: '(19) 99100-0002' },
-  { email: 'clara@exemplo.org', nome: 'Clara Conselheira', papel: 'info', perfil: ['info'], celular: '(19) 99100-0003' },
-  { email: 'dora@exemplo.org', nome: 'Dora Agricultora', papel: 'fornecedor', perfil: ['fornecedor'], celular: '(19) 99100-0004', nomeoficial: 'Sítio Boa Terra' },
-  { email: 'elias@exemplo.org', nome: 'Elias Produtor', papel: 'fornecedor', perfil: ['fornecedor', 'consumidor'], celular: '(19) 99100-0005', nomeoficial: 'Chácara Água Limpa' },
-  { email: 'fabi@exemplo.org', nome: 'Fabiana Consumidora', papel: 'consumidor', perfil: ['consumidor'], celular: '(19) 99100-0006' },
-  { email: 'gabriel@exemplo.org', nome: 'Gabriel Consumidor', papel: 'consumidor', perfil: ['consumidor'], celular: '(19) 99100-0007' },
+  {
+    email: 'ana@exemplo.org',
+    nome: 'Ana Coordenadora',
+    papel: 'master',
+    perfil: ['master'],
+    celular: '(19) 99100-0001',
+  },
+  {
+    email: 'bruno@exemplo.org',
+    nome: 'Bruno Administrador',
+    papel: 'admin',
+    perfil: ['admin'],
+    celular: '(19) 99100-0002',
+  },
+  {
+    email: 'clara@exemplo.org',
+    nome: 'Clara Conselheira',
+    papel: 'info',
+    perfil: ['info'],
+    celular: '(19) 99100-0003',
+  },
+  {
+    email: 'dora@exemplo.org',
+    nome: 'Dora Agricultora',
+    papel: 'fornecedor',
+    perfil: ['fornecedor'],
+    celular: '(19) 99100-0004',
+    nomeoficial: 'Sítio Boa Terra',
+  },
+  {
+    email: 'elias@exemplo.org',
+    nome: 'Elias Produtor',
+    papel: 'fornecedor',
+    perfil: ['fornecedor', 'consumidor'],
+    celular: '(19) 99100-0005',
+    nomeoficial: 'Chácara Água Limpa',
+  },
+  {
+    email: 'fabi@exemplo.org',
+    nome: 'Fabiana Consumidora',
+    papel: 'consumidor',
+    perfil: ['consumidor'],
+    celular: '(19) 99100-0006',
+  },
+  {
+    email: 'gabriel@exemplo.org',
+    nome: 'Gabriel Consumidor',
+    papel: 'consumidor',
+    perfil: ['consumidor'],
+    celular: '(19) 99100-0007',
+  },
 ];
 
 const CATEGORIAS = ['Hortaliças', 'Frutas', 'Raízes e tubérculos', 'Ovos e laticínios', 'Grãos e farinhas'] as const;
@@ -50,9 +94,30 @@ const PRODUTOS: ReadonlyArray<readonly [string, string, number, (typeof CATEGORI
 ];
 
 const PONTOS = [
-  { nome: 'Sede da Associação', endereco: 'Rua das Palmeiras, 120', cidade: 'Botucatu', referencia: 'Ao lado da praça', responsavel: 'Ana Coordenadora', telefone: '(14) 3800-0001' },
-  { nome: 'Escola Estadual Centro', endereco: 'Av. Brasil, 455', cidade: 'Botucatu', referencia: 'Portão lateral', responsavel: 'Bruno Administrador', telefone: '(14) 3800-0002' },
-  { nome: 'Feira do Produtor', endereco: 'Praça da Matriz, s/n', cidade: 'São Manuel', referencia: 'Barraca 7', responsavel: 'Dora Agricultora', telefone: '(14) 3800-0003' },
+  {
+    nome: 'Sede da Associação',
+    endereco: 'Rua das Palmeiras, 120',
+    cidade: 'Botucatu',
+    referencia: 'Ao lado da praça',
+    responsavel: 'Ana Coordenadora',
+    telefone: '(14) 3800-0001',
+  },
+  {
+    nome: 'Escola Estadual Centro',
+    endereco: 'Av. Brasil, 455',
+    cidade: 'Botucatu',
+    referencia: 'Portão lateral',
+    responsavel: 'Bruno Administrador',
+    telefone: '(14) 3800-0002',
+  },
+  {
+    nome: 'Feira do Produtor',
+    endereco: 'Praça da Matriz, s/n',
+    cidade: 'São Manuel',
+    referencia: 'Barraca 7',
+    responsavel: 'Dora Agricultora',
+    telefone: '(14) 3800-0003',
+  },
 ] as const;
 
 /** The hours of each demo point (in PONTOS order) in every demo cycle. */
@@ -72,8 +137,12 @@ const CESTAS = [
 function datasRelativas(hoje: string, deslocamento: number) {
   const d = (n: number) => somarDias(hoje, deslocamento + n);
   return {
-    dataOfertaInicio: d(0), dataOfertaFim: d(3), dataPedidoInicio: d(5),
-    dataPedidoFim: d(8), dataRetiradaInicio: d(10), dataRetiradaFim: d(11),
+    dataOfertaInicio: d(0),
+    dataOfertaFim: d(3),
+    dataPedidoInicio: d(5),
+    dataPedidoFim: d(8),
+    dataRetiradaInicio: d(10),
+    dataRetiradaFim: d(11),
   };
 }
 
@@ -89,9 +158,10 @@ const CICLOS_DEMO: ReadonlyArray<readonly [string, number]> = [
 type Ids = Map<string, number>;
 
 async function idsPorNome(banco: Banco, tabela: 'produto' | 'ciclo' | 'usuario' | 'pontoentrega'): Promise<Ids> {
-  const linhas = tabela === 'usuario'
-    ? await banco.selectFrom('usuario').select(['id', 'email as nome']).execute()
-    : await banco.selectFrom(tabela).select(['id', 'nome']).execute();
+  const linhas =
+    tabela === 'usuario'
+      ? await banco.selectFrom('usuario').select(['id', 'email as nome']).execute()
+      : await banco.selectFrom(tabela).select(['id', 'nome']).execute();
   return new Map(linhas.map((l) => [l.nome, l.id]));
 }
 
@@ -106,53 +176,167 @@ async function carregarFluxoDemo(banco: Banco, agora: Date, hoje: string): Promi
   const pessoas = await idsPorNome(banco, 'usuario');
   const pontos = await idsPorNome(banco, 'pontoentrega');
   const ana = pessoas.get('ana@exemplo.org') ?? 0;
-  const ator: Ator = { email: 'ana@exemplo.org', nome: 'Ana Coordenadora', usuarioid: ana, perfil: ['master'], ativo: true };
+  const ator: Ator = {
+    email: 'ana@exemplo.org',
+    nome: 'Ana Coordenadora',
+    usuarioid: ana,
+    perfil: ['master'],
+    ativo: true,
+  };
   const tempo = { agora, hoje };
   const taxa = { percentualCentesimos: 0, fixaCentavos: 0 };
   const p = (nome: string) => produtos.get(nome) ?? 0;
   // [product, quantity in thousandths of its unit, price in centavos per unit]
-  const ofertaDora = [['Alface crespa', 60_000, 300], ['Couve manteiga', 40_000, 350], ['Tomate', 50_000, 800], ['Ovos caipiras', 30_000, 1600]] as const;
-  const ofertaElias = [['Mandioca', 40_000, 500], ['Banana prata', 30_000, 700], ['Tomate', 30_000, 750], ['Queijo minas frescal', 15_000, 2200]] as const;
+  const ofertaDora = [
+    ['Alface crespa', 60_000, 300],
+    ['Couve manteiga', 40_000, 350],
+    ['Tomate', 50_000, 800],
+    ['Ovos caipiras', 30_000, 1600],
+  ] as const;
+  const ofertaElias = [
+    ['Mandioca', 40_000, 500],
+    ['Banana prata', 30_000, 700],
+    ['Tomate', 30_000, 750],
+    ['Queijo minas frescal', 15_000, 2200],
+  ] as const;
   for (const [nome, fase] of CICLOS_DEMO.map(([n, d]) => [n, d] as const)) {
     const cicloid = ciclos.get(nome) ?? 0;
     if (fase >= 14) continue;
     const finalizar = fase < -1;
-    for (const [email, linhas] of [['dora@exemplo.org', ofertaDora], ['elias@exemplo.org', ofertaElias]] as const) {
-      const produtosDaOferta = linhas.map(([produto, quantidadeMilesimos, valorCentavos], i) => ({ produtoid: p(produto), quantidadeMilesimos, valorCentavos, campo: `produtos.${i}` }));
-      await salvarOferta(banco, ator, { cicloid, usuarioid: pessoas.get(email) ?? null, linhas: produtosDaOferta }, { ...tempo, finalizar });
+    for (const [email, linhas] of [
+      ['dora@exemplo.org', ofertaDora],
+      ['elias@exemplo.org', ofertaElias],
+    ] as const) {
+      const produtosDaOferta = linhas.map(([produto, quantidadeMilesimos, valorCentavos], i) => ({
+        produtoid: p(produto),
+        quantidadeMilesimos,
+        valorCentavos,
+        campo: `produtos.${i}`,
+      }));
+      await salvarOferta(
+        banco,
+        ator,
+        { cicloid, usuarioid: pessoas.get(email) ?? null, linhas: produtosDaOferta },
+        { ...tempo, finalizar },
+      );
     }
     if (!finalizar) continue;
     const linhas = await linhasOfertadas(banco, cicloid);
-    const linha = (produto: string, fornecedor: string) => linhas.find((l) => l.produto === produto && l.fornecedor.startsWith(fornecedor))?.ofertaProdutoId;
-    const cestasDoCiclo = await banco.selectFrom('ciclocesta').innerJoin('cesta', 'cesta.id', 'ciclocesta.cestaId').select(['ciclocesta.id', 'cesta.nome']).where('cicloid', '=', cicloid).orderBy('ciclocesta.id').execute();
+    const linha = (produto: string, fornecedor: string) =>
+      linhas.find((l) => l.produto === produto && l.fornecedor.startsWith(fornecedor))?.ofertaProdutoId;
+    const cestasDoCiclo = await banco
+      .selectFrom('ciclocesta')
+      .innerJoin('cesta', 'cesta.id', 'ciclocesta.cestaId')
+      .select(['ciclocesta.id', 'cesta.nome'])
+      .where('cicloid', '=', cicloid)
+      .orderBy('ciclocesta.id')
+      .execute();
     // [product, supplier, thousandths of the unit chosen, that unit]
     const composicoes: Record<string, { cestas: number; itens: Array<[string, string, number, string]> }> = {
-      'Cesta Pequena': { cestas: 20, itens: [['Alface crespa', 'Dora', 1000, 'maço'], ['Tomate', 'Dora', 1000, 'kg'], ['Mandioca', 'Elias', 1000, 'kg'], ['Ovos caipiras', 'Dora', 6000, 'unidade']] },
-      'Cesta Média': { cestas: 10, itens: [['Alface crespa', 'Dora', 2000, 'maço'], ['Couve manteiga', 'Dora', 1000, 'maço'], ['Tomate', 'Elias', 1_500_000, 'g'], ['Banana prata', 'Elias', 1000, 'dúzia'], ['Ovos caipiras', 'Dora', 1000, 'dúzia']] },
+      'Cesta Pequena': {
+        cestas: 20,
+        itens: [
+          ['Alface crespa', 'Dora', 1000, 'maço'],
+          ['Tomate', 'Dora', 1000, 'kg'],
+          ['Mandioca', 'Elias', 1000, 'kg'],
+          ['Ovos caipiras', 'Dora', 6000, 'unidade'],
+        ],
+      },
+      'Cesta Média': {
+        cestas: 10,
+        itens: [
+          ['Alface crespa', 'Dora', 2000, 'maço'],
+          ['Couve manteiga', 'Dora', 1000, 'maço'],
+          ['Tomate', 'Elias', 1_500_000, 'g'],
+          ['Banana prata', 'Elias', 1000, 'dúzia'],
+          ['Ovos caipiras', 'Dora', 1000, 'dúzia'],
+        ],
+      },
     };
     for (const cc of cestasDoCiclo) {
       const c = composicoes[cc.nome];
       if (c === undefined) continue;
-      const itens = c.itens.map(([produto, fornecedor, quantidadeMilesimos, unidade], i) => ({ ofertaProdutoId: linha(produto, fornecedor) ?? 0, quantidadeMilesimos, unidade, campo: `produtos.${i}` }));
+      const itens = c.itens.map(([produto, fornecedor, quantidadeMilesimos, unidade], i) => ({
+        ofertaProdutoId: linha(produto, fornecedor) ?? 0,
+        quantidadeMilesimos,
+        unidade,
+        campo: `produtos.${i}`,
+      }));
       await salvarComposicao(banco, ator, { cicloCestaId: cc.id, quantidadeCestas: c.cestas, itens }, agora);
     }
     if (fase > -6) continue;
-    const ciclo = await banco.selectFrom('ciclo').select(['nome', 'dataOfertaInicio', 'dataOfertaFim', 'dataPedidoInicio', 'dataPedidoFim', 'dataRetiradaInicio', 'dataRetiradaFim']).where('id', '=', cicloid).executeTakeFirstOrThrow();
-    const cicloProdutos = [{ id: null, produtoId: p('Tomate'), quantidadeMilesimos: 20_000, valorCentavos: 1000, campo: 'cicloProdutos.0' }, { id: null, produtoId: p('Queijo minas frescal'), quantidadeMilesimos: 10_000, valorCentavos: 2800, campo: 'cicloProdutos.1' }];
-    await salvarCiclo(banco, ator, cicloid, { dados: { ...ciclo, ativo: true }, cicloEntregas: null, cicloPontos: null, cicloCestas: null, cicloProdutos }, agora, hoje);
+    const ciclo = await banco
+      .selectFrom('ciclo')
+      .select([
+        'nome',
+        'dataOfertaInicio',
+        'dataOfertaFim',
+        'dataPedidoInicio',
+        'dataPedidoFim',
+        'dataRetiradaInicio',
+        'dataRetiradaFim',
+      ])
+      .where('id', '=', cicloid)
+      .executeTakeFirstOrThrow();
+    const cicloProdutos = [
+      { id: null, produtoId: p('Tomate'), quantidadeMilesimos: 20_000, valorCentavos: 1000, campo: 'cicloProdutos.0' },
+      {
+        id: null,
+        produtoId: p('Queijo minas frescal'),
+        quantidadeMilesimos: 10_000,
+        valorCentavos: 2800,
+        campo: 'cicloProdutos.1',
+      },
+    ];
+    await salvarCiclo(
+      banco,
+      ator,
+      cicloid,
+      { dados: { ...ciclo, ativo: true }, cicloEntregas: null, cicloPontos: null, cicloCestas: null, cicloProdutos },
+      agora,
+      hoje,
+    );
     const disp = await disponibilidade(banco, cicloid, hoje);
     const cesta = (nome: string) => disp.cestas.find((c) => c.nome === nome)?.cicloCestaId;
     const extra = (nome: string) => disp.extras.find((e) => e.nome === nome)?.cicloProdutoId;
-    const daCesta = (nome: string, cestas: number) => ({ cicloCestaId: cesta(nome) ?? 0, cicloProdutoId: null, quantidadeMilesimos: cestas * 1000 });
-    const doExtra = (nome: string, milesimos: number) => ({ cicloCestaId: null, cicloProdutoId: extra(nome) ?? 0, quantidadeMilesimos: milesimos });
+    const daCesta = (nome: string, cestas: number) => ({
+      cicloCestaId: cesta(nome) ?? 0,
+      cicloProdutoId: null,
+      quantidadeMilesimos: cestas * 1000,
+    });
+    const doExtra = (nome: string, milesimos: number) => ({
+      cicloCestaId: null,
+      cicloProdutoId: extra(nome) ?? 0,
+      quantidadeMilesimos: milesimos,
+    });
     const pedidos: Array<[string, string, Array<Omit<LinhaPedida, 'campo'>>, boolean]> = [
-      ['fabi@exemplo.org', 'Sede da Associação', [daCesta('Cesta Média', 1), doExtra('Queijo minas frescal', 1000)], true],
-      ['gabriel@exemplo.org', 'Escola Estadual Centro', [daCesta('Cesta Pequena', 2), doExtra('Tomate', 1500)], fase <= -10],
+      [
+        'fabi@exemplo.org',
+        'Sede da Associação',
+        [daCesta('Cesta Média', 1), doExtra('Queijo minas frescal', 1000)],
+        true,
+      ],
+      [
+        'gabriel@exemplo.org',
+        'Escola Estadual Centro',
+        [daCesta('Cesta Pequena', 2), doExtra('Tomate', 1500)],
+        fase <= -10,
+      ],
       ['elias@exemplo.org', 'Feira do Produtor', [daCesta('Cesta Pequena', 1)], true],
     ];
     for (const [email, ponto, produtosDoPedido, confirmar] of pedidos) {
       const linhasDoPedido = produtosDoPedido.map((l, i) => ({ ...l, campo: `produtos.${i}` }));
-      const { pedido } = await fazerPedido(banco, ator, { cicloid, usuarioid: pessoas.get(email) ?? null, pontoEntregaId: pontos.get(ponto) ?? 0, linhas: linhasDoPedido }, { ...tempo, taxa, tz: 'America/Sao_Paulo' });
+      const { pedido } = await fazerPedido(
+        banco,
+        ator,
+        {
+          cicloid,
+          usuarioid: pessoas.get(email) ?? null,
+          pontoEntregaId: pontos.get(ponto) ?? 0,
+          linhas: linhasDoPedido,
+        },
+        { ...tempo, taxa, tz: 'America/Sao_Paulo' },
+      );
       if (confirmar) await finalizarPedido(banco, ator, pedido.pedidoId, { ...tempo, taxa, tz: 'America/Sao_Paulo' });
     }
     if (fase <= -20) await fecharCiclo(banco, ator, cicloid, { ...tempo, taxa });
@@ -166,14 +350,39 @@ async function carregarFluxoDemo(banco: Banco, agora: Date, hoje: string): Promi
  * Elias paused over the open cycle. The open order window serves them at once (salvarAssinatura).
  */
 async function carregarAssinaturasDemo(
-  banco: Banco, ator: Ator, opcoes: { agora: Date; hoje: string; taxa: { percentualCentesimos: number; fixaCentavos: number }; tz: string }, pessoas: Ids, pontos: Ids,
+  banco: Banco,
+  ator: Ator,
+  opcoes: { agora: Date; hoje: string; taxa: { percentualCentesimos: number; fixaCentavos: number }; tz: string },
+  pessoas: Ids,
+  pontos: Ids,
 ): Promise<void> {
   const cestas = new Map((await banco.selectFrom('cesta').select(['id', 'nome']).execute()).map((c) => [c.nome, c.id]));
   const temporada = { inicio: somarDias(opcoes.hoje, -30), fim: somarDias(opcoes.hoje, 120) };
-  const assinar = (email: string, cesta: string, ponto: string, frequencia: 'cada_ciclo' | 'ciclo_sim_ciclo_nao', quantidade: number, ativa: boolean, id: number | null = null) =>
-    salvarAssinatura(banco, ator, {
-      id, usuarioid: pessoas.get(email) ?? null, cestaId: cestas.get(cesta) ?? 0, quantidade, pontoEntregaId: pontos.get(ponto) ?? 0, frequencia, ...temporada, mercadoId: null, ativa,
-    }, opcoes);
+  const assinar = (
+    email: string,
+    cesta: string,
+    ponto: string,
+    frequencia: 'cada_ciclo' | 'ciclo_sim_ciclo_nao',
+    quantidade: number,
+    ativa: boolean,
+    id: number | null = null,
+  ) =>
+    salvarAssinatura(
+      banco,
+      ator,
+      {
+        id,
+        usuarioid: pessoas.get(email) ?? null,
+        cestaId: cestas.get(cesta) ?? 0,
+        quantidade,
+        pontoEntregaId: pontos.get(ponto) ?? 0,
+        frequencia,
+        ...temporada,
+        mercadoId: null,
+        ativa,
+      },
+      opcoes,
+    );
   await assinar('fabi@exemplo.org', 'Cesta Pequena', 'Sede da Associação', 'cada_ciclo', 1, true);
   await assinar('gabriel@exemplo.org', 'Cesta Média', 'Escola Estadual Centro', 'ciclo_sim_ciclo_nao', 1, true);
   // Paused before it is active, so the open cycle finds the pause when it serves the subscription.
@@ -197,44 +406,95 @@ export async function carregarDemo(banco: Banco, agora: Date, hoje: string): Pro
       await trx
         .insertInto('usuario')
         .values({
-          nome: p.nome, nomeChave: chaveDeNome(p.nome), email: p.email, emailChave: p.email, perfil: gravarPerfis(p.perfil), celular: p.celular,
-          nomeoficial: p.nomeoficial ?? null, cientepolitica: true, ...datas,
+          nome: p.nome,
+          nomeChave: chaveDeNome(p.nome),
+          email: p.email,
+          emailChave: p.email,
+          perfil: gravarPerfis(p.perfil),
+          celular: p.celular,
+          nomeoficial: p.nomeoficial ?? null,
+          cientepolitica: true,
+          ...datas,
         })
         .execute();
     }
     const categorias = new Map<string, number>();
     for (const nome of CATEGORIAS) {
-      const r = await trx.insertInto('categoria').values({ nome, nomeChave: chaveDeNome(nome), ...datas }).returning('id').executeTakeFirstOrThrow();
+      const r = await trx
+        .insertInto('categoria')
+        .values({ nome, nomeChave: chaveDeNome(nome), ...datas })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       categorias.set(nome, r.id);
     }
     for (const [nome, unidade, valor, categoria, peso] of PRODUTOS) {
       await trx
         .insertInto('produto')
         .values({
-          nome, nomeChave: chaveDeNome(nome), unidade, valorReferenciaCentavos: valor, pesoGramas: peso,
-          categoriaid: categorias.get(categoria) ?? null, descritivo: null, ...datas,
+          nome,
+          nomeChave: chaveDeNome(nome),
+          unidade,
+          valorReferenciaCentavos: valor,
+          pesoGramas: peso,
+          categoriaid: categorias.get(categoria) ?? null,
+          descritivo: null,
+          ...datas,
         })
         .execute();
     }
     const pontos: number[] = [];
-    for (const p of PONTOS) pontos.push((await trx.insertInto('pontoentrega').values({ ...p, nomeChave: chaveDeNome(p.nome), ...datas }).returning('id').executeTakeFirstOrThrow()).id);
+    for (const p of PONTOS)
+      pontos.push(
+        (
+          await trx
+            .insertInto('pontoentrega')
+            .values({ ...p, nomeChave: chaveDeNome(p.nome), ...datas })
+            .returning('id')
+            .executeTakeFirstOrThrow()
+        ).id,
+      );
     const cestas: number[] = [];
     for (const c of CESTAS) {
-      const r = await trx.insertInto('cesta').values({ ...c, nomeChave: chaveDeNome(c.nome), ...datas }).returning('id').executeTakeFirstOrThrow();
+      const r = await trx
+        .insertInto('cesta')
+        .values({ ...c, nomeChave: chaveDeNome(c.nome), ...datas })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       cestas.push(r.id);
     }
     for (const [nome, deslocamento] of CICLOS_DEMO) {
-      const ciclo = await trx.insertInto('ciclo').values({ nome, nomeChave: chaveDeNome(nome), ...datasRelativas(hoje, deslocamento), ...datas }).returning('id').executeTakeFirstOrThrow();
+      const ciclo = await trx
+        .insertInto('ciclo')
+        .values({ nome, nomeChave: chaveDeNome(nome), ...datasRelativas(hoje, deslocamento), ...datas })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       const entrega = datasRelativas(hoje, deslocamento).dataRetiradaInicio;
-      await trx.insertInto('cicloentrega').values({ cicloid: ciclo.id, dataEntrega: somarDias(entrega, -1), observacao: 'Entrega dos fornecedores na sede', ...datas }).execute();
+      await trx
+        .insertInto('cicloentrega')
+        .values({
+          cicloid: ciclo.id,
+          dataEntrega: somarDias(entrega, -1),
+          observacao: 'Entrega dos fornecedores na sede',
+          ...datas,
+        })
+        .execute();
       // Each point has its own day and hours in the cycle (the fair on the last pickup day).
       const fim = datasRelativas(hoje, deslocamento).dataRetiradaFim;
       for (const [i, pontoEntregaId] of pontos.entries()) {
-        const [dataRetirada, horaInicio, horaFim] = HORARIOS_DEMO[i] === undefined ? [entrega, null, null] : [HORARIOS_DEMO[i].ultimoDia ? fim : entrega, HORARIOS_DEMO[i].de, HORARIOS_DEMO[i].ate];
-        await trx.insertInto('ciclopontoentrega').values({ cicloid: ciclo.id, pontoEntregaId, dataRetirada, horaInicio, horaFim, ...datas }).execute();
+        const [dataRetirada, horaInicio, horaFim] =
+          HORARIOS_DEMO[i] === undefined
+            ? [entrega, null, null]
+            : [HORARIOS_DEMO[i].ultimoDia ? fim : entrega, HORARIOS_DEMO[i].de, HORARIOS_DEMO[i].ate];
+        await trx
+          .insertInto('ciclopontoentrega')
+          .values({ cicloid: ciclo.id, pontoEntregaId, dataRetirada, horaInicio, horaFim, ...datas })
+          .execute();
       }
       for (const [i, cestaId] of cestas.entries()) {
-        await trx.insertInto('ciclocesta').values({ cicloid: ciclo.id, cestaId, quantidadeCestas: [30, 20, 10][i] ?? 10, ...datas }).execute();
+        await trx
+          .insertInto('ciclocesta')
+          .values({ cicloid: ciclo.id, cestaId, quantidadeCestas: [30, 20, 10][i] ?? 10, ...datas })
+          .execute();
       }
     }
   });

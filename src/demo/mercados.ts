@@ -41,7 +41,13 @@ const MERCADOS_DEMO: readonly MercadoDemo[] = [
     valorMaximoCestaCentavos: null,
     ativo: true,
     admin: 'elias@exemplo.org',
-    precos: [['Alface crespa', 400], ['Tomate', 950], ['Ovos caipiras', 1900], ['Queijo minas frescal', 2700], ['Rúcula', 500, false]],
+    precos: [
+      ['Alface crespa', 400],
+      ['Tomate', 950],
+      ['Ovos caipiras', 1900],
+      ['Queijo minas frescal', 2700],
+      ['Rúcula', 500, false],
+    ],
   },
   {
     nome: 'Cesta Solidária',
@@ -51,7 +57,12 @@ const MERCADOS_DEMO: readonly MercadoDemo[] = [
     valorMaximoCestaCentavos: 12000,
     ativo: true,
     admin: 'ana@exemplo.org',
-    precos: [['Couve manteiga', 380], ['Mandioca', 580], ['Banana prata', 780], ['Feijão carioca', 1050]],
+    precos: [
+      ['Couve manteiga', 380],
+      ['Mandioca', 580],
+      ['Banana prata', 780],
+      ['Feijão carioca', 1050],
+    ],
   },
   {
     nome: 'Lote da merenda escolar',
@@ -61,7 +72,12 @@ const MERCADOS_DEMO: readonly MercadoDemo[] = [
     valorMaximoCestaCentavos: null,
     ativo: true,
     admin: 'ana@exemplo.org',
-    precos: [['Laranja pera', 420], ['Batata-doce', 610], ['Fubá de milho crioulo', 850], ['Leite cru', 520]],
+    precos: [
+      ['Laranja pera', 420],
+      ['Batata-doce', 610],
+      ['Fubá de milho crioulo', 850],
+      ['Leite cru', 520],
+    ],
   },
   {
     nome: 'Feira de inverno',
@@ -87,12 +103,22 @@ export async function carregarDemoMercados(banco: Banco, agora: Date): Promise<v
   const iso = agora.toISOString();
   const datas = { createdAt: iso, updatedAt: iso };
   await emTransacao(banco, async (trx) => {
-    const perfis = new Map((await trx.selectFrom('profile').select(['id', 'name']).execute()).map((p) => [p.name, p.id]));
+    const perfis = new Map(
+      (await trx.selectFrom('profile').select(['id', 'name']).execute()).map((p) => [p.name, p.id]),
+    );
     const contas = new Map<string, number>();
     for (const p of PESSOAS_DEMO) {
       const { id } = await trx
         .insertInto('appuser')
-        .values({ providerId: subDoEmail(p.email), email: p.email, emailChave: chaveDeEmail(p.email), emailVerificado: true, name: p.nome, avatar: null, ...datas })
+        .values({
+          providerId: subDoEmail(p.email),
+          email: p.email,
+          emailChave: chaveDeEmail(p.email),
+          emailVerificado: true,
+          name: p.nome,
+          avatar: null,
+          ...datas,
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
       contas.set(p.email, id);
@@ -106,7 +132,9 @@ export async function carregarDemoMercados(banco: Banco, agora: Date): Promise<v
       // The same person as the Cestas demo record with this e-mail: one account, the union of roles.
       await unirPorEmail(trx, chaveDeEmail(p.email), agora);
     }
-    const produtos = new Map((await trx.selectFrom('produto').select(['id', 'nome']).execute()).map((p) => [p.nome, p.id]));
+    const produtos = new Map(
+      (await trx.selectFrom('produto').select(['id', 'nome']).execute()).map((p) => [p.nome, p.id]),
+    );
     for (const m of MERCADOS_DEMO) {
       const { precos, admin, ...campos } = m;
       const mercado = await trx
@@ -118,7 +146,11 @@ export async function carregarDemoMercados(banco: Banco, agora: Date): Promise<v
         .insertInto('precomercado')
         .values(
           precos.map(([nome, precoCentavos, ativo]) => ({
-            mercadoId: mercado.id, produtoId: exigir(produtos, nome, 'o produto'), precoCentavos, ativo: ativo ?? true, ...datas,
+            mercadoId: mercado.id,
+            produtoId: exigir(produtos, nome, 'o produto'),
+            precoCentavos,
+            ativo: ativo ?? true,
+            ...datas,
           })),
         )
         .execute();

@@ -19,11 +19,34 @@ export interface Ator {
  * anything not listed is denied.
  */
 export const ACOES = [
-  'painel', 'perfilProprio', 'catalogoLer', 'catalogoEscrever', 'usuariosLer', 'usuariosEscrever', 'auditoriaLer',
-  'ofertasLer', 'ofertasEscrever', 'composicaoLer', 'composicaoEscrever', 'pedidosLer', 'pedidosEscrever',
-  'financeiroLer', 'financeiroEscrever', 'relatoriosFornecedores', 'relatoriosConsumidores', 'documentoEntrega',
-  'loginLiberar', 'cicloReabrir', 'mensagensLer', 'mensagensEnviar',
-  'assinaturasTodas', 'ofertaPropria', 'pedidoProprio', 'assinaturaPropria', 'pendenciasLer', 'masterConceder',
+  'painel',
+  'perfilProprio',
+  'catalogoLer',
+  'catalogoEscrever',
+  'usuariosLer',
+  'usuariosEscrever',
+  'auditoriaLer',
+  'ofertasLer',
+  'ofertasEscrever',
+  'composicaoLer',
+  'composicaoEscrever',
+  'pedidosLer',
+  'pedidosEscrever',
+  'financeiroLer',
+  'financeiroEscrever',
+  'relatoriosFornecedores',
+  'relatoriosConsumidores',
+  'documentoEntrega',
+  'loginLiberar',
+  'cicloReabrir',
+  'mensagensLer',
+  'mensagensEnviar',
+  'assinaturasTodas',
+  'ofertaPropria',
+  'pedidoProprio',
+  'assinaturaPropria',
+  'pendenciasLer',
+  'masterConceder',
 ] as const;
 export type Acao = (typeof ACOES)[number];
 
@@ -144,8 +167,17 @@ type Momento = Pick<JanelaDoCiclo, 'fase' | 'abertas'>;
  * Each step: when it is due (its own window, for offers and orders, which may be open together;
  * else the phase), who takes it, and how the dashboard names it.
  */
-const PASSOS_DO_CICLO: Readonly<Record<AcaoDoCiclo, { readonly quando: (m: Momento) => boolean; readonly quem: (p: Pessoa) => boolean; readonly nome: string }>> = {
-  ofertar: { quando: (m) => m.abertas.includes('oferta'), quem: ehFornecedor, nome: 'Registrar sua oferta de produtos' },
+const PASSOS_DO_CICLO: Readonly<
+  Record<
+    AcaoDoCiclo,
+    { readonly quando: (m: Momento) => boolean; readonly quem: (p: Pessoa) => boolean; readonly nome: string }
+  >
+> = {
+  ofertar: {
+    quando: (m) => m.abertas.includes('oferta'),
+    quem: ehFornecedor,
+    nome: 'Registrar sua oferta de produtos',
+  },
   compor: { quando: (m) => m.fase === 'composicao', quem: ehGestor, nome: 'Compor as cestas do ciclo' },
   pedir: { quando: (m) => m.abertas.includes('pedido'), quem: ehConsumidor, nome: 'Fazer seu pedido' },
   retirar: { quando: (m) => m.fase === 'retirada', quem: ehConsumidor, nome: 'Retirar sua cesta no ponto de entrega' },
@@ -160,8 +192,16 @@ export function proximasAcoes(pessoa: Pessoa, momento: Momento): AcaoDoCiclo[] {
 
 /** The refusal for acting on, or looking at, another person's order or offer. */
 export const RECUSAS_DE_DONO = {
-  pedido: { codigo: 'PEDIDO_DE_OUTRA_PESSOA', escrever: 'Você só pode fazer os seus próprios pedidos', ver: 'Você só pode ver os seus próprios pedidos' },
-  oferta: { codigo: 'OFERTA_DE_OUTRA_PESSOA', escrever: 'Você só pode registrar as suas próprias ofertas', ver: 'Você só pode ver as suas próprias ofertas' },
+  pedido: {
+    codigo: 'PEDIDO_DE_OUTRA_PESSOA',
+    escrever: 'Você só pode fazer os seus próprios pedidos',
+    ver: 'Você só pode ver os seus próprios pedidos',
+  },
+  oferta: {
+    codigo: 'OFERTA_DE_OUTRA_PESSOA',
+    escrever: 'Você só pode registrar as suas próprias ofertas',
+    ver: 'Você só pode ver as suas próprias ofertas',
+  },
 } as const;
 export type Posse = keyof typeof RECUSAS_DE_DONO;
 
@@ -218,14 +258,18 @@ interface Alvos {
 }
 export type AcaoNoRegistro = keyof Alvos;
 
-const proprio = (ator: Ator, alvo: { readonly usuarioid: number }): boolean => ator.usuarioid !== null && ator.usuarioid === alvo.usuarioid;
+const proprio = (ator: Ator, alvo: { readonly usuarioid: number }): boolean =>
+  ator.usuarioid !== null && ator.usuarioid === alvo.usuarioid;
 
 /**
  * The person edits inside the cycle's window while it is active; admin and master at any time.
  * A closed cycle is closed for everyone, the coordination included.
  */
-const naJanela = (janela: Janela) => (ator: Ator, alvo: Alvos['editarOferta']): boolean =>
-  alvo.ciclo.fechadoEm === null && (ehGestor(ator) || (proprio(ator, alvo) && alvo.ciclo.abertas.includes(janela) && alvo.ciclo.ativo));
+const naJanela =
+  (janela: Janela) =>
+  (ator: Ator, alvo: Alvos['editarOferta']): boolean =>
+    alvo.ciclo.fechadoEm === null &&
+    (ehGestor(ator) || (proprio(ator, alvo) && alvo.ciclo.abertas.includes(janela) && alvo.ciclo.ativo));
 
 const REGRAS_NO_REGISTRO: { readonly [A in AcaoNoRegistro]: (ator: Ator, alvo: Alvos[A]) => boolean } = {
   editarOferta: naJanela('oferta'),
@@ -250,8 +294,10 @@ export function acoesDaOferta(ator: Ator, alvo: Alvos['editarOferta']): { readon
  * What the order pages offer (sent as `acoes`). Confirming is a write in the order's window, like
  * editing: the person's own order, or anyone's for the coordination, while the cycle is open.
  */
-export function acoesDoPedido(ator: Ator, alvo: Alvos['editarPedido']): { readonly editar: boolean; readonly confirmar: boolean } {
+export function acoesDoPedido(
+  ator: Ator,
+  alvo: Alvos['editarPedido'],
+): { readonly editar: boolean; readonly confirmar: boolean } {
   const editar = podeNoRegistro(ator, 'editarPedido', alvo);
   return { editar, confirmar: editar && podeNoRegistro(ator, 'confirmarPedido', alvo) };
 }
-

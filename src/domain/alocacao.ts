@@ -45,8 +45,17 @@ export async function linhasOfertadas(db: Db, cicloid: number, produtos?: readon
     .innerJoin('produto as p', 'p.id', 'op.produtoid')
     .innerJoin('usuario as u', 'u.id', 'o.usuarioid')
     .select([
-      'op.id as ofertaProdutoId', 'o.id as ofertaId', 'op.produtoid as produtoId', 'p.nome as produto', 'p.unidade',
-      'o.usuarioid as fornecedorId', 'u.nome as fornecedor', 'op.valorCentavos', 'op.quantidadeMilesimos as ofertadoMil', 'o.finalizada', 'o.finalizadaEm',
+      'op.id as ofertaProdutoId',
+      'o.id as ofertaId',
+      'op.produtoid as produtoId',
+      'p.nome as produto',
+      'p.unidade',
+      'o.usuarioid as fornecedorId',
+      'u.nome as fornecedor',
+      'op.valorCentavos',
+      'op.quantidadeMilesimos as ofertadoMil',
+      'o.finalizada',
+      'o.finalizadaEm',
     ])
     .select((eb) => paraCestasDaLinha(eb).as('paraCestasMil'))
     .select((eb) =>
@@ -58,16 +67,28 @@ export async function linhasOfertadas(db: Db, cicloid: number, produtos?: readon
     )
     .where('o.cicloid', '=', cicloid)
     .$if(produtos !== undefined, (q) => q.where('op.produtoid', 'in', [...(produtos ?? [])]))
-    .where((eb) => eb.or([
-      eb('o.finalizada', '=', true),
-      linhaNumaCesta(eb),
-      eb.exists(eb.selectFrom('loteproduto as usaLote').select('usaLote.id').whereRef('usaLote.ofertaProdutoId', '=', 'op.id')),
-    ]))
+    .where((eb) =>
+      eb.or([
+        eb('o.finalizada', '=', true),
+        linhaNumaCesta(eb),
+        eb.exists(
+          eb
+            .selectFrom('loteproduto as usaLote')
+            .select('usaLote.id')
+            .whereRef('usaLote.ofertaProdutoId', '=', 'op.id'),
+        ),
+      ]),
+    )
     .orderBy('p.nome')
     .orderBy('op.valorCentavos')
     .orderBy('op.id')
     .execute();
-  return linhas.map((l) => ({ ...l, finalizada: Boolean(l.finalizada), paraCestasMil: Number(l.paraCestasMil ?? 0), paraLotesMil: Number(l.paraLotesMil ?? 0) }));
+  return linhas.map((l) => ({
+    ...l,
+    finalizada: Boolean(l.finalizada),
+    paraCestasMil: Number(l.paraCestasMil ?? 0),
+    paraLotesMil: Number(l.paraLotesMil ?? 0),
+  }));
 }
 
 export interface ExtraDoCiclo {
@@ -86,7 +107,15 @@ export async function extrasPublicados(db: Db, cicloid: number, produtos?: reado
   return db
     .selectFrom('cicloproduto as cp')
     .innerJoin('produto as p', 'p.id', 'cp.produtoId')
-    .select(['cp.id as cicloProdutoId', 'cp.produtoId', 'p.nome as produto', 'p.unidade', 'cp.quantidadeMilesimos as publicadoMil', 'cp.valorCentavos', 'cp.mercadoId'])
+    .select([
+      'cp.id as cicloProdutoId',
+      'cp.produtoId',
+      'p.nome as produto',
+      'p.unidade',
+      'cp.quantidadeMilesimos as publicadoMil',
+      'cp.valorCentavos',
+      'cp.mercadoId',
+    ])
     .where('cp.cicloid', '=', cicloid)
     .$if(produtos !== undefined, (q) => q.where('cp.produtoId', 'in', [...(produtos ?? [])]))
     .orderBy('cp.id')
@@ -103,7 +132,12 @@ function linhasPorProdutoNaOrdem(linhas: readonly LinhaOfertada[]): Map<number, 
   const porProduto = new Map<number, LinhaOfertada[]>();
   for (const l of linhas) porProduto.set(l.produtoId, [...(porProduto.get(l.produtoId) ?? []), l]);
   for (const ls of porProduto.values()) {
-    ls.sort((a, b) => a.valorCentavos - b.valorCentavos || (a.finalizadaEm ?? '').localeCompare(b.finalizadaEm ?? '') || a.ofertaProdutoId - b.ofertaProdutoId);
+    ls.sort(
+      (a, b) =>
+        a.valorCentavos - b.valorCentavos ||
+        (a.finalizadaEm ?? '').localeCompare(b.finalizadaEm ?? '') ||
+        a.ofertaProdutoId - b.ofertaProdutoId,
+    );
   }
   return porProduto;
 }
@@ -117,7 +151,10 @@ export type ChaveMercado = number | null;
  * per market: the units sold of a product, market by market (outside any market first, then by
  * id), fill its lines in that order, so per market the lines add up to what it sold.
  */
-export function atribuirExtrasPorMercado(linhas: readonly LinhaOfertada[], vendido: ReadonlyMap<number, ReadonlyMap<ChaveMercado, number>>): Map<number, Map<ChaveMercado, number>> {
+export function atribuirExtrasPorMercado(
+  linhas: readonly LinhaOfertada[],
+  vendido: ReadonlyMap<number, ReadonlyMap<ChaveMercado, number>>,
+): Map<number, Map<ChaveMercado, number>> {
   const atribuido = new Map<number, Map<ChaveMercado, number>>();
   const porProduto = linhasPorProdutoNaOrdem(linhas);
   for (const [produtoId, porMercado] of vendido) {
@@ -162,11 +199,19 @@ export function conferirCapacidade(linhas: readonly LinhaOfertada[], extras: rea
   for (const l of linhas) {
     const usado = l.paraCestasMil + l.paraLotesMil;
     if (usado > l.ofertadoMil) {
-      const onde = l.paraLotesMil === 0 ? `nas cestas ${qtd(l.paraCestasMil, l.unidade)}` : `nas cestas ${qtd(l.paraCestasMil, l.unidade)}, nos lotes ${qtd(l.paraLotesMil, l.unidade)}`;
+      const onde =
+        l.paraLotesMil === 0
+          ? `nas cestas ${qtd(l.paraCestasMil, l.unidade)}`
+          : `nas cestas ${qtd(l.paraCestasMil, l.unidade)}, nos lotes ${qtd(l.paraLotesMil, l.unidade)}`;
       throw new Conflito(
         'CAPACIDADE_EXCEDIDA',
         `Faltam ${qtd(usado - l.ofertadoMil, l.unidade)} de ${l.produto} de ${l.fornecedor}: ofertado ${qtd(l.ofertadoMil, l.unidade)}, ${onde}`,
-        { ofertaProdutoId: l.ofertaProdutoId, produto: l.produto, fornecedor: l.fornecedor, faltando: paraNumero(usado - l.ofertadoMil, ESCALA_QUANTIDADE) },
+        {
+          ofertaProdutoId: l.ofertaProdutoId,
+          produto: l.produto,
+          fornecedor: l.fornecedor,
+          faltando: paraNumero(usado - l.ofertadoMil, ESCALA_QUANTIDADE),
+        },
       );
     }
   }
@@ -180,7 +225,12 @@ export function conferirCapacidade(linhas: readonly LinhaOfertada[], extras: rea
       throw new Conflito(
         'CAPACIDADE_EXCEDIDA',
         `Faltam ${qtd(e.publicadoMil - sobra, unidade)} de ${nome} (${fornecedores}): os extras publicados passam da sobra de ${qtd(sobra, unidade)}`,
-        { produtoId: e.produtoId, produto: nome, fornecedor: fornecedores, faltando: paraNumero(e.publicadoMil - sobra, ESCALA_QUANTIDADE) },
+        {
+          produtoId: e.produtoId,
+          produto: nome,
+          fornecedor: fornecedores,
+          faltando: paraNumero(e.publicadoMil - sobra, ESCALA_QUANTIDADE),
+        },
       );
     }
   }
@@ -231,7 +281,11 @@ const somarEm = (m: Map<number, PorMercado>, k: number, mercado: ChaveMercado, v
  * this one computation. Baskets count in their market (ciclocesta.mercadoId), lots in theirs, and
  * extras as they were ordered (pedidoproduto.mercadoId) or published (cicloproduto.mercadoId).
  */
-export async function entregasDoCiclo(db: Db, cicloid: number, opcoes: { readonly soConfirmadosReservam?: boolean } = {}): Promise<EntregaDaLinha[]> {
+export async function entregasDoCiclo(
+  db: Db,
+  cicloid: number,
+  opcoes: { readonly soConfirmadosReservam?: boolean } = {},
+): Promise<EntregaDaLinha[]> {
   const [linhas, composicoes, cestasPedidas, extras, vendidos] = await Promise.all([
     linhasOfertadas(db, cicloid),
     quantidadesDasCestas(db, cicloid),
@@ -259,22 +313,24 @@ export async function entregasDoCiclo(db: Db, cicloid: number, opcoes: { readonl
   // Lots only exist in cycles with lote markets: no query for the others.
   const lotes = linhas.some((l) => l.paraLotesMil > 0)
     ? await db
-      .selectFrom('loteproduto as lp')
-      .innerJoin('lote as l', 'l.id', 'lp.loteid')
-      .select(['lp.ofertaProdutoId', 'l.mercadoId'])
-      .select((eb) => eb.fn.sum<number>('lp.quantidadeMilesimos').as('m'))
-      .where('l.cicloid', '=', cicloid)
-      .groupBy(['lp.ofertaProdutoId', 'l.mercadoId'])
-      .execute()
+        .selectFrom('loteproduto as lp')
+        .innerJoin('lote as l', 'l.id', 'lp.loteid')
+        .select(['lp.ofertaProdutoId', 'l.mercadoId'])
+        .select((eb) => eb.fn.sum<number>('lp.quantidadeMilesimos').as('m'))
+        .where('l.cicloid', '=', cicloid)
+        .groupBy(['lp.ofertaProdutoId', 'l.mercadoId'])
+        .execute()
     : [];
   // Baskets ordered per (cycle basket, market it was bought in).
   const pedidasPorCesta = new Map<number, PorMercado>();
-  for (const c of cestasPedidas) somarEm(pedidasPorCesta, c.cicloCestaId ?? 0, c.mercadoId, Math.round(Number(c.m) / 1000));
+  for (const c of cestasPedidas)
+    somarEm(pedidasPorCesta, c.cicloCestaId ?? 0, c.mercadoId, Math.round(Number(c.m) / 1000));
   const paraCestas = new Map<number, PorMercado>();
   const pedidoCestas = new Map<number, PorMercado>();
   for (const c of composicoes) {
     somarEm(paraCestas, c.ofertaProdutoId, c.mercadoId, c.quantidadePorCestaMilesimos * c.quantidadeCestas);
-    for (const [mercado, n] of pedidasPorCesta.get(c.cicloCestaId ?? 0) ?? []) somarEm(pedidoCestas, c.ofertaProdutoId, mercado, c.quantidadePorCestaMilesimos * n);
+    for (const [mercado, n] of pedidasPorCesta.get(c.cicloCestaId ?? 0) ?? [])
+      somarEm(pedidoCestas, c.ofertaProdutoId, mercado, c.quantidadePorCestaMilesimos * n);
   }
   const paraLotes = new Map<number, PorMercado>();
   for (const l of lotes) somarEm(paraLotes, l.ofertaProdutoId, l.mercadoId, Number(l.m));
@@ -283,34 +339,43 @@ export async function entregasDoCiclo(db: Db, cicloid: number, opcoes: { readonl
   const confirmados = new Map<number, PorMercado>();
   const reservados = new Map<number, PorMercado>();
   for (const v of vendidos) {
-    if (v.finalizado || opcoes.soConfirmadosReservam !== true) somarEm(reservados, v.produtoId, v.mercadoId, Number(v.m));
+    if (v.finalizado || opcoes.soConfirmadosReservam !== true)
+      somarEm(reservados, v.produtoId, v.mercadoId, Number(v.m));
     if (v.finalizado) somarEm(confirmados, v.produtoId, v.mercadoId, Number(v.m));
   }
   const extraPlanejado = atribuirExtrasPorMercado(linhas, publicados);
   const extraPedido = atribuirExtrasPorMercado(linhas, confirmados);
   const extraReservado = atribuirExtrasPorMercado(linhas, reservados);
-  const de = (m: Map<number, PorMercado>, l: LinhaOfertada, mercado: ChaveMercado) => m.get(l.ofertaProdutoId)?.get(mercado) ?? 0;
+  const de = (m: Map<number, PorMercado>, l: LinhaOfertada, mercado: ChaveMercado) =>
+    m.get(l.ofertaProdutoId)?.get(mercado) ?? 0;
   return linhas.map((l) => {
     const mercados = new Set<ChaveMercado>([null]);
-    for (const m of [paraCestas, pedidoCestas, paraLotes, extraPlanejado, extraPedido, extraReservado]) for (const k of m.get(l.ofertaProdutoId)?.keys() ?? []) mercados.add(k);
+    for (const m of [paraCestas, pedidoCestas, paraLotes, extraPlanejado, extraPedido, extraReservado])
+      for (const k of m.get(l.ofertaProdutoId)?.keys() ?? []) mercados.add(k);
     // A lot is ordered as it is composed: its buyer is named, so planned and ordered are the same.
-    const partes = [...mercados].sort((a, b) => (a ?? 0) - (b ?? 0)).map((mercadoId): ParteDaLinhaNoMercado => {
-      const cestas = de(paraCestas, l, mercadoId);
-      const doLote = de(paraLotes, l, mercadoId);
-      return {
-        mercadoId, paraCestasMil: cestas, paraLotesMil: doLote,
-        planejadoMil: cestas + doLote + de(extraPlanejado, l, mercadoId),
-        pedidoMil: de(pedidoCestas, l, mercadoId) + doLote + de(extraPedido, l, mercadoId),
-        extrasReservadosMil: de(extraReservado, l, mercadoId),
-      };
-    });
+    const partes = [...mercados]
+      .sort((a, b) => (a ?? 0) - (b ?? 0))
+      .map((mercadoId): ParteDaLinhaNoMercado => {
+        const cestas = de(paraCestas, l, mercadoId);
+        const doLote = de(paraLotes, l, mercadoId);
+        return {
+          mercadoId,
+          paraCestasMil: cestas,
+          paraLotesMil: doLote,
+          planejadoMil: cestas + doLote + de(extraPlanejado, l, mercadoId),
+          pedidoMil: de(pedidoCestas, l, mercadoId) + doLote + de(extraPedido, l, mercadoId),
+          extrasReservadosMil: de(extraReservado, l, mercadoId),
+        };
+      });
     const total = (f: (p: ParteDaLinhaNoMercado) => number) => partes.reduce((s, p) => s + f(p), 0);
     return {
       linha: l,
       planejadoMil: total((p) => p.planejadoMil),
       pedidoMil: total((p) => p.pedidoMil),
       extrasReservadosMil: total((p) => p.extrasReservadosMil),
-      porMercado: partes.filter((p, i) => i === 0 && partes.length === 1 || p.planejadoMil + p.pedidoMil + p.extrasReservadosMil > 0),
+      porMercado: partes.filter(
+        (p, i) => (i === 0 && partes.length === 1) || p.planejadoMil + p.pedidoMil + p.extrasReservadosMil > 0,
+      ),
     };
   });
 }
@@ -330,13 +395,31 @@ export interface EntregaComMercados extends EntregaDaLinha {
 /** The cycle's deliveries with each line's ordered quantity by market, named (GraphQL `minhasEntregas`): one query more than entregasDoCiclo. */
 export async function entregasComMercados(db: Db, cicloid: number): Promise<EntregaComMercados[]> {
   const entregas = await entregasDoCiclo(db, cicloid);
-  const ids = [...new Set(entregas.flatMap((e) => e.porMercado.flatMap((p) => (p.mercadoId === null ? [] : [p.mercadoId]))))];
-  const nomes = new Map(ids.length === 0 ? [] : (await db.selectFrom('mercado').select(['id', 'nome']).where('id', 'in', ids).execute()).map((m) => [m.id, m.nome]));
+  const ids = [
+    ...new Set(entregas.flatMap((e) => e.porMercado.flatMap((p) => (p.mercadoId === null ? [] : [p.mercadoId])))),
+  ];
+  const nomes = new Map(
+    ids.length === 0
+      ? []
+      : (await db.selectFrom('mercado').select(['id', 'nome']).where('id', 'in', ids).execute()).map((m) => [
+          m.id,
+          m.nome,
+        ]),
+  );
   return entregas.map((e) => ({
     ...e,
     mercados: e.porMercado
       .filter((p) => p.pedidoMil > 0)
-      .map((p) => ({ mercadoId: p.mercadoId, mercado: p.mercadoId === null ? null : (nomes.get(p.mercadoId) ?? null), pedidoMil: p.pedidoMil }))
-      .sort((a, b) => (a.mercado === null ? 1 : 0) - (b.mercado === null ? 1 : 0) || (a.mercado ?? '').localeCompare(b.mercado ?? '', 'pt-BR') || (a.mercadoId ?? 0) - (b.mercadoId ?? 0)),
+      .map((p) => ({
+        mercadoId: p.mercadoId,
+        mercado: p.mercadoId === null ? null : (nomes.get(p.mercadoId) ?? null),
+        pedidoMil: p.pedidoMil,
+      }))
+      .sort(
+        (a, b) =>
+          (a.mercado === null ? 1 : 0) - (b.mercado === null ? 1 : 0) ||
+          (a.mercado ?? '').localeCompare(b.mercado ?? '', 'pt-BR') ||
+          (a.mercadoId ?? 0) - (b.mercadoId ?? 0),
+      ),
   }));
 }

@@ -36,24 +36,53 @@ export interface PainelDaPessoa {
 // Every dashboard runs it, in one statement: the person's balance (one aggregate row), the recent
 // cycles joined to it, and their own order and offer in each cycle (unique per cycle and person).
 // A prepared value fills one place: the person's id goes in three times.
-const painelPreparado = consultaPreparada((db: Db, desde: string, doSaldo: number, doPedido: number, daOferta: number) => db
-  .selectFrom(somaDoSaldo(db, doSaldo).as('s'))
-  .leftJoin(ciclosRecentes(db, desde).as('c'), (j) => j.onTrue())
-  .leftJoin('pedido as p', (j) => j.onRef('p.cicloid', '=', 'c.id').on('p.usuarioid', '=', doPedido))
-  .leftJoin('pontoentrega as pe', 'pe.id', 'p.pontoEntregaId')
-  .leftJoin('ciclopontoentrega as cpe', (j) => j.onRef('cpe.cicloid', '=', 'p.cicloid').onRef('cpe.pontoEntregaId', '=', 'p.pontoEntregaId'))
-  .leftJoin('oferta as o', (j) => j.onRef('o.cicloid', '=', 'c.id').on('o.usuarioid', '=', daOferta))
-  .select(['s.centavos', 's.n', 'c.id', 'c.nome', 'c.dataOfertaInicio', 'c.dataOfertaFim', 'c.dataPedidoInicio', 'c.dataPedidoFim', 'c.dataRetiradaInicio', 'c.dataRetiradaFim'])
-  .select(['p.id as pedidoId', 'p.finalizado', 'pe.nome as ponto', 'cpe.dataRetirada', 'cpe.horaInicio', 'cpe.horaFim', 'o.finalizada'])
-  .orderBy('c.dataOfertaInicio')
-  .orderBy('c.id'), 4);
+const painelPreparado = consultaPreparada(
+  (db: Db, desde: string, doSaldo: number, doPedido: number, daOferta: number) =>
+    db
+      .selectFrom(somaDoSaldo(db, doSaldo).as('s'))
+      .leftJoin(ciclosRecentes(db, desde).as('c'), (j) => j.onTrue())
+      .leftJoin('pedido as p', (j) => j.onRef('p.cicloid', '=', 'c.id').on('p.usuarioid', '=', doPedido))
+      .leftJoin('pontoentrega as pe', 'pe.id', 'p.pontoEntregaId')
+      .leftJoin('ciclopontoentrega as cpe', (j) =>
+        j.onRef('cpe.cicloid', '=', 'p.cicloid').onRef('cpe.pontoEntregaId', '=', 'p.pontoEntregaId'),
+      )
+      .leftJoin('oferta as o', (j) => j.onRef('o.cicloid', '=', 'c.id').on('o.usuarioid', '=', daOferta))
+      .select([
+        's.centavos',
+        's.n',
+        'c.id',
+        'c.nome',
+        'c.dataOfertaInicio',
+        'c.dataOfertaFim',
+        'c.dataPedidoInicio',
+        'c.dataPedidoFim',
+        'c.dataRetiradaInicio',
+        'c.dataRetiradaFim',
+      ])
+      .select([
+        'p.id as pedidoId',
+        'p.finalizado',
+        'pe.nome as ponto',
+        'cpe.dataRetirada',
+        'cpe.horaInicio',
+        'cpe.horaFim',
+        'o.finalizada',
+      ])
+      .orderBy('c.dataOfertaInicio')
+      .orderBy('c.id'),
+  4,
+);
 
 /**
  * A person's dashboard in one query: the recent cycles (ciclosDoPainel's), their balance
  * (saldoDe's), and their own offer and order in each cycle, as far as their profiles let them
  * have one (a consumer's dashboard shows no offer, a supplier's no order).
  */
-export async function painelDaPessoa(db: Db, pessoa: { readonly usuarioid: number; readonly perfil: readonly Perfil[] }, hoje: string): Promise<PainelDaPessoa> {
+export async function painelDaPessoa(
+  db: Db,
+  pessoa: { readonly usuarioid: number; readonly perfil: readonly Perfil[] },
+  hoje: string,
+): Promise<PainelDaPessoa> {
   const { usuarioid } = pessoa;
   const linhas = await painelPreparado(db, desdeDoPainel(hoje), usuarioid, usuarioid, usuarioid);
   const consumidor = ehConsumidor(pessoa);
@@ -61,20 +90,61 @@ export async function painelDaPessoa(db: Db, pessoa: { readonly usuarioid: numbe
   const ciclos: CicloNoPainel[] = [];
   const andamento = new Map<number, Andamento>();
   for (const l of linhas) {
-    const { id, nome, dataOfertaInicio, dataOfertaFim, dataPedidoInicio, dataPedidoFim, dataRetiradaInicio, dataRetiradaFim } = l;
+    const {
+      id,
+      nome,
+      dataOfertaInicio,
+      dataOfertaFim,
+      dataPedidoInicio,
+      dataPedidoFim,
+      dataRetiradaInicio,
+      dataRetiradaFim,
+    } = l;
     // No cycle at all: the balance's row alone, with the cycle's columns null.
-    if (id === null || nome === null || dataOfertaInicio === null || dataOfertaFim === null || dataPedidoInicio === null || dataPedidoFim === null || dataRetiradaInicio === null || dataRetiradaFim === null) continue;
-    ciclos.push(noPainel({ id, nome, dataOfertaInicio, dataOfertaFim, dataPedidoInicio, dataPedidoFim, dataRetiradaInicio, dataRetiradaFim }, hoje));
-    const oferta: SituacaoDaOferta = !fornecedor || l.finalizada === null ? 'sem' : (l.finalizada === true || Number(l.finalizada) === 1 ? 'finalizada' : 'rascunho');
-    andamento.set(id, !consumidor || l.pedidoId === null
-      ? { ...SEM_NADA, oferta }
-      : {
-          oferta,
-          pedido: l.finalizado === true || Number(l.finalizado) === 1 ? 'confirmado' : 'salvo',
-          pedidoId: l.pedidoId,
-          pontoEntrega: l.ponto,
-          horarioRetirada: horarioDeRetiradaTexto(l),
-        });
+    if (
+      id === null ||
+      nome === null ||
+      dataOfertaInicio === null ||
+      dataOfertaFim === null ||
+      dataPedidoInicio === null ||
+      dataPedidoFim === null ||
+      dataRetiradaInicio === null ||
+      dataRetiradaFim === null
+    )
+      continue;
+    ciclos.push(
+      noPainel(
+        {
+          id,
+          nome,
+          dataOfertaInicio,
+          dataOfertaFim,
+          dataPedidoInicio,
+          dataPedidoFim,
+          dataRetiradaInicio,
+          dataRetiradaFim,
+        },
+        hoje,
+      ),
+    );
+    const oferta: SituacaoDaOferta =
+      !fornecedor || l.finalizada === null
+        ? 'sem'
+        : l.finalizada === true || Number(l.finalizada) === 1
+          ? 'finalizada'
+          : 'rascunho';
+    andamento.set(
+      id,
+      !consumidor || l.pedidoId === null
+        ? { ...SEM_NADA, oferta }
+        : {
+            oferta,
+            pedido: l.finalizado === true || Number(l.finalizado) === 1 ? 'confirmado' : 'salvo',
+            pedidoId: l.pedidoId,
+            pontoEntrega: l.ponto,
+            horarioRetirada: horarioDeRetiradaTexto(l),
+          },
+    );
   }
   return { ciclos, saldo: saldoDaSoma(linhas[0]), andamento };
 }
@@ -92,8 +162,19 @@ export async function pendenciasDosCiclos(db: Db, cicloids: readonly number[]): 
   if (cicloids.length === 0) return porCiclo;
   const [candidatos, finalizadas, abertos] = await Promise.all([
     // Profiles are stored as JSON text: the LIKE narrows, lerPerfis decides.
-    db.selectFrom('usuario').select(['id', 'nome', 'perfil']).where('ativo', '=', true).where('perfil', 'like', '%"fornecedor"%').orderBy('nomeChave').execute(),
-    db.selectFrom('oferta').select(['cicloid', 'usuarioid']).where('finalizada', '=', true).where('cicloid', 'in', [...cicloids]).execute(),
+    db
+      .selectFrom('usuario')
+      .select(['id', 'nome', 'perfil'])
+      .where('ativo', '=', true)
+      .where('perfil', 'like', '%"fornecedor"%')
+      .orderBy('nomeChave')
+      .execute(),
+    db
+      .selectFrom('oferta')
+      .select(['cicloid', 'usuarioid'])
+      .where('finalizada', '=', true)
+      .where('cicloid', 'in', [...cicloids])
+      .execute(),
     db
       .selectFrom('pedido as p')
       .innerJoin('usuario as u', 'u.id', 'p.usuarioid')
@@ -108,7 +189,9 @@ export async function pendenciasDosCiclos(db: Db, cicloids: readonly number[]): 
     const ofertaram = new Set(finalizadas.filter((o) => o.cicloid === cicloid).map((o) => o.usuarioid));
     porCiclo.set(cicloid, {
       semOferta: fornecedores.filter((f) => !ofertaram.has(f.id)).map((f) => ({ id: f.id, nome: f.nome })),
-      naoConfirmados: abertos.filter((p) => p.cicloid === cicloid).map((p) => ({ id: p.id, nome: p.nome, pedidoId: p.pedidoId })),
+      naoConfirmados: abertos
+        .filter((p) => p.cicloid === cicloid)
+        .map((p) => ({ id: p.id, nome: p.nome, pedidoId: p.pedidoId })),
     });
   }
   return porCiclo;

@@ -6,7 +6,17 @@ import { autorizar, ehConsumidor, ehGestor, exigirAgirPor, type Ator } from './a
 import { auditar, type RegistroAuditoria } from './auditoria.ts';
 import { cicloDasJanelas, exigirJanela, janelaAberta } from './ciclos.ts';
 import { Conflito, Invalido, NaoEncontrado, recusarInvalidos } from './erros.ts';
-import { consumidorAlvo, gravarLinhaDeAssinatura, lerPontoDoPedido, pedidoDe, pontoDoPedido, pontoDosMercados, retirarLinhaDeAssinatura, type AvisosDoPedido, type Taxa } from './pedidos.ts';
+import {
+  consumidorAlvo,
+  gravarLinhaDeAssinatura,
+  lerPontoDoPedido,
+  pedidoDe,
+  pontoDoPedido,
+  pontoDosMercados,
+  retirarLinhaDeAssinatura,
+  type AvisosDoPedido,
+  type Taxa,
+} from './pedidos.ts';
 import { cestaComposta } from './conteudo-das-cestas.ts';
 import { reservadoDaLinha, soConfirmadosSeguram, vendaveisDaCesta } from './reservas.ts';
 import { podeTipo, tiposQue } from './tipos-de-mercado.ts';
@@ -60,7 +70,11 @@ export interface Assinatura extends Omit<EntradaAssinatura, 'id' | 'usuarioid'> 
 /** What generation did in a cycle (this call's counts; `pulados` is the cycle's skips so far). */
 export interface ResumoDaGeracao {
   readonly gerados: number;
-  readonly faltaram: ReadonlyArray<{ readonly assinaturaId: number; readonly consumidor: string; readonly motivo: string }>;
+  readonly faltaram: ReadonlyArray<{
+    readonly assinaturaId: number;
+    readonly consumidor: string;
+    readonly motivo: string;
+  }>;
   readonly pulados: number;
   readonly pausados: number;
 }
@@ -103,14 +117,25 @@ export interface RegraDeCiclos {
  * applicable one; a paused cycle still counts for the alternation (pausing does not shift which
  * cycles are "sim"), so the subscriber's rhythm is the same before and after a pause.
  */
-export function ciclosAplicaveis(regra: RegraDeCiclos, ciclos: readonly CicloCandidato[]): Array<{ cicloid: number; situacao: 'servir' | 'pausado' }> {
+export function ciclosAplicaveis(
+  regra: RegraDeCiclos,
+  ciclos: readonly CicloCandidato[],
+): Array<{ cicloid: number; situacao: 'servir' | 'pausado' }> {
   const naTemporada = ciclos
     .filter((c) => c.dataRetiradaInicio >= regra.inicio && c.dataRetiradaFim <= regra.fim)
-    .sort((a, b) => (a.dataPedidoInicio < b.dataPedidoInicio ? -1 : a.dataPedidoInicio > b.dataPedidoInicio ? 1 : a.cicloid - b.cicloid));
+    .sort((a, b) =>
+      a.dataPedidoInicio < b.dataPedidoInicio
+        ? -1
+        : a.dataPedidoInicio > b.dataPedidoInicio
+          ? 1
+          : a.cicloid - b.cicloid,
+    );
   const escolhidos = regra.frequencia === 'cada_ciclo' ? naTemporada : naTemporada.filter((_, i) => i % 2 === 0);
   return escolhidos.map((c) => ({
     cicloid: c.cicloid,
-    situacao: regra.pausas.some((p) => c.dataPedidoInicio >= p.inicio && c.dataPedidoInicio <= p.fim) ? 'pausado' : 'servir',
+    situacao: regra.pausas.some((p) => c.dataPedidoInicio >= p.inicio && c.dataPedidoInicio <= p.fim)
+      ? 'pausado'
+      : 'servir',
   }));
 }
 
@@ -130,14 +155,16 @@ function regrasDoPeriodo(p: { inicio: string; fim: string }): Record<string, str
   const erros: Record<string, string> = {};
   if (!dataValida(p.inicio)) erros.inicio = 'Informe a data de início (AAAA-MM-DD)';
   if (!dataValida(p.fim)) erros.fim = 'Informe a data de fim (AAAA-MM-DD)';
-  if (erros.inicio === undefined && erros.fim === undefined && p.inicio > p.fim) erros.fim = 'O fim não pode ser antes do início';
+  if (erros.inicio === undefined && erros.fim === undefined && p.inicio > p.fim)
+    erros.fim = 'O fim não pode ser antes do início';
   return erros;
 }
 
 /** A subscription's broken rules of shape and range, by field. */
 export function regrasDaAssinatura(e: Omit<EntradaAssinatura, 'id' | 'usuarioid'>): Record<string, string> {
   const erros = regrasDoPeriodo(e);
-  if (!Number.isInteger(e.quantidade) || e.quantidade < 1) erros.quantidade = 'A quantidade deve ser um número inteiro de cestas, pelo menos 1';
+  if (!Number.isInteger(e.quantidade) || e.quantidade < 1)
+    erros.quantidade = 'A quantidade deve ser um número inteiro de cestas, pelo menos 1';
   if (!FREQUENCIAS.includes(e.frequencia)) erros.frequencia = 'Escolha a frequência: cada_ciclo ou ciclo_sim_ciclo_nao';
   return erros;
 }
@@ -145,8 +172,25 @@ export function regrasDaAssinatura(e: Omit<EntradaAssinatura, 'id' | 'usuarioid'
 // ---------------------------------------------------------------------------------------------
 // Reads
 
-async function carregarAssinaturas(db: Db, filtro: { id?: number; usuarioid?: number; ativasDasCestas?: readonly number[] }): Promise<Assinatura[]> {
-  let q = db.selectFrom('assinatura').select(['id', 'usuarioid', 'cestaId', 'quantidade', 'pontoEntregaId', 'frequencia', 'inicio', 'fim', 'mercadoId', 'ativa', 'createdAt']);
+async function carregarAssinaturas(
+  db: Db,
+  filtro: { id?: number; usuarioid?: number; ativasDasCestas?: readonly number[] },
+): Promise<Assinatura[]> {
+  let q = db
+    .selectFrom('assinatura')
+    .select([
+      'id',
+      'usuarioid',
+      'cestaId',
+      'quantidade',
+      'pontoEntregaId',
+      'frequencia',
+      'inicio',
+      'fim',
+      'mercadoId',
+      'ativa',
+      'createdAt',
+    ]);
   if (filtro.id !== undefined) q = q.where('id', '=', filtro.id);
   if (filtro.ativasDasCestas !== undefined) {
     if (filtro.ativasDasCestas.length === 0) return [];
@@ -155,8 +199,22 @@ async function carregarAssinaturas(db: Db, filtro: { id?: number; usuarioid?: nu
   if (filtro.usuarioid !== undefined) q = q.where('usuarioid', '=', filtro.usuarioid);
   const linhas = await q.orderBy('createdAt').orderBy('id').execute();
   if (linhas.length === 0) return [];
-  const pausas = await db.selectFrom('assinaturapausa').select(['id', 'assinaturaId', 'inicio', 'fim']).where('assinaturaId', 'in', linhas.map((l) => l.id)).orderBy('inicio').orderBy('id').execute();
-  return linhas.map((l) => ({ ...l, ativa: Boolean(l.ativa), pausas: pausas.filter((p) => p.assinaturaId === l.id).map(({ id, inicio, fim }) => ({ id, inicio, fim })) }));
+  const pausas = await db
+    .selectFrom('assinaturapausa')
+    .select(['id', 'assinaturaId', 'inicio', 'fim'])
+    .where(
+      'assinaturaId',
+      'in',
+      linhas.map((l) => l.id),
+    )
+    .orderBy('inicio')
+    .orderBy('id')
+    .execute();
+  return linhas.map((l) => ({
+    ...l,
+    ativa: Boolean(l.ativa),
+    pausas: pausas.filter((p) => p.assinaturaId === l.id).map(({ id, inicio, fim }) => ({ id, inicio, fim })),
+  }));
 }
 
 /**
@@ -177,12 +235,23 @@ export function assinaturaVisivel(db: Db, ator: Ator, assinaturaId: number): Pro
 }
 
 /** The cycles offering a basket type (in a market, when given), active ones, with their dates. */
-async function ciclosComACesta(db: Db, cestaIds: readonly number[]): Promise<Array<CicloCandidato & { cestaId: number; mercadoId: number | null; nome: string }>> {
+async function ciclosComACesta(
+  db: Db,
+  cestaIds: readonly number[],
+): Promise<Array<CicloCandidato & { cestaId: number; mercadoId: number | null; nome: string }>> {
   if (cestaIds.length === 0) return [];
   return db
     .selectFrom('ciclocesta as cc')
     .innerJoin('ciclo as c', 'c.id', 'cc.cicloid')
-    .select(['c.id as cicloid', 'c.nome', 'c.dataPedidoInicio', 'c.dataRetiradaInicio', 'c.dataRetiradaFim', 'cc.cestaId', 'cc.mercadoId'])
+    .select([
+      'c.id as cicloid',
+      'c.nome',
+      'c.dataPedidoInicio',
+      'c.dataRetiradaInicio',
+      'c.dataRetiradaFim',
+      'cc.cestaId',
+      'cc.mercadoId',
+    ])
     .where('cc.cestaId', 'in', [...new Set(cestaIds)])
     .where('c.ativo', '=', true)
     .orderBy('c.dataPedidoInicio')
@@ -191,9 +260,18 @@ async function ciclosComACesta(db: Db, cestaIds: readonly number[]): Promise<Arr
 }
 
 /** The candidate cycles of one subscription: those offering its basket type, in its market when it names one; each cycle once. */
-function candidatosDe(a: { cestaId: number; mercadoId: number | null }, ciclos: ReadonlyArray<CicloCandidato & { cestaId: number; mercadoId: number | null }>): CicloCandidato[] {
+function candidatosDe(
+  a: { cestaId: number; mercadoId: number | null },
+  ciclos: ReadonlyArray<CicloCandidato & { cestaId: number; mercadoId: number | null }>,
+): CicloCandidato[] {
   const vistos = new Set<number>();
-  return ciclos.filter((c) => c.cestaId === a.cestaId && (a.mercadoId === null || c.mercadoId === a.mercadoId) && !vistos.has(c.cicloid) && vistos.add(c.cicloid) !== undefined);
+  return ciclos.filter(
+    (c) =>
+      c.cestaId === a.cestaId &&
+      (a.mercadoId === null || c.mercadoId === a.mercadoId) &&
+      !vistos.has(c.cicloid) &&
+      vistos.add(c.cicloid) !== undefined,
+  );
 }
 
 export interface ProximoCiclo {
@@ -226,31 +304,60 @@ export async function assinaturasDe(db: Db, usuarioid: number, hoje: string): Pr
 async function comCiclos(db: Db, lista: readonly Assinatura[], hoje: string): Promise<AssinaturaComCiclos[]> {
   if (lista.length === 0) return [];
   const [ciclos, nomes, linhas] = await Promise.all([
-    ciclosComACesta(db, lista.map((a) => a.cestaId)),
-    db.selectFrom('assinatura as a')
+    ciclosComACesta(
+      db,
+      lista.map((a) => a.cestaId),
+    ),
+    db
+      .selectFrom('assinatura as a')
       .innerJoin('cesta', 'cesta.id', 'a.cestaId')
       .innerJoin('pontoentrega as pe', 'pe.id', 'a.pontoEntregaId')
       .leftJoin('mercado as m', 'm.id', 'a.mercadoId')
       .select(['a.id', 'cesta.nome as cesta', 'pe.nome as ponto', 'm.nome as mercado'])
-      .where('a.id', 'in', lista.map((a) => a.id))
+      .where(
+        'a.id',
+        'in',
+        lista.map((a) => a.id),
+      )
       .execute(),
-    db.selectFrom('assinaturaciclo').selectAll().where('assinaturaId', 'in', lista.map((a) => a.id)).execute(),
+    db
+      .selectFrom('assinaturaciclo')
+      .selectAll()
+      .where(
+        'assinaturaId',
+        'in',
+        lista.map((a) => a.id),
+      )
+      .execute(),
   ]);
   return lista
     .map((a) => {
       const n = nomes.find((x) => x.id === a.id);
-      const proximos = ciclosAplicaveis(a, candidatosDe(a, ciclos))
-        .flatMap((x): ProximoCiclo[] => {
-          const c = ciclos.find((y) => y.cicloid === x.cicloid);
-          if (c === undefined || c.dataRetiradaFim < hoje) return [];
-          const r = linhas.find((l) => l.assinaturaId === a.id && l.cicloid === x.cicloid);
-          return [{
-            cicloid: c.cicloid, nome: c.nome, dataPedidoInicio: c.dataPedidoInicio, dataRetiradaInicio: c.dataRetiradaInicio,
-            situacao: r?.situacao ?? (x.situacao === 'pausado' ? 'pausado' : null), quantidade: r?.quantidade ?? a.quantidade,
-            pontoEntregaId: r?.pontoEntregaId ?? a.pontoEntregaId, pedidoId: r?.pedidoId ?? null, motivo: r?.motivo ?? null,
-          }];
-        });
-      return { ...a, cesta: n?.cesta ?? '', pontoEntrega: n?.ponto ?? '', mercado: n?.mercado ?? null, proximosCiclos: a.ativa ? proximos : [] };
+      const proximos = ciclosAplicaveis(a, candidatosDe(a, ciclos)).flatMap((x): ProximoCiclo[] => {
+        const c = ciclos.find((y) => y.cicloid === x.cicloid);
+        if (c === undefined || c.dataRetiradaFim < hoje) return [];
+        const r = linhas.find((l) => l.assinaturaId === a.id && l.cicloid === x.cicloid);
+        return [
+          {
+            cicloid: c.cicloid,
+            nome: c.nome,
+            dataPedidoInicio: c.dataPedidoInicio,
+            dataRetiradaInicio: c.dataRetiradaInicio,
+            situacao: r?.situacao ?? (x.situacao === 'pausado' ? 'pausado' : null),
+            quantidade: r?.quantidade ?? a.quantidade,
+            pontoEntregaId: r?.pontoEntregaId ?? a.pontoEntregaId,
+            pedidoId: r?.pedidoId ?? null,
+            motivo: r?.motivo ?? null,
+          },
+        ];
+      });
+      return {
+        ...a,
+        cesta: n?.cesta ?? '',
+        pontoEntrega: n?.ponto ?? '',
+        mercado: n?.mercado ?? null,
+        proximosCiclos: a.ativa ? proximos : [],
+      };
     })
     .sort((x, y) => Number(y.ativa) - Number(x.ativa));
 }
@@ -264,7 +371,9 @@ export async function assinantesComCestaNoCiclo(db: Db, cicloid: number, hoje: s
   const cestas = await db.selectFrom('ciclocesta').select('cestaId').where('cicloid', '=', cicloid).execute();
   const lista = await carregarAssinaturas(db, { ativasDasCestas: [...new Set(cestas.map((c) => c.cestaId))] });
   const comProximos = await comCiclos(db, lista, hoje);
-  const vem = comProximos.filter((a) => a.proximosCiclos.some((c) => c.cicloid === cicloid && (c.situacao === null || c.situacao === 'gerado')));
+  const vem = comProximos.filter((a) =>
+    a.proximosCiclos.some((c) => c.cicloid === cicloid && (c.situacao === null || c.situacao === 'gerado')),
+  );
   return [...new Set(vem.map((a) => a.usuarioid))].sort((x, y) => x - y);
 }
 
@@ -287,15 +396,31 @@ export async function assinantesServidosNoCiclo(db: Db, cicloid: number): Promis
 }
 
 export interface PainelDeAssinaturas {
-  readonly assinaturas: ReadonlyArray<Assinatura & {
-    readonly consumidor: string; readonly cesta: string; readonly pontoEntrega: string; readonly mercado: string | null;
-    /** The season payments recorded for the subscription (registrarPagamentoDaTemporada), summed. */
-    readonly pagoAdiantadoCentavos: number;
-  }>;
+  readonly assinaturas: ReadonlyArray<
+    Assinatura & {
+      readonly consumidor: string;
+      readonly cesta: string;
+      readonly pontoEntrega: string;
+      readonly mercado: string | null;
+      /** The season payments recorded for the subscription (registrarPagamentoDaTemporada), summed. */
+      readonly pagoAdiantadoCentavos: number;
+    }
+  >;
   /** Active subscriptions and baskets per cycle, per basket type (with its cap). */
-  readonly porCesta: ReadonlyArray<{ readonly cestaId: number; readonly nome: string; readonly assinaturas: number; readonly cestas: number; readonly limite: number | null }>;
+  readonly porCesta: ReadonlyArray<{
+    readonly cestaId: number;
+    readonly nome: string;
+    readonly assinaturas: number;
+    readonly cestas: number;
+    readonly limite: number | null;
+  }>;
   /** Active subscriptions and baskets per cycle, per pickup point. */
-  readonly porPonto: ReadonlyArray<{ readonly pontoEntregaId: number; readonly nome: string; readonly assinaturas: number; readonly cestas: number }>;
+  readonly porPonto: ReadonlyArray<{
+    readonly pontoEntregaId: number;
+    readonly nome: string;
+    readonly assinaturas: number;
+    readonly cestas: number;
+  }>;
 }
 
 /** Every subscription (active first) with totals per basket type and per pickup point, for the coordinator. */
@@ -306,30 +431,75 @@ export async function assinaturasParaAdmin(db: Db): Promise<PainelDeAssinaturas>
     .innerJoin('cesta', 'cesta.id', 'a.cestaId')
     .innerJoin('pontoentrega as pe', 'pe.id', 'a.pontoEntregaId')
     .leftJoin('mercado as m', 'm.id', 'a.mercadoId')
-    .select(['a.id', 'a.usuarioid', 'a.cestaId', 'a.quantidade', 'a.pontoEntregaId', 'a.frequencia', 'a.inicio', 'a.fim', 'a.mercadoId', 'a.ativa', 'a.createdAt'])
-    .select(['u.nome as consumidor', 'cesta.nome as cesta', 'cesta.limiteAssinaturas', 'pe.nome as pontoEntrega', 'm.nome as mercado'])
+    .select([
+      'a.id',
+      'a.usuarioid',
+      'a.cestaId',
+      'a.quantidade',
+      'a.pontoEntregaId',
+      'a.frequencia',
+      'a.inicio',
+      'a.fim',
+      'a.mercadoId',
+      'a.ativa',
+      'a.createdAt',
+    ])
+    .select([
+      'u.nome as consumidor',
+      'cesta.nome as cesta',
+      'cesta.limiteAssinaturas',
+      'pe.nome as pontoEntrega',
+      'm.nome as mercado',
+    ])
     .orderBy('a.ativa', 'desc')
     .orderBy('a.createdAt')
     .orderBy('a.id')
     .execute();
-  const [pausas, pagamentos] = linhas.length === 0 ? [[], []] : await Promise.all([
-    db.selectFrom('assinaturapausa').select(['id', 'assinaturaId', 'inicio', 'fim']).orderBy('inicio').orderBy('id').execute(),
-    db.selectFrom('movimentacao').select(['chave', 'valorCentavos']).where('chave', 'like', `${PREFIXO_DO_PAGAMENTO}%`).where('sentido', '=', 'credito').execute(),
-  ]);
+  const [pausas, pagamentos] =
+    linhas.length === 0
+      ? [[], []]
+      : await Promise.all([
+          db
+            .selectFrom('assinaturapausa')
+            .select(['id', 'assinaturaId', 'inicio', 'fim'])
+            .orderBy('inicio')
+            .orderBy('id')
+            .execute(),
+          db
+            .selectFrom('movimentacao')
+            .select(['chave', 'valorCentavos'])
+            .where('chave', 'like', `${PREFIXO_DO_PAGAMENTO}%`)
+            .where('sentido', '=', 'credito')
+            .execute(),
+        ]);
   const pagoAdiantado = new Map<number, number>();
   for (const m of pagamentos) {
     const id = assinaturaDoPagamento(m.chave);
     if (id !== null) pagoAdiantado.set(id, (pagoAdiantado.get(id) ?? 0) + m.valorCentavos);
   }
-  const porCesta = new Map<number, { cestaId: number; nome: string; assinaturas: number; cestas: number; limite: number | null }>();
+  const porCesta = new Map<
+    number,
+    { cestaId: number; nome: string; assinaturas: number; cestas: number; limite: number | null }
+  >();
   const porPonto = new Map<number, { pontoEntregaId: number; nome: string; assinaturas: number; cestas: number }>();
   for (const l of linhas) {
     if (!l.ativa) continue;
-    const c = porCesta.get(l.cestaId) ?? { cestaId: l.cestaId, nome: l.cesta, assinaturas: 0, cestas: 0, limite: l.limiteAssinaturas };
+    const c = porCesta.get(l.cestaId) ?? {
+      cestaId: l.cestaId,
+      nome: l.cesta,
+      assinaturas: 0,
+      cestas: 0,
+      limite: l.limiteAssinaturas,
+    };
     c.assinaturas++;
     c.cestas += l.quantidade;
     porCesta.set(l.cestaId, c);
-    const p = porPonto.get(l.pontoEntregaId) ?? { pontoEntregaId: l.pontoEntregaId, nome: l.pontoEntrega, assinaturas: 0, cestas: 0 };
+    const p = porPonto.get(l.pontoEntregaId) ?? {
+      pontoEntregaId: l.pontoEntregaId,
+      nome: l.pontoEntrega,
+      assinaturas: 0,
+      cestas: 0,
+    };
     p.assinaturas++;
     p.cestas += l.quantidade;
     porPonto.set(l.pontoEntregaId, p);
@@ -337,7 +507,10 @@ export async function assinaturasParaAdmin(db: Db): Promise<PainelDeAssinaturas>
   const porNome = <T extends { nome: string }>(a: T, b: T) => a.nome.localeCompare(b.nome, 'pt-BR');
   return {
     assinaturas: linhas.map(({ limiteAssinaturas: _limite, ...l }) => ({
-      ...l, ativa: Boolean(l.ativa), pausas: pausas.filter((p) => p.assinaturaId === l.id).map(({ id, inicio, fim }) => ({ id, inicio, fim })), pagoAdiantadoCentavos: pagoAdiantado.get(l.id) ?? 0,
+      ...l,
+      ativa: Boolean(l.ativa),
+      pausas: pausas.filter((p) => p.assinaturaId === l.id).map(({ id, inicio, fim }) => ({ id, inicio, fim })),
+      pagoAdiantadoCentavos: pagoAdiantado.get(l.id) ?? 0,
     })),
     porCesta: [...porCesta.values()].sort(porNome),
     porPonto: [...porPonto.values()].sort(porNome),
@@ -361,7 +534,15 @@ export async function faltasDoCiclo(db: Db, cicloid: number): Promise<FaltaNoCic
     .innerJoin('assinatura as a', 'a.id', 'ac.assinaturaId')
     .innerJoin('usuario as u', 'u.id', 'a.usuarioid')
     .innerJoin('cesta', 'cesta.id', 'a.cestaId')
-    .select(['ac.assinaturaId', 'a.usuarioid', 'u.nome as consumidor', 'cesta.nome as cesta', 'ac.quantidade', 'ac.pontoEntregaId', 'ac.motivo'])
+    .select([
+      'ac.assinaturaId',
+      'a.usuarioid',
+      'u.nome as consumidor',
+      'cesta.nome as cesta',
+      'ac.quantidade',
+      'ac.pontoEntregaId',
+      'ac.motivo',
+    ])
     .where('ac.cicloid', '=', cicloid)
     .where('ac.situacao', '=', 'faltou')
     .orderBy('a.createdAt')
@@ -372,8 +553,12 @@ export async function faltasDoCiclo(db: Db, cicloid: number): Promise<FaltaNoCic
 
 /** What became of a subscription in a cycle, or null when nothing yet. */
 export async function situacaoNoCiclo(db: Db, assinaturaId: number, cicloid: number): Promise<SituacaoDoCiclo | null> {
-  const r = await db.selectFrom('assinaturaciclo').select(['assinaturaId', 'cicloid', 'situacao', 'quantidade', 'pontoEntregaId', 'pedidoId', 'motivo'])
-    .where('assinaturaId', '=', assinaturaId).where('cicloid', '=', cicloid).executeTakeFirst();
+  const r = await db
+    .selectFrom('assinaturaciclo')
+    .select(['assinaturaId', 'cicloid', 'situacao', 'quantidade', 'pontoEntregaId', 'pedidoId', 'motivo'])
+    .where('assinaturaId', '=', assinaturaId)
+    .where('cicloid', '=', cicloid)
+    .executeTakeFirst();
   return r ?? null;
 }
 
@@ -393,7 +578,12 @@ async function travarCesta(trx: Transaction<DB>, cestaId: number): Promise<void>
  * cycle changes only through alterarNoCiclo. Audited. When a cycle's order window is open, the
  * subscription is served in it at once (gerarPedidosDoCiclo).
  */
-export async function salvarAssinatura(banco: Banco, ator: Ator, entrada: EntradaAssinatura, opcoes: OpcoesAssinatura): Promise<Assinatura> {
+export async function salvarAssinatura(
+  banco: Banco,
+  ator: Ator,
+  entrada: EntradaAssinatura,
+  opcoes: OpcoesAssinatura,
+): Promise<Assinatura> {
   exigirAgirPor(ator, entrada.usuarioid, 'pedido');
   recusarInvalidos(regrasDaAssinatura(entrada));
   const salva = await emTransacao(banco, async (trx) => {
@@ -401,45 +591,99 @@ export async function salvarAssinatura(banco: Banco, ator: Ator, entrada: Entrad
     const consumidor = await consumidorAlvo(trx, ator, antes?.usuarioid ?? entrada.usuarioid);
     await travarCesta(trx, entrada.cestaId);
     const [cesta, ponto, mercado] = await Promise.all([
-      trx.selectFrom('cesta').select(['id', 'nome', 'ativo', 'limiteAssinaturas']).where('id', '=', entrada.cestaId).executeTakeFirst(),
-      trx.selectFrom('pontoentrega').select(['id', 'ativo']).where('id', '=', entrada.pontoEntregaId).executeTakeFirst(),
-      entrada.mercadoId === null ? null : trx.selectFrom('mercado').select(['id', 'tipo', 'ativo']).where('id', '=', entrada.mercadoId).executeTakeFirst(),
+      trx
+        .selectFrom('cesta')
+        .select(['id', 'nome', 'ativo', 'limiteAssinaturas'])
+        .where('id', '=', entrada.cestaId)
+        .executeTakeFirst(),
+      trx
+        .selectFrom('pontoentrega')
+        .select(['id', 'ativo'])
+        .where('id', '=', entrada.pontoEntregaId)
+        .executeTakeFirst(),
+      entrada.mercadoId === null
+        ? null
+        : trx
+            .selectFrom('mercado')
+            .select(['id', 'tipo', 'ativo'])
+            .where('id', '=', entrada.mercadoId)
+            .executeTakeFirst(),
     ]);
     const erros: Record<string, string> = {};
     // A subscription being ended may keep a basket or point deactivated meanwhile.
     const exigeAtivos = entrada.ativa;
     if (cesta === undefined || (exigeAtivos && !cesta.ativo)) erros.cestaId = 'Cesta inexistente ou inativa';
-    if (ponto === undefined || (exigeAtivos && !ponto.ativo)) erros.pontoEntregaId = 'Ponto de entrega inexistente ou inativo';
-    if (entrada.mercadoId !== null && (mercado === undefined || mercado === null || !podeTipo(mercado.tipo, 'aceitaAssinaturas') || (exigeAtivos && !mercado.ativo))) {
+    if (ponto === undefined || (exigeAtivos && !ponto.ativo))
+      erros.pontoEntregaId = 'Ponto de entrega inexistente ou inativo';
+    if (
+      entrada.mercadoId !== null &&
+      (mercado === undefined ||
+        mercado === null ||
+        !podeTipo(mercado.tipo, 'aceitaAssinaturas') ||
+        (exigeAtivos && !mercado.ativo))
+    ) {
       erros.mercadoId = 'O mercado deve ser um mercado de cestas ativo';
     }
     recusarInvalidos(erros);
     if (cesta === undefined) throw new Error('cesta conferida acima');
     if (entrada.ativa) {
-      const outras = await trx.selectFrom('assinatura').select(['id', 'usuarioid']).where('cestaId', '=', entrada.cestaId).where('ativa', '=', true)
-        .$if(antes !== null, (q) => q.where('id', '!=', antes?.id ?? 0)).execute();
+      const outras = await trx
+        .selectFrom('assinatura')
+        .select(['id', 'usuarioid'])
+        .where('cestaId', '=', entrada.cestaId)
+        .where('ativa', '=', true)
+        .$if(antes !== null, (q) => q.where('id', '!=', antes?.id ?? 0))
+        .execute();
       if (outras.some((o) => o.usuarioid === consumidor.id)) {
-        throw new Conflito('ASSINATURA_REPETIDA', `Já existe uma assinatura ativa da ${cesta.nome} para esta pessoa: altere a que existe`, { cestaId: entrada.cestaId });
+        throw new Conflito(
+          'ASSINATURA_REPETIDA',
+          `Já existe uma assinatura ativa da ${cesta.nome} para esta pessoa: altere a que existe`,
+          { cestaId: entrada.cestaId },
+        );
       }
       if (cesta.limiteAssinaturas !== null && outras.length >= cesta.limiteAssinaturas) {
-        throw new Conflito('LIMITE_DE_ASSINATURAS', `A ${cesta.nome} aceita no máximo ${cesta.limiteAssinaturas} assinaturas ativas, e todas estão tomadas`, { cesta: cesta.nome, limite: cesta.limiteAssinaturas });
+        throw new Conflito(
+          'LIMITE_DE_ASSINATURAS',
+          `A ${cesta.nome} aceita no máximo ${cesta.limiteAssinaturas} assinaturas ativas, e todas estão tomadas`,
+          { cesta: cesta.nome, limite: cesta.limiteAssinaturas },
+        );
       }
     }
     const iso = opcoes.agora.toISOString();
     const valores = {
-      usuarioid: consumidor.id, cestaId: entrada.cestaId, quantidade: entrada.quantidade, pontoEntregaId: entrada.pontoEntregaId, frequencia: entrada.frequencia,
-      inicio: entrada.inicio, fim: entrada.fim, mercadoId: entrada.mercadoId, ativa: entrada.ativa, updatedAt: iso,
+      usuarioid: consumidor.id,
+      cestaId: entrada.cestaId,
+      quantidade: entrada.quantidade,
+      pontoEntregaId: entrada.pontoEntregaId,
+      frequencia: entrada.frequencia,
+      inicio: entrada.inicio,
+      fim: entrada.fim,
+      mercadoId: entrada.mercadoId,
+      ativa: entrada.ativa,
+      updatedAt: iso,
     };
     let id: number;
     if (antes === null) {
-      id = (await trx.insertInto('assinatura').values({ ...valores, createdAt: iso }).returning('id').executeTakeFirstOrThrow()).id;
+      id = (
+        await trx
+          .insertInto('assinatura')
+          .values({ ...valores, createdAt: iso })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id;
     } else {
       await trx.updateTable('assinatura').set(valores).where('id', '=', antes.id).execute();
       id = antes.id;
     }
     const [depois] = await carregarAssinaturas(trx, { id });
     if (depois === undefined) throw new Error('assinatura gravada e não lida');
-    await auditar(trx, ator, opcoes.agora, { acao: antes === null ? 'criar' : 'salvar', entidade: 'assinatura', entidadeId: id, antes, depois });
+    await auditar(trx, ator, opcoes.agora, {
+      acao: antes === null ? 'criar' : 'salvar',
+      entidade: 'assinatura',
+      entidadeId: id,
+      antes,
+      depois,
+    });
     return depois;
   });
   esquecerGeracoes(banco);
@@ -448,16 +692,34 @@ export async function salvarAssinatura(banco: Banco, ator: Ator, entrada: Entrad
 }
 
 /** Pauses a subscription over [inicio, fim]: every cycle it takes whose order window opens inside is skipped. Audited. */
-export async function pausar(banco: Banco, ator: Ator, assinaturaId: number, periodo: { inicio: string; fim: string }, opcoes: { agora: Date }): Promise<Assinatura> {
+export async function pausar(
+  banco: Banco,
+  ator: Ator,
+  assinaturaId: number,
+  periodo: { inicio: string; fim: string },
+  opcoes: { agora: Date },
+): Promise<Assinatura> {
   recusarInvalidos(regrasDoPeriodo(periodo));
   const r = await emTransacao(banco, async (trx) => {
     const antes = await assinaturaDoAtor(trx, ator, assinaturaId);
     const iso = opcoes.agora.toISOString();
     const sobrepostas = antes.pausas.filter((p) => p.inicio <= periodo.fim && periodo.inicio <= p.fim);
-    if (sobrepostas.length > 0) throw new Conflito('PAUSA_SOBREPOSTA', 'Esta pausa se sobrepõe a outra: altere ou remova a que existe', { pausas: sobrepostas });
-    await trx.insertInto('assinaturapausa').values({ assinaturaId, inicio: periodo.inicio, fim: periodo.fim, createdAt: iso, updatedAt: iso }).execute();
+    if (sobrepostas.length > 0)
+      throw new Conflito('PAUSA_SOBREPOSTA', 'Esta pausa se sobrepõe a outra: altere ou remova a que existe', {
+        pausas: sobrepostas,
+      });
+    await trx
+      .insertInto('assinaturapausa')
+      .values({ assinaturaId, inicio: periodo.inicio, fim: periodo.fim, createdAt: iso, updatedAt: iso })
+      .execute();
     const [depois] = await carregarAssinaturas(trx, { id: assinaturaId });
-    await auditar(trx, ator, opcoes.agora, { acao: 'pausar', entidade: 'assinatura', entidadeId: assinaturaId, antes, depois });
+    await auditar(trx, ator, opcoes.agora, {
+      acao: 'pausar',
+      entidade: 'assinatura',
+      entidadeId: assinaturaId,
+      antes,
+      depois,
+    });
     return depois ?? antes;
   });
   esquecerGeracoes(banco);
@@ -465,13 +727,30 @@ export async function pausar(banco: Banco, ator: Ator, assinaturaId: number, per
 }
 
 /** Removes a pause; cycles not generated yet are served again. Audited. */
-export async function removerPausa(banco: Banco, ator: Ator, assinaturaId: number, pausaId: number, opcoes: OpcoesAssinatura): Promise<Assinatura> {
+export async function removerPausa(
+  banco: Banco,
+  ator: Ator,
+  assinaturaId: number,
+  pausaId: number,
+  opcoes: OpcoesAssinatura,
+): Promise<Assinatura> {
   const r = await emTransacao(banco, async (trx) => {
     const antes = await assinaturaDoAtor(trx, ator, assinaturaId);
-    if (!antes.pausas.some((p) => p.id === pausaId)) throw new NaoEncontrado('PAUSA_NAO_ENCONTRADA', 'Pausa não encontrada');
-    await trx.deleteFrom('assinaturapausa').where('id', '=', pausaId).where('assinaturaId', '=', assinaturaId).execute();
+    if (!antes.pausas.some((p) => p.id === pausaId))
+      throw new NaoEncontrado('PAUSA_NAO_ENCONTRADA', 'Pausa não encontrada');
+    await trx
+      .deleteFrom('assinaturapausa')
+      .where('id', '=', pausaId)
+      .where('assinaturaId', '=', assinaturaId)
+      .execute();
     const [depois] = await carregarAssinaturas(trx, { id: assinaturaId });
-    await auditar(trx, ator, opcoes.agora, { acao: 'remover pausa', entidade: 'assinatura', entidadeId: assinaturaId, antes, depois });
+    await auditar(trx, ator, opcoes.agora, {
+      acao: 'remover pausa',
+      entidade: 'assinatura',
+      entidadeId: assinaturaId,
+      antes,
+      depois,
+    });
     return depois ?? antes;
   });
   esquecerGeracoes(banco);
@@ -483,32 +762,68 @@ export async function removerPausa(banco: Banco, ator: Ator, assinaturaId: numbe
 // Generation
 
 /** The generation's own actor in the audit trail. */
-const GERACAO: Ator = { email: 'sistema:assinaturas', nome: 'Geração das assinaturas', usuarioid: null, perfil: [], ativo: true };
+const GERACAO: Ator = {
+  email: 'sistema:assinaturas',
+  nome: 'Geração das assinaturas',
+  usuarioid: null,
+  perfil: [],
+  ativo: true,
+};
 
 type CestaDoCiclo = {
-  id: number; cestaId: number; nome: string; ativo: boolean; quantidadeCestas: number; reservadoMilesimos: number; valorReferenciaCentavos: number;
-  mercadoId: number | null; taxaCentesimos: number | null; composta: boolean;
+  id: number;
+  cestaId: number;
+  nome: string;
+  ativo: boolean;
+  quantidadeCestas: number;
+  reservadoMilesimos: number;
+  valorReferenciaCentavos: number;
+  mercadoId: number | null;
+  taxaCentesimos: number | null;
+  composta: boolean;
 };
 
 async function cestasDoCiclo(trx: Transaction<DB>, cicloid: number, soConfirmados: boolean): Promise<CestaDoCiclo[]> {
-  const ids = (await trx.selectFrom('ciclocesta').select('id').where('cicloid', '=', cicloid).execute()).map((c) => c.id);
+  const ids = (await trx.selectFrom('ciclocesta').select('id').where('cicloid', '=', cicloid).execute()).map(
+    (c) => c.id,
+  );
   await travar(trx, 'ciclocesta', ids);
   const linhas = await trx
     .selectFrom('ciclocesta as cc')
     .innerJoin('cesta', 'cesta.id', 'cc.cestaId')
     .leftJoin('mercado as m', 'm.id', 'cc.mercadoId')
-    .select(['cc.id', 'cc.cestaId', 'cesta.nome', 'cesta.ativo', 'cesta.valorReferenciaCentavos', 'cc.mercadoId', 'm.taxaAdministrativaCentesimos as taxaCentesimos'])
+    .select([
+      'cc.id',
+      'cc.cestaId',
+      'cesta.nome',
+      'cesta.ativo',
+      'cesta.valorReferenciaCentavos',
+      'cc.mercadoId',
+      'm.taxaAdministrativaCentesimos as taxaCentesimos',
+    ])
     // What may be sold is the composition's number (what will be packed), as for any order;
     // once the window has closed (an admin's change), unconfirmed orders hold nothing.
-    .select([vendaveisDaCesta('cc').as('quantidadeCestas'), reservadoDaLinha('ciclocesta', 'cc', soConfirmados).as('reservadoMilesimos')])
+    .select([
+      vendaveisDaCesta('cc').as('quantidadeCestas'),
+      reservadoDaLinha('ciclocesta', 'cc', soConfirmados).as('reservadoMilesimos'),
+    ])
     .select((eb) => cestaComposta(eb).as('composta'))
     .where('cc.cicloid', '=', cicloid)
     .orderBy('cc.id')
     .execute();
-  return linhas.map((l) => ({ ...l, ativo: Boolean(l.ativo), quantidadeCestas: Number(l.quantidadeCestas), reservadoMilesimos: Number(l.reservadoMilesimos), composta: Boolean(Number(l.composta)) }));
+  return linhas.map((l) => ({
+    ...l,
+    ativo: Boolean(l.ativo),
+    quantidadeCestas: Number(l.quantidadeCestas),
+    reservadoMilesimos: Number(l.reservadoMilesimos),
+    composta: Boolean(Number(l.composta)),
+  }));
 }
 
-function cestaDaAssinatura(a: { cestaId: number; mercadoId: number | null }, cestas: readonly CestaDoCiclo[]): CestaDoCiclo | undefined {
+function cestaDaAssinatura(
+  a: { cestaId: number; mercadoId: number | null },
+  cestas: readonly CestaDoCiclo[],
+): CestaDoCiclo | undefined {
   return cestas.find((c) => c.cestaId === a.cestaId && (a.mercadoId === null || c.mercadoId === a.mercadoId));
 }
 
@@ -522,7 +837,15 @@ const plural = (n: number) => `${n} ${n === 1 ? 'cesta' : 'cestas'}`;
  * `pontos`: what a generation already learnt of each (point, market) in its transaction, where
  * nothing changes the points.
  */
-async function motivoParaNaoServir(trx: Db, cicloid: number, cc: CestaDoCiclo, quantidade: number, pontoEntregaId: number, ja: number, pontos?: Map<string, string | null>): Promise<string | null> {
+async function motivoParaNaoServir(
+  trx: Db,
+  cicloid: number,
+  cc: CestaDoCiclo,
+  quantidade: number,
+  pontoEntregaId: number,
+  ja: number,
+  pontos?: Map<string, string | null>,
+): Promise<string | null> {
   if (!cc.ativo) return `A ${cc.nome} está desativada`;
   if (!cc.composta) return `A ${cc.nome} ainda está em composição`;
   const chave = `${pontoEntregaId}:${cc.mercadoId ?? ''}`;
@@ -533,12 +856,18 @@ async function motivoParaNaoServir(trx: Db, cicloid: number, cc: CestaDoCiclo, q
   }
   if (doPonto !== null) return doPonto;
   const livre = cc.quantidadeCestas * 1000 - cc.reservadoMilesimos + ja * 1000;
-  if (quantidade * 1000 > livre) return `Não há cestas para todas: pedidas ${plural(quantidade)} da ${cc.nome}, disponíveis ${plural(Math.max(0, Math.floor(livre / 1000)))}`;
+  if (quantidade * 1000 > livre)
+    return `Não há cestas para todas: pedidas ${plural(quantidade)} da ${cc.nome}, disponíveis ${plural(Math.max(0, Math.floor(livre / 1000)))}`;
   return null;
 }
 
 /** Why the point does not serve the cycle (and the basket's market), as the order rule says it; null when it does. */
-async function motivoDoPonto(trx: Db, cicloid: number, pontoEntregaId: number, mercadoId: number | null): Promise<string | null> {
+async function motivoDoPonto(
+  trx: Db,
+  cicloid: number,
+  pontoEntregaId: number,
+  mercadoId: number | null,
+): Promise<string | null> {
   try {
     await pontoDoPedido(trx, cicloid, await lerPontoDoPedido(trx, cicloid, pontoEntregaId), mercadoId !== null);
     if (mercadoId !== null) await pontoDosMercados(trx, cicloid, pontoEntregaId, new Set([mercadoId]), false);
@@ -560,7 +889,11 @@ async function motivoDoPonto(trx: Db, cicloid: number, pontoEntregaId: number, m
  * the market's fee as salvarPedido records them, in the consumer's order (created at its point
  * and confirmed, or the existing one). Audited; the receipt goes out when `avisos` is given.
  */
-export async function gerarPedidosDoCiclo(banco: Banco, cicloid: number, opcoes: OpcoesAssinatura): Promise<ResumoDaGeracao> {
+export async function gerarPedidosDoCiclo(
+  banco: Banco,
+  cicloid: number,
+  opcoes: OpcoesAssinatura,
+): Promise<ResumoDaGeracao> {
   let aberto = false;
   const resumo = await emTransacao(banco, async (trx) => {
     const ciclo = await cicloDasJanelas(trx, cicloid, 'pedido');
@@ -572,18 +905,59 @@ export async function gerarPedidosDoCiclo(banco: Banco, cicloid: number, opcoes:
     const pendentes = await trx
       .selectFrom('assinatura as a')
       .innerJoin('usuario as u', 'u.id', 'a.usuarioid')
-      .select(['a.id', 'a.usuarioid', 'u.nome as consumidor', 'a.cestaId', 'a.quantidade', 'a.pontoEntregaId', 'a.frequencia', 'a.inicio', 'a.fim', 'a.mercadoId'])
+      .select([
+        'a.id',
+        'a.usuarioid',
+        'u.nome as consumidor',
+        'a.cestaId',
+        'a.quantidade',
+        'a.pontoEntregaId',
+        'a.frequencia',
+        'a.inicio',
+        'a.fim',
+        'a.mercadoId',
+      ])
       .where('a.ativa', '=', true)
       .where('a.cestaId', 'in', [...new Set(cestas.map((c) => c.cestaId))])
-      .where((eb) => eb.not(eb.exists(eb.selectFrom('assinaturaciclo as ac').select('ac.id').whereRef('ac.assinaturaId', '=', 'a.id').where('ac.cicloid', '=', cicloid))))
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('assinaturaciclo as ac')
+              .select('ac.id')
+              .whereRef('ac.assinaturaId', '=', 'a.id')
+              .where('ac.cicloid', '=', cicloid),
+          ),
+        ),
+      )
       .orderBy('a.createdAt')
       .orderBy('a.id')
       .execute();
-    const pulados = Number((await trx.selectFrom('assinaturaciclo').select((eb) => eb.fn.countAll<number>().as('n')).where('cicloid', '=', cicloid).where('situacao', '=', 'pulado').executeTakeFirstOrThrow()).n);
+    const pulados = Number(
+      (
+        await trx
+          .selectFrom('assinaturaciclo')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('cicloid', '=', cicloid)
+          .where('situacao', '=', 'pulado')
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
     if (pendentes.length === 0) return { ...nada, pulados };
     const [ciclos, pausas] = await Promise.all([
-      ciclosComACesta(trx, pendentes.map((a) => a.cestaId)),
-      trx.selectFrom('assinaturapausa').select(['assinaturaId', 'inicio', 'fim']).where('assinaturaId', 'in', pendentes.map((a) => a.id)).execute(),
+      ciclosComACesta(
+        trx,
+        pendentes.map((a) => a.cestaId),
+      ),
+      trx
+        .selectFrom('assinaturapausa')
+        .select(['assinaturaId', 'inicio', 'fim'])
+        .where(
+          'assinaturaId',
+          'in',
+          pendentes.map((a) => a.id),
+        )
+        .execute(),
     ]);
     const iso = opcoes.agora.toISOString();
     let gerados = 0;
@@ -593,25 +967,53 @@ export async function gerarPedidosDoCiclo(banco: Banco, cicloid: number, opcoes:
     const registros: RegistroAuditoria[] = [];
     for (const a of pendentes) {
       const cc = cestaDaAssinatura(a, cestas);
-      const aqui = ciclosAplicaveis({ ...a, pausas: pausas.filter((p) => p.assinaturaId === a.id) }, candidatosDe(a, ciclos)).find((x) => x.cicloid === cicloid);
+      const aqui = ciclosAplicaveis(
+        { ...a, pausas: pausas.filter((p) => p.assinaturaId === a.id) },
+        candidatosDe(a, ciclos),
+      ).find((x) => x.cicloid === cicloid);
       if (cc === undefined || aqui === undefined) continue;
-      const motivo = aqui.situacao === 'pausado' ? null : await motivoParaNaoServir(trx, cicloid, cc, a.quantidade, a.pontoEntregaId, 0, pontos);
+      const motivo =
+        aqui.situacao === 'pausado'
+          ? null
+          : await motivoParaNaoServir(trx, cicloid, cc, a.quantidade, a.pontoEntregaId, 0, pontos);
       const situacao: SituacaoNoCiclo = aqui.situacao === 'pausado' ? 'pausado' : motivo !== null ? 'faltou' : 'gerado';
       const linha = await trx
         .insertInto('assinaturaciclo')
-        .values({ assinaturaId: a.id, cicloid, situacao, quantidade: a.quantidade, pontoEntregaId: a.pontoEntregaId, motivo, pedidoId: null, createdAt: iso, updatedAt: iso })
+        .values({
+          assinaturaId: a.id,
+          cicloid,
+          situacao,
+          quantidade: a.quantidade,
+          pontoEntregaId: a.pontoEntregaId,
+          motivo,
+          pedidoId: null,
+          createdAt: iso,
+          updatedAt: iso,
+        })
         .onConflict((oc) => oc.columns(['assinaturaId', 'cicloid']).doNothing())
         .returning('id')
         .executeTakeFirst();
       // Another process generated this one meanwhile.
       if (linha === undefined) continue;
       if (situacao === 'pausado') pausados++;
-      else if (situacao === 'faltou') faltaram.push({ assinaturaId: a.id, consumidor: a.consumidor, motivo: motivo ?? '' });
+      else if (situacao === 'faltou')
+        faltaram.push({ assinaturaId: a.id, consumidor: a.consumidor, motivo: motivo ?? '' });
       else {
-        const { pedidoId } = await gravarLinhaDeAssinatura(trx, {
-          cicloid, usuarioid: a.usuarioid, pontoEntregaId: a.pontoEntregaId, cicloCestaId: cc.id, quantidadeMilesimos: a.quantidade * 1000,
-          valorCentavos: cc.valorReferenciaCentavos, mercadoId: cc.mercadoId, taxaCentesimos: cc.taxaCentesimos, assinaturaId: a.id,
-        }, opcoes);
+        const { pedidoId } = await gravarLinhaDeAssinatura(
+          trx,
+          {
+            cicloid,
+            usuarioid: a.usuarioid,
+            pontoEntregaId: a.pontoEntregaId,
+            cicloCestaId: cc.id,
+            quantidadeMilesimos: a.quantidade * 1000,
+            valorCentavos: cc.valorReferenciaCentavos,
+            mercadoId: cc.mercadoId,
+            taxaCentesimos: cc.taxaCentesimos,
+            assinaturaId: a.id,
+          },
+          opcoes,
+        );
         cc.reservadoMilesimos += a.quantidade * 1000;
         await trx.updateTable('assinaturaciclo').set({ pedidoId }).where('id', '=', linha.id).execute();
         gerados++;
@@ -620,7 +1022,12 @@ export async function gerarPedidosDoCiclo(banco: Banco, cicloid: number, opcoes:
           if (pedido !== null) await opcoes.avisos.emitir(trx, { tipo: 'recibo', pedido });
         }
       }
-      registros.push({ acao: `gerar (${situacao})`, entidade: 'assinatura', entidadeId: a.id, depois: { cicloid, situacao, quantidade: a.quantidade, motivo } });
+      registros.push({
+        acao: `gerar (${situacao})`,
+        entidade: 'assinatura',
+        entidadeId: a.id,
+        depois: { cicloid, situacao, quantidade: a.quantidade, motivo },
+      });
     }
     await auditar(trx, GERACAO, opcoes.agora, registros);
     return { gerados, faltaram, pulados, pausados };
@@ -631,7 +1038,11 @@ export async function gerarPedidosDoCiclo(banco: Banco, cicloid: number, opcoes:
 }
 
 /** Generation for every cycle whose order window is open today (offering one of `cestaIds`, when given). */
-export async function gerarOndeAberto(banco: Banco, cestaIds: readonly number[] | null, opcoes: OpcoesAssinatura): Promise<Map<number, ResumoDaGeracao>> {
+export async function gerarOndeAberto(
+  banco: Banco,
+  cestaIds: readonly number[] | null,
+  opcoes: OpcoesAssinatura,
+): Promise<Map<number, ResumoDaGeracao>> {
   let q = banco
     .selectFrom('ciclo as c')
     .select('c.id')
@@ -639,10 +1050,29 @@ export async function gerarOndeAberto(banco: Banco, cestaIds: readonly number[] 
     .where('c.fechadoEm', 'is', null)
     .where('c.dataPedidoInicio', '<=', opcoes.hoje)
     .where('c.dataPedidoFim', '>=', opcoes.hoje)
-    .where((eb) => eb.exists(eb.selectFrom('assinatura as a').innerJoin('ciclocesta as cc', 'cc.cestaId', 'a.cestaId').select('a.id').whereRef('cc.cicloid', '=', 'c.id').where('a.ativa', '=', true)));
-  if (cestaIds !== null) q = q.where((eb) => eb.exists(eb.selectFrom('ciclocesta as cc').select('cc.id').whereRef('cc.cicloid', '=', 'c.id').where('cc.cestaId', 'in', [...cestaIds, -1])));
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('assinatura as a')
+          .innerJoin('ciclocesta as cc', 'cc.cestaId', 'a.cestaId')
+          .select('a.id')
+          .whereRef('cc.cicloid', '=', 'c.id')
+          .where('a.ativa', '=', true),
+      ),
+    );
+  if (cestaIds !== null)
+    q = q.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('ciclocesta as cc')
+          .select('cc.id')
+          .whereRef('cc.cicloid', '=', 'c.id')
+          .where('cc.cestaId', 'in', [...cestaIds, -1]),
+      ),
+    );
   const resumos = new Map<number, ResumoDaGeracao>();
-  for (const c of await q.orderBy('c.dataPedidoInicio').orderBy('c.id').execute()) resumos.set(c.id, await gerarPedidosDoCiclo(banco, c.id, opcoes));
+  for (const c of await q.orderBy('c.dataPedidoInicio').orderBy('c.id').execute())
+    resumos.set(c.id, await gerarPedidosDoCiclo(banco, c.id, opcoes));
   return resumos;
 }
 
@@ -674,16 +1104,38 @@ export async function gerarAntesDoPedido(banco: Banco, cicloid: number, opcoes: 
   const ciclo = await banco
     .selectFrom('ciclo as c')
     .select(['c.ativo', 'c.fechadoEm', 'c.dataPedidoInicio', 'c.dataPedidoFim'])
-    .select((eb) => eb.exists(eb
-      .selectFrom('ciclocesta as cc')
-      .innerJoin('assinatura as a', 'a.cestaId', 'cc.cestaId')
-      .select('a.id')
-      .whereRef('cc.cicloid', '=', 'c.id')
-      .where('a.ativa', '=', true)
-      .where((eb2) => eb2.not(eb2.exists(eb2.selectFrom('assinaturaciclo as ac').select('ac.id').whereRef('ac.assinaturaId', '=', 'a.id').where('ac.cicloid', '=', cicloid))))).as('pendente'))
+    .select((eb) =>
+      eb
+        .exists(
+          eb
+            .selectFrom('ciclocesta as cc')
+            .innerJoin('assinatura as a', 'a.cestaId', 'cc.cestaId')
+            .select('a.id')
+            .whereRef('cc.cicloid', '=', 'c.id')
+            .where('a.ativa', '=', true)
+            .where((eb2) =>
+              eb2.not(
+                eb2.exists(
+                  eb2
+                    .selectFrom('assinaturaciclo as ac')
+                    .select('ac.id')
+                    .whereRef('ac.assinaturaId', '=', 'a.id')
+                    .where('ac.cicloid', '=', cicloid),
+                ),
+              ),
+            ),
+        )
+        .as('pendente'),
+    )
     .where('c.id', '=', cicloid)
     .executeTakeFirst();
-  if (ciclo === undefined || !ciclo.ativo || ciclo.fechadoEm !== null || !(opcoes.hoje >= ciclo.dataPedidoInicio && opcoes.hoje <= ciclo.dataPedidoFim)) return;
+  if (
+    ciclo === undefined ||
+    !ciclo.ativo ||
+    ciclo.fechadoEm !== null ||
+    !(opcoes.hoje >= ciclo.dataPedidoInicio && opcoes.hoje <= ciclo.dataPedidoFim)
+  )
+    return;
   if (Number(ciclo.pendente) !== 0) await gerarPedidosDoCiclo(banco, cicloid, opcoes);
   else marcarGerado(banco, cicloid);
 }
@@ -698,13 +1150,33 @@ async function noCiclo(trx: Transaction<DB>, ator: Ator, assinaturaId: number, c
   const { foraDaJanela } = exigirJanela(ciclo, hoje, 'pedido', ehGestor(ator));
   const cestas = await cestasDoCiclo(trx, cicloid, soConfirmadosSeguram(ciclo, hoje));
   const cc = cestaDaAssinatura(a, cestas);
-  if (cc === undefined) throw new Conflito('CICLO_SEM_A_CESTA', `O ciclo ${ciclo.nome} não oferece a cesta desta assinatura`);
-  const linha = await trx.selectFrom('assinaturaciclo').selectAll().where('assinaturaId', '=', assinaturaId).where('cicloid', '=', cicloid).executeTakeFirst();
+  if (cc === undefined)
+    throw new Conflito('CICLO_SEM_A_CESTA', `O ciclo ${ciclo.nome} não oferece a cesta desta assinatura`);
+  const linha = await trx
+    .selectFrom('assinaturaciclo')
+    .selectAll()
+    .where('assinaturaId', '=', assinaturaId)
+    .where('cicloid', '=', cicloid)
+    .executeTakeFirst();
   return { a, ciclo, foraDaJanela, cc, linha };
 }
 
-const situacaoDe = (r: { assinaturaId: number; cicloid: number; situacao: SituacaoNoCiclo; quantidade: number; pontoEntregaId: number; pedidoId: number | null; motivo: string | null }): SituacaoDoCiclo => ({
-  assinaturaId: r.assinaturaId, cicloid: r.cicloid, situacao: r.situacao, quantidade: r.quantidade, pontoEntregaId: r.pontoEntregaId, pedidoId: r.pedidoId, motivo: r.motivo,
+const situacaoDe = (r: {
+  assinaturaId: number;
+  cicloid: number;
+  situacao: SituacaoNoCiclo;
+  quantidade: number;
+  pontoEntregaId: number;
+  pedidoId: number | null;
+  motivo: string | null;
+}): SituacaoDoCiclo => ({
+  assinaturaId: r.assinaturaId,
+  cicloid: r.cicloid,
+  situacao: r.situacao,
+  quantidade: r.quantidade,
+  pontoEntregaId: r.pontoEntregaId,
+  pedidoId: r.pedidoId,
+  motivo: r.motivo,
 });
 
 /**
@@ -713,20 +1185,50 @@ const situacaoDe = (r: { assinaturaId: number; cicloid: number; situacao: Situac
  * is released; the order goes when nothing is left). Inside the order window only; admins any
  * time (audited as outside the window); others get 409 JANELA_FECHADA.
  */
-export async function pularCiclo(banco: Banco, ator: Ator, assinaturaId: number, cicloid: number, opcoes: OpcoesAssinatura): Promise<SituacaoDoCiclo> {
+export async function pularCiclo(
+  banco: Banco,
+  ator: Ator,
+  assinaturaId: number,
+  cicloid: number,
+  opcoes: OpcoesAssinatura,
+): Promise<SituacaoDoCiclo> {
   return emTransacao(banco, async (trx) => {
     const { a, foraDaJanela, linha } = await noCiclo(trx, ator, assinaturaId, cicloid, opcoes.hoje);
     const iso = opcoes.agora.toISOString();
     if (linha?.situacao === 'pulado') return situacaoDe(linha);
     if (linha === undefined) {
-      await trx.insertInto('assinaturaciclo').values({ assinaturaId, cicloid, situacao: 'pulado', quantidade: a.quantidade, pontoEntregaId: a.pontoEntregaId, pedidoId: null, motivo: null, createdAt: iso, updatedAt: iso }).execute();
+      await trx
+        .insertInto('assinaturaciclo')
+        .values({
+          assinaturaId,
+          cicloid,
+          situacao: 'pulado',
+          quantidade: a.quantidade,
+          pontoEntregaId: a.pontoEntregaId,
+          pedidoId: null,
+          motivo: null,
+          createdAt: iso,
+          updatedAt: iso,
+        })
+        .execute();
     } else {
-      if (linha.situacao === 'gerado' && linha.pedidoId !== null) await retirarLinhaDeAssinatura(trx, linha.pedidoId, assinaturaId, linha.quantidade * 1000, opcoes.agora);
-      await trx.updateTable('assinaturaciclo').set({ situacao: 'pulado', pedidoId: null, motivo: null, updatedAt: iso }).where('id', '=', linha.id).execute();
+      if (linha.situacao === 'gerado' && linha.pedidoId !== null)
+        await retirarLinhaDeAssinatura(trx, linha.pedidoId, assinaturaId, linha.quantidade * 1000, opcoes.agora);
+      await trx
+        .updateTable('assinaturaciclo')
+        .set({ situacao: 'pulado', pedidoId: null, motivo: null, updatedAt: iso })
+        .where('id', '=', linha.id)
+        .execute();
     }
     const depois = await situacaoNoCiclo(trx, assinaturaId, cicloid);
     if (depois === null) throw new Error('situação gravada e não lida');
-    await auditar(trx, ator, opcoes.agora, { acao: `pular ciclo${foraDaJanela ? ' (fora da janela)' : ''}`, entidade: 'assinatura', entidadeId: assinaturaId, antes: linha ?? null, depois });
+    await auditar(trx, ator, opcoes.agora, {
+      acao: `pular ciclo${foraDaJanela ? ' (fora da janela)' : ''}`,
+      entidade: 'assinatura',
+      entidadeId: assinaturaId,
+      antes: linha ?? null,
+      depois,
+    });
     return depois;
   });
 }
@@ -738,37 +1240,101 @@ export async function pularCiclo(banco: Banco, ator: Ator, assinaturaId: number,
  * point. Inside the order window only; admins any time (audited). The subscription itself is
  * unchanged.
  */
-export async function alterarNoCiclo(banco: Banco, ator: Ator, assinaturaId: number, cicloid: number, mudanca: { quantidade: number; pontoEntregaId: number }, opcoes: OpcoesAssinatura): Promise<SituacaoDoCiclo> {
-  if (!Number.isInteger(mudanca.quantidade) || mudanca.quantidade < 1) recusarInvalidos({ quantidade: 'A quantidade deve ser um número inteiro de cestas, pelo menos 1' });
+export async function alterarNoCiclo(
+  banco: Banco,
+  ator: Ator,
+  assinaturaId: number,
+  cicloid: number,
+  mudanca: { quantidade: number; pontoEntregaId: number },
+  opcoes: OpcoesAssinatura,
+): Promise<SituacaoDoCiclo> {
+  if (!Number.isInteger(mudanca.quantidade) || mudanca.quantidade < 1)
+    recusarInvalidos({ quantidade: 'A quantidade deve ser um número inteiro de cestas, pelo menos 1' });
   return emTransacao(banco, async (trx) => {
     const { a, foraDaJanela, cc, linha } = await noCiclo(trx, ator, assinaturaId, cicloid, opcoes.hoje);
     const iso = opcoes.agora.toISOString();
     const servida = linha?.situacao === 'gerado' && linha.pedidoId !== null ? linha : null;
-    const motivo = await motivoParaNaoServir(trx, cicloid, cc, mudanca.quantidade, mudanca.pontoEntregaId, servida?.quantidade ?? 0);
+    const motivo = await motivoParaNaoServir(
+      trx,
+      cicloid,
+      cc,
+      mudanca.quantidade,
+      mudanca.pontoEntregaId,
+      servida?.quantidade ?? 0,
+    );
     if (motivo !== null) {
-      const livre = Math.max(0, Math.floor((cc.quantidadeCestas * 1000 - cc.reservadoMilesimos) / 1000) + (servida?.quantidade ?? 0));
-      if (mudanca.quantidade > livre) throw new Conflito('SEM_ESTOQUE', motivo, { disponivel: [{ nome: cc.nome, disponivel: livre, pedido: mudanca.quantidade, unidade: 'cesta' }] });
+      const livre = Math.max(
+        0,
+        Math.floor((cc.quantidadeCestas * 1000 - cc.reservadoMilesimos) / 1000) + (servida?.quantidade ?? 0),
+      );
+      if (mudanca.quantidade > livre)
+        throw new Conflito('SEM_ESTOQUE', motivo, {
+          disponivel: [{ nome: cc.nome, disponivel: livre, pedido: mudanca.quantidade, unidade: 'cesta' }],
+        });
       throw new Conflito('NAO_PODE_SERVIR', motivo);
     }
     let pedidoId: number;
     if (servida?.pedidoId != null) {
       pedidoId = servida.pedidoId;
       const delta = (mudanca.quantidade - servida.quantidade) * 1000;
-      const l = await trx.selectFrom('pedidoproduto').select(['id', 'quantidadeMilesimos']).where('pedidoid', '=', pedidoId).where('assinaturaId', '=', assinaturaId).executeTakeFirstOrThrow();
-      await trx.updateTable('pedidoproduto').set({ quantidadeMilesimos: l.quantidadeMilesimos + delta, updatedAt: iso }).where('id', '=', l.id).execute();
-      await trx.updateTable('pedido').set({ pontoEntregaId: mudanca.pontoEntregaId, updatedAt: iso }).where('id', '=', pedidoId).execute();
+      const l = await trx
+        .selectFrom('pedidoproduto')
+        .select(['id', 'quantidadeMilesimos'])
+        .where('pedidoid', '=', pedidoId)
+        .where('assinaturaId', '=', assinaturaId)
+        .executeTakeFirstOrThrow();
+      await trx
+        .updateTable('pedidoproduto')
+        .set({ quantidadeMilesimos: l.quantidadeMilesimos + delta, updatedAt: iso })
+        .where('id', '=', l.id)
+        .execute();
+      await trx
+        .updateTable('pedido')
+        .set({ pontoEntregaId: mudanca.pontoEntregaId, updatedAt: iso })
+        .where('id', '=', pedidoId)
+        .execute();
     } else {
-      pedidoId = (await gravarLinhaDeAssinatura(trx, {
-        cicloid, usuarioid: a.usuarioid, pontoEntregaId: mudanca.pontoEntregaId, cicloCestaId: cc.id, quantidadeMilesimos: mudanca.quantidade * 1000,
-        valorCentavos: cc.valorReferenciaCentavos, mercadoId: cc.mercadoId, taxaCentesimos: cc.taxaCentesimos, assinaturaId,
-      }, opcoes)).pedidoId;
+      pedidoId = (
+        await gravarLinhaDeAssinatura(
+          trx,
+          {
+            cicloid,
+            usuarioid: a.usuarioid,
+            pontoEntregaId: mudanca.pontoEntregaId,
+            cicloCestaId: cc.id,
+            quantidadeMilesimos: mudanca.quantidade * 1000,
+            valorCentavos: cc.valorReferenciaCentavos,
+            mercadoId: cc.mercadoId,
+            taxaCentesimos: cc.taxaCentesimos,
+            assinaturaId,
+          },
+          opcoes,
+        )
+      ).pedidoId;
     }
-    const valores = { situacao: 'gerado' as const, quantidade: mudanca.quantidade, pontoEntregaId: mudanca.pontoEntregaId, pedidoId, motivo: null, updatedAt: iso };
-    if (linha === undefined) await trx.insertInto('assinaturaciclo').values({ assinaturaId, cicloid, ...valores, createdAt: iso }).execute();
+    const valores = {
+      situacao: 'gerado' as const,
+      quantidade: mudanca.quantidade,
+      pontoEntregaId: mudanca.pontoEntregaId,
+      pedidoId,
+      motivo: null,
+      updatedAt: iso,
+    };
+    if (linha === undefined)
+      await trx
+        .insertInto('assinaturaciclo')
+        .values({ assinaturaId, cicloid, ...valores, createdAt: iso })
+        .execute();
     else await trx.updateTable('assinaturaciclo').set(valores).where('id', '=', linha.id).execute();
     const depois = await situacaoNoCiclo(trx, assinaturaId, cicloid);
     if (depois === null) throw new Error('situação gravada e não lida');
-    await auditar(trx, ator, opcoes.agora, { acao: `alterar no ciclo${foraDaJanela ? ' (fora da janela)' : ''}`, entidade: 'assinatura', entidadeId: assinaturaId, antes: linha ?? null, depois });
+    await auditar(trx, ator, opcoes.agora, {
+      acao: `alterar no ciclo${foraDaJanela ? ' (fora da janela)' : ''}`,
+      entidade: 'assinatura',
+      entidadeId: assinaturaId,
+      antes: linha ?? null,
+      depois,
+    });
     return depois;
   });
 }
@@ -783,9 +1349,24 @@ export async function escolhasDaAssinatura(db: Db): Promise<{
   mercados: Array<{ id: number; nome: string }>;
 }> {
   const [cestas, pontosEntrega, mercados] = await Promise.all([
-    db.selectFrom('cesta').select(['id', 'nome', 'limiteAssinaturas']).where('ativo', '=', true).orderBy('nome').execute(),
+    db
+      .selectFrom('cesta')
+      .select(['id', 'nome', 'limiteAssinaturas'])
+      .where('ativo', '=', true)
+      .orderBy('nome')
+      .execute(),
     db.selectFrom('pontoentrega').select(['id', 'nome']).where('ativo', '=', true).orderBy('nome').execute(),
-    db.selectFrom('mercado').select(['id', 'nome']).where('ativo', '=', true).where('tipo', 'in', tiposQue((t) => t.aceitaAssinaturas)).orderBy('nome').execute(),
+    db
+      .selectFrom('mercado')
+      .select(['id', 'nome'])
+      .where('ativo', '=', true)
+      .where(
+        'tipo',
+        'in',
+        tiposQue((t) => t.aceitaAssinaturas),
+      )
+      .orderBy('nome')
+      .execute(),
   ]);
   return { cestas, pontosEntrega, mercados };
 }
@@ -793,19 +1374,49 @@ export async function escolhasDaAssinatura(db: Db): Promise<{
 /** Of the given cycles, those whose order window is open today (active, not closed): where a subscriber may still skip or change. */
 export async function ciclosComPedidoAberto(db: Db, cicloids: readonly number[], hoje: string): Promise<Set<number>> {
   if (cicloids.length === 0) return new Set();
-  const linhas = await db.selectFrom('ciclo').select('id').where('id', 'in', [...new Set(cicloids)]).where('ativo', '=', true).where('fechadoEm', 'is', null)
-    .where('dataPedidoInicio', '<=', hoje).where('dataPedidoFim', '>=', hoje).execute();
+  const linhas = await db
+    .selectFrom('ciclo')
+    .select('id')
+    .where('id', 'in', [...new Set(cicloids)])
+    .where('ativo', '=', true)
+    .where('fechadoEm', 'is', null)
+    .where('dataPedidoInicio', '<=', hoje)
+    .where('dataPedidoFim', '>=', hoje)
+    .execute();
   return new Set(linhas.map((l) => l.id));
 }
 
 /** Sets a basket type's cap on active subscriptions (null: no cap). Active subscriptions above a lowered cap stay; new ones wait. Audited. */
-export async function definirLimiteDeAssinaturas(banco: Banco, ator: Ator, cestaId: number, limite: number | null, opcoes: { agora: Date }): Promise<{ cestaId: number; nome: string; limiteAssinaturas: number | null }> {
-  if (limite !== null && (!Number.isInteger(limite) || limite < 0)) recusarInvalidos({ limiteAssinaturas: 'O limite deve ser um número inteiro de assinaturas (0 ou mais), ou vazio para não limitar' });
+export async function definirLimiteDeAssinaturas(
+  banco: Banco,
+  ator: Ator,
+  cestaId: number,
+  limite: number | null,
+  opcoes: { agora: Date },
+): Promise<{ cestaId: number; nome: string; limiteAssinaturas: number | null }> {
+  if (limite !== null && (!Number.isInteger(limite) || limite < 0))
+    recusarInvalidos({
+      limiteAssinaturas: 'O limite deve ser um número inteiro de assinaturas (0 ou mais), ou vazio para não limitar',
+    });
   return emTransacao(banco, async (trx) => {
-    const antes = await trx.selectFrom('cesta').select(['id', 'nome', 'limiteAssinaturas']).where('id', '=', cestaId).executeTakeFirst();
+    const antes = await trx
+      .selectFrom('cesta')
+      .select(['id', 'nome', 'limiteAssinaturas'])
+      .where('id', '=', cestaId)
+      .executeTakeFirst();
     if (antes === undefined) throw new NaoEncontrado('CESTA_NAO_ENCONTRADA', 'Cesta não encontrada');
-    await trx.updateTable('cesta').set({ limiteAssinaturas: limite, updatedAt: opcoes.agora.toISOString() }).where('id', '=', cestaId).execute();
-    await auditar(trx, ator, opcoes.agora, { acao: 'limite de assinaturas', entidade: 'cesta', entidadeId: cestaId, antes, depois: { ...antes, limiteAssinaturas: limite } });
+    await trx
+      .updateTable('cesta')
+      .set({ limiteAssinaturas: limite, updatedAt: opcoes.agora.toISOString() })
+      .where('id', '=', cestaId)
+      .execute();
+    await auditar(trx, ator, opcoes.agora, {
+      acao: 'limite de assinaturas',
+      entidade: 'cesta',
+      entidadeId: cestaId,
+      antes,
+      depois: { ...antes, limiteAssinaturas: limite },
+    });
     return { cestaId, nome: antes.nome, limiteAssinaturas: limite };
   });
 }
@@ -826,7 +1437,9 @@ const CHAVE_DO_PAGAMENTO = /^assinatura:(\d+):pagamento:/;
 export const ENVIO_VALIDO = /^[A-Za-z0-9-]{8,64}$/;
 
 function chaveDoPagamento(assinaturaId: number, iso: string, envio: string | null): string {
-  return envio === null ? `${PREFIXO_DO_PAGAMENTO}${assinaturaId}:pagamento:${iso}:${randomUUID()}` : `${PREFIXO_DO_PAGAMENTO}${assinaturaId}:pagamento:envio:${envio}`;
+  return envio === null
+    ? `${PREFIXO_DO_PAGAMENTO}${assinaturaId}:pagamento:${iso}:${randomUUID()}`
+    : `${PREFIXO_DO_PAGAMENTO}${assinaturaId}:pagamento:envio:${envio}`;
 }
 
 /** The subscription a season payment's movement key names, or null for any other key. */
@@ -858,18 +1471,27 @@ export interface PagamentoDaTemporada {
  * nothing and answers the payment it recorded (repetido).
  */
 export async function registrarPagamentoDaTemporada(
-  banco: Banco, ator: Ator, assinaturaId: number, valorCentavos: number, opcoes: { agora: Date; hoje: string; descricao?: string | null; envio?: string | null },
+  banco: Banco,
+  ator: Ator,
+  assinaturaId: number,
+  valorCentavos: number,
+  opcoes: { agora: Date; hoje: string; descricao?: string | null; envio?: string | null },
 ): Promise<PagamentoDaTemporada> {
   autorizar(ator, 'financeiroEscrever');
   if (!Number.isInteger(valorCentavos) || valorCentavos < 1 || valorCentavos > MAIOR_PAGAMENTO_CENTAVOS) {
     recusarInvalidos({ valor: 'Informe o valor pago, maior que zero (até R$ 1.000.000,00)' });
   }
   const envio = opcoes.envio ?? null;
-  if (envio !== null && !ENVIO_VALIDO.test(envio)) recusarInvalidos({ envio: 'Envio inválido: recarregue a página e registre de novo' });
+  if (envio !== null && !ENVIO_VALIDO.test(envio))
+    recusarInvalidos({ envio: 'Envio inválido: recarregue a página e registre de novo' });
   return emTransacao(banco, async (trx) => {
     const a = await assinaturaDoAtor(trx, ator, assinaturaId);
     const info = await trx.selectFrom('cesta').select('nome').where('id', '=', a.cestaId).executeTakeFirstOrThrow();
-    const tipo = await trx.selectFrom('tipomovimentacao').select('id').where('nome', '=', 'Pagamento recebido').executeTakeFirst();
+    const tipo = await trx
+      .selectFrom('tipomovimentacao')
+      .select('id')
+      .where('nome', '=', 'Pagamento recebido')
+      .executeTakeFirst();
     if (tipo === undefined) throw new Error('tipo de movimentação "Pagamento recebido" não semeado');
     const [ai, mi, di] = a.inicio.split('-');
     const [af, mf, df] = a.fim.split('-');
@@ -877,17 +1499,57 @@ export async function registrarPagamentoDaTemporada(
     const descricao = `Pagamento antecipado da temporada da assinatura ${a.id} (${info.nome}, ${di}/${mi}/${ai} a ${df}/${mf}/${af})${extra === '' ? '' : `: ${extra}`}`;
     const iso = opcoes.agora.toISOString();
     const chave = chaveDoPagamento(a.id, iso, envio);
-    const linha = await trx.insertInto('movimentacao').values({
-      usuarioid: a.usuarioid, tipoMovimentacaoId: tipo.id, sentido: 'credito', valorCentavos, data: opcoes.hoje, descricao, arquivo: null, cicloid: null,
-      chave, criadoPor: ator.usuarioid, createdAt: iso, updatedAt: iso,
-    }).onConflict((oc) => oc.column('chave').doNothing()).returning('id').executeTakeFirst();
+    const linha = await trx
+      .insertInto('movimentacao')
+      .values({
+        usuarioid: a.usuarioid,
+        tipoMovimentacaoId: tipo.id,
+        sentido: 'credito',
+        valorCentavos,
+        data: opcoes.hoje,
+        descricao,
+        arquivo: null,
+        cicloid: null,
+        chave,
+        criadoPor: ator.usuarioid,
+        createdAt: iso,
+        updatedAt: iso,
+      })
+      .onConflict((oc) => oc.column('chave').doNothing())
+      .returning('id')
+      .executeTakeFirst();
     if (linha === undefined) {
       // This sending was recorded before: answer what it recorded.
-      const ja = await trx.selectFrom('movimentacao').select(['id', 'usuarioid', 'valorCentavos', 'data', 'descricao']).where('chave', '=', chave).executeTakeFirstOrThrow();
-      return { movimentacaoId: ja.id, assinaturaId: a.id, usuarioid: ja.usuarioid, valorCentavos: ja.valorCentavos, data: ja.data, descricao: ja.descricao, repetido: true };
+      const ja = await trx
+        .selectFrom('movimentacao')
+        .select(['id', 'usuarioid', 'valorCentavos', 'data', 'descricao'])
+        .where('chave', '=', chave)
+        .executeTakeFirstOrThrow();
+      return {
+        movimentacaoId: ja.id,
+        assinaturaId: a.id,
+        usuarioid: ja.usuarioid,
+        valorCentavos: ja.valorCentavos,
+        data: ja.data,
+        descricao: ja.descricao,
+        repetido: true,
+      };
     }
-    const pagamento: PagamentoDaTemporada = { movimentacaoId: linha.id, assinaturaId: a.id, usuarioid: a.usuarioid, valorCentavos, data: opcoes.hoje, descricao, repetido: false };
-    await auditar(trx, ator, opcoes.agora, { acao: 'registrar pagamento da temporada', entidade: 'assinatura', entidadeId: a.id, depois: pagamento });
+    const pagamento: PagamentoDaTemporada = {
+      movimentacaoId: linha.id,
+      assinaturaId: a.id,
+      usuarioid: a.usuarioid,
+      valorCentavos,
+      data: opcoes.hoje,
+      descricao,
+      repetido: false,
+    };
+    await auditar(trx, ator, opcoes.agora, {
+      acao: 'registrar pagamento da temporada',
+      entidade: 'assinatura',
+      entidadeId: a.id,
+      depois: pagamento,
+    });
     return pagamento;
   });
 }

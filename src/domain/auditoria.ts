@@ -16,22 +16,29 @@ export interface RegistroAuditoria {
 const POR_INSERCAO = 500;
 
 /** Appends one line (or several, in as few statements as fit) to the audit trail, in the caller's transaction. */
-export async function auditar(db: Db, ator: Ator, agora: Date, registros: RegistroAuditoria | readonly RegistroAuditoria[]): Promise<void> {
+export async function auditar(
+  db: Db,
+  ator: Ator,
+  agora: Date,
+  registros: RegistroAuditoria | readonly RegistroAuditoria[],
+): Promise<void> {
   const lista: readonly RegistroAuditoria[] = Array.isArray(registros) ? registros : [registros as RegistroAuditoria];
   const em = agora.toISOString();
   for (let i = 0; i < lista.length; i += POR_INSERCAO) {
     await db
       .insertInto('auditoria')
-      .values(lista.slice(i, i + POR_INSERCAO).map((registro) => ({
-        usuarioid: ator.usuarioid,
-        ator: ator.email,
-        acao: registro.acao,
-        entidade: registro.entidade,
-        entidadeId: registro.entidadeId === null ? null : String(registro.entidadeId),
-        antes: registro.antes === undefined ? null : JSON.stringify(registro.antes),
-        depois: registro.depois === undefined ? null : JSON.stringify(registro.depois),
-        em,
-      })))
+      .values(
+        lista.slice(i, i + POR_INSERCAO).map((registro) => ({
+          usuarioid: ator.usuarioid,
+          ator: ator.email,
+          acao: registro.acao,
+          entidade: registro.entidade,
+          entidadeId: registro.entidadeId === null ? null : String(registro.entidadeId),
+          antes: registro.antes === undefined ? null : JSON.stringify(registro.antes),
+          depois: registro.depois === undefined ? null : JSON.stringify(registro.depois),
+          em,
+        })),
+      )
       .execute();
   }
 }
@@ -68,7 +75,11 @@ export async function listarAuditoria(
   if (filtro.entidadeId) q = q.where('entidadeId', '=', filtro.entidadeId);
   if (filtro.usuarioid) q = q.where('usuarioid', '=', filtro.usuarioid);
   if (pedido.busca !== null) q = q.where(contem(sql`lower(ator)`, pedido.busca.toLowerCase()));
-  const linhas = await q.orderBy('id', 'desc').limit(pedido.porPagina).offset((pedido.pagina - 1) * pedido.porPagina).execute();
+  const linhas = await q
+    .orderBy('id', 'desc')
+    .limit(pedido.porPagina)
+    .offset((pedido.pagina - 1) * pedido.porPagina)
+    .execute();
   const pagina = montarPagina(linhas, pedido, 0);
   return { ...pagina, itens: pagina.itens.map((l) => ({ ...l, antes: lerJson(l.antes), depois: lerJson(l.depois) })) };
 }

@@ -40,7 +40,15 @@ export function ehTipoDeAviso(t: string): t is TipoDeAviso {
 /** A change that tells someone something, emitted inside the change's own transaction. */
 export type Evento =
   | EventoDoPedido
-  | { readonly tipo: 'coordenacao'; readonly cicloid: number; readonly usuarioids: readonly number[]; readonly assunto: string; readonly texto: string; readonly remetente: string; readonly momento: string };
+  | {
+      readonly tipo: 'coordenacao';
+      readonly cicloid: number;
+      readonly usuarioids: readonly number[];
+      readonly assunto: string;
+      readonly texto: string;
+      readonly remetente: string;
+      readonly momento: string;
+    };
 
 /** Where the domain's events go (src/mensagens writes them to the outbox in the same transaction). */
 export interface Avisos {
@@ -99,24 +107,46 @@ interface Pessoa {
 export async function avisosDevidos(db: Db, hoje: string): Promise<AvisoDevido[]> {
   const ciclos = await db
     .selectFrom('ciclo')
-    .select(['id', 'dataOfertaInicio', 'dataOfertaFim', 'dataPedidoInicio', 'dataPedidoFim', 'dataRetiradaInicio', 'dataRetiradaFim'])
+    .select([
+      'id',
+      'dataOfertaInicio',
+      'dataOfertaFim',
+      'dataPedidoInicio',
+      'dataPedidoFim',
+      'dataRetiradaInicio',
+      'dataRetiradaFim',
+    ])
     .where('ativo', '=', true)
     .where('fechadoEm', 'is', null)
     .where('dataOfertaInicio', '<=', hoje)
     .where('dataRetiradaFim', '>=', hoje)
     .execute();
   if (ciclos.length === 0) return [];
-  const pessoas = (await db
-    .selectFrom('usuario')
-    .select(['id', 'perfil', 'avisosDesligados'])
-    .where('ativo', '=', true)
-    // Profiles are JSON text: the LIKE narrows, lerPerfis decides.
-    .where((eb) => eb.or([eb('perfil', 'like', '%fornecedor%'), eb('perfil', 'like', '%consumidor%'), eb('perfil', 'like', '%admin%'), eb('perfil', 'like', '%master%')]))
-    .execute())
-    .map((u): Pessoa => {
-      const perfil = lerPerfis(u.perfil);
-      return { id: u.id, fornecedor: ehFornecedor({ perfil }), consumidor: ehConsumidor({ perfil }), coordena: ehGestor({ perfil }), desligados: lerAvisosDesligados(u.avisosDesligados) };
-    });
+  const pessoas = (
+    await db
+      .selectFrom('usuario')
+      .select(['id', 'perfil', 'avisosDesligados'])
+      .where('ativo', '=', true)
+      // Profiles are JSON text: the LIKE narrows, lerPerfis decides.
+      .where((eb) =>
+        eb.or([
+          eb('perfil', 'like', '%fornecedor%'),
+          eb('perfil', 'like', '%consumidor%'),
+          eb('perfil', 'like', '%admin%'),
+          eb('perfil', 'like', '%master%'),
+        ]),
+      )
+      .execute()
+  ).map((u): Pessoa => {
+    const perfil = lerPerfis(u.perfil);
+    return {
+      id: u.id,
+      fornecedor: ehFornecedor({ perfil }),
+      consumidor: ehConsumidor({ perfil }),
+      coordena: ehGestor({ perfil }),
+      desligados: lerAvisosDesligados(u.avisosDesligados),
+    };
+  });
   const devidos: AvisoDevido[] = [];
   for (const c of ciclos) {
     const [escritas, ofertas, pedidos] = await Promise.all([
@@ -124,7 +154,9 @@ export async function avisosDevidos(db: Db, hoje: string): Promise<AvisoDevido[]
       db.selectFrom('oferta').select(['usuarioid', 'finalizada']).where('cicloid', '=', c.id).execute(),
       db
         .selectFrom('pedido as p')
-        .leftJoin('ciclopontoentrega as cpe', (j) => j.onRef('cpe.cicloid', '=', 'p.cicloid').onRef('cpe.pontoEntregaId', '=', 'p.pontoEntregaId'))
+        .leftJoin('ciclopontoentrega as cpe', (j) =>
+          j.onRef('cpe.cicloid', '=', 'p.cicloid').onRef('cpe.pontoEntregaId', '=', 'p.pontoEntregaId'),
+        )
         .select(['p.usuarioid', 'p.finalizado', 'cpe.dataRetirada'])
         .where('p.cicloid', '=', c.id)
         .execute(),
@@ -132,7 +164,8 @@ export async function avisosDevidos(db: Db, hoje: string): Promise<AvisoDevido[]
     const jaEscritas = new Set(escritas.map((e) => e.chave));
     const finalizadas = new Set(ofertas.filter((o) => o.finalizada).map((o) => o.usuarioid));
     const pedidoDe = new Map(pedidos.map((p) => [p.usuarioid, p]));
-    const fornecedoresComEntrega = (hoje > c.dataPedidoFim) ? await fornecedoresComAlgoAEntregar(db, c.id) : new Set<number>();
+    const fornecedoresComEntrega =
+      hoje > c.dataPedidoFim ? await fornecedoresComAlgoAEntregar(db, c.id) : new Set<number>();
     const devido = (tipo: AvisoDevido['tipo'], quem: (p: Pessoa) => boolean) => {
       for (const p of pessoas) {
         const aviso = { tipo, cicloid: c.id, usuarioid: p.id };
@@ -145,7 +178,8 @@ export async function avisosDevidos(db: Db, hoje: string): Promise<AvisoDevido[]
     }
     if (hoje >= c.dataPedidoInicio && hoje <= c.dataPedidoFim) {
       devido('pedido_aberto', (p) => p.consumidor && !pedidoDe.has(p.id));
-      if (hoje === c.dataPedidoFim) devido('pedido_lembrete', (p) => p.consumidor && pedidoDe.get(p.id)?.finalizado !== true);
+      if (hoje === c.dataPedidoFim)
+        devido('pedido_lembrete', (p) => p.consumidor && pedidoDe.get(p.id)?.finalizado !== true);
       const assinantes = new Set(await assinantesComCestaNoCiclo(db, c.id, hoje));
       devido('assinatura_ciclo', (p) => p.consumidor && assinantes.has(p.id));
     }
@@ -186,15 +220,30 @@ export async function avisosQueRecebe(db: Db, usuarioid: number): Promise<TipoDe
 }
 
 /** A person's own choice: the optional kinds to receive; the others are turned off. Audited. */
-export async function definirAvisos(banco: Banco, ator: Ator, recebe: readonly TipoDeAviso[], agora: Date): Promise<TipoDeAviso[]> {
+export async function definirAvisos(
+  banco: Banco,
+  ator: Ator,
+  recebe: readonly TipoDeAviso[],
+  agora: Date,
+): Promise<TipoDeAviso[]> {
   const usuarioid = ator.usuarioid;
   if (usuarioid === null) throw new Proibido('SEM_CADASTRO', 'Complete seu cadastro antes de escolher seus avisos');
   return emTransacao(banco, async (trx) => {
     const antes = await avisosQueRecebe(trx, usuarioid);
     const desligados = TIPOS_OPCIONAIS.filter((t) => !recebe.includes(t));
-    await trx.updateTable('usuario').set({ avisosDesligados: JSON.stringify(desligados), updatedAt: agora.toISOString() }).where('id', '=', usuarioid).execute();
+    await trx
+      .updateTable('usuario')
+      .set({ avisosDesligados: JSON.stringify(desligados), updatedAt: agora.toISOString() })
+      .where('id', '=', usuarioid)
+      .execute();
     const depois = TIPOS_OPCIONAIS.filter((t) => !desligados.includes(t));
-    await auditar(trx, ator, agora, { acao: 'escolher avisos', entidade: 'usuario', entidadeId: usuarioid, antes: { avisos: antes }, depois: { avisos: depois } });
+    await auditar(trx, ator, agora, {
+      acao: 'escolher avisos',
+      entidade: 'usuario',
+      entidadeId: usuarioid,
+      antes: { avisos: antes },
+      depois: { avisos: depois },
+    });
     return depois;
   });
 }
@@ -203,17 +252,40 @@ export async function definirAvisos(banco: Banco, ator: Ator, recebe: readonly T
  * "Deixar de receber" from an e-mail's link (no login: the caller checked the link's signature).
  * Turning off what is already off changes nothing. Returns the person's name for the page.
  */
-export async function deixarDeReceber(banco: Banco, usuarioid: number, tipo: TipoDeAviso, agora: Date): Promise<string> {
-  if (!TIPOS_DE_AVISO[tipo].opcional) throw new Invalido('VALIDACAO', 'Este aviso não pode ser desligado', { tipo: 'Recibos e mensagens da coordenação são sempre enviados' });
+export async function deixarDeReceber(
+  banco: Banco,
+  usuarioid: number,
+  tipo: TipoDeAviso,
+  agora: Date,
+): Promise<string> {
+  if (!TIPOS_DE_AVISO[tipo].opcional)
+    throw new Invalido('VALIDACAO', 'Este aviso não pode ser desligado', {
+      tipo: 'Recibos e mensagens da coordenação são sempre enviados',
+    });
   return emTransacao(banco, async (trx) => {
-    const u = await trx.selectFrom('usuario').select(['nome', 'email', 'avisosDesligados']).where('id', '=', usuarioid).executeTakeFirst();
-    if (u === undefined) throw new NaoEncontrado('USUARIO_NAO_ENCONTRADO', 'Este link não vale mais: o cadastro não existe');
+    const u = await trx
+      .selectFrom('usuario')
+      .select(['nome', 'email', 'avisosDesligados'])
+      .where('id', '=', usuarioid)
+      .executeTakeFirst();
+    if (u === undefined)
+      throw new NaoEncontrado('USUARIO_NAO_ENCONTRADO', 'Este link não vale mais: o cadastro não existe');
     const desligados = lerAvisosDesligados(u.avisosDesligados);
     if (desligados.includes(tipo)) return u.nome;
     const depois = [...desligados, tipo];
-    await trx.updateTable('usuario').set({ avisosDesligados: JSON.stringify(depois), updatedAt: agora.toISOString() }).where('id', '=', usuarioid).execute();
+    await trx
+      .updateTable('usuario')
+      .set({ avisosDesligados: JSON.stringify(depois), updatedAt: agora.toISOString() })
+      .where('id', '=', usuarioid)
+      .execute();
     const ator: Ator = { email: u.email, nome: u.nome, usuarioid, perfil: [], ativo: true };
-    await auditar(trx, ator, agora, { acao: 'deixar de receber (link do e-mail)', entidade: 'usuario', entidadeId: usuarioid, antes: { desligados }, depois: { desligados: depois } });
+    await auditar(trx, ator, agora, {
+      acao: 'deixar de receber (link do e-mail)',
+      entidade: 'usuario',
+      entidadeId: usuarioid,
+      antes: { desligados },
+      depois: { desligados: depois },
+    });
     return u.nome;
   });
 }
@@ -238,18 +310,40 @@ export interface MensagemNaCaixa {
 }
 
 /** The latest messages (newest first), optionally of one state, with the count of each state. */
-export async function caixaDeSaida(db: Db, estado: EstadoDaMensagem | null, limite = 200): Promise<{ mensagens: MensagemNaCaixa[]; porEstado: Record<EstadoDaMensagem, number> }> {
+export async function caixaDeSaida(
+  db: Db,
+  estado: EstadoDaMensagem | null,
+  limite = 200,
+): Promise<{ mensagens: MensagemNaCaixa[]; porEstado: Record<EstadoDaMensagem, number> }> {
   let q = db
     .selectFrom('mensagem')
-    .select(['id', 'tipo', 'para', 'assunto', 'estado', 'tentativas', 'ultimoErro', 'createdAt as criadaEm', 'enviadaEm', 'proximaTentativa'])
+    .select([
+      'id',
+      'tipo',
+      'para',
+      'assunto',
+      'estado',
+      'tentativas',
+      'ultimoErro',
+      'createdAt as criadaEm',
+      'enviadaEm',
+      'proximaTentativa',
+    ])
     .orderBy('id', 'desc')
     .limit(limite);
   if (estado !== null) q = q.where('estado', '=', estado);
   const [mensagens, contagem] = await Promise.all([
     q.execute(),
-    db.selectFrom('mensagem').select(['estado']).select((eb) => eb.fn.countAll<number | string>().as('n')).groupBy('estado').execute(),
+    db
+      .selectFrom('mensagem')
+      .select(['estado'])
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .groupBy('estado')
+      .execute(),
   ]);
-  const porEstado = Object.fromEntries(ESTADOS_DA_MENSAGEM.map((e) => [e, Number(contagem.find((c) => c.estado === e)?.n ?? 0)])) as Record<EstadoDaMensagem, number>;
+  const porEstado = Object.fromEntries(
+    ESTADOS_DA_MENSAGEM.map((e) => [e, Number(contagem.find((c) => c.estado === e)?.n ?? 0)]),
+  ) as Record<EstadoDaMensagem, number>;
   return { mensagens, porEstado };
 }
 
@@ -266,15 +360,44 @@ export async function pessoasDoCiclo(db: Db, cicloid: number, mercadoId: number 
     .selectFrom('usuario as u')
     .select('u.id')
     .where('u.ativo', '=', true)
-    .where((eb) => (mercadoId === null
-      ? eb.or([
-        eb.exists(eb.selectFrom('pedido as p').select('p.id').whereRef('p.usuarioid', '=', 'u.id').where('p.cicloid', '=', cicloid)),
-        eb.exists(eb.selectFrom('oferta as o').select('o.id').whereRef('o.usuarioid', '=', 'u.id').where('o.cicloid', '=', cicloid)),
-      ])
-      : eb.or([
-        eb.exists(eb.selectFrom('pedido as p').innerJoin('pedidoproduto as pp', 'pp.pedidoid', 'p.id').select('p.id').whereRef('p.usuarioid', '=', 'u.id').where('p.cicloid', '=', cicloid).where('pp.mercadoId', '=', mercadoId)),
-        eb.exists(eb.selectFrom('lote as l').select('l.id').whereRef('l.compradorUsuarioId', '=', 'u.id').where('l.cicloid', '=', cicloid).where('l.mercadoId', '=', mercadoId)),
-      ])))
+    .where((eb) =>
+      mercadoId === null
+        ? eb.or([
+            eb.exists(
+              eb
+                .selectFrom('pedido as p')
+                .select('p.id')
+                .whereRef('p.usuarioid', '=', 'u.id')
+                .where('p.cicloid', '=', cicloid),
+            ),
+            eb.exists(
+              eb
+                .selectFrom('oferta as o')
+                .select('o.id')
+                .whereRef('o.usuarioid', '=', 'u.id')
+                .where('o.cicloid', '=', cicloid),
+            ),
+          ])
+        : eb.or([
+            eb.exists(
+              eb
+                .selectFrom('pedido as p')
+                .innerJoin('pedidoproduto as pp', 'pp.pedidoid', 'p.id')
+                .select('p.id')
+                .whereRef('p.usuarioid', '=', 'u.id')
+                .where('p.cicloid', '=', cicloid)
+                .where('pp.mercadoId', '=', mercadoId),
+            ),
+            eb.exists(
+              eb
+                .selectFrom('lote as l')
+                .select('l.id')
+                .whereRef('l.compradorUsuarioId', '=', 'u.id')
+                .where('l.cicloid', '=', cicloid)
+                .where('l.mercadoId', '=', mercadoId),
+            ),
+          ]),
+    )
     .orderBy('u.id')
     .execute();
   return linhas.map((l) => l.id);
@@ -284,18 +407,55 @@ export async function pessoasDoCiclo(db: Db, cicloid: number, mercadoId: number 
  * A coordinator's message to everyone in a cycle, written to the outbox in one transaction with
  * its audit line. Returns how many people it goes to.
  */
-export async function mensagemDaCoordenacao(banco: Banco, ator: Ator, cicloid: number, m: { assunto: string; texto: string; mercadoId: number | null }, avisos: Avisos, agora: Date): Promise<number> {
+export async function mensagemDaCoordenacao(
+  banco: Banco,
+  ator: Ator,
+  cicloid: number,
+  m: { assunto: string; texto: string; mercadoId: number | null },
+  avisos: Avisos,
+  agora: Date,
+): Promise<number> {
   return emTransacao(banco, async (trx) => {
     const ciclo = await trx.selectFrom('ciclo').select(['id', 'nome']).where('id', '=', cicloid).executeTakeFirst();
     if (ciclo === undefined) throw new NaoEncontrado('CICLO_NAO_ENCONTRADO', `Não encontramos o ciclo ${cicloid}`);
-    const mercado = m.mercadoId === null ? null : await trx.selectFrom('ciclomercado as cm').innerJoin('mercado as mm', 'mm.id', 'cm.mercadoId').select('mm.nome').where('cm.cicloid', '=', cicloid).where('cm.mercadoId', '=', m.mercadoId).executeTakeFirst();
-    if (mercado === undefined) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', { mercadoId: 'Este mercado não está no ciclo' });
+    const mercado =
+      m.mercadoId === null
+        ? null
+        : await trx
+            .selectFrom('ciclomercado as cm')
+            .innerJoin('mercado as mm', 'mm.id', 'cm.mercadoId')
+            .select('mm.nome')
+            .where('cm.cicloid', '=', cicloid)
+            .where('cm.mercadoId', '=', m.mercadoId)
+            .executeTakeFirst();
+    if (mercado === undefined)
+      throw new Invalido('VALIDACAO', 'Verifique os campos destacados', {
+        mercadoId: 'Este mercado não está no ciclo',
+      });
     const usuarioids = await pessoasDoCiclo(trx, cicloid, m.mercadoId);
     if (usuarioids.length === 0) {
-      throw new Conflito('SEM_DESTINATARIOS', mercado === null ? `Ninguém ofertou nem pediu no ${ciclo.nome} ainda: não há a quem enviar` : `Ninguém comprou em ${mercado.nome} no ${ciclo.nome} ainda: não há a quem enviar`);
+      throw new Conflito(
+        'SEM_DESTINATARIOS',
+        mercado === null
+          ? `Ninguém ofertou nem pediu no ${ciclo.nome} ainda: não há a quem enviar`
+          : `Ninguém comprou em ${mercado.nome} no ${ciclo.nome} ainda: não há a quem enviar`,
+      );
     }
-    await avisos.emitir(trx, { tipo: 'coordenacao', cicloid, usuarioids, assunto: m.assunto, texto: m.texto, remetente: ator.nome, momento: agora.toISOString() });
-    await auditar(trx, ator, agora, { acao: 'mensagem da coordenação', entidade: 'ciclo', entidadeId: cicloid, depois: { assunto: m.assunto, mercadoId: m.mercadoId, destinatarios: usuarioids.length } });
+    await avisos.emitir(trx, {
+      tipo: 'coordenacao',
+      cicloid,
+      usuarioids,
+      assunto: m.assunto,
+      texto: m.texto,
+      remetente: ator.nome,
+      momento: agora.toISOString(),
+    });
+    await auditar(trx, ator, agora, {
+      acao: 'mensagem da coordenação',
+      entidade: 'ciclo',
+      entidadeId: cicloid,
+      depois: { assunto: m.assunto, mercadoId: m.mercadoId, destinatarios: usuarioids.length },
+    });
     return usuarioids.length;
   });
 }

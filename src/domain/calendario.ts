@@ -60,6 +60,9 @@ export function nomeDoMomento(fase: Fase, abertas: readonly Janela[] = []): stri
 }
 
 /** What the rules about editing need of a cycle today (see JanelaDoCiclo in acesso.ts). */
-export function situacaoDoCiclo(c: DatasCiclo & { readonly ativo: boolean; readonly fechadoEm: string | null }, hoje: string) {
+export function situacaoDoCiclo(
+  c: DatasCiclo & { readonly ativo: boolean; readonly fechadoEm: string | null },
+  hoje: string,
+) {
   return { fase: faseDoCiclo(c, hoje), abertas: janelasAbertas(c, hoje), ativo: c.ativo, fechadoEm: c.fechadoEm };
 }

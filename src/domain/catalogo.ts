@@ -23,8 +23,8 @@ const ESCRITAS: Readonly<Record<Unidade, readonly string[]>> = {
   kg: ['kg', 'kgs', 'quilo', 'quilos', 'kilo', 'kilos'],
   unidade: ['un', 'und', 'unid', 'unidade', 'unidades'],
   litro: ['l', 'lt', 'lts', 'litro', 'litros'],
-  'dúzia': ['dz', 'duzia', 'duzias'],
-  'maço': ['maco', 'macos'],
+  dúzia: ['dz', 'duzia', 'duzias'],
+  maço: ['maco', 'macos'],
 };
 
 /** A unit as written, for comparison: lower case, no accents, no abbreviation dot. */
@@ -41,7 +41,11 @@ export function escritasDaUnidade(unidade: string): readonly string[] {
  * A quantity written with a unit other than the product's ("500 g" of a product sold by the kg):
  * the field and why, to refuse it rather than read 500 kg. Nothing when no unit was written.
  */
-export function unidadeTrocada(escrita: Unidade | null | undefined, doProduto: string | undefined, campo: string): Array<[string, string]> {
+export function unidadeTrocada(
+  escrita: Unidade | null | undefined,
+  doProduto: string | undefined,
+  campo: string,
+): Array<[string, string]> {
   if (escrita === null || escrita === undefined || doProduto === undefined || escrita === doProduto) return [];
   return [[campo, `Este produto é medido em ${doProduto}, não em ${escrita}: escreva a quantidade em ${doProduto}`]];
 }
@@ -175,7 +179,14 @@ const DEFINICOES: { readonly [E in EntidadeCatalogo]: Definicao<E> } = {
     comArtigo: 'a categoria',
     ordens: ['nome', 'ativo', 'createdAt'],
     referencias: [{ tabela: 'produto', coluna: 'categoriaid', descricao: 'produtos' }],
-    saida: (l) => ({ id: l.id, nome: l.nome, descricao: l.descricao, ativo: l.ativo, createdAt: l.createdAt, updatedAt: l.updatedAt }),
+    saida: (l) => ({
+      id: l.id,
+      nome: l.nome,
+      descricao: l.descricao,
+      ativo: l.ativo,
+      createdAt: l.createdAt,
+      updatedAt: l.updatedAt,
+    }),
   },
   cesta: {
     entidade: 'cesta',
@@ -183,8 +194,14 @@ const DEFINICOES: { readonly [E in EntidadeCatalogo]: Definicao<E> } = {
     ordens: ['nome', 'valorReferenciaCentavos', 'pesoAproximado', 'ativo', 'createdAt'],
     referencias: [{ tabela: 'ciclocesta', coluna: 'cestaId', descricao: 'ciclos' }],
     saida: (l) => ({
-      id: l.id, nome: l.nome, descricao: l.descricao, valorReferenciaCentavos: l.valorReferenciaCentavos,
-      pesoAproximado: l.pesoAproximado, ativo: l.ativo, createdAt: l.createdAt, updatedAt: l.updatedAt,
+      id: l.id,
+      nome: l.nome,
+      descricao: l.descricao,
+      valorReferenciaCentavos: l.valorReferenciaCentavos,
+      pesoAproximado: l.pesoAproximado,
+      ativo: l.ativo,
+      createdAt: l.createdAt,
+      updatedAt: l.updatedAt,
     }),
   },
   produto: {
@@ -198,13 +215,21 @@ const DEFINICOES: { readonly [E in EntidadeCatalogo]: Definicao<E> } = {
     async conferir(db, dados) {
       if (dados.categoriaid === null) return;
       const cat = await db.selectFrom('categoria').select('id').where('id', '=', dados.categoriaid).executeTakeFirst();
-      if (cat === undefined) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', { categoriaid: 'Categoria não encontrada' });
+      if (cat === undefined)
+        throw new Invalido('VALIDACAO', 'Verifique os campos destacados', { categoriaid: 'Categoria não encontrada' });
     },
     saida: (l) => ({
-      id: l.id, nome: l.nome, unidade: l.unidade, pesoGramas: l.pesoGramas,
-      valorReferenciaCentavos: l.valorReferenciaCentavos, descritivo: l.descritivo,
-      categoriaid: l.categoriaid, categoria: l.categoriaid === null ? null : { id: l.categoriaid, nome: l.categoriaNome ?? '' },
-      ativo: l.ativo, createdAt: l.createdAt, updatedAt: l.updatedAt,
+      id: l.id,
+      nome: l.nome,
+      unidade: l.unidade,
+      pesoGramas: l.pesoGramas,
+      valorReferenciaCentavos: l.valorReferenciaCentavos,
+      descritivo: l.descritivo,
+      categoriaid: l.categoriaid,
+      categoria: l.categoriaid === null ? null : { id: l.categoriaid, nome: l.categoriaNome ?? '' },
+      ativo: l.ativo,
+      createdAt: l.createdAt,
+      updatedAt: l.updatedAt,
     }),
   },
   pontoentrega: {
@@ -213,8 +238,16 @@ const DEFINICOES: { readonly [E in EntidadeCatalogo]: Definicao<E> } = {
     ordens: ['nome', 'cidade', 'ativo', 'createdAt'],
     referencias: [{ tabela: 'pedido', coluna: 'pontoEntregaId', descricao: 'pedidos' }],
     saida: (l) => ({
-      id: l.id, nome: l.nome, endereco: l.endereco, cidade: l.cidade, referencia: l.referencia,
-      responsavel: l.responsavel, telefone: l.telefone, ativo: l.ativo, createdAt: l.createdAt, updatedAt: l.updatedAt,
+      id: l.id,
+      nome: l.nome,
+      endereco: l.endereco,
+      cidade: l.cidade,
+      referencia: l.referencia,
+      responsavel: l.responsavel,
+      telefone: l.telefone,
+      ativo: l.ativo,
+      createdAt: l.createdAt,
+      updatedAt: l.updatedAt,
     }),
   },
 };
@@ -257,7 +290,8 @@ export async function listarCatalogo<E extends EntidadeCatalogo>(
   let q = consultaBase(db, entidade);
   if (pedido.busca !== null) q = q.where(contem(coluna('nomeChave'), chaveDeNome(pedido.busca)));
   if (filtro.ativo !== undefined) q = q.where(coluna('ativo'), '=', filtro.ativo);
-  if (filtro.categoriaid !== undefined && entidade === 'produto') q = q.where('produto.categoriaid' as 'categoria.id', '=', filtro.categoriaid);
+  if (filtro.categoriaid !== undefined && entidade === 'produto')
+    q = q.where('produto.categoriaid' as 'categoria.id', '=', filtro.categoriaid);
   const linhas = await q
     .select(totalDaLista)
     .orderBy(`${entidade}.${pedido.ordem}` as 'categoria.nome', pedido.direcao)
@@ -267,18 +301,26 @@ export async function listarCatalogo<E extends EntidadeCatalogo>(
     .execute();
   let total = 0;
   if (linhas.length === 0 && pedido.pagina > 1) {
-    const r = await q.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+    const r = await q
+      .clearSelect()
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirst();
     total = Number((r as { n?: number } | undefined)?.n ?? 0);
   }
   const pagina = montarPagina(linhas as unknown as ReadonlyArray<LinhaSaida<E> & { total: number }>, pedido, total);
   return { ...pagina, itens: pagina.itens.map((l) => def.saida(l)) };
 }
 
-export async function obterCatalogo<E extends EntidadeCatalogo>(db: Db, entidade: E, id: number): Promise<RegistroCatalogo[E]> {
+export async function obterCatalogo<E extends EntidadeCatalogo>(
+  db: Db,
+  entidade: E,
+  id: number,
+): Promise<RegistroCatalogo[E]> {
   const l = await consultaBase(db, entidade)
     .where(`${entidade}.id` as 'categoria.id', '=', id)
     .executeTakeFirst();
-  if (l === undefined) throw new NaoEncontrado('NAO_ENCONTRADO', `Não encontramos ${definicao(entidade).comArtigo} ${id}`);
+  if (l === undefined)
+    throw new NaoEncontrado('NAO_ENCONTRADO', `Não encontramos ${definicao(entidade).comArtigo} ${id}`);
   return definicao(entidade).saida(l as LinhaSaida<E>);
 }
 
@@ -301,15 +343,27 @@ function conflitoDeNome(def: Definicao<EntidadeCatalogo>): Conflito {
  * `DadosCatalogo` fields, so they match its table; the cast is confined to these two helpers.
  */
 function inserir(db: Db, entidade: EntidadeCatalogo, valores: object) {
-  return db.insertInto(entidade as 'categoria').values(valores as never).returning('id').executeTakeFirstOrThrow();
+  return db
+    .insertInto(entidade as 'categoria')
+    .values(valores as never)
+    .returning('id')
+    .executeTakeFirstOrThrow();
 }
 
 function alterar(db: Db, entidade: EntidadeCatalogo, id: number, valores: object) {
-  return db.updateTable(entidade as 'categoria').set(valores as never).where('id', '=', id).executeTakeFirst();
+  return db
+    .updateTable(entidade as 'categoria')
+    .set(valores as never)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 /** Runs a write in one transaction; a name the unique index already holds is a 409 naming it. */
-async function gravarSemRepetir<T>(banco: Banco, def: Definicao<EntidadeCatalogo>, gravar: (trx: Db) => Promise<T>): Promise<T> {
+async function gravarSemRepetir<T>(
+  banco: Banco,
+  def: Definicao<EntidadeCatalogo>,
+  gravar: (trx: Db) => Promise<T>,
+): Promise<T> {
   try {
     return await emTransacao(banco, gravar);
   } catch (e) {
@@ -350,7 +404,8 @@ export async function atualizarCatalogo<E extends EntidadeCatalogo>(
   return gravarSemRepetir(banco, def, async (trx) => {
     const antes = await obterCatalogo(trx, entidade, id);
     const v = await conferir(trx, def, dados);
-    if ('unidade' in antes && 'unidade' in v && antes.unidade !== v.unidade) await exigirUnidadeLivre(trx, id, antes.nome, antes.unidade);
+    if ('unidade' in antes && 'unidade' in v && antes.unidade !== v.unidade)
+      await exigirUnidadeLivre(trx, id, antes.nome, antes.unidade);
     await alterar(trx, entidade, id, { ...v, ativo: v.ativo ?? antes.ativo, updatedAt: agora.toISOString() });
     const depois = await obterCatalogo(trx, entidade, id);
     await auditar(trx, ator, agora, { acao: 'atualizar', entidade, entidadeId: id, antes, depois });
@@ -367,31 +422,47 @@ async function exigirUnidadeLivre(db: Db, produtoid: number, nome: string, unida
     .selectFrom('ofertaproduto as op')
     .select('op.id')
     .where('op.produtoid', '=', produtoid)
-    .where((eb) => eb.or([
-      linhaNumaCesta(eb),
-      eb.exists(eb.selectFrom('loteproduto as lp').select('lp.id').whereRef('lp.ofertaProdutoId', '=', 'op.id')),
-    ]))
+    .where((eb) =>
+      eb.or([
+        linhaNumaCesta(eb),
+        eb.exists(eb.selectFrom('loteproduto as lp').select('lp.id').whereRef('lp.ofertaProdutoId', '=', 'op.id')),
+      ]),
+    )
     .union(db.selectFrom('cicloproduto').select('id').where('produtoId', '=', produtoid))
     .limit(1)
     .executeTakeFirst();
   if (uso !== undefined) {
-    throw new Conflito('UNIDADE_EM_USO', `A unidade de ${nome} (${unidade}) não pode mudar: ofertas dele já estão em cestas, lotes ou extras`, { unidade: 'A unidade não pode mudar: o produto já está em cestas, lotes ou extras' });
+    throw new Conflito(
+      'UNIDADE_EM_USO',
+      `A unidade de ${nome} (${unidade}) não pode mudar: ofertas dele já estão em cestas, lotes ou extras`,
+      { unidade: 'A unidade não pode mudar: o produto já está em cestas, lotes ou extras' },
+    );
   }
 }
 
 /** Deletes an unused record; one in use gives 409 naming what uses it. */
-export async function apagarCatalogo(banco: Banco, ator: Ator, entidade: EntidadeCatalogo, id: number, agora: Date): Promise<void> {
+export async function apagarCatalogo(
+  banco: Banco,
+  ator: Ator,
+  entidade: EntidadeCatalogo,
+  id: number,
+  agora: Date,
+): Promise<void> {
   const def = definicao(entidade) as Definicao<EntidadeCatalogo>;
   try {
     await emTransacao(banco, async (trx) => {
       const antes = await obterCatalogo(trx, entidade, id);
       await exigirSemReferencias(trx, def.referencias, id, def.comArtigo);
-      await trx.deleteFrom(entidade as 'categoria').where('id', '=', id).execute();
+      await trx
+        .deleteFrom(entidade as 'categoria')
+        .where('id', '=', id)
+        .execute();
       await auditar(trx, ator, agora, { acao: 'apagar', entidade, entidadeId: id, antes });
     });
   } catch (e) {
     // Someone started using it between our check and the delete.
-    if (violouReferencia(e)) throw new Conflito('EM_USO', `Não é possível apagar ${def.comArtigo}: está em uso. Desative em vez de apagar.`);
+    if (violouReferencia(e))
+      throw new Conflito('EM_USO', `Não é possível apagar ${def.comArtigo}: está em uso. Desative em vez de apagar.`);
     throw e;
   }
 }

@@ -6,7 +6,15 @@ import { conferirCapacidade, extrasPublicados, linhasOfertadas, sobraDaLinha, ty
 import type { Ator } from './acesso.ts';
 import { auditar } from './auditoria.ts';
 import { cestaComposta } from './conteudo-das-cestas.ts';
-import { JANELAS, faseDoCiclo, janelaAberta, janelasAbertas, type DatasCiclo, type Fase, type Janela } from './calendario.ts';
+import {
+  JANELAS,
+  faseDoCiclo,
+  janelaAberta,
+  janelasAbertas,
+  type DatasCiclo,
+  type Fase,
+  type Janela,
+} from './calendario.ts';
 import { formatarQuantidadeComUnidade } from '../decimal.ts';
 import { Conflito, Invalido, NaoEncontrado } from './erros.ts';
 import { exigirSemReferencias, montarPagina, type Pagina, type PedidoDePagina, type Referencia } from './registros.ts';
@@ -14,7 +22,16 @@ import { somarDias } from './tempo.ts';
 import { chaveDeNome } from './textos.ts';
 
 // The calendar lives in calendario.ts (the policy reads it too); it is re-exported for the readers of cycles.
-export { FASES, NOMES_FASES, JANELAS, faseDoCiclo, janelaAberta, janelasAbertas, nomeDoMomento, situacaoDoCiclo } from './calendario.ts';
+export {
+  FASES,
+  NOMES_FASES,
+  JANELAS,
+  faseDoCiclo,
+  janelaAberta,
+  janelasAbertas,
+  nomeDoMomento,
+  situacaoDoCiclo,
+} from './calendario.ts';
 export type { Fase, DatasCiclo, Janela } from './calendario.ts';
 
 export interface CicloResumo extends DatasCiclo {
@@ -28,8 +45,14 @@ export function ciclosRecentes(db: Db, desde: string) {
   return db
     .selectFrom('ciclo')
     .select([
-      'id', 'nome', 'dataOfertaInicio', 'dataOfertaFim', 'dataPedidoInicio', 'dataPedidoFim',
-      'dataRetiradaInicio', 'dataRetiradaFim',
+      'id',
+      'nome',
+      'dataOfertaInicio',
+      'dataOfertaFim',
+      'dataPedidoInicio',
+      'dataPedidoFim',
+      'dataRetiradaInicio',
+      'dataRetiradaFim',
     ])
     .where('ativo', '=', true)
     .where('dataRetiradaFim', '>=', desde)
@@ -126,7 +149,12 @@ export interface Ciclo extends CicloResumo {
 }
 
 export const CAMPOS_DATA = [
-  'dataOfertaInicio', 'dataOfertaFim', 'dataPedidoInicio', 'dataPedidoFim', 'dataRetiradaInicio', 'dataRetiradaFim',
+  'dataOfertaInicio',
+  'dataOfertaFim',
+  'dataPedidoInicio',
+  'dataPedidoFim',
+  'dataRetiradaInicio',
+  'dataRetiradaFim',
 ] as const;
 
 export const ROTULOS_DATAS: Readonly<Record<(typeof CAMPOS_DATA)[number], string>> = {
@@ -203,23 +231,38 @@ export function regrasDoCiclo(lido: CicloLido, ilegiveis: ReadonlySet<string> = 
   const erros: Record<string, string> = {};
   const { dados } = lido;
   for (const [anterior, atual] of DATAS_EM_SEQUENCIA) {
-    if (!ilegiveis.has(anterior) && !ilegiveis.has(atual) && dados[atual] < dados[anterior]) erros[atual] = `Deve ser igual ou posterior ao ${ROTULOS_DATAS[anterior]}`;
+    if (!ilegiveis.has(anterior) && !ilegiveis.has(atual) && dados[atual] < dados[anterior])
+      erros[atual] = `Deve ser igual ou posterior ao ${ROTULOS_DATAS[anterior]}`;
   }
   const legivel = (campo: string) => !ilegiveis.has(campo);
   if (legivel('dataOfertaInicio') && legivel('dataRetiradaFim')) {
     // Stryker disable next-line ArrayDeclaration: an absent list has no rows; a bogus row has no fields to judge
     for (const e of (lido.cicloEntregas ?? []).filter((x) => legivel(x.campo))) {
-      if (e.dataEntrega < dados.dataOfertaInicio || e.dataEntrega > dados.dataRetiradaFim) erros[e.campo] = 'Deve estar dentro das datas do ciclo';
+      if (e.dataEntrega < dados.dataOfertaInicio || e.dataEntrega > dados.dataRetiradaFim)
+        erros[e.campo] = 'Deve estar dentro das datas do ciclo';
     }
   }
   const irma = (campo: string, outro: string) => campo.replace(/\.[^.]+$/, `.${outro}`);
   // Stryker disable next-line ArrayDeclaration: an absent list has no rows; a bogus row has no fields to judge
   for (const p of (lido.cicloPontos ?? []).filter((x) => legivel(x.campo))) {
     const dia = irma(p.campo, 'dataRetirada');
-    if (p.dataRetirada !== null && legivel(dia) && legivel('dataRetiradaInicio') && legivel('dataRetiradaFim')
-      && (p.dataRetirada < dados.dataRetiradaInicio || p.dataRetirada > dados.dataRetiradaFim)) erros[dia] = 'Deve estar dentro do período de retirada do ciclo';
+    if (
+      p.dataRetirada !== null &&
+      legivel(dia) &&
+      legivel('dataRetiradaInicio') &&
+      legivel('dataRetiradaFim') &&
+      (p.dataRetirada < dados.dataRetiradaInicio || p.dataRetirada > dados.dataRetiradaFim)
+    )
+      erros[dia] = 'Deve estar dentro do período de retirada do ciclo';
     const fim = irma(p.campo, 'horaFim');
-    if (p.horaInicio !== null && p.horaFim !== null && legivel(fim) && legivel(irma(p.campo, 'horaInicio')) && p.horaFim <= p.horaInicio) erros[fim] = 'Deve ser depois do horário de início';
+    if (
+      p.horaInicio !== null &&
+      p.horaFim !== null &&
+      legivel(fim) &&
+      legivel(irma(p.campo, 'horaInicio')) &&
+      p.horaFim <= p.horaInicio
+    )
+      erros[fim] = 'Deve ser depois do horário de início';
   }
   const repetidos = <T extends { readonly campo: string }>(itens: readonly T[], chave: (item: T) => number) => {
     const vistos = new Set<number>();
@@ -242,7 +285,13 @@ export async function obterCiclo(db: Db, id: number, hoje: string): Promise<Cicl
   const l = await db.selectFrom('ciclo').selectAll().where('id', '=', id).executeTakeFirst();
   if (l === undefined) throw new NaoEncontrado('CICLO_NAO_ENCONTRADO', `Não encontramos o ciclo ${id}`);
   const [entregas, pontos, cestas, produtos, ofertadas] = await Promise.all([
-    db.selectFrom('cicloentrega').select(['id', 'dataEntrega', 'observacao']).where('cicloid', '=', id).orderBy('dataEntrega').orderBy('id').execute(),
+    db
+      .selectFrom('cicloentrega')
+      .select(['id', 'dataEntrega', 'observacao'])
+      .where('cicloid', '=', id)
+      .orderBy('dataEntrega')
+      .orderBy('id')
+      .execute(),
     pontosDoCiclo(db, id),
     db
       .selectFrom('ciclocesta as cc')
@@ -255,7 +304,14 @@ export async function obterCiclo(db: Db, id: number, hoje: string): Promise<Cicl
     db
       .selectFrom('cicloproduto')
       .innerJoin('produto', 'produto.id', 'cicloproduto.produtoId')
-      .select(['cicloproduto.id', 'cicloproduto.produtoId', 'produto.nome', 'produto.unidade', 'cicloproduto.quantidadeMilesimos', 'cicloproduto.valorCentavos'])
+      .select([
+        'cicloproduto.id',
+        'cicloproduto.produtoId',
+        'produto.nome',
+        'produto.unidade',
+        'cicloproduto.quantidadeMilesimos',
+        'cicloproduto.valorCentavos',
+      ])
       .where('cicloproduto.cicloid', '=', id)
       // Items released to venda_direta markets have their own page (src/domain/mercados-do-ciclo.ts).
       .where('cicloproduto.mercadoId', 'is', null)
@@ -264,19 +320,37 @@ export async function obterCiclo(db: Db, id: number, hoje: string): Promise<Cicl
     linhasOfertadas(db, id),
   ]);
   return {
-    id: l.id, nome: l.nome, dataOfertaInicio: l.dataOfertaInicio, dataOfertaFim: l.dataOfertaFim, dataPedidoInicio: l.dataPedidoInicio,
-    dataPedidoFim: l.dataPedidoFim, dataRetiradaInicio: l.dataRetiradaInicio, dataRetiradaFim: l.dataRetiradaFim,
-    fase: faseDoCiclo(l, hoje), ativo: l.ativo, fechadoEm: l.fechadoEm, createdAt: l.createdAt, updatedAt: l.updatedAt,
+    id: l.id,
+    nome: l.nome,
+    dataOfertaInicio: l.dataOfertaInicio,
+    dataOfertaFim: l.dataOfertaFim,
+    dataPedidoInicio: l.dataPedidoInicio,
+    dataPedidoFim: l.dataPedidoFim,
+    dataRetiradaInicio: l.dataRetiradaInicio,
+    dataRetiradaFim: l.dataRetiradaFim,
+    fase: faseDoCiclo(l, hoje),
+    ativo: l.ativo,
+    fechadoEm: l.fechadoEm,
+    createdAt: l.createdAt,
+    updatedAt: l.updatedAt,
     cicloEntregas: entregas,
     cicloPontos: pontos,
     cicloCestas: cestas.map((c) => ({
-      id: c.id, cestaId: c.cestaId, nome: c.nome, quantidadeCestas: c.quantidadeCestas,
-      quantidadePedida: Math.round(Number(c.pedidoMilesimos) / 1000), composta: Boolean(Number(c.composta)),
+      id: c.id,
+      cestaId: c.cestaId,
+      nome: c.nome,
+      quantidadeCestas: c.quantidadeCestas,
+      quantidadePedida: Math.round(Number(c.pedidoMilesimos) / 1000),
+      composta: Boolean(Number(c.composta)),
     })),
     sobras: sobrasPorProduto(ofertadas),
     cicloProdutos: produtos.map((p) => ({
-      id: p.id, produtoId: p.produtoId, nome: p.nome, unidade: p.unidade,
-      quantidadeMilesimos: p.quantidadeMilesimos, valorCentavos: p.valorCentavos,
+      id: p.id,
+      produtoId: p.produtoId,
+      nome: p.nome,
+      unidade: p.unidade,
+      quantidadeMilesimos: p.quantidadeMilesimos,
+      valorCentavos: p.valorCentavos,
     })),
   };
 }
@@ -286,13 +360,24 @@ export async function pontosDoCiclo(db: Db, cicloid: number): Promise<CicloPonto
   const linhas = await db
     .selectFrom('ciclopontoentrega as cp')
     .innerJoin('pontoentrega as pe', 'pe.id', 'cp.pontoEntregaId')
-    .select(['cp.id', 'cp.pontoEntregaId', 'pe.nome', 'pe.endereco', 'pe.cidade', 'cp.dataRetirada', 'cp.horaInicio', 'cp.horaFim'])
-    .select((eb) => eb
-      .selectFrom('pedido as p')
-      .select((e) => e.fn.countAll<number | string>().as('n'))
-      .whereRef('p.cicloid', '=', 'cp.cicloid')
-      .whereRef('p.pontoEntregaId', '=', 'cp.pontoEntregaId')
-      .as('pedidos'))
+    .select([
+      'cp.id',
+      'cp.pontoEntregaId',
+      'pe.nome',
+      'pe.endereco',
+      'pe.cidade',
+      'cp.dataRetirada',
+      'cp.horaInicio',
+      'cp.horaFim',
+    ])
+    .select((eb) =>
+      eb
+        .selectFrom('pedido as p')
+        .select((e) => e.fn.countAll<number | string>().as('n'))
+        .whereRef('p.cicloid', '=', 'cp.cicloid')
+        .whereRef('p.pontoEntregaId', '=', 'cp.pontoEntregaId')
+        .as('pedidos'),
+    )
     .where('cp.cicloid', '=', cicloid)
     // Unset day and hours go last on both dialects (they sort nulls differently).
     .orderBy(sql`coalesce(${sql.ref('cp.dataRetirada')}, '9999-12-31')`)
@@ -307,7 +392,12 @@ export function sobrasPorProduto(linhas: readonly LinhaOfertada[]): SobraDoProdu
   const porProduto = new Map<number, SobraDoProduto>();
   for (const l of linhas) {
     const atual = porProduto.get(l.produtoId);
-    porProduto.set(l.produtoId, { produtoId: l.produtoId, nome: l.produto, unidade: l.unidade, sobraMilesimos: (atual?.sobraMilesimos ?? 0) + sobraDaLinha(l) });
+    porProduto.set(l.produtoId, {
+      produtoId: l.produtoId,
+      nome: l.produto,
+      unidade: l.unidade,
+      sobraMilesimos: (atual?.sobraMilesimos ?? 0) + sobraDaLinha(l),
+    });
   }
   return [...porProduto.values()];
 }
@@ -340,15 +430,34 @@ export async function listarCiclos(db: Db, pedido: PedidoDePagina, hoje: string)
 
 export const ORDENS_CICLO = ['dataOfertaInicio', 'nome', 'dataPedidoInicio', 'dataRetiradaInicio', 'ativo'] as const;
 
-async function conferirExistentes(db: Db, tabela: 'cesta' | 'produto' | 'pontoentrega', itens: ReadonlyArray<{ id: number; campo: string }>, mensagem: string): Promise<void> {
+async function conferirExistentes(
+  db: Db,
+  tabela: 'cesta' | 'produto' | 'pontoentrega',
+  itens: ReadonlyArray<{ id: number; campo: string }>,
+  mensagem: string,
+): Promise<void> {
   // Stryker disable next-line ConditionalExpression: an empty IN list is valid on SQLite, where the mutation run goes; PostgreSQL refuses it
   if (itens.length === 0) return;
   const achados = new Set(
-    (await db.selectFrom(tabela).select('id').where('id', 'in', itens.map((i) => i.id)).execute()).map((r) => r.id),
+    (
+      await db
+        .selectFrom(tabela)
+        .select('id')
+        .where(
+          'id',
+          'in',
+          itens.map((i) => i.id),
+        )
+        .execute()
+    ).map((r) => r.id),
   );
   const faltando = itens.filter((i) => !achados.has(i.id));
   if (faltando.length > 0) {
-    throw new Invalido('VALIDACAO', 'Verifique os campos destacados', Object.fromEntries(faltando.map((f) => [f.campo, mensagem])));
+    throw new Invalido(
+      'VALIDACAO',
+      'Verifique os campos destacados',
+      Object.fromEntries(faltando.map((f) => [f.campo, mensagem])),
+    );
   }
 }
 
@@ -358,17 +467,34 @@ async function usoDasCestas(db: Db, cicloid: number) {
     .selectFrom('ciclocesta')
     .innerJoin('cesta', 'cesta.id', 'ciclocesta.cestaId')
     .leftJoin('composicao', 'composicao.cicloCestaId', 'ciclocesta.id')
-    .select(['ciclocesta.id', 'ciclocesta.cestaId', 'cesta.nome', 'composicao.quantidadeCestas as composta', 'ciclocesta.reservadoMilesimos as pedidoMilesimos'])
+    .select([
+      'ciclocesta.id',
+      'ciclocesta.cestaId',
+      'cesta.nome',
+      'composicao.quantidadeCestas as composta',
+      'ciclocesta.reservadoMilesimos as pedidoMilesimos',
+    ])
     .where('ciclocesta.cicloid', '=', cicloid)
     .execute();
-  return new Map(linhas.map((l) => [l.id, { ...l, pedidas: Math.ceil(Number(l.pedidoMilesimos ?? 0) / 1000), composta: l.composta }]));
+  return new Map(
+    linhas.map((l) => [
+      l.id,
+      { ...l, pedidas: Math.ceil(Number(l.pedidoMilesimos ?? 0) / 1000), composta: l.composta },
+    ]),
+  );
 }
 
 async function usoDosExtras(db: Db, cicloid: number) {
   const linhas = await db
     .selectFrom('cicloproduto')
     .innerJoin('produto', 'produto.id', 'cicloproduto.produtoId')
-    .select(['cicloproduto.id', 'cicloproduto.produtoId', 'produto.nome', 'produto.unidade', 'cicloproduto.reservadoMilesimos as pedidoMilesimos'])
+    .select([
+      'cicloproduto.id',
+      'cicloproduto.produtoId',
+      'produto.nome',
+      'produto.unidade',
+      'cicloproduto.reservadoMilesimos as pedidoMilesimos',
+    ])
     .where('cicloproduto.cicloid', '=', cicloid)
     .where('cicloproduto.mercadoId', 'is', null)
     .execute();
@@ -376,10 +502,19 @@ async function usoDosExtras(db: Db, cicloid: number) {
 }
 
 /** Matches an input row to an existing child: by id (which must belong to this cycle), else by key. */
-function casar<T extends { id: number }>(existentes: ReadonlyMap<number, T>, porChave: (k: number) => T | undefined, id: number | null, chave: number, campo: string): T | undefined {
+function casar<T extends { id: number }>(
+  existentes: ReadonlyMap<number, T>,
+  porChave: (k: number) => T | undefined,
+  id: number | null,
+  chave: number,
+  campo: string,
+): T | undefined {
   if (id !== null) {
     const achado = existentes.get(id);
-    if (achado === undefined) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', { [campo]: 'Esta linha não pertence a este ciclo' });
+    if (achado === undefined)
+      throw new Invalido('VALIDACAO', 'Verifique os campos destacados', {
+        [campo]: 'Esta linha não pertence a este ciclo',
+      });
     return achado;
   }
   return porChave(chave);
@@ -392,12 +527,23 @@ async function reconciliarCestas(trx: Db, cicloid: number, itens: readonly Cesta
   for (const item of itens) {
     const atual = casar(uso, porCesta, item.id, item.cestaId, item.campo);
     if (atual === undefined) {
-      await trx.insertInto('ciclocesta').values({ cicloid, cestaId: item.cestaId, quantidadeCestas: item.quantidadeCestas, createdAt: iso, updatedAt: iso }).execute();
+      await trx
+        .insertInto('ciclocesta')
+        .values({
+          cicloid,
+          cestaId: item.cestaId,
+          quantidadeCestas: item.quantidadeCestas,
+          createdAt: iso,
+          updatedAt: iso,
+        })
+        .execute();
       continue;
     }
     mantidos.add(atual.id);
     if (atual.cestaId !== item.cestaId) {
-      throw new Invalido('VALIDACAO', 'Verifique os campos destacados', { [item.campo]: 'Não é possível trocar a cesta de uma linha existente: remova a linha e adicione outra' });
+      throw new Invalido('VALIDACAO', 'Verifique os campos destacados', {
+        [item.campo]: 'Não é possível trocar a cesta de uma linha existente: remova a linha e adicione outra',
+      });
     }
     const minimo = Math.max(atual.pedidas, atual.composta ?? 0);
     if (item.quantidadeCestas < minimo) {
@@ -407,20 +553,33 @@ async function reconciliarCestas(trx: Db, cicloid: number, itens: readonly Cesta
         { cicloCestaId: atual.id, pedidas: atual.pedidas, compostas: atual.composta ?? 0 },
       );
     }
-    await trx.updateTable('ciclocesta').set({ quantidadeCestas: item.quantidadeCestas, updatedAt: iso }).where('id', '=', atual.id).execute();
+    await trx
+      .updateTable('ciclocesta')
+      .set({ quantidadeCestas: item.quantidadeCestas, updatedAt: iso })
+      .where('id', '=', atual.id)
+      .execute();
   }
   for (const u of uso.values()) {
     if (mantidos.has(u.id)) continue;
     if (u.pedidas > 0 || u.composta !== null) {
-      throw new Conflito('CESTA_EM_USO', `A ${u.nome} não pode sair do ciclo: ela tem ${u.pedidas > 0 ? `${u.pedidas} pedida(s)` : 'composição'}`, {
-        cicloCestaId: u.id,
-      });
+      throw new Conflito(
+        'CESTA_EM_USO',
+        `A ${u.nome} não pode sair do ciclo: ela tem ${u.pedidas > 0 ? `${u.pedidas} pedida(s)` : 'composição'}`,
+        {
+          cicloCestaId: u.id,
+        },
+      );
     }
     await trx.deleteFrom('ciclocesta').where('id', '=', u.id).execute();
   }
 }
 
-async function reconciliarProdutos(trx: Db, cicloid: number, itens: readonly ProdutoLido[], iso: string): Promise<void> {
+async function reconciliarProdutos(
+  trx: Db,
+  cicloid: number,
+  itens: readonly ProdutoLido[],
+  iso: string,
+): Promise<void> {
   const uso = await usoDosExtras(trx, cicloid);
   const porProduto = (produtoId: number) => [...uso.values()].find((u) => u.produtoId === produtoId);
   const mantidos = new Set<number>();
@@ -431,21 +590,40 @@ async function reconciliarProdutos(trx: Db, cicloid: number, itens: readonly Pro
     .select(['cp.produtoId', 'm.nome'])
     .where('cp.cicloid', '=', cicloid)
     .execute();
-  const noMercado = Object.fromEntries(itens.flatMap((i) => {
-    const l = liberados.find((x) => x.produtoId === i.produtoId);
-    return l === undefined ? [] : [[i.campo, `Este produto está liberado para ${l.nome} neste ciclo: um produto é vendido uma vez por ciclo, como extra ou num mercado`]];
-  }));
-  if (Object.keys(noMercado).length > 0) throw new Conflito('PRODUTO_JA_NO_CICLO', 'Verifique os campos destacados', noMercado);
+  const noMercado = Object.fromEntries(
+    itens.flatMap((i) => {
+      const l = liberados.find((x) => x.produtoId === i.produtoId);
+      return l === undefined
+        ? []
+        : [
+            [
+              i.campo,
+              `Este produto está liberado para ${l.nome} neste ciclo: um produto é vendido uma vez por ciclo, como extra ou num mercado`,
+            ],
+          ];
+    }),
+  );
+  if (Object.keys(noMercado).length > 0)
+    throw new Conflito('PRODUTO_JA_NO_CICLO', 'Verifique os campos destacados', noMercado);
   for (const item of itens) {
     const atual = casar(uso, porProduto, item.id, item.produtoId, item.campo);
-    const valores = { quantidadeMilesimos: item.quantidadeMilesimos, valorCentavos: item.valorCentavos, updatedAt: iso };
+    const valores = {
+      quantidadeMilesimos: item.quantidadeMilesimos,
+      valorCentavos: item.valorCentavos,
+      updatedAt: iso,
+    };
     if (atual === undefined) {
-      await trx.insertInto('cicloproduto').values({ cicloid, produtoId: item.produtoId, ...valores, createdAt: iso }).execute();
+      await trx
+        .insertInto('cicloproduto')
+        .values({ cicloid, produtoId: item.produtoId, ...valores, createdAt: iso })
+        .execute();
       continue;
     }
     mantidos.add(atual.id);
     if (atual.produtoId !== item.produtoId) {
-      throw new Invalido('VALIDACAO', 'Verifique os campos destacados', { [item.campo]: 'Não é possível trocar o produto de uma linha existente: remova a linha e adicione outra' });
+      throw new Invalido('VALIDACAO', 'Verifique os campos destacados', {
+        [item.campo]: 'Não é possível trocar o produto de uma linha existente: remova a linha e adicione outra',
+      });
     }
     if (item.quantidadeMilesimos < atual.pedido) {
       throw new Conflito(
@@ -458,7 +636,10 @@ async function reconciliarProdutos(trx: Db, cicloid: number, itens: readonly Pro
   }
   for (const u of uso.values()) {
     if (mantidos.has(u.id)) continue;
-    if (u.pedido > 0) throw new Conflito('EXTRA_EM_USO', `O extra ${u.nome} não pode sair do ciclo: já foi pedido`, { cicloProdutoId: u.id });
+    if (u.pedido > 0)
+      throw new Conflito('EXTRA_EM_USO', `O extra ${u.nome} não pode sair do ciclo: já foi pedido`, {
+        cicloProdutoId: u.id,
+      });
     await trx.deleteFrom('cicloproduto').where('id', '=', u.id).execute();
   }
 }
@@ -475,20 +656,50 @@ async function reconciliarPontos(trx: Db, cicloid: number, itens: readonly Ponto
   const novos = itens.filter((i) => i.id === null && porPonto(i.pontoEntregaId) === undefined);
   // Stryker disable next-line ConditionalExpression: an empty IN list is valid on SQLite, where the mutation run goes; PostgreSQL refuses it
   if (novos.length > 0) {
-    const ativos = new Set((await trx.selectFrom('pontoentrega').select('id').where('id', 'in', novos.map((n) => n.pontoEntregaId)).where('ativo', '=', true).execute()).map((p) => p.id));
+    const ativos = new Set(
+      (
+        await trx
+          .selectFrom('pontoentrega')
+          .select('id')
+          .where(
+            'id',
+            'in',
+            novos.map((n) => n.pontoEntregaId),
+          )
+          .where('ativo', '=', true)
+          .execute()
+      ).map((p) => p.id),
+    );
     const inativos = novos.filter((n) => !ativos.has(n.pontoEntregaId));
-    if (inativos.length > 0) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', Object.fromEntries(inativos.map((n) => [n.campo, 'Ponto de entrega inativo: ative-o antes de incluí-lo no ciclo'])));
+    if (inativos.length > 0)
+      throw new Invalido(
+        'VALIDACAO',
+        'Verifique os campos destacados',
+        Object.fromEntries(
+          inativos.map((n) => [n.campo, 'Ponto de entrega inativo: ative-o antes de incluí-lo no ciclo']),
+        ),
+      );
   }
   for (const item of itens) {
     const atual = casar(atuais, porPonto, item.id, item.pontoEntregaId, item.campo);
-    const valores = { dataRetirada: item.dataRetirada, horaInicio: item.horaInicio, horaFim: item.horaFim, updatedAt: iso };
+    const valores = {
+      dataRetirada: item.dataRetirada,
+      horaInicio: item.horaInicio,
+      horaFim: item.horaFim,
+      updatedAt: iso,
+    };
     if (atual === undefined) {
-      await trx.insertInto('ciclopontoentrega').values({ cicloid, pontoEntregaId: item.pontoEntregaId, ...valores, createdAt: iso }).execute();
+      await trx
+        .insertInto('ciclopontoentrega')
+        .values({ cicloid, pontoEntregaId: item.pontoEntregaId, ...valores, createdAt: iso })
+        .execute();
       continue;
     }
     mantidos.add(atual.id);
     if (atual.pontoEntregaId !== item.pontoEntregaId) {
-      throw new Invalido('VALIDACAO', 'Verifique os campos destacados', { [item.campo]: 'Não é possível trocar o ponto de uma linha existente: remova a linha e adicione outra' });
+      throw new Invalido('VALIDACAO', 'Verifique os campos destacados', {
+        [item.campo]: 'Não é possível trocar o ponto de uma linha existente: remova a linha e adicione outra',
+      });
     }
     await trx.updateTable('ciclopontoentrega').set(valores).where('id', '=', atual.id).execute();
   }
@@ -497,10 +708,22 @@ async function reconciliarPontos(trx: Db, cicloid: number, itens: readonly Ponto
   const comPedidos = itens.length === 0 ? [] : saem.filter((p) => p.pedidos > 0);
   if (comPedidos.length > 0) {
     const p = comPedidos[0];
-    throw new Conflito('PONTO_EM_USO', `O ponto ${p?.nome ?? ''} não pode sair do ciclo: ${p?.pedidos ?? 0} pedido(s) retiram nele`, { pontoEntregaId: p?.pontoEntregaId });
+    throw new Conflito(
+      'PONTO_EM_USO',
+      `O ponto ${p?.nome ?? ''} não pode sair do ciclo: ${p?.pedidos ?? 0} pedido(s) retiram nele`,
+      { pontoEntregaId: p?.pontoEntregaId },
+    );
   }
   // Stryker disable next-line ConditionalExpression,EqualityOperator: an empty IN list is valid on SQLite, where the mutation run goes; PostgreSQL refuses it
-  if (saem.length > 0) await trx.deleteFrom('ciclopontoentrega').where('id', 'in', saem.map((p) => p.id)).execute();
+  if (saem.length > 0)
+    await trx
+      .deleteFrom('ciclopontoentrega')
+      .where(
+        'id',
+        'in',
+        saem.map((p) => p.id),
+      )
+      .execute();
   if (itens.length === 0) return;
   // Orders placed while the cycle served every point must still have their point listed.
   const fora = await trx
@@ -509,7 +732,11 @@ async function reconciliarPontos(trx: Db, cicloid: number, itens: readonly Ponto
     .select(['pe.id', 'pe.nome'])
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
     .where('p.cicloid', '=', cicloid)
-    .where('p.pontoEntregaId', 'not in', itens.map((i) => i.pontoEntregaId))
+    .where(
+      'p.pontoEntregaId',
+      'not in',
+      itens.map((i) => i.pontoEntregaId),
+    )
     .groupBy(['pe.id', 'pe.nome'])
     .orderBy('pe.nome')
     .execute();
@@ -522,16 +749,27 @@ async function reconciliarPontos(trx: Db, cicloid: number, itens: readonly Ponto
   }
 }
 
-async function reconciliarEntregas(trx: Db, cicloid: number, itens: readonly EntregaLida[], iso: string): Promise<void> {
+async function reconciliarEntregas(
+  trx: Db,
+  cicloid: number,
+  itens: readonly EntregaLida[],
+  iso: string,
+): Promise<void> {
   const existentes = new Map(
-    (await trx.selectFrom('cicloentrega').select(['id']).where('cicloid', '=', cicloid).execute()).map((e) => [e.id, e]),
+    (await trx.selectFrom('cicloentrega').select(['id']).where('cicloid', '=', cicloid).execute()).map((e) => [
+      e.id,
+      e,
+    ]),
   );
   const mantidos = new Set<number>();
   for (const [i, item] of itens.entries()) {
     const atual = casar(existentes, () => undefined, item.id, 0, `cicloEntregas.${i}.id`);
     const valores = { dataEntrega: item.dataEntrega, observacao: item.observacao, updatedAt: iso };
     if (atual === undefined) {
-      await trx.insertInto('cicloentrega').values({ cicloid, ...valores, createdAt: iso }).execute();
+      await trx
+        .insertInto('cicloentrega')
+        .values({ cicloid, ...valores, createdAt: iso })
+        .execute();
     } else {
       mantidos.add(atual.id);
       await trx.updateTable('cicloentrega').set(valores).where('id', '=', atual.id).execute();
@@ -546,19 +784,47 @@ async function reconciliarEntregas(trx: Db, cicloid: number, itens: readonly Ent
  * Creates (id null) or updates a cycle with its lists. Child rows are matched and updated in
  * place; what would orphan compositions or orders is refused with 409, never cascaded.
  */
-export async function salvarCiclo(banco: Banco, ator: Ator, id: number | null, lido: CicloLido, agora: Date, hoje: string): Promise<Ciclo> {
+export async function salvarCiclo(
+  banco: Banco,
+  ator: Ator,
+  id: number | null,
+  lido: CicloLido,
+  agora: Date,
+  hoje: string,
+): Promise<Ciclo> {
   const erros = regrasDoCiclo(lido);
   if (Object.keys(erros).length > 0) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', erros);
   return emTransacao(banco, async (trx) => {
-    await conferirExistentes(trx, 'cesta', (lido.cicloCestas ?? []).map((c) => ({ id: c.cestaId, campo: c.campo })), 'Cesta não encontrada');
-    await conferirExistentes(trx, 'produto', (lido.cicloProdutos ?? []).map((p) => ({ id: p.produtoId, campo: p.campo })), 'Produto não encontrado');
-    await conferirExistentes(trx, 'pontoentrega', (lido.cicloPontos ?? []).map((p) => ({ id: p.pontoEntregaId, campo: p.campo })), 'Ponto de entrega não encontrado');
+    await conferirExistentes(
+      trx,
+      'cesta',
+      (lido.cicloCestas ?? []).map((c) => ({ id: c.cestaId, campo: c.campo })),
+      'Cesta não encontrada',
+    );
+    await conferirExistentes(
+      trx,
+      'produto',
+      (lido.cicloProdutos ?? []).map((p) => ({ id: p.produtoId, campo: p.campo })),
+      'Produto não encontrado',
+    );
+    await conferirExistentes(
+      trx,
+      'pontoentrega',
+      (lido.cicloPontos ?? []).map((p) => ({ id: p.pontoEntregaId, campo: p.campo })),
+      'Ponto de entrega não encontrado',
+    );
     const iso = agora.toISOString();
     let cicloid: number;
     let antes: Ciclo | undefined;
     if (id === null) {
       const dados = { ...lido.dados, ativo: lido.dados.ativo ?? true };
-      cicloid = (await trx.insertInto('ciclo').values({ ...dados, nomeChave: chaveDeNome(dados.nome), createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow()).id;
+      cicloid = (
+        await trx
+          .insertInto('ciclo')
+          .values({ ...dados, nomeChave: chaveDeNome(dados.nome), createdAt: iso, updatedAt: iso })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id;
     } else {
       // Stryker disable next-line ArrayDeclaration: row locks exist only on PostgreSQL (test/fluxo/travas.test.ts fails without them)
       await travar(trx, 'ciclo', [id]);
@@ -567,7 +833,11 @@ export async function salvarCiclo(banco: Banco, ator: Ator, id: number | null, l
       exigirAberto(antes);
       cicloid = id;
       const dados = { ...lido.dados, ativo: lido.dados.ativo ?? antes.ativo };
-      await trx.updateTable('ciclo').set({ ...dados, nomeChave: chaveDeNome(dados.nome), updatedAt: iso }).where('id', '=', id).execute();
+      await trx
+        .updateTable('ciclo')
+        .set({ ...dados, nomeChave: chaveDeNome(dados.nome), updatedAt: iso })
+        .where('id', '=', id)
+        .execute();
     }
     if (lido.cicloEntregas !== null) await reconciliarEntregas(trx, cicloid, lido.cicloEntregas, iso);
     if (lido.cicloPontos !== null) await reconciliarPontos(trx, cicloid, lido.cicloPontos, iso);
@@ -581,17 +851,34 @@ export async function salvarCiclo(banco: Banco, ator: Ator, id: number | null, l
       const unidades = new Map(extras.map((e) => [e.produtoId, e.unidade]));
       // What is released to venda_direta markets comes out of the same surplus.
       const liberados = new Map<number, number>();
-      for (const e of extras) if (e.mercadoId !== null) liberados.set(e.produtoId, (liberados.get(e.produtoId) ?? 0) + e.publicadoMil);
-      const acima = Object.fromEntries(lido.cicloProdutos.flatMap((p) => {
-        const sobra = Math.max(0, (sobras.get(p.produtoId) ?? 0) - (liberados.get(p.produtoId) ?? 0));
-        // `campo` names the row's product field; the refusal sits by its quantity.
-        return p.quantidadeMilesimos > sobra ? [[p.campo.replace(/\.produtoId$/, '.quantidade'), `Passa da sobra das ofertas finalizadas: ${formatarQuantidadeComUnidade(sobra, unidades.get(p.produtoId) ?? '')}`.trim()]] : [];
-      }));
-      if (Object.keys(acima).length > 0) throw new Conflito('CAPACIDADE_EXCEDIDA', 'Os extras passam do que sobra das ofertas finalizadas', acima);
+      for (const e of extras)
+        if (e.mercadoId !== null) liberados.set(e.produtoId, (liberados.get(e.produtoId) ?? 0) + e.publicadoMil);
+      const acima = Object.fromEntries(
+        lido.cicloProdutos.flatMap((p) => {
+          const sobra = Math.max(0, (sobras.get(p.produtoId) ?? 0) - (liberados.get(p.produtoId) ?? 0));
+          // `campo` names the row's product field; the refusal sits by its quantity.
+          return p.quantidadeMilesimos > sobra
+            ? [
+                [
+                  p.campo.replace(/\.produtoId$/, '.quantidade'),
+                  `Passa da sobra das ofertas finalizadas: ${formatarQuantidadeComUnidade(sobra, unidades.get(p.produtoId) ?? '')}`.trim(),
+                ],
+              ]
+            : [];
+        }),
+      );
+      if (Object.keys(acima).length > 0)
+        throw new Conflito('CAPACIDADE_EXCEDIDA', 'Os extras passam do que sobra das ofertas finalizadas', acima);
       conferirCapacidade(linhas, extras);
     }
     const depois = await obterCiclo(trx, cicloid, hoje);
-    await auditar(trx, ator, agora, { acao: id === null ? 'criar' : 'atualizar', entidade: 'ciclo', entidadeId: cicloid, antes, depois });
+    await auditar(trx, ator, agora, {
+      acao: id === null ? 'criar' : 'atualizar',
+      entidade: 'ciclo',
+      entidadeId: cicloid,
+      antes,
+      depois,
+    });
     return depois;
   });
 }
@@ -615,12 +902,20 @@ export async function apagarCiclo(banco: Banco, ator: Ator, id: number, agora: D
       .where('ciclocesta.cicloid', '=', id)
       .execute();
     if (composicoes.length > 0) {
-      throw new Conflito('EM_USO', `Não é possível apagar o ciclo: em uso por ${composicoes.length} composições. Desative em vez de apagar.`, {
-        referencias: { composições: composicoes.length },
-      });
+      throw new Conflito(
+        'EM_USO',
+        `Não é possível apagar o ciclo: em uso por ${composicoes.length} composições. Desative em vez de apagar.`,
+        {
+          referencias: { composições: composicoes.length },
+        },
+      );
     }
-    await trx.deleteFrom('ciclomercadoponto').where('cicloMercadoId', 'in', trx.selectFrom('ciclomercado').select('id').where('cicloid', '=', id)).execute();
-    for (const tabela of ['cicloentrega', 'ciclopontoentrega', 'ciclomercado', 'ciclocesta', 'cicloproduto'] as const) await trx.deleteFrom(tabela).where('cicloid', '=', id).execute();
+    await trx
+      .deleteFrom('ciclomercadoponto')
+      .where('cicloMercadoId', 'in', trx.selectFrom('ciclomercado').select('id').where('cicloid', '=', id))
+      .execute();
+    for (const tabela of ['cicloentrega', 'ciclopontoentrega', 'ciclomercado', 'ciclocesta', 'cicloproduto'] as const)
+      await trx.deleteFrom(tabela).where('cicloid', '=', id).execute();
     await trx.deleteFrom('ciclo').where('id', '=', id).execute();
     await auditar(trx, ator, agora, { acao: 'apagar', entidade: 'ciclo', entidadeId: id, antes });
   });
@@ -640,20 +935,27 @@ export type TravaDoCiclo = 'escrita' | 'pedido';
  * The dates and state of a cycle, for window checks. With a lock, the cycle is read after the
  * lock is held, so the state checked is the state the write commits against.
  */
-export async function cicloDasJanelas(db: Db, cicloid: number, trava?: TravaDoCiclo): Promise<DatasCiclo & { id: number; nome: string; ativo: boolean; fechadoEm: string | null }> {
+export async function cicloDasJanelas(
+  db: Db,
+  cicloid: number,
+  trava?: TravaDoCiclo,
+): Promise<DatasCiclo & { id: number; nome: string; ativo: boolean; fechadoEm: string | null }> {
   const q = db
     .selectFrom('ciclo')
     .select(['id', 'nome', 'ativo', 'fechadoEm', ...CAMPOS_DATA])
     .where('id', '=', cicloid);
   // Stryker disable next-line all: row locks exist only on PostgreSQL (test/fluxo/travas.test.ts fails without them)
-  const c = await (trava === undefined || !ehPostgres(db) ? q : trava === 'escrita' ? q.forUpdate() : q.forKeyShare()).executeTakeFirst();
+  const c = await (
+    trava === undefined || !ehPostgres(db) ? q : trava === 'escrita' ? q.forUpdate() : q.forKeyShare()
+  ).executeTakeFirst();
   if (c === undefined) throw new NaoEncontrado('CICLO_NAO_ENCONTRADO', `Não encontramos o ciclo ${cicloid}`);
   return c;
 }
 
 /** 409 once the cycle is closed (see exigirJanela). */
 export function exigirAberto(ciclo: { fechadoEm: string | null }): void {
-  if (ciclo.fechadoEm !== null) throw new Conflito('CICLO_FECHADO', 'Este ciclo já foi fechado: nada nele muda, a não ser que um master o reabra');
+  if (ciclo.fechadoEm !== null)
+    throw new Conflito('CICLO_FECHADO', 'Este ciclo já foi fechado: nada nele muda, a não ser que um master o reabra');
 }
 
 /**
@@ -662,7 +964,12 @@ export function exigirAberto(ciclo: { fechadoEm: string | null }): void {
  * A closed cycle changes for nobody: its movements were computed from its orders and offers, and
  * corrections are new movements.
  */
-export function exigirJanela(ciclo: DatasCiclo & { ativo: boolean; fechadoEm: string | null }, hoje: string, janela: Janela, gestor: boolean): { foraDaJanela: boolean } {
+export function exigirJanela(
+  ciclo: DatasCiclo & { ativo: boolean; fechadoEm: string | null },
+  hoje: string,
+  janela: Janela,
+  gestor: boolean,
+): { foraDaJanela: boolean } {
   exigirAberto(ciclo);
   const j = JANELAS[janela];
   const dentro = ciclo.ativo && janelaAberta(ciclo, hoje, janela);
@@ -673,6 +980,8 @@ export function exigirJanela(ciclo: DatasCiclo & { ativo: boolean; fechadoEm: st
   const [a, m, d] = (antes ? ciclo[j.inicio] : ciclo[j.fim]).split('-');
   throw new Conflito(
     'JANELA_FECHADA',
-    antes ? `O período ${j.nome} deste ciclo começa em ${d}/${m}/${a}` : `O período ${j.nome} deste ciclo terminou em ${d}/${m}/${a}`,
+    antes
+      ? `O período ${j.nome} deste ciclo começa em ${d}/${m}/${a}`
+      : `O período ${j.nome} deste ciclo terminou em ${d}/${m}/${a}`,
   );
 }

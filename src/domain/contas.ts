@@ -6,7 +6,14 @@ import type { DB } from '../db/tipos.ts';
 import { auditar } from './auditoria.ts';
 import { violouUnicidade } from '../db/erros.ts';
 import { Conflito, Invalido, Proibido, recusarInvalidos } from './erros.ts';
-import { PERFIL_PADRAO, PROFILES, atorDaAuditoria, autorizarMercados, type AtorMercados, type NomePerfil } from './politica-mercados.ts';
+import {
+  PERFIL_PADRAO,
+  PROFILES,
+  atorDaAuditoria,
+  autorizarMercados,
+  type AtorMercados,
+  type NomePerfil,
+} from './politica-mercados.ts';
 import { gravarPapeis, lerPapeis, papeisComPerfisDoMercados, perfisDoMercados } from './papeis.ts';
 import { situacaoDoVinculo, loginDeOutraPessoa, vincularIdentidade } from './identidades.ts';
 import { unirPorEmail } from './pessoas.ts';
@@ -107,7 +114,14 @@ function lerPerfilDoProvedor(p: PerfilDoProvedor): DadosDoProvedor {
   if (erros.email === undefined && !EMAIL.test(email)) erros.email = 'E-mail inválido';
   const name = texto('name', p.name, 200);
   recusarInvalidos(erros);
-  return { emissor: p.emissor, providerId, email, emailChave: chaveDeEmail(email), name, avatar: avatarValido(p.avatar) };
+  return {
+    emissor: p.emissor,
+    providerId,
+    email,
+    emailChave: chaveDeEmail(email),
+    name,
+    avatar: avatarValido(p.avatar),
+  };
 }
 
 interface LinhaContaPerfil {
@@ -131,7 +145,8 @@ interface LinhaContaPerfil {
  */
 function perfisDasLinhas(linhas: readonly [LinhaContaPerfil, ...LinhaContaPerfil[]]): NomePerfil[] {
   const [primeira] = linhas;
-  if (primeira.usuarioId !== null) return primeira.pessoaAtiva === true ? perfisDoMercados(lerPapeis(primeira.papeis ?? '[]')) : [];
+  if (primeira.usuarioId !== null)
+    return primeira.pessoaAtiva === true ? perfisDoMercados(lerPapeis(primeira.papeis ?? '[]')) : [];
   const nomes = new Set(linhas.map((l) => l.perfil));
   return PROFILES.filter((p) => nomes.has(p));
 }
@@ -163,7 +178,18 @@ function paraContas(linhas: readonly LinhaContaPerfil[]): Conta[] {
   return [...porId.values()].map((grupo) => paraConta(grupo)).filter((c): c is Conta => c !== null);
 }
 
-const COLUNAS_DA_CONTA = ['u.id', 'u.providerId', 'u.email', 'u.emailVerificado', 'u.name', 'u.avatar', 'u.usuarioId', 'pe.perfil as papeis', 'pe.ativo as pessoaAtiva', 'p.name as perfil'] as const;
+const COLUNAS_DA_CONTA = [
+  'u.id',
+  'u.providerId',
+  'u.email',
+  'u.emailVerificado',
+  'u.name',
+  'u.avatar',
+  'u.usuarioId',
+  'pe.perfil as papeis',
+  'pe.ativo as pessoaAtiva',
+  'p.name as perfil',
+] as const;
 
 function consultaDeContas(db: Db) {
   return db
@@ -177,7 +203,9 @@ function consultaDeContas(db: Db) {
 /** Accounts with their profiles, by id, in one query (for batching). */
 export async function contasPorIds(db: Db, ids: readonly number[]): Promise<Map<number, Conta>> {
   if (ids.length === 0) return new Map();
-  const linhas = await consultaDeContas(db).where('u.id', 'in', [...new Set(ids)]).execute();
+  const linhas = await consultaDeContas(db)
+    .where('u.id', 'in', [...new Set(ids)])
+    .execute();
   return new Map(paraContas(linhas).map((c) => [c.id, c]));
 }
 
@@ -218,7 +246,11 @@ export async function contaDaSessao(db: Db, token: string, agora: Date): Promise
 
 /** The account whose provider verified this e-mail, other than `exceto`: only such an account holds an address. */
 async function donoDoEmail(trx: Db, emailChave: string, exceto: number | null): Promise<number | undefined> {
-  let q = trx.selectFrom('appuser').select('id').where('emailChave', '=', emailChave).where('emailVerificado', '=', true);
+  let q = trx
+    .selectFrom('appuser')
+    .select('id')
+    .where('emailChave', '=', emailChave)
+    .where('emailVerificado', '=', true);
   if (exceto !== null) q = q.where('id', '<>', exceto);
   return (await q.executeTakeFirst())?.id;
 }
@@ -236,7 +268,8 @@ async function criarConta(trx: Db, dados: DadosDoProvedor, verificado: boolean, 
     .returning('id')
     .executeTakeFirstOrThrow();
   // NOTE: an address the provider has not verified could be anyone's, so it earns no Administrador.
-  const nomes: NomePerfil[] = verificado && ctx.adminEmails.has(dados.emailChave) ? ['Administrador', PERFIL_PADRAO] : [PERFIL_PADRAO];
+  const nomes: NomePerfil[] =
+    verificado && ctx.adminEmails.has(dados.emailChave) ? ['Administrador', PERFIL_PADRAO] : [PERFIL_PADRAO];
   const perfis = await trx.selectFrom('profile').select('id').where('name', 'in', nomes).execute();
   await trx
     .insertInto('appuserprofile')
@@ -262,9 +295,17 @@ async function atualizarConta(
   const livre = async () => verificado && (await donoDoEmail(trx, dados.emailChave, id)) === undefined;
   // The same address, vouched for (or no longer) by the provider now; an unverified one is kept as
   // the account's own, holding nothing.
-  if (dados.emailChave === atual.emailChave) email = { email: dados.email, emailChave: dados.emailChave, emailVerificado: await livre() };
-  else if (!atual.emailVerificado || (await livre())) email = { email: dados.email, emailChave: dados.emailChave, emailVerificado: await livre() };
-  if (email.email === atual.email && email.emailVerificado === atual.emailVerificado && dados.name === atual.name && dados.avatar === atual.avatar) return;
+  if (dados.emailChave === atual.emailChave)
+    email = { email: dados.email, emailChave: dados.emailChave, emailVerificado: await livre() };
+  else if (!atual.emailVerificado || (await livre()))
+    email = { email: dados.email, emailChave: dados.emailChave, emailVerificado: await livre() };
+  if (
+    email.email === atual.email &&
+    email.emailVerificado === atual.emailVerificado &&
+    dados.name === atual.name &&
+    dados.avatar === atual.avatar
+  )
+    return;
   await trx
     .updateTable('appuser')
     .set({ ...email, name: dados.name, avatar: dados.avatar, updatedAt: agora.toISOString() })
@@ -277,9 +318,19 @@ async function atualizarConta(
  * (empty issuer) is adopted by the first login of its subject.
  */
 async function contaDoLogin(trx: Db, dados: DadosDoProvedor) {
-  const propria = await trx.selectFrom('appuser').selectAll().where('emissor', '=', dados.emissor).where('providerId', '=', dados.providerId).executeTakeFirst();
+  const propria = await trx
+    .selectFrom('appuser')
+    .selectAll()
+    .where('emissor', '=', dados.emissor)
+    .where('providerId', '=', dados.providerId)
+    .executeTakeFirst();
   if (propria !== undefined || dados.emissor === '') return propria;
-  const antiga = await trx.selectFrom('appuser').selectAll().where('emissor', '=', '').where('providerId', '=', dados.providerId).executeTakeFirst();
+  const antiga = await trx
+    .selectFrom('appuser')
+    .selectAll()
+    .where('emissor', '=', '')
+    .where('providerId', '=', dados.providerId)
+    .executeTakeFirst();
   if (antiga === undefined) return undefined;
   await trx.updateTable('appuser').set({ emissor: dados.emissor }).where('id', '=', antiga.id).execute();
   return { ...antiga, emissor: dados.emissor };
@@ -291,21 +342,35 @@ async function contaDoLogin(trx: Db, dados: DadosDoProvedor) {
  * another subject of this issuer refuses the login (Proibido), so nothing of the login is kept.
  */
 async function ligarPessoa(trx: Db, id: number, dados: DadosDoProvedor, agora: Date): Promise<void> {
-  const conta = await trx.selectFrom('appuser').select(['usuarioId', 'emailChave', 'emailVerificado']).where('id', '=', id).executeTakeFirstOrThrow();
+  const conta = await trx
+    .selectFrom('appuser')
+    .select(['usuarioId', 'emailChave', 'emailVerificado'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
   const vinculo = { emissor: dados.emissor, sub: dados.providerId };
   if (conta.usuarioId !== null) {
     await vincularIdentidade(trx, conta.usuarioId, vinculo, agora);
     return;
   }
   if (!conta.emailVerificado) return;
-  const pessoa = await trx.selectFrom('usuario').select('id').where('emailChave', '=', conta.emailChave).executeTakeFirst();
+  const pessoa = await trx
+    .selectFrom('usuario')
+    .select('id')
+    .where('emailChave', '=', conta.emailChave)
+    .executeTakeFirst();
   if (pessoa === undefined) return;
   if ((await situacaoDoVinculo(trx, pessoa.id, vinculo)) === 'outra') throw loginDeOutraPessoa();
   // The profiles this login gave a new account (Consumidor, the first-login path) join the person's roles.
   await unirPorEmail(trx, conta.emailChave, agora);
 }
 
-async function entrar(trx: Db, dados: DadosDoProvedor, verificado: boolean, token: string, ctx: ContextoLogin): Promise<Login> {
+async function entrar(
+  trx: Db,
+  dados: DadosDoProvedor,
+  verificado: boolean,
+  token: string,
+  ctx: ContextoLogin,
+): Promise<Login> {
   const existente = await contaDoLogin(trx, dados);
   let id: number;
   if (existente === undefined) {
@@ -359,7 +424,12 @@ export async function entrarComProvedor(banco: Banco, perfil: PerfilDoProvedor, 
     // unique providerId or, if the faster one already committed, sees its e-mail as taken. Either
     // way the account now exists under this providerId, so a second attempt simply finds it.
     if (!violouUnicidade(e) && !(e instanceof Conflito)) throw e;
-    const criadaAoLado = await banco.selectFrom('appuser').select('id').where('emissor', '=', dados.emissor).where('providerId', '=', dados.providerId).executeTakeFirst();
+    const criadaAoLado = await banco
+      .selectFrom('appuser')
+      .select('id')
+      .where('emissor', '=', dados.emissor)
+      .where('providerId', '=', dados.providerId)
+      .executeTakeFirst();
     if (criadaAoLado === undefined) throw e;
     return emTransacao(banco, (trx) => entrar(trx, dados, perfil.emailVerificado, token, ctx));
   }
@@ -412,9 +482,17 @@ async function contarAdministradores(db: Db): Promise<number> {
 /** Writes the new profiles where the account keeps them: the linked person's roles, or its own rows. */
 async function gravarPerfisDaConta(trx: Db, alvo: Conta, perfis: readonly NomePerfil[], iso: string): Promise<void> {
   if (alvo.usuarioId !== null) {
-    const pessoa = await trx.selectFrom('usuario').select('perfil').where('id', '=', alvo.usuarioId).executeTakeFirstOrThrow();
+    const pessoa = await trx
+      .selectFrom('usuario')
+      .select('perfil')
+      .where('id', '=', alvo.usuarioId)
+      .executeTakeFirstOrThrow();
     const papeis = papeisComPerfisDoMercados(lerPapeis(pessoa.perfil), perfis);
-    await trx.updateTable('usuario').set({ perfil: gravarPapeis(papeis), updatedAt: iso }).where('id', '=', alvo.usuarioId).execute();
+    await trx
+      .updateTable('usuario')
+      .set({ perfil: gravarPapeis(papeis), updatedAt: iso })
+      .where('id', '=', alvo.usuarioId)
+      .execute();
     return;
   }
   await trx.deleteFrom('appuserprofile').where('userId', '=', alvo.id).execute();
@@ -444,7 +522,8 @@ export async function atribuirPerfis(
     await travarAdministradores(trx);
     autorizarMercados((await contaPorId(trx, ator.id)) ?? { ...ator, profiles: [] }, 'atribuirPerfis', null);
     const alvo = await contaPorId(trx, userId);
-    if (alvo === null) throw new Invalido('USUARIO_NAO_ENCONTRADO', 'Usuário não encontrado', { userId: 'Usuário não encontrado' });
+    if (alvo === null)
+      throw new Invalido('USUARIO_NAO_ENCONTRADO', 'Usuário não encontrado', { userId: 'Usuário não encontrado' });
     const perdeAdministrador = alvo.profiles.includes('Administrador') && !perfis.includes('Administrador');
     if (perdeAdministrador && alvo.id === ator.id) {
       throw new Proibido('PERFIL_PROPRIO', 'Você não pode retirar o seu próprio perfil Administrador');
@@ -452,7 +531,10 @@ export async function atribuirPerfis(
     // NOTE: with the rule above and the actor re-read under the lock, an Administrador can only
     // remove another one; this states the invariant itself, so it holds whatever rule changes.
     if (perdeAdministrador && (await contarAdministradores(trx)) <= 1) {
-      throw new Conflito('ULTIMO_ADMINISTRADOR', 'Este é o último Administrador: conceda o perfil a outra pessoa antes');
+      throw new Conflito(
+        'ULTIMO_ADMINISTRADOR',
+        'Este é o último Administrador: conceda o perfil a outra pessoa antes',
+      );
     }
     await gravarPerfisDaConta(trx, alvo, perfis, agora.toISOString());
     await auditar(trx, atorDaAuditoria(ator), agora, {
@@ -475,14 +557,27 @@ export async function atribuirPerfis(
  * impostor's login (the hole this closes): it is unlinked, its sessions end, and that is audited.
  * Runs when the face starts; with nothing left to adopt it is one read.
  */
-export async function adotarContasAntigas(banco: Banco, emissor: string, agora: Date): Promise<{ adotadas: number; desligadas: number }> {
-  const antigas = await banco.selectFrom('appuser').select(['id', 'providerId', 'usuarioId']).where('emissor', '=', '').execute();
+export async function adotarContasAntigas(
+  banco: Banco,
+  emissor: string,
+  agora: Date,
+): Promise<{ adotadas: number; desligadas: number }> {
+  const antigas = await banco
+    .selectFrom('appuser')
+    .select(['id', 'providerId', 'usuarioId'])
+    .where('emissor', '=', '')
+    .execute();
   if (antigas.length === 0 || emissor === '') return { adotadas: 0, desligadas: 0 };
   return emTransacao(banco, async (trx) => {
     let adotadas = 0;
     let desligadas = 0;
     for (const c of antigas) {
-      const r = await trx.updateTable('appuser').set({ emissor }).where('id', '=', c.id).where('emissor', '=', '').executeTakeFirst();
+      const r = await trx
+        .updateTable('appuser')
+        .set({ emissor })
+        .where('id', '=', c.id)
+        .where('emissor', '=', '')
+        .executeTakeFirst();
       if (Number(r.numUpdatedRows) === 0) continue;
       adotadas++;
       if (c.usuarioId === null) continue;
@@ -493,10 +588,21 @@ export async function adotarContasAntigas(banco: Banco, emissor: string, agora: 
       }
       desligadas++;
       const iso = agora.toISOString();
-      await trx.updateTable('appuser').set({ usuarioId: null, emailVerificado: false, updatedAt: iso }).where('id', '=', c.id).execute();
+      await trx
+        .updateTable('appuser')
+        .set({ usuarioId: null, emailVerificado: false, updatedAt: iso })
+        .where('id', '=', c.id)
+        .execute();
       await trx.deleteFrom('appsession').where('userId', '=', c.id).execute();
-      const padrao = await trx.selectFrom('profile').select('id').where('name', '=', PERFIL_PADRAO).executeTakeFirstOrThrow();
-      await trx.insertInto('appuserprofile').values({ userId: c.id, profileId: padrao.id, createdAt: iso, updatedAt: iso }).execute();
+      const padrao = await trx
+        .selectFrom('profile')
+        .select('id')
+        .where('name', '=', PERFIL_PADRAO)
+        .executeTakeFirstOrThrow();
+      await trx
+        .insertInto('appuserprofile')
+        .values({ userId: c.id, profileId: padrao.id, createdAt: iso, updatedAt: iso })
+        .execute();
       await auditar(trx, { email: 'sistema', nome: 'Cestaria', usuarioid: null, perfil: [], ativo: true }, agora, {
         acao: 'desligar conta de outro login',
         entidade: 'appuser',

@@ -33,7 +33,8 @@ export interface ItemDaCesta {
 }
 
 /** Whose baskets: a cycle's, one cycle basket's, or the ones that use some offer lines. */
-export type OndeLer = { readonly cicloid: number } | { readonly cicloCestaId: number } | { readonly ofertaProdutoIds: readonly number[] };
+export type OndeLer =
+  { readonly cicloid: number } | { readonly cicloCestaId: number } | { readonly ofertaProdutoIds: readonly number[] };
 
 /**
  * The order of the items: as composed (each basket's items in the order they were entered), by
@@ -43,7 +44,11 @@ export type OndeLer = { readonly cicloid: number } | { readonly cicloCestaId: nu
 export type OrdemDosItens = 'composicao' | 'produto' | 'cesta';
 
 /** The items of the baskets `onde` names, in one statement (none for an empty list of lines). */
-export async function itensDasCestas(db: Db, onde: OndeLer, ordem: OrdemDosItens = 'composicao'): Promise<ItemDaCesta[]> {
+export async function itensDasCestas(
+  db: Db,
+  onde: OndeLer,
+  ordem: OrdemDosItens = 'composicao',
+): Promise<ItemDaCesta[]> {
   if ('ofertaProdutoIds' in onde && onde.ofertaProdutoIds.length === 0) return [];
   let q = db
     .selectFrom('composicaoproduto as x')
@@ -55,8 +60,19 @@ export async function itensDasCestas(db: Db, onde: OndeLer, ordem: OrdemDosItens
     .innerJoin('oferta as o', 'o.id', 'op.ofertaid')
     .innerJoin('usuario as u', 'u.id', 'o.usuarioid')
     .select([
-      'cc.id as cicloCestaId', 'cesta.nome as cesta', 'cc.mercadoId', 'c.quantidadeCestas', 'x.ofertaProdutoId', 'op.produtoid as produtoId', 'p.nome as produto',
-      'p.unidade', 'x.unidade as unidadeEscolhida', 'o.usuarioid as fornecedorId', 'u.nome as fornecedor', 'op.valorCentavos', 'x.quantidadePorCestaMilesimos',
+      'cc.id as cicloCestaId',
+      'cesta.nome as cesta',
+      'cc.mercadoId',
+      'c.quantidadeCestas',
+      'x.ofertaProdutoId',
+      'op.produtoid as produtoId',
+      'p.nome as produto',
+      'p.unidade',
+      'x.unidade as unidadeEscolhida',
+      'o.usuarioid as fornecedorId',
+      'u.nome as fornecedor',
+      'op.valorCentavos',
+      'x.quantidadePorCestaMilesimos',
     ]);
   if ('cicloid' in onde) q = q.where('cc.cicloid', '=', onde.cicloid);
   else if ('cicloCestaId' in onde) q = q.where('cc.id', '=', onde.cicloCestaId);
@@ -68,12 +84,28 @@ export async function itensDasCestas(db: Db, onde: OndeLer, ordem: OrdemDosItens
 }
 
 /** The quantities a cycle's compositions take, line by line: what the deliveries and the suppliers' totals count. */
-export async function quantidadesDasCestas(db: Db, cicloid: number): Promise<Array<Pick<ItemDaCesta, 'ofertaProdutoId' | 'quantidadePorCestaMilesimos' | 'cicloCestaId' | 'quantidadeCestas' | 'mercadoId'>>> {
+export async function quantidadesDasCestas(
+  db: Db,
+  cicloid: number,
+): Promise<
+  Array<
+    Pick<
+      ItemDaCesta,
+      'ofertaProdutoId' | 'quantidadePorCestaMilesimos' | 'cicloCestaId' | 'quantidadeCestas' | 'mercadoId'
+    >
+  >
+> {
   return db
     .selectFrom('composicaoproduto as cp')
     .innerJoin('composicao as c', 'c.id', 'cp.composicaoid')
     .innerJoin('ciclocesta as cc', 'cc.id', 'c.cicloCestaId')
-    .select(['cp.ofertaProdutoId', 'cp.quantidadePorCestaMilesimos', 'c.cicloCestaId', 'c.quantidadeCestas', 'cc.mercadoId'])
+    .select([
+      'cp.ofertaProdutoId',
+      'cp.quantidadePorCestaMilesimos',
+      'c.cicloCestaId',
+      'c.quantidadeCestas',
+      'cc.mercadoId',
+    ])
     .where('cc.cicloid', '=', cicloid)
     .execute();
 }
@@ -90,20 +122,33 @@ export function paraCestasDaLinha(eb: ComLinha) {
   return eb
     .selectFrom('composicaoproduto as cp')
     .innerJoin('composicao as c', 'c.id', 'cp.composicaoid')
-    .select((e2) => e2.fn.coalesce(e2.fn.sum<number>(e2(e2.cast<number>('cp.quantidadePorCestaMilesimos', 'bigint'), '*', e2.ref('c.quantidadeCestas'))), e2.lit(0)).as('s'))
+    .select((e2) =>
+      e2.fn
+        .coalesce(
+          e2.fn.sum<number>(
+            e2(e2.cast<number>('cp.quantidadePorCestaMilesimos', 'bigint'), '*', e2.ref('c.quantidadeCestas')),
+          ),
+          e2.lit(0),
+        )
+        .as('s'),
+    )
     .whereRef('cp.ofertaProdutoId', '=', 'op.id');
 }
 
 /** Whether some basket uses the offer line `op`, for a query's where. */
 export function linhaNumaCesta(eb: ComLinha) {
-  return eb.exists(eb.selectFrom('composicaoproduto as usa').select('usa.id').whereRef('usa.ofertaProdutoId', '=', 'op.id'));
+  return eb.exists(
+    eb.selectFrom('composicaoproduto as usa').select('usa.id').whereRef('usa.ofertaProdutoId', '=', 'op.id'),
+  );
 }
 
 /** Whether the cycle basket `cc` has anything composed in it (a basket with nothing in it is not for sale). */
 export function cestaComposta(eb: ComCestaDoCiclo) {
-  return eb.exists(eb
-    .selectFrom('composicao as c')
-    .innerJoin('composicaoproduto as x', 'x.composicaoid', 'c.id')
-    .select('x.id')
-    .whereRef('c.cicloCestaId', '=', 'cc.id'));
+  return eb.exists(
+    eb
+      .selectFrom('composicao as c')
+      .innerJoin('composicaoproduto as x', 'x.composicaoid', 'c.id')
+      .select('x.id')
+      .whereRef('c.cicloCestaId', '=', 'cc.id'),
+  );
 }

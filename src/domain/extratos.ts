@@ -15,7 +15,12 @@ import { Conflito, Invalido, NaoEncontrado, recusarInvalidos } from './erros.ts'
 import { devidosPorPessoa, txidNoTexto } from './pix.ts';
 import type { Taxa } from './pedidos.ts';
 import { chaveDeNome, conferirTexto } from './textos.ts';
-import { chavesProcuradas, planejarImportacao, type LinhaDoExtrato, type LinhaGuardada } from './transacoes-do-banco.ts';
+import {
+  chavesProcuradas,
+  planejarImportacao,
+  type LinhaDoExtrato,
+  type LinhaGuardada,
+} from './transacoes-do-banco.ts';
 
 export interface ResumoDaImportacao {
   readonly creditos: number;
@@ -31,7 +36,11 @@ export interface ResumoDaImportacao {
 
 /** Case-, accent- and punctuation-insensitive words, for matching a payer's name. */
 export function palavrasDoNome(texto: string): string {
-  return ` ${chaveDeNome(texto).normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[^a-z0-9]+/g, ' ').trim()} `;
+  return ` ${chaveDeNome(texto)
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim()} `;
 }
 
 interface Pessoa {
@@ -52,10 +61,20 @@ interface Proposta {
   readonly txid: string | null;
 }
 
-function propor(l: LinhaDoExtrato, pessoas: ReadonlyMap<number, Pessoa>, devidos: ReadonlyMap<number, number>): Proposta {
+function propor(
+  l: LinhaDoExtrato,
+  pessoas: ReadonlyMap<number, Pessoa>,
+  devidos: ReadonlyMap<number, number>,
+): Proposta {
   const achado = txidNoTexto(`${l.descricao} ${l.pagador ?? ''}`);
   if (achado !== null && pessoas.has(achado.usuarioid)) {
-    return { proposta: 'txid', usuarioid: achado.usuarioid, cicloid: achado.cicloid === 0 ? null : achado.cicloid, candidatos: [], txid: achado.txid };
+    return {
+      proposta: 'txid',
+      usuarioid: achado.usuarioid,
+      cicloid: achado.cicloid === 0 ? null : achado.cicloid,
+      candidatos: [],
+      txid: achado.txid,
+    };
   }
   const candidatos = [...devidos].filter(([, devido]) => devido === l.valorCentavos).map(([id]) => id);
   const texto = palavrasDoNome(`${l.pagador ?? ''} ${l.descricao}`);
@@ -66,13 +85,25 @@ function propor(l: LinhaDoExtrato, pessoas: ReadonlyMap<number, Pessoa>, devidos
   const txid = achado?.txid ?? null;
   if (porNome.length === 1) return { proposta: 'nome', usuarioid: porNome[0] ?? null, cicloid: null, candidatos, txid };
   // Several people owe this amount and none (or more than one) is named: the coordinator decides.
-  if (candidatos.length > 0) return { proposta: 'ambigua', usuarioid: null, cicloid: null, candidatos: porNome.length > 1 ? porNome : candidatos, txid };
+  if (candidatos.length > 0)
+    return {
+      proposta: 'ambigua',
+      usuarioid: null,
+      cicloid: null,
+      candidatos: porNome.length > 1 ? porNome : candidatos,
+      txid,
+    };
   return { proposta: null, usuarioid: null, cicloid: null, candidatos: [], txid };
 }
 
 async function pessoasParaConferir(db: Db): Promise<Map<number, Pessoa>> {
   const linhas = await db.selectFrom('usuario').select(['id', 'nome', 'nomeoficial']).execute();
-  return new Map(linhas.map((u) => [u.id, { id: u.id, nomes: [u.nome, u.nomeoficial ?? ''].map(palavrasDoNome).filter((n) => n.trim() !== '') }]));
+  return new Map(
+    linhas.map((u) => [
+      u.id,
+      { id: u.id, nomes: [u.nome, u.nomeoficial ?? ''].map(palavrasDoNome).filter((n) => n.trim() !== '') },
+    ]),
+  );
 }
 
 /** Rows per statement when reading or writing many keys: far below both databases' parameter limits. */
@@ -86,12 +117,24 @@ function emLotes<T>(itens: readonly T[], tamanho = LOTE): T[][] {
 
 /** The stored lines an import must know: those of the credits' days and those holding one of their keys. */
 async function linhasGuardadas(trx: Db, creditos: readonly LinhaDoExtrato[]): Promise<LinhaGuardada[]> {
-  const base = () => trx.selectFrom('extratolinha as e').innerJoin('extratochave as k', 'k.extratolinhaid', 'e.id').select(['e.id', 'e.data', 'e.valorCentavos', 'k.chave']);
+  const base = () =>
+    trx
+      .selectFrom('extratolinha as e')
+      .innerJoin('extratochave as k', 'k.extratolinhaid', 'e.id')
+      .select(['e.id', 'e.data', 'e.valorCentavos', 'k.chave']);
   const dias = [...new Set(creditos.map((l) => l.data))];
   const chaves = chavesProcuradas(creditos);
   const lidas = [
     ...(await Promise.all(emLotes(dias).map((lote) => base().where('e.data', 'in', lote).execute()))).flat(),
-    ...(await Promise.all(emLotes(chaves).map((lote) => base().where('e.id', 'in', trx.selectFrom('extratochave').select('extratolinhaid').where('chave', 'in', lote)).execute()))).flat(),
+    ...(
+      await Promise.all(
+        emLotes(chaves).map((lote) =>
+          base()
+            .where('e.id', 'in', trx.selectFrom('extratochave').select('extratolinhaid').where('chave', 'in', lote))
+            .execute(),
+        ),
+      )
+    ).flat(),
   ];
   const porId = new Map<number, { id: number; data: string; valorCentavos: number; chaves: Set<string> }>();
   for (const r of lidas) {
@@ -119,13 +162,18 @@ export async function importarExtrato(
   opcoes: { readonly agora: Date; readonly taxa: Taxa },
 ): Promise<ResumoDaImportacao> {
   const creditos = extrato.linhas.filter((l) => l.valorCentavos > 0);
-  if (creditos.length === 0) throw new Invalido('EXTRATO_SEM_CREDITOS', 'O extrato não tem nenhum crédito (entrada de dinheiro) para conciliar');
+  if (creditos.length === 0)
+    throw new Invalido('EXTRATO_SEM_CREDITOS', 'O extrato não tem nenhum crédito (entrada de dinheiro) para conciliar');
   for (let tentativa = 1; ; tentativa++) {
     try {
       return await importarUmaVez(banco, ator, extrato.arquivo, extrato.linhas.length, creditos, opcoes);
     } catch (e) {
       if (!violouUnicidade(e)) throw e;
-      if (tentativa >= 2) throw new Conflito('EXTRATO_CONCORRENTE', 'Outro extrato com as mesmas transações foi importado ao mesmo tempo: importe este de novo (o que já entrou não se repete)');
+      if (tentativa >= 2)
+        throw new Conflito(
+          'EXTRATO_CONCORRENTE',
+          'Outro extrato com as mesmas transações foi importado ao mesmo tempo: importe este de novo (o que já entrou não se repete)',
+        );
     }
   }
 }
@@ -143,7 +191,11 @@ async function importarUmaVez(
     // writers), so the second reads the keys the first committed instead of colliding with them.
     if (ehPostgres(trx)) await sql`select pg_advisory_xact_lock(${sql.lit(TRAVA_DAS_IMPORTACOES)})`.execute(trx);
     const iso = opcoes.agora.toISOString();
-    const [pessoas, devidos, guardadas] = await Promise.all([pessoasParaConferir(trx), devidosPorPessoa(trx, opcoes.taxa), linhasGuardadas(trx, creditos)]);
+    const [pessoas, devidos, guardadas] = await Promise.all([
+      pessoasParaConferir(trx),
+      devidosPorPessoa(trx, opcoes.taxa),
+      linhasGuardadas(trx, creditos),
+    ]);
     const passos = planejarImportacao(creditos, guardadas);
     const chaves: Array<{ chave: string; extratolinhaid: number; createdAt: string; updatedAt: string }> = [];
     let novas = 0;
@@ -155,16 +207,28 @@ async function importarUmaVez(
       // Stryker disable next-line ConditionalExpression: one step per credit
       if (l === undefined) continue;
       if (passo.tipo === 'repetida') {
-        for (const chave of passo.chavesNovas) chaves.push({ chave, extratolinhaid: passo.linhaId, createdAt: iso, updatedAt: iso });
+        for (const chave of passo.chavesNovas)
+          chaves.push({ chave, extratolinhaid: passo.linhaId, createdAt: iso, updatedAt: iso });
         continue;
       }
       const p = propor(l, pessoas, devidos);
       const r = await trx
         .insertInto('extratolinha')
         .values({
-          idBanco: passo.idBanco, data: l.data, valorCentavos: l.valorCentavos, descricao: l.descricao, pagador: l.pagador, txid: p.txid, arquivo,
-          proposta: p.proposta, usuarioid: p.usuarioid, candidatos: p.candidatos.length === 0 ? null : JSON.stringify(p.candidatos), cicloid: p.cicloid,
-          importadoPor: ator.usuarioid, createdAt: iso, updatedAt: iso,
+          idBanco: passo.idBanco,
+          data: l.data,
+          valorCentavos: l.valorCentavos,
+          descricao: l.descricao,
+          pagador: l.pagador,
+          txid: p.txid,
+          arquivo,
+          proposta: p.proposta,
+          usuarioid: p.usuarioid,
+          candidatos: p.candidatos.length === 0 ? null : JSON.stringify(p.candidatos),
+          cicloid: p.cicloid,
+          importadoPor: ator.usuarioid,
+          createdAt: iso,
+          updatedAt: iso,
         })
         .returning('id')
         .executeTakeFirstOrThrow();
@@ -178,9 +242,20 @@ async function importarUmaVez(
     // transaction (importarExtrato runs it again), never be skipped into a second credit.
     for (const lote of emLotes(chaves, 200)) await trx.insertInto('extratochave').values(lote).execute();
     const resumo: ResumoDaImportacao = {
-      creditos: creditos.length, novas, repetidas: creditos.length - novas, ignoradas: totalDeLinhas - creditos.length, porTxid, porNome, ambiguas,
+      creditos: creditos.length,
+      novas,
+      repetidas: creditos.length - novas,
+      ignoradas: totalDeLinhas - creditos.length,
+      porTxid,
+      porNome,
+      ambiguas,
     };
-    await auditar(trx, ator, opcoes.agora, { acao: 'importar extrato', entidade: 'extratolinha', entidadeId: null, depois: { arquivo, ...resumo } });
+    await auditar(trx, ator, opcoes.agora, {
+      acao: 'importar extrato',
+      entidade: 'extratolinha',
+      entidadeId: null,
+      depois: { arquivo, ...resumo },
+    });
     return resumo;
   });
 }
@@ -214,19 +289,56 @@ export interface RevisaoDoExtrato {
 
 /** The review page: every pending credit and the 50 latest resolved ones. */
 export async function revisaoDoExtrato(db: Db): Promise<RevisaoDoExtrato> {
-  const colunas = ['e.id', 'e.idBanco', 'e.data', 'e.valorCentavos', 'e.descricao', 'e.pagador', 'e.txid', 'e.arquivo', 'e.estado', 'e.proposta', 'e.usuarioid', 'u.nome as usuarioNome', 'e.candidatos', 'e.movimentacaoid', 'e.motivo'] as const;
+  const colunas = [
+    'e.id',
+    'e.idBanco',
+    'e.data',
+    'e.valorCentavos',
+    'e.descricao',
+    'e.pagador',
+    'e.txid',
+    'e.arquivo',
+    'e.estado',
+    'e.proposta',
+    'e.usuarioid',
+    'u.nome as usuarioNome',
+    'e.candidatos',
+    'e.movimentacaoid',
+    'e.motivo',
+  ] as const;
   const base = () => db.selectFrom('extratolinha as e').leftJoin('usuario as u', 'u.id', 'e.usuarioid').select(colunas);
   const [pendentes, resolvidas, pessoas] = await Promise.all([
     base().where('e.estado', '=', 'pendente').orderBy('e.data').orderBy('e.id').execute(),
-    base().where('e.estado', '!=', 'pendente').orderBy('e.updatedAt', 'desc').orderBy('e.id', 'desc').limit(50).execute(),
-    db.selectFrom('usuario').select(['id', 'nome']).where('ativo', '=', true).orderBy('nomeChave').orderBy('id').execute(),
+    base()
+      .where('e.estado', '!=', 'pendente')
+      .orderBy('e.updatedAt', 'desc')
+      .orderBy('e.id', 'desc')
+      .limit(50)
+      .execute(),
+    db
+      .selectFrom('usuario')
+      .select(['id', 'nome'])
+      .where('ativo', '=', true)
+      .orderBy('nomeChave')
+      .orderBy('id')
+      .execute(),
   ]);
   const nomes = new Map(pessoas.map((p) => [p.id, p.nome]));
   const montar = (l: (typeof pendentes)[number]): LinhaParaRevisar => ({
-    id: l.id, idBanco: l.idBanco, data: l.data, valorCentavos: l.valorCentavos, descricao: l.descricao, pagador: l.pagador, txid: l.txid, arquivo: l.arquivo,
-    estado: l.estado, proposta: l.proposta, usuario: l.usuarioid === null ? null : { id: l.usuarioid, nome: l.usuarioNome ?? '' },
+    id: l.id,
+    idBanco: l.idBanco,
+    data: l.data,
+    valorCentavos: l.valorCentavos,
+    descricao: l.descricao,
+    pagador: l.pagador,
+    txid: l.txid,
+    arquivo: l.arquivo,
+    estado: l.estado,
+    proposta: l.proposta,
+    usuario: l.usuarioid === null ? null : { id: l.usuarioid, nome: l.usuarioNome ?? '' },
     candidatos: (JSON.parse(l.candidatos ?? '[]') as number[]).map((id) => ({ id, nome: nomes.get(id) ?? `#${id}` })),
-    movimentacaoid: l.movimentacaoid, motivo: l.motivo,
+    movimentacaoid: l.movimentacaoid,
+    motivo: l.motivo,
   });
   return { pendentes: pendentes.map(montar), resolvidas: resolvidas.map(montar), pessoas };
 }
@@ -249,26 +361,54 @@ export interface ResultadoDaConciliacao {
  * transaction id, so it can never be recorded twice); each line given nobody stays pending.
  * A line already settled or dismissed (by another coordinator meanwhile) refuses the whole review.
  */
-export async function conciliar(banco: Banco, ator: Ator, decisoes: readonly Decisao[], agora: Date): Promise<ResultadoDaConciliacao> {
-  if (decisoes.length === 0) throw new Invalido('VALIDACAO', 'Nenhuma linha do extrato foi enviada para conciliar', { linhas: 'Escolha ao menos uma linha' });
+export async function conciliar(
+  banco: Banco,
+  ator: Ator,
+  decisoes: readonly Decisao[],
+  agora: Date,
+): Promise<ResultadoDaConciliacao> {
+  if (decisoes.length === 0)
+    throw new Invalido('VALIDACAO', 'Nenhuma linha do extrato foi enviada para conciliar', {
+      linhas: 'Escolha ao menos uma linha',
+    });
   const ids = decisoes.map((d) => d.linhaId);
-  if (new Set(ids).size !== ids.length) throw new Invalido('VALIDACAO', 'Uma linha do extrato veio repetida', { linhas: 'Cada linha uma vez só' });
+  if (new Set(ids).size !== ids.length)
+    throw new Invalido('VALIDACAO', 'Uma linha do extrato veio repetida', { linhas: 'Cada linha uma vez só' });
   return emTransacao(banco, async (trx) => {
     const iso = agora.toISOString();
     // NOTE: locked on PostgreSQL, so two coordinators confirming at once wait for each other; SQLite serialises writers.
-    const linhas = await trx.selectFrom('extratolinha').selectAll().where('id', 'in', ids).orderBy('id').$if(ehPostgres(trx), (q) => q.forUpdate()).execute();
+    const linhas = await trx
+      .selectFrom('extratolinha')
+      .selectAll()
+      .where('id', 'in', ids)
+      .orderBy('id')
+      .$if(ehPostgres(trx), (q) => q.forUpdate())
+      .execute();
     const porId = new Map(linhas.map((l) => [l.id, l]));
     const pessoas = [...new Set(decisoes.flatMap((d) => (d.usuarioid === null ? [] : [d.usuarioid])))];
-    const existentes = new Set(pessoas.length === 0 ? [] : (await trx.selectFrom('usuario').select('id').where('id', 'in', pessoas).execute()).map((u) => u.id));
+    const existentes = new Set(
+      pessoas.length === 0
+        ? []
+        : (await trx.selectFrom('usuario').select('id').where('id', 'in', pessoas).execute()).map((u) => u.id),
+    );
     const erros: Record<string, string> = {};
     decisoes.forEach((d, i) => {
       if (!porId.has(d.linhaId)) erros[`linhas.${i}.id`] = 'Linha do extrato inexistente';
-      else if (d.usuarioid !== null && !existentes.has(d.usuarioid)) erros[`linhas.${i}.usuarioid`] = 'Pessoa inexistente';
+      else if (d.usuarioid !== null && !existentes.has(d.usuarioid))
+        erros[`linhas.${i}.usuarioid`] = 'Pessoa inexistente';
     });
     recusarInvalidos(erros);
     const resolvida = linhas.find((l) => l.estado !== 'pendente');
-    if (resolvida !== undefined) throw new Conflito('LINHA_RESOLVIDA', `A linha de ${resolvida.data} (${resolvida.descricao}) já foi ${resolvida.estado === 'conciliada' ? 'conciliada' : 'descartada'}: recarregue a página`);
-    const tipo = await trx.selectFrom('tipomovimentacao').select('id').where('nome', '=', 'Pagamento recebido').executeTakeFirstOrThrow();
+    if (resolvida !== undefined)
+      throw new Conflito(
+        'LINHA_RESOLVIDA',
+        `A linha de ${resolvida.data} (${resolvida.descricao}) já foi ${resolvida.estado === 'conciliada' ? 'conciliada' : 'descartada'}: recarregue a página`,
+      );
+    const tipo = await trx
+      .selectFrom('tipomovimentacao')
+      .select('id')
+      .where('nome', '=', 'Pagamento recebido')
+      .executeTakeFirstOrThrow();
     let conciliadas = 0;
     let rejeitadas = 0;
     for (const d of decisoes) {
@@ -276,31 +416,59 @@ export async function conciliar(banco: Banco, ator: Ator, decisoes: readonly Dec
       // Stryker disable next-line ConditionalExpression: every id was checked above
       if (l === undefined) continue;
       if (d.usuarioid === null) {
-        await trx.updateTable('extratolinha').set({ proposta: null, usuarioid: null, updatedAt: iso }).where('id', '=', l.id).execute();
+        await trx
+          .updateTable('extratolinha')
+          .set({ proposta: null, usuarioid: null, updatedAt: iso })
+          .where('id', '=', l.id)
+          .execute();
         rejeitadas++;
         continue;
       }
       // The txid's cycle only when the credit goes to the person the txid names.
       const achado = l.txid === null ? null : txidNoTexto(l.txid);
-      const cicloid = achado !== null && achado.usuarioid === d.usuarioid && achado.cicloid !== 0 ? achado.cicloid : null;
-      const cicloExiste = cicloid === null ? null : (await trx.selectFrom('ciclo').select('id').where('id', '=', cicloid).executeTakeFirst())?.id ?? null;
+      const cicloid =
+        achado !== null && achado.usuarioid === d.usuarioid && achado.cicloid !== 0 ? achado.cicloid : null;
+      const cicloExiste =
+        cicloid === null
+          ? null
+          : ((await trx.selectFrom('ciclo').select('id').where('id', '=', cicloid).executeTakeFirst())?.id ?? null);
       const descricao = `Pix recebido (extrato ${l.arquivo}, ${l.data}): ${l.descricao}`.slice(0, 500);
       let mov: { id: number } | undefined;
       try {
         mov = await trx
           .insertInto('movimentacao')
           .values({
-            usuarioid: d.usuarioid, tipoMovimentacaoId: tipo.id, sentido: 'credito', valorCentavos: l.valorCentavos, data: l.data, descricao,
-            cicloid: cicloExiste, chave: `extrato:${l.idBanco}`, criadoPor: ator.usuarioid, createdAt: iso, updatedAt: iso,
+            usuarioid: d.usuarioid,
+            tipoMovimentacaoId: tipo.id,
+            sentido: 'credito',
+            valorCentavos: l.valorCentavos,
+            data: l.data,
+            descricao,
+            cicloid: cicloExiste,
+            chave: `extrato:${l.idBanco}`,
+            criadoPor: ator.usuarioid,
+            createdAt: iso,
+            updatedAt: iso,
           })
           .returning('id')
           .executeTakeFirstOrThrow();
       } catch (e) {
-        if (violouUnicidade(e)) throw new Conflito('PAGAMENTO_JA_REGISTRADO', `O pagamento da transação ${l.idBanco} já foi registrado`);
+        if (violouUnicidade(e))
+          throw new Conflito('PAGAMENTO_JA_REGISTRADO', `O pagamento da transação ${l.idBanco} já foi registrado`);
         throw e;
       }
-      await trx.updateTable('extratolinha').set({ estado: 'conciliada', usuarioid: d.usuarioid, movimentacaoid: mov.id, updatedAt: iso }).where('id', '=', l.id).execute();
-      await auditar(trx, ator, agora, { acao: 'conciliar', entidade: 'extratolinha', entidadeId: l.id, antes: { proposta: l.proposta, usuarioid: l.usuarioid }, depois: { usuarioid: d.usuarioid, movimentacaoid: mov.id, valorCentavos: l.valorCentavos } });
+      await trx
+        .updateTable('extratolinha')
+        .set({ estado: 'conciliada', usuarioid: d.usuarioid, movimentacaoid: mov.id, updatedAt: iso })
+        .where('id', '=', l.id)
+        .execute();
+      await auditar(trx, ator, agora, {
+        acao: 'conciliar',
+        entidade: 'extratolinha',
+        entidadeId: l.id,
+        antes: { proposta: l.proposta, usuarioid: l.usuarioid },
+        depois: { usuarioid: d.usuarioid, movimentacaoid: mov.id, valorCentavos: l.valorCentavos },
+      });
       conciliadas++;
     }
     return { conciliadas, rejeitadas };
@@ -308,16 +476,39 @@ export async function conciliar(banco: Banco, ator: Ator, decisoes: readonly Dec
 }
 
 /** Dismisses a pending credit that is no payment of a charge (a transfer, a refund), with the reason. */
-export async function descartarLinha(banco: Banco, ator: Ator, linhaId: number, motivoBruto: string, agora: Date): Promise<void> {
+export async function descartarLinha(
+  banco: Banco,
+  ator: Ator,
+  linhaId: number,
+  motivoBruto: string,
+  agora: Date,
+): Promise<void> {
   const { texto: motivo, problema } = conferirTexto(motivoBruto, { max: 500, min: 1 });
-  if (problema !== null || motivo === '') throw new Invalido('VALIDACAO', 'Verifique os campos destacados', { motivo: problema ?? 'Diga por que este crédito não é um pagamento' });
+  if (problema !== null || motivo === '')
+    throw new Invalido('VALIDACAO', 'Verifique os campos destacados', {
+      motivo: problema ?? 'Diga por que este crédito não é um pagamento',
+    });
   await emTransacao(banco, async (trx) => {
-    const l = await trx.selectFrom('extratolinha').select(['id', 'estado']).where('id', '=', linhaId).$if(ehPostgres(trx), (q) => q.forUpdate()).executeTakeFirst();
+    const l = await trx
+      .selectFrom('extratolinha')
+      .select(['id', 'estado'])
+      .where('id', '=', linhaId)
+      .$if(ehPostgres(trx), (q) => q.forUpdate())
+      .executeTakeFirst();
     if (l === undefined) throw new NaoEncontrado('LINHA_NAO_ENCONTRADA', 'Linha do extrato não encontrada');
     if (l.estado !== 'pendente') throw new Conflito('LINHA_RESOLVIDA', `Esta linha já foi ${l.estado}`);
     const iso = agora.toISOString();
-    await trx.updateTable('extratolinha').set({ estado: 'descartada', motivo, proposta: null, usuarioid: null, updatedAt: iso }).where('id', '=', linhaId).execute();
-    await auditar(trx, ator, agora, { acao: 'descartar', entidade: 'extratolinha', entidadeId: linhaId, depois: { motivo } });
+    await trx
+      .updateTable('extratolinha')
+      .set({ estado: 'descartada', motivo, proposta: null, usuarioid: null, updatedAt: iso })
+      .where('id', '=', linhaId)
+      .execute();
+    await auditar(trx, ator, agora, {
+      acao: 'descartar',
+      entidade: 'extratolinha',
+      entidadeId: linhaId,
+      depois: { motivo },
+    });
   });
 }
 
@@ -339,12 +530,32 @@ export interface MapeamentoCsv {
 }
 
 export async function mapeamentosSalvos(db: Db): Promise<Array<MapeamentoCsv & { id: number }>> {
-  return db.selectFrom('mapeamentoextrato').select(['id', 'nome', 'separador', 'colunaData', 'colunaValor', 'colunaDescricao', 'colunaPagador', 'colunaDocumento']).orderBy('nomeChave').execute();
+  return db
+    .selectFrom('mapeamentoextrato')
+    .select([
+      'id',
+      'nome',
+      'separador',
+      'colunaData',
+      'colunaValor',
+      'colunaDescricao',
+      'colunaPagador',
+      'colunaDocumento',
+    ])
+    .orderBy('nomeChave')
+    .execute();
 }
 
 export async function mapeamentoSalvo(db: Db, id: number): Promise<MapeamentoCsv> {
-  const m = await db.selectFrom('mapeamentoextrato').select(['nome', 'separador', 'colunaData', 'colunaValor', 'colunaDescricao', 'colunaPagador', 'colunaDocumento']).where('id', '=', id).executeTakeFirst();
-  if (m === undefined) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', { mapeamentoId: 'Mapeamento de colunas inexistente' });
+  const m = await db
+    .selectFrom('mapeamentoextrato')
+    .select(['nome', 'separador', 'colunaData', 'colunaValor', 'colunaDescricao', 'colunaPagador', 'colunaDocumento'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (m === undefined)
+    throw new Invalido('VALIDACAO', 'Verifique os campos destacados', {
+      mapeamentoId: 'Mapeamento de colunas inexistente',
+    });
   return m;
 }
 
@@ -356,14 +567,34 @@ export async function salvarMapeamento(banco: Banco, ator: Ator, m: MapeamentoCs
     await trx
       .insertInto('mapeamentoextrato')
       .values({ ...m, nomeChave, createdAt: iso, updatedAt: iso })
-      .onConflict((oc) => oc.column('nomeChave').doUpdateSet({ nome: m.nome, separador: m.separador, colunaData: m.colunaData, colunaValor: m.colunaValor, colunaDescricao: m.colunaDescricao, colunaPagador: m.colunaPagador, colunaDocumento: m.colunaDocumento, updatedAt: iso }))
+      .onConflict((oc) =>
+        oc.column('nomeChave').doUpdateSet({
+          nome: m.nome,
+          separador: m.separador,
+          colunaData: m.colunaData,
+          colunaValor: m.colunaValor,
+          colunaDescricao: m.colunaDescricao,
+          colunaPagador: m.colunaPagador,
+          colunaDocumento: m.colunaDocumento,
+          updatedAt: iso,
+        }),
+      )
       .execute();
-    await auditar(trx, ator, agora, { acao: 'salvar mapeamento', entidade: 'mapeamentoextrato', entidadeId: null, depois: m });
+    await auditar(trx, ator, agora, {
+      acao: 'salvar mapeamento',
+      entidade: 'mapeamentoextrato',
+      entidadeId: null,
+      depois: m,
+    });
   });
 }
 
 /** How many credits wait for the coordinator: the dashboard's reminder. */
 export async function creditosPendentes(db: Db): Promise<number> {
-  const r = await db.selectFrom('extratolinha').select(sql<number>`count(*)`.as('n')).where('estado', '=', 'pendente').executeTakeFirst();
+  const r = await db
+    .selectFrom('extratolinha')
+    .select(sql<number>`count(*)`.as('n'))
+    .where('estado', '=', 'pendente')
+    .executeTakeFirst();
   return Number(r?.n ?? 0);
 }

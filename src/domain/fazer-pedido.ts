@@ -10,7 +10,12 @@ import { gerarAntesDoPedido } from './assinaturas.ts';
 import { salvarPedido, type EntradaPedido, type OpcoesPedido, type Pedido } from './pedidos.ts';
 
 /** Saves a one-off order after the cycle's subscription orders (once per process and cycle; see gerarAntesDoPedido). */
-export async function fazerPedido(banco: Banco, ator: Ator, entrada: EntradaPedido, opcoes: OpcoesPedido & { readonly tz: string }): Promise<{ pedido: Pedido; criado: boolean; reaberto: boolean }> {
+export async function fazerPedido(
+  banco: Banco,
+  ator: Ator,
+  entrada: EntradaPedido,
+  opcoes: OpcoesPedido & { readonly tz: string },
+): Promise<{ pedido: Pedido; criado: boolean; reaberto: boolean }> {
   await gerarAntesDoPedido(banco, entrada.cicloid, opcoes);
   return salvarPedido(banco, ator, entrada, opcoes);
 }

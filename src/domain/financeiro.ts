@@ -23,7 +23,9 @@ export function somaDoSaldo(db: Db, usuarioid: number) {
   return db
     .selectFrom('movimentacao')
     .select([
-      sql<number>`coalesce(sum(case when sentido = 'credito' then "valorCentavos" else -"valorCentavos" end), 0)`.as('centavos'),
+      sql<number>`coalesce(sum(case when sentido = 'credito' then "valorCentavos" else -"valorCentavos" end), 0)`.as(
+        'centavos',
+      ),
       (eb) => eb.fn.countAll<number>().as('n'),
     ])
     .where('usuarioid', '=', usuarioid);
@@ -92,18 +94,39 @@ interface Lancamento {
  * What each consumer owes and each supplier is owed for a cycle, from finalised orders only; and
  * the orders left out because nobody confirmed them (read in the same query, by name).
  */
-export async function contasDoCiclo(db: Db, cicloid: number, taxa: Taxa): Promise<{ consumidores: Map<number, { total: number; taxa: number }>; fornecedores: Map<number, number>; naoConfirmados: PedidoNaoConfirmado[] }> {
+export async function contasDoCiclo(
+  db: Db,
+  cicloid: number,
+  taxa: Taxa,
+): Promise<{
+  consumidores: Map<number, { total: number; taxa: number }>;
+  fornecedores: Map<number, number>;
+  naoConfirmados: PedidoNaoConfirmado[];
+}> {
   const pedidos = await db
     .selectFrom('pedido as p')
     .innerJoin('pedidoproduto as pp', 'pp.pedidoid', 'p.id')
     .innerJoin('usuario as u', 'u.id', 'p.usuarioid')
-    .select(['p.id as pedidoId', 'p.usuarioid', 'p.finalizado', 'u.nome', 'pp.quantidadeMilesimos', 'pp.valorCentavos', 'pp.mercadoId', 'pp.taxaCentesimos'])
+    .select([
+      'p.id as pedidoId',
+      'p.usuarioid',
+      'p.finalizado',
+      'u.nome',
+      'pp.quantidadeMilesimos',
+      'pp.valorCentavos',
+      'pp.mercadoId',
+      'pp.taxaCentesimos',
+    ])
     .where('p.cicloid', '=', cicloid)
     .execute();
   const linhasPorPessoa = new Map<number, ValorNoMercado[]>();
   const deFora = new Map<number, { nome: string; linhas: ValorNoMercado[] }>();
   for (const l of pedidos) {
-    const valor = { subtotalCentavos: valorDaQuantidade(l.valorCentavos, l.quantidadeMilesimos), mercadoId: l.mercadoId, taxaCentesimos: l.taxaCentesimos };
+    const valor = {
+      subtotalCentavos: valorDaQuantidade(l.valorCentavos, l.quantidadeMilesimos),
+      mercadoId: l.mercadoId,
+      taxaCentesimos: l.taxaCentesimos,
+    };
     if (!l.finalizado) {
       const pedido = deFora.get(l.pedidoId) ?? { nome: l.nome, linhas: [] };
       pedido.linhas.push(valor);
@@ -114,20 +137,31 @@ export async function contasDoCiclo(db: Db, cicloid: number, taxa: Taxa): Promis
     doConsumidor.push(valor);
     linhasPorPessoa.set(l.usuarioid, doConsumidor);
   }
-  const naoConfirmados = [...deFora].map(([pedidoId, p]) => ({
-    pedidoId, nome: p.nome, totalComTaxaCentavos: partesDoPedido(p.linhas, taxa).reduce((s, x) => s + x.subtotalCentavos + x.taxaCentavos, 0),
-  })).sort((a, b) => a.nome.localeCompare(b.nome, 'pt-BR') || a.pedidoId - b.pedidoId);
+  const naoConfirmados = [...deFora]
+    .map(([pedidoId, p]) => ({
+      pedidoId,
+      nome: p.nome,
+      totalComTaxaCentavos: partesDoPedido(p.linhas, taxa).reduce((s, x) => s + x.subtotalCentavos + x.taxaCentavos, 0),
+    }))
+    .sort((a, b) => a.nome.localeCompare(b.nome, 'pt-BR') || a.pedidoId - b.pedidoId);
   // The same fee as the order shows: each market's on what was bought in it (pedidos.ts).
   const consumidores = new Map<number, { total: number; taxa: number }>();
   for (const [usuarioid, linhas] of linhasPorPessoa) {
     const partes = partesDoPedido(linhas, taxa);
-    consumidores.set(usuarioid, { total: partes.reduce((s, x) => s + x.subtotalCentavos, 0), taxa: partes.reduce((s, x) => s + x.taxaCentavos, 0) });
+    consumidores.set(usuarioid, {
+      total: partes.reduce((s, x) => s + x.subtotalCentavos, 0),
+      taxa: partes.reduce((s, x) => s + x.taxaCentavos, 0),
+    });
   }
 
   const fornecedores = new Map<number, number>();
   for (const e of await entregasDoCiclo(db, cicloid)) {
     // Stryker disable next-line ConditionalExpression,EqualityOperator: a line nobody ordered would credit 0, and movements of 0 are not written
-    if (e.pedidoMil > 0) fornecedores.set(e.linha.fornecedorId, (fornecedores.get(e.linha.fornecedorId) ?? 0) + valorDaQuantidade(e.linha.valorCentavos, e.pedidoMil));
+    if (e.pedidoMil > 0)
+      fornecedores.set(
+        e.linha.fornecedorId,
+        (fornecedores.get(e.linha.fornecedorId) ?? 0) + valorDaQuantidade(e.linha.valorCentavos, e.pedidoMil),
+      );
   }
   return { consumidores, fornecedores, naoConfirmados };
 }
@@ -158,7 +192,12 @@ async function jaLancado(db: Db, cicloid: number): Promise<Map<string, number>> 
  * the difference: what the first closing wrote stays, and a new movement (debit or credit)
  * corrects each amount that changed meanwhile.
  */
-export async function fecharCiclo(banco: Banco, ator: Ator, cicloid: number, opcoes: { agora: Date; hoje: string; taxa: Taxa }): Promise<Fechamento> {
+export async function fecharCiclo(
+  banco: Banco,
+  ator: Ator,
+  cicloid: number,
+  opcoes: { agora: Date; hoje: string; taxa: Taxa },
+): Promise<Fechamento> {
   return emTransacao(banco, async (trx) => {
     const ciclo = await cicloDasJanelas(trx, cicloid, 'escrita');
     if (opcoes.hoje <= ciclo.dataPedidoFim) {
@@ -166,7 +205,11 @@ export async function fecharCiclo(banco: Banco, ator: Ator, cicloid: number, opc
       throw new Conflito('PEDIDOS_ABERTOS', `Só é possível fechar o ciclo depois do fim dos pedidos (${d}/${m}/${a})`);
     }
     const { consumidores, fornecedores, naoConfirmados } = await contasDoCiclo(trx, cicloid, opcoes.taxa);
-    const [tPedido, tTaxa, tEntrega] = [await idDoTipo(trx, TIPOS.pedido), await idDoTipo(trx, TIPOS.taxa), await idDoTipo(trx, TIPOS.entrega)];
+    const [tPedido, tTaxa, tEntrega] = [
+      await idDoTipo(trx, TIPOS.pedido),
+      await idDoTipo(trx, TIPOS.taxa),
+      await idDoTipo(trx, TIPOS.entrega),
+    ];
     const iso = opcoes.agora.toISOString();
     // What each (kind, person) should add up to, signed: debits negative.
     const devidos = new Map<string, number>();
@@ -176,7 +219,11 @@ export async function fecharCiclo(banco: Banco, ator: Ator, cicloid: number, opc
     }
     for (const [usuarioid, centavos] of fornecedores) devidos.set(`entrega:${usuarioid}`, centavos);
     const lancados = await jaLancado(trx, cicloid);
-    const tipos = { pedido: { id: tPedido, nome: 'Pedido' }, taxa: { id: tTaxa, nome: 'Taxa administrativa' }, entrega: { id: tEntrega, nome: 'Entregas' } } as const;
+    const tipos = {
+      pedido: { id: tPedido, nome: 'Pedido' },
+      taxa: { id: tTaxa, nome: 'Taxa administrativa' },
+      entrega: { id: tEntrega, nome: 'Entregas' },
+    } as const;
     // Stryker disable next-line ArrayDeclaration: a bogus entry has no amount and is filtered out with the zeros
     const lancamentos: Lancamento[] = [];
     for (const chave of new Set([...devidos.keys(), ...lancados.keys()])) {
@@ -187,7 +234,10 @@ export async function fecharCiclo(banco: Banco, ator: Ator, cicloid: number, opc
       const diferenca = (devidos.get(chave) ?? 0) - (lancados.get(chave) ?? 0);
       const correcao = lancados.has(chave);
       lancamentos.push({
-        usuarioid: Number(pessoa), tipo: t.id, sentido: diferenca >= 0 ? 'credito' : 'debito', centavos: Math.abs(diferenca),
+        usuarioid: Number(pessoa),
+        tipo: t.id,
+        sentido: diferenca >= 0 ? 'credito' : 'debito',
+        centavos: Math.abs(diferenca),
         descricao: `${correcao ? 'Correção após reabertura: ' : ''}${correcao ? t.nome.toLowerCase() : t.nome} do ciclo ${ciclo.nome}`,
         chave: `fechamento:${cicloid}:${chave}${correcao ? `:${iso}` : ''}`,
       });
@@ -196,7 +246,11 @@ export async function fecharCiclo(banco: Banco, ator: Ator, cicloid: number, opc
     // A movement's amount is a 32-bit column: a total past it is refused before anything is written.
     const grande = validos.find((l) => l.centavos > MAXIMO_DA_COLUNA);
     if (grande !== undefined) {
-      const pessoa = await trx.selectFrom('usuario').select('nome').where('id', '=', grande.usuarioid).executeTakeFirst();
+      const pessoa = await trx
+        .selectFrom('usuario')
+        .select('nome')
+        .where('id', '=', grande.usuarioid)
+        .executeTakeFirst();
       throw new Conflito(
         'VALOR_GRANDE_DEMAIS',
         `${grande.descricao} de ${pessoa?.nome ?? `#${grande.usuarioid}`} daria ${formatarReais(grande.centavos)}, acima do máximo de um lançamento (${formatarReais(MAXIMO_DA_COLUNA)}): revise as ofertas, as composições e os pedidos do ciclo`,
@@ -209,10 +263,21 @@ export async function fecharCiclo(banco: Banco, ator: Ator, cicloid: number, opc
       const lote = validos.slice(i, i + 200);
       const r = await trx
         .insertInto('movimentacao')
-        .values(lote.map((l) => ({
-          usuarioid: l.usuarioid, tipoMovimentacaoId: l.tipo, sentido: l.sentido, valorCentavos: l.centavos, data: opcoes.hoje,
-          descricao: l.descricao, cicloid, chave: l.chave, criadoPor: ator.usuarioid, createdAt: iso, updatedAt: iso,
-        })))
+        .values(
+          lote.map((l) => ({
+            usuarioid: l.usuarioid,
+            tipoMovimentacaoId: l.tipo,
+            sentido: l.sentido,
+            valorCentavos: l.centavos,
+            data: opcoes.hoje,
+            descricao: l.descricao,
+            cicloid,
+            chave: l.chave,
+            criadoPor: ator.usuarioid,
+            createdAt: iso,
+            updatedAt: iso,
+          })),
+        )
         .onConflict((oc) => oc.column('chave').doNothing())
         .returning('id')
         .execute();
@@ -222,7 +287,9 @@ export async function fecharCiclo(banco: Banco, ator: Ator, cicloid: number, opc
     // The cycle's totals, whichever closing wrote them.
     const valores = [...devidos.values()];
     const resumo: Fechamento = {
-      cicloid, fechadoEm, novas,
+      cicloid,
+      fechadoEm,
+      novas,
       debitosCentavos: valores.filter((v) => v < 0).reduce((t, v) => t - v, 0),
       creditosCentavos: valores.filter((v) => v > 0).reduce((t, v) => t + v, 0),
       naoConfirmados,
@@ -231,7 +298,12 @@ export async function fecharCiclo(banco: Banco, ator: Ator, cicloid: number, opc
     // only the first closing is a change to record.
     if (ciclo.fechadoEm === null) {
       await trx.updateTable('ciclo').set({ fechadoEm, updatedAt: iso }).where('id', '=', cicloid).execute();
-      await auditar(trx, ator, opcoes.agora, { acao: 'fechar ciclo', entidade: 'ciclo', entidadeId: cicloid, depois: resumo });
+      await auditar(trx, ator, opcoes.agora, {
+        acao: 'fechar ciclo',
+        entidade: 'ciclo',
+        entidadeId: cicloid,
+        depois: resumo,
+      });
     }
     return resumo;
   });
@@ -239,12 +311,21 @@ export async function fecharCiclo(banco: Banco, ator: Ator, cicloid: number, opc
 
 /** What closing a cycle would do, for the coordinator to confirm: orders, totals, who has not confirmed. */
 export interface PreviaDoFechamento {
-  readonly ciclo: { readonly id: number; readonly nome: string; readonly dataPedidoFim: string; readonly fechadoEm: string | null };
+  readonly ciclo: {
+    readonly id: number;
+    readonly nome: string;
+    readonly dataPedidoFim: string;
+    readonly fechadoEm: string | null;
+  };
   /** Closing is possible today (the order window is over and the cycle is open). */
   readonly possivel: boolean;
   readonly confirmados: number;
   /** Orders nobody confirmed: they are neither delivered nor charged. */
-  readonly naoConfirmados: ReadonlyArray<{ readonly pedidoId: number; readonly nome: string; readonly totalComTaxaCentavos: number }>;
+  readonly naoConfirmados: ReadonlyArray<{
+    readonly pedidoId: number;
+    readonly nome: string;
+    readonly totalComTaxaCentavos: number;
+  }>;
   /** Debited to consumers: confirmed orders and their fees. */
   readonly debitosCentavos: number;
   /** Credited to suppliers for what was ordered of their lines. */
@@ -252,14 +333,23 @@ export interface PreviaDoFechamento {
   readonly fornecedores: number;
 }
 
-export async function previaDoFechamento(db: Db, cicloid: number, opcoes: { hoje: string; taxa: Taxa }): Promise<PreviaDoFechamento> {
+export async function previaDoFechamento(
+  db: Db,
+  cicloid: number,
+  opcoes: { hoje: string; taxa: Taxa },
+): Promise<PreviaDoFechamento> {
   const ciclo = await cicloDasJanelas(db, cicloid);
-  const [{ consumidores, fornecedores }, pedidos] = await Promise.all([contasDoCiclo(db, cicloid, opcoes.taxa), carregarPedidosDoCiclo(db, cicloid, null, opcoes.taxa)]);
+  const [{ consumidores, fornecedores }, pedidos] = await Promise.all([
+    contasDoCiclo(db, cicloid, opcoes.taxa),
+    carregarPedidosDoCiclo(db, cicloid, null, opcoes.taxa),
+  ]);
   return {
     ciclo: { id: ciclo.id, nome: ciclo.nome, dataPedidoFim: ciclo.dataPedidoFim, fechadoEm: ciclo.fechadoEm },
     possivel: ciclo.fechadoEm === null && opcoes.hoje > ciclo.dataPedidoFim,
     confirmados: pedidos.filter((p) => p.finalizado).length,
-    naoConfirmados: pedidos.filter((p) => !p.finalizado).map((p) => ({ pedidoId: p.pedidoId, nome: p.usuario.nome, totalComTaxaCentavos: p.totalComTaxaCentavos })),
+    naoConfirmados: pedidos
+      .filter((p) => !p.finalizado)
+      .map((p) => ({ pedidoId: p.pedidoId, nome: p.usuario.nome, totalComTaxaCentavos: p.totalComTaxaCentavos })),
     debitosCentavos: [...consumidores.values()].reduce((t, c) => t + c.total + c.taxa, 0),
     creditosCentavos: [...fornecedores.values()].reduce((t, v) => t + v, 0),
     fornecedores: fornecedores.size,
@@ -271,15 +361,30 @@ export async function previaDoFechamento(db: Db, cicloid: number, opcoes: { hoje
  * compositions, orders and dates can change again (admins act outside the windows); closing it
  * again writes only the differences (see fecharCiclo).
  */
-export async function reabrirCiclo(banco: Banco, ator: Ator, cicloid: number, motivo: string, agora: Date): Promise<void> {
+export async function reabrirCiclo(
+  banco: Banco,
+  ator: Ator,
+  cicloid: number,
+  motivo: string,
+  agora: Date,
+): Promise<void> {
   if (!ehMaster(ator)) throw new Proibido('SEM_PERMISSAO', 'Só quem tem o perfil master reabre um ciclo fechado');
-  if (motivo.trim() === '') throw new Invalido('VALIDACAO', 'Verifique os campos destacados', { motivo: 'Diga por que o ciclo precisa ser reaberto' });
+  if (motivo.trim() === '')
+    throw new Invalido('VALIDACAO', 'Verifique os campos destacados', {
+      motivo: 'Diga por que o ciclo precisa ser reaberto',
+    });
   await emTransacao(banco, async (trx) => {
     const ciclo = await cicloDasJanelas(trx, cicloid, 'escrita');
     if (ciclo.fechadoEm === null) throw new Conflito('CICLO_ABERTO', 'Este ciclo não está fechado');
     const iso = agora.toISOString();
     await trx.updateTable('ciclo').set({ fechadoEm: null, updatedAt: iso }).where('id', '=', cicloid).execute();
-    await auditar(trx, ator, agora, { acao: 'reabrir ciclo', entidade: 'ciclo', entidadeId: cicloid, antes: { fechadoEm: ciclo.fechadoEm }, depois: { fechadoEm: null, motivo: motivo.trim() } });
+    await auditar(trx, ator, agora, {
+      acao: 'reabrir ciclo',
+      entidade: 'ciclo',
+      entidadeId: cicloid,
+      antes: { fechadoEm: ciclo.fechadoEm },
+      depois: { fechadoEm: null, motivo: motivo.trim() },
+    });
   });
 }
 
@@ -349,14 +454,25 @@ export async function registrarMovimentacao(
   const recusa = regraDoComprovante(arquivo);
   if (recusa !== null) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', { arquivo: recusa });
   const formato = arquivo === null ? undefined : formatoDoArquivo(arquivo.conteudo);
-  const tipo = await banco.selectFrom('tipomovimentacao').select(['id', 'sentido']).where('id', '=', tipoMovimentacaoId).executeTakeFirst();
+  const tipo = await banco
+    .selectFrom('tipomovimentacao')
+    .select(['id', 'sentido'])
+    .where('id', '=', tipoMovimentacaoId)
+    .executeTakeFirst();
   const erros: Record<string, string> = {};
   if (tipo === undefined) erros.tipoMovimentacaoId = 'Tipo de movimentação inexistente';
-  else if (tipo.sentido === 'ambos' && entrada.sentido === null) erros.sentido = 'Escolha crédito ou débito para um ajuste';
-  if ((await banco.selectFrom('usuario').select('id').where('id', '=', usuarioid).executeTakeFirst()) === undefined) erros.usuarioid = 'Pessoa inexistente';
-  if (cicloid !== null && (await banco.selectFrom('ciclo').select('id').where('id', '=', cicloid).executeTakeFirst()) === undefined) erros.cicloid = 'Ciclo inexistente';
+  else if (tipo.sentido === 'ambos' && entrada.sentido === null)
+    erros.sentido = 'Escolha crédito ou débito para um ajuste';
+  if ((await banco.selectFrom('usuario').select('id').where('id', '=', usuarioid).executeTakeFirst()) === undefined)
+    erros.usuarioid = 'Pessoa inexistente';
+  if (
+    cicloid !== null &&
+    (await banco.selectFrom('ciclo').select('id').where('id', '=', cicloid).executeTakeFirst()) === undefined
+  )
+    erros.cicloid = 'Ciclo inexistente';
   // Stryker disable next-line ConditionalExpression: an unknown type is already an error above; the second test only narrows the type
-  if (Object.keys(erros).length > 0 || tipo === undefined) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', erros);
+  if (Object.keys(erros).length > 0 || tipo === undefined)
+    throw new Invalido('VALIDACAO', 'Verifique os campos destacados', erros);
   const sentido = tipo.sentido === 'ambos' ? (entrada.sentido ?? 'credito') : tipo.sentido;
   // NOTE: the file is written before the row, under a random name: if the transaction fails the
   // file is removed, so no row ever points to a missing file.
@@ -373,13 +489,38 @@ export async function registrarMovimentacao(
       const iso = opcoes.agora.toISOString();
       const linha = await trx
         .insertInto('movimentacao')
-        .values({ usuarioid, tipoMovimentacaoId, sentido, valorCentavos, data, descricao, arquivo: guardado, cicloid, criadoPor: ator.usuarioid, createdAt: iso, updatedAt: iso })
+        .values({
+          usuarioid,
+          tipoMovimentacaoId,
+          sentido,
+          valorCentavos,
+          data,
+          descricao,
+          arquivo: guardado,
+          cicloid,
+          criadoPor: ator.usuarioid,
+          createdAt: iso,
+          updatedAt: iso,
+        })
         .returningAll()
         .executeTakeFirstOrThrow();
       const mov: Movimentacao = {
-        id: linha.id, usuarioid, tipoMovimentacaoId, sentido, valorCentavos, data, descricao, arquivo: guardado, cicloid,
+        id: linha.id,
+        usuarioid,
+        tipoMovimentacaoId,
+        sentido,
+        valorCentavos,
+        data,
+        descricao,
+        arquivo: guardado,
+        cicloid,
       };
-      await auditar(trx, ator, opcoes.agora, { acao: 'registrar', entidade: 'movimentacao', entidadeId: linha.id, depois: mov });
+      await auditar(trx, ator, opcoes.agora, {
+        acao: 'registrar',
+        entidade: 'movimentacao',
+        entidadeId: linha.id,
+        depois: mov,
+      });
       return mov;
     });
   } catch (e) {
@@ -390,8 +531,17 @@ export async function registrarMovimentacao(
 }
 
 /** The receipt of a movement, for admins and for the person the movement belongs to. */
-export async function arquivoDaMovimentacao(db: Db, ator: Ator, id: number, dirArquivos: string): Promise<{ caminho: string; tipo: string; nome: string }> {
-  const m = await db.selectFrom('movimentacao').select(['usuarioid', 'arquivo']).where('id', '=', id).executeTakeFirst();
+export async function arquivoDaMovimentacao(
+  db: Db,
+  ator: Ator,
+  id: number,
+  dirArquivos: string,
+): Promise<{ caminho: string; tipo: string; nome: string }> {
+  const m = await db
+    .selectFrom('movimentacao')
+    .select(['usuarioid', 'arquivo'])
+    .where('id', '=', id)
+    .executeTakeFirst();
   // A receipt goes to those who act on the person's record: the person and the coordination.
   if (m === undefined || m.arquivo === null || !podeNoRegistro(ator, 'agirPor', { usuarioid: m.usuarioid })) {
     throw new NaoEncontrado('ARQUIVO_NAO_ENCONTRADO', 'Comprovante não encontrado');
@@ -400,7 +550,8 @@ export async function arquivoDaMovimentacao(db: Db, ator: Ator, id: number, dirA
   const formato = FORMATOS.find((f) => f.ext === ext);
   // Only names this module generated are ever opened.
   // Stryker disable next-line ConditionalExpression: the pattern admits only the three known extensions, so the format is always known past it
-  if (formato === undefined || !/^[0-9a-f-]{36}\.(pdf|png|jpg)$/.test(m.arquivo)) throw new NaoEncontrado('ARQUIVO_NAO_ENCONTRADO', 'Comprovante não encontrado');
+  if (formato === undefined || !/^[0-9a-f-]{36}\.(pdf|png|jpg)$/.test(m.arquivo))
+    throw new NaoEncontrado('ARQUIVO_NAO_ENCONTRADO', 'Comprovante não encontrado');
   const caminho = join(dirArquivos, m.arquivo);
   await access(caminho).catch(() => {
     throw new NaoEncontrado('ARQUIVO_NAO_ENCONTRADO', 'O arquivo do comprovante não está mais disponível');
@@ -420,7 +571,11 @@ export async function saldos(db: Db): Promise<SaldoDePessoa[]> {
     .selectFrom('movimentacao as m')
     .innerJoin('usuario as u', 'u.id', 'm.usuarioid')
     .select(['u.id as usuarioid', 'u.nome'])
-    .select(sql<number>`sum(case when m.sentido = 'credito' then m."valorCentavos" else -m."valorCentavos" end)`.as('centavos'))
+    .select(
+      sql<number>`sum(case when m.sentido = 'credito' then m."valorCentavos" else -m."valorCentavos" end)`.as(
+        'centavos',
+      ),
+    )
     .groupBy(['u.id', 'u.nome'])
     .orderBy('u.nome')
     .execute();

@@ -25,7 +25,10 @@ export function loginDeOutraPessoa(): Proibido {
 }
 
 function loginDeOutroCadastro(): Proibido {
-  return new Proibido('LOGIN_DE_OUTRO_CADASTRO', 'Esta conta do provedor de login já está ligada a outro cadastro, com outro e-mail. Peça a alguém com perfil master para liberar aquele cadastro.');
+  return new Proibido(
+    'LOGIN_DE_OUTRO_CADASTRO',
+    'Esta conta do provedor de login já está ligada a outro cadastro, com outro e-mail. Peça a alguém com perfil master para liberar aquele cadastro.',
+  );
 }
 
 /**
@@ -59,13 +62,20 @@ export async function vincularIdentidade(trx: Db, usuarioid: number, v: Vinculo,
       .execute();
     if ((await situacaoDoVinculo(trx, usuarioid, v)) === 'mesma') return;
   }
-  const doSub = await trx.selectFrom('identidade').select('usuarioid').where('emissor', '=', v.emissor).where('sub', '=', v.sub).executeTakeFirst();
+  const doSub = await trx
+    .selectFrom('identidade')
+    .select('usuarioid')
+    .where('emissor', '=', v.emissor)
+    .where('sub', '=', v.sub)
+    .executeTakeFirst();
   throw doSub !== undefined && doSub.usuarioid !== usuarioid ? loginDeOutroCadastro() : loginDeOutraPessoa();
 }
 
 /** Whether any login is bound to the person. */
 export async function temIdentidade(db: Db, usuarioid: number): Promise<boolean> {
-  return (await db.selectFrom('identidade').select('id').where('usuarioid', '=', usuarioid).executeTakeFirst()) !== undefined;
+  return (
+    (await db.selectFrom('identidade').select('id').where('usuarioid', '=', usuarioid).executeTakeFirst()) !== undefined
+  );
 }
 
 /**
@@ -78,7 +88,9 @@ export async function encerrarSessoesDaPessoa(trx: Db, usuarioid: number, agora:
   await trx.updateTable('usuario').set({ sessoesDesde: iso }).where('id', '=', usuarioid).execute();
   await trx
     .deleteFrom('appsession')
-    .where('userId', 'in', (eb) => eb.selectFrom('appuser').select('appuser.id').where('appuser.usuarioId', '=', usuarioid))
+    .where('userId', 'in', (eb) =>
+      eb.selectFrom('appuser').select('appuser.id').where('appuser.usuarioId', '=', usuarioid),
+    )
     .execute();
 }
 
@@ -89,15 +101,28 @@ export async function encerrarSessoesDaPessoa(trx: Db, usuarioid: number, agora:
  * Returns the bindings that were released, for the audit trail.
  */
 export async function desligarLogins(trx: Db, usuarioid: number, agora: Date): Promise<Vinculo[]> {
-  const antes = await trx.selectFrom('identidade').select(['emissor', 'sub']).where('usuarioid', '=', usuarioid).orderBy('id').execute();
+  const antes = await trx
+    .selectFrom('identidade')
+    .select(['emissor', 'sub'])
+    .where('usuarioid', '=', usuarioid)
+    .orderBy('id')
+    .execute();
   await encerrarSessoesDaPessoa(trx, usuarioid, agora);
   await trx.deleteFrom('identidade').where('usuarioid', '=', usuarioid).execute();
   const contas = await trx.selectFrom('appuser').select('id').where('usuarioId', '=', usuarioid).execute();
   if (contas.length > 0) {
     const iso = agora.toISOString();
     const ids = contas.map((c) => c.id);
-    await trx.updateTable('appuser').set({ usuarioId: null, emailVerificado: false, updatedAt: iso }).where('id', 'in', ids).execute();
-    const padrao = await trx.selectFrom('profile').select('id').where('name', '=', PERFIL_PADRAO).executeTakeFirstOrThrow();
+    await trx
+      .updateTable('appuser')
+      .set({ usuarioId: null, emailVerificado: false, updatedAt: iso })
+      .where('id', 'in', ids)
+      .execute();
+    const padrao = await trx
+      .selectFrom('profile')
+      .select('id')
+      .where('name', '=', PERFIL_PADRAO)
+      .executeTakeFirstOrThrow();
     await trx
       .insertInto('appuserprofile')
       .values(ids.map((userId) => ({ userId, profileId: padrao.id, createdAt: iso, updatedAt: iso })))

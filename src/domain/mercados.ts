@@ -88,8 +88,13 @@ export function regraDaTaxa(taxaAdministrativaCentesimos: number | null): Record
 }
 
 /** DOMAIN.md: a basket market needs the most a basket may cost (the kinds that ask for it, tipos-de-mercado.ts). */
-export function regraDoValorMaximo(tipo: TipoMercado | null, valorMaximoCestaCentavos: number | null): Record<string, string> {
-  return tipo !== null && podeTipo(tipo, 'exigeValorMaximoCesta') && valorMaximoCestaCentavos === null ? { valorMaximoCesta: `Obrigatório quando o tipo é ${tipo}` } : {};
+export function regraDoValorMaximo(
+  tipo: TipoMercado | null,
+  valorMaximoCestaCentavos: number | null,
+): Record<string, string> {
+  return tipo !== null && podeTipo(tipo, 'exigeValorMaximoCesta') && valorMaximoCestaCentavos === null
+    ? { valorMaximoCesta: `Obrigatório quando o tipo é ${tipo}` }
+    : {};
 }
 
 function regrasDoMercado(d: DadosMercado): Record<string, string> {
@@ -105,7 +110,8 @@ export function regrasDoLote(linhas: readonly LinhaDePreco[]): Record<string, st
   const primeiras = new Map<number, LinhaDePreco>();
   for (const l of linhas) {
     const primeira = primeiras.get(l.produtoId);
-    if (primeira !== undefined) erros[`${l.campo}.produtoId`] = `Produto repetido no lote (já está em ${primeira.campo})`;
+    if (primeira !== undefined)
+      erros[`${l.campo}.produtoId`] = `Produto repetido no lote (já está em ${primeira.campo})`;
     else primeiras.set(l.produtoId, l);
     if (l.precoCentavos < 0) erros[`${l.campo}.preco`] = 'Não pode ser negativo';
   }
@@ -143,7 +149,10 @@ function paraPreco(l: Linha<'precomercado'>): PrecoMercado {
 }
 
 /** Every market, or only the active (or inactive) ones, in the order they were created. */
-export async function listarMercados(db: Db, filtro: { readonly ativo?: boolean | undefined } = {}): Promise<Mercado[]> {
+export async function listarMercados(
+  db: Db,
+  filtro: { readonly ativo?: boolean | undefined } = {},
+): Promise<Mercado[]> {
   let q = db.selectFrom('mercado').selectAll().orderBy('id');
   if (filtro.ativo !== undefined) q = q.where('ativo', '=', filtro.ativo);
   return (await q.execute()).map(paraMercado);
@@ -158,7 +167,12 @@ export async function mercadoPorId(db: Db, id: number): Promise<Mercado | null> 
 export async function mercadosDosAdmins(db: Db, adminIds: readonly number[]): Promise<Map<number, Mercado[]>> {
   const porAdmin = new Map<number, Mercado[]>(adminIds.map((id) => [id, []]));
   if (adminIds.length === 0) return porAdmin;
-  const linhas = await db.selectFrom('mercado').selectAll().where('adminId', 'in', [...new Set(adminIds)]).orderBy('id').execute();
+  const linhas = await db
+    .selectFrom('mercado')
+    .selectAll()
+    .where('adminId', 'in', [...new Set(adminIds)])
+    .orderBy('id')
+    .execute();
   for (const l of linhas) porAdmin.get(l.adminId)?.push(paraMercado(l));
   return porAdmin;
 }
@@ -184,12 +198,17 @@ function consultaDeProdutos(db: Db) {
 /** Catalogue products by id, in one query. */
 export async function produtosPorIds(db: Db, ids: readonly number[]): Promise<Map<number, ProdutoDoCatalogo>> {
   if (ids.length === 0) return new Map();
-  const linhas = await consultaDeProdutos(db).where('id', 'in', [...new Set(ids)]).execute();
+  const linhas = await consultaDeProdutos(db)
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
   return new Map(linhas.map((l) => [l.id, l]));
 }
 
 /** The shared catalogue as markets see it: optionally searched by name and filtered by ativo. */
-export async function buscarProdutos(db: Db, filtro: { readonly busca: string | null; readonly ativo: boolean | null }): Promise<ProdutoDoCatalogo[]> {
+export async function buscarProdutos(
+  db: Db,
+  filtro: { readonly busca: string | null; readonly ativo: boolean | null },
+): Promise<ProdutoDoCatalogo[]> {
   let q = consultaDeProdutos(db).orderBy('nomeChave').orderBy('id');
   if (filtro.busca !== null && filtro.busca !== '') q = q.where(contem('nomeChave', chaveDeNome(filtro.busca)));
   if (filtro.ativo !== null) q = q.where('ativo', '=', filtro.ativo);
@@ -224,7 +243,12 @@ function mercadoNaoEncontrado(): Invalido {
  * someone else's market is refused as such, whatever its input says. The write checks again,
  * under its lock.
  */
-export async function exigirMercadoAlteravel(db: Db, ator: AtorMercados, acao: 'atualizarMercado' | 'atualizarPrecos', id: number): Promise<void> {
+export async function exigirMercadoAlteravel(
+  db: Db,
+  ator: AtorMercados,
+  acao: 'atualizarMercado' | 'atualizarPrecos',
+  id: number,
+): Promise<void> {
   const mercado = await mercadoPorId(db, id);
   if (mercado === null) throw mercadoNaoEncontrado();
   autorizarMercados(ator, acao, mercado);
@@ -243,7 +267,12 @@ async function exigirAdminValido(db: Db, adminId: number): Promise<void> {
 }
 
 /** An Administrador creates a market; its administrator is the creator unless adminId names another. */
-export async function criarMercado(banco: Banco, ator: AtorMercados, dados: DadosMercado, agora: Date): Promise<Mercado> {
+export async function criarMercado(
+  banco: Banco,
+  ator: AtorMercados,
+  dados: DadosMercado,
+  agora: Date,
+): Promise<Mercado> {
   autorizarMercados(ator, 'criarMercado', null);
   recusarInvalidos(regrasDoMercado(dados));
   const iso = agora.toISOString();
@@ -266,7 +295,12 @@ export async function criarMercado(banco: Banco, ator: AtorMercados, dados: Dado
       .returningAll()
       .executeTakeFirstOrThrow();
     const mercado = paraMercado(l);
-    await auditar(trx, atorDaAuditoria(ator), agora, { acao: 'criar', entidade: 'mercado', entidadeId: mercado.id, depois: mercado });
+    await auditar(trx, atorDaAuditoria(ator), agora, {
+      acao: 'criar',
+      entidade: 'mercado',
+      entidadeId: mercado.id,
+      depois: mercado,
+    });
     return mercado;
   });
 }
@@ -275,7 +309,13 @@ export async function criarMercado(banco: Banco, ator: AtorMercados, dados: Dado
  * Replaces a market's fields. An AdminMercado may change only the market they administer, and
  * neither its adminId nor its ativo; fields left out (adminId, ativo) stay as they are.
  */
-export async function atualizarMercado(banco: Banco, ator: AtorMercados, id: number, dados: DadosMercado, agora: Date): Promise<Mercado> {
+export async function atualizarMercado(
+  banco: Banco,
+  ator: AtorMercados,
+  id: number,
+  dados: DadosMercado,
+  agora: Date,
+): Promise<Mercado> {
   return emTransacao(banco, async (trx) => {
     const antes = await mercadoParaAlterar(trx, id);
     // Ownership before the input is judged: someone else's market is refused as such.
@@ -301,7 +341,13 @@ export async function atualizarMercado(banco: Banco, ator: AtorMercados, id: num
       .returningAll()
       .executeTakeFirstOrThrow();
     const depois = paraMercado(l);
-    await auditar(trx, atorDaAuditoria(ator), agora, { acao: 'alterar', entidade: 'mercado', entidadeId: id, antes, depois });
+    await auditar(trx, atorDaAuditoria(ator), agora, {
+      acao: 'alterar',
+      entidade: 'mercado',
+      entidadeId: id,
+      antes,
+      depois,
+    });
     return depois;
   });
 }
@@ -319,7 +365,13 @@ export async function desativarMercado(banco: Banco, ator: AtorMercados, id: num
       .returningAll()
       .executeTakeFirstOrThrow();
     const depois = paraMercado(l);
-    await auditar(trx, atorDaAuditoria(ator), agora, { acao: 'desativar', entidade: 'mercado', entidadeId: id, antes, depois });
+    await auditar(trx, atorDaAuditoria(ator), agora, {
+      acao: 'desativar',
+      entidade: 'mercado',
+      entidadeId: id,
+      antes,
+      depois,
+    });
     return depois;
   });
 }
@@ -329,7 +381,13 @@ export async function desativarMercado(banco: Banco, ator: AtorMercados, id: num
  * product id is checked in a single query before anything is written. Lines without `ativo`
  * keep the current flag (new prices start active).
  */
-export async function atualizarPrecoMercado(banco: Banco, ator: AtorMercados, id: number, linhas: readonly LinhaDePreco[], agora: Date): Promise<Mercado> {
+export async function atualizarPrecoMercado(
+  banco: Banco,
+  ator: AtorMercados,
+  id: number,
+  linhas: readonly LinhaDePreco[],
+  agora: Date,
+): Promise<Mercado> {
   const iso = agora.toISOString();
   return emTransacao(banco, async (trx) => {
     const mercado = await mercadoParaAlterar(trx, id);
@@ -338,10 +396,23 @@ export async function atualizarPrecoMercado(banco: Banco, ator: AtorMercados, id
     recusarInvalidos(regrasDoLote(linhas));
     if (linhas.length === 0) return mercado;
     const produtoIds = linhas.map((l) => l.produtoId);
-    const existentes = new Set((await trx.selectFrom('produto').select('id').where('id', 'in', produtoIds).execute()).map((p) => p.id));
-    recusarInvalidos(Object.fromEntries(linhas.filter((l) => !existentes.has(l.produtoId)).map((l) => [`${l.campo}.produtoId`, 'Produto não encontrado'])));
+    const existentes = new Set(
+      (await trx.selectFrom('produto').select('id').where('id', 'in', produtoIds).execute()).map((p) => p.id),
+    );
+    recusarInvalidos(
+      Object.fromEntries(
+        linhas
+          .filter((l) => !existentes.has(l.produtoId))
+          .map((l) => [`${l.campo}.produtoId`, 'Produto não encontrado']),
+      ),
+    );
 
-    const antes = await trx.selectFrom('precomercado').selectAll().where('mercadoId', '=', id).where('produtoId', 'in', produtoIds).execute();
+    const antes = await trx
+      .selectFrom('precomercado')
+      .selectAll()
+      .where('mercadoId', '=', id)
+      .where('produtoId', 'in', produtoIds)
+      .execute();
     const ativoAntes = new Map(antes.map((p) => [p.produtoId, p.ativo]));
     const depois = await trx
       .insertInto('precomercado')

@@ -2,7 +2,15 @@ import { sql, type ExpressionBuilder } from 'kysely';
 import type { DB } from '../db/tipos.ts';
 import { emTransacao, type Banco, type Db } from '../db/banco.ts';
 import { ehFornecedor, ehGestor, exigirAgirPor, podeNoRegistro, veTudo, type Ator } from './acesso.ts';
-import { atribuirExtrasPorMercado, conferirCapacidade, extrasPublicados, linhasOfertadas, type ChaveMercado, type ExtraDoCiclo, type LinhaOfertada } from './alocacao.ts';
+import {
+  atribuirExtrasPorMercado,
+  conferirCapacidade,
+  extrasPublicados,
+  linhasOfertadas,
+  type ChaveMercado,
+  type ExtraDoCiclo,
+  type LinhaOfertada,
+} from './alocacao.ts';
 import { auditar } from './auditoria.ts';
 import { itensDasCestas, paraCestasDaLinha } from './conteudo-das-cestas.ts';
 import { cicloDasJanelas, exigirJanela, faseDoCiclo, type Fase } from './ciclos.ts';
@@ -45,7 +53,8 @@ async function fornecedorAlvo(db: Db, ator: Ator, usuarioid: number | null): Pro
   const eu = exigirAgirPor(ator, usuarioid, 'oferta');
   if (ehFornecedor(ator) && (usuarioid === null || usuarioid === eu)) return eu;
   if (!ehGestor(ator)) throw new Proibido('SEM_PERMISSAO', 'Só fornecedores registram ofertas');
-  if (usuarioid === null) throw new Invalido('VALIDACAO', 'Informe o fornecedor', { usuarioid: 'Informe o fornecedor da oferta' });
+  if (usuarioid === null)
+    throw new Invalido('VALIDACAO', 'Informe o fornecedor', { usuarioid: 'Informe o fornecedor da oferta' });
   const u = await db.selectFrom('usuario').select('perfil').where('id', '=', usuarioid).executeTakeFirst();
   if (u === undefined || !ehFornecedor({ perfil: lerPerfis(u.perfil) })) {
     throw new Invalido('VALIDACAO', 'Fornecedor inválido', { usuarioid: 'Não há fornecedor com este id' });
@@ -65,20 +74,48 @@ function linhasComAlocado(db: Db) {
   return db
     .selectFrom('ofertaproduto as op')
     .innerJoin('produto as p', 'p.id', 'op.produtoid')
-    .select(['op.id as ofertaProdutoId', 'op.produtoid', 'p.nome', 'p.unidade', 'op.quantidadeMilesimos', 'op.valorCentavos'])
+    .select([
+      'op.id as ofertaProdutoId',
+      'op.produtoid',
+      'p.nome',
+      'p.unidade',
+      'op.quantidadeMilesimos',
+      'op.valorCentavos',
+    ])
     .select(alocadoDaLinha);
 }
 
-function paraLinha(l: { ofertaProdutoId: number; produtoid: number; nome: string; unidade: string; quantidadeMilesimos: number; valorCentavos: number; alocadoMil: number | null }): LinhaDaOferta {
+function paraLinha(l: {
+  ofertaProdutoId: number;
+  produtoid: number;
+  nome: string;
+  unidade: string;
+  quantidadeMilesimos: number;
+  valorCentavos: number;
+  alocadoMil: number | null;
+}): LinhaDaOferta {
   return {
-    ofertaProdutoId: l.ofertaProdutoId, produtoid: l.produtoid, nome: l.nome, unidade: l.unidade,
-    quantidadeMilesimos: l.quantidadeMilesimos, valorCentavos: l.valorCentavos, alocadoMilesimos: Number(l.alocadoMil ?? 0),
+    ofertaProdutoId: l.ofertaProdutoId,
+    produtoid: l.produtoid,
+    nome: l.nome,
+    unidade: l.unidade,
+    quantidadeMilesimos: l.quantidadeMilesimos,
+    valorCentavos: l.valorCentavos,
+    alocadoMilesimos: Number(l.alocadoMil ?? 0),
   };
 }
 
-function montarOferta(o: { id: number; cicloid: number; usuarioid: number; finalizada: boolean; finalizadaEm: string | null }, produtos: LinhaDaOferta[]): Oferta {
+function montarOferta(
+  o: { id: number; cicloid: number; usuarioid: number; finalizada: boolean; finalizadaEm: string | null },
+  produtos: LinhaDaOferta[],
+): Oferta {
   return {
-    id: o.id, cicloid: o.cicloid, usuarioid: o.usuarioid, finalizada: o.finalizada, finalizadaEm: o.finalizadaEm, produtos,
+    id: o.id,
+    cicloid: o.cicloid,
+    usuarioid: o.usuarioid,
+    finalizada: o.finalizada,
+    finalizadaEm: o.finalizadaEm,
+    produtos,
     totalCentavos: produtos.reduce((s, l) => s + valorDaQuantidade(l.valorCentavos, l.quantidadeMilesimos), 0),
   };
 }
@@ -93,17 +130,42 @@ export async function ofertaDe(db: Db, cicloid: number, usuarioid: number): Prom
     .leftJoin('ofertaproduto as op', 'op.ofertaid', 'o.id')
     .leftJoin('produto as p', 'p.id', 'op.produtoid')
     .select(['o.id', 'o.finalizada', 'o.finalizadaEm'])
-    .select(['op.id as ofertaProdutoId', 'op.produtoid', 'p.nome', 'p.unidade', 'op.quantidadeMilesimos', 'op.valorCentavos'])
+    .select([
+      'op.id as ofertaProdutoId',
+      'op.produtoid',
+      'p.nome',
+      'p.unidade',
+      'op.quantidadeMilesimos',
+      'op.valorCentavos',
+    ])
     .select(alocadoDaLinha)
     .where('o.cicloid', '=', cicloid)
     .where('o.usuarioid', '=', usuarioid)
     .orderBy('p.nome')
     .execute();
   const oferta = lidas[0];
-  if (oferta === undefined) return { id: null, cicloid, usuarioid, finalizada: false, finalizadaEm: null, produtos: [], totalCentavos: 0 };
-  const linhas = lidas.flatMap((l) => (l.ofertaProdutoId === null || l.produtoid === null || l.nome === null || l.unidade === null || l.quantidadeMilesimos === null || l.valorCentavos === null
-    ? []
-    : [paraLinha({ ...l, ofertaProdutoId: l.ofertaProdutoId, produtoid: l.produtoid, nome: l.nome, unidade: l.unidade, quantidadeMilesimos: l.quantidadeMilesimos, valorCentavos: l.valorCentavos })]));
+  if (oferta === undefined)
+    return { id: null, cicloid, usuarioid, finalizada: false, finalizadaEm: null, produtos: [], totalCentavos: 0 };
+  const linhas = lidas.flatMap((l) =>
+    l.ofertaProdutoId === null ||
+    l.produtoid === null ||
+    l.nome === null ||
+    l.unidade === null ||
+    l.quantidadeMilesimos === null ||
+    l.valorCentavos === null
+      ? []
+      : [
+          paraLinha({
+            ...l,
+            ofertaProdutoId: l.ofertaProdutoId,
+            produtoid: l.produtoid,
+            nome: l.nome,
+            unidade: l.unidade,
+            quantidadeMilesimos: l.quantidadeMilesimos,
+            valorCentavos: l.valorCentavos,
+          }),
+        ],
+  );
   return montarOferta({ ...oferta, cicloid, usuarioid }, linhas);
 }
 
@@ -111,14 +173,29 @@ export async function ofertaDe(db: Db, cicloid: number, usuarioid: number): Prom
  * A supplier's offers in every cycle, the newest cycle first (an offer per cycle), `first` of
  * them after the cycle `depoisDoCiclo`: two queries.
  */
-export async function ofertasDoFornecedor(db: Db, usuarioid: number, pagina: { first: number; depoisDoCiclo: number | null }): Promise<Oferta[]> {
-  let q = db.selectFrom('oferta').select(['id', 'cicloid', 'usuarioid', 'finalizada', 'finalizadaEm']).where('usuarioid', '=', usuarioid);
+export async function ofertasDoFornecedor(
+  db: Db,
+  usuarioid: number,
+  pagina: { first: number; depoisDoCiclo: number | null },
+): Promise<Oferta[]> {
+  let q = db
+    .selectFrom('oferta')
+    .select(['id', 'cicloid', 'usuarioid', 'finalizada', 'finalizadaEm'])
+    .where('usuarioid', '=', usuarioid);
   if (pagina.depoisDoCiclo !== null) q = q.where('cicloid', '<', pagina.depoisDoCiclo);
   const ofertas = await q.orderBy('cicloid', 'desc').limit(pagina.first).execute();
   const porOferta = new Map<number, LinhaDaOferta[]>();
   // Stryker disable next-line ConditionalExpression: an empty IN list is valid on SQLite, where the mutation run goes; PostgreSQL refuses it
   if (ofertas.length > 0) {
-    const linhas = await linhasComAlocado(db).select('op.ofertaid').where('op.ofertaid', 'in', ofertas.map((o) => o.id)).orderBy('p.nome').execute();
+    const linhas = await linhasComAlocado(db)
+      .select('op.ofertaid')
+      .where(
+        'op.ofertaid',
+        'in',
+        ofertas.map((o) => o.id),
+      )
+      .orderBy('p.nome')
+      .execute();
     for (const l of linhas) porOferta.set(l.ofertaid, [...(porOferta.get(l.ofertaid) ?? []), paraLinha(l)]);
   }
   return ofertas.map((o) => montarOferta(o, porOferta.get(o.id) ?? []));
@@ -149,14 +226,21 @@ export interface EntradaOferta {
 }
 
 /** The line to remove: by its id, or by cycle and product of a supplier (null: the actor). */
-export type AlvoNaOferta = { readonly ofertaProdutoId: number } | { readonly cicloid: number; readonly produtoid: number; readonly usuarioid: number | null };
+export type AlvoNaOferta =
+  | { readonly ofertaProdutoId: number }
+  | { readonly cicloid: number; readonly produtoid: number; readonly usuarioid: number | null };
 
 /**
  * Saves an offer: `finalizar` false keeps (or puts back) a draft, true finalises it. The lines
  * sent replace the offer's lines; a line in use by compositions cannot drop below its use.
  * `criada`: the supplier had no offer in the cycle.
  */
-export async function salvarOferta(banco: Banco, ator: Ator, entrada: EntradaOferta, opcoes: ContextoTempo & { finalizar: boolean }): Promise<{ oferta: Oferta; criada: boolean }> {
+export async function salvarOferta(
+  banco: Banco,
+  ator: Ator,
+  entrada: EntradaOferta,
+  opcoes: ContextoTempo & { finalizar: boolean },
+): Promise<{ oferta: Oferta; criada: boolean }> {
   const { cicloid, linhas } = entrada;
   exigirAgirPor(ator, entrada.usuarioid, 'oferta');
   const erros = regrasDasLinhas(linhas);
@@ -167,30 +251,58 @@ export async function salvarOferta(banco: Banco, ator: Ator, entrada: EntradaOfe
     // always): the offers of a cycle take turns on that lock, and every round trip taken while
     // it is held makes every other supplier wait.
     // Stryker disable next-line ConditionalExpression,EqualityOperator: an empty IN list is valid on SQLite, where the mutation run goes; PostgreSQL refuses it
-    const produtos = linhas.length === 0 ? [] : await trx.selectFrom('produto').select(['id', 'unidade']).where('id', 'in', linhas.map((l) => l.produtoid)).where('ativo', '=', true).execute();
+    const produtos =
+      linhas.length === 0
+        ? []
+        : await trx
+            .selectFrom('produto')
+            .select(['id', 'unidade'])
+            .where(
+              'id',
+              'in',
+              linhas.map((l) => l.produtoid),
+            )
+            .where('ativo', '=', true)
+            .execute();
     const ciclo = await cicloDasJanelas(trx, cicloid, 'escrita');
     const { foraDaJanela } = exigirJanela(ciclo, opcoes.hoje, 'oferta', ehGestor(ator));
     // Stryker disable next-line ConditionalExpression,EqualityOperator: see above
     if (linhas.length > 0) {
       const ativos = new Map(produtos.map((p) => [p.id, p.unidade]));
       const faltando = linhas.filter((l) => !ativos.has(l.produtoid));
-      if (faltando.length > 0) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', Object.fromEntries(faltando.map((f) => [`${f.campo}.produtoid`, 'Produto inexistente ou inativo'])));
-      const noutraUnidade = linhas.flatMap((l) => unidadeTrocada(l.unidadeEscrita, ativos.get(l.produtoid), `${l.campo}.quantidade`));
-      if (noutraUnidade.length > 0) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', Object.fromEntries(noutraUnidade));
+      if (faltando.length > 0)
+        throw new Invalido(
+          'VALIDACAO',
+          'Verifique os campos destacados',
+          Object.fromEntries(faltando.map((f) => [`${f.campo}.produtoid`, 'Produto inexistente ou inativo'])),
+        );
+      const noutraUnidade = linhas.flatMap((l) =>
+        unidadeTrocada(l.unidadeEscrita, ativos.get(l.produtoid), `${l.campo}.quantidade`),
+      );
+      if (noutraUnidade.length > 0)
+        throw new Invalido('VALIDACAO', 'Verifique os campos destacados', Object.fromEntries(noutraUnidade));
     }
     const iso = opcoes.agora.toISOString();
     const antes = await ofertaDe(trx, cicloid, usuarioid);
     const amarras = await conferirLinhasAmarradas(trx, cicloid, antes, linhas, opcoes.finalizar);
     const finalizada = opcoes.finalizar;
-    const estado = { finalizada, finalizadaEm: finalizada ? (antes.finalizada ? antes.finalizadaEm : iso) : null, updatedAt: iso };
+    const estado = {
+      finalizada,
+      finalizadaEm: finalizada ? (antes.finalizada ? antes.finalizadaEm : iso) : null,
+      updatedAt: iso,
+    };
     let ofertaId = antes.id;
     // Stryker disable next-line ConditionalExpression: an offer that exists is upserted into the same state (ON CONFLICT DO UPDATE)
     if (ofertaId === null) {
       // A new offer is written in its final state, and its id comes back in the same statement.
-      ofertaId = (await trx.insertInto('oferta').values({ cicloid, usuarioid, ...estado, createdAt: iso })
-        .onConflict((oc) => oc.columns(['cicloid', 'usuarioid']).doUpdateSet(estado))
-        .returning('id')
-        .executeTakeFirstOrThrow()).id;
+      ofertaId = (
+        await trx
+          .insertInto('oferta')
+          .values({ cicloid, usuarioid, ...estado, createdAt: iso })
+          .onConflict((oc) => oc.columns(['cicloid', 'usuarioid']).doUpdateSet(estado))
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id;
     } else {
       await trx.updateTable('oferta').set(estado).where('id', '=', ofertaId).execute();
     }
@@ -199,12 +311,23 @@ export async function salvarOferta(banco: Banco, ator: Ator, entrada: EntradaOfe
       // on its unique key), because compositions refer to the line's id, which must not change.
       await trx
         .insertInto('ofertaproduto')
-        .values(linhas.map((l) => ({ ofertaid: ofertaId, produtoid: l.produtoid, quantidadeMilesimos: l.quantidadeMilesimos, valorCentavos: l.valorCentavos, createdAt: iso, updatedAt: iso })))
-        .onConflict((oc) => oc.columns(['ofertaid', 'produtoid']).doUpdateSet((eb) => ({
-          quantidadeMilesimos: eb.ref('excluded.quantidadeMilesimos'),
-          valorCentavos: eb.ref('excluded.valorCentavos'),
-          updatedAt: eb.ref('excluded.updatedAt'),
-        })))
+        .values(
+          linhas.map((l) => ({
+            ofertaid: ofertaId,
+            produtoid: l.produtoid,
+            quantidadeMilesimos: l.quantidadeMilesimos,
+            valorCentavos: l.valorCentavos,
+            createdAt: iso,
+            updatedAt: iso,
+          })),
+        )
+        .onConflict((oc) =>
+          oc.columns(['ofertaid', 'produtoid']).doUpdateSet((eb) => ({
+            quantidadeMilesimos: eb.ref('excluded.quantidadeMilesimos'),
+            valorCentavos: eb.ref('excluded.valorCentavos'),
+            updatedAt: eb.ref('excluded.updatedAt'),
+          })),
+        )
         .execute();
     }
     const removidas = antes.produtos.filter((p) => !linhas.some((l) => l.produtoid === p.produtoid));
@@ -216,13 +339,20 @@ export async function salvarOferta(banco: Banco, ator: Ator, entrada: EntradaOfe
     const tocados = [...new Set([...antes.produtos.map((p) => p.produtoid), ...linhas.map((l) => l.produtoid)])];
     // Stryker disable next-line ConditionalExpression: an empty IN list is valid on SQLite, where the mutation run goes; PostgreSQL refuses it
     if (tocados.length > 0) {
-      const [ofertadas, extras] = [await linhasOfertadas(trx, cicloid, tocados), await extrasPublicados(trx, cicloid, tocados)];
+      const [ofertadas, extras] = [
+        await linhasOfertadas(trx, cicloid, tocados),
+        await extrasPublicados(trx, cicloid, tocados),
+      ];
       conferirCapacidade(ofertadas, extras);
       conferirExtrasMantidos(amarras, ofertadas, extras);
     }
     const depois = await ofertaDe(trx, cicloid, usuarioid);
     await auditar(trx, ator, opcoes.agora, {
-      acao: `${finalizada ? 'finalizar' : 'rascunho'}${foraDaJanela ? ' (fora da janela)' : ''}`, entidade: 'oferta', entidadeId: ofertaId, antes, depois,
+      acao: `${finalizada ? 'finalizar' : 'rascunho'}${foraDaJanela ? ' (fora da janela)' : ''}`,
+      entidade: 'oferta',
+      entidadeId: ofertaId,
+      antes,
+      depois,
     });
     return { oferta: depois, criada: antes.id === null };
   });
@@ -261,7 +391,11 @@ function descreverAmarras(a: Amarras): string {
  * What holds each of these lines of one offer (keyed by ofertaProdutoId; lines nothing holds are
  * absent): four queries, and a fifth for the names of markets extras were released to.
  */
-async function amarrasDasLinhas(trx: Db, cicloid: number, linhas: readonly LinhaDaOferta[]): Promise<Map<number, Amarras>> {
+async function amarrasDasLinhas(
+  trx: Db,
+  cicloid: number,
+  linhas: readonly LinhaDaOferta[],
+): Promise<Map<number, Amarras>> {
   const ids = linhas.map((l) => l.ofertaProdutoId);
   const produtos = [...new Set(linhas.map((l) => l.produtoid))];
   const [cestas, lotes, ofertadas, extras] = await Promise.all([
@@ -280,20 +414,33 @@ async function amarrasDasLinhas(trx: Db, cicloid: number, linhas: readonly Linha
   // The extras published of these products, attributed to their lines as they are everywhere else.
   const atribuidos = atribuirExtrasPorMercado(ofertadas, publicadosPorProduto(extras));
   const mercados = [...new Set(extras.flatMap((e) => (e.mercadoId === null ? [] : [e.mercadoId])))];
-  const nomes = new Map(mercados.length === 0 ? [] : (await trx.selectFrom('mercado').select(['id', 'nome']).where('id', 'in', mercados).execute()).map((m) => [m.id, m.nome]));
+  const nomes = new Map(
+    mercados.length === 0
+      ? []
+      : (await trx.selectFrom('mercado').select(['id', 'nome']).where('id', 'in', mercados).execute()).map((m) => [
+          m.id,
+          m.nome,
+        ]),
+  );
   const fornecedor = new Map(ofertadas.map((o) => [o.ofertaProdutoId, o.fornecedor]));
   const amarras = new Map<number, Amarras>();
   for (const l of linhas) {
     const daLinha = cestas.filter((c) => c.ofertaProdutoId === l.ofertaProdutoId);
     const dosLotes = lotes.filter((x) => x.ofertaProdutoId === l.ofertaProdutoId);
-    const extrasDaLinha = [...(atribuidos.get(l.ofertaProdutoId) ?? [])].filter(([, mil]) => mil > 0).sort(([a], [b]) => (a ?? 0) - (b ?? 0));
+    const extrasDaLinha = [...(atribuidos.get(l.ofertaProdutoId) ?? [])]
+      .filter(([, mil]) => mil > 0)
+      .sort(([a], [b]) => (a ?? 0) - (b ?? 0));
     const a: Amarras = {
-      produto: l.nome, unidade: l.unidade, fornecedor: fornecedor.get(l.ofertaProdutoId) ?? '',
+      produto: l.nome,
+      unidade: l.unidade,
+      fornecedor: fornecedor.get(l.ofertaProdutoId) ?? '',
       cestas: [...new Set(daLinha.map((c) => c.cesta))],
       paraCestasMil: daLinha.reduce((t, c) => t + c.quantidadePorCestaMilesimos * c.quantidadeCestas, 0),
       lotes: dosLotes.map((x) => `${x.comprador} (${x.mercado})`),
       paraLotesMil: dosLotes.reduce((t, x) => t + x.quantidadeMilesimos, 0),
-      extras: extrasDaLinha.map(([m]) => (m === null ? 'nos extras do ciclo' : `na venda direta de ${nomes.get(m) ?? `#${m}`}`)),
+      extras: extrasDaLinha.map(([m]) =>
+        m === null ? 'nos extras do ciclo' : `na venda direta de ${nomes.get(m) ?? `#${m}`}`,
+      ),
       extrasMil: extrasDaLinha.reduce((t, [, mil]) => t + mil, 0),
     };
     if (amarrada(a)) amarras.set(l.ofertaProdutoId, a);
@@ -310,12 +457,23 @@ async function amarrasDasLinhas(trx: Db, cicloid: number, linhas: readonly Linha
  * out (every line, when a final offer goes back to draft and stops backing extras) are looked up,
  * so a save that changes none of them costs no query.
  */
-async function conferirLinhasAmarradas(trx: Db, cicloid: number, antes: Oferta, linhas: readonly LinhaParaOfertar[], finalizar: boolean): Promise<Map<number, Amarras>> {
+async function conferirLinhasAmarradas(
+  trx: Db,
+  cicloid: number,
+  antes: Oferta,
+  linhas: readonly LinhaParaOfertar[],
+  finalizar: boolean,
+): Promise<Map<number, Amarras>> {
   const novas = new Map(linhas.map((l) => [l.produtoid, l]));
   const paraRascunho = antes.finalizada && !finalizar;
   const mexidas = antes.produtos.filter((p) => {
     const nova = novas.get(p.produtoid);
-    return paraRascunho || nova === undefined || nova.valorCentavos !== p.valorCentavos || nova.quantidadeMilesimos < p.quantidadeMilesimos;
+    return (
+      paraRascunho ||
+      nova === undefined ||
+      nova.valorCentavos !== p.valorCentavos ||
+      nova.quantidadeMilesimos < p.quantidadeMilesimos
+    );
   });
   if (mexidas.length === 0) return new Map();
   const amarras = await amarrasDasLinhas(trx, cicloid, mexidas);
@@ -340,11 +498,19 @@ async function conferirLinhasAmarradas(trx: Db, cicloid: number, antes: Oferta, 
     const usado = a.paraCestasMil + a.paraLotesMil;
     if (nova.quantidadeMilesimos < usado) {
       const q = (mil: number) => formatarQuantidadeComUnidade(mil, a.unidade);
-      const onde = [...(a.cestas.length > 0 ? [`nas cestas ${q(a.paraCestasMil)}`] : []), ...(a.lotes.length > 0 ? [`nos lotes ${q(a.paraLotesMil)}`] : [])].join(', ');
+      const onde = [
+        ...(a.cestas.length > 0 ? [`nas cestas ${q(a.paraCestasMil)}`] : []),
+        ...(a.lotes.length > 0 ? [`nos lotes ${q(a.paraLotesMil)}`] : []),
+      ].join(', ');
       throw new Conflito(
         'CAPACIDADE_EXCEDIDA',
         `Faltam ${q(usado - nova.quantidadeMilesimos)} de ${a.produto} de ${a.fornecedor}: ofertado ${q(nova.quantidadeMilesimos)} (a linha está ${descreverAmarras(a)}), ${onde}`,
-        { ...detalhesDasAmarras(p.ofertaProdutoId, a), produto: a.produto, fornecedor: a.fornecedor, faltando: (usado - nova.quantidadeMilesimos) / 1000 },
+        {
+          ...detalhesDasAmarras(p.ofertaProdutoId, a),
+          produto: a.produto,
+          fornecedor: a.fornecedor,
+          faltando: (usado - nova.quantidadeMilesimos) / 1000,
+        },
       );
     }
   }
@@ -358,7 +524,11 @@ async function conferirLinhasAmarradas(trx: Db, cicloid: number, antes: Oferta, 
  * at other prices, without anyone deciding it. What no line can cover is the capacity rule's
  * refusal (conferirCapacidade), checked before this one.
  */
-function conferirExtrasMantidos(amarras: ReadonlyMap<number, Amarras>, ofertadas: readonly LinhaOfertada[], extras: readonly ExtraDoCiclo[]): void {
+function conferirExtrasMantidos(
+  amarras: ReadonlyMap<number, Amarras>,
+  ofertadas: readonly LinhaOfertada[],
+  extras: readonly ExtraDoCiclo[],
+): void {
   const comExtras = [...amarras].filter(([, a]) => a.extrasMil > 0);
   if (comExtras.length === 0) return;
   const depois = atribuirExtrasPorMercado(ofertadas, publicadosPorProduto(extras));
@@ -389,7 +559,8 @@ function publicadosPorProduto(extras: readonly ExtraDoCiclo[]): Map<number, Map<
 /** What a refusal names, for programs: the line and what holds it (only the kinds that do). */
 function detalhesDasAmarras(ofertaProdutoId: number, a: Amarras): Record<string, unknown> {
   return {
-    ofertaProdutoId, cestas: [...a.cestas],
+    ofertaProdutoId,
+    cestas: [...a.cestas],
     ...(a.lotes.length > 0 ? { lotes: [...a.lotes] } : {}),
     ...(a.extras.length > 0 ? { extras: [...a.extras] } : {}),
   };
@@ -414,11 +585,23 @@ function linhaAlocada(linha: LinhaDaOferta, a: Amarras): Conflito {
 async function removerLinhas(trx: Db, removidas: readonly LinhaDaOferta[]): Promise<void> {
   // Stryker disable next-line ConditionalExpression: an empty IN list is valid on SQLite, where the mutation run goes; PostgreSQL refuses it
   if (removidas.length === 0) return;
-  await trx.deleteFrom('ofertaproduto').where('id', 'in', removidas.map((r) => r.ofertaProdutoId)).execute();
+  await trx
+    .deleteFrom('ofertaproduto')
+    .where(
+      'id',
+      'in',
+      removidas.map((r) => r.ofertaProdutoId),
+    )
+    .execute();
 }
 
 /** Removes one line of an offer ({cicloid, produtoid} or {ofertaProdutoId}); the offer returns to draft. */
-export async function apagarProdutoDaOferta(banco: Banco, ator: Ator, linhaAlvo: AlvoNaOferta, opcoes: ContextoTempo): Promise<Oferta> {
+export async function apagarProdutoDaOferta(
+  banco: Banco,
+  ator: Ator,
+  linhaAlvo: AlvoNaOferta,
+  opcoes: ContextoTempo,
+): Promise<Oferta> {
   exigirAgirPor(ator, 'usuarioid' in linhaAlvo ? linhaAlvo.usuarioid : null, 'oferta');
   return emTransacao(banco, async (trx) => {
     let cicloid: number;
@@ -433,7 +616,8 @@ export async function apagarProdutoDaOferta(banco: Banco, ator: Ator, linhaAlvo:
         .where('op.id', '=', ofertaProdutoId)
         .executeTakeFirst();
       // Someone else's line is "not found": ids of other suppliers reveal nothing.
-      if (l === undefined || !podeNoRegistro(ator, 'agirPor', { usuarioid: l.usuarioid })) throw new NaoEncontrado('LINHA_NAO_ENCONTRADA', 'Produto da oferta não encontrado');
+      if (l === undefined || !podeNoRegistro(ator, 'agirPor', { usuarioid: l.usuarioid }))
+        throw new NaoEncontrado('LINHA_NAO_ENCONTRADA', 'Produto da oferta não encontrado');
       ({ cicloid, usuarioid } = l);
       alvo = l.produtoid;
     } else {
@@ -446,20 +630,31 @@ export async function apagarProdutoDaOferta(banco: Banco, ator: Ator, linhaAlvo:
     const antes = await ofertaDe(trx, cicloid, usuarioid);
     const linha = antes.produtos.find((p) => p.produtoid === alvo);
     // Stryker disable next-line ConditionalExpression: without an offer there are no lines either; the id check only narrows the type
-    if (antes.id === null || linha === undefined) throw new NaoEncontrado('LINHA_NAO_ENCONTRADA', 'Produto da oferta não encontrado');
+    if (antes.id === null || linha === undefined)
+      throw new NaoEncontrado('LINHA_NAO_ENCONTRADA', 'Produto da oferta não encontrado');
     // The offer goes back to draft: each of its lines stops backing extras, so all are looked up.
     const amarras = await amarrasDasLinhas(trx, cicloid, antes.produtos);
     const a = amarras.get(linha.ofertaProdutoId);
     if (a !== undefined && a.cestas.length + a.lotes.length > 0) throw linhaAlocada(linha, a);
     await removerLinhas(trx, [linha]);
     const iso = opcoes.agora.toISOString();
-    await trx.updateTable('oferta').set({ finalizada: false, finalizadaEm: null, updatedAt: iso }).where('id', '=', antes.id).execute();
+    await trx
+      .updateTable('oferta')
+      .set({ finalizada: false, finalizadaEm: null, updatedAt: iso })
+      .where('id', '=', antes.id)
+      .execute();
     // As when an offer is saved: what baskets and published extras use must still be covered.
     const [ofertadas, extras] = [await linhasOfertadas(trx, cicloid), await extrasPublicados(trx, cicloid)];
     conferirCapacidade(ofertadas, extras);
     conferirExtrasMantidos(amarras, ofertadas, extras);
     const depois = await ofertaDe(trx, cicloid, usuarioid);
-    await auditar(trx, ator, opcoes.agora, { acao: `apagar produto${foraDaJanela ? ' (fora da janela)' : ''}`, entidade: 'oferta', entidadeId: antes.id, antes, depois });
+    await auditar(trx, ator, opcoes.agora, {
+      acao: `apagar produto${foraDaJanela ? ' (fora da janela)' : ''}`,
+      entidade: 'oferta',
+      entidadeId: antes.id,
+      antes,
+      depois,
+    });
     return depois;
   });
 }
@@ -493,8 +688,12 @@ export async function produtosParaOfertar(db: Db, usuarioid: number): Promise<Pr
   return linhas
     .sort((a, b) => (b.ultimaOferta ?? '').localeCompare(a.ultimaOferta ?? '') || a.nome.localeCompare(b.nome, 'pt-BR'))
     .map((l) => ({
-      produtoid: l.produtoid, nome: l.nome, unidade: l.unidade, valorReferenciaCentavos: l.valorReferenciaCentavos,
-      categoria: l.categoria, ofertadoAntes: l.ultimaOferta !== null,
+      produtoid: l.produtoid,
+      nome: l.nome,
+      unidade: l.unidade,
+      valorReferenciaCentavos: l.valorReferenciaCentavos,
+      categoria: l.categoria,
+      ofertadoAntes: l.ultimaOferta !== null,
     }));
 }
 
@@ -508,25 +707,52 @@ export interface OfertaDaLista {
 }
 
 /** Offers by cycle: everyone's for admins and info, one's own for a supplier (scoped in SQL). */
-export async function ofertasVisiveis(db: Db, ator: Ator, hoje: string, cicloid: number | null): Promise<OfertaDaLista[]> {
+export async function ofertasVisiveis(
+  db: Db,
+  ator: Ator,
+  hoje: string,
+  cicloid: number | null,
+): Promise<OfertaDaLista[]> {
   let q = db
     .selectFrom('oferta as o')
     .innerJoin('ciclo as c', 'c.id', 'o.cicloid')
     .innerJoin('usuario as u', 'u.id', 'o.usuarioid')
     .leftJoin('ofertaproduto as op', 'op.ofertaid', 'o.id')
     .select([
-      'o.id', 'o.finalizada', 'c.id as cicloid', 'c.nome as cicloNome', 'c.dataOfertaInicio', 'c.dataOfertaFim', 'c.dataPedidoInicio',
-      'c.dataPedidoFim', 'c.dataRetiradaInicio', 'c.dataRetiradaFim', 'u.id as fornecedorId', 'u.nome as fornecedorNome',
+      'o.id',
+      'o.finalizada',
+      'c.id as cicloid',
+      'c.nome as cicloNome',
+      'c.dataOfertaInicio',
+      'c.dataOfertaFim',
+      'c.dataPedidoInicio',
+      'c.dataPedidoFim',
+      'c.dataRetiradaInicio',
+      'c.dataRetiradaFim',
+      'u.id as fornecedorId',
+      'u.nome as fornecedorNome',
     ])
     .select((eb) => [
       eb.fn.count<number>('op.id').as('itens'),
       // Each line rounded to the cent, as it is paid; integer division is floor for these positive values.
       // In 64 bits: two 32-bit columns multiplied overflow PostgreSQL's integer from R$ 100 × 1.000 kg.
-      sql<number>`coalesce(sum((cast(op."valorCentavos" as bigint) * op."quantidadeMilesimos" + 500) / 1000), 0)`.as('totalCentavos'),
+      sql<number>`coalesce(sum((cast(op."valorCentavos" as bigint) * op."quantidadeMilesimos" + 500) / 1000), 0)`.as(
+        'totalCentavos',
+      ),
     ])
     .groupBy([
-      'o.id', 'o.finalizada', 'c.id', 'c.nome', 'c.dataOfertaInicio', 'c.dataOfertaFim', 'c.dataPedidoInicio', 'c.dataPedidoFim',
-      'c.dataRetiradaInicio', 'c.dataRetiradaFim', 'u.id', 'u.nome',
+      'o.id',
+      'o.finalizada',
+      'c.id',
+      'c.nome',
+      'c.dataOfertaInicio',
+      'c.dataOfertaFim',
+      'c.dataPedidoInicio',
+      'c.dataPedidoFim',
+      'c.dataRetiradaInicio',
+      'c.dataRetiradaFim',
+      'u.id',
+      'u.nome',
     ]);
   if (!veTudo(ator)) q = q.where('o.usuarioid', '=', ator.usuarioid ?? -1);
   if (cicloid !== null) q = q.where('o.cicloid', '=', cicloid);

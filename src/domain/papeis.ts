@@ -72,12 +72,18 @@ export function somarPerfisDoMercados(papeis: readonly Papel[], perfis: readonly
  */
 export function papeisComPerfisDoMercados(papeis: readonly Papel[], perfis: readonly NomePerfil[]): Papel[] {
   if (papeis.includes('master') && !perfis.includes('Administrador')) {
-    throw new Conflito('MASTER_NA_FACE_CESTAS', 'Esta pessoa tem o perfil master na face Cestas, que inclui Administrador: só quem tem master o retira, lá');
+    throw new Conflito(
+      'MASTER_NA_FACE_CESTAS',
+      'Esta pessoa tem o perfil master na face Cestas, que inclui Administrador: só quem tem master o retira, lá',
+    );
   }
   const fixos = papeis.filter((p) => p === 'info' || p === 'master');
   const novos = somarPerfisDoMercados(fixos, perfis);
   if (!novos.some((p) => (PERFIS as readonly string[]).includes(p))) {
-    recusarInvalidos({ perfis: 'Esta pessoa tem cadastro na face Cestas, que pede pelo menos um perfil de lá: inclua Administrador, Fornecedor ou Consumidor' });
+    recusarInvalidos({
+      perfis:
+        'Esta pessoa tem cadastro na face Cestas, que pede pelo menos um perfil de lá: inclua Administrador, Fornecedor ou Consumidor',
+    });
   }
   return novos;
 }

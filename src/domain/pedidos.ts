@@ -58,7 +58,10 @@ export function partesDoPedido(linhas: readonly ValorNoMercado[], taxa: Taxa): P
     mercadoId,
     subtotalCentavos: p.subtotal,
     taxaCentesimos: mercadoId === null ? null : p.centesimos,
-    taxaCentavos: mercadoId === null ? taxaDoPedido(p.subtotal, taxa) : taxaDoPedido(p.subtotal, { percentualCentesimos: p.centesimos, fixaCentavos: 0 }),
+    taxaCentavos:
+      mercadoId === null
+        ? taxaDoPedido(p.subtotal, taxa)
+        : taxaDoPedido(p.subtotal, { percentualCentesimos: p.centesimos, fixaCentavos: 0 }),
   }));
 }
 
@@ -140,19 +143,47 @@ function montarPedido(p: LinhaPedidoLida, linhas: readonly ItemLido[], taxa: Tax
   const produtos = linhas.map((l): LinhaDoPedido => {
     const cesta = l.cicloCestaId !== null;
     return {
-      id: l.id, tipo: cesta ? 'cesta' : 'extra', cicloCestaId: l.cicloCestaId, cicloProdutoId: l.cicloProdutoId,
-      nome: (cesta ? l.cestaNome : l.produtoNome) ?? '', unidade: cesta ? 'cesta' : (l.unidade ?? ''),
-      quantidadeMilesimos: l.quantidadeMilesimos, valorCentavos: l.valorCentavos, subtotalCentavos: valorDaQuantidade(l.valorCentavos, l.quantidadeMilesimos),
-      mercadoId: l.mercadoId, mercado: l.mercadoNome, taxaCentesimos: l.taxaCentesimos, assinaturaId: l.assinaturaId,
+      id: l.id,
+      tipo: cesta ? 'cesta' : 'extra',
+      cicloCestaId: l.cicloCestaId,
+      cicloProdutoId: l.cicloProdutoId,
+      nome: (cesta ? l.cestaNome : l.produtoNome) ?? '',
+      unidade: cesta ? 'cesta' : (l.unidade ?? ''),
+      quantidadeMilesimos: l.quantidadeMilesimos,
+      valorCentavos: l.valorCentavos,
+      subtotalCentavos: valorDaQuantidade(l.valorCentavos, l.quantidadeMilesimos),
+      mercadoId: l.mercadoId,
+      mercado: l.mercadoNome,
+      taxaCentesimos: l.taxaCentesimos,
+      assinaturaId: l.assinaturaId,
     };
   });
   const total = produtos.reduce((s, i) => s + i.subtotalCentavos, 0);
-  const partes = partesDoPedido(produtos, taxa).map((x) => ({ ...x, mercado: produtos.find((l) => l.mercadoId === x.mercadoId)?.mercado ?? null }));
+  const partes = partesDoPedido(produtos, taxa).map((x) => ({
+    ...x,
+    mercado: produtos.find((l) => l.mercadoId === x.mercadoId)?.mercado ?? null,
+  }));
   const t = partes.reduce((s, x) => s + x.taxaCentavos, 0);
   return {
-    pedidoId: p.id, cicloid: p.cicloid, usuarioid: p.usuarioid, usuario: { id: p.usuarioid, nome: p.usuarioNome }, pontoEntrega: { id: p.pontoEntregaId, nome: p.pontoNome, dataRetirada: p.dataRetirada, horaInicio: p.horaInicio, horaFim: p.horaFim },
-    pontoEntregaId: p.pontoEntregaId, finalizado: p.finalizado, dataConfirmacao: p.dataConfirmacao,
-    produtos, totalCentavos: total, taxaCentavos: t, totalComTaxaCentavos: total + t, partes,
+    pedidoId: p.id,
+    cicloid: p.cicloid,
+    usuarioid: p.usuarioid,
+    usuario: { id: p.usuarioid, nome: p.usuarioNome },
+    pontoEntrega: {
+      id: p.pontoEntregaId,
+      nome: p.pontoNome,
+      dataRetirada: p.dataRetirada,
+      horaInicio: p.horaInicio,
+      horaFim: p.horaFim,
+    },
+    pontoEntregaId: p.pontoEntregaId,
+    finalizado: p.finalizado,
+    dataConfirmacao: p.dataConfirmacao,
+    produtos,
+    totalCentavos: total,
+    taxaCentavos: t,
+    totalComTaxaCentavos: total + t,
+    partes,
   };
 }
 
@@ -162,8 +193,19 @@ async function carregarPedidos(db: Db, filtro: { cicloid: number; usuarioid?: nu
     .selectFrom('pedido as p')
     .innerJoin('usuario as u', 'u.id', 'p.usuarioid')
     .innerJoin('pontoentrega as pe', 'pe.id', 'p.pontoEntregaId')
-    .leftJoin('ciclopontoentrega as cpe', (j) => j.onRef('cpe.cicloid', '=', 'p.cicloid').onRef('cpe.pontoEntregaId', '=', 'p.pontoEntregaId'))
-    .select(['p.id', 'p.cicloid', 'p.usuarioid', 'u.nome as usuarioNome', 'p.pontoEntregaId', 'pe.nome as pontoNome', 'p.finalizado', 'p.dataConfirmacao'])
+    .leftJoin('ciclopontoentrega as cpe', (j) =>
+      j.onRef('cpe.cicloid', '=', 'p.cicloid').onRef('cpe.pontoEntregaId', '=', 'p.pontoEntregaId'),
+    )
+    .select([
+      'p.id',
+      'p.cicloid',
+      'p.usuarioid',
+      'u.nome as usuarioNome',
+      'p.pontoEntregaId',
+      'pe.nome as pontoNome',
+      'p.finalizado',
+      'p.dataConfirmacao',
+    ])
     .select(['cpe.dataRetirada', 'cpe.horaInicio', 'cpe.horaFim']);
   q = q.where('p.cicloid', '=', filtro.cicloid);
   if (filtro.usuarioid !== undefined) q = q.where('p.usuarioid', '=', filtro.usuarioid);
@@ -180,7 +222,17 @@ async function carregarPedidos(db: Db, filtro: { cicloid: number; usuarioid?: nu
     .leftJoin('cicloproduto as cp', 'cp.id', 'pp.cicloProdutoId')
     .leftJoin('produto as pr', 'pr.id', 'cp.produtoId')
     .leftJoin('mercado as m', 'm.id', 'pp.mercadoId')
-    .select(['pp.id', 'pp.pedidoid', 'pp.cicloCestaId', 'pp.cicloProdutoId', 'pp.quantidadeMilesimos', 'pp.valorCentavos', 'cesta.nome as cestaNome', 'pr.nome as produtoNome', 'pr.unidade'])
+    .select([
+      'pp.id',
+      'pp.pedidoid',
+      'pp.cicloCestaId',
+      'pp.cicloProdutoId',
+      'pp.quantidadeMilesimos',
+      'pp.valorCentavos',
+      'cesta.nome as cestaNome',
+      'pr.nome as produtoNome',
+      'pr.unidade',
+    ])
     .select(['pp.mercadoId', 'm.nome as mercadoNome', 'pp.taxaCentesimos', 'pp.assinaturaId']);
   ql = ql.where('p.cicloid', '=', filtro.cicloid);
   // Stryker disable next-line ConditionalExpression: lines are grouped by order, so other people's lines are read but never shown
@@ -205,26 +257,60 @@ function consultaDoPedido(db: Db) {
     .selectFrom('pedido as p')
     .innerJoin('usuario as u', 'u.id', 'p.usuarioid')
     .innerJoin('pontoentrega as pe', 'pe.id', 'p.pontoEntregaId')
-    .leftJoin('ciclopontoentrega as cpe', (j) => j.onRef('cpe.cicloid', '=', 'p.cicloid').onRef('cpe.pontoEntregaId', '=', 'p.pontoEntregaId'))
+    .leftJoin('ciclopontoentrega as cpe', (j) =>
+      j.onRef('cpe.cicloid', '=', 'p.cicloid').onRef('cpe.pontoEntregaId', '=', 'p.pontoEntregaId'),
+    )
     .leftJoin('pedidoproduto as pp', 'pp.pedidoid', 'p.id')
     .leftJoin('ciclocesta as cc', 'cc.id', 'pp.cicloCestaId')
     .leftJoin('cesta', 'cesta.id', 'cc.cestaId')
     .leftJoin('cicloproduto as cp', 'cp.id', 'pp.cicloProdutoId')
     .leftJoin('produto as pr', 'pr.id', 'cp.produtoId')
     .leftJoin('mercado as m', 'm.id', 'pp.mercadoId')
-    .select(['p.id', 'p.cicloid', 'p.usuarioid', 'u.nome as usuarioNome', 'p.pontoEntregaId', 'pe.nome as pontoNome', 'p.finalizado', 'p.dataConfirmacao'])
+    .select([
+      'p.id',
+      'p.cicloid',
+      'p.usuarioid',
+      'u.nome as usuarioNome',
+      'p.pontoEntregaId',
+      'pe.nome as pontoNome',
+      'p.finalizado',
+      'p.dataConfirmacao',
+    ])
     .select(['cpe.dataRetirada', 'cpe.horaInicio', 'cpe.horaFim'])
-    .select(['pp.id as itemId', 'pp.cicloCestaId', 'pp.cicloProdutoId', 'pp.quantidadeMilesimos', 'pp.valorCentavos', 'cesta.nome as cestaNome', 'pr.nome as produtoNome', 'pr.unidade'])
+    .select([
+      'pp.id as itemId',
+      'pp.cicloCestaId',
+      'pp.cicloProdutoId',
+      'pp.quantidadeMilesimos',
+      'pp.valorCentavos',
+      'cesta.nome as cestaNome',
+      'pr.nome as produtoNome',
+      'pr.unidade',
+    ])
     .select(['pp.mercadoId', 'm.nome as mercadoNome', 'pp.taxaCentesimos', 'pp.assinaturaId'])
     .orderBy('pp.id');
 }
 
 // Every order page and every confirmation runs one of these: compiled once, not per request.
-const pedidoPorId = consultaPreparada((db: Db, pedidoId: number) => consultaDoPedido(db).where('p.id', '=', pedidoId), 1);
-const pedidoDoConsumidor = consultaPreparada((db: Db, cicloid: number, usuarioid: number) => consultaDoPedido(db).where('p.cicloid', '=', cicloid).where('p.usuarioid', '=', usuarioid), 2);
+const pedidoPorId = consultaPreparada(
+  (db: Db, pedidoId: number) => consultaDoPedido(db).where('p.id', '=', pedidoId),
+  1,
+);
+const pedidoDoConsumidor = consultaPreparada(
+  (db: Db, cicloid: number, usuarioid: number) =>
+    consultaDoPedido(db).where('p.cicloid', '=', cicloid).where('p.usuarioid', '=', usuarioid),
+  2,
+);
 
-async function carregarUmPedido(db: Db, filtro: { cicloid: number; usuarioid: number } | { pedidoId: number }, taxa: Taxa): Promise<Pedido | null> {
-  const linhas = 'pedidoId' in filtro ? await pedidoPorId(db, filtro.pedidoId) : await pedidoDoConsumidor(db, filtro.cicloid, filtro.usuarioid);
+async function carregarUmPedido(
+  db: Db,
+  filtro: { cicloid: number; usuarioid: number } | { pedidoId: number },
+  taxa: Taxa,
+): Promise<Pedido | null> {
+  const linhas =
+    'pedidoId' in filtro
+      ? await pedidoPorId(db, filtro.pedidoId)
+      : await pedidoDoConsumidor(db, filtro.cicloid, filtro.usuarioid);
   const primeira = linhas[0];
   if (primeira === undefined) return null;
   const itens: ItemLido[] = [];
@@ -232,8 +318,17 @@ async function carregarUmPedido(db: Db, filtro: { cicloid: number; usuarioid: nu
     // Stryker disable next-line all: only an order without lines gives null line columns, and a save always writes at least one line
     if (l.itemId === null || l.quantidadeMilesimos === null || l.valorCentavos === null) continue;
     itens.push({
-      id: l.itemId, cicloCestaId: l.cicloCestaId, cicloProdutoId: l.cicloProdutoId, quantidadeMilesimos: l.quantidadeMilesimos, valorCentavos: l.valorCentavos,
-      cestaNome: l.cestaNome, produtoNome: l.produtoNome, unidade: l.unidade, mercadoId: l.mercadoId, mercadoNome: l.mercadoNome, taxaCentesimos: l.taxaCentesimos,
+      id: l.itemId,
+      cicloCestaId: l.cicloCestaId,
+      cicloProdutoId: l.cicloProdutoId,
+      quantidadeMilesimos: l.quantidadeMilesimos,
+      valorCentavos: l.valorCentavos,
+      cestaNome: l.cestaNome,
+      produtoNome: l.produtoNome,
+      unidade: l.unidade,
+      mercadoId: l.mercadoId,
+      mercadoNome: l.mercadoNome,
+      taxaCentesimos: l.taxaCentesimos,
       assinaturaId: l.assinaturaId,
     });
   }
@@ -286,7 +381,15 @@ export async function catalogoDoCiclo(db: Db, cicloid: number): Promise<Catalogo
       .leftJoin('mercado as m', 'm.id', 'cc.mercadoId')
       // What may be sold is what will be packed: the composition's number, not the cycle's ceiling.
       .leftJoin('composicao as co', 'co.cicloCestaId', 'cc.id')
-      .select(['cc.id as cicloCestaId', 'cc.cestaId', 'cesta.nome', 'cesta.descricao', 'cesta.valorReferenciaCentavos', 'co.quantidadeCestas', 'm.nome as mercado'])
+      .select([
+        'cc.id as cicloCestaId',
+        'cc.cestaId',
+        'cesta.nome',
+        'cesta.descricao',
+        'cesta.valorReferenciaCentavos',
+        'co.quantidadeCestas',
+        'm.nome as mercado',
+      ])
       .where('cc.cicloid', '=', cicloid)
       .where('cesta.ativo', '=', true)
       .orderBy('cc.id')
@@ -295,7 +398,15 @@ export async function catalogoDoCiclo(db: Db, cicloid: number): Promise<Catalogo
       .selectFrom('cicloproduto as cp')
       .innerJoin('produto as p', 'p.id', 'cp.produtoId')
       .leftJoin('mercado as m', 'm.id', 'cp.mercadoId')
-      .select(['cp.id as cicloProdutoId', 'cp.produtoId', 'p.nome', 'p.unidade', 'cp.valorCentavos', 'cp.quantidadeMilesimos', 'm.nome as mercado'])
+      .select([
+        'cp.id as cicloProdutoId',
+        'cp.produtoId',
+        'p.nome',
+        'p.unidade',
+        'cp.valorCentavos',
+        'cp.quantidadeMilesimos',
+        'm.nome as mercado',
+      ])
       .where('cp.cicloid', '=', cicloid)
       .orderBy('p.nome')
       .execute(),
@@ -315,20 +426,32 @@ export async function catalogoDoCiclo(db: Db, cicloid: number): Promise<Catalogo
   }
   const paraMostrar = (x: Item) => {
     const [unica] = x.escolhidas;
-    const visto = x.escolhidas.size === 1 && unica !== undefined ? naUnidadeEscolhida(x.mil, x.unidade, unica) : { milesimos: x.mil, unidade: x.unidade };
+    const visto =
+      x.escolhidas.size === 1 && unica !== undefined
+        ? naUnidadeEscolhida(x.mil, x.unidade, unica)
+        : { milesimos: x.mil, unidade: x.unidade };
     return { produto: x.produto, quantidadeMilesimos: visto.milesimos, unidade: visto.unidade };
   };
   return {
     cestas: cestas.map((c) => ({
-      cicloCestaId: c.cicloCestaId, cestaId: c.cestaId, nome: c.nome, descricao: c.descricao,
-      valorCentavos: c.valorReferenciaCentavos, quantidadeCestas: c.quantidadeCestas ?? 0,
+      cicloCestaId: c.cicloCestaId,
+      cestaId: c.cestaId,
+      nome: c.nome,
+      descricao: c.descricao,
+      valorCentavos: c.valorReferenciaCentavos,
+      quantidadeCestas: c.quantidadeCestas ?? 0,
       composicao: [...(dentro.get(c.cicloCestaId)?.values() ?? [])].map(paraMostrar),
       emComposicao: !dentro.has(c.cicloCestaId),
       mercado: c.mercado,
     })),
     extras: extras.map((e) => ({
-      cicloProdutoId: e.cicloProdutoId, produtoId: e.produtoId, nome: e.nome, unidade: e.unidade,
-      valorCentavos: e.valorCentavos, quantidadeMilesimos: e.quantidadeMilesimos, mercado: e.mercado,
+      cicloProdutoId: e.cicloProdutoId,
+      produtoId: e.produtoId,
+      nome: e.nome,
+      unidade: e.unidade,
+      valorCentavos: e.valorCentavos,
+      quantidadeMilesimos: e.quantidadeMilesimos,
+      mercado: e.mercado,
     })),
   };
 }
@@ -337,18 +460,34 @@ export async function catalogoDoCiclo(db: Db, cicloid: number): Promise<Catalogo
 // The cycle data's version rides along (one primary-key row), so the order page's cached
 // catalogue is checked in the same round trip (src/cestas/vitrine.ts).
 // Today goes in once per half too: what an unconfirmed order holds depends on the window (reservadoDaLinhaHoje).
-const reservasPorLinha = consultaPreparada((db: Db, cicloDasCestas: number, hojeDasCestas: string, cicloDosExtras: number, hojeDosExtras: string) => db
-  .selectFrom('ciclocesta as cc')
-  .select((eb) => [eb.lit(0).$castTo<number>().as('extra'), 'cc.id', reservadoDaLinhaHoje('ciclocesta', 'cc', hojeDasCestas).as('m')])
-  .where('cc.cicloid', '=', cicloDasCestas)
-  .unionAll((db2) => db2
-    .selectFrom('cicloproduto as cp')
-    .select((eb) => [eb.lit(1).$castTo<number>().as('extra'), 'cp.id', reservadoDaLinhaHoje('cicloproduto', 'cp', hojeDosExtras).as('m')])
-    .where('cp.cicloid', '=', cicloDosExtras))
-  .unionAll((db2) => db2
-    .selectFrom('versaodados')
-    .select((eb) => [eb.lit(2).$castTo<number>().as('extra'), 'id', 'versao as m'])
-    .where('id', '=', VERSAO_DOS_CICLOS)), 4);
+const reservasPorLinha = consultaPreparada(
+  (db: Db, cicloDasCestas: number, hojeDasCestas: string, cicloDosExtras: number, hojeDosExtras: string) =>
+    db
+      .selectFrom('ciclocesta as cc')
+      .select((eb) => [
+        eb.lit(0).$castTo<number>().as('extra'),
+        'cc.id',
+        reservadoDaLinhaHoje('ciclocesta', 'cc', hojeDasCestas).as('m'),
+      ])
+      .where('cc.cicloid', '=', cicloDasCestas)
+      .unionAll((db2) =>
+        db2
+          .selectFrom('cicloproduto as cp')
+          .select((eb) => [
+            eb.lit(1).$castTo<number>().as('extra'),
+            'cp.id',
+            reservadoDaLinhaHoje('cicloproduto', 'cp', hojeDosExtras).as('m'),
+          ])
+          .where('cp.cicloid', '=', cicloDosExtras),
+      )
+      .unionAll((db2) =>
+        db2
+          .selectFrom('versaodados')
+          .select((eb) => [eb.lit(2).$castTo<number>().as('extra'), 'id', 'versao as m'])
+          .where('id', '=', VERSAO_DOS_CICLOS),
+      ),
+  4,
+);
 
 /** What a cycle's saved orders reserve, per line, in thousandths; and the version of the cycle data read with it. */
 export interface ReservasDoCiclo {
@@ -378,15 +517,28 @@ export async function reservasDoCiclo(db: Db, cicloid: number, hoje: string): Pr
 }
 
 /** The catalogue with what is still free of each line, given what orders reserved. */
-export function comDisponibilidade(catalogo: CatalogoDoCiclo, reservas: { cestas: ReadonlyMap<number, number>; extras: ReadonlyMap<number, number> }): { cestas: CestaParaPedir[]; extras: ExtraParaPedir[] } {
+export function comDisponibilidade(
+  catalogo: CatalogoDoCiclo,
+  reservas: { cestas: ReadonlyMap<number, number>; extras: ReadonlyMap<number, number> },
+): { cestas: CestaParaPedir[]; extras: ExtraParaPedir[] } {
   return {
-    cestas: catalogo.cestas.map(({ quantidadeCestas, ...c }) => ({ ...c, disponivel: Math.max(0, quantidadeCestas - Math.ceil((reservas.cestas.get(c.cicloCestaId) ?? 0) / 1000)) })),
-    extras: catalogo.extras.map(({ quantidadeMilesimos, ...e }) => ({ ...e, disponivelMilesimos: Math.max(0, quantidadeMilesimos - (reservas.extras.get(e.cicloProdutoId) ?? 0)) })),
+    cestas: catalogo.cestas.map(({ quantidadeCestas, ...c }) => ({
+      ...c,
+      disponivel: Math.max(0, quantidadeCestas - Math.ceil((reservas.cestas.get(c.cicloCestaId) ?? 0) / 1000)),
+    })),
+    extras: catalogo.extras.map(({ quantidadeMilesimos, ...e }) => ({
+      ...e,
+      disponivelMilesimos: Math.max(0, quantidadeMilesimos - (reservas.extras.get(e.cicloProdutoId) ?? 0)),
+    })),
   };
 }
 
 /** What can still be ordered in a cycle today: baskets (up to their composition) and extras with availability. */
-export async function disponibilidade(db: Db, cicloid: number, hoje: string): Promise<{ cestas: CestaParaPedir[]; extras: ExtraParaPedir[] }> {
+export async function disponibilidade(
+  db: Db,
+  cicloid: number,
+  hoje: string,
+): Promise<{ cestas: CestaParaPedir[]; extras: ExtraParaPedir[] }> {
   const [catalogo, reservas] = await Promise.all([catalogoDoCiclo(db, cicloid), reservasDoCiclo(db, cicloid, hoje)]);
   return comDisponibilidade(catalogo, reservas);
 }
@@ -400,13 +552,19 @@ export async function pedidoDe(db: Db, cicloid: number, usuarioid: number, taxa:
  * The consumer an actor orders for: themselves (named or not), or, for admins, the consumer they
  * name. Whoever is named must have the consumidor profile, the actor included.
  */
-export async function consumidorAlvo(db: Db, ator: Ator, usuarioid: number | null): Promise<{ id: number; nome: string }> {
+export async function consumidorAlvo(
+  db: Db,
+  ator: Ator,
+  usuarioid: number | null,
+): Promise<{ id: number; nome: string }> {
   const eu = exigirAgirPor(ator, usuarioid, 'pedido');
   if (ehConsumidor(ator) && (usuarioid === null || usuarioid === eu)) return { id: eu, nome: ator.nome };
   if (!ehGestor(ator)) throw new Proibido('SEM_PERMISSAO', 'Só consumidores fazem pedidos');
-  if (usuarioid === null) throw new Invalido('VALIDACAO', 'Informe o consumidor', { usuarioid: 'Informe o consumidor do pedido' });
+  if (usuarioid === null)
+    throw new Invalido('VALIDACAO', 'Informe o consumidor', { usuarioid: 'Informe o consumidor do pedido' });
   const u = await db.selectFrom('usuario').select(['perfil', 'nome']).where('id', '=', usuarioid).executeTakeFirst();
-  if (u === undefined || !ehConsumidor({ perfil: lerPerfis(u.perfil) })) throw new Invalido('VALIDACAO', 'Consumidor inválido', { usuarioid: 'Não há consumidor com este id' });
+  if (u === undefined || !ehConsumidor({ perfil: lerPerfis(u.perfil) }))
+    throw new Invalido('VALIDACAO', 'Consumidor inválido', { usuarioid: 'Não há consumidor com este id' });
   return { id: usuarioid, nome: u.nome };
 }
 
@@ -458,9 +616,15 @@ type PontoLido = Awaited<ReturnType<typeof lerPontoDoPedido>>;
 export function lerPontoDoPedido(trx: Db, cicloid: number, pontoEntregaId: number) {
   return trx
     .selectFrom('pontoentrega as pe')
-    .leftJoin('ciclopontoentrega as cp', (j) => j.onRef('cp.pontoEntregaId', '=', 'pe.id').on('cp.cicloid', '=', cicloid))
+    .leftJoin('ciclopontoentrega as cp', (j) =>
+      j.onRef('cp.pontoEntregaId', '=', 'pe.id').on('cp.cicloid', '=', cicloid),
+    )
     .select(['pe.id', 'pe.nome', 'cp.id as linha', 'cp.dataRetirada', 'cp.horaInicio', 'cp.horaFim'])
-    .select((eb) => eb.exists(eb.selectFrom('ciclopontoentrega as todos').select('todos.id').where('todos.cicloid', '=', cicloid)).as('cicloTemPontos'))
+    .select((eb) =>
+      eb
+        .exists(eb.selectFrom('ciclopontoentrega as todos').select('todos.id').where('todos.cicloid', '=', cicloid))
+        .as('cicloTemPontos'),
+    )
     .where('pe.id', '=', pontoEntregaId)
     .where('pe.ativo', '=', true)
     .executeTakeFirst();
@@ -471,15 +635,29 @@ export function lerPontoDoPedido(trx: Db, cicloid: number, pontoEntregaId: numbe
  * with none serves every active point). The names are read only on a refusal. When the order
  * buys in the cycle's markets, the markets decide (pontoDosMercados) instead.
  */
-export async function pontoDoPedido(trx: Db, cicloid: number, ponto: PontoLido, mercadosDecidem: boolean): Promise<HorarioDeRetirada & { id: number; nome: string }> {
-  if (ponto === undefined) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', { pontoEntregaId: 'Ponto de entrega inexistente ou inativo' });
+export async function pontoDoPedido(
+  trx: Db,
+  cicloid: number,
+  ponto: PontoLido,
+  mercadosDecidem: boolean,
+): Promise<HorarioDeRetirada & { id: number; nome: string }> {
+  if (ponto === undefined)
+    throw new Invalido('VALIDACAO', 'Verifique os campos destacados', {
+      pontoEntregaId: 'Ponto de entrega inexistente ou inativo',
+    });
   if (!mercadosDecidem && ponto.linha === null && Boolean(Number(ponto.cicloTemPontos))) {
     const doCiclo = await pontosDoCiclo(trx, cicloid);
     throw new Invalido('VALIDACAO', 'Verifique os campos destacados', {
       pontoEntregaId: `Este ciclo não entrega em ${ponto.nome}. Escolha um dos pontos do ciclo: ${doCiclo.map((p) => p.nome).join(', ')}`,
     });
   }
-  return { id: ponto.id, nome: ponto.nome, dataRetirada: ponto.dataRetirada, horaInicio: ponto.horaInicio, horaFim: ponto.horaFim };
+  return {
+    id: ponto.id,
+    nome: ponto.nome,
+    dataRetirada: ponto.dataRetirada,
+    horaInicio: ponto.horaInicio,
+    horaFim: ponto.horaFim,
+  };
 }
 
 /**
@@ -487,7 +665,13 @@ export async function pontoDoPedido(trx: Db, cicloid: number, ponto: PontoLido, 
  * the cycle with no points of its own, and the lines bought outside any market, go by the cycle's
  * points). Refused with 400 naming the points that would serve them all, or saying none does.
  */
-export async function pontoDosMercados(trx: Db, cicloid: number, pontoEntregaId: number, mercadoIds: ReadonlySet<number>, temLinhasSemMercado: boolean): Promise<void> {
+export async function pontoDosMercados(
+  trx: Db,
+  cicloid: number,
+  pontoEntregaId: number,
+  mercadoIds: ReadonlySet<number>,
+  temLinhasSemMercado: boolean,
+): Promise<void> {
   const [doCiclo, ativos, dosMercados] = await Promise.all([
     pontosDoCiclo(trx, cicloid),
     trx.selectFrom('pontoentrega').select(['id', 'nome']).where('ativo', '=', true).orderBy('nomeChave').execute(),
@@ -506,22 +690,30 @@ export async function pontoDosMercados(trx: Db, cicloid: number, pontoEntregaId:
   for (const mercadoId of mercadoIds) {
     const linhas = dosMercados.filter((l) => l.mercadoId === mercadoId);
     const proprios = linhas.flatMap((l) => (l.pontoEntregaId === null ? [] : [l.pontoEntregaId]));
-    grupos.push({ nome: linhas[0]?.nome ?? String(mercadoId), pontos: new Set(proprios.length > 0 ? proprios : pontosDoCicloIds) });
+    grupos.push({
+      nome: linhas[0]?.nome ?? String(mercadoId),
+      pontos: new Set(proprios.length > 0 ? proprios : pontosDoCicloIds),
+    });
   }
   if (temLinhasSemMercado) grupos.push({ nome: 'os itens fora dos mercados', pontos: new Set(pontosDoCicloIds) });
-  const servem = pontosDoCicloIds.concat(ativos.map((p) => p.id)).filter((id, i, todos) => todos.indexOf(id) === i && nomes.has(id) && grupos.every((g) => g.pontos.has(id)));
+  const servem = pontosDoCicloIds
+    .concat(ativos.map((p) => p.id))
+    .filter((id, i, todos) => todos.indexOf(id) === i && nomes.has(id) && grupos.every((g) => g.pontos.has(id)));
   if (servem.includes(pontoEntregaId)) return;
   const nome = (id: number) => nomes.get(id) ?? String(id);
-  const mensagem = servem.length > 0
-    ? `Este ponto não serve todos os itens do pedido. Pontos que servem: ${servem.map(nome).join(', ')}`
-    : `Nenhum ponto serve todos os itens do pedido: ${grupos.map((g) => `${g.nome} entrega em ${[...g.pontos].map(nome).join(', ')}`).join('; ')}. Tire do pedido os itens de um dos mercados`;
-  throw new Invalido('VALIDACAO', 'Verifique os campos destacados', { pontoEntregaId: mensagem, pontosQueServem: servem });
+  const mensagem =
+    servem.length > 0
+      ? `Este ponto não serve todos os itens do pedido. Pontos que servem: ${servem.map(nome).join(', ')}`
+      : `Nenhum ponto serve todos os itens do pedido: ${grupos.map((g) => `${g.nome} entrega em ${[...g.pontos].map(nome).join(', ')}`).join('; ')}. Tire do pedido os itens de um dos mercados`;
+  throw new Invalido('VALIDACAO', 'Verifique os campos destacados', {
+    pontoEntregaId: mensagem,
+    pontosQueServem: servem,
+  });
 }
 
 /** What saving or confirming an order tells its consumer (one of the kinds in avisos.ts). */
 export type EventoDoPedido =
-  | { readonly tipo: 'recibo'; readonly pedido: Pedido }
-  | { readonly tipo: 'pedido_alterado'; readonly pedido: Pedido };
+  { readonly tipo: 'recibo'; readonly pedido: Pedido } | { readonly tipo: 'pedido_alterado'; readonly pedido: Pedido };
 
 /**
  * Where an order's events go, in the order's own transaction. NOTE: declared here, by the side
@@ -550,7 +742,12 @@ export interface OpcoesPedido {
  * saves a one-off order calls `gerarAntesDoPedido` (assinaturas.ts) before this, once its input
  * is read, so that the cycle's subscription orders take their stock before a one-off order does.
  */
-export async function salvarPedido(banco: Banco, ator: Ator, entrada: EntradaPedido, opcoes: OpcoesPedido): Promise<{ pedido: Pedido; criado: boolean; reaberto: boolean }> {
+export async function salvarPedido(
+  banco: Banco,
+  ator: Ator,
+  entrada: EntradaPedido,
+  opcoes: OpcoesPedido,
+): Promise<{ pedido: Pedido; criado: boolean; reaberto: boolean }> {
   const { cicloid, pontoEntregaId, linhas } = entrada;
   exigirAgirPor(ator, entrada.usuarioid, 'pedido');
   const erros = regrasDasLinhas(linhas);
@@ -573,35 +770,46 @@ export async function salvarPedido(banco: Banco, ator: Ator, entrada: EntradaPed
     // is already exclusive.
     const travando = ehPostgres(trx);
     // Stryker disable next-line ConditionalExpression,ArrayDeclaration: an empty IN list is valid on SQLite, where the mutation run goes; PostgreSQL refuses it, and its suite covers the empty case
-    const cestas = idsCestas.length === 0 ? [] : await trx
-      .selectFrom('ciclocesta as cc')
-      .innerJoin('cesta', 'cesta.id', 'cc.cestaId')
-      .leftJoin('mercado as m', 'm.id', 'cc.mercadoId')
-      .select(['cc.id', 'cc.cicloid', 'cesta.nome', 'cesta.valorReferenciaCentavos', 'cesta.ativo'])
-      .select(['cc.mercadoId', 'm.nome as mercadoNome', 'm.taxaAdministrativaCentesimos as taxaCentesimos'])
-      // What may be sold is the composition's number (what will be packed), read under the row's
-      // lock; a composition changes only under the cycle's lock, which this transaction shares.
-      .select([vendaveisDaCesta('cc').as('quantidadeCestas'), reservadoDaLinha('ciclocesta', 'cc', soConfirmados).as('reservadoMilesimos')])
-      .select((eb) => cestaComposta(eb).as('composta'))
-      .where('cc.id', 'in', idsCestas)
-      .orderBy('cc.id')
-      .$if(travando, (q) => q.forUpdate('cc'))
-      .execute();
+    const cestas =
+      idsCestas.length === 0
+        ? []
+        : await trx
+            .selectFrom('ciclocesta as cc')
+            .innerJoin('cesta', 'cesta.id', 'cc.cestaId')
+            .leftJoin('mercado as m', 'm.id', 'cc.mercadoId')
+            .select(['cc.id', 'cc.cicloid', 'cesta.nome', 'cesta.valorReferenciaCentavos', 'cesta.ativo'])
+            .select(['cc.mercadoId', 'm.nome as mercadoNome', 'm.taxaAdministrativaCentesimos as taxaCentesimos'])
+            // What may be sold is the composition's number (what will be packed), read under the row's
+            // lock; a composition changes only under the cycle's lock, which this transaction shares.
+            .select([
+              vendaveisDaCesta('cc').as('quantidadeCestas'),
+              reservadoDaLinha('ciclocesta', 'cc', soConfirmados).as('reservadoMilesimos'),
+            ])
+            .select((eb) => cestaComposta(eb).as('composta'))
+            .where('cc.id', 'in', idsCestas)
+            .orderBy('cc.id')
+            .$if(travando, (q) => q.forUpdate('cc'))
+            .execute();
     // Stryker disable next-line ConditionalExpression,ArrayDeclaration: an empty IN list is valid on SQLite, where the mutation run goes; PostgreSQL refuses it, and its suite covers the empty case
-    const extras = idsExtras.length === 0 ? [] : await trx
-      .selectFrom('cicloproduto as cp')
-      .innerJoin('produto as p', 'p.id', 'cp.produtoId')
-      .leftJoin('mercado as m', 'm.id', 'cp.mercadoId')
-      .select(['cp.id', 'cp.cicloid', 'cp.quantidadeMilesimos', 'cp.valorCentavos', 'p.nome', 'p.unidade'])
-      .select(['cp.mercadoId', 'm.nome as mercadoNome', 'm.taxaAdministrativaCentesimos as taxaCentesimos'])
-      .select(reservadoDaLinha('cicloproduto', 'cp', soConfirmados).as('reservadoMilesimos'))
-      .where('cp.id', 'in', idsExtras)
-      .orderBy('cp.id')
-      .$if(travando, (q) => q.forUpdate('cp'))
-      .execute();
+    const extras =
+      idsExtras.length === 0
+        ? []
+        : await trx
+            .selectFrom('cicloproduto as cp')
+            .innerJoin('produto as p', 'p.id', 'cp.produtoId')
+            .leftJoin('mercado as m', 'm.id', 'cp.mercadoId')
+            .select(['cp.id', 'cp.cicloid', 'cp.quantidadeMilesimos', 'cp.valorCentavos', 'p.nome', 'p.unidade'])
+            .select(['cp.mercadoId', 'm.nome as mercadoNome', 'm.taxaAdministrativaCentesimos as taxaCentesimos'])
+            .select(reservadoDaLinha('cicloproduto', 'cp', soConfirmados).as('reservadoMilesimos'))
+            .where('cp.id', 'in', idsExtras)
+            .orderBy('cp.id')
+            .$if(travando, (q) => q.forUpdate('cp'))
+            .execute();
     const antes = await pedidoDe(trx, cicloid, usuarioid, opcoes.taxa);
     // Each line's basket or extra, on sale in this very cycle (an inactive basket is not).
-    type Alvo = { readonly l: LinhaPedida; readonly cesta: (typeof cestas)[number]; readonly extra?: undefined } | { readonly l: LinhaPedida; readonly cesta?: undefined; readonly extra: (typeof extras)[number] };
+    type Alvo =
+      | { readonly l: LinhaPedida; readonly cesta: (typeof cestas)[number]; readonly extra?: undefined }
+      | { readonly l: LinhaPedida; readonly cesta?: undefined; readonly extra: (typeof extras)[number] };
     const alvos: Alvo[] = [];
     const fora: Record<string, string> = {};
     for (const l of linhas) {
@@ -609,17 +817,30 @@ export async function salvarPedido(banco: Banco, ator: Ator, entrada: EntradaPed
       const extra = extras.find((x) => x.id === l.cicloProdutoId && x.cicloid === cicloid);
       if (cesta !== undefined) alvos.push({ l, cesta });
       else if (extra !== undefined) alvos.push({ l, extra });
-      else fora[`${l.campo}.${l.cicloCestaId !== null ? 'cicloCestaId' : 'cicloProdutoId'}`] = 'Não está à venda neste ciclo';
+      else
+        fora[`${l.campo}.${l.cicloCestaId !== null ? 'cicloCestaId' : 'cicloProdutoId'}`] =
+          'Não está à venda neste ciclo';
     }
     if (Object.keys(fora).length > 0) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', fora);
-    const noutraUnidade = alvos.flatMap((a) => unidadeTrocada(a.l.unidadeEscrita, a.extra?.unidade, `${a.l.campo}.quantidade`));
-    if (noutraUnidade.length > 0) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', Object.fromEntries(noutraUnidade));
+    const noutraUnidade = alvos.flatMap((a) =>
+      unidadeTrocada(a.l.unidadeEscrita, a.extra?.unidade, `${a.l.campo}.quantidade`),
+    );
+    if (noutraUnidade.length > 0)
+      throw new Invalido('VALIDACAO', 'Verifique os campos destacados', Object.fromEntries(noutraUnidade));
     const mercadoIds = new Set(alvos.flatMap((a) => (a.cesta ?? a.extra).mercadoId ?? []));
     const ponto = await pontoDoPedido(trx, cicloid, pontoLido, mercadoIds.size > 0);
-    if (mercadoIds.size > 0) await pontoDosMercados(trx, cicloid, pontoEntregaId, mercadoIds, alvos.some((a) => (a.cesta ?? a.extra).mercadoId === null));
+    if (mercadoIds.size > 0)
+      await pontoDosMercados(
+        trx,
+        cicloid,
+        pontoEntregaId,
+        mercadoIds,
+        alvos.some((a) => (a.cesta ?? a.extra).mercadoId === null),
+      );
     // What everyone else reserves: the row's counter (kept by triggers, read under the row lock)
     // minus what this consumer's own saved order holds of the same line.
-    const somaDe = (linhasDoPedido: readonly LinhaDoPedido[], chave: string) => linhasDoPedido.filter((p) => chaveDaLinha(p) === chave).reduce((t, p) => t + p.quantidadeMilesimos, 0);
+    const somaDe = (linhasDoPedido: readonly LinhaDoPedido[], chave: string) =>
+      linhasDoPedido.filter((p) => chaveDaLinha(p) === chave).reduce((t, p) => t + p.quantidadeMilesimos, 0);
     // Stryker disable next-line ArrayDeclaration: a bogus earlier line keys to no line of the order
     const jaNoPedido = (chave: string) => somaDe(antes?.produtos ?? [], chave);
     // Once the window has closed, an unconfirmed order of one's own is not in the count either.
@@ -627,18 +848,32 @@ export async function salvarPedido(banco: Banco, ator: Ator, entrada: EntradaPed
     const proprio = (chave: string) => somaDe(contado, chave);
     // A basket with nothing composed in it is not for sale; what an order already holds of one
     // (composed before its items were taken out) may stay, but not grow.
-    const semComposicao = alvos.flatMap(({ l, cesta }) => (cesta !== undefined && !Number(cesta.composta) && l.quantidadeMilesimos > jaNoPedido(chaveDaLinha(l)) ? [cesta.nome] : []));
+    const semComposicao = alvos.flatMap(({ l, cesta }) =>
+      cesta !== undefined && !Number(cesta.composta) && l.quantidadeMilesimos > jaNoPedido(chaveDaLinha(l))
+        ? [cesta.nome]
+        : [],
+    );
     if (semComposicao.length > 0) {
-      throw new Conflito('EM_COMPOSICAO', `Ainda em composição, não pode ser pedida: ${semComposicao.join(', ')}`, { cestas: semComposicao });
+      throw new Conflito('EM_COMPOSICAO', `Ainda em composição, não pode ser pedida: ${semComposicao.join(', ')}`, {
+        cestas: semComposicao,
+      });
     }
     const faltas: Array<{ nome: string; livre: number; pedido: number; unidade: string }> = [];
     for (const { l, cesta, extra } of alvos) {
       if (cesta !== undefined) {
-        const livre = Number(cesta.quantidadeCestas) * 1000 - (Number(cesta.reservadoMilesimos) - proprio(chaveDaLinha(l)));
-        if (l.quantidadeMilesimos > livre) faltas.push({ nome: cesta.nome, livre: Math.max(0, livre), pedido: l.quantidadeMilesimos, unidade: 'cesta' });
+        const livre =
+          Number(cesta.quantidadeCestas) * 1000 - (Number(cesta.reservadoMilesimos) - proprio(chaveDaLinha(l)));
+        if (l.quantidadeMilesimos > livre)
+          faltas.push({ nome: cesta.nome, livre: Math.max(0, livre), pedido: l.quantidadeMilesimos, unidade: 'cesta' });
       } else {
         const livre = extra.quantidadeMilesimos - (Number(extra.reservadoMilesimos) - proprio(chaveDaLinha(l)));
-        if (l.quantidadeMilesimos > livre) faltas.push({ nome: extra.nome, livre: Math.max(0, livre), pedido: l.quantidadeMilesimos, unidade: extra.unidade });
+        if (l.quantidadeMilesimos > livre)
+          faltas.push({
+            nome: extra.nome,
+            livre: Math.max(0, livre),
+            pedido: l.quantidadeMilesimos,
+            unidade: extra.unidade,
+          });
       }
     }
     if (faltas.length > 0) {
@@ -646,7 +881,14 @@ export async function salvarPedido(banco: Banco, ator: Ator, entrada: EntradaPed
       throw new Conflito(
         'SEM_ESTOQUE',
         `Não há o suficiente: ${faltas.map((f) => `${f.nome} (disponível: ${formatarQuantidadeComUnidade(f.livre, f.unidade)})`).join('; ')}`,
-        { disponivel: faltas.map((f) => ({ nome: f.nome, disponivel: paraNumero(f.livre, ESCALA_QUANTIDADE), pedido: paraNumero(f.pedido, ESCALA_QUANTIDADE), unidade: f.unidade })) },
+        {
+          disponivel: faltas.map((f) => ({
+            nome: f.nome,
+            disponivel: paraNumero(f.livre, ESCALA_QUANTIDADE),
+            pedido: paraNumero(f.pedido, ESCALA_QUANTIDADE),
+            unidade: f.unidade,
+          })),
+        },
       );
     }
     const iso = opcoes.agora.toISOString();
@@ -680,19 +922,39 @@ export async function salvarPedido(banco: Banco, ator: Ator, entrada: EntradaPed
       const ja = anterior.get(chaveDaLinha(l));
       const vendido = cesta ?? extra;
       return {
-        l, valorCentavos: ja?.valorCentavos ?? (cesta !== undefined ? cesta.valorReferenciaCentavos : extra.valorCentavos),
-        cestaNome: cesta?.nome ?? null, produtoNome: extra?.nome ?? null, unidade: extra?.unidade ?? null,
-        mercadoId: vendido.mercadoId, mercadoNome: vendido.mercadoNome,
-        taxaCentesimos: vendido.mercadoId === null ? null : (ja !== undefined && ja.mercadoId === vendido.mercadoId ? ja.taxaCentesimos : (vendido.taxaCentesimos ?? 0)),
+        l,
+        valorCentavos: ja?.valorCentavos ?? (cesta !== undefined ? cesta.valorReferenciaCentavos : extra.valorCentavos),
+        cestaNome: cesta?.nome ?? null,
+        produtoNome: extra?.nome ?? null,
+        unidade: extra?.unidade ?? null,
+        mercadoId: vendido.mercadoId,
+        mercadoNome: vendido.mercadoNome,
+        taxaCentesimos:
+          vendido.mercadoId === null
+            ? null
+            : ja !== undefined && ja.mercadoId === vendido.mercadoId
+              ? ja.taxaCentesimos
+              : (vendido.taxaCentesimos ?? 0),
         // A basket line a subscription put in the order stays its line when the order is edited.
         assinaturaId: ja?.assinaturaId ?? null,
       };
     });
     const escritos = await trx
       .insertInto('pedidoproduto')
-      .values(itens.map(({ l, valorCentavos, mercadoId, taxaCentesimos, assinaturaId }) => ({
-        pedidoid: pedidoId, cicloCestaId: l.cicloCestaId, cicloProdutoId: l.cicloProdutoId, quantidadeMilesimos: l.quantidadeMilesimos, valorCentavos, mercadoId, taxaCentesimos, assinaturaId, createdAt: iso, updatedAt: iso,
-      })))
+      .values(
+        itens.map(({ l, valorCentavos, mercadoId, taxaCentesimos, assinaturaId }) => ({
+          pedidoid: pedidoId,
+          cicloCestaId: l.cicloCestaId,
+          cicloProdutoId: l.cicloProdutoId,
+          quantidadeMilesimos: l.quantidadeMilesimos,
+          valorCentavos,
+          mercadoId,
+          taxaCentesimos,
+          assinaturaId,
+          createdAt: iso,
+          updatedAt: iso,
+        })),
+      )
       .returning(['id', 'cicloCestaId', 'cicloProdutoId'])
       .execute();
     // NOTE: the saved order is built from what was just written instead of read back: every name
@@ -703,16 +965,40 @@ export async function salvarPedido(banco: Banco, ator: Ator, entrada: EntradaPed
       const id = idPorChave.get(chaveDaLinha(l));
       // Stryker disable next-line ConditionalExpression: every line written comes back; this only narrows the type
       if (id === undefined) throw new Error('linha do pedido gravada sem id');
-      return { id, cicloCestaId: l.cicloCestaId, cicloProdutoId: l.cicloProdutoId, quantidadeMilesimos: l.quantidadeMilesimos, ...item };
+      return {
+        id,
+        cicloCestaId: l.cicloCestaId,
+        cicloProdutoId: l.cicloProdutoId,
+        quantidadeMilesimos: l.quantidadeMilesimos,
+        ...item,
+      };
     });
     // Stryker disable next-line all: SQLite returns rows in insertion order, so only PostgreSQL could tell
     lidos.sort((a, b) => a.id - b.id);
     const depois = montarPedido(
-      { id: pedidoId, cicloid, usuarioid, usuarioNome: consumidor.nome, pontoEntregaId, pontoNome: ponto.nome, dataRetirada: ponto.dataRetirada, horaInicio: ponto.horaInicio, horaFim: ponto.horaFim, finalizado: false, dataConfirmacao: null },
+      {
+        id: pedidoId,
+        cicloid,
+        usuarioid,
+        usuarioNome: consumidor.nome,
+        pontoEntregaId,
+        pontoNome: ponto.nome,
+        dataRetirada: ponto.dataRetirada,
+        horaInicio: ponto.horaInicio,
+        horaFim: ponto.horaFim,
+        finalizado: false,
+        dataConfirmacao: null,
+      },
       lidos,
       opcoes.taxa,
     );
-    await auditar(trx, ator, opcoes.agora, { acao: `salvar${foraDaJanela ? ' (fora da janela)' : ''}`, entidade: 'pedido', entidadeId: pedidoId, antes, depois });
+    await auditar(trx, ator, opcoes.agora, {
+      acao: `salvar${foraDaJanela ? ' (fora da janela)' : ''}`,
+      entidade: 'pedido',
+      entidadeId: pedidoId,
+      antes,
+      depois,
+    });
     if (antes?.finalizado === true) await opcoes.avisos?.emitir(trx, { tipo: 'pedido_alterado', pedido: depois });
     // A confirmed order that changes must be confirmed again (docs/dominio.md): the answer says so.
     return { pedido: depois, criado, reaberto: antes?.finalizado === true };
@@ -722,7 +1008,8 @@ export async function salvarPedido(banco: Banco, ator: Ator, entrada: EntradaPed
 /** Finds an order the actor may see: their own, or any for admins and info. Others are "not found". */
 export async function pedidoVisivel(db: Db, ator: Ator, pedidoId: number, taxa: Taxa): Promise<Pedido> {
   const p = await carregarUmPedido(db, { pedidoId }, taxa);
-  if (p === null || !podeNoRegistro(ator, 'verDe', { usuarioid: p.usuario.id })) throw new NaoEncontrado('PEDIDO_NAO_ENCONTRADO', 'Pedido não encontrado');
+  if (p === null || !podeNoRegistro(ator, 'verDe', { usuarioid: p.usuario.id }))
+    throw new NaoEncontrado('PEDIDO_NAO_ENCONTRADO', 'Pedido não encontrado');
   return p;
 }
 
@@ -735,48 +1022,95 @@ async function conferirEstoqueAoConfirmar(trx: Db, pedido: Pedido): Promise<void
   const travando = ehPostgres(trx);
   const idsCestas = pedido.produtos.flatMap((l) => l.cicloCestaId ?? []);
   const idsExtras = pedido.produtos.flatMap((l) => l.cicloProdutoId ?? []);
-  const cestas = idsCestas.length === 0 ? [] : await trx
-    .selectFrom('ciclocesta as cc')
-    .select(['cc.id', vendaveisDaCesta('cc').as('livre'), reservadoDaLinha('ciclocesta', 'cc', true).as('reservado')])
-    .where('cc.id', 'in', idsCestas)
-    .orderBy('cc.id')
-    .$if(travando, (q) => q.forUpdate('cc'))
-    .execute();
-  const extras = idsExtras.length === 0 ? [] : await trx
-    .selectFrom('cicloproduto as cp')
-    .select(['cp.id', 'cp.quantidadeMilesimos as livre', reservadoDaLinha('cicloproduto', 'cp', true).as('reservado')])
-    .where('cp.id', 'in', idsExtras)
-    .orderBy('cp.id')
-    .$if(travando, (q) => q.forUpdate('cp'))
-    .execute();
+  const cestas =
+    idsCestas.length === 0
+      ? []
+      : await trx
+          .selectFrom('ciclocesta as cc')
+          .select([
+            'cc.id',
+            vendaveisDaCesta('cc').as('livre'),
+            reservadoDaLinha('ciclocesta', 'cc', true).as('reservado'),
+          ])
+          .where('cc.id', 'in', idsCestas)
+          .orderBy('cc.id')
+          .$if(travando, (q) => q.forUpdate('cc'))
+          .execute();
+  const extras =
+    idsExtras.length === 0
+      ? []
+      : await trx
+          .selectFrom('cicloproduto as cp')
+          .select([
+            'cp.id',
+            'cp.quantidadeMilesimos as livre',
+            reservadoDaLinha('cicloproduto', 'cp', true).as('reservado'),
+          ])
+          .where('cp.id', 'in', idsExtras)
+          .orderBy('cp.id')
+          .$if(travando, (q) => q.forUpdate('cp'))
+          .execute();
   const faltas = pedido.produtos.flatMap((l) => {
-    const linha = l.cicloCestaId !== null ? cestas.find((c) => c.id === l.cicloCestaId) : extras.find((e) => e.id === l.cicloProdutoId);
+    const linha =
+      l.cicloCestaId !== null
+        ? cestas.find((c) => c.id === l.cicloCestaId)
+        : extras.find((e) => e.id === l.cicloProdutoId);
     const teto = linha === undefined ? 0 : Number(linha.livre) * (l.cicloCestaId !== null ? 1000 : 1);
     const livre = Math.max(0, teto - Number(linha?.reservado ?? 0));
-    return l.quantidadeMilesimos > livre ? [{ nome: l.nome, livre, pedido: l.quantidadeMilesimos, unidade: l.unidade }] : [];
+    return l.quantidadeMilesimos > livre
+      ? [{ nome: l.nome, livre, pedido: l.quantidadeMilesimos, unidade: l.unidade }]
+      : [];
   });
   if (faltas.length > 0) {
     throw new Conflito(
       'SEM_ESTOQUE',
       `O período de pedidos terminou e este pedido não foi confirmado a tempo; agora não há o suficiente: ${faltas.map((f) => `${f.nome} (disponível: ${formatarQuantidadeComUnidade(f.livre, f.unidade)})`).join('; ')}`,
-      { disponivel: faltas.map((f) => ({ nome: f.nome, disponivel: paraNumero(f.livre, ESCALA_QUANTIDADE), pedido: paraNumero(f.pedido, ESCALA_QUANTIDADE), unidade: f.unidade })) },
+      {
+        disponivel: faltas.map((f) => ({
+          nome: f.nome,
+          disponivel: paraNumero(f.livre, ESCALA_QUANTIDADE),
+          pedido: paraNumero(f.pedido, ESCALA_QUANTIDADE),
+          unidade: f.unidade,
+        })),
+      },
     );
   }
 }
 
 /** Confirms an order (finalizado, dataConfirmacao in local time). Confirming twice changes nothing. */
-export async function finalizarPedido(banco: Banco, ator: Ator, pedidoId: number, opcoes: OpcoesPedido & { tz: string }): Promise<Pedido> {
+export async function finalizarPedido(
+  banco: Banco,
+  ator: Ator,
+  pedidoId: number,
+  opcoes: OpcoesPedido & { tz: string },
+): Promise<Pedido> {
   return emTransacao(banco, async (trx) => {
     const antes = await pedidoVisivel(trx, ator, pedidoId, opcoes.taxa);
-    if (!podeNoRegistro(ator, 'confirmarPedido', { usuarioid: antes.usuario.id })) throw new Proibido('PEDIDO_DE_OUTRA_PESSOA', 'Você só pode confirmar os seus próprios pedidos');
+    if (!podeNoRegistro(ator, 'confirmarPedido', { usuarioid: antes.usuario.id }))
+      throw new Proibido('PEDIDO_DE_OUTRA_PESSOA', 'Você só pode confirmar os seus próprios pedidos');
     if (antes.finalizado) return antes;
     const ciclo = await cicloDasJanelas(trx, antes.cicloid, 'pedido');
     const { foraDaJanela } = exigirJanela(ciclo, opcoes.hoje, 'pedido', ehGestor(ator));
     // After the window, this order held nothing: it takes its stock now, if there is still some.
     if (soConfirmadosSeguram(ciclo, opcoes.hoje)) await conferirEstoqueAoConfirmar(trx, antes);
-    await trx.updateTable('pedido').set({ finalizado: true, dataConfirmacao: dataHoraLocal(opcoes.agora, opcoes.tz), updatedAt: opcoes.agora.toISOString() }).where('id', '=', pedidoId).where('finalizado', '=', false).execute();
+    await trx
+      .updateTable('pedido')
+      .set({
+        finalizado: true,
+        dataConfirmacao: dataHoraLocal(opcoes.agora, opcoes.tz),
+        updatedAt: opcoes.agora.toISOString(),
+      })
+      .where('id', '=', pedidoId)
+      .where('finalizado', '=', false)
+      .execute();
     const depois = await pedidoVisivel(trx, ator, pedidoId, opcoes.taxa);
-    await auditar(trx, ator, opcoes.agora, { acao: `finalizar${foraDaJanela ? ' (fora da janela)' : ''}`, entidade: 'pedido', entidadeId: pedidoId, antes, depois });
+    await auditar(trx, ator, opcoes.agora, {
+      acao: `finalizar${foraDaJanela ? ' (fora da janela)' : ''}`,
+      entidade: 'pedido',
+      entidadeId: pedidoId,
+      antes,
+      depois,
+    });
     await opcoes.avisos?.emitir(trx, { tipo: 'recibo', pedido: depois });
     return depois;
   });
@@ -788,9 +1122,13 @@ export async function pedidosVisiveis(db: Db, ator: Ator, cicloid: number, taxa:
   return carregarPedidos(db, veTudo(ator) ? { cicloid } : { cicloid, usuarioid: ator.usuarioid ?? -1 }, taxa);
 }
 
-
 /** A cycle's orders, all or one consumer's, loaded in two queries (for reports). */
-export function carregarPedidosDoCiclo(db: Db, cicloid: number, usuarioid: number | null, taxa: Taxa): Promise<Pedido[]> {
+export function carregarPedidosDoCiclo(
+  db: Db,
+  cicloid: number,
+  usuarioid: number | null,
+  taxa: Taxa,
+): Promise<Pedido[]> {
   return carregarPedidos(db, usuarioid === null ? { cicloid } : { cicloid, usuarioid }, taxa);
 }
 
@@ -807,13 +1145,17 @@ export async function alteradosAposConfirmar(db: Db, pedidoIds: readonly number[
     .select('p.id')
     .where('p.id', 'in', [...pedidoIds])
     .where('p.finalizado', '=', false)
-    .where((eb) => eb.exists(eb
-      .selectFrom('auditoria as a')
-      .select('a.id')
-      .where('a.entidade', '=', 'pedido')
-      // The trail keeps ids as text (it records every kind of entity).
-      .where(sql<boolean>`${sql.ref('a.entidadeId')} = cast(${sql.ref('p.id')} as text)`)
-      .where((e) => e.or([e('a.acao', '=', 'finalizar'), e('a.acao', 'like', 'finalizar (%')]))))
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('auditoria as a')
+          .select('a.id')
+          .where('a.entidade', '=', 'pedido')
+          // The trail keeps ids as text (it records every kind of entity).
+          .where(sql<boolean>`${sql.ref('a.entidadeId')} = cast(${sql.ref('p.id')} as text)`)
+          .where((e) => e.or([e('a.acao', '=', 'finalizar'), e('a.acao', 'like', 'finalizar (%')])),
+      ),
+    )
     .execute();
   return new Set(linhas.map((l) => l.id));
 }
@@ -842,25 +1184,51 @@ export interface LinhaDeAssinatura {
  * on their unique keys (the counting triggers are AFTER triggers, so an upsert counts once).
  * Returns the order's id.
  */
-export async function gravarLinhaDeAssinatura(trx: Db, l: LinhaDeAssinatura, opcoes: { agora: Date; tz: string }): Promise<{ pedidoId: number }> {
+export async function gravarLinhaDeAssinatura(
+  trx: Db,
+  l: LinhaDeAssinatura,
+  opcoes: { agora: Date; tz: string },
+): Promise<{ pedidoId: number }> {
   const iso = opcoes.agora.toISOString();
   const pedido = await trx
     .insertInto('pedido')
-    .values({ cicloid: l.cicloid, usuarioid: l.usuarioid, pontoEntregaId: l.pontoEntregaId, finalizado: true, dataConfirmacao: dataHoraLocal(opcoes.agora, opcoes.tz), createdAt: iso, updatedAt: iso })
+    .values({
+      cicloid: l.cicloid,
+      usuarioid: l.usuarioid,
+      pontoEntregaId: l.pontoEntregaId,
+      finalizado: true,
+      dataConfirmacao: dataHoraLocal(opcoes.agora, opcoes.tz),
+      createdAt: iso,
+      updatedAt: iso,
+    })
     .onConflict((oc) => oc.columns(['cicloid', 'usuarioid']).doUpdateSet({ updatedAt: iso }))
     .returning('id')
     .executeTakeFirstOrThrow();
   await trx
     .insertInto('pedidoproduto')
     .values({
-      pedidoid: pedido.id, cicloCestaId: l.cicloCestaId, cicloProdutoId: null, quantidadeMilesimos: l.quantidadeMilesimos, valorCentavos: l.valorCentavos,
-      mercadoId: l.mercadoId, taxaCentesimos: l.mercadoId === null ? null : (l.taxaCentesimos ?? 0), assinaturaId: l.assinaturaId, createdAt: iso, updatedAt: iso,
+      pedidoid: pedido.id,
+      cicloCestaId: l.cicloCestaId,
+      cicloProdutoId: null,
+      quantidadeMilesimos: l.quantidadeMilesimos,
+      valorCentavos: l.valorCentavos,
+      mercadoId: l.mercadoId,
+      taxaCentesimos: l.mercadoId === null ? null : (l.taxaCentesimos ?? 0),
+      assinaturaId: l.assinaturaId,
+      createdAt: iso,
+      updatedAt: iso,
     })
-    .onConflict((oc) => oc.columns(['pedidoid', 'cicloCestaId']).doUpdateSet((eb) => ({
-      quantidadeMilesimos: eb(eb.ref('pedidoproduto.quantidadeMilesimos'), '+', eb.ref('excluded.quantidadeMilesimos')),
-      assinaturaId: eb.ref('excluded.assinaturaId'),
-      updatedAt: eb.ref('excluded.updatedAt'),
-    })))
+    .onConflict((oc) =>
+      oc.columns(['pedidoid', 'cicloCestaId']).doUpdateSet((eb) => ({
+        quantidadeMilesimos: eb(
+          eb.ref('pedidoproduto.quantidadeMilesimos'),
+          '+',
+          eb.ref('excluded.quantidadeMilesimos'),
+        ),
+        assinaturaId: eb.ref('excluded.assinaturaId'),
+        updatedAt: eb.ref('excluded.updatedAt'),
+      })),
+    )
     .execute();
   return { pedidoId: pedido.id };
 }
@@ -870,12 +1238,31 @@ export async function gravarLinhaDeAssinatura(trx: Db, l: LinhaDeAssinatura, opc
  * reservation through the counting triggers); the line goes when nothing is left of it, and the
  * order when it has no line left. Returns whether the order was deleted.
  */
-export async function retirarLinhaDeAssinatura(trx: Db, pedidoId: number, assinaturaId: number, quantidadeMilesimos: number, agora: Date): Promise<boolean> {
+export async function retirarLinhaDeAssinatura(
+  trx: Db,
+  pedidoId: number,
+  assinaturaId: number,
+  quantidadeMilesimos: number,
+  agora: Date,
+): Promise<boolean> {
   const iso = agora.toISOString();
-  const linha = await trx.selectFrom('pedidoproduto').select(['id', 'quantidadeMilesimos']).where('pedidoid', '=', pedidoId).where('assinaturaId', '=', assinaturaId).executeTakeFirst();
+  const linha = await trx
+    .selectFrom('pedidoproduto')
+    .select(['id', 'quantidadeMilesimos'])
+    .where('pedidoid', '=', pedidoId)
+    .where('assinaturaId', '=', assinaturaId)
+    .executeTakeFirst();
   if (linha !== undefined) {
     if (linha.quantidadeMilesimos > quantidadeMilesimos) {
-      await trx.updateTable('pedidoproduto').set({ quantidadeMilesimos: linha.quantidadeMilesimos - quantidadeMilesimos, assinaturaId: null, updatedAt: iso }).where('id', '=', linha.id).execute();
+      await trx
+        .updateTable('pedidoproduto')
+        .set({
+          quantidadeMilesimos: linha.quantidadeMilesimos - quantidadeMilesimos,
+          assinaturaId: null,
+          updatedAt: iso,
+        })
+        .where('id', '=', linha.id)
+        .execute();
     } else {
       await trx.deleteFrom('pedidoproduto').where('id', '=', linha.id).execute();
     }
@@ -885,7 +1272,11 @@ export async function retirarLinhaDeAssinatura(trx: Db, pedidoId: number, assina
     await trx.updateTable('pedido').set({ updatedAt: iso }).where('id', '=', pedidoId).execute();
     return false;
   }
-  await trx.updateTable('assinaturaciclo').set({ pedidoId: null, updatedAt: iso }).where('pedidoId', '=', pedidoId).execute();
+  await trx
+    .updateTable('assinaturaciclo')
+    .set({ pedidoId: null, updatedAt: iso })
+    .where('pedidoId', '=', pedidoId)
+    .execute();
   await trx.deleteFrom('pedido').where('id', '=', pedidoId).execute();
   return true;
 }

@@ -62,12 +62,19 @@ type Ajuste = (papeis: readonly Papel[]) => readonly Papel[];
  * it), the account's own profile rows go, and the merge is audited. Returns whether it linked.
  * Runs in the caller's transaction.
  */
-export async function unirPorEmail(trx: Db, emailChave: string, agora: Date, opcoes: { ator?: Ator; ajustar?: Ajuste } = {}): Promise<boolean> {
+export async function unirPorEmail(
+  trx: Db,
+  emailChave: string,
+  agora: Date,
+  opcoes: { ator?: Ator; ajustar?: Ajuste } = {},
+): Promise<boolean> {
   const pessoa = await trx
     .selectFrom('usuario')
     .select(['id', 'email', 'nome', 'perfil'])
     .where('emailChave', '=', emailChave)
-    .where((eb) => eb.not(eb.exists(eb.selectFrom('appuser').select('id').whereRef('appuser.usuarioId', '=', 'usuario.id'))))
+    .where((eb) =>
+      eb.not(eb.exists(eb.selectFrom('appuser').select('id').whereRef('appuser.usuarioId', '=', 'usuario.id'))),
+    )
     .executeTakeFirst();
   if (pessoa === undefined) return false;
   const conta = await contaParaLigar(trx, emailChave);
@@ -75,17 +82,28 @@ export async function unirPorEmail(trx: Db, emailChave: string, agora: Date, opc
   // The account's login becomes one of the person's (src/domain/identidades.ts); an account of
   // another subject of an issuer the person is bound to stays apart, whoever created it first.
   if (conta.emissor !== '') {
-    if ((await situacaoDoVinculo(trx, pessoa.id, { emissor: conta.emissor, sub: conta.providerId })) === 'outra') return false;
+    if ((await situacaoDoVinculo(trx, pessoa.id, { emissor: conta.emissor, sub: conta.providerId })) === 'outra')
+      return false;
     await vincularIdentidade(trx, pessoa.id, { emissor: conta.emissor, sub: conta.providerId }, agora);
   }
   const antes = lerPapeis(pessoa.perfil);
   const uniao = somarPerfisDoMercados(antes, conta.profiles);
   const depois = opcoes.ajustar === undefined ? uniao : [...opcoes.ajustar(uniao)];
   const iso = agora.toISOString();
-  await trx.updateTable('usuario').set({ perfil: gravarPapeis(depois), updatedAt: iso }).where('id', '=', pessoa.id).execute();
+  await trx
+    .updateTable('usuario')
+    .set({ perfil: gravarPapeis(depois), updatedAt: iso })
+    .where('id', '=', pessoa.id)
+    .execute();
   await trx.deleteFrom('appuserprofile').where('userId', '=', conta.id).execute();
   await trx.updateTable('appuser').set({ usuarioId: pessoa.id, updatedAt: iso }).where('id', '=', conta.id).execute();
-  const ator: Ator = opcoes.ator ?? { email: pessoa.email, nome: pessoa.nome, usuarioid: pessoa.id, perfil: [], ativo: true };
+  const ator: Ator = opcoes.ator ?? {
+    email: pessoa.email,
+    nome: pessoa.nome,
+    usuarioid: pessoa.id,
+    perfil: [],
+    ativo: true,
+  };
   await auditar(trx, ator, agora, {
     acao: 'unir contas',
     entidade: 'usuario',

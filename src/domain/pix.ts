@@ -84,7 +84,11 @@ async function calcularCobrancas(db: Db, taxa: Taxa, usuarioid: number | null): 
       .selectFrom('movimentacao as m')
       .innerJoin('usuario as u', 'u.id', 'm.usuarioid')
       .select(['m.usuarioid', 'u.nome'])
-      .select(sql<number>`sum(case when m.sentido = 'credito' then m."valorCentavos" else -m."valorCentavos" end)`.as('saldo'))
+      .select(
+        sql<number>`sum(case when m.sentido = 'credito' then m."valorCentavos" else -m."valorCentavos" end)`.as(
+          'saldo',
+        ),
+      )
       .select(sql<number | null>`max(m.cicloid)`.as('ultimoCiclo'))
       .$if(um, (q) => q.where('m.usuarioid', '=', alvo))
       .groupBy(['m.usuarioid', 'u.nome'])
@@ -94,7 +98,17 @@ async function calcularCobrancas(db: Db, taxa: Taxa, usuarioid: number | null): 
       .innerJoin('ciclo as c', 'c.id', 'p.cicloid')
       .innerJoin('usuario as u', 'u.id', 'p.usuarioid')
       .innerJoin('pedidoproduto as pp', 'pp.pedidoid', 'p.id')
-      .select(['p.id as pedidoId', 'p.usuarioid', 'u.nome', 'p.cicloid', 'c.nome as cicloNome', 'pp.quantidadeMilesimos', 'pp.valorCentavos', 'pp.mercadoId', 'pp.taxaCentesimos'])
+      .select([
+        'p.id as pedidoId',
+        'p.usuarioid',
+        'u.nome',
+        'p.cicloid',
+        'c.nome as cicloNome',
+        'pp.quantidadeMilesimos',
+        'pp.valorCentavos',
+        'pp.mercadoId',
+        'pp.taxaCentesimos',
+      ])
       .where('p.finalizado', '=', true)
       .where('c.fechadoEm', 'is', null)
       .$if(um, (q) => q.where('p.usuarioid', '=', alvo))
@@ -106,7 +120,11 @@ async function calcularCobrancas(db: Db, taxa: Taxa, usuarioid: number | null): 
       .innerJoin('tipomovimentacao as t', 't.id', 'm.tipoMovimentacaoId')
       .innerJoin('usuario as u', 'u.id', 'm.usuarioid')
       .select(['m.usuarioid', 'u.nome', 'm.cicloid', 'c.nome as cicloNome'])
-      .select(sql<number>`sum(case when m.sentido = 'credito' then m."valorCentavos" else -m."valorCentavos" end)`.as('lancado'))
+      .select(
+        sql<number>`sum(case when m.sentido = 'credito' then m."valorCentavos" else -m."valorCentavos" end)`.as(
+          'lancado',
+        ),
+      )
       .where('c.fechadoEm', 'is', null)
       .where('m.chave', 'like', 'fechamento:%')
       .where('t.nome', 'in', [TIPOS.pedido, TIPOS.taxa])
@@ -139,7 +157,11 @@ async function calcularCobrancas(db: Db, taxa: Taxa, usuarioid: number | null): 
   for (const i of itens) {
     const x = pedidoDe(pessoa(i.usuarioid, i.nome), i.cicloid, i.cicloNome);
     x.pedidoId = i.pedidoId;
-    x.linhas.push({ subtotalCentavos: valorDaQuantidade(i.valorCentavos, i.quantidadeMilesimos), mercadoId: i.mercadoId, taxaCentesimos: i.taxaCentesimos });
+    x.linhas.push({
+      subtotalCentavos: valorDaQuantidade(i.valorCentavos, i.quantidadeMilesimos),
+      mercadoId: i.mercadoId,
+      taxaCentesimos: i.taxaCentesimos,
+    });
   }
   for (const l of lancados) {
     if (l.cicloid === null) continue;
@@ -149,14 +171,31 @@ async function calcularCobrancas(db: Db, taxa: Taxa, usuarioid: number | null): 
   for (const [id, p] of pessoas) {
     const linhas: LinhaDaCobranca[] = [];
     // The ledger's balance is signed for the person (credits positive): owed to the community is negative.
-    if (p.saldo !== 0) linhas.push({ tipo: 'saldo', cicloid: null, cicloNome: null, pedidoId: null, reaberto: false, valorCentavos: -p.saldo });
+    if (p.saldo !== 0)
+      linhas.push({
+        tipo: 'saldo',
+        cicloid: null,
+        cicloNome: null,
+        pedidoId: null,
+        reaberto: false,
+        valorCentavos: -p.saldo,
+      });
     let ultimo = p.ultimoCiclo;
     for (const [cicloid, x] of [...p.pedidos].sort(([a], [b]) => a - b)) {
       // The same total and fee the closing will debit (contasDoCiclo), less what a closing wrote.
       // Per market, as the order shows it and the closing charges it (partesDoPedido).
-      const devido = partesDoPedido(x.linhas, taxa).reduce((t, parte) => t + parte.subtotalCentavos + parte.taxaCentavos, 0) + x.lancado;
+      const devido =
+        partesDoPedido(x.linhas, taxa).reduce((t, parte) => t + parte.subtotalCentavos + parte.taxaCentavos, 0) +
+        x.lancado;
       if (devido === 0) continue;
-      linhas.push({ tipo: 'pedido', cicloid, cicloNome: x.cicloNome, pedidoId: x.pedidoId, reaberto: x.lancado !== 0, valorCentavos: devido });
+      linhas.push({
+        tipo: 'pedido',
+        cicloid,
+        cicloNome: x.cicloNome,
+        pedidoId: x.pedidoId,
+        reaberto: x.lancado !== 0,
+        valorCentavos: devido,
+      });
       ultimo = Math.max(ultimo, cicloid);
     }
     const devidoCentavos = linhas.reduce((t, l) => t + l.valorCentavos, 0);
@@ -178,7 +217,8 @@ export async function cobrancaDe(db: Db, usuarioid: number, taxa: Taxa): Promise
 export async function cobrancaVisivel(db: Db, ator: Ator, usuarioid: number | null, taxa: Taxa): Promise<Cobranca> {
   const alvo = usuarioid ?? ator.usuarioid;
   if (alvo === null) throw new Proibido('SEM_CADASTRO', 'Complete seu cadastro antes de continuar');
-  if (!podeNoRegistro(ator, 'verDe', { usuarioid: alvo })) throw new Proibido('SALDO_DE_OUTRA_PESSOA', 'Você só pode ver o seu próprio saldo');
+  if (!podeNoRegistro(ator, 'verDe', { usuarioid: alvo }))
+    throw new Proibido('SALDO_DE_OUTRA_PESSOA', 'Você só pode ver o seu próprio saldo');
   return cobrancaDe(db, alvo, taxa);
 }
 
@@ -207,14 +247,23 @@ export interface Pix {
 export function brCode(recebedor: RecebedorPix, valorCentavos: number, txid: string): string {
   // NOTE: an integer number of centavos over 100 is the double nearest to the decimal, and
   // pix-utils writes it with toFixed(2): the text has the exact centavos.
-  const pix = createStaticPix({ merchantName: recebedor.nome, merchantCity: recebedor.cidade, pixKey: recebedor.chave, txid, transactionAmount: valorCentavos / 100 });
+  const pix = createStaticPix({
+    merchantName: recebedor.nome,
+    merchantCity: recebedor.cidade,
+    pixKey: recebedor.chave,
+    txid,
+    transactionAmount: valorCentavos / 100,
+  });
   // Stryker disable next-line ConditionalExpression: the configuration checked the name, city and key at start
   if (hasError(pix)) throw new Error(`BR Code recusado: ${pix.message}`);
   return pix.toBRCode();
 }
 
 /** The Pix that pays a charge; null when nothing is due, or the community has no Pix receiver. */
-export async function pixDaCobranca(c: Pick<Cobranca, 'devidoCentavos' | 'txid'>, recebedor: RecebedorPix | null): Promise<Pix | null> {
+export async function pixDaCobranca(
+  c: Pick<Cobranca, 'devidoCentavos' | 'txid'>,
+  recebedor: RecebedorPix | null,
+): Promise<Pix | null> {
   if (recebedor === null || c.devidoCentavos <= 0) return null;
   const copiaECola = brCode(recebedor, c.devidoCentavos, c.txid);
   const qrSvg = await QRCode.toString(copiaECola, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });

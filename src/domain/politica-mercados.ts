@@ -100,9 +100,11 @@ interface Regra<A extends AcaoMercados> {
 
 const tem = (ator: AtorMercados, perfil: NomePerfil): boolean => ator.profiles.includes(perfil);
 /** Past the gate of Administrador and AdminMercado: the Administrador, or the market's own AdminMercado. */
-const oMercadoESeu = (ator: AtorMercados, m: { readonly adminId: number }): boolean => tem(ator, 'Administrador') || m.adminId === ator.id;
+const oMercadoESeu = (ator: AtorMercados, m: { readonly adminId: number }): boolean =>
+  tem(ator, 'Administrador') || m.adminId === ator.id;
 /** The account itself, or the Administrador. */
-const aPropriaConta = (ator: AtorMercados, u: { readonly id: number }): boolean => ator.id === u.id || tem(ator, 'Administrador');
+const aPropriaConta = (ator: AtorMercados, u: { readonly id: number }): boolean =>
+  ator.id === u.id || tem(ator, 'Administrador');
 
 const ADMINISTRADOR = ['Administrador'] as const;
 const GESTAO = ['Administrador', 'AdminMercado'] as const;
@@ -115,21 +117,30 @@ const REGRAS: { readonly [A in AcaoMercados]: Regra<A> } = {
   verTodosOsCiclos: { perfis: ADMINISTRADOR },
   criarMercado: { perfis: ADMINISTRADOR },
   atualizarMercado: {
-    perfis: GESTAO, noRegistro: oMercadoESeu,
+    perfis: GESTAO,
+    noRegistro: oMercadoESeu,
     recusa: ['MERCADO_DE_OUTRO_ADMIN', 'Acesso negado: você só pode alterar o mercado que administra'],
   },
   gerirMercado: {
     perfis: ADMINISTRADOR,
-    recusa: ['SO_ADMINISTRADOR', 'Acesso negado: só o perfil Administrador troca o administrador de um mercado ou o ativa e desativa'],
+    recusa: [
+      'SO_ADMINISTRADOR',
+      'Acesso negado: só o perfil Administrador troca o administrador de um mercado ou o ativa e desativa',
+    ],
   },
-  gerirAlgumMercado: { perfis: GESTAO, recusa: ['SO_GESTAO', 'Acesso negado: requer o perfil Administrador ou AdminMercado'] },
+  gerirAlgumMercado: {
+    perfis: GESTAO,
+    recusa: ['SO_GESTAO', 'Acesso negado: requer o perfil Administrador ou AdminMercado'],
+  },
   desativarMercado: { perfis: ADMINISTRADOR },
   atualizarPrecos: {
-    perfis: GESTAO, noRegistro: oMercadoESeu,
+    perfis: GESTAO,
+    noRegistro: oMercadoESeu,
     recusa: ['MERCADO_DE_OUTRO_ADMIN', 'Acesso negado: você só pode alterar os preços do mercado que administra'],
   },
   verPedidosDoMercado: {
-    perfis: GESTAO, noRegistro: oMercadoESeu,
+    perfis: GESTAO,
+    noRegistro: oMercadoESeu,
     recusa: ['MERCADO_DE_OUTRO_ADMIN', 'Acesso negado: você só pode ver os pedidos do mercado que administra'],
   },
   listarUsuarios: { perfis: ADMINISTRADOR },
@@ -142,13 +153,18 @@ const REGRAS: { readonly [A in AcaoMercados]: Regra<A> } = {
   registrarPagamento: { perfis: ADMINISTRADOR },
   definirMercadosDoCiclo: { perfis: ADMINISTRADOR },
   verEmail: {
-    perfis: 'qualquerConta', noRegistro: aPropriaConta,
+    perfis: 'qualquerConta',
+    noRegistro: aPropriaConta,
     recusa: ['EMAIL_DE_OUTRA_PESSOA', 'Acesso negado: o e-mail de outra pessoa só é visível ao perfil Administrador'],
   },
   // Like `usuarios`, which only Administrador lists: someone else's roles and markets are theirs.
   verConta: {
-    perfis: 'qualquerConta', noRegistro: aPropriaConta,
-    recusa: ['CONTA_DE_OUTRA_PESSOA', 'Acesso negado: os perfis e os mercados de outra pessoa só são visíveis ao perfil Administrador'],
+    perfis: 'qualquerConta',
+    noRegistro: aPropriaConta,
+    recusa: [
+      'CONTA_DE_OUTRA_PESSOA',
+      'Acesso negado: os perfis e os mercados de outra pessoa só são visíveis ao perfil Administrador',
+    ],
   },
 };
 
@@ -196,7 +212,10 @@ export interface AcoesDoMercado {
 }
 
 /** What the actor may do with a market, from the same table, sent along with the market. */
-export function acoesDoMercado(ator: AtorMercados, m: { readonly adminId: number; readonly ativo: boolean }): AcoesDoMercado {
+export function acoesDoMercado(
+  ator: AtorMercados,
+  m: { readonly adminId: number; readonly ativo: boolean },
+): AcoesDoMercado {
   return {
     editar: podeMercados(ator, 'atualizarMercado', m),
     editarPrecos: podeMercados(ator, 'atualizarPrecos', m),

@@ -22,8 +22,19 @@ export interface PontoParaPedido {
 export async function pontosParaPedido(db: Db, cicloid: number): Promise<PontoParaPedido[]> {
   const linhas = await db
     .selectFrom('pontoentrega as pe')
-    .leftJoin('ciclopontoentrega as cp', (j) => j.onRef('cp.pontoEntregaId', '=', 'pe.id').on('cp.cicloid', '=', cicloid))
-    .select(['pe.id', 'pe.nome', 'pe.endereco', 'pe.cidade', 'cp.id as linha', 'cp.dataRetirada', 'cp.horaInicio', 'cp.horaFim'])
+    .leftJoin('ciclopontoentrega as cp', (j) =>
+      j.onRef('cp.pontoEntregaId', '=', 'pe.id').on('cp.cicloid', '=', cicloid),
+    )
+    .select([
+      'pe.id',
+      'pe.nome',
+      'pe.endereco',
+      'pe.cidade',
+      'cp.id as linha',
+      'cp.dataRetirada',
+      'cp.horaInicio',
+      'cp.horaFim',
+    ])
     .where('pe.ativo', '=', true)
     .orderBy('pe.nomeChave')
     .execute();
@@ -33,5 +44,5 @@ export async function pontosParaPedido(db: Db, cicloid: number): Promise<PontoPa
 }
 
 /** The cycle's order of its points: day, then start hour (unset last), then the name order already given. */
-const chave = (p: { dataRetirada: string | null; horaInicio: string | null }) => `${p.dataRetirada ?? '9999-99-99'} ${p.horaInicio ?? '99:99'}`;
-
+const chave = (p: { dataRetirada: string | null; horaInicio: string | null }) =>
+  `${p.dataRetirada ?? '9999-99-99'} ${p.horaInicio ?? '99:99'}`;

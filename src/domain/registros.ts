@@ -27,7 +27,11 @@ export const POR_PAGINA_PADRAO = 50;
 export const POR_PAGINA_MAXIMO = 200;
 
 /** Builds the page from rows that carry the window count `total` (one query per page). */
-export function montarPagina<T>(linhas: ReadonlyArray<T & { total: number | string }>, pedido: PedidoDePagina, totalSemLinhas: number): Pagina<T> {
+export function montarPagina<T>(
+  linhas: ReadonlyArray<T & { total: number | string }>,
+  pedido: PedidoDePagina,
+  totalSemLinhas: number,
+): Pagina<T> {
   const total = linhas.length > 0 ? Number(linhas[0]?.total) : totalSemLinhas;
   const itens = linhas.map((l) => {
     const { total: _ignorado, ...resto } = l;
@@ -57,11 +61,18 @@ export interface Referencia {
  * Counts what refers to the record; a delete of something in use is refused with 409 naming
  * what uses it, and never cascades.
  */
-export async function exigirSemReferencias(db: Db, referencias: readonly Referencia[], id: number, rotulo: string): Promise<void> {
+export async function exigirSemReferencias(
+  db: Db,
+  referencias: readonly Referencia[],
+  id: number,
+  rotulo: string,
+): Promise<void> {
   const usos: Record<string, number> = {};
   for (const r of referencias) {
     // NOTE: table and column names come from our own constant lists, never from input.
-    const linha = await sql<{ n: number }>`select count(*) as n from ${sql.table(r.tabela)} where ${sql.ref(r.coluna)} = ${id}`
+    const linha = await sql<{
+      n: number;
+    }>`select count(*) as n from ${sql.table(r.tabela)} where ${sql.ref(r.coluna)} = ${id}`
       .execute(db)
       .then((x) => x.rows[0]);
     const n = Number(linha?.n ?? 0);

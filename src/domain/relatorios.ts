@@ -103,12 +103,20 @@ export interface Apresentacao {
 
 function somar(colunas: readonly Coluna[], linhas: readonly LinhaRelatorio[]): Record<string, number> {
   const t: Record<string, number> = {};
-  for (const c of colunas.filter((x) => x.soma === true)) t[c.chave] = linhas.reduce((s, l) => s + (typeof l[c.chave] === 'number' ? (l[c.chave] as number) : 0), 0);
+  for (const c of colunas.filter((x) => x.soma === true))
+    t[c.chave] = linhas.reduce((s, l) => s + (typeof l[c.chave] === 'number' ? (l[c.chave] as number) : 0), 0);
   return t;
 }
 
 /** Groups rows by a text column (in order of first appearance) and adds the subtotals and totals. */
-export function montarRelatorio(titulo: string, subtitulo: string, colunas: readonly Coluna[], linhas: readonly LinhaRelatorio[], agruparPor?: string, apresentacao: Apresentacao = {}): Relatorio {
+export function montarRelatorio(
+  titulo: string,
+  subtitulo: string,
+  colunas: readonly Coluna[],
+  linhas: readonly LinhaRelatorio[],
+  agruparPor?: string,
+  apresentacao: Apresentacao = {},
+): Relatorio {
   const grupos = new Map<string, LinhaRelatorio[]>();
   for (const l of linhas) {
     const chave = agruparPor === undefined ? '' : String(l[agruparPor] ?? '');
@@ -132,14 +140,38 @@ export function montarRelatorio(titulo: string, subtitulo: string, colunas: read
 // ---------------------------------------------------------------------------------------------
 // Which cycles.
 
-async function ciclosPorId(db: Db, ids: readonly number[]): Promise<Array<{ id: number; nome: string; dataOfertaInicio: string; dataOfertaFim: string; dataPedidoInicio: string; dataPedidoFim: string; dataRetiradaInicio: string; dataRetiradaFim: string }>> {
+async function ciclosPorId(
+  db: Db,
+  ids: readonly number[],
+): Promise<
+  Array<{
+    id: number;
+    nome: string;
+    dataOfertaInicio: string;
+    dataOfertaFim: string;
+    dataPedidoInicio: string;
+    dataPedidoFim: string;
+    dataRetiradaInicio: string;
+    dataRetiradaFim: string;
+  }>
+> {
   const linhas = await db
     .selectFrom('ciclo')
-    .select(['id', 'nome', 'dataOfertaInicio', 'dataOfertaFim', 'dataPedidoInicio', 'dataPedidoFim', 'dataRetiradaInicio', 'dataRetiradaFim'])
+    .select([
+      'id',
+      'nome',
+      'dataOfertaInicio',
+      'dataOfertaFim',
+      'dataPedidoInicio',
+      'dataPedidoFim',
+      'dataRetiradaInicio',
+      'dataRetiradaFim',
+    ])
     .where('id', 'in', [...ids])
     .execute();
   const faltando = ids.filter((i) => !linhas.some((l) => l.id === i));
-  if (faltando.length > 0) throw new NaoEncontrado('CICLO_NAO_ENCONTRADO', `Não encontramos o(s) ciclo(s) ${faltando.join(', ')}`);
+  if (faltando.length > 0)
+    throw new NaoEncontrado('CICLO_NAO_ENCONTRADO', `Não encontramos o(s) ciclo(s) ${faltando.join(', ')}`);
   return ids.map((i) => linhas.find((l) => l.id === i)).filter((l) => l !== undefined);
 }
 
@@ -147,7 +179,16 @@ async function ciclosPorId(db: Db, ids: readonly number[]): Promise<Array<{ id: 
 export async function ciclosParaEscolher(db: Db, hoje: string) {
   const linhas = await db
     .selectFrom('ciclo')
-    .select(['id', 'nome', 'dataOfertaInicio', 'dataOfertaFim', 'dataPedidoInicio', 'dataPedidoFim', 'dataRetiradaInicio', 'dataRetiradaFim'])
+    .select([
+      'id',
+      'nome',
+      'dataOfertaInicio',
+      'dataOfertaFim',
+      'dataPedidoInicio',
+      'dataPedidoFim',
+      'dataRetiradaInicio',
+      'dataRetiradaFim',
+    ])
     .orderBy('dataOfertaInicio', 'desc')
     .limit(60)
     .execute();
@@ -183,7 +224,9 @@ export async function mercadosDosCiclos(db: Db, cicloids: readonly number[]): Pr
     .orderBy('cm.mercadoId')
     .execute();
   const vistos = new Map<number, MercadoDosCiclos>();
-  for (const cicloid of cicloids) for (const l of linhas) if (l.cicloid === cicloid && !vistos.has(l.mercadoId)) vistos.set(l.mercadoId, { id: l.mercadoId, nome: l.nome });
+  for (const cicloid of cicloids)
+    for (const l of linhas)
+      if (l.cicloid === cicloid && !vistos.has(l.mercadoId)) vistos.set(l.mercadoId, { id: l.mercadoId, nome: l.nome });
   return [...vistos.values()];
 }
 
@@ -205,17 +248,27 @@ interface Mercados {
  * The markets of a report's cycles and its optional `mercadoId`, which must be one of them: 400
  * naming the market otherwise, never a silently empty report.
  */
-async function mercadosDoRelatorio(db: Db, ator: Ator, ciclos: ReadonlyArray<{ id: number; nome: string }>, mercadoId: number | null): Promise<Mercados> {
-  const lista = await mercadosDosCiclos(db, ciclos.map((c) => c.id));
+async function mercadosDoRelatorio(
+  db: Db,
+  ator: Ator,
+  ciclos: ReadonlyArray<{ id: number; nome: string }>,
+  mercadoId: number | null,
+): Promise<Mercados> {
+  const lista = await mercadosDosCiclos(
+    db,
+    ciclos.map((c) => c.id),
+  );
   if (mercadoId === null) return { lista, filtro: null };
   const mercado = lista.find((m) => m.id === mercadoId);
   if (mercado === undefined) {
     const existe = await db.selectFrom('mercado').select('nome').where('id', '=', mercadoId).executeTakeFirst();
     const onde = ciclos.length === 1 ? `o ciclo ${ciclos[0]?.nome ?? ''}` : 'os ciclos escolhidos';
-    const mensagem = existe === undefined ? `Não encontramos o mercado ${mercadoId}` : `O mercado ${existe.nome} não atende ${onde}`;
+    const mensagem =
+      existe === undefined ? `Não encontramos o mercado ${mercadoId}` : `O mercado ${existe.nome} não atende ${onde}`;
     throw new Invalido('MERCADO_FORA_DO_CICLO', mensagem, { mercadoId: mensagem });
   }
-  const doMercado = !veTudo(ator) && ator.usuarioid !== null && await administraOMercado(db, ator.usuarioid, mercadoId);
+  const doMercado =
+    !veTudo(ator) && ator.usuarioid !== null && (await administraOMercado(db, ator.usuarioid, mercadoId));
   return { lista, filtro: { mercadoId, nome: mercado.nome, doMercado } };
 }
 
@@ -223,7 +276,7 @@ const SEM_MERCADO = 'Sem mercado';
 
 /** A row's market as people read it, and its place among the groups (order of service; none last). */
 function nomeDoMercado(m: Mercados, mercadoId: ChaveMercado): string {
-  return mercadoId === null ? SEM_MERCADO : m.lista.find((x) => x.id === mercadoId)?.nome ?? `Mercado ${mercadoId}`;
+  return mercadoId === null ? SEM_MERCADO : (m.lista.find((x) => x.id === mercadoId)?.nome ?? `Mercado ${mercadoId}`);
 }
 
 function ordemDoMercado(m: Mercados, nome: string): number {
@@ -235,7 +288,8 @@ function ordemDoMercado(m: Mercados, nome: string): number {
 const noFiltro = (m: Mercados, mercadoId: ChaveMercado) => m.filtro === null || m.filtro.mercadoId === mercadoId;
 
 /** The report, offering its cycles' markets to filter by when there are any. */
-const comMercadosDoCiclo = (r: Relatorio, m: Mercados): Relatorio => (m.lista.length === 0 ? r : { ...r, mercados: m.lista });
+const comMercadosDoCiclo = (r: Relatorio, m: Mercados): Relatorio =>
+  m.lista.length === 0 ? r : { ...r, mercados: m.lista };
 
 /** A line a subtitle ends with: the market it is narrowed to. */
 const soOMercado = (m: Mercados) => (m.filtro === null ? '' : ` · só ${m.filtro.nome}`);
@@ -244,7 +298,8 @@ const soOMercado = (m: Mercados) => (m.filtro === null ? '' : ` · só ${m.filtr
 const ordemPtBr = new Intl.Collator('pt-BR').compare;
 
 /** A supplier's rows: everyone's for admins and info, and for a market's AdminMercado in that market. */
-const so = (ator: Ator, fornecedorId: number, m: Mercados | null = null) => veTudo(ator) || m?.filtro?.doMercado === true || fornecedorId === ator.usuarioid;
+const so = (ator: Ator, fornecedorId: number, m: Mercados | null = null) =>
+  veTudo(ator) || m?.filtro?.doMercado === true || fornecedorId === ator.usuarioid;
 
 // ---------------------------------------------------------------------------------------------
 // The optional market grouping (docs/decisions.md, "Relatórios: um modelo, e o mercado como
@@ -261,15 +316,19 @@ const COLUNA_MERCADO: ColunaDaFamilia = { chave: 'mercado', titulo: 'Mercado', t
 
 /** The columns of one report of the family, with or without its market grouping. */
 function colunasDaFamilia(colunas: readonly ColunaDaFamilia[], porMercado: boolean): Coluna[] {
-  return colunas.filter((c) => c.mercados === undefined || c.mercados === porMercado).map(({ mercados: _so, ...c }) => c);
+  return colunas
+    .filter((c) => c.mercados === undefined || c.mercados === porMercado)
+    .map(({ mercados: _so, ...c }) => c);
 }
 
 /** Grouped by market: the report's cycles serve markets. */
 const agrupaPorMercado = (m: Mercados): boolean => m.lista.length > 0;
 
 /** Rows in the markets' order of service (none last); all equal when the report is not grouped by market. */
-const naOrdemDosMercados = (m: Mercados) => (a: LinhaRelatorio, b: LinhaRelatorio): number =>
-  agrupaPorMercado(m) ? ordemDoMercado(m, String(a.mercado)) - ordemDoMercado(m, String(b.mercado)) : 0;
+const naOrdemDosMercados =
+  (m: Mercados) =>
+  (a: LinhaRelatorio, b: LinhaRelatorio): number =>
+    agrupaPorMercado(m) ? ordemDoMercado(m, String(a.mercado)) - ordemDoMercado(m, String(b.mercado)) : 0;
 
 /** What one offered line gives to a report: a part per market (named; null when not grouped). */
 interface ParteDaLinha {
@@ -284,9 +343,20 @@ interface ParteDaLinha {
 /** A line's parts: per market (only the market the report is narrowed to, if any), or the whole line as one. */
 function partesDaLinha(m: Mercados, e: EntregaDaLinha): ParteDaLinha[] {
   if (!agrupaPorMercado(m)) {
-    return [{ mercado: null, planejadoMil: e.planejadoMil, pedidoMil: e.pedidoMil, paraCestasMil: e.linha.paraCestasMil, paraLotesMil: e.linha.paraLotesMil, extrasReservadosMil: e.extrasReservadosMil }];
+    return [
+      {
+        mercado: null,
+        planejadoMil: e.planejadoMil,
+        pedidoMil: e.pedidoMil,
+        paraCestasMil: e.linha.paraCestasMil,
+        paraLotesMil: e.linha.paraLotesMil,
+        extrasReservadosMil: e.extrasReservadosMil,
+      },
+    ];
   }
-  return e.porMercado.filter((p) => noFiltro(m, p.mercadoId)).map((p) => ({ ...p, mercado: nomeDoMercado(m, p.mercadoId) }));
+  return e.porMercado
+    .filter((p) => noFiltro(m, p.mercadoId))
+    .map((p) => ({ ...p, mercado: nomeDoMercado(m, p.mercadoId) }));
 }
 
 /** The `mercado` cell of a part's row: none when the report is not grouped by market. */
@@ -327,34 +397,74 @@ export interface Entrega {
  * What each supplier delivers: planned and ordered per product, for the given cycles. With
  * markets, one row per product and market, in the markets' order of service.
  */
-async function entregasDosFornecedores(db: Db, deQuem: (fornecedorId: number) => boolean, ciclos: ReadonlyArray<{ id: number; nome: string }>, m: Mercados): Promise<Entrega[]> {
+async function entregasDosFornecedores(
+  db: Db,
+  deQuem: (fornecedorId: number) => boolean,
+  ciclos: ReadonlyArray<{ id: number; nome: string }>,
+  m: Mercados,
+): Promise<Entrega[]> {
   const comMercados = m.lista.length > 0;
   const linhas: Entrega[] = [];
   for (const ciclo of ciclos) {
     for (const e of await entregasDoCiclo(db, ciclo.id)) {
       if (!deQuem(e.linha.fornecedorId)) continue;
-      const base = { fornecedor: e.linha.fornecedor, fornecedorId: e.linha.fornecedorId, ciclo: ciclo.nome, produto: e.linha.produto, unidade: e.linha.unidade, valorUnitarioCentavos: e.linha.valorCentavos };
+      const base = {
+        fornecedor: e.linha.fornecedor,
+        fornecedorId: e.linha.fornecedorId,
+        ciclo: ciclo.nome,
+        produto: e.linha.produto,
+        unidade: e.linha.unidade,
+        valorUnitarioCentavos: e.linha.valorCentavos,
+      };
       if (!comMercados) {
         if (e.planejadoMil === 0 && e.pedidoMil === 0) continue;
-        linhas.push({ ...base, mercado: null, planejadoMilesimos: e.planejadoMil, pedidoMilesimos: e.pedidoMil, valorCentavos: valorDaQuantidade(e.linha.valorCentavos, e.pedidoMil) });
+        linhas.push({
+          ...base,
+          mercado: null,
+          planejadoMilesimos: e.planejadoMil,
+          pedidoMilesimos: e.pedidoMil,
+          valorCentavos: valorDaQuantidade(e.linha.valorCentavos, e.pedidoMil),
+        });
         continue;
       }
       for (const parte of e.porMercado) {
         if (!noFiltro(m, parte.mercadoId) || (parte.planejadoMil === 0 && parte.pedidoMil === 0)) continue;
-        linhas.push({ ...base, mercado: nomeDoMercado(m, parte.mercadoId), planejadoMilesimos: parte.planejadoMil, pedidoMilesimos: parte.pedidoMil, valorCentavos: valorDaQuantidade(e.linha.valorCentavos, parte.pedidoMil) });
+        linhas.push({
+          ...base,
+          mercado: nomeDoMercado(m, parte.mercadoId),
+          planejadoMilesimos: parte.planejadoMil,
+          pedidoMilesimos: parte.pedidoMil,
+          valorCentavos: valorDaQuantidade(e.linha.valorCentavos, parte.pedidoMil),
+        });
       }
     }
   }
-  return linhas.sort((a, b) => (comMercados ? ordemDoMercado(m, a.mercado ?? '') - ordemDoMercado(m, b.mercado ?? '') : 0)
-    || ordemPtBr(a.fornecedor, b.fornecedor) || a.fornecedorId - b.fornecedorId);
+  return linhas.sort(
+    (a, b) =>
+      (comMercados ? ordemDoMercado(m, a.mercado ?? '') - ordemDoMercado(m, b.mercado ?? '') : 0) ||
+      ordemPtBr(a.fornecedor, b.fornecedor) ||
+      a.fornecedorId - b.fornecedorId,
+  );
 }
 
 /** The supplier report's rows (COLUNAS_FORNECEDORES, and the market's column in cycles with markets). */
-async function linhasDosFornecedores(db: Db, ator: Ator, ciclos: ReadonlyArray<{ id: number; nome: string }>, m: Mercados): Promise<LinhaRelatorio[]> {
+async function linhasDosFornecedores(
+  db: Db,
+  ator: Ator,
+  ciclos: ReadonlyArray<{ id: number; nome: string }>,
+  m: Mercados,
+): Promise<LinhaRelatorio[]> {
   return (await entregasDosFornecedores(db, (fornecedorId) => so(ator, fornecedorId, m), ciclos, m)).map((e) => ({
     ...(e.mercado === null ? {} : { mercado: e.mercado }),
-    fornecedor: e.fornecedor, fornecedorId: e.fornecedorId, ciclo: e.ciclo, produto: e.produto, unidade: e.unidade, valorUnitario: e.valorUnitarioCentavos,
-    planejado: e.planejadoMilesimos, quantidade: e.pedidoMilesimos, valorTotal: e.valorCentavos,
+    fornecedor: e.fornecedor,
+    fornecedorId: e.fornecedorId,
+    ciclo: e.ciclo,
+    produto: e.produto,
+    unidade: e.unidade,
+    valorUnitario: e.valorUnitarioCentavos,
+    planejado: e.planejadoMilesimos,
+    quantidade: e.pedidoMilesimos,
+    valorTotal: e.valorCentavos,
   }));
 }
 
@@ -364,7 +474,9 @@ async function linhasDosFornecedores(db: Db, ator: Ator, ciclos: ReadonlyArray<{
  */
 export async function oQueOFornecedorEntrega(db: Db, cicloid: number, fornecedorId: number): Promise<Entrega[]> {
   const [ciclos, lista] = await Promise.all([ciclosPorId(db, [cicloid]), mercadosDosCiclos(db, [cicloid])]);
-  return (await entregasDosFornecedores(db, (id) => id === fornecedorId, ciclos, { lista, filtro: null })).filter((e) => e.pedidoMilesimos > 0);
+  return (await entregasDosFornecedores(db, (id) => id === fornecedorId, ciclos, { lista, filtro: null })).filter(
+    (e) => e.pedidoMilesimos > 0,
+  );
 }
 
 /**
@@ -372,19 +484,31 @@ export async function oQueOFornecedorEntrega(db: Db, cicloid: number, fornecedor
  * subtotals; in cycles with markets, per market (a supplier's value in each market is what it
  * ordered there at the supplier's price). `mercadoId` narrows it to one market of the cycles.
  */
-export async function relatorioDosFornecedores(db: Db, ator: Ator, cicloids: readonly number[], hoje: string, mercadoId: number | null = null): Promise<Relatorio> {
+export async function relatorioDosFornecedores(
+  db: Db,
+  ator: Ator,
+  cicloids: readonly number[],
+  hoje: string,
+  mercadoId: number | null = null,
+): Promise<Relatorio> {
   const ciclos = await ciclosPorId(db, cicloids);
   const m = await mercadosDoRelatorio(db, ator, ciclos, mercadoId);
   const abertos = ciclos.some((c) => hoje <= c.dataPedidoFim);
   const porMercado = agrupaPorMercado(m);
-  const colunas = colunasDaFamilia(COLUNAS_FORNECEDORES.filter((c) => (cicloids.length > 1 || c.chave !== 'ciclo')), porMercado);
-  return comMercadosDoCiclo(montarRelatorio(
-    'Pedidos aos fornecedores',
-    `${ciclos.map((c) => c.nome).join(', ')}${soOMercado(m)}${abertos ? ' · pedidos ainda abertos: "Planejado" usa a composição e todos os extras publicados' : ''}`,
-    colunas,
-    await linhasDosFornecedores(db, ator, ciclos, m),
-    porMercado ? 'mercado' : 'fornecedor',
-  ), m);
+  const colunas = colunasDaFamilia(
+    COLUNAS_FORNECEDORES.filter((c) => cicloids.length > 1 || c.chave !== 'ciclo'),
+    porMercado,
+  );
+  return comMercadosDoCiclo(
+    montarRelatorio(
+      'Pedidos aos fornecedores',
+      `${ciclos.map((c) => c.nome).join(', ')}${soOMercado(m)}${abertos ? ' · pedidos ainda abertos: "Planejado" usa a composição e todos os extras publicados' : ''}`,
+      colunas,
+      await linhasDosFornecedores(db, ator, ciclos, m),
+      porMercado ? 'mercado' : 'fornecedor',
+    ),
+    m,
+  );
 }
 
 /** What is left of each line is the cycle's: with markets, only the lots' column is added (never a market's). */
@@ -410,12 +534,21 @@ export async function relatorioDeSobra(db: Db, ator: Ator, cicloid: number, hoje
   const [ciclo] = await ciclosPorId(db, [cicloid]);
   const comMercados = (await mercadosDosCiclos(db, [cicloid])).length > 0;
   const linhas: LinhaRelatorio[] = [];
-  for (const e of await entregasDoCiclo(db, cicloid, { soConfirmadosReservam: ciclo !== undefined && soConfirmadosSeguram(ciclo, hoje) })) {
+  for (const e of await entregasDoCiclo(db, cicloid, {
+    soConfirmadosReservam: ciclo !== undefined && soConfirmadosSeguram(ciclo, hoje),
+  })) {
     if (!so(ator, e.linha.fornecedorId)) continue;
     const sobra = e.linha.ofertadoMil - e.linha.paraCestasMil - e.linha.paraLotesMil - e.extrasReservadosMil;
     linhas.push({
-      fornecedor: e.linha.fornecedor, produto: e.linha.produto, unidade: e.linha.unidade, ofertado: e.linha.ofertadoMil,
-      paraCestas: e.linha.paraCestasMil, ...(comMercados ? { paraLotes: e.linha.paraLotesMil } : {}), paraExtras: e.extrasReservadosMil, sobra, valorUnitario: e.linha.valorCentavos,
+      fornecedor: e.linha.fornecedor,
+      produto: e.linha.produto,
+      unidade: e.linha.unidade,
+      ofertado: e.linha.ofertadoMil,
+      paraCestas: e.linha.paraCestasMil,
+      ...(comMercados ? { paraLotes: e.linha.paraLotesMil } : {}),
+      paraExtras: e.extrasReservadosMil,
+      sobra,
+      valorUnitario: e.linha.valorCentavos,
       valorSobra: valorDaQuantidade(e.linha.valorCentavos, Math.max(0, sobra)),
     });
   }
@@ -451,11 +584,29 @@ const COLUNAS_PRODUTOS: readonly ColunaDaFamilia[] = [
  * cycles with markets, per market: what each market's baskets, extras and lots take of each
  * product; without, what was offered, taken and left over.
  */
-export async function relatorioDeProdutos(db: Db, ator: Ator, cicloids: readonly number[], hoje: string, mercadoId: number | null = null): Promise<Relatorio> {
+export async function relatorioDeProdutos(
+  db: Db,
+  ator: Ator,
+  cicloids: readonly number[],
+  hoje: string,
+  mercadoId: number | null = null,
+): Promise<Relatorio> {
   const ciclos = await ciclosPorId(db, cicloids);
   const m = await mercadosDoRelatorio(db, ator, ciclos, mercadoId);
   const porMercado = agrupaPorMercado(m);
-  const porProduto = new Map<string, { mercado: string | null; produto: string; unidade: string; ofertado: number; paraCestas: number; paraLotes: number; extras: number; valor: number }>();
+  const porProduto = new Map<
+    string,
+    {
+      mercado: string | null;
+      produto: string;
+      unidade: string;
+      ofertado: number;
+      paraCestas: number;
+      paraLotes: number;
+      extras: number;
+      valor: number;
+    }
+  >();
   for (const ciclo of ciclos) {
     for (const e of await entregasDoCiclo(db, ciclo.id, { soConfirmadosReservam: soConfirmadosSeguram(ciclo, hoje) })) {
       if (!so(ator, e.linha.fornecedorId, m)) continue;
@@ -464,7 +615,16 @@ export async function relatorioDeProdutos(db: Db, ator: Ator, cicloids: readonly
         // A market's group lists what it took; the whole cycle's lists every line offered.
         if (parte.mercado !== null && levado === 0) continue;
         const chave = `${parte.mercado ?? ''}\u0000${e.linha.produto}\u0000${e.linha.unidade}`;
-        const p = porProduto.get(chave) ?? { mercado: parte.mercado, produto: e.linha.produto, unidade: e.linha.unidade, ofertado: 0, paraCestas: 0, paraLotes: 0, extras: 0, valor: 0 };
+        const p = porProduto.get(chave) ?? {
+          mercado: parte.mercado,
+          produto: e.linha.produto,
+          unidade: e.linha.unidade,
+          ofertado: 0,
+          paraCestas: 0,
+          paraLotes: 0,
+          extras: 0,
+          valor: 0,
+        };
         p.ofertado += e.linha.ofertadoMil;
         p.paraCestas += parte.paraCestasMil;
         p.paraLotes += parte.paraLotesMil;
@@ -474,14 +634,21 @@ export async function relatorioDeProdutos(db: Db, ator: Ator, cicloids: readonly
       }
     }
   }
-  const linhas = [...porProduto.values()].map(({ mercado, ...p }): LinhaRelatorio => ({ ...celulaDoMercado(mercado), ...p, sobra: p.ofertado - p.paraCestas - p.extras }));
-  return comMercadosDoCiclo(montarRelatorio(
-    'Produtos dos ciclos',
-    `${ciclos.map((c) => c.nome).join(', ')}${soOMercado(m)}${porMercado ? ' · por mercado; o ofertado e a sobra são do ciclo inteiro (veja a sobra das ofertas)' : ''}`,
-    colunasDaFamilia(COLUNAS_PRODUTOS, porMercado),
-    linhas.sort((a, b) => naOrdemDosMercados(m)(a, b) || ordemPtBr(String(a.produto), String(b.produto))),
-    porMercado ? 'mercado' : undefined,
-  ), m);
+  const linhas = [...porProduto.values()].map(({ mercado, ...p }): LinhaRelatorio => ({
+    ...celulaDoMercado(mercado),
+    ...p,
+    sobra: p.ofertado - p.paraCestas - p.extras,
+  }));
+  return comMercadosDoCiclo(
+    montarRelatorio(
+      'Produtos dos ciclos',
+      `${ciclos.map((c) => c.nome).join(', ')}${soOMercado(m)}${porMercado ? ' · por mercado; o ofertado e a sobra são do ciclo inteiro (veja a sobra das ofertas)' : ''}`,
+      colunasDaFamilia(COLUNAS_PRODUTOS, porMercado),
+      linhas.sort((a, b) => naOrdemDosMercados(m)(a, b) || ordemPtBr(String(a.produto), String(b.produto))),
+      porMercado ? 'mercado' : undefined,
+    ),
+    m,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -503,49 +670,90 @@ function origemDasLinhas(linhas: ReadonlyArray<{ readonly assinaturaId: number |
  * its market and each market's fee is its own line; with `mercadoId`, only what was bought in
  * that market (and its fee).
  */
-export async function relatorioDosConsumidores(db: Db, ator: Ator, cicloids: readonly number[], taxa: Taxa, mercadoId: number | null = null): Promise<Relatorio> {
+export async function relatorioDosConsumidores(
+  db: Db,
+  ator: Ator,
+  cicloids: readonly number[],
+  taxa: Taxa,
+  mercadoId: number | null = null,
+): Promise<Relatorio> {
   const ciclos = await ciclosPorId(db, cicloids);
   const m = await mercadosDoRelatorio(db, ator, ciclos, mercadoId);
   const linhas: LinhaRelatorio[] = [];
   let comMercados = mercadoId !== null;
   const doMercado = m.filtro?.doMercado === true;
   for (const ciclo of ciclos) {
-    const pedidos = await carregarPedidosDoCiclo(db, ciclo.id, veTudo(ator) || doMercado ? null : (ator.usuarioid ?? -1), taxa);
+    const pedidos = await carregarPedidosDoCiclo(
+      db,
+      ciclo.id,
+      veTudo(ator) || doMercado ? null : (ator.usuarioid ?? -1),
+      taxa,
+    );
     for (const p of pedidos) {
-      const base = { consumidor: p.usuario.nome, ciclo: ciclo.nome, pontoEntrega: p.pontoEntrega.nome, situacao: p.finalizado ? 'confirmado' : 'não confirmado' };
+      const base = {
+        consumidor: p.usuario.nome,
+        ciclo: ciclo.nome,
+        pontoEntrega: p.pontoEntrega.nome,
+        situacao: p.finalizado ? 'confirmado' : 'não confirmado',
+      };
       for (const l of p.produtos) {
         if (mercadoId !== null && l.mercadoId !== mercadoId) continue;
         if (l.mercadoId !== null) comMercados = true;
-        linhas.push({ ...base, mercado: l.mercado ?? '', origem: origemDaLinha(l), item: l.nome, quantidade: l.quantidadeMilesimos, valorUnitario: l.valorCentavos, valor: l.subtotalCentavos });
+        linhas.push({
+          ...base,
+          mercado: l.mercado ?? '',
+          origem: origemDaLinha(l),
+          item: l.nome,
+          quantidade: l.quantidadeMilesimos,
+          valorUnitario: l.valorCentavos,
+          valor: l.subtotalCentavos,
+        });
       }
       for (const parte of p.partes) {
         if (parte.taxaCentavos === 0 || (mercadoId !== null && parte.mercadoId !== mercadoId)) continue;
         // A market's fee is the subscription's when every line it charges came from subscriptions.
         const origem = origemDasLinhas(p.produtos.filter((l) => l.mercadoId === parte.mercadoId));
-        linhas.push({ ...base, mercado: parte.mercado ?? '', origem, item: parte.mercado === null ? 'Taxa administrativa' : `Taxa de ${parte.mercado}`, quantidade: null, valorUnitario: null, valor: parte.taxaCentavos });
+        linhas.push({
+          ...base,
+          mercado: parte.mercado ?? '',
+          origem,
+          item: parte.mercado === null ? 'Taxa administrativa' : `Taxa de ${parte.mercado}`,
+          quantidade: null,
+          valorUnitario: null,
+          valor: parte.taxaCentavos,
+        });
       }
     }
   }
   // A cycle without markets keeps the report it always had: no market column, no market key.
-  const semMercado = (l: LinhaRelatorio): LinhaRelatorio => Object.fromEntries(Object.entries(l).filter(([k]) => k !== 'mercado'));
-  return comMercadosDoCiclo(montarRelatorio(
-    'Pedidos dos consumidores',
-    `${ciclos.map((c) => c.nome).join(', ')}${soOMercado(m)}`,
-    colunasDaFamilia([
-      { chave: 'consumidor', titulo: 'Consumidor', tipo: 'texto' },
-      ...(cicloids.length > 1 ? [{ chave: 'ciclo', titulo: 'Ciclo', tipo: 'texto' as const }] : []),
-      COLUNA_MERCADO,
-      { chave: 'pontoEntrega', titulo: 'Ponto de entrega', tipo: 'texto' },
-      { chave: 'situacao', titulo: 'Situação', tipo: 'texto' },
-      { chave: 'origem', titulo: 'Assinatura ou avulso', tipo: 'texto' },
-      { chave: 'item', titulo: 'Item', tipo: 'texto' },
-      { chave: 'quantidade', titulo: 'Quantidade', tipo: 'quantidade' },
-      { chave: 'valorUnitario', titulo: 'Preço', tipo: 'dinheiro' },
-      { chave: 'valor', titulo: 'Valor', tipo: 'dinheiro', soma: true },
-    ], comMercados),
-    (comMercados ? linhas : linhas.map(semMercado)).sort((a, b) => ordemPtBr(String(a.consumidor), String(b.consumidor))),
-    'consumidor',
-  ), m);
+  const semMercado = (l: LinhaRelatorio): LinhaRelatorio =>
+    Object.fromEntries(Object.entries(l).filter(([k]) => k !== 'mercado'));
+  return comMercadosDoCiclo(
+    montarRelatorio(
+      'Pedidos dos consumidores',
+      `${ciclos.map((c) => c.nome).join(', ')}${soOMercado(m)}`,
+      colunasDaFamilia(
+        [
+          { chave: 'consumidor', titulo: 'Consumidor', tipo: 'texto' },
+          ...(cicloids.length > 1 ? [{ chave: 'ciclo', titulo: 'Ciclo', tipo: 'texto' as const }] : []),
+          COLUNA_MERCADO,
+          { chave: 'pontoEntrega', titulo: 'Ponto de entrega', tipo: 'texto' },
+          { chave: 'situacao', titulo: 'Situação', tipo: 'texto' },
+          { chave: 'origem', titulo: 'Assinatura ou avulso', tipo: 'texto' },
+          { chave: 'item', titulo: 'Item', tipo: 'texto' },
+          { chave: 'quantidade', titulo: 'Quantidade', tipo: 'quantidade' },
+          { chave: 'valorUnitario', titulo: 'Preço', tipo: 'dinheiro' },
+          { chave: 'valor', titulo: 'Valor', tipo: 'dinheiro', soma: true },
+        ],
+        comMercados,
+      ),
+      (comMercados ? linhas : linhas.map(semMercado)).sort((a, b) =>
+        ordemPtBr(String(a.consumidor), String(b.consumidor)),
+      ),
+      'consumidor',
+    ),
+    m,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -571,15 +779,38 @@ export async function relatorioDeMovimentacoes(db: Db, ator: Ator, filtro: Filtr
     .innerJoin('usuario as u', 'u.id', 'm.usuarioid')
     .innerJoin('tipomovimentacao as t', 't.id', 'm.tipoMovimentacaoId')
     .leftJoin('ciclo as c', 'c.id', 'm.cicloid')
-    .select(['m.id', 'm.usuarioid', 'u.nome as pessoa', 'm.data', 't.nome as tipo', 'm.tipoMovimentacaoId', 'm.sentido', 'm.valorCentavos', 'm.descricao', 'm.arquivo', 'm.cicloid', 'c.nome as ciclo'])
-    .select(sql<number>`sum(case when m.sentido = 'credito' then m."valorCentavos" else -m."valorCentavos" end) over (partition by m.usuarioid order by m.data, m.id)`.as('saldo'));
+    .select([
+      'm.id',
+      'm.usuarioid',
+      'u.nome as pessoa',
+      'm.data',
+      't.nome as tipo',
+      'm.tipoMovimentacaoId',
+      'm.sentido',
+      'm.valorCentavos',
+      'm.descricao',
+      'm.arquivo',
+      'm.cicloid',
+      'c.nome as ciclo',
+    ])
+    .select(
+      sql<number>`sum(case when m.sentido = 'credito' then m."valorCentavos" else -m."valorCentavos" end) over (partition by m.usuarioid order by m.data, m.id)`.as(
+        'saldo',
+      ),
+    );
   if (usuarioid !== null) base = base.where('m.usuarioid', '=', usuarioid);
   let q = db.selectFrom(base.as('x')).selectAll();
   if (filtro.cicloid !== null) q = q.where('x.cicloid', '=', filtro.cicloid);
   if (filtro.tipoMovimentacaoId !== null) q = q.where('x.tipoMovimentacaoId', '=', filtro.tipoMovimentacaoId);
   if (filtro.de !== null) q = q.where('x.data', '>=', filtro.de);
   if (filtro.ate !== null) q = q.where('x.data', '<=', filtro.ate);
-  const linhas = await q.orderBy('x.pessoa').orderBy('x.usuarioid').orderBy('x.data').orderBy('x.id').limit(20_000).execute();
+  const linhas = await q
+    .orderBy('x.pessoa')
+    .orderBy('x.usuarioid')
+    .orderBy('x.data')
+    .orderBy('x.id')
+    .limit(20_000)
+    .execute();
   return montarRelatorio(
     'Movimentações',
     veTudo(ator) ? 'Todas as pessoas' : 'Suas movimentações',
@@ -603,10 +834,22 @@ export async function relatorioDeMovimentacoes(db: Db, ator: Ator, filtro: Filtr
       { chave: 'cicloid', titulo: 'cicloid', tipo: 'inteiro', somenteDados: true },
     ],
     linhas.map((l) => ({
-      id: l.id, pessoa: l.pessoa, data: l.data, tipo: l.tipo, descricao: l.descricao, ciclo: l.ciclo,
-      credito: l.sentido === 'credito' ? l.valorCentavos : null, debito: l.sentido === 'debito' ? l.valorCentavos : null,
-      saldo: Number(l.saldo), comprovante: l.arquivo === null ? null : `/movimentacao/${l.id}/arquivo`,
-      usuarioid: l.usuarioid, tipoMovimentacaoId: l.tipoMovimentacaoId, sentido: l.sentido, valor: l.valorCentavos, arquivo: l.arquivo, cicloid: l.cicloid,
+      id: l.id,
+      pessoa: l.pessoa,
+      data: l.data,
+      tipo: l.tipo,
+      descricao: l.descricao,
+      ciclo: l.ciclo,
+      credito: l.sentido === 'credito' ? l.valorCentavos : null,
+      debito: l.sentido === 'debito' ? l.valorCentavos : null,
+      saldo: Number(l.saldo),
+      comprovante: l.arquivo === null ? null : `/movimentacao/${l.id}/arquivo`,
+      usuarioid: l.usuarioid,
+      tipoMovimentacaoId: l.tipoMovimentacaoId,
+      sentido: l.sentido,
+      valor: l.valorCentavos,
+      arquivo: l.arquivo,
+      cicloid: l.cicloid,
     })),
     'pessoa',
   );
@@ -656,15 +899,34 @@ const COLUNAS_RECEBIMENTO = COLUNAS_FORNECEDORES.filter((c) => c.chave !== 'cicl
 
 /** One order's lines in a cell: "2 × Pequena (assinatura); 1,5 kg tomate" (a subscription's baskets say so). */
 function itensDoPedido(linhas: Pedido['produtos']): string {
-  return linhas.map((l) => `${formatarQuantidade(l.quantidadeMilesimos)} ${l.tipo === 'cesta' ? '×' : l.unidade} ${l.nome}${l.assinaturaId === null ? '' : ' (assinatura)'}`).join('; ');
+  return linhas
+    .map(
+      (l) =>
+        `${formatarQuantidade(l.quantidadeMilesimos)} ${l.tipo === 'cesta' ? '×' : l.unidade} ${l.nome}${l.assinaturaId === null ? '' : ' (assinatura)'}`,
+    )
+    .join('; ');
 }
 
 /** An order's parts: per market, in their order of service, each with its fee; or the whole order, fee included. */
-function partesDoPedido(m: Mercados, p: Pedido): Array<{ readonly mercado: string | null; readonly linhas: Pedido['produtos']; readonly taxa: number; readonly valor: number }> {
-  if (!agrupaPorMercado(m)) return [{ mercado: null, linhas: p.produtos, taxa: p.taxaCentavos, valor: p.totalComTaxaCentavos }];
+function partesDoPedido(
+  m: Mercados,
+  p: Pedido,
+): Array<{
+  readonly mercado: string | null;
+  readonly linhas: Pedido['produtos'];
+  readonly taxa: number;
+  readonly valor: number;
+}> {
+  if (!agrupaPorMercado(m))
+    return [{ mercado: null, linhas: p.produtos, taxa: p.taxaCentavos, valor: p.totalComTaxaCentavos }];
   return [...p.partes]
     .sort((a, b) => ordemDoMercado(m, nomeDoMercado(m, a.mercadoId)) - ordemDoMercado(m, nomeDoMercado(m, b.mercadoId)))
-    .map((x) => ({ mercado: nomeDoMercado(m, x.mercadoId), linhas: p.produtos.filter((l) => l.mercadoId === x.mercadoId), taxa: x.taxaCentavos, valor: x.subtotalCentavos + x.taxaCentavos }));
+    .map((x) => ({
+      mercado: nomeDoMercado(m, x.mercadoId),
+      linhas: p.produtos.filter((l) => l.mercadoId === x.mercadoId),
+      taxa: x.taxaCentavos,
+      valor: x.subtotalCentavos + x.taxaCentavos,
+    }));
 }
 
 /** An order seen from one market: only its lines and its fee there; null when it bought nothing there. */
@@ -681,7 +943,13 @@ function pedidoNoMercado(p: Pedido, mercadoId: number): Pedido | null {
  * Delivered and charged: confirmed orders only; the unconfirmed ones are listed apart. A consumer
  * sees their own entry, a supplier their own receiving sheet; admins and info see everything.
  */
-export async function documentoDeEntrega(db: Db, ator: Ator, cicloid: number, taxa: Taxa, mercadoId: number | null = null): Promise<DocumentoDeEntrega> {
+export async function documentoDeEntrega(
+  db: Db,
+  ator: Ator,
+  cicloid: number,
+  taxa: Taxa,
+  mercadoId: number | null = null,
+): Promise<DocumentoDeEntrega> {
   const [ciclo] = await ciclosPorId(db, [cicloid]);
   if (ciclo === undefined) throw new NaoEncontrado('CICLO_NAO_ENCONTRADO', `Não encontramos o ciclo ${cicloid}`);
   const m = await mercadosDoRelatorio(db, ator, [ciclo], mercadoId);
@@ -691,26 +959,65 @@ export async function documentoDeEntrega(db: Db, ator: Ator, cicloid: number, ta
   const alvo = todos ? null : ehConsumidor(ator) ? (ator.usuarioid ?? -1) : -1;
   const doCiclo = await carregarPedidosDoCiclo(db, cicloid, alvo, taxa);
   const filtro = m.filtro;
-  const todosOsPedidos = filtro === null ? doCiclo : doCiclo.map((p) => pedidoNoMercado(p, filtro.mercadoId)).filter((p) => p !== null);
+  const todosOsPedidos =
+    filtro === null ? doCiclo : doCiclo.map((p) => pedidoNoMercado(p, filtro.mercadoId)).filter((p) => p !== null);
   const pedidos = todosOsPedidos.filter((p) => p.finalizado);
   const pendentes = todosOsPedidos.filter((p) => !p.finalizado);
   const contatos = new Map(
-    (todosOsPedidos.length === 0 ? [] : await db.selectFrom('usuario').select(['id', 'celular']).where('id', 'in', todosOsPedidos.map((p) => p.usuario.id)).execute()).map((u) => [u.id, u.celular]),
+    (todosOsPedidos.length === 0
+      ? []
+      : await db
+          .selectFrom('usuario')
+          .select(['id', 'celular'])
+          .where(
+            'id',
+            'in',
+            todosOsPedidos.map((p) => p.usuario.id),
+          )
+          .execute()
+    ).map((u) => [u.id, u.celular]),
   );
   const porMercado = agrupaPorMercado(m);
   // With markets, each consumer's lines come market by market (in order of service), each with its fee.
   const linhasDoPedido = (p: Pedido): LinhaRelatorio[] => {
-    const base = { ponto: p.pontoEntrega.nome, consumidor: p.usuario.nome, telefone: contatos.get(p.usuario.id) ?? null };
-    return partesDoPedido(m, p).map((x) => ({ ...base, ...(x.mercado === null ? {} : { mercado: x.mercado, taxa: x.taxa }), itens: itensDoPedido(x.linhas), valor: x.valor }));
+    const base = {
+      ponto: p.pontoEntrega.nome,
+      consumidor: p.usuario.nome,
+      telefone: contatos.get(p.usuario.id) ?? null,
+    };
+    return partesDoPedido(m, p).map((x) => ({
+      ...base,
+      ...(x.mercado === null ? {} : { mercado: x.mercado, taxa: x.taxa }),
+      itens: itensDoPedido(x.linhas),
+      valor: x.valor,
+    }));
   };
   const colunasDosPontos = colunasDaFamilia(COLUNAS_PONTOS, porMercado);
   // Stable: a consumer's market rows keep their order of service.
-  const porPontoEPessoa = (a: LinhaRelatorio, b: LinhaRelatorio) => ordemPtBr(String(a.ponto), String(b.ponto)) || ordemPtBr(String(a.consumidor), String(b.consumidor));
-  const pontos = pedidos.length === 0 ? [] : await db.selectFrom('pontoentrega').select(['id', 'nome', 'endereco', 'responsavel']).where('id', 'in', [...new Set(pedidos.map((p) => p.pontoEntrega.id))]).execute();
+  const porPontoEPessoa = (a: LinhaRelatorio, b: LinhaRelatorio) =>
+    ordemPtBr(String(a.ponto), String(b.ponto)) || ordemPtBr(String(a.consumidor), String(b.consumidor));
+  const pontos =
+    pedidos.length === 0
+      ? []
+      : await db
+          .selectFrom('pontoentrega')
+          .select(['id', 'nome', 'endereco', 'responsavel'])
+          .where('id', 'in', [...new Set(pedidos.map((p) => p.pontoEntrega.id))])
+          .execute();
   // The cycle's day and hours at each point (the same for every order there).
   const horarios = new Map(pedidos.map((p) => [p.pontoEntrega.id, horarioDeRetiradaTexto(p.pontoEntrega)]));
   const notasDosPontos = new Map(
-    pontos.map((p) => [p.nome, [horarios.get(p.id) ?? null, p.endereco, p.responsavel === null ? null : `Responsável: ${p.responsavel}`].filter((x) => x !== null && x !== '').join(' · ')] as const).filter(([, nota]) => nota !== ''),
+    pontos
+      .map(
+        (p) =>
+          [
+            p.nome,
+            [horarios.get(p.id) ?? null, p.endereco, p.responsavel === null ? null : `Responsável: ${p.responsavel}`]
+              .filter((x) => x !== null && x !== '')
+              .join(' · '),
+          ] as const,
+      )
+      .filter(([, nota]) => nota !== ''),
   );
   const subtitulo = `${ciclo.nome}${soOMercado(m)}`;
   const porPonto = montarRelatorio(
@@ -736,10 +1043,17 @@ export async function documentoDeEntrega(db: Db, ator: Ator, cicloid: number, ta
     'Cestas',
     subtitulo,
     [
-      { chave: 'cesta', titulo: 'Cesta', tipo: 'texto' }, { chave: 'quantidade', titulo: 'Quantidade', tipo: 'inteiro', soma: true },
-      { chave: 'assinatura', titulo: 'Por assinatura', tipo: 'inteiro', soma: true }, { chave: 'avulso', titulo: 'Avulsas', tipo: 'inteiro', soma: true },
+      { chave: 'cesta', titulo: 'Cesta', tipo: 'texto' },
+      { chave: 'quantidade', titulo: 'Quantidade', tipo: 'inteiro', soma: true },
+      { chave: 'assinatura', titulo: 'Por assinatura', tipo: 'inteiro', soma: true },
+      { chave: 'avulso', titulo: 'Avulsas', tipo: 'inteiro', soma: true },
     ],
-    [...cestas].map(([cesta, quantidade]) => ({ cesta, quantidade, assinatura: assinadas.get(cesta) ?? 0, avulso: quantidade - (assinadas.get(cesta) ?? 0) })),
+    [...cestas].map(([cesta, quantidade]) => ({
+      cesta,
+      quantidade,
+      assinatura: assinadas.get(cesta) ?? 0,
+      avulso: quantidade - (assinadas.get(cesta) ?? 0),
+    })),
   );
 
   // Saved but not confirmed: not delivered nor charged, and holding no stock once the order window
@@ -751,36 +1065,65 @@ export async function documentoDeEntrega(db: Db, ator: Ator, cicloid: number, ta
     colunasDosPontos,
     pendentes.flatMap(linhasDoPedido).sort(porPontoEPessoa),
     undefined,
-    { notas: new Map([['', `Não entram na entrega nem na cobrança se não forem confirmados até ${diaFim}/${mes}/${ano}, o último dia de pedidos: depois disso, as cestas e os itens que eles reservavam ficam livres.`]]) },
+    {
+      notas: new Map([
+        [
+          '',
+          `Não entram na entrega nem na cobrança se não forem confirmados até ${diaFim}/${mes}/${ano}, o último dia de pedidos: depois disso, as cestas e os itens que eles reservavam ficam livres.`,
+        ],
+      ]),
+    },
   );
   const secoes: Relatorio[] = [resumo, porPonto, naoConfirmados];
   if (todos) {
     const itens = await itensDasCestas(db, { cicloid }, 'cesta');
-    secoes.push(montarRelatorio(
-      'Montagem',
-      subtitulo,
-      COLUNAS_MONTAGEM,
-      // Per basket in the unit the coordinator composed in: 6 unidade of eggs to count, not 0,5 dúzia.
-      [...cestas.keys()].flatMap((cesta) => itens.filter((i) => i.cesta === cesta).map((i) => {
-        const visto = naUnidadeEscolhida(i.quantidadePorCestaMilesimos, i.unidade, i.unidadeEscolhida);
-        return { cesta, produto: i.produto, fornecedor: i.fornecedor, quantidade: visto.milesimos, unidade: visto.unidade };
-      })),
-      'cesta',
-      { notas: new Map([...cestas].map(([cesta, n]) => [cesta, `Montar ${n} ${n === 1 ? 'cesta' : 'cestas'}`])), conferencia: { titulo: 'Conferido', rubrica: false } },
-    ));
+    secoes.push(
+      montarRelatorio(
+        'Montagem',
+        subtitulo,
+        COLUNAS_MONTAGEM,
+        // Per basket in the unit the coordinator composed in: 6 unidade of eggs to count, not 0,5 dúzia.
+        [...cestas.keys()].flatMap((cesta) =>
+          itens
+            .filter((i) => i.cesta === cesta)
+            .map((i) => {
+              const visto = naUnidadeEscolhida(i.quantidadePorCestaMilesimos, i.unidade, i.unidadeEscolhida);
+              return {
+                cesta,
+                produto: i.produto,
+                fornecedor: i.fornecedor,
+                quantidade: visto.milesimos,
+                unidade: visto.unidade,
+              };
+            }),
+        ),
+        'cesta',
+        {
+          notas: new Map([...cestas].map(([cesta, n]) => [cesta, `Montar ${n} ${n === 1 ? 'cesta' : 'cestas'}`])),
+          conferencia: { titulo: 'Conferido', rubrica: false },
+        },
+      ),
+    );
   }
   if (todos || ehFornecedor(ator)) {
-    secoes.push(montarRelatorio(
-      'Recebimento',
-      subtitulo,
-      colunasDaFamilia(COLUNAS_RECEBIMENTO, porMercado),
-      (await linhasDosFornecedores(db, ator, [ciclo], m)).filter((l) => l.quantidade !== 0),
-      'fornecedor',
-      { conferencia: { titulo: 'Recebido', rubrica: false } },
-    ));
+    secoes.push(
+      montarRelatorio(
+        'Recebimento',
+        subtitulo,
+        colunasDaFamilia(COLUNAS_RECEBIMENTO, porMercado),
+        (await linhasDosFornecedores(db, ator, [ciclo], m)).filter((l) => l.quantidade !== 0),
+        'fornecedor',
+        { conferencia: { titulo: 'Recebido', rubrica: false } },
+      ),
+    );
   }
   return {
-    ciclo: { id: ciclo.id, nome: ciclo.nome, dataRetiradaInicio: ciclo.dataRetiradaInicio, dataRetiradaFim: ciclo.dataRetiradaFim },
+    ciclo: {
+      id: ciclo.id,
+      nome: ciclo.nome,
+      dataRetiradaInicio: ciclo.dataRetiradaInicio,
+      dataRetiradaFim: ciclo.dataRetiradaFim,
+    },
     mercado: filtro?.nome ?? null,
     pedidos: pedidos.length,
     totalCentavos: pedidos.reduce((s, p) => s + p.totalComTaxaCentavos, 0),

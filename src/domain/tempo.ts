@@ -61,13 +61,25 @@ export function somarDias(dia: string, dias: number): string {
   return d.toISOString().slice(0, 10);
 }
 
-const DIAS_DA_SEMANA = ['domingo', 'segunda-feira', 'terça-feira', 'quarta-feira', 'quinta-feira', 'sexta-feira', 'sábado'] as const;
+const DIAS_DA_SEMANA = [
+  'domingo',
+  'segunda-feira',
+  'terça-feira',
+  'quarta-feira',
+  'quinta-feira',
+  'sexta-feira',
+  'sábado',
+] as const;
 
 /**
  * When to pick up, as people read it: "sábado, 28/11/2026, das 08:00 às 12:00" (any part may be
  * missing; nothing set gives ''). Pages, the PDF and messages all say it the same way.
  */
-export function horarioDeRetiradaTexto(h: { readonly dataRetirada: string | null; readonly horaInicio: string | null; readonly horaFim: string | null }): string {
+export function horarioDeRetiradaTexto(h: {
+  readonly dataRetirada: string | null;
+  readonly horaInicio: string | null;
+  readonly horaFim: string | null;
+}): string {
   const partes: string[] = [];
   if (h.dataRetirada !== null) {
     const [a = '', m = '', d = ''] = h.dataRetirada.split('-');

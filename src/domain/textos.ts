@@ -16,7 +16,10 @@ export function chaveDeNome(nome: string): string {
  * A text as it is stored (NFC, trimmed), and what is wrong with it, if anything: more than `max`
  * characters, fewer than `min`, or control characters.
  */
-export function conferirTexto(v: string, limites: { readonly max: number; readonly min?: number | undefined }): { readonly texto: string; readonly problema: string | null } {
+export function conferirTexto(
+  v: string,
+  limites: { readonly max: number; readonly min?: number | undefined },
+): { readonly texto: string; readonly problema: string | null } {
   const { max, min } = limites;
   // NOTE: lengths before any other work or pattern, so an oversized value costs nothing more.
   // (A code point takes at most two UTF-16 units, so past 2×max it is too long for sure.)
@@ -27,6 +30,7 @@ export function conferirTexto(v: string, limites: { readonly max: number; readon
   if (min !== undefined && tamanho < min) return { texto, problema: `Deve ter pelo menos ${min} caracteres` };
   // NOTE: control characters have no place in names or addresses and break CSV and PDF output.
   // eslint-disable-next-line no-control-regex -- matching control characters is the point
-  if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(texto)) return { texto, problema: 'Contém caracteres de controle' };
+  if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(texto))
+    return { texto, problema: 'Contém caracteres de controle' };
   return { texto, problema: null };
 }

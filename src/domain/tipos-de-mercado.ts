@@ -34,16 +34,34 @@ export interface CapacidadesDoTipo {
 
 export const TIPOS_DE_MERCADO = {
   cesta: {
-    nome: 'Cesta', nomeNaFrase: 'de cestas', descricao: 'venda de cestas',
-    vende: 'cestas', exigeValorMaximoCesta: true, vendeAConsumidores: true, precosDaLista: false, aceitaAssinaturas: true,
+    nome: 'Cesta',
+    nomeNaFrase: 'de cestas',
+    descricao: 'venda de cestas',
+    vende: 'cestas',
+    exigeValorMaximoCesta: true,
+    vendeAConsumidores: true,
+    precosDaLista: false,
+    aceitaAssinaturas: true,
   },
   lote: {
-    nome: 'Lote', nomeNaFrase: 'de lotes', descricao: 'lotes a granel (compras públicas de merenda, por exemplo)',
-    vende: 'lotes', exigeValorMaximoCesta: false, vendeAConsumidores: false, precosDaLista: false, aceitaAssinaturas: false,
+    nome: 'Lote',
+    nomeNaFrase: 'de lotes',
+    descricao: 'lotes a granel (compras públicas de merenda, por exemplo)',
+    vende: 'lotes',
+    exigeValorMaximoCesta: false,
+    vendeAConsumidores: false,
+    precosDaLista: false,
+    aceitaAssinaturas: false,
   },
   venda_direta: {
-    nome: 'Venda direta', nomeNaFrase: 'de venda direta', descricao: 'venda direta das sobras, ao preço do mercado',
-    vende: 'itens', exigeValorMaximoCesta: false, vendeAConsumidores: true, precosDaLista: true, aceitaAssinaturas: false,
+    nome: 'Venda direta',
+    nomeNaFrase: 'de venda direta',
+    descricao: 'venda direta das sobras, ao preço do mercado',
+    vende: 'itens',
+    exigeValorMaximoCesta: false,
+    vendeAConsumidores: true,
+    precosDaLista: true,
+    aceitaAssinaturas: false,
   },
 } as const satisfies Record<string, CapacidadesDoTipo>;
 
@@ -51,7 +69,9 @@ export type TipoMercado = keyof typeof TIPOS_DE_MERCADO;
 export const TIPOS_MERCADO = Object.keys(TIPOS_DE_MERCADO) as readonly TipoMercado[];
 
 /** A capability that is a yes or no. */
-export type Capacidade = { [K in keyof CapacidadesDoTipo]: CapacidadesDoTipo[K] extends boolean ? K : never }[keyof CapacidadesDoTipo];
+export type Capacidade = {
+  [K in keyof CapacidadesDoTipo]: CapacidadesDoTipo[K] extends boolean ? K : never;
+}[keyof CapacidadesDoTipo];
 
 export function ehTipoMercado(t: string): t is TipoMercado {
   return Object.hasOwn(TIPOS_DE_MERCADO, t);

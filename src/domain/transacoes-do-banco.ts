@@ -53,7 +53,10 @@ export type Passo =
 
 /** A document number as the bank writes it in either format: `000.123-4` and `1234` are the same. */
 export function normalizarDocumento(bruto: string): string {
-  return bruto.toUpperCase().replace(/[^A-Z0-9]/g, '').replace(/^0+/, '');
+  return bruto
+    .toUpperCase()
+    .replace(/[^A-Z0-9]/g, '')
+    .replace(/^0+/, '');
 }
 
 function chaveFitid(l: LinhaDoExtrato): string | null {
@@ -62,7 +65,9 @@ function chaveFitid(l: LinhaDoExtrato): string | null {
 
 /** The document keys of a line: its FITID and its document numbers, at its day and amount. */
 function chavesDeDocumento(l: LinhaDoExtrato): string[] {
-  const numeros = [...(l.fitid === null ? [] : [l.fitid]), ...l.documentos].map(normalizarDocumento).filter((d) => d !== '');
+  const numeros = [...(l.fitid === null ? [] : [l.fitid]), ...l.documentos]
+    .map(normalizarDocumento)
+    .filter((d) => d !== '');
   return [...new Set(numeros)].map((d) => `doc:${l.data}:${l.valorCentavos}:${d}`);
 }
 
@@ -114,7 +119,8 @@ export function planejarImportacao(creditos: readonly LinhaDoExtrato[], guardada
     if (doDia === undefined) porDia.set(dv, [e]);
     else doDia.push(e);
   };
-  for (const g of guardadas) guardar({ id: g.id, data: g.data, valorCentavos: g.valorCentavos, chaves: new Set(g.chaves), desteArquivo: false });
+  for (const g of guardadas)
+    guardar({ id: g.id, data: g.data, valorCentavos: g.valorCentavos, chaves: new Set(g.chaves), desteArquivo: false });
 
   const livre = (k: string): boolean => !porChave.has(k);
   const ocorrencias = new Map<string, number>();
@@ -147,7 +153,9 @@ export function planejarImportacao(creditos: readonly LinhaDoExtrato[], guardada
     if (mesma !== undefined) {
       // Keys of the day and amount only go to a line of that day and amount (a FITID found on
       // another date keeps its own), and a key held by another line stays there.
-      const novas = fortes.filter((k) => livre(k) && (k.startsWith('ofx:') || (mesma.data === l.data && mesma.valorCentavos === l.valorCentavos)));
+      const novas = fortes.filter(
+        (k) => livre(k) && (k.startsWith('ofx:') || (mesma.data === l.data && mesma.valorCentavos === l.valorCentavos)),
+      );
       for (const k of novas) {
         mesma.chaves.add(k);
         porChave.set(k, mesma);
@@ -159,7 +167,13 @@ export function planejarImportacao(creditos: readonly LinhaDoExtrato[], guardada
     const chaves = [...fortes.filter(livre), chaveSeq(l.data, l.valorCentavos, seq)];
     const idBanco = fitid ?? `csv:${l.data}:${l.valorCentavos}:${seq}`;
     provisorio--;
-    guardar({ id: provisorio, data: l.data, valorCentavos: l.valorCentavos, chaves: new Set(chaves), desteArquivo: true });
+    guardar({
+      id: provisorio,
+      data: l.data,
+      valorCentavos: l.valorCentavos,
+      chaves: new Set(chaves),
+      desteArquivo: true,
+    });
     passos.push({ tipo: 'nova', idBanco, chaves });
   }
   return passos;

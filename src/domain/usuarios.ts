@@ -47,8 +47,18 @@ export function chaveDeEmail(email: string): string {
 }
 
 /** Writes an edit of a person's record and audits it, from the record as it was. */
-async function regravar(trx: Db, ator: Ator, agora: Date, antes: Usuario, alteracao: Alteracao<'usuario'>): Promise<Usuario> {
-  await trx.updateTable('usuario').set({ ...alteracao, updatedAt: agora.toISOString() }).where('id', '=', antes.id).execute();
+async function regravar(
+  trx: Db,
+  ator: Ator,
+  agora: Date,
+  antes: Usuario,
+  alteracao: Alteracao<'usuario'>,
+): Promise<Usuario> {
+  await trx
+    .updateTable('usuario')
+    .set({ ...alteracao, updatedAt: agora.toISOString() })
+    .where('id', '=', antes.id)
+    .execute();
   const depois = await obterUsuario(trx, antes.id);
   await auditar(trx, ator, agora, { acao: 'atualizar', entidade: 'usuario', entidadeId: antes.id, antes, depois });
   return depois;
@@ -56,7 +66,9 @@ async function regravar(trx: Db, ator: Ator, agora: Date, antes: Usuario, altera
 
 /** Whether a login is bound to the record (src/domain/identidades.ts), as a column of the read. */
 function loginVinculado(eb: ExpressionBuilder<DB, 'usuario'>) {
-  return eb.exists(eb.selectFrom('identidade').select('identidade.id').whereRef('identidade.usuarioid', '=', 'usuario.id')).as('loginVinculado');
+  return eb
+    .exists(eb.selectFrom('identidade').select('identidade.id').whereRef('identidade.usuarioid', '=', 'usuario.id'))
+    .as('loginVinculado');
 }
 
 function paraUsuario(l: Linha<'usuario'> & { readonly loginVinculado: unknown }): Usuario {
@@ -78,7 +90,12 @@ function paraUsuario(l: Linha<'usuario'> & { readonly loginVinculado: unknown })
 
 /** Finds the Usuario matching a login e-mail, case-insensitively. */
 export async function usuarioPorEmail(db: Db, email: string): Promise<Usuario | undefined> {
-  const l = await db.selectFrom('usuario').selectAll().select(loginVinculado).where('emailChave', '=', chaveDeEmail(email)).executeTakeFirst();
+  const l = await db
+    .selectFrom('usuario')
+    .selectAll()
+    .select(loginVinculado)
+    .where('emailChave', '=', chaveDeEmail(email))
+    .executeTakeFirst();
   return l === undefined ? undefined : paraUsuario(l);
 }
 
@@ -92,10 +109,18 @@ export async function usuarioPorId(db: Db, id: number): Promise<Usuario | undefi
  * record yet): the person's name, profiles and state, as the cycle's rules judge them. An account
  * with no record (or a record gone) is an actor without one, who may do nothing on cycles.
  */
-export async function atorDaConta(db: Db, usuarioid: number | null, conta: { readonly email: string; readonly nome: string }): Promise<Ator> {
+export async function atorDaConta(
+  db: Db,
+  usuarioid: number | null,
+  conta: { readonly email: string; readonly nome: string },
+): Promise<Ator> {
   const semCadastro: Ator = { email: conta.email, nome: conta.nome, usuarioid: null, perfil: [], ativo: true };
   if (usuarioid === null) return semCadastro;
-  const u = await db.selectFrom('usuario').select(['nome', 'perfil', 'ativo']).where('id', '=', usuarioid).executeTakeFirst();
+  const u = await db
+    .selectFrom('usuario')
+    .select(['nome', 'perfil', 'ativo'])
+    .where('id', '=', usuarioid)
+    .executeTakeFirst();
   if (u === undefined) return semCadastro;
   return { email: conta.email, nome: u.nome, usuarioid, perfil: lerPerfis(u.perfil), ativo: Boolean(u.ativo) };
 }
@@ -110,11 +135,28 @@ const usuarioDaSessao = consultaPreparada(
       // The person is bound to another subject of this session's issuer (src/domain/identidades.ts).
       .select((eb) =>
         eb
-          .exists(eb.selectFrom('identidade').select('identidade.id').whereRef('identidade.usuarioid', '=', 'usuario.id').where('identidade.emissor', '=', emissor).where('identidade.sub', '<>', sub))
+          .exists(
+            eb
+              .selectFrom('identidade')
+              .select('identidade.id')
+              .whereRef('identidade.usuarioid', '=', 'usuario.id')
+              .where('identidade.emissor', '=', emissor)
+              .where('identidade.sub', '<>', sub),
+          )
           .as('outroLogin'),
       )
       // A literal true, not a parameter: PostgreSQL's generic plan of this named statement can then use the partial index on active subscriptions.
-      .select((eb) => eb.exists(eb.selectFrom('assinatura').select('assinatura.id').whereRef('assinatura.usuarioid', '=', 'usuario.id').where('assinatura.ativa', '=', sql<boolean>`true`)).as('assinante'))
+      .select((eb) =>
+        eb
+          .exists(
+            eb
+              .selectFrom('assinatura')
+              .select('assinatura.id')
+              .whereRef('assinatura.usuarioid', '=', 'usuario.id')
+              .where('assinatura.ativa', '=', sql<boolean>`true`),
+          )
+          .as('assinante'),
+      )
       .where('emailChave', '=', emailChave),
   4,
 );
@@ -126,14 +168,30 @@ const usuarioDaSessao = consultaPreparada(
  * authenticated request runs this, so it is one primary-key probe and one unique-key lookup in a
  * single statement; only an identity without a Usuario (someone about to register) takes a second.
  */
-export async function atorDaSessao(db: Db, sessao: { sid: string; inicio: number; identidade: Identidade }): Promise<Ator | null> {
+export async function atorDaSessao(
+  db: Db,
+  sessao: { sid: string; inicio: number; identidade: Identidade },
+): Promise<Ator | null> {
   const { sid, identidade } = sessao;
-  const [l] = await usuarioDaSessao(db, sid, chaveDeEmail(identidade.email), vinculoDe(identidade).emissor, identidade.sub);
+  const [l] = await usuarioDaSessao(
+    db,
+    sid,
+    chaveDeEmail(identidade.email),
+    vinculoDe(identidade).emissor,
+    identidade.sub,
+  );
   if (l === undefined) return (await sessaoFoiEncerrada(db, sid)) ? null : atorSemCadastro(identidade);
   if (l.encerrada === true || Number(l.encerrada) === 1) return null;
   if (l.sessoesDesde !== null && sessao.inicio <= Date.parse(l.sessoesDesde)) return null;
   if (l.outroLogin === true || Number(l.outroLogin) === 1) return null;
-  return { email: identidade.email, nome: l.nome, usuarioid: l.id, perfil: lerPerfis(l.perfil), ativo: l.ativo, assinante: l.assinante === true || Number(l.assinante) === 1 };
+  return {
+    email: identidade.email,
+    nome: l.nome,
+    usuarioid: l.id,
+    perfil: lerPerfis(l.perfil),
+    ativo: l.ativo,
+    assinante: l.assinante === true || Number(l.assinante) === 1,
+  };
 }
 
 function atorSemCadastro(identidade: Identidade): Ator {
@@ -194,7 +252,8 @@ export function regraDosPerfis(perfil: readonly Perfil[]): Record<string, string
 /** Only one's own record, and only once there is one: checked before anything the body says. */
 export function exigirProprioCadastro(ator: Ator, id: number): void {
   if (ator.usuarioid === null) throw new NaoEncontrado('SEM_CADASTRO', 'Você ainda não tem cadastro');
-  if (ator.usuarioid !== id) throw new Proibido('CADASTRO_DE_OUTRA_PESSOA', 'Você só pode alterar o seu próprio cadastro');
+  if (ator.usuarioid !== id)
+    throw new Proibido('CADASTRO_DE_OUTRA_PESSOA', 'Você só pode alterar o seu próprio cadastro');
 }
 
 export interface ContextoEscrita {
@@ -222,12 +281,21 @@ function vinculoDe(identidade: Identidade): Vinculo {
  * the past (a clock behind the one that recorded it, or the same millisecond), so a login made
  * after "sair de todos os aparelhos" is never itself taken as ended.
  */
-export async function conferirVinculoDeLogin(banco: Banco, identidade: Identidade, agora: Date): Promise<{ usuario: Usuario | undefined; inicio: number }> {
+export async function conferirVinculoDeLogin(
+  banco: Banco,
+  identidade: Identidade,
+  agora: Date,
+): Promise<{ usuario: Usuario | undefined; inicio: number }> {
   return emTransacao(banco, async (trx) => {
     const usuario = await usuarioPorEmail(trx, identidade.email);
     if (usuario === undefined) return { usuario: undefined, inicio: agora.getTime() };
-    const l = await trx.selectFrom('usuario').select('sessoesDesde').where('id', '=', usuario.id).executeTakeFirstOrThrow();
-    const inicio = l.sessoesDesde === null ? agora.getTime() : Math.max(agora.getTime(), Date.parse(l.sessoesDesde) + 1);
+    const l = await trx
+      .selectFrom('usuario')
+      .select('sessoesDesde')
+      .where('id', '=', usuario.id)
+      .executeTakeFirstOrThrow();
+    const inicio =
+      l.sessoesDesde === null ? agora.getTime() : Math.max(agora.getTime(), Date.parse(l.sessoesDesde) + 1);
     await vincularIdentidade(trx, usuario.id, vinculoDe(identidade), agora);
     return { usuario: { ...usuario, loginVinculado: true }, inicio };
   });
@@ -235,12 +303,19 @@ export async function conferirVinculoDeLogin(banco: Banco, identidade: Identidad
 
 /** A master releases an account's logins, so that the next verified login for its e-mail binds anew. */
 export async function liberarVinculoDeLogin(banco: Banco, ator: Ator, id: number, agora: Date): Promise<Usuario> {
-  if (!ehMaster(ator)) throw new Proibido('SO_MASTER_LIBERA_LOGIN', 'Só quem tem o perfil master pode liberar o login de um cadastro');
+  if (!ehMaster(ator))
+    throw new Proibido('SO_MASTER_LIBERA_LOGIN', 'Só quem tem o perfil master pode liberar o login de um cadastro');
   return emTransacao(banco, async (trx) => {
     await obterUsuario(trx, id);
     // The old logins' sessions end with their binding, in both faces.
     const antes = await desligarLogins(trx, id, agora);
-    await auditar(trx, ator, agora, { acao: 'liberar login', entidade: 'usuario', entidadeId: id, antes: { logins: antes }, depois: { logins: [] } });
+    await auditar(trx, ator, agora, {
+      acao: 'liberar login',
+      entidade: 'usuario',
+      entidadeId: id,
+      antes: { logins: antes },
+      depois: { logins: [] },
+    });
     return obterUsuario(trx, id);
   });
 }
@@ -269,26 +344,49 @@ export async function autoCadastrar(
   const { perfil, ...dados } = entrada;
   const email = identidade.email.trim();
   const emailChave = chaveDeEmail(email);
-  const perfilFinal: readonly Perfil[] = ctx.adminEmails.has(emailChave) && emailVerificado(identidade) ? [...perfil, 'master'] : perfil;
+  const perfilFinal: readonly Perfil[] =
+    ctx.adminEmails.has(emailChave) && emailVerificado(identidade) ? [...perfil, 'master'] : perfil;
   return emTransacao(banco, async (trx) => {
-    const existente = await trx.selectFrom('usuario').select('id').where('emailChave', '=', emailChave).executeTakeFirst();
+    const existente = await trx
+      .selectFrom('usuario')
+      .select('id')
+      .where('emailChave', '=', emailChave)
+      .executeTakeFirst();
     if (existente !== undefined) {
-      throw new Conflito('USUARIO_JA_CADASTRADO', 'Já existe um cadastro para este e-mail', { usuarioId: existente.id });
+      throw new Conflito('USUARIO_JA_CADASTRADO', 'Já existe um cadastro para este e-mail', {
+        usuarioId: existente.id,
+      });
     }
     const iso = ctx.agora.toISOString();
     const linha = await trx
       .insertInto('usuario')
-      .values({ ...dados, nomeChave: chaveDeNome(dados.nome), email, emailChave, perfil: gravarPerfis(perfilFinal), createdAt: iso, updatedAt: iso })
+      .values({
+        ...dados,
+        nomeChave: chaveDeNome(dados.nome),
+        email,
+        emailChave,
+        perfil: gravarPerfis(perfilFinal),
+        createdAt: iso,
+        updatedAt: iso,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     // The login that registers is the first one bound to the record.
     await vincularIdentidade(trx, linha.id, vinculoDe(identidade), ctx.agora);
     const usuario = await obterUsuario(trx, linha.id);
     const ator: Ator = { email, nome: usuario.nome, usuarioid: usuario.id, perfil: usuario.perfil, ativo: true };
-    await auditar(trx, ator, ctx.agora, { acao: 'autocadastro', entidade: 'usuario', entidadeId: usuario.id, depois: usuario });
+    await auditar(trx, ator, ctx.agora, {
+      acao: 'autocadastro',
+      entidade: 'usuario',
+      entidadeId: usuario.id,
+      depois: usuario,
+    });
     // The person's Mercados account joins the record. Its roles are kept, except consumidor and
     // fornecedor: the form offered them already checked, and what the person chose there stands.
-    const ligou = await unirPorEmail(trx, emailChave, ctx.agora, { ator, ajustar: (papeis) => escolherNoCadastro(papeis, perfil) });
+    const ligou = await unirPorEmail(trx, emailChave, ctx.agora, {
+      ator,
+      ajustar: (papeis) => escolherNoCadastro(papeis, perfil),
+    });
     return ligou ? obterUsuario(trx, usuario.id) : usuario;
   });
 }
@@ -327,7 +425,11 @@ export async function atualizarProprioCadastro(
         ? antes.perfil
         : [...antes.perfil.filter((p) => !(PERFIS_AUTOCADASTRO as readonly string[]).includes(p)), ...escolha];
     const papeis = papeisComPerfisDaCestas(await papeisDe(trx, id), perfil);
-    return regravar(trx, ator, agora, antes, { ...dados, nomeChave: chaveDeNome(dados.nome), perfil: gravarPapeis(papeis) });
+    return regravar(trx, ator, agora, antes, {
+      ...dados,
+      nomeChave: chaveDeNome(dados.nome),
+      perfil: gravarPapeis(papeis),
+    });
   });
 }
 
@@ -337,7 +439,11 @@ export async function atualizarProprioCadastro(
 export const ORDENS_USUARIO = ['nome', 'email', 'ativo', 'createdAt'] as const;
 
 /** One page of users; `busca` matches name or e-mail. */
-export async function listarUsuarios(db: Db, pedido: PedidoDePagina, filtro: { perfil?: Perfil | undefined; ativo?: boolean | undefined } = {}): Promise<Pagina<Usuario>> {
+export async function listarUsuarios(
+  db: Db,
+  pedido: PedidoDePagina,
+  filtro: { perfil?: Perfil | undefined; ativo?: boolean | undefined } = {},
+): Promise<Pagina<Usuario>> {
   let q = db.selectFrom('usuario').selectAll().select(loginVinculado).select(totalDaLista);
   if (pedido.busca !== null) {
     const termo = chaveDeNome(pedido.busca);
@@ -385,12 +491,17 @@ async function conferirMudancaDePerfil(
   const seraMaster = ehMaster(novo) && novo.ativo;
   const mexeNoMaster = ehMaster(alvo) !== ehMaster(novo);
   if (mexeNoMaster && !ehMaster(ator)) {
-    throw new Proibido('SO_MASTER_CONCEDE_MASTER', 'Só quem tem o perfil master pode conceder ou retirar o perfil master');
+    throw new Proibido(
+      'SO_MASTER_CONCEDE_MASTER',
+      'Só quem tem o perfil master pode conceder ou retirar o perfil master',
+    );
   }
   if (alvo.id !== null && alvo.id === ator.usuarioid) {
     const perdeu = (['admin', 'master'] as const).filter((p) => alvo.perfil.includes(p) && !novo.perfil.includes(p));
-    if (perdeu.length > 0) throw new Proibido('PERFIL_PROPRIO', `Você não pode retirar o seu próprio perfil ${perdeu.join(' e ')}`);
-    if (alvo.ativo && !novo.ativo) throw new Proibido('DESATIVAR_A_SI', 'Você não pode desativar o seu próprio cadastro');
+    if (perdeu.length > 0)
+      throw new Proibido('PERFIL_PROPRIO', `Você não pode retirar o seu próprio perfil ${perdeu.join(' e ')}`);
+    if (alvo.ativo && !novo.ativo)
+      throw new Proibido('DESATIVAR_A_SI', 'Você não pode desativar o seu próprio cadastro');
   }
   if (eraMaster && !seraMaster && (await mastersAtivos(db)) <= 1) {
     throw new Conflito('ULTIMO_MASTER', 'Este é o último master ativo: conceda master a outra pessoa antes');
@@ -401,14 +512,22 @@ async function conferirMudancaDePerfil(
  * An account's e-mail binds logins to it, and `ativo` lets it in at all: changing either is as
  * privileged as the account's highest perfil. Only a master changes a master's.
  */
-function conferirMudancaDeAcesso(ator: Ator, alvo: { perfil: readonly Perfil[]; ativo: boolean }, novo: { novoEmail: boolean; ativo: boolean }): void {
+function conferirMudancaDeAcesso(
+  ator: Ator,
+  alvo: { perfil: readonly Perfil[]; ativo: boolean },
+  novo: { novoEmail: boolean; ativo: boolean },
+): void {
   if (!ehMaster(alvo) || ehMaster(ator)) return;
-  if (novo.novoEmail) throw new Proibido('SO_MASTER_ALTERA_MASTER', 'Só quem tem o perfil master pode mudar o e-mail de um master');
-  if (novo.ativo !== alvo.ativo) throw new Proibido('SO_MASTER_ALTERA_MASTER', 'Só quem tem o perfil master pode ativar ou desativar um master');
+  if (novo.novoEmail)
+    throw new Proibido('SO_MASTER_ALTERA_MASTER', 'Só quem tem o perfil master pode mudar o e-mail de um master');
+  if (novo.ativo !== alvo.ativo)
+    throw new Proibido('SO_MASTER_ALTERA_MASTER', 'Só quem tem o perfil master pode ativar ou desativar um master');
 }
 
 function conflitoDeEmail(): Conflito {
-  return new Conflito('EMAIL_DUPLICADO', 'Já existe um cadastro com este e-mail', { email: 'Já existe um cadastro com este e-mail' });
+  return new Conflito('EMAIL_DUPLICADO', 'Já existe um cadastro com este e-mail', {
+    email: 'Já existe um cadastro com este e-mail',
+  });
 }
 
 /** An administrator creates a user. */
@@ -421,7 +540,14 @@ export async function criarUsuario(banco: Banco, ator: Ator, entrada: EntradaUsu
       const iso = agora.toISOString();
       const linha = await trx
         .insertInto('usuario')
-        .values({ ...v, nomeChave: chaveDeNome(v.nome), emailChave: chaveDeEmail(v.email), perfil: gravarPerfis(v.perfil), createdAt: iso, updatedAt: iso })
+        .values({
+          ...v,
+          nomeChave: chaveDeNome(v.nome),
+          emailChave: chaveDeEmail(v.email),
+          perfil: gravarPerfis(v.perfil),
+          createdAt: iso,
+          updatedAt: iso,
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
       const depois = await obterUsuario(trx, linha.id);
@@ -437,7 +563,13 @@ export async function criarUsuario(banco: Banco, ator: Ator, entrada: EntradaUsu
 }
 
 /** An administrator updates a user, under the perfil rules. */
-export async function atualizarUsuario(banco: Banco, ator: Ator, id: number, entrada: EntradaUsuario, agora: Date): Promise<Usuario> {
+export async function atualizarUsuario(
+  banco: Banco,
+  ator: Ator,
+  id: number,
+  entrada: EntradaUsuario,
+  agora: Date,
+): Promise<Usuario> {
   recusarInvalidos(regraDosPerfis(entrada.perfil));
   try {
     return await emTransacao(banco, async (trx) => {
@@ -452,7 +584,12 @@ export async function atualizarUsuario(banco: Banco, ator: Ator, id: number, ent
       if (novoEmail) await desligarLogins(trx, id, agora);
       else if (antes.ativo && !v.ativo) await encerrarSessoesDaPessoa(trx, id, agora);
       const papeis = papeisComPerfisDaCestas(await papeisDe(trx, id), v.perfil);
-      return regravar(trx, ator, agora, antes, { ...v, nomeChave: chaveDeNome(v.nome), emailChave: chaveDeEmail(v.email), perfil: gravarPapeis(papeis) });
+      return regravar(trx, ator, agora, antes, {
+        ...v,
+        nomeChave: chaveDeNome(v.nome),
+        emailChave: chaveDeEmail(v.email),
+        perfil: gravarPapeis(papeis),
+      });
     });
   } catch (e) {
     if (violouUnicidade(e)) throw conflitoDeEmail();

@@ -4,7 +4,15 @@
  * typed values, collecting a Portuguese message per bad field, and throws one Invalido with all of
  * them; the domain only ever sees what it returns.
  */
-import { ESCALA_DINHEIRO, ESCALA_QUANTIDADE, MAXIMO_PRECO_CENTAVOS, MAXIMO_QUANTIDADE_MILESIMOS, formatarLimite, lerDecimal, lerDecimalDigitado } from '../decimal.ts';
+import {
+  ESCALA_DINHEIRO,
+  ESCALA_QUANTIDADE,
+  MAXIMO_PRECO_CENTAVOS,
+  MAXIMO_QUANTIDADE_MILESIMOS,
+  formatarLimite,
+  lerDecimal,
+  lerDecimalDigitado,
+} from '../decimal.ts';
 import { unidadeEscrita, type Unidade } from '../domain/catalogo.ts';
 import { Invalido } from '../domain/erros.ts';
 import { EMAIL, conferirTexto } from '../domain/textos.ts';
@@ -24,7 +32,10 @@ interface OpcoesNumero {
 }
 
 /** The limit of a decimal field that names none, by its scale: a unit price, a quantity. */
-const MAXIMO_PADRAO: Readonly<Record<number, number>> = { [ESCALA_DINHEIRO]: MAXIMO_PRECO_CENTAVOS, [ESCALA_QUANTIDADE]: MAXIMO_QUANTIDADE_MILESIMOS };
+const MAXIMO_PADRAO: Readonly<Record<number, number>> = {
+  [ESCALA_DINHEIRO]: MAXIMO_PRECO_CENTAVOS,
+  [ESCALA_QUANTIDADE]: MAXIMO_QUANTIDADE_MILESIMOS,
+};
 
 const DATA_ISO = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -109,8 +120,10 @@ export class Campos {
   telefone(nome: string): string | null {
     const t = this.texto(nome, { max: 30 });
     if (t === null || t === '' || this.erros[nome] !== undefined) return t;
-    if (!/^[+()\d\s.-]+$/.test(t)) this.erro(nome, 'Telefone inválido: use dígitos, com espaços, parênteses, +, - ou . se quiser');
-    else if (t.replace(/\D/g, '').length < 8) this.erro(nome, 'Telefone inválido: informe pelo menos 8 dígitos, com o DDD');
+    if (!/^[+()\d\s.-]+$/.test(t))
+      this.erro(nome, 'Telefone inválido: use dígitos, com espaços, parênteses, +, - ou . se quiser');
+    else if (t.replace(/\D/g, '').length < 8)
+      this.erro(nome, 'Telefone inválido: informe pelo menos 8 dígitos, com o DDD');
     return t;
   }
 
@@ -165,7 +178,10 @@ export class Campos {
    * product's unit is the domain's to judge. A word that names no unit is refused; programs
    * (JSON) send the number alone.
    */
-  quantidadeEscrita(nome: string, opcoes: OpcoesNumero & { obrigatorio: true }): { milesimos: number; unidade: Unidade | null } {
+  quantidadeEscrita(
+    nome: string,
+    opcoes: OpcoesNumero & { obrigatorio: true },
+  ): { milesimos: number; unidade: Unidade | null } {
     const v = this.bruto(nome);
     const separado = this.#digitado && typeof v === 'string' ? separarUnidade(v) : null;
     if (separado === null) return { milesimos: this.#decimalDe(nome, v, ESCALA_QUANTIDADE, opcoes), unidade: null };

@@ -29,7 +29,10 @@ export type Tokens = Awaited<ReturnType<typeof client.authorizationCodeGrant>>;
  * Discovery on first use, so a face starts even when the provider is briefly down; a failure is
  * forgotten, so the next login tries again. `falha` builds the face's own error.
  */
-export function descobertaPreguicosa(p: Provedor, falha: (causa: unknown) => Error): () => Promise<client.Configuration> {
+export function descobertaPreguicosa(
+  p: Provedor,
+  falha: (causa: unknown) => Error,
+): () => Promise<client.Configuration> {
   let descoberta: Promise<client.Configuration> | null = null;
   const inseguro = new URL(p.issuer).protocol === 'http:';
   return () => {
@@ -49,7 +52,9 @@ export function descobertaPreguicosa(p: Provedor, falha: (causa: unknown) => Err
  * The configuration of a plain OAuth 2.0 provider, from its endpoints (no discovery, no ID token,
  * so no keys to fetch).
  */
-export function configuracaoManual(p: Provedor & { readonly enderecos: NonNullable<Provedor['enderecos']> }): client.Configuration {
+export function configuracaoManual(
+  p: Provedor & { readonly enderecos: NonNullable<Provedor['enderecos']> },
+): client.Configuration {
   const { autorizacao, token, userinfo } = p.enderecos;
   const config = new client.Configuration(
     { issuer: p.issuer, authorization_endpoint: autorizacao, token_endpoint: token, userinfo_endpoint: userinfo },
@@ -77,7 +82,11 @@ export async function iniciarAutorizacao(
   escopo: string,
   { comNonce = true, reautenticar = false }: OpcoesDeAutorizacao = {},
 ): Promise<{ url: URL; desafio: Desafio }> {
-  const desafio: Desafio = { state: client.randomState(), nonce: client.randomNonce(), verifier: client.randomPKCECodeVerifier() };
+  const desafio: Desafio = {
+    state: client.randomState(),
+    nonce: client.randomNonce(),
+    verifier: client.randomPKCECodeVerifier(),
+  };
   const url = client.buildAuthorizationUrl(config, {
     redirect_uri: p.redirectUri(),
     scope: escopo,
@@ -92,7 +101,13 @@ export async function iniciarAutorizacao(
 }
 
 /** Exchanges the code of the callback's query; throws openid-client's error on any mismatch. */
-export function trocarCodigo(config: client.Configuration, p: Provedor, query: string, desafio: Desafio, idTokenExpected: boolean): Promise<Tokens> {
+export function trocarCodigo(
+  config: client.Configuration,
+  p: Provedor,
+  query: string,
+  desafio: Desafio,
+  idTokenExpected: boolean,
+): Promise<Tokens> {
   const atual = new URL(p.redirectUri());
   atual.search = query;
   return client.authorizationCodeGrant(config, atual, {

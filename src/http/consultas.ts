@@ -27,12 +27,16 @@ export const NaConsulta = {
   /** A record's id, as in the paths: 1 to 2³¹−1. */
   id: (descricao: string) => Type.Optional(Type.Integer({ minimum: 1, maximum: MAIOR_ID, description: descricao })),
   /** Free text, up to `max` characters. */
-  texto: (descricao: string, max: number): TOptional<TString> => Type.Optional(Type.String({ maxLength: max, pattern: SEM_CONTROLE, description: descricao })),
+  texto: (descricao: string, max: number): TOptional<TString> =>
+    Type.Optional(Type.String({ maxLength: max, pattern: SEM_CONTROLE, description: descricao })),
   /** A day, YYYY-MM-DD (the reader checks it is a real one). */
-  data: (descricao: string): TOptional<TString> => Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: `${descricao} (AAAA-MM-DD)` })),
+  data: (descricao: string): TOptional<TString> =>
+    Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: `${descricao} (AAAA-MM-DD)` })),
   /** One of a list of values. */
   umDe: <T extends string>(valores: readonly T[], descricao: string): TOptional<TUnsafe<T>> =>
-    Type.Optional(Type.Unsafe<T>({ type: 'string', enum: [...valores], description: `${descricao}: ${valores.join(', ')}` })),
+    Type.Optional(
+      Type.Unsafe<T>({ type: 'string', enum: [...valores], description: `${descricao}: ${valores.join(', ')}` }),
+    ),
 } as const;
 
 export const DIRECOES = ['asc', 'desc'] as const;
@@ -41,7 +45,13 @@ export const DIRECOES = ['asc', 'desc'] as const;
 export function parametrosDePagina<O extends string>(ordens: readonly O[]) {
   return {
     pagina: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'A página, a partir de 1' })),
-    porPagina: Type.Optional(Type.Integer({ minimum: 1, maximum: POR_PAGINA_MAXIMO, description: `Itens por página (padrão ${POR_PAGINA_PADRAO})` })),
+    porPagina: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: POR_PAGINA_MAXIMO,
+        description: `Itens por página (padrão ${POR_PAGINA_PADRAO})`,
+      }),
+    ),
     ordem: NaConsulta.umDe(ordens, 'Ordenar por'),
     direcao: NaConsulta.umDe(DIRECOES, 'Direção da ordem'),
     busca: NaConsulta.texto('Busca no nome (ou no texto do registro)', 100),
@@ -50,7 +60,13 @@ export function parametrosDePagina<O extends string>(ordens: readonly O[]) {
 
 /** A paged list's query, read: the defaults where a parameter is absent, the search trimmed (blank: none). */
 export function pedidoDePagina(
-  q: { readonly pagina?: number; readonly porPagina?: number; readonly ordem?: string; readonly direcao?: (typeof DIRECOES)[number]; readonly busca?: string },
+  q: {
+    readonly pagina?: number;
+    readonly porPagina?: number;
+    readonly ordem?: string;
+    readonly direcao?: (typeof DIRECOES)[number];
+    readonly busca?: string;
+  },
   padrao: { readonly ordem: string; readonly direcao?: (typeof DIRECOES)[number] },
 ): PedidoDePagina {
   return {
@@ -73,7 +89,8 @@ export function textoDaConsulta(nome: string, valor: string | undefined, max: nu
 /** A day parameter that must be a real calendar day (the schema only checks its shape). */
 export function dataDaConsulta(nome: string, valor: string | undefined): string | null {
   if (valor === undefined) return null;
-  if (!ehDataValida(valor)) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', { [nome]: 'Data inválida: use AAAA-MM-DD' });
+  if (!ehDataValida(valor))
+    throw new Invalido('VALIDACAO', 'Verifique os campos destacados', { [nome]: 'Data inválida: use AAAA-MM-DD' });
   return valor;
 }
 
@@ -81,7 +98,9 @@ export function dataDaConsulta(nome: string, valor: string | undefined): string 
  * The query string's validator, with blank parameters taken out first (an empty form field means
  * "not given", as the form readers treat it). Fastify reads the errors from the returned function.
  */
-export function semParametrosVazios(validar: ValidateFunction): ((dados: unknown) => boolean) & { errors: ValidateFunction['errors'] } {
+export function semParametrosVazios(
+  validar: ValidateFunction,
+): ((dados: unknown) => boolean) & { errors: ValidateFunction['errors'] } {
   const semVazios = Object.assign(
     (dados: unknown): boolean => {
       if (dados !== null && typeof dados === 'object' && !Array.isArray(dados)) {
@@ -97,4 +116,6 @@ export function semParametrosVazios(validar: ValidateFunction): ((dados: unknown
 }
 
 /** `?usuarioid=`: whose page (an order, an offer, a balance) someone who may act for others opens. */
-export const ConsultaDaPessoa = Consulta({ usuarioid: NaConsulta.id('De quem é a página (para quem pode ver ou agir por outras pessoas); sem ele, a própria') });
+export const ConsultaDaPessoa = Consulta({
+  usuarioid: NaConsulta.id('De quem é a página (para quem pode ver ou agir por outras pessoas); sem ele, a própria'),
+});

@@ -64,7 +64,11 @@ function mensagemDoParametro(v: FastifySchemaValidationError): string {
     case 'required':
       return 'Campo obrigatório';
     case 'type':
-      return p.type === 'integer' ? 'Deve ser um número inteiro' : p.type === 'number' ? 'Deve ser um número' : 'Valor inválido';
+      return p.type === 'integer'
+        ? 'Deve ser um número inteiro'
+        : p.type === 'number'
+          ? 'Deve ser um número'
+          : 'Valor inválido';
     case 'minimum':
       return `Deve ser no mínimo ${String(p.limit)}`;
     case 'maximum':
@@ -87,7 +91,10 @@ export function falhaDe(erro: unknown): Falha {
   if (erro instanceof ErroHttp) return { status: erro.status, mensagem: erro.message, codigo: erro.codigo };
   const fe = erro as Partial<FastifyError>;
   if (fe.validation !== undefined) {
-    const contexto = fe.validationContext === 'params' || fe.validationContext === 'querystring' ? 'Parâmetro inválido no endereço' : 'Dados inválidos';
+    const contexto =
+      fe.validationContext === 'params' || fe.validationContext === 'querystring'
+        ? 'Parâmetro inválido no endereço'
+        : 'Dados inválidos';
     return { status: 400, mensagem: contexto, codigo: 'VALIDACAO', detalhes: detalhesDeValidacao(fe as FastifyError) };
   }
   switch (fe.code) {
@@ -113,7 +120,8 @@ export function falhaDe(erro: unknown): Falha {
       break;
   }
   // NOTE: a SyntaxError reaching here comes from a body parser (e.g. bad JSON), i.e. client input.
-  if (erro instanceof SyntaxError) return { status: 400, mensagem: 'JSON malformado no corpo da requisição', codigo: 'JSON_INVALIDO' };
+  if (erro instanceof SyntaxError)
+    return { status: 400, mensagem: 'JSON malformado no corpo da requisição', codigo: 'JSON_INVALIDO' };
   const status = typeof fe.statusCode === 'number' ? fe.statusCode : 500;
   if (status >= 400 && status < 500) {
     return { status, mensagem: MENSAGENS_STATUS[status] ?? 'Requisição inválida', codigo: `HTTP_${status}` };

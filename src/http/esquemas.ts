@@ -1,6 +1,12 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { Ajv, type ErrorObject, type Options as OpcoesAjv } from 'ajv';
-import type { FastifyInstance, FastifySchema, FastifySchemaCompiler, FastifySchemaValidationError, RouteOptions } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifySchema,
+  FastifySchemaCompiler,
+  FastifySchemaValidationError,
+  RouteOptions,
+} from 'fastify';
 import { comandoDoCorpo } from '../comandos/comando.ts';
 import { nomesDoCorpo } from '../comandos/leitor.ts';
 import { ErroDominio, Invalido } from '../domain/erros.ts';
@@ -16,7 +22,8 @@ import { semParametrosVazios } from './consultas.ts';
 export const Html = Type.String({ description: 'A página, em HTML (navegadores)' });
 
 /** A file the route answers with (CSV, PDF, a receipt, a stylesheet). */
-export const Arquivo = (descricao: string) => Type.Unsafe<unknown>({ type: 'string', format: 'binary', description: descricao });
+export const Arquivo = (descricao: string) =>
+  Type.Unsafe<unknown>({ type: 'string', format: 'binary', description: descricao });
 
 /** What a redirect carries: nothing but its Location. */
 export const Redirecionamento = Type.Null({ description: 'Redireciona (Location) para a próxima página' });
@@ -33,25 +40,46 @@ const VALORES_BOOLEANOS = ['true', 'false', 'on', 'off', '1', '0', ''];
  */
 export const NoFio = {
   inteiro: (descricao: string) =>
-    Type.Unsafe<number | string | null>({ type: ['integer', 'string', 'null'], description: descricao, [MENSAGEM]: 'Deve ser um número inteiro' }),
+    Type.Unsafe<number | string | null>({
+      type: ['integer', 'string', 'null'],
+      description: descricao,
+      [MENSAGEM]: 'Deve ser um número inteiro',
+    }),
   numero: (descricao: string) =>
-    Type.Unsafe<number | string | null>({ type: ['number', 'string', 'null'], description: `${descricao} (JSON: número ou texto com ponto; formulário: vírgula ou ponto)`, [MENSAGEM]: 'Deve ser um número' }),
-  texto: (descricao: string) => Type.Unsafe<string | null>({ type: ['string', 'null'], description: descricao, [MENSAGEM]: 'Deve ser um texto' }),
+    Type.Unsafe<number | string | null>({
+      type: ['number', 'string', 'null'],
+      description: `${descricao} (JSON: número ou texto com ponto; formulário: vírgula ou ponto)`,
+      [MENSAGEM]: 'Deve ser um número',
+    }),
+  texto: (descricao: string) =>
+    Type.Unsafe<string | null>({ type: ['string', 'null'], description: descricao, [MENSAGEM]: 'Deve ser um texto' }),
   /** A checkbox: JSON true/false; a form sends "on" when ticked, after a hidden "false" (both arrive, as a list). */
   booleano: (descricao: string) =>
     Type.Unsafe<boolean | string | number | unknown[] | null>({
-      anyOf: [{ type: ['boolean', 'null'] }, { enum: [...VALORES_BOOLEANOS, 0, 1] }, { type: 'array', items: { enum: [...VALORES_BOOLEANOS, true, false, 0, 1] } }],
+      anyOf: [
+        { type: ['boolean', 'null'] },
+        { enum: [...VALORES_BOOLEANOS, 0, 1] },
+        { type: 'array', items: { enum: [...VALORES_BOOLEANOS, true, false, 0, 1] } },
+      ],
       description: descricao,
       [MENSAGEM]: 'Deve ser verdadeiro ou falso',
     }),
   /** A list: a JSON array, or a form's rows (`x[0][campo]`), which arrive as an object by index. */
   lista: (item: TSchema, descricao: string) =>
     Type.Unsafe<unknown[] | Record<string, unknown> | null>({
-      type: ['array', 'object', 'null'], items: item, additionalProperties: item, description: descricao, [MENSAGEM]: 'Deve ser uma lista',
+      type: ['array', 'object', 'null'],
+      items: item,
+      additionalProperties: item,
+      description: descricao,
+      [MENSAGEM]: 'Deve ser uma lista',
     }),
   /** One or several ids: a JSON array or number, a form's repeated field, or "1,2" text. */
   ids: (descricao: string) =>
-    Type.Unsafe<unknown>({ type: ['array', 'integer', 'string', 'object'], description: descricao, [MENSAGEM]: 'Escolha de 1 a 20 ciclos válidos' }),
+    Type.Unsafe<unknown>({
+      type: ['array', 'integer', 'string', 'object'],
+      description: descricao,
+      [MENSAGEM]: 'Escolha de 1 a 20 ciclos válidos',
+    }),
 } as const;
 
 /** The readers' words for a value of the wrong type, where the schema names none. */
@@ -85,14 +113,20 @@ export function erroDeEsquema(erros: FastifySchemaValidationError[], contexto: s
   const detalhes: Record<string, string> = {};
   const porCampo = (e: ErrorObject) => {
     const caminho = e.instancePath.replace(/^\//, '').replaceAll('/', '.');
-    return e.keyword === 'required' && typeof e.params.missingProperty === 'string' ? [caminho, e.params.missingProperty].filter(Boolean).join('.') : caminho;
+    return e.keyword === 'required' && typeof e.params.missingProperty === 'string'
+      ? [caminho, e.params.missingProperty].filter(Boolean).join('.')
+      : caminho;
   };
   const todos = erros as unknown as ErrorObject[];
   if (todos.some((e) => e.instancePath === '' && e.keyword !== 'required')) {
     return new Invalido('CORPO_INVALIDO', 'O corpo da requisição deve ser um objeto');
   }
   // The field's own message first (an anyOf's branches report too, with none).
-  for (const e of [...todos].sort((a, b) => Number(typeof (b.parentSchema as Record<string, unknown> | undefined)?.[MENSAGEM] === 'string') - Number(typeof (a.parentSchema as Record<string, unknown> | undefined)?.[MENSAGEM] === 'string'))) {
+  for (const e of [...todos].sort(
+    (a, b) =>
+      Number(typeof (b.parentSchema as Record<string, unknown> | undefined)?.[MENSAGEM] === 'string') -
+      Number(typeof (a.parentSchema as Record<string, unknown> | undefined)?.[MENSAGEM] === 'string'),
+  )) {
     detalhes[porCampo(e)] ??= mensagemDoErro(e);
   }
   return new Invalido('VALIDACAO', 'Verifique os campos destacados', detalhes);
@@ -103,7 +137,11 @@ export function erroDeEsquema(erros: FastifySchemaValidationError[], contexto: s
  * fields, so other fields are allowed and ignored. A write without a body reads as null.
  */
 export function Corpo<P extends Record<string, TSchema>>(campos: P, descricao: string) {
-  return Type.Unsafe<Record<string, unknown> | null>({ ...Type.Partial(Type.Object(campos)), type: ['object', 'null'], description: descricao });
+  return Type.Unsafe<Record<string, unknown> | null>({
+    ...Type.Partial(Type.Object(campos)),
+    type: ['object', 'null'],
+    description: descricao,
+  });
 }
 
 /** A write that reads no body (logout, delete, close a cycle). */
@@ -114,11 +152,24 @@ export const SemCorpo = Corpo({}, 'Sem corpo (os dados estão no endereço)');
  * number, and a comma decimal as a decimal), and `true` never turns into the id 1. Params and
  * query strings keep Fastify's coercion (text to integer).
  */
-const AJV_DE_CORPOS: OpcoesAjv = { coerceTypes: false, useDefaults: false, removeAdditional: false, allErrors: true, verbose: true, strict: false };
+const AJV_DE_CORPOS: OpcoesAjv = {
+  coerceTypes: false,
+  useDefaults: false,
+  removeAdditional: false,
+  allErrors: true,
+  verbose: true,
+  strict: false,
+};
 
 export function validarCorposSemCoercao(app: FastifyInstance): void {
   const semCoercao = new Ajv(AJV_DE_CORPOS);
-  const comCoercao = new Ajv({ coerceTypes: 'array', useDefaults: true, removeAdditional: true, allErrors: false, strict: false });
+  const comCoercao = new Ajv({
+    coerceTypes: 'array',
+    useDefaults: true,
+    removeAdditional: true,
+    allErrors: false,
+    strict: false,
+  });
   const compilar: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
     // A command's body is read by the command itself (src/comandos): `req.body` becomes the command.
     const comando = httpPart === 'body' ? comandoDoCorpo(schema) : undefined;
@@ -134,7 +185,9 @@ export function validarCorposSemCoercao(app: FastifyInstance): void {
     }
     if (httpPart === 'body') return semCoercao.compile(schema as object);
     // A query string's blank parameters are absent, and those no route reads are dropped (src/http/consultas.ts).
-    return httpPart === 'querystring' ? semParametrosVazios(comCoercao.compile(schema as object)) : comCoercao.compile(schema as object);
+    return httpPart === 'querystring'
+      ? semParametrosVazios(comCoercao.compile(schema as object))
+      : comCoercao.compile(schema as object);
   };
   app.setValidatorCompiler(compilar);
   app.setSchemaErrorFormatter(erroDeEsquema);

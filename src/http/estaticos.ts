@@ -55,7 +55,11 @@ function etagDe(conteudo: Buffer, sufixo: string): string {
  * process, and never in a process that serves no such request). A variant that is not smaller is
  * left out.
  */
-export function prepararEstatico(tipo: string, conteudo: Buffer, prontas: Partial<Record<Codificacao, Buffer>> = {}): ArquivoEstatico {
+export function prepararEstatico(
+  tipo: string,
+  conteudo: Buffer,
+  prontas: Partial<Record<Codificacao, Buffer>> = {},
+): ArquivoEstatico {
   const etag = etagDe(conteudo, '');
   const comprimir: Record<Codificacao, (b: Buffer) => Buffer> = { br: comprimirBrotli, gzip: comprimirGzip };
   // The ETag of a variant is the file's with a suffix: a strong ETag names exact bytes.
@@ -69,7 +73,12 @@ export function prepararEstatico(tipo: string, conteudo: Buffer, prontas: Partia
       if (JA_COMPRIMIDOS.test(tipo)) return undefined;
       if (!feitas.has(codificacao)) {
         const bytes = prontas[codificacao] ?? comprimir[codificacao](conteudo);
-        feitas.set(codificacao, bytes.length < conteudo.length ? { conteudo: bytes, etag: etag.replace(/"$/, sufixos[codificacao]) } : undefined);
+        feitas.set(
+          codificacao,
+          bytes.length < conteudo.length
+            ? { conteudo: bytes, etag: etag.replace(/"$/, sufixos[codificacao]) }
+            : undefined,
+        );
       }
       return feitas.get(codificacao);
     },
@@ -108,7 +117,12 @@ function etagCasa(cabecalho: string | undefined, etag: string): boolean {
  * Sends a static file in the variant the request accepts. HEAD is Fastify's: it runs this
  * handler and sends the headers with the Content-Length of this body.
  */
-export function enviarEstatico(req: FastifyRequest, reply: FastifyReply, arquivo: ArquivoEstatico, cacheControl: string): FastifyReply {
+export function enviarEstatico(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  arquivo: ArquivoEstatico,
+  cacheControl: string,
+): FastifyReply {
   const aceitas = codificacoesAceitas(req.headers['accept-encoding']);
   const codificacao = (['br', 'gzip'] as const).find((c) => aceitas.has(c) && arquivo.variante(c) !== undefined);
   const variante = codificacao === undefined ? undefined : arquivo.variante(codificacao);

@@ -9,7 +9,11 @@ export function opcoesDeLog(config: Config, face: string): NonNullable<FastifySe
   return {
     level: config.logLevel,
     serializers: {
-      req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: semSegredos(req.url), remoteAddress: req.ip }),
+      req: (req: { method: string; url: string; ip?: string }) => ({
+        method: req.method,
+        url: semSegredos(req.url),
+        remoteAddress: req.ip,
+      }),
     },
     base: { face },
     redact: {
@@ -41,7 +45,15 @@ export function semSegredos(bruta: string): string {
   return `${url.slice(0, i)}?${params.toString()}`;
 }
 
-const NIVEIS: Readonly<Record<string, number>> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Infinity };
+const NIVEIS: Readonly<Record<string, number>> = {
+  trace: 10,
+  debug: 20,
+  info: 30,
+  warn: 40,
+  error: 50,
+  fatal: 60,
+  silent: Infinity,
+};
 
 /**
  * A warning from outside any request (start-up, a background connection), as one JSON line in

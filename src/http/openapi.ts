@@ -9,7 +9,10 @@ import { arquivoEstatico } from './esquemas.ts';
  * `docs/openapi.json` (Cestas) and `docs/openapi-mercados.json` are generated from it
  * (`npm run openapi`) and a test fails when they are stale.
  */
-export async function registrarOpenApi(app: FastifyInstance, face: { titulo: string; descricao: string }): Promise<void> {
+export async function registrarOpenApi(
+  app: FastifyInstance,
+  face: { titulo: string; descricao: string },
+): Promise<void> {
   // A write reads JSON or a form (the edge reads both alike) unless its route says otherwise.
   app.addHook('onRoute', (rota) => {
     if (rota.schema?.body !== undefined && rota.schema.consumes === undefined) {
@@ -19,7 +22,12 @@ export async function registrarOpenApi(app: FastifyInstance, face: { titulo: str
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: face.titulo, description: face.descricao, version: '1.0.0', license: { name: 'AGPL-3.0-or-later' } },
+      info: {
+        title: face.titulo,
+        description: face.descricao,
+        version: '1.0.0',
+        license: { name: 'AGPL-3.0-or-later' },
+      },
     },
   });
 }
@@ -38,7 +46,9 @@ interface Esquema {
 
 /** The document as a page people read: each route with what it reads and what it answers. */
 function paginaDaDocumentacao(titulo: string, documento: { paths?: Record<string, Record<string, Operacao>> }): Html {
-  const rotas = Object.entries(documento.paths ?? {}).flatMap(([caminho, metodos]) => Object.entries(metodos).map(([metodo, op]) => ({ caminho, metodo, op })));
+  const rotas = Object.entries(documento.paths ?? {}).flatMap(([caminho, metodos]) =>
+    Object.entries(metodos).map(([metodo, op]) => ({ caminho, metodo, op })),
+  );
   const campos = (e: Esquema | undefined) => Object.entries(e?.properties ?? {});
   return html`<!doctype html>
 <html lang="pt-BR"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -59,12 +69,28 @@ ${rotas.map(({ caminho, metodo, op }) => {
 }
 
 /** /docs (the page) and /docs/openapi.json (the document), outside production only. */
-export function rotasDaDocumentacao(app: FastifyInstance, opcoes: { producao: boolean; titulo: string; config: FastifyContextConfig }): void {
+export function rotasDaDocumentacao(
+  app: FastifyInstance,
+  opcoes: { producao: boolean; titulo: string; config: FastifyContextConfig },
+): void {
   if (opcoes.producao) return;
-  app.get('/docs/openapi.json', { config: opcoes.config, schema: { hide: true, response: arquivoEstatico('application/json', 'O documento OpenAPI') } }, async (_req, reply) =>
-    reply.type('application/json; charset=utf-8').send(JSON.stringify(app.swagger())),
+  app.get(
+    '/docs/openapi.json',
+    {
+      config: opcoes.config,
+      schema: { hide: true, response: arquivoEstatico('application/json', 'O documento OpenAPI') },
+    },
+    async (_req, reply) => reply.type('application/json; charset=utf-8').send(JSON.stringify(app.swagger())),
   );
-  app.get('/docs', { config: opcoes.config, schema: { hide: true, response: arquivoEstatico('text/html', 'A documentação da API') } }, async (_req, reply) =>
-    reply.type('text/html; charset=utf-8').send(paginaDaDocumentacao(opcoes.titulo, app.swagger() as { paths?: Record<string, Record<string, Operacao>> }).texto),
+  app.get(
+    '/docs',
+    { config: opcoes.config, schema: { hide: true, response: arquivoEstatico('text/html', 'A documentação da API') } },
+    async (_req, reply) =>
+      reply
+        .type('text/html; charset=utf-8')
+        .send(
+          paginaDaDocumentacao(opcoes.titulo, app.swagger() as { paths?: Record<string, Record<string, Operacao>> })
+            .texto,
+        ),
   );
 }

@@ -102,7 +102,9 @@ function textoDasSeries(face: string, series: readonly Serie[]): string {
   );
   for (const s of series) {
     BALDES_SEGUNDOS.forEach((limite, i) => {
-      linhas.push(`cestaria_http_request_duration_seconds_bucket{${f},${s.rotulos},le="${limite}"} ${s.baldes[i] ?? 0}`);
+      linhas.push(
+        `cestaria_http_request_duration_seconds_bucket{${f},${s.rotulos},le="${limite}"} ${s.baldes[i] ?? 0}`,
+      );
     });
     linhas.push(`cestaria_http_request_duration_seconds_bucket{${f},${s.rotulos},le="+Inf"} ${s.contagem}`);
     linhas.push(`cestaria_http_request_duration_seconds_sum{${f},${s.rotulos}} ${s.soma}`);
@@ -129,7 +131,11 @@ function mesmoSegredo(a: string, b: string): boolean {
  * Whether a request may read /metrics: from the machine itself (loopback), or carrying
  * `Authorization: Bearer <METRICS_TOKEN>` when that token is configured.
  */
-export function metricasPermitidas(ip: string | undefined, autorizacao: string | undefined, token: string | undefined): boolean {
+export function metricasPermitidas(
+  ip: string | undefined,
+  autorizacao: string | undefined,
+  token: string | undefined,
+): boolean {
   if (ehLoopback(ip)) return true;
   if (token === undefined || autorizacao === undefined) return false;
   const m = /^Bearer\s+(\S+)\s*$/i.exec(autorizacao);
@@ -145,7 +151,8 @@ export async function verificarProntidao(banco: Banco): Promise<{ pronto: true }
   try {
     const pendentes = await Promise.race([migracoesPendentes(banco), limite]);
     if (pendentes === 'prazo') return { pronto: false, motivo: 'O banco de dados não respondeu a tempo.' };
-    if (pendentes.length > 0) return { pronto: false, motivo: `Há migrações pendentes no banco de dados: ${pendentes.join(', ')}.` };
+    if (pendentes.length > 0)
+      return { pronto: false, motivo: `Há migrações pendentes no banco de dados: ${pendentes.join(', ')}.` };
     return { pronto: true };
   } catch {
     return { pronto: false, motivo: 'O banco de dados está inacessível.' };
@@ -178,9 +185,16 @@ async function sessoesAtivas(banco: Banco, agora: Date): Promise<number> {
 
 /** The outbox by state, from the table: the same figures whichever process answers. */
 async function mensagensPorEstado(banco: Banco): Promise<string[]> {
-  const linhas = await banco.selectFrom('mensagem').select(['estado']).select((eb) => eb.fn.countAll<number | string>().as('n')).groupBy('estado').execute();
+  const linhas = await banco
+    .selectFrom('mensagem')
+    .select(['estado'])
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .groupBy('estado')
+    .execute();
   const por = new Map(linhas.map((l) => [l.estado, Number(l.n)]));
-  return (['enviada', 'pendente', 'enviando', 'falhou'] as const).map((e) => `cestaria_mensagens{estado="${e}"} ${por.get(e) ?? 0}`);
+  return (['enviada', 'pendente', 'enviando', 'falhou'] as const).map(
+    (e) => `cestaria_mensagens{estado="${e}"} ${por.get(e) ?? 0}`,
+  );
 }
 
 /** Gauges: the PostgreSQL pools of every process added up, the Mercados sessions and the outbox. */
@@ -206,7 +220,7 @@ async function medidasDoBanco(opcoes: OpcoesOperacao, amostras: readonly Amostra
     `cestaria_sessions ${await sessoesAtivas(opcoes.banco, opcoes.relogio.agora())}`,
     '# HELP cestaria_mensagens Mensagens da caixa de saída de e-mail, por estado (enviada, pendente, enviando, falhou).',
     '# TYPE cestaria_mensagens gauge',
-    ...await mensagensPorEstado(opcoes.banco),
+    ...(await mensagensPorEstado(opcoes.banco)),
   );
   return `${linhas.join('\n')}\n`;
 }
@@ -227,19 +241,45 @@ export function registrarOperacao(app: FastifyInstance, opcoes: OpcoesOperacao):
     reply.header('cache-control', 'no-store').send({ status: 'ok', mensagem: 'Processo no ar.' }),
   );
 
-  app.get('/readyz', { config: opcoes.rotaPublica, schema: { response: { 200: Estado, 503: Estado } } }, async (_req, reply) => {
-    const r = await verificarProntidao(opcoes.banco);
-    reply.header('cache-control', 'no-store');
-    if (r.pronto) return reply.send({ status: 'pronto', mensagem: `Banco de dados acessível e migrações aplicadas.${opcoes.emailDesligado == null ? '' : ` ${opcoes.emailDesligado}`}` });
-    return reply.code(503).send({ status: 'indisponivel', mensagem: r.motivo });
-  });
+  app.get(
+    '/readyz',
+    { config: opcoes.rotaPublica, schema: { response: { 200: Estado, 503: Estado } } },
+    async (_req, reply) => {
+      const r = await verificarProntidao(opcoes.banco);
+      reply.header('cache-control', 'no-store');
+      if (r.pronto)
+        return reply.send({
+          status: 'pronto',
+          mensagem: `Banco de dados acessível e migrações aplicadas.${opcoes.emailDesligado == null ? '' : ` ${opcoes.emailDesligado}`}`,
+        });
+      return reply.code(503).send({ status: 'indisponivel', mensagem: r.motivo });
+    },
+  );
 
-  app.get('/metrics', { config: opcoes.rotaPublica, schema: { response: { ...arquivoEstatico('text/plain', 'As métricas, no formato de texto do Prometheus'), 403: Type.Unsafe<unknown>({ description: 'Fora da máquina e sem o token de METRICS_TOKEN' }) } } }, async (req, reply) => {
-    if (!metricasPermitidas(req.socket.remoteAddress, req.headers.authorization, opcoes.metricsToken)) {
-      return reply.code(403).send(opcoes.corpoDeErro('As métricas só podem ser lidas da própria máquina ou com o token de METRICS_TOKEN.'));
-    }
-    const amostras = await coleta(opcoes.face, app.amostraDeMetricas());
-    const texto = textoDasSeries(opcoes.face, somarSeries(amostras.map((a) => a.series))) + (await medidasDoBanco(opcoes, amostras));
-    return reply.header('cache-control', 'no-store').type('text/plain; version=0.0.4; charset=utf-8').send(texto);
-  });
+  app.get(
+    '/metrics',
+    {
+      config: opcoes.rotaPublica,
+      schema: {
+        response: {
+          ...arquivoEstatico('text/plain', 'As métricas, no formato de texto do Prometheus'),
+          403: Type.Unsafe<unknown>({ description: 'Fora da máquina e sem o token de METRICS_TOKEN' }),
+        },
+      },
+    },
+    async (req, reply) => {
+      if (!metricasPermitidas(req.socket.remoteAddress, req.headers.authorization, opcoes.metricsToken)) {
+        return reply
+          .code(403)
+          .send(
+            opcoes.corpoDeErro('As métricas só podem ser lidas da própria máquina ou com o token de METRICS_TOKEN.'),
+          );
+      }
+      const amostras = await coleta(opcoes.face, app.amostraDeMetricas());
+      const texto =
+        textoDasSeries(opcoes.face, somarSeries(amostras.map((a) => a.series))) +
+        (await medidasDoBanco(opcoes, amostras));
+      return reply.header('cache-control', 'no-store').type('text/plain; version=0.0.4; charset=utf-8').send(texto);
+    },
+  );
 }

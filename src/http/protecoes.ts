@@ -84,7 +84,8 @@ export function exigirRegraDeAcesso(app: FastifyInstance, chave: 'acesso' | 'gua
       throw new Error(`rota ${rota.method.toString()} ${rota.url} sem regra de acesso (config.${chave})`);
     }
     const faltas = esquemasQueFaltam(rota);
-    if (faltas.length > 0) throw new Error(`rota ${rota.method.toString()} ${rota.url} sem esquema de ${faltas.join(' e ')}`);
+    if (faltas.length > 0)
+      throw new Error(`rota ${rota.method.toString()} ${rota.url} sem esquema de ${faltas.join(' e ')}`);
     for (const metodo of [rota.method].flat()) {
       if (metodo === 'HEAD') continue;
       rotas.push(`${metodo} ${rota.url}`);
@@ -155,6 +156,10 @@ export function verificarOrigem(req: FastifyRequest, origemPropria: string, toke
   }
   const recebido = tokenDaRequisicao(req);
   if (recebido !== undefined && tokenDaSessao !== null && !tokenConfere(tokenDaSessao, recebido)) {
-    throw new ErroHttp(403, 'CSRF', 'Token de segurança inválido: esta página é de uma sessão anterior. Recarregue a página e tente novamente.');
+    throw new ErroHttp(
+      403,
+      'CSRF',
+      'Token de segurança inválido: esta página é de uma sessão anterior. Recarregue a página e tente novamente.',
+    );
   }
 }

@@ -23,7 +23,12 @@ export interface CookieDeSaida {
  */
 const DURACAO_MARCA_MS = 30 * 24 * 60 * 60 * 1000;
 
-const opcoes = (cookie: CookieDeSaida) => ({ path: '/', httpOnly: true, sameSite: 'lax' as const, secure: cookie.seguro });
+const opcoes = (cookie: CookieDeSaida) => ({
+  path: '/',
+  httpOnly: true,
+  sameSite: 'lax' as const,
+  secure: cookie.seguro,
+});
 
 /** Leaves the mark: called by every logout, whatever the provider then does. */
 export function marcarSaida(reply: FastifyReply, cookie: CookieDeSaida): void {

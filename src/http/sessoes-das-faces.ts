@@ -43,7 +43,11 @@ function cofreCestas(segredo: string): Cofre {
 }
 
 /** The id and start of the Cestas session a cookie carries, or null when it carries none that opens. */
-export function sessaoCestasDoCookie(bruto: string, segredo: string, agoraMs: number): { sid: string; inicio: number } | null {
+export function sessaoCestasDoCookie(
+  bruto: string,
+  segredo: string,
+  agoraMs: number,
+): { sid: string; inicio: number } | null {
   const v = cofreCestas(segredo).abrir(bruto, agoraMs);
   if (v === null || typeof v !== 'object') return null;
   const { sid, inicio } = v as { sid?: unknown; inicio?: unknown };
@@ -73,7 +77,8 @@ export async function encerrarOutraFaceNoNavegador(
     const bruto = req.cookies[COOKIE_SESSAO_CESTAS];
     if (bruto === undefined) return;
     const sessao = sessaoCestasDoCookie(bruto, segredos.appSessionSecret, agora.getTime());
-    if (sessao !== null) await registrarSessaoEncerrada(banco, sessao.sid, sessao.inicio + DURACAO_SESSAO_CESTAS_MS, agora);
+    if (sessao !== null)
+      await registrarSessaoEncerrada(banco, sessao.sid, sessao.inicio + DURACAO_SESSAO_CESTAS_MS, agora);
     reply.clearCookie(COOKIE_SESSAO_CESTAS, opcoesDoCookie(seguro));
     marcarSaida(reply, { nome: COOKIE_SAIDA_CESTAS, seguro });
     return;
@@ -133,10 +138,15 @@ export function caminhoDaSaida(o: {
 }
 
 /** The person and destination of a sign-out ticket, or null when it does not open (forged, altered or expired). */
-export function lerBilheteDeSaida(bilhete: string, segredo: string, agoraMs: number): { readonly usuarioid: number; readonly destino: string } | null {
+export function lerBilheteDeSaida(
+  bilhete: string,
+  segredo: string,
+  agoraMs: number,
+): { readonly usuarioid: number; readonly destino: string } | null {
   const v = cofreDaSaida(segredo).abrir(bilhete, agoraMs);
   if (v === null || typeof v !== 'object') return null;
   const { u, d } = v as { u?: unknown; d?: unknown };
-  if (typeof u !== 'number' || !Number.isSafeInteger(u) || typeof d !== 'string' || !/^https?:\/\//.test(d)) return null;
+  if (typeof u !== 'number' || !Number.isSafeInteger(u) || typeof d !== 'string' || !/^https?:\/\//.test(d))
+    return null;
   return { usuarioid: u, destino: d };
 }

@@ -16,7 +16,13 @@ export interface CookieDeVerificacao {
   readonly seguro: boolean;
 }
 
-export function gravarVerificacao(reply: FastifyReply, cofre: Cofre, v: object, agoraMs: number, cookie: CookieDeVerificacao): void {
+export function gravarVerificacao(
+  reply: FastifyReply,
+  cofre: Cofre,
+  v: object,
+  agoraMs: number,
+  cookie: CookieDeVerificacao,
+): void {
   reply.setCookie(cookie.nome, cofre.selar(v, agoraMs + DURACAO_VERIFICACAO_MS), {
     path: cookie.caminho,
     httpOnly: true,
@@ -27,7 +33,12 @@ export function gravarVerificacao(reply: FastifyReply, cofre: Cofre, v: object, 
 }
 
 /** The sealed fields, when the cookie is there, authentic and not expired; each face checks their shape. */
-export function abrirVerificacao(req: FastifyRequest, cofre: Cofre, agoraMs: number, nome: string): Readonly<Record<string, unknown>> | null {
+export function abrirVerificacao(
+  req: FastifyRequest,
+  cofre: Cofre,
+  agoraMs: number,
+  nome: string,
+): Readonly<Record<string, unknown>> | null {
   const bruto = req.cookies[nome];
   if (bruto === undefined) return null;
   const v: unknown = cofre.abrir(bruto, agoraMs);

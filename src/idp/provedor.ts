@@ -80,7 +80,8 @@ button{font:inherit;font-weight:600;background:#243b7a;color:#fff;border:0;borde
  * the one named by its hash.
  */
 function cabecalhosDePagina(script?: string): Record<string, string> {
-  const scriptSrc = script === undefined ? '' : ` script-src 'sha256-${createHash('sha256').update(script).digest('base64')}';`;
+  const scriptSrc =
+    script === undefined ? '' : ` script-src 'sha256-${createHash('sha256').update(script).digest('base64')}';`;
   return {
     'content-type': 'text/html; charset=utf-8',
     'cache-control': 'no-store',
@@ -125,16 +126,25 @@ function paginaLogin(uid: string, demos: readonly PessoaDemo[], erro?: string): 
       </details>
       <button type="submit">Entrar</button>
     </form>
-    ${demos.length === 0 ? '' : html`<h2 style="font-size:1.1rem">Pessoas de demonstração</h2><div class="demo">${demos.map(
-      (d) => html`<form method="post" action="${acao}"><input type="hidden" name="email" value="${d.email}">
+    ${
+      demos.length === 0
+        ? ''
+        : html`<h2 style="font-size:1.1rem">Pessoas de demonstração</h2><div class="demo">${demos.map(
+            (d) => html`<form method="post" action="${acao}"><input type="hidden" name="email" value="${d.email}">
         <input type="hidden" name="nome" value="${d.nome}"><button type="submit">${d.nome} (${d.papel})</button></form>`,
-    )}</div>`}
+          )}</div>`
+    }
     <p><a href="/interaction/${encodeURIComponent(uid)}/abort">Cancelar</a></p>`,
   );
 }
 
 function avatar(sub: string, conta: Conta | undefined): string {
-  const iniciais = (conta?.name ?? '?').split(/\s+/).filter(Boolean).slice(0, 2).map((p) => p[0]?.toUpperCase() ?? '').join('');
+  const iniciais = (conta?.name ?? '?')
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map((p) => p[0]?.toUpperCase() ?? '')
+    .join('');
   const cor = `#${createHash('sha256').update(sub).digest('hex').slice(0, 6)}`;
   return `<svg xmlns="http://www.w3.org/2000/svg" width="96" height="96" viewBox="0 0 96 96"><rect width="96" height="96" fill="${cor}"/><text x="48" y="60" font-family="sans-serif" font-size="38" fill="#fff" text-anchor="middle">${escapar(iniciais)}</text></svg>`;
 }
@@ -176,7 +186,14 @@ export async function iniciarProvedorDev(host: string, porta: number): Promise<P
       claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'picture'] },
       // Put the profile claims in the ID token too, as most hosted providers do.
       conformIdTokenClaims: false,
-      ttl: { AccessToken: 3600, AuthorizationCode: 60, IdToken: 3600, Interaction: 3600, Grant: 14 * 86400, Session: 14 * 86400 },
+      ttl: {
+        AccessToken: 3600,
+        AuthorizationCode: 60,
+        IdToken: 3600,
+        Interaction: 3600,
+        Grant: 14 * 86400,
+        Session: 14 * 86400,
+      },
       features: {
         devInteractions: { enabled: false },
         rpInitiatedLogout: {
@@ -216,7 +233,13 @@ export async function iniciarProvedorDev(host: string, porta: number): Promise<P
         if (conta === undefined) return undefined;
         return {
           accountId: sub,
-          claims: () => ({ sub, email: conta.email, email_verified: conta.verificado, name: conta.name, picture: `${issuer}/avatar/${sub}.svg` }),
+          claims: () => ({
+            sub,
+            email: conta.email,
+            email_verified: conta.verificado,
+            name: conta.name,
+            picture: `${issuer}/avatar/${sub}.svg`,
+          }),
         };
       },
       // First-party clients only: grant the requested scopes without a consent screen.
@@ -257,7 +280,12 @@ export async function iniciarProvedorDev(host: string, porta: number): Promise<P
       void (async () => {
         const detalhes = await provedor.interactionDetails(req, res);
         if (interacao[2] === '/abort') {
-          await provedor.interactionFinished(req, res, { error: 'access_denied', error_description: 'Login cancelado' }, { mergeWithLastSubmission: false });
+          await provedor.interactionFinished(
+            req,
+            res,
+            { error: 'access_denied', error_description: 'Login cancelado' },
+            { mergeWithLastSubmission: false },
+          );
         } else if (interacao[2] === '/login' && req.method === 'POST') {
           const form = await lerFormulario(req);
           const email = (form.get('email') ?? '').trim();
@@ -268,13 +296,21 @@ export async function iniciarProvedorDev(host: string, porta: number): Promise<P
           const nome = (form.get('nome') ?? '').trim() || email.split('@')[0] || email;
           const sub = (form.get('sub') ?? '').trim() || subDoEmail(email);
           contas.set(sub, { email, name: nome.slice(0, 120), verificado: form.get('verificado') !== 'nao' });
-          await provedor.interactionFinished(req, res, { login: { accountId: sub } }, { mergeWithLastSubmission: false });
+          await provedor.interactionFinished(
+            req,
+            res,
+            { login: { accountId: sub } },
+            { mergeWithLastSubmission: false },
+          );
         } else {
           responderHtml(res, 200, paginaLogin(detalhes.uid, demos));
         }
       })().catch((e: unknown) => {
         if (res.headersSent) return;
-        const mensagem = e instanceof Error && e.name === 'SessionNotFound' ? 'Este login expirou. Volte ao aplicativo e tente de novo.' : 'Falha no login.';
+        const mensagem =
+          e instanceof Error && e.name === 'SessionNotFound'
+            ? 'Este login expirou. Volte ao aplicativo e tente de novo.'
+            : 'Falha no login.';
         responderHtml(res, 400, pagina('Erro no login', html`<p role="alert">${mensagem}</p>`));
       });
     };

@@ -17,7 +17,15 @@ import nodemailer from 'nodemailer';
 import type { Config } from '../config.ts';
 import { depoisDoCommit, ehPostgres, emTransacao, type Banco, type Db } from '../db/banco.ts';
 import { faltasDoCiclo } from '../domain/assinaturas.ts';
-import { avisosDevidos, chaveDoAviso, ehTipoDeAviso, TIPOS_DE_AVISO, type AvisoDevido, type Evento, type TipoDeAviso } from '../domain/avisos.ts';
+import {
+  avisosDevidos,
+  chaveDoAviso,
+  ehTipoDeAviso,
+  TIPOS_DE_AVISO,
+  type AvisoDevido,
+  type Evento,
+  type TipoDeAviso,
+} from '../domain/avisos.ts';
 import { cobrancaDe, pixDaCobranca, type Cobranca } from '../domain/pix.ts';
 import { pedidoDe, type Pedido } from '../domain/pedidos.ts';
 import { oQueOFornecedorEntrega } from '../domain/relatorios.ts';
@@ -76,7 +84,14 @@ export interface MetricasDoCorreio {
 }
 
 interface Transporte {
-  sendMail(m: { from: string; to: string; subject: string; text: string; html: string; headers: Record<string, string> }): Promise<unknown>;
+  sendMail(m: {
+    from: string;
+    to: string;
+    subject: string;
+    text: string;
+    html: string;
+    headers: Record<string, string>;
+  }): Promise<unknown>;
   close(): void;
 }
 
@@ -102,7 +117,8 @@ export class Correio implements ServicoDeAvisos {
     this.#relogio = o.relogio;
     this.#baseUrl = o.baseUrl;
     this.ligado = o.smtp !== null;
-    this.#transporte = o.smtp === null ? null : nodemailer.createTransport(comPool(o.smtp), { from: o.config.email.remetente });
+    this.#transporte =
+      o.smtp === null ? null : nodemailer.createTransport(comPool(o.smtp), { from: o.config.email.remetente });
     this.#chaveCancelar = Buffer.from(hkdfSync('sha256', o.config.sessionSecret, 'cestaria-avisos', 'cancelar', 32));
   }
 
@@ -130,7 +146,9 @@ export class Correio implements ServicoDeAvisos {
   }
 
   #cancelar(usuarioid: number, tipo: TipoDeAviso): string | null {
-    return TIPOS_DE_AVISO[tipo].opcional ? `${this.#baseUrl()}/avisos/sair/${this.tokenDeCancelar(usuarioid, tipo)}` : null;
+    return TIPOS_DE_AVISO[tipo].opcional
+      ? `${this.#baseUrl()}/avisos/sair/${this.tokenDeCancelar(usuarioid, tipo)}`
+      : null;
   }
 
   // -------------------------------------------------------------------------------------------
@@ -143,9 +161,18 @@ export class Correio implements ServicoDeAvisos {
     const r = await db
       .insertInto('mensagem')
       .values({
-        chave: m.chave, tipo: m.tipo, usuarioid: m.usuarioid, cicloid: m.cicloid, para: m.para,
-        assunto: m.conteudo.assunto, texto: m.conteudo.texto, html: m.conteudo.html, cancelar: m.cancelar,
-        proximaTentativa: iso, createdAt: iso, updatedAt: iso,
+        chave: m.chave,
+        tipo: m.tipo,
+        usuarioid: m.usuarioid,
+        cicloid: m.cicloid,
+        para: m.para,
+        assunto: m.conteudo.assunto,
+        texto: m.conteudo.texto,
+        html: m.conteudo.html,
+        cancelar: m.cancelar,
+        proximaTentativa: iso,
+        createdAt: iso,
+        updatedAt: iso,
       })
       .onConflict((oc) => oc.column('chave').doNothing())
       .executeTakeFirst();
@@ -161,11 +188,31 @@ export class Correio implements ServicoDeAvisos {
     if (evento.tipo === 'coordenacao') {
       const ciclo = await cicloDoAviso(trx, evento.cicloid);
       // Stryker disable next-line ConditionalExpression: an empty IN list is valid on SQLite; PostgreSQL refuses it
-      const pessoas = evento.usuarioids.length === 0 ? [] : await trx.selectFrom('usuario').select(['id', 'nome', 'email']).where('id', 'in', [...evento.usuarioids]).orderBy('id').execute();
+      const pessoas =
+        evento.usuarioids.length === 0
+          ? []
+          : await trx
+              .selectFrom('usuario')
+              .select(['id', 'nome', 'email'])
+              .where('id', 'in', [...evento.usuarioids])
+              .orderBy('id')
+              .execute();
       for (const u of pessoas) {
         await this.enfileirar(trx, {
-          chave: `coordenacao:${evento.cicloid}:${u.id}:${evento.momento}`, tipo: 'coordenacao', usuarioid: u.id, cicloid: evento.cicloid, para: u.email,
-          conteudo: modelos.daCoordenacao(u.nome, ciclo, evento.assunto, evento.texto, evento.remetente, this.#baseUrl()), cancelar: null,
+          chave: `coordenacao:${evento.cicloid}:${u.id}:${evento.momento}`,
+          tipo: 'coordenacao',
+          usuarioid: u.id,
+          cicloid: evento.cicloid,
+          para: u.email,
+          conteudo: modelos.daCoordenacao(
+            u.nome,
+            ciclo,
+            evento.assunto,
+            evento.texto,
+            evento.remetente,
+            this.#baseUrl(),
+          ),
+          cancelar: null,
         });
       }
       return;
@@ -177,13 +224,20 @@ export class Correio implements ServicoDeAvisos {
       retiradaDo(trx, p),
     ]);
     const base = this.#baseUrl();
-    const conteudo = evento.tipo === 'recibo'
-      ? modelos.recibo(pessoa.nome, ciclo, p, retirada, base, await this.#pagamento(trx, p.usuario.id))
-      : modelos.pedidoAlterado(pessoa.nome, ciclo, p, base);
+    const conteudo =
+      evento.tipo === 'recibo'
+        ? modelos.recibo(pessoa.nome, ciclo, p, retirada, base, await this.#pagamento(trx, p.usuario.id))
+        : modelos.pedidoAlterado(pessoa.nome, ciclo, p, base);
     // One receipt per confirmation; one notice per change.
     const momento = evento.tipo === 'recibo' ? (p.dataConfirmacao ?? '') : this.#relogio.agora().toISOString();
     await this.enfileirar(trx, {
-      chave: `${evento.tipo}:${p.pedidoId}:${momento}`, tipo: evento.tipo, usuarioid: p.usuario.id, cicloid: p.cicloid, para: pessoa.email, conteudo, cancelar: null,
+      chave: `${evento.tipo}:${p.pedidoId}:${momento}`,
+      tipo: evento.tipo,
+      usuarioid: p.usuario.id,
+      cicloid: p.cicloid,
+      para: pessoa.email,
+      conteudo,
+      cancelar: null,
     });
   }
 
@@ -194,7 +248,14 @@ export class Correio implements ServicoDeAvisos {
 
   async #pixDa(cobranca: Cobranca): Promise<modelos.Pagamento | null> {
     const pix = await pixDaCobranca(cobranca, this.#config.pix);
-    return pix === null ? null : { linhas: linhasEmTexto(cobranca), total: reais(pix.valorCentavos), copiaECola: pix.copiaECola, txid: pix.txid };
+    return pix === null
+      ? null
+      : {
+          linhas: linhasEmTexto(cobranca),
+          total: reais(pix.valorCentavos),
+          copiaECola: pix.copiaECola,
+          txid: pix.txid,
+        };
   }
 
   /**
@@ -216,7 +277,7 @@ export class Correio implements ServicoDeAvisos {
     let escritas = 0;
     for (const aviso of await avisosDevidos(this.#banco, hoje)) {
       const m = await this.#lembrete(aviso);
-      if (m !== null && await this.enfileirar(this.#banco, m)) escritas++;
+      if (m !== null && (await this.enfileirar(this.#banco, m))) escritas++;
     }
     return escritas;
   }
@@ -224,7 +285,11 @@ export class Correio implements ServicoDeAvisos {
   async #lembrete(a: AvisoDevido): Promise<MensagemNova | null> {
     const db = this.#banco;
     const [pessoa, ciclo] = await Promise.all([
-      db.selectFrom('usuario').select(['nome', 'email', 'perfil']).where('id', '=', a.usuarioid).executeTakeFirstOrThrow(),
+      db
+        .selectFrom('usuario')
+        .select(['nome', 'email', 'perfil'])
+        .where('id', '=', a.usuarioid)
+        .executeTakeFirstOrThrow(),
       cicloDoAviso(db, a.cicloid),
     ]);
     const base = this.#baseUrl();
@@ -234,7 +299,12 @@ export class Correio implements ServicoDeAvisos {
         case 'oferta_aberta':
           return modelos.ofertaAberta(pessoa.nome, ciclo, base, cancelar);
         case 'oferta_lembrete': {
-          const oferta = await db.selectFrom('oferta').select('id').where('cicloid', '=', a.cicloid).where('usuarioid', '=', a.usuarioid).executeTakeFirst();
+          const oferta = await db
+            .selectFrom('oferta')
+            .select('id')
+            .where('cicloid', '=', a.cicloid)
+            .where('usuarioid', '=', a.usuarioid)
+            .executeTakeFirst();
           return modelos.ofertaLembrete(pessoa.nome, ciclo, oferta !== undefined, base, cancelar);
         }
         case 'pedido_aberto':
@@ -250,37 +320,96 @@ export class Correio implements ServicoDeAvisos {
         case 'assinatura_recibo': {
           const p = await pedidoDe(db, a.cicloid, a.usuarioid, this.#config.taxa);
           if (p === null || !p.finalizado) return null;
-          return modelos.reciboDaAssinatura(pessoa.nome, ciclo, p, await retiradaDo(db, p), base, await this.#pagamentoDoCiclo(db, a.usuarioid));
+          return modelos.reciboDaAssinatura(
+            pessoa.nome,
+            ciclo,
+            p,
+            await retiradaDo(db, p),
+            base,
+            await this.#pagamentoDoCiclo(db, a.usuarioid),
+          );
         }
         case 'pedido_lembrete': {
-          const pedido = await db.selectFrom('pedido').select('id').where('cicloid', '=', a.cicloid).where('usuarioid', '=', a.usuarioid).executeTakeFirst();
+          const pedido = await db
+            .selectFrom('pedido')
+            .select('id')
+            .where('cicloid', '=', a.cicloid)
+            .where('usuarioid', '=', a.usuarioid)
+            .executeTakeFirst();
           return modelos.pedidoLembrete(pessoa.nome, ciclo, pedido?.id ?? null, base, cancelar);
         }
         case 'entregas': {
           const linhas = await oQueOFornecedorEntrega(db, a.cicloid, a.usuarioid);
           if (linhas.length === 0) return null;
-          const dias = await db.selectFrom('cicloentrega').select(['dataEntrega', 'observacao']).where('cicloid', '=', a.cicloid).orderBy('dataEntrega').execute();
-          const quando = dias.map((d) => `${dataBr(d.dataEntrega)}${d.observacao === null || d.observacao === '' ? '' : `: ${d.observacao}`}`).join('; ');
+          const dias = await db
+            .selectFrom('cicloentrega')
+            .select(['dataEntrega', 'observacao'])
+            .where('cicloid', '=', a.cicloid)
+            .orderBy('dataEntrega')
+            .execute();
+          const quando = dias
+            .map(
+              (d) =>
+                `${dataBr(d.dataEntrega)}${d.observacao === null || d.observacao === '' ? '' : `: ${d.observacao}`}`,
+            )
+            .join('; ');
           const total = linhas.reduce((s, l) => s + l.valorCentavos, 0);
-          return modelos.entregas(pessoa.nome, ciclo, linhas.map((l) => ({
-            produto: l.produto, quantidade: quantidade(l.pedidoMilesimos, l.unidade), valor: reais(l.valorCentavos),
-          })), reais(total), quando, base, cancelar);
+          return modelos.entregas(
+            pessoa.nome,
+            ciclo,
+            linhas.map((l) => ({
+              produto: l.produto,
+              quantidade: quantidade(l.pedidoMilesimos, l.unidade),
+              valor: reais(l.valorCentavos),
+            })),
+            reais(total),
+            quando,
+            base,
+            cancelar,
+          );
         }
         case 'retirada': {
           const p = await db
             .selectFrom('pedido as p')
             .innerJoin('pontoentrega as pe', 'pe.id', 'p.pontoEntregaId')
-            .leftJoin('ciclopontoentrega as cpe', (j) => j.onRef('cpe.cicloid', '=', 'p.cicloid').onRef('cpe.pontoEntregaId', '=', 'p.pontoEntregaId'))
-            .select(['p.id', 'pe.nome', 'pe.endereco', 'pe.cidade', 'cpe.dataRetirada', 'cpe.horaInicio', 'cpe.horaFim'])
+            .leftJoin('ciclopontoentrega as cpe', (j) =>
+              j.onRef('cpe.cicloid', '=', 'p.cicloid').onRef('cpe.pontoEntregaId', '=', 'p.pontoEntregaId'),
+            )
+            .select([
+              'p.id',
+              'pe.nome',
+              'pe.endereco',
+              'pe.cidade',
+              'cpe.dataRetirada',
+              'cpe.horaInicio',
+              'cpe.horaFim',
+            ])
             .where('p.cicloid', '=', a.cicloid)
             .where('p.usuarioid', '=', a.usuarioid)
             .executeTakeFirstOrThrow();
-          return modelos.retirada(pessoa.nome, ciclo, p.id, { nome: p.nome, endereco: p.endereco, cidade: p.cidade, quando: horarioDeRetiradaTexto(p) }, base, cancelar);
+          return modelos.retirada(
+            pessoa.nome,
+            ciclo,
+            p.id,
+            { nome: p.nome, endereco: p.endereco, cidade: p.cidade, quando: horarioDeRetiradaTexto(p) },
+            base,
+            cancelar,
+          );
         }
       }
     })();
     // A reminder that cannot be turned off (a subscription's shortage) carries no unsubscribe link.
-    return conteudo === null ? null : { chave: chaveDoAviso(a), tipo: a.tipo, usuarioid: a.usuarioid, cicloid: a.cicloid, para: pessoa.email, conteudo, cancelar: cancelar === '' ? null : cancelar };
+    return conteudo === null
+      ? null
+      : {
+          chave: chaveDoAviso(a),
+          tipo: a.tipo,
+          usuarioid: a.usuarioid,
+          cicloid: a.cicloid,
+          para: pessoa.email,
+          conteudo,
+          cancelar: cancelar === '' ? null : cancelar,
+        };
   }
 
   // -------------------------------------------------------------------------------------------
@@ -331,10 +460,12 @@ export class Correio implements ServicoDeAvisos {
       let devidas = trx
         .selectFrom('mensagem')
         .select('id')
-        .where((eb) => eb.or([
-          eb.and([eb('estado', '=', 'pendente'), eb('proximaTentativa', '<=', iso)]),
-          eb.and([eb('estado', '=', 'enviando'), eb('travadaAte', '<', iso)]),
-        ]))
+        .where((eb) =>
+          eb.or([
+            eb.and([eb('estado', '=', 'pendente'), eb('proximaTentativa', '<=', iso)]),
+            eb.and([eb('estado', '=', 'enviando'), eb('travadaAte', '<', iso)]),
+          ]),
+        )
         .orderBy('id')
         .limit(LOTE);
       if (ehPostgres(trx)) devidas = devidas.forUpdate().skipLocked();
@@ -350,12 +481,30 @@ export class Correio implements ServicoDeAvisos {
     });
   }
 
-  async #enviar(m: { id: number; para: string; assunto: string; texto: string; html: string; cancelar: string | null; tentativas: number }): Promise<boolean> {
+  async #enviar(m: {
+    id: number;
+    para: string;
+    assunto: string;
+    texto: string;
+    html: string;
+    cancelar: string | null;
+    tentativas: number;
+  }): Promise<boolean> {
     const transporte = this.#transporte;
     if (transporte === null) return false;
-    const headers: Record<string, string> = m.cancelar === null ? {} : { 'List-Unsubscribe': `<${m.cancelar}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
+    const headers: Record<string, string> =
+      m.cancelar === null
+        ? {}
+        : { 'List-Unsubscribe': `<${m.cancelar}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
     try {
-      await transporte.sendMail({ from: this.#config.email.remetente, to: m.para, subject: m.assunto, text: m.texto, html: m.html, headers });
+      await transporte.sendMail({
+        from: this.#config.email.remetente,
+        to: m.para,
+        subject: m.assunto,
+        text: m.texto,
+        html: m.html,
+        headers,
+      });
     } catch (e) {
       const tentativas = m.tentativas + 1;
       const desiste = tentativas >= TENTATIVAS;
@@ -363,7 +512,10 @@ export class Correio implements ServicoDeAvisos {
       await this.#banco
         .updateTable('mensagem')
         .set({
-          estado: desiste ? 'falhou' : 'pendente', tentativas, travadaAte: null, updatedAt: agora.toISOString(),
+          estado: desiste ? 'falhou' : 'pendente',
+          tentativas,
+          travadaAte: null,
+          updatedAt: agora.toISOString(),
           proximaTentativa: new Date(agora.getTime() + esperaAntesDaTentativa(tentativas)).toISOString(),
           ultimoErro: (e instanceof Error ? e.message : String(e)).slice(0, 500),
         })
@@ -376,7 +528,14 @@ export class Correio implements ServicoDeAvisos {
     const iso = this.#relogio.agora().toISOString();
     await this.#banco
       .updateTable('mensagem')
-      .set({ estado: 'enviada', enviadaEm: iso, travadaAte: null, ultimoErro: null, tentativas: m.tentativas + 1, updatedAt: iso })
+      .set({
+        estado: 'enviada',
+        enviadaEm: iso,
+        travadaAte: null,
+        ultimoErro: null,
+        tentativas: m.tentativas + 1,
+        updatedAt: iso,
+      })
       .where('id', '=', m.id)
       .execute();
     this.metricas.enviadas++;
@@ -431,14 +590,28 @@ function comPool(smtp: string): string {
 
 /** Where and when an order is picked up: its point's address and the cycle's day and hours there. */
 async function retiradaDo(db: Db, p: Pedido): Promise<modelos.Retirada> {
-  const ponto = await umaVezNaTransacao(db, `ponto:${p.pontoEntrega.id}`, () => db.selectFrom('pontoentrega').select(['nome', 'endereco', 'cidade']).where('id', '=', p.pontoEntrega.id).executeTakeFirstOrThrow());
+  const ponto = await umaVezNaTransacao(db, `ponto:${p.pontoEntrega.id}`, () =>
+    db
+      .selectFrom('pontoentrega')
+      .select(['nome', 'endereco', 'cidade'])
+      .where('id', '=', p.pontoEntrega.id)
+      .executeTakeFirstOrThrow(),
+  );
   return { ...ponto, quando: horarioDeRetiradaTexto(p.pontoEntrega) };
 }
 
 async function cicloDoAviso(db: Db, cicloid: number): Promise<modelos.CicloDoAviso> {
   return db
     .selectFrom('ciclo')
-    .select(['id', 'nome', 'dataOfertaFim', 'dataPedidoInicio', 'dataPedidoFim', 'dataRetiradaInicio', 'dataRetiradaFim'])
+    .select([
+      'id',
+      'nome',
+      'dataOfertaFim',
+      'dataPedidoInicio',
+      'dataPedidoFim',
+      'dataRetiradaInicio',
+      'dataRetiradaFim',
+    ])
     .where('id', '=', cicloid)
     .executeTakeFirstOrThrow();
 }

@@ -28,7 +28,11 @@ export interface CicloDoAviso {
 interface Corpo {
   readonly saudacao: string;
   readonly paragrafos: readonly string[];
-  readonly tabela?: { readonly colunas: readonly string[]; readonly linhas: ReadonlyArray<readonly string[]>; readonly rodape?: ReadonlyArray<readonly string[]> };
+  readonly tabela?: {
+    readonly colunas: readonly string[];
+    readonly linhas: ReadonlyArray<readonly string[]>;
+    readonly rodape?: ReadonlyArray<readonly string[]>;
+  };
   readonly acao: { readonly rotulo: string; readonly url: string };
   /** Where the person turns this kind off; absent for receipts and the coordination's messages. */
   readonly cancelar?: string;
@@ -49,23 +53,26 @@ export interface Pagamento {
 const COR = '#1f5c2e';
 
 function montar(assunto: string, c: Corpo): Conteudo {
-  const tabelaTexto = c.tabela === undefined
-    ? []
-    : [...c.tabela.linhas, ...(c.tabela.rodape ?? [])].map((l) => `- ${l.filter((x) => x !== '').join(' · ')}`);
+  const tabelaTexto =
+    c.tabela === undefined
+      ? []
+      : [...c.tabela.linhas, ...(c.tabela.rodape ?? [])].map((l) => `- ${l.filter((x) => x !== '').join(' · ')}`);
   const texto = [
     c.saudacao,
     '',
     ...c.paragrafos.flatMap((p) => [p, '']),
     ...(tabelaTexto.length === 0 ? [] : [...tabelaTexto, '']),
-    ...(c.pagamento === undefined || c.pagamento === null ? [] : [
-      'Como pagar por Pix:',
-      ...c.pagamento.linhas.map(([d, v]) => `- ${d}: ${v}`),
-      `Total a pagar: ${c.pagamento.total}`,
-      '',
-      'Pix copia e cola (copie a linha inteira e cole em "Pix copia e cola" no app do banco):',
-      c.pagamento.copiaECola,
-      '',
-    ]),
+    ...(c.pagamento === undefined || c.pagamento === null
+      ? []
+      : [
+          'Como pagar por Pix:',
+          ...c.pagamento.linhas.map(([d, v]) => `- ${d}: ${v}`),
+          `Total a pagar: ${c.pagamento.total}`,
+          '',
+          'Pix copia e cola (copie a linha inteira e cole em "Pix copia e cola" no app do banco):',
+          c.pagamento.copiaECola,
+          '',
+        ]),
     `${c.acao.rotulo}: ${c.acao.url}`,
     '',
     '—',
@@ -73,19 +80,27 @@ function montar(assunto: string, c: Corpo): Conteudo {
     ...(c.cancelar === undefined ? [] : [`Para não receber mais este tipo de aviso: ${c.cancelar}`]),
   ].join('\n');
   // Figures never break inside ("R$" on one line, the number on the next) on a phone.
-  const celula = (x: string, cabecalho: boolean, direita: boolean): Html => cabecalho
-    ? html`<th style="text-align:${direita ? 'right' : 'left'};padding:6px 4px;border-bottom:1px solid #ccc;font-size:14px">${x}</th>`
-    : html`<td style="text-align:${direita ? 'right;white-space:nowrap' : 'left'};padding:6px 4px;border-bottom:1px solid #eee;font-size:14px">${x}</td>`;
+  const celula = (x: string, cabecalho: boolean, direita: boolean): Html =>
+    cabecalho
+      ? html`<th style="text-align:${direita ? 'right' : 'left'};padding:6px 4px;border-bottom:1px solid #ccc;font-size:14px">${x}</th>`
+      : html`<td style="text-align:${direita ? 'right;white-space:nowrap' : 'left'};padding:6px 4px;border-bottom:1px solid #eee;font-size:14px">${x}</td>`;
   const numerica = (i: number) => i > 0;
   const largura = c.tabela?.colunas.length ?? 1;
-  const tabela = c.tabela === undefined
-    ? ''
-    : html`<table role="presentation" style="width:100%;border-collapse:collapse;margin:12px 0">
+  const tabela =
+    c.tabela === undefined
+      ? ''
+      : html`<table role="presentation" style="width:100%;border-collapse:collapse;margin:12px 0">
       <thead><tr>${c.tabela.colunas.map((x, i) => celula(x, true, numerica(i)))}</tr></thead>
       <tbody>${c.tabela.linhas.map((l) => html`<tr>${l.map((x, i) => celula(x, false, numerica(i)))}</tr>`)}</tbody>
-      ${c.tabela.rodape === undefined ? '' : html`<tfoot>${c.tabela.rodape.map((l) => html`<tr>
+      ${
+        c.tabela.rodape === undefined
+          ? ''
+          : html`<tfoot>${c.tabela.rodape.map(
+              (l) => html`<tr>
         <td colspan="${largura - 1}" style="text-align:left;padding:6px 4px;font-weight:bold;font-size:14px">${l[0] ?? ''}</td>
-        <td style="text-align:right;white-space:nowrap;padding:6px 4px;font-weight:bold;font-size:14px">${l.at(-1) ?? ''}</td></tr>`)}</tfoot>`}
+        <td style="text-align:right;white-space:nowrap;padding:6px 4px;font-weight:bold;font-size:14px">${l.at(-1) ?? ''}</td></tr>`,
+            )}</tfoot>`
+      }
     </table>`;
   const corpo = html`<!doctype html>
 <html lang="pt-BR"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${assunto}</title></head>
@@ -96,11 +111,15 @@ function montar(assunto: string, c: Corpo): Conteudo {
     <p style="margin:0 0 12px;font-size:16px">${c.saudacao}</p>
     ${c.paragrafos.map((p) => html`<p style="margin:0 0 12px;font-size:16px;line-height:1.45">${p}</p>`)}
     ${tabela}
-    ${c.pagamento === undefined || c.pagamento === null ? '' : html`<h2 style="font-size:17px;margin:16px 0 8px;color:${COR}">Como pagar por Pix</h2>
+    ${
+      c.pagamento === undefined || c.pagamento === null
+        ? ''
+        : html`<h2 style="font-size:17px;margin:16px 0 8px;color:${COR}">Como pagar por Pix</h2>
     <table role="presentation" style="width:100%;border-collapse:collapse;margin:0 0 8px">${c.pagamento.linhas.map(([d, v]) => html`<tr>${celula(d, false, false)}${celula(v, false, true)}</tr>`)}
       <tr><td style="text-align:left;padding:6px 4px;font-weight:bold;font-size:14px">Total a pagar</td><td style="text-align:right;white-space:nowrap;padding:6px 4px;font-weight:bold;font-size:14px">${c.pagamento.total}</td></tr></table>
     <p style="margin:8px 0 4px;font-size:14px">Pix copia e cola: copie o código inteiro e cole em "Pix copia e cola" no app do banco.</p>
-    <p style="margin:0 0 12px;font-family:monospace;font-size:13px;word-break:break-all;background:#f6f5ef;border:1px solid #e2e0d6;border-radius:6px;padding:8px">${c.pagamento.copiaECola}</p>`}
+    <p style="margin:0 0 12px;font-family:monospace;font-size:13px;word-break:break-all;background:#f6f5ef;border:1px solid #e2e0d6;border-radius:6px;padding:8px">${c.pagamento.copiaECola}</p>`
+    }
     <p style="margin:16px 0 4px"><a href="${c.acao.url}" style="display:inline-block;background:${COR};color:#fff;text-decoration:none;padding:12px 18px;border-radius:6px;font-weight:bold;font-size:16px">${c.acao.rotulo}</a></p>
   </div>
   ${c.cancelar === undefined ? '' : html`<p style="font-size:13px;color:#555;margin:12px 4px">Não quer mais este tipo de aviso? <a href="${c.cancelar}" style="color:#555">Deixar de receber</a>.</p>`}
@@ -114,13 +133,21 @@ const ola = (nome: string) => `Olá, ${nome.split(/\s+/)[0] ?? nome}!`;
 export function ofertaAberta(nome: string, c: CicloDoAviso, base: string, cancelar: string): Conteudo {
   return montar(`Ofertas abertas: ${c.nome}`, {
     saudacao: ola(nome),
-    paragrafos: [`O período de ofertas do ${c.nome} está aberto até ${dataBr(c.dataOfertaFim)}. Registre o que vai ter para oferecer neste ciclo.`],
+    paragrafos: [
+      `O período de ofertas do ${c.nome} está aberto até ${dataBr(c.dataOfertaFim)}. Registre o que vai ter para oferecer neste ciclo.`,
+    ],
     acao: { rotulo: 'Registrar minha oferta', url: `${base}/oferta/${c.id}` },
     cancelar,
   });
 }
 
-export function ofertaLembrete(nome: string, c: CicloDoAviso, rascunho: boolean, base: string, cancelar: string): Conteudo {
+export function ofertaLembrete(
+  nome: string,
+  c: CicloDoAviso,
+  rascunho: boolean,
+  base: string,
+  cancelar: string,
+): Conteudo {
   return montar(`Último dia para ofertar: ${c.nome}`, {
     saudacao: ola(nome),
     paragrafos: [
@@ -136,13 +163,21 @@ export function ofertaLembrete(nome: string, c: CicloDoAviso, rascunho: boolean,
 export function pedidoAberto(nome: string, c: CicloDoAviso, base: string, cancelar: string): Conteudo {
   return montar(`Pedidos abertos: ${c.nome}`, {
     saudacao: ola(nome),
-    paragrafos: [`Os pedidos do ${c.nome} estão abertos até ${dataBr(c.dataPedidoFim)}. A retirada é de ${dataBr(c.dataRetiradaInicio)} a ${dataBr(c.dataRetiradaFim)}.`],
+    paragrafos: [
+      `Os pedidos do ${c.nome} estão abertos até ${dataBr(c.dataPedidoFim)}. A retirada é de ${dataBr(c.dataRetiradaInicio)} a ${dataBr(c.dataRetiradaFim)}.`,
+    ],
     acao: { rotulo: 'Fazer meu pedido', url: `${base}/pedidoconsumidores/${c.id}` },
     cancelar,
   });
 }
 
-export function pedidoLembrete(nome: string, c: CicloDoAviso, pedidoId: number | null, base: string, cancelar: string): Conteudo {
+export function pedidoLembrete(
+  nome: string,
+  c: CicloDoAviso,
+  pedidoId: number | null,
+  base: string,
+  cancelar: string,
+): Conteudo {
   return montar(`Último dia para pedir: ${c.nome}`, {
     saudacao: ola(nome),
     paragrafos: [
@@ -150,9 +185,10 @@ export function pedidoLembrete(nome: string, c: CicloDoAviso, pedidoId: number |
         ? `Os pedidos do ${c.nome} fecham hoje, ${dataBr(c.dataPedidoFim)}, e ainda não há pedido seu.`
         : `Seu pedido no ${c.nome} está salvo, mas não confirmado. Os pedidos fecham hoje, ${dataBr(c.dataPedidoFim)}: se ele não for confirmado até as 23:59 de hoje, não será entregue nem cobrado, e as cestas e os itens que ele reserva voltam a ficar livres para outros pedidos.`,
     ],
-    acao: pedidoId === null
-      ? { rotulo: 'Fazer meu pedido', url: `${base}/pedidoconsumidores/${c.id}` }
-      : { rotulo: 'Confirmar meu pedido', url: `${base}/pedidoconsumidoresconfirmacao/${pedidoId}` },
+    acao:
+      pedidoId === null
+        ? { rotulo: 'Fazer meu pedido', url: `${base}/pedidoconsumidores/${c.id}` }
+        : { rotulo: 'Confirmar meu pedido', url: `${base}/pedidoconsumidoresconfirmacao/${pedidoId}` },
     cancelar,
   });
 }
@@ -171,11 +207,18 @@ export function assinaturaNoCiclo(nome: string, c: CicloDoAviso, base: string, c
 }
 
 /** A subscriber's basket could not be served in the cycle (faltou): why, and what to do. */
-export function faltaNaAssinatura(nome: string, c: CicloDoAviso, faltas: ReadonlyArray<{ cesta: string; quantidade: number; motivo: string }>, base: string): Conteudo {
+export function faltaNaAssinatura(
+  nome: string,
+  c: CicloDoAviso,
+  faltas: ReadonlyArray<{ cesta: string; quantidade: number; motivo: string }>,
+  base: string,
+): Conteudo {
   return montar(`Sua cesta de assinatura faltou no ${c.nome}`, {
     saudacao: ola(nome),
     paragrafos: [
-      ...faltas.map((f) => `Não foi possível servir ${f.quantidade} × ${f.cesta} da sua assinatura no ${c.nome}: ${f.motivo}.`),
+      ...faltas.map(
+        (f) => `Não foi possível servir ${f.quantidade} × ${f.cesta} da sua assinatura no ${c.nome}: ${f.motivo}.`,
+      ),
       `Nada será cobrado por ela neste ciclo. Se ainda houver outras cestas, você pode pedir até ${dataBr(c.dataPedidoFim)}.`,
     ],
     acao: { rotulo: 'Ver minhas assinaturas', url: `${base}/assinaturas` },
@@ -183,11 +226,21 @@ export function faltaNaAssinatura(nome: string, c: CicloDoAviso, faltas: Readonl
 }
 
 /** The coordination's notice of a cycle's subscription shortages: who was not served, and why. */
-export function faltasParaCoordenacao(nome: string, c: CicloDoAviso, faltas: ReadonlyArray<{ consumidor: string; cesta: string; quantidade: number; motivo: string }>, base: string): Conteudo {
+export function faltasParaCoordenacao(
+  nome: string,
+  c: CicloDoAviso,
+  faltas: ReadonlyArray<{ consumidor: string; cesta: string; quantidade: number; motivo: string }>,
+  base: string,
+): Conteudo {
   return montar(`Assinaturas sem cesta no ${c.nome}`, {
     saudacao: ola(nome),
-    paragrafos: [`${faltas.length === 1 ? 'Uma assinatura não pôde ser servida' : `${faltas.length} assinaturas não puderam ser servidas`} no ${c.nome}.`],
-    tabela: { colunas: ['Quem assina', 'Cesta', 'Motivo'], linhas: faltas.map((f) => [f.consumidor, `${f.quantidade} × ${f.cesta}`, f.motivo]) },
+    paragrafos: [
+      `${faltas.length === 1 ? 'Uma assinatura não pôde ser servida' : `${faltas.length} assinaturas não puderam ser servidas`} no ${c.nome}.`,
+    ],
+    tabela: {
+      colunas: ['Quem assina', 'Cesta', 'Motivo'],
+      linhas: faltas.map((f) => [f.consumidor, `${f.quantidade} × ${f.cesta}`, f.motivo]),
+    },
     acao: { rotulo: 'Ver o ciclo', url: `${base}/ciclo/${c.id}` },
   });
 }
@@ -201,26 +254,47 @@ export interface Retirada {
 }
 
 function ondeRetirar(r: Retirada, c: CicloDoAviso): string {
-  const lugar = [r.nome, [r.endereco, r.cidade].filter((x) => x !== null && x !== '').join(', ')].filter((x) => x !== '').join(' — ');
+  const lugar = [r.nome, [r.endereco, r.cidade].filter((x) => x !== null && x !== '').join(', ')]
+    .filter((x) => x !== '')
+    .join(' — ');
   return `Retirada em ${lugar}, ${r.quando === '' ? `de ${dataBr(c.dataRetiradaInicio)} a ${dataBr(c.dataRetiradaFim)}` : r.quando}.`;
 }
 
 function tabelaDoPedido(p: Pedido, rotuloDoTotal = 'A pagar') {
   return {
     colunas: ['Item', 'Quantidade', 'Valor'],
-    linhas: p.produtos.map((l) => [l.mercado === null ? l.nome : `${l.nome} (${l.mercado})`, l.tipo === 'cesta' ? `${numeroDeQuantidade(l.quantidadeMilesimos)} × ${reais(l.valorCentavos)}` : `${quantidade(l.quantidadeMilesimos, l.unidade)} × ${reais(l.valorCentavos)}`, reais(l.subtotalCentavos)]),
+    linhas: p.produtos.map((l) => [
+      l.mercado === null ? l.nome : `${l.nome} (${l.mercado})`,
+      l.tipo === 'cesta'
+        ? `${numeroDeQuantidade(l.quantidadeMilesimos)} × ${reais(l.valorCentavos)}`
+        : `${quantidade(l.quantidadeMilesimos, l.unidade)} × ${reais(l.valorCentavos)}`,
+      reais(l.subtotalCentavos),
+    ]),
     rodape: [
       ['Total dos itens', '', reais(p.totalCentavos)],
       // Each market's fee on its own line (DOMAIN.md, Fees); one line in a cycle without markets.
       ...(p.partes.some((x) => x.mercadoId !== null)
-        ? p.partes.filter((x) => x.taxaCentavos > 0).map((x) => [x.mercado === null ? 'Taxa administrativa' : `Taxa de ${x.mercado}`, '', reais(x.taxaCentavos)])
+        ? p.partes
+            .filter((x) => x.taxaCentavos > 0)
+            .map((x) => [
+              x.mercado === null ? 'Taxa administrativa' : `Taxa de ${x.mercado}`,
+              '',
+              reais(x.taxaCentavos),
+            ])
         : [['Taxa administrativa', '', reais(p.taxaCentavos)]]),
       [rotuloDoTotal, '', reais(p.totalComTaxaCentavos)],
     ],
   };
 }
 
-export function recibo(nome: string, c: CicloDoAviso, p: Pedido, r: Retirada, base: string, pagamento: Pagamento | null = null): Conteudo {
+export function recibo(
+  nome: string,
+  c: CicloDoAviso,
+  p: Pedido,
+  r: Retirada,
+  base: string,
+  pagamento: Pagamento | null = null,
+): Conteudo {
   return montar(`Pedido confirmado: ${c.nome}`, {
     saudacao: ola(nome),
     paragrafos: [
@@ -261,7 +335,14 @@ function pagamentoDoCiclo(p: Pedido, pago: PagamentoDoCiclo, base: string): stri
  * The subscriber's receipt once the cycle's order window is over: the final order (baskets,
  * extras, fee, total), where and when to pick it up, and how it is paid.
  */
-export function reciboDaAssinatura(nome: string, c: CicloDoAviso, p: Pedido, r: Retirada, base: string, pago: PagamentoDoCiclo): Conteudo {
+export function reciboDaAssinatura(
+  nome: string,
+  c: CicloDoAviso,
+  p: Pedido,
+  r: Retirada,
+  base: string,
+  pago: PagamentoDoCiclo,
+): Conteudo {
   return montar(`Recibo da sua assinatura: ${c.nome}`, {
     saudacao: ola(nome),
     paragrafos: [
@@ -293,17 +374,36 @@ export interface LinhaDeEntrega {
   readonly valor: string;
 }
 
-export function entregas(nome: string, c: CicloDoAviso, linhas: readonly LinhaDeEntrega[], total: string, quando: string, base: string, cancelar: string): Conteudo {
+export function entregas(
+  nome: string,
+  c: CicloDoAviso,
+  linhas: readonly LinhaDeEntrega[],
+  total: string,
+  quando: string,
+  base: string,
+  cancelar: string,
+): Conteudo {
   return montar(`O que entregar: ${c.nome}`, {
     saudacao: ola(nome),
     paragrafos: [`Os pedidos do ${c.nome} fecharam. Isto é o que você entrega${quando === '' ? '' : ` (${quando})`}:`],
-    tabela: { colunas: ['Produto', 'Quantidade', 'Valor'], linhas: linhas.map((l) => [l.produto, l.quantidade, l.valor]), rodape: [['Total', '', total]] },
+    tabela: {
+      colunas: ['Produto', 'Quantidade', 'Valor'],
+      linhas: linhas.map((l) => [l.produto, l.quantidade, l.valor]),
+      rodape: [['Total', '', total]],
+    },
     acao: { rotulo: 'Ver minhas entregas', url: `${base}/pedidosfornecedorestodos/${c.id}` },
     cancelar,
   });
 }
 
-export function retirada(nome: string, c: CicloDoAviso, pedidoId: number, r: Retirada, base: string, cancelar: string): Conteudo {
+export function retirada(
+  nome: string,
+  c: CicloDoAviso,
+  pedidoId: number,
+  r: Retirada,
+  base: string,
+  cancelar: string,
+): Conteudo {
   return montar(`Amanhã é dia de retirar sua cesta: ${c.nome}`, {
     saudacao: ola(nome),
     paragrafos: [ondeRetirar(r, c)],
@@ -312,11 +412,23 @@ export function retirada(nome: string, c: CicloDoAviso, pedidoId: number, r: Ret
   });
 }
 
-export function daCoordenacao(nome: string, c: CicloDoAviso, assunto: string, texto: string, remetente: string, base: string): Conteudo {
+export function daCoordenacao(
+  nome: string,
+  c: CicloDoAviso,
+  assunto: string,
+  texto: string,
+  remetente: string,
+  base: string,
+): Conteudo {
   return montar(`${assunto} · ${c.nome}`, {
     saudacao: ola(nome),
-    paragrafos: [...texto.split(/\n{2,}/).map((p) => p.replace(/\s*\n\s*/g, ' ').trim()).filter((p) => p !== ''), `— ${remetente}, pela coordenação do ${c.nome}`],
+    paragrafos: [
+      ...texto
+        .split(/\n{2,}/)
+        .map((p) => p.replace(/\s*\n\s*/g, ' ').trim())
+        .filter((p) => p !== ''),
+      `— ${remetente}, pela coordenação do ${c.nome}`,
+    ],
     acao: { rotulo: 'Abrir a Cestaria', url: `${base}/` },
   });
 }
-

@@ -49,7 +49,8 @@ export const isAuthenticated: Middleware = async (req, reply) => {
 function exigirPerfis(aceitos: readonly NomePerfil[], required: string): Middleware {
   return async (req, reply) => {
     if (req.conta === null) return reply.code(401).send({ error: 'Não autenticado' });
-    if (!req.conta.profiles.some((p) => aceitos.includes(p))) return reply.code(403).send({ error: 'Acesso negado', required });
+    if (!req.conta.profiles.some((p) => aceitos.includes(p)))
+      return reply.code(403).send({ error: 'Acesso negado', required });
     return undefined;
   };
 }
@@ -130,7 +131,9 @@ export function ganchoCsrf(ctx: ContextoDeAcesso) {
     verificarOrigem(req, new URL(ctx.baseUrl()).origin, csrfDaRequisicao(ctx, req));
     if (ehEscrita(req) && caminhoDe(req) === CAMINHO_GRAPHQL && !ehJson(req)) {
       return reply.code(415).send({
-        errors: [{ message: 'Envie a operação GraphQL como application/json', extensions: { code: 'UNSUPPORTED_MEDIA_TYPE' } }],
+        errors: [
+          { message: 'Envie a operação GraphQL como application/json', extensions: { code: 'UNSUPPORTED_MEDIA_TYPE' } },
+        ],
       });
     }
     return undefined;

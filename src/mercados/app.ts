@@ -82,24 +82,36 @@ export async function criarAppMercados(dep: DependenciasMercados): Promise<Fasti
     cookiesSeguros: config.producao,
     caminhoAuth,
     cofreVerificacao: new Cofre(config.sessionSecret, 'mercados_auth'),
-    oauth: criarClienteOauth({ ...dep.provedor, redirectUri: () => dep.callbackUrl ?? `${baseUrl()}${caminhoAuth}/callback` }),
+    oauth: criarClienteOauth({
+      ...dep.provedor,
+      redirectUri: () => dep.callbackUrl ?? `${baseUrl()}${caminhoAuth}/callback`,
+    }),
     cliente: carregarCliente(dep.pastaCliente),
     limitador: dep.limitador ?? limitadorNoBanco(dep.banco),
     avisos: dep.avisos ?? null,
     enderecoCestas: dep.enderecoCestas ?? (() => null),
   };
-  const limpeza = criarLimpezaDeSessoes(dep.banco, dep.relogio, app.log, dep.intervaloLimpezaMs ?? INTERVALO_LIMPEZA_MS);
+  const limpeza = criarLimpezaDeSessoes(
+    dep.banco,
+    dep.relogio,
+    app.log,
+    dep.intervaloLimpezaMs ?? INTERVALO_LIMPEZA_MS,
+  );
 
   // 1. External plugins. Bodies are JSON or forms only: anything else gets 415.
   app.removeContentTypeParser('text/plain');
   // Every cookie this face sets is Secure in production, whichever code sets it.
-  await app.register(cookie, { secret: config.sessionSecret, parseOptions: { secure: config.producao, httpOnly: true, sameSite: 'lax', path: '/' } });
+  await app.register(cookie, {
+    secret: config.sessionSecret,
+    parseOptions: { secure: config.producao, httpOnly: true, sameSite: 'lax', path: '/' },
+  });
   await app.register(formbody, { bodyLimit: LIMITE_CORPO });
   await registrarCabecalhos(app, { producao: config.producao, origensDeImagem: dep.origensDeImagem ?? [] });
 
   await registrarOpenApi(app, {
     titulo: 'Cestaria: Mercados',
-    descricao: 'As rotas HTTP da face Mercados: login OAuth, sessão, o cliente web e o GraphQL (cujo esquema descreve os dados; veja /graphql).',
+    descricao:
+      'As rotas HTTP da face Mercados: login OAuth, sessão, o cliente web e o GraphQL (cujo esquema descreve os dados; veja /graphql).',
   });
 
   // 2. App capabilities: sessions, access (deny by default), CSRF, the purge, errors.
@@ -142,7 +154,11 @@ export async function criarAppMercados(dep: DependenciasMercados): Promise<Fasti
   app.setNotFoundHandler((req, reply) => {
     const mensagem = 'Página ou registro não encontrado';
     if (querHtml(req)) {
-      return responderPagina(ctx, req, reply, { titulo: 'Página não encontrada', status: 404, conteudo: paginaErro(mensagem, null) });
+      return responderPagina(ctx, req, reply, {
+        titulo: 'Página não encontrada',
+        status: 404,
+        conteudo: paginaErro(mensagem, null),
+      });
     }
     return reply.code(404).send({ error: mensagem });
   });

@@ -77,7 +77,13 @@ export function carregarCliente(pasta: string = PASTA_CLIENTE): ClienteWeb {
     // A build made before the copies existed gets them made at the first request that wants them.
     const br = ler(`${nome}${SUFIXOS_COMPRIMIDOS.br}`);
     const gzip = ler(`${nome}${SUFIXOS_COMPRIMIDOS.gzip}`);
-    assets.set(nome, prepararEstatico(tipo, conteudo, { ...(br === undefined ? {} : { br }), ...(gzip === undefined ? {} : { gzip }) }));
+    assets.set(
+      nome,
+      prepararEstatico(tipo, conteudo, {
+        ...(br === undefined ? {} : { br }),
+        ...(gzip === undefined ? {} : { gzip }),
+      }),
+    );
   }
   return { shell: readFileSync(indice), assets };
 }
@@ -91,9 +97,14 @@ Rode <code>npm install</code> (ou <code>npm run prepare</code>) e reinicie o ser
  * year-long cache, brotli or gzip as the browser accepts. Without a build, production refuses to start; elsewhere the shell explains
  * what to run (503) and the start is logged as an error.
  */
-export function rotasCliente(app: AppTipada, cliente: ClienteWeb, opcoes: { producao: boolean; log: FastifyBaseLogger }): void {
+export function rotasCliente(
+  app: AppTipada,
+  cliente: ClienteWeb,
+  opcoes: { producao: boolean; log: FastifyBaseLogger },
+): void {
   if (cliente.shell === null) {
-    if (opcoes.producao) throw new Error(`o cliente web da face Mercados não foi construído em ${PASTA_CLIENTE}: rode npm install`);
+    if (opcoes.producao)
+      throw new Error(`o cliente web da face Mercados não foi construído em ${PASTA_CLIENTE}: rode npm install`);
     opcoes.log.error(`o cliente web não foi construído em ${PASTA_CLIENTE}: rode npm install (ou npm run prepare)`);
   }
 
@@ -107,7 +118,14 @@ export function rotasCliente(app: AppTipada, cliente: ClienteWeb, opcoes: { prod
 
   app.get(
     `${CAMINHO_ASSETS}/:arquivo`,
-    { config: { guarda: 'publico' }, schema: { hide: true, params: Type.Object({ arquivo: Type.String() }), response: arquivo('application/octet-stream') } },
+    {
+      config: { guarda: 'publico' },
+      schema: {
+        hide: true,
+        params: Type.Object({ arquivo: Type.String() }),
+        response: arquivo('application/octet-stream'),
+      },
+    },
     (req, reply) => {
       const arquivo = cliente.assets.get(req.params.arquivo);
       if (arquivo === undefined) return reply.callNotFound();

@@ -20,13 +20,19 @@ const falha = { content: { 'application/json': { schema: Erro }, 'text/html': { 
 export const falhas = { '4xx': { description: 'Recusa', ...falha }, '5xx': { description: 'Falha interna', ...falha } };
 
 /** A page of the browser client (the same shell at each address) or, without a build, the 503 page. */
-export const pagina = { 200: { description: 'A página do cliente', content: { 'text/html': { schema: Html } } }, ...falhas };
+export const pagina = {
+  200: { description: 'A página do cliente', content: { 'text/html': { schema: Html } } },
+  ...falhas,
+};
 
 /** A step of the login: a redirect to the provider, to the client, or back to /login with the error. */
 export const redirecionamento = { 302: Redirecionamento, ...falhas };
 
 /** A file of the client or of the GraphQL IDE. */
-export const arquivo = (tipo: string) => ({ 200: { description: 'O arquivo', content: { [tipo]: { schema: Arquivo('O arquivo') } } }, ...falhas });
+export const arquivo = (tipo: string) => ({
+  200: { description: 'O arquivo', content: { [tipo]: { schema: Arquivo('O arquivo') } } },
+  ...falhas,
+});
 
 /** What the GraphQL route reads; the operation's own checks answer in GraphQL's shape. */
 export const PedidoGraphql = Type.Unsafe<unknown>({
@@ -76,7 +82,10 @@ export const RespostaGraphql = {
     description: 'A resposta da operação (ou a IDE GraphiQL, fora de produção)',
     content: {
       'application/json': {
-        schema: Type.Object({ data: Type.Optional(Type.Unknown({ description: 'Como o esquema GraphQL o descreve' })), errors: Type.Optional(Type.Array(ErroGraphql)) }),
+        schema: Type.Object({
+          data: Type.Optional(Type.Unknown({ description: 'Como o esquema GraphQL o descreve' })),
+          errors: Type.Optional(Type.Array(ErroGraphql)),
+        }),
       },
       'application/graphql-response+json': {
         schema: Type.Object({ data: Type.Optional(Type.Unknown()), errors: Type.Optional(Type.Array(ErroGraphql)) }),
@@ -85,12 +94,21 @@ export const RespostaGraphql = {
     },
   },
   '4xx': {
-    description: 'A operação recusada (sem sessão, malformada, grande demais) no formato GraphQL; uma recusa antes dela (outra origem) no da face',
+    description:
+      'A operação recusada (sem sessão, malformada, grande demais) no formato GraphQL; uma recusa antes dela (outra origem) no da face',
     content: {
       'application/json': { schema: Type.Union([Type.Object({ errors: Type.Array(ErroGraphql) }), Erro]) },
-      'application/graphql-response+json': { schema: Type.Object({ data: Type.Optional(Type.Unknown()), errors: Type.Array(ErroGraphql) }) },
+      'application/graphql-response+json': {
+        schema: Type.Object({ data: Type.Optional(Type.Unknown()), errors: Type.Array(ErroGraphql) }),
+      },
       'text/html': { schema: Html },
     },
   },
-  '5xx': { description: 'Falha interna', content: { 'application/json': { schema: Type.Union([Type.Object({ errors: Type.Array(ErroGraphql) }), Erro]) }, 'text/html': { schema: Html } } },
+  '5xx': {
+    description: 'Falha interna',
+    content: {
+      'application/json': { schema: Type.Union([Type.Object({ errors: Type.Array(ErroGraphql) }), Erro]) },
+      'text/html': { schema: Html },
+    },
+  },
 };

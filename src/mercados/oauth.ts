@@ -1,5 +1,13 @@
 import * as client from 'openid-client';
-import { configuracaoManual, descobertaPreguicosa, iniciarAutorizacao, trocarCodigo, type Desafio, type Provedor, type Tokens } from '../http/codigo-de-autorizacao.ts';
+import {
+  configuracaoManual,
+  descobertaPreguicosa,
+  iniciarAutorizacao,
+  trocarCodigo,
+  type Desafio,
+  type Provedor,
+  type Tokens,
+} from '../http/codigo-de-autorizacao.ts';
 import type { PerfilDoProvedor } from '../domain/contas.ts';
 
 export type ConfigOauth = Provedor;
@@ -48,7 +56,9 @@ function primeiraFoto(dados: Readonly<Record<string, unknown>>): string | undefi
   if (!Array.isArray(fotos)) return undefined;
   const primeira: unknown = fotos[0];
   if (typeof primeira === 'string') return texto(primeira);
-  return primeira !== null && typeof primeira === 'object' ? texto((primeira as Record<string, unknown>).value) : undefined;
+  return primeira !== null && typeof primeira === 'object'
+    ? texto((primeira as Record<string, unknown>).value)
+    : undefined;
 }
 
 /**
@@ -60,20 +70,40 @@ function primeiraFoto(dados: Readonly<Record<string, unknown>>): string | undefi
 export function criarClienteOauth(cfg: ConfigOauth): ClienteOauth {
   const enderecos = cfg.enderecos;
   const manual = enderecos === undefined ? null : configuracaoManual({ ...cfg, enderecos });
-  const configuracao = manual === null ? descobertaPreguicosa(cfg, (e) => new ErroLogin('o provedor de login não respondeu', { cause: e })) : async () => manual;
+  const configuracao =
+    manual === null
+      ? descobertaPreguicosa(cfg, (e) => new ErroLogin('o provedor de login não respondeu', { cause: e }))
+      : async () => manual;
 
   /** A plain OAuth 2.0 provider's userinfo: any JSON object, `sub` or not (checked below). */
-  async function perfilOauth(config: client.Configuration, token: string, endereco: string): Promise<Readonly<Record<string, unknown>>> {
-    const resposta = await client.fetchProtectedResource(config, token, new URL(endereco), 'GET', undefined, new Headers({ accept: 'application/json' }));
+  async function perfilOauth(
+    config: client.Configuration,
+    token: string,
+    endereco: string,
+  ): Promise<Readonly<Record<string, unknown>>> {
+    const resposta = await client.fetchProtectedResource(
+      config,
+      token,
+      new URL(endereco),
+      'GET',
+      undefined,
+      new Headers({ accept: 'application/json' }),
+    );
     if (!resposta.ok) throw new ErroLogin(`o provedor recusou o perfil (HTTP ${resposta.status})`);
     const corpo: unknown = await resposta.json();
-    if (corpo === null || typeof corpo !== 'object' || Array.isArray(corpo)) throw new ErroLogin('o provedor não entregou o perfil');
+    if (corpo === null || typeof corpo !== 'object' || Array.isArray(corpo))
+      throw new ErroLogin('o provedor não entregou o perfil');
     return corpo as Readonly<Record<string, unknown>>;
   }
 
   return {
     async iniciar(reautenticar) {
-      const { url, desafio } = await iniciarAutorizacao(await configuracao(), cfg, manual === null ? ESCOPOS_OPENID : ESCOPOS_OAUTH, { comNonce: manual === null, reautenticar });
+      const { url, desafio } = await iniciarAutorizacao(
+        await configuracao(),
+        cfg,
+        manual === null ? ESCOPOS_OPENID : ESCOPOS_OAUTH,
+        { comNonce: manual === null, reautenticar },
+      );
       return { url, verificacao: desafio };
     },
 

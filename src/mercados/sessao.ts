@@ -59,7 +59,11 @@ export function tokenCsrf(segredo: string, tokenSessao: string): string {
 export const cookieDeSaida = (opcoes: OpcoesCookie): CookieDeSaida => ({ nome: COOKIE_SAIDA, seguro: opcoes.seguro });
 
 /** The Mercados login's verification cookie (`src/http/verificacao.ts`), sent only to its callback. */
-export const cookieDeVerificacao = (opcoes: OpcoesCookie & { readonly caminho: string }): CookieDeVerificacao => ({ nome: COOKIE_VERIFICACAO, caminho: opcoes.caminho, seguro: opcoes.seguro });
+export const cookieDeVerificacao = (opcoes: OpcoesCookie & { readonly caminho: string }): CookieDeVerificacao => ({
+  nome: COOKIE_VERIFICACAO,
+  caminho: opcoes.caminho,
+  seguro: opcoes.seguro,
+});
 
 export function lerVerificacao(req: FastifyRequest, cofre: Cofre, agoraMs: number): Verificacao | null {
   const v = abrirVerificacao(req, cofre, agoraMs, COOKIE_VERIFICACAO);

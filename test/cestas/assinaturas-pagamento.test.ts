@@ -36,18 +36,49 @@ describe('temporada paga adiantado', () => {
     for (const s of semanas) {
       const d = s * 7;
       const datas = {
-        dataOfertaInicio: somarDias(DATAS_PADRAO.dataOfertaInicio, d), dataOfertaFim: somarDias(DATAS_PADRAO.dataOfertaFim, d),
-        dataPedidoInicio: somarDias(DATAS_PADRAO.dataPedidoInicio, d), dataPedidoFim: somarDias(DATAS_PADRAO.dataPedidoFim, d),
-        dataRetiradaInicio: somarDias(DATAS_PADRAO.dataRetiradaInicio, d), dataRetiradaFim: somarDias(DATAS_PADRAO.dataRetiradaFim, d),
+        dataOfertaInicio: somarDias(DATAS_PADRAO.dataOfertaInicio, d),
+        dataOfertaFim: somarDias(DATAS_PADRAO.dataOfertaFim, d),
+        dataPedidoInicio: somarDias(DATAS_PADRAO.dataPedidoInicio, d),
+        dataPedidoFim: somarDias(DATAS_PADRAO.dataPedidoFim, d),
+        dataRetiradaInicio: somarDias(DATAS_PADRAO.dataRetiradaInicio, d),
+        dataRetiradaFim: somarDias(DATAS_PADRAO.dataRetiradaFim, d),
       };
-      ciclos.push((await criarCiclo(amb.banco, { datas, cestas: [{ cestaId: cesta.id, quantidadeCestas: 10 }], compor: true })).id);
+      ciclos.push(
+        (await criarCiclo(amb.banco, { datas, cestas: [{ cestaId: cesta.id, quantidadeCestas: 10 }], compor: true }))
+          .id,
+      );
     }
     const ponto = (await criarPonto(amb.banco)).id;
-    const ana: Ator = { email: consumidor.email, nome: 'Ana Adiantada', usuarioid: consumidor.id, perfil: ['consumidor'], ativo: true };
-    const opcoes = (hoje: string): OpcoesAssinatura => ({ agora: new Date(`${hoje}T15:00:00Z`), hoje, taxa: amb.config.taxa, tz: amb.config.tz });
-    const assinatura = await salvarAssinatura(amb.banco, ana, {
-      id: null, usuarioid: null, cestaId: cesta.id, quantidade: 1, pontoEntregaId: ponto, frequencia: 'cada_ciclo', inicio: '2026-03-01', fim: '2026-03-31', mercadoId: null, ativa: true,
-    }, opcoes('2026-03-02'));
+    const ana: Ator = {
+      email: consumidor.email,
+      nome: 'Ana Adiantada',
+      usuarioid: consumidor.id,
+      perfil: ['consumidor'],
+      ativo: true,
+    };
+    const opcoes = (hoje: string): OpcoesAssinatura => ({
+      agora: new Date(`${hoje}T15:00:00Z`),
+      hoje,
+      taxa: amb.config.taxa,
+      tz: amb.config.tz,
+    });
+    const assinatura = await salvarAssinatura(
+      amb.banco,
+      ana,
+      {
+        id: null,
+        usuarioid: null,
+        cestaId: cesta.id,
+        quantidade: 1,
+        pontoEntregaId: ponto,
+        frequencia: 'cada_ciclo',
+        inicio: '2026-03-01',
+        fim: '2026-03-31',
+        mercadoId: null,
+        ativa: true,
+      },
+      opcoes('2026-03-02'),
+    );
     const rota = `${amb.url}/assinaturas/${assinatura.id}/pagamento`;
 
     // Only the coordination records it; the value must be a positive amount.
@@ -63,11 +94,22 @@ describe('temporada paga adiantado', () => {
     // Three cycles of (33,33 + 1,00 fee) = 102,99, paid in advance.
     const pago = await admin.nav.postJson(rota, { valor: '102.99', descricao: 'Pix de 01/03' });
     assert.equal(pago.status, 201, pago.texto);
-    const dados = pago.json<{ data: { assinaturaId: number; usuarioid: number; valor: number; descricao: string } }>().data;
+    const dados = pago.json<{ data: { assinaturaId: number; usuarioid: number; valor: number; descricao: string } }>()
+      .data;
     assert.deepEqual([dados.assinaturaId, dados.usuarioid, dados.valor], [assinatura.id, consumidor.id, 102.99]);
-    assert.equal(dados.descricao, `Pagamento antecipado da temporada da assinatura ${assinatura.id} (${cesta.nome}, 01/03/2026 a 31/03/2026): Pix de 01/03`);
-    const mov = await amb.banco.selectFrom('movimentacao').select(['sentido', 'valorCentavos', 'chave']).where('usuarioid', '=', consumidor.id ?? 0).execute();
-    assert.deepEqual(mov.map((m) => [m.sentido, m.valorCentavos]), [['credito', 10299]]);
+    assert.equal(
+      dados.descricao,
+      `Pagamento antecipado da temporada da assinatura ${assinatura.id} (${cesta.nome}, 01/03/2026 a 31/03/2026): Pix de 01/03`,
+    );
+    const mov = await amb.banco
+      .selectFrom('movimentacao')
+      .select(['sentido', 'valorCentavos', 'chave'])
+      .where('usuarioid', '=', consumidor.id ?? 0)
+      .execute();
+    assert.deepEqual(
+      mov.map((m) => [m.sentido, m.valorCentavos]),
+      [['credito', 10299]],
+    );
     assert.match(mov[0]?.chave ?? '', new RegExp(`^assinatura:${assinatura.id}:pagamento:`));
     assert.equal((await saldoDe(amb.banco, consumidor.id ?? 0))?.saldoCentavos, 10299);
 
@@ -93,11 +135,24 @@ describe('temporada paga adiantado', () => {
     const bia = await entrarComo(amb, ['consumidor'], 'Bia Formulário');
     const cesta = await criarCesta(amb.banco, { valorCentavos: 4000 });
     const ponto = (await criarPonto(amb.banco)).id;
-    const criada = await bia.nav.postJson(`${amb.url}/assinaturas`, { cestaId: cesta.id, quantidade: 1, pontoEntregaId: ponto, frequencia: 'cada_ciclo', inicio: '2026-04-01', fim: '2026-06-30' });
+    const criada = await bia.nav.postJson(`${amb.url}/assinaturas`, {
+      cestaId: cesta.id,
+      quantidade: 1,
+      pontoEntregaId: ponto,
+      frequencia: 'cada_ciclo',
+      inicio: '2026-04-01',
+      fim: '2026-06-30',
+    });
     assert.equal(criada.status, 201, criada.texto);
     const id = criada.json<{ data: { id: number } }>().data.id;
     const rota = `${amb.url}/assinaturas/${id}/pagamento`;
-    const movimentos = () => amb.banco.selectFrom('movimentacao').select(['sentido', 'valorCentavos', 'descricao']).where('usuarioid', '=', bia.id ?? 0).orderBy('id').execute();
+    const movimentos = () =>
+      amb.banco
+        .selectFrom('movimentacao')
+        .select(['sentido', 'valorCentavos', 'descricao'])
+        .where('usuarioid', '=', bia.id ?? 0)
+        .orderBy('id')
+        .execute();
     const linhaDaBia = (html: string) => {
       const i = html.indexOf(`action="${'/assinaturas/'}${id}/pagamento"`);
       assert.ok(i > 0, 'a linha da assinatura tem o formulário do pagamento');
@@ -108,8 +163,14 @@ describe('temporada paga adiantado', () => {
     const pagina = await tesouraria.nav.get(`${amb.url}/assinaturas/todas`);
     assert.equal(pagina.status, 200);
     assert.match(pagina.texto, /<th scope="col">Pago adiantado<\/th>/);
-    assert.match(linhaDaBia(pagina.texto), /data-rotulo="Pago adiantado">nada<details id="pagamento-\d+"\s*><summary>Registrar pagamento<\/summary>/);
-    assert.match(linhaDaBia(pagina.texto), /<label for="pg\d+-valor">Valor pago \(R\$\)<\/label><input id="pg\d+-valor" name="valor" type="text"/);
+    assert.match(
+      linhaDaBia(pagina.texto),
+      /data-rotulo="Pago adiantado">nada<details id="pagamento-\d+"\s*><summary>Registrar pagamento<\/summary>/,
+    );
+    assert.match(
+      linhaDaBia(pagina.texto),
+      /<label for="pg\d+-valor">Valor pago \(R\$\)<\/label><input id="pg\d+-valor" name="valor" type="text"/,
+    );
     const csrf = tokenCsrf(pagina.texto);
 
     // A consumer cannot record it, not even for their own subscription.
@@ -121,28 +182,51 @@ describe('temporada paga adiantado', () => {
     assert.equal(ruim.status, 400, ruim.texto);
     assert.match(ruim.texto, /Verifique os campos destacados/);
     assert.match(linhaDaBia(ruim.texto), /<details id="pagamento-\d+" open>/);
-    assert.match(linhaDaBia(ruim.texto), /class="campo com-erro"><label for="pg\d+-valor">[\s\S]*value="abc"[\s\S]*Digite um número, como 1,5 ou 1\.234,56/);
+    assert.match(
+      linhaDaBia(ruim.texto),
+      /class="campo com-erro"><label for="pg\d+-valor">[\s\S]*value="abc"[\s\S]*Digite um número, como 1,5 ou 1\.234,56/,
+    );
     const zero = await tesouraria.nav.post(rota, { form: { _csrf: csrf, valor: '0,00' } });
     assert.equal(zero.status, 400, zero.texto);
     assert.match(linhaDaBia(zero.texto), /Deve ser maior que zero/);
     assert.deepEqual(await movimentos(), [], 'nada gravado pelas recusas');
 
     // "480,00": recorded, back to the list with the message; then "1.234,56".
-    const pago = await tesouraria.nav.post(rota, { form: { _csrf: csrf, valor: '480,00', descricao: 'Pix de 01/04' } }, { seguir: false });
+    const pago = await tesouraria.nav.post(
+      rota,
+      { form: { _csrf: csrf, valor: '480,00', descricao: 'Pix de 01/04' } },
+      { seguir: false },
+    );
     assert.equal(pago.status, 303, pago.texto);
     assert.equal(pago.headers.get('location'), `/assinaturas/todas#pagamento-${id}`);
     const depois = await tesouraria.nav.get(`${amb.url}/assinaturas/todas`);
-    assert.match(depois.texto, /Pagamento de R\$\s480,00 registrado para Bia Formulário: é crédito que os próximos ciclos consomem\./);
+    assert.match(
+      depois.texto,
+      /Pagamento de R\$\s480,00 registrado para Bia Formulário: é crédito que os próximos ciclos consomem\./,
+    );
     assert.match(linhaDaBia(depois.texto), /data-rotulo="Pago adiantado">R\$\s480,00<details/);
     const mais = await tesouraria.nav.post(rota, { form: { _csrf: csrf, valor: '1.234,56', descricao: '' } });
     assert.equal(mais.status, 200, mais.texto);
-    assert.deepEqual((await movimentos()).map((m) => [m.sentido, m.valorCentavos, m.descricao]), [
-      ['credito', 48000, `Pagamento antecipado da temporada da assinatura ${id} (${cesta.nome}, 01/04/2026 a 30/06/2026): Pix de 01/04`],
-      ['credito', 123456, `Pagamento antecipado da temporada da assinatura ${id} (${cesta.nome}, 01/04/2026 a 30/06/2026)`],
-    ]);
+    assert.deepEqual(
+      (await movimentos()).map((m) => [m.sentido, m.valorCentavos, m.descricao]),
+      [
+        [
+          'credito',
+          48000,
+          `Pagamento antecipado da temporada da assinatura ${id} (${cesta.nome}, 01/04/2026 a 30/06/2026): Pix de 01/04`,
+        ],
+        [
+          'credito',
+          123456,
+          `Pagamento antecipado da temporada da assinatura ${id} (${cesta.nome}, 01/04/2026 a 30/06/2026)`,
+        ],
+      ],
+    );
     assert.equal((await saldoDe(amb.banco, bia.id ?? 0))?.saldoCentavos, 171456);
     // The list's JSON says the same, in reais.
-    const todas = (await tesouraria.nav.getJson(`${amb.url}/assinaturas/todas`)).json<{ data: { itens: Array<{ id: number; pagoAdiantado: number }> } }>().data;
+    const todas = (await tesouraria.nav.getJson(`${amb.url}/assinaturas/todas`)).json<{
+      data: { itens: Array<{ id: number; pagoAdiantado: number }> };
+    }>().data;
     assert.equal(todas.itens.find((x) => x.id === id)?.pagoAdiantado, 1714.56);
   });
 
@@ -152,24 +236,54 @@ describe('temporada paga adiantado', () => {
     const caio = await entrarComo(amb, ['consumidor'], 'Caio Duplo');
     const cesta = await criarCesta(amb.banco, { valorCentavos: 4000 });
     const ponto = (await criarPonto(amb.banco)).id;
-    const criada = await caio.nav.postJson(`${amb.url}/assinaturas`, { cestaId: cesta.id, quantidade: 1, pontoEntregaId: ponto, frequencia: 'cada_ciclo', inicio: '2026-04-01', fim: '2026-06-30' });
+    const criada = await caio.nav.postJson(`${amb.url}/assinaturas`, {
+      cestaId: cesta.id,
+      quantidade: 1,
+      pontoEntregaId: ponto,
+      frequencia: 'cada_ciclo',
+      inicio: '2026-04-01',
+      fim: '2026-06-30',
+    });
     const id = criada.json<{ data: { id: number } }>().data.id;
     const rota = `${amb.url}/assinaturas/${id}/pagamento`;
-    const creditos = async () => (await amb.banco.selectFrom('movimentacao').select('valorCentavos').where('usuarioid', '=', caio.id ?? 0).execute()).map((m) => m.valorCentavos);
+    const creditos = async () =>
+      (
+        await amb.banco
+          .selectFrom('movimentacao')
+          .select('valorCentavos')
+          .where('usuarioid', '=', caio.id ?? 0)
+          .execute()
+      ).map((m) => m.valorCentavos);
 
     // The form carries a token of its own sending, new each time the page is drawn.
     const pagina = (await tesouraria.nav.get(`${amb.url}/assinaturas/todas`)).texto;
-    const tokens = [...pagina.matchAll(/<input type="hidden" name="envio" value="([0-9a-f-]{36})">/g)].map((m) => m[1] ?? '');
+    const tokens = [...pagina.matchAll(/<input type="hidden" name="envio" value="([0-9a-f-]{36})">/g)].map(
+      (m) => m[1] ?? '',
+    );
     assert.ok(tokens.length >= 1, 'cada formulário de pagamento tem o seu envio');
     assert.equal(new Set(tokens).size, tokens.length, 'um envio por formulário');
-    const envio = /action="\/assinaturas\/\d+\/pagamento"[^>]*>[\s\S]*?name="envio" value="([0-9a-f-]{36})"/.exec(pagina.slice(pagina.indexOf(`action="/assinaturas/${id}/pagamento"`) - 200))?.[1] ?? '';
+    const envio =
+      /action="\/assinaturas\/\d+\/pagamento"[^>]*>[\s\S]*?name="envio" value="([0-9a-f-]{36})"/.exec(
+        pagina.slice(pagina.indexOf(`action="/assinaturas/${id}/pagamento"`) - 200),
+      )?.[1] ?? '';
     assert.notEqual(envio, '');
     const csrf = tokenCsrf(pagina);
-    const primeiro = await tesouraria.nav.post(rota, { form: { _csrf: csrf, valor: '300,00', envio } }, { seguir: false });
+    const primeiro = await tesouraria.nav.post(
+      rota,
+      { form: { _csrf: csrf, valor: '300,00', envio } },
+      { seguir: false },
+    );
     assert.equal(primeiro.status, 303, primeiro.texto);
-    const segundo = await tesouraria.nav.post(rota, { form: { _csrf: csrf, valor: '300,00', envio } }, { seguir: false });
+    const segundo = await tesouraria.nav.post(
+      rota,
+      { form: { _csrf: csrf, valor: '300,00', envio } },
+      { seguir: false },
+    );
     assert.equal(segundo.status, 303, segundo.texto);
-    assert.match((await tesouraria.nav.get(`${amb.url}/assinaturas/todas`)).texto, /Este pagamento de R\$\s300,00 para Caio Duplo já estava registrado: nada foi lançado de novo\./);
+    assert.match(
+      (await tesouraria.nav.get(`${amb.url}/assinaturas/todas`)).texto,
+      /Este pagamento de R\$\s300,00 para Caio Duplo já estava registrado: nada foi lançado de novo\./,
+    );
     assert.deepEqual(await creditos(), [30000]);
 
     // JSON: 201 the first time, 200 with repetido the second, the same movement; a new sending is a new credit.

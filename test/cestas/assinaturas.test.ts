@@ -7,10 +7,34 @@ import { RelogioDeTeste, iniciarAmbiente, type AmbienteDeTeste } from '../helper
 
 /** Subscriptions through the Cestas face: real HTTP, real logins, HTML forms and the JSON envelope. */
 
-interface Envelope<T = Record<string, unknown>> { success: boolean; data: T; error: string; message: string; details?: Record<string, unknown> }
-interface AssinaturaJson { id: number; usuarioid: number; cestaId: number; quantidade: number; ativa: boolean; pausas: Array<{ id: number; inicio: string; fim: string }> }
-interface Proximo { cicloid: number; nome: string; situacao: string | null; quantidade: number; pedidoId: number | null; vem: boolean; janelaAberta: boolean }
-interface Pagina { consumidor: { id: number; nome: string }; itens: Array<AssinaturaJson & { cesta: string; proximosCiclos: Proximo[] }> }
+interface Envelope<T = Record<string, unknown>> {
+  success: boolean;
+  data: T;
+  error: string;
+  message: string;
+  details?: Record<string, unknown>;
+}
+interface AssinaturaJson {
+  id: number;
+  usuarioid: number;
+  cestaId: number;
+  quantidade: number;
+  ativa: boolean;
+  pausas: Array<{ id: number; inicio: string; fim: string }>;
+}
+interface Proximo {
+  cicloid: number;
+  nome: string;
+  situacao: string | null;
+  quantidade: number;
+  pedidoId: number | null;
+  vem: boolean;
+  janelaAberta: boolean;
+}
+interface Pagina {
+  consumidor: { id: number; nome: string };
+  itens: Array<AssinaturaJson & { cesta: string; proximosCiclos: Proximo[] }>;
+}
 
 /** Inside the default cycle's order window (06/03 to 09/03), and after it. */
 const NO_PEDIDO = '2026-03-07T15:00:00Z';
@@ -18,7 +42,9 @@ const DEPOIS = '2026-03-10T15:00:00Z';
 
 function datasDaSemana(semanas: number): DatasDoCiclo {
   const d = semanas * 7;
-  return Object.fromEntries(Object.entries(DATAS_PADRAO).map(([k, v]) => [k, somarDias(v, d)])) as unknown as DatasDoCiclo;
+  return Object.fromEntries(
+    Object.entries(DATAS_PADRAO).map(([k, v]) => [k, somarDias(v, d)]),
+  ) as unknown as DatasDoCiclo;
 }
 
 describe('assinaturas pela face Cestas', () => {
@@ -36,20 +62,44 @@ describe('assinaturas pela face Cestas', () => {
 
   /** A composed cycle (the default dates, or `semanas` later) offering `n` baskets of a new basket type. */
   async function cicloCom(n: number, semanas = 0, cestaId?: number) {
-    const cesta = cestaId ?? (await criarCesta(amb.banco, { nome: `Cesta ${Math.random().toString(36).slice(2, 7)}` })).id;
-    const ciclo = await criarCiclo(amb.banco, { datas: datasDaSemana(semanas), cestas: [{ cestaId: cesta, quantidadeCestas: n }], compor: true });
+    const cesta =
+      cestaId ?? (await criarCesta(amb.banco, { nome: `Cesta ${Math.random().toString(36).slice(2, 7)}` })).id;
+    const ciclo = await criarCiclo(amb.banco, {
+      datas: datasDaSemana(semanas),
+      cestas: [{ cestaId: cesta, quantidadeCestas: n }],
+      compor: true,
+    });
     return { cestaId: cesta, cicloid: ciclo.id, cicloCestaId: ciclo.cicloCestas[0] ?? 0 };
   }
-  const corpo = (cestaId: number, extra: Record<string, unknown> = {}) => ({ cestaId, quantidade: 1, pontoEntregaId: ponto, frequencia: 'cada_ciclo', inicio: '2026-01-01', fim: '2026-12-31', ...extra });
+  const corpo = (cestaId: number, extra: Record<string, unknown> = {}) => ({
+    cestaId,
+    quantidade: 1,
+    pontoEntregaId: ponto,
+    frequencia: 'cada_ciclo',
+    inicio: '2026-01-01',
+    fim: '2026-12-31',
+    ...extra,
+  });
   const formulario = async (p: Pessoa, caminho: string, campos: Record<string, string>) =>
-    p.nav.post(url(caminho), { form: { _csrf: await csrfDe(amb, p.nav), ...campos } }, { headers: { accept: 'text/html' } });
+    p.nav.post(
+      url(caminho),
+      { form: { _csrf: await csrfDe(amb, p.nav), ...campos } },
+      { headers: { accept: 'text/html' } },
+    );
   const pagina = async (p: Pessoa) => (await p.nav.getJson(url('/assinaturas'))).json<Envelope<Pagina>>().data;
 
   test('assinar pelo formulário (datas dd/mm/aaaa) e pelo JSON; a página mostra a cesta e o ciclo aberto com "vem"', async () => {
     relogio.definir(NO_PEDIDO);
     const { cestaId, cicloid } = await cicloCom(5);
     const ana = await entrarComo(amb, ['consumidor'], 'Ana');
-    const r = await formulario(ana, '/assinaturas', { cestaId: String(cestaId), quantidade: '2', pontoEntregaId: String(ponto), frequencia: 'cada_ciclo', inicio: '01/03/2026', fim: '30/06/2026' });
+    const r = await formulario(ana, '/assinaturas', {
+      cestaId: String(cestaId),
+      quantidade: '2',
+      pontoEntregaId: String(ponto),
+      frequencia: 'cada_ciclo',
+      inicio: '01/03/2026',
+      fim: '30/06/2026',
+    });
     assert.equal(r.status, 200, r.texto.slice(0, 300));
     assert.match(r.url, /\/assinaturas$/);
     assert.match(r.texto, /Assinatura criada/);
@@ -84,16 +134,33 @@ describe('assinaturas pela face Cestas', () => {
     const j = await caio.nav.postJson(url('/assinaturas'), corpo(cestaId, { quantidade: 3 }));
     assert.equal(j.status, 409);
     assert.match(j.json<Envelope>().error, /Já existe uma assinatura ativa da Cesta .* para esta pessoa/);
-    const h = await formulario(caio, '/assinaturas', { cestaId: String(cestaId), quantidade: '3', pontoEntregaId: String(ponto), frequencia: 'cada_ciclo', inicio: '2026-01-01', fim: '2026-12-31' });
+    const h = await formulario(caio, '/assinaturas', {
+      cestaId: String(cestaId),
+      quantidade: '3',
+      pontoEntregaId: String(ponto),
+      frequencia: 'cada_ciclo',
+      inicio: '2026-01-01',
+      fim: '2026-12-31',
+    });
     assert.equal(h.status, 409);
     assert.match(h.texto, /role="alert"[^>]*><p>Já existe uma assinatura ativa/);
     assert.match(h.texto, /id="nova-quantidade" name="quantidade" type="text" value="3"/);
     // A field error lands on its field, 400.
-    const ruim = await formulario(caio, '/assinaturas', { cestaId: String(cestaId), quantidade: '0', pontoEntregaId: String(ponto), frequencia: 'cada_ciclo', inicio: '31/02/2026', fim: '2026-12-31' });
+    const ruim = await formulario(caio, '/assinaturas', {
+      cestaId: String(cestaId),
+      quantidade: '0',
+      pontoEntregaId: String(ponto),
+      frequencia: 'cada_ciclo',
+      inicio: '31/02/2026',
+      fim: '2026-12-31',
+    });
     assert.equal(ruim.status, 400);
     assert.match(ruim.texto, /<p class="erro" id="nova-quantidade-erro">Deve ser no mínimo 1<\/p>/);
     assert.match(ruim.texto, /<p class="erro" id="nova-inicio-erro">Data inválida/);
-    const rj = await caio.nav.postJson(url('/assinaturas'), corpo(cestaId, { frequencia: 'sempre', fim: '2025-01-01' }));
+    const rj = await caio.nav.postJson(
+      url('/assinaturas'),
+      corpo(cestaId, { frequencia: 'sempre', fim: '2025-01-01' }),
+    );
     assert.equal(rj.status, 400);
     assert.ok(rj.json<Envelope>().details?.frequencia !== undefined && rj.json<Envelope>().details?.fim !== undefined);
   });
@@ -116,7 +183,9 @@ describe('assinaturas pela face Cestas', () => {
     assert.equal(ruim.status, 400);
     assert.ok(ruim.json<Envelope>().details?.limiteAssinaturas !== undefined);
     // The admin list shows the cap and the totals.
-    const todas = (await admin.nav.getJson(url('/assinaturas/todas'))).json<Envelope<{ porCesta: Array<{ cestaId: number; assinaturas: number; cestas: number; limite: number | null }> }>>().data;
+    const todas = (await admin.nav.getJson(url('/assinaturas/todas'))).json<
+      Envelope<{ porCesta: Array<{ cestaId: number; assinaturas: number; cestas: number; limite: number | null }> }>
+    >().data;
     const linha = todas.porCesta.find((c) => c.cestaId === cestaId);
     assert.deepEqual([linha?.assinaturas, linha?.cestas, linha?.limite], [1, 1, 1]);
   });
@@ -127,13 +196,26 @@ describe('assinaturas pela face Cestas', () => {
     const eva = await entrarComo(amb, ['consumidor'], 'Eva');
     const fabio = await entrarComo(amb, ['consumidor'], 'Fábio');
     const a = (await eva.nav.postJson(url('/assinaturas'), corpo(cestaId))).json<Envelope<AssinaturaJson>>().data;
-    const pedir = () => fabio.nav.postJson(url('/pedidoconsumidores'), { cicloid, pontoEntregaId: ponto, produtos: [{ cicloCestaId, quantidade: 1 }] });
+    const pedir = () =>
+      fabio.nav.postJson(url('/pedidoconsumidores'), {
+        cicloid,
+        pontoEntregaId: ponto,
+        produtos: [{ cicloCestaId, quantidade: 1 }],
+      });
     const antes = await pedir();
     assert.equal(antes.status, 409, 'a única cesta é da assinatura');
     // A form from another site, or with a stale page's token, changes nothing.
-    const deFora = await eva.nav.post(url(`/assinaturas/${a.id}/pular/${cicloid}`), { form: {} }, { headers: { accept: 'text/html', 'sec-fetch-site': 'cross-site' } });
+    const deFora = await eva.nav.post(
+      url(`/assinaturas/${a.id}/pular/${cicloid}`),
+      { form: {} },
+      { headers: { accept: 'text/html', 'sec-fetch-site': 'cross-site' } },
+    );
     assert.equal(deFora.status, 403);
-    const tokenVelho = await eva.nav.post(url(`/assinaturas/${a.id}/pular/${cicloid}`), { form: { _csrf: 'de-outra-sessao' } }, { headers: { accept: 'text/html' } });
+    const tokenVelho = await eva.nav.post(
+      url(`/assinaturas/${a.id}/pular/${cicloid}`),
+      { form: { _csrf: 'de-outra-sessao' } },
+      { headers: { accept: 'text/html' } },
+    );
     assert.equal(tokenVelho.status, 403);
     assert.equal((await pagina(eva)).itens[0]?.proximosCiclos.find((x) => x.cicloid === cicloid)?.situacao, 'gerado');
     const r = await formulario(eva, `/assinaturas/${a.id}/pular/${cicloid}`, {});
@@ -145,7 +227,10 @@ describe('assinaturas pela face Cestas', () => {
     const c = (await pagina(eva)).itens[0]?.proximosCiclos.find((x) => x.cicloid === cicloid);
     assert.deepEqual([c?.situacao, c?.vem, c?.pedidoId], ['pulado', false, null]);
     // Changing this cycle back asks for a basket there is none of now: 409 saying so.
-    const volta = await eva.nav.postJson(url(`/assinaturas/${a.id}/ciclo/${cicloid}`), { quantidade: 1, pontoEntregaId: ponto });
+    const volta = await eva.nav.postJson(url(`/assinaturas/${a.id}/ciclo/${cicloid}`), {
+      quantidade: 1,
+      pontoEntregaId: ponto,
+    });
     assert.equal(volta.status, 409);
     assert.match(volta.json<Envelope>().error, /Não há cestas para todas/);
   });
@@ -161,7 +246,12 @@ describe('assinaturas pela face Cestas', () => {
     assert.equal((await pagina(gil)).itens[0]?.proximosCiclos.find((x) => x.cicloid === cicloid)?.situacao, null);
     // The window opens; the first one-off order of the cycle asks for two of the three baskets.
     relogio.definir(NO_PEDIDO);
-    const pedir = (n: number) => hana.nav.postJson(url('/pedidoconsumidores'), { cicloid, pontoEntregaId: ponto, produtos: [{ cicloCestaId, quantidade: n }] });
+    const pedir = (n: number) =>
+      hana.nav.postJson(url('/pedidoconsumidores'), {
+        cicloid,
+        pontoEntregaId: ponto,
+        produtos: [{ cicloCestaId, quantidade: n }],
+      });
     const recusado = await pedir(2);
     assert.equal(recusado.status, 409, recusado.texto);
     assert.equal(recusado.json<Envelope>().details?.disponivel !== undefined, true);
@@ -176,12 +266,18 @@ describe('assinaturas pela face Cestas', () => {
     const { cestaId, cicloid } = await cicloCom(5);
     const gil = await entrarComo(amb, ['consumidor'], 'Gil');
     const a = (await gil.nav.postJson(url('/assinaturas'), corpo(cestaId))).json<Envelope<AssinaturaJson>>().data;
-    const r = await formulario(gil, `/assinaturas/${a.id}/ciclo/${cicloid}`, { quantidade: '3', pontoEntregaId: String(ponto) });
+    const r = await formulario(gil, `/assinaturas/${a.id}/ciclo/${cicloid}`, {
+      quantidade: '3',
+      pontoEntregaId: String(ponto),
+    });
     assert.equal(r.status, 200);
     assert.match(r.texto, /Alterado só neste ciclo/);
     const d = (await pagina(gil)).itens[0];
     assert.deepEqual([d?.quantidade, d?.proximosCiclos.find((x) => x.cicloid === cicloid)?.quantidade], [1, 3]);
-    const ruim = await formulario(gil, `/assinaturas/${a.id}/ciclo/${cicloid}`, { quantidade: 'três', pontoEntregaId: String(ponto) });
+    const ruim = await formulario(gil, `/assinaturas/${a.id}/ciclo/${cicloid}`, {
+      quantidade: 'três',
+      pontoEntregaId: String(ponto),
+    });
     assert.equal(ruim.status, 400);
     assert.match(ruim.texto, new RegExp(`id="c${a.id}-${cicloid}-quantidade-erro">Deve ser um número inteiro`));
   });
@@ -204,33 +300,82 @@ describe('assinaturas pela face Cestas', () => {
     const r = await formulario(hel, `/assinaturas/${a.id}/pausas`, { inicio: '05/03/2026', fim: '21/03/2026' });
     assert.equal(r.status, 200, r.texto.slice(0, 300));
     assert.match(r.texto, /Pausa registrada/);
-    const situacoes = async () => new Map((await pagina(hel)).itens[0]?.proximosCiclos.map((x) => [x.cicloid, x.situacao]));
+    const situacoes = async () =>
+      new Map((await pagina(hel)).itens[0]?.proximosCiclos.map((x) => [x.cicloid, x.situacao]));
     const s = await situacoes();
-    assert.deepEqual([s.get(cicloid), s.get(c2.cicloid), s.get(c3.cicloid), s.get(c4.cicloid)], ['pausado', 'pausado', 'pausado', null]);
+    assert.deepEqual(
+      [s.get(cicloid), s.get(c2.cicloid), s.get(c3.cicloid), s.get(c4.cicloid)],
+      ['pausado', 'pausado', 'pausado', null],
+    );
     // Generation inside each window honours it: no basket in any of the three.
     // In each window someone else's one-off order runs generation first (subscriptions go first).
-    const ciclos = [[cicloid, '2026-03-07', cc0], [c2.cicloid, '2026-03-14', c2.cicloCestaId], [c3.cicloid, '2026-03-21', c3.cicloCestaId], [c4.cicloid, '2026-03-28', c4.cicloCestaId]] as const;
+    const ciclos = [
+      [cicloid, '2026-03-07', cc0],
+      [c2.cicloid, '2026-03-14', c2.cicloCestaId],
+      [c3.cicloid, '2026-03-21', c3.cicloCestaId],
+      [c4.cicloid, '2026-03-28', c4.cicloCestaId],
+    ] as const;
     for (const [c, dia, cicloCestaId] of ciclos) {
       outroDia(`${dia}T15:00:00Z`);
-      const avulso = await navegadorComSessao(amb, outra.email).postJson(url('/pedidoconsumidores'), { cicloid: c, pontoEntregaId: ponto, produtos: [{ cicloCestaId, quantidade: 1 }] });
+      const avulso = await navegadorComSessao(amb, outra.email).postJson(url('/pedidoconsumidores'), {
+        cicloid: c,
+        pontoEntregaId: ponto,
+        produtos: [{ cicloCestaId, quantidade: 1 }],
+      });
       assert.equal(avulso.status, 201, avulso.texto);
       if (c === c4.cicloid) continue;
       const p = await hel.nav.getJson(url(`/pedidoconsumidores/${c}`));
       assert.equal(p.status, 200, p.texto.slice(0, 300));
       assert.equal(p.json<Envelope<{ pedidoId: number | null }>>().data.pedidoId, null);
     }
-    const linhas = await amb.banco.selectFrom('assinaturaciclo').select(['cicloid', 'situacao', 'pedidoId']).where('assinaturaId', '=', a.id).orderBy('cicloid').execute();
-    assert.deepEqual(linhas.map((l) => [l.cicloid, l.situacao]), [[cicloid, 'pausado'], [c2.cicloid, 'pausado'], [c3.cicloid, 'pausado'], [c4.cicloid, 'gerado']]);
-    assert.equal(await amb.banco.selectFrom('pedidoproduto').select('id').where('assinaturaId', '=', a.id).execute().then((l) => l.length), 1, 'só o quarto ciclo teve a cesta');
+    const linhas = await amb.banco
+      .selectFrom('assinaturaciclo')
+      .select(['cicloid', 'situacao', 'pedidoId'])
+      .where('assinaturaId', '=', a.id)
+      .orderBy('cicloid')
+      .execute();
+    assert.deepEqual(
+      linhas.map((l) => [l.cicloid, l.situacao]),
+      [
+        [cicloid, 'pausado'],
+        [c2.cicloid, 'pausado'],
+        [c3.cicloid, 'pausado'],
+        [c4.cicloid, 'gerado'],
+      ],
+    );
+    assert.equal(
+      await amb.banco
+        .selectFrom('pedidoproduto')
+        .select('id')
+        .where('assinaturaId', '=', a.id)
+        .execute()
+        .then((l) => l.length),
+      1,
+      'só o quarto ciclo teve a cesta',
+    );
     // An overlapping pause is a 409; a reversed one a 400 on `fim`.
-    assert.equal((await hel.nav.postJson(url(`/assinaturas/${a.id}/pausas`), { inicio: '2026-03-20', fim: '2026-03-30' })).status, 409);
-    const invertida = await hel.nav.postJson(url(`/assinaturas/${a.id}/pausas`), { inicio: '2026-04-10', fim: '2026-04-01' });
+    assert.equal(
+      (await hel.nav.postJson(url(`/assinaturas/${a.id}/pausas`), { inicio: '2026-03-20', fim: '2026-03-30' })).status,
+      409,
+    );
+    const invertida = await hel.nav.postJson(url(`/assinaturas/${a.id}/pausas`), {
+      inicio: '2026-04-10',
+      fim: '2026-04-01',
+    });
     assert.equal(invertida.status, 400);
     assert.ok(invertida.json<Envelope>().details?.fim !== undefined);
     // From the page's form: the page again, with the message on that subscription's pause form, opened.
-    const invertidaNaPagina = await formulario(hel, `/assinaturas/${a.id}/pausas`, { inicio: '2026-04-10', fim: '2026-04-01' });
+    const invertidaNaPagina = await formulario(hel, `/assinaturas/${a.id}/pausas`, {
+      inicio: '2026-04-10',
+      fim: '2026-04-01',
+    });
     assert.equal(invertidaNaPagina.status, 400);
-    assert.match(invertidaNaPagina.texto, new RegExp(`<details open><summary>Pausar \\(férias, viagem\\)</summary>\\s*<form method="post" action="/assinaturas/${a.id}/pausas"`));
+    assert.match(
+      invertidaNaPagina.texto,
+      new RegExp(
+        `<details open><summary>Pausar \\(férias, viagem\\)</summary>\\s*<form method="post" action="/assinaturas/${a.id}/pausas"`,
+      ),
+    );
     assert.match(invertidaNaPagina.texto, new RegExp(`id="p${a.id}-fim"[^>]*value="2026-04-01"`));
     const pausa = (await pagina(hel)).itens[0]?.pausas[0];
     assert.ok(pausa);
@@ -257,8 +402,16 @@ describe('assinaturas pela face Cestas', () => {
     const adm = await admin.nav.postJson(url(`/assinaturas/${a.id}/pular/${cicloid}`), {});
     assert.equal(adm.status, 200, adm.texto);
     assert.equal(adm.json<Envelope<{ situacao: string }>>().data.situacao, 'pulado');
-    const auditoria = await amb.banco.selectFrom('auditoria').select(['acao', 'usuarioid']).where('entidade', '=', 'assinatura').where('entidadeId', '=', String(a.id)).execute();
-    assert.ok(auditoria.some((x) => x.acao === 'pular ciclo (fora da janela)' && x.usuarioid === admin.id), JSON.stringify(auditoria));
+    const auditoria = await amb.banco
+      .selectFrom('auditoria')
+      .select(['acao', 'usuarioid'])
+      .where('entidade', '=', 'assinatura')
+      .where('entidadeId', '=', String(a.id))
+      .execute();
+    assert.ok(
+      auditoria.some((x) => x.acao === 'pular ciclo (fora da janela)' && x.usuarioid === admin.id),
+      JSON.stringify(auditoria),
+    );
   });
 
   test('a assinatura de outra pessoa não existe para quem não é admin (404), em toda rota; o admin age por ela', async () => {
@@ -282,16 +435,26 @@ describe('assinaturas pela face Cestas', () => {
       assert.equal(h.status, 404, caminho);
       assert.doesNotMatch(h.texto, /Jô/);
     }
-    assert.deepEqual(await amb.banco.selectFrom('assinaturaciclo').selectAll().where('assinaturaId', '=', a.id).execute(), antes);
+    assert.deepEqual(
+      await amb.banco.selectFrom('assinaturaciclo').selectAll().where('assinaturaId', '=', a.id).execute(),
+      antes,
+    );
     // Naming someone else in the page or the body: refused like orders.
     assert.equal((await ze.nav.getJson(url(`/assinaturas?usuarioid=${jo.id}`))).status, 403);
     assert.equal((await ze.nav.postJson(url('/assinaturas'), { ...corpo(cestaId), usuarioid: jo.id })).status, 403);
     // The admin sees and acts for her, naming her.
     const dela = (await admin.nav.getJson(url(`/assinaturas?usuarioid=${jo.id}`))).json<Envelope<Pagina>>().data;
-    assert.deepEqual(dela.itens.map((x) => x.id), [a.id]);
+    assert.deepEqual(
+      dela.itens.map((x) => x.id),
+      [a.id],
+    );
     const html = await admin.nav.get(url(`/assinaturas?usuarioid=${jo.id}`));
     assert.match(html.texto, new RegExp(`name="usuarioid" value="${jo.id}"`));
-    const mudou = await admin.nav.postJson(url('/assinaturas'), { ...corpo(cestaId, { quantidade: 2 }), id: a.id, usuarioid: jo.id });
+    const mudou = await admin.nav.postJson(url('/assinaturas'), {
+      ...corpo(cestaId, { quantidade: 2 }),
+      id: a.id,
+      usuarioid: jo.id,
+    });
     assert.equal(mudou.status, 200, mudou.texto);
     assert.equal(mudou.json<Envelope<AssinaturaJson>>().data.quantidade, 2);
   });
@@ -300,12 +463,27 @@ describe('assinaturas pela face Cestas', () => {
     relogio.definir(NO_PEDIDO);
     const { cestaId, cicloid } = await cicloCom(5);
     const lia = await entrarComo(amb, ['consumidor'], 'Lia');
-    const a = (await lia.nav.postJson(url('/assinaturas'), corpo(cestaId, { quantidade: 2 }))).json<Envelope<AssinaturaJson>>().data;
+    const a = (await lia.nav.postJson(url('/assinaturas'), corpo(cestaId, { quantidade: 2 }))).json<
+      Envelope<AssinaturaJson>
+    >().data;
     const p = await lia.nav.get(url('/'));
-    assert.match(p.texto, /Sua cesta vem neste ciclo: <strong>Cesta \w+ × 2<\/strong> em <strong>Feira da Praça<\/strong>\. Pular\?/);
-    assert.match(p.texto, new RegExp(`<form method="post" action="/assinaturas/${a.id}/pular/${cicloid}\\?de=painel"[^>]*>\\s*<input type="hidden" name="_csrf"`));
-    const j = (await lia.nav.getJson(url('/'))).json<Envelope<{ suaCesta: Array<{ assinaturaId: number; situacao: string | null; quantidade: number }> }>>().data;
-    assert.deepEqual(j.suaCesta.map((x) => [x.assinaturaId, x.situacao, x.quantidade]), [[a.id, 'gerado', 2]]);
+    assert.match(
+      p.texto,
+      /Sua cesta vem neste ciclo: <strong>Cesta \w+ × 2<\/strong> em <strong>Feira da Praça<\/strong>\. Pular\?/,
+    );
+    assert.match(
+      p.texto,
+      new RegExp(
+        `<form method="post" action="/assinaturas/${a.id}/pular/${cicloid}\\?de=painel"[^>]*>\\s*<input type="hidden" name="_csrf"`,
+      ),
+    );
+    const j = (await lia.nav.getJson(url('/'))).json<
+      Envelope<{ suaCesta: Array<{ assinaturaId: number; situacao: string | null; quantidade: number }> }>
+    >().data;
+    assert.deepEqual(
+      j.suaCesta.map((x) => [x.assinaturaId, x.situacao, x.quantidade]),
+      [[a.id, 'gerado', 2]],
+    );
     const r = await formulario(lia, `/assinaturas/${a.id}/pular/${cicloid}?de=painel`, {});
     assert.equal(new URL(r.url).pathname, '/');
     assert.match(r.texto, /Você pulou a Cesta \w+ no ciclo/);
@@ -326,15 +504,35 @@ describe('assinaturas pela face Cestas', () => {
     relogio.definir(NO_PEDIDO);
     // The first one-off order of the cycle generates the subscriptions first: none is left for it.
     const m3 = await entrarComo(amb, ['consumidor'], 'Olga');
-    const avulso = await m3.nav.postJson(url('/pedidoconsumidores'), { cicloid, pontoEntregaId: ponto, produtos: [{ cicloCestaId, quantidade: 1 }] });
+    const avulso = await m3.nav.postJson(url('/pedidoconsumidores'), {
+      cicloid,
+      pontoEntregaId: ponto,
+      produtos: [{ cicloCestaId, quantidade: 1 }],
+    });
     assert.equal(avulso.status, 409, avulso.texto);
     const r = await admin.nav.getJson(url(`/assinaturas/todas?cicloId=${cicloid}`));
     assert.equal(r.status, 200, r.texto);
-    const d = r.json<Envelope<{ itens: Array<{ consumidor: string; cestaId: number; frequencia: string }>; porPonto: Array<{ pontoEntregaId: number; cestas: number }>; faltas: Array<{ consumidor: string; motivo: string }>; ciclo: { id: number } }>>().data;
-    assert.deepEqual(d.itens.filter((x) => x.cestaId === cestaId).map((x) => [x.consumidor, x.frequencia]), [['Mara', 'cada_ciclo'], ['Nina', 'ciclo_sim_ciclo_nao']]);
+    const d = r.json<
+      Envelope<{
+        itens: Array<{ consumidor: string; cestaId: number; frequencia: string }>;
+        porPonto: Array<{ pontoEntregaId: number; cestas: number }>;
+        faltas: Array<{ consumidor: string; motivo: string }>;
+        ciclo: { id: number };
+      }>
+    >().data;
+    assert.deepEqual(
+      d.itens.filter((x) => x.cestaId === cestaId).map((x) => [x.consumidor, x.frequencia]),
+      [
+        ['Mara', 'cada_ciclo'],
+        ['Nina', 'ciclo_sim_ciclo_nao'],
+      ],
+    );
     assert.ok((d.porPonto.find((x) => x.pontoEntregaId === ponto)?.cestas ?? 0) >= 2);
     assert.equal(d.ciclo.id, cicloid);
-    assert.deepEqual(d.faltas.map((f) => f.consumidor), ['Nina']);
+    assert.deepEqual(
+      d.faltas.map((f) => f.consumidor),
+      ['Nina'],
+    );
     assert.match(d.faltas[0]?.motivo ?? '', /Não há cestas para todas/);
     const html = await admin.nav.get(url(`/assinaturas/todas?cicloId=${cicloid}`));
     assert.match(html.texto, /<strong>Nina<\/strong>: 1 × Cesta \w+ em Feira da Praça — Não há cestas para todas/);

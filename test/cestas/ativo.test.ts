@@ -45,7 +45,11 @@ describe('salvar sem o campo ativo', () => {
       const criado = await salvar(`/${entidade}`, dados, 201);
       assert.equal(criado.ativo, true);
       assert.equal((await salvar(`/${entidade}/${criado.id}`, { ...dados, ativo: false }, 200)).ativo, false);
-      assert.equal((await salvar(`/${entidade}/${criado.id}`, dados, 200)).ativo, false, 'sem o campo, continua desativado');
+      assert.equal(
+        (await salvar(`/${entidade}/${criado.id}`, dados, 200)).ativo,
+        false,
+        'sem o campo, continua desativado',
+      );
       assert.equal((await salvar(`/${entidade}/${criado.id}`, { ...dados, ativo: true }, 200)).ativo, true);
       assert.equal((await salvar(`/${entidade}/${criado.id}`, dados, 200)).ativo, true, 'sem o campo, continua ativo');
       const novoDesativado = await salvar(`/${entidade}`, { ...corpo(), ativo: false }, 201);
@@ -57,10 +61,14 @@ describe('salvar sem o campo ativo', () => {
     const criado = await salvar('/categoria', corpos.categoria?.() ?? {}, 201);
     const csrf = tokenCsrf((await admin.nav.get(url(`/categoria/${criado.id}`))).texto);
     const enviar = async (ativo: string[]) => {
-      const r = await admin.nav.post(url(`/categoria/${criado.id}`), { form: { _csrf: csrf, nome: `Categoria ${criado.id}`, ativo } });
+      const r = await admin.nav.post(url(`/categoria/${criado.id}`), {
+        form: { _csrf: csrf, nome: `Categoria ${criado.id}`, ativo },
+      });
       assert.equal(r.status, 200, r.texto);
       assert.match(r.texto, /Categoria atualizad/);
-      return (await admin.nav.getJson(url(`/categoria/${criado.id}`))).json<{ data: { registro: { ativo: boolean } } }>().data.registro.ativo;
+      return (await admin.nav.getJson(url(`/categoria/${criado.id}`))).json<{
+        data: { registro: { ativo: boolean } };
+      }>().data.registro.ativo;
     };
     assert.equal(await enviar(['false']), false);
     assert.equal(await enviar(['false', 'true']), true);

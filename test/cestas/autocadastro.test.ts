@@ -21,14 +21,20 @@ describe('autocadastro e perfil próprio', () => {
   }
 
   async function contarUsuarios(): Promise<number> {
-    const r = await amb.banco.selectFrom('usuario').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const r = await amb.banco
+      .selectFrom('usuario')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(r.n);
   }
 
   test('a caixa da política leva à política, numa nova aba', async () => {
     const nav = new Navegador();
     const pagina = await entrarPeloProvedor(nav, `${amb.url}/`, { email: emailUnico(), nome: 'Nova Pessoa' });
-    assert.match(pagina.texto, /name="cientepolitica" value="true"[\s\S]*?<a href="\/limitesolar" target="_blank" rel="noopener">Ler a política da comunidade \(Limite solidário\)<\/a>/);
+    assert.match(
+      pagina.texto,
+      /name="cientepolitica" value="true"[\s\S]*?<a href="\/limitesolar" target="_blank" rel="noopener">Ler a política da comunidade \(Limite solidário\)<\/a>/,
+    );
   });
 
   test('não concede admin nem master: 403 e nenhum registro criado', async () => {
@@ -47,19 +53,30 @@ describe('autocadastro e perfil próprio', () => {
   test('o e-mail vem sempre da identidade, nunca do corpo', async () => {
     const { nav, email } = await identidadeSemCadastro();
     const r = await nav.postJson(`${amb.url}/usuarionovo`, {
-      nome: 'Pessoa Honesta', email: 'vitima@teste.org', perfil: ['consumidor', 'fornecedor'], cientepolitica: true,
+      nome: 'Pessoa Honesta',
+      email: 'vitima@teste.org',
+      perfil: ['consumidor', 'fornecedor'],
+      cientepolitica: true,
     });
     assert.equal(r.status, 201);
     const dados = r.json<{ data: { email: string; perfil: string[] } }>().data;
     assert.equal(dados.email, email);
     assert.deepEqual(dados.perfil, ['fornecedor', 'consumidor']);
-    const vitima = await amb.banco.selectFrom('usuario').select('id').where('emailChave', '=', 'vitima@teste.org').executeTakeFirst();
+    const vitima = await amb.banco
+      .selectFrom('usuario')
+      .select('id')
+      .where('emailChave', '=', 'vitima@teste.org')
+      .executeTakeFirst();
     assert.equal(vitima, undefined);
   });
 
   test('e-mails de ADMIN_EMAILS recebem master no autocadastro', async () => {
     const { nav } = await identidadeSemCadastro(ADMIN);
-    const r = await nav.postJson(`${amb.url}/usuarionovo`, { nome: 'Coordenação', perfil: ['consumidor'], cientepolitica: true });
+    const r = await nav.postJson(`${amb.url}/usuarionovo`, {
+      nome: 'Coordenação',
+      perfil: ['consumidor'],
+      cientepolitica: true,
+    });
     assert.equal(r.status, 201);
     assert.deepEqual(r.json<{ data: { perfil: string[] } }>().data.perfil, ['master', 'consumidor']);
   });
@@ -67,7 +84,12 @@ describe('autocadastro e perfil próprio', () => {
   test('campos inválidos: 400 com detalhes por campo em JSON; no HTML o formulário volta com os valores', async () => {
     const { nav, csrf } = await identidadeSemCadastro();
     const antes = await contarUsuarios();
-    const r = await nav.postJson(`${amb.url}/usuarionovo`, { nome: '', perfil: [], celular: 'abc', cientepolitica: false });
+    const r = await nav.postJson(`${amb.url}/usuarionovo`, {
+      nome: '',
+      perfil: [],
+      celular: 'abc',
+      cientepolitica: false,
+    });
     assert.equal(r.status, 400);
     const corpo = r.json<{ success: boolean; error: string; details: Record<string, string> }>();
     assert.equal(corpo.success, false);
@@ -76,7 +98,9 @@ describe('autocadastro e perfil próprio', () => {
     assert.match(corpo.details.celular ?? '', /Telefone inválido/);
     assert.match(corpo.details.cientepolitica ?? '', /ciência/);
 
-    const html = await nav.post(`${amb.url}/usuarionovo`, { form: { _csrf: csrf, nome: 'Zé <b>Digitado</b>', celular: 'abc', perfil: 'fornecedor' } });
+    const html = await nav.post(`${amb.url}/usuarionovo`, {
+      form: { _csrf: csrf, nome: 'Zé <b>Digitado</b>', celular: 'abc', perfil: 'fornecedor' },
+    });
     assert.equal(html.status, 400);
     assert.match(html.texto, /value="Zé &lt;b&gt;Digitado&lt;\/b&gt;"/, 'o valor digitado volta escapado');
     assert.match(html.texto, /Telefone inválido/);
@@ -91,7 +115,11 @@ describe('autocadastro e perfil próprio', () => {
       tipo: 'application/x-www-form-urlencoded',
     });
     assert.equal(r.status, 200);
-    const linha = await amb.banco.selectFrom('usuario').select('perfil').where('emailChave', '=', email).executeTakeFirstOrThrow();
+    const linha = await amb.banco
+      .selectFrom('usuario')
+      .select('perfil')
+      .where('emailChave', '=', email)
+      .executeTakeFirstOrThrow();
     assert.deepEqual(JSON.parse(linha.perfil), ['fornecedor', 'consumidor']);
   });
 
@@ -108,12 +136,24 @@ describe('autocadastro e perfil próprio', () => {
     const nav = new Navegador();
     await entrarPeloProvedor(nav, `${amb.url}/`, { email: eu.email });
 
-    const alheio = await nav.postJson(`${amb.url}/usuarionovo/${outro.id}`, { nome: 'Invasora', perfil: ['consumidor'], cientepolitica: true });
+    const alheio = await nav.postJson(`${amb.url}/usuarionovo/${outro.id}`, {
+      nome: 'Invasora',
+      perfil: ['consumidor'],
+      cientepolitica: true,
+    });
     assert.equal(alheio.status, 403);
-    const intacto = await amb.banco.selectFrom('usuario').select('nome').where('id', '=', outro.id).executeTakeFirstOrThrow();
+    const intacto = await amb.banco
+      .selectFrom('usuario')
+      .select('nome')
+      .where('id', '=', outro.id)
+      .executeTakeFirstOrThrow();
     assert.equal(intacto.nome, 'Outra Pessoa');
 
-    const meu = await nav.postJson(`${amb.url}/usuarionovo/${eu.id}`, { nome: 'Eu Renomeada', perfil: ['fornecedor'], cientepolitica: true });
+    const meu = await nav.postJson(`${amb.url}/usuarionovo/${eu.id}`, {
+      nome: 'Eu Renomeada',
+      perfil: ['fornecedor'],
+      cientepolitica: true,
+    });
     assert.equal(meu.status, 200);
     assert.deepEqual(meu.json<{ data: { nome: string; perfil: string[] } }>().data.perfil, ['admin', 'fornecedor']);
 
@@ -128,7 +168,13 @@ describe('autocadastro e perfil próprio', () => {
     assert.equal(pagina.status, 200);
     assert.ok(pagina.texto.includes(eu.email));
     const r = await nav.post(`${amb.url}/profile`, {
-      form: { _csrf: tokenCsrf(pagina.texto), nome: 'Nome Novo', celular: '(14) 99999-0000', perfil: 'master', cientepolitica: 'true' },
+      form: {
+        _csrf: tokenCsrf(pagina.texto),
+        nome: 'Nome Novo',
+        celular: '(14) 99999-0000',
+        perfil: 'master',
+        cientepolitica: 'true',
+      },
     });
     assert.equal(r.status, 200);
     assert.equal(new URL(r.url).pathname, '/profile');
@@ -137,7 +183,12 @@ describe('autocadastro e perfil próprio', () => {
     assert.equal(linha.nome, 'Nome Novo');
     assert.equal(linha.celular, '(14) 99999-0000');
     assert.deepEqual(JSON.parse(linha.perfil), ['consumidor']);
-    const auditoria = await amb.banco.selectFrom('auditoria').selectAll().where('entidade', '=', 'usuario').where('entidadeId', '=', String(eu.id)).execute();
+    const auditoria = await amb.banco
+      .selectFrom('auditoria')
+      .selectAll()
+      .where('entidade', '=', 'usuario')
+      .where('entidadeId', '=', String(eu.id))
+      .execute();
     assert.equal(auditoria.length, 1);
     assert.equal(auditoria[0]?.ator, eu.email);
   });

@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Ator } from '../../src/domain/acesso.ts';
-import { gerarPedidosDoCiclo, pularCiclo, salvarAssinatura, type OpcoesAssinatura } from '../../src/domain/assinaturas.ts';
+import {
+  gerarPedidosDoCiclo,
+  pularCiclo,
+  salvarAssinatura,
+  type OpcoesAssinatura,
+} from '../../src/domain/assinaturas.ts';
 import type { Correio } from '../../src/mensagens/correio.ts';
 import { CaixaDeTeste } from '../helpers/correio.ts';
 import { DATAS_PADRAO, criarCesta, criarCiclo, criarPonto } from '../helpers/fabricas.ts';
@@ -36,8 +41,13 @@ describe('avisos de assinatura', () => {
 
   test('ao abrir a janela de pedidos, quem tem cesta de assinatura no ciclo recebe o lembrete para pular', async () => {
     const cesta = await criarCesta(amb.banco);
-    const c = await criarCiclo(amb.banco, { datas: DATAS_PADRAO, cestas: [{ cestaId: cesta.id, quantidadeCestas: 10 }], compor: true });
-    const nome = (await amb.banco.selectFrom('ciclo').select('nome').where('id', '=', c.id).executeTakeFirstOrThrow()).nome;
+    const c = await criarCiclo(amb.banco, {
+      datas: DATAS_PADRAO,
+      cestas: [{ cestaId: cesta.id, quantidadeCestas: 10 }],
+      compor: true,
+    });
+    const nome = (await amb.banco.selectFrom('ciclo').select('nome').where('id', '=', c.id).executeTakeFirstOrThrow())
+      .nome;
     const ponto = (await criarPonto(amb.banco)).id;
     const admin = await entrarComo(amb, ['admin'], 'Coordenação');
     const vem = await entrarComo(amb, ['consumidor'], 'Ana Assinante');
@@ -48,20 +58,56 @@ describe('avisos de assinatura', () => {
     const r = await desligou.nav.postJson(`${amb.url}/profile/avisos`, { avisos: ['pedido_aberto'] });
     assert.equal(r.status, 200, r.texto);
 
-    const opcoes: OpcoesAssinatura = { agora: relogio.agora(), hoje: '2026-03-02', taxa: amb.config.taxa, tz: amb.config.tz };
-    const ator = (p: Pessoa, nomeDe: string): Ator => ({ email: p.email, nome: nomeDe, usuarioid: p.id, perfil: ['consumidor'], ativo: true });
-    const assinar = (p: Pessoa, n: string) => salvarAssinatura(amb.banco, ator(p, n), {
-      id: null, usuarioid: null, cestaId: cesta.id, quantidade: 1, pontoEntregaId: ponto, frequencia: 'cada_ciclo', inicio: '2026-03-01', fim: '2026-03-31', mercadoId: null, ativa: true,
-    }, opcoes);
+    const opcoes: OpcoesAssinatura = {
+      agora: relogio.agora(),
+      hoje: '2026-03-02',
+      taxa: amb.config.taxa,
+      tz: amb.config.tz,
+    };
+    const ator = (p: Pessoa, nomeDe: string): Ator => ({
+      email: p.email,
+      nome: nomeDe,
+      usuarioid: p.id,
+      perfil: ['consumidor'],
+      ativo: true,
+    });
+    const assinar = (p: Pessoa, n: string) =>
+      salvarAssinatura(
+        amb.banco,
+        ator(p, n),
+        {
+          id: null,
+          usuarioid: null,
+          cestaId: cesta.id,
+          quantidade: 1,
+          pontoEntregaId: ponto,
+          frequencia: 'cada_ciclo',
+          inicio: '2026-03-01',
+          fim: '2026-03-31',
+          mercadoId: null,
+          ativa: true,
+        },
+        opcoes,
+      );
     await assinar(vem, 'Ana Assinante');
     const doBeto = await assinar(pulou, 'Beto Pulou');
     await assinar(desligou, 'Dani Desligou');
     // Beto skips the cycle ahead of time (through the coordination, before the window opens).
-    const coordenacao: Ator = { email: admin.email, nome: 'Coordenação', usuarioid: admin.id, perfil: ['admin'], ativo: true };
+    const coordenacao: Ator = {
+      email: admin.email,
+      nome: 'Coordenação',
+      usuarioid: admin.id,
+      perfil: ['admin'],
+      ativo: true,
+    };
     await pularCiclo(amb.banco, coordenacao, doBeto.id, c.id, opcoes);
 
     const assunto = `Sua cesta vem no ${nome}`;
-    const destinatarios = () => caixa.chegadas.filter((m) => m.assunto === assunto).map((m) => m.para).sort();
+    const destinatarios = () =>
+      caixa.chegadas
+        .filter((m) => m.assunto === assunto)
+        .map((m) => m.para)
+        .sort();
     // Before the window: nothing.
     await correio().lembrar();
     await correio().enviarPendentes();
@@ -89,20 +135,51 @@ describe('avisos de assinatura', () => {
     relogio.definir('2026-03-02T15:00:00Z');
     // One basket for two subscribers: the first served, the second short.
     const cesta = await criarCesta(amb.banco);
-    const c = await criarCiclo(amb.banco, { datas: DATAS_PADRAO, cestas: [{ cestaId: cesta.id, quantidadeCestas: 1 }], compor: true });
-    const nome = (await amb.banco.selectFrom('ciclo').select('nome').where('id', '=', c.id).executeTakeFirstOrThrow()).nome;
+    const c = await criarCiclo(amb.banco, {
+      datas: DATAS_PADRAO,
+      cestas: [{ cestaId: cesta.id, quantidadeCestas: 1 }],
+      compor: true,
+    });
+    const nome = (await amb.banco.selectFrom('ciclo').select('nome').where('id', '=', c.id).executeTakeFirstOrThrow())
+      .nome;
     const ponto = (await criarPonto(amb.banco)).id;
     const coordenadora = await entrarComo(amb, ['admin'], 'Olga Coordenadora');
     const primeira = await entrarComo(amb, ['consumidor'], 'Rita Primeira');
     const segunda = await entrarComo(amb, ['consumidor'], 'Sara Segunda');
-    const opcoes: OpcoesAssinatura = { agora: relogio.agora(), hoje: '2026-03-02', taxa: amb.config.taxa, tz: amb.config.tz };
-    for (const [p, n] of [[primeira, 'Rita Primeira'], [segunda, 'Sara Segunda']] as const) {
-      await salvarAssinatura(amb.banco, { email: p.email, nome: n, usuarioid: p.id, perfil: ['consumidor'], ativo: true }, {
-        id: null, usuarioid: null, cestaId: cesta.id, quantidade: 1, pontoEntregaId: ponto, frequencia: 'cada_ciclo', inicio: '2026-03-01', fim: '2026-03-31', mercadoId: null, ativa: true,
-      }, opcoes);
+    const opcoes: OpcoesAssinatura = {
+      agora: relogio.agora(),
+      hoje: '2026-03-02',
+      taxa: amb.config.taxa,
+      tz: amb.config.tz,
+    };
+    for (const [p, n] of [
+      [primeira, 'Rita Primeira'],
+      [segunda, 'Sara Segunda'],
+    ] as const) {
+      await salvarAssinatura(
+        amb.banco,
+        { email: p.email, nome: n, usuarioid: p.id, perfil: ['consumidor'], ativo: true },
+        {
+          id: null,
+          usuarioid: null,
+          cestaId: cesta.id,
+          quantidade: 1,
+          pontoEntregaId: ponto,
+          frequencia: 'cada_ciclo',
+          inicio: '2026-03-01',
+          fim: '2026-03-31',
+          mercadoId: null,
+          ativa: true,
+        },
+        opcoes,
+      );
     }
     relogio.definir('2026-03-06T15:00:00Z');
-    const resumo = await gerarPedidosDoCiclo(amb.banco, c.id, { ...opcoes, agora: relogio.agora(), hoje: '2026-03-06' });
+    const resumo = await gerarPedidosDoCiclo(amb.banco, c.id, {
+      ...opcoes,
+      agora: relogio.agora(),
+      hoje: '2026-03-06',
+    });
     assert.deepEqual([resumo.gerados, resumo.faltaram.map((f) => f.consumidor)], [1, ['Sara Segunda']]);
     await correio().lembrar();
     await correio().enviarPendentes();
@@ -110,14 +187,25 @@ describe('avisos de assinatura', () => {
 
     const paraSara = caixa.para(segunda.email).filter((m) => m.assunto === `Sua cesta de assinatura faltou no ${nome}`);
     assert.equal(paraSara.length, 1);
-    assert.match(paraSara[0]?.texto ?? '', new RegExp(`Não foi possível servir 1 × ${cesta.nome} da sua assinatura no ${nome}: `));
+    assert.match(
+      paraSara[0]?.texto ?? '',
+      new RegExp(`Não foi possível servir 1 × ${cesta.nome} da sua assinatura no ${nome}: `),
+    );
     // Not an optional reminder: no way to turn it off.
     assert.equal(paraSara[0]?.cabecalhos.get('list-unsubscribe'), undefined);
-    assert.deepEqual(caixa.para(primeira.email).filter((m) => m.assunto.includes('faltou')), []);
-    const paraCoordenacao = caixa.para(coordenadora.email).filter((m) => m.assunto === `Assinaturas sem cesta no ${nome}`);
+    assert.deepEqual(
+      caixa.para(primeira.email).filter((m) => m.assunto.includes('faltou')),
+      [],
+    );
+    const paraCoordenacao = caixa
+      .para(coordenadora.email)
+      .filter((m) => m.assunto === `Assinaturas sem cesta no ${nome}`);
     assert.equal(paraCoordenacao.length, 1);
     assert.match(paraCoordenacao[0]?.texto ?? '', /Uma assinatura não pôde ser servida/);
-    assert.match(paraCoordenacao[0]?.texto ?? '', new RegExp(`- Sara Segunda · 1 × ${cesta.nome} · Não há cestas para todas`));
+    assert.match(
+      paraCoordenacao[0]?.texto ?? '',
+      new RegExp(`- Sara Segunda · 1 × ${cesta.nome} · Não há cestas para todas`),
+    );
   });
 });
 
@@ -137,7 +225,15 @@ describe('recibo da assinatura quando fecham os pedidos', () => {
     // A fixed fee of R$ 1,00 per order, and a Pix receiver.
     amb = await iniciarAmbiente({
       relogio,
-      env: { SMTP_URL: caixa.url, AVISOS_INTERVALO_S: '3600', TAXA_PEDIDO_PERCENTUAL: '0', TAXA_PEDIDO_FIXA: '1', PIX_CHAVE: 'financeiro@cestas.org', PIX_NOME: 'Associação Raízes', PIX_CIDADE: 'São Carlos' },
+      env: {
+        SMTP_URL: caixa.url,
+        AVISOS_INTERVALO_S: '3600',
+        TAXA_PEDIDO_PERCENTUAL: '0',
+        TAXA_PEDIDO_FIXA: '1',
+        PIX_CHAVE: 'financeiro@cestas.org',
+        PIX_NOME: 'Associação Raízes',
+        PIX_CIDADE: 'São Carlos',
+      },
     });
   });
   after(async () => {
@@ -151,11 +247,21 @@ describe('recibo da assinatura quando fecham os pedidos', () => {
     // 06/03: the order window is open; each subscription is served at once.
     relogio.definir('2026-03-06T15:00:00Z');
     const cesta = await criarCesta(amb.banco, { valorCentavos: 4000 });
-    const ciclo = await criarCiclo(amb.banco, { datas: DATAS_PADRAO, cestas: [{ cestaId: cesta.id, quantidadeCestas: 10 }], compor: true });
-    const nome = (await amb.banco.selectFrom('ciclo').select('nome').where('id', '=', ciclo.id).executeTakeFirstOrThrow()).nome;
+    const ciclo = await criarCiclo(amb.banco, {
+      datas: DATAS_PADRAO,
+      cestas: [{ cestaId: cesta.id, quantidadeCestas: 10 }],
+      compor: true,
+    });
+    const nome = (
+      await amb.banco.selectFrom('ciclo').select('nome').where('id', '=', ciclo.id).executeTakeFirstOrThrow()
+    ).nome;
     const pontoNome = `Galpão da Feira ${cesta.id}`;
     const ponto = (await criarPonto(amb.banco, pontoNome)).id;
-    await amb.banco.updateTable('pontoentrega').set({ endereco: 'Rua das Hortas, 12', cidade: 'São Carlos' }).where('id', '=', ponto).execute();
+    await amb.banco
+      .updateTable('pontoentrega')
+      .set({ endereco: 'Rua das Hortas, 12', cidade: 'São Carlos' })
+      .where('id', '=', ponto)
+      .execute();
     const pessoas = {
       ana: await entrarComo(amb, ['consumidor'], 'Ana Adiantada'),
       beto: await entrarComo(amb, ['consumidor'], 'Beto Pix'),
@@ -163,19 +269,37 @@ describe('recibo da assinatura quando fecham os pedidos', () => {
     };
     const assinaturas: Record<string, number> = {};
     for (const [k, p] of Object.entries(pessoas)) {
-      const r = await p.nav.postJson(`${amb.url}/assinaturas`, { cestaId: cesta.id, quantidade: 1, pontoEntregaId: ponto, frequencia: 'cada_ciclo', inicio: '2026-03-01', fim: '2026-03-31' });
+      const r = await p.nav.postJson(`${amb.url}/assinaturas`, {
+        cestaId: cesta.id,
+        quantidade: 1,
+        pontoEntregaId: ponto,
+        frequencia: 'cada_ciclo',
+        inicio: '2026-03-01',
+        fim: '2026-03-31',
+      });
       assert.equal(r.status, 201, r.texto);
       assinaturas[k] = r.json<{ data: { id: number } }>().data.id;
     }
-    const gerados = await amb.banco.selectFrom('assinaturaciclo').select(['assinaturaId', 'situacao']).where('cicloid', '=', ciclo.id).orderBy('assinaturaId').execute();
-    assert.deepEqual(gerados, Object.values(assinaturas).map((id) => ({ assinaturaId: id, situacao: 'gerado' })));
+    const gerados = await amb.banco
+      .selectFrom('assinaturaciclo')
+      .select(['assinaturaId', 'situacao'])
+      .where('cicloid', '=', ciclo.id)
+      .orderBy('assinaturaId')
+      .execute();
+    assert.deepEqual(
+      gerados,
+      Object.values(assinaturas).map((id) => ({ assinaturaId: id, situacao: 'gerado' })),
+    );
     // Ana paid the season in advance: R$ 120,00.
     const admin = await entrarComo(amb, ['admin'], 'Coordenação');
     const pago = await admin.nav.postJson(`${amb.url}/assinaturas/${assinaturas.ana}/pagamento`, { valor: '120.00' });
     assert.equal(pago.status, 201, pago.texto);
 
     // Inside the window: Ana takes two baskets this cycle, Caio skips it.
-    const dobro = await pessoas.ana.nav.postJson(`${amb.url}/assinaturas/${assinaturas.ana}/ciclo/${ciclo.id}`, { quantidade: 2, pontoEntregaId: ponto });
+    const dobro = await pessoas.ana.nav.postJson(`${amb.url}/assinaturas/${assinaturas.ana}/ciclo/${ciclo.id}`, {
+      quantidade: 2,
+      pontoEntregaId: ponto,
+    });
     assert.equal(dobro.status, 200, dobro.texto);
     const pulo = await pessoas.caio.nav.postJson(`${amb.url}/assinaturas/${assinaturas.caio}/pular/${ciclo.id}`, {});
     assert.equal(pulo.status, 200, pulo.texto);
@@ -194,23 +318,50 @@ describe('recibo da assinatura quando fecham os pedidos', () => {
     await c.enviarPendentes();
     assert.equal(await c.lembrar(), 0, 'uma vez por ciclo e pessoa');
     await c.enviarPendentes();
-    assert.deepEqual(recibos().map((m) => m.para).sort(), [pessoas.ana.email, pessoas.beto.email].sort());
-    const escritas = await amb.banco.selectFrom('mensagem').select(['chave', 'usuarioid']).where('tipo', '=', 'assinatura_recibo').where('cicloid', '=', ciclo.id).orderBy('usuarioid').execute();
-    assert.deepEqual(escritas.map((m) => m.chave), [pessoas.ana.id, pessoas.beto.id].sort((x, y) => (x ?? 0) - (y ?? 0)).map((u) => `assinatura_recibo:${ciclo.id}:${u}`));
+    assert.deepEqual(
+      recibos()
+        .map((m) => m.para)
+        .sort(),
+      [pessoas.ana.email, pessoas.beto.email].sort(),
+    );
+    const escritas = await amb.banco
+      .selectFrom('mensagem')
+      .select(['chave', 'usuarioid'])
+      .where('tipo', '=', 'assinatura_recibo')
+      .where('cicloid', '=', ciclo.id)
+      .orderBy('usuarioid')
+      .execute();
+    assert.deepEqual(
+      escritas.map((m) => m.chave),
+      [pessoas.ana.id, pessoas.beto.id]
+        .sort((x, y) => (x ?? 0) - (y ?? 0))
+        .map((u) => `assinatura_recibo:${ciclo.id}:${u}`),
+    );
 
     // Ana: the final order (2 × R$ 40,00 + R$ 1,00 fee = R$ 81,00), paid from her R$ 120,00: R$ 39,00 left.
     const paraAna = recibos().find((m) => m.para === pessoas.ana.email);
     assert.ok(paraAna);
     const url = amb.url.replace(/[.]/g, '\\.');
     assert.match(paraAna.texto, /Olá, Ana!/);
-    assert.match(paraAna.texto, new RegExp(`Os pedidos do ${nome} fecharam em 09/03/2026\\. Este é o recibo do seu pedido final`));
+    assert.match(
+      paraAna.texto,
+      new RegExp(`Os pedidos do ${nome} fecharam em 09/03/2026\\. Este é o recibo do seu pedido final`),
+    );
     assert.match(paraAna.texto, new RegExp(`- ${cesta.nome} · 2 × R\\$\\s40,00 · R\\$\\s80,00`));
     assert.match(paraAna.texto, /- Taxa administrativa · R\$\s1,00/);
     assert.match(paraAna.texto, /- Total do pedido · R\$\s81,00/);
     assert.match(paraAna.texto, new RegExp(`Retirada em ${pontoNome} — Rua das Hortas, 12, São Carlos`));
-    assert.match(paraAna.texto, /seu crédito pago adiantado cobre este pedido \(R\$\s81,00\)\. Depois dele, restam R\$\s39,00 de crédito\./);
+    assert.match(
+      paraAna.texto,
+      /seu crédito pago adiantado cobre este pedido \(R\$\s81,00\)\. Depois dele, restam R\$\s39,00 de crédito\./,
+    );
     assert.doesNotMatch(paraAna.texto, /Pix copia e cola/);
-    const pedidoAna = await amb.banco.selectFrom('pedido').select('id').where('cicloid', '=', ciclo.id).where('usuarioid', '=', pessoas.ana.id ?? 0).executeTakeFirstOrThrow();
+    const pedidoAna = await amb.banco
+      .selectFrom('pedido')
+      .select('id')
+      .where('cicloid', '=', ciclo.id)
+      .where('usuarioid', '=', pessoas.ana.id ?? 0)
+      .executeTakeFirstOrThrow();
     assert.match(paraAna.texto, new RegExp(`Ver meu pedido: ${url}/pedidoconsumidoresconfirmacao/${pedidoAna.id}`));
     // A receipt: it cannot be turned off.
     assert.equal(paraAna.cabecalhos.get('list-unsubscribe'), undefined);
@@ -224,6 +375,9 @@ describe('recibo da assinatura quando fecham os pedidos', () => {
     assert.match(paraBeto.texto, /Pix copia e cola[^\n]*\n000201/);
 
     // Caio skipped: no receipt (nor a message of that kind written for him).
-    assert.deepEqual(caixa.para(pessoas.caio.email).filter((m) => m.assunto === assunto), []);
+    assert.deepEqual(
+      caixa.para(pessoas.caio.email).filter((m) => m.assunto === assunto),
+      [],
+    );
   });
 });

@@ -6,7 +6,7 @@ import type { Banco } from '../../src/db/banco.ts';
 import { urlDoBanco } from '../helpers/banco.ts';
 import { RAIZ } from '../helpers/processos.ts';
 import { finalizarPedido } from '../../src/domain/pedidos.ts';
-import type { Correio} from '../../src/mensagens/correio.ts';
+import type { Correio } from '../../src/mensagens/correio.ts';
 import { TENTATIVAS } from '../../src/mensagens/correio.ts';
 import { CaixaDeTeste, type Chegada } from '../helpers/correio.ts';
 import { DATAS_PADRAO, criarCesta, criarCiclo, criarPonto, criarUsuario } from '../helpers/fabricas.ts';
@@ -39,7 +39,12 @@ describe('avisos por e-mail', () => {
     relogio = new RelogioDeTeste(dia('01'));
     amb = await iniciarAmbiente({
       relogio,
-      env: { SMTP_URL: caixa.url, EMAIL_REMETENTE: 'Comunidade <avisos@comunidade.org>', AVISOS_INTERVALO_S: '3600', TAXA_PEDIDO_PERCENTUAL: '10' },
+      env: {
+        SMTP_URL: caixa.url,
+        EMAIL_REMETENTE: 'Comunidade <avisos@comunidade.org>',
+        AVISOS_INTERVALO_S: '3600',
+        TAXA_PEDIDO_PERCENTUAL: '10',
+      },
     });
     admin = await entrarComo(amb, ['admin']);
   });
@@ -65,15 +70,36 @@ describe('avisos por e-mail', () => {
   async function cenario() {
     relogio.definir(dia('01'));
     const cesta = await criarCesta(amb.banco);
-    const c = await criarCiclo(amb.banco, { datas: DATAS_PADRAO, cestas: [{ cestaId: cesta.id, quantidadeCestas: 10 }], compor: true });
+    const c = await criarCiclo(amb.banco, {
+      datas: DATAS_PADRAO,
+      cestas: [{ cestaId: cesta.id, quantidadeCestas: 10 }],
+      compor: true,
+    });
     const ponto = await criarPonto(amb.banco, `Sede ${c.id}`);
-    await amb.banco.updateTable('pontoentrega').set({ endereco: 'Rua das Flores, 12', cidade: 'Viçosa' }).where('id', '=', ponto.id).execute();
+    await amb.banco
+      .updateTable('pontoentrega')
+      .set({ endereco: 'Rua das Flores, 12', cidade: 'Viçosa' })
+      .where('id', '=', ponto.id)
+      .execute();
     const salvo = await admin.nav.postJson(url(`/ciclo/${c.id}`), {
-      nome: `Ciclo ${c.id}`, ...DATAS_PADRAO, cicloPontos: [{ pontoEntregaId: ponto.id, dataRetirada: '2026-03-11', horaInicio: '08:00', horaFim: '12:00' }],
+      nome: `Ciclo ${c.id}`,
+      ...DATAS_PADRAO,
+      cicloPontos: [{ pontoEntregaId: ponto.id, dataRetirada: '2026-03-11', horaInicio: '08:00', horaFim: '12:00' }],
     });
     assert.equal(salvo.status, 200, salvo.texto);
-    const compositor = await amb.banco.selectFrom('usuario').select(['id', 'email']).where('id', '=', c.compositor ?? 0).executeTakeFirstOrThrow();
-    return { cicloid: c.id, nome: `Ciclo ${c.id}`, cicloCestaId: c.cicloCestas[0] ?? 0, cesta: cesta.nome, ponto: ponto.id, compositor: compositor.email };
+    const compositor = await amb.banco
+      .selectFrom('usuario')
+      .select(['id', 'email'])
+      .where('id', '=', c.compositor ?? 0)
+      .executeTakeFirstOrThrow();
+    return {
+      cicloid: c.id,
+      nome: `Ciclo ${c.id}`,
+      cicloCestaId: c.cicloCestas[0] ?? 0,
+      cesta: cesta.nome,
+      ponto: ponto.id,
+      compositor: compositor.email,
+    };
   }
 
   test('cada aviso do calendário chega a quem deve, só a quem deve, uma vez, com os números do ciclo', async () => {
@@ -90,13 +116,20 @@ describe('avisos por e-mail', () => {
     const r = await desligou.nav.postJson(url('/profile/avisos'), { avisos: ['pedido_aberto'] });
     assert.equal(r.status, 200, r.texto);
     const doCiclo = (chegadas: readonly Chegada[]) => chegadas.filter((m) => m.assunto.includes(c.nome));
-    const destinatarios = (assunto: string) => doCiclo(caixa.chegadas).filter((m) => m.assunto === assunto).map((m) => m.para).sort();
+    const destinatarios = (assunto: string) =>
+      doCiclo(caixa.chegadas)
+        .filter((m) => m.assunto === assunto)
+        .map((m) => m.para)
+        .sort();
 
     // 01/03, offers open: every active supplier, once, even when the tick runs twice.
     await rodada();
     assert.equal(await correio().lembrar(), 0, 'a segunda rodada do dia não escreve nada');
     await correio().enviarPendentes();
-    assert.deepEqual(destinatarios(`Ofertas abertas: ${c.nome}`), [c.compositor, fornSemOferta.email, fornRascunho.email].sort());
+    assert.deepEqual(
+      destinatarios(`Ofertas abertas: ${c.nome}`),
+      [c.compositor, fornSemOferta.email, fornRascunho.email].sort(),
+    );
     const aberta = caixa.para(fornSemOferta.email).find((m) => m.assunto === `Ofertas abertas: ${c.nome}`);
     assert.ok(aberta);
     assert.match(aberta.texto, /^Olá, Ana!/);
@@ -107,23 +140,42 @@ describe('avisos por e-mail', () => {
 
     // Bento saves a draft.
     const produto = await amb.banco.selectFrom('produto').select('id').orderBy('id', 'desc').executeTakeFirstOrThrow();
-    const rascunho = await fornRascunho.nav.postJson(url('/oferta'), { cicloid: c.cicloid, ofertaProdutos: [{ produtoId: produto.id, quantidade: 5, valor: 3 }] });
+    const rascunho = await fornRascunho.nav.postJson(url('/oferta'), {
+      cicloid: c.cicloid,
+      ofertaProdutos: [{ produtoId: produto.id, quantidade: 5, valor: 3 }],
+    });
     assert.ok(rascunho.status < 300, rascunho.texto);
 
     // 04/03, the offers' last day: the supplier with no offer and the one with a draft; not the one who finalised.
     relogio.definir(dia('04'));
     await rodada();
-    assert.deepEqual(destinatarios(`Último dia para ofertar: ${c.nome}`), [fornSemOferta.email, fornRascunho.email].sort());
-    assert.match(caixa.para(fornRascunho.email).find((m) => m.assunto.startsWith('Último dia'))?.texto ?? '', /Sua oferta no Ciclo \d+ ainda é um rascunho\. As ofertas fecham hoje, 04\/03\/2026/);
-    assert.match(caixa.para(fornSemOferta.email).find((m) => m.assunto.startsWith('Último dia'))?.texto ?? '', /e ainda não há oferta sua\./);
+    assert.deepEqual(
+      destinatarios(`Último dia para ofertar: ${c.nome}`),
+      [fornSemOferta.email, fornRascunho.email].sort(),
+    );
+    assert.match(
+      caixa.para(fornRascunho.email).find((m) => m.assunto.startsWith('Último dia'))?.texto ?? '',
+      /Sua oferta no Ciclo \d+ ainda é um rascunho\. As ofertas fecham hoje, 04\/03\/2026/,
+    );
+    assert.match(
+      caixa.para(fornSemOferta.email).find((m) => m.assunto.startsWith('Último dia'))?.texto ?? '',
+      /e ainda não há oferta sua\./,
+    );
 
     // 06/03, orders open: every active consumer without an order, except the one who turned it off.
     relogio.definir(dia('06'));
     await rodada();
-    assert.deepEqual(destinatarios(`Pedidos abertos: ${c.nome}`), [consSemPedido.email, consSalvo.email, consConfirmado.email, desligou.email].sort());
+    assert.deepEqual(
+      destinatarios(`Pedidos abertos: ${c.nome}`),
+      [consSemPedido.email, consSalvo.email, consConfirmado.email, desligou.email].sort(),
+    );
     // Davi saves an order; Elisa saves and confirms (her receipt is the next test's subject).
     for (const p of [consSalvo, consConfirmado]) {
-      const salvo = await p.nav.postJson(url('/pedidoconsumidores'), { cicloid: c.cicloid, pontoEntregaId: c.ponto, produtos: [{ cicloCestaId: c.cicloCestaId, quantidade: 2 }] });
+      const salvo = await p.nav.postJson(url('/pedidoconsumidores'), {
+        cicloid: c.cicloid,
+        pontoEntregaId: c.ponto,
+        produtos: [{ cicloCestaId: c.cicloCestaId, quantidade: 2 }],
+      });
       assert.equal(salvo.status, 201, salvo.texto);
       if (p === consConfirmado) {
         const { pedidoId } = salvo.json<Envelope<PedidoJson>>().data;
@@ -136,7 +188,10 @@ describe('avisos por e-mail', () => {
     await rodada();
     assert.deepEqual(destinatarios(`Último dia para pedir: ${c.nome}`), [consSemPedido.email, consSalvo.email].sort());
     const lembrete = caixa.para(consSalvo.email).find((m) => m.assunto.startsWith('Último dia'));
-    assert.match(lembrete?.texto ?? '', /Seu pedido no Ciclo \d+ está salvo, mas não confirmado\. Os pedidos fecham hoje, 09\/03\/2026/);
+    assert.match(
+      lembrete?.texto ?? '',
+      /Seu pedido no Ciclo \d+ está salvo, mas não confirmado\. Os pedidos fecham hoje, 09\/03\/2026/,
+    );
     assert.match(lembrete?.texto ?? '', /Confirmar meu pedido: http:\/\/[^/]+\/pedidoconsumidoresconfirmacao\/\d+/);
 
     // 10/03, orders closed, pickup tomorrow at the point: what to deliver to the supplier whose line the
@@ -150,16 +205,25 @@ describe('avisos por e-mail', () => {
     assert.ok(entregas.texto.includes(`Ver minhas entregas: ${amb.url}/pedidosfornecedorestodos/${c.cicloid}`));
     assert.deepEqual(destinatarios(`Amanhã é dia de retirar sua cesta: ${c.nome}`), [consConfirmado.email]);
     const retirada = caixa.para(consConfirmado.email).find((m) => m.assunto.startsWith('Amanhã'));
-    assert.match(retirada?.texto ?? '', /Retirada em Sede \d+ — Rua das Flores, 12, Viçosa, quarta-feira, 11\/03\/2026, das 08:00 às 12:00\./);
+    assert.match(
+      retirada?.texto ?? '',
+      /Retirada em Sede \d+ — Rua das Flores, 12, Viçosa, quarta-feira, 11\/03\/2026, das 08:00 às 12:00\./,
+    );
 
     // Nobody else heard of this cycle, and nobody heard anything twice.
     for (const p of [info.email, inativo.email]) assert.deepEqual(doCiclo(caixa.para(p)), [], p);
-    assert.deepEqual(assuntos(desligou.email).filter((a) => a.includes(c.nome)), [`Pedidos abertos: ${c.nome}`]);
+    assert.deepEqual(
+      assuntos(desligou.email).filter((a) => a.includes(c.nome)),
+      [`Pedidos abertos: ${c.nome}`],
+    );
     const todas = doCiclo(caixa.chegadas).map((m) => `${m.para} ${m.assunto}`);
     assert.equal(new Set(todas).size, todas.length, 'nenhum e-mail repetido');
     // Optional kinds carry the one-click unsubscribe headers (RFC 8058).
     assert.equal(aberta.cabecalhos.get('list-unsubscribe-post'), 'List-Unsubscribe=One-Click');
-    assert.match(aberta.cabecalhos.get('list-unsubscribe') ?? '', new RegExp(`^<${amb.url}/avisos/sair/${fornSemOferta.id}\\.oferta_aberta\\.[A-Za-z0-9_-]{43}>$`));
+    assert.match(
+      aberta.cabecalhos.get('list-unsubscribe') ?? '',
+      new RegExp(`^<${amb.url}/avisos/sair/${fornSemOferta.id}\\.oferta_aberta\\.[A-Za-z0-9_-]{43}>$`),
+    );
   });
 
   test('o recibo do pedido confirmado tem linhas, preços, taxa, total e onde retirar; alterar depois avisa que falta confirmar', async () => {
@@ -167,7 +231,11 @@ describe('avisos por e-mail', () => {
     relogio.definir(dia('07'));
     const consumidora = await entrarComo(amb, ['consumidor'], 'Gabi Recibo');
     const outra = await entrarComo(amb, ['consumidor'], 'Helena Outra');
-    const salvo = await consumidora.nav.postJson(url('/pedidoconsumidores'), { cicloid: c.cicloid, pontoEntregaId: c.ponto, produtos: [{ cicloCestaId: c.cicloCestaId, quantidade: 2 }] });
+    const salvo = await consumidora.nav.postJson(url('/pedidoconsumidores'), {
+      cicloid: c.cicloid,
+      pontoEntregaId: c.ponto,
+      produtos: [{ cicloCestaId: c.cicloCestaId, quantidade: 2 }],
+    });
     assert.equal(salvo.status, 201, salvo.texto);
     const { pedidoId } = salvo.json<Envelope<PedidoJson>>().data;
     assert.deepEqual(caixa.para(consumidora.email), [], 'salvar sem confirmar não manda recibo');
@@ -175,24 +243,49 @@ describe('avisos por e-mail', () => {
     const [recibo] = await esperarPara(consumidora.email, 1);
     assert.ok(recibo);
     assert.equal(recibo.assunto, `Pedido confirmado: ${c.nome}`);
-    assert.match(recibo.texto, /^Olá, Gabi!\n\nSeu pedido no Ciclo \d+ está confirmado \(em 07\/03\/2026 às 12:00\)\. Este é o seu recibo\./);
+    assert.match(
+      recibo.texto,
+      /^Olá, Gabi!\n\nSeu pedido no Ciclo \d+ está confirmado \(em 07\/03\/2026 às 12:00\)\. Este é o seu recibo\./,
+    );
     assert.ok(recibo.texto.includes(`- ${c.cesta} · 2 × R$ 50,00 · R$ 100,00`), recibo.texto);
-    assert.ok(recibo.texto.includes('- Total dos itens · R$ 100,00\n- Taxa administrativa · R$ 10,00\n- A pagar · R$ 110,00'), recibo.texto);
-    assert.match(recibo.texto, /Retirada em Sede \d+ — Rua das Flores, 12, Viçosa, quarta-feira, 11\/03\/2026, das 08:00 às 12:00\./);
+    assert.ok(
+      recibo.texto.includes('- Total dos itens · R$ 100,00\n- Taxa administrativa · R$ 10,00\n- A pagar · R$ 110,00'),
+      recibo.texto,
+    );
+    assert.match(
+      recibo.texto,
+      /Retirada em Sede \d+ — Rua das Flores, 12, Viçosa, quarta-feira, 11\/03\/2026, das 08:00 às 12:00\./,
+    );
     assert.ok(recibo.texto.includes(`Ver meu pedido: ${amb.url}/pedidoconsumidoresconfirmacao/${pedidoId}`));
-    assert.match(recibo.html, /<td colspan="2"[^>]*>A pagar<\/td>\s*<td style="text-align:right;white-space:nowrap[^>]*>R\$ 110,00<\/td>/);
+    assert.match(
+      recibo.html,
+      /<td colspan="2"[^>]*>A pagar<\/td>\s*<td style="text-align:right;white-space:nowrap[^>]*>R\$ 110,00<\/td>/,
+    );
     assert.equal(recibo.cabecalhos.get('list-unsubscribe'), undefined, 'o recibo não se desliga');
     // Confirming again is a no-op: no second receipt.
     assert.equal((await consumidora.nav.postJson(url('/pedidoconsumidoresconfirmacao'), { pedidoId })).status, 200);
     // Changing it after confirmation: one notice, with the new figures.
-    const mudou = await consumidora.nav.postJson(url('/pedidoconsumidores'), { cicloid: c.cicloid, pontoEntregaId: c.ponto, produtos: [{ cicloCestaId: c.cicloCestaId, quantidade: 1 }] });
+    const mudou = await consumidora.nav.postJson(url('/pedidoconsumidores'), {
+      cicloid: c.cicloid,
+      pontoEntregaId: c.ponto,
+      produtos: [{ cicloCestaId: c.cicloCestaId, quantidade: 1 }],
+    });
     assert.equal(mudou.status, 200, mudou.texto);
     const [, alterado] = await esperarPara(consumidora.email, 2);
     assert.equal(alterado?.assunto, `Pedido alterado, falta confirmar: ${c.nome}`);
     assert.ok(alterado?.texto.includes('- A pagar · R$ 55,00'), alterado?.texto);
     assert.ok(alterado?.texto.includes(`Confirmar de novo: ${amb.url}/pedidoconsumidoresconfirmacao/${pedidoId}`));
     // Saving the unconfirmed order again says nothing more; confirming it gives a new receipt.
-    assert.equal((await consumidora.nav.postJson(url('/pedidoconsumidores'), { cicloid: c.cicloid, pontoEntregaId: c.ponto, produtos: [{ cicloCestaId: c.cicloCestaId, quantidade: 1 }] })).status, 200);
+    assert.equal(
+      (
+        await consumidora.nav.postJson(url('/pedidoconsumidores'), {
+          cicloid: c.cicloid,
+          pontoEntregaId: c.ponto,
+          produtos: [{ cicloCestaId: c.cicloCestaId, quantidade: 1 }],
+        })
+      ).status,
+      200,
+    );
     relogio.definir('2026-03-07T16:30:00Z');
     assert.equal((await consumidora.nav.postJson(url('/pedidoconsumidoresconfirmacao'), { pedidoId })).status, 200);
     const [, , segundo] = await esperarPara(consumidora.email, 3);
@@ -205,7 +298,8 @@ describe('avisos por e-mail', () => {
   async function esperarPara(email: string, n: number): Promise<Chegada[]> {
     const fim = Date.now() + 10_000;
     while (caixa.para(email).length < n) {
-      if (Date.now() > fim) throw new Error(`esperava ${n} e-mails para ${email}, chegaram ${caixa.para(email).length}`);
+      if (Date.now() > fim)
+        throw new Error(`esperava ${n} e-mails para ${email}, chegaram ${caixa.para(email).length}`);
       await new Promise((r) => setTimeout(r, 20));
     }
     return caixa.para(email);
@@ -215,19 +309,61 @@ describe('avisos por e-mail', () => {
     const c = await cenario();
     relogio.definir(dia('07'));
     const consumidora = await entrarComo(amb, ['consumidor'], 'Iara Desfeita');
-    const salvo = await consumidora.nav.postJson(url('/pedidoconsumidores'), { cicloid: c.cicloid, pontoEntregaId: c.ponto, produtos: [{ cicloCestaId: c.cicloCestaId, quantidade: 1 }] });
+    const salvo = await consumidora.nav.postJson(url('/pedidoconsumidores'), {
+      cicloid: c.cicloid,
+      pontoEntregaId: c.ponto,
+      produtos: [{ cicloCestaId: c.cicloCestaId, quantidade: 1 }],
+    });
     const { pedidoId } = salvo.json<Envelope<PedidoJson>>().data;
-    const ator = { email: consumidora.email, nome: 'Iara', usuarioid: consumidora.id, perfil: ['consumidor'] as const, ativo: true };
+    const ator = {
+      email: consumidora.email,
+      nome: 'Iara',
+      usuarioid: consumidora.id,
+      perfil: ['consumidor'] as const,
+      ativo: true,
+    };
     // The receipt is written by the real outbox inside the confirmation; then the transaction fails.
     const falha = new Error('queda depois do recibo');
-    const quebrado = { emitir: async (trx: Parameters<Correio['emitir']>[0], e: Parameters<Correio['emitir']>[1]) => {
-      await correio().emitir(trx, e);
-      assert.equal((await trx.selectFrom('mensagem').select('id').where('usuarioid', '=', consumidora.id ?? 0).execute()).length, 1, 'escrito dentro da transação');
-      throw falha;
-    } };
-    await assert.rejects(finalizarPedido(amb.banco, ator, pedidoId, { agora: relogio.agora(), hoje: '2026-03-07', taxa: amb.config.taxa, tz: amb.config.tz, avisos: quebrado }), falha);
-    assert.deepEqual(await amb.banco.selectFrom('mensagem').select('id').where('usuarioid', '=', consumidora.id ?? 0).execute(), []);
-    const pedido = await amb.banco.selectFrom('pedido').select('finalizado').where('id', '=', pedidoId).executeTakeFirstOrThrow();
+    const quebrado = {
+      emitir: async (trx: Parameters<Correio['emitir']>[0], e: Parameters<Correio['emitir']>[1]) => {
+        await correio().emitir(trx, e);
+        assert.equal(
+          (
+            await trx
+              .selectFrom('mensagem')
+              .select('id')
+              .where('usuarioid', '=', consumidora.id ?? 0)
+              .execute()
+          ).length,
+          1,
+          'escrito dentro da transação',
+        );
+        throw falha;
+      },
+    };
+    await assert.rejects(
+      finalizarPedido(amb.banco, ator, pedidoId, {
+        agora: relogio.agora(),
+        hoje: '2026-03-07',
+        taxa: amb.config.taxa,
+        tz: amb.config.tz,
+        avisos: quebrado,
+      }),
+      falha,
+    );
+    assert.deepEqual(
+      await amb.banco
+        .selectFrom('mensagem')
+        .select('id')
+        .where('usuarioid', '=', consumidora.id ?? 0)
+        .execute(),
+      [],
+    );
+    const pedido = await amb.banco
+      .selectFrom('pedido')
+      .select('finalizado')
+      .where('id', '=', pedidoId)
+      .executeTakeFirstOrThrow();
     assert.equal(Boolean(pedido.finalizado), false);
     await correio().enviarPendentes();
     await new Promise((r) => setTimeout(r, 150));
@@ -236,28 +372,66 @@ describe('avisos por e-mail', () => {
 
   test('dois processos remetentes entregam 200 mensagens, cada uma uma vez', async () => {
     const antes = caixa.chegadas.length;
-    const pessoas = await Promise.all(Array.from({ length: 200 }, (_, i) => criarUsuario(amb.banco, { nome: `Lote ${i}` })));
+    const pessoas = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => criarUsuario(amb.banco, { nome: `Lote ${i}` })),
+    );
     // Written straight to the outbox, so that this process's own sender is not woken: the two
     // child processes share the queue, with the test's clock.
     const iso = relogio.agora().toISOString();
-    await amb.banco.insertInto('mensagem').values(pessoas.map((p) => ({
-      chave: `teste-lote:${p.id}`, tipo: 'coordenacao', usuarioid: p.id, para: p.email, assunto: `Lote ${p.id}`, texto: 'oi', html: '<p>oi</p>', proximaTentativa: iso, createdAt: iso, updatedAt: iso,
-    }))).execute();
-    const env = { NODE_ENV: 'test', DATABASE_URL: urlDoBanco(amb.bancoConfig), SMTP_URL: caixa.url, LOG_LEVEL: 'silent', DEMO_DATA: 'false', RELOGIO: iso };
-    const processo = () => new Promise<number>((ok, falha) => {
-      const filho = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', join(RAIZ, 'test/helpers/remetente.ts')], { cwd: RAIZ, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-      let saida = '';
-      let erro = '';
-      filho.stdout.on('data', (c: Buffer) => { saida += c.toString(); });
-      filho.stderr.on('data', (c: Buffer) => { erro += c.toString(); });
-      filho.on('exit', (codigo) => (codigo === 0 ? ok(Number(saida.trim())) : falha(new Error(`remetente saiu com ${codigo}: ${erro}`))));
-    });
+    await amb.banco
+      .insertInto('mensagem')
+      .values(
+        pessoas.map((p) => ({
+          chave: `teste-lote:${p.id}`,
+          tipo: 'coordenacao',
+          usuarioid: p.id,
+          para: p.email,
+          assunto: `Lote ${p.id}`,
+          texto: 'oi',
+          html: '<p>oi</p>',
+          proximaTentativa: iso,
+          createdAt: iso,
+          updatedAt: iso,
+        })),
+      )
+      .execute();
+    const env = {
+      NODE_ENV: 'test',
+      DATABASE_URL: urlDoBanco(amb.bancoConfig),
+      SMTP_URL: caixa.url,
+      LOG_LEVEL: 'silent',
+      DEMO_DATA: 'false',
+      RELOGIO: iso,
+    };
+    const processo = () =>
+      new Promise<number>((ok, falha) => {
+        const filho = spawn(
+          process.execPath,
+          ['--disable-warning=ExperimentalWarning', join(RAIZ, 'test/helpers/remetente.ts')],
+          { cwd: RAIZ, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+        );
+        let saida = '';
+        let erro = '';
+        filho.stdout.on('data', (c: Buffer) => {
+          saida += c.toString();
+        });
+        filho.stderr.on('data', (c: Buffer) => {
+          erro += c.toString();
+        });
+        filho.on('exit', (codigo) =>
+          codigo === 0 ? ok(Number(saida.trim())) : falha(new Error(`remetente saiu com ${codigo}: ${erro}`)),
+        );
+      });
     const [a, b] = await Promise.all([processo(), processo()]);
     const chegadas = caixa.chegadas.slice(antes).filter((m) => m.assunto.startsWith('Lote '));
     assert.equal(chegadas.length, 200);
     assert.equal(new Set(chegadas.map((m) => m.para)).size, 200, 'cada mensagem uma vez');
     assert.equal(a + b, 200);
-    const estados = await amb.banco.selectFrom('mensagem').select('estado').where('chave', 'like', 'teste-lote:%').execute();
+    const estados = await amb.banco
+      .selectFrom('mensagem')
+      .select('estado')
+      .where('chave', 'like', 'teste-lote:%')
+      .execute();
     assert.deepEqual([...new Set(estados.map((m) => m.estado))], ['enviada']);
   });
 
@@ -268,10 +442,23 @@ describe('avisos por e-mail', () => {
     caixa.falhar = true;
     try {
       for (const p of [pessoa, persistente]) {
-        await correio().enfileirar(amb.banco, { chave: `teste-queda:${p.id}`, tipo: 'coordenacao', usuarioid: p.id, cicloid: null, para: p.email, conteudo: { assunto: `Queda ${p.id}`, texto: 'oi', html: '<p>oi</p>' }, cancelar: null });
+        await correio().enfileirar(amb.banco, {
+          chave: `teste-queda:${p.id}`,
+          tipo: 'coordenacao',
+          usuarioid: p.id,
+          cicloid: null,
+          para: p.email,
+          conteudo: { assunto: `Queda ${p.id}`, texto: 'oi', html: '<p>oi</p>' },
+          cancelar: null,
+        });
       }
       assert.equal(await correio().enviarPendentes(), 0);
-      const estado = (id: number) => amb.banco.selectFrom('mensagem').select(['estado', 'tentativas', 'proximaTentativa', 'ultimoErro']).where('chave', '=', `teste-queda:${id}`).executeTakeFirstOrThrow();
+      const estado = (id: number) =>
+        amb.banco
+          .selectFrom('mensagem')
+          .select(['estado', 'tentativas', 'proximaTentativa', 'ultimoErro'])
+          .where('chave', '=', `teste-queda:${id}`)
+          .executeTakeFirstOrThrow();
       const depois1 = await estado(pessoa.id);
       assert.equal(depois1.estado, 'pendente');
       assert.equal(depois1.tentativas, 1);
@@ -291,7 +478,18 @@ describe('avisos por e-mail', () => {
       assert.equal((await estado(pessoa.id)).estado, 'enviada');
       // A longer outage: after the last try the message is failed and shown to admins.
       caixa.falhar = true;
-      assert.equal(await correio().reenviar((await amb.banco.selectFrom('mensagem').select('id').where('chave', '=', `teste-queda:${persistente.id}`).executeTakeFirstOrThrow()).id), true);
+      assert.equal(
+        await correio().reenviar(
+          (
+            await amb.banco
+              .selectFrom('mensagem')
+              .select('id')
+              .where('chave', '=', `teste-queda:${persistente.id}`)
+              .executeTakeFirstOrThrow()
+          ).id,
+        ),
+        true,
+      );
       for (let i = 0; i < TENTATIVAS; i++) {
         relogio.definir(new Date(relogio.agora().getTime() + 65 * 60_000).toISOString());
         await correio().enviarPendentes();
@@ -303,7 +501,9 @@ describe('avisos por e-mail', () => {
       assert.equal(pagina.status, 200);
       assert.ok(pagina.texto.includes(`Queda ${persistente.id}`));
       assert.match(pagina.texto, /Falhou<\/span> · 8 tentativas/);
-      const caixaJson = (await admin.nav.getJson(url('/mensagens?estado=falhou'))).json<Envelope<{ mensagens: Array<{ id: number; para: string }> }>>().data;
+      const caixaJson = (await admin.nav.getJson(url('/mensagens?estado=falhou'))).json<
+        Envelope<{ mensagens: Array<{ id: number; para: string }> }>
+      >().data;
       const falhou = caixaJson.mensagens.find((m) => m.para === persistente.email);
       assert.ok(falhou);
       caixa.falhar = false;
@@ -330,9 +530,18 @@ describe('avisos por e-mail', () => {
     assert.equal(pagina.status, 200);
     assert.match(pagina.texto, /Deixar de receber por e-mail: <strong>Abertura do período de ofertas<\/strong>\?/);
     // A mail program's one-click: a form POST with no cookie and no CSRF token.
-    const clique = await fetch(link, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click', redirect: 'manual' });
+    const clique = await fetch(link, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+      redirect: 'manual',
+    });
     assert.equal(clique.status, 200);
-    const u = await amb.banco.selectFrom('usuario').select('avisosDesligados').where('id', '=', forn.id ?? 0).executeTakeFirstOrThrow();
+    const u = await amb.banco
+      .selectFrom('usuario')
+      .select('avisosDesligados')
+      .where('id', '=', forn.id ?? 0)
+      .executeTakeFirstOrThrow();
     assert.deepEqual(JSON.parse(u.avisosDesligados ?? '[]'), ['oferta_aberta']);
     // The profile page shows the box unticked; the next cycle's opening does not reach this person.
     const perfil = await forn.nav.get(url('/profile/avisos'));
@@ -343,12 +552,32 @@ describe('avisos por e-mail', () => {
     assert.equal(caixa.para(forn.email).filter((m) => m.assunto === `Ofertas abertas: ${outro.nome}`).length, 0);
     // Forged, altered or mandatory-kind tokens are refused and change nothing.
     const [id, , assinatura] = link.split('/').at(-1)?.split('.') ?? [];
-    for (const token of [`${Number(id) + 1}.oferta_aberta.${assinatura}`, `${id}.oferta_lembrete.${assinatura}`, `${id}.recibo.${assinatura}`, 'qualquer-coisa']) {
-      const r = await fetch(`${amb.url}/avisos/sair/${token}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
+    for (const token of [
+      `${Number(id) + 1}.oferta_aberta.${assinatura}`,
+      `${id}.oferta_lembrete.${assinatura}`,
+      `${id}.recibo.${assinatura}`,
+      'qualquer-coisa',
+    ]) {
+      const r = await fetch(`${amb.url}/avisos/sair/${token}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'List-Unsubscribe=One-Click',
+      });
       assert.equal(r.status, 404, token);
       assert.match(await r.text(), /Este link para deixar de receber avisos não é válido/);
     }
-    assert.deepEqual(JSON.parse((await amb.banco.selectFrom('usuario').select('avisosDesligados').where('id', '=', forn.id ?? 0).executeTakeFirstOrThrow()).avisosDesligados ?? '[]'), ['oferta_aberta']);
+    assert.deepEqual(
+      JSON.parse(
+        (
+          await amb.banco
+            .selectFrom('usuario')
+            .select('avisosDesligados')
+            .where('id', '=', forn.id ?? 0)
+            .executeTakeFirstOrThrow()
+        ).avisosDesligados ?? '[]',
+      ),
+      ['oferta_aberta'],
+    );
   });
 
   test('a escolha dos avisos no perfil: formulário e JSON; recibos e mensagens da coordenação não se desligam', async () => {
@@ -356,20 +585,31 @@ describe('avisos por e-mail', () => {
     const form = await p.nav.get(url('/profile/avisos'));
     assert.equal(form.status, 200);
     const csrf = tokenCsrf(form.texto);
-    const salvo = await p.nav.post(url('/profile/avisos'), { form: { _csrf: csrf, avisos: ['', 'retirada', 'pedido_aberto'] } }, { seguir: false });
+    const salvo = await p.nav.post(
+      url('/profile/avisos'),
+      { form: { _csrf: csrf, avisos: ['', 'retirada', 'pedido_aberto'] } },
+      { seguir: false },
+    );
     assert.equal(salvo.status, 303);
-    const json = (await p.nav.getJson(url('/profile/avisos'))).json<Envelope<{ recebe: string[]; ligado: boolean }>>().data;
+    const json = (await p.nav.getJson(url('/profile/avisos'))).json<Envelope<{ recebe: string[]; ligado: boolean }>>()
+      .data;
     assert.deepEqual(json, { recebe: ['pedido_aberto', 'retirada'], ligado: true });
     const nenhum = await p.nav.post(url('/profile/avisos'), { form: { _csrf: csrf, avisos: '' } }, { seguir: false });
     assert.equal(nenhum.status, 303);
-    assert.deepEqual((await p.nav.getJson(url('/profile/avisos'))).json<Envelope<{ recebe: string[] }>>().data.recebe, []);
+    assert.deepEqual(
+      (await p.nav.getJson(url('/profile/avisos'))).json<Envelope<{ recebe: string[] }>>().data.recebe,
+      [],
+    );
     // The mandatory kinds are always received: naming them changes nothing; an unknown kind is refused.
     const recibo = await p.nav.postJson(url('/profile/avisos'), { avisos: ['recibo', 'retirada'] });
     assert.equal(recibo.status, 200, recibo.texto);
     assert.deepEqual(recibo.json<Envelope<{ recebe: string[] }>>().data.recebe, ['retirada']);
     const estranho = await p.nav.postJson(url('/profile/avisos'), { avisos: ['propaganda'] });
     assert.equal(estranho.status, 400);
-    assert.equal(estranho.json<Envelope>().details?.avisos, 'Valor inválido: use oferta_aberta, oferta_lembrete, pedido_aberto, pedido_lembrete, entregas, retirada, assinatura_ciclo');
+    assert.equal(
+      estranho.json<Envelope>().details?.avisos,
+      'Valor inválido: use oferta_aberta, oferta_lembrete, pedido_aberto, pedido_lembrete, entregas, retirada, assinatura_ciclo',
+    );
     assert.equal((await p.nav.postJson(url('/profile/avisos'), {})).status, 400);
     // The profile links to the choice.
     assert.match((await p.nav.get(url('/profile'))).texto, /href="\/profile\/avisos"/);
@@ -380,35 +620,62 @@ describe('avisos por e-mail', () => {
     relogio.definir(dia('07'));
     const pediu = await entrarComo(amb, ['consumidor'], 'Nina Pediu');
     const naoPediu = await entrarComo(amb, ['consumidor'], 'Otto Nada');
-    assert.equal((await pediu.nav.postJson(url('/pedidoconsumidores'), { cicloid: c.cicloid, pontoEntregaId: c.ponto, produtos: [{ cicloCestaId: c.cicloCestaId, quantidade: 1 }] })).status, 201);
+    assert.equal(
+      (
+        await pediu.nav.postJson(url('/pedidoconsumidores'), {
+          cicloid: c.cicloid,
+          pontoEntregaId: c.ponto,
+          produtos: [{ cicloCestaId: c.cicloCestaId, quantidade: 1 }],
+        })
+      ).status,
+      201,
+    );
     const form = await admin.nav.get(url(`/ciclo/${c.cicloid}/mensagem`));
     assert.equal(form.status, 200);
     assert.match(form.texto, /Vai para <strong>2 pessoas<\/strong>/);
     const vazio = await admin.nav.postJson(url(`/ciclo/${c.cicloid}/mensagem`), { assunto: '', texto: '' });
     assert.equal(vazio.status, 400);
     assert.deepEqual(Object.keys(vazio.json<Envelope>().details ?? {}).sort(), ['assunto', 'texto']);
-    const r = await admin.nav.postJson(url(`/ciclo/${c.cicloid}/mensagem`), { assunto: 'Mudança de horário', texto: 'A retirada começa às 9h.\n\nTragam sacolas.' });
+    const r = await admin.nav.postJson(url(`/ciclo/${c.cicloid}/mensagem`), {
+      assunto: 'Mudança de horário',
+      texto: 'A retirada começa às 9h.\n\nTragam sacolas.',
+    });
     assert.equal(r.status, 200, r.texto);
     assert.deepEqual(r.json<Envelope<{ destinatarios: number }>>().data, { destinatarios: 2 });
     await correio().enviarPendentes();
     const assunto = `Mudança de horário · ${c.nome}`;
-    assert.deepEqual(caixa.chegadas.filter((m) => m.assunto === assunto).map((m) => m.para).sort(), [c.compositor, pediu.email].sort());
+    assert.deepEqual(
+      caixa.chegadas
+        .filter((m) => m.assunto === assunto)
+        .map((m) => m.para)
+        .sort(),
+      [c.compositor, pediu.email].sort(),
+    );
     const m = caixa.para(pediu.email).find((x) => x.assunto === assunto);
-    assert.match(m?.texto ?? '', /A retirada começa às 9h\.\n\nTragam sacolas\.\n\n— Pessoa admin, pela coordenação do Ciclo \d+/);
+    assert.match(
+      m?.texto ?? '',
+      /A retirada começa às 9h\.\n\nTragam sacolas\.\n\n— Pessoa admin, pela coordenação do Ciclo \d+/,
+    );
     assert.deepEqual(caixa.para(naoPediu.email), []);
     // Not an admin's to send: a consumer is refused and nothing is queued.
     const antes = await amb.banco.selectFrom('mensagem').select('id').execute();
-    assert.equal((await pediu.nav.postJson(url(`/ciclo/${c.cicloid}/mensagem`), { assunto: 'x', texto: 'y' })).status, 403);
+    assert.equal(
+      (await pediu.nav.postJson(url(`/ciclo/${c.cicloid}/mensagem`), { assunto: 'x', texto: 'y' })).status,
+      403,
+    );
     assert.equal((await amb.banco.selectFrom('mensagem').select('id').execute()).length, antes.length);
     assert.equal((await admin.nav.postJson(url('/ciclo/999999/mensagem'), { assunto: 'x', texto: 'y' })).status, 404);
   });
 
   test('/metrics conta as mensagens por estado', async () => {
-    const r = await fetch(url('/metrics'), { headers: amb.config.metricsToken === undefined ? {} : { authorization: `Bearer ${amb.config.metricsToken}` } });
+    const r = await fetch(url('/metrics'), {
+      headers: amb.config.metricsToken === undefined ? {} : { authorization: `Bearer ${amb.config.metricsToken}` },
+    });
     assert.equal(r.status, 200);
     const texto = await r.text();
     const enviadas = Number(/cestaria_mensagens\{estado="enviada"\} (\d+)/.exec(texto)?.[1]);
-    const noBanco = (await amb.banco.selectFrom('mensagem').select('id').where('estado', '=', 'enviada').execute()).length;
+    const noBanco = (await amb.banco.selectFrom('mensagem').select('id').where('estado', '=', 'enviada').execute())
+      .length;
     assert.ok(noBanco > 0);
     assert.equal(enviadas, noBanco);
     assert.match(texto, /cestaria_mensagens\{estado="falhou"\} \d+/);
@@ -429,14 +696,28 @@ describe('e-mail desligado', () => {
     const c = await criarCiclo(banco, { cestas: [{ cestaId: cesta.id, quantidadeCestas: 5 }], compor: true });
     const ponto = await criarPonto(banco);
     const consumidora = await entrarComo(amb, ['consumidor']);
-    const salvo = await consumidora.nav.postJson(`${amb.url}/pedidoconsumidores`, { cicloid: c.id, pontoEntregaId: ponto.id, produtos: [{ cicloCestaId: c.cicloCestas[0], quantidade: 1 }] });
+    const salvo = await consumidora.nav.postJson(`${amb.url}/pedidoconsumidores`, {
+      cicloid: c.id,
+      pontoEntregaId: ponto.id,
+      produtos: [{ cicloCestaId: c.cicloCestas[0], quantidade: 1 }],
+    });
     assert.equal(salvo.status, 201, salvo.texto);
-    assert.equal((await consumidora.nav.postJson(`${amb.url}/pedidoconsumidoresconfirmacao`, { pedidoId: salvo.json<Envelope<PedidoJson>>().data.pedidoId })).status, 200);
+    assert.equal(
+      (
+        await consumidora.nav.postJson(`${amb.url}/pedidoconsumidoresconfirmacao`, {
+          pedidoId: salvo.json<Envelope<PedidoJson>>().data.pedidoId,
+        })
+      ).status,
+      200,
+    );
     assert.equal(await amb.servicos.correio.lembrar(), 0);
     assert.deepEqual(await banco.selectFrom('mensagem').select('id').execute(), []);
     const r = await admin.nav.postJson(`${amb.url}/ciclo/${c.id}/mensagem`, { assunto: 'Oi', texto: 'Tudo bem?' });
     assert.equal(r.status, 409);
     assert.match(r.json<Envelope>().error, /O envio de e-mails está desligado neste serviço \(sem SMTP_URL\)/);
-    assert.match((await admin.nav.get(`${amb.url}/mensagens`)).texto, /O envio de e-mails está desligado neste serviço/);
+    assert.match(
+      (await admin.nav.get(`${amb.url}/mensagens`)).texto,
+      /O envio de e-mails está desligado neste serviço/,
+    );
   });
 });

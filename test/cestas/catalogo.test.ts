@@ -37,15 +37,27 @@ describe('catálogo: categoria, cesta, produto e ponto de entrega', () => {
     const id = criada.data.id;
     const lida = await admin.nav.getJson(url(`/categoria/${id}`));
     assert.equal(lida.status, 200);
-    assert.equal(lida.json<Envelope<{ registro: { descricao: string }; acoes: { editar: boolean } }>>().data.registro.descricao, 'Ervas frescas');
+    assert.equal(
+      lida.json<Envelope<{ registro: { descricao: string }; acoes: { editar: boolean } }>>().data.registro.descricao,
+      'Ervas frescas',
+    );
     const alterada = await admin.nav.postJson(url(`/categoria/${id}`), { nome: 'Temperos e ervas', ativo: false });
     assert.equal(alterada.status, 200);
     assert.equal(alterada.json<Envelope<{ ativo: boolean }>>().data.ativo, false);
     const apagada = await admin.nav.postJson(url(`/categoria/delete/${id}`), {});
     assert.equal(apagada.status, 200);
     assert.equal((await admin.nav.getJson(url(`/categoria/${id}`))).status, 404);
-    const trilha = await amb.banco.selectFrom('auditoria').select(['acao', 'antes', 'depois']).where('entidade', '=', 'categoria').where('entidadeId', '=', String(id)).orderBy('id').execute();
-    assert.deepEqual(trilha.map((t) => t.acao), ['criar', 'atualizar', 'apagar']);
+    const trilha = await amb.banco
+      .selectFrom('auditoria')
+      .select(['acao', 'antes', 'depois'])
+      .where('entidade', '=', 'categoria')
+      .where('entidadeId', '=', String(id))
+      .orderBy('id')
+      .execute();
+    assert.deepEqual(
+      trilha.map((t) => t.acao),
+      ['criar', 'atualizar', 'apagar'],
+    );
     assert.equal(JSON.parse(trilha[1]?.antes ?? '{}').nome, 'Temperos');
     assert.equal(JSON.parse(trilha[1]?.depois ?? '{}').nome, 'Temperos e ervas');
   });
@@ -54,14 +66,22 @@ describe('catálogo: categoria, cesta, produto e ponto de entrega', () => {
     const pagina = await admin.nav.get(url('/cesta'));
     assert.equal(pagina.status, 200);
     const csrf = tokenCsrf(pagina.texto);
-    const r = await admin.nav.post(url('/cesta'), { form: { _csrf: csrf, nome: 'Cesta Família', valorReferencia: '95.50', pesoAproximado: '9000', ativo: 'true' } });
+    const r = await admin.nav.post(url('/cesta'), {
+      form: { _csrf: csrf, nome: 'Cesta Família', valorReferencia: '95.50', pesoAproximado: '9000', ativo: 'true' },
+    });
     assert.equal(r.status, 200);
     assert.equal(new URL(r.url).pathname, '/cesta-index');
     assert.match(r.texto, /Cesta criado\(a\)/);
     assert.match(r.texto, /Cesta Família/);
-    const linha = await amb.banco.selectFrom('cesta').selectAll().where('nome', '=', 'Cesta Família').executeTakeFirstOrThrow();
+    const linha = await amb.banco
+      .selectFrom('cesta')
+      .selectAll()
+      .where('nome', '=', 'Cesta Família')
+      .executeTakeFirstOrThrow();
     assert.equal(linha.valorReferenciaCentavos, 9550);
-    const ponto = await admin.nav.post(url('/pontoentrega'), { form: { _csrf: csrf, nome: 'Praça Central', cidade: 'Botucatu', telefone: '(14) 3811-0000', ativo: 'true' } });
+    const ponto = await admin.nav.post(url('/pontoentrega'), {
+      form: { _csrf: csrf, nome: 'Praça Central', cidade: 'Botucatu', telefone: '(14) 3811-0000', ativo: 'true' },
+    });
     assert.equal(new URL(ponto.url).pathname, '/pontoentrega-index');
     assert.match(ponto.texto, /Praça Central/);
   });
@@ -69,18 +89,32 @@ describe('catálogo: categoria, cesta, produto e ponto de entrega', () => {
   test('produto: valores exatos, unidade da lista, categoria existente', async () => {
     const cat = await criar('categoria', { nome: 'Verduras' });
     const p = await criar<{ valorReferencia: number; unidade: string; categoria: { nome: string } }>('produto', {
-      nome: 'Alface', unidade: 'maço', valorReferencia: '3.10', categoriaid: cat.data.id,
+      nome: 'Alface',
+      unidade: 'maço',
+      valorReferencia: '3.10',
+      categoriaid: cat.data.id,
     });
     assert.equal(p.data.valorReferencia, 3.1);
     assert.equal(p.data.categoria.nome, 'Verduras');
-    const ruim = await admin.nav.postJson(url('/produto'), { nome: '', unidade: 'caixa', valorReferencia: '3,10', categoriaid: 999999, pesoGramas: -5 });
+    const ruim = await admin.nav.postJson(url('/produto'), {
+      nome: '',
+      unidade: 'caixa',
+      valorReferencia: '3,10',
+      categoriaid: 999999,
+      pesoGramas: -5,
+    });
     assert.equal(ruim.status, 400);
     const e = ruim.json<Envelope>();
     assert.equal(e.details?.nome, 'Campo obrigatório');
     assert.match(e.details?.unidade ?? '', /kg, unidade, litro, dúzia, maço/);
     assert.match(e.details?.valorReferencia ?? '', /ponto/);
     assert.match(e.details?.pesoGramas ?? '', /negativo/);
-    const semCategoria = await admin.nav.postJson(url('/produto'), { nome: 'Couve', unidade: 'maço', valorReferencia: 2, categoriaid: 999999 });
+    const semCategoria = await admin.nav.postJson(url('/produto'), {
+      nome: 'Couve',
+      unidade: 'maço',
+      valorReferencia: 2,
+      categoriaid: 999999,
+    });
     assert.equal(semCategoria.status, 400);
     assert.equal(semCategoria.json<Envelope>().details?.categoriaid, 'Categoria não encontrada');
   });
@@ -93,12 +127,20 @@ describe('catálogo: categoria, cesta, produto e ponto de entrega', () => {
       assert.match(r.json<Envelope>().error, /Já existe uma categoria com este nome/);
     }
     await criar('produto', { nome: 'Mel', unidade: 'kg', valorReferencia: 40 });
-    assert.equal((await admin.nav.postJson(url('/produto'), { nome: ' MEL', unidade: 'kg', valorReferencia: 41 })).status, 409);
+    assert.equal(
+      (await admin.nav.postJson(url('/produto'), { nome: ' MEL', unidade: 'kg', valorReferencia: 41 })).status,
+      409,
+    );
     // The same name in another unit is another product.
-    assert.equal((await admin.nav.postJson(url('/produto'), { nome: 'Mel', unidade: 'litro', valorReferencia: 41 })).status, 201);
+    assert.equal(
+      (await admin.nav.postJson(url('/produto'), { nome: 'Mel', unidade: 'litro', valorReferencia: 41 })).status,
+      201,
+    );
     const outra = await criar('categoria', { nome: 'Outra' });
     assert.equal((await admin.nav.postJson(url(`/categoria/${outra.data.id}`), { nome: 'MAÇÃS DO SUL' })).status, 409);
-    const html = await admin.nav.post(url('/categoria'), { form: { _csrf: await csrfDe(amb, admin.nav), nome: 'maçãs do sul' } });
+    const html = await admin.nav.post(url('/categoria'), {
+      form: { _csrf: await csrfDe(amb, admin.nav), nome: 'maçãs do sul' },
+    });
     assert.equal(html.status, 409);
     assert.match(html.texto, /Já existe uma categoria com este nome/);
     assert.match(html.texto, /value="maçãs do sul"/, 'o formulário volta com o valor digitado');
@@ -106,26 +148,45 @@ describe('catálogo: categoria, cesta, produto e ponto de entrega', () => {
 
   test('apagar algo em uso dá 409 e diz o que usa; desativar continua possível', async () => {
     const cat = await criar('categoria', { nome: 'Em uso' });
-    await criar('produto', { nome: 'Produto da categoria', unidade: 'kg', valorReferencia: 1, categoriaid: cat.data.id });
+    await criar('produto', {
+      nome: 'Produto da categoria',
+      unidade: 'kg',
+      valorReferencia: 1,
+      categoriaid: cat.data.id,
+    });
     const r = await admin.nav.postJson(url(`/categoria/delete/${cat.data.id}`), {});
     assert.equal(r.status, 409);
     const e = r.json<Envelope>();
     assert.match(e.error, /em uso por 1 produtos/);
     assert.match(e.error, /Desative/);
     assert.ok(await amb.banco.selectFrom('categoria').select('id').where('id', '=', cat.data.id).executeTakeFirst());
-    assert.equal((await admin.nav.postJson(url(`/categoria/${cat.data.id}`), { nome: 'Em uso', ativo: false })).status, 200);
+    assert.equal(
+      (await admin.nav.postJson(url(`/categoria/${cat.data.id}`), { nome: 'Em uso', ativo: false })).status,
+      200,
+    );
   });
 
   test('listas: paginadas, ordenáveis, com busca, numa consulta por página', async () => {
-    for (let i = 0; i < 12; i++) await criar('pontoentrega', { nome: `Ponto Lista ${String(i).padStart(2, '0')}`, cidade: i % 2 === 0 ? 'Assis' : 'Bauru' });
+    for (let i = 0; i < 12; i++)
+      await criar('pontoentrega', {
+        nome: `Ponto Lista ${String(i).padStart(2, '0')}`,
+        cidade: i % 2 === 0 ? 'Assis' : 'Bauru',
+      });
     amb.consultas = 0;
-    const r = await admin.nav.getJson(url('/pontoentrega-index?busca=ponto%20lista&porPagina=5&pagina=2&ordem=nome&direcao=desc'));
+    const r = await admin.nav.getJson(
+      url('/pontoentrega-index?busca=ponto%20lista&porPagina=5&pagina=2&ordem=nome&direcao=desc'),
+    );
     const consultas = amb.consultas;
     assert.equal(r.status, 200);
-    const d = r.json<Envelope<{ itens: Array<{ nome: string; acoes: { editar: boolean } }>; total: number; paginas: number }>>().data;
+    const d =
+      r.json<Envelope<{ itens: Array<{ nome: string; acoes: { editar: boolean } }>; total: number; paginas: number }>>()
+        .data;
     assert.equal(d.total, 12);
     assert.equal(d.paginas, 3);
-    assert.deepEqual(d.itens.map((i) => i.nome), ['Ponto Lista 06', 'Ponto Lista 05', 'Ponto Lista 04', 'Ponto Lista 03', 'Ponto Lista 02']);
+    assert.deepEqual(
+      d.itens.map((i) => i.nome),
+      ['Ponto Lista 06', 'Ponto Lista 05', 'Ponto Lista 04', 'Ponto Lista 03', 'Ponto Lista 02'],
+    );
     assert.equal(d.itens[0]?.acoes.editar, true);
     // Exactly: the user with the has-this-session-ended check in one query, then the page itself (with its total).
     assert.equal(consultas, 2, `consultas: ${consultas}`);
@@ -147,13 +208,35 @@ describe('catálogo: categoria, cesta, produto e ponto de entrega', () => {
     const r = await info.nav.postJson(url(`/categoria/${cat.data.id}`), { nome: 'Alterada por info' });
     assert.equal(r.status, 403);
     assert.equal((await info.nav.postJson(url(`/categoria/delete/${cat.data.id}`), {})).status, 403);
-    const linha = await amb.banco.selectFrom('categoria').select('nome').where('id', '=', cat.data.id).executeTakeFirstOrThrow();
+    const linha = await amb.banco
+      .selectFrom('categoria')
+      .select('nome')
+      .where('id', '=', cat.data.id)
+      .executeTakeFirstOrThrow();
     assert.equal(linha.nome, 'Só leitura');
   });
 
   test('as páginas renderizam com título e escapam o que foi digitado', async () => {
-    const p = await criar<{ id: number }>('produto', { nome: '<script>alert(1)</script>', unidade: 'kg', valorReferencia: 1, descritivo: '"><img src=x onerror=alert(2)>' });
-    for (const caminho of ['/produto-index', `/produto/${p.data.id}`, '/produto', '/categoria-index', '/cesta-index', '/pontoentrega-index', '/usuario-index', '/ciclo-index', '/ciclo', '/auditoria', '/limitesolar', '/']) {
+    const p = await criar<{ id: number }>('produto', {
+      nome: '<script>alert(1)</script>',
+      unidade: 'kg',
+      valorReferencia: 1,
+      descritivo: '"><img src=x onerror=alert(2)>',
+    });
+    for (const caminho of [
+      '/produto-index',
+      `/produto/${p.data.id}`,
+      '/produto',
+      '/categoria-index',
+      '/cesta-index',
+      '/pontoentrega-index',
+      '/usuario-index',
+      '/ciclo-index',
+      '/ciclo',
+      '/auditoria',
+      '/limitesolar',
+      '/',
+    ]) {
       const r = await admin.nav.get(url(caminho));
       assert.equal(r.status, 200, caminho);
       assert.match(r.texto, /<title>[^<]+ · Cestaria<\/title>/, caminho);

@@ -31,23 +31,58 @@ describe('o comprovante de um formulário recusado não se perde', () => {
     admin = await entrarComo(amb, ['admin'], 'Bruna Tesoureira');
     outraAdmin = await entrarComo(amb, ['admin'], 'Caio Tesoureiro');
     pessoa = await criarUsuario(amb.banco, { perfil: ['consumidor'], nome: 'Dalva Pagadora' });
-    tipo = (await amb.banco.selectFrom('tipomovimentacao').select('id').where('nome', '=', 'Pagamento recebido').executeTakeFirstOrThrow()).id;
+    tipo = (
+      await amb.banco
+        .selectFrom('tipomovimentacao')
+        .select('id')
+        .where('nome', '=', 'Pagamento recebido')
+        .executeTakeFirstOrThrow()
+    ).id;
   });
   after(() => amb.fechar());
 
-  const pendentes = () => (existsSync(join(amb.config.dirArquivos, 'pendentes')) ? readdirSync(join(amb.config.dirArquivos, 'pendentes')) : []);
-  const movimentacoes = () => amb.banco.selectFrom('movimentacao').select(['id', 'valorCentavos', 'arquivo', 'descricao']).where('usuarioid', '=', pessoa.id).orderBy('id').execute();
+  const pendentes = () =>
+    existsSync(join(amb.config.dirArquivos, 'pendentes')) ? readdirSync(join(amb.config.dirArquivos, 'pendentes')) : [];
+  const movimentacoes = () =>
+    amb.banco
+      .selectFrom('movimentacao')
+      .select(['id', 'valorCentavos', 'arquivo', 'descricao'])
+      .where('usuarioid', '=', pessoa.id)
+      .orderBy('id')
+      .execute();
 
   /**
    * The payment form as a browser posts it: multipart, the file input always present (empty when
    * nothing was chosen), and the hidden reference when the page carried one.
    */
-  async function enviar(quem: Pessoa, campos: Record<string, string>, arquivo: { nome: string; conteudo: Buffer } | null, accept = 'text/html') {
+  async function enviar(
+    quem: Pessoa,
+    campos: Record<string, string>,
+    arquivo: { nome: string; conteudo: Buffer } | null,
+    accept = 'text/html',
+  ) {
     const f = new FormData();
-    const todos = { _csrf: await csrfDe(amb, quem.nav), usuarioid: String(pessoa.id), tipoMovimentacaoId: String(tipo), descricao: 'Pix', ...campos };
+    const todos = {
+      _csrf: await csrfDe(amb, quem.nav),
+      usuarioid: String(pessoa.id),
+      tipoMovimentacaoId: String(tipo),
+      descricao: 'Pix',
+      ...campos,
+    };
     for (const [k, v] of Object.entries(todos)) f.append(k, v);
-    f.append('arquivo', new Blob([new Uint8Array(arquivo?.conteudo ?? Buffer.alloc(0))], { type: arquivo === null ? 'application/octet-stream' : 'application/pdf' }), arquivo?.nome ?? '');
-    const r = await fetch(`${amb.url}/movimentacao`, { method: 'POST', body: f, headers: { cookie: `appSession=${quem.nav.cookie(amb.url, 'appSession') ?? ''}`, accept }, redirect: 'manual' });
+    f.append(
+      'arquivo',
+      new Blob([new Uint8Array(arquivo?.conteudo ?? Buffer.alloc(0))], {
+        type: arquivo === null ? 'application/octet-stream' : 'application/pdf',
+      }),
+      arquivo?.nome ?? '',
+    );
+    const r = await fetch(`${amb.url}/movimentacao`, {
+      method: 'POST',
+      body: f,
+      headers: { cookie: `appSession=${quem.nav.cookie(amb.url, 'appSession') ?? ''}`, accept },
+      redirect: 'manual',
+    });
     return { status: r.status, texto: await r.text(), local: r.headers.get('location') };
   }
 
@@ -84,14 +119,23 @@ describe('o comprovante de um formulário recusado não se perde', () => {
     const baixado = await admin.nav.get(`${amb.url}/movimentacao/${mov.id}/arquivo`);
     assert.equal(baixado.status, 200);
     assert.equal(baixado.headers.get('content-type'), 'application/pdf');
-    const bytes = Buffer.from(await (await fetch(`${amb.url}/movimentacao/${mov.id}/arquivo`, { headers: { cookie: `appSession=${admin.nav.cookie(amb.url, 'appSession') ?? ''}` } })).arrayBuffer());
+    const bytes = Buffer.from(
+      await (
+        await fetch(`${amb.url}/movimentacao/${mov.id}/arquivo`, {
+          headers: { cookie: `appSession=${admin.nav.cookie(amb.url, 'appSession') ?? ''}` },
+        })
+      ).arrayBuffer(),
+    );
     assert.ok(bytes.equals(PDF), 'o comprovante baixado é o arquivo enviado no primeiro envio');
     assert.deepEqual(pendentes(), [], 'o arquivo pendente foi usado e apagado');
 
     // Used once, the reference names nothing any more.
     const repetido = await enviar(admin, { valor: '1', comprovantePendente: referencia }, null);
     assert.equal(repetido.status, 400);
-    assert.match(repetido.texto, /O comprovante enviado antes expirou ou não vale nesta sessão: escolha o arquivo de novo/);
+    assert.match(
+      repetido.texto,
+      /O comprovante enviado antes expirou ou não vale nesta sessão: escolha o arquivo de novo/,
+    );
   });
 
   test('a referência só vale para quem enviou o arquivo: outra pessoa, uma referência alterada ou inventada são recusadas', async () => {
@@ -109,13 +153,19 @@ describe('o comprovante de um formulário recusado não se perde', () => {
     for (const [quem, ref, oQue] of tentativas) {
       const r = await enviar(quem, { valor: '10', comprovantePendente: ref }, null);
       assert.equal(r.status, 400, `${oQue}: ${r.texto.slice(0, 200)}`);
-      assert.match(r.texto, /O comprovante enviado antes expirou ou não vale nesta sessão: escolha o arquivo de novo/, oQue);
+      assert.match(
+        r.texto,
+        /O comprovante enviado antes expirou ou não vale nesta sessão: escolha o arquivo de novo/,
+        oQue,
+      );
       assert.doesNotMatch(r.texto, /Comprovante já enviado/, `${oQue}: a página não mostra o arquivo de ninguém`);
       assert.doesNotMatch(r.texto, /name="comprovantePendente"/, oQue);
     }
     const json = await enviar(outraAdmin, { valor: '10', comprovantePendente: referencia }, null, 'application/json');
     assert.equal(json.status, 400);
-    assert.deepEqual(JSON.parse(json.texto).details, { arquivo: 'O comprovante enviado antes expirou ou não vale nesta sessão: escolha o arquivo de novo' });
+    assert.deepEqual(JSON.parse(json.texto).details, {
+      arquivo: 'O comprovante enviado antes expirou ou não vale nesta sessão: escolha o arquivo de novo',
+    });
     assert.deepEqual(await movimentacoes(), antes, 'nada foi registrado');
     assert.equal(pendentes().length, 1, 'o arquivo de quem enviou continua guardado');
 
@@ -129,7 +179,11 @@ describe('o comprovante de um formulário recusado não se perde', () => {
     const primeiro = await enviar(admin, { valor: 'x' }, { nome: 'errado.pdf', conteudo: PDF });
     const referencia = referenciaEm(primeiro.texto);
     const [antigo] = pendentes();
-    const segundo = await enviar(admin, { valor: 'y', comprovantePendente: referencia }, { nome: 'certo.png', conteudo: PNG });
+    const segundo = await enviar(
+      admin,
+      { valor: 'y', comprovantePendente: referencia },
+      { nome: 'certo.png', conteudo: PNG },
+    );
     assert.equal(segundo.status, 400);
     assert.match(segundo.texto, /Comprovante já enviado: <strong>certo\.png<\/strong>/);
     assert.ok(!pendentes().includes(antigo ?? ''), 'o arquivo trocado foi apagado');
@@ -142,7 +196,11 @@ describe('o comprovante de um formulário recusado não se perde', () => {
   });
 
   test('um arquivo que não é comprovante não é guardado, e a página diz por quê', async () => {
-    const r = await enviar(admin, { valor: 'x' }, { nome: 'planilha.xlsx', conteudo: Buffer.from('PK\u0003\u0004 planilha') });
+    const r = await enviar(
+      admin,
+      { valor: 'x' },
+      { nome: 'planilha.xlsx', conteudo: Buffer.from('PK\u0003\u0004 planilha') },
+    );
     assert.equal(r.status, 400);
     assert.match(r.texto, /O comprovante deve ser PDF, PNG ou JPEG/);
     assert.doesNotMatch(r.texto, /Comprovante já enviado/);
@@ -156,7 +214,10 @@ describe('o comprovante de um formulário recusado não se perde', () => {
     relogio.avancar(VALIDADE_PENDENTE_MS + 1000);
     const vencida = await enviar(admin, { valor: '10', comprovantePendente: referencia }, null);
     assert.equal(vencida.status, 400);
-    assert.match(vencida.texto, /O comprovante enviado antes expirou ou não vale nesta sessão: escolha o arquivo de novo/);
+    assert.match(
+      vencida.texto,
+      /O comprovante enviado antes expirou ou não vale nesta sessão: escolha o arquivo de novo/,
+    );
     assert.ok(pendentes().includes(velho ?? ''), 'ainda não varrido');
     const novo = await enviar(admin, { valor: 'x' }, { nome: 'novo.pdf', conteudo: PDF });
     assert.equal(novo.status, 400);

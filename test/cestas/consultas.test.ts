@@ -34,7 +34,11 @@ describe('parâmetros da consulta: declarados, validados, e os desconhecidos ign
       const r = await admin.nav.getJson(url(caminho));
       assert.equal(r.status, 400, `${caminho}: ${r.texto}`);
       const corpo = r.json<Envelope>();
-      assert.equal(corpo.error, campo === 'de' ? 'Verifique os campos destacados' : 'Parâmetro inválido no endereço', caminho);
+      assert.equal(
+        corpo.error,
+        campo === 'de' ? 'Verifique os campos destacados' : 'Parâmetro inválido no endereço',
+        caminho,
+      );
       assert.equal(corpo.details?.[campo], mensagem, caminho);
     }
   });

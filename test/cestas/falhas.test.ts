@@ -51,7 +51,10 @@ describe('falhas de infraestrutura', () => {
 });
 
 test('os logs não guardam os valores de code e state do retorno do provedor', () => {
-  assert.equal(semSegredos('/callback?code=abc&state=xyz&iss=http%3A%2F%2Fidp'), '/callback?code=%5Boculto%5D&state=%5Boculto%5D&iss=http%3A%2F%2Fidp');
+  assert.equal(
+    semSegredos('/callback?code=abc&state=xyz&iss=http%3A%2F%2Fidp'),
+    '/callback?code=%5Boculto%5D&state=%5Boculto%5D&iss=http%3A%2F%2Fidp',
+  );
   assert.equal(semSegredos('/profile'), '/profile');
   assert.equal(semSegredos('/avisos/sair/abc.def-123?x=1'), '/avisos/sair/[oculto]?x=1');
 });

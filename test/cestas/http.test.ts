@@ -23,11 +23,16 @@ describe('núcleo HTTP da face Cestas', () => {
   after(() => amb.fechar());
 
   async function nomeAtual(): Promise<string> {
-    return (await amb.banco.selectFrom('usuario').select('nome').where('id', '=', usuario.id).executeTakeFirstOrThrow()).nome;
+    return (await amb.banco.selectFrom('usuario').select('nome').where('id', '=', usuario.id).executeTakeFirstOrThrow())
+      .nome;
   }
 
   test('JSON malformado → 400 com o envelope', async () => {
-    const r = await nav.post(`${amb.url}/profile`, { bruto: '{"nome": "x",', tipo: 'application/json' }, { headers: { accept: 'application/json' } });
+    const r = await nav.post(
+      `${amb.url}/profile`,
+      { bruto: '{"nome": "x",', tipo: 'application/json' },
+      { headers: { accept: 'application/json' } },
+    );
     assert.equal(r.status, 400);
     const e = r.json<Envelope>();
     assert.equal(e.success, false);
@@ -52,7 +57,11 @@ describe('núcleo HTTP da face Cestas', () => {
   });
 
   test('chave __proto__ no JSON é recusada com 400', async () => {
-    const r = await nav.post(`${amb.url}/profile`, { bruto: '{"nome":"A","__proto__":{"admin":true}}', tipo: 'application/json' }, { headers: { accept: 'application/json' } });
+    const r = await nav.post(
+      `${amb.url}/profile`,
+      { bruto: '{"nome":"A","__proto__":{"admin":true}}', tipo: 'application/json' },
+      { headers: { accept: 'application/json' } },
+    );
     assert.equal(r.status, 400);
     assert.equal(r.json<Envelope>().success, false);
   });
@@ -65,7 +74,11 @@ describe('núcleo HTTP da face Cestas', () => {
   });
 
   test('tipo de conteúdo desconhecido → 415 com o envelope', async () => {
-    const r = await nav.post(`${amb.url}/profile`, { bruto: 'nome=x', tipo: 'text/plain' }, { headers: { accept: 'application/json' } });
+    const r = await nav.post(
+      `${amb.url}/profile`,
+      { bruto: 'nome=x', tipo: 'text/plain' },
+      { headers: { accept: 'application/json' } },
+    );
     assert.equal(r.status, 415);
     assert.match(r.json<Envelope>().error, /application\/json/);
   });

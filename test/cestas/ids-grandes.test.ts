@@ -25,7 +25,10 @@ test('ids enormes nos formulários de oferta e de pedido: a recusa é 400, não 
       const formularios: Array<Record<string, string>> = [{ cicloid: id }, { cicloid: '1', usuarioid: id }];
       for (const form of formularios) {
         const r = await admin.nav.post(`${amb.url}${caminho}`, { form: { _csrf: csrf, ...form } }, { seguir: false });
-        assert.ok(r.status >= 400 && r.status < 500, `${caminho} ${JSON.stringify(form)}: ${r.status} ${r.texto.slice(0, 200)}`);
+        assert.ok(
+          r.status >= 400 && r.status < 500,
+          `${caminho} ${JSON.stringify(form)}: ${r.status} ${r.texto.slice(0, 200)}`,
+        );
       }
     }
   }

@@ -10,7 +10,10 @@ import { iniciarAmbiente } from '../helpers/servidor.ts';
 
 test('/limitesolar é público e mostra o arquivo que a comunidade escolheu, trocado sem reiniciar', async () => {
   const arquivo = join(mkdtempSync(join(tmpdir(), 'limite-')), 'limite.md');
-  writeFileSync(arquivo, '# Nosso limite\n\nCesta até **R$ 90,00**.\n\n- item <b>um</b>\n- [site](https://exemplo.org) e [mal](javascript:alert(1))\n');
+  writeFileSync(
+    arquivo,
+    '# Nosso limite\n\nCesta até **R$ 90,00**.\n\n- item <b>um</b>\n- [site](https://exemplo.org) e [mal](javascript:alert(1))\n',
+  );
   const amb = await iniciarAmbiente({ env: { LIMITESOLAR_FILE: arquivo } });
   try {
     const r = await new Navegador().get(`${amb.url}/limitesolar`);
@@ -41,7 +44,10 @@ test('o texto padrão do limite solidário existe e é em português', async () 
 });
 
 test('LIMITESOLAR_FILE inexistente impede o início com mensagem que nomeia a variável', () => {
-  assert.throws(() => carregarConfig({ LIMITESOLAR_FILE: '/nao/existe.md' }), (e: unknown) => e instanceof ErroConfig && e.message.includes('LIMITESOLAR_FILE'));
+  assert.throws(
+    () => carregarConfig({ LIMITESOLAR_FILE: '/nao/existe.md' }),
+    (e: unknown) => e instanceof ErroConfig && e.message.includes('LIMITESOLAR_FILE'),
+  );
 });
 
 test('markdown: títulos começam em h2, parágrafos juntam linhas', () => {

@@ -2,7 +2,15 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { COOKIE_SAIDA } from '../../src/cestas/sessao.ts';
-import { Navegador, aondeOProvedorLeva, ateOCallback, enviarFormulario, entrarPeloProvedor, tokenCsrf, type Resposta } from '../helpers/navegador.ts';
+import {
+  Navegador,
+  aondeOProvedorLeva,
+  ateOCallback,
+  enviarFormulario,
+  entrarPeloProvedor,
+  tokenCsrf,
+  type Resposta,
+} from '../helpers/navegador.ts';
 import { criarUsuario, emailUnico } from '../helpers/fabricas.ts';
 import { iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
 
@@ -22,7 +30,8 @@ describe('login da face Cestas pelo provedor OpenID', () => {
     assert.equal(destino.pathname, '/auth');
     assert.equal(destino.searchParams.get('redirect_uri'), `${amb.url}/callback`);
     assert.equal(destino.searchParams.get('code_challenge_method'), 'S256');
-    for (const p of ['state', 'nonce', 'code_challenge', 'client_id']) assert.ok(destino.searchParams.get(p), `falta ${p}`);
+    for (const p of ['state', 'nonce', 'code_challenge', 'client_id'])
+      assert.ok(destino.searchParams.get(p), `falta ${p}`);
     assert.match(destino.searchParams.get('scope') ?? '', /openid/);
   });
 
@@ -32,7 +41,10 @@ describe('login da face Cestas pelo provedor OpenID', () => {
     const aposLogin = await entrarPeloProvedor(nav, `${amb.url}/`, { email, nome: 'Marta Primeira' });
     assert.equal(aposLogin.status, 200);
     assert.equal(new URL(aposLogin.url).pathname, '/usuarionovo');
-    assert.ok(aposLogin.caminho.some((u) => new URL(u).pathname === '/callback'), 'passou pelo /callback');
+    assert.ok(
+      aposLogin.caminho.some((u) => new URL(u).pathname === '/callback'),
+      'passou pelo /callback',
+    );
     assert.ok(nav.cookie(amb.url, 'appSession'), 'cookie appSession criado');
     assert.match(aposLogin.texto, /Complete seu cadastro/);
     assert.match(aposLogin.texto, /value="Marta Primeira"/, 'formulário pré-preenchido com o nome da identidade');
@@ -46,7 +58,11 @@ describe('login da face Cestas pelo provedor OpenID', () => {
     assert.match(cadastro.texto, /Olá, Marta Primeira!/);
     assert.match(cadastro.texto, /Cadastro concluído/);
 
-    const linha = await amb.banco.selectFrom('usuario').selectAll().where('emailChave', '=', email).executeTakeFirstOrThrow();
+    const linha = await amb.banco
+      .selectFrom('usuario')
+      .selectAll()
+      .where('emailChave', '=', email)
+      .executeTakeFirstOrThrow();
     assert.equal(linha.email, email);
     assert.deepEqual(JSON.parse(linha.perfil), ['consumidor']);
 
@@ -203,7 +219,6 @@ describe('login da face Cestas pelo provedor OpenID', () => {
     return nav.post(`${amb.url}/logout`, { form: { _csrf: tokenCsrf(painel.texto) } });
   }
 
-
   test('"Sair" encerra também a sessão no provedor sem perguntar: a página dele se envia sozinha e termina em /saiu', async () => {
     const u = await criarUsuario(amb.banco);
     const nav = new Navegador();
@@ -218,13 +233,19 @@ describe('login da face Cestas pelo provedor OpenID', () => {
     // watches chromium do it).
     assert.equal(noProvedor.status, 200);
     assert.doesNotMatch(noProvedor.texto, /Deseja sair/);
-    assert.ok(!noProvedor.texto.replace(/<noscript>[\s\S]*?<\/noscript>/g, '').includes('<button'), 'nenhum botão à vista');
+    assert.ok(
+      !noProvedor.texto.replace(/<noscript>[\s\S]*?<\/noscript>/g, '').includes('<button'),
+      'nenhum botão à vista',
+    );
     const scripts = [...noProvedor.texto.matchAll(/<script>([^<]*)<\/script>/g)].map((m) => m[1] ?? '');
     assert.equal(scripts.length, 1);
     const [script = ''] = scripts;
     assert.match(script, /getElementById\('op\.logoutForm'\)\.submit\(\)/);
     const csp = noProvedor.headers.get('content-security-policy') ?? '';
-    assert.ok(csp.includes(`script-src 'sha256-${createHash('sha256').update(script).digest('base64')}'`), `o CSP permite o script pelo hash: ${csp}`);
+    assert.ok(
+      csp.includes(`script-src 'sha256-${createHash('sha256').update(script).digest('base64')}'`),
+      `o CSP permite o script pelo hash: ${csp}`,
+    );
     assert.match(noProvedor.texto, /<input type="hidden" form="op.logoutForm" name="logout" value="yes">/);
 
     const saiu = await enviarFormulario(nav, noProvedor, 'op.logoutForm');
@@ -237,7 +258,11 @@ describe('login da face Cestas pelo provedor OpenID', () => {
     nav.apagarCookie(amb.url, COOKIE_SAIDA);
     const { autorizacao, destino } = await aondeOProvedorLeva(nav, `${amb.url}/`, amb.idp);
     assert.equal(autorizacao.searchParams.get('prompt'), null);
-    assert.match(destino.pathname, /^\/interaction\/[^/]+$/, `o provedor mostra o seu formulário de login, não devolve a pessoa: ${destino.href}`);
+    assert.match(
+      destino.pathname,
+      /^\/interaction\/[^/]+$/,
+      `o provedor mostra o seu formulário de login, não devolve a pessoa: ${destino.href}`,
+    );
   });
 
   test('depois de sair, o próximo login pede a pessoa de novo (prompt=login), mesmo com a sessão do provedor viva; o login apaga a marca', async () => {
@@ -256,12 +281,19 @@ describe('login da face Cestas pelo provedor OpenID', () => {
     // session lives on, and without the mark this browser would go straight back in.
     nav.apagarCookie(amb.url, COOKIE_SAIDA);
     const semMarca = await aondeOProvedorLeva(nav, `${amb.url}/`, amb.idp);
-    assert.ok(semMarca.destino.href.startsWith(`${amb.url}/callback?`), `sem a marca, o provedor devolveria a pessoa: ${semMarca.destino.href}`);
+    assert.ok(
+      semMarca.destino.href.startsWith(`${amb.url}/callback?`),
+      `sem a marca, o provedor devolveria a pessoa: ${semMarca.destino.href}`,
+    );
     nav.definirCookie(amb.url, COOKIE_SAIDA, '1');
 
     const comMarca = await aondeOProvedorLeva(nav, `${amb.url}/`, amb.idp);
     assert.equal(comMarca.autorizacao.searchParams.get('prompt'), 'login');
-    assert.match(comMarca.destino.pathname, /^\/interaction\/[^/]+$/, `o provedor pede a pessoa de novo: ${comMarca.destino.href}`);
+    assert.match(
+      comMarca.destino.pathname,
+      /^\/interaction\/[^/]+$/,
+      `o provedor pede a pessoa de novo: ${comMarca.destino.href}`,
+    );
     const dentro = await nav.post(`${comMarca.destino.href}/login`, { form: { email: u.email, nome: 'Sara' } });
     assert.equal(dentro.status, 200);
     assert.equal(new URL(dentro.url).pathname, '/');
@@ -278,13 +310,20 @@ describe('login da face Cestas pelo provedor OpenID', () => {
     const [a, b] = [await criarUsuario(amb.banco), await criarUsuario(amb.banco)];
     const navA = new Navegador();
     const painelA = await entrarPeloProvedor(navA, `${amb.url}/`, { email: a.email });
-    const saidaA = await navA.post(`${amb.url}/logout`, { form: { _csrf: tokenCsrf(painelA.texto) } }, { seguir: false });
+    const saidaA = await navA.post(
+      `${amb.url}/logout`,
+      { form: { _csrf: tokenCsrf(painelA.texto) } },
+      { seguir: false },
+    );
     const dicaDeA = new URL(saidaA.headers.get('location') ?? '').searchParams.get('id_token_hint') ?? '';
     assert.ok(dicaDeA);
 
     const navB = new Navegador();
     await entrarPeloProvedor(navB, `${amb.url}/`, { email: b.email });
-    for (const endereco of [`${amb.idp}/session/end`, `${amb.idp}/session/end?id_token_hint=${encodeURIComponent(dicaDeA)}`]) {
+    for (const endereco of [
+      `${amb.idp}/session/end`,
+      `${amb.idp}/session/end?id_token_hint=${encodeURIComponent(dicaDeA)}`,
+    ]) {
       const pagina = await navB.get(endereco);
       assert.equal(pagina.status, 200, endereco);
       assert.match(pagina.texto, /Deseja sair também do provedor de login\?/, endereco);
@@ -293,6 +332,9 @@ describe('login da face Cestas pelo provedor OpenID', () => {
     }
     assert.equal((await navB.getJson(`${amb.url}/`)).status, 200, 'a sessão de B na Cestaria segue');
     navB.apagarCookie(amb.url, 'appSession');
-    assert.ok((await aondeOProvedorLeva(navB, `${amb.url}/`, amb.idp)).destino.href.startsWith(`${amb.url}/callback?`), 'e a do provedor também');
+    assert.ok(
+      (await aondeOProvedorLeva(navB, `${amb.url}/`, amb.idp)).destino.href.startsWith(`${amb.url}/callback?`),
+      'e a do provedor também',
+    );
   });
 });

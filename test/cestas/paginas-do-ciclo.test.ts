@@ -15,13 +15,23 @@ describe('as páginas de um ciclo dizem de que ciclo são', () => {
     admin = await entrarComo(amb, ['admin']);
     let ponto = 0;
     ({ cicloid, cicloCestaId, ponto } = await criarCicloAberto(amb.banco, 10));
-    nome = (await amb.banco.selectFrom('ciclo').select('nome').where('id', '=', cicloid).executeTakeFirstOrThrow()).nome;
+    nome = (await amb.banco.selectFrom('ciclo').select('nome').where('id', '=', cicloid).executeTakeFirstOrThrow())
+      .nome;
     const pedir = async (quem: Pessoa, quantidade: number) =>
-      (await quem.nav.postJson(`${amb.url}/pedidoconsumidores`, { cicloid, pontoEntregaId: ponto, produtos: [{ cicloCestaId, quantidade }] })).json<{ data: { pedidoId: number } }>().data.pedidoId;
+      (
+        await quem.nav.postJson(`${amb.url}/pedidoconsumidores`, {
+          cicloid,
+          pontoEntregaId: ponto,
+          produtos: [{ cicloCestaId, quantidade }],
+        })
+      ).json<{ data: { pedidoId: number } }>().data.pedidoId;
     const ana = await entrarComo(amb, ['consumidor'], 'Ana');
     const bia = await entrarComo(amb, ['consumidor'], 'Bia');
     const confirmado = await pedir(ana, 2);
-    assert.equal((await ana.nav.postJson(`${amb.url}/pedidoconsumidoresconfirmacao`, { pedidoId: confirmado })).status, 200);
+    assert.equal(
+      (await ana.nav.postJson(`${amb.url}/pedidoconsumidoresconfirmacao`, { pedidoId: confirmado })).status,
+      200,
+    );
     await pedir(bia, 1);
   });
   after(() => amb.fechar());
@@ -30,7 +40,12 @@ describe('as páginas de um ciclo dizem de que ciclo são', () => {
     const html = (await admin.nav.get(`${amb.url}/composicao/${cicloCestaId}`)).texto;
     assert.match(html, new RegExp(`<p class="ciclo-da-pagina">Ciclo <a href="/ciclo/${cicloid}">${nome}</a></p>`));
     assert.match(html, new RegExp(`<a href="/ciclo/${cicloid}">Voltar ao ciclo ${nome}</a>`));
-    assert.equal((await admin.nav.getJson(`${amb.url}/composicao/${cicloCestaId}`)).json<{ data: { cicloCesta: { cicloNome: string } } }>().data.cicloCesta.cicloNome, nome);
+    assert.equal(
+      (await admin.nav.getJson(`${amb.url}/composicao/${cicloCestaId}`)).json<{
+        data: { cicloCesta: { cicloNome: string } };
+      }>().data.cicloCesta.cicloNome,
+      nome,
+    );
   });
 
   test('os pedidos do ciclo nomeiam o ciclo e somam confirmados, não confirmados e todos', async () => {
@@ -40,6 +55,10 @@ describe('as páginas de um ciclo dizem de que ciclo são', () => {
     assert.match(html, /Confirmados \(entram na entrega e na cobrança\): 1 pedido<\/th><td>R\$ 100,00<\/td>/);
     assert.match(html, /Não confirmados: 1 pedido<\/th><td>R\$ 50,00<\/td>/);
     assert.match(html, /Todos: 2 pedidos<\/th><td>R\$ 150,00<\/td>/);
-    assert.equal((await admin.nav.get(`${amb.url}/pedidosconsumidorestodos/999999`)).status, 404, 'um ciclo que não existe');
+    assert.equal(
+      (await admin.nav.get(`${amb.url}/pedidosconsumidorestodos/999999`)).status,
+      404,
+      'um ciclo que não existe',
+    );
   });
 });

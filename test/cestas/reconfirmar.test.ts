@@ -11,7 +11,13 @@ interface Salvo {
 }
 
 interface Painel {
-  data: { ciclos: Array<{ id: number; andamento: { pedido: string } | null; pendencias: { naoConfirmados: Array<{ nome: string }> } | null }> };
+  data: {
+    ciclos: Array<{
+      id: number;
+      andamento: { pedido: string } | null;
+      pendencias: { naoConfirmados: Array<{ nome: string }> } | null;
+    }>;
+  };
 }
 
 /** docs/dominio.md: a confirmed order that changes must be confirmed again, and everyone is told. */
@@ -31,9 +37,18 @@ describe('um pedido confirmado que muda pede nova confirmação, em voz alta', (
   after(() => amb.fechar());
 
   const url = (p: string) => `${amb.url}${p}`;
-  const salvar = async (quantidade: number) => (await consumidora.nav.postJson(url('/pedidoconsumidores'), { cicloid, pontoEntregaId: ponto, produtos: [{ cicloCestaId, quantidade }] })).json<Salvo>();
-  const confirmar = async (pedidoId: number) => assert.equal((await consumidora.nav.postJson(url('/pedidoconsumidoresconfirmacao'), { pedidoId })).status, 200);
-  const doCiclo = async (quem: Pessoa) => (await quem.nav.getJson(url('/'))).json<Painel>().data.ciclos.find((c) => c.id === cicloid);
+  const salvar = async (quantidade: number) =>
+    (
+      await consumidora.nav.postJson(url('/pedidoconsumidores'), {
+        cicloid,
+        pontoEntregaId: ponto,
+        produtos: [{ cicloCestaId, quantidade }],
+      })
+    ).json<Salvo>();
+  const confirmar = async (pedidoId: number) =>
+    assert.equal((await consumidora.nav.postJson(url('/pedidoconsumidoresconfirmacao'), { pedidoId })).status, 200);
+  const doCiclo = async (quem: Pessoa) =>
+    (await quem.nav.getJson(url('/'))).json<Painel>().data.ciclos.find((c) => c.id === cicloid);
 
   test('pela API: a mensagem diz que falta confirmar de novo, o pedido volta a não confirmado, o painel e a coordenação sabem', async () => {
     const primeiro = await salvar(1);
@@ -46,7 +61,10 @@ describe('um pedido confirmado que muda pede nova confirmação, em voz alta', (
     assert.deepEqual([alterado.data.pedido.finalizado, alterado.data.pedido.dataConfirmacao], [false, null]);
     assert.equal((await doCiclo(consumidora))?.andamento?.pedido, 'salvo');
     assert.match((await consumidora.nav.get(url('/'))).texto, /Pedido salvo, falta confirmar/);
-    assert.deepEqual((await doCiclo(admin))?.pendencias?.naoConfirmados.map((p) => p.nome), ['Consumidora Que Muda']);
+    assert.deepEqual(
+      (await doCiclo(admin))?.pendencias?.naoConfirmados.map((p) => p.nome),
+      ['Consumidora Que Muda'],
+    );
 
     const deNovo = await salvar(2);
     assert.equal(deNovo.message, 'Pedido salvo', 'salvar o que não estava confirmado não reabre nada');
@@ -58,11 +76,20 @@ describe('um pedido confirmado que muda pede nova confirmação, em voz alta', (
     const pagina = await consumidora.nav.get(url(`/pedidoconsumidores/${cicloid}`));
     const csrf = tokenCsrf(pagina.texto);
     const r = await consumidora.nav.post(url('/pedidoconsumidores'), {
-      form: { _csrf: csrf, cicloid: String(cicloid), pontoEntregaId: String(ponto), 'produtos[0][cicloCestaId]': String(cicloCestaId), 'produtos[0][quantidade]': '3' },
+      form: {
+        _csrf: csrf,
+        cicloid: String(cicloid),
+        pontoEntregaId: String(ponto),
+        'produtos[0][cicloCestaId]': String(cicloCestaId),
+        'produtos[0][quantidade]': '3',
+      },
     });
     assert.equal(r.status, 200);
     assert.match(r.texto, /Pedido alterado: ele precisa ser confirmado de novo para entrar na entrega e na cobrança\./);
-    assert.match(r.texto, /<strong>Falta confirmar\.<\/strong> Sem confirmação, o pedido não entra na entrega nem na cobrança\./);
+    assert.match(
+      r.texto,
+      /<strong>Falta confirmar\.<\/strong> Sem confirmação, o pedido não entra na entrega nem na cobrança\./,
+    );
     assert.match(r.texto, /<button type="submit" class="botao">Confirmar pedido<\/button>/);
   });
 });

@@ -12,7 +12,10 @@ import { entrarComo, type Pessoa } from '../helpers/sessoes.ts';
 import { RelogioDeTeste, iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
 
 type Linha = Record<string, string | number | null>;
-interface Rel { colunas: Array<{ chave: string; titulo: string }>; grupos: Array<{ titulo: string; linhas: Linha[] }> }
+interface Rel {
+  colunas: Array<{ chave: string; titulo: string }>;
+  grupos: Array<{ titulo: string; linhas: Linha[] }>;
+}
 
 /**
  * The consumers' report and the delivery PDF tell a subscription's baskets from one-off orders
@@ -40,11 +43,48 @@ describe('relatórios: assinatura ou avulso', () => {
     };
     // Ana subscribes (2 baskets, generated at once); Bruno orders one basket once. Both confirm.
     const ana = await pessoa('Ana Assinante');
-    await salvarAssinatura(amb.banco, ana, { id: null, usuarioid: null, cestaId: c.id, quantidade: 2, pontoEntregaId: ponto, frequencia: 'cada_ciclo', inicio: '2026-01-01', fim: '2026-12-31', mercadoId: null, ativa: true }, opcoes);
-    const pedidoDaAna = await amb.banco.selectFrom('pedido').select('id').where('usuarioid', '=', ana.usuarioid ?? 0).executeTakeFirstOrThrow();
+    await salvarAssinatura(
+      amb.banco,
+      ana,
+      {
+        id: null,
+        usuarioid: null,
+        cestaId: c.id,
+        quantidade: 2,
+        pontoEntregaId: ponto,
+        frequencia: 'cada_ciclo',
+        inicio: '2026-01-01',
+        fim: '2026-12-31',
+        mercadoId: null,
+        ativa: true,
+      },
+      opcoes,
+    );
+    const pedidoDaAna = await amb.banco
+      .selectFrom('pedido')
+      .select('id')
+      .where('usuarioid', '=', ana.usuarioid ?? 0)
+      .executeTakeFirstOrThrow();
     await finalizarPedido(amb.banco, ana, pedidoDaAna.id, opcoes);
     const bruno = await pessoa('Bruno Avulso');
-    const { pedido } = await salvarPedido(amb.banco, bruno, { usuarioid: null, cicloid, pontoEntregaId: ponto, linhas: [{ cicloCestaId: ciclo.cicloCestas[0] ?? 0, cicloProdutoId: null, quantidadeMilesimos: 1000, campo: 'produtos.0' }] }, opcoes);
+    const { pedido } = await salvarPedido(
+      amb.banco,
+      bruno,
+      {
+        usuarioid: null,
+        cicloid,
+        pontoEntregaId: ponto,
+        linhas: [
+          {
+            cicloCestaId: ciclo.cicloCestas[0] ?? 0,
+            cicloProdutoId: null,
+            quantidadeMilesimos: 1000,
+            campo: 'produtos.0',
+          },
+        ],
+      },
+      opcoes,
+    );
     await finalizarPedido(amb.banco, bruno, pedido.pedidoId, opcoes);
   });
   after(() => amb.fechar());
@@ -55,11 +95,19 @@ describe('relatórios: assinatura ou avulso', () => {
     const rel = r.json<{ data: Rel }>().data;
     assert.ok(rel.colunas.some((c) => c.chave === 'origem' && c.titulo === 'Assinatura ou avulso'));
     const linhas = rel.grupos.flatMap((g) => g.linhas).filter((l) => l.item === cesta);
-    assert.deepEqual(linhas.map((l) => [l.consumidor, l.origem, l.quantidade]), [['Ana Assinante', 'Assinatura', 2], ['Bruno Avulso', 'Avulso', 1]]);
+    assert.deepEqual(
+      linhas.map((l) => [l.consumidor, l.origem, l.quantidade]),
+      [
+        ['Ana Assinante', 'Assinatura', 2],
+        ['Bruno Avulso', 'Avulso', 1],
+      ],
+    );
   });
 
   test('o PDF de entrega marca as cestas de assinatura e conta quantas vêm de cada origem', async () => {
-    const r = await fetch(`${amb.url}/entregaCicloPDF/${cicloid}`, { headers: { cookie: `appSession=${admin.nav.cookie(amb.url, 'appSession') ?? ''}` } });
+    const r = await fetch(`${amb.url}/entregaCicloPDF/${cicloid}`, {
+      headers: { cookie: `appSession=${admin.nav.cookie(amb.url, 'appSession') ?? ''}` },
+    });
     assert.equal(r.status, 200);
     const bytes = new Uint8Array(await r.arrayBuffer());
     const pasta = join('test-artifacts', 'pdf', DIALETO);

@@ -3,7 +3,17 @@ import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { join, relative } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { DATAS_PADRAO, criarCesta, criarCiclo, criarCicloComPedidos, criarOfertaFinalizada, criarPonto, criarProduto, criarUsuario, type DatasDoCiclo } from '../helpers/fabricas.ts';
+import {
+  DATAS_PADRAO,
+  criarCesta,
+  criarCiclo,
+  criarCicloComPedidos,
+  criarOfertaFinalizada,
+  criarPonto,
+  criarProduto,
+  criarUsuario,
+  type DatasDoCiclo,
+} from '../helpers/fabricas.ts';
 import { Navegador, type Resposta } from '../helpers/navegador.ts';
 import { navegadorComSessao } from '../helpers/sessoes.ts';
 import { RelogioDeTeste, iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
@@ -25,12 +35,20 @@ const RAIZ = fileURLToPath(new URL('./consultas/', import.meta.url));
 // DATAS_OFERTA are open; the report cycle's order window ended in February, so it can be closed.
 const AGORA = '2026-03-07T15:00:00Z';
 const DATAS_OFERTA: DatasDoCiclo = {
-  dataOfertaInicio: '2026-03-06', dataOfertaFim: '2026-03-08', dataPedidoInicio: '2026-03-10',
-  dataPedidoFim: '2026-03-12', dataRetiradaInicio: '2026-03-14', dataRetiradaFim: '2026-03-15',
+  dataOfertaInicio: '2026-03-06',
+  dataOfertaFim: '2026-03-08',
+  dataPedidoInicio: '2026-03-10',
+  dataPedidoFim: '2026-03-12',
+  dataRetiradaInicio: '2026-03-14',
+  dataRetiradaFim: '2026-03-15',
 };
 const DATAS_RELATORIO: DatasDoCiclo = {
-  dataOfertaInicio: '2026-02-01', dataOfertaFim: '2026-02-04', dataPedidoInicio: '2026-02-06',
-  dataPedidoFim: '2026-02-09', dataRetiradaInicio: '2026-02-11', dataRetiradaFim: '2026-02-12',
+  dataOfertaInicio: '2026-02-01',
+  dataOfertaFim: '2026-02-04',
+  dataPedidoInicio: '2026-02-06',
+  dataPedidoFim: '2026-02-09',
+  dataRetiradaInicio: '2026-02-11',
+  dataRetiradaFim: '2026-02-12',
 };
 /** The bench's GraphQL read (docs/performance.md). */
 const CONSULTA_MERCADOS = '{ mercados { admin { name } precos { produto { nome } } } }';
@@ -60,7 +78,9 @@ function umaLinha(sql: string): string {
 }
 
 function arquivoDe(cenario: Cenario, statements: readonly string[]): string {
-  return [`-- ${cenario.nome}: ${cenario.descricao}`, `-- consultas: ${statements.length}`, ...statements, ''].join('\n');
+  return [`-- ${cenario.nome}: ${cenario.descricao}`, `-- consultas: ${statements.length}`, ...statements, ''].join(
+    '\n',
+  );
 }
 
 /** The changed statements between the file and the run, numbered, as a unified diff would show them. */
@@ -134,15 +154,49 @@ describe('SQL das rotas quentes e dos relatórios: instantâneas por dialeto', (
     f.ponto = (await criarPonto(banco)).id;
     for (let i = 0; i < 6; i++) f.produtos.push((await criarProduto(banco)).id);
     const cestas = [await criarCesta(banco), await criarCesta(banco)];
-    const pedido = await criarCiclo(banco, { datas: DATAS_PADRAO, cestas: cestas.map((c) => ({ cestaId: c.id, quantidadeCestas: 50 })) });
+    const pedido = await criarCiclo(banco, {
+      datas: DATAS_PADRAO,
+      cestas: cestas.map((c) => ({ cestaId: c.id, quantidadeCestas: 50 })),
+    });
     f.cicloPedido = pedido.id;
     f.cicloCestas = pedido.cicloCestas;
-    f.extras = (await banco.insertInto('cicloproduto').values(f.produtos.slice(0, 3).map((produtoId) => ({ cicloid: pedido.id, produtoId, quantidadeMilesimos: 50_000, valorCentavos: 800, createdAt: iso, updatedAt: iso }))).returning('id').execute()).map((e) => e.id);
+    f.extras = (
+      await banco
+        .insertInto('cicloproduto')
+        .values(
+          f.produtos.slice(0, 3).map((produtoId) => ({
+            cicloid: pedido.id,
+            produtoId,
+            quantidadeMilesimos: 50_000,
+            valorCentavos: 800,
+            createdAt: iso,
+            updatedAt: iso,
+          })),
+        )
+        .returning('id')
+        .execute()
+    ).map((e) => e.id);
     // Both baskets are composed from a finalised offer (only a composed basket is for sale), so the order page shows a composition.
-    const oferta = await criarOfertaFinalizada(banco, pedido.id, [{ produtoId: f.produtos[3] ?? 0, quantidadeMilesimos: 100_000, valorCentavos: 400 }]);
+    const oferta = await criarOfertaFinalizada(banco, pedido.id, [
+      { produtoId: f.produtos[3] ?? 0, quantidadeMilesimos: 100_000, valorCentavos: 400 },
+    ]);
     for (const cicloCestaId of f.cicloCestas) {
-      const composicao = await banco.insertInto('composicao').values({ cicloCestaId, quantidadeCestas: 50, createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow();
-      await banco.insertInto('composicaoproduto').values({ composicaoid: composicao.id, ofertaProdutoId: oferta.linhas[0] ?? 0, quantidadePorCestaMilesimos: 1000, unidade: 'kg', createdAt: iso, updatedAt: iso }).execute();
+      const composicao = await banco
+        .insertInto('composicao')
+        .values({ cicloCestaId, quantidadeCestas: 50, createdAt: iso, updatedAt: iso })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await banco
+        .insertInto('composicaoproduto')
+        .values({
+          composicaoid: composicao.id,
+          ofertaProdutoId: oferta.linhas[0] ?? 0,
+          quantidadePorCestaMilesimos: 1000,
+          unidade: 'kg',
+          createdAt: iso,
+          updatedAt: iso,
+        })
+        .execute();
     }
     f.cicloOferta = (await criarCiclo(banco, { datas: DATAS_OFERTA })).id;
     f.cicloRelatorio = await criarCicloComPedidos(banco, 10, f.ponto, DATAS_RELATORIO);
@@ -157,7 +211,19 @@ describe('SQL das rotas quentes e dos relatórios: instantâneas por dialeto', (
     const { conta } = await contaComSessao(amb, f.mercados, amb.urlMercados, { perfis: ['Consumidor'] });
     for (let i = 0; i < 3; i++) {
       const m = await criarMercadoNoBanco(banco, { adminId: conta.id, nome: `Mercado ${i}` });
-      await banco.insertInto('precomercado').values([0, 1].map((k) => ({ mercadoId: m.id, produtoId: f.produtos[i + k] ?? 0, precoCentavos: 100 + k, ativo: true, createdAt: iso, updatedAt: iso }))).execute();
+      await banco
+        .insertInto('precomercado')
+        .values(
+          [0, 1].map((k) => ({
+            mercadoId: m.id,
+            produtoId: f.produtos[i + k] ?? 0,
+            precoCentavos: 100 + k,
+            ativo: true,
+            createdAt: iso,
+            updatedAt: iso,
+          })),
+        )
+        .execute();
       f.mercado = m.id;
     }
   });
@@ -167,14 +233,25 @@ describe('SQL das rotas quentes e dos relatórios: instantâneas por dialeto', (
     const [c1 = 0, c2 = 0] = f.cicloCestas;
     const [e1 = 0, e2 = 0, e3 = 0] = f.extras;
     return [
-      { cicloCestaId: c1, quantidade: 1 }, { cicloProdutoId: e1, quantidade: '0.5' }, { cicloCestaId: c2, quantidade: 2 },
-      { cicloProdutoId: e2, quantidade: '1' }, { cicloProdutoId: e3, quantidade: '1.5' },
+      { cicloCestaId: c1, quantidade: 1 },
+      { cicloProdutoId: e1, quantidade: '0.5' },
+      { cicloCestaId: c2, quantidade: 2 },
+      { cicloProdutoId: e2, quantidade: '1' },
+      { cicloProdutoId: e3, quantidade: '1.5' },
     ];
   };
-  const salvarPedido = () => f.consumidora.postJson(`${amb.url}/pedidoconsumidores`, { cicloid: f.cicloPedido, pontoEntregaId: f.ponto, produtos: itensDoPedido() });
+  const salvarPedido = () =>
+    f.consumidora.postJson(`${amb.url}/pedidoconsumidores`, {
+      cicloid: f.cicloPedido,
+      pontoEntregaId: f.ponto,
+      produtos: itensDoPedido(),
+    });
   const paginaDoPedido = () => f.consumidora.getJson(`${amb.url}/pedidoconsumidores/${f.cicloPedido}`);
   const salvarOferta = () =>
-    f.fornecedora.postJson(`${amb.url}/ofertasave`, { cicloid: f.cicloOferta, produtos: f.produtos.slice(0, 3).map((produtoid) => ({ produtoid, quantidade: '10', valor: '3.50' })) });
+    f.fornecedora.postJson(`${amb.url}/ofertasave`, {
+      cicloid: f.cicloOferta,
+      produtos: f.produtos.slice(0, 3).map((produtoid) => ({ produtoid, quantidade: '10', valor: '3.50' })),
+    });
   const graphql = (query: string) => f.mercados.postJson(`${amb.urlMercados}/graphql`, { query });
   const semFalha = async (r: Promise<Resposta>) => {
     const resposta = await r;
@@ -183,14 +260,24 @@ describe('SQL das rotas quentes e dos relatórios: instantâneas por dialeto', (
 
   // In this order: each scenario may rely on the state the ones before it left.
   const cenarios: Cenario[] = [
-    { nome: 'painel', descricao: 'GET / (JSON), consumidora', status: 200, pedir: () => f.consumidora.getJson(`${amb.url}/`) },
+    {
+      nome: 'painel',
+      descricao: 'GET / (JSON), consumidora',
+      status: 200,
+      pedir: () => f.consumidora.getJson(`${amb.url}/`),
+    },
     {
       nome: 'pedido-pagina-primeira-visita',
-      descricao: 'GET /pedidoconsumidores/:id (JSON), consumidora sem pedido, na primeira visita depois de mudar o ciclo (monta a vitrine)',
+      descricao:
+        'GET /pedidoconsumidores/:id (JSON), consumidora sem pedido, na primeira visita depois de mudar o ciclo (monta a vitrine)',
       status: 200,
       // Any write to the cycle moves its version (a trigger), so the page builds the showcase again.
       preparar: async () => {
-        await amb.banco.updateTable('ciclo').set({ updatedAt: new Date().toISOString() }).where('id', '=', f.cicloPedido).execute();
+        await amb.banco
+          .updateTable('ciclo')
+          .set({ updatedAt: new Date().toISOString() })
+          .where('id', '=', f.cicloPedido)
+          .execute();
       },
       pedir: paginaDoPedido,
     },
@@ -291,7 +378,11 @@ describe('SQL das rotas quentes e dos relatórios: instantâneas por dialeto', (
       status: 200,
       // Any write to a market moves the data's version (a trigger): the answer is built again.
       preparar: async () => {
-        await amb.banco.updateTable('mercado').set({ updatedAt: new Date().toISOString() }).where('id', '=', f.mercado).execute();
+        await amb.banco
+          .updateTable('mercado')
+          .set({ updatedAt: new Date().toISOString() })
+          .where('id', '=', f.mercado)
+          .execute();
       },
       pedir: () => graphql(CONSULTA_MERCADOS),
     },
@@ -303,9 +394,11 @@ describe('SQL das rotas quentes e dos relatórios: instantâneas por dialeto', (
     },
     {
       nome: 'mercados-graphql-mercado',
-      descricao: 'POST /graphql { mercado(id:) { nome precos { preco produto { nome } } acoes { editar } } }, primeira leitura',
+      descricao:
+        'POST /graphql { mercado(id:) { nome precos { preco produto { nome } } acoes { editar } } }, primeira leitura',
       status: 200,
-      pedir: () => graphql(`{ mercado(id: "${f.mercado}") { nome precos { preco produto { nome } } acoes { editar } } }`),
+      pedir: () =>
+        graphql(`{ mercado(id: "${f.mercado}") { nome precos { preco produto { nome } } acoes { editar } } }`),
     },
   ];
 
@@ -348,6 +441,10 @@ describe('SQL das rotas quentes e dos relatórios: instantâneas por dialeto', (
       for (const a of sobras) rmSync(join(pasta, a));
       return;
     }
-    assert.deepEqual(sobras, [], `arquivos em ${relative(process.cwd(), pasta)} sem cenário: apague-os ou rode ${COMANDO}`);
+    assert.deepEqual(
+      sobras,
+      [],
+      `arquivos em ${relative(process.cwd(), pasta)} sem cenário: apague-os ou rode ${COMANDO}`,
+    );
   });
 });

@@ -31,15 +31,37 @@ test('chave única repetida e id repetido: unicidade, não referência', async (
   const repetida = await recusa(() => amb.banco.insertInto('categoria').values(categoria).execute());
   assert.equal(violouUnicidade(repetida), true);
   assert.equal(violouReferencia(repetida), false);
-  const mesmoId = await recusa(() => amb.banco.insertInto('categoria').values({ ...categoria, id, nomeChave: 'outra' }).execute());
+  const mesmoId = await recusa(() =>
+    amb.banco
+      .insertInto('categoria')
+      .values({ ...categoria, id, nomeChave: 'outra' })
+      .execute(),
+  );
   assert.equal(violouUnicidade(mesmoId), true);
 });
 
 test('referência a um registro que não existe, e apagar um registro em uso: referência, não unicidade', async () => {
-  const orfao = await recusa(() => amb.banco.insertInto('produto').values({ nome: 'Sem categoria', nomeChave: 'sem categoria', unidade: 'kg', valorReferenciaCentavos: 100, categoriaid: 999_999, createdAt: agora, updatedAt: agora }).execute());
+  const orfao = await recusa(() =>
+    amb.banco
+      .insertInto('produto')
+      .values({
+        nome: 'Sem categoria',
+        nomeChave: 'sem categoria',
+        unidade: 'kg',
+        valorReferenciaCentavos: 100,
+        categoriaid: 999_999,
+        createdAt: agora,
+        updatedAt: agora,
+      })
+      .execute(),
+  );
   assert.equal(violouReferencia(orfao), true);
   assert.equal(violouUnicidade(orfao), false);
-  const { id } = await amb.banco.insertInto('categoria').values({ nome: 'Raízes', nomeChave: 'raízes', createdAt: agora, updatedAt: agora }).returning('id').executeTakeFirstOrThrow();
+  const { id } = await amb.banco
+    .insertInto('categoria')
+    .values({ nome: 'Raízes', nomeChave: 'raízes', createdAt: agora, updatedAt: agora })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   const produto = await criarProduto(amb.banco);
   await amb.banco.updateTable('produto').set({ categoriaid: id }).where('id', '=', produto.id).execute();
   const emUso = await recusa(() => amb.banco.deleteFrom('categoria').where('id', '=', id).execute());
@@ -47,10 +69,21 @@ test('referência a um registro que não existe, e apagar um registro em uso: re
 });
 
 test('outras recusas e erros que só dizem as palavras não contam', async () => {
-  const semNome = await recusa(() => amb.banco.insertInto('categoria').values({ nome: null as unknown as string, nomeChave: 'nula', createdAt: agora, updatedAt: agora }).execute());
+  const semNome = await recusa(() =>
+    amb.banco
+      .insertInto('categoria')
+      .values({ nome: null as unknown as string, nomeChave: 'nula', createdAt: agora, updatedAt: agora })
+      .execute(),
+  );
   assert.equal(violouUnicidade(semNome), false);
   assert.equal(violouReferencia(semNome), false);
-  for (const e of [new Error('UNIQUE constraint failed: categoria.nomeChave'), new Error('FOREIGN KEY constraint failed'), null, 'texto', { code: 23505 }]) {
+  for (const e of [
+    new Error('UNIQUE constraint failed: categoria.nomeChave'),
+    new Error('FOREIGN KEY constraint failed'),
+    null,
+    'texto',
+    { code: 23505 },
+  ]) {
     assert.equal(violouUnicidade(e), false, String(e));
     assert.equal(violouReferencia(e), false, String(e));
   }

@@ -21,28 +21,34 @@ process.stdout.write('travado\\n');
 setTimeout(() => { db.exec('COMMIT'); db.close(); }, 400);
 `;
 
-test('abrir o arquivo enquanto outro processo o trava espera a vez, em vez de falhar', { skip: DIALETO !== 'sqlite' && 'só SQLite' }, async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'cestaria-abertura-'));
-  try {
-    const caminho = join(dir, 'novo.db');
-    const outro = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', '-e', SEGURA_A_TRAVA, caminho], { stdio: ['ignore', 'pipe', 'inherit'] });
-    const fim = new Promise<number | null>((resolve) => outro.on('exit', resolve));
-    await new Promise<void>((resolve, reject) => {
-      outro.stdout.once('data', () => resolve());
-      outro.once('exit', (c) => reject(new Error(`o outro processo saiu (${String(c)}) antes de travar`)));
-    });
-    const antes = performance.now();
-    const db = abrirSqlite(caminho);
-    const esperou = performance.now() - antes;
+test(
+  'abrir o arquivo enquanto outro processo o trava espera a vez, em vez de falhar',
+  { skip: DIALETO !== 'sqlite' && 'só SQLite' },
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cestaria-abertura-'));
     try {
-      assert.ok(esperou >= 200, `abriu em ${Math.round(esperou)} ms: a trava do outro processo ainda valia`);
-      const [modo] = db.prepare('PRAGMA journal_mode').all([]) as Array<{ journal_mode: string }>;
-      assert.equal(modo?.journal_mode, 'wal');
+      const caminho = join(dir, 'novo.db');
+      const outro = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', '-e', SEGURA_A_TRAVA, caminho], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      const fim = new Promise<number | null>((resolve) => outro.on('exit', resolve));
+      await new Promise<void>((resolve, reject) => {
+        outro.stdout.once('data', () => resolve());
+        outro.once('exit', (c) => reject(new Error(`o outro processo saiu (${String(c)}) antes de travar`)));
+      });
+      const antes = performance.now();
+      const db = abrirSqlite(caminho);
+      const esperou = performance.now() - antes;
+      try {
+        assert.ok(esperou >= 200, `abriu em ${Math.round(esperou)} ms: a trava do outro processo ainda valia`);
+        const [modo] = db.prepare('PRAGMA journal_mode').all([]) as Array<{ journal_mode: string }>;
+        assert.equal(modo?.journal_mode, 'wal');
+      } finally {
+        db.close();
+      }
+      assert.equal(await fim, 0);
     } finally {
-      db.close();
+      rmSync(dir, { recursive: true, force: true });
     }
-    assert.equal(await fim, 0);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+  },
+);

@@ -31,14 +31,19 @@ describe('arredondamento do valor de uma quantidade: o domínio e o SQL da lista
     cicloid = (await criarCiclo(amb.banco, { datas: DATAS_PADRAO })).id;
     const produtoId = (await criarProduto(amb.banco, { unidade: 'kg' })).id;
     for (const [i, [valorCentavos, quantidadeMilesimos]] of CASOS.entries()) {
-      const oferta = await criarOfertaFinalizada(amb.banco, cicloid, [{ produtoId, quantidadeMilesimos, valorCentavos }]);
+      const oferta = await criarOfertaFinalizada(amb.banco, cicloid, [
+        { produtoId, quantidadeMilesimos, valorCentavos },
+      ]);
       fornecedores.set(oferta.fornecedorId, i);
     }
   });
   after(() => amb.fechar());
 
   test('valorDaQuantidade responde a tabela', () => {
-    assert.deepEqual(CASOS.map(([v, q]) => valorDaQuantidade(v, q)), CASOS.map(([, , esperado]) => esperado));
+    assert.deepEqual(
+      CASOS.map(([v, q]) => valorDaQuantidade(v, q)),
+      CASOS.map(([, , esperado]) => esperado),
+    );
   });
 
   test('o total de cada oferta em /oferta-index responde a mesma tabela', async () => {

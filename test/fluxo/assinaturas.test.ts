@@ -4,15 +4,33 @@ import { abrirBanco, type Banco } from '../../src/db/banco.ts';
 import type { BancoConfig } from '../../src/config.ts';
 import type { Ator } from '../../src/domain/acesso.ts';
 import {
-  alterarNoCiclo, assinaturasDe, assinaturasParaAdmin, ciclosAplicaveis, faltasDoCiclo, gerarPedidosDoCiclo, pausar, pularCiclo, removerPausa, salvarAssinatura,
-  type CicloCandidato, type EntradaAssinatura, type OpcoesAssinatura,
+  alterarNoCiclo,
+  assinaturasDe,
+  assinaturasParaAdmin,
+  ciclosAplicaveis,
+  faltasDoCiclo,
+  gerarPedidosDoCiclo,
+  pausar,
+  pularCiclo,
+  removerPausa,
+  salvarAssinatura,
+  type CicloCandidato,
+  type EntradaAssinatura,
+  type OpcoesAssinatura,
 } from '../../src/domain/assinaturas.ts';
 import { ErroDominio } from '../../src/domain/erros.ts';
 import { fazerPedido } from '../../src/domain/fazer-pedido.ts';
 import { pedidoDe, type Taxa } from '../../src/domain/pedidos.ts';
 import { somarDias } from '../../src/domain/tempo.ts';
 import { DIALETO, bancoNovo } from '../helpers/banco.ts';
-import { DATAS_PADRAO, criarCesta, criarCiclo, criarPonto, criarUsuario, type DatasDoCiclo } from '../helpers/fabricas.ts';
+import {
+  DATAS_PADRAO,
+  criarCesta,
+  criarCiclo,
+  criarPonto,
+  criarUsuario,
+  type DatasDoCiclo,
+} from '../helpers/fabricas.ts';
 
 /** Subscriptions (DOMAIN.md, "Subscriptions (assinaturas)"), through the domain's own functions. */
 
@@ -23,7 +41,9 @@ const ANTES: OpcoesAssinatura = { agora: new Date('2026-03-02T15:00:00Z'), hoje:
 const NO_PEDIDO: OpcoesAssinatura = { agora: new Date('2026-03-07T15:00:00Z'), hoje: '2026-03-07', taxa: TAXA, tz: TZ };
 const DEPOIS: OpcoesAssinatura = { agora: new Date('2026-03-10T15:00:00Z'), hoje: '2026-03-10', taxa: TAXA, tz: TZ };
 
-async function recusa(p: Promise<unknown>): Promise<{ tipo: string; codigo: string; mensagem: string; detalhes: Record<string, unknown> }> {
+async function recusa(
+  p: Promise<unknown>,
+): Promise<{ tipo: string; codigo: string; mensagem: string; detalhes: Record<string, unknown> }> {
   try {
     await p;
   } catch (e) {
@@ -37,9 +57,12 @@ async function recusa(p: Promise<unknown>): Promise<{ tipo: string; codigo: stri
 function datasDaSemana(semanas: number): DatasDoCiclo {
   const d = semanas * 7;
   return {
-    dataOfertaInicio: somarDias(DATAS_PADRAO.dataOfertaInicio, d), dataOfertaFim: somarDias(DATAS_PADRAO.dataOfertaFim, d),
-    dataPedidoInicio: somarDias(DATAS_PADRAO.dataPedidoInicio, d), dataPedidoFim: somarDias(DATAS_PADRAO.dataPedidoFim, d),
-    dataRetiradaInicio: somarDias(DATAS_PADRAO.dataRetiradaInicio, d), dataRetiradaFim: somarDias(DATAS_PADRAO.dataRetiradaFim, d),
+    dataOfertaInicio: somarDias(DATAS_PADRAO.dataOfertaInicio, d),
+    dataOfertaFim: somarDias(DATAS_PADRAO.dataOfertaFim, d),
+    dataPedidoInicio: somarDias(DATAS_PADRAO.dataPedidoInicio, d),
+    dataPedidoFim: somarDias(DATAS_PADRAO.dataPedidoFim, d),
+    dataRetiradaInicio: somarDias(DATAS_PADRAO.dataRetiradaInicio, d),
+    dataRetiradaFim: somarDias(DATAS_PADRAO.dataRetiradaFim, d),
   };
 }
 
@@ -60,15 +83,38 @@ describe('assinaturas', () => {
     return { email: u.email, nome, usuarioid: u.id, perfil: ['consumidor'], ativo: true };
   };
   const entrada = (cestaId: number, dados: Partial<EntradaAssinatura> = {}): EntradaAssinatura => ({
-    id: null, usuarioid: null, cestaId, quantidade: 1, pontoEntregaId: ponto, frequencia: 'cada_ciclo', inicio: '2026-01-01', fim: '2026-12-31', mercadoId: null, ativa: true, ...dados,
+    id: null,
+    usuarioid: null,
+    cestaId,
+    quantidade: 1,
+    pontoEntregaId: ponto,
+    frequencia: 'cada_ciclo',
+    inicio: '2026-01-01',
+    fim: '2026-12-31',
+    mercadoId: null,
+    ativa: true,
+    ...dados,
   });
   /** What the triggers counted for a cycle basket, against a recount of the order lines. */
   const contadores = async (cicloCestaId: number) => {
-    const cc = await banco.selectFrom('ciclocesta').select('reservadoMilesimos').where('id', '=', cicloCestaId).executeTakeFirstOrThrow();
-    const soma = await banco.selectFrom('pedidoproduto').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('quantidadeMilesimos'), eb.lit(0)).as('s')).where('cicloCestaId', '=', cicloCestaId).executeTakeFirstOrThrow();
+    const cc = await banco
+      .selectFrom('ciclocesta')
+      .select('reservadoMilesimos')
+      .where('id', '=', cicloCestaId)
+      .executeTakeFirstOrThrow();
+    const soma = await banco
+      .selectFrom('pedidoproduto')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('quantidadeMilesimos'), eb.lit(0)).as('s'))
+      .where('cicloCestaId', '=', cicloCestaId)
+      .executeTakeFirstOrThrow();
     return { contado: Number(cc.reservadoMilesimos), recontado: Number(soma.s) };
   };
-  const linhasDeAssinatura = (assinaturaId: number) => banco.selectFrom('pedidoproduto').select(['pedidoid', 'quantidadeMilesimos', 'valorCentavos']).where('assinaturaId', '=', assinaturaId).execute();
+  const linhasDeAssinatura = (assinaturaId: number) =>
+    banco
+      .selectFrom('pedidoproduto')
+      .select(['pedidoid', 'quantidadeMilesimos', 'valorCentavos'])
+      .where('assinaturaId', '=', assinaturaId)
+      .execute();
 
   before(async () => {
     cfg = await bancoNovo();
@@ -80,26 +126,55 @@ describe('assinaturas', () => {
   after(() => banco.destroy());
 
   test('ciclosAplicaveis: a temporada, o ciclo sim ciclo não e a pausa (que conta para a alternância)', () => {
-    const ciclos: CicloCandidato[] = [0, 1, 2, 3, 4, 5].map((s) => ({ cicloid: 10 + s, ...datasDaSemana(s) })).reverse();
+    const ciclos: CicloCandidato[] = [0, 1, 2, 3, 4, 5]
+      .map((s) => ({ cicloid: 10 + s, ...datasDaSemana(s) }))
+      .reverse();
     const regra = { frequencia: 'cada_ciclo' as const, inicio: '2026-03-01', fim: '2026-12-31', pausas: [] };
-    assert.deepEqual(ciclosAplicaveis(regra, ciclos).map((c) => c.cicloid), [10, 11, 12, 13, 14, 15], 'em ordem das janelas de pedido');
-    // The first cycle's pickup (11–12 March) starts before the season: it does not apply.
-    assert.deepEqual(ciclosAplicaveis({ ...regra, inicio: '2026-03-12', fim: '2026-03-31' }, ciclos).map((c) => c.cicloid), [11, 12]);
-    assert.deepEqual(ciclosAplicaveis({ ...regra, frequencia: 'ciclo_sim_ciclo_nao' }, ciclos).map((c) => c.cicloid), [10, 12, 14]);
-    assert.deepEqual(ciclosAplicaveis({ ...regra, frequencia: 'ciclo_sim_ciclo_nao', inicio: '2026-03-12' }, ciclos).map((c) => c.cicloid), [11, 13, 15], 'conta a partir do primeiro ciclo da temporada');
-    const pausa = { inicio: datasDaSemana(1).dataPedidoInicio, fim: datasDaSemana(3).dataPedidoInicio };
-    assert.deepEqual(ciclosAplicaveis({ ...regra, pausas: [pausa] }, ciclos).map((c) => c.situacao), ['servir', 'pausado', 'pausado', 'pausado', 'servir', 'servir']);
     assert.deepEqual(
-      ciclosAplicaveis({ ...regra, frequencia: 'ciclo_sim_ciclo_nao', pausas: [pausa] }, ciclos),
-      [{ cicloid: 10, situacao: 'servir' }, { cicloid: 12, situacao: 'pausado' }, { cicloid: 14, situacao: 'servir' }],
+      ciclosAplicaveis(regra, ciclos).map((c) => c.cicloid),
+      [10, 11, 12, 13, 14, 15],
+      'em ordem das janelas de pedido',
     );
+    // The first cycle's pickup (11–12 March) starts before the season: it does not apply.
+    assert.deepEqual(
+      ciclosAplicaveis({ ...regra, inicio: '2026-03-12', fim: '2026-03-31' }, ciclos).map((c) => c.cicloid),
+      [11, 12],
+    );
+    assert.deepEqual(
+      ciclosAplicaveis({ ...regra, frequencia: 'ciclo_sim_ciclo_nao' }, ciclos).map((c) => c.cicloid),
+      [10, 12, 14],
+    );
+    assert.deepEqual(
+      ciclosAplicaveis({ ...regra, frequencia: 'ciclo_sim_ciclo_nao', inicio: '2026-03-12' }, ciclos).map(
+        (c) => c.cicloid,
+      ),
+      [11, 13, 15],
+      'conta a partir do primeiro ciclo da temporada',
+    );
+    const pausa = { inicio: datasDaSemana(1).dataPedidoInicio, fim: datasDaSemana(3).dataPedidoInicio };
+    assert.deepEqual(
+      ciclosAplicaveis({ ...regra, pausas: [pausa] }, ciclos).map((c) => c.situacao),
+      ['servir', 'pausado', 'pausado', 'pausado', 'servir', 'servir'],
+    );
+    assert.deepEqual(ciclosAplicaveis({ ...regra, frequencia: 'ciclo_sim_ciclo_nao', pausas: [pausa] }, ciclos), [
+      { cicloid: 10, situacao: 'servir' },
+      { cicloid: 12, situacao: 'pausado' },
+      { cicloid: 14, situacao: 'servir' },
+    ]);
   });
 
   test('validações: quantidade, datas, uma ativa por tipo de cesta, o limite e a assinatura de outra pessoa', async () => {
     const cesta = await criarCesta(banco, { valorCentavos: 4000 });
     const ana = await consumidor('Ana');
     const bia = await consumidor('Bia');
-    const r1 = await recusa(salvarAssinatura(banco, ana, entrada(cesta.id, { quantidade: 0, inicio: '2026-05-01', fim: '2026-04-01' }), ANTES));
+    const r1 = await recusa(
+      salvarAssinatura(
+        banco,
+        ana,
+        entrada(cesta.id, { quantidade: 0, inicio: '2026-05-01', fim: '2026-04-01' }),
+        ANTES,
+      ),
+    );
     assert.equal(r1.tipo, 'Invalido');
     assert.ok(typeof r1.detalhes.quantidade === 'string' && typeof r1.detalhes.fim === 'string');
     const a = await salvarAssinatura(banco, ana, entrada(cesta.id), ANTES);
@@ -119,10 +194,24 @@ describe('assinaturas', () => {
     const r5 = await recusa(salvarAssinatura(banco, ana, entrada(cesta.id, { usuarioid: bia.usuarioid }), ANTES));
     assert.equal(r5.tipo, 'Proibido');
     // Admins change anyone's, and it is audited.
-    const c = await salvarAssinatura(banco, admin, entrada(cesta.id, { id: b.id, usuarioid: bia.usuarioid, quantidade: 3 }), ANTES);
+    const c = await salvarAssinatura(
+      banco,
+      admin,
+      entrada(cesta.id, { id: b.id, usuarioid: bia.usuarioid, quantidade: 3 }),
+      ANTES,
+    );
     assert.equal(c.quantidade, 3);
-    const auditoria = await banco.selectFrom('auditoria').select(['acao', 'ator']).where('entidade', '=', 'assinatura').where('entidadeId', '=', String(b.id)).orderBy('id').execute();
-    assert.deepEqual(auditoria.map((l) => l.acao), ['criar', 'salvar']);
+    const auditoria = await banco
+      .selectFrom('auditoria')
+      .select(['acao', 'ator'])
+      .where('entidade', '=', 'assinatura')
+      .where('entidadeId', '=', String(b.id))
+      .orderBy('id')
+      .execute();
+    assert.deepEqual(
+      auditoria.map((l) => l.acao),
+      ['criar', 'salvar'],
+    );
     assert.equal(auditoria[1]?.ator, admin.email);
   });
 
@@ -132,7 +221,8 @@ describe('assinaturas', () => {
     const cc = ciclo.cicloCestas[0] ?? 0;
     const pessoas = await Promise.all(['Caio', 'Davi', 'Edu'].map(consumidor));
     const assinaturas = [];
-    for (const [i, p] of pessoas.entries()) assinaturas.push(await salvarAssinatura(banco, p, entrada(cesta.id, { quantidade: i + 1 }), ANTES));
+    for (const [i, p] of pessoas.entries())
+      assinaturas.push(await salvarAssinatura(banco, p, entrada(cesta.id, { quantidade: i + 1 }), ANTES));
     // Before the window opens, nothing is generated.
     assert.equal((await gerarPedidosDoCiclo(banco, ciclo.id, ANTES)).gerados, 0);
     assert.equal((await linhasDeAssinatura(assinaturas[0]?.id ?? 0)).length, 0);
@@ -141,7 +231,10 @@ describe('assinaturas', () => {
     // goes through one handle, and test/fluxo/assinaturas-processos.test.ts races two processes.
     const outro = DIALETO === 'postgres' ? abrirBanco(cfg) : banco;
     try {
-      const [r1, r2] = await Promise.all([gerarPedidosDoCiclo(banco, ciclo.id, NO_PEDIDO), gerarPedidosDoCiclo(outro, ciclo.id, NO_PEDIDO)]);
+      const [r1, r2] = await Promise.all([
+        gerarPedidosDoCiclo(banco, ciclo.id, NO_PEDIDO),
+        gerarPedidosDoCiclo(outro, ciclo.id, NO_PEDIDO),
+      ]);
       assert.equal(r1.gerados + r2.gerados, 3, `gerados: ${r1.gerados} + ${r2.gerados}`);
     } finally {
       if (outro !== banco) await outro.destroy();
@@ -159,8 +252,15 @@ describe('assinaturas', () => {
       assert.equal(pedido?.produtos[0]?.assinaturaId, a.id);
       assert.equal(pedido?.totalCentavos, 4750 * (i + 1));
     }
-    const contagem = await banco.selectFrom('assinaturaciclo').select(['situacao']).where('cicloid', '=', ciclo.id).execute();
-    assert.deepEqual(contagem.map((c) => c.situacao), ['gerado', 'gerado', 'gerado']);
+    const contagem = await banco
+      .selectFrom('assinaturaciclo')
+      .select(['situacao'])
+      .where('cicloid', '=', ciclo.id)
+      .execute();
+    assert.deepEqual(
+      contagem.map((c) => c.situacao),
+      ['gerado', 'gerado', 'gerado'],
+    );
     const { contado, recontado } = await contadores(cc);
     assert.equal(contado, 6000);
     assert.equal(recontado, 6000);
@@ -176,14 +276,20 @@ describe('assinaturas', () => {
     const c = await salvarAssinatura(banco, hel, entrada(cesta.id, { quantidade: 1 }), ANTES);
     const r = await gerarPedidosDoCiclo(banco, ciclo.id, NO_PEDIDO);
     assert.equal(r.gerados, 2);
-    assert.deepEqual(r.faltaram.map((f) => [f.assinaturaId, f.consumidor]), [[b.id, 'Gil']]);
+    assert.deepEqual(
+      r.faltaram.map((f) => [f.assinaturaId, f.consumidor]),
+      [[b.id, 'Gil']],
+    );
     assert.match(r.faltaram[0]?.motivo ?? '', /pedidas 2 cestas .*disponíveis 1 cesta$/);
     assert.equal((await linhasDeAssinatura(a.id)).length, 1);
     assert.equal((await linhasDeAssinatura(b.id)).length, 0, 'nenhum pedido parcial');
     assert.equal(await pedidoDe(banco, ciclo.id, gil.usuarioid ?? 0, TAXA), null);
     assert.equal((await linhasDeAssinatura(c.id)).length, 1);
     const faltas = await faltasDoCiclo(banco, ciclo.id);
-    assert.deepEqual(faltas.map((f) => [f.consumidor, f.quantidade]), [['Gil', 2]]);
+    assert.deepEqual(
+      faltas.map((f) => [f.consumidor, f.quantidade]),
+      [['Gil', 2]],
+    );
     const { contado, recontado } = await contadores(ciclo.cicloCestas[0] ?? 0);
     assert.deepEqual([contado, recontado], [3000, 3000]);
   });
@@ -198,14 +304,36 @@ describe('assinaturas', () => {
     await salvarAssinatura(banco, jo, entrada(cesta.id, { quantidade: 1 }), ANTES);
     // A one-off order placed before anyone generated: the subscriptions are served first, so
     // nothing is left for it.
-    const r1 = await recusa(fazerPedido(banco, avulsa, { usuarioid: null, cicloid: ciclo.id, pontoEntregaId: ponto, linhas: [{ cicloCestaId: cc, cicloProdutoId: null, quantidadeMilesimos: 2000, campo: 'produtos.0' }] }, NO_PEDIDO));
+    const r1 = await recusa(
+      fazerPedido(
+        banco,
+        avulsa,
+        {
+          usuarioid: null,
+          cicloid: ciclo.id,
+          pontoEntregaId: ponto,
+          linhas: [{ cicloCestaId: cc, cicloProdutoId: null, quantidadeMilesimos: 2000, campo: 'produtos.0' }],
+        },
+        NO_PEDIDO,
+      ),
+    );
     assert.deepEqual([r1.tipo, r1.codigo], ['Conflito', 'SEM_ESTOQUE']);
     assert.equal((await linhasDeAssinatura(a.id)).length, 1, 'a geração veio antes do pedido avulso');
     // Ivo skips the cycle: his two baskets go back, and the one-off order takes them.
     const pulado = await pularCiclo(banco, ivo, a.id, ciclo.id, NO_PEDIDO);
     assert.equal(pulado.situacao, 'pulado');
     assert.equal(await pedidoDe(banco, ciclo.id, ivo.usuarioid ?? 0, TAXA), null, 'o pedido sem nada mais é apagado');
-    const { pedido } = await fazerPedido(banco, avulsa, { usuarioid: null, cicloid: ciclo.id, pontoEntregaId: ponto, linhas: [{ cicloCestaId: cc, cicloProdutoId: null, quantidadeMilesimos: 2000, campo: 'produtos.0' }] }, NO_PEDIDO);
+    const { pedido } = await fazerPedido(
+      banco,
+      avulsa,
+      {
+        usuarioid: null,
+        cicloid: ciclo.id,
+        pontoEntregaId: ponto,
+        linhas: [{ cicloCestaId: cc, cicloProdutoId: null, quantidadeMilesimos: 2000, campo: 'produtos.0' }],
+      },
+      NO_PEDIDO,
+    );
     assert.equal(pedido.produtos[0]?.quantidadeMilesimos, 2000);
     assert.equal(pedido.produtos[0]?.assinaturaId, null);
     // Generation again does not serve the skipped subscription.
@@ -220,7 +348,12 @@ describe('assinaturas', () => {
     const cc = ciclo.cicloCestas[0] ?? 0;
     const [quem, assinante] = await Promise.all(['Quem', 'Rui'].map(consumidor));
     if (quem === undefined || assinante === undefined) throw new Error('pessoas');
-    const linha = (n: number) => ({ usuarioid: quem.usuarioid, cicloid: ciclo.id, pontoEntregaId: ponto, linhas: [{ cicloCestaId: cc, cicloProdutoId: null, quantidadeMilesimos: n * 1000, campo: 'produtos.0' }] });
+    const linha = (n: number) => ({
+      usuarioid: quem.usuarioid,
+      cicloid: ciclo.id,
+      pontoEntregaId: ponto,
+      linhas: [{ cicloCestaId: cc, cicloProdutoId: null, quantidadeMilesimos: n * 1000, campo: 'produtos.0' }],
+    });
     // The coordination orders for someone before the window opens: nothing to generate yet.
     await fazerPedido(banco, admin, linha(1), ANTES);
     // Another process (its own handle) takes a subscription, still before the window.
@@ -255,20 +388,48 @@ describe('assinaturas', () => {
   test('uma pausa de três ciclos pula os três; ciclo sim ciclo não serve um ciclo sim e outro não', async () => {
     const cesta = await criarCesta(banco);
     const ciclos: Array<{ id: number }> = [];
-    for (let s = 0; s < 5; s++) ciclos.push(await criarCiclo(banco, { datas: datasDaSemana(s), cestas: [{ cestaId: cesta.id, quantidadeCestas: 10 }], compor: true }));
+    for (let s = 0; s < 5; s++)
+      ciclos.push(
+        await criarCiclo(banco, {
+          datas: datasDaSemana(s),
+          cestas: [{ cestaId: cesta.id, quantidadeCestas: 10 }],
+          compor: true,
+        }),
+      );
     const [lu, mo] = await Promise.all(['Lu', 'Mô'].map(consumidor));
     if (lu === undefined || mo === undefined) throw new Error('pessoas');
     const a = await salvarAssinatura(banco, lu, entrada(cesta.id), ANTES);
     const b = await salvarAssinatura(banco, mo, entrada(cesta.id, { frequencia: 'ciclo_sim_ciclo_nao' }), ANTES);
-    const comPausa = await pausar(banco, lu, a.id, { inicio: datasDaSemana(1).dataPedidoInicio, fim: datasDaSemana(3).dataPedidoFim }, ANTES);
+    const comPausa = await pausar(
+      banco,
+      lu,
+      a.id,
+      { inicio: datasDaSemana(1).dataPedidoInicio, fim: datasDaSemana(3).dataPedidoFim },
+      ANTES,
+    );
     assert.equal(comPausa.pausas.length, 1);
-    const r = await recusa(pausar(banco, lu, a.id, { inicio: datasDaSemana(3).dataPedidoInicio, fim: datasDaSemana(4).dataPedidoFim }, ANTES));
+    const r = await recusa(
+      pausar(
+        banco,
+        lu,
+        a.id,
+        { inicio: datasDaSemana(3).dataPedidoInicio, fim: datasDaSemana(4).dataPedidoFim },
+        ANTES,
+      ),
+    );
     assert.equal(r.codigo, 'PAUSA_SOBREPOSTA');
     const vistos = await assinaturasDe(banco, lu.usuarioid ?? 0, ANTES.hoje);
-    assert.deepEqual(vistos[0]?.proximosCiclos.map((c) => c.situacao), [null, 'pausado', 'pausado', 'pausado', null]);
+    assert.deepEqual(
+      vistos[0]?.proximosCiclos.map((c) => c.situacao),
+      [null, 'pausado', 'pausado', 'pausado', null],
+    );
     for (const [s, c] of ciclos.entries()) await gerarPedidosDoCiclo(banco, c.id, noPedidoDaSemana(s));
     const situacoes = async (assinaturaId: number) => {
-      const linhas = await banco.selectFrom('assinaturaciclo').select(['cicloid', 'situacao']).where('assinaturaId', '=', assinaturaId).execute();
+      const linhas = await banco
+        .selectFrom('assinaturaciclo')
+        .select(['cicloid', 'situacao'])
+        .where('assinaturaId', '=', assinaturaId)
+        .execute();
       return ciclos.map((c) => linhas.find((l) => l.cicloid === c.id)?.situacao ?? null);
     };
     assert.deepEqual(await situacoes(a.id), ['gerado', 'pausado', 'pausado', 'pausado', 'gerado']);
@@ -290,10 +451,19 @@ describe('assinaturas', () => {
     const a = await salvarAssinatura(banco, nina, entrada(cesta.id, { quantidade: 1 }), ANTES);
     await gerarPedidosDoCiclo(banco, ciclo.id, NO_PEDIDO);
     // Inside the window the subscriber changes that cycle only, under the reservation rule.
-    const curta = await recusa(alterarNoCiclo(banco, nina, a.id, ciclo.id, { quantidade: 5, pontoEntregaId: ponto }, NO_PEDIDO));
+    const curta = await recusa(
+      alterarNoCiclo(banco, nina, a.id, ciclo.id, { quantidade: 5, pontoEntregaId: ponto }, NO_PEDIDO),
+    );
     assert.deepEqual([curta.tipo, curta.codigo], ['Conflito', 'SEM_ESTOQUE']);
     assert.deepEqual(curta.detalhes.disponivel, [{ nome: cesta.nome, disponivel: 4, pedido: 5, unidade: 'cesta' }]);
-    const mudou = await alterarNoCiclo(banco, nina, a.id, ciclo.id, { quantidade: 3, pontoEntregaId: ponto }, NO_PEDIDO);
+    const mudou = await alterarNoCiclo(
+      banco,
+      nina,
+      a.id,
+      ciclo.id,
+      { quantidade: 3, pontoEntregaId: ponto },
+      NO_PEDIDO,
+    );
     assert.deepEqual([mudou.situacao, mudou.quantidade], ['gerado', 3]);
     assert.equal((await linhasDeAssinatura(a.id))[0]?.quantidadeMilesimos, 3000);
     const [salva] = await assinaturasDe(banco, nina.usuarioid ?? 0, NO_PEDIDO.hoje);
@@ -302,32 +472,81 @@ describe('assinaturas', () => {
     const alheia = await recusa(pularCiclo(banco, outraPessoa, a.id, ciclo.id, NO_PEDIDO));
     assert.equal(alheia.codigo, 'ASSINATURA_NAO_ENCONTRADA');
     // After the window: the subscriber can change nothing; an admin can, audited as such.
-    for (const tentar of [() => pularCiclo(banco, nina, a.id, ciclo.id, DEPOIS), () => alterarNoCiclo(banco, nina, a.id, ciclo.id, { quantidade: 2, pontoEntregaId: ponto }, DEPOIS)]) {
+    for (const tentar of [
+      () => pularCiclo(banco, nina, a.id, ciclo.id, DEPOIS),
+      () => alterarNoCiclo(banco, nina, a.id, ciclo.id, { quantidade: 2, pontoEntregaId: ponto }, DEPOIS),
+    ]) {
       const r = await recusa(tentar());
       assert.deepEqual([r.tipo, r.codigo], ['Conflito', 'JANELA_FECHADA']);
     }
     await alterarNoCiclo(banco, admin, a.id, ciclo.id, { quantidade: 2, pontoEntregaId: ponto }, DEPOIS);
     await pularCiclo(banco, admin, a.id, ciclo.id, DEPOIS);
-    const acoes = await banco.selectFrom('auditoria').select('acao').where('entidade', '=', 'assinatura').where('entidadeId', '=', String(a.id)).where('ator', '=', admin.email).orderBy('id').execute();
-    assert.deepEqual(acoes.map((x) => x.acao), ['alterar no ciclo (fora da janela)', 'pular ciclo (fora da janela)']);
+    const acoes = await banco
+      .selectFrom('auditoria')
+      .select('acao')
+      .where('entidade', '=', 'assinatura')
+      .where('entidadeId', '=', String(a.id))
+      .where('ator', '=', admin.email)
+      .orderBy('id')
+      .execute();
+    assert.deepEqual(
+      acoes.map((x) => x.acao),
+      ['alterar no ciclo (fora da janela)', 'pular ciclo (fora da janela)'],
+    );
     const { contado, recontado } = await contadores(cc);
     assert.deepEqual([contado, recontado], [0, 0]);
   });
 
   test('a taxa do mercado de cestas vai na linha como o pedido avulso a grava, e o painel soma por cesta e por ponto', async () => {
     const iso = new Date().toISOString();
-    const dono = await banco.insertInto('appuser').values({ providerId: 'idp|assinaturas', email: 'dono@assinaturas.org', emailChave: 'dono@assinaturas.org', name: 'Dono', avatar: null, createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow();
-    const mercado = await banco.insertInto('mercado').values({ nome: `Cestas ${Math.random()}`, tipo: 'cesta', taxaAdministrativaCentesimos: 500, valorMaximoCestaCentavos: 100_000, adminId: dono.id, createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow();
+    const dono = await banco
+      .insertInto('appuser')
+      .values({
+        providerId: 'idp|assinaturas',
+        email: 'dono@assinaturas.org',
+        emailChave: 'dono@assinaturas.org',
+        name: 'Dono',
+        avatar: null,
+        createdAt: iso,
+        updatedAt: iso,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const mercado = await banco
+      .insertInto('mercado')
+      .values({
+        nome: `Cestas ${Math.random()}`,
+        tipo: 'cesta',
+        taxaAdministrativaCentesimos: 500,
+        valorMaximoCestaCentavos: 100_000,
+        adminId: dono.id,
+        createdAt: iso,
+        updatedAt: iso,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     const cesta = await criarCesta(banco, { valorCentavos: 6000 });
     const ciclo = await criarCiclo(banco, { cestas: [{ cestaId: cesta.id, quantidadeCestas: 5 }], compor: true });
-    await banco.updateTable('ciclocesta').set({ mercadoId: mercado.id }).where('id', '=', ciclo.cicloCestas[0] ?? 0).execute();
-    await banco.insertInto('ciclomercado').values({ cicloid: ciclo.id, mercadoId: mercado.id, ordemAtendimento: 1, createdAt: iso, updatedAt: iso }).execute();
+    await banco
+      .updateTable('ciclocesta')
+      .set({ mercadoId: mercado.id })
+      .where('id', '=', ciclo.cicloCestas[0] ?? 0)
+      .execute();
+    await banco
+      .insertInto('ciclomercado')
+      .values({ cicloid: ciclo.id, mercadoId: mercado.id, ordemAtendimento: 1, createdAt: iso, updatedAt: iso })
+      .execute();
     const pia = await consumidor('Pia');
     const r = await recusa(salvarAssinatura(banco, pia, entrada(cesta.id, { mercadoId: 999_999 }), ANTES));
     assert.equal(typeof r.detalhes.mercadoId, 'string');
     const a = await salvarAssinatura(banco, pia, entrada(cesta.id, { mercadoId: mercado.id, quantidade: 2 }), ANTES);
     // Created inside the window: served at once.
-    await salvarAssinatura(banco, pia, entrada(cesta.id, { id: a.id, mercadoId: mercado.id, quantidade: 2 }), NO_PEDIDO);
+    await salvarAssinatura(
+      banco,
+      pia,
+      entrada(cesta.id, { id: a.id, mercadoId: mercado.id, quantidade: 2 }),
+      NO_PEDIDO,
+    );
     const pedido = await pedidoDe(banco, ciclo.id, pia.usuarioid ?? 0, TAXA);
     assert.equal(pedido?.produtos[0]?.mercadoId, mercado.id);
     assert.equal(pedido?.produtos[0]?.taxaCentesimos, 500);

@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { DATAS_PADRAO, criarCesta, criarCiclo, criarCicloComPedidos, criarPonto, criarProduto, criarUsuario } from '../helpers/fabricas.ts';
+import {
+  DATAS_PADRAO,
+  criarCesta,
+  criarCiclo,
+  criarCicloComPedidos,
+  criarPonto,
+  criarProduto,
+  criarUsuario,
+} from '../helpers/fabricas.ts';
 import { navegadorComSessao } from '../helpers/sessoes.ts';
 import { RelogioDeTeste, iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
 import type { Navegador } from '../helpers/navegador.ts';
@@ -59,8 +67,12 @@ describe('rotas quentes: consultas fixas por requisição', () => {
   let produtos: number[] = [];
   let ponto = 0;
   const DATAS_OFERTA = {
-    dataOfertaInicio: '2026-03-06', dataOfertaFim: '2026-03-08', dataPedidoInicio: '2026-03-10',
-    dataPedidoFim: '2026-03-12', dataRetiradaInicio: '2026-03-14', dataRetiradaFim: '2026-03-15',
+    dataOfertaInicio: '2026-03-06',
+    dataOfertaFim: '2026-03-08',
+    dataPedidoInicio: '2026-03-10',
+    dataPedidoFim: '2026-03-12',
+    dataRetiradaInicio: '2026-03-14',
+    dataRetiradaFim: '2026-03-15',
   };
 
   before(async () => {
@@ -71,8 +83,27 @@ describe('rotas quentes: consultas fixas por requisição', () => {
     const cestas = [await criarCesta(amb.banco), await criarCesta(amb.banco)];
     produtos = [];
     for (let i = 0; i < 6; i++) produtos.push((await criarProduto(amb.banco)).id);
-    cicloPedido = await criarCiclo(amb.banco, { datas: DATAS_PADRAO, cestas: cestas.map((c) => ({ cestaId: c.id, quantidadeCestas: 500 })), compor: true });
-    extras = (await amb.banco.insertInto('cicloproduto').values(produtos.slice(0, 3).map((produtoId) => ({ cicloid: cicloPedido.id, produtoId, quantidadeMilesimos: 500_000, valorCentavos: 800, createdAt: iso, updatedAt: iso }))).returning('id').execute()).map((e) => e.id);
+    cicloPedido = await criarCiclo(amb.banco, {
+      datas: DATAS_PADRAO,
+      cestas: cestas.map((c) => ({ cestaId: c.id, quantidadeCestas: 500 })),
+      compor: true,
+    });
+    extras = (
+      await amb.banco
+        .insertInto('cicloproduto')
+        .values(
+          produtos.slice(0, 3).map((produtoId) => ({
+            cicloid: cicloPedido.id,
+            produtoId,
+            quantidadeMilesimos: 500_000,
+            valorCentavos: 800,
+            createdAt: iso,
+            updatedAt: iso,
+          })),
+        )
+        .returning('id')
+        .execute()
+    ).map((e) => e.id);
     cicloOferta = (await criarCiclo(amb.banco, { datas: DATAS_OFERTA })).id;
   });
   after(() => amb.fechar());
@@ -93,10 +124,17 @@ describe('rotas quentes: consultas fixas por requisição', () => {
     const [c1 = 0, c2 = 0] = cicloPedido.cicloCestas;
     const [e1 = 0, e2 = 0, e3 = 0] = extras;
     const itens = [
-      { cicloCestaId: c1, quantidade: 1 }, { cicloProdutoId: e1, quantidade: '0.5' }, { cicloCestaId: c2, quantidade: 2 },
-      { cicloProdutoId: e2, quantidade: '1' }, { cicloProdutoId: e3, quantidade: '1.5' },
+      { cicloCestaId: c1, quantidade: 1 },
+      { cicloProdutoId: e1, quantidade: '0.5' },
+      { cicloCestaId: c2, quantidade: 2 },
+      { cicloProdutoId: e2, quantidade: '1' },
+      { cicloProdutoId: e3, quantidade: '1.5' },
     ].slice(0, linhas);
-    return nav.postJson(`${amb.url}/pedidoconsumidores`, { cicloid: cicloPedido.id, pontoEntregaId: ponto, produtos: itens });
+    return nav.postJson(`${amb.url}/pedidoconsumidores`, {
+      cicloid: cicloPedido.id,
+      pontoEntregaId: ponto,
+      produtos: itens,
+    });
   }
 
   test('painel: 2 consultas (sessão e ator numa só; os ciclos com o saldo e o seu pedido e a sua oferta em cada um, numa só), com 1 ou com 8 ciclos', async () => {
@@ -117,7 +155,8 @@ describe('rotas quentes: consultas fixas por requisição', () => {
     const uma = await contar(() => nav.getJson(caminho));
     assert.equal((await pedir(nav, 5)).status, 200);
     const cinco = await contar(() => nav.getJson(caminho));
-    for (let i = 0; i < 300; i++) await pedir(navegadorComSessao(amb, (await criarUsuario(amb.banco, { perfil: ['consumidor'] })).email), 2);
+    for (let i = 0; i < 300; i++)
+      await pedir(navegadorComSessao(amb, (await criarUsuario(amb.banco, { perfil: ['consumidor'] })).email), 2);
     const cheio = await contar(() => nav.getJson(caminho));
     assert.deepEqual([cinco, cheio], [uma, uma], `1 linha ${uma}, 5 linhas ${cinco}, com 300 pedidos a mais ${cheio}`);
     // Sessão e ator; pedido com as linhas (uma consulta); reservas com a versão dos ciclos (uma consulta).
@@ -130,7 +169,13 @@ describe('rotas quentes: consultas fixas por requisição', () => {
   test('página do pedido: a vitrine guardada acompanha qualquer escrita no ciclo, e as reservas vêm sempre frescas', async () => {
     const nav = await consumidor();
     const caminho = `${amb.url}/pedidoconsumidores/${cicloPedido.id}`;
-    type Pagina = { data: { cestas: Array<{ cicloCestaId: number; nome: string; disponivel: number }>; extras: Array<{ cicloProdutoId: number; disponivel: number }>; pontosEntrega: Array<{ id: number; nome: string }> } };
+    type Pagina = {
+      data: {
+        cestas: Array<{ cicloCestaId: number; nome: string; disponivel: number }>;
+        extras: Array<{ cicloProdutoId: number; disponivel: number }>;
+        pontosEntrega: Array<{ id: number; nome: string }>;
+      };
+    };
     const ler = async () => (await nav.getJson(caminho)).json<Pagina>().data;
     const [c1 = 0] = cicloPedido.cicloCestas;
     const antes = await ler();
@@ -139,7 +184,9 @@ describe('rotas quentes: consultas fixas por requisição', () => {
     assert.equal((await pedir(await consumidor(), 1)).status, 201);
     assert.equal((await ler()).cestas.find((c) => c.cicloCestaId === c1)?.disponivel, livre - 1);
     // Writes straight to the database (no route code involved) show at the next visit.
-    const cestaId = (await amb.banco.selectFrom('ciclocesta').select('cestaId').where('id', '=', c1).executeTakeFirstOrThrow()).cestaId;
+    const cestaId = (
+      await amb.banco.selectFrom('ciclocesta').select('cestaId').where('id', '=', c1).executeTakeFirstOrThrow()
+    ).cestaId;
     await amb.banco.updateTable('cesta').set({ nome: 'Cesta renomeada' }).where('id', '=', cestaId).execute();
     assert.equal((await ler()).cestas.find((c) => c.cicloCestaId === c1)?.nome, 'Cesta renomeada');
     // What may be sold is the composition's number (DOMAIN.md): the cycle's ceiling and the composition both go up.
@@ -147,12 +194,30 @@ describe('rotas quentes: consultas fixas por requisição', () => {
     await amb.banco.updateTable('composicao').set({ quantidadeCestas: 600 }).where('cicloCestaId', '=', c1).execute();
     assert.equal((await ler()).cestas.find((c) => c.cicloCestaId === c1)?.disponivel, livre - 1 + 100);
     const novo = await criarPonto(amb.banco);
-    assert.ok((await ler()).pontosEntrega.some((p) => p.id === novo.id), 'um ponto novo aparece');
+    assert.ok(
+      (await ler()).pontosEntrega.some((p) => p.id === novo.id),
+      'um ponto novo aparece',
+    );
     await amb.banco.updateTable('pontoentrega').set({ ativo: false }).where('id', '=', novo.id).execute();
     assert.ok(!(await ler()).pontosEntrega.some((p) => p.id === novo.id), 'um ponto desativado some');
     const iso = new Date().toISOString();
-    const extra = await amb.banco.insertInto('cicloproduto').values({ cicloid: cicloPedido.id, produtoId: produtos[5] ?? 0, quantidadeMilesimos: 2000, valorCentavos: 300, createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow();
-    assert.deepEqual((await ler()).extras.find((e) => e.cicloProdutoId === extra.id)?.disponivel, 2, 'um extra novo aparece');
+    const extra = await amb.banco
+      .insertInto('cicloproduto')
+      .values({
+        cicloid: cicloPedido.id,
+        produtoId: produtos[5] ?? 0,
+        quantidadeMilesimos: 2000,
+        valorCentavos: 300,
+        createdAt: iso,
+        updatedAt: iso,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    assert.deepEqual(
+      (await ler()).extras.find((e) => e.cicloProdutoId === extra.id)?.disponivel,
+      2,
+      'um extra novo aparece',
+    );
     await amb.banco.deleteFrom('cicloproduto').where('id', '=', extra.id).execute();
     assert.ok(!(await ler()).extras.some((e) => e.cicloProdutoId === extra.id), 'um extra tirado do ciclo some');
   });
@@ -178,8 +243,12 @@ describe('rotas quentes: consultas fixas por requisição', () => {
 
   test('oferta final: o mesmo número de consultas com 1 produto e com 6, e ao salvar de novo', async () => {
     const ofertar = (nav: Navegador, n: number) =>
-      nav.postJson(`${amb.url}/ofertasave`, { cicloid: cicloOferta, produtos: produtos.slice(0, n).map((produtoid) => ({ produtoid, quantidade: '10', valor: '3.50' })) });
-    const fornecedor = async () => navegadorComSessao(amb, (await criarUsuario(amb.banco, { perfil: ['fornecedor'] })).email);
+      nav.postJson(`${amb.url}/ofertasave`, {
+        cicloid: cicloOferta,
+        produtos: produtos.slice(0, n).map((produtoid) => ({ produtoid, quantidade: '10', valor: '3.50' })),
+      });
+    const fornecedor = async () =>
+      navegadorComSessao(amb, (await criarUsuario(amb.banco, { perfil: ['fornecedor'] })).email);
     const [primeira, segunda] = [await fornecedor(), await fornecedor()];
     const um = await contar(() => ofertar(primeira, 1), 201);
     const seis = await contar(() => ofertar(segunda, 6), 201);
@@ -192,6 +261,10 @@ describe('rotas quentes: consultas fixas por requisição', () => {
     // linhas (uma consulta), a oferta gravada já no seu estado (nova, com o id de volta; ou
     // atualizada), as linhas, a conferência de capacidade (linhas ofertadas, extras publicados), a
     // oferta salva, auditoria, fim. O mesmo número nos dois bancos.
-    assert.deepEqual([um, deNovo], [12, 12], `oferta final: ${um} consultas na primeira, ${deNovo} de novo (${amb.bancoConfig.tipo})`);
+    assert.deepEqual(
+      [um, deNovo],
+      [12, 12],
+      `oferta final: ${um} consultas na primeira, ${deNovo} de novo (${amb.bancoConfig.tipo})`,
+    );
   });
 });

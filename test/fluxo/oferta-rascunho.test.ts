@@ -32,18 +32,40 @@ describe('oferta em rascunho: o que as cestas usam continua compromisso do forne
   const emails = { fornecedor: '', admin: '', consumidor: '' };
   const como = (quem: keyof typeof emails): Navegador => navegadorComSessao(amb, emails[quem]);
 
-  const linhaDoBanco = async (id: number) => amb.banco.selectFrom('ofertaproduto').select('quantidadeMilesimos').where('id', '=', id).executeTakeFirstOrThrow();
-  const ofertaDoBanco = async () => amb.banco.selectFrom('oferta').select(['id', 'finalizada']).where('cicloid', '=', cicloid).where('usuarioid', '=', fornecedorId).executeTakeFirstOrThrow();
-  const oferta = (quem: 'fornecedor' | 'admin', caminho: '/oferta' | '/ofertasave', kgTomate: number, kgAlface: number) =>
+  const linhaDoBanco = async (id: number) =>
+    amb.banco.selectFrom('ofertaproduto').select('quantidadeMilesimos').where('id', '=', id).executeTakeFirstOrThrow();
+  const ofertaDoBanco = async () =>
+    amb.banco
+      .selectFrom('oferta')
+      .select(['id', 'finalizada'])
+      .where('cicloid', '=', cicloid)
+      .where('usuarioid', '=', fornecedorId)
+      .executeTakeFirstOrThrow();
+  const oferta = (
+    quem: 'fornecedor' | 'admin',
+    caminho: '/oferta' | '/ofertasave',
+    kgTomate: number,
+    kgAlface: number,
+  ) =>
     como(quem).postJson(`${amb.url}${caminho}`, {
-      cicloid, ...(quem === 'admin' ? { usuarioid: fornecedorId } : {}),
-      produtos: [{ produtoid: tomate, quantidade: kgTomate, valor: 5 }, { produtoid: alface, quantidade: kgAlface, valor: 2 }],
+      cicloid,
+      ...(quem === 'admin' ? { usuarioid: fornecedorId } : {}),
+      produtos: [
+        { produtoid: tomate, quantidade: kgTomate, valor: 5 },
+        { produtoid: alface, quantidade: kgAlface, valor: 2 },
+      ],
     });
 
   before(async () => {
     amb = await iniciarAmbiente({ relogio });
     const [c1, c2] = [await criarCesta(amb.banco), await criarCesta(amb.banco)];
-    const ciclo = await criarCiclo(amb.banco, { datas: DATAS_PADRAO, cestas: [{ cestaId: c1.id, quantidadeCestas: 10 }, { cestaId: c2.id, quantidadeCestas: 10 }] });
+    const ciclo = await criarCiclo(amb.banco, {
+      datas: DATAS_PADRAO,
+      cestas: [
+        { cestaId: c1.id, quantidadeCestas: 10 },
+        { cestaId: c2.id, quantidadeCestas: 10 },
+      ],
+    });
     cicloid = ciclo.id;
     [cestaUsada = 0, outraCesta = 0] = ciclo.cicloCestas;
     ponto = (await criarPonto(amb.banco)).id;
@@ -57,11 +79,15 @@ describe('oferta em rascunho: o que as cestas usam continua compromisso do forne
 
     const final = await oferta('fornecedor', '/ofertasave', 10, 4);
     assert.equal(final.status, 201, final.texto);
-    const produtos = final.json<Envelope<{ produtos: Array<{ ofertaProdutoId: number; produtoid: number }> }>>().data.produtos;
+    const produtos =
+      final.json<Envelope<{ produtos: Array<{ ofertaProdutoId: number; produtoid: number }> }>>().data.produtos;
     linhaTomate = produtos.find((p) => p.produtoid === tomate)?.ofertaProdutoId ?? 0;
     linhaAlface = produtos.find((p) => p.produtoid === alface)?.ofertaProdutoId ?? 0;
     // 7 baskets of 1 kg of tomato: 7 of the 10 kg are allocated.
-    const compor = await como('admin').postJson(`${amb.url}/composicao/${cestaUsada}`, { quantidadeCestas: 7, produtos: [{ ofertaProdutoId: linhaTomate, quantidadePorCesta: 1, unidade: 'kg' }] });
+    const compor = await como('admin').postJson(`${amb.url}/composicao/${cestaUsada}`, {
+      quantidadeCestas: 7,
+      produtos: [{ ofertaProdutoId: linhaTomate, quantidadePorCesta: 1, unidade: 'kg' }],
+    });
     assert.equal(compor.status, 200, compor.texto);
   });
   after(() => amb.fechar());
@@ -75,9 +101,15 @@ describe('oferta em rascunho: o que as cestas usam continua compromisso do forne
     ] as const;
     for (const [como_, r] of tentativas) {
       assert.equal(r.status, 409, `${como_}: ${r.texto}`);
-      assert.match(r.json<Envelope>().error, /^Faltam .* de Tomate de Sítio do Tomate: ofertado .*, nas cestas 7 kg$/, como_);
+      assert.match(
+        r.json<Envelope>().error,
+        /^Faltam .* de Tomate de Sítio do Tomate: ofertado .*, nas cestas 7 kg$/,
+        como_,
+      );
     }
-    const retirar = await como('fornecedor').postJson(`${amb.url}/ofertaapagarproduto`, { ofertaProdutoId: linhaTomate });
+    const retirar = await como('fornecedor').postJson(`${amb.url}/ofertaapagarproduto`, {
+      ofertaProdutoId: linhaTomate,
+    });
     assert.equal(retirar.status, 409);
     assert.equal((await linhaDoBanco(linhaTomate)).quantidadeMilesimos, 10_000);
     assert.equal(Boolean((await ofertaDoBanco()).finalizada), true, 'a oferta segue final');
@@ -92,19 +124,43 @@ describe('oferta em rascunho: o que as cestas usam continua compromisso do forne
 
     // The composition still shows and keeps the line; a new basket cannot take from a draft.
     const pagina = await como('admin').getJson(`${amb.url}/composicao/${cestaUsada}`);
-    const ofertas = pagina.json<Envelope<{ ofertas: Array<{ ofertaProdutoId: number; quantidadeAlocada: number; quantidadeDisponivel: number }> }>>().data.ofertas;
-    assert.deepEqual(ofertas.filter((o) => o.ofertaProdutoId === linhaTomate).map((o) => [o.quantidadeAlocada, o.quantidadeDisponivel]), [[7, 0]]);
-    const manter = await como('admin').postJson(`${amb.url}/composicao/${cestaUsada}`, { quantidadeCestas: 7, produtos: [{ ofertaProdutoId: linhaTomate, quantidadePorCesta: 1, unidade: 'kg' }] });
+    const ofertas = pagina.json<
+      Envelope<{
+        ofertas: Array<{ ofertaProdutoId: number; quantidadeAlocada: number; quantidadeDisponivel: number }>;
+      }>
+    >().data.ofertas;
+    assert.deepEqual(
+      ofertas
+        .filter((o) => o.ofertaProdutoId === linhaTomate)
+        .map((o) => [o.quantidadeAlocada, o.quantidadeDisponivel]),
+      [[7, 0]],
+    );
+    const manter = await como('admin').postJson(`${amb.url}/composicao/${cestaUsada}`, {
+      quantidadeCestas: 7,
+      produtos: [{ ofertaProdutoId: linhaTomate, quantidadePorCesta: 1, unidade: 'kg' }],
+    });
     assert.equal(manter.status, 200, manter.texto);
-    const nova = await como('admin').postJson(`${amb.url}/composicao/${outraCesta}`, { quantidadeCestas: 1, produtos: [{ ofertaProdutoId: linhaAlface, quantidadePorCesta: 1, unidade: 'kg' }] });
+    const nova = await como('admin').postJson(`${amb.url}/composicao/${outraCesta}`, {
+      quantidadeCestas: 1,
+      produtos: [{ ofertaProdutoId: linhaAlface, quantidadePorCesta: 1, unidade: 'kg' }],
+    });
     assert.equal(nova.status, 400);
-    assert.deepEqual(Object.values(nova.json<{ details: Record<string, string> }>().details), ['Não é uma oferta finalizada deste ciclo']);
+    assert.deepEqual(Object.values(nova.json<{ details: Record<string, string> }>().details), [
+      'Não é uma oferta finalizada deste ciclo',
+    ]);
 
     relogio.definir(dia('07'));
-    const pedido = await como('consumidor').postJson(`${amb.url}/pedidoconsumidores`, { cicloid, pontoEntregaId: ponto, produtos: [{ cicloCestaId: cestaUsada, quantidade: 2 }] });
+    const pedido = await como('consumidor').postJson(`${amb.url}/pedidoconsumidores`, {
+      cicloid,
+      pontoEntregaId: ponto,
+      produtos: [{ cicloCestaId: cestaUsada, quantidade: 2 }],
+    });
     assert.equal(pedido.status, 201, pedido.texto);
     const pedidoId = pedido.json<Envelope<{ pedidoId: number }>>().data.pedidoId;
-    assert.equal((await como('consumidor').postJson(`${amb.url}/pedidoconsumidoresconfirmacao`, { pedidoId })).status, 200);
+    assert.equal(
+      (await como('consumidor').postJson(`${amb.url}/pedidoconsumidoresconfirmacao`, { pedidoId })).status,
+      200,
+    );
 
     const relatorio = await como('admin').getJson(`${amb.url}/pedidosfornecedorestodos/${cicloid}`);
     assert.match(relatorio.texto, /Sítio do Tomate/);
@@ -113,7 +169,11 @@ describe('oferta em rascunho: o que as cestas usam continua compromisso do forne
     relogio.definir(dia('10'));
     const fechar = await como('admin').postJson(`${amb.url}/fecharciclo/${cicloid}`, {});
     assert.equal(fechar.status, 200, fechar.texto);
-    const credito = await amb.banco.selectFrom('movimentacao').select(['valorCentavos', 'sentido']).where('usuarioid', '=', fornecedorId).execute();
+    const credito = await amb.banco
+      .selectFrom('movimentacao')
+      .select(['valorCentavos', 'sentido'])
+      .where('usuarioid', '=', fornecedorId)
+      .execute();
     // 2 baskets × 1 kg of tomato at R$ 5.00.
     assert.deepEqual(credito, [{ valorCentavos: 1000, sentido: 'credito' }]);
   });

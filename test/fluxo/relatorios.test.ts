@@ -23,7 +23,11 @@ import type { Navegador } from '../helpers/navegador.ts';
 interface RelatorioJson {
   titulo: string;
   colunas: Array<{ chave: string; titulo: string; somenteDados?: true }>;
-  grupos: Array<{ titulo: string; linhas: Array<Record<string, string | number | null>>; subtotais: Record<string, number> }>;
+  grupos: Array<{
+    titulo: string;
+    linhas: Array<Record<string, string | number | null>>;
+    subtotais: Record<string, number>;
+  }>;
   totais: Record<string, number>;
 }
 
@@ -36,10 +40,25 @@ describe('relatórios de um ciclo pequeno, conferidos à mão', () => {
   const quem: Record<string, { id: number; nav: Navegador }> = {};
 
   before(async () => {
-    amb = await iniciarAmbiente({ relogio: new RelogioDeTeste('2026-03-11T15:00:00Z'), env: { TAXA_PEDIDO_FIXA: '1.00' } });
-    for (const [nome, perfil] of [['Ana Horta', 'fornecedor'], ['Bruno Sítio', 'fornecedor'], ['Carla', 'consumidor'], ['Davi', 'consumidor'], ['Elisa', 'consumidor'], ['Admin', 'admin'], ['Info', 'info']] as const) {
+    amb = await iniciarAmbiente({
+      relogio: new RelogioDeTeste('2026-03-11T15:00:00Z'),
+      env: { TAXA_PEDIDO_FIXA: '1.00' },
+    });
+    for (const [nome, perfil] of [
+      ['Ana Horta', 'fornecedor'],
+      ['Bruno Sítio', 'fornecedor'],
+      ['Carla', 'consumidor'],
+      ['Davi', 'consumidor'],
+      ['Elisa', 'consumidor'],
+      ['Admin', 'admin'],
+      ['Info', 'info'],
+    ] as const) {
       const u = await criarUsuario(amb.banco, { nome, perfil: [perfil] });
-      await amb.banco.updateTable('usuario').set({ celular: `(14) 9000-${String(u.id).padStart(4, '0')}` }).where('id', '=', u.id).execute();
+      await amb.banco
+        .updateTable('usuario')
+        .set({ celular: `(14) 9000-${String(u.id).padStart(4, '0')}` })
+        .where('id', '=', u.id)
+        .execute();
       quem[nome] = { id: u.id, nav: navegadorComSessao(amb, u.email, nome) };
     }
     const id = (n: string) => quem[n]?.id ?? 0;
@@ -48,34 +67,106 @@ describe('relatórios de um ciclo pequeno, conferidos à mão', () => {
     const alface = await criarProduto(amb.banco, { nome: 'alface', unidade: 'maço' });
     const ovos = await criarProduto(amb.banco, { nome: 'ovos', unidade: 'dúzia' });
     const pequena = await criarCesta(amb.banco, { nome: 'Pequena', valorCentavos: 5000 });
-    const ciclo = await criarCiclo(amb.banco, { nome: 'Ciclo R', datas: DATAS_PADRAO, cestas: [{ cestaId: pequena.id, quantidadeCestas: 10 }] });
+    const ciclo = await criarCiclo(amb.banco, {
+      nome: 'Ciclo R',
+      datas: DATAS_PADRAO,
+      cestas: [{ cestaId: pequena.id, quantidadeCestas: 10 }],
+    });
     cicloid = ciclo.id;
     const p1 = await criarPonto(amb.banco, 'Ponto Um');
     const p2 = await criarPonto(amb.banco, 'Ponto Dois');
     // The cycle's writes as the edge reads them: JSON or form bodies through src/cestas/entrada.ts.
     const livre = () => undefined;
-    await salvarOferta(amb.banco, admin, lerComando(SalvarOferta, { cicloid, usuarioid: id('Ana Horta'), produtos: [{ produtoid: tomate.id, quantidade: 30, valor: '8.00' }, { produtoid: alface.id, quantidade: 40, valor: '3.00' }] }, nomesDoCorpo, livre), { ...TEMPO, finalizar: true });
-    await salvarOferta(amb.banco, admin, lerComando(SalvarOferta, { cicloid, usuarioid: id('Bruno Sítio'), produtos: [{ produtoid: tomate.id, quantidade: 20, valor: '7.50' }, { produtoid: ovos.id, quantidade: 15, valor: '16.00' }] }, nomesDoCorpo, livre), { ...TEMPO, finalizar: true });
+    await salvarOferta(
+      amb.banco,
+      admin,
+      lerComando(
+        SalvarOferta,
+        {
+          cicloid,
+          usuarioid: id('Ana Horta'),
+          produtos: [
+            { produtoid: tomate.id, quantidade: 30, valor: '8.00' },
+            { produtoid: alface.id, quantidade: 40, valor: '3.00' },
+          ],
+        },
+        nomesDoCorpo,
+        livre,
+      ),
+      { ...TEMPO, finalizar: true },
+    );
+    await salvarOferta(
+      amb.banco,
+      admin,
+      lerComando(
+        SalvarOferta,
+        {
+          cicloid,
+          usuarioid: id('Bruno Sítio'),
+          produtos: [
+            { produtoid: tomate.id, quantidade: 20, valor: '7.50' },
+            { produtoid: ovos.id, quantidade: 15, valor: '16.00' },
+          ],
+        },
+        nomesDoCorpo,
+        livre,
+      ),
+      { ...TEMPO, finalizar: true },
+    );
     const linhas = await linhasOfertadas(amb.banco, cicloid);
-    const linha = (produto: string, fornecedor: string) => linhas.find((l) => l.produto === produto && l.fornecedor === fornecedor)?.ofertaProdutoId;
-    await salvarComposicao(amb.banco, admin, lerComposicao({
-      quantidadeCestas: 10,
-      produtos: [
-        { ofertaProdutoId: linha('tomate', 'Ana Horta'), quantidadePorCesta: 1, unidade: 'kg' },
-        { ofertaProdutoId: linha('alface', 'Ana Horta'), quantidadePorCesta: 2, unidade: 'maço' },
-        // Half a dozen, composed as people count eggs: 6 unidade.
-        { ofertaProdutoId: linha('ovos', 'Bruno Sítio'), quantidadePorCesta: '6', unidade: 'unidade' },
-      ],
-    }, ciclo.cicloCestas[0] ?? 0), TEMPO.agora);
-    await salvarCiclo(amb.banco, admin, cicloid, lerCiclo({ nome: 'Ciclo R', ...DATAS_PADRAO, cicloProdutos: [{ produtoId: tomate.id, quantidade: 12, valor: '10.00' }] }), TEMPO.agora, TEMPO.hoje);
+    const linha = (produto: string, fornecedor: string) =>
+      linhas.find((l) => l.produto === produto && l.fornecedor === fornecedor)?.ofertaProdutoId;
+    await salvarComposicao(
+      amb.banco,
+      admin,
+      lerComposicao(
+        {
+          quantidadeCestas: 10,
+          produtos: [
+            { ofertaProdutoId: linha('tomate', 'Ana Horta'), quantidadePorCesta: 1, unidade: 'kg' },
+            { ofertaProdutoId: linha('alface', 'Ana Horta'), quantidadePorCesta: 2, unidade: 'maço' },
+            // Half a dozen, composed as people count eggs: 6 unidade.
+            { ofertaProdutoId: linha('ovos', 'Bruno Sítio'), quantidadePorCesta: '6', unidade: 'unidade' },
+          ],
+        },
+        ciclo.cicloCestas[0] ?? 0,
+      ),
+      TEMPO.agora,
+    );
+    await salvarCiclo(
+      amb.banco,
+      admin,
+      cicloid,
+      lerCiclo({
+        nome: 'Ciclo R',
+        ...DATAS_PADRAO,
+        cicloProdutos: [{ produtoId: tomate.id, quantidade: 12, valor: '10.00' }],
+      }),
+      TEMPO.agora,
+      TEMPO.hoje,
+    );
     const disp = await disponibilidade(amb.banco, cicloid, TEMPO.hoje);
     const cc = disp.cestas[0]?.cicloCestaId;
     const extra = disp.extras[0]?.cicloProdutoId;
     const pedir = async (nome: string, ponto: number, produtos: unknown[], confirmar: boolean) => {
-      const { pedido: p } = await salvarPedido(amb.banco, admin, lerComando(FazerPedido, { cicloid, usuarioid: id(nome), pontoEntregaId: ponto, produtos }, nomesDoCorpo, livre), { ...TEMPO, taxa: TAXA });
-      if (confirmar) await finalizarPedido(amb.banco, admin, p.pedidoId, { ...TEMPO, taxa: TAXA, tz: 'America/Sao_Paulo' });
+      const { pedido: p } = await salvarPedido(
+        amb.banco,
+        admin,
+        lerComando(FazerPedido, { cicloid, usuarioid: id(nome), pontoEntregaId: ponto, produtos }, nomesDoCorpo, livre),
+        { ...TEMPO, taxa: TAXA },
+      );
+      if (confirmar)
+        await finalizarPedido(amb.banco, admin, p.pedidoId, { ...TEMPO, taxa: TAXA, tz: 'America/Sao_Paulo' });
     };
-    await pedir('Carla', p1.id, [{ cicloCestaId: cc, quantidade: 2 }, { cicloProdutoId: extra, quantidade: 2 }], true);
+    await pedir(
+      'Carla',
+      p1.id,
+      [
+        { cicloCestaId: cc, quantidade: 2 },
+        { cicloProdutoId: extra, quantidade: 2 },
+      ],
+      true,
+    );
     await pedir('Davi', p2.id, [{ cicloCestaId: cc, quantidade: 1 }], true);
     await pedir('Elisa', p1.id, [{ cicloCestaId: cc, quantidade: 1 }], false);
   });
@@ -84,53 +175,91 @@ describe('relatórios de um ciclo pequeno, conferidos à mão', () => {
   const json = async (nome: string, caminho: string, corpo?: unknown) => {
     const nav = quem[nome]?.nav;
     assert.ok(nav);
-    const r = corpo === undefined ? await nav.getJson(`${amb.url}${caminho}`) : await nav.postJson(`${amb.url}${caminho}`, corpo);
+    const r =
+      corpo === undefined
+        ? await nav.getJson(`${amb.url}${caminho}`)
+        : await nav.postJson(`${amb.url}${caminho}`, corpo);
     assert.equal(r.status, 200, `${caminho}: ${r.texto.slice(0, 300)}`);
     return r.json<{ data: RelatorioJson }>().data;
   };
-  const linhasDe = (r: RelatorioJson, chaves: string[]) => r.grupos.flatMap((g) => g.linhas.map((l) => chaves.map((k) => l[k])));
+  const linhasDe = (r: RelatorioJson, chaves: string[]) =>
+    r.grupos.flatMap((g) => g.linhas.map((l) => chaves.map((k) => l[k])));
 
   test('pedidos aos fornecedores: planejado, pedido (só confirmados), valor, subtotais e total', async () => {
     const r = await json('Admin', `/pedidosfornecedorestodos/${cicloid}`);
     // Confirmed baskets: 3. Extras: 12 kg published, all planned to Bruno (cheapest); 2 kg confirmed.
-    assert.deepEqual(linhasDe(r, ['fornecedor', 'produto', 'unidade', 'planejado', 'quantidade', 'valorUnitario', 'valorTotal']), [
-      ['Ana Horta', 'alface', 'maço', 20, 6, 3, 18],
-      ['Ana Horta', 'tomate', 'kg', 10, 3, 8, 24],
-      ['Bruno Sítio', 'ovos', 'dúzia', 5, 1.5, 16, 24],
-      ['Bruno Sítio', 'tomate', 'kg', 12, 2, 7.5, 15],
-    ]);
-    assert.deepEqual(r.grupos.map((g) => [g.titulo, g.subtotais.valorTotal]), [['Ana Horta', 42], ['Bruno Sítio', 39]]);
+    assert.deepEqual(
+      linhasDe(r, ['fornecedor', 'produto', 'unidade', 'planejado', 'quantidade', 'valorUnitario', 'valorTotal']),
+      [
+        ['Ana Horta', 'alface', 'maço', 20, 6, 3, 18],
+        ['Ana Horta', 'tomate', 'kg', 10, 3, 8, 24],
+        ['Bruno Sítio', 'ovos', 'dúzia', 5, 1.5, 16, 24],
+        ['Bruno Sítio', 'tomate', 'kg', 12, 2, 7.5, 15],
+      ],
+    );
+    assert.deepEqual(
+      r.grupos.map((g) => [g.titulo, g.subtotais.valorTotal]),
+      [
+        ['Ana Horta', 42],
+        ['Bruno Sítio', 39],
+      ],
+    );
     assert.equal(r.totais.valorTotal, 81);
     const proprio = await json('Ana Horta', `/pedidosfornecedorestodos/${cicloid}`);
-    assert.deepEqual(proprio.grupos.map((g) => g.titulo), ['Ana Horta'], 'um fornecedor vê só a sua parte');
+    assert.deepEqual(
+      proprio.grupos.map((g) => g.titulo),
+      ['Ana Horta'],
+      'um fornecedor vê só a sua parte',
+    );
     assert.equal(proprio.totais.valorTotal, 42);
   });
 
   test('sobra: ofertado, para cestas, para extras, sobra e valor', async () => {
     const r = await json('Admin', `/pedidosfornecedoressobra/${cicloid}`);
-    assert.deepEqual(linhasDe(r, ['fornecedor', 'produto', 'ofertado', 'paraCestas', 'paraExtras', 'sobra', 'valorSobra']), [
-      ['Ana Horta', 'alface', 40, 20, 0, 20, 60],
-      ['Ana Horta', 'tomate', 30, 10, 0, 20, 160],
-      ['Bruno Sítio', 'ovos', 15, 5, 0, 10, 160],
-      ['Bruno Sítio', 'tomate', 20, 0, 2, 18, 135],
-    ]);
-    assert.deepEqual(r.grupos.map((g) => g.subtotais.valorSobra), [220, 295]);
+    assert.deepEqual(
+      linhasDe(r, ['fornecedor', 'produto', 'ofertado', 'paraCestas', 'paraExtras', 'sobra', 'valorSobra']),
+      [
+        ['Ana Horta', 'alface', 40, 20, 0, 20, 60],
+        ['Ana Horta', 'tomate', 30, 10, 0, 20, 160],
+        ['Bruno Sítio', 'ovos', 15, 5, 0, 10, 160],
+        ['Bruno Sítio', 'tomate', 20, 0, 2, 18, 135],
+      ],
+    );
+    assert.deepEqual(
+      r.grupos.map((g) => g.subtotais.valorSobra),
+      [220, 295],
+    );
     assert.equal(r.totais.valorSobra, 515);
   });
 
   test('pedidos dos consumidores por ciclos: itens, taxa, ponto e totais; cada consumidor vê o seu', async () => {
     const r = await json('Admin', '/pedidosconsumidoresciclos', { ciclos: [cicloid] });
-    assert.deepEqual(r.grupos.map((g) => [g.titulo, g.subtotais.valor]), [['Carla', 121], ['Davi', 51], ['Elisa', 51]]);
-    assert.deepEqual(linhasDe(r, ['consumidor', 'pontoEntrega', 'situacao', 'item', 'quantidade', 'valor']).slice(0, 3), [
-      ['Carla', 'Ponto Um', 'confirmado', 'Pequena', 2, 100],
-      ['Carla', 'Ponto Um', 'confirmado', 'tomate', 2, 20],
-      ['Carla', 'Ponto Um', 'confirmado', 'Taxa administrativa', null, 1],
-    ]);
+    assert.deepEqual(
+      r.grupos.map((g) => [g.titulo, g.subtotais.valor]),
+      [
+        ['Carla', 121],
+        ['Davi', 51],
+        ['Elisa', 51],
+      ],
+    );
+    assert.deepEqual(
+      linhasDe(r, ['consumidor', 'pontoEntrega', 'situacao', 'item', 'quantidade', 'valor']).slice(0, 3),
+      [
+        ['Carla', 'Ponto Um', 'confirmado', 'Pequena', 2, 100],
+        ['Carla', 'Ponto Um', 'confirmado', 'tomate', 2, 20],
+        ['Carla', 'Ponto Um', 'confirmado', 'Taxa administrativa', null, 1],
+      ],
+    );
     assert.equal(r.totais.valor, 223);
-    const form = await quem.Davi?.nav.post(`${amb.url}/pedidosconsumidoresciclos`, { form: { ciclos: [String(cicloid)], _csrf: 'x' } });
+    const form = await quem.Davi?.nav.post(`${amb.url}/pedidosconsumidoresciclos`, {
+      form: { ciclos: [String(cicloid)], _csrf: 'x' },
+    });
     assert.equal(form?.status, 403, 'formulário sem o token da sessão');
     const davi = await json('Davi', '/pedidosconsumidoresciclos', { ciclos: [cicloid] });
-    assert.deepEqual(davi.grupos.map((g) => g.titulo), ['Davi']);
+    assert.deepEqual(
+      davi.grupos.map((g) => g.titulo),
+      ['Davi'],
+    );
   });
 
   test('produtos por ciclos: ofertado, nas cestas, extras, sobra e valor', async () => {
@@ -146,7 +275,9 @@ describe('relatórios de um ciclo pequeno, conferidos à mão', () => {
   });
 
   const csvDoAdmin = async (consulta: string) => {
-    const r = await fetch(`${amb.url}/downloadpedidosfornecedoresciclos?${consulta}`, { headers: { cookie: `appSession=${quem.Admin?.nav.cookie(amb.url, 'appSession') ?? ''}` } });
+    const r = await fetch(`${amb.url}/downloadpedidosfornecedoresciclos?${consulta}`, {
+      headers: { cookie: `appSession=${quem.Admin?.nav.cookie(amb.url, 'appSession') ?? ''}` },
+    });
     assert.equal(r.status, 200);
     return Buffer.from(await r.arrayBuffer());
   };
@@ -160,7 +291,15 @@ describe('relatórios de um ciclo pequeno, conferidos à mão', () => {
     assert.deepEqual([...bytes.subarray(0, 3)], [0xef, 0xbb, 0xbf], 'BOM UTF-8');
     const linhas = parse(bytes.subarray(3).toString('utf8'), { delimiter: ';' }) as string[][];
     assert.deepEqual(linhas, [
-      ['Fornecedor', 'Produto', 'Unidade', 'Quantidade planejada', 'Quantidade pedida', 'Valor unitário (R$)', 'Valor (R$)'],
+      [
+        'Fornecedor',
+        'Produto',
+        'Unidade',
+        'Quantidade planejada',
+        'Quantidade pedida',
+        'Valor unitário (R$)',
+        'Valor (R$)',
+      ],
       ['Ana Horta', 'alface', 'maço', '20', '6', '3,00', '18,00'],
       ['Ana Horta', 'tomate', 'kg', '10', '3', '8,00', '24,00'],
       ['Bruno Sítio', 'ovos', 'dúzia', '5', '1,5', '16,00', '24,00'],
@@ -178,7 +317,10 @@ describe('relatórios de um ciclo pequeno, conferidos à mão', () => {
       { chave: 'valorUnitario', titulo: 'Valor unitário', tipo: 'dinheiro' },
       { chave: 'valorTotal', titulo: 'Valor', tipo: 'dinheiro' },
     ]);
-    const noJson = linhasDe(pagina, pagina.colunas.map((c) => c.chave));
+    const noJson = linhasDe(
+      pagina,
+      pagina.colunas.map((c) => c.chave),
+    );
     assert.deepEqual(noJson[2], ['Bruno Sítio', 'ovos', 'dúzia', 5, 1.5, 16, 24]);
     // "1,5" is 1500 thousandths and "16,00" 1600 cents, exactly what the JSON's 1.5 and 16 are.
     const inteiro = (texto: string, casas: number, formato: RegExp) => {
@@ -189,24 +331,59 @@ describe('relatórios de um ciclo pequeno, conferidos à mão', () => {
     const milesimos = (t: string) => inteiro(t, 3, /^\d+(,\d{1,3})?$/);
     const centavos = (t: string) => inteiro(t, 2, /^\d+,\d{2}$/);
     assert.deepEqual(
-      linhas.slice(1).map(([f, p, u, planejado = '', pedido = '', unitario = '', valor = '']) => [f, p, u, milesimos(planejado), milesimos(pedido), centavos(unitario), centavos(valor)]),
-      noJson.map(([f, p, u, planejado, pedido, unitario, valor]) => [f, p, u, Math.round(Number(planejado) * 1000), Math.round(Number(pedido) * 1000), Math.round(Number(unitario) * 100), Math.round(Number(valor) * 100)]),
+      linhas
+        .slice(1)
+        .map(([f, p, u, planejado = '', pedido = '', unitario = '', valor = '']) => [
+          f,
+          p,
+          u,
+          milesimos(planejado),
+          milesimos(pedido),
+          centavos(unitario),
+          centavos(valor),
+        ]),
+      noJson.map(([f, p, u, planejado, pedido, unitario, valor]) => [
+        f,
+        p,
+        u,
+        Math.round(Number(planejado) * 1000),
+        Math.round(Number(pedido) * 1000),
+        Math.round(Number(unitario) * 100),
+        Math.round(Number(valor) * 100),
+      ]),
     );
-    const proprio = await quem['Bruno Sítio']?.nav.get(`${amb.url}/downloadpedidosfornecedoresciclos?ciclos=${cicloid}`);
+    const proprio = await quem['Bruno Sítio']?.nav.get(
+      `${amb.url}/downloadpedidosfornecedoresciclos?ciclos=${cicloid}`,
+    );
     assert.ok(!proprio?.texto.includes('Ana Horta'), 'um fornecedor baixa só as suas linhas');
-    assert.equal((await quem.Carla?.nav.get(`${amb.url}/downloadpedidosfornecedoresciclos?ciclos=${cicloid}`))?.status, 403);
+    assert.equal(
+      (await quem.Carla?.nav.get(`${amb.url}/downloadpedidosfornecedoresciclos?ciclos=${cicloid}`))?.status,
+      403,
+    );
   });
 
-  test('CSV aberto no LibreOffice em pt-BR: quantidades e valores chegam como números, os nomes como texto', { skip: semLibreOffice() }, async () => {
-    const planilha = await abrirComoPlanilha(await csvDoAdmin(`ciclos=${cicloid}`));
-    assert.deepEqual(planilha, [
-      ['Fornecedor', 'Produto', 'Unidade', 'Quantidade planejada', 'Quantidade pedida', 'Valor unitário (R$)', 'Valor (R$)'],
-      ['Ana Horta', 'alface', 'maço', 20, 6, 3, 18],
-      ['Ana Horta', 'tomate', 'kg', 10, 3, 8, 24],
-      ['Bruno Sítio', 'ovos', 'dúzia', 5, 1.5, 16, 24],
-      ['Bruno Sítio', 'tomate', 'kg', 12, 2, 7.5, 15],
-    ]);
-  });
+  test(
+    'CSV aberto no LibreOffice em pt-BR: quantidades e valores chegam como números, os nomes como texto',
+    { skip: semLibreOffice() },
+    async () => {
+      const planilha = await abrirComoPlanilha(await csvDoAdmin(`ciclos=${cicloid}`));
+      assert.deepEqual(planilha, [
+        [
+          'Fornecedor',
+          'Produto',
+          'Unidade',
+          'Quantidade planejada',
+          'Quantidade pedida',
+          'Valor unitário (R$)',
+          'Valor (R$)',
+        ],
+        ['Ana Horta', 'alface', 'maço', 20, 6, 3, 18],
+        ['Ana Horta', 'tomate', 'kg', 10, 3, 8, 24],
+        ['Bruno Sítio', 'ovos', 'dúzia', 5, 1.5, 16, 24],
+        ['Bruno Sítio', 'tomate', 'kg', 12, 2, 7.5, 15],
+      ]);
+    },
+  );
 
   test('PDF de entrega: consumidores confirmados sob o seu ponto, montagem, recebimento e totais, com acentos', async () => {
     const cookie = `appSession=${quem.Admin?.nav.cookie(amb.url, 'appSession') ?? ''}`;
@@ -234,7 +411,10 @@ describe('relatórios de um ciclo pequeno, conferidos à mão', () => {
     assert.match(texto, /R\$ 172,00/, 'total: 121 + 51');
     assert.match(texto, /Montagem: Pequena\s+Montar 3 cestas/);
     // Packing per basket in the unit it was composed in; the arithmetic stays in dozens (the receiving sheet).
-    assert.match(texto.replace(/\s+/g, ' '), /Produto Fornecedor Por cesta Unidade Conferido alface Ana Horta 2 maço ovos Bruno Sítio 6 unidade tomate Ana Horta 1 kg/);
+    assert.match(
+      texto.replace(/\s+/g, ' '),
+      /Produto Fornecedor Por cesta Unidade Conferido alface Ana Horta 2 maço ovos Bruno Sítio 6 unidade tomate Ana Horta 1 kg/,
+    );
     assert.match(texto, /Recebimento: Bruno Sítio/);
     // The receiving sheets are the supplier report's rows, cell for cell, as people read them.
     const plano = texto.replace(/\s+/g, ' ');
@@ -242,12 +422,24 @@ describe('relatórios de um ciclo pequeno, conferidos à mão', () => {
     const reais = (v: unknown) => formatarReais(Math.round(Number(v) * 100));
     for (const g of fornecedores.grupos) {
       const folha = plano.slice(plano.indexOf(`Recebimento: ${g.titulo}`));
-      const esperadas = g.linhas.filter((l) => Number(l.quantidade) > 0).map((l) => `${String(l.produto)} ${String(l.unidade)} ${String(l.quantidade).replace('.', ',')} ${reais(l.valorUnitario)} ${reais(l.valorTotal)}`);
+      const esperadas = g.linhas
+        .filter((l) => Number(l.quantidade) > 0)
+        .map(
+          (l) =>
+            `${String(l.produto)} ${String(l.unidade)} ${String(l.quantidade).replace('.', ',')} ${reais(l.valorUnitario)} ${reais(l.valorTotal)}`,
+        );
       assert.ok(esperadas.length > 0);
-      assert.ok(folha.startsWith(`Recebimento: ${g.titulo} Produto Unidade Pedido Valor unitário Valor Recebido ${esperadas.join(' ')} Total ${reais(g.subtotais.valorTotal)}`), `${g.titulo}: ${folha.slice(0, 300)}`);
+      assert.ok(
+        folha.startsWith(
+          `Recebimento: ${g.titulo} Produto Unidade Pedido Valor unitário Valor Recebido ${esperadas.join(' ')} Total ${reais(g.subtotais.valorTotal)}`,
+        ),
+        `${g.titulo}: ${folha.slice(0, 300)}`,
+      );
     }
     assert.match(texto, /página 1/);
-    const doConsumidor = await fetch(`${amb.url}/entregaCicloPDF/${cicloid}`, { headers: { cookie: `appSession=${quem.Davi?.nav.cookie(amb.url, 'appSession') ?? ''}` } });
+    const doConsumidor = await fetch(`${amb.url}/entregaCicloPDF/${cicloid}`, {
+      headers: { cookie: `appSession=${quem.Davi?.nav.cookie(amb.url, 'appSession') ?? ''}` },
+    });
     const dele = await textoDoPdf(new Uint8Array(await doConsumidor.arrayBuffer()));
     assert.match(dele.texto, /Davi/);
     assert.doesNotMatch(dele.texto, /Carla|Elisa|Recebimento|Montagem/, 'um consumidor vê só a sua parte');
@@ -258,15 +450,36 @@ describe('relatórios de um ciclo pequeno, conferidos à mão', () => {
     assert.ok(admin);
     const fechar = await admin.nav.postJson(`${amb.url}/fecharciclo/${cicloid}`, {});
     assert.equal(fechar.status, 200);
-    const pago = await admin.nav.postJson(`${amb.url}/movimentacao`, { usuarioid: quem.Carla?.id, tipoMovimentacaoId: 4, valor: '100.00', descricao: 'Pix', data: '2026-03-12' });
+    const pago = await admin.nav.postJson(`${amb.url}/movimentacao`, {
+      usuarioid: quem.Carla?.id,
+      tipoMovimentacaoId: 4,
+      valor: '100.00',
+      descricao: 'Pix',
+      data: '2026-03-12',
+    });
     assert.equal(pago.status, 201);
     const r = await json('Admin', '/movimentacaotodos');
     const carla = r.grupos.find((g) => g.titulo === 'Carla');
-    assert.deepEqual(carla?.linhas.map((l) => [l.tipo, l.credito, l.debito, l.saldo]), [['Pedido de consumidor', null, 120, -120], ['Taxa administrativa', null, 1, -121], ['Pagamento recebido', 100, null, -21]]);
+    assert.deepEqual(
+      carla?.linhas.map((l) => [l.tipo, l.credito, l.debito, l.saldo]),
+      [
+        ['Pedido de consumidor', null, 120, -120],
+        ['Taxa administrativa', null, 1, -121],
+        ['Pagamento recebido', 100, null, -21],
+      ],
+    );
     const soCredito = await json('Admin', `/movimentacaotodos?tipoMovimentacaoId=4&usuarioid=${quem.Carla?.id}`);
-    assert.deepEqual(soCredito.grupos.flatMap((g) => g.linhas.map((l) => l.saldo)), [-21], 'o saldo corrente ignora os filtros: é o da pessoa');
+    assert.deepEqual(
+      soCredito.grupos.flatMap((g) => g.linhas.map((l) => l.saldo)),
+      [-21],
+      'o saldo corrente ignora os filtros: é o da pessoa',
+    );
     const daCarla = await json('Carla', `/movimentacaotodos?usuarioid=${quem.Davi?.id}`);
-    assert.deepEqual(daCarla.grupos.map((g) => g.titulo), ['Carla'], 'quem não é da coordenação vê só as suas');
+    assert.deepEqual(
+      daCarla.grupos.map((g) => g.titulo),
+      ['Carla'],
+      'quem não é da coordenação vê só as suas',
+    );
     assert.equal((await quem.Info?.nav.getJson(`${amb.url}/movimentacaotodos`))?.status, 200);
     // The JSON keeps the contract's ISO date; people read dd/mm/aaaa.
     assert.ok(carla?.linhas.some((l) => l.data === '2026-03-12'));

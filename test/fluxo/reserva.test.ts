@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { DATAS_PADRAO, criarCesta, criarCiclo, criarOfertaFinalizada, criarPonto, criarProduto, criarUsuario } from '../helpers/fabricas.ts';
+import {
+  DATAS_PADRAO,
+  criarCesta,
+  criarCiclo,
+  criarOfertaFinalizada,
+  criarPonto,
+  criarProduto,
+  criarUsuario,
+} from '../helpers/fabricas.ts';
 import { DIALETO } from '../helpers/banco.ts';
 import { navegadorComSessao } from '../helpers/sessoes.ts';
 import { RelogioDeTeste, iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
@@ -19,22 +27,49 @@ describe(`reserva sob concorrência (${DIALETO})`, () => {
   before(async () => {
     amb = await iniciarAmbiente({ relogio: new RelogioDeTeste('2026-03-07T15:00:00Z') });
     const cesta = await criarCesta(amb.banco);
-    const ciclo = await criarCiclo(amb.banco, { datas: DATAS_PADRAO, cestas: [{ cestaId: cesta.id, quantidadeCestas: ESTOQUE }], compor: true });
+    const ciclo = await criarCiclo(amb.banco, {
+      datas: DATAS_PADRAO,
+      cestas: [{ cestaId: cesta.id, quantidadeCestas: ESTOQUE }],
+      compor: true,
+    });
     cicloid = ciclo.id;
     cicloCestaId = ciclo.cicloCestas[0] ?? 0;
     const produto = await criarProduto(amb.banco, { unidade: 'unidade' });
-    await criarOfertaFinalizada(amb.banco, cicloid, [{ produtoId: produto.id, quantidadeMilesimos: ESTOQUE * 1000, valorCentavos: 100 }]);
+    await criarOfertaFinalizada(amb.banco, cicloid, [
+      { produtoId: produto.id, quantidadeMilesimos: ESTOQUE * 1000, valorCentavos: 100 },
+    ]);
     const iso = new Date().toISOString();
-    cicloProdutoId = (await amb.banco.insertInto('cicloproduto').values({ cicloid, produtoId: produto.id, quantidadeMilesimos: ESTOQUE * 1000, valorCentavos: 300, createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow()).id;
+    cicloProdutoId = (
+      await amb.banco
+        .insertInto('cicloproduto')
+        .values({
+          cicloid,
+          produtoId: produto.id,
+          quantidadeMilesimos: ESTOQUE * 1000,
+          valorCentavos: 300,
+          createdAt: iso,
+          updatedAt: iso,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
     pontoEntregaId = (await criarPonto(amb.banco)).id;
     pessoas = [];
     for (let i = 0; i < CONSUMIDORES; i++) pessoas.push(await criarUsuario(amb.banco, { perfil: ['consumidor'] }));
   });
   after(() => amb.fechar());
 
-  async function correria(linha: Record<string, number>): Promise<{ ok: number; conflitos: number; outros: number[]; disponiveis: Set<string> }> {
+  async function correria(
+    linha: Record<string, number>,
+  ): Promise<{ ok: number; conflitos: number; outros: number[]; disponiveis: Set<string> }> {
     const respostas = await Promise.all(
-      pessoas.map((p) => navegadorComSessao(amb, p.email).postJson(`${amb.url}/pedidoconsumidores`, { cicloid, pontoEntregaId, produtos: [linha] })),
+      pessoas.map((p) =>
+        navegadorComSessao(amb, p.email).postJson(`${amb.url}/pedidoconsumidores`, {
+          cicloid,
+          pontoEntregaId,
+          produtos: [linha],
+        }),
+      ),
     );
     const disponiveis = new Set<string>();
     for (const r of respostas.filter((x) => x.status === 409)) {
@@ -56,8 +91,15 @@ describe(`reserva sob concorrência (${DIALETO})`, () => {
     assert.deepEqual(r.outros, []);
     assert.equal(r.ok, ESTOQUE);
     assert.equal(r.conflitos, CONSUMIDORES - ESTOQUE);
-    assert.ok([...r.disponiveis].every((m) => /disponível: 0 cesta/.test(m)), [...r.disponiveis].join(' | '));
-    const soma = await amb.banco.selectFrom('pedidoproduto').select((eb) => eb.fn.sum<number>('quantidadeMilesimos').as('s')).where('cicloCestaId', '=', cicloCestaId).executeTakeFirstOrThrow();
+    assert.ok(
+      [...r.disponiveis].every((m) => /disponível: 0 cesta/.test(m)),
+      [...r.disponiveis].join(' | '),
+    );
+    const soma = await amb.banco
+      .selectFrom('pedidoproduto')
+      .select((eb) => eb.fn.sum<number>('quantidadeMilesimos').as('s'))
+      .where('cicloCestaId', '=', cicloCestaId)
+      .executeTakeFirstOrThrow();
     assert.equal(Number(soma.s), ESTOQUE * 1000);
   });
 
@@ -68,7 +110,11 @@ describe(`reserva sob concorrência (${DIALETO})`, () => {
     assert.deepEqual(r.outros, []);
     assert.equal(r.ok, ESTOQUE);
     assert.equal(r.conflitos, CONSUMIDORES - ESTOQUE);
-    const soma = await amb.banco.selectFrom('pedidoproduto').select((eb) => eb.fn.sum<number>('quantidadeMilesimos').as('s')).where('cicloProdutoId', '=', cicloProdutoId).executeTakeFirstOrThrow();
+    const soma = await amb.banco
+      .selectFrom('pedidoproduto')
+      .select((eb) => eb.fn.sum<number>('quantidadeMilesimos').as('s'))
+      .where('cicloProdutoId', '=', cicloProdutoId)
+      .executeTakeFirstOrThrow();
     assert.equal(Number(soma.s), ESTOQUE * 1000);
   });
 
@@ -78,12 +124,24 @@ describe(`reserva sob concorrência (${DIALETO})`, () => {
     await amb.banco.deleteFrom('pedidoproduto').execute();
     await amb.banco.deleteFrom('pedido').execute();
     const nav = navegadorComSessao(amb, p.email);
-    const respostas = await Promise.all(Array.from({ length: 10 }, (_, i) => nav.postJson(`${amb.url}/pedidoconsumidores`, { cicloid, pontoEntregaId, produtos: [{ cicloCestaId, quantidade: 1 + (i % 3) }] })));
+    const respostas = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        nav.postJson(`${amb.url}/pedidoconsumidores`, {
+          cicloid,
+          pontoEntregaId,
+          produtos: [{ cicloCestaId, quantidade: 1 + (i % 3) }],
+        }),
+      ),
+    );
     // One save created the order; the other nine changed it.
     assert.deepEqual(respostas.map((r) => r.status).sort(), [200, 200, 200, 200, 200, 200, 200, 200, 200, 201]);
     const pedidos = await amb.banco.selectFrom('pedido').select('id').where('usuarioid', '=', p.id).execute();
     assert.equal(pedidos.length, 1);
-    const linhas = await amb.banco.selectFrom('pedidoproduto').select('id').where('pedidoid', '=', pedidos[0]?.id ?? 0).execute();
+    const linhas = await amb.banco
+      .selectFrom('pedidoproduto')
+      .select('id')
+      .where('pedidoid', '=', pedidos[0]?.id ?? 0)
+      .execute();
     assert.equal(linhas.length, 1);
   });
 });
@@ -99,34 +157,123 @@ describe(`reserva sob concorrência, com mercados (${DIALETO})`, () => {
     // 30 kg of tomatoes offered: 4 baskets of 5 kg (20 kg) for the cesta market, 10 kg released to the fair.
     const banco = amb.banco;
     const cesta = await criarCesta(banco);
-    const ciclo = await criarCiclo(banco, { datas: DATAS_PADRAO, cestas: [{ cestaId: cesta.id, quantidadeCestas: 4 }] });
+    const ciclo = await criarCiclo(banco, {
+      datas: DATAS_PADRAO,
+      cestas: [{ cestaId: cesta.id, quantidadeCestas: 4 }],
+    });
     const cicloCestaId = ciclo.cicloCestas[0] ?? 0;
     const tomate = await criarProduto(banco, { unidade: 'kg' });
-    const oferta = await criarOfertaFinalizada(banco, ciclo.id, [{ produtoId: tomate.id, quantidadeMilesimos: 30_000, valorCentavos: 400 }]);
+    const oferta = await criarOfertaFinalizada(banco, ciclo.id, [
+      { produtoId: tomate.id, quantidadeMilesimos: 30_000, valorCentavos: 400 },
+    ]);
     const iso = new Date().toISOString();
-    const composicao = await banco.insertInto('composicao').values({ cicloCestaId, quantidadeCestas: 4, createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow();
-    await banco.insertInto('composicaoproduto').values({ composicaoid: composicao.id, ofertaProdutoId: oferta.linhas[0] ?? 0, quantidadePorCestaMilesimos: 5000, unidade: 'kg', createdAt: iso, updatedAt: iso }).execute();
-    const dono = await banco.insertInto('appuser').values({ providerId: 'idp|corrida', email: 'corrida@mercados.org', emailChave: 'corrida@mercados.org', name: 'Dono', avatar: null, createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow();
-    const mercado = (nome: string, tipo: 'cesta' | 'venda_direta') => banco.insertInto('mercado').values({
-      nome, descricao: null, tipo, taxaAdministrativaCentesimos: 500, valorMaximoCestaCentavos: tipo === 'cesta' ? 5000 : null, ativo: true, adminId: dono.id, createdAt: iso, updatedAt: iso,
-    }).returning('id').executeTakeFirstOrThrow();
-    const [mCesta, mFeira] = [await mercado('Cestas da corrida', 'cesta'), await mercado('Feira da corrida', 'venda_direta')];
-    await banco.insertInto('ciclomercado').values([
-      { cicloid: ciclo.id, mercadoId: mCesta.id, ordemAtendimento: 1, createdAt: iso, updatedAt: iso },
-      { cicloid: ciclo.id, mercadoId: mFeira.id, ordemAtendimento: 2, createdAt: iso, updatedAt: iso },
-    ]).execute();
+    const composicao = await banco
+      .insertInto('composicao')
+      .values({ cicloCestaId, quantidadeCestas: 4, createdAt: iso, updatedAt: iso })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await banco
+      .insertInto('composicaoproduto')
+      .values({
+        composicaoid: composicao.id,
+        ofertaProdutoId: oferta.linhas[0] ?? 0,
+        quantidadePorCestaMilesimos: 5000,
+        unidade: 'kg',
+        createdAt: iso,
+        updatedAt: iso,
+      })
+      .execute();
+    const dono = await banco
+      .insertInto('appuser')
+      .values({
+        providerId: 'idp|corrida',
+        email: 'corrida@mercados.org',
+        emailChave: 'corrida@mercados.org',
+        name: 'Dono',
+        avatar: null,
+        createdAt: iso,
+        updatedAt: iso,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const mercado = (nome: string, tipo: 'cesta' | 'venda_direta') =>
+      banco
+        .insertInto('mercado')
+        .values({
+          nome,
+          descricao: null,
+          tipo,
+          taxaAdministrativaCentesimos: 500,
+          valorMaximoCestaCentavos: tipo === 'cesta' ? 5000 : null,
+          ativo: true,
+          adminId: dono.id,
+          createdAt: iso,
+          updatedAt: iso,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+    const [mCesta, mFeira] = [
+      await mercado('Cestas da corrida', 'cesta'),
+      await mercado('Feira da corrida', 'venda_direta'),
+    ];
+    await banco
+      .insertInto('ciclomercado')
+      .values([
+        { cicloid: ciclo.id, mercadoId: mCesta.id, ordemAtendimento: 1, createdAt: iso, updatedAt: iso },
+        { cicloid: ciclo.id, mercadoId: mFeira.id, ordemAtendimento: 2, createdAt: iso, updatedAt: iso },
+      ])
+      .execute();
     await banco.updateTable('ciclocesta').set({ mercadoId: mCesta.id }).where('id', '=', cicloCestaId).execute();
-    const liberado = await banco.insertInto('cicloproduto').values({ cicloid: ciclo.id, produtoId: tomate.id, mercadoId: mFeira.id, quantidadeMilesimos: 10_000, valorCentavos: 650, createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow();
+    const liberado = await banco
+      .insertInto('cicloproduto')
+      .values({
+        cicloid: ciclo.id,
+        produtoId: tomate.id,
+        mercadoId: mFeira.id,
+        quantidadeMilesimos: 10_000,
+        valorCentavos: 650,
+        createdAt: iso,
+        updatedAt: iso,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     const ponto = await criarPonto(banco);
-    const pessoas = await Promise.all(Array.from({ length: 100 }, () => criarUsuario(banco, { perfil: ['consumidor'] })));
+    const pessoas = await Promise.all(
+      Array.from({ length: 100 }, () => criarUsuario(banco, { perfil: ['consumidor'] })),
+    );
     // Half ask for a basket, half for 1 kg of the released tomatoes; every fifth asks for both.
-    const respostas = await Promise.all(pessoas.map((p, i) => navegadorComSessao(amb, p.email).postJson(`${amb.url}/pedidoconsumidores`, {
-      cicloid: ciclo.id, pontoEntregaId: ponto.id,
-      produtos: i % 5 === 0 ? [{ cicloCestaId, quantidade: 1 }, { cicloProdutoId: liberado.id, quantidade: 1 }] : i % 2 === 0 ? [{ cicloCestaId, quantidade: 1 }] : [{ cicloProdutoId: liberado.id, quantidade: 1 }],
-    })));
-    assert.deepEqual(respostas.filter((r) => r.status !== 201 && r.status !== 409).map((r) => r.status), [], 'só criados ou recusados por falta');
+    const respostas = await Promise.all(
+      pessoas.map((p, i) =>
+        navegadorComSessao(amb, p.email).postJson(`${amb.url}/pedidoconsumidores`, {
+          cicloid: ciclo.id,
+          pontoEntregaId: ponto.id,
+          produtos:
+            i % 5 === 0
+              ? [
+                  { cicloCestaId, quantidade: 1 },
+                  { cicloProdutoId: liberado.id, quantidade: 1 },
+                ]
+              : i % 2 === 0
+                ? [{ cicloCestaId, quantidade: 1 }]
+                : [{ cicloProdutoId: liberado.id, quantidade: 1 }],
+        }),
+      ),
+    );
+    assert.deepEqual(
+      respostas.filter((r) => r.status !== 201 && r.status !== 409).map((r) => r.status),
+      [],
+      'só criados ou recusados por falta',
+    );
     const soma = async (coluna: 'cicloCestaId' | 'cicloProdutoId', id: number) =>
-      Number((await banco.selectFrom('pedidoproduto').select((eb) => eb.fn.sum<number>('quantidadeMilesimos').as('s')).where(coluna, '=', id).executeTakeFirstOrThrow()).s ?? 0);
+      Number(
+        (
+          await banco
+            .selectFrom('pedidoproduto')
+            .select((eb) => eb.fn.sum<number>('quantidadeMilesimos').as('s'))
+            .where(coluna, '=', id)
+            .executeTakeFirstOrThrow()
+        ).s ?? 0,
+      );
     assert.equal(await soma('cicloCestaId', cicloCestaId), 4000, 'as 4 cestas, nenhuma a mais');
     assert.equal(await soma('cicloProdutoId', liberado.id), 10_000, 'os 10 kg liberados, nenhum a mais');
     // Every line kept its market.

@@ -10,7 +10,12 @@ import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { RAIZ } from './processos.ts';
 
-const CANDIDATOS = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
+const CANDIDATOS = [
+  process.env.CHROMIUM_PATH,
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/bin/google-chrome',
+];
 
 /** The chromium binary, or null when the machine has none (outside CI the browser tests then skip). */
 export function caminhoDoChromium(): string | null {
@@ -24,7 +29,8 @@ export function caminhoDoChromium(): string | null {
  */
 export function semChromium(): string | false {
   if (caminhoDoChromium() !== null) return false;
-  if (process.env.CI === 'true') throw new Error('CI=true exige o chromium (/usr/bin/chromium): instale com apt-get install chromium');
+  if (process.env.CI === 'true')
+    throw new Error('CI=true exige o chromium (/usr/bin/chromium): instale com apt-get install chromium');
   return 'chromium não instalado (apt-get install chromium)';
 }
 
@@ -116,9 +122,17 @@ export async function violacoesGraves(pagina: Page): Promise<Violacao[]> {
     interface ResultadoAxe {
       violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[];
     }
-    const axe = (globalThis as unknown as { axe: { run(contexto: Document, opcoes: object): Promise<ResultadoAxe> } }).axe;
-    const r = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, alvos: v.nodes.map((n) => n.target.join(' ')) }));
+    const axe = (globalThis as unknown as { axe: { run(contexto: Document, opcoes: object): Promise<ResultadoAxe> } })
+      .axe;
+    const r = await axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+    });
+    return r.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      alvos: v.nodes.map((n) => n.target.join(' ')),
+    }));
   });
   return todas.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
@@ -140,7 +154,9 @@ export async function conferirPagina(pagina: Page, ctx: ContextoDeTeste, nome: s
     await pagina.setViewportSize({ width: largura, height: largura === 360 ? 740 : 800 });
     await pagina.screenshot({ path: join(PASTA_DE_TELAS, `${nome}-${largura}.png`), fullPage: true });
     if (largura === 360) {
-      const excesso = await pagina.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      const excesso = await pagina.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
       if (excesso > 1) problemas.push(`a ${largura} px a página rola ${excesso} px na horizontal`);
     }
   }
@@ -148,9 +164,12 @@ export async function conferirPagina(pagina: Page, ctx: ContextoDeTeste, nome: s
   const lang = await pagina.getAttribute('html', 'lang');
   if (lang !== 'pt-BR') problemas.push(`<html lang> é ${String(lang)}, deveria ser pt-BR`);
   // With JavaScript disabled axe cannot run (the page's HTML is the same one the JavaScript runs check).
-  if (ctx.javaScript) for (const v of await violacoesGraves(pagina)) problemas.push(`axe ${v.impact ?? ''} ${v.id}: ${v.help} em ${v.alvos.join(', ')}`);
+  if (ctx.javaScript)
+    for (const v of await violacoesGraves(pagina))
+      problemas.push(`axe ${v.impact ?? ''} ${v.id}: ${v.help} em ${v.alvos.join(', ')}`);
   problemas.push(...ctx.ocorrencias.erros);
-  if (problemas.length > 0) throw new Error(`problemas na página ${nome} (${pagina.url()}):\n  ${problemas.join('\n  ')}`);
+  if (problemas.length > 0)
+    throw new Error(`problemas na página ${nome} (${pagina.url()}):\n  ${problemas.join('\n  ')}`);
 }
 
 /** Fails when any page of the context logged a console error or threw. */
@@ -162,12 +181,20 @@ export function semErrosNoConsole(ctx: ContextoDeTeste): void {
  * Logs in in the browser: opens `inicio` (which must lead to the development provider's login
  * page), types the e-mail and name, submits, and waits until the browser is back at `origem`.
  */
-export async function entrarNoNavegador(pagina: Page, inicio: string, origem: string, pessoa: { email: string; nome?: string }): Promise<void> {
+export async function entrarNoNavegador(
+  pagina: Page,
+  inicio: string,
+  origem: string,
+  pessoa: { email: string; nome?: string },
+): Promise<void> {
   await pagina.goto(inicio);
   await pagina.waitForURL(/\/interaction\/[^/]+$/);
   await pagina.fill('#email', pessoa.email);
   await pagina.fill('#nome', pessoa.nome ?? pessoa.email.split('@')[0] ?? 'Pessoa');
-  await Promise.all([pagina.waitForURL((u) => u.href.startsWith(origem)), pagina.click('form button[type=submit] >> nth=0')]);
+  await Promise.all([
+    pagina.waitForURL((u) => u.href.startsWith(origem)),
+    pagina.click('form button[type=submit] >> nth=0'),
+  ]);
   await pagina.waitForLoadState('load');
 }
 

@@ -13,7 +13,15 @@ export interface Chegada {
 }
 
 function cabecalhos(m: ParsedMail): Map<string, string> {
-  return new Map(m.headerLines.map((h) => [h.key, h.line.slice(h.line.indexOf(':') + 1).replace(/\r?\n\s+/g, ' ').trim()]));
+  return new Map(
+    m.headerLines.map((h) => [
+      h.key,
+      h.line
+        .slice(h.line.indexOf(':') + 1)
+        .replace(/\r?\n\s+/g, ' ')
+        .trim(),
+    ]),
+  );
 }
 
 /**
@@ -34,20 +42,25 @@ export class CaixaDeTeste {
       onData: (stream, _sessao, pronto) => {
         if (this.falhar) {
           stream.resume();
-          stream.on('end', () => pronto(Object.assign(new Error('Serviço indisponível, tente mais tarde'), { responseCode: 451 })));
+          stream.on('end', () =>
+            pronto(Object.assign(new Error('Serviço indisponível, tente mais tarde'), { responseCode: 451 })),
+          );
           return;
         }
-        simpleParser(stream).then((m) => {
-          this.chegadas.push({
-            para: Array.isArray(m.to) ? m.to.map((t) => t.text).join(', ') : (m.to?.text ?? ''),
-            de: (m.from?.value ?? []).map((a) => `${a.name} <${a.address ?? ''}>`).join(', '),
-            assunto: m.subject ?? '',
-            texto: m.text ?? '',
-            html: typeof m.html === 'string' ? m.html : '',
-            cabecalhos: cabecalhos(m),
-          });
-          pronto();
-        }, (e: unknown) => pronto(e instanceof Error ? e : new Error(String(e))));
+        simpleParser(stream).then(
+          (m) => {
+            this.chegadas.push({
+              para: Array.isArray(m.to) ? m.to.map((t) => t.text).join(', ') : (m.to?.text ?? ''),
+              de: (m.from?.value ?? []).map((a) => `${a.name} <${a.address ?? ''}>`).join(', '),
+              assunto: m.subject ?? '',
+              texto: m.text ?? '',
+              html: typeof m.html === 'string' ? m.html : '',
+              cabecalhos: cabecalhos(m),
+            });
+            pronto();
+          },
+          (e: unknown) => pronto(e instanceof Error ? e : new Error(String(e))),
+        );
       },
     });
   }

@@ -9,7 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const CANDIDATOS = [process.env.SOFFICE_PATH, '/usr/bin/soffice', '/usr/bin/libreoffice', '/usr/lib/libreoffice/program/soffice'];
+const CANDIDATOS = [
+  process.env.SOFFICE_PATH,
+  '/usr/bin/soffice',
+  '/usr/bin/libreoffice',
+  '/usr/lib/libreoffice/program/soffice',
+];
 
 /** The soffice binary, or null when the machine has none. */
 export function caminhoDoSoffice(): string | null {
@@ -48,10 +53,21 @@ export async function abrirComoPlanilha(csv: Uint8Array): Promise<CelulaDaPlanil
     // A profile of its own: two runs at once would otherwise fight over ~/.config/libreoffice.
     const args = [
       `-env:UserInstallation=${pathToFileURL(join(dir, 'perfil')).href}`,
-      '--headless', '--norestore', `--infilter=${FILTRO_CSV_PT_BR}`, '--convert-to', 'fods', '--outdir', dir, join(dir, 'planilha.csv'),
+      '--headless',
+      '--norestore',
+      `--infilter=${FILTRO_CSV_PT_BR}`,
+      '--convert-to',
+      'fods',
+      '--outdir',
+      dir,
+      join(dir, 'planilha.csv'),
     ];
     const saida = await new Promise<string>((resolve, reject) => {
-      execFile(soffice, args, { timeout: 120_000 }, (erro, stdout, stderr) => (erro === null ? resolve(`${stdout}${stderr}`) : reject(new Error(`soffice falhou: ${erro.message}\n${stdout}${stderr}`))));
+      execFile(soffice, args, { timeout: 120_000 }, (erro, stdout, stderr) =>
+        erro === null
+          ? resolve(`${stdout}${stderr}`)
+          : reject(new Error(`soffice falhou: ${erro.message}\n${stdout}${stderr}`)),
+      );
     });
     const fods = join(dir, 'planilha.fods');
     if (!existsSync(fods)) throw new Error(`soffice não converteu o CSV: ${saida}`);
@@ -70,7 +86,8 @@ function textoDoXml(xml: string): string {
     .replace(/&(amp|lt|gt|quot|apos);/g, (_, e: string) => ENTIDADES[e] ?? '');
 }
 
-const atributo = (atributos: string, nome: string): string | undefined => new RegExp(`${nome}="([^"]*)"`).exec(atributos)?.[1];
+const atributo = (atributos: string, nome: string): string | undefined =>
+  new RegExp(`${nome}="([^"]*)"`).exec(atributos)?.[1];
 
 /** The first table of a flat ODS, without the empty cells and rows that trail it. */
 export function celulasDoFods(fods: string): CelulaDaPlanilha[][] {
@@ -78,14 +95,27 @@ export function celulasDoFods(fods: string): CelulaDaPlanilha[][] {
   const linhas: CelulaDaPlanilha[][] = [];
   for (const [, conteudo = ''] of tabela.matchAll(/<table:table-row\b[^>]*?(?:\/>|>([\s\S]*?)<\/table:table-row>)/g)) {
     const linha: CelulaDaPlanilha[] = [];
-    for (const [, atributos = '', dentro = ''] of conteudo.matchAll(/<table:table-cell\b([^>]*?)(?:\/>|>([\s\S]*?)<\/table:table-cell>)/g)) {
+    for (const [, atributos = '', dentro = ''] of conteudo.matchAll(
+      /<table:table-cell\b([^>]*?)(?:\/>|>([\s\S]*?)<\/table:table-cell>)/g,
+    )) {
       const tipo = atributo(atributos, 'office:value-type');
-      const texto = [...dentro.matchAll(/<text:p\b[^>]*>([\s\S]*?)<\/text:p>/g)].map(([, p = '']) => textoDoXml(p)).join('\n');
-      const celula: CelulaDaPlanilha = tipo === undefined ? null
-        : tipo === 'float' ? Number(atributo(atributos, 'office:value'))
-        : tipo === 'string' ? texto
-        : { tipo, valor: atributo(atributos, `office:${tipo}-value`) ?? atributo(atributos, 'office:value') ?? texto };
-      linha.push(...Array<CelulaDaPlanilha>(Number(atributo(atributos, 'table:number-columns-repeated') ?? 1)).fill(celula));
+      const texto = [...dentro.matchAll(/<text:p\b[^>]*>([\s\S]*?)<\/text:p>/g)]
+        .map(([, p = '']) => textoDoXml(p))
+        .join('\n');
+      const celula: CelulaDaPlanilha =
+        tipo === undefined
+          ? null
+          : tipo === 'float'
+            ? Number(atributo(atributos, 'office:value'))
+            : tipo === 'string'
+              ? texto
+              : {
+                  tipo,
+                  valor: atributo(atributos, `office:${tipo}-value`) ?? atributo(atributos, 'office:value') ?? texto,
+                };
+      linha.push(
+        ...Array<CelulaDaPlanilha>(Number(atributo(atributos, 'table:number-columns-repeated') ?? 1)).fill(celula),
+      );
     }
     while (linha.length > 0 && linha.at(-1) === null) linha.pop();
     linhas.push(linha);

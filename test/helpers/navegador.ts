@@ -17,7 +17,8 @@ export interface Resposta {
   json<T = Record<string, unknown>>(): T;
 }
 
-type Corpo = { json: unknown } | { form: Record<string, string | readonly string[]> } | { bruto: string | Buffer; tipo: string };
+type Corpo =
+  { json: unknown } | { form: Record<string, string | readonly string[]> } | { bruto: string | Buffer; tipo: string };
 
 export class Navegador {
   readonly #jarra = new Map<string, Map<string, Cookie>>();
@@ -47,7 +48,12 @@ export class Navegador {
   #cabecalhoCookie(url: string): string | undefined {
     const caminho = new URL(url).pathname;
     const pares = [...this.cookies(url).entries()]
-      .filter(([, c]) => caminho === c.caminho || caminho.startsWith(c.caminho.endsWith('/') ? c.caminho : `${c.caminho}/`) || c.caminho === '/')
+      .filter(
+        ([, c]) =>
+          caminho === c.caminho ||
+          caminho.startsWith(c.caminho.endsWith('/') ? c.caminho : `${c.caminho}/`) ||
+          c.caminho === '/',
+      )
       .map(([n, c]) => `${n}=${c.valor}`);
     return pares.length === 0 ? undefined : pares.join('; ');
   }
@@ -93,7 +99,8 @@ export class Navegador {
         } else if ('form' in corpo) {
           headers['content-type'] ??= 'application/x-www-form-urlencoded';
           const p = new URLSearchParams();
-          for (const [k, v] of Object.entries(corpo.form)) for (const item of typeof v === 'string' ? [v] : v) p.append(k, item);
+          for (const [k, v] of Object.entries(corpo.form))
+            for (const item of typeof v === 'string' ? [v] : v) p.append(k, item);
           body = p.toString();
         } else {
           headers['content-type'] ??= corpo.tipo;
@@ -135,7 +142,11 @@ export class Navegador {
     return this.requisitar('GET', url, { headers: { accept: 'application/json' } });
   }
 
-  post(url: string, corpo: Corpo, opcoes: { headers?: Record<string, string>; seguir?: boolean } = {}): Promise<Resposta> {
+  post(
+    url: string,
+    corpo: Corpo,
+    opcoes: { headers?: Record<string, string>; seguir?: boolean } = {},
+  ): Promise<Resposta> {
     return this.requisitar('POST', url, { ...opcoes, corpo });
   }
 
@@ -164,7 +175,10 @@ export async function entrarPeloProvedor(
   if (!/\/interaction\/[^/]+$/.test(new URL(login.url).pathname)) {
     throw new Error(`esperava a página de login do provedor, veio ${login.url} (${login.status})`);
   }
-  const form: Record<string, string> = { email: pessoa.email, nome: pessoa.nome ?? pessoa.email.split('@')[0] ?? 'Pessoa' };
+  const form: Record<string, string> = {
+    email: pessoa.email,
+    nome: pessoa.nome ?? pessoa.email.split('@')[0] ?? 'Pessoa',
+  };
   if (pessoa.sub !== undefined) form.sub = pessoa.sub;
   if (pessoa.naoVerificado === true) form.verificado = 'nao';
   return nav.post(`${login.url}/login`, { form });
@@ -174,7 +188,12 @@ export async function entrarPeloProvedor(
  * Logs in at the provider but stops before our callback: returns the callback address the
  * provider redirected to, so a test can tamper with it, replay it or use it from elsewhere.
  */
-export async function ateOCallback(nav: Navegador, inicio: string, prefixoCallback: string, email: string): Promise<string> {
+export async function ateOCallback(
+  nav: Navegador,
+  inicio: string,
+  prefixoCallback: string,
+  email: string,
+): Promise<string> {
   const login = await nav.get(inicio);
   const r = await nav.post(`${login.url}/login`, { form: { email, nome: 'X' } }, { seguir: false });
   let local = new URL(r.headers.get('location') ?? '', login.url).href;
@@ -218,7 +237,11 @@ export function enviarFormulario(nav: Navegador, pagina: Resposta, id: string): 
  * authorization request, and where it ends, the provider's login form (`/interaction/…`) or
  * straight back to the application (a silent login, stopped before the callback is visited).
  */
-export async function aondeOProvedorLeva(nav: Navegador, inicio: string, idp: string): Promise<{ autorizacao: URL; destino: URL }> {
+export async function aondeOProvedorLeva(
+  nav: Navegador,
+  inicio: string,
+  idp: string,
+): Promise<{ autorizacao: URL; destino: URL }> {
   const ida = await nav.get(inicio, { seguir: false });
   const autorizacao = new URL(ida.headers.get('location') ?? '', inicio);
   if (autorizacao.origin !== idp) throw new Error(`esperava ir ao provedor, foi a ${autorizacao.href}`);

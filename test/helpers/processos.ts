@@ -22,12 +22,27 @@ export interface ProcessoServidor {
 export async function subirServidor(env: Record<string, string>): Promise<ProcessoServidor> {
   const filho = spawn(process.execPath, argumentosDoScript('start'), {
     cwd: RAIZ,
-    env: { ...process.env, NODE_ENV: 'development', CESTAS_PORT: '0', DEV_IDP_PORT: '0', DEV_SMTP_PORT: '0', DEV_MAIL_PORT: '0', VARIANTS: 'cestas', DEMO_DATA: 'false', LOG_LEVEL: 'warn', ...env },
+    env: {
+      ...process.env,
+      NODE_ENV: 'development',
+      CESTAS_PORT: '0',
+      DEV_IDP_PORT: '0',
+      DEV_SMTP_PORT: '0',
+      DEV_MAIL_PORT: '0',
+      VARIANTS: 'cestas',
+      DEMO_DATA: 'false',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let acumulado = '';
-  filho.stdout?.on('data', (c: Buffer) => { acumulado += c.toString(); });
-  filho.stderr?.on('data', (c: Buffer) => { acumulado += c.toString(); });
+  filho.stdout?.on('data', (c: Buffer) => {
+    acumulado += c.toString();
+  });
+  filho.stderr?.on('data', (c: Buffer) => {
+    acumulado += c.toString();
+  });
   const inicio = Date.now();
   for (;;) {
     const url = /Cestas:\s+(http:\/\/\S+)/.exec(acumulado)?.[1];
@@ -46,7 +61,10 @@ export async function parar(filho: ChildProcess): Promise<void> {
 }
 
 /** Runs a CLI command of src/main.ts to the end; resolves with its exit code and output. */
-export function rodarComando(args: readonly string[], env: Record<string, string>): Promise<{ codigo: number | null; saida: string; erro: string }> {
+export function rodarComando(
+  args: readonly string[],
+  env: Record<string, string>,
+): Promise<{ codigo: number | null; saida: string; erro: string }> {
   return new Promise((resolve) => {
     const filho = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', 'src/main.ts', ...args], {
       cwd: RAIZ,
@@ -55,8 +73,12 @@ export function rodarComando(args: readonly string[], env: Record<string, string
     });
     let saida = '';
     let erro = '';
-    filho.stdout.on('data', (c: Buffer) => { saida += c.toString(); });
-    filho.stderr.on('data', (c: Buffer) => { erro += c.toString(); });
+    filho.stdout.on('data', (c: Buffer) => {
+      saida += c.toString();
+    });
+    filho.stderr.on('data', (c: Buffer) => {
+      erro += c.toString();
+    });
     filho.on('exit', (codigo) => resolve({ codigo, saida, erro }));
   });
 }

@@ -92,8 +92,10 @@ export async function iniciarAmbiente(
   const url = servicos.enderecos.cestas ?? '';
   const idp = servicos.enderecos.idp;
   const urlMercados = servicos.enderecos.mercados ?? '';
-  if ((url === '' && opcoes.soMercados !== true) || (idp === undefined && opcoes.semProvedorDev !== true)) throw new Error('serviços de teste não subiram');
-  if ((opcoes.mercados === true || opcoes.soMercados === true) && urlMercados === '') throw new Error('a face Mercados de teste não subiu');
+  if ((url === '' && opcoes.soMercados !== true) || (idp === undefined && opcoes.semProvedorDev !== true))
+    throw new Error('serviços de teste não subiram');
+  if ((opcoes.mercados === true || opcoes.soMercados === true) && urlMercados === '')
+    throw new Error('a face Mercados de teste não subiu');
   return Object.assign(ambiente, {
     url,
     urlMercados,

@@ -17,7 +17,11 @@ export interface Pessoa {
  * A logged-in browser (through the real provider) for a new user with these perfis;
  * 'semCadastro' logs in an identity with no Usuario, 'anonimo' is a browser with no session.
  */
-export async function entrarComo(amb: AmbienteDeTeste, perfil: readonly Perfil[] | 'semCadastro' | 'anonimo', nome?: string): Promise<Pessoa> {
+export async function entrarComo(
+  amb: AmbienteDeTeste,
+  perfil: readonly Perfil[] | 'semCadastro' | 'anonimo',
+  nome?: string,
+): Promise<Pessoa> {
   const nav = new Navegador();
   if (perfil === 'anonimo') return { nav, id: null, email: '' };
   if (perfil === 'semCadastro') {
@@ -45,7 +49,13 @@ export function navegadorComSessao(amb: AmbienteDeTeste, email: string, nome = '
   const agora = amb.relogio.agora().getTime();
   const cofre = new Cofre(amb.config.appSessionSecret, 'appSession');
   const valor = cofre.selar(
-    { sid: randomBytes(12).toString('base64url'), identidade: { sub: subDoEmail(email), email, name: nome, email_verified: true }, idToken: undefined, csrf: randomBytes(16).toString('base64url'), inicio: agora },
+    {
+      sid: randomBytes(12).toString('base64url'),
+      identidade: { sub: subDoEmail(email), email, name: nome, email_verified: true },
+      idToken: undefined,
+      csrf: randomBytes(16).toString('base64url'),
+      inicio: agora,
+    },
     agora + DURACAO_SESSAO_MS,
   );
   const nav = new Navegador();

@@ -36,7 +36,10 @@ describe('acesso à face Mercados', () => {
       assert.match(r.headers.get('content-type') ?? '', /^application\/json/);
       assert.deepEqual(r.json(), NAO_AUTENTICADO_GRAPHQL);
     }
-    assert.equal(respostas[0]?.texto, '{"errors":[{"message":"Não autenticado","extensions":{"code":"UNAUTHENTICATED"}}]}');
+    assert.equal(
+      respostas[0]?.texto,
+      '{"errors":[{"message":"Não autenticado","extensions":{"code":"UNAUTHENTICATED"}}]}',
+    );
   });
 
   test('/graphql com sessão: POST só em application/json (formulário → 415); JSON passa pela autenticação', async () => {
@@ -44,7 +47,10 @@ describe('acesso à face Mercados', () => {
     await contaComSessao(amb, nav, amb.urlMercados);
     const form = await nav.post(`${amb.urlMercados}/graphql`, { form: { query: '{ me { id } }' } });
     assert.equal(form.status, 415);
-    assert.equal((form.json<{ errors: { extensions: { code: string } }[] }>()).errors[0]?.extensions.code, 'UNSUPPORTED_MEDIA_TYPE');
+    assert.equal(
+      form.json<{ errors: { extensions: { code: string } }[] }>().errors[0]?.extensions.code,
+      'UNSUPPORTED_MEDIA_TYPE',
+    );
     const json = await nav.post(`${amb.urlMercados}/graphql`, { json: { query: '{ me { id } }' } });
     for (const recusa of [401, 403, 415]) assert.notEqual(json.status, recusa);
   });
@@ -66,8 +72,18 @@ describe('acesso à face Mercados', () => {
     assert.equal(r.headers.get('x-content-type-options'), 'nosniff');
     assert.equal(r.headers.get('x-frame-options'), 'SAMEORIGIN');
     // Every id in a page's address is a number: the market's and the cycle's.
-    for (const [caminho, status] of [['/mercados/1/ciclos/2/pedidos', 200], ['/mercados/1/ciclos/abc/pedidos', 400], ['/mercados/x/ciclos/2/pedidos', 400], ['/ciclos/3/mercados', 200], ['/ciclos/abc/mercados', 400]] as const) {
-      assert.equal((await nav.get(`${amb.urlMercados}${caminho}`, { headers: { accept: 'text/html' }, seguir: false })).status, status, caminho);
+    for (const [caminho, status] of [
+      ['/mercados/1/ciclos/2/pedidos', 200],
+      ['/mercados/1/ciclos/abc/pedidos', 400],
+      ['/mercados/x/ciclos/2/pedidos', 400],
+      ['/ciclos/3/mercados', 200],
+      ['/ciclos/abc/mercados', 400],
+    ] as const) {
+      assert.equal(
+        (await nav.get(`${amb.urlMercados}${caminho}`, { headers: { accept: 'text/html' }, seguir: false })).status,
+        status,
+        caminho,
+      );
     }
   });
 
@@ -85,7 +101,10 @@ describe('acesso à face Mercados', () => {
     const paginaNada = await nav.get(`${amb.urlMercados}/nada`, { headers: { accept: 'text/html' } });
     assert.equal(paginaNada.status, 404);
     assert.match(paginaNada.texto, /Página ou registro não encontrado/);
-    const idRuim = await nav.get(`${amb.urlMercados}/mercados/abc`, { headers: { accept: 'text/html' }, seguir: false });
+    const idRuim = await nav.get(`${amb.urlMercados}/mercados/abc`, {
+      headers: { accept: 'text/html' },
+      seguir: false,
+    });
     assert.equal(idRuim.status, 302, 'sem sessão, o login vem antes de conferir o endereço');
   });
 
@@ -93,11 +112,22 @@ describe('acesso à face Mercados', () => {
     let app: FastifyInstance;
     let url: string;
     before(async () => {
-      app = await criarAppMercados({ config: amb.config, banco: amb.banco, relogio: amb.relogio, provedor: { issuer: amb.idp, clientId: 'x', clientSecret: 'y' } });
+      app = await criarAppMercados({
+        config: amb.config,
+        banco: amb.banco,
+        relogio: amb.relogio,
+        provedor: { issuer: amb.idp, clientId: 'x', clientSecret: 'y' },
+      });
       // Routes as later issues will declare them (with their response schema), guarded by the middleware under test.
       const schema = { response: { 200: Type.Object({ ok: Type.Boolean() }) } };
-      app.get('/teste/administrador', { config: { guarda: hasProfile('Administrador') }, schema }, async () => ({ ok: true }));
-      app.get('/teste/gestao', { config: { guarda: hasAnyProfile(['Administrador', 'AdminMercado']) }, schema }, async () => ({ ok: true }));
+      app.get('/teste/administrador', { config: { guarda: hasProfile('Administrador') }, schema }, async () => ({
+        ok: true,
+      }));
+      app.get(
+        '/teste/gestao',
+        { config: { guarda: hasAnyProfile(['Administrador', 'AdminMercado']) }, schema },
+        async () => ({ ok: true }),
+      );
       app.get('/teste/logado', { config: { guarda: isAuthenticated }, schema }, async () => ({ ok: true }));
       await app.listen({ host: '127.0.0.1', port: 0 });
       const a = app.server.address() as { port: number };
@@ -145,7 +175,12 @@ describe('acesso à face Mercados', () => {
   });
 
   test('toda rota declara quem pode acessá-la: sem guarda o app não sobe', async () => {
-    const app = await criarAppMercados({ config: amb.config, banco: amb.banco, relogio: amb.relogio, provedor: { issuer: amb.idp, clientId: 'x', clientSecret: 'y' } });
+    const app = await criarAppMercados({
+      config: amb.config,
+      banco: amb.banco,
+      relogio: amb.relogio,
+      provedor: { issuer: amb.idp, clientId: 'x', clientSecret: 'y' },
+    });
     try {
       assert.throws(() => app.get('/sem-regra', async () => 'x'), /sem regra de acesso/);
     } finally {
@@ -159,7 +194,16 @@ describe('acesso à face Mercados', () => {
     assert.equal(anonimo.isAuthenticated, false);
     assert.equal(anonimo.hasProfile('Consumidor'), false);
     assert.equal(anonimo.hasAnyProfile([...PROFILES]), false);
-    const conta: Conta = { id: 7, providerId: 's', email: 'a@b.org', name: 'A', emailVerificado: true, avatar: null, usuarioId: null, profiles: ['AdminMercado', 'Consumidor'] };
+    const conta: Conta = {
+      id: 7,
+      providerId: 's',
+      email: 'a@b.org',
+      name: 'A',
+      emailVerificado: true,
+      avatar: null,
+      usuarioId: null,
+      profiles: ['AdminMercado', 'Consumidor'],
+    };
     const logado = contextoGraphql(conta);
     assert.equal(logado.user, conta);
     assert.equal(logado.isAuthenticated, true);
@@ -186,7 +230,11 @@ describe('acesso à face Mercados', () => {
 
     amb.relogio.avancar(LIMITE_LOGIN.janelaMs - 1000);
     try {
-      assert.equal((await nav.get(`${amb.urlMercados}/auth/idp`, { seguir: false })).status, 429, 'ainda dentro da janela');
+      assert.equal(
+        (await nav.get(`${amb.urlMercados}/auth/idp`, { seguir: false })).status,
+        429,
+        'ainda dentro da janela',
+      );
       amb.relogio.avancar(1000);
       const depois = await nav.get(`${amb.urlMercados}/auth/idp`, { seguir: false });
       assert.equal(depois.status, 302);
@@ -207,10 +255,17 @@ describe('acesso à face Mercados', () => {
       const { csrfToken } = (await nav.getJson(`${amb.urlMercados}/auth/csrf`)).json<{ csrfToken: string }>();
       assert.match(csrfToken, /^[\w-]{40,}$/);
       // The pages the server still renders (errors) carry it in their logout form.
-      assert.equal(tokenCsrf((await nav.get(`${amb.urlMercados}/nada`, { headers: { accept: 'text/html' } })).texto), csrfToken);
+      assert.equal(
+        tokenCsrf((await nav.get(`${amb.urlMercados}/nada`, { headers: { accept: 'text/html' } })).texto),
+        csrfToken,
+      );
       const outra = new Navegador();
       await contaComSessao(amb, outra, amb.urlMercados);
-      assert.notEqual((await outra.getJson(`${amb.urlMercados}/auth/csrf`)).json<{ csrfToken: string }>().csrfToken, csrfToken, 'um token por sessão');
+      assert.notEqual(
+        (await outra.getJson(`${amb.urlMercados}/auth/csrf`)).json<{ csrfToken: string }>().csrfToken,
+        csrfToken,
+        'um token por sessão',
+      );
     });
   });
 });

@@ -30,7 +30,11 @@ export async function entrarNoMercados(
  * Goes through the provider's login page and stops at the provider's redirect back to us:
  * returns the callback address (with code and state) without visiting it.
  */
-export async function ateOCallback(nav: Navegador, urlMercados: string, pessoa: { email: string; nome?: string; sub?: string }): Promise<string> {
+export async function ateOCallback(
+  nav: Navegador,
+  urlMercados: string,
+  pessoa: { email: string; nome?: string; sub?: string },
+): Promise<string> {
   const login = await nav.get(`${urlMercados}/login`);
   const form: Record<string, string> = { email: pessoa.email, nome: pessoa.nome ?? 'Pessoa de Teste' };
   if (pessoa.sub !== undefined) form.sub = pessoa.sub;
@@ -40,7 +44,8 @@ export async function ateOCallback(nav: Navegador, urlMercados: string, pessoa: 
     const passo = await nav.get(local, { seguir: false });
     local = new URL(passo.headers.get('location') ?? '', local).href;
   }
-  if (!local.startsWith(`${urlMercados}/auth/idp/callback?`)) throw new Error(`o provedor não voltou ao callback: ${local}`);
+  if (!local.startsWith(`${urlMercados}/auth/idp/callback?`))
+    throw new Error(`o provedor não voltou ao callback: ${local}`);
   return local;
 }
 
@@ -56,7 +61,14 @@ export async function contaComSessao(
 ): Promise<{ conta: Conta; cookie: string }> {
   const login = await entrarComProvedor(
     amb.banco,
-    { emissor: 'teste', providerId: `teste-${randomBytes(6).toString('hex')}`, email: dados.email ?? emailUnico('mercados'), name: dados.nome ?? 'Pessoa de Teste', avatar: undefined, emailVerificado: true },
+    {
+      emissor: 'teste',
+      providerId: `teste-${randomBytes(6).toString('hex')}`,
+      email: dados.email ?? emailUnico('mercados'),
+      name: dados.nome ?? 'Pessoa de Teste',
+      avatar: undefined,
+      emailVerificado: true,
+    },
     { agora: amb.relogio.agora(), adminEmails: new Set(), sessaoAnterior: null },
   );
   if (dados.perfis !== undefined) {
@@ -82,7 +94,11 @@ export function setCookie(r: Resposta, nome: string): string | undefined {
 }
 
 export async function sessoesDe(banco: Banco, userId: number): Promise<number> {
-  const r = await banco.selectFrom('appsession').select((eb) => eb.fn.countAll<number>().as('n')).where('userId', '=', userId).executeTakeFirstOrThrow();
+  const r = await banco
+    .selectFrom('appsession')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('userId', '=', userId)
+    .executeTakeFirstOrThrow();
   return Number(r.n);
 }
 
@@ -111,7 +127,12 @@ export interface RespostaGraphql {
 }
 
 /** POSTs one GraphQL operation to the Mercados face as this browser (its cookies go along). */
-export async function graphql(urlMercados: string, nav: Navegador, query: string, variables?: Record<string, unknown>): Promise<RespostaGraphql> {
+export async function graphql(
+  urlMercados: string,
+  nav: Navegador,
+  query: string,
+  variables?: Record<string, unknown>,
+): Promise<RespostaGraphql> {
   const r = await nav.postJson(`${urlMercados}/graphql`, variables === undefined ? { query } : { query, variables });
   return { status: r.status, corpo: r.json() };
 }
@@ -119,7 +140,13 @@ export async function graphql(urlMercados: string, nav: Navegador, query: string
 /** A market written straight to the database, for tests that need many or a given owner. */
 export async function criarMercadoNoBanco(
   banco: Banco,
-  dados: { adminId: number; nome?: string; tipo?: 'cesta' | 'lote' | 'venda_direta'; ativo?: boolean; valorMaximoCestaCentavos?: number | null },
+  dados: {
+    adminId: number;
+    nome?: string;
+    tipo?: 'cesta' | 'lote' | 'venda_direta';
+    ativo?: boolean;
+    valorMaximoCestaCentavos?: number | null;
+  },
 ): Promise<{ id: number; nome: string }> {
   const iso = new Date().toISOString();
   const nome = dados.nome ?? `Mercado ${randomBytes(3).toString('hex')}`;
@@ -127,9 +154,15 @@ export async function criarMercadoNoBanco(
   const r = await banco
     .insertInto('mercado')
     .values({
-      nome, descricao: null, tipo, taxaAdministrativaCentesimos: 500,
+      nome,
+      descricao: null,
+      tipo,
+      taxaAdministrativaCentesimos: 500,
       valorMaximoCestaCentavos: dados.valorMaximoCestaCentavos ?? (tipo === 'cesta' ? 10000 : null),
-      ativo: dados.ativo ?? true, adminId: dados.adminId, createdAt: iso, updatedAt: iso,
+      ativo: dados.ativo ?? true,
+      adminId: dados.adminId,
+      createdAt: iso,
+      updatedAt: iso,
     })
     .returning('id')
     .executeTakeFirstOrThrow();

@@ -25,7 +25,12 @@ interface RespostaBruta {
 }
 
 /** One request with exactly these headers, the path sent as written (no normalising of `..`). */
-function pedir(base: string, caminho: string, headers: Record<string, string> = {}, metodo = 'GET'): Promise<RespostaBruta> {
+function pedir(
+  base: string,
+  caminho: string,
+  headers: Record<string, string> = {},
+  metodo = 'GET',
+): Promise<RespostaBruta> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
     const req = request({ hostname, port, path: caminho, method: metodo, headers }, (res) => {
@@ -50,9 +55,11 @@ function conferirCorpo(r: RespostaBruta, original: Buffer, codificacao: 'br' | '
   assert.equal(cabecalho(r, 'content-encoding'), codificacao ?? undefined, `${onde}: content-encoding`);
   assert.equal(cabecalho(r, 'vary'), 'Accept-Encoding', `${onde}: vary`);
   assert.equal(Number(cabecalho(r, 'content-length')), r.corpo.length, `${onde}: content-length`);
-  const decodificado = codificacao === 'br' ? brotliDecompressSync(r.corpo) : codificacao === 'gzip' ? gunzipSync(r.corpo) : r.corpo;
+  const decodificado =
+    codificacao === 'br' ? brotliDecompressSync(r.corpo) : codificacao === 'gzip' ? gunzipSync(r.corpo) : r.corpo;
   assert.ok(decodificado.equals(original), `${onde}: o conteúdo do arquivo`);
-  if (codificacao !== null) assert.ok(r.corpo.length < original.length * 0.6, `${onde}: ${r.corpo.length} de ${original.length} bytes`);
+  if (codificacao !== null)
+    assert.ok(r.corpo.length < original.length * 0.6, `${onde}: ${r.corpo.length} de ${original.length} bytes`);
 }
 
 describe('arquivos estáticos pré-comprimidos, pelas duas faces', () => {
@@ -65,7 +72,10 @@ describe('arquivos estáticos pré-comprimidos, pelas duas faces', () => {
   test('a construção do cliente deixa um .br e um .gz ao lado de cada script e folha de estilo, e o servidor os envia como estão', async () => {
     const cliente = carregarCliente();
     const nomes = [...cliente.assets.keys()].filter((n) => /\.(js|css)$/.test(n));
-    assert.ok(nomes.some((n) => n.endsWith('.css')) && nomes.filter((n) => n.endsWith('.js')).length >= 2, nomes.join(', '));
+    assert.ok(
+      nomes.some((n) => n.endsWith('.css')) && nomes.filter((n) => n.endsWith('.js')).length >= 2,
+      nomes.join(', '),
+    );
     for (const nome of nomes) {
       const caminho = join(PASTA_CLIENTE, 'assets', nome);
       assert.ok(existsSync(`${caminho}.br`) && existsSync(`${caminho}.gz`), `${nome}: .br e .gz`);
@@ -108,7 +118,8 @@ describe('arquivos estáticos pré-comprimidos, pelas duas faces', () => {
     const head = await pedir(amb.urlMercados, caminho, { 'accept-encoding': 'br' }, 'HEAD');
     assert.equal(head.status, 200);
     assert.equal(head.corpo.length, 0);
-    for (const h of ['content-encoding', 'content-length', 'content-type', 'vary', 'cache-control', 'etag']) assert.equal(cabecalho(head, h), cabecalho(get, h), h);
+    for (const h of ['content-encoding', 'content-length', 'content-type', 'vary', 'cache-control', 'etag'])
+      assert.equal(cabecalho(head, h), cabecalho(get, h), h);
 
     const etagBr = cabecalho(get, 'etag') ?? '';
     const etagGzip = cabecalho(await pedir(amb.urlMercados, caminho, { 'accept-encoding': 'gzip' }), 'etag') ?? '';
@@ -116,14 +127,22 @@ describe('arquivos estáticos pré-comprimidos, pelas duas faces', () => {
     assert.match(etagBr, /^"[\w-]+"$/);
     assert.equal(new Set([etagBr, etagGzip, etagBruto]).size, 3, 'um ETag forte por variante');
 
-    const igual = await pedir(amb.urlMercados, caminho, { 'accept-encoding': 'br', 'if-none-match': `"outro", ${etagBr}` });
+    const igual = await pedir(amb.urlMercados, caminho, {
+      'accept-encoding': 'br',
+      'if-none-match': `"outro", ${etagBr}`,
+    });
     assert.equal(igual.status, 304);
     assert.equal(igual.corpo.length, 0);
     assert.equal(cabecalho(igual, 'etag'), etagBr);
     assert.equal(cabecalho(igual, 'vary'), 'Accept-Encoding');
     assert.equal(cabecalho(igual, 'cache-control'), CACHE_IMUTAVEL);
     // The brotli copy's ETag does not stand for the gzip bytes.
-    conferirCorpo(await pedir(amb.urlMercados, caminho, { 'accept-encoding': 'gzip', 'if-none-match': etagBr }), cliente.assets.get(nome)?.conteudo ?? Buffer.alloc(0), 'gzip', 'gzip com o ETag do br');
+    conferirCorpo(
+      await pedir(amb.urlMercados, caminho, { 'accept-encoding': 'gzip', 'if-none-match': etagBr }),
+      cliente.assets.get(nome)?.conteudo ?? Buffer.alloc(0),
+      'gzip',
+      'gzip com o ETag do br',
+    );
   });
 
   test('um arquivo que não existe é 404, e nenhum caminho sai da pasta, nem as cópias .br/.gz são arquivos à parte', async () => {
@@ -146,7 +165,11 @@ describe('arquivos estáticos pré-comprimidos, pelas duas faces', () => {
       assert.ok(r.status === 404 || r.status === 400, `${caminho}: ${r.status}`);
       assert.doesNotMatch(r.corpo.toString('latin1'), /"name": "cestaria"|<div id="raiz">/, caminho);
     }
-    for (const caminho of ['/static/..%2F..%2F..%2Fpackage.json', '/static/%2e%2e%2fapp.ts', '/static/nao-existe.css']) {
+    for (const caminho of [
+      '/static/..%2F..%2F..%2Fpackage.json',
+      '/static/%2e%2e%2fapp.ts',
+      '/static/nao-existe.css',
+    ]) {
       const r = await pedir(amb.url, caminho, { 'accept-encoding': 'br, gzip', accept: 'application/json' });
       assert.equal(r.status, 404, caminho);
     }
@@ -162,7 +185,11 @@ describe('arquivos estáticos pré-comprimidos, pelas duas faces', () => {
     for (const [base, caminho, tipo] of arquivos) {
       const original = (await pedir(base, caminho)).corpo;
       assert.ok(original.length > 1000, `${caminho}: ${original.length} bytes`);
-      for (const [aceita, esperada] of [['br, gzip', 'br'], ['gzip', 'gzip'], ['', null]] as const) {
+      for (const [aceita, esperada] of [
+        ['br, gzip', 'br'],
+        ['gzip', 'gzip'],
+        ['', null],
+      ] as const) {
         const r = await pedir(base, caminho, aceita === '' ? {} : { 'accept-encoding': aceita });
         conferirCorpo(r, original, esperada, `${base}${caminho} ${aceita}`);
         assert.equal(cabecalho(r, 'content-type'), tipo);
@@ -183,12 +210,21 @@ describe('arquivos estáticos pré-comprimidos, pelas duas faces', () => {
     writeFileSync(join(pasta, 'assets', 'sem-copias-a1b2c3d4.js'), script);
     const app = Fastify();
     rotasCliente(app, carregarCliente(pasta), { producao: false, log: app.log });
-    for (const [aceita, esperada] of [['br', 'br'], ['gzip', 'gzip'], ['identity', undefined]] as const) {
-      const r = await app.inject({ method: 'GET', url: '/assets/sem-copias-a1b2c3d4.js', headers: { 'accept-encoding': aceita } });
+    for (const [aceita, esperada] of [
+      ['br', 'br'],
+      ['gzip', 'gzip'],
+      ['identity', undefined],
+    ] as const) {
+      const r = await app.inject({
+        method: 'GET',
+        url: '/assets/sem-copias-a1b2c3d4.js',
+        headers: { 'accept-encoding': aceita },
+      });
       assert.equal(r.statusCode, 200);
       assert.equal(r.headers['content-encoding'], esperada, aceita);
       const corpo = r.rawPayload;
-      const decodificado = esperada === 'br' ? brotliDecompressSync(corpo) : esperada === 'gzip' ? gunzipSync(corpo) : corpo;
+      const decodificado =
+        esperada === 'br' ? brotliDecompressSync(corpo) : esperada === 'gzip' ? gunzipSync(corpo) : corpo;
       assert.ok(decodificado.equals(script), aceita);
       if (esperada !== undefined) assert.ok(corpo.length < script.length / 10, `${aceita}: ${corpo.length} bytes`);
     }

@@ -32,9 +32,18 @@ describe('GraphQL por ambiente', () => {
   }
 
   test('o padrão: IDE só em desenvolvimento; introspecção em tudo menos produção', () => {
-    assert.deepEqual(opcoesGraphqlPadrao({ nodeEnv: 'development', graphqlIntrospeccao: true }), { ide: true, introspeccao: true });
-    assert.deepEqual(opcoesGraphqlPadrao({ nodeEnv: 'test', graphqlIntrospeccao: true }), { ide: false, introspeccao: true });
-    assert.deepEqual(opcoesGraphqlPadrao({ nodeEnv: 'production', graphqlIntrospeccao: false }), { ide: false, introspeccao: false });
+    assert.deepEqual(opcoesGraphqlPadrao({ nodeEnv: 'development', graphqlIntrospeccao: true }), {
+      ide: true,
+      introspeccao: true,
+    });
+    assert.deepEqual(opcoesGraphqlPadrao({ nodeEnv: 'test', graphqlIntrospeccao: true }), {
+      ide: false,
+      introspeccao: true,
+    });
+    assert.deepEqual(opcoesGraphqlPadrao({ nodeEnv: 'production', graphqlIntrospeccao: false }), {
+      ide: false,
+      introspeccao: false,
+    });
   });
 
   describe('como em desenvolvimento', () => {
@@ -56,7 +65,14 @@ describe('GraphQL por ambiente', () => {
       assert.match(csp, /script-src 'self'(;|$)/);
       assert.match(csp, /default-src 'self'/);
       const opcoes = /data-opcoes="([^"]*)"/.exec(r.texto)?.[1] ?? '';
-      const lidas = JSON.parse(opcoes.replaceAll('&quot;', '"').replaceAll('&#39;', "'").replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&')) as Record<string, unknown>;
+      const lidas = JSON.parse(
+        opcoes
+          .replaceAll('&quot;', '"')
+          .replaceAll('&#39;', "'")
+          .replaceAll('&lt;', '<')
+          .replaceAll('&gt;', '>')
+          .replaceAll('&amp;', '&'),
+      ) as Record<string, unknown>;
       assert.equal(lidas.credentials, 'same-origin');
       assert.match(String(lidas.defaultQuery), /mercados\(ativo: true\)/);
     });
@@ -64,8 +80,12 @@ describe('GraphQL por ambiente', () => {
     test('os arquivos do GraphiQL saem da própria origem, como JavaScript e CSS', async () => {
       const nav = new Navegador();
       for (const [arquivo, tipo] of [
-        ['ide.js', /^text\/javascript/], ['graphiql.js', /^text\/javascript/], ['graphiql.css', /^text\/css/],
-        ['editor.worker.js', /^text\/javascript/], ['json.worker.js', /^text\/javascript/], ['graphql.worker.js', /^text\/javascript/],
+        ['ide.js', /^text\/javascript/],
+        ['graphiql.js', /^text\/javascript/],
+        ['graphiql.css', /^text\/css/],
+        ['editor.worker.js', /^text\/javascript/],
+        ['json.worker.js', /^text\/javascript/],
+        ['graphql.worker.js', /^text\/javascript/],
       ] as const) {
         const r = await nav.get(`${f.url}/graphql-ide/${arquivo}`);
         assert.equal(r.status, 200, arquivo);
@@ -73,7 +93,8 @@ describe('GraphQL por ambiente', () => {
         assert.ok(r.texto.length > 0, arquivo);
       }
       const inicio = (await nav.get(`${f.url}/graphql-ide/ide.js`)).texto;
-      for (const worker of ['editor.worker.js', 'json.worker.js', 'graphql.worker.js', 'graphiql.js']) assert.ok(inicio.includes(worker), worker);
+      for (const worker of ['editor.worker.js', 'json.worker.js', 'graphql.worker.js', 'graphiql.js'])
+        assert.ok(inicio.includes(worker), worker);
     });
 
     test('sem login, o navegador recebe o 401 do contrato, não a IDE', async () => {
@@ -92,11 +113,16 @@ describe('GraphQL por ambiente', () => {
 
     test('introspecção recusada em português; o resto do GraphQL funciona', async () => {
       const r = await graphql(f.url, f.nav, '{ __schema { types { name } } }');
-      assert.deepEqual(r.corpo.errors?.map((e) => [e.message, e.extensions?.code]), [['A introspecção do esquema está desativada neste servidor', 'INTROSPECCAO_DESATIVADA']]);
+      assert.deepEqual(
+        r.corpo.errors?.map((e) => [e.message, e.extensions?.code]),
+        [['A introspecção do esquema está desativada neste servidor', 'INTROSPECCAO_DESATIVADA']],
+      );
       assert.equal(r.corpo.data, undefined);
       const tipo = await graphql(f.url, f.nav, '{ __type(name: "Mercado") { name } }');
       assert.equal(tipo.corpo.errors?.[0]?.extensions?.code, 'INTROSPECCAO_DESATIVADA');
-      assert.deepEqual((await graphql(f.url, f.nav, '{ __typename me { profiles } }')).corpo, { data: { __typename: 'Query', me: { profiles: ['Consumidor'] } } });
+      assert.deepEqual((await graphql(f.url, f.nav, '{ __typename me { profiles } }')).corpo, {
+        data: { __typename: 'Query', me: { profiles: ['Consumidor'] } },
+      });
     });
 
     test('sem IDE: nem a página nem os arquivos existem', async () => {

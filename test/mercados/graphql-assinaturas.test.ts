@@ -15,16 +15,38 @@ import { criarMercadoNoBanco, entrarNoMercados, graphql, type RespostaGraphql } 
  * refusals say why in Portuguese with the usual codes.
  */
 
-interface CicloGql { cicloId: string; nome: string; dataPedidoInicio: string; situacao: string | null; quantidade: number; pontoEntregaId: string; pedidoId: string | null }
+interface CicloGql {
+  cicloId: string;
+  nome: string;
+  dataPedidoInicio: string;
+  situacao: string | null;
+  quantidade: number;
+  pontoEntregaId: string;
+  pedidoId: string | null;
+}
 interface AssinaturaGql {
-  id: string; usuarioid: string; cestaId: string; cesta: string; quantidade: number; pontoEntregaId: string; pontoEntrega: string; frequencia: string;
-  inicio: string; fim: string; mercadoId: string | null; ativa: boolean; pausas: unknown[]; proximosCiclos: CicloGql[];
+  id: string;
+  usuarioid: string;
+  cestaId: string;
+  cesta: string;
+  quantidade: number;
+  pontoEntregaId: string;
+  pontoEntrega: string;
+  frequencia: string;
+  inicio: string;
+  fim: string;
+  mercadoId: string | null;
+  ativa: boolean;
+  pausas: unknown[];
+  proximosCiclos: CicloGql[];
 }
 
-const CAMPOS = 'id usuarioid cestaId cesta quantidade pontoEntregaId pontoEntrega frequencia inicio fim mercadoId ativa pausas { id } proximosCiclos { cicloId nome dataPedidoInicio situacao quantidade pontoEntregaId pedidoId }';
+const CAMPOS =
+  'id usuarioid cestaId cesta quantidade pontoEntregaId pontoEntrega frequencia inicio fim mercadoId ativa pausas { id } proximosCiclos { cicloId nome dataPedidoInicio situacao quantidade pontoEntregaId pedidoId }';
 const SALVAR = `mutation($i: AssinaturaInput!) { salvarAssinatura(input: $i) { ${CAMPOS} } }`;
 const MINHAS = `{ minhasAssinaturas { ${CAMPOS} } }`;
-const PULAR = 'mutation($a: ID!, $c: ID!) { pularCiclo(assinaturaId: $a, cicloId: $c) { assinaturaId cicloId situacao quantidade pedidoId motivo } }';
+const PULAR =
+  'mutation($a: ID!, $c: ID!) { pularCiclo(assinaturaId: $a, cicloId: $c) { assinaturaId cicloId situacao quantidade pedidoId motivo } }';
 
 function dados<T>(r: RespostaGraphql, campo: string): T {
   assert.equal(r.corpo.errors, undefined, JSON.stringify(r.corpo.errors));
@@ -45,7 +67,8 @@ describe('assinaturas pelo GraphQL', () => {
   });
   after(() => amb.fechar());
 
-  const gql = (nav: Navegador, query: string, variables?: Record<string, unknown>) => graphql(amb.urlMercados, nav, query, variables);
+  const gql = (nav: Navegador, query: string, variables?: Record<string, unknown>) =>
+    graphql(amb.urlMercados, nav, query, variables);
 
   /** A person with a Cestas record, logged in to the Mercados face. */
   async function pessoa(perfil: Perfil[], nome: string): Promise<{ id: number; nav: Navegador }> {
@@ -66,11 +89,27 @@ describe('assinaturas pelo GraphQL', () => {
     for (const semana of [0, 1]) {
       const d = semana * 7;
       const nome = `Ciclo assinado ${cesta.id}-${semana}`;
-      const c = await amb.banco.insertInto('ciclo').values({
-        nome, nomeChave: nome.toLowerCase(), dataOfertaInicio: somarDias(hoje, d - 2), dataOfertaFim: somarDias(hoje, d - 1), dataPedidoInicio: somarDias(hoje, d),
-        dataPedidoFim: somarDias(hoje, d + 2), dataRetiradaInicio: somarDias(hoje, d + 3), dataRetiradaFim: somarDias(hoje, d + 4), createdAt: iso, updatedAt: iso,
-      }).returning('id').executeTakeFirstOrThrow();
-      const cc = await amb.banco.insertInto('ciclocesta').values({ cicloid: c.id, cestaId: cesta.id, quantidadeCestas: 10, createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow();
+      const c = await amb.banco
+        .insertInto('ciclo')
+        .values({
+          nome,
+          nomeChave: nome.toLowerCase(),
+          dataOfertaInicio: somarDias(hoje, d - 2),
+          dataOfertaFim: somarDias(hoje, d - 1),
+          dataPedidoInicio: somarDias(hoje, d),
+          dataPedidoFim: somarDias(hoje, d + 2),
+          dataRetiradaInicio: somarDias(hoje, d + 3),
+          dataRetiradaFim: somarDias(hoje, d + 4),
+          createdAt: iso,
+          updatedAt: iso,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const cc = await amb.banco
+        .insertInto('ciclocesta')
+        .values({ cicloid: c.id, cestaId: cesta.id, quantidadeCestas: 10, createdAt: iso, updatedAt: iso })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       await comporCestas(amb.banco, c.id, [cc.id]);
       ciclos.push(c.id);
     }
@@ -83,7 +122,14 @@ describe('assinaturas pelo GraphQL', () => {
     const ana = await pessoa(['consumidor'], 'Ana Assinante');
     const bruno = await pessoa(['consumidor'], 'Bruno Consumidor');
     const admin = await pessoa(['admin'], 'Carla Coordenação');
-    const entrada = { cestaId: c.cesta.id, quantidade: 2, pontoEntregaId: c.ponto.id, frequencia: 'cada_ciclo', inicio: c.inicio, fim: c.fim };
+    const entrada = {
+      cestaId: c.cesta.id,
+      quantidade: 2,
+      pontoEntregaId: c.ponto.id,
+      frequencia: 'cada_ciclo',
+      inicio: c.inicio,
+      fim: c.fim,
+    };
 
     // Nothing yet.
     assert.deepEqual(dados(await gql(ana.nav, MINHAS), 'minhasAssinaturas'), []);
@@ -93,18 +139,53 @@ describe('assinaturas pelo GraphQL', () => {
     assert.deepEqual(
       { ...salva, id: '' },
       {
-        id: '', usuarioid: String(ana.id), cestaId: String(c.cesta.id), cesta: c.cesta.nome, quantidade: 2, pontoEntregaId: String(c.ponto.id), pontoEntrega: c.ponto.nome,
-        frequencia: 'cada_ciclo', inicio: c.inicio, fim: c.fim, mercadoId: null, ativa: true, pausas: [],
+        id: '',
+        usuarioid: String(ana.id),
+        cestaId: String(c.cesta.id),
+        cesta: c.cesta.nome,
+        quantidade: 2,
+        pontoEntregaId: String(c.ponto.id),
+        pontoEntrega: c.ponto.nome,
+        frequencia: 'cada_ciclo',
+        inicio: c.inicio,
+        fim: c.fim,
+        mercadoId: null,
+        ativa: true,
+        pausas: [],
         proximosCiclos: [
-          { cicloId: String(c.aberto), nome: `Ciclo assinado ${c.cesta.id}-0`, dataPedidoInicio: c.hoje, situacao: 'gerado', quantidade: 2, pontoEntregaId: String(c.ponto.id), pedidoId: salva.proximosCiclos[0]?.pedidoId ?? 'sem pedido' },
-          { cicloId: String(c.proximo), nome: `Ciclo assinado ${c.cesta.id}-1`, dataPedidoInicio: somarDias(c.hoje, 7), situacao: null, quantidade: 2, pontoEntregaId: String(c.ponto.id), pedidoId: null },
+          {
+            cicloId: String(c.aberto),
+            nome: `Ciclo assinado ${c.cesta.id}-0`,
+            dataPedidoInicio: c.hoje,
+            situacao: 'gerado',
+            quantidade: 2,
+            pontoEntregaId: String(c.ponto.id),
+            pedidoId: salva.proximosCiclos[0]?.pedidoId ?? 'sem pedido',
+          },
+          {
+            cicloId: String(c.proximo),
+            nome: `Ciclo assinado ${c.cesta.id}-1`,
+            dataPedidoInicio: somarDias(c.hoje, 7),
+            situacao: null,
+            quantidade: 2,
+            pontoEntregaId: String(c.ponto.id),
+            pedidoId: null,
+          },
         ],
       },
     );
     const pedidoId = Number(salva.proximosCiclos[0]?.pedidoId);
-    const pedido = await amb.banco.selectFrom('pedido').select(['usuarioid', 'cicloid']).where('id', '=', pedidoId).executeTakeFirstOrThrow();
+    const pedido = await amb.banco
+      .selectFrom('pedido')
+      .select(['usuarioid', 'cicloid'])
+      .where('id', '=', pedidoId)
+      .executeTakeFirstOrThrow();
     assert.deepEqual(pedido, { usuarioid: ana.id, cicloid: c.aberto });
-    const linhas = await amb.banco.selectFrom('pedidoproduto').select(['quantidadeMilesimos', 'valorCentavos']).where('assinaturaId', '=', Number(salva.id)).execute();
+    const linhas = await amb.banco
+      .selectFrom('pedidoproduto')
+      .select(['quantidadeMilesimos', 'valorCentavos'])
+      .where('assinaturaId', '=', Number(salva.id))
+      .execute();
     assert.deepEqual(linhas, [{ quantidadeMilesimos: 2000, valorCentavos: 4000 }]);
     assert.deepEqual(dados<AssinaturaGql[]>(await gql(ana.nav, MINHAS), 'minhasAssinaturas'), [salva]);
     // Someone else's list does not show it.
@@ -112,7 +193,14 @@ describe('assinaturas pelo GraphQL', () => {
 
     // One active subscription per basket type and person.
     const repetida = erro(await gql(ana.nav, SALVAR, { i: entrada }));
-    assert.deepEqual([repetida.code, repetida.motivo, repetida.message], ['CONFLICT', 'ASSINATURA_REPETIDA', `Já existe uma assinatura ativa da ${c.cesta.nome} para esta pessoa: altere a que existe`]);
+    assert.deepEqual(
+      [repetida.code, repetida.motivo, repetida.message],
+      [
+        'CONFLICT',
+        'ASSINATURA_REPETIDA',
+        `Já existe uma assinatura ativa da ${c.cesta.nome} para esta pessoa: altere a que existe`,
+      ],
+    );
 
     // Ownership of every id: acting for someone else, someone else's subscription (as if it did not exist).
     const porOutro = erro(await gql(ana.nav, SALVAR, { i: { ...entrada, usuarioid: bruno.id } }));
@@ -139,7 +227,11 @@ describe('assinaturas pelo GraphQL', () => {
       const e = erro(await gql(bruno.nav, SALVAR, { i: { ...entrada, cestaId: outra.id, ...mudanca } }));
       assert.equal(e.code, 'BAD_USER_INPUT', JSON.stringify(mudanca));
       assert.equal(e.field, campo, JSON.stringify(mudanca));
-      assert.match(e.message, new RegExp(`^${campo.replace('.', '\\.')}: ${mensagem.replace(/[()]/g, '\\$&')}`), JSON.stringify(mudanca));
+      assert.match(
+        e.message,
+        new RegExp(`^${campo.replace('.', '\\.')}: ${mensagem.replace(/[()]/g, '\\$&')}`),
+        JSON.stringify(mudanca),
+      );
     }
     assert.deepEqual(dados(await gql(bruno.nav, MINHAS), 'minhasAssinaturas'), [], 'nada foi gravado');
     const idRuim = erro(await gql(ana.nav, PULAR, { a: 'abc', c: c.aberto }));
@@ -148,19 +240,54 @@ describe('assinaturas pelo GraphQL', () => {
     // Skipping: not before the cycle's order window opens; inside it, the baskets leave the order.
     const cedo = erro(await gql(ana.nav, PULAR, { a: salva.id, c: c.proximo }));
     const [a, m, d] = somarDias(c.hoje, 7).split('-');
-    assert.deepEqual([cedo.code, cedo.motivo, cedo.message], ['CONFLICT', 'JANELA_FECHADA', `O período de pedidos deste ciclo começa em ${d}/${m}/${a}`]);
+    assert.deepEqual(
+      [cedo.code, cedo.motivo, cedo.message],
+      ['CONFLICT', 'JANELA_FECHADA', `O período de pedidos deste ciclo começa em ${d}/${m}/${a}`],
+    );
     const pulado = dados(await gql(ana.nav, PULAR, { a: salva.id, c: c.aberto }), 'pularCiclo');
-    assert.deepEqual(pulado, { assinaturaId: salva.id, cicloId: String(c.aberto), situacao: 'pulado', quantidade: 2, pedidoId: null, motivo: null });
-    assert.deepEqual(await amb.banco.selectFrom('pedidoproduto').select('id').where('assinaturaId', '=', Number(salva.id)).execute(), []);
+    assert.deepEqual(pulado, {
+      assinaturaId: salva.id,
+      cicloId: String(c.aberto),
+      situacao: 'pulado',
+      quantidade: 2,
+      pedidoId: null,
+      motivo: null,
+    });
+    assert.deepEqual(
+      await amb.banco.selectFrom('pedidoproduto').select('id').where('assinaturaId', '=', Number(salva.id)).execute(),
+      [],
+    );
     const depois = dados<AssinaturaGql[]>(await gql(ana.nav, MINHAS), 'minhasAssinaturas');
-    assert.deepEqual(depois[0]?.proximosCiclos.map((x) => [x.cicloId, x.situacao]), [[String(c.aberto), 'pulado'], [String(c.proximo), null]]);
+    assert.deepEqual(
+      depois[0]?.proximosCiclos.map((x) => [x.cicloId, x.situacao]),
+      [
+        [String(c.aberto), 'pulado'],
+        [String(c.proximo), null],
+      ],
+    );
 
     // The coordination subscribes Bruno (input.usuarioid) every other cycle, one basket.
-    const porBruno = dados<AssinaturaGql>(await gql(admin.nav, SALVAR, { i: { ...entrada, usuarioid: bruno.id, quantidade: 1, frequencia: 'ciclo_sim_ciclo_nao' } }), 'salvarAssinatura');
-    assert.deepEqual([porBruno.usuarioid, porBruno.frequencia, porBruno.proximosCiclos.map((x) => [x.cicloId, x.situacao])], [String(bruno.id), 'ciclo_sim_ciclo_nao', [[String(c.aberto), 'gerado']]]);
-    assert.deepEqual(dados<AssinaturaGql[]>(await gql(bruno.nav, MINHAS), 'minhasAssinaturas').map((x) => x.id), [porBruno.id]);
+    const porBruno = dados<AssinaturaGql>(
+      await gql(admin.nav, SALVAR, {
+        i: { ...entrada, usuarioid: bruno.id, quantidade: 1, frequencia: 'ciclo_sim_ciclo_nao' },
+      }),
+      'salvarAssinatura',
+    );
+    assert.deepEqual(
+      [porBruno.usuarioid, porBruno.frequencia, porBruno.proximosCiclos.map((x) => [x.cicloId, x.situacao])],
+      [String(bruno.id), 'ciclo_sim_ciclo_nao', [[String(c.aberto), 'gerado']]],
+    );
+    assert.deepEqual(
+      dados<AssinaturaGql[]>(await gql(bruno.nav, MINHAS), 'minhasAssinaturas').map((x) => x.id),
+      [porBruno.id],
+    );
     // …and ends it; the admin's own list has none of theirs.
-    const encerrada = dados<AssinaturaGql>(await gql(admin.nav, SALVAR, { i: { ...entrada, id: porBruno.id, quantidade: 1, frequencia: 'ciclo_sim_ciclo_nao', ativa: false } }), 'salvarAssinatura');
+    const encerrada = dados<AssinaturaGql>(
+      await gql(admin.nav, SALVAR, {
+        i: { ...entrada, id: porBruno.id, quantidade: 1, frequencia: 'ciclo_sim_ciclo_nao', ativa: false },
+      }),
+      'salvarAssinatura',
+    );
     assert.deepEqual([encerrada.usuarioid, encerrada.ativa, encerrada.proximosCiclos], [String(bruno.id), false, []]);
     assert.deepEqual(dados(await gql(admin.nav, MINHAS), 'minhasAssinaturas'), []);
   });
@@ -170,14 +297,55 @@ describe('assinaturas pelo GraphQL', () => {
     const gil = await pessoa(['consumidor'], 'Gil Assinante');
     const hana = await pessoa(['consumidor'], 'Hana Avulsa');
     // Saved the day before the order window opened (as another process would have): nothing generated yet.
-    const ator = { email: `gil-${gil.id}@exemplo.org`, nome: 'Gil Assinante', usuarioid: gil.id, perfil: ['consumidor' as const], ativo: true };
-    const opcoes = { agora: amb.relogio.agora(), hoje: somarDias(c.hoje, -1), taxa: amb.config.taxa, tz: amb.config.tz };
-    const a = await salvarAssinatura(amb.banco, ator, { id: null, usuarioid: null, cestaId: c.cesta.id, quantidade: 2, pontoEntregaId: c.ponto.id, frequencia: 'cada_ciclo', inicio: c.inicio, fim: c.fim, mercadoId: null, ativa: true }, opcoes);
-    const noCiclo = () => amb.banco.selectFrom('assinaturaciclo').select(['situacao', 'quantidade']).where('assinaturaId', '=', a.id).where('cicloid', '=', c.aberto).execute();
+    const ator = {
+      email: `gil-${gil.id}@exemplo.org`,
+      nome: 'Gil Assinante',
+      usuarioid: gil.id,
+      perfil: ['consumidor' as const],
+      ativo: true,
+    };
+    const opcoes = {
+      agora: amb.relogio.agora(),
+      hoje: somarDias(c.hoje, -1),
+      taxa: amb.config.taxa,
+      tz: amb.config.tz,
+    };
+    const a = await salvarAssinatura(
+      amb.banco,
+      ator,
+      {
+        id: null,
+        usuarioid: null,
+        cestaId: c.cesta.id,
+        quantidade: 2,
+        pontoEntregaId: c.ponto.id,
+        frequencia: 'cada_ciclo',
+        inicio: c.inicio,
+        fim: c.fim,
+        mercadoId: null,
+        ativa: true,
+      },
+      opcoes,
+    );
+    const noCiclo = () =>
+      amb.banco
+        .selectFrom('assinaturaciclo')
+        .select(['situacao', 'quantidade'])
+        .where('assinaturaId', '=', a.id)
+        .where('cicloid', '=', c.aberto)
+        .execute();
     assert.deepEqual(await noCiclo(), []);
-    const cc = await amb.banco.selectFrom('ciclocesta').select('id').where('cicloid', '=', c.aberto).executeTakeFirstOrThrow();
+    const cc = await amb.banco
+      .selectFrom('ciclocesta')
+      .select('id')
+      .where('cicloid', '=', c.aberto)
+      .executeTakeFirstOrThrow();
     const PEDIR = 'mutation($c: ID!, $i: PedidoInput!) { fazerPedido(cicloId: $c, input: $i) { id } }';
-    const pedir = (n: number) => gql(hana.nav, PEDIR, { c: c.aberto, i: { pontoEntregaId: c.ponto.id, produtos: [{ cicloCestaId: cc.id, quantidade: String(n) }] } });
+    const pedir = (n: number) =>
+      gql(hana.nav, PEDIR, {
+        c: c.aberto,
+        i: { pontoEntregaId: c.ponto.id, produtos: [{ cicloCestaId: cc.id, quantidade: String(n) }] },
+      });
     // Ten baskets in the cycle, two of them the subscription's: nine is more than is left.
     const recusado = erro(await pedir(9));
     assert.deepEqual([recusado.code, recusado.motivo], ['CONFLICT', 'SEM_ESTOQUE']);
@@ -189,9 +357,28 @@ describe('assinaturas pelo GraphQL', () => {
     const c = await cenario();
     const ana = await pessoa(['consumidor'], 'Ana Temporada');
     const admin = await pessoa(['admin'], 'Clara Tesouraria');
-    const salva = dados<AssinaturaGql>(await gql(ana.nav, SALVAR, { i: { cestaId: c.cesta.id, quantidade: 1, pontoEntregaId: c.ponto.id, frequencia: 'cada_ciclo', inicio: c.inicio, fim: c.fim } }), 'salvarAssinatura');
-    const REGISTRAR = 'mutation($a: ID!, $v: Decimal!, $d: String) { registrarPagamentoDaTemporada(assinaturaId: $a, valor: $v, descricao: $d) { movimentacaoId assinaturaId usuarioid valor data descricao } }';
-    const creditos = () => amb.banco.selectFrom('movimentacao').select(['sentido', 'valorCentavos', 'descricao']).where('usuarioid', '=', ana.id).orderBy('id').execute();
+    const salva = dados<AssinaturaGql>(
+      await gql(ana.nav, SALVAR, {
+        i: {
+          cestaId: c.cesta.id,
+          quantidade: 1,
+          pontoEntregaId: c.ponto.id,
+          frequencia: 'cada_ciclo',
+          inicio: c.inicio,
+          fim: c.fim,
+        },
+      }),
+      'salvarAssinatura',
+    );
+    const REGISTRAR =
+      'mutation($a: ID!, $v: Decimal!, $d: String) { registrarPagamentoDaTemporada(assinaturaId: $a, valor: $v, descricao: $d) { movimentacaoId assinaturaId usuarioid valor data descricao } }';
+    const creditos = () =>
+      amb.banco
+        .selectFrom('movimentacao')
+        .select(['sentido', 'valorCentavos', 'descricao'])
+        .where('usuarioid', '=', ana.id)
+        .orderBy('id')
+        .execute();
 
     // Refusals: the subscriber themselves, a value that is not money, zero or negative, a subscription that does not exist.
     const propria = erro(await gql(ana.nav, REGISTRAR, { a: salva.id, v: '480.00' }));
@@ -205,30 +392,68 @@ describe('assinaturas pelo GraphQL', () => {
     const negativo = erro(await gql(admin.nav, REGISTRAR, { a: salva.id, v: '-10.00' }));
     assert.deepEqual([negativo.code, negativo.field], ['BAD_USER_INPUT', 'valor']);
     const demais = erro(await gql(admin.nav, REGISTRAR, { a: salva.id, v: '1000000.01' }));
-    assert.deepEqual([demais.code, demais.field, demais.message], ['BAD_USER_INPUT', 'valor', 'valor: Informe o valor pago, maior que zero (até R$ 1.000.000,00)']);
+    assert.deepEqual(
+      [demais.code, demais.field, demais.message],
+      ['BAD_USER_INPUT', 'valor', 'valor: Informe o valor pago, maior que zero (até R$ 1.000.000,00)'],
+    );
     const inexistente = erro(await gql(admin.nav, REGISTRAR, { a: 999_999, v: '480.00' }));
     assert.deepEqual([inexistente.code, inexistente.message], ['NOT_FOUND', 'Assinatura não encontrada']);
     assert.deepEqual(await creditos(), [], 'nada gravado pelas recusas');
 
     // The coordination records R$ 480,00 (a JSON number works too: 20.5 → 20.50).
-    const pago = dados<{ movimentacaoId: string; assinaturaId: string; usuarioid: string; valor: string; data: string; descricao: string }>(
-      await gql(admin.nav, REGISTRAR, { a: salva.id, v: '480', d: 'Pix de março' }), 'registrarPagamentoDaTemporada');
+    const pago = dados<{
+      movimentacaoId: string;
+      assinaturaId: string;
+      usuarioid: string;
+      valor: string;
+      data: string;
+      descricao: string;
+    }>(await gql(admin.nav, REGISTRAR, { a: salva.id, v: '480', d: 'Pix de março' }), 'registrarPagamentoDaTemporada');
     const [ai, mi, di] = c.inicio.split('-');
     const [af, mf, df] = c.fim.split('-');
-    assert.deepEqual({ ...pago, movimentacaoId: '' }, {
-      movimentacaoId: '', assinaturaId: salva.id, usuarioid: String(ana.id), valor: '480.00', data: c.hoje,
-      descricao: `Pagamento antecipado da temporada da assinatura ${salva.id} (${c.cesta.nome}, ${di}/${mi}/${ai} a ${df}/${mf}/${af}): Pix de março`,
-    });
-    const mais = dados<{ valor: string }>(await gql(admin.nav, REGISTRAR, { a: salva.id, v: 20.5 }), 'registrarPagamentoDaTemporada');
+    assert.deepEqual(
+      { ...pago, movimentacaoId: '' },
+      {
+        movimentacaoId: '',
+        assinaturaId: salva.id,
+        usuarioid: String(ana.id),
+        valor: '480.00',
+        data: c.hoje,
+        descricao: `Pagamento antecipado da temporada da assinatura ${salva.id} (${c.cesta.nome}, ${di}/${mi}/${ai} a ${df}/${mf}/${af}): Pix de março`,
+      },
+    );
+    const mais = dados<{ valor: string }>(
+      await gql(admin.nav, REGISTRAR, { a: salva.id, v: 20.5 }),
+      'registrarPagamentoDaTemporada',
+    );
     assert.equal(mais.valor, '20.50');
-    assert.deepEqual((await creditos()).map((m) => [m.sentido, m.valorCentavos]), [['credito', 48000], ['credito', 2050]]);
+    assert.deepEqual(
+      (await creditos()).map((m) => [m.sentido, m.valorCentavos]),
+      [
+        ['credito', 48000],
+        ['credito', 2050],
+      ],
+    );
 
     // The same sending twice: one credit; the second answers the first, repetido.
-    const UMA_VEZ = 'mutation($a: ID!, $v: Decimal!, $e: String) { registrarPagamentoDaTemporada(assinaturaId: $a, valor: $v, envio: $e) { movimentacaoId valor repetido } }';
-    const primeiro = dados<{ movimentacaoId: string; repetido: boolean }>(await gql(admin.nav, UMA_VEZ, { a: salva.id, v: '10.00', e: 'gql-envio-1' }), 'registrarPagamentoDaTemporada');
-    const segundo = dados<{ movimentacaoId: string; repetido: boolean }>(await gql(admin.nav, UMA_VEZ, { a: salva.id, v: '10.00', e: 'gql-envio-1' }), 'registrarPagamentoDaTemporada');
-    assert.deepEqual([primeiro.repetido, segundo.repetido, segundo.movimentacaoId], [false, true, primeiro.movimentacaoId]);
-    assert.deepEqual((await creditos()).map((m) => m.valorCentavos), [48000, 2050, 1000]);
+    const UMA_VEZ =
+      'mutation($a: ID!, $v: Decimal!, $e: String) { registrarPagamentoDaTemporada(assinaturaId: $a, valor: $v, envio: $e) { movimentacaoId valor repetido } }';
+    const primeiro = dados<{ movimentacaoId: string; repetido: boolean }>(
+      await gql(admin.nav, UMA_VEZ, { a: salva.id, v: '10.00', e: 'gql-envio-1' }),
+      'registrarPagamentoDaTemporada',
+    );
+    const segundo = dados<{ movimentacaoId: string; repetido: boolean }>(
+      await gql(admin.nav, UMA_VEZ, { a: salva.id, v: '10.00', e: 'gql-envio-1' }),
+      'registrarPagamentoDaTemporada',
+    );
+    assert.deepEqual(
+      [primeiro.repetido, segundo.repetido, segundo.movimentacaoId],
+      [false, true, primeiro.movimentacaoId],
+    );
+    assert.deepEqual(
+      (await creditos()).map((m) => m.valorCentavos),
+      [48000, 2050, 1000],
+    );
     const ruim = erro(await gql(admin.nav, UMA_VEZ, { a: salva.id, v: '10.00', e: 'x' }));
     assert.deepEqual([ruim.code, ruim.field], ['BAD_USER_INPUT', 'envio']);
   });

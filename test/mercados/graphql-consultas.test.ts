@@ -25,7 +25,9 @@ describe('GraphQL: consultas ao banco por requisição', () => {
     await contaComSessao(amb, nav, amb.urlMercados, { perfis: ['Consumidor'] });
     for (let i = 0; i < 12; i++) {
       const n = new Navegador();
-      admins.push((await contaComSessao(amb, n, amb.urlMercados, { perfis: ['AdminMercado'], nome: `Gestora ${i}` })).conta);
+      admins.push(
+        (await contaComSessao(amb, n, amb.urlMercados, { perfis: ['AdminMercado'], nome: `Gestora ${i}` })).conta,
+      );
       if (i === 0) navGestora = n;
     }
     for (let i = 0; i < 8; i++) produtos.push((await criarProduto(amb.banco)).id);
@@ -42,14 +44,24 @@ describe('GraphQL: consultas ao banco por requisição', () => {
       const m = await criarMercadoNoBanco(amb.banco, { adminId: admin.id, nome: `Mercado ${i}` });
       await amb.banco
         .insertInto('precomercado')
-        .values([0, 1, 2].map((k) => ({
-          mercadoId: m.id, produtoId: produtos[(i + k) % produtos.length] ?? 0, precoCentavos: 100 * (i + k), ativo: true, createdAt: iso, updatedAt: iso,
-        })))
+        .values(
+          [0, 1, 2].map((k) => ({
+            mercadoId: m.id,
+            produtoId: produtos[(i + k) % produtos.length] ?? 0,
+            precoCentavos: 100 * (i + k),
+            ativo: true,
+            createdAt: iso,
+            updatedAt: iso,
+          })),
+        )
         .execute();
     }
   }
 
-  async function consultasPara(query: string): Promise<{ consultas: number; mercados: Array<{ admin: { name: string }; precos: Array<{ produto: { nome: string } }> }> }> {
+  async function consultasPara(query: string): Promise<{
+    consultas: number;
+    mercados: Array<{ admin: { name: string }; precos: Array<{ produto: { nome: string } }> }>;
+  }> {
     amb.consultas = 0;
     const r = await graphql(amb.urlMercados, nav, query);
     assert.equal(r.corpo.errors, undefined, JSON.stringify(r.corpo.errors));
@@ -64,7 +76,12 @@ describe('GraphQL: consultas ao banco por requisição', () => {
     await ateTer(100);
     const cem = await consultasPara(CONSULTA);
     assert.equal(cem.mercados.length, 100);
-    assert.ok(cem.mercados.every((m) => m.admin.name.startsWith('Gestora ') && m.precos.length === 3 && m.precos.every((p) => p.produto.nome !== '')));
+    assert.ok(
+      cem.mercados.every(
+        (m) =>
+          m.admin.name.startsWith('Gestora ') && m.precos.length === 3 && m.precos.every((p) => p.produto.nome !== ''),
+      ),
+    );
 
     assert.equal(cem.consultas, um.consultas, `1 mercado: ${um.consultas} consultas; 100 mercados: ${cem.consultas}`);
     // The session (with its profiles), the version of the data (for the answer cache), the lists'
@@ -75,7 +92,9 @@ describe('GraphQL: consultas ao banco por requisição', () => {
 
   test('o mesmo vale para os campos aninhados das contas: perfis e mercados de cada admin', async () => {
     await ateTer(100);
-    const comPerfis = await consultasPara('{ mercados { admin { name profiles mercados { id precos { preco } } } acoes { editar } } }');
+    const comPerfis = await consultasPara(
+      '{ mercados { admin { name profiles mercados { id precos { preco } } } acoes { editar } } }',
+    );
     assert.equal(comPerfis.mercados.length, 100);
     assert.ok(comPerfis.consultas <= 6, `${comPerfis.consultas} consultas`);
   });
@@ -93,7 +112,9 @@ describe('GraphQL: consultas ao banco por requisição', () => {
     const nomeDe = (r: Awaited<ReturnType<typeof consultasPara>>) => r.mercados[0]?.precos[0]?.produto.nome;
     const antes = await consultasPara(CONSULTA);
     // Straight in the database, as the Cestas face's catalogue (or any other process) would write.
-    const produtoId = (await amb.banco.selectFrom('precomercado').select('produtoId').orderBy('id').executeTakeFirstOrThrow()).produtoId;
+    const produtoId = (
+      await amb.banco.selectFrom('precomercado').select('produtoId').orderBy('id').executeTakeFirstOrThrow()
+    ).produtoId;
     await amb.banco.updateTable('produto').set({ nome: 'Nome Novo do Produto' }).where('id', '=', produtoId).execute();
     const depois = await consultasPara(CONSULTA);
     assert.equal(depois.consultas, 7, 'montada de novo, com o tamanho das listas da nova versão');
@@ -114,8 +135,14 @@ describe('GraphQL: consultas ao banco por requisição', () => {
     type Linha = { adminId: string; acoes: { editar: boolean } };
     const minha = (await graphql(amb.urlMercados, navGestora, q)).corpo.data?.mercados as Linha[];
     const deOutra = (await graphql(amb.urlMercados, nav, q)).corpo.data?.mercados as Linha[];
-    assert.ok(minha.some((m) => m.adminId === String(gestora.id) && m.acoes.editar), 'a gestora edita o seu');
-    assert.ok(deOutra.every((m) => !m.acoes.editar), 'a consumidora não edita nenhum');
+    assert.ok(
+      minha.some((m) => m.adminId === String(gestora.id) && m.acoes.editar),
+      'a gestora edita o seu',
+    );
+    assert.ok(
+      deOutra.every((m) => !m.acoes.editar),
+      'a consumidora não edita nenhum',
+    );
     // And again, now from memory: still each one's own.
     assert.deepEqual((await graphql(amb.urlMercados, navGestora, q)).corpo.data?.mercados, minha);
     assert.deepEqual((await graphql(amb.urlMercados, nav, q)).corpo.data?.mercados, deOutra);

@@ -36,15 +36,28 @@ describe('demonstração da face Mercados', () => {
       const antes = await amb.banco.selectFrom('appuser').select('id').execute();
       const r = await graphql(amb.urlMercados, await entrar(email), '{ me { email profiles } }');
       assert.deepEqual(r.corpo, { data: { me: { email, profiles: perfis } } });
-      assert.equal((await amb.banco.selectFrom('appuser').select('id').execute()).length, antes.length, 'nenhuma conta nova');
+      assert.equal(
+        (await amb.banco.selectFrom('appuser').select('id').execute()).length,
+        antes.length,
+        'nenhuma conta nova',
+      );
     });
   }
 
   test('há mercados ativos e um inativo, com preços sobre o catálogo; elias administra um deles', async () => {
     const elias = await entrar('elias@exemplo.org');
-    const r = await graphql(amb.urlMercados, elias, '{ mercados { nome tipo ativo admin { email } precos { preco produto { nome } } acoes { editarPrecos } } }');
+    const r = await graphql(
+      amb.urlMercados,
+      elias,
+      '{ mercados { nome tipo ativo admin { email } precos { preco produto { nome } } acoes { editarPrecos } } }',
+    );
     const mercados = r.corpo.data?.mercados as Array<{
-      nome: string; tipo: string; ativo: boolean; admin: { email: string | null }; precos: unknown[]; acoes: { editarPrecos: boolean };
+      nome: string;
+      tipo: string;
+      ativo: boolean;
+      admin: { email: string | null };
+      precos: unknown[];
+      acoes: { editarPrecos: boolean };
     }>;
     assert.ok(mercados.length >= 3);
     assert.ok(mercados.some((m) => !m.ativo));
@@ -53,6 +66,9 @@ describe('demonstração da face Mercados', () => {
     const doElias = mercados.filter((m) => m.acoes.editarPrecos);
     assert.ok(doElias.some((m) => m.ativo));
     assert.ok(doElias.every((m) => m.admin.email === 'elias@exemplo.org'));
-    assert.ok(mercados.filter((m) => !m.acoes.editarPrecos).every((m) => m.admin.email === null), 'e-mail dos outros oculto');
+    assert.ok(
+      mercados.filter((m) => !m.acoes.editarPrecos).every((m) => m.admin.email === null),
+      'e-mail dos outros oculto',
+    );
   });
 });

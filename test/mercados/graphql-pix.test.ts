@@ -5,13 +5,21 @@ import { Navegador, entrarPeloProvedor } from '../helpers/navegador.ts';
 import { iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
 import { entrarNoMercados, graphql } from './apoio.ts';
 
-interface PixGql { copiaECola: string; qrSvg: string; valor: string; txid: string }
+interface PixGql {
+  copiaECola: string;
+  qrSvg: string;
+  valor: string;
+  txid: string;
+}
 
 /** meusPedidos { pix }: the same payment code the person's /saldo page shows, in the Mercados face. */
 describe('Pix nos pedidos do GraphQL', () => {
   let amb: AmbienteDeTeste;
   before(async () => {
-    amb = await iniciarAmbiente({ mercados: true, env: { PIX_CHAVE: 'financeiro@cestas.org', PIX_NOME: 'Associação Raízes', PIX_CIDADE: 'São Carlos' } });
+    amb = await iniciarAmbiente({
+      mercados: true,
+      env: { PIX_CHAVE: 'financeiro@cestas.org', PIX_NOME: 'Associação Raízes', PIX_CIDADE: 'São Carlos' },
+    });
   });
   after(() => amb.fechar());
 
@@ -22,18 +30,29 @@ describe('Pix nos pedidos do GraphQL', () => {
     const noMercados = new Navegador();
     await entrarNoMercados(amb, noMercados, { email: pessoa.email, nome: 'Lia Paga' });
     const { cicloid, cicloCestaId, ponto } = await criarCicloAberto(amb.banco, 5);
-    const salvo = await naCestas.postJson(`${amb.url}/pedidoconsumidores`, { cicloid, pontoEntregaId: ponto, produtos: [{ cicloCestaId, quantidade: 2 }] });
+    const salvo = await naCestas.postJson(`${amb.url}/pedidoconsumidores`, {
+      cicloid,
+      pontoEntregaId: ponto,
+      produtos: [{ cicloCestaId, quantidade: 2 }],
+    });
     assert.equal(salvo.status, 201, salvo.texto);
-    const consulta = 'query($c: ID) { meusPedidos(cicloId: $c) { id finalizado totalComTaxa pix { copiaECola qrSvg valor txid } } }';
+    const consulta =
+      'query($c: ID) { meusPedidos(cicloId: $c) { id finalizado totalComTaxa pix { copiaECola qrSvg valor txid } } }';
     const antes = await graphql(amb.urlMercados, noMercados, consulta, { c: cicloid });
     assert.equal(antes.corpo.errors, undefined, JSON.stringify(antes.corpo.errors));
-    assert.deepEqual((antes.corpo.data?.meusPedidos as Array<{ pix: PixGql | null }>).map((p) => p.pix), [null], 'sem confirmação, nada a pagar ainda');
+    assert.deepEqual(
+      (antes.corpo.data?.meusPedidos as Array<{ pix: PixGql | null }>).map((p) => p.pix),
+      [null],
+      'sem confirmação, nada a pagar ainda',
+    );
     const pedidoId = salvo.json<{ data: { pedidoId: number } }>().data.pedidoId;
     assert.equal((await naCestas.postJson(`${amb.url}/pedidoconsumidoresconfirmacao`, { pedidoId })).status, 200);
     const depois = await graphql(amb.urlMercados, noMercados, consulta, { c: cicloid });
     const [pedido] = depois.corpo.data?.meusPedidos as Array<{ totalComTaxa: string; pix: PixGql | null }>;
     assert.ok(pedido?.pix);
-    const saldo = (await naCestas.getJson(`${amb.url}/saldo`)).json<{ data: { devido: number; txid: string; pix: { copiaECola: string } | null } }>().data;
+    const saldo = (await naCestas.getJson(`${amb.url}/saldo`)).json<{
+      data: { devido: number; txid: string; pix: { copiaECola: string } | null };
+    }>().data;
     assert.equal(pedido.pix.copiaECola, saldo.pix?.copiaECola);
     assert.equal(pedido.pix.txid, saldo.txid);
     assert.equal(pedido.pix.valor, saldo.devido.toFixed(2));

@@ -6,7 +6,15 @@ import { COOKIE_SAIDA } from '../../src/mercados/sessao.ts';
 import { emailUnico } from '../helpers/fabricas.ts';
 import { Navegador, aondeOProvedorLeva } from '../helpers/navegador.ts';
 import { iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
-import { ateOCallback, contaPorEmail, entrarNoMercados, perfisDe, sessoesDe, setCookie, zerarLimiteDeLogin } from './apoio.ts';
+import {
+  ateOCallback,
+  contaPorEmail,
+  entrarNoMercados,
+  perfisDe,
+  sessoesDe,
+  setCookie,
+  zerarLimiteDeLogin,
+} from './apoio.ts';
 
 const FALHA = '/login?error=auth_failed';
 
@@ -18,12 +26,18 @@ describe('login da face Mercados pelo provedor OAuth', () => {
   after(() => amb.fechar());
 
   async function contarContas(): Promise<number> {
-    const r = await amb.banco.selectFrom('appuser').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const r = await amb.banco
+      .selectFrom('appuser')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(r.n);
   }
 
   async function contarSessoes(): Promise<number> {
-    const r = await amb.banco.selectFrom('appsession').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const r = await amb.banco
+      .selectFrom('appsession')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(r.n);
   }
 
@@ -60,7 +74,10 @@ describe('login da face Mercados pelo provedor OAuth', () => {
     const r = await entrarNoMercados(amb, nav, { email, nome: 'Paula Primeira' });
     assert.equal(r.status, 200);
     assert.equal(new URL(r.url).pathname, '/dashboard');
-    assert.ok(r.caminho.some((u) => new URL(u).pathname === '/auth/idp/callback'), 'passou pelo callback');
+    assert.ok(
+      r.caminho.some((u) => new URL(u).pathname === '/auth/idp/callback'),
+      'passou pelo callback',
+    );
     assert.match(r.texto, /<div id="raiz">/, 'o painel é o cliente web (o navegador o confere em test/navegador)');
 
     const conta = await contaPorEmail(amb.banco, email);
@@ -86,7 +103,22 @@ describe('login da face Mercados pelo provedor OAuth', () => {
       authenticated: true,
       // The Cestas face runs beside this one: its address comes with the session, for the client's link.
       cestas: amb.url,
-      user: { id: conta.id, name: 'Chefia', email: 'Chefia@Teste.org', profiles: ['Administrador', 'Consumidor'], acoes: { criarMercado: true, gerirMercados: true, gerirAlgumMercado: true, listarUsuarios: true, atribuirPerfis: true, ofertar: false, pedir: true, definirMercadosDoCiclo: true } },
+      user: {
+        id: conta.id,
+        name: 'Chefia',
+        email: 'Chefia@Teste.org',
+        profiles: ['Administrador', 'Consumidor'],
+        acoes: {
+          criarMercado: true,
+          gerirMercados: true,
+          gerirAlgumMercado: true,
+          listarUsuarios: true,
+          atribuirPerfis: true,
+          ofertar: false,
+          pedir: true,
+          definirMercadosDoCiclo: true,
+        },
+      },
     });
   });
 
@@ -105,8 +137,17 @@ describe('login da face Mercados pelo provedor OAuth', () => {
     const sub = `sub-nao-verificado-${emailUnico('x').split('@')[0]}`;
     const antigo = emailUnico('verificado');
     await entrarNoMercados(amb, new Navegador(), { email: antigo, nome: 'Vera', sub });
-    await entrarNoMercados(amb, new Navegador(), { email: emailUnico('sem-verificar'), nome: 'Vera', sub, naoVerificado: true });
-    const linha = await amb.banco.selectFrom('appuser').select('email').where('providerId', '=', sub).executeTakeFirstOrThrow();
+    await entrarNoMercados(amb, new Navegador(), {
+      email: emailUnico('sem-verificar'),
+      nome: 'Vera',
+      sub,
+      naoVerificado: true,
+    });
+    const linha = await amb.banco
+      .selectFrom('appuser')
+      .select('email')
+      .where('providerId', '=', sub)
+      .executeTakeFirstOrThrow();
     assert.equal(linha.email, antigo);
   });
 
@@ -128,9 +169,28 @@ describe('login da face Mercados pelo provedor OAuth', () => {
       authenticated: true,
       // The Cestas face runs beside this one: its address comes with the session, for the client's link.
       cestas: amb.url,
-      user: { id: primeira.id, name: 'Rita Souza', email: novo, profiles: ['Consumidor'], acoes: { criarMercado: false, gerirMercados: false, gerirAlgumMercado: false, listarUsuarios: false, atribuirPerfis: false, ofertar: false, pedir: true, definirMercadosDoCiclo: false } },
+      user: {
+        id: primeira.id,
+        name: 'Rita Souza',
+        email: novo,
+        profiles: ['Consumidor'],
+        acoes: {
+          criarMercado: false,
+          gerirMercados: false,
+          gerirAlgumMercado: false,
+          listarUsuarios: false,
+          atribuirPerfis: false,
+          ofertar: false,
+          pedir: true,
+          definirMercadosDoCiclo: false,
+        },
+      },
     });
-    const linha = await amb.banco.selectFrom('appuser').selectAll().where('providerId', '=', sub).executeTakeFirstOrThrow();
+    const linha = await amb.banco
+      .selectFrom('appuser')
+      .selectAll()
+      .where('providerId', '=', sub)
+      .executeTakeFirstOrThrow();
     assert.equal(linha.id, primeira.id);
     assert.equal(linha.email, novo, 'o e-mail acompanha o provedor');
     assert.equal(await contaPorEmail(amb.banco, antigo), undefined);
@@ -245,7 +305,6 @@ describe('login da face Mercados pelo provedor OAuth', () => {
     assert.deepEqual((await velho.getJson(`${amb.urlMercados}/auth/status`)).json(), { authenticated: false });
   });
 
-
   test('GET /logout volta a / e o próximo login pede a pessoa de novo ao provedor (prompt=login); o login apaga a marca', async () => {
     const email = emailUnico('sair');
     const nav = new Navegador();
@@ -265,19 +324,31 @@ describe('login da face Mercados pelo provedor OAuth', () => {
     nav.apagarCookie(amb.urlMercados, COOKIE_SAIDA);
     const semMarca = await aondeOProvedorLeva(nav, `${amb.urlMercados}/auth/idp`, amb.idp);
     assert.equal(semMarca.autorizacao.searchParams.get('prompt'), null);
-    assert.ok(semMarca.destino.href.startsWith(`${amb.urlMercados}/auth/idp/callback?`), `sem a marca, o provedor devolveria a pessoa: ${semMarca.destino.href}`);
+    assert.ok(
+      semMarca.destino.href.startsWith(`${amb.urlMercados}/auth/idp/callback?`),
+      `sem a marca, o provedor devolveria a pessoa: ${semMarca.destino.href}`,
+    );
     nav.definirCookie(amb.urlMercados, COOKIE_SAIDA, '1');
 
     // "Entrar" again: the provider shows its login form.
     await zerarLimiteDeLogin(amb.banco);
     const login = await nav.get(`${amb.urlMercados}/login`);
-    assert.match(new URL(login.url).pathname, /^\/interaction\/[^/]+$/, `o provedor pede a pessoa de novo: ${login.url}`);
-    const autorizacao = login.caminho.map((u) => new URL(u)).find((u) => u.origin === amb.idp && u.pathname === '/auth');
+    assert.match(
+      new URL(login.url).pathname,
+      /^\/interaction\/[^/]+$/,
+      `o provedor pede a pessoa de novo: ${login.url}`,
+    );
+    const autorizacao = login.caminho
+      .map((u) => new URL(u))
+      .find((u) => u.origin === amb.idp && u.pathname === '/auth');
     assert.equal(autorizacao?.searchParams.get('prompt'), 'login');
     const dentro = await nav.post(`${login.url}/login`, { form: { email, nome: 'Sílvia Saída' } });
     assert.equal(new URL(dentro.url).pathname, '/dashboard');
     assert.equal(nav.cookie(amb.urlMercados, COOKIE_SAIDA), undefined, 'o login apagou a marca');
-    assert.equal((await nav.getJson(`${amb.urlMercados}/auth/status`)).json<{ authenticated: boolean }>().authenticated, true);
+    assert.equal(
+      (await nav.getJson(`${amb.urlMercados}/auth/status`)).json<{ authenticated: boolean }>().authenticated,
+      true,
+    );
   });
 
   test('provedor fora do ar → /login?error=auth_failed, e o serviço segue de pé', async () => {

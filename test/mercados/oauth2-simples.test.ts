@@ -13,7 +13,13 @@ import { iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
 import { contaPorEmail, sessoesDe } from './apoio.ts';
 
 const CLIENTE = { id: 'mercados-teste', segredo: randomBytes(16).toString('hex') };
-const PESSOA = { id: 4242, login: 'maria.simples', name: 'Maria Simples', email: 'maria.simples@oauth.example', avatar_url: 'https://avatars.example/4242.png' };
+const PESSOA = {
+  id: 4242,
+  login: 'maria.simples',
+  name: 'Maria Simples',
+  email: 'maria.simples@oauth.example',
+  avatar_url: 'https://avatars.example/4242.png',
+};
 
 interface Pedido {
   readonly metodo: string;
@@ -41,12 +47,22 @@ class ProvedorOauth2 {
   async #responder(metodo: string, bruto: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(bruto, 'http://provedor');
     this.pedidos.push({ metodo, caminho: url.pathname });
-    const json = (status: number, corpo: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(corpo));
+    const json = (status: number, corpo: unknown) =>
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(corpo));
     if (metodo === 'GET' && url.pathname === '/authorize') {
       const q = url.searchParams;
-      if (q.get('client_id') !== CLIENTE.id || q.get('response_type') !== 'code' || q.get('code_challenge_method') !== 'S256') return void json(400, { error: 'invalid_request' });
+      if (
+        q.get('client_id') !== CLIENTE.id ||
+        q.get('response_type') !== 'code' ||
+        q.get('code_challenge_method') !== 'S256'
+      )
+        return void json(400, { error: 'invalid_request' });
       const codigo = randomBytes(12).toString('hex');
-      this.#codigos.set(codigo, { desafio: q.get('code_challenge') ?? '', redirect: q.get('redirect_uri') ?? '', escopo: q.get('scope') });
+      this.#codigos.set(codigo, {
+        desafio: q.get('code_challenge') ?? '',
+        redirect: q.get('redirect_uri') ?? '',
+        escopo: q.get('scope'),
+      });
       const volta = new URL(q.get('redirect_uri') ?? '');
       volta.searchParams.set('code', codigo);
       volta.searchParams.set('state', q.get('state') ?? '');
@@ -58,10 +74,19 @@ class ProvedorOauth2 {
       const f = new URLSearchParams(texto);
       const codigo = this.#codigos.get(f.get('code') ?? '');
       this.#codigos.delete(f.get('code') ?? '');
-      if (this.recusarToken || codigo === undefined || f.get('client_id') !== CLIENTE.id || f.get('client_secret') !== CLIENTE.segredo || f.get('redirect_uri') !== codigo.redirect) {
+      if (
+        this.recusarToken ||
+        codigo === undefined ||
+        f.get('client_id') !== CLIENTE.id ||
+        f.get('client_secret') !== CLIENTE.segredo ||
+        f.get('redirect_uri') !== codigo.redirect
+      ) {
         return void json(400, { error: 'invalid_grant' });
       }
-      const pkceConfere = createHash('sha256').update(f.get('code_verifier') ?? '').digest('base64url') === codigo.desafio;
+      const pkceConfere =
+        createHash('sha256')
+          .update(f.get('code_verifier') ?? '')
+          .digest('base64url') === codigo.desafio;
       this.trocas.push({ pkceConfere, escopo: codigo.escopo });
       if (!pkceConfere) return void json(400, { error: 'invalid_grant' });
       const token = randomBytes(16).toString('hex');
@@ -86,8 +111,11 @@ describe('face Mercados com um provedor OAuth 2.0 sem OpenID Connect', () => {
     amb = await iniciarAmbiente({
       mercados: true,
       env: {
-        OAUTH_AUTHORIZATION_URL: `${base}/authorize`, OAUTH_TOKEN_URL: `${base}/token`, OAUTH_USERINFO_URL: `${base}/user`,
-        OAUTH_CLIENT_ID: CLIENTE.id, OAUTH_CLIENT_SECRET: CLIENTE.segredo,
+        OAUTH_AUTHORIZATION_URL: `${base}/authorize`,
+        OAUTH_TOKEN_URL: `${base}/token`,
+        OAUTH_USERINFO_URL: `${base}/user`,
+        OAUTH_CLIENT_ID: CLIENTE.id,
+        OAUTH_CLIENT_SECRET: CLIENTE.segredo,
       },
     });
   });
@@ -108,13 +136,25 @@ describe('face Mercados com um provedor OAuth 2.0 sem OpenID Connect', () => {
     assert.equal(new URL(fim.url).pathname, '/dashboard', fim.texto.slice(0, 300));
     assert.deepEqual(provedor.trocas.at(-1), { pkceConfere: true, escopo: 'profile email' });
 
-    const estado = (await nav.getJson(`${amb.urlMercados}/auth/status`)).json<{ authenticated: boolean; user: { name: string; email: string; profiles: string[] } }>();
+    const estado = (await nav.getJson(`${amb.urlMercados}/auth/status`)).json<{
+      authenticated: boolean;
+      user: { name: string; email: string; profiles: string[] };
+    }>();
     assert.equal(estado.authenticated, true);
-    assert.deepEqual(estado.user, { ...estado.user, name: 'Maria Simples', email: PESSOA.email, profiles: ['Consumidor'] });
+    assert.deepEqual(estado.user, {
+      ...estado.user,
+      name: 'Maria Simples',
+      email: PESSOA.email,
+      profiles: ['Consumidor'],
+    });
     const conta = await contaPorEmail(amb.banco, PESSOA.email);
     assert.equal(conta?.providerId, '4242', 'o id numérico do perfil identifica a pessoa');
     assert.equal(conta?.avatar, PESSOA.avatar_url);
-    assert.deepEqual(provedor.pedidos.filter((p) => p.caminho.startsWith('/.well-known')), [], 'nenhuma descoberta foi pedida');
+    assert.deepEqual(
+      provedor.pedidos.filter((p) => p.caminho.startsWith('/.well-known')),
+      [],
+      'nenhuma descoberta foi pedida',
+    );
   });
 
   test('um state trocado ou um provedor que recusa o código terminam em /login?error=auth_failed, sem sessão', async () => {
@@ -134,7 +174,10 @@ describe('face Mercados com um provedor OAuth 2.0 sem OpenID Connect', () => {
       const outro = new Navegador();
       const fim = await outro.get(`${amb.urlMercados}/auth/idp`);
       assert.equal(`${new URL(fim.url).pathname}${new URL(fim.url).search}`, '/login?error=auth_failed');
-      assert.equal((await outro.getJson(`${amb.urlMercados}/auth/status`)).json<{ authenticated: boolean }>().authenticated, false);
+      assert.equal(
+        (await outro.getJson(`${amb.urlMercados}/auth/status`)).json<{ authenticated: boolean }>().authenticated,
+        false,
+      );
     } finally {
       provedor.recusarToken = false;
     }

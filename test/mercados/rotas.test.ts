@@ -98,8 +98,16 @@ describe('matriz de acesso das rotas HTTP da face Mercados', () => {
   test('toda rota registrada tem uma linha, e toda linha é uma rota', () => {
     const registradas = new Set(amb.servicos.mercados?.rotasRegistradas ?? []);
     assert.ok(registradas.size > 0);
-    assert.deepEqual([...registradas].filter((r) => MATRIZ[r] === undefined), [], 'rotas sem linha na matriz');
-    assert.deepEqual(Object.keys(MATRIZ).filter((r) => !registradas.has(r)), [], 'linhas sem rota');
+    assert.deepEqual(
+      [...registradas].filter((r) => MATRIZ[r] === undefined),
+      [],
+      'rotas sem linha na matriz',
+    );
+    assert.deepEqual(
+      Object.keys(MATRIZ).filter((r) => !registradas.has(r)),
+      [],
+      'linhas sem rota',
+    );
   });
 
   for (const [rota, linha] of Object.entries(MATRIZ)) {
@@ -114,16 +122,26 @@ describe('matriz de acesso das rotas HTTP da face Mercados', () => {
           nav = new Navegador();
           await entrarNoMercados(amb, nav, { email: emails.get(papel) ?? '' });
         }
-        const antes = await amb.banco.selectFrom('appsession').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+        const antes = await amb.banco
+          .selectFrom('appsession')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow();
         const r = await nav.requisitar(metodo, `${amb.urlMercados}${exemplo(caminho)}`, {
           seguir: false,
           headers: { accept: 'application/json' },
           ...(metodo === 'POST' ? { corpo: { json: {} } } : {}),
         });
         assert.equal(r.status, status, `${rota} como ${papel}: ${r.texto.slice(0, 200)}`);
-        if (destino !== undefined) assert.ok((r.headers.get('location') ?? '').startsWith(destino), `${rota}: foi para ${r.headers.get('location') ?? ''}`);
+        if (destino !== undefined)
+          assert.ok(
+            (r.headers.get('location') ?? '').startsWith(destino),
+            `${rota}: foi para ${r.headers.get('location') ?? ''}`,
+          );
         if (status === 403) {
-          const depois = await amb.banco.selectFrom('appsession').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+          const depois = await amb.banco
+            .selectFrom('appsession')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow();
           assert.equal(Number(depois.n), Number(antes.n), 'a escrita recusada não encerrou nenhuma sessão');
         }
       });
@@ -134,8 +152,14 @@ describe('matriz de acesso das rotas HTTP da face Mercados', () => {
     for (const caminho of ['/graphql', '/graphql/', '/graphql/?x=1']) {
       const anonimo = await new Navegador().postJson(`${amb.urlMercados}${caminho}`, { query: '{ me { email } }' });
       assert.equal(anonimo.status, 401, caminho);
-      assert.deepEqual(anonimo.json(), { errors: [{ message: 'Não autenticado', extensions: { code: 'UNAUTHENTICATED' } }] }, caminho);
-      const logado = await navs.get('Consumidor')?.postJson(`${amb.urlMercados}${caminho}`, { query: '{ me { email } }' });
+      assert.deepEqual(
+        anonimo.json(),
+        { errors: [{ message: 'Não autenticado', extensions: { code: 'UNAUTHENTICATED' } }] },
+        caminho,
+      );
+      const logado = await navs
+        .get('Consumidor')
+        ?.postJson(`${amb.urlMercados}${caminho}`, { query: '{ me { email } }' });
       assert.equal(logado?.status, 200, caminho);
       assert.deepEqual(logado?.json(), { data: { me: { email: emails.get('Consumidor') } } }, caminho);
       const semOperacao = await navs.get('Consumidor')?.postJson(`${amb.urlMercados}${caminho}`, {});

@@ -34,7 +34,14 @@ describe('sessões da face Mercados', () => {
 
   test('/auth/status antes e depois do login, e visitantes anônimos não ganham sessão', async () => {
     const contarSessoes = async () =>
-      Number((await amb.banco.selectFrom('appsession').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+      Number(
+        (
+          await amb.banco
+            .selectFrom('appsession')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const sessoesAntes = await contarSessoes();
     const nav = new Navegador();
     const antes = await nav.getJson(`${amb.urlMercados}/auth/status`);
@@ -54,7 +61,22 @@ describe('sessões da face Mercados', () => {
       authenticated: true,
       // The Cestas face runs beside this one: its address comes with the session, for the client's link.
       cestas: amb.url,
-      user: { id: conta.id, name: 'Sol Status', email, profiles: ['Consumidor'], acoes: { criarMercado: false, gerirMercados: false, gerirAlgumMercado: false, listarUsuarios: false, atribuirPerfis: false, ofertar: false, pedir: true, definirMercadosDoCiclo: false } },
+      user: {
+        id: conta.id,
+        name: 'Sol Status',
+        email,
+        profiles: ['Consumidor'],
+        acoes: {
+          criarMercado: false,
+          gerirMercados: false,
+          gerirAlgumMercado: false,
+          listarUsuarios: false,
+          atribuirPerfis: false,
+          ofertar: false,
+          pedir: true,
+          definirMercadosDoCiclo: false,
+        },
+      },
     });
   });
 
@@ -69,9 +91,16 @@ describe('sessões da face Mercados', () => {
     assert.equal(amb.consultas, 1);
 
     // A profile granted meanwhile shows up at the next request: nothing about the user is cached.
-    const admin = await amb.banco.selectFrom('profile').select('id').where('name', '=', 'AdminMercado').executeTakeFirstOrThrow();
+    const admin = await amb.banco
+      .selectFrom('profile')
+      .select('id')
+      .where('name', '=', 'AdminMercado')
+      .executeTakeFirstOrThrow();
     const iso = new Date().toISOString();
-    await amb.banco.insertInto('appuserprofile').values({ userId: conta.id, profileId: admin.id, createdAt: iso, updatedAt: iso }).execute();
+    await amb.banco
+      .insertInto('appuserprofile')
+      .values({ userId: conta.id, profileId: admin.id, createdAt: iso, updatedAt: iso })
+      .execute();
     const depois = (await status(nav, amb.urlMercados)) as { user: { profiles: string[] } };
     assert.deepEqual(depois.user.profiles, ['AdminMercado', 'Consumidor']);
   });
@@ -79,7 +108,11 @@ describe('sessões da face Mercados', () => {
   test('uma sessão sem mudanças não é regravada: nenhum Set-Cookie e o registro intocado', async () => {
     const nav = new Navegador();
     const { conta } = await contaComSessao(amb, nav, amb.urlMercados);
-    const antes = await amb.banco.selectFrom('appsession').selectAll().where('userId', '=', conta.id).executeTakeFirstOrThrow();
+    const antes = await amb.banco
+      .selectFrom('appsession')
+      .selectAll()
+      .where('userId', '=', conta.id)
+      .executeTakeFirstOrThrow();
     amb.relogio.avancar(60_000);
     try {
       for (const caminho of ['/dashboard', '/auth/status', '/', '/auth/csrf']) {
@@ -90,7 +123,11 @@ describe('sessões da face Mercados', () => {
     } finally {
       amb.relogio.avancar(-60_000);
     }
-    const depois = await amb.banco.selectFrom('appsession').selectAll().where('userId', '=', conta.id).executeTakeFirstOrThrow();
+    const depois = await amb.banco
+      .selectFrom('appsession')
+      .selectAll()
+      .where('userId', '=', conta.id)
+      .executeTakeFirstOrThrow();
     assert.deepEqual(depois, antes);
   });
 
@@ -108,7 +145,7 @@ describe('sessões da face Mercados', () => {
     assert.doesNotMatch(linha, /Secure/i);
 
     const valor = nav.cookie(amb.urlMercados, COOKIE) ?? '';
-    assert.ok((await status(nav, amb.urlMercados) as { authenticated: boolean }).authenticated);
+    assert.ok(((await status(nav, amb.urlMercados)) as { authenticated: boolean }).authenticated);
     // Changing one character of the token breaks the signature: the cookie is refused and cleared.
     const token = decodeURIComponent(valor);
     const adulterado = (token[0] === 'A' ? 'B' : 'A') + token.slice(1);
@@ -149,10 +186,16 @@ describe('sessões da face Mercados', () => {
     await contaComSessao(amb, nav, amb.urlMercados);
     // A trigger makes the delete fail inside the database, as a broken connection would.
     if (DIALETO === 'sqlite') {
-      await sql`create trigger appsession_sem_apagar before delete on appsession begin select raise(abort, 'apagar proibido'); end`.execute(amb.banco);
+      await sql`create trigger appsession_sem_apagar before delete on appsession begin select raise(abort, 'apagar proibido'); end`.execute(
+        amb.banco,
+      );
     } else {
-      await sql`create function appsession_sem_apagar() returns trigger language plpgsql as $$ begin raise exception 'apagar proibido'; end $$`.execute(amb.banco);
-      await sql`create trigger appsession_sem_apagar before delete on appsession for each row execute function appsession_sem_apagar()`.execute(amb.banco);
+      await sql`create function appsession_sem_apagar() returns trigger language plpgsql as $$ begin raise exception 'apagar proibido'; end $$`.execute(
+        amb.banco,
+      );
+      await sql`create trigger appsession_sem_apagar before delete on appsession for each row execute function appsession_sem_apagar()`.execute(
+        amb.banco,
+      );
     }
     try {
       const r = await nav.get(`${amb.urlMercados}/logout`, { seguir: false });
@@ -160,9 +203,11 @@ describe('sessões da face Mercados', () => {
       assert.match(r.headers.get('content-type') ?? '', /^application\/json/);
       assert.deepEqual(r.json(), { error: 'Não foi possível encerrar a sessão. Tente novamente.' });
       assert.equal(setCookie(r, COOKIE), undefined);
-      assert.equal((await status(nav, amb.urlMercados) as { authenticated: boolean }).authenticated, true);
+      assert.equal(((await status(nav, amb.urlMercados)) as { authenticated: boolean }).authenticated, true);
     } finally {
-      await sql`drop trigger appsession_sem_apagar ${sql.raw(DIALETO === 'postgres' ? 'on appsession' : '')}`.execute(amb.banco);
+      await sql`drop trigger appsession_sem_apagar ${sql.raw(DIALETO === 'postgres' ? 'on appsession' : '')}`.execute(
+        amb.banco,
+      );
       if (DIALETO === 'postgres') await sql`drop function appsession_sem_apagar()`.execute(amb.banco);
     }
   });
@@ -172,11 +217,19 @@ describe('sessões da face Mercados', () => {
     const { conta } = await contaComSessao(amb, nav, amb.urlMercados);
     const limpeza = amb.servicos.mercados?.limpezaDeSessoes;
     assert.ok(limpeza);
-    const registro = await amb.banco.selectFrom('appsession').selectAll().where('userId', '=', conta.id).executeTakeFirstOrThrow();
+    const registro = await amb.banco
+      .selectFrom('appsession')
+      .selectAll()
+      .where('userId', '=', conta.id)
+      .executeTakeFirstOrThrow();
     assert.equal(new Date(registro.expiresAt).getTime() - new Date(registro.createdAt).getTime(), DURACAO_SESSAO_MS);
     try {
       amb.relogio.avancar(DURACAO_SESSAO_MS - 1);
-      assert.equal((await status(nav, amb.urlMercados) as { authenticated: boolean }).authenticated, true, 'vale até o fim das 24 h');
+      assert.equal(
+        ((await status(nav, amb.urlMercados)) as { authenticated: boolean }).authenticated,
+        true,
+        'vale até o fim das 24 h',
+      );
       assert.equal(await limpeza.executar(), 0, 'nada expirou ainda');
 
       amb.relogio.avancar(1);
@@ -213,7 +266,8 @@ describe('sessões da face Mercados', () => {
     try {
       await app.ready();
       relogio.avancar(DURACAO_SESSAO_MS);
-      for (let i = 0; i < 500 && (await sessoesDe(amb.banco, conta.id)) > 0; i++) await new Promise((r) => setTimeout(r, 10));
+      for (let i = 0; i < 500 && (await sessoesDe(amb.banco, conta.id)) > 0; i++)
+        await new Promise((r) => setTimeout(r, 10));
       assert.equal(await sessoesDe(amb.banco, conta.id), 0);
     } finally {
       await app.close();
@@ -245,7 +299,11 @@ describe('sessões da face Mercados', () => {
       const saiu = await nav.get(`${url2}/logout`, { seguir: false });
       assert.equal(saiu.status, 302);
       nav.definirCookie(amb.urlMercados, COOKIE, cookie);
-      assert.deepEqual(await status(nav, amb.urlMercados), { authenticated: false }, 'o logout num processo vale no outro');
+      assert.deepEqual(
+        await status(nav, amb.urlMercados),
+        { authenticated: false },
+        'o logout num processo vale no outro',
+      );
     } finally {
       await app2.close();
       await banco2.destroy();
@@ -277,7 +335,14 @@ describe('sessões da face Mercados em produção', () => {
     try {
       const url = enderecoDe(app);
       idp.ativar(
-        [{ clientId: 'mercados-producao', clientSecret: 'segredo-do-cliente-de-producao', redirectUris: [`${url}/auth/idp/callback`], postLogoutRedirectUris: [] }],
+        [
+          {
+            clientId: 'mercados-producao',
+            clientSecret: 'segredo-do-cliente-de-producao',
+            redirectUris: [`${url}/auth/idp/callback`],
+            postLogoutRedirectUris: [],
+          },
+        ],
         [],
       );
       const nav = new Navegador();

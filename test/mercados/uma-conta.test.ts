@@ -18,7 +18,10 @@ describe('uma conta por pessoa nas duas faces', () => {
 
   const cestas = (caminho: string) => `${amb.url}${caminho}`;
 
-  interface Status { authenticated: boolean; user?: { id: number; usuarioId?: number; profiles: string[]; acoes: { criarMercado: boolean } } }
+  interface Status {
+    authenticated: boolean;
+    user?: { id: number; usuarioId?: number; profiles: string[]; acoes: { criarMercado: boolean } };
+  }
   async function status(nav: Navegador): Promise<NonNullable<Status['user']>> {
     const s = (await nav.getJson(`${amb.urlMercados}/auth/status`)).json<Status>();
     assert.ok(s.user, 'logado na face Mercados');
@@ -50,7 +53,11 @@ describe('uma conta por pessoa nas duas faces', () => {
     const naCestas = new Navegador();
     await entrarPeloProvedor(naCestas, cestas('/'), { email: pessoa.email });
     const { cicloid, cicloCestaId, ponto } = await criarCicloAberto(amb.banco, 10);
-    const pedido = await naCestas.postJson(cestas('/pedidoconsumidores'), { cicloid, pontoEntregaId: ponto, produtos: [{ cicloCestaId, quantidade: 1 }] });
+    const pedido = await naCestas.postJson(cestas('/pedidoconsumidores'), {
+      cicloid,
+      pontoEntregaId: ponto,
+      produtos: [{ cicloCestaId, quantidade: 1 }],
+    });
     assert.equal(pedido.status, 201, pedido.texto);
     const pedidoId = pedido.json<{ data: { pedidoId: number } }>().data.pedidoId;
 
@@ -59,8 +66,16 @@ describe('uma conta por pessoa nas duas faces', () => {
     const user = await status(noMercados);
     assert.equal(user.usuarioId, pessoa.id, '/auth/status liga a conta ao cadastro da Cestas');
     const me = await graphql(amb.urlMercados, noMercados, '{ me { id usuarioId profiles } }');
-    assert.deepEqual(me.corpo.data?.me, { id: String(user.id), usuarioId: String(pessoa.id), profiles: ['Consumidor'] });
-    const dono = await amb.banco.selectFrom('pedido').select('usuarioid').where('id', '=', pedidoId).executeTakeFirstOrThrow();
+    assert.deepEqual(me.corpo.data?.me, {
+      id: String(user.id),
+      usuarioId: String(pessoa.id),
+      profiles: ['Consumidor'],
+    });
+    const dono = await amb.banco
+      .selectFrom('pedido')
+      .select('usuarioid')
+      .where('id', '=', pedidoId)
+      .executeTakeFirstOrThrow();
     assert.equal(dono.usuarioid, user.usuarioId, 'o pedido é da mesma pessoa');
     assert.equal((await perfilNaCestas(naCestas)).id, user.usuarioId);
     assert.deepEqual(await perfisDe(amb.banco, user.id), [], 'os papéis ficam só no cadastro da pessoa');
@@ -92,16 +107,30 @@ describe('uma conta por pessoa nas duas faces', () => {
     assert.match(pagina, /value="consumidor"[^>]*checked/, 'o Consumidor do Mercados já vem marcado');
     assert.doesNotMatch(pagina, /value="fornecedor"[^>]*checked/);
 
-    const r = await naCestas.postJson(cestas('/usuarionovo'), { nome: 'Marta Mercado', perfil: ['consumidor', 'fornecedor'], cientepolitica: true });
+    const r = await naCestas.postJson(cestas('/usuarionovo'), {
+      nome: 'Marta Mercado',
+      perfil: ['consumidor', 'fornecedor'],
+      cientepolitica: true,
+    });
     assert.equal(r.status, 201, r.texto);
     const usuario = r.json<{ data: { id: number; perfil: string[] } }>().data;
     assert.deepEqual(usuario.perfil, ['fornecedor', 'consumidor']);
     const depois = await status(noMercados);
     assert.equal(depois.id, conta.id, 'a mesma conta do Mercados');
     assert.equal(depois.usuarioId, usuario.id, 'agora ligada ao cadastro');
-    assert.deepEqual(depois.profiles, ['Fornecedor', 'Consumidor'], 'o que a pessoa escolheu na Cestas vale no Mercados, na sessão aberta');
+    assert.deepEqual(
+      depois.profiles,
+      ['Fornecedor', 'Consumidor'],
+      'o que a pessoa escolheu na Cestas vale no Mercados, na sessão aberta',
+    );
     assert.deepEqual(await perfisDe(amb.banco, conta.id), []);
-    const uniao = await amb.banco.selectFrom('auditoria').select(['acao', 'depois']).where('entidade', '=', 'usuario').where('entidadeId', '=', String(usuario.id)).where('acao', '=', 'unir contas').execute();
+    const uniao = await amb.banco
+      .selectFrom('auditoria')
+      .select(['acao', 'depois'])
+      .where('entidade', '=', 'usuario')
+      .where('entidadeId', '=', String(usuario.id))
+      .where('acao', '=', 'unir contas')
+      .execute();
     assert.equal(uniao.length, 1, 'a união fica na auditoria');
   });
 
@@ -115,14 +144,32 @@ describe('uma conta por pessoa nas duas faces', () => {
     assert.equal((await naCestas.getJson(cestas('/oferta-index'))).status, 403, 'consumidora não vê ofertas');
 
     const administrador = await administradorDoMercados();
-    const dar = await graphql(amb.urlMercados, administrador, 'mutation($userId: ID!, $perfis: [String!]!) { atribuirPerfis(userId: $userId, perfis: $perfis) { profiles } }', { userId: String(contaId), perfis: ['Fornecedor', 'Consumidor'] });
+    const dar = await graphql(
+      amb.urlMercados,
+      administrador,
+      'mutation($userId: ID!, $perfis: [String!]!) { atribuirPerfis(userId: $userId, perfis: $perfis) { profiles } }',
+      { userId: String(contaId), perfis: ['Fornecedor', 'Consumidor'] },
+    );
     assert.deepEqual(dar.corpo, { data: { atribuirPerfis: { profiles: ['Fornecedor', 'Consumidor'] } } });
     assert.deepEqual((await perfilNaCestas(naCestas)).perfil, ['fornecedor', 'consumidor']);
-    assert.equal((await naCestas.getJson(cestas('/oferta-index'))).status, 200, 'a sessão aberta na Cestas já pode ofertar');
+    assert.equal(
+      (await naCestas.getJson(cestas('/oferta-index'))).status,
+      200,
+      'a sessão aberta na Cestas já pode ofertar',
+    );
 
-    const tirar = await graphql(amb.urlMercados, administrador, 'mutation($userId: ID!) { atribuirPerfis(userId: $userId, perfis: ["Consumidor"]) { profiles } }', { userId: String(contaId) });
+    const tirar = await graphql(
+      amb.urlMercados,
+      administrador,
+      'mutation($userId: ID!) { atribuirPerfis(userId: $userId, perfis: ["Consumidor"]) { profiles } }',
+      { userId: String(contaId) },
+    );
     assert.deepEqual(tirar.corpo, { data: { atribuirPerfis: { profiles: ['Consumidor'] } } });
-    assert.equal((await naCestas.getJson(cestas('/oferta-index'))).status, 403, 'retirado, deixa de valer na sessão aberta');
+    assert.equal(
+      (await naCestas.getJson(cestas('/oferta-index'))).status,
+      403,
+      'retirado, deixa de valer na sessão aberta',
+    );
   });
 
   test('um papel dado na Cestas aparece no Mercados, e retirado lá deixa de valer na sessão aberta (e nas respostas guardadas)', async () => {
@@ -131,7 +178,11 @@ describe('uma conta por pessoa nas duas faces', () => {
     await entrarNoMercados(amb, noMercados, { email: pessoa.email });
     const consulta = '{ mercados { id acoes { editar } } }';
     const admin = await adminDaCestas();
-    const mercado = await graphql(amb.urlMercados, await administradorDoMercados(), 'mutation { criarMercado(input: {nome: "Feira Una", tipo: venda_direta}) { id } }');
+    const mercado = await graphql(
+      amb.urlMercados,
+      await administradorDoMercados(),
+      'mutation { criarMercado(input: {nome: "Feira Una", tipo: venda_direta}) { id } }',
+    );
     assert.ok(mercado.corpo.data, JSON.stringify(mercado.corpo));
     const editar = async () => {
       const r = await graphql(amb.urlMercados, noMercados, consulta);
@@ -140,18 +191,30 @@ describe('uma conta por pessoa nas duas faces', () => {
     };
     assert.equal(await editar(), false);
 
-    const dar = await admin.postJson(cestas(`/usuario/${pessoa.id}`), { nome: pessoa.nome, email: pessoa.email, perfil: ['consumidor', 'admin'] });
+    const dar = await admin.postJson(cestas(`/usuario/${pessoa.id}`), {
+      nome: pessoa.nome,
+      email: pessoa.email,
+      perfil: ['consumidor', 'admin'],
+    });
     assert.equal(dar.status, 200, dar.texto);
     assert.deepEqual((await status(noMercados)).profiles, ['Administrador', 'Consumidor']);
     assert.equal(await editar(), true, 'a resposta guardada não sobrevive à mudança de papel');
 
-    const tirar = await admin.postJson(cestas(`/usuario/${pessoa.id}`), { nome: pessoa.nome, email: pessoa.email, perfil: ['consumidor'] });
+    const tirar = await admin.postJson(cestas(`/usuario/${pessoa.id}`), {
+      nome: pessoa.nome,
+      email: pessoa.email,
+      perfil: ['consumidor'],
+    });
     assert.equal(tirar.status, 200, tirar.texto);
     const user = await status(noMercados);
     assert.deepEqual(user.profiles, ['Consumidor']);
     assert.equal(user.acoes.criarMercado, false);
     assert.equal(await editar(), false);
-    const recusada = await graphql(amb.urlMercados, noMercados, 'mutation { criarMercado(input: {nome: "Não pode", tipo: lote}) { id } }');
+    const recusada = await graphql(
+      amb.urlMercados,
+      noMercados,
+      'mutation { criarMercado(input: {nome: "Não pode", tipo: lote}) { id } }',
+    );
     assert.equal(recusada.corpo.errors?.[0]?.extensions?.code, 'FORBIDDEN');
   });
 
@@ -161,11 +224,24 @@ describe('uma conta por pessoa nas duas faces', () => {
     await entrarNoMercados(amb, noMercados, { email: pessoa.email });
     const { id: contaId } = await status(noMercados);
     const administrador = await administradorDoMercados();
-    await graphql(amb.urlMercados, administrador, 'mutation($userId: ID!) { atribuirPerfis(userId: $userId, perfis: ["AdminMercado", "Consumidor"]) { id } }', { userId: String(contaId) });
+    await graphql(
+      amb.urlMercados,
+      administrador,
+      'mutation($userId: ID!) { atribuirPerfis(userId: $userId, perfis: ["AdminMercado", "Consumidor"]) { id } }',
+      { userId: String(contaId) },
+    );
     const admin = await adminDaCestas();
-    const r = await admin.postJson(cestas(`/usuario/${pessoa.id}`), { nome: 'Outro Nome', email: pessoa.email, perfil: ['consumidor', 'fornecedor'] });
+    const r = await admin.postJson(cestas(`/usuario/${pessoa.id}`), {
+      nome: 'Outro Nome',
+      email: pessoa.email,
+      perfil: ['consumidor', 'fornecedor'],
+    });
     assert.equal(r.status, 200, r.texto);
-    assert.deepEqual(r.json<{ data: { perfil: string[] } }>().data.perfil, ['fornecedor', 'consumidor'], 'a Cestas mostra só os perfis do contrato');
+    assert.deepEqual(
+      r.json<{ data: { perfil: string[] } }>().data.perfil,
+      ['fornecedor', 'consumidor'],
+      'a Cestas mostra só os perfis do contrato',
+    );
     assert.deepEqual((await status(noMercados)).profiles, ['AdminMercado', 'Fornecedor', 'Consumidor']);
   });
 
@@ -176,25 +252,48 @@ describe('uma conta por pessoa nas duas faces', () => {
     const conta = await status(noMercados);
     assert.deepEqual(conta.profiles, ['Administrador', 'Consumidor']);
     const administrador = await administradorDoMercados();
-    const r = await graphql(amb.urlMercados, administrador, 'mutation($userId: ID!) { atribuirPerfis(userId: $userId, perfis: ["Consumidor"]) { id } }', { userId: String(conta.id) });
+    const r = await graphql(
+      amb.urlMercados,
+      administrador,
+      'mutation($userId: ID!) { atribuirPerfis(userId: $userId, perfis: ["Consumidor"]) { id } }',
+      { userId: String(conta.id) },
+    );
     assert.equal(r.corpo.errors?.[0]?.extensions?.code, 'CONFLICT');
-    const proprio = await graphql(amb.urlMercados, noMercados, 'mutation($userId: ID!) { atribuirPerfis(userId: $userId, perfis: ["Consumidor"]) { id } }', { userId: String(conta.id) });
+    const proprio = await graphql(
+      amb.urlMercados,
+      noMercados,
+      'mutation($userId: ID!) { atribuirPerfis(userId: $userId, perfis: ["Consumidor"]) { id } }',
+      { userId: String(conta.id) },
+    );
     assert.equal(proprio.corpo.errors?.[0]?.extensions?.code, 'FORBIDDEN');
-    const linha = await amb.banco.selectFrom('usuario').select('perfil').where('id', '=', master.id).executeTakeFirstOrThrow();
+    const linha = await amb.banco
+      .selectFrom('usuario')
+      .select('perfil')
+      .where('id', '=', master.id)
+      .executeTakeFirstOrThrow();
     assert.deepEqual(JSON.parse(linha.perfil), ['master', 'consumidor']);
   });
 
   test('um e-mail que o provedor do Mercados não verificou não é ligado a ninguém', async () => {
     const pessoa = await criarUsuario(amb.banco, { perfil: ['admin'] });
     const impostora = new Navegador();
-    const r = await entrarNoMercados(amb, impostora, { email: pessoa.email, nome: 'Impostora', sub: `impostora-${pessoa.id}`, naoVerificado: true });
+    const r = await entrarNoMercados(amb, impostora, {
+      email: pessoa.email,
+      nome: 'Impostora',
+      sub: `impostora-${pessoa.id}`,
+      naoVerificado: true,
+    });
     assert.equal(new URL(r.url).pathname, '/dashboard');
     const user = await status(impostora);
     assert.equal(user.usuarioId, undefined);
     assert.deepEqual(user.profiles, ['Consumidor'], 'nada do cadastro da Cestas');
     const me = await graphql(amb.urlMercados, impostora, '{ me { usuarioId } }');
     assert.deepEqual(me.corpo.data?.me, { usuarioId: null });
-    const linha = await amb.banco.selectFrom('usuario').select('perfil').where('id', '=', pessoa.id).executeTakeFirstOrThrow();
+    const linha = await amb.banco
+      .selectFrom('usuario')
+      .select('perfil')
+      .where('id', '=', pessoa.id)
+      .executeTakeFirstOrThrow();
     assert.deepEqual(JSON.parse(linha.perfil), ['admin'], 'o cadastro não ganhou nada');
 
     // Nor the other way round: a Cestas registration does not take an unverified Mercados account.
@@ -202,7 +301,11 @@ describe('uma conta por pessoa nas duas faces', () => {
     await entrarNoMercados(amb, new Navegador(), { email, naoVerificado: true });
     const naCestas = new Navegador();
     await entrarPeloProvedor(naCestas, cestas('/'), { email });
-    const cadastro = await naCestas.postJson(cestas('/usuarionovo'), { nome: 'Sem Verificar', perfil: ['consumidor'], cientepolitica: true });
+    const cadastro = await naCestas.postJson(cestas('/usuarionovo'), {
+      nome: 'Sem Verificar',
+      perfil: ['consumidor'],
+      cientepolitica: true,
+    });
     assert.equal(cadastro.status, 201, cadastro.texto);
     const conta = await contaPorEmail(amb.banco, email);
     assert.equal(conta?.usuarioId, null);

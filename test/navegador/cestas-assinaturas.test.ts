@@ -21,7 +21,13 @@ describe('assinaturas no navegador', { skip: pular }, () => {
   before(async () => {
     palco = await montarPalco(NO_PEDIDO);
     cestaId = (await criarCesta(palco.amb.banco, { nome: 'Cesta da Horta' })).id;
-    cicloid = (await criarCiclo(palco.amb.banco, { nome: 'Ciclo de março', cestas: [{ cestaId, quantidadeCestas: 10 }], compor: true })).id;
+    cicloid = (
+      await criarCiclo(palco.amb.banco, {
+        nome: 'Ciclo de março',
+        cestas: [{ cestaId, quantidadeCestas: 10 }],
+        compor: true,
+      })
+    ).id;
     ponto = (await criarPonto(palco.amb.banco, 'Escola Municipal')).id;
   });
   after(async () => {
@@ -46,14 +52,20 @@ describe('assinaturas no navegador', { skip: pular }, () => {
 
     await pagina.goto(`${url}/`);
     const cartao = pagina.locator('section.sua-cesta li.cartao');
-    assert.equal(lido(await cartao.locator('p').first().innerText()), 'Sua cesta vem neste ciclo: Cesta da Horta × 2 em Escola Municipal. Pular?');
+    assert.equal(
+      lido(await cartao.locator('p').first().innerText()),
+      'Sua cesta vem neste ciclo: Cesta da Horta × 2 em Escola Municipal. Pular?',
+    );
     const caixa = await cartao.getByRole('button', { name: 'Pular este ciclo' }).boundingBox();
     assert.ok(caixa !== null && caixa.x >= 0 && caixa.x + caixa.width <= 360, 'o botão de pular cabe na tela');
     await conferirPagina(pagina, s.ctx, 'assinaturas-painel');
     await cartao.getByRole('button', { name: 'Pular este ciclo' }).click();
     await pagina.waitForURL(`${url}/`);
     assert.match(lido(await pagina.getByRole('status').first().innerText()), /a cesta não vem no ciclo Ciclo de março/);
-    assert.match(lido(await pagina.locator('section.sua-cesta').innerText()), /Você pulou a Cesta da Horta no ciclo Ciclo de março/);
+    assert.match(
+      lido(await pagina.locator('section.sua-cesta').innerText()),
+      /Você pulou a Cesta da Horta no ciclo Ciclo de março/,
+    );
     await conferirPagina(pagina, s.ctx, 'assinaturas-painel-pulado');
 
     await pagina.getByRole('link', { name: 'Ver suas assinaturas' }).click();
@@ -75,7 +87,10 @@ describe('assinaturas no navegador', { skip: pular }, () => {
     assert.match(lido(await porCesta.locator('tbody tr').first().innerText()), /Cesta da Horta 1 2 sem limite/);
     const porPonto = pagina.getByRole('region', { name: 'Assinaturas por ponto' });
     assert.match(lido(await porPonto.locator('tbody tr').first().innerText()), /Escola Municipal 1 2/);
-    assert.match(lido(await pagina.getByRole('region', { name: 'Lista das assinaturas' }).innerText()), /Rosa Maria Cesta da Horta 2 Escola Municipal A cada ciclo 01\/03\/2026 a 30\/06\/2026 ativa/);
+    assert.match(
+      lido(await pagina.getByRole('region', { name: 'Lista das assinaturas' }).innerText()),
+      /Rosa Maria Cesta da Horta 2 Escola Municipal A cada ciclo 01\/03\/2026 a 30\/06\/2026 ativa/,
+    );
     await conferirPagina(pagina, s.ctx, 'assinaturas-todas');
     // The season paid in advance, typed as people type money; the row then shows it.
     const lista = pagina.getByRole('region', { name: 'Lista das assinaturas' });
@@ -86,7 +101,10 @@ describe('assinaturas no navegador', { skip: pular }, () => {
     await lista.getByRole('button', { name: 'Registrar pagamento' }).click();
     await pagina.waitForURL(`${palco.amb.url}/assinaturas/todas#pagamento-*`);
     assert.match(lido(await pagina.locator('body').innerText()), /Pagamento de R\$ 480,00 registrado para Rosa Maria/);
-    assert.match(lido(await pagina.getByRole('region', { name: 'Lista das assinaturas' }).innerText()), /ativa R\$ 480,00/);
+    assert.match(
+      lido(await pagina.getByRole('region', { name: 'Lista das assinaturas' }).innerText()),
+      /ativa R\$ 480,00/,
+    );
     semErrosNoConsole(s.ctx);
   });
 });

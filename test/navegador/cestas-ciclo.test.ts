@@ -25,7 +25,14 @@ describe('o ciclo da coordenação no navegador', { skip: pular }, () => {
     const banco = palco.amb.banco;
     const pronta = await criarCesta(banco, { nome: 'Cesta da roça', valorCentavos: 7000 });
     const crua = await criarCesta(banco, { nome: 'Cesta de frutas', valorCentavos: 5000 });
-    const ciclo = await criarCiclo(banco, { nome: 'Ciclo de março', datas: DATAS_PADRAO, cestas: [{ cestaId: pronta.id, quantidadeCestas: 8 }, { cestaId: crua.id, quantidadeCestas: 4 }] });
+    const ciclo = await criarCiclo(banco, {
+      nome: 'Ciclo de março',
+      datas: DATAS_PADRAO,
+      cestas: [
+        { cestaId: pronta.id, quantidadeCestas: 8 },
+        { cestaId: crua.id, quantidadeCestas: 4 },
+      ],
+    });
     cicloid = ciclo.id;
     cestaPronta = ciclo.cicloCestas[0] ?? 0;
     await comporCestas(banco, cicloid, [cestaPronta]);
@@ -44,12 +51,18 @@ describe('o ciclo da coordenação no navegador', { skip: pular }, () => {
   test('a página do ciclo avisa da cesta sem composição e leva ao trabalho do ciclo', async () => {
     const { pagina, ctx } = admin;
     await pagina.goto(`${palco.amb.url}/ciclo/${cicloid}`);
-    assert.equal(lido(await pagina.getByRole('status').filter({ hasText: 'Sem composição' }).textContent()), 'Sem composição: Cesta de frutas. Uma cesta só pode ser pedida depois de composta.');
+    assert.equal(
+      lido(await pagina.getByRole('status').filter({ hasText: 'Sem composição' }).textContent()),
+      'Sem composição: Cesta de frutas. Uma cesta só pode ser pedida depois de composta.',
+    );
     assert.ok(await pagina.getByRole('link', { name: 'Compor Cesta de frutas (em composição)' }).isVisible());
     assert.ok(await pagina.getByRole('link', { name: 'PDF da entrega' }).isVisible());
     // During the order window there is no closing button, only when it becomes possible.
     assert.equal(await pagina.getByRole('link', { name: 'Fechar ciclo…' }).count(), 0);
-    assert.match(lido(await pagina.locator('#composicao').textContent()), /poderá ser fechado depois do fim dos pedidos \(09\/03\/2026\)/);
+    assert.match(
+      lido(await pagina.locator('#composicao').textContent()),
+      /poderá ser fechado depois do fim dos pedidos \(09\/03\/2026\)/,
+    );
     await conferirPagina(pagina, ctx, 'ciclo-pagina');
     semErrosNoConsole(ctx);
   });
@@ -71,21 +84,43 @@ describe('o ciclo da coordenação no navegador', { skip: pular }, () => {
     assert.match(lido(await aviso.textContent()), /Pontos de retirada, linha 2: Até/);
     // What was typed is still there, and no extra blank rows appeared.
     assert.equal(await pagina.locator('#lista-cicloPontos').getByLabel('Das, linha 2').inputValue(), '15:00');
-    assert.equal(await pagina.locator('#lista-cicloPontos select').count(), 4, 'duas linhas digitadas e duas em branco');
+    assert.equal(
+      await pagina.locator('#lista-cicloPontos select').count(),
+      4,
+      'duas linhas digitadas e duas em branco',
+    );
     // The refusal is a 400 page, which chromium logs; it is the expected one.
     assert.equal(descartarOcorrencias(ctx, /status of 400/), 1);
     await conferirPagina(pagina, ctx, 'ciclo-pontos-recusado');
     await pagina.getByRole('link', { name: 'Pontos de retirada, linha 2: Até' }).click();
     const alvo = pagina.locator('#campo-cicloPontos-1-horaFim');
     assert.equal(new URL(pagina.url()).hash, '#campo-cicloPontos-1-horaFim');
-    assert.equal(await pagina.evaluate(() => document.activeElement?.id), 'campo-cicloPontos-1-horaFim', 'o link põe o foco no campo');
+    assert.equal(
+      await pagina.evaluate(() => document.activeElement?.id),
+      'campo-cicloPontos-1-horaFim',
+      'o link põe o foco no campo',
+    );
     // The field is on screen with a little room above it for its row's context.
-    assert.ok(await alvo.evaluate((e) => { const r = e.getBoundingClientRect(); return r.top >= 40 && r.bottom <= window.innerHeight; }), 'o campo na tela, com espaço acima');
+    assert.ok(
+      await alvo.evaluate((e) => {
+        const r = e.getBoundingClientRect();
+        return r.top >= 40 && r.bottom <= window.innerHeight;
+      }),
+      'o campo na tela, com espaço acima',
+    );
     await alvo.fill('18:00');
     await pagina.getByRole('button', { name: 'Salvar' }).click();
     await pagina.waitForURL(`**/ciclo/${cicloid}`);
-    const linhas = await palco.amb.banco.selectFrom('ciclopontoentrega').select(['horaInicio', 'horaFim']).where('cicloid', '=', cicloid).orderBy('horaInicio').execute();
-    assert.deepEqual(linhas, [{ horaInicio: '08:00', horaFim: '12:00' }, { horaInicio: '15:00', horaFim: '18:00' }]);
+    const linhas = await palco.amb.banco
+      .selectFrom('ciclopontoentrega')
+      .select(['horaInicio', 'horaFim'])
+      .where('cicloid', '=', cicloid)
+      .orderBy('horaInicio')
+      .execute();
+    assert.deepEqual(linhas, [
+      { horaInicio: '08:00', horaFim: '12:00' },
+      { horaInicio: '15:00', horaFim: '18:00' },
+    ]);
     await conferirPagina(pagina, ctx, 'ciclo-pontos-salvo');
   });
 
@@ -107,7 +142,10 @@ describe('o ciclo da coordenação no navegador', { skip: pular }, () => {
     await conferirPagina(pagina, ctx, 'pedido-em-composicao-e-pontos');
     await pagina.getByRole('button', { name: 'Salvar pedido' }).click();
     await pagina.waitForURL('**/pedidoconsumidoresconfirmacao/**');
-    assert.match(lido(await pagina.locator('main').textContent()), /retirada em Sede da associação — quarta-feira, 11\/03\/2026, das 08:00 às 12:00/);
+    assert.match(
+      lido(await pagina.locator('main').textContent()),
+      /retirada em Sede da associação — quarta-feira, 11\/03\/2026, das 08:00 às 12:00/,
+    );
     await pagina.getByRole('button', { name: /Confirmar/ }).click();
     await pagina.getByText(/Pedido confirmado em/).waitFor();
     await conferirPagina(pagina, ctx, 'pedido-confirmado-com-horario');

@@ -34,25 +34,52 @@ describe('o comprovante no navegador', { skip: pular }, () => {
     await pagina.getByLabel('Tipo').selectOption({ label: 'Pagamento recebido' });
     await pagina.getByLabel('Valor (R$)').fill('doze e cinquenta');
     await pagina.getByLabel('Descrição').fill('Pix de março');
-    await pagina.getByLabel(/Comprovante/).setInputFiles({ name: 'pix-março.pdf', mimeType: 'application/pdf', buffer: PDF });
-    await Promise.all([pagina.waitForResponse((r) => r.url().endsWith('/movimentacao') && r.request().method() === 'POST'), pagina.getByRole('button', { name: 'Registrar' }).click()]);
+    await pagina
+      .getByLabel(/Comprovante/)
+      .setInputFiles({ name: 'pix-março.pdf', mimeType: 'application/pdf', buffer: PDF });
+    await Promise.all([
+      pagina.waitForResponse((r) => r.url().endsWith('/movimentacao') && r.request().method() === 'POST'),
+      pagina.getByRole('button', { name: 'Registrar' }).click(),
+    ]);
     await pagina.getByRole('alert').waitFor();
-    assert.match(lido(await pagina.locator('.campo', { has: pagina.locator('#m-valor') }).innerText()), /Digite um número, como 1,5 ou 1\.234,56/);
+    assert.match(
+      lido(await pagina.locator('.campo', { has: pagina.locator('#m-valor') }).innerText()),
+      /Digite um número, como 1,5 ou 1\.234,56/,
+    );
     const aviso = pagina.locator('#m-arquivo-enviado');
     assert.ok(await aviso.isVisible());
     assert.match(lido(await aviso.innerText()), /^Comprovante já enviado: pix-março\.pdf\./);
-    assert.equal(await pagina.getByLabel(/Comprovante/).getAttribute('aria-describedby'), 'm-arquivo-enviado', 'o campo do arquivo aponta o aviso');
+    assert.equal(
+      await pagina.getByLabel(/Comprovante/).getAttribute('aria-describedby'),
+      'm-arquivo-enviado',
+      'o campo do arquivo aponta o aviso',
+    );
     assert.equal(await pagina.getByLabel('Descrição').inputValue(), 'Pix de março', 'o que foi digitado voltou');
-    assert.equal(await pagina.locator('input[type=file]').evaluate((e) => (e as HTMLInputElement).files?.length ?? -1), 0, 'o navegador não preenche de novo o arquivo');
-    assert.equal((await palco.amb.banco.selectFrom('movimentacao').select('id').where('usuarioid', '=', pessoa.id).execute()).length, 0);
+    assert.equal(
+      await pagina.locator('input[type=file]').evaluate((e) => (e as HTMLInputElement).files?.length ?? -1),
+      0,
+      'o navegador não preenche de novo o arquivo',
+    );
+    assert.equal(
+      (await palco.amb.banco.selectFrom('movimentacao').select('id').where('usuarioid', '=', pessoa.id).execute())
+        .length,
+      0,
+    );
     // The refused page comes with 400, which chromium logs; it is the refusal this test asked for.
     assert.ok(descartarOcorrencias(ctx, /status of 400/) >= 1);
     await conferirPagina(pagina, ctx, 'cestas-comprovante-mantido');
 
     await pagina.getByLabel('Valor (R$)').fill('12,50');
-    await Promise.all([pagina.waitForURL(`${palco.amb.url}/movimentacao`), pagina.getByRole('button', { name: 'Registrar' }).click()]);
+    await Promise.all([
+      pagina.waitForURL(`${palco.amb.url}/movimentacao`),
+      pagina.getByRole('button', { name: 'Registrar' }).click(),
+    ]);
     await pagina.getByRole('status').filter({ hasText: 'Movimentação registrada' }).waitFor();
-    const mov = await palco.amb.banco.selectFrom('movimentacao').select(['id', 'valorCentavos', 'arquivo']).where('usuarioid', '=', pessoa.id).executeTakeFirstOrThrow();
+    const mov = await palco.amb.banco
+      .selectFrom('movimentacao')
+      .select(['id', 'valorCentavos', 'arquivo'])
+      .where('usuarioid', '=', pessoa.id)
+      .executeTakeFirstOrThrow();
     assert.equal(mov.valorCentavos, 1250);
     assert.match(mov.arquivo ?? '', /\.pdf$/);
     const baixado = await pagina.request.get(`${palco.amb.url}/movimentacao/${mov.id}/arquivo`);

@@ -4,7 +4,13 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { abrirContexto, conferirPagina, entrarNoNavegador, semChromium, semErrosNoConsole } from '../helpers/chromium.ts';
+import {
+  abrirContexto,
+  conferirPagina,
+  entrarNoNavegador,
+  semChromium,
+  semErrosNoConsole,
+} from '../helpers/chromium.ts';
 import { NO_PEDIDO, entrarComoNovo, lido, montarPalco, sairPor, type Palco, type Sessao } from './cestas-apoio.ts';
 
 const pular = semChromium();
@@ -41,7 +47,10 @@ describe('a conta no navegador', { skip: pular }, () => {
 
       // The other device's session is over. (Its provider session is the provider's: a new visit
       // there logs in again through it, as a new session.)
-      const depois = await noOutro.request.get(`${url}/profile`, { headers: { accept: 'application/json' }, maxRedirects: 0 });
+      const depois = await noOutro.request.get(`${url}/profile`, {
+        headers: { accept: 'application/json' },
+        maxRedirects: 0,
+      });
       assert.equal(depois.status(), 401, 'a sessão do outro aparelho acabou');
       semErrosNoConsole(outro);
     } finally {
@@ -63,7 +72,10 @@ describe('a conta no navegador', { skip: pular }, () => {
     assert.equal(new URL(pagina.url()).pathname, '/profile');
     await pagina.goBack();
     await sairPor(pagina, url, pagina.locator('main').getByRole('button', { name: 'Sair' }));
-    const depois = await pagina.request.get(`${url}/profile`, { headers: { accept: 'application/json' }, maxRedirects: 0 });
+    const depois = await pagina.request.get(`${url}/profile`, {
+      headers: { accept: 'application/json' },
+      maxRedirects: 0,
+    });
     assert.equal(depois.status(), 401, 'o botão da página encerrou a sessão');
     semErrosNoConsole(ctx);
   });
@@ -75,8 +87,16 @@ describe('a conta no navegador', { skip: pular }, () => {
     const pular = await pagina.locator('a.pular').boundingBox();
     const marca = await pagina.locator('a.marca').boundingBox();
     assert.ok(pular !== null && marca !== null, 'os dois à vista');
-    assert.equal(await pagina.evaluate(() => document.activeElement?.className), 'pular', 'o primeiro Tab leva ao link');
-    const cobre = pular.x < marca.x + marca.width && marca.x < pular.x + pular.width && pular.y < marca.y + marca.height && marca.y < pular.y + pular.height;
+    assert.equal(
+      await pagina.evaluate(() => document.activeElement?.className),
+      'pular',
+      'o primeiro Tab leva ao link',
+    );
+    const cobre =
+      pular.x < marca.x + marca.width &&
+      marca.x < pular.x + pular.width &&
+      pular.y < marca.y + marca.height &&
+      marca.y < pular.y + pular.height;
     assert.equal(cobre, false, `link ${JSON.stringify(pular)} sobre a marca ${JSON.stringify(marca)}`);
   });
 });

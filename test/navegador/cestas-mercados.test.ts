@@ -7,7 +7,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { conferirPagina, descartarOcorrencias, semChromium, semErrosNoConsole } from '../helpers/chromium.ts';
-import { DATAS_PADRAO, criarCesta, criarCiclo, criarOfertaFinalizada, criarPonto, criarProduto } from '../helpers/fabricas.ts';
+import {
+  DATAS_PADRAO,
+  criarCesta,
+  criarCiclo,
+  criarOfertaFinalizada,
+  criarPonto,
+  criarProduto,
+} from '../helpers/fabricas.ts';
 import { criarMercadoNoBanco } from '../mercados/apoio.ts';
 import { NO_PEDIDO, entrarComoNovo, lido, montarPalco, type Palco, type Sessao } from './cestas-apoio.ts';
 
@@ -24,22 +31,71 @@ describe('mercados no ciclo, no navegador', { skip: pular }, () => {
     palco = await montarPalco(NO_PEDIDO);
     const banco = palco.amb.banco;
     const cesta = await criarCesta(banco, { nome: 'Cesta da roça', valorCentavos: 6000 });
-    const ciclo = await criarCiclo(banco, { nome: 'Ciclo de março', datas: DATAS_PADRAO, cestas: [{ cestaId: cesta.id, quantidadeCestas: 10 }] });
+    const ciclo = await criarCiclo(banco, {
+      nome: 'Ciclo de março',
+      datas: DATAS_PADRAO,
+      cestas: [{ cestaId: cesta.id, quantidadeCestas: 10 }],
+    });
     cicloid = ciclo.id;
     const tomate = await criarProduto(banco, { nome: 'Tomate', unidade: 'kg' });
-    const oferta = await criarOfertaFinalizada(banco, cicloid, [{ produtoId: tomate.id, quantidadeMilesimos: 100_000, valorCentavos: 400 }]);
+    const oferta = await criarOfertaFinalizada(banco, cicloid, [
+      { produtoId: tomate.id, quantidadeMilesimos: 100_000, valorCentavos: 400 },
+    ]);
     const iso = new Date().toISOString();
-    const composicao = await banco.insertInto('composicao').values({ cicloCestaId: ciclo.cicloCestas[0] ?? 0, quantidadeCestas: 10, createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow();
-    await banco.insertInto('composicaoproduto').values({ composicaoid: composicao.id, ofertaProdutoId: oferta.linhas[0] ?? 0, quantidadePorCestaMilesimos: 5000, unidade: 'kg', createdAt: iso, updatedAt: iso }).execute();
+    const composicao = await banco
+      .insertInto('composicao')
+      .values({ cicloCestaId: ciclo.cicloCestas[0] ?? 0, quantidadeCestas: 10, createdAt: iso, updatedAt: iso })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await banco
+      .insertInto('composicaoproduto')
+      .values({
+        composicaoid: composicao.id,
+        ofertaProdutoId: oferta.linhas[0] ?? 0,
+        quantidadePorCestaMilesimos: 5000,
+        unidade: 'kg',
+        createdAt: iso,
+        updatedAt: iso,
+      })
+      .execute();
     await criarPonto(banco, 'Sede da associação');
     await criarPonto(banco, 'Escola do bairro');
-    const dono = await banco.insertInto('appuser').values({ providerId: 'idp|dono-nav', email: 'dono-nav@mercados.org', emailChave: 'dono-nav@mercados.org', name: 'Dono', avatar: null, createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow();
+    const dono = await banco
+      .insertInto('appuser')
+      .values({
+        providerId: 'idp|dono-nav',
+        email: 'dono-nav@mercados.org',
+        emailChave: 'dono-nav@mercados.org',
+        name: 'Dono',
+        avatar: null,
+        createdAt: iso,
+        updatedAt: iso,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     mercados = {
-      cesta: (await criarMercadoNoBanco(banco, { adminId: dono.id, nome: 'Cesta Solidária', tipo: 'cesta', valorMaximoCestaCentavos: 3000 })).id,
+      cesta: (
+        await criarMercadoNoBanco(banco, {
+          adminId: dono.id,
+          nome: 'Cesta Solidária',
+          tipo: 'cesta',
+          valorMaximoCestaCentavos: 3000,
+        })
+      ).id,
       direta: (await criarMercadoNoBanco(banco, { adminId: dono.id, nome: 'Feira da praça', tipo: 'venda_direta' })).id,
       lote: (await criarMercadoNoBanco(banco, { adminId: dono.id, nome: 'Merenda escolar', tipo: 'lote' })).id,
     };
-    await banco.insertInto('precomercado').values({ mercadoId: mercados.direta, produtoId: tomate.id, precoCentavos: 650, ativo: true, createdAt: iso, updatedAt: iso }).execute();
+    await banco
+      .insertInto('precomercado')
+      .values({
+        mercadoId: mercados.direta,
+        produtoId: tomate.id,
+        precoCentavos: 650,
+        ativo: true,
+        createdAt: iso,
+        updatedAt: iso,
+      })
+      .execute();
     admin = await entrarComoNovo(palco, ['admin'], 'Rita Coordena');
     consumidora = await entrarComoNovo(palco, ['consumidor'], 'Caio Consome');
   });
@@ -62,7 +118,10 @@ describe('mercados no ciclo, no navegador', { skip: pular }, () => {
     await cesta.getByLabel(/Cesta da roça/).check();
     await pagina.getByRole('button', { name: 'Salvar mercados do ciclo' }).click();
     await pagina.getByText('Mercados do ciclo salvos.').waitFor();
-    assert.match(lido(await pagina.getByRole('group', { name: /Cesta Solidária/ }).textContent()), /Cesta da roça · custo R\$ 20,00 de R\$ 30,00/);
+    assert.match(
+      lido(await pagina.getByRole('group', { name: /Cesta Solidária/ }).textContent()),
+      /Cesta da roça · custo R\$ 20,00 de R\$ 30,00/,
+    );
     await conferirPagina(pagina, ctx, 'mercados-do-ciclo');
     semErrosNoConsole(ctx);
   });
@@ -83,7 +142,10 @@ describe('mercados no ciclo, no navegador', { skip: pular }, () => {
     await pagina.getByLabel(/Tomate de .* no lote \(kg\)/).fill('20');
     await pagina.getByRole('button', { name: 'Criar lote' }).click();
     await pagina.getByText('Lote de Escola do bairro (merenda) criado.').waitFor();
-    assert.match(lido(await pagina.locator('.cartao').first().textContent()), /Valor R\$ 80,00 de R\$ 100,00 do alvo\s*\(faltam R\$ 20,00\)/);
+    assert.match(
+      lido(await pagina.locator('.cartao').first().textContent()),
+      /Valor R\$ 80,00 de R\$ 100,00 do alvo\s*\(faltam R\$ 20,00\)/,
+    );
     // 50 in baskets + 20 released + 20 in the lot: 10 kg left for more lots.
     await pagina.getByLabel(/Tomate de .* no lote \(kg\)/).fill('11');
     await pagina.getByLabel('Quem compra').fill('Creche');
@@ -92,7 +154,11 @@ describe('mercados no ciclo, no navegador', { skip: pular }, () => {
     await pagina.getByRole('alert').filter({ hasText: 'Faltam 1 kg de Tomate' }).waitFor();
     // The refusal is the page's own answer (409), which the browser also notes in its console.
     assert.equal(descartarOcorrencias(ctx, /status of 409/), 1);
-    assert.equal(await pagina.getByLabel('Quem compra').inputValue(), 'Creche', 'o formulário volta com o que foi digitado');
+    assert.equal(
+      await pagina.getByLabel('Quem compra').inputValue(),
+      'Creche',
+      'o formulário volta com o que foi digitado',
+    );
     await conferirPagina(pagina, ctx, 'mercados-lotes');
     semErrosNoConsole(ctx);
   });

@@ -23,7 +23,13 @@ describe('a oferta no navegador', { skip: pular }, () => {
     produtos.tomate = (await criarProduto(banco, { nome: 'Tomate cereja', unidade: 'kg', valorCentavos: 900 })).nome;
     produtos.alface = (await criarProduto(banco, { nome: 'Alface crespa', unidade: 'maço', valorCentavos: 350 })).nome;
     const cesta = await criarCesta(banco, { nome: 'Cesta média' });
-    cicloid = (await criarCiclo(banco, { nome: 'Ciclo de março', datas: DATAS_PADRAO, cestas: [{ cestaId: cesta.id, quantidadeCestas: 10 }] })).id;
+    cicloid = (
+      await criarCiclo(banco, {
+        nome: 'Ciclo de março',
+        datas: DATAS_PADRAO,
+        cestas: [{ cestaId: cesta.id, quantidadeCestas: 10 }],
+      })
+    ).id;
     fornecedora = await entrarComoNovo(palco, ['fornecedor'], 'Dora Horta');
   });
   after(async () => {
@@ -44,10 +50,16 @@ describe('a oferta no navegador', { skip: pular }, () => {
 
   test('o total da oferta acompanha cada quantidade e preço digitados, com vírgula ou ponto', async () => {
     const { pagina } = fornecedora;
-    await linha(produtos.tomate).getByLabel(/Quantidade de Tomate cereja/).fill('10');
-    await linha(produtos.tomate).getByLabel(/Preço de Tomate cereja/).fill('R$ 8,50');
+    await linha(produtos.tomate)
+      .getByLabel(/Quantidade de Tomate cereja/)
+      .fill('10');
+    await linha(produtos.tomate)
+      .getByLabel(/Preço de Tomate cereja/)
+      .fill('R$ 8,50');
     assert.equal(lido(await linha(produtos.tomate).locator('[data-subtotal]').textContent()), 'R$ 85,00');
-    await linha(produtos.alface).getByLabel(/Quantidade de Alface crespa/).fill('20');
+    await linha(produtos.alface)
+      .getByLabel(/Quantidade de Alface crespa/)
+      .fill('20');
     assert.equal(lido(await linha(produtos.alface).locator('[data-subtotal]').textContent()), 'R$ 70,00');
     assert.equal(lido(await pagina.locator('output[data-total]').textContent()), 'R$ 155,00');
     assert.equal(lido(await pagina.locator('[data-estado]').textContent()), 'Nenhuma oferta ainda');
@@ -77,10 +89,23 @@ describe('a oferta no navegador', { skip: pular }, () => {
     assert.equal(lido(await rascunho.textContent()), 'Salvar rascunho');
     assert.equal(lido(await pagina.locator('[data-estado]').textContent()), 'Rascunho (ainda não finalizada)');
     await pagina.unroute('**/oferta');
-    const oferta = await palco.amb.banco.selectFrom('oferta').select(['id', 'finalizada']).where('cicloid', '=', cicloid).where('usuarioid', '=', fornecedora.usuario.id).executeTakeFirstOrThrow();
+    const oferta = await palco.amb.banco
+      .selectFrom('oferta')
+      .select(['id', 'finalizada'])
+      .where('cicloid', '=', cicloid)
+      .where('usuarioid', '=', fornecedora.usuario.id)
+      .executeTakeFirstOrThrow();
     assert.equal(Boolean(oferta.finalizada), false);
-    const linhas = await palco.amb.banco.selectFrom('ofertaproduto').select(['quantidadeMilesimos', 'valorCentavos']).where('ofertaid', '=', oferta.id).orderBy('valorCentavos').execute();
-    assert.deepEqual(linhas, [{ quantidadeMilesimos: 20_000, valorCentavos: 350 }, { quantidadeMilesimos: 10_000, valorCentavos: 850 }]);
+    const linhas = await palco.amb.banco
+      .selectFrom('ofertaproduto')
+      .select(['quantidadeMilesimos', 'valorCentavos'])
+      .where('ofertaid', '=', oferta.id)
+      .orderBy('valorCentavos')
+      .execute();
+    assert.deepEqual(linhas, [
+      { quantidadeMilesimos: 20_000, valorCentavos: 350 },
+      { quantidadeMilesimos: 10_000, valorCentavos: 850 },
+    ]);
   });
 
   test('uma quantidade recusada pelo servidor aparece ao lado do campo, e a página continua usável', async () => {
@@ -93,8 +118,15 @@ describe('a oferta no navegador', { skip: pular }, () => {
     await alerta.waitFor();
     assert.equal(await quantidade.getAttribute('aria-invalid'), 'true');
     const idDoErro = await quantidade.getAttribute('aria-describedby');
-    assert.match(lido(await pagina.locator(`#${idDoErro ?? 'nenhum'}`).textContent()), /É ambíguo: escreva 1,250 para o número com decimais, ou 1250 para o milhar/);
-    assert.equal(await pagina.getByRole('button', { name: 'Finalizar oferta' }).isEnabled(), true, 'o botão volta depois da recusa');
+    assert.match(
+      lido(await pagina.locator(`#${idDoErro ?? 'nenhum'}`).textContent()),
+      /É ambíguo: escreva 1,250 para o número com decimais, ou 1250 para o milhar/,
+    );
+    assert.equal(
+      await pagina.getByRole('button', { name: 'Finalizar oferta' }).isEnabled(),
+      true,
+      'o botão volta depois da recusa',
+    );
     // Chromium logs every 4xx answer to a fetch; this one is the refusal the test asked for.
     assert.ok(descartarOcorrencias(fornecedora.ctx, /status of 400/) >= 1);
     await conferirPagina(pagina, fornecedora.ctx, 'cestas-oferta-erro');
@@ -103,11 +135,24 @@ describe('a oferta no navegador', { skip: pular }, () => {
   test('sem conexão, a falha é dita na página e nada se perde', async () => {
     const { pagina } = fornecedora;
     await pagina.route('**/ofertasave', (rota) => rota.abort('internetdisconnected'));
-    await linha(produtos.tomate).getByLabel(/Quantidade de Tomate cereja/).fill('12,5');
+    await linha(produtos.tomate)
+      .getByLabel(/Quantidade de Tomate cereja/)
+      .fill('12,5');
     await pagina.getByRole('button', { name: 'Finalizar oferta' }).click();
     await pagina.getByRole('alert').filter({ hasText: 'Não foi possível falar com o servidor' }).waitFor();
-    assert.equal(await linha(produtos.tomate).getByLabel(/Quantidade de Tomate cereja/).inputValue(), '12,5');
-    assert.equal(await linha(produtos.tomate).getByLabel(/Quantidade de Tomate cereja/).getAttribute('aria-invalid'), null, 'a recusa anterior foi apagada');
+    assert.equal(
+      await linha(produtos.tomate)
+        .getByLabel(/Quantidade de Tomate cereja/)
+        .inputValue(),
+      '12,5',
+    );
+    assert.equal(
+      await linha(produtos.tomate)
+        .getByLabel(/Quantidade de Tomate cereja/)
+        .getAttribute('aria-invalid'),
+      null,
+      'a recusa anterior foi apagada',
+    );
     await pagina.unroute('**/ofertasave');
     // The cut connection is the test's doing, not a problem of the page.
     assert.ok(descartarOcorrencias(fornecedora.ctx, /ERR_INTERNET_DISCONNECTED/) >= 1);
@@ -120,10 +165,19 @@ describe('a oferta no navegador', { skip: pular }, () => {
     assert.equal(lido(await pagina.locator('[data-estado]').textContent()), 'Oferta finalizada');
     // 12.5 × 8.50 + 20 × 3.50
     assert.equal(lido(await pagina.locator('output[data-total]').textContent()), 'R$ 176,25');
-    const oferta = await palco.amb.banco.selectFrom('oferta').select('finalizada').where('cicloid', '=', cicloid).where('usuarioid', '=', fornecedora.usuario.id).executeTakeFirstOrThrow();
+    const oferta = await palco.amb.banco
+      .selectFrom('oferta')
+      .select('finalizada')
+      .where('cicloid', '=', cicloid)
+      .where('usuarioid', '=', fornecedora.usuario.id)
+      .executeTakeFirstOrThrow();
     assert.equal(Boolean(oferta.finalizada), true);
     await pagina.reload();
-    assert.equal(lido(await pagina.locator('[data-estado]').textContent()), 'Oferta finalizada', 'depois de recarregar também');
+    assert.equal(
+      lido(await pagina.locator('[data-estado]').textContent()),
+      'Oferta finalizada',
+      'depois de recarregar também',
+    );
     await conferirPagina(pagina, ctx, 'cestas-oferta');
   });
 });

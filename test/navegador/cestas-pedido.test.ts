@@ -7,7 +7,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { join } from 'node:path';
-import { PASTA_DE_TELAS, conferirPagina, descartarOcorrencias, semChromium, semErrosNoConsole } from '../helpers/chromium.ts';
+import {
+  PASTA_DE_TELAS,
+  conferirPagina,
+  descartarOcorrencias,
+  semChromium,
+  semErrosNoConsole,
+} from '../helpers/chromium.ts';
 import { DATAS_PADRAO, criarCesta, criarCiclo, criarPonto, criarProduto } from '../helpers/fabricas.ts';
 import { NO_PEDIDO, entrarComoNovo, lido, montarPalco, type Palco, type Sessao } from './cestas-apoio.ts';
 
@@ -23,11 +29,26 @@ describe('o pedido no navegador', { skip: pular }, () => {
     palco = await montarPalco(NO_PEDIDO, { TAXA_PEDIDO_PERCENTUAL: '2.50', TAXA_PEDIDO_FIXA: '1.00' });
     const banco = palco.amb.banco;
     const cesta = await criarCesta(banco, { nome: 'Cesta média', valorCentavos: 6000 });
-    const ciclo = await criarCiclo(banco, { nome: 'Ciclo de março', datas: DATAS_PADRAO, cestas: [{ cestaId: cesta.id, quantidadeCestas: 3 }], compor: true });
+    const ciclo = await criarCiclo(banco, {
+      nome: 'Ciclo de março',
+      datas: DATAS_PADRAO,
+      cestas: [{ cestaId: cesta.id, quantidadeCestas: 3 }],
+      compor: true,
+    });
     cicloid = ciclo.id;
     const mel = await criarProduto(banco, { nome: 'Mel silvestre', unidade: 'kg', valorCentavos: 4000 });
     const iso = new Date().toISOString();
-    await banco.insertInto('cicloproduto').values({ cicloid, produtoId: mel.id, quantidadeMilesimos: 5000, valorCentavos: 4000, createdAt: iso, updatedAt: iso }).execute();
+    await banco
+      .insertInto('cicloproduto')
+      .values({
+        cicloid,
+        produtoId: mel.id,
+        quantidadeMilesimos: 5000,
+        valorCentavos: 4000,
+        createdAt: iso,
+        updatedAt: iso,
+      })
+      .execute();
     pontoId = (await criarPonto(banco, 'Feira da Praça')).id;
     await criarPonto(banco, 'Escola do Bairro');
     consumidora = await entrarComoNovo(palco, ['consumidor'], 'Fabi Consome');
@@ -67,16 +88,33 @@ describe('o pedido no navegador', { skip: pular }, () => {
     const { pagina } = consumidora;
     await pagina.route('**/pedidoconsumidores', (rota) =>
       rota.request().method() === 'POST'
-        ? rota.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ success: false, error: 'Verifique os campos destacados', details: { pontoEntregaId: 'Escolha um ponto de entrega ativo', 'produtos.0.quantidade': 'Deve ser um número inteiro' } }) })
+        ? rota.fulfill({
+            status: 400,
+            contentType: 'application/json',
+            body: JSON.stringify({
+              success: false,
+              error: 'Verifique os campos destacados',
+              details: {
+                pontoEntregaId: 'Escolha um ponto de entrega ativo',
+                'produtos.0.quantidade': 'Deve ser um número inteiro',
+              },
+            }),
+          })
         : rota.fallback(),
     );
     await pagina.getByRole('button', { name: 'Salvar pedido' }).click();
     await pagina.getByRole('alert').filter({ hasText: 'Verifique os campos destacados' }).waitFor();
     const ponto = pagina.getByLabel('Onde vai retirar');
     assert.equal(await ponto.getAttribute('aria-invalid'), 'true');
-    assert.equal(lido(await pagina.locator(`#${await ponto.getAttribute('aria-describedby') ?? 'x'}`).textContent()), 'Escolha um ponto de entrega ativo');
+    assert.equal(
+      lido(await pagina.locator(`#${(await ponto.getAttribute('aria-describedby')) ?? 'x'}`).textContent()),
+      'Escolha um ponto de entrega ativo',
+    );
     const cesta = pagina.getByLabel('Quantidade de Cesta média');
-    assert.equal(lido(await pagina.locator(`#${await cesta.getAttribute('aria-describedby') ?? 'x'}`).textContent()), 'Deve ser um número inteiro');
+    assert.equal(
+      lido(await pagina.locator(`#${(await cesta.getAttribute('aria-describedby')) ?? 'x'}`).textContent()),
+      'Deve ser um número inteiro',
+    );
     await pagina.unroute('**/pedidoconsumidores');
     assert.ok(descartarOcorrencias(consumidora.ctx, /status of 400/) >= 1);
   });
@@ -107,7 +145,12 @@ describe('o pedido no navegador', { skip: pular }, () => {
     await conferirPagina(pagina, ctx, 'cestas-pedido-confirmacao');
     await pagina.getByRole('button', { name: 'Confirmar pedido' }).click();
     await pagina.getByText(/Pedido confirmado em 07\/03\/2026|Pedido confirmado em 2026-03-07/).waitFor();
-    const pedido = await palco.amb.banco.selectFrom('pedido').select(['finalizado', 'pontoEntregaId']).where('cicloid', '=', cicloid).where('usuarioid', '=', consumidora.usuario.id).executeTakeFirstOrThrow();
+    const pedido = await palco.amb.banco
+      .selectFrom('pedido')
+      .select(['finalizado', 'pontoEntregaId'])
+      .where('cicloid', '=', cicloid)
+      .where('usuarioid', '=', consumidora.usuario.id)
+      .executeTakeFirstOrThrow();
     assert.deepEqual([Boolean(pedido.finalizado), pedido.pontoEntregaId], [true, pontoId]);
     await pagina.goto(`${palco.amb.url}/pedidoconsumidores/${cicloid}`);
     assert.match(lido(await pagina.locator('main').innerText()), /confirmado/);
@@ -119,10 +162,17 @@ describe('o pedido no navegador', { skip: pular }, () => {
     try {
       const { pagina } = outra;
       await pagina.goto(`${palco.amb.url}/pedidoconsumidores/${cicloid}`);
-      assert.equal(lido(await pagina.locator('output[data-total-com-taxa]').textContent()), 'R$ 0,00', 'sem script, o total é o do servidor');
+      assert.equal(
+        lido(await pagina.locator('output[data-total-com-taxa]').textContent()),
+        'R$ 0,00',
+        'sem script, o total é o do servidor',
+      );
       await pagina.getByLabel('Quantidade de Cesta média').fill('1');
       await pagina.getByLabel('Onde vai retirar').selectOption({ label: 'Escola do Bairro' });
-      await Promise.all([pagina.waitForURL(/\/pedidoconsumidoresconfirmacao\/\d+$/), pagina.getByRole('button', { name: 'Salvar pedido' }).click()]);
+      await Promise.all([
+        pagina.waitForURL(/\/pedidoconsumidoresconfirmacao\/\d+$/),
+        pagina.getByRole('button', { name: 'Salvar pedido' }).click(),
+      ]);
       assert.match(lido(await pagina.getByRole('status').first().textContent()), /Pedido salvo/);
       // 60 + 2.5 % (1.50) + 1.00
       assert.match(lido(await pagina.locator('table').innerText()), /A pagar R\$ 62,50/);

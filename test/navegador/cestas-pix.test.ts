@@ -26,13 +26,47 @@ describe('o Pix no navegador', { skip: pular }, () => {
     const db = palco.amb.banco;
     const iso = new Date().toISOString();
     // A debt carried from before, and this cycle's confirmed order.
-    await db.insertInto('movimentacao').values({ usuarioid: consumidora.usuario.id, tipoMovimentacaoId: 5, sentido: 'debito', valorCentavos: 1250, data: '2026-02-20', descricao: 'Ciclo de fevereiro', createdAt: iso, updatedAt: iso }).execute();
+    await db
+      .insertInto('movimentacao')
+      .values({
+        usuarioid: consumidora.usuario.id,
+        tipoMovimentacaoId: 5,
+        sentido: 'debito',
+        valorCentavos: 1250,
+        data: '2026-02-20',
+        descricao: 'Ciclo de fevereiro',
+        createdAt: iso,
+        updatedAt: iso,
+      })
+      .execute();
     const cesta = await criarCesta(db, { nome: 'Cesta da estação' });
     const ciclo = await criarCiclo(db, { cestas: [{ cestaId: cesta.id, quantidadeCestas: 10 }] });
     cicloid = ciclo.id;
     const ponto = await criarPonto(db, 'Escola do bairro');
-    const pedido = await db.insertInto('pedido').values({ cicloid, usuarioid: consumidora.usuario.id, pontoEntregaId: ponto.id, finalizado: true, dataConfirmacao: '2026-03-07T12:00:00', createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow();
-    await db.insertInto('pedidoproduto').values({ pedidoid: pedido.id, cicloCestaId: ciclo.cicloCestas[0] ?? 0, quantidadeMilesimos: 2000, valorCentavos: 4500, createdAt: iso, updatedAt: iso }).execute();
+    const pedido = await db
+      .insertInto('pedido')
+      .values({
+        cicloid,
+        usuarioid: consumidora.usuario.id,
+        pontoEntregaId: ponto.id,
+        finalizado: true,
+        dataConfirmacao: '2026-03-07T12:00:00',
+        createdAt: iso,
+        updatedAt: iso,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto('pedidoproduto')
+      .values({
+        pedidoid: pedido.id,
+        cicloCestaId: ciclo.cicloCestas[0] ?? 0,
+        quantidadeMilesimos: 2000,
+        valorCentavos: 4500,
+        createdAt: iso,
+        updatedAt: iso,
+      })
+      .execute();
     pedidoId = pedido.id;
   });
   after(async () => {
@@ -45,7 +79,10 @@ describe('o Pix no navegador', { skip: pular }, () => {
     const { pagina, ctx } = consumidora;
     await pagina.goto(`${palco.amb.url}/pedidoconsumidoresconfirmacao/${pedidoId}`);
     const bloco = pagina.locator('section.pix');
-    assert.match(lido(await bloco.innerText()), /Saldo devedor.*R\$ 12,50.*Pedido confirmado no .*R\$ 90,00.*Total a pagar R\$ 102,50/);
+    assert.match(
+      lido(await bloco.innerText()),
+      /Saldo devedor.*R\$ 12,50.*Pedido confirmado no .*R\$ 90,00.*Total a pagar R\$ 102,50/,
+    );
     const codigo = await pagina.getByLabel(/Pix copia e cola/).inputValue();
     assert.match(codigo, /^000201.*0121financeiro@cestas\.org/);
     assert.ok(codigo.includes('102.50') && codigo.includes(`CST${consumidora.usuario.id}C${cicloid}`), codigo);
@@ -64,8 +101,13 @@ describe('o Pix no navegador', { skip: pular }, () => {
 <STMTTRN><TRNTYPE>CREDIT<DTPOSTED>20260308<TRNAMT>102.50<FITID>N1<MEMO>PIX RECEBIDO HELENA SOUZA LIMA</STMTTRN>
 <STMTTRN><TRNTYPE>CREDIT<DTPOSTED>20260308<TRNAMT>7.00<FITID>N2<MEMO>PIX RECEBIDO DEVOLUCAO FEIRA DO PRODUTOR RURAL ASSOCIADO</STMTTRN>
 </BANKTRANLIST></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>`;
-    await pagina.getByLabel(/Arquivo do banco/).setInputFiles({ name: 'extrato-marco.ofx', mimeType: 'application/x-ofx', buffer: Buffer.from(ofx) });
-    await Promise.all([pagina.waitForURL(`${palco.amb.url}/extratos`), pagina.getByRole('button', { name: 'Importar' }).click()]);
+    await pagina
+      .getByLabel(/Arquivo do banco/)
+      .setInputFiles({ name: 'extrato-marco.ofx', mimeType: 'application/x-ofx', buffer: Buffer.from(ofx) });
+    await Promise.all([
+      pagina.waitForURL(`${palco.amb.url}/extratos`),
+      pagina.getByRole('button', { name: 'Importar' }).click(),
+    ]);
     await pagina.getByRole('status').filter({ hasText: 'Extrato importado' }).waitFor();
     const cartoes = pagina.locator('li.linha-extrato');
     assert.equal(await cartoes.count(), 2);
@@ -74,12 +116,26 @@ describe('o Pix no navegador', { skip: pular }, () => {
     assert.equal(await primeiro.getByLabel('Creditar a').locator('option:checked').innerText(), 'Helena Souza Lima');
     await conferirPagina(pagina, ctx, 'cestas-pix-extrato');
     // The 7,00 goes to the namesake by hand; then both are confirmed.
-    await cartoes.filter({ hasText: /DEVOLUCAO/ }).getByLabel('Creditar a').selectOption({ label: 'Helena Souza' });
-    await Promise.all([pagina.waitForURL(`${palco.amb.url}/extratos`), pagina.getByRole('button', { name: 'Confirmar os créditos escolhidos' }).click()]);
+    await cartoes
+      .filter({ hasText: /DEVOLUCAO/ })
+      .getByLabel('Creditar a')
+      .selectOption({ label: 'Helena Souza' });
+    await Promise.all([
+      pagina.waitForURL(`${palco.amb.url}/extratos`),
+      pagina.getByRole('button', { name: 'Confirmar os créditos escolhidos' }).click(),
+    ]);
     await pagina.getByRole('status').filter({ hasText: '2 pagamentos registrados' }).waitFor();
     assert.equal(await pagina.locator('li.linha-extrato').count(), 0);
-    const movs = await palco.amb.banco.selectFrom('movimentacao').select(['usuarioid', 'valorCentavos']).where('chave', 'like', 'extrato:%').orderBy('valorCentavos').execute();
-    assert.deepEqual(movs, [{ usuarioid: homonima.id, valorCentavos: 700 }, { usuarioid: consumidora.usuario.id, valorCentavos: 10250 }]);
+    const movs = await palco.amb.banco
+      .selectFrom('movimentacao')
+      .select(['usuarioid', 'valorCentavos'])
+      .where('chave', 'like', 'extrato:%')
+      .orderBy('valorCentavos')
+      .execute();
+    assert.deepEqual(movs, [
+      { usuarioid: homonima.id, valorCentavos: 700 },
+      { usuarioid: consumidora.usuario.id, valorCentavos: 10250 },
+    ]);
     await consumidora.pagina.goto(`${palco.amb.url}/saldo`);
     assert.match(lido(await consumidora.pagina.locator('section.pix').innerText()), /Nada a pagar agora R\$ 0,00/);
     assert.equal(await consumidora.pagina.locator('.pix-qr').count(), 0);

@@ -20,7 +20,19 @@ describe('os relatórios por mercado no navegador', { skip: pular }, () => {
   before(async () => {
     palco = await montarPalco(NO_PEDIDO);
     const iso = new Date().toISOString();
-    const conta = await palco.amb.banco.insertInto('appuser').values({ providerId: 'idp|dono-navegador', email: 'dono-navegador@mercados.org', emailChave: 'dono-navegador@mercados.org', name: 'Dono', avatar: null, createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow();
+    const conta = await palco.amb.banco
+      .insertInto('appuser')
+      .values({
+        providerId: 'idp|dono-navegador',
+        email: 'dono-navegador@mercados.org',
+        emailChave: 'dono-navegador@mercados.org',
+        name: 'Dono',
+        avatar: null,
+        createdAt: iso,
+        updatedAt: iso,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     c = await cicloComMercados(palco.amb, await entrarComo(palco.amb, ['admin']), conta.id);
     admin = await entrarComoNovo(palco, ['admin'], 'Bruno Coordena');
   });
@@ -39,7 +51,10 @@ describe('os relatórios por mercado no navegador', { skip: pular }, () => {
     await pagina.waitForURL(`**/pedidosfornecedorestodos/${c.cicloid}?mercadoId=${c.mFeira.id}`);
     assert.deepEqual(await grupos(), [`Feira ${c.id}`]);
     assert.match(lido(await pagina.locator('tfoot').innerText()), /R\$ 72,00/);
-    assert.equal(await pagina.getByRole('link', { name: 'Baixar CSV' }).getAttribute('href'), `/downloadpedidosfornecedoresciclos?cicloId=${c.cicloid}&mercadoId=${c.mFeira.id}`);
+    assert.equal(
+      await pagina.getByRole('link', { name: 'Baixar CSV' }).getAttribute('href'),
+      `/downloadpedidosfornecedoresciclos?cicloId=${c.cicloid}&mercadoId=${c.mFeira.id}`,
+    );
     await conferirPagina(pagina, ctx, 'cestas-relatorio-fornecedores-mercado');
   });
 

@@ -21,7 +21,10 @@ const pular = semChromium();
  * whole under that font's map.
  */
 async function baixar(pagina: Page, nome: string): Promise<{ nome: string; conteudo: Buffer }> {
-  const [download] = await Promise.all([pagina.waitForEvent('download'), pagina.getByRole('link', { name: nome }).first().click()]);
+  const [download] = await Promise.all([
+    pagina.waitForEvent('download'),
+    pagina.getByRole('link', { name: nome }).first().click(),
+  ]);
   const caminho = await download.path();
   return { nome: download.suggestedFilename(), conteudo: readFileSync(caminho) };
 }
@@ -36,14 +39,37 @@ describe('os relatórios no navegador', { skip: pular }, () => {
     palco = await montarPalco(NO_PEDIDO);
     const banco = palco.amb.banco;
     const cesta = await criarCesta(banco, { nome: 'Cesta grande' });
-    const ciclo = await criarCiclo(banco, { nome: 'Ciclo de abril', datas: DATAS_PADRAO, cestas: [{ cestaId: cesta.id, quantidadeCestas: 10 }] });
+    const ciclo = await criarCiclo(banco, {
+      nome: 'Ciclo de abril',
+      datas: DATAS_PADRAO,
+      cestas: [{ cestaId: cesta.id, quantidadeCestas: 10 }],
+    });
     cicloid = ciclo.id;
     const uso = await criarUsoDaCesta(banco, cicloid, ciclo.cicloCestas[0] ?? 0, { pedidas: 2, compostas: 5 });
-    const pedido = await banco.updateTable('pedido').set({ finalizado: true, dataConfirmacao: '2026-03-07T12:00:00' }).where('id', '=', uso.pedidoId).returning('usuarioid').executeTakeFirstOrThrow();
-    await banco.updateTable('usuario').set({ nome: nomes.consumidora, nomeChave: nomes.consumidora.toLowerCase() }).where('id', '=', pedido.usuarioid).execute();
-    const linha = await banco.selectFrom('ofertaproduto as op').innerJoin('produto as p', 'p.id', 'op.produtoid').innerJoin('oferta as o', 'o.id', 'op.ofertaid').select(['p.nome', 'o.usuarioid']).where('op.id', '=', uso.ofertaProdutoId).executeTakeFirstOrThrow();
+    const pedido = await banco
+      .updateTable('pedido')
+      .set({ finalizado: true, dataConfirmacao: '2026-03-07T12:00:00' })
+      .where('id', '=', uso.pedidoId)
+      .returning('usuarioid')
+      .executeTakeFirstOrThrow();
+    await banco
+      .updateTable('usuario')
+      .set({ nome: nomes.consumidora, nomeChave: nomes.consumidora.toLowerCase() })
+      .where('id', '=', pedido.usuarioid)
+      .execute();
+    const linha = await banco
+      .selectFrom('ofertaproduto as op')
+      .innerJoin('produto as p', 'p.id', 'op.produtoid')
+      .innerJoin('oferta as o', 'o.id', 'op.ofertaid')
+      .select(['p.nome', 'o.usuarioid'])
+      .where('op.id', '=', uso.ofertaProdutoId)
+      .executeTakeFirstOrThrow();
     nomes.produto = linha.nome;
-    await banco.updateTable('usuario').set({ nome: nomes.fornecedor, nomeChave: nomes.fornecedor.toLowerCase() }).where('id', '=', linha.usuarioid).execute();
+    await banco
+      .updateTable('usuario')
+      .set({ nome: nomes.fornecedor, nomeChave: nomes.fornecedor.toLowerCase() })
+      .where('id', '=', linha.usuarioid)
+      .execute();
   });
   after(async () => {
     await admin.ctx.fechar();
@@ -68,7 +94,10 @@ describe('os relatórios no navegador', { skip: pular }, () => {
     await pagina.getByRole('link', { name: 'Relatórios' }).click();
     await pagina.waitForURL('**/relatorios');
     await conferirPagina(pagina, ctx, 'cestas-relatorios');
-    await pagina.locator('li.cartao', { hasText: 'Ciclo de abril' }).getByRole('link', { name: 'Pedidos aos fornecedores', exact: true }).click();
+    await pagina
+      .locator('li.cartao', { hasText: 'Ciclo de abril' })
+      .getByRole('link', { name: 'Pedidos aos fornecedores', exact: true })
+      .click();
     await pagina.waitForURL(`**/pedidosfornecedorestodos/${cicloid}`);
     assert.match(lido(await pagina.locator('table').innerText()), new RegExp(nomes.fornecedor));
     await conferirPagina(pagina, ctx, 'cestas-relatorio-fornecedores');
@@ -92,10 +121,18 @@ describe('os relatórios no navegador', { skip: pular }, () => {
     const texto = conteudo.toString('utf8');
     assert.equal(texto.charCodeAt(0), 0xfeff, 'com BOM, para as planilhas');
     const linhas = texto.slice(1).trim().split(/\r?\n/);
-    assert.equal(linhas[0], 'Fornecedor;Produto;Unidade;Quantidade planejada;Quantidade pedida;Valor unitário (R$);Valor (R$)');
+    assert.equal(
+      linhas[0],
+      'Fornecedor;Produto;Unidade;Quantidade planejada;Quantidade pedida;Valor unitário (R$);Valor (R$)',
+    );
     const doFornecedor = linhas.filter((l) => l.startsWith(`${nomes.fornecedor};${nomes.produto};`));
     assert.ok(doFornecedor.length >= 1, `uma linha de ${nomes.fornecedor} em:\n${texto}`);
-    for (const l of doFornecedor) assert.match(l.slice(`${nomes.fornecedor};${nomes.produto};`.length), /^[^;]+;\d+(,\d{1,3})?;\d+(,\d{1,3})?;\d+,\d{2};\d+,\d{2}$/, 'quantidades e valores com vírgula');
+    for (const l of doFornecedor)
+      assert.match(
+        l.slice(`${nomes.fornecedor};${nomes.produto};`.length),
+        /^[^;]+;\d+(,\d{1,3})?;\d+(,\d{1,3})?;\d+,\d{2};\d+,\d{2}$/,
+        'quantidades e valores com vírgula',
+      );
   });
 
   // POST /logout answers 303 to the provider's sign-out address, on another origin: the CSP's
@@ -104,7 +141,10 @@ describe('os relatórios no navegador', { skip: pular }, () => {
     const { pagina, ctx } = admin;
     await sairPor(pagina, palco.amb.url, pagina.getByRole('button', { name: 'Sair' }));
     await conferirPagina(pagina, ctx, 'cestas-saiu');
-    const depois = await pagina.request.get(`${palco.amb.url}/`, { headers: { accept: 'application/json' }, maxRedirects: 0 });
+    const depois = await pagina.request.get(`${palco.amb.url}/`, {
+      headers: { accept: 'application/json' },
+      maxRedirects: 0,
+    });
     assert.equal(depois.status(), 401, 'sem sessão depois de sair');
   });
 });

@@ -9,7 +9,15 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
 import { PASTA_DE_TELAS, conferirPagina, semChromium, semErrosNoConsole } from '../helpers/chromium.ts';
-import { DATAS_PADRAO, criarCesta, criarCiclo, criarOfertaFinalizada, criarPonto, criarProduto, criarUsuario } from '../helpers/fabricas.ts';
+import {
+  DATAS_PADRAO,
+  criarCesta,
+  criarCiclo,
+  criarOfertaFinalizada,
+  criarPonto,
+  criarProduto,
+  criarUsuario,
+} from '../helpers/fabricas.ts';
 import { NO_PEDIDO, entrarComoNovo, lido, montarPalco, type Palco, type Sessao } from './cestas-apoio.ts';
 
 const pular = semChromium();
@@ -20,7 +28,8 @@ async function rolagemLateral(pagina: Page): Promise<string[]> {
   return pagina.evaluate(() => {
     const problemas: string[] = [];
     const raiz = document.documentElement;
-    if (raiz.scrollWidth > window.innerWidth) problemas.push(`a página tem ${raiz.scrollWidth} px para ${window.innerWidth} px de tela`);
+    if (raiz.scrollWidth > window.innerWidth)
+      problemas.push(`a página tem ${raiz.scrollWidth} px para ${window.innerWidth} px de tela`);
     for (const e of document.querySelectorAll<HTMLElement>('main *')) {
       const estilo = getComputedStyle(e);
       if ((estilo.overflowX === 'auto' || estilo.overflowX === 'scroll') && e.scrollWidth > e.clientWidth + 1) {
@@ -39,7 +48,10 @@ async function naTela(pagina: Page, alvo: Locator, texto: string, onde: string):
   const caixa = await alvo.boundingBox();
   const largura = await pagina.evaluate(() => window.innerWidth);
   assert.ok(caixa !== null, `${onde}: tem caixa`);
-  assert.ok(caixa.x >= 0 && caixa.x + caixa.width <= largura, `${onde}: de ${caixa.x} a ${caixa.x + caixa.width} px, a tela tem ${largura} px`);
+  assert.ok(
+    caixa.x >= 0 && caixa.x + caixa.width <= largura,
+    `${onde}: de ${caixa.x} a ${caixa.x + caixa.width} px, a tela tem ${largura} px`,
+  );
 }
 
 describe('os números que importam, no telefone e na tela grande', { skip: pular }, () => {
@@ -71,27 +83,82 @@ describe('os números que importam, no telefone e na tela grande', { skip: pular
       const banco = palco.amb.banco;
       const fornecedora = await entrar(['fornecedor'], `Dora Horta ${largura}`, largura);
       const cesta = await criarCesta(banco, { nome: `Cesta média ${largura}`, valorCentavos: 6000 });
-      const ciclo = await criarCiclo(banco, { nome: `Ciclo de março ${largura}`, datas: DATAS_PADRAO, cestas: [{ cestaId: cesta.id, quantidadeCestas: 10 }] });
+      const ciclo = await criarCiclo(banco, {
+        nome: `Ciclo de março ${largura}`,
+        datas: DATAS_PADRAO,
+        cestas: [{ cestaId: cesta.id, quantidadeCestas: 10 }],
+      });
       const tomate = await criarProduto(banco, { nome: `${nomes.tomate} ${largura}`, unidade: 'kg' });
       const abobora = await criarProduto(banco, { nome: `${nomes.abobora} ${largura}`, unidade: 'unidade' });
-      const oferta = await criarOfertaFinalizada(banco, ciclo.id, [
-        { produtoId: tomate.id, quantidadeMilesimos: 100_000, valorCentavos: 850 },
-        { produtoId: abobora.id, quantidadeMilesimos: 40_000, valorCentavos: 1275 },
-      ], fornecedora.usuario.id);
+      const oferta = await criarOfertaFinalizada(
+        banco,
+        ciclo.id,
+        [
+          { produtoId: tomate.id, quantidadeMilesimos: 100_000, valorCentavos: 850 },
+          { produtoId: abobora.id, quantidadeMilesimos: 40_000, valorCentavos: 1275 },
+        ],
+        fornecedora.usuario.id,
+      );
       const iso = new Date().toISOString();
-      const composicao = await banco.insertInto('composicao').values({ cicloCestaId: ciclo.cicloCestas[0] ?? 0, quantidadeCestas: 10, createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow();
-      await banco.insertInto('composicaoproduto').values([
-        { composicaoid: composicao.id, ofertaProdutoId: oferta.linhas[0] ?? 0, quantidadePorCestaMilesimos: 1500, unidade: 'kg', createdAt: iso, updatedAt: iso },
-        { composicaoid: composicao.id, ofertaProdutoId: oferta.linhas[1] ?? 0, quantidadePorCestaMilesimos: 2000, unidade: 'unidade', createdAt: iso, updatedAt: iso },
-      ]).execute();
+      const composicao = await banco
+        .insertInto('composicao')
+        .values({ cicloCestaId: ciclo.cicloCestas[0] ?? 0, quantidadeCestas: 10, createdAt: iso, updatedAt: iso })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await banco
+        .insertInto('composicaoproduto')
+        .values([
+          {
+            composicaoid: composicao.id,
+            ofertaProdutoId: oferta.linhas[0] ?? 0,
+            quantidadePorCestaMilesimos: 1500,
+            unidade: 'kg',
+            createdAt: iso,
+            updatedAt: iso,
+          },
+          {
+            composicaoid: composicao.id,
+            ofertaProdutoId: oferta.linhas[1] ?? 0,
+            quantidadePorCestaMilesimos: 2000,
+            unidade: 'unidade',
+            createdAt: iso,
+            updatedAt: iso,
+          },
+        ])
+        .execute();
       const consumidor = await criarUsuario(banco, { perfil: ['consumidor'] });
       const ponto = await criarPonto(banco);
-      const pedido = await banco.insertInto('pedido').values({ cicloid: ciclo.id, usuarioid: consumidor.id, pontoEntregaId: ponto.id, finalizado: true, dataConfirmacao: '2026-03-07T12:00:00', createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow();
-      await banco.insertInto('pedidoproduto').values({ pedidoid: pedido.id, cicloCestaId: ciclo.cicloCestas[0] ?? 0, quantidadeMilesimos: 4000, valorCentavos: 6000, createdAt: iso, updatedAt: iso }).execute();
+      const pedido = await banco
+        .insertInto('pedido')
+        .values({
+          cicloid: ciclo.id,
+          usuarioid: consumidor.id,
+          pontoEntregaId: ponto.id,
+          finalizado: true,
+          dataConfirmacao: '2026-03-07T12:00:00',
+          createdAt: iso,
+          updatedAt: iso,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await banco
+        .insertInto('pedidoproduto')
+        .values({
+          pedidoid: pedido.id,
+          cicloCestaId: ciclo.cicloCestas[0] ?? 0,
+          quantidadeMilesimos: 4000,
+          valorCentavos: 6000,
+          createdAt: iso,
+          updatedAt: iso,
+        })
+        .execute();
 
       const { pagina, ctx } = fornecedora;
       await pagina.getByRole('link', { name: 'Relatórios' }).click();
-      await pagina.locator('li.cartao', { hasText: `Ciclo de março ${largura}` }).getByRole('link', { name: 'Pedidos aos fornecedores', exact: true }).click();
+      await pagina
+        .locator('li.cartao', { hasText: `Ciclo de março ${largura}` })
+        .getByRole('link', { name: 'Pedidos aos fornecedores', exact: true })
+        .click();
       await pagina.waitForURL(`**/pedidosfornecedorestodos/${ciclo.id}`);
       assert.deepEqual(await rolagemLateral(pagina), []);
       const linha = (nome: string) => pagina.locator('tbody tr', { hasText: nome });
@@ -111,25 +178,67 @@ describe('os números que importam, no telefone e na tela grande', { skip: pular
     test(`a ${largura} px, cada movimentação mostra crédito, débito e saldo`, async () => {
       const banco = palco.amb.banco;
       const pessoa = await entrar(['consumidor'], `Helena Pagadora ${largura}`, largura);
-      const tipos = new Map((await banco.selectFrom('tipomovimentacao').select(['id', 'nome']).execute()).map((t) => [t.nome, t.id]));
+      const tipos = new Map(
+        (await banco.selectFrom('tipomovimentacao').select(['id', 'nome']).execute()).map((t) => [t.nome, t.id]),
+      );
       const iso = new Date().toISOString();
-      const mov = (data: string, tipo: string, sentido: 'credito' | 'debito', valorCentavos: number, descricao: string) => ({
-        usuarioid: pessoa.usuario.id, tipoMovimentacaoId: tipos.get(tipo) ?? 0, sentido, valorCentavos, data, descricao, arquivo: null, cicloid: null, criadoPor: null, createdAt: iso, updatedAt: iso,
+      const mov = (
+        data: string,
+        tipo: string,
+        sentido: 'credito' | 'debito',
+        valorCentavos: number,
+        descricao: string,
+      ) => ({
+        usuarioid: pessoa.usuario.id,
+        tipoMovimentacaoId: tipos.get(tipo) ?? 0,
+        sentido,
+        valorCentavos,
+        data,
+        descricao,
+        arquivo: null,
+        cicloid: null,
+        criadoPor: null,
+        createdAt: iso,
+        updatedAt: iso,
       });
-      await banco.insertInto('movimentacao').values([
-        mov('2026-03-01', 'Pedido de consumidor', 'debito', 144_50, 'Pedido do ciclo de fevereiro, com a cesta média e dois extras'),
-        mov('2026-03-03', 'Pagamento recebido', 'credito', 1_050_25, 'Pix'),
-      ]).execute();
+      await banco
+        .insertInto('movimentacao')
+        .values([
+          mov(
+            '2026-03-01',
+            'Pedido de consumidor',
+            'debito',
+            144_50,
+            'Pedido do ciclo de fevereiro, com a cesta média e dois extras',
+          ),
+          mov('2026-03-03', 'Pagamento recebido', 'credito', 1_050_25, 'Pix'),
+        ])
+        .execute();
 
       const { pagina, ctx } = pessoa;
       await pagina.goto(`${palco.amb.url}/movimentacaotodos`);
       assert.deepEqual(await rolagemLateral(pagina), []);
       const linha = (descricao: string) => pagina.locator('tbody tr', { hasText: descricao });
-      await naTela(pagina, linha('Pedido do ciclo de fevereiro').locator('td[data-rotulo="Débito"]'), 'R$ 144,50', 'débito');
-      await naTela(pagina, linha('Pedido do ciclo de fevereiro').locator('td[data-rotulo="Saldo"]'), '−R$ 144,50', 'saldo depois do débito');
+      await naTela(
+        pagina,
+        linha('Pedido do ciclo de fevereiro').locator('td[data-rotulo="Débito"]'),
+        'R$ 144,50',
+        'débito',
+      );
+      await naTela(
+        pagina,
+        linha('Pedido do ciclo de fevereiro').locator('td[data-rotulo="Saldo"]'),
+        '−R$ 144,50',
+        'saldo depois do débito',
+      );
       await naTela(pagina, linha('Pix').locator('td[data-rotulo="Crédito"]'), 'R$ 1.050,25', 'crédito');
       await naTela(pagina, linha('Pix').locator('td[data-rotulo="Saldo"]'), 'R$ 905,75', 'saldo depois do crédito');
-      await naTela(pagina, pagina.locator('tfoot tr.total td[data-rotulo="Crédito"]'), 'R$ 1.050,25', 'total de créditos');
+      await naTela(
+        pagina,
+        pagina.locator('tfoot tr.total td[data-rotulo="Crédito"]'),
+        'R$ 1.050,25',
+        'total de créditos',
+      );
       await naTela(pagina, pagina.locator('tfoot tr.total td[data-rotulo="Débito"]'), 'R$ 144,50', 'total de débitos');
       await fotografar(pagina, 'cestas-telefone-movimentacoes', largura);
       semErrosNoConsole(ctx);
@@ -140,16 +249,65 @@ describe('os números que importam, no telefone e na tela grande', { skip: pular
       const banco = palco.amb.banco;
       const consumidora = await entrar(['consumidor'], `Fabi Consome ${largura}`, largura);
       const cesta = await criarCesta(banco, { nome: `Cesta grande da estação ${largura}`, valorCentavos: 6000 });
-      const ciclo = await criarCiclo(banco, { nome: `Ciclo do pedido ${largura}`, datas: DATAS_PADRAO, cestas: [{ cestaId: cesta.id, quantidadeCestas: 5 }], compor: true });
-      const mel = await criarProduto(banco, { nome: `Mel silvestre de florada ${largura}`, unidade: 'kg', valorCentavos: 4000 });
+      const ciclo = await criarCiclo(banco, {
+        nome: `Ciclo do pedido ${largura}`,
+        datas: DATAS_PADRAO,
+        cestas: [{ cestaId: cesta.id, quantidadeCestas: 5 }],
+        compor: true,
+      });
+      const mel = await criarProduto(banco, {
+        nome: `Mel silvestre de florada ${largura}`,
+        unidade: 'kg',
+        valorCentavos: 4000,
+      });
       const iso = new Date().toISOString();
-      const extra = await banco.insertInto('cicloproduto').values({ cicloid: ciclo.id, produtoId: mel.id, quantidadeMilesimos: 5000, valorCentavos: 4000, createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow();
+      const extra = await banco
+        .insertInto('cicloproduto')
+        .values({
+          cicloid: ciclo.id,
+          produtoId: mel.id,
+          quantidadeMilesimos: 5000,
+          valorCentavos: 4000,
+          createdAt: iso,
+          updatedAt: iso,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       const ponto = await criarPonto(banco, `Feira da Praça ${largura}`);
-      const pedido = await banco.insertInto('pedido').values({ cicloid: ciclo.id, usuarioid: consumidora.usuario.id, pontoEntregaId: ponto.id, createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow();
-      await banco.insertInto('pedidoproduto').values([
-        { pedidoid: pedido.id, cicloCestaId: ciclo.cicloCestas[0] ?? 0, cicloProdutoId: null, quantidadeMilesimos: 2000, valorCentavos: 6000, createdAt: iso, updatedAt: iso },
-        { pedidoid: pedido.id, cicloCestaId: null, cicloProdutoId: extra.id, quantidadeMilesimos: 1500, valorCentavos: 4000, createdAt: iso, updatedAt: iso },
-      ]).execute();
+      const pedido = await banco
+        .insertInto('pedido')
+        .values({
+          cicloid: ciclo.id,
+          usuarioid: consumidora.usuario.id,
+          pontoEntregaId: ponto.id,
+          createdAt: iso,
+          updatedAt: iso,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await banco
+        .insertInto('pedidoproduto')
+        .values([
+          {
+            pedidoid: pedido.id,
+            cicloCestaId: ciclo.cicloCestas[0] ?? 0,
+            cicloProdutoId: null,
+            quantidadeMilesimos: 2000,
+            valorCentavos: 6000,
+            createdAt: iso,
+            updatedAt: iso,
+          },
+          {
+            pedidoid: pedido.id,
+            cicloCestaId: null,
+            cicloProdutoId: extra.id,
+            quantidadeMilesimos: 1500,
+            valorCentavos: 4000,
+            createdAt: iso,
+            updatedAt: iso,
+          },
+        ])
+        .execute();
 
       const { pagina, ctx } = consumidora;
       await pagina.goto(`${palco.amb.url}/pedidoconsumidoresconfirmacao/${pedido.id}`);

@@ -17,7 +17,14 @@ describe('os totais ao vivo leem vírgulas, reais e unidades', { skip: pular }, 
   let palco: Palco;
   let cicloid = 0;
   const sessoes: Sessao[] = [];
-  const nomes = { tomate: 'Tomate italiano', queijo: 'Queijo da serra', alface: 'Alface roxa', mel: 'Mel de eucalipto', ovos: 'Ovos de quintal', cesta: 'Cesta da semana' };
+  const nomes = {
+    tomate: 'Tomate italiano',
+    queijo: 'Queijo da serra',
+    alface: 'Alface roxa',
+    mel: 'Mel de eucalipto',
+    ovos: 'Ovos de quintal',
+    cesta: 'Cesta da semana',
+  };
 
   before(async () => {
     palco = await montarPalco(NA_OFERTA, { TAXA_PEDIDO_PERCENTUAL: '2.50', TAXA_PEDIDO_FIXA: '1.00' });
@@ -26,7 +33,14 @@ describe('os totais ao vivo leem vírgulas, reais e unidades', { skip: pular }, 
     await criarProduto(banco, { nome: nomes.queijo, unidade: 'kg', valorCentavos: 9000 });
     await criarProduto(banco, { nome: nomes.alface, unidade: 'maço', valorCentavos: 300 });
     const cesta = await criarCesta(banco, { nome: nomes.cesta, valorCentavos: 6000 });
-    cicloid = (await criarCiclo(banco, { nome: 'Ciclo das vírgulas', datas: DATAS_PADRAO, cestas: [{ cestaId: cesta.id, quantidadeCestas: 5 }], compor: true })).id;
+    cicloid = (
+      await criarCiclo(banco, {
+        nome: 'Ciclo das vírgulas',
+        datas: DATAS_PADRAO,
+        cestas: [{ cestaId: cesta.id, quantidadeCestas: 5 }],
+        compor: true,
+      })
+    ).id;
     await criarPonto(banco, 'Feira do Largo');
   });
   after(async () => {
@@ -41,8 +55,12 @@ describe('os totais ao vivo leem vírgulas, reais e unidades', { skip: pular }, 
     await pagina.goto(`${palco.amb.url}/oferta/${cicloid}`);
     const linha = (nome: string) => pagina.locator('tr[data-linha]', { hasText: nome });
     const preencher = async (nome: string, quantidade: string, preco: string) => {
-      await linha(nome).getByLabel(/^Quantidade de/).fill(quantidade);
-      await linha(nome).getByLabel(/^Preço de/).fill(preco);
+      await linha(nome)
+        .getByLabel(/^Quantidade de/)
+        .fill(quantidade);
+      await linha(nome)
+        .getByLabel(/^Preço de/)
+        .fill(preco);
     };
     const subtotal = async (nome: string) => lido(await linha(nome).locator('[data-subtotal]').textContent());
     const total = async () => lido(await pagina.locator('output[data-total]').textContent());
@@ -55,17 +73,28 @@ describe('os totais ao vivo leem vírgulas, reais e unidades', { skip: pular }, 
     assert.equal(await subtotal(nomes.alface), 'R$ 10,50');
     assert.equal(await total(), 'R$ 3.115,65');
     // Alface is sold by the maço: "3 litros" is refused by the server, so it counts for nothing here.
-    await linha(nomes.alface).getByLabel(/^Quantidade de/).fill('3 litros');
+    await linha(nomes.alface)
+      .getByLabel(/^Quantidade de/)
+      .fill('3 litros');
     assert.equal(await subtotal(nomes.alface), '');
     assert.equal(await total(), 'R$ 3.105,15');
-    await linha(nomes.alface).getByLabel(/^Quantidade de/).fill('3 Maços');
+    await linha(nomes.alface)
+      .getByLabel(/^Quantidade de/)
+      .fill('3 Maços');
     assert.equal(await total(), 'R$ 3.115,65');
 
     await pagina.getByRole('button', { name: 'Salvar rascunho' }).click();
     await pagina.getByRole('status').filter({ hasText: 'Rascunho da oferta salvo' }).waitFor();
     assert.equal(await total(), 'R$ 3.115,65', 'o total que o servidor respondeu é o que a página mostrava');
-    const gravadas = await palco.amb.banco.selectFrom('ofertaproduto as l').innerJoin('oferta as o', 'o.id', 'l.ofertaid').innerJoin('produto as p', 'p.id', 'l.produtoid')
-      .select(['p.nome', 'l.quantidadeMilesimos', 'l.valorCentavos']).where('o.cicloid', '=', cicloid).where('o.usuarioid', '=', fornecedora.usuario.id).orderBy('p.nome').execute();
+    const gravadas = await palco.amb.banco
+      .selectFrom('ofertaproduto as l')
+      .innerJoin('oferta as o', 'o.id', 'l.ofertaid')
+      .innerJoin('produto as p', 'p.id', 'l.produtoid')
+      .select(['p.nome', 'l.quantidadeMilesimos', 'l.valorCentavos'])
+      .where('o.cicloid', '=', cicloid)
+      .where('o.usuarioid', '=', fornecedora.usuario.id)
+      .orderBy('p.nome')
+      .execute();
     assert.deepEqual(gravadas, [
       { nome: nomes.alface, quantidadeMilesimos: 3000, valorCentavos: 350 },
       { nome: nomes.queijo, quantidadeMilesimos: 2500, valorCentavos: 123_456 },
@@ -81,10 +110,27 @@ describe('os totais ao vivo leem vírgulas, reais e unidades', { skip: pular }, 
     const iso = new Date().toISOString();
     const produtoMel = await criarProduto(banco, { nome: nomes.mel, unidade: 'kg', valorCentavos: 4000 });
     const produtoOvos = await criarProduto(banco, { nome: nomes.ovos, unidade: 'dúzia', valorCentavos: 1500 });
-    await banco.insertInto('cicloproduto').values([
-      { cicloid, produtoId: produtoMel.id, quantidadeMilesimos: 10_000, valorCentavos: 4000, createdAt: iso, updatedAt: iso },
-      { cicloid, produtoId: produtoOvos.id, quantidadeMilesimos: 10_000, valorCentavos: 1500, createdAt: iso, updatedAt: iso },
-    ]).execute();
+    await banco
+      .insertInto('cicloproduto')
+      .values([
+        {
+          cicloid,
+          produtoId: produtoMel.id,
+          quantidadeMilesimos: 10_000,
+          valorCentavos: 4000,
+          createdAt: iso,
+          updatedAt: iso,
+        },
+        {
+          cicloid,
+          produtoId: produtoOvos.id,
+          quantidadeMilesimos: 10_000,
+          valorCentavos: 1500,
+          createdAt: iso,
+          updatedAt: iso,
+        },
+      ])
+      .execute();
     const consumidora = await entrarComoNovo(palco, ['consumidor'], 'Nina Vírgula');
     sessoes.push(consumidora);
     const { pagina, ctx } = consumidora;
@@ -98,7 +144,10 @@ describe('os totais ao vivo leem vírgulas, reais e unidades', { skip: pular }, 
     await mel.fill('1,5');
     await ovos.fill('2 dz');
     // 2 × 60 + 1.5 × 40 + 2 × 15 = 210; fee 2.5 % = 5.25, plus 1.00.
-    assert.deepEqual([await valor('data-total'), await valor('data-taxa'), await valor('data-total-com-taxa')], ['R$ 210,00', 'R$ 6,25', 'R$ 216,25']);
+    assert.deepEqual(
+      [await valor('data-total'), await valor('data-taxa'), await valor('data-total-com-taxa')],
+      ['R$ 210,00', 'R$ 6,25', 'R$ 216,25'],
+    );
     await mel.fill('2,5 kg');
     assert.equal(await valor('data-total'), 'R$ 250,00');
     // Baskets are whole, and eggs are sold by the dúzia: the server refuses these, the total leaves them out.
@@ -108,11 +157,17 @@ describe('os totais ao vivo leem vírgulas, reais e unidades', { skip: pular }, 
     assert.equal(await valor('data-total'), 'R$ 100,00');
     await cesta.fill('2');
     await ovos.fill('2 Dúzias');
-    assert.deepEqual([await valor('data-total'), await valor('data-taxa'), await valor('data-total-com-taxa')], ['R$ 250,00', 'R$ 7,25', 'R$ 257,25']);
+    assert.deepEqual(
+      [await valor('data-total'), await valor('data-taxa'), await valor('data-total-com-taxa')],
+      ['R$ 250,00', 'R$ 7,25', 'R$ 257,25'],
+    );
     await conferirPagina(pagina, ctx, 'cestas-virgulas-pedido');
 
     await pagina.getByLabel('Onde vai retirar').selectOption({ label: 'Feira do Largo' });
-    await Promise.all([pagina.waitForURL(/\/pedidoconsumidoresconfirmacao\/\d+$/), pagina.getByRole('button', { name: 'Salvar pedido' }).click()]);
+    await Promise.all([
+      pagina.waitForURL(/\/pedidoconsumidoresconfirmacao\/\d+$/),
+      pagina.getByRole('button', { name: 'Salvar pedido' }).click(),
+    ]);
     const tabela = lido(await pagina.locator('table').innerText());
     assert.match(tabela, /Total R\$ 250,00/);
     assert.match(tabela, /Taxa administrativa R\$ 7,25/);

@@ -54,8 +54,14 @@ describe('as duas faces ligadas no navegador', { skip: pular }, () => {
         const vistos = enderecos(pagina);
         await Promise.all([pagina.waitForURL(`${amb.urlMercados}/dashboard`), paraMercados.click()]);
         await pagina.getByRole('heading', { name: `Olá, ${u.nome}!` }).waitFor();
-        assert.ok(vistos.some((e) => e.startsWith(`${amb.idp}/auth?`)), `passou pelo provedor: ${vistos.join(' → ')}`);
-        assert.ok(!vistos.some((e) => FORMULARIO_DO_PROVEDOR.test(e)), `o provedor não pediu a pessoa de novo: ${vistos.join(' → ')}`);
+        assert.ok(
+          vistos.some((e) => e.startsWith(`${amb.idp}/auth?`)),
+          `passou pelo provedor: ${vistos.join(' → ')}`,
+        );
+        assert.ok(
+          !vistos.some((e) => FORMULARIO_DO_PROVEDOR.test(e)),
+          `o provedor não pediu a pessoa de novo: ${vistos.join(' → ')}`,
+        );
 
         // Only what a Consumidor may do: no administration links.
         const navMercados = pagina.getByRole('navigation', { name: 'Principal' });

@@ -32,7 +32,11 @@ describe('uma identidade nas duas faces, no navegador', { skip: pular }, () => {
     test(`a ${largura} px: outra conta do provedor com o e-mail de uma pessoa já ligada é recusada no Mercados, com o porquê`, async () => {
       const dona = await criarUsuario(amb.banco, { perfil: ['admin'], nome: `Dona Ligada ${largura}` });
       // The owner's first login binds her record to her subject.
-      await entrarPeloProvedor(new Navegador(), `${amb.url}/`, { email: dona.email, nome: dona.nome, sub: `sub-dona-${largura}` });
+      await entrarPeloProvedor(new Navegador(), `${amb.url}/`, {
+        email: dona.email,
+        nome: dona.nome,
+        sub: `sub-dona-${largura}`,
+      });
       await zerarLimiteDeLogin(amb.banco);
       const ctx = await abrirContexto(navegador, { largura, altura: largura === 360 ? 740 : 800 });
       ctx.contexto.setDefaultTimeout(8000);
@@ -44,13 +48,21 @@ describe('uma identidade nas duas faces, no navegador', { skip: pular }, () => {
         await pagina.fill('#nome', 'Outra Pessoa');
         await pagina.getByText('Avançado').click();
         await pagina.fill('#sub', `sub-impostor-${largura}`);
-        await Promise.all([pagina.waitForURL(`${amb.urlMercados}/login?error=outra_conta`), pagina.click('form button[type=submit] >> nth=0')]);
+        await Promise.all([
+          pagina.waitForURL(`${amb.urlMercados}/login?error=outra_conta`),
+          pagina.click('form button[type=submit] >> nth=0'),
+        ]);
         const alerta = pagina.getByRole('alert');
         await alerta.waitFor();
         assert.match(lido(await alerta.textContent()), /Este e-mail já está ligado a outra conta do provedor de login/);
-        assert.match(lido(await pagina.locator('main').textContent()), /peça à coordenação \(perfil master\) para liberar o seu cadastro/);
+        assert.match(
+          lido(await pagina.locator('main').textContent()),
+          /peça à coordenação \(perfil master\) para liberar o seu cadastro/,
+        );
         await conferirPagina(pagina, ctx, 'identidade-mercados-outra-conta');
-        const status = await pagina.evaluate(async () => (await fetch('/auth/status')).json() as Promise<{ authenticated: boolean }>);
+        const status = await pagina.evaluate(
+          async () => (await fetch('/auth/status')).json() as Promise<{ authenticated: boolean }>,
+        );
         assert.equal(status.authenticated, false, 'nenhuma sessão foi aberta');
       } finally {
         await ctx.fechar();

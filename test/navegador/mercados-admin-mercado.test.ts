@@ -11,11 +11,24 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Locator, Page, Request, Response } from 'playwright-core';
 import { diaLocal, somarDias } from '../../src/domain/tempo.ts';
-import { abrirChromium, abrirContexto, conferirPagina, semChromium, type ContextoDeTeste } from '../helpers/chromium.ts';
+import {
+  abrirChromium,
+  abrirContexto,
+  conferirPagina,
+  semChromium,
+  type ContextoDeTeste,
+} from '../helpers/chromium.ts';
 import { criarCesta, criarPonto, criarProduto, criarUsuario, emailUnico } from '../helpers/fabricas.ts';
 import { Navegador, entrarPeloProvedor } from '../helpers/navegador.ts';
 import { iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
-import { contaComSessao, contaPorEmail, criarMercadoNoBanco, entrarNoMercados, graphql, zerarLimiteDeLogin } from '../mercados/apoio.ts';
+import {
+  contaComSessao,
+  contaPorEmail,
+  criarMercadoNoBanco,
+  entrarNoMercados,
+  graphql,
+  zerarLimiteDeLogin,
+} from '../mercados/apoio.ts';
 
 const pular = semChromium();
 
@@ -45,18 +58,40 @@ describe('páginas do AdminMercado e do Administrador no navegador', { skip: pul
     navegador = await abrirChromium();
     // A cycle whose offer window closes and order window opens today, one basket type (10) and two points.
     const hoje = diaLocal(amb.relogio.agora(), 'America/Sao_Paulo');
-    datas = { pedidoInicio: hoje, pedidoFim: somarDias(hoje, 2), retiradaInicio: somarDias(hoje, 3), retiradaFim: somarDias(hoje, 4) };
+    datas = {
+      pedidoInicio: hoje,
+      pedidoFim: somarDias(hoje, 2),
+      retiradaInicio: somarDias(hoje, 3),
+      retiradaFim: somarDias(hoje, 4),
+    };
     const cesta = await criarCesta(amb.banco, { valorCentavos: 5000 });
     cestaNome = cesta.nome;
     const iso = new Date().toISOString();
     cicloNome = `Ciclo de novembro ${sufixo}`;
-    const ciclo = await amb.banco.insertInto('ciclo').values({
-      nome: cicloNome, nomeChave: cicloNome.toLowerCase(),
-      dataOfertaInicio: somarDias(hoje, -1), dataOfertaFim: hoje, dataPedidoInicio: datas.pedidoInicio,
-      dataPedidoFim: datas.pedidoFim, dataRetiradaInicio: datas.retiradaInicio, dataRetiradaFim: datas.retiradaFim, createdAt: iso, updatedAt: iso,
-    }).returning('id').executeTakeFirstOrThrow();
+    const ciclo = await amb.banco
+      .insertInto('ciclo')
+      .values({
+        nome: cicloNome,
+        nomeChave: cicloNome.toLowerCase(),
+        dataOfertaInicio: somarDias(hoje, -1),
+        dataOfertaFim: hoje,
+        dataPedidoInicio: datas.pedidoInicio,
+        dataPedidoFim: datas.pedidoFim,
+        dataRetiradaInicio: datas.retiradaInicio,
+        dataRetiradaFim: datas.retiradaFim,
+        createdAt: iso,
+        updatedAt: iso,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     cicloid = ciclo.id;
-    cicloCestaId = (await amb.banco.insertInto('ciclocesta').values({ cicloid, cestaId: cesta.id, quantidadeCestas: 10, createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow()).id;
+    cicloCestaId = (
+      await amb.banco
+        .insertInto('ciclocesta')
+        .values({ cicloid, cestaId: cesta.id, quantidadeCestas: 10, createdAt: iso, updatedAt: iso })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
     const tomate = await criarProduto(amb.banco, { nome: `Tomate ${sufixo}`, unidade: 'kg' });
     pontos.sede.id = (await criarPonto(amb.banco, pontos.sede.nome)).id;
     pontos.feira.id = (await criarPonto(amb.banco, pontos.feira.nome)).id;
@@ -65,23 +100,51 @@ describe('páginas do AdminMercado e do Administrador no navegador', { skip: pul
     const fornecedor = await criarUsuario(amb.banco, { perfil: ['fornecedor'], nome: 'Fábio Fornecedor' });
     const navFornecedor = new Navegador();
     await entrarNoMercados(amb, navFornecedor, { email: fornecedor.email, nome: fornecedor.nome });
-    const oferta = await graphql(amb.urlMercados, navFornecedor, 'mutation($c: ID!, $i: OfertaInput!) { salvarOferta(cicloId: $c, input: $i, finalizar: true) { produtos { ofertaProdutoId } } }', {
-      c: cicloid, i: { produtos: [{ produtoid: tomate.id, quantidade: '100', valor: '4' }] },
-    });
+    const oferta = await graphql(
+      amb.urlMercados,
+      navFornecedor,
+      'mutation($c: ID!, $i: OfertaInput!) { salvarOferta(cicloId: $c, input: $i, finalizar: true) { produtos { ofertaProdutoId } } }',
+      {
+        c: cicloid,
+        i: { produtos: [{ produtoid: tomate.id, quantidade: '100', valor: '4' }] },
+      },
+    );
     assert.equal(oferta.corpo.errors, undefined, JSON.stringify(oferta.corpo.errors));
-    const linha = (oferta.corpo.data?.salvarOferta as { produtos: Array<{ ofertaProdutoId: string }> }).produtos[0]?.ofertaProdutoId;
+    const linha = (oferta.corpo.data?.salvarOferta as { produtos: Array<{ ofertaProdutoId: string }> }).produtos[0]
+      ?.ofertaProdutoId;
     const coordenacao = await criarUsuario(amb.banco, { perfil: ['admin'], nome: admin.nome, email: admin.email });
     const naCestas = new Navegador();
     await entrarPeloProvedor(naCestas, `${amb.url}/`, { email: coordenacao.email });
-    const compor = await naCestas.postJson(`${amb.url}/composicao/${cicloCestaId}`, { quantidadeCestas: 10, produtos: [{ ofertaProdutoId: Number(linha), quantidadePorCesta: 5, unidade: 'kg' }] });
+    const compor = await naCestas.postJson(`${amb.url}/composicao/${cicloCestaId}`, {
+      quantidadeCestas: 10,
+      produtos: [{ ofertaProdutoId: Number(linha), quantidadePorCesta: 5, unidade: 'kg' }],
+    });
     assert.equal(compor.status, 200, compor.texto);
 
     // The markets; the cesta one is handed to the AdminMercado when they first log in (test 2).
-    const { conta: outro } = await contaComSessao(amb, new Navegador(), amb.urlMercados, { perfis: ['AdminMercado'], nome: 'Outro Admin' });
-    mercados.cestas.id = (await criarMercadoNoBanco(amb.banco, { adminId: outro.id, nome: mercados.cestas.nome, tipo: 'cesta', valorMaximoCestaCentavos: 3000 })).id;
-    mercados.feira.id = (await criarMercadoNoBanco(amb.banco, { adminId: outro.id, nome: mercados.feira.nome, tipo: 'venda_direta' })).id;
-    mercados.lote.id = (await criarMercadoNoBanco(amb.banco, { adminId: outro.id, nome: mercados.lote.nome, tipo: 'lote' })).id;
-    await amb.banco.updateTable('mercado').set({ taxaAdministrativaCentesimos: 1050 }).where('id', '=', mercados.feira.id).execute();
+    const { conta: outro } = await contaComSessao(amb, new Navegador(), amb.urlMercados, {
+      perfis: ['AdminMercado'],
+      nome: 'Outro Admin',
+    });
+    mercados.cestas.id = (
+      await criarMercadoNoBanco(amb.banco, {
+        adminId: outro.id,
+        nome: mercados.cestas.nome,
+        tipo: 'cesta',
+        valorMaximoCestaCentavos: 3000,
+      })
+    ).id;
+    mercados.feira.id = (
+      await criarMercadoNoBanco(amb.banco, { adminId: outro.id, nome: mercados.feira.nome, tipo: 'venda_direta' })
+    ).id;
+    mercados.lote.id = (
+      await criarMercadoNoBanco(amb.banco, { adminId: outro.id, nome: mercados.lote.nome, tipo: 'lote' })
+    ).id;
+    await amb.banco
+      .updateTable('mercado')
+      .set({ taxaAdministrativaCentesimos: 1050 })
+      .where('id', '=', mercados.feira.id)
+      .execute();
   });
   after(async () => {
     await navegador.close();
@@ -96,14 +159,19 @@ describe('páginas do AdminMercado e do Administrador no navegador', { skip: pul
     await pagina.waitForURL(/\/interaction\/[^/]+$/);
     await pagina.fill('#email', pessoa.email);
     await pagina.fill('#nome', pessoa.nome);
-    await Promise.all([pagina.waitForURL(`${amb.urlMercados}/dashboard`), pagina.click('form button[type=submit] >> nth=0')]);
+    await Promise.all([
+      pagina.waitForURL(`${amb.urlMercados}/dashboard`),
+      pagina.click('form button[type=submit] >> nth=0'),
+    ]);
     await pagina.getByRole('heading', { name: `Olá, ${pessoa.nome}!` }).waitFor();
     return pagina;
   }
 
   /** A card of a list (the cycle's markets, the market's cycles, the orders) by the text it holds. */
-  const cartao = (pagina: Page, texto: string): Locator => pagina.locator('.mercados-ciclo > li, .ciclos > li, .pedidos > li').filter({ hasText: texto });
-  const ordem = async (pagina: Page): Promise<string[]> => (await pagina.locator('.mercados-ciclo h3').allInnerTexts()).map((t) => t.replace(/,.*$/s, '').trim());
+  const cartao = (pagina: Page, texto: string): Locator =>
+    pagina.locator('.mercados-ciclo > li, .ciclos > li, .pedidos > li').filter({ hasText: texto });
+  const ordem = async (pagina: Page): Promise<string[]> =>
+    (await pagina.locator('.mercados-ciclo h3').allInnerTexts()).map((t) => t.replace(/,.*$/s, '').trim());
 
   test('Administrador: define os mercados do ciclo, reordena pelo teclado, escolhe pontos e cesta; o erro vai ao mercado certo; a lista fica', async () => {
     const ctx = await abrirContexto(navegador);
@@ -114,7 +182,11 @@ describe('páginas do AdminMercado e do Administrador no navegador', { skip: pul
     await conferirPagina(pagina, ctx, 'mercados-do-ciclo-vazio');
 
     // Three markets, in the order added: the feira, the cesta market, the lote market.
-    for (const [m, tipo] of [[mercados.feira, 'Venda direta'], [mercados.cestas, 'Cesta'], [mercados.lote, 'Lote']] as const) {
+    for (const [m, tipo] of [
+      [mercados.feira, 'Venda direta'],
+      [mercados.cestas, 'Cesta'],
+      [mercados.lote, 'Lote'],
+    ] as const) {
       await pagina.getByLabel('Mercado ativo').selectOption({ label: `${m.nome} (${tipo})` });
       await pagina.getByRole('button', { name: 'Adicionar ao ciclo' }).click();
       await cartao(pagina, m.nome).waitFor();
@@ -123,7 +195,11 @@ describe('páginas do AdminMercado e do Administrador no navegador', { skip: pul
     // Type, fee and basket ceiling in words and commas.
     await cartao(pagina, mercados.cestas.nome).getByText('Cesta · taxa 5,00 % · cesta até R$ 30,00').waitFor();
     await cartao(pagina, mercados.feira.nome).getByText('Venda direta · taxa 10,50 %').waitFor();
-    assert.equal(await cartao(pagina, mercados.feira.nome).getByText('Cestas que vende').count(), 0, 'só um mercado de cestas escolhe cestas');
+    assert.equal(
+      await cartao(pagina, mercados.feira.nome).getByText('Cestas que vende').count(),
+      0,
+      'só um mercado de cestas escolhe cestas',
+    );
 
     // Keyboard: the cesta market goes up to first; the focus stays on its buttons (now "Descer", since it is first).
     await cartao(pagina, mercados.cestas.nome).getByRole('button', { name: /Subir/ }).focus();
@@ -143,12 +219,18 @@ describe('páginas do AdminMercado e do Administrador no navegador', { skip: pul
     await amb.banco.updateTable('mercado').set({ ativo: false }).where('id', '=', mercados.lote.id).execute();
     await pagina.getByRole('button', { name: 'Salvar mercados do ciclo' }).click();
     const loteCartao = cartao(pagina, mercados.lote.nome);
-    await loteCartao.getByText(`O mercado ${mercados.lote.nome} está desativado: só mercados ativos entram num ciclo`).waitFor();
+    await loteCartao
+      .getByText(`O mercado ${mercados.lote.nome} está desativado: só mercados ativos entram num ciclo`)
+      .waitFor();
     assert.match((await loteCartao.getAttribute('class')) ?? '', /com-erro/);
     assert.equal(await cartao(pagina, mercados.cestas.nome).locator('.erro-campo').count(), 0);
     await pagina.getByRole('alert').first().waitFor();
     await conferirPagina(pagina, ctx, 'mercados-do-ciclo-com-erro');
-    assert.equal((await amb.banco.selectFrom('ciclomercado').select('id').where('cicloid', '=', cicloid).execute()).length, 0, 'nada gravado');
+    assert.equal(
+      (await amb.banco.selectFrom('ciclomercado').select('id').where('cicloid', '=', cicloid).execute()).length,
+      0,
+      'nada gravado',
+    );
 
     await loteCartao.getByRole('button', { name: /Tirar do ciclo/ }).click();
     await pagina.getByRole('button', { name: 'Salvar mercados do ciclo' }).click();
@@ -165,8 +247,19 @@ describe('páginas do AdminMercado e do Administrador no navegador', { skip: pul
     assert.equal(await cartao(pagina, mercados.cestas.nome).getByLabel(pontos.sede.nome).isChecked(), true);
     assert.equal(await cartao(pagina, mercados.cestas.nome).getByLabel(pontos.feira.nome).isChecked(), false);
     assert.equal(await cartao(pagina, mercados.feira.nome).getByLabel(pontos.feira.nome).isChecked(), true);
-    const gravados = await amb.banco.selectFrom('ciclomercado').select(['mercadoId', 'ordemAtendimento']).where('cicloid', '=', cicloid).orderBy('ordemAtendimento').execute();
-    assert.deepEqual(gravados.map((g) => [g.mercadoId, g.ordemAtendimento]), [[mercados.cestas.id, 1], [mercados.feira.id, 2]]);
+    const gravados = await amb.banco
+      .selectFrom('ciclomercado')
+      .select(['mercadoId', 'ordemAtendimento'])
+      .where('cicloid', '=', cicloid)
+      .orderBy('ordemAtendimento')
+      .execute();
+    assert.deepEqual(
+      gravados.map((g) => [g.mercadoId, g.ordemAtendimento]),
+      [
+        [mercados.cestas.id, 1],
+        [mercados.feira.id, 2],
+      ],
+    );
     await ctx.fechar();
   });
 
@@ -177,24 +270,45 @@ describe('páginas do AdminMercado e do Administrador no navegador', { skip: pul
     const conta = await contaPorEmail(amb.banco, dona.email);
     assert.ok(conta);
     await amb.banco.deleteFrom('appuserprofile').where('userId', '=', conta.id).execute();
-    const perfil = await amb.banco.selectFrom('profile').select('id').where('name', '=', 'AdminMercado').executeTakeFirstOrThrow();
+    const perfil = await amb.banco
+      .selectFrom('profile')
+      .select('id')
+      .where('name', '=', 'AdminMercado')
+      .executeTakeFirstOrThrow();
     const iso = new Date().toISOString();
-    await amb.banco.insertInto('appuserprofile').values({ userId: conta.id, profileId: perfil.id, createdAt: iso, updatedAt: iso }).execute();
+    await amb.banco
+      .insertInto('appuserprofile')
+      .values({ userId: conta.id, profileId: perfil.id, createdAt: iso, updatedAt: iso })
+      .execute();
     await amb.banco.updateTable('mercado').set({ adminId: conta.id }).where('id', '=', mercados.cestas.id).execute();
 
     // Two consumers order baskets through GraphQL; one confirms.
-    const pedidos: Array<[string, number, boolean]> = [['Carla Consumidora', 2, true], ['Caio Consumidor', 1, false]];
+    const pedidos: Array<[string, number, boolean]> = [
+      ['Carla Consumidora', 2, true],
+      ['Caio Consumidor', 1, false],
+    ];
     for (const [nome, cestas, confirmar] of pedidos) {
       const u = await criarUsuario(amb.banco, { perfil: ['consumidor'], nome });
       const nav = new Navegador();
       await entrarNoMercados(amb, nav, { email: u.email, nome });
-      const feito = await graphql(amb.urlMercados, nav, 'mutation($c: ID!, $i: PedidoInput!) { fazerPedido(cicloId: $c, input: $i) { id } }', {
-        c: cicloid, i: { pontoEntregaId: pontos.sede.id, produtos: [{ cicloCestaId, quantidade: cestas }] },
-      });
+      const feito = await graphql(
+        amb.urlMercados,
+        nav,
+        'mutation($c: ID!, $i: PedidoInput!) { fazerPedido(cicloId: $c, input: $i) { id } }',
+        {
+          c: cicloid,
+          i: { pontoEntregaId: pontos.sede.id, produtos: [{ cicloCestaId, quantidade: cestas }] },
+        },
+      );
       assert.equal(feito.corpo.errors, undefined, JSON.stringify(feito.corpo.errors));
       if (confirmar) {
         const id = (feito.corpo.data?.fazerPedido as { id: string }).id;
-        const ok = await graphql(amb.urlMercados, nav, 'mutation($p: ID!) { confirmarPedido(pedidoId: $p) { finalizado } }', { p: id });
+        const ok = await graphql(
+          amb.urlMercados,
+          nav,
+          'mutation($p: ID!) { confirmarPedido(pedidoId: $p) { finalizado } }',
+          { p: id },
+        );
         assert.equal(ok.corpo.errors, undefined, JSON.stringify(ok.corpo.errors));
       }
     }
@@ -204,11 +318,32 @@ describe('páginas do AdminMercado e do Administrador no navegador', { skip: pul
     for (let i = 1; i <= 10; i++) {
       const nome = `Ciclo futuro ${i} ${sufixo}`;
       const d = (n: number) => somarDias(hoje, 10 * i + n);
-      const novo = await amb.banco.insertInto('ciclo').values({
-        nome, nomeChave: nome.toLowerCase(), dataOfertaInicio: d(0), dataOfertaFim: d(1), dataPedidoInicio: d(2), dataPedidoFim: d(3),
-        dataRetiradaInicio: d(4), dataRetiradaFim: d(5), createdAt: iso, updatedAt: iso,
-      }).returning('id').executeTakeFirstOrThrow();
-      await amb.banco.insertInto('ciclomercado').values({ cicloid: novo.id, mercadoId: mercados.cestas.id, ordemAtendimento: 1, createdAt: iso, updatedAt: iso }).execute();
+      const novo = await amb.banco
+        .insertInto('ciclo')
+        .values({
+          nome,
+          nomeChave: nome.toLowerCase(),
+          dataOfertaInicio: d(0),
+          dataOfertaFim: d(1),
+          dataPedidoInicio: d(2),
+          dataPedidoFim: d(3),
+          dataRetiradaInicio: d(4),
+          dataRetiradaFim: d(5),
+          createdAt: iso,
+          updatedAt: iso,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await amb.banco
+        .insertInto('ciclomercado')
+        .values({
+          cicloid: novo.id,
+          mercadoId: mercados.cestas.id,
+          ordemAtendimento: 1,
+          createdAt: iso,
+          updatedAt: iso,
+        })
+        .execute();
     }
 
     // The dashboard: "Meu mercado" first, from the API's adminId.
@@ -243,19 +378,31 @@ describe('páginas do AdminMercado e do Administrador no navegador', { skip: pul
     const totais = pagina.locator('.totais');
     await totais.waitFor();
     const numeros = await totais.locator('.numeros > div').allInnerTexts();
-    assert.deepEqual(numeros.map((t) => t.replace(/\s+/g, ' ').trim()), ['Pedidos 2 (1 confirmado)', 'Subtotal R$ 150,00', 'Taxa R$ 7,50', 'Total R$ 157,50']);
+    assert.deepEqual(
+      numeros.map((t) => t.replace(/\s+/g, ' ').trim()),
+      ['Pedidos 2 (1 confirmado)', 'Subtotal R$ 150,00', 'Taxa R$ 7,50', 'Total R$ 157,50'],
+    );
     await totais.getByRole('row', { name: new RegExp(`${cestaNome}.*3 cestas.*R\\$ 150,00`) }).waitFor();
     const carla = cartao(pagina, 'Carla Consumidora');
     await carla.getByText('Confirmado', { exact: true }).waitFor();
     await carla.getByText(pontos.sede.nome).waitFor();
-    assert.deepEqual((await carla.locator('.numeros > div').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim()), ['Subtotal R$ 100,00', 'Taxa R$ 5,00', 'Total R$ 105,00']);
+    assert.deepEqual(
+      (await carla.locator('.numeros > div').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim()),
+      ['Subtotal R$ 100,00', 'Taxa R$ 5,00', 'Total R$ 105,00'],
+    );
     await cartao(pagina, 'Caio Consumidor').getByText('Não confirmado').waitFor();
-    assert.equal(await pagina.getByRole('button', { name: 'Carregar mais pedidos' }).count(), 0, 'tudo cabe na primeira página');
+    assert.equal(
+      await pagina.getByRole('button', { name: 'Carregar mais pedidos' }).count(),
+      0,
+      'tudo cabe na primeira página',
+    );
     await conferirPagina(pagina, ctx, 'mercados-pedidos-do-mercado');
 
     // A planned cycle of her market has no orders yet: the page says so.
     await pagina.getByRole('link', { name: 'Voltar ao mercado' }).click();
-    await cartao(pagina, `Ciclo futuro 10 ${sufixo}`).getByRole('link', { name: /Pedidos deste mercado/ }).click();
+    await cartao(pagina, `Ciclo futuro 10 ${sufixo}`)
+      .getByRole('link', { name: /Pedidos deste mercado/ })
+      .click();
     await pagina.getByText('Nenhum pedido deste mercado no ciclo até agora.').waitFor();
     await conferirPagina(pagina, ctx, 'mercados-pedidos-vazio');
 
@@ -271,7 +418,10 @@ describe('páginas do AdminMercado e do Administrador no navegador', { skip: pul
     });
     const consultas: string[] = [];
     const aoPedir = (r: Request) => {
-      if (new URL(r.url()).pathname === '/graphql') consultas.push(`pede ${/^\s*(?:query|mutation) (\w+)/.exec(String((r.postDataJSON() as { query?: unknown } | null)?.query))?.[1] ?? '?'}`);
+      if (new URL(r.url()).pathname === '/graphql')
+        consultas.push(
+          `pede ${/^\s*(?:query|mutation) (\w+)/.exec(String((r.postDataJSON() as { query?: unknown } | null)?.query))?.[1] ?? '?'}`,
+        );
     };
     const aoReceber = (r: Response) => {
       if (new URL(r.url()).pathname === '/graphql') consultas.push('recebe');
@@ -286,10 +436,17 @@ describe('páginas do AdminMercado e do Administrador no navegador', { skip: pul
     pagina.off('response', aoReceber);
     assert.deepEqual([...consultas.slice(0, 2)].sort(), ['pede CiclosDoMercado', 'pede Mercado'], consultas.join(', '));
     assert.deepEqual(consultas.slice(2), ['recebe', 'recebe'], consultas.join(', '));
-    assert.equal(await pagina.evaluate(() => (window as unknown as { deslocamento: number }).deslocamento), 0, 'nada se desloca na página do mercado');
+    assert.equal(
+      await pagina.evaluate(() => (window as unknown as { deslocamento: number }).deslocamento),
+      0,
+      'nada se desloca na página do mercado',
+    );
     assert.equal(await pagina.getByRole('link', { name: /Pedidos deste mercado/ }).count(), 0);
     await pagina.goto(`${amb.urlMercados}/mercados/${mercados.feira.id}/ciclos/${cicloid}/pedidos`);
-    await pagina.getByRole('alert').filter({ hasText: 'Você só pode ver os pedidos do mercado que administra.' }).waitFor();
+    await pagina
+      .getByRole('alert')
+      .filter({ hasText: 'Você só pode ver os pedidos do mercado que administra.' })
+      .waitFor();
     await pagina.getByRole('link', { name: 'Voltar ao mercado' }).first().waitFor();
     await conferirPagina(pagina, ctx, 'mercados-pedidos-recusa');
 

@@ -22,7 +22,11 @@ const SHELL = join(PASTA_CLIENTE, 'index.html');
 
 /** The value of one CSP directive, e.g. script-src → "'self'". */
 function diretiva(csp: string, nome: string): string | undefined {
-  return csp.split(';').map((d) => d.trim()).find((d) => d.startsWith(`${nome} `))?.slice(nome.length + 1);
+  return csp
+    .split(';')
+    .map((d) => d.trim())
+    .find((d) => d.startsWith(`${nome} `))
+    ?.slice(nome.length + 1);
 }
 
 describe('o cliente Mercados construído e servido', () => {
@@ -39,7 +43,10 @@ describe('o cliente Mercados construído e servido', () => {
     assert.doesNotMatch(shell, /<script(?![^>]*\bsrc=)[^>]*>/, 'nenhum script embutido');
     assert.doesNotMatch(shell, /\son[a-z]+=/i, 'nenhum tratador de evento embutido');
     const citados = [...shell.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1] ?? '');
-    assert.ok(citados.some((c) => c.endsWith('.js')) && citados.some((c) => c.endsWith('.css')), `assets citados: ${citados.join(', ')}`);
+    assert.ok(
+      citados.some((c) => c.endsWith('.js')) && citados.some((c) => c.endsWith('.css')),
+      `assets citados: ${citados.join(', ')}`,
+    );
     for (const c of citados) {
       assert.match(c, /-[\w-]{8}\.(js|css)$/, `${c} leva o hash do conteúdo no nome`);
       assert.ok(existsSync(join(PASTA_CLIENTE, c)), `${c} existe`);
@@ -52,9 +59,16 @@ describe('o cliente Mercados construído e servido', () => {
     await contaComSessao(amb, logado, amb.urlMercados, { perfis: ['Consumidor'] });
     const shell = readFileSync(SHELL, 'utf8');
     const enderecos: Array<[Navegador, string]> = [
-      [anonimo, '/'], [anonimo, '/unauthorized'], [anonimo, '/login?error=auth_failed'],
-      [logado, '/dashboard'], [logado, '/mercados'], [logado, '/mercados/novo'], [logado, '/mercados/7'],
-      [logado, '/mercados/7/editar'], [logado, '/mercados/7/precos'], [logado, '/usuarios'],
+      [anonimo, '/'],
+      [anonimo, '/unauthorized'],
+      [anonimo, '/login?error=auth_failed'],
+      [logado, '/dashboard'],
+      [logado, '/mercados'],
+      [logado, '/mercados/novo'],
+      [logado, '/mercados/7'],
+      [logado, '/mercados/7/editar'],
+      [logado, '/mercados/7/precos'],
+      [logado, '/usuarios'],
     ];
     for (const [nav, caminho] of enderecos) {
       const r = await nav.get(`${amb.urlMercados}${caminho}`, { seguir: false, headers: { accept: 'text/html' } });

@@ -14,7 +14,13 @@ import { abrirChromium, abrirContexto, conferirPagina, semChromium } from '../he
 import { criarCesta, criarProduto, criarUsuario } from '../helpers/fabricas.ts';
 import { Navegador, entrarPeloProvedor } from '../helpers/navegador.ts';
 import { iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
-import { contaComSessao, criarMercadoNoBanco, entrarNoMercados, graphql, zerarLimiteDeLogin } from '../mercados/apoio.ts';
+import {
+  contaComSessao,
+  criarMercadoNoBanco,
+  entrarNoMercados,
+  graphql,
+  zerarLimiteDeLogin,
+} from '../mercados/apoio.ts';
 
 const pular = semChromium();
 
@@ -22,7 +28,10 @@ describe('páginas do Consumidor no cliente Mercados', { skip: pular }, () => {
   let amb: AmbienteDeTeste;
   let navegador: Browser;
   before(async () => {
-    amb = await iniciarAmbiente({ mercados: true, env: { PIX_CHAVE: 'financeiro@cestas.org', PIX_NOME: 'Associação Raízes', PIX_CIDADE: 'São Carlos' } });
+    amb = await iniciarAmbiente({
+      mercados: true,
+      env: { PIX_CHAVE: 'financeiro@cestas.org', PIX_NOME: 'Associação Raízes', PIX_CIDADE: 'São Carlos' },
+    });
     navegador = await abrirChromium();
   });
   after(async () => {
@@ -46,18 +55,58 @@ describe('páginas do Consumidor no cliente Mercados', { skip: pular }, () => {
     const sufixo = Math.random().toString(16).slice(2, 6);
     const iso = new Date().toISOString();
     const nome = `Ciclo de dezembro ${sufixo}`;
-    const ciclo = await amb.banco.insertInto('ciclo').values({
-      nome, nomeChave: nome.toLowerCase(),
-      dataOfertaInicio: somarDias(hoje, -2), dataOfertaFim: hoje, dataPedidoInicio: hoje,
-      dataPedidoFim: somarDias(hoje, 2), dataRetiradaInicio: somarDias(hoje, 3), dataRetiradaFim: somarDias(hoje, 3), createdAt: iso, updatedAt: iso,
-    }).returning('id').executeTakeFirstOrThrow();
+    const ciclo = await amb.banco
+      .insertInto('ciclo')
+      .values({
+        nome,
+        nomeChave: nome.toLowerCase(),
+        dataOfertaInicio: somarDias(hoje, -2),
+        dataOfertaFim: hoje,
+        dataPedidoInicio: hoje,
+        dataPedidoFim: somarDias(hoje, 2),
+        dataRetiradaInicio: somarDias(hoje, 3),
+        dataRetiradaFim: somarDias(hoje, 3),
+        createdAt: iso,
+        updatedAt: iso,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     const cesta = await criarCesta(amb.banco, { nome: `Cesta média ${sufixo}`, valorCentavos: 5000 });
-    const cc = await amb.banco.insertInto('ciclocesta').values({ cicloid: ciclo.id, cestaId: cesta.id, quantidadeCestas: 10, createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow();
+    const cc = await amb.banco
+      .insertInto('ciclocesta')
+      .values({ cicloid: ciclo.id, cestaId: cesta.id, quantidadeCestas: 10, createdAt: iso, updatedAt: iso })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     const tomate = await criarProduto(amb.banco, { nome: `Tomate ${sufixo}`, unidade: 'kg' });
     const pontos = [];
-    for (const [nomePonto, endereco, inicio, fim] of [[`Sede ${sufixo}`, 'Rua das Flores, 10', '08:00', '12:00'], [`Feira ${sufixo}`, 'Praça Central, s/n', '14:00', '17:00']] as const) {
-      const p = await amb.banco.insertInto('pontoentrega').values({ nome: nomePonto, nomeChave: nomePonto.toLowerCase(), endereco, cidade: 'São Carlos', createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow();
-      await amb.banco.insertInto('ciclopontoentrega').values({ cicloid: ciclo.id, pontoEntregaId: p.id, dataRetirada: somarDias(hoje, 3), horaInicio: inicio, horaFim: fim, createdAt: iso, updatedAt: iso }).execute();
+    for (const [nomePonto, endereco, inicio, fim] of [
+      [`Sede ${sufixo}`, 'Rua das Flores, 10', '08:00', '12:00'],
+      [`Feira ${sufixo}`, 'Praça Central, s/n', '14:00', '17:00'],
+    ] as const) {
+      const p = await amb.banco
+        .insertInto('pontoentrega')
+        .values({
+          nome: nomePonto,
+          nomeChave: nomePonto.toLowerCase(),
+          endereco,
+          cidade: 'São Carlos',
+          createdAt: iso,
+          updatedAt: iso,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await amb.banco
+        .insertInto('ciclopontoentrega')
+        .values({
+          cicloid: ciclo.id,
+          pontoEntregaId: p.id,
+          dataRetirada: somarDias(hoje, 3),
+          horaInicio: inicio,
+          horaFim: fim,
+          createdAt: iso,
+          updatedAt: iso,
+        })
+        .execute();
       pontos.push(p.id);
     }
     const [sede, feira] = pontos;
@@ -66,33 +115,83 @@ describe('páginas do Consumidor no cliente Mercados', { skip: pular }, () => {
     const fornecedor = await criarUsuario(amb.banco, { perfil: ['fornecedor'], nome: 'Fátima Fornecedora' });
     const navFornecedor = new Navegador();
     await entrarNoMercados(amb, navFornecedor, { email: fornecedor.email, nome: 'Fátima Fornecedora' });
-    const oferta = await gql(navFornecedor, 'mutation($c: ID!, $i: OfertaInput!) { salvarOferta(cicloId: $c, input: $i, finalizar: true) { produtos { ofertaProdutoId produtoid } } }', {
-      c: ciclo.id, i: { produtos: [{ produtoid: tomate.id, quantidade: '100', valor: '4' }] },
-    });
-    const linha = (oferta.salvarOferta as { produtos: Array<{ ofertaProdutoId: string }> }).produtos[0]?.ofertaProdutoId;
+    const oferta = await gql(
+      navFornecedor,
+      'mutation($c: ID!, $i: OfertaInput!) { salvarOferta(cicloId: $c, input: $i, finalizar: true) { produtos { ofertaProdutoId produtoid } } }',
+      {
+        c: ciclo.id,
+        i: { produtos: [{ produtoid: tomate.id, quantidade: '100', valor: '4' }] },
+      },
+    );
+    const linha = (oferta.salvarOferta as { produtos: Array<{ ofertaProdutoId: string }> }).produtos[0]
+      ?.ofertaProdutoId;
     const admin = await criarUsuario(amb.banco, { perfil: ['admin'], nome: 'Ana Coordenação' });
     const adminCestas = new Navegador();
     await entrarPeloProvedor(adminCestas, `${amb.url}/`, { email: admin.email });
     const adminMercados = new Navegador();
     await entrarNoMercados(amb, adminMercados, { email: admin.email, nome: 'Ana Coordenação' });
-    const compor = await adminCestas.postJson(`${amb.url}/composicao/${cc.id}`, { quantidadeCestas: 10, produtos: [{ ofertaProdutoId: Number(linha), quantidadePorCesta: 5, unidade: 'kg' }] });
+    const compor = await adminCestas.postJson(`${amb.url}/composicao/${cc.id}`, {
+      quantidadeCestas: 10,
+      produtos: [{ ofertaProdutoId: Number(linha), quantidadePorCesta: 5, unidade: 'kg' }],
+    });
     assert.equal(compor.status, 200, compor.texto);
     const { conta: dono } = await contaComSessao(amb, new Navegador(), amb.urlMercados, { perfis: ['AdminMercado'] });
-    const mCesta = await criarMercadoNoBanco(amb.banco, { adminId: dono.id, nome: `Cestas da Vila ${sufixo}`, tipo: 'cesta', valorMaximoCestaCentavos: 6000 });
-    const mFeira = await criarMercadoNoBanco(amb.banco, { adminId: dono.id, nome: `Feira livre ${sufixo}`, tipo: 'venda_direta' });
-    await amb.banco.updateTable('mercado').set({ taxaAdministrativaCentesimos: 500 }).where('id', '=', mCesta.id).execute();
-    await amb.banco.updateTable('mercado').set({ taxaAdministrativaCentesimos: 1000 }).where('id', '=', mFeira.id).execute();
-    await amb.banco.insertInto('precomercado').values({ mercadoId: mFeira.id, produtoId: tomate.id, precoCentavos: 600, ativo: true, createdAt: iso, updatedAt: iso }).execute();
-    await gql(adminMercados, 'mutation($c: ID!, $i: [CicloMercadoInput!]!) { definirMercadosDoCiclo(cicloId: $c, input: $i) { id } }', {
-      c: ciclo.id,
-      i: [
-        { mercadoId: mCesta.id, ordemAtendimento: 1, pontoEntregaIds: [sede], cicloCestaIds: [cc.id] },
-        { mercadoId: mFeira.id, ordemAtendimento: 2, pontoEntregaIds: [sede, feira] },
-      ],
+    const mCesta = await criarMercadoNoBanco(amb.banco, {
+      adminId: dono.id,
+      nome: `Cestas da Vila ${sufixo}`,
+      tipo: 'cesta',
+      valorMaximoCestaCentavos: 6000,
     });
-    const liberar = await adminCestas.postJson(`${amb.url}/ciclo/${ciclo.id}/mercado/${mFeira.id}/liberar`, { itens: [{ produtoId: tomate.id, quantidade: 30 }] });
+    const mFeira = await criarMercadoNoBanco(amb.banco, {
+      adminId: dono.id,
+      nome: `Feira livre ${sufixo}`,
+      tipo: 'venda_direta',
+    });
+    await amb.banco
+      .updateTable('mercado')
+      .set({ taxaAdministrativaCentesimos: 500 })
+      .where('id', '=', mCesta.id)
+      .execute();
+    await amb.banco
+      .updateTable('mercado')
+      .set({ taxaAdministrativaCentesimos: 1000 })
+      .where('id', '=', mFeira.id)
+      .execute();
+    await amb.banco
+      .insertInto('precomercado')
+      .values({
+        mercadoId: mFeira.id,
+        produtoId: tomate.id,
+        precoCentavos: 600,
+        ativo: true,
+        createdAt: iso,
+        updatedAt: iso,
+      })
+      .execute();
+    await gql(
+      adminMercados,
+      'mutation($c: ID!, $i: [CicloMercadoInput!]!) { definirMercadosDoCiclo(cicloId: $c, input: $i) { id } }',
+      {
+        c: ciclo.id,
+        i: [
+          { mercadoId: mCesta.id, ordemAtendimento: 1, pontoEntregaIds: [sede], cicloCestaIds: [cc.id] },
+          { mercadoId: mFeira.id, ordemAtendimento: 2, pontoEntregaIds: [sede, feira] },
+        ],
+      },
+    );
+    const liberar = await adminCestas.postJson(`${amb.url}/ciclo/${ciclo.id}/mercado/${mFeira.id}/liberar`, {
+      itens: [{ produtoId: tomate.id, quantidade: 30 }],
+    });
     assert.equal(liberar.status, 200, liberar.texto);
-    return { cicloid: ciclo.id, nome, cesta: cesta.nome, tomate: tomate.nome, mCesta: `Cestas da Vila ${sufixo}`, mFeira: `Feira livre ${sufixo}`, sede: `Sede ${sufixo}` };
+    return {
+      cicloid: ciclo.id,
+      nome,
+      cesta: cesta.nome,
+      tomate: tomate.nome,
+      mCesta: `Cestas da Vila ${sufixo}`,
+      mFeira: `Feira livre ${sufixo}`,
+      sede: `Sede ${sufixo}`,
+    };
   }
 
   async function entrar(pagina: Page, pessoa: { email: string; nome: string }): Promise<void> {
@@ -101,7 +200,10 @@ describe('páginas do Consumidor no cliente Mercados', { skip: pular }, () => {
     await pagina.waitForURL(/\/interaction\/[^/]+$/);
     await pagina.fill('#email', pessoa.email);
     await pagina.fill('#nome', pessoa.nome);
-    await Promise.all([pagina.waitForURL(`${amb.urlMercados}/dashboard`), pagina.click('form button[type=submit] >> nth=0')]);
+    await Promise.all([
+      pagina.waitForURL(`${amb.urlMercados}/dashboard`),
+      pagina.click('form button[type=submit] >> nth=0'),
+    ]);
     await pagina.getByRole('heading', { name: `Olá, ${pessoa.nome}!` }).waitFor();
   }
 
@@ -152,7 +254,11 @@ describe('páginas do Consumidor no cliente Mercados', { skip: pular }, () => {
     await feira.getByText('Só há 30 kg para você').waitFor();
     assert.equal(await qTomate.getAttribute('aria-invalid'), 'true');
     await conferirPagina(pagina, ctx, 'mercados-pedido-sem-estoque');
-    assert.equal((await amb.banco.selectFrom('pedido').select('id').where('cicloid', '=', c.cicloid).execute()).length, 0, 'nada foi gravado');
+    assert.equal(
+      (await amb.banco.selectFrom('pedido').select('id').where('cicloid', '=', c.cicloid).execute()).length,
+      0,
+      'nada foi gravado',
+    );
 
     // A fraction of a basket is caught before anything is sent.
     await qCesta.fill('1,5');
@@ -165,8 +271,15 @@ describe('páginas do Consumidor no cliente Mercados', { skip: pular }, () => {
     await pagina.getByRole('button', { name: 'Salvar pedido' }).click();
     const pontos = pagina.getByRole('group', { name: 'Onde retirar' });
     await pontos.getByText(`Este ponto não serve todos os itens do pedido. Pontos que servem: ${c.sede}`).waitFor();
-    await pagina.getByRole('alert').filter({ hasText: 'O servidor recusou o pedido por causa dos campos marcados' }).waitFor();
-    assert.equal((await amb.banco.selectFrom('pedido').select('id').where('cicloid', '=', c.cicloid).execute()).length, 0, 'nada foi gravado');
+    await pagina
+      .getByRole('alert')
+      .filter({ hasText: 'O servidor recusou o pedido por causa dos campos marcados' })
+      .waitFor();
+    assert.equal(
+      (await amb.banco.selectFrom('pedido').select('id').where('cicloid', '=', c.cicloid).execute()).length,
+      0,
+      'nada foi gravado',
+    );
 
     // 4. With the keyboard only: the quantities, Tab to the pickup point, Tab to "Salvar pedido", Enter.
     await pagina.reload();
@@ -178,10 +291,20 @@ describe('páginas do Consumidor no cliente Mercados', { skip: pular }, () => {
     await pagina.keyboard.type('1,5');
     await pagina.keyboard.press('Tab');
     await pagina.keyboard.press('Space');
-    assert.equal(await pagina.getByLabel(new RegExp(c.sede)).isChecked(), true, 'o primeiro ponto (o mais cedo) marcado pelo teclado');
+    assert.equal(
+      await pagina.getByLabel(new RegExp(c.sede)).isChecked(),
+      true,
+      'o primeiro ponto (o mais cedo) marcado pelo teclado',
+    );
     const estimativa = pagina.getByRole('region', { name: 'Estimativa' });
-    await estimativa.getByRole('listitem').filter({ hasText: `${c.mCesta}: R$ 100,00 + taxa R$ 5,00` }).waitFor();
-    await estimativa.getByRole('listitem').filter({ hasText: `${c.mFeira}: R$ 9,00 + taxa R$ 0,90` }).waitFor();
+    await estimativa
+      .getByRole('listitem')
+      .filter({ hasText: `${c.mCesta}: R$ 100,00 + taxa R$ 5,00` })
+      .waitFor();
+    await estimativa
+      .getByRole('listitem')
+      .filter({ hasText: `${c.mFeira}: R$ 9,00 + taxa R$ 0,90` })
+      .waitFor();
     await estimativa.getByText('Total estimado: R$ 114,90').waitFor();
     await pagina.keyboard.press('Tab');
     assert.equal(await pagina.evaluate(() => document.activeElement?.textContent), 'Salvar pedido');
@@ -199,7 +322,11 @@ describe('páginas do Consumidor no cliente Mercados', { skip: pular }, () => {
     await pagina.keyboard.press('Enter');
     await pagina.getByText(/^Pedido confirmado em \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}\.$/).waitFor();
     await salvo.getByText(/confirmado em \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}/).waitFor();
-    const gravado = await amb.banco.selectFrom('pedido').select(['id', 'finalizado']).where('cicloid', '=', c.cicloid).executeTakeFirstOrThrow();
+    const gravado = await amb.banco
+      .selectFrom('pedido')
+      .select(['id', 'finalizado'])
+      .where('cicloid', '=', c.cicloid)
+      .executeTakeFirstOrThrow();
     assert.equal(Boolean(gravado.finalizado), true);
 
     // 5. An edit re-opens it: the page says so, also after a reload (the server's alteradoAposConfirmar).
@@ -208,7 +335,10 @@ describe('páginas do Consumidor no cliente Mercados', { skip: pular }, () => {
     await salvo.getByText('Pedido alterado: falta confirmar de novo').waitFor();
     await salvo.getByText('R$ 12,00 + taxa R$ 1,20').waitFor();
     await pagina.reload();
-    await pagina.getByRole('region', { name: 'Seu pedido salvo' }).getByText('Pedido alterado: falta confirmar de novo').waitFor();
+    await pagina
+      .getByRole('region', { name: 'Seu pedido salvo' })
+      .getByText('Pedido alterado: falta confirmar de novo')
+      .waitFor();
     // At the top of the page too, with the saved total: visible on a phone without scrolling.
     await pagina.locator('.resumo-topo').getByText('Pedido alterado: falta confirmar de novo').waitFor();
     assert.ok(await pagina.locator('.resumo-topo').getByText('R$ 118,20').isVisible());
@@ -235,7 +365,10 @@ describe('páginas do Consumidor no cliente Mercados', { skip: pular }, () => {
     await meu.getByRole('button', { name: 'Copiar código Pix' }).click();
     await meu.getByText('Código copiado.').waitFor();
     assert.equal(await pagina.evaluate(() => navigator.clipboard.readText()), copiaECola);
-    assert.equal(await meu.getByRole('link', { name: 'Alterar pedido' }).getAttribute('href'), `/ciclos/${c.cicloid}/pedido`);
+    assert.equal(
+      await meu.getByRole('link', { name: 'Alterar pedido' }).getAttribute('href'),
+      `/ciclos/${c.cicloid}/pedido`,
+    );
     await conferirPagina(pagina, ctx, 'mercados-meus-pedidos');
     await ctx.fechar();
   });
@@ -245,24 +378,51 @@ describe('páginas do Consumidor no cliente Mercados', { skip: pular }, () => {
     const consumidor = await criarUsuario(amb.banco, { perfil: ['consumidor'], nome: 'Caio Consumidor' });
     const navApi = new Navegador();
     await entrarNoMercados(amb, navApi, { email: consumidor.email, nome: 'Caio Consumidor' });
-    const ciclo = await gql(navApi, 'query($id: ID!) { ciclo(id: $id) { cestas { cicloCestaId } pontosEntrega { id nome } } }', { id: c.cicloid });
-    const { cestas, pontosEntrega } = ciclo.ciclo as { cestas: Array<{ cicloCestaId: string }>; pontosEntrega: Array<{ id: string; nome: string }> };
+    const ciclo = await gql(
+      navApi,
+      'query($id: ID!) { ciclo(id: $id) { cestas { cicloCestaId } pontosEntrega { id nome } } }',
+      { id: c.cicloid },
+    );
+    const { cestas, pontosEntrega } = ciclo.ciclo as {
+      cestas: Array<{ cicloCestaId: string }>;
+      pontosEntrega: Array<{ id: string; nome: string }>;
+    };
     await gql(navApi, 'mutation($c: ID!, $i: PedidoInput!) { fazerPedido(cicloId: $c, input: $i) { id } }', {
-      c: c.cicloid, i: { pontoEntregaId: pontosEntrega.find((p) => p.nome === c.sede)?.id, produtos: [{ cicloCestaId: cestas[0]?.cicloCestaId, quantidade: 1 }] },
+      c: c.cicloid,
+      i: {
+        pontoEntregaId: pontosEntrega.find((p) => p.nome === c.sede)?.id,
+        produtos: [{ cicloCestaId: cestas[0]?.cicloCestaId, quantidade: 1 }],
+      },
     });
     // Every cycle's order window closes.
     const hoje = diaLocal(amb.relogio.agora(), 'America/Sao_Paulo');
-    await amb.banco.updateTable('ciclo').set({ dataOfertaInicio: somarDias(hoje, -6), dataOfertaFim: somarDias(hoje, -5), dataPedidoInicio: somarDias(hoje, -4), dataPedidoFim: somarDias(hoje, -1) }).execute();
+    await amb.banco
+      .updateTable('ciclo')
+      .set({
+        dataOfertaInicio: somarDias(hoje, -6),
+        dataOfertaFim: somarDias(hoje, -5),
+        dataPedidoInicio: somarDias(hoje, -4),
+        dataPedidoFim: somarDias(hoje, -1),
+      })
+      .execute();
 
     const ctx = await abrirContexto(navegador, { largura: 360, altura: 740 });
     const pagina = await ctx.novaPagina();
     await entrar(pagina, { email: consumidor.email, nome: 'Caio Consumidor' });
-    await pagina.getByRole('navigation', { name: 'Principal' }).getByRole('link', { name: 'Ciclos', exact: true }).click();
+    await pagina
+      .getByRole('navigation', { name: 'Principal' })
+      .getByRole('link', { name: 'Ciclos', exact: true })
+      .click();
     await pagina.getByText('Nenhum ciclo aberto para você agora.').waitFor();
     await conferirPagina(pagina, ctx, 'mercados-ciclos-vazio');
 
     await pagina.goto(`${amb.urlMercados}/ciclos/${c.cicloid}/pedido`);
-    await pagina.getByText(`A janela de pedidos deste ciclo vai de ${somarDias(hoje, -4).split('-').reverse().join('/')} a ${somarDias(hoje, -1).split('-').reverse().join('/')}`, { exact: false }).waitFor();
+    await pagina
+      .getByText(
+        `A janela de pedidos deste ciclo vai de ${somarDias(hoje, -4).split('-').reverse().join('/')} a ${somarDias(hoje, -1).split('-').reverse().join('/')}`,
+        { exact: false },
+      )
+      .waitFor();
     await pagina.getByText('salvo, ainda não confirmado').waitFor();
     assert.equal(await pagina.getByRole('button', { name: 'Salvar pedido' }).count(), 0);
     assert.equal(await pagina.getByRole('textbox').count(), 0, 'nenhum campo para editar');
@@ -270,7 +430,11 @@ describe('páginas do Consumidor no cliente Mercados', { skip: pular }, () => {
 
     await pagina.getByRole('navigation', { name: 'Principal' }).getByRole('link', { name: 'Meus pedidos' }).click();
     await pagina.getByRole('article', { name: c.nome }).waitFor();
-    assert.equal(await pagina.getByRole('link', { name: /Alterar pedido|Continuar pedido/ }).count(), 0, 'sem janela aberta, sem link para editar');
+    assert.equal(
+      await pagina.getByRole('link', { name: /Alterar pedido|Continuar pedido/ }).count(),
+      0,
+      'sem janela aberta, sem link para editar',
+    );
     await ctx.fechar();
   });
 
@@ -279,19 +443,49 @@ describe('páginas do Consumidor no cliente Mercados', { skip: pular }, () => {
     const hoje = diaLocal(amb.relogio.agora(), 'America/Sao_Paulo');
     const iso = new Date().toISOString();
     const consumidor = await criarUsuario(amb.banco, { perfil: ['consumidor'], nome: 'Paula Paginada' });
-    const ponto = await amb.banco.insertInto('pontoentrega').values({ nome: 'Ponto das páginas', nomeChave: 'ponto das páginas', createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow();
+    const ponto = await amb.banco
+      .insertInto('pontoentrega')
+      .values({ nome: 'Ponto das páginas', nomeChave: 'ponto das páginas', createdAt: iso, updatedAt: iso })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     for (let i = 1; i <= 21; i++) {
       const nome = `Ciclo paginado ${String(i).padStart(2, '0')}`;
-      const ciclo = await amb.banco.insertInto('ciclo').values({
-        nome, nomeChave: nome.toLowerCase(), dataOfertaInicio: somarDias(hoje, -3), dataOfertaFim: somarDias(hoje, -1), dataPedidoInicio: hoje,
-        dataPedidoFim: somarDias(hoje, 2), dataRetiradaInicio: somarDias(hoje, 3), dataRetiradaFim: somarDias(hoje, 3), createdAt: iso, updatedAt: iso,
-      }).returning('id').executeTakeFirstOrThrow();
-      await amb.banco.insertInto('pedido').values({ cicloid: ciclo.id, usuarioid: consumidor.id, pontoEntregaId: ponto.id, finalizado: false, dataConfirmacao: null, createdAt: iso, updatedAt: iso }).execute();
+      const ciclo = await amb.banco
+        .insertInto('ciclo')
+        .values({
+          nome,
+          nomeChave: nome.toLowerCase(),
+          dataOfertaInicio: somarDias(hoje, -3),
+          dataOfertaFim: somarDias(hoje, -1),
+          dataPedidoInicio: hoje,
+          dataPedidoFim: somarDias(hoje, 2),
+          dataRetiradaInicio: somarDias(hoje, 3),
+          dataRetiradaFim: somarDias(hoje, 3),
+          createdAt: iso,
+          updatedAt: iso,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await amb.banco
+        .insertInto('pedido')
+        .values({
+          cicloid: ciclo.id,
+          usuarioid: consumidor.id,
+          pontoEntregaId: ponto.id,
+          finalizado: false,
+          dataConfirmacao: null,
+          createdAt: iso,
+          updatedAt: iso,
+        })
+        .execute();
     }
     const ctx = await abrirContexto(navegador);
     const pagina = await ctx.novaPagina();
     await entrar(pagina, { email: consumidor.email, nome: 'Paula Paginada' });
-    for (const [caminho, lista, botao] of [['/ciclos', 'Ciclos', 'Carregar mais ciclos'], ['/pedidos', 'Pedidos', 'Carregar mais pedidos']] as const) {
+    for (const [caminho, lista, botao] of [
+      ['/ciclos', 'Ciclos', 'Carregar mais ciclos'],
+      ['/pedidos', 'Pedidos', 'Carregar mais pedidos'],
+    ] as const) {
       await pagina.goto(`${amb.urlMercados}${caminho}`);
       const itens = pagina.getByRole('list', { name: lista, exact: true }).getByRole('article');
       await pagina.getByRole('heading', { name: 'Ciclo paginado 21' }).waitFor();

@@ -9,7 +9,13 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { abrirChromium, abrirContexto, conferirPagina, semChromium, type ContextoDeTeste } from '../helpers/chromium.ts';
+import {
+  abrirChromium,
+  abrirContexto,
+  conferirPagina,
+  semChromium,
+  type ContextoDeTeste,
+} from '../helpers/chromium.ts';
 import { criarProduto, criarUsuario, emailUnico } from '../helpers/fabricas.ts';
 import { iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
 import { contaPorEmail, perfisDe, sessoesDe, zerarLimiteDeLogin } from '../mercados/apoio.ts';
@@ -27,7 +33,11 @@ describe('cliente web da face Mercados no navegador', { skip: pular }, () => {
     amb = await iniciarAmbiente({ mercados: true, env: { ADMIN_EMAILS: admin.email } });
     navegador = await abrirChromium();
     const sufixo = randomBytes(2).toString('hex');
-    for (const [nome, centavos] of [['Abóbora', 400], ['Batata-doce', 650], ['Cenoura', 500]] as const) {
+    for (const [nome, centavos] of [
+      ['Abóbora', 400],
+      ['Batata-doce', 650],
+      ['Cenoura', 500],
+    ] as const) {
       const p = await criarProduto(amb.banco, { nome: `${nome} ${sufixo}`, valorCentavos: centavos });
       produtos.push(p.nome);
     }
@@ -42,7 +52,10 @@ describe('cliente web da face Mercados no navegador', { skip: pular }, () => {
     await pagina.waitForURL(/\/interaction\/[^/]+$/);
     await pagina.fill('#email', pessoa.email);
     await pagina.fill('#nome', pessoa.nome);
-    await Promise.all([pagina.waitForURL(`${amb.urlMercados}/dashboard`), pagina.click('form button[type=submit] >> nth=0')]);
+    await Promise.all([
+      pagina.waitForURL(`${amb.urlMercados}/dashboard`),
+      pagina.click('form button[type=submit] >> nth=0'),
+    ]);
   }
 
   /** Logs in from the landing page's button and waits for the dashboard to show its data. */
@@ -78,7 +91,11 @@ describe('cliente web da face Mercados no navegador', { skip: pular }, () => {
     const pagina = await entrar(ctx, consumidor);
     assert.equal(new URL(pagina.url()).pathname, '/dashboard');
     await pagina.getByText('Consumidor: faz pedidos e vê os ciclos disponíveis').waitFor();
-    assert.equal(await pagina.getByRole('link', { name: 'Usuários' }).count(), 0, 'sem atalho para o que o perfil não pode');
+    assert.equal(
+      await pagina.getByRole('link', { name: 'Usuários' }).count(),
+      0,
+      'sem atalho para o que o perfil não pode',
+    );
     await conferirPagina(pagina, ctx, 'mercados-painel-consumidor');
 
     for (const caminho of ['/usuarios', '/mercados/novo']) {
@@ -102,11 +119,17 @@ describe('cliente web da face Mercados no navegador', { skip: pular }, () => {
     pagina.on('request', (r) => {
       const { pathname } = new URL(r.url());
       if (pathname === '/auth/status') pedidos.push('status');
-      if (pathname === '/graphql') pedidos.push(/^\s*(query|mutation)\s+(\w+)/.exec(String((r.postDataJSON() as { query?: string } | null)?.query ?? ''))?.[2] ?? '?');
+      if (pathname === '/graphql')
+        pedidos.push(
+          /^\s*(query|mutation)\s+(\w+)/.exec(
+            String((r.postDataJSON() as { query?: string } | null)?.query ?? ''),
+          )?.[2] ?? '?',
+        );
     });
     pagina.on('response', (r) => {
       const { pathname } = new URL(r.url());
-      if (pathname.startsWith('/assets/')) baixados.push({ nome: pathname.slice('/assets/'.length), codificacao: r.headers()['content-encoding'] });
+      if (pathname.startsWith('/assets/'))
+        baixados.push({ nome: pathname.slice('/assets/'.length), codificacao: r.headers()['content-encoding'] });
     });
     await pagina.goto(`${amb.urlMercados}/dashboard`);
     await pagina.getByRole('heading', { name: 'Mercados ativos' }).waitFor();
@@ -116,15 +139,34 @@ describe('cliente web da face Mercados no navegador', { skip: pular }, () => {
     // The page's query starts with its code, before the session check, and the page reads that one (not a second).
     assert.deepEqual(pedidos, ['Mercados', 'status'], pedidos.join(', '));
     const nomes = baixados.map((b) => b.nome);
-    assert.ok(nomes.some((n) => /^Painel-[\w-]+\.js$/.test(n)), nomes.join(', '));
-    const outras = ['Inicio', 'Login', 'ListaMercados', 'DetalheMercado', 'FormularioMercado', 'EditorPrecos', 'Usuarios', 'MeusAvisos'];
-    assert.deepEqual(nomes.filter((n) => outras.some((o) => n.startsWith(`${o}-`))), [], 'código de outras páginas');
+    assert.ok(
+      nomes.some((n) => /^Painel-[\w-]+\.js$/.test(n)),
+      nomes.join(', '),
+    );
+    const outras = [
+      'Inicio',
+      'Login',
+      'ListaMercados',
+      'DetalheMercado',
+      'FormularioMercado',
+      'EditorPrecos',
+      'Usuarios',
+      'MeusAvisos',
+    ];
+    assert.deepEqual(
+      nomes.filter((n) => outras.some((o) => n.startsWith(`${o}-`))),
+      [],
+      'código de outras páginas',
+    );
     for (const b of baixados) assert.match(b.codificacao ?? '', /^(br|gzip)$/, `${b.nome}: content-encoding`);
 
     // Another page's code comes when it is opened, inside the same client.
     await pagina.getByRole('link', { name: 'Avisos', exact: true }).click();
     await pagina.getByRole('heading', { name: 'Avisos por e-mail' }).waitFor();
-    assert.ok(baixados.some((b) => b.nome.startsWith('MeusAvisos-')), baixados.map((b) => b.nome).join(', '));
+    assert.ok(
+      baixados.some((b) => b.nome.startsWith('MeusAvisos-')),
+      baixados.map((b) => b.nome).join(', '),
+    );
     // Each later visit asks again (the session may have ended meanwhile).
     assert.equal(sessao(), 2, `pedidos a /auth/status depois de ir a /avisos: ${pedidos.join(', ')}`);
     // Inside the client too, the page's query starts with the visit, not after the check, and only once.
@@ -148,7 +190,11 @@ describe('cliente web da face Mercados no navegador', { skip: pular }, () => {
     await pagina.getByRole('heading', { name: 'Avisos por e-mail' }).waitFor();
     assert.equal(await pagina.getByLabel('Lembrete da retirada, na véspera').isChecked(), false);
     assert.equal(await pagina.getByLabel('Abertura do período de pedidos').isChecked(), true);
-    const u = await amb.banco.selectFrom('usuario').select('avisosDesligados').where('id', '=', pessoa.id).executeTakeFirstOrThrow();
+    const u = await amb.banco
+      .selectFrom('usuario')
+      .select('avisosDesligados')
+      .where('id', '=', pessoa.id)
+      .executeTakeFirstOrThrow();
     assert.deepEqual(JSON.parse(u.avisosDesligados ?? '[]'), ['retirada']);
     await ctx.fechar();
   });
@@ -186,7 +232,11 @@ describe('cliente web da face Mercados no navegador', { skip: pular }, () => {
     await pagina.getByRole('heading', { name: nome }).waitFor();
     const id = /\/mercados\/(\d+)$/.exec(pagina.url())?.[1];
     assert.ok(id, `foi para o mercado criado: ${pagina.url()}`);
-    const criado = await amb.banco.selectFrom('mercado').selectAll().where('id', '=', Number(id)).executeTakeFirstOrThrow();
+    const criado = await amb.banco
+      .selectFrom('mercado')
+      .selectAll()
+      .where('id', '=', Number(id))
+      .executeTakeFirstOrThrow();
     assert.equal(criado.nome, nome);
     assert.equal(criado.taxaAdministrativaCentesimos, 250);
     assert.equal(criado.valorMaximoCestaCentavos, 15000);
@@ -221,7 +271,10 @@ describe('cliente web da face Mercados no navegador', { skip: pular }, () => {
     await pagina.getByText('Use um valor com até 2 casas, como 12,50').waitFor();
     await pagina.getByRole('alert').filter({ hasText: 'Nada foi gravado' }).waitFor();
     await conferirPagina(pagina, ctx, 'mercados-precos-com-erro');
-    assert.equal((await amb.banco.selectFrom('precomercado').select('id').where('mercadoId', '=', Number(id)).execute()).length, 0);
+    assert.equal(
+      (await amb.banco.selectFrom('precomercado').select('id').where('mercadoId', '=', Number(id)).execute()).length,
+      0,
+    );
 
     await pagina.getByLabel(`Novo preço de ${produtos[1] ?? ''}`).fill('11,00');
     await pagina.getByRole('button', { name: 'Salvar preços' }).click();
@@ -237,7 +290,11 @@ describe('cliente web da face Mercados no navegador', { skip: pular }, () => {
       .execute();
     assert.deepEqual(
       precos.map((p) => [p.nome, p.precoCentavos, p.ativo]),
-      [[produtos[0], 1100, true], [produtos[1], 1100, true], [produtos[2], 1000, true]],
+      [
+        [produtos[0], 1100, true],
+        [produtos[1], 1100, true],
+        [produtos[2], 1000, true],
+      ],
     );
 
     // Back at the market: its prices, then deactivation (a second click confirms).
@@ -248,7 +305,11 @@ describe('cliente web da face Mercados no navegador', { skip: pular }, () => {
     await pagina.getByRole('button', { name: 'Confirmar desativação' }).click();
     await pagina.getByText('Mercado desativado.').waitFor();
     await pagina.locator('.ficha').getByText('Inativo').waitFor();
-    assert.equal((await amb.banco.selectFrom('mercado').select('ativo').where('id', '=', Number(id)).executeTakeFirstOrThrow()).ativo, false);
+    assert.equal(
+      (await amb.banco.selectFrom('mercado').select('ativo').where('id', '=', Number(id)).executeTakeFirstOrThrow())
+        .ativo,
+      false,
+    );
 
     // The ativo filter: gone from the active ones, present among the inactive ones.
     await pagina.getByRole('link', { name: '← Todos os mercados' }).click();
@@ -279,7 +340,11 @@ describe('cliente web da face Mercados no navegador', { skip: pular }, () => {
     await pagina.getByRole('button', { name: 'Sair' }).click();
     await pagina.waitForURL(`${amb.urlMercados}/`);
     await pagina.locator('main').getByRole('link', { name: 'Entrar' }).waitFor();
-    assert.equal(await sessoesDe(amb.banco, (await contaPorEmail(amb.banco, admin.email))?.id ?? 0), 0, 'a sessão acabou no servidor');
+    assert.equal(
+      await sessoesDe(amb.banco, (await contaPorEmail(amb.banco, admin.email))?.id ?? 0),
+      0,
+      'a sessão acabou no servidor',
+    );
 
     // The development provider still remembers this browser, but the logout's mark makes the next
     // login ask it for the person again (prompt=login): the way ends at its login page.
@@ -289,7 +354,10 @@ describe('cliente web da face Mercados no navegador', { skip: pular }, () => {
     await outra.waitForURL(/\/interaction\/[^/]+$/);
 
     // Loading a protected page afresh: the server sends it to /login.
-    await Promise.all([pagina.waitForRequest(`${amb.urlMercados}/login`), pagina.goto(`${amb.urlMercados}/mercados/${id}/precos`)]);
+    await Promise.all([
+      pagina.waitForRequest(`${amb.urlMercados}/login`),
+      pagina.goto(`${amb.urlMercados}/mercados/${id}/precos`),
+    ]);
     assert.match(pagina.url(), /\/interaction\/[^/]+$/);
     await ctx.fechar();
   });

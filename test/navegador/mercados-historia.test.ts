@@ -14,7 +14,14 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { diaLocal, somarDias } from '../../src/domain/tempo.ts';
-import { abrirChromium, abrirContexto, conferirPagina, entrarNoNavegador, semChromium, type ContextoDeTeste } from '../helpers/chromium.ts';
+import {
+  abrirChromium,
+  abrirContexto,
+  conferirPagina,
+  entrarNoNavegador,
+  semChromium,
+  type ContextoDeTeste,
+} from '../helpers/chromium.ts';
 import { criarCesta, criarPonto, criarProduto, criarUsuario } from '../helpers/fabricas.ts';
 import { iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
 import { Navegador } from '../helpers/navegador.ts';
@@ -52,28 +59,75 @@ describe('a história de um ciclo no cliente Mercados, perfil a perfil', { skip:
     // The offer window closes and the order window opens today: the whole story happens today.
     const hoje = diaLocal(amb.relogio.agora(), 'America/Sao_Paulo');
     const iso = new Date().toISOString();
-    const c = await amb.banco.insertInto('ciclo').values({
-      nome: nomes.ciclo, nomeChave: nomes.ciclo.toLowerCase(),
-      dataOfertaInicio: somarDias(hoje, -1), dataOfertaFim: hoje, dataPedidoInicio: hoje,
-      dataPedidoFim: somarDias(hoje, 2), dataRetiradaInicio: somarDias(hoje, 3), dataRetiradaFim: somarDias(hoje, 4), createdAt: iso, updatedAt: iso,
-    }).returning('id').executeTakeFirstOrThrow();
+    const c = await amb.banco
+      .insertInto('ciclo')
+      .values({
+        nome: nomes.ciclo,
+        nomeChave: nomes.ciclo.toLowerCase(),
+        dataOfertaInicio: somarDias(hoje, -1),
+        dataOfertaFim: hoje,
+        dataPedidoInicio: hoje,
+        dataPedidoFim: somarDias(hoje, 2),
+        dataRetiradaInicio: somarDias(hoje, 3),
+        dataRetiradaFim: somarDias(hoje, 4),
+        createdAt: iso,
+        updatedAt: iso,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     cicloid = c.id;
     const tipo = await criarCesta(amb.banco, { valorCentavos: 5000 });
     cesta = { id: tipo.id, nome: tipo.nome };
-    cicloCestaId = (await amb.banco.insertInto('ciclocesta').values({ cicloid, cestaId: tipo.id, quantidadeCestas: 10, createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow()).id;
+    cicloCestaId = (
+      await amb.banco
+        .insertInto('ciclocesta')
+        .values({ cicloid, cestaId: tipo.id, quantidadeCestas: 10, createdAt: iso, updatedAt: iso })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
     const tomate = await criarProduto(amb.banco, { nome: nomes.tomate, unidade: 'kg' });
     await criarPonto(amb.banco, nomes.sede);
-    for (const [chave, perfil] of [['fornecedor', 'fornecedor'], ['admin', 'admin'], ['consumidora', 'consumidor']] as const) {
+    for (const [chave, perfil] of [
+      ['fornecedor', 'fornecedor'],
+      ['admin', 'admin'],
+      ['consumidora', 'consumidor'],
+    ] as const) {
       const u = await criarUsuario(amb.banco, { perfil: [perfil], nome: pessoas[chave].nome });
       pessoas[chave].email = u.email;
     }
     // Two markets, first both with another AdminMercado; the cesta one is handed to Dora at her first login (5).
-    const { conta: outro } = await contaComSessao(amb, new Navegador(), amb.urlMercados, { perfis: ['AdminMercado'], nome: 'Otávio da Feira' });
+    const { conta: outro } = await contaComSessao(amb, new Navegador(), amb.urlMercados, {
+      perfis: ['AdminMercado'],
+      nome: 'Otávio da Feira',
+    });
     const adminProvisorio = outro.id;
-    mercados.cestas = (await criarMercadoNoBanco(amb.banco, { adminId: adminProvisorio, nome: nomes.mercadoCestas, tipo: 'cesta', valorMaximoCestaCentavos: 3000 })).id;
-    mercados.feira = (await criarMercadoNoBanco(amb.banco, { adminId: adminProvisorio, nome: nomes.mercadoFeira, tipo: 'venda_direta' })).id;
-    await amb.banco.updateTable('mercado').set({ taxaAdministrativaCentesimos: 1000 }).where('id', '=', mercados.feira).execute();
-    await amb.banco.insertInto('precomercado').values({ mercadoId: mercados.feira, produtoId: tomate.id, precoCentavos: 600, ativo: true, createdAt: iso, updatedAt: iso }).execute();
+    mercados.cestas = (
+      await criarMercadoNoBanco(amb.banco, {
+        adminId: adminProvisorio,
+        nome: nomes.mercadoCestas,
+        tipo: 'cesta',
+        valorMaximoCestaCentavos: 3000,
+      })
+    ).id;
+    mercados.feira = (
+      await criarMercadoNoBanco(amb.banco, { adminId: adminProvisorio, nome: nomes.mercadoFeira, tipo: 'venda_direta' })
+    ).id;
+    await amb.banco
+      .updateTable('mercado')
+      .set({ taxaAdministrativaCentesimos: 1000 })
+      .where('id', '=', mercados.feira)
+      .execute();
+    await amb.banco
+      .insertInto('precomercado')
+      .values({
+        mercadoId: mercados.feira,
+        produtoId: tomate.id,
+        precoCentavos: 600,
+        ativo: true,
+        createdAt: iso,
+        updatedAt: iso,
+      })
+      .execute();
   });
   after(async () => {
     for (const ctx of contextos) await ctx.fechar();
@@ -104,7 +158,10 @@ describe('a história de um ciclo no cliente Mercados, perfil a perfil', { skip:
   test('1. a fornecedora oferta pelo cliente', async () => {
     const ctx = await contexto(1280);
     fornecedor = await entrarNoMercados(ctx, pessoas.fornecedor);
-    await fornecedor.getByRole('navigation', { name: 'Principal' }).getByRole('link', { name: 'Ciclos', exact: true }).click();
+    await fornecedor
+      .getByRole('navigation', { name: 'Principal' })
+      .getByRole('link', { name: 'Ciclos', exact: true })
+      .click();
     await cartaoDoCiclo(fornecedor).getByRole('link', { name: 'Ofertar' }).click();
     await fornecedor.getByRole('heading', { name: `Oferta em ${nomes.ciclo}` }).waitFor();
     await fornecedor.getByLabel(`Quantidade de ${nomes.tomate} (kg)`).fill('100');
@@ -119,23 +176,45 @@ describe('a história de um ciclo no cliente Mercados, perfil a perfil', { skip:
     const ctx = await contexto(1280);
     const pagina = await entrarNoMercados(ctx, pessoas.admin);
     // To the Cestas face from the Mercados navigation: the provider does not ask again.
-    await Promise.all([pagina.waitForURL(`${amb.url}/`), pagina.getByRole('navigation', { name: 'Principal' }).getByRole('link', { name: 'Cestas', exact: true }).click()]);
+    await Promise.all([
+      pagina.waitForURL(`${amb.url}/`),
+      pagina.getByRole('navigation', { name: 'Principal' }).getByRole('link', { name: 'Cestas', exact: true }).click(),
+    ]);
     await pagina.goto(`${amb.url}/composicao/${cicloCestaId}`);
     await pagina.getByLabel('Quantas cestas montar').fill('10');
-    await pagina.locator('tr[data-linha]', { hasText: nomes.tomate }).getByLabel(new RegExp(`Quantidade de ${nomes.tomate}`)).fill('5');
+    await pagina
+      .locator('tr[data-linha]', { hasText: nomes.tomate })
+      .getByLabel(new RegExp(`Quantidade de ${nomes.tomate}`))
+      .fill('5');
     await pagina.getByRole('button', { name: 'Salvar composição' }).click();
     await pagina.getByRole('status').filter({ hasText: 'Composição salva' }).waitFor();
 
     // Back on Mercados: the cycle's markets, the basket sold in the cesta market.
-    await Promise.all([pagina.waitForURL(`${amb.urlMercados}/dashboard`), pagina.getByRole('navigation', { name: 'Principal' }).getByRole('link', { name: 'Mercados', exact: true }).click()]);
-    await pagina.getByRole('navigation', { name: 'Principal' }).getByRole('link', { name: 'Ciclos', exact: true }).click();
+    await Promise.all([
+      pagina.waitForURL(`${amb.urlMercados}/dashboard`),
+      pagina
+        .getByRole('navigation', { name: 'Principal' })
+        .getByRole('link', { name: 'Mercados', exact: true })
+        .click(),
+    ]);
+    await pagina
+      .getByRole('navigation', { name: 'Principal' })
+      .getByRole('link', { name: 'Ciclos', exact: true })
+      .click();
     await cartaoDoCiclo(pagina).getByRole('link', { name: 'Mercados do ciclo' }).click();
     await pagina.getByRole('heading', { name: `Mercados do ciclo · ${nomes.ciclo}` }).waitFor();
-    for (const [nome, tipo] of [[nomes.mercadoCestas, 'Cesta'], [nomes.mercadoFeira, 'Venda direta']] as const) {
+    for (const [nome, tipo] of [
+      [nomes.mercadoCestas, 'Cesta'],
+      [nomes.mercadoFeira, 'Venda direta'],
+    ] as const) {
       await pagina.getByLabel('Mercado ativo').selectOption({ label: `${nome} (${tipo})` });
       await pagina.getByRole('button', { name: 'Adicionar ao ciclo' }).click();
     }
-    await pagina.locator('li').filter({ has: pagina.getByRole('heading', { name: new RegExp(nomes.mercadoCestas) }) }).getByLabel(new RegExp(cesta.nome)).check();
+    await pagina
+      .locator('li')
+      .filter({ has: pagina.getByRole('heading', { name: new RegExp(nomes.mercadoCestas) }) })
+      .getByLabel(new RegExp(cesta.nome))
+      .check();
     await pagina.getByRole('button', { name: 'Salvar mercados do ciclo' }).click();
     await pagina.getByText('Mercados do ciclo salvos.').waitFor();
     await conferirPagina(pagina, ctx, 'historia-2-mercados-do-ciclo');
@@ -186,7 +265,11 @@ describe('a história de um ciclo no cliente Mercados, perfil a perfil', { skip:
     await meu.getByText(/confirmado em \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}/).waitFor();
     await meu.getByText('R$ 65,70', { exact: true }).waitFor();
     await conferirPagina(pagina, ctx, 'historia-3-meus-pedidos');
-    const gravado = await amb.banco.selectFrom('pedido').select(['finalizado']).where('cicloid', '=', cicloid).executeTakeFirstOrThrow();
+    const gravado = await amb.banco
+      .selectFrom('pedido')
+      .select(['finalizado'])
+      .where('cicloid', '=', cicloid)
+      .executeTakeFirstOrThrow();
     assert.equal(Boolean(gravado.finalizado), true);
   });
 
@@ -208,15 +291,25 @@ describe('a história de um ciclo no cliente Mercados, perfil a perfil', { skip:
     await entrarNoMercados(ctx, pessoas.donaDaCesta);
     const conta = await contaPorEmail(amb.banco, pessoas.donaDaCesta.email);
     assert.ok(conta);
-    const perfil = await amb.banco.selectFrom('profile').select('id').where('name', '=', 'AdminMercado').executeTakeFirstOrThrow();
+    const perfil = await amb.banco
+      .selectFrom('profile')
+      .select('id')
+      .where('name', '=', 'AdminMercado')
+      .executeTakeFirstOrThrow();
     const iso = new Date().toISOString();
-    await amb.banco.insertInto('appuserprofile').values({ userId: conta.id, profileId: perfil.id, createdAt: iso, updatedAt: iso }).execute();
+    await amb.banco
+      .insertInto('appuserprofile')
+      .values({ userId: conta.id, profileId: perfil.id, createdAt: iso, updatedAt: iso })
+      .execute();
     await amb.banco.updateTable('mercado').set({ adminId: conta.id }).where('id', '=', mercados.cestas).execute();
     const pagina = await ctx.novaPagina();
     await pagina.goto(`${amb.urlMercados}/dashboard`);
     await pagina.getByRole('link', { name: `Meu mercado: ${nomes.mercadoCestas}` }).click();
     await pagina.getByRole('heading', { name: nomes.mercadoCestas, exact: true }).waitFor();
-    await pagina.getByRole('link', { name: /Pedidos deste mercado/ }).first().click();
+    await pagina
+      .getByRole('link', { name: /Pedidos deste mercado/ })
+      .first()
+      .click();
     await pagina.getByRole('heading', { name: `Pedidos · ${nomes.mercadoCestas}` }).waitFor();
     const pedido = pagina.locator('li').filter({ hasText: pessoas.consumidora.nome }).last();
     await pedido.getByText('Confirmado', { exact: true }).waitFor();

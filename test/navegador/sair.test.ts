@@ -10,7 +10,14 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { COOKIE_SAIDA as SAIDA_CESTAS } from '../../src/cestas/sessao.ts';
 import { COOKIE_SAIDA as SAIDA_MERCADOS } from '../../src/mercados/sessao.ts';
-import { abrirChromium, abrirContexto, conferirPagina, entrarNoNavegador, semChromium, type ContextoDeTeste } from '../helpers/chromium.ts';
+import {
+  abrirChromium,
+  abrirContexto,
+  conferirPagina,
+  entrarNoNavegador,
+  semChromium,
+  type ContextoDeTeste,
+} from '../helpers/chromium.ts';
 import { criarUsuario, emailUnico } from '../helpers/fabricas.ts';
 import { RelogioDeTeste, iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
 import { zerarLimiteDeLogin } from '../mercados/apoio.ts';
@@ -68,7 +75,10 @@ describe('sair no navegador encerra de verdade', { skip: pular }, () => {
         assert.ok(await sessaoNoProvedor(ctx), 'o login abriu uma sessão no provedor');
 
         const vistos = enderecos(pagina);
-        await Promise.all([pagina.waitForURL(`${amb.url}/saiu`), pagina.getByRole('navigation', { name: 'Principal' }).getByRole('button', { name: 'Sair' }).click()]);
+        await Promise.all([
+          pagina.waitForURL(`${amb.url}/saiu`),
+          pagina.getByRole('navigation', { name: 'Principal' }).getByRole('button', { name: 'Sair' }).click(),
+        ]);
         assert.ok(
           vistos.some((e) => e.startsWith(`${amb.idp}/session/end`)),
           `passou pelo encerramento do provedor, sem outro clique: ${vistos.join(' → ')}`,
@@ -103,7 +113,10 @@ describe('sair no navegador encerra de verdade', { skip: pular }, () => {
         await entrarNoNavegador(pagina, `${amb.urlMercados}/login`, amb.urlMercados, pessoa);
         await pagina.getByRole('heading', { name: `Olá, ${pessoa.nome}!` }).waitFor();
 
-        await Promise.all([pagina.waitForURL(`${amb.urlMercados}/`), pagina.getByRole('button', { name: 'Sair' }).click()]);
+        await Promise.all([
+          pagina.waitForURL(`${amb.urlMercados}/`),
+          pagina.getByRole('button', { name: 'Sair' }).click(),
+        ]);
         const entrar = pagina.locator('main').getByRole('link', { name: 'Entrar' });
         await entrar.waitFor();
         // The spec's logout ends at /: the provider keeps its session, and the mark does the asking.
@@ -118,7 +131,10 @@ describe('sair no navegador encerra de verdade', { skip: pular }, () => {
 
         await pagina.fill('#email', pessoa.email);
         await pagina.fill('#nome', pessoa.nome);
-        await Promise.all([pagina.waitForURL(`${amb.urlMercados}/dashboard`), pagina.click('form button[type=submit] >> nth=0')]);
+        await Promise.all([
+          pagina.waitForURL(`${amb.urlMercados}/dashboard`),
+          pagina.click('form button[type=submit] >> nth=0'),
+        ]);
         await pagina.getByRole('heading', { name: `Olá, ${pessoa.nome}!` }).waitFor();
         assert.equal(await temCookie(ctx, amb.urlMercados, SAIDA_MERCADOS), false, 'o login apagou a marca');
       } finally {
@@ -139,8 +155,15 @@ describe('sair no navegador encerra de verdade', { skip: pular }, () => {
         await pagina.getByRole('heading', { name: `Olá, ${u.nome}!` }).waitFor();
 
         await pagina.goto(`${amb.url}/`);
-        await Promise.all([pagina.waitForURL(`${amb.url}/saiu`), pagina.getByRole('navigation', { name: 'Principal' }).getByRole('button', { name: 'Sair' }).click()]);
-        assert.equal(await temCookie(ctx, amb.urlMercados, 'mercadosSession'), false, 'o cookie do Mercados foi apagado');
+        await Promise.all([
+          pagina.waitForURL(`${amb.url}/saiu`),
+          pagina.getByRole('navigation', { name: 'Principal' }).getByRole('button', { name: 'Sair' }).click(),
+        ]);
+        assert.equal(
+          await temCookie(ctx, amb.urlMercados, 'mercadosSession'),
+          false,
+          'o cookie do Mercados foi apagado',
+        );
 
         // Whoever picks the phone up next finds the Mercados pages asking for a login, not the orders.
         await pagina.goto(`${amb.urlMercados}/pedidos`);

@@ -16,13 +16,21 @@ test(`três processos iniciados juntos num banco novo aplicam cada migração um
   const servidores = resultados.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
   const banco = abrirBanco(cfg);
   try {
-    assert.deepEqual(resultados.filter((r) => r.status === 'rejected'), [], 'os três processos subiram');
+    assert.deepEqual(
+      resultados.filter((r) => r.status === 'rejected'),
+      [],
+      'os três processos subiram',
+    );
     for (const s of servidores) {
       const r = await fetch(`${s.url}/readyz`);
       assert.equal(r.status, 200, await r.text());
     }
     const { rows } = await sql<{ name: string }>`SELECT name FROM kysely_migration ORDER BY name`.execute(banco);
-    assert.deepEqual(rows.map((r) => r.name), [...NOMES_MIGRACOES].sort(), 'cada migração aparece exatamente uma vez');
+    assert.deepEqual(
+      rows.map((r) => r.name),
+      [...NOMES_MIGRACOES].sort(),
+      'cada migração aparece exatamente uma vez',
+    );
   } finally {
     await Promise.all(servidores.map((s: ProcessoServidor) => parar(s.filho)));
     await banco.destroy();

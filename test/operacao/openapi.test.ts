@@ -15,24 +15,42 @@ describe('os esquemas das rotas e o OpenAPI', () => {
   after(() => amb.fechar());
 
   test('toda rota registrada, nas duas faces, declara o esquema da resposta, e toda escrita o do corpo', () => {
-    for (const [face, app] of [['cestas', amb.servicos.cestas], ['mercados', amb.servicos.mercados]] as const) {
+    for (const [face, app] of [
+      ['cestas', amb.servicos.cestas],
+      ['mercados', amb.servicos.mercados],
+    ] as const) {
       const rotas = app?.esquemasDasRotas ?? [];
       assert.ok(rotas.length > (face === 'cestas' ? 60 : 15), `${face}: ${rotas.length} rotas`);
       for (const r of rotas) {
         assert.ok(r.schema.response !== undefined, `${face}: ${r.metodo} ${r.url} sem esquema de resposta`);
-        if (ESCRITAS.has(r.metodo)) assert.ok(r.schema.body !== undefined, `${face}: ${r.metodo} ${r.url} sem esquema de corpo`);
+        if (ESCRITAS.has(r.metodo))
+          assert.ok(r.schema.body !== undefined, `${face}: ${r.metodo} ${r.url} sem esquema de corpo`);
       }
     }
   });
 
   test('uma rota sem esquema de resposta, ou uma escrita sem o do corpo, impede a face de subir', async () => {
     const { criarAppCestas } = await import('../../src/cestas/app.ts');
-    const app = await criarAppCestas({ config: amb.config, banco: amb.banco, relogio: amb.relogio, provedor: { issuer: amb.idp, clientId: 'x', clientSecret: 'y' } });
+    const app = await criarAppCestas({
+      config: amb.config,
+      banco: amb.banco,
+      relogio: amb.relogio,
+      provedor: { issuer: amb.idp, clientId: 'x', clientSecret: 'y' },
+    });
     try {
-      assert.throws(() => app.get('/sem-esquema', { config: { acesso: 'publico' } }, async () => 'x'), /sem esquema de response/);
+      assert.throws(
+        () => app.get('/sem-esquema', { config: { acesso: 'publico' } }, async () => 'x'),
+        /sem esquema de response/,
+      );
       const response = { 200: Type.Object({ ok: Type.Boolean() }) };
-      assert.throws(() => app.post('/sem-corpo', { config: { acesso: 'publico' }, schema: { response } }, async () => ({ ok: true })), /sem esquema de body/);
-      assert.doesNotThrow(() => app.get('/com-esquema', { config: { acesso: 'publico' }, schema: { response } }, async () => ({ ok: true })));
+      assert.throws(
+        () =>
+          app.post('/sem-corpo', { config: { acesso: 'publico' }, schema: { response } }, async () => ({ ok: true })),
+        /sem esquema de body/,
+      );
+      assert.doesNotThrow(() =>
+        app.get('/com-esquema', { config: { acesso: 'publico' }, schema: { response } }, async () => ({ ok: true })),
+      );
     } finally {
       await app.close();
     }
@@ -47,11 +65,26 @@ describe('os esquemas das rotas e o OpenAPI', () => {
   });
 
   test('o documento descreve o que o contrato diz de uma rota: o corpo, as respostas e os tipos de conteúdo', () => {
-    const doc = JSON.parse(readFileSync(ARQUIVOS_OPENAPI.cestas, 'utf8')) as { openapi: string; paths: Record<string, Record<string, { requestBody?: { content: Record<string, unknown> }; responses: Record<string, { content?: Record<string, unknown> }> }>> };
+    const doc = JSON.parse(readFileSync(ARQUIVOS_OPENAPI.cestas, 'utf8')) as {
+      openapi: string;
+      paths: Record<
+        string,
+        Record<
+          string,
+          {
+            requestBody?: { content: Record<string, unknown> };
+            responses: Record<string, { content?: Record<string, unknown> }>;
+          }
+        >
+      >;
+    };
     assert.equal(doc.openapi, '3.1.0');
     const salvar = doc.paths['/pedidoconsumidores']?.post;
     assert.ok(salvar !== undefined);
-    assert.deepEqual(Object.keys(salvar.requestBody?.content ?? {}).sort(), ['application/json', 'application/x-www-form-urlencoded']);
+    assert.deepEqual(Object.keys(salvar.requestBody?.content ?? {}).sort(), [
+      'application/json',
+      'application/x-www-form-urlencoded',
+    ]);
     assert.deepEqual(Object.keys(salvar.responses).sort(), ['200', '201', '303', '4XX', '5XX']);
     assert.deepEqual(Object.keys(salvar.responses['201']?.content ?? {}).sort(), ['application/json', 'text/html']);
     const pdf = doc.paths['/entregaCicloPDF/{id}']?.get;
@@ -74,10 +107,18 @@ describe('os esquemas das rotas e o OpenAPI', () => {
 
   test('a resposta é a lista branca do que sai: um campo que o esquema não nomeia não sai', async () => {
     const { criarAppCestas } = await import('../../src/cestas/app.ts');
-    const app = await criarAppCestas({ config: amb.config, banco: amb.banco, relogio: amb.relogio, provedor: { issuer: amb.idp, clientId: 'x', clientSecret: 'y' } });
+    const app = await criarAppCestas({
+      config: amb.config,
+      banco: amb.banco,
+      relogio: amb.relogio,
+      provedor: { issuer: amb.idp, clientId: 'x', clientSecret: 'y' },
+    });
     try {
       const schema = { response: { 200: Type.Object({ id: Type.Integer() }) } };
-      app.get('/teste/lista-branca', { config: { acesso: 'publico' }, schema }, async () => ({ id: 1, segredo: 'não sai' }));
+      app.get('/teste/lista-branca', { config: { acesso: 'publico' }, schema }, async () => ({
+        id: 1,
+        segredo: 'não sai',
+      }));
       const r = await app.inject({ method: 'GET', url: '/teste/lista-branca' });
       assert.equal(r.body, '{"id":1}');
     } finally {

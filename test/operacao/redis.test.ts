@@ -15,8 +15,10 @@ import { Navegador } from '../helpers/navegador.ts';
 import { iniciarAmbiente } from '../helpers/servidor.ts';
 
 const URL_REDIS = process.env.TEST_REDIS_URL;
-if (process.env.CI === 'true' && (URL_REDIS === undefined || URL_REDIS === '')) throw new Error('CI=true exige TEST_REDIS_URL');
-const pular = URL_REDIS === undefined || URL_REDIS === '' ? 'defina TEST_REDIS_URL para rodar os testes com Redis' : false;
+if (process.env.CI === 'true' && (URL_REDIS === undefined || URL_REDIS === ''))
+  throw new Error('CI=true exige TEST_REDIS_URL');
+const pular =
+  URL_REDIS === undefined || URL_REDIS === '' ? 'defina TEST_REDIS_URL para rodar os testes com Redis' : false;
 
 describe('tentativas de login contadas no Redis', { skip: pular }, () => {
   let banco: Banco;
@@ -43,8 +45,13 @@ describe('tentativas de login contadas no Redis', { skip: pular }, () => {
     const chave = `teste:${randomBytes(6).toString('hex')}`;
     const agora = new Date();
     // 20 attempts at once, split over two clients (two processes): counts 1..20 each exactly once.
-    const r = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? a : b).contar(chave, 5, 60_000, agora)));
-    assert.deepEqual(r.map((t) => t.contagem).sort((x, y) => x - y), Array.from({ length: 20 }, (_, i) => i + 1));
+    const r = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? a : b).contar(chave, 5, 60_000, agora)),
+    );
+    assert.deepEqual(
+      r.map((t) => t.contagem).sort((x, y) => x - y),
+      Array.from({ length: 20 }, (_, i) => i + 1),
+    );
     assert.equal(r.filter((t) => t.permitido).length, 5);
     for (const t of r) assert.ok(t.fimDaJanela > agora.getTime() + 55_000 && t.fimDaJanela <= agora.getTime() + 60_000);
     // Another key has its own count.
@@ -81,7 +88,15 @@ describe('tentativas de login contadas no Redis', { skip: pular }, () => {
     const chave = `teste:${randomBytes(6).toString('hex')}`;
     const r = [];
     for (let i = 0; i < 4; i++) r.push(await l.contar(chave, 3, 60_000, new Date()));
-    assert.deepEqual(r.map((t) => [t.contagem, t.permitido]), [[1, true], [2, true], [3, true], [4, false]]);
+    assert.deepEqual(
+      r.map((t) => [t.contagem, t.permitido]),
+      [
+        [1, true],
+        [2, true],
+        [3, true],
+        [4, false],
+      ],
+    );
     const linha = await banco.selectFrom('limitetentativa').selectAll().where('chave', '=', chave).executeTakeFirst();
     assert.equal(linha?.contagem, 4, 'a contagem ficou no banco');
     assert.equal(avisos.length, 1, avisos.join(' | '));
@@ -100,10 +115,21 @@ describe('com REDIS_URL, as duas faces contam as tentativas de login no Redis', 
       const status: number[] = [];
       for (let i = 0; i < 6; i++) status.push((await nav.get(`${amb.urlMercados}/auth/idp`, { seguir: false })).status);
       assert.deepEqual(status, [302, 302, 302, 302, 302, 429]);
-      assert.equal((await nav.get(`${amb.url}/`, { seguir: false })).status, 302, 'a face Cestas leva ao provedor, sem contar');
-      assert.equal((await nav.get(`${amb.url}/callback?code=falso&state=falso`, { seguir: false })).status, 400, 'um retorno do provedor conta');
+      assert.equal(
+        (await nav.get(`${amb.url}/`, { seguir: false })).status,
+        302,
+        'a face Cestas leva ao provedor, sem contar',
+      );
+      assert.equal(
+        (await nav.get(`${amb.url}/callback?code=falso&state=falso`, { seguir: false })).status,
+        400,
+        'um retorno do provedor conta',
+      );
       const chaves = (await redis.keys('cestaria:tentativas:*-login:*')).sort();
-      assert.deepEqual(chaves.map((c) => c.replace(/login:.*$/, 'login:')), ['cestaria:tentativas:cestas-login:', 'cestaria:tentativas:mercados-login:']);
+      assert.deepEqual(
+        chaves.map((c) => c.replace(/login:.*$/, 'login:')),
+        ['cestaria:tentativas:cestas-login:', 'cestaria:tentativas:mercados-login:'],
+      );
       const valores = await Promise.all(chaves.map((c) => redis.get(c)));
       assert.deepEqual(valores, ['1', '6']);
       const noBanco = await amb.banco.selectFrom('limitetentativa').selectAll().execute();

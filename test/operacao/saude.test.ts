@@ -88,22 +88,33 @@ describe(`saúde, prontidão e métricas (${DIALETO})`, () => {
   });
 
   test('/readyz dá 503 nomeando a migração que falta, e volta quando ela está aplicada', async () => {
-    const { rows } = await sql<{ name: string; timestamp: string }>`SELECT name, "timestamp" FROM kysely_migration ORDER BY name DESC`.execute(amb.banco);
+    const { rows } = await sql<{
+      name: string;
+      timestamp: string;
+    }>`SELECT name, "timestamp" FROM kysely_migration ORDER BY name DESC`.execute(amb.banco);
     const ultima = rows[0];
     assert.ok(ultima);
     await sql`DELETE FROM kysely_migration WHERE name = ${ultima.name}`.execute(amb.banco);
     try {
       const r = await fetch(`${amb.url}/readyz`);
       assert.equal(r.status, 503);
-      assert.equal(((await r.json()) as { mensagem: string }).mensagem, `Há migrações pendentes no banco de dados: ${ultima.name}.`);
+      assert.equal(
+        ((await r.json()) as { mensagem: string }).mensagem,
+        `Há migrações pendentes no banco de dados: ${ultima.name}.`,
+      );
     } finally {
-      await sql`INSERT INTO kysely_migration (name, "timestamp") VALUES (${ultima.name}, ${ultima.timestamp})`.execute(amb.banco);
+      await sql`INSERT INTO kysely_migration (name, "timestamp") VALUES (${ultima.name}, ${ultima.timestamp})`.execute(
+        amb.banco,
+      );
     }
     assert.equal((await fetch(`${amb.url}/readyz`)).status, 200);
   });
 
   test('/metrics é texto Prometheus válido e conta as requisições que acabaram de ser feitas', async () => {
-    for (const [face, base] of [['cestas', amb.url], ['mercados', amb.urlMercados]] as const) {
+    for (const [face, base] of [
+      ['cestas', amb.url],
+      ['mercados', amb.urlMercados],
+    ] as const) {
       const ler = async () => {
         const r = await fetch(`${base}/metrics`);
         assert.equal(r.status, 200);
@@ -117,11 +128,21 @@ describe(`saúde, prontidão e métricas (${DIALETO})`, () => {
       const depois = await ler();
       assert.equal(valorDe(depois, 'cestaria_http_requests_total', rotulos), antes + 5);
       assert.equal(valorDe(depois, 'cestaria_http_request_duration_seconds_count', rotulos), antes + 5);
-      assert.equal(valorDe(depois, 'cestaria_http_request_duration_seconds_bucket', { ...rotulos, le: '+Inf' }), antes + 5);
-      assert.ok((valorDe(depois, 'cestaria_http_requests_total', { face, route: '(sem rota)', status: '404' }) ?? 0) >= 1, 'rotas desconhecidas numa série só');
-      assert.ok(!depois.some((a) => (a.rotulos.route ?? '').includes('nao-existe')), 'o caminho desconhecido não vira rótulo');
+      assert.equal(
+        valorDe(depois, 'cestaria_http_request_duration_seconds_bucket', { ...rotulos, le: '+Inf' }),
+        antes + 5,
+      );
+      assert.ok(
+        (valorDe(depois, 'cestaria_http_requests_total', { face, route: '(sem rota)', status: '404' }) ?? 0) >= 1,
+        'rotas desconhecidas numa série só',
+      );
+      assert.ok(
+        !depois.some((a) => (a.rotulos.route ?? '').includes('nao-existe')),
+        'o caminho desconhecido não vira rótulo',
+      );
       assert.equal(valorDe(depois, 'cestaria_sessions', {}), 0);
-      if (DIALETO === 'postgres') assert.ok((valorDe(depois, 'cestaria_db_pool_connections', { state: 'total' }) ?? 0) >= 1, 'uso do pool');
+      if (DIALETO === 'postgres')
+        assert.ok((valorDe(depois, 'cestaria_db_pool_connections', { state: 'total' }) ?? 0) >= 1, 'uso do pool');
     }
   });
 
@@ -131,7 +152,12 @@ describe(`saúde, prontidão e métricas (${DIALETO})`, () => {
       const r = await app.inject({ method: 'GET', url: '/metrics', remoteAddress: '203.0.113.7' });
       assert.equal(r.statusCode, 403);
       assert.match(r.body, /As métricas só podem ser lidas da própria máquina/);
-      const comToken = await app.inject({ method: 'GET', url: '/metrics', remoteAddress: '203.0.113.7', headers: { authorization: `Bearer ${TOKEN}` } });
+      const comToken = await app.inject({
+        method: 'GET',
+        url: '/metrics',
+        remoteAddress: '203.0.113.7',
+        headers: { authorization: `Bearer ${TOKEN}` },
+      });
       assert.equal(comToken.statusCode, 403, 'sem METRICS_TOKEN configurado, nenhum token abre');
     }
   });
@@ -148,7 +174,12 @@ describe(`/metrics com METRICS_TOKEN (${DIALETO})`, () => {
     for (const app of [amb.servicos.cestas, amb.servicos.mercados]) {
       assert.ok(app);
       const pedir = (authorization?: string) =>
-        app.inject({ method: 'GET', url: '/metrics', remoteAddress: '198.51.100.20', ...(authorization === undefined ? {} : { headers: { authorization } }) });
+        app.inject({
+          method: 'GET',
+          url: '/metrics',
+          remoteAddress: '198.51.100.20',
+          ...(authorization === undefined ? {} : { headers: { authorization } }),
+        });
       assert.equal((await pedir()).statusCode, 403);
       assert.equal((await pedir(`Bearer ${TOKEN}x`)).statusCode, 403);
       assert.equal((await pedir(`Basic ${TOKEN}`)).statusCode, 403);
@@ -165,8 +196,10 @@ describe(`/metrics com METRICS_TOKEN (${DIALETO})`, () => {
 });
 
 test('a regra de acesso às métricas: loopback, ou o token quando configurado', () => {
-  for (const ip of ['127.0.0.1', '127.8.9.1', '::1', '::ffff:127.0.0.1']) assert.equal(metricasPermitidas(ip, undefined, undefined), true, ip);
-  for (const ip of ['10.0.0.1', '192.168.1.5', '::ffff:10.0.0.1', '2001:db8::1', undefined]) assert.equal(metricasPermitidas(ip, undefined, TOKEN), false, String(ip));
+  for (const ip of ['127.0.0.1', '127.8.9.1', '::1', '::ffff:127.0.0.1'])
+    assert.equal(metricasPermitidas(ip, undefined, undefined), true, ip);
+  for (const ip of ['10.0.0.1', '192.168.1.5', '::ffff:10.0.0.1', '2001:db8::1', undefined])
+    assert.equal(metricasPermitidas(ip, undefined, TOKEN), false, String(ip));
   assert.equal(metricasPermitidas('10.0.0.1', `Bearer ${TOKEN}`, TOKEN), true);
   assert.equal(metricasPermitidas('10.0.0.1', `bearer ${TOKEN}`, TOKEN), true);
   assert.equal(metricasPermitidas('10.0.0.1', `Bearer ${TOKEN}`, undefined), false);

@@ -14,7 +14,11 @@ function conferir(r: Response, onde: string): void {
   assert.match(csp, /frame-ancestors 'none'/, `${onde}: frame-ancestors`);
   assert.match(csp, /object-src 'none'/, `${onde}: object-src`);
   assert.equal(r.headers.get('x-content-type-options'), 'nosniff', `${onde}: nosniff`);
-  assert.match(r.headers.get('referrer-policy') ?? '', /no-referrer|same-origin|strict-origin/, `${onde}: referrer-policy`);
+  assert.match(
+    r.headers.get('referrer-policy') ?? '',
+    /no-referrer|same-origin|strict-origin/,
+    `${onde}: referrer-policy`,
+  );
   assert.equal(r.headers.get('x-powered-by'), null, `${onde}: sem x-powered-by`);
 }
 

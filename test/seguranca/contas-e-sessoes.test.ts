@@ -26,29 +26,51 @@ describe('contas: o e-mail liga o login, e só um master mexe no acesso de um ma
   });
   after(() => amb.fechar());
 
-  const dadosDoMaster = (email: string, ativo = true) => ({ nome: 'Master Original', email, perfil: ['master'], ativo });
+  const dadosDoMaster = (email: string, ativo = true) => ({
+    nome: 'Master Original',
+    email,
+    perfil: ['master'],
+    ativo,
+  });
 
   test('admin não muda o e-mail nem desativa um master: 403, e nada muda', async () => {
     // The attacker's own identity for the new address, logged in before the change.
     const invasor = new Navegador();
     const emailDoInvasor = emailUnico('invasor');
     await entrarPeloProvedor(invasor, `${amb.url}/`, { email: emailDoInvasor });
-    const antes = await amb.banco.selectFrom('usuario').selectAll().where('id', '=', master.id ?? 0).executeTakeFirstOrThrow();
+    const antes = await amb.banco
+      .selectFrom('usuario')
+      .selectAll()
+      .where('id', '=', master.id ?? 0)
+      .executeTakeFirstOrThrow();
 
     const email = await admin.nav.postJson(`${amb.url}/usuario/${master.id}`, dadosDoMaster(emailDoInvasor));
     assert.equal(email.status, 403, email.texto);
     assert.equal(email.json<{ error: string }>().error, 'Só quem tem o perfil master pode mudar o e-mail de um master');
     const ativo = await admin.nav.postJson(`${amb.url}/usuario/${master.id}`, dadosDoMaster(master.email, false));
     assert.equal(ativo.status, 403, ativo.texto);
-    assert.equal(ativo.json<{ error: string }>().error, 'Só quem tem o perfil master pode ativar ou desativar um master');
+    assert.equal(
+      ativo.json<{ error: string }>().error,
+      'Só quem tem o perfil master pode ativar ou desativar um master',
+    );
 
-    assert.deepEqual(await amb.banco.selectFrom('usuario').selectAll().where('id', '=', master.id ?? 0).executeTakeFirstOrThrow(), antes);
+    assert.deepEqual(
+      await amb.banco
+        .selectFrom('usuario')
+        .selectAll()
+        .where('id', '=', master.id ?? 0)
+        .executeTakeFirstOrThrow(),
+      antes,
+    );
     assert.equal(await estado(amb, master.nav), 200);
     assert.equal((await invasor.getJson(`${amb.url}/usuario-index`)).status, 403, 'o invasor segue sem cadastro');
   });
 
   test('admin ainda edita os outros campos de um master', async () => {
-    const r = await admin.nav.postJson(`${amb.url}/usuario/${master.id}`, { ...dadosDoMaster(master.email), celular: '11 99999-0000' });
+    const r = await admin.nav.postJson(`${amb.url}/usuario/${master.id}`, {
+      ...dadosDoMaster(master.email),
+      celular: '11 99999-0000',
+    });
     assert.equal(r.status, 200, r.texto);
   });
 
@@ -59,7 +81,12 @@ describe('contas: o e-mail liga o login, e só um master mexe no acesso de um ma
     await entrarPeloProvedor(jaAberta, `${amb.url}/`, { email: novoEmail });
     assert.equal((await jaAberta.getJson(`${amb.url}/profile`)).status, 200);
 
-    const r = await outroMaster.nav.postJson(`${amb.url}/usuario/${alvo.id}`, { nome: 'Master Que Troca', email: novoEmail, perfil: ['master'], ativo: true });
+    const r = await outroMaster.nav.postJson(`${amb.url}/usuario/${alvo.id}`, {
+      nome: 'Master Que Troca',
+      email: novoEmail,
+      perfil: ['master'],
+      ativo: true,
+    });
     assert.equal(r.status, 200, r.texto);
     const antigo = await alvo.nav.getJson(`${amb.url}/`);
     assert.equal(antigo.status, 403, 'a sessão do e-mail antigo não abre mais a conta');
@@ -110,7 +137,12 @@ describe('contas: o e-mail liga o login, e só um master mexe no acesso de um ma
     const nova = new Navegador();
     await entrarPeloProvedor(nova, `${amb.url}/`, { email: u.email, sub: 'sub-de-outra' });
     assert.equal(await estado(amb, nova), 200);
-    const trilha = await amb.banco.selectFrom('auditoria').select('acao').where('entidade', '=', 'usuario').where('entidadeId', '=', String(u.id)).execute();
+    const trilha = await amb.banco
+      .selectFrom('auditoria')
+      .select('acao')
+      .where('entidade', '=', 'usuario')
+      .where('entidadeId', '=', String(u.id))
+      .execute();
     assert.ok(trilha.some((t) => t.acao === 'liberar login'));
   });
 
@@ -120,9 +152,15 @@ describe('contas: o e-mail liga o login, e só um master mexe no acesso de um ma
     assert.equal(r.status, 403);
     const verificado = new Navegador();
     await entrarPeloProvedor(verificado, `${amb.url}/`, { email: 'chefia@teste.org' });
-    const cadastro = await verificado.post(`${amb.url}/usuarionovo`, { form: { _csrf: await csrfDe(amb, verificado), nome: 'Chefia', perfil: 'consumidor', cientepolitica: 'true' } });
+    const cadastro = await verificado.post(`${amb.url}/usuarionovo`, {
+      form: { _csrf: await csrfDe(amb, verificado), nome: 'Chefia', perfil: 'consumidor', cientepolitica: 'true' },
+    });
     assert.equal(cadastro.status, 200, cadastro.texto.slice(0, 200));
-    const linha = await amb.banco.selectFrom('usuario').select(['id', 'perfil']).where('emailChave', '=', 'chefia@teste.org').executeTakeFirstOrThrow();
+    const linha = await amb.banco
+      .selectFrom('usuario')
+      .select(['id', 'perfil'])
+      .where('emailChave', '=', 'chefia@teste.org')
+      .executeTakeFirstOrThrow();
     assert.deepEqual(JSON.parse(linha.perfil), ['master', 'consumidor']);
     const logins = await amb.banco.selectFrom('identidade').select('sub').where('usuarioid', '=', linha.id).execute();
     assert.equal(logins.length, 1, 'o autocadastro já liga o login');
@@ -156,7 +194,11 @@ describe('sessões: limite de inatividade e sair de todos os aparelhos', () => {
     const perfil = await celular.nav.get(`${amb.url}/profile`);
     assert.match(perfil.texto, /Sair de todos os aparelhos/);
 
-    const r = await celular.nav.post(`${amb.url}/profile/sairdetodos`, { form: { _csrf: await csrfDe(amb, celular.nav) } }, { seguir: false });
+    const r = await celular.nav.post(
+      `${amb.url}/profile/sairdetodos`,
+      { form: { _csrf: await csrfDe(amb, celular.nav) } },
+      { seguir: false },
+    );
     assert.equal(r.status, 303);
     assert.equal(await estado(amb, celular.nav), 401);
     assert.equal(await estado(amb, notebook), 401, 'o outro aparelho também saiu');
@@ -169,7 +211,10 @@ describe('sessões: limite de inatividade e sair de todos os aparelhos', () => {
 
   test('sair de todos não é feito por outro site: a escrita de outra origem é recusada e a sessão fica', async () => {
     const p = await entrarComo(amb, ['consumidor']);
-    for (const headers of [{ 'sec-fetch-site': 'cross-site' }, { origin: 'https://ataque.example' }] as Record<string, string>[]) {
+    for (const headers of [{ 'sec-fetch-site': 'cross-site' }, { origin: 'https://ataque.example' }] as Record<
+      string,
+      string
+    >[]) {
       const r = await p.nav.post(`${amb.url}/profile/sairdetodos`, { form: {} }, { headers, seguir: false });
       assert.equal(r.status, 403);
     }

@@ -45,7 +45,17 @@ describe('face Cestas em produção: todo cookie é Secure', () => {
     app = await criarAppCestas({ config, banco, relogio: new RelogioDeTeste(), provedor: config.oidc });
     await app.listen({ host: '127.0.0.1', port: 0 });
     url = `http://localhost:${(app.server.address() as AddressInfo).port}`;
-    idp.ativar([{ clientId: 'cestas-producao', clientSecret: 'segredo-do-cliente-de-producao', redirectUris: [`${url}/callback`], postLogoutRedirectUris: [`${url}/saiu`] }], []);
+    idp.ativar(
+      [
+        {
+          clientId: 'cestas-producao',
+          clientSecret: 'segredo-do-cliente-de-producao',
+          redirectUris: [`${url}/callback`],
+          postLogoutRedirectUris: [`${url}/saiu`],
+        },
+      ],
+      [],
+    );
   });
   after(async () => {
     await app.close();
@@ -56,7 +66,11 @@ describe('face Cestas em produção: todo cookie é Secure', () => {
   test('sem SMTP_URL o e-mail está desligado, e /readyz diz isso', async () => {
     const r = await fetch(`${url}/readyz`);
     assert.equal(r.status, 200);
-    assert.deepEqual(await r.json(), { status: 'pronto', mensagem: 'Banco de dados acessível e migrações aplicadas. E-mail desligado: sem SMTP_URL, recibos e lembretes não são enviados.' });
+    assert.deepEqual(await r.json(), {
+      status: 'pronto',
+      mensagem:
+        'Banco de dados acessível e migrações aplicadas. E-mail desligado: sem SMTP_URL, recibos e lembretes não são enviados.',
+    });
     assert.equal(app.correio?.ligado, false);
   });
 
@@ -72,7 +86,11 @@ describe('face Cestas em produção: todo cookie é Secure', () => {
     guardar(await nav.get(callback, { seguir: false }));
     const perfil = await nav.get(`${url}/profile`);
     assert.equal(perfil.status, 200);
-    const salvar = await nav.post(`${url}/profile`, { form: { _csrf: tokenCsrf(perfil.texto), nome: 'Pessoa em Produção', cientepolitica: 'true' } }, { seguir: false });
+    const salvar = await nav.post(
+      `${url}/profile`,
+      { form: { _csrf: tokenCsrf(perfil.texto), nome: 'Pessoa em Produção', cientepolitica: 'true' } },
+      { seguir: false },
+    );
     assert.equal(salvar.status, 303);
     guardar(salvar);
     guardar(await nav.post(`${url}/logout`, { form: { _csrf: tokenCsrf(perfil.texto) } }, { seguir: false }));

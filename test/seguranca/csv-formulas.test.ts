@@ -23,16 +23,28 @@ describe('CSV: nada que alguém digitou vira fórmula na planilha da coordenaç�
   before(async () => {
     amb = await iniciarAmbiente();
     const cestas = [];
-    for (let i = 0; i < FORMULAS.length; i++) cestas.push({ cestaId: (await criarCesta(amb.banco)).id, quantidadeCestas: 50 });
+    for (let i = 0; i < FORMULAS.length; i++)
+      cestas.push({ cestaId: (await criarCesta(amb.banco)).id, quantidadeCestas: 50 });
     const ciclo = await criarCiclo(amb.banco, { cestas });
     cicloid = ciclo.id;
     for (const [i, nome] of FORMULAS.entries()) {
       const uso = await criarUsoDaCesta(amb.banco, cicloid, ciclo.cicloCestas[i] ?? 0, { pedidas: 2, compostas: 5 });
       const linha = await amb.banco
-        .selectFrom('ofertaproduto as op').innerJoin('oferta as o', 'o.id', 'op.ofertaid')
-        .select(['o.usuarioid', 'op.produtoid']).where('op.id', '=', uso.ofertaProdutoId).executeTakeFirstOrThrow();
-      await amb.banco.updateTable('usuario').set({ nome, nomeoficial: nome }).where('id', '=', linha.usuarioid).execute();
-      await amb.banco.updateTable('produto').set({ nome: `${nome} (produto)` }).where('id', '=', linha.produtoid).execute();
+        .selectFrom('ofertaproduto as op')
+        .innerJoin('oferta as o', 'o.id', 'op.ofertaid')
+        .select(['o.usuarioid', 'op.produtoid'])
+        .where('op.id', '=', uso.ofertaProdutoId)
+        .executeTakeFirstOrThrow();
+      await amb.banco
+        .updateTable('usuario')
+        .set({ nome, nomeoficial: nome })
+        .where('id', '=', linha.usuarioid)
+        .execute();
+      await amb.banco
+        .updateTable('produto')
+        .set({ nome: `${nome} (produto)` })
+        .where('id', '=', linha.produtoid)
+        .execute();
     }
   });
   after(() => amb.fechar());
@@ -44,29 +56,52 @@ describe('CSV: nada que alguém digitou vira fórmula na planilha da coordenaç�
     const linhas = parse(r.texto, { delimiter: ';', bom: true, columns: true }) as Array<Record<string, string>>;
     assert.equal(linhas.length, FORMULAS.length);
     const fornecedores = linhas.map((l) => l.Fornecedor ?? '').sort();
-    assert.deepEqual(fornecedores, FORMULAS.map((f) => `'${f}`).sort(), 'cada nome sai com um apóstrofo na frente, inteiro');
+    assert.deepEqual(
+      fornecedores,
+      FORMULAS.map((f) => `'${f}`).sort(),
+      'cada nome sai com um apóstrofo na frente, inteiro',
+    );
     for (const l of linhas) {
       assert.ok((l.Produto ?? '').startsWith("'"), l.Produto);
-      for (const [coluna, valor] of Object.entries(l)) assert.ok(!/^[=+\-@\t\r]/.test(valor), `${coluna}: ${JSON.stringify(valor)}`);
+      for (const [coluna, valor] of Object.entries(l))
+        assert.ok(!/^[=+\-@\t\r]/.test(valor), `${coluna}: ${JSON.stringify(valor)}`);
     }
     // Numbers are never escaped: each stays a pt-BR decimal a spreadsheet reads as a number.
     for (const l of linhas) {
-      for (const coluna of ['Quantidade planejada', 'Quantidade pedida']) assert.match(l[coluna] ?? '', /^\d+(,\d{1,3})?$/, coluna);
+      for (const coluna of ['Quantidade planejada', 'Quantidade pedida'])
+        assert.match(l[coluna] ?? '', /^\d+(,\d{1,3})?$/, coluna);
       for (const coluna of ['Valor unitário (R$)', 'Valor (R$)']) assert.match(l[coluna] ?? '', /^\d+,\d{2}$/, coluna);
     }
   });
 
-  test('aberto no LibreOffice em pt-BR, cada nome fica texto com o apóstrofo e cada número fica número', { skip: semLibreOffice() }, async () => {
-    const admin = await entrarComo(amb, ['admin']);
-    const r = await fetch(`${amb.url}/downloadpedidosfornecedoresciclos?ciclos=${cicloid}`, { headers: { cookie: `appSession=${admin.nav.cookie(amb.url, 'appSession') ?? ''}` } });
-    const [cabecalho, ...linhas] = await abrirComoPlanilha(new Uint8Array(await r.arrayBuffer()));
-    assert.deepEqual(cabecalho, ['Fornecedor', 'Produto', 'Unidade', 'Quantidade planejada', 'Quantidade pedida', 'Valor unitário (R$)', 'Valor (R$)']);
-    assert.equal(linhas.length, FORMULAS.length);
-    for (const [fornecedor, produto, , ...numeros] of linhas) {
-      // A formula would have run: its result (a number, a link) instead of the text.
-      assert.ok(typeof fornecedor === 'string' && fornecedor.startsWith("'"), JSON.stringify(fornecedor));
-      assert.ok(typeof produto === 'string' && produto.startsWith("'") && produto.endsWith('(produto)'), JSON.stringify(produto));
-      assert.ok(numeros.length === 4 && numeros.every((n) => typeof n === 'number'), JSON.stringify(numeros));
-    }
-  });
+  test(
+    'aberto no LibreOffice em pt-BR, cada nome fica texto com o apóstrofo e cada número fica número',
+    { skip: semLibreOffice() },
+    async () => {
+      const admin = await entrarComo(amb, ['admin']);
+      const r = await fetch(`${amb.url}/downloadpedidosfornecedoresciclos?ciclos=${cicloid}`, {
+        headers: { cookie: `appSession=${admin.nav.cookie(amb.url, 'appSession') ?? ''}` },
+      });
+      const [cabecalho, ...linhas] = await abrirComoPlanilha(new Uint8Array(await r.arrayBuffer()));
+      assert.deepEqual(cabecalho, [
+        'Fornecedor',
+        'Produto',
+        'Unidade',
+        'Quantidade planejada',
+        'Quantidade pedida',
+        'Valor unitário (R$)',
+        'Valor (R$)',
+      ]);
+      assert.equal(linhas.length, FORMULAS.length);
+      for (const [fornecedor, produto, , ...numeros] of linhas) {
+        // A formula would have run: its result (a number, a link) instead of the text.
+        assert.ok(typeof fornecedor === 'string' && fornecedor.startsWith("'"), JSON.stringify(fornecedor));
+        assert.ok(
+          typeof produto === 'string' && produto.startsWith("'") && produto.endsWith('(produto)'),
+          JSON.stringify(produto),
+        );
+        assert.ok(numeros.length === 4 && numeros.every((n) => typeof n === 'number'), JSON.stringify(numeros));
+      }
+    },
+  );
 });

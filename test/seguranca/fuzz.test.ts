@@ -16,9 +16,36 @@ const TOTAL = Number(process.env.FUZZ_REQUISICOES ?? 5200);
 export const REQUISICOES_FEITAS = { n: 0 };
 
 const HOSTIS = [
-  "' OR 1=1 --", '"; DROP TABLE usuario; --', '<script>alert(1)</script>', '"><img src=x onerror=alert(2)>', 'javascript:alert(3)',
-  '__proto__', 'constructor', 'prototype', '1,50', '-1', 'NaN', 'Infinity', '1e309', '0x10', '١٢٣', '\u0000', '\u202e', '𝓐🏳️‍🌈', 'ç'.repeat(3000),
-  '9'.repeat(400), ' ', '', 'null', 'true', '[]', '{}', '%00', '../../etc/passwd', '${7*7}', '{{7*7}}',
+  "' OR 1=1 --",
+  '"; DROP TABLE usuario; --',
+  '<script>alert(1)</script>',
+  '"><img src=x onerror=alert(2)>',
+  'javascript:alert(3)',
+  '__proto__',
+  'constructor',
+  'prototype',
+  '1,50',
+  '-1',
+  'NaN',
+  'Infinity',
+  '1e309',
+  '0x10',
+  '١٢٣',
+  '\u0000',
+  '\u202e',
+  '𝓐🏳️‍🌈',
+  'ç'.repeat(3000),
+  '9'.repeat(400),
+  ' ',
+  '',
+  'null',
+  'true',
+  '[]',
+  '{}',
+  '%00',
+  '../../etc/passwd',
+  '${7*7}',
+  '{{7*7}}',
 ];
 
 const valor: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
@@ -32,11 +59,44 @@ const valor: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
     fc.boolean(),
     fc.constant(null),
   ),
-  no: fc.oneof({ depthSize: 'small', withCrossShrink: true }, tie('folha'), fc.array(tie('no'), { maxLength: 4 }), fc.dictionary(fc.constantFrom('nome', 'produtos', 'quantidade', 'valor', 'id', 'cicloid', '__proto__', 'constructor', 'x'), tie('no'), { maxKeys: 4 })),
+  no: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    tie('folha'),
+    fc.array(tie('no'), { maxLength: 4 }),
+    fc.dictionary(
+      fc.constantFrom('nome', 'produtos', 'quantidade', 'valor', 'id', 'cicloid', '__proto__', 'constructor', 'x'),
+      tie('no'),
+      { maxKeys: 4 },
+    ),
+  ),
 })).no;
 
-const CAMPOS = ['nome', 'email', 'perfil', 'valorReferencia', 'unidade', 'categoriaid', 'ativo', 'cicloid', 'produtos', 'pontoEntregaId', 'usuarioid', 'pedidoId',
-  'quantidadeCestas', 'cicloCestaId', 'ofertaProdutoId', 'produtoid', 'dataOfertaInicio', 'dataPedidoFim', 'cicloCestas', 'cicloProdutos', 'ciclos', 'tipoMovimentacaoId', 'descricao', 'celular'];
+const CAMPOS = [
+  'nome',
+  'email',
+  'perfil',
+  'valorReferencia',
+  'unidade',
+  'categoriaid',
+  'ativo',
+  'cicloid',
+  'produtos',
+  'pontoEntregaId',
+  'usuarioid',
+  'pedidoId',
+  'quantidadeCestas',
+  'cicloCestaId',
+  'ofertaProdutoId',
+  'produtoid',
+  'dataOfertaInicio',
+  'dataPedidoFim',
+  'cicloCestas',
+  'cicloProdutos',
+  'ciclos',
+  'tipoMovimentacaoId',
+  'descricao',
+  'celular',
+];
 
 const corpo = fc.dictionary(fc.constantFrom(...CAMPOS), valor, { maxKeys: 8 });
 
@@ -78,22 +138,52 @@ describe('entrada hostil em todas as rotas da face Cestas', () => {
     await criarProduto(amb.banco);
     await criarPonto(amb.banco);
     admin = navegadorComSessao(amb, (await criarUsuario(amb.banco, { perfil: ['admin'] })).email);
-    consumidor = navegadorComSessao(amb, (await criarUsuario(amb.banco, { perfil: ['consumidor', 'fornecedor'] })).email);
+    consumidor = navegadorComSessao(
+      amb,
+      (await criarUsuario(amb.banco, { perfil: ['consumidor', 'fornecedor'] })).email,
+    );
     csrf = /name="_csrf" value="([^"]+)"/.exec((await admin.get(`${amb.url}/profile`)).texto)?.[1] ?? '';
-    rotas = (amb.servicos.cestas?.rotasRegistradas ?? []).filter((r) => !r.includes('/static/') && !r.endsWith('/logout'));
+    rotas = (amb.servicos.cestas?.rotasRegistradas ?? []).filter(
+      (r) => !r.includes('/static/') && !r.endsWith('/logout'),
+    );
   });
   after(() => amb.fechar());
 
   async function escritas(): Promise<string> {
     const contagens = [];
-    for (const t of ['auditoria', 'usuario', 'categoria', 'cesta', 'produto', 'pontoentrega', 'ciclo', 'oferta', 'ofertaproduto', 'composicaoproduto', 'pedido', 'pedidoproduto', 'movimentacao', 'sessaoencerrada'] as const) {
-      contagens.push((await amb.banco.selectFrom(t).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    for (const t of [
+      'auditoria',
+      'usuario',
+      'categoria',
+      'cesta',
+      'produto',
+      'pontoentrega',
+      'ciclo',
+      'oferta',
+      'ofertaproduto',
+      'composicaoproduto',
+      'pedido',
+      'pedidoproduto',
+      'movimentacao',
+      'sessaoencerrada',
+    ] as const) {
+      contagens.push(
+        (
+          await amb.banco
+            .selectFrom(t)
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     }
     return contagens.join(',');
   }
 
   test(`pelo menos ${TOTAL} requisições hostis: nenhum 5xx, recusas com o envelope, nada gravado quando recusado`, async () => {
-    const caminho = fc.tuple(fc.constantFrom(...rotas), fc.oneof(fc.constantFrom('1', '0', '-1', '99999999999', 'abc', '1.5', '%27', '1e3'), fc.nat(5).map(String)));
+    const caminho = fc.tuple(
+      fc.constantFrom(...rotas),
+      fc.oneof(fc.constantFrom('1', '0', '-1', '99999999999', 'abc', '1.5', '%27', '1e3'), fc.nat(5).map(String)),
+    );
     const requisicao = fc.record({
       rota: caminho,
       formato: fc.constantFrom('json', 'jsonBruto', 'form', 'query'),
@@ -109,33 +199,67 @@ describe('entrada hostil em todas as rotas da face Cestas', () => {
         const url = `${amb.url}${modelo.replace(':id', encodeURIComponent(id))}`;
         const nav = r.quem === 'admin' ? admin : consumidor;
         // Megabyte bodies are slow to send; a few per run prove the 413 path, the rest go small.
-        const bruto = r.formato === 'jsonBruto' && r.bruto.length > 1024 * 1024 && ++grandes > 5 ? '{"nome":[]}' : r.bruto;
+        const bruto =
+          r.formato === 'jsonBruto' && r.bruto.length > 1024 * 1024 && ++grandes > 5 ? '{"nome":[]}' : r.bruto;
         const antes = metodo === 'POST' ? await escritas() : '';
         REQUISICOES_FEITAS.n++;
-        const resposta = metodo === 'GET'
-          ? await nav.getJson(`${url}?${new URLSearchParams(Object.entries(r.corpo).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v) ?? ''])).toString()}`)
-          : r.formato === 'form'
-            ? await nav.post(url, { bruto: `${formulario(r.corpo)}&_csrf=${encodeURIComponent(csrf)}`, tipo: 'application/x-www-form-urlencoded' }, { headers: { accept: 'application/json' }, seguir: false })
-            : r.formato === 'jsonBruto'
-              ? await nav.post(url, { bruto, tipo: 'application/json' }, { headers: { accept: 'application/json' }, seguir: false })
-              : await nav.postJson(url, r.corpo);
-        assert.ok(resposta.status < 500, `${rota} (${r.formato}) deu ${resposta.status}: ${resposta.texto.slice(0, 300)}`);
+        const resposta =
+          metodo === 'GET'
+            ? await nav.getJson(
+                `${url}?${new URLSearchParams(Object.entries(r.corpo).map(([k, v]) => [k, typeof v === 'string' ? v : (JSON.stringify(v) ?? '')])).toString()}`,
+              )
+            : r.formato === 'form'
+              ? await nav.post(
+                  url,
+                  {
+                    bruto: `${formulario(r.corpo)}&_csrf=${encodeURIComponent(csrf)}`,
+                    tipo: 'application/x-www-form-urlencoded',
+                  },
+                  { headers: { accept: 'application/json' }, seguir: false },
+                )
+              : r.formato === 'jsonBruto'
+                ? await nav.post(
+                    url,
+                    { bruto, tipo: 'application/json' },
+                    { headers: { accept: 'application/json' }, seguir: false },
+                  )
+                : await nav.postJson(url, r.corpo);
+        assert.ok(
+          resposta.status < 500,
+          `${rota} (${r.formato}) deu ${resposta.status}: ${resposta.texto.slice(0, 300)}`,
+        );
         const tipo = resposta.headers.get('content-type') ?? '';
         if (resposta.status >= 400 && tipo.includes('json')) {
           const e = resposta.json<{ success: unknown; error: unknown }>();
           assert.equal(e.success, false, `${rota}: ${resposta.texto.slice(0, 200)}`);
           assert.equal(typeof e.error, 'string');
         }
-        if (metodo === 'POST' && resposta.status >= 400) assert.equal(await escritas(), antes, `${rota} recusado com ${resposta.status} mas gravou algo`);
+        if (metodo === 'POST' && resposta.status >= 400)
+          assert.equal(await escritas(), antes, `${rota} recusado com ${resposta.status} mas gravou algo`);
       }),
       { numRuns: TOTAL, seed: semente() },
     );
     assert.ok(REQUISICOES_FEITAS.n >= TOTAL, `${REQUISICOES_FEITAS.n} requisições feitas`);
-    assert.equal(Object.prototype.hasOwnProperty.call(Object.prototype, 'admin'), false, 'nenhuma poluição de protótipo');
+    assert.equal(
+      Object.prototype.hasOwnProperty.call(Object.prototype, 'admin'),
+      false,
+      'nenhuma poluição de protótipo',
+    );
   });
 
   test('o que ficou gravado volta escapado em todas as páginas', async () => {
-    for (const pagina of ['/categoria-index', '/cesta-index', '/produto-index', '/pontoentrega-index', '/usuario-index', '/ciclo-index', '/auditoria', '/oferta-index', '/movimentacaotodos', '/']) {
+    for (const pagina of [
+      '/categoria-index',
+      '/cesta-index',
+      '/produto-index',
+      '/pontoentrega-index',
+      '/usuario-index',
+      '/ciclo-index',
+      '/auditoria',
+      '/oferta-index',
+      '/movimentacaotodos',
+      '/',
+    ]) {
       const r = await admin.get(`${amb.url}${pagina}?porPagina=200`);
       assert.equal(r.status, 200, pagina);
       assert.ok(!r.texto.includes('<script>alert(1)'), `${pagina} com script sem escapar`);

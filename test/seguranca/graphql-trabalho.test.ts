@@ -8,7 +8,13 @@ import { CUSTO_MAXIMO, MAXIMO_DE_CAMPOS_NA_RAIZ, custoDaOperacao } from '../../s
 import { FATIA_MS, TrabalhoDaRequisicao, limitarTrabalho } from '../../src/mercados/graphql/trabalho.ts';
 import { COOKIE_SESSAO } from '../../src/mercados/sessao.ts';
 import { cicloComMercados, type CicloComMercados } from '../helpers/ciclo-com-mercados.ts';
-import { criarCicloComPedidos, criarOfertaFinalizada, criarPonto, criarProduto, emailUnico } from '../helpers/fabricas.ts';
+import {
+  criarCicloComPedidos,
+  criarOfertaFinalizada,
+  criarPonto,
+  criarProduto,
+  emailUnico,
+} from '../helpers/fabricas.ts';
 import { Navegador, entrarPeloProvedor } from '../helpers/navegador.ts';
 import { iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
 import { entrarComo } from '../helpers/sessoes.ts';
@@ -70,7 +76,10 @@ interface Alvo {
 }
 
 /** Starts probing; `rodadas()` counts the rounds of probes sent so far; `parar()` stops and returns every measure. */
-async function sondar(alvos: readonly Alvo[], intervalo = 25): Promise<{ rodadas(): number; parar(): Promise<Sonda[]> }> {
+async function sondar(
+  alvos: readonly Alvo[],
+  intervalo = 25,
+): Promise<{ rodadas(): number; parar(): Promise<Sonda[]> }> {
   const w = new Worker(CODIGO_DAS_SONDAS, { eval: true, workerData: { alvos, intervalo } });
   w.unref();
   await new Promise<void>((ok, falha) => {
@@ -104,7 +113,8 @@ function apelidos(quantos: number, selecao: (i: number) => string): string {
 }
 
 /** The heaviest selections of a cycle and of a supplier's deliveries: every field whose resolver reads or computes. */
-const CICLO_INTEIRO = 'id nome fase janelasAbertas mercados { mercadoId nome pontosEntrega { id nome } cicloCestaIds } cestas { cicloCestaId nome valor disponivel composicao { produto quantidade } } itens { cicloProdutoId nome valor disponivel } pontosEntrega { id nome } acoes { ofertar pedir definirMercados }';
+const CICLO_INTEIRO =
+  'id nome fase janelasAbertas mercados { mercadoId nome pontosEntrega { id nome } cicloCestaIds } cestas { cicloCestaId nome valor disponivel composicao { produto quantidade } } itens { cicloProdutoId nome valor disponivel } pontosEntrega { id nome } acoes { ofertar pedir definirMercados }';
 const ENTREGAS = 'produtoId ofertado planejado pedido valorPedido mercados { mercado pedido }';
 
 /** How many aliases of a root field (each on a different cycle) fit in one operation: the heaviest request allowed. */
@@ -140,7 +150,11 @@ describe('GraphQL: o custo do que os resolvers fazem, o prazo de cada consulta e
     // A cycle of a real community's size: 20 more suppliers with 5 lines each.
     const produtos = await Promise.all(Array.from({ length: 5 }, () => criarProduto(amb.banco)));
     for (let i = 0; i < 20; i++) {
-      await criarOfertaFinalizada(amb.banco, ciclo.id, produtos.map((p, k) => ({ produtoId: p.id, quantidadeMilesimos: 10_000 + k, valorCentavos: 300 + k })));
+      await criarOfertaFinalizada(
+        amb.banco,
+        ciclo.id,
+        produtos.map((p, k) => ({ produtoId: p.id, quantidadeMilesimos: 10_000 + k, valorCentavos: 300 + k })),
+      );
     }
     // Ana, a supplier of the cycle, logs in to both faces through the development provider.
     await entrarPeloProvedor(new Navegador(), `${amb.url}/`, { email: ciclo.ana.email });
@@ -152,7 +166,12 @@ describe('GraphQL: o custo do que os resolvers fazem, o prazo de cada consulta e
     const produto = await criarProduto(amb.banco);
     for (let i = 0; i < Math.max(quantosCabem(cicloPesado), quantosCabem(entregasPesadas)); i++) {
       const id = await criarCicloComPedidos(amb.banco, 30, ponto.id);
-      await criarOfertaFinalizada(amb.banco, id, [{ produtoId: produto.id, quantidadeMilesimos: 5_000, valorCentavos: 700 }], ciclo.ana.id);
+      await criarOfertaFinalizada(
+        amb.banco,
+        id,
+        [{ produtoId: produto.id, quantidadeMilesimos: 5_000, valorCentavos: 700 }],
+        ciclo.ana.id,
+      );
       outrosCiclos.push(id);
     }
   });
@@ -164,7 +183,12 @@ describe('GraphQL: o custo do que os resolvers fazem, o prazo de cada consulta e
     return [
       { nome: 'healthz Cestas', url: `${amb.url}/healthz` },
       { nome: 'healthz Mercados', url: `${amb.urlMercados}/healthz` },
-      { nome: 'me de outra pessoa', url: `${amb.urlMercados}/graphql`, cookie: `${COOKIE_SESSAO}=${sessao}`, corpo: JSON.stringify({ query: '{ me { id } }' }) },
+      {
+        nome: 'me de outra pessoa',
+        url: `${amb.urlMercados}/graphql`,
+        cookie: `${COOKIE_SESSAO}=${sessao}`,
+        corpo: JSON.stringify({ query: '{ me { id } }' }),
+      },
     ];
   }
 
@@ -178,7 +202,8 @@ describe('GraphQL: o custo do que os resolvers fazem, o prazo de cada consulta e
     const t = performance.now();
     const respostas: RespostaGraphql[] = [];
     const antes = sondas.rodadas();
-    for (let i = 0; i === 0 || (ateSondar && i < 10 && sondas.rodadas() - antes < 2); i++) respostas.push(...(await Promise.all(pedidos.map((p) => p()))));
+    for (let i = 0; i === 0 || (ateSondar && i < 10 && sondas.rodadas() - antes < 2); i++)
+      respostas.push(...(await Promise.all(pedidos.map((p) => p()))));
     const ms = performance.now() - t;
     const fim = Date.now();
     // A little longer, so that a probe stuck behind the requests is measured too.
@@ -189,8 +214,12 @@ describe('GraphQL: o custo do que os resolvers fazem, o prazo de cada consulta e
   function relatar(t: TestContext, titulo: string, m: Medida): void {
     const porNome = new Map<string, number[]>();
     for (const s of m.sondas) porNome.set(s.nome, [...(porNome.get(s.nome) ?? []), s.ms]);
-    const sondas = [...porNome].map(([nome, ms]) => `${nome}: máx ${Math.round(Math.max(...ms))} ms (${ms.length} sondas)`).join('; ');
-    const codigos = [...new Set(m.respostas.flatMap((r) => r.corpo.errors?.map((e) => String(e.extensions?.code)) ?? ['ok']))].join(',');
+    const sondas = [...porNome]
+      .map(([nome, ms]) => `${nome}: máx ${Math.round(Math.max(...ms))} ms (${ms.length} sondas)`)
+      .join('; ');
+    const codigos = [
+      ...new Set(m.respostas.flatMap((r) => r.corpo.errors?.map((e) => String(e.extensions?.code)) ?? ['ok'])),
+    ].join(',');
     const linha = `${titulo} [${process.env.TEST_DIALETO ?? 'sqlite'}]: ${Math.round(m.ms)} ms (${codigos}); ${sondas}`;
     t.diagnostic(linha);
     console.log(linha);
@@ -207,7 +236,10 @@ describe('GraphQL: o custo do que os resolvers fazem, o prazo de cada consulta e
   /** Each probe was sent at least once while the requests ran. */
   function exigirSondasDurante(m: Medida): void {
     for (const { nome } of alvos()) {
-      assert.ok(m.sondas.some((s) => s.nome === nome && s.inicio >= m.inicio && s.inicio <= m.fim), `nenhuma sonda de ${nome} enquanto a consulta rodava`);
+      assert.ok(
+        m.sondas.some((s) => s.nome === nome && s.inicio >= m.inicio && s.inicio <= m.fim),
+        `nenhuma sonda de ${nome} enquanto a consulta rodava`,
+      );
     }
   }
 
@@ -229,7 +261,10 @@ describe('GraphQL: o custo do que os resolvers fazem, o prazo de cada consulta e
   });
 
   test('1.500 apelidos de ciclo(id) { mercados pontosEntrega acoes } de uma conta nova: recusados ou rápidos, e os outros seguem atendidos', async (t) => {
-    const consulta = apelidos(1500, () => `ciclo(id: ${ciclo.id}) { mercados { nome } pontosEntrega { nome } acoes { pedir } }`);
+    const consulta = apelidos(
+      1500,
+      () => `ciclo(id: ${ciclo.id}) { mercados { nome } pontosEntrega { nome } acoes { pedir } }`,
+    );
     const m = await durante([() => graphql(amb.urlMercados, contaNova, consulta)]);
     relatar(t, '1.500 × ciclo', m);
     assert.equal(m.respostas[0]?.status, 200);
@@ -238,7 +273,10 @@ describe('GraphQL: o custo do que os resolvers fazem, o prazo de cada consulta e
   });
 
   test('5 dessas consultas ao mesmo tempo: recusadas ou rápidas, e os outros seguem atendidos', async (t) => {
-    const consulta = apelidos(1500, () => `ciclo(id: ${ciclo.id}) { mercados { nome } pontosEntrega { nome } acoes { pedir } }`);
+    const consulta = apelidos(
+      1500,
+      () => `ciclo(id: ${ciclo.id}) { mercados { nome } pontosEntrega { nome } acoes { pedir } }`,
+    );
     const m = await durante(Array.from({ length: 5 }, () => () => graphql(amb.urlMercados, contaNova, consulta)));
     relatar(t, '5 × 1.500 × ciclo', m);
     assert.ok(m.respostas.every((r) => r.status === 200));
@@ -250,8 +288,15 @@ describe('GraphQL: o custo do que os resolvers fazem, o prazo de cada consulta e
     // A new minute: each account's budget (600,000 a minute) holds about 12 of these.
     amb.relogio.avancar(61_000);
     const n = quantosCabem(cicloPesado);
-    const acima = await graphql(amb.urlMercados, contaNova, apelidos(n + 1, (i) => cicloPesado(outrosCiclos[i % outrosCiclos.length] ?? 0)));
-    assert.ok(['CONSULTA_CUSTOSA_DEMAIS', 'CAMPOS_DEMAIS_NA_RAIZ'].includes(String(acima.corpo.errors?.[0]?.extensions?.code)), JSON.stringify(acima.corpo).slice(0, 300));
+    const acima = await graphql(
+      amb.urlMercados,
+      contaNova,
+      apelidos(n + 1, (i) => cicloPesado(outrosCiclos[i % outrosCiclos.length] ?? 0)),
+    );
+    assert.ok(
+      ['CONSULTA_CUSTOSA_DEMAIS', 'CAMPOS_DEMAIS_NA_RAIZ'].includes(String(acima.corpo.errors?.[0]?.extensions?.code)),
+      JSON.stringify(acima.corpo).slice(0, 300),
+    );
     const consulta = apelidos(n, (i) => cicloPesado(outrosCiclos[i] ?? 0));
     // Again and again, so that the probes surely run while it does.
     const m = await durante([() => graphql(amb.urlMercados, contaNova, consulta)], true);
@@ -273,7 +318,10 @@ describe('GraphQL: o custo do que os resolvers fazem, o prazo de cada consulta e
     relatar(t, `${n} × minhasEntregas (a mais pesada permitida, ${m.respostas.length} vezes seguidas)`, m);
     for (const r of m.respostas) {
       const dados = semErros(r);
-      assert.ok(Object.values(dados).every((e) => Array.isArray(e) && e.length === 1), 'a linha de Ana em cada ciclo');
+      assert.ok(
+        Object.values(dados).every((e) => Array.isArray(e) && e.length === 1),
+        'a linha de Ana em cada ciclo',
+      );
     }
     exigirSondasDurante(m);
     exigirSondasRapidas(m);
@@ -284,12 +332,17 @@ describe('GraphQL: o custo do que os resolvers fazem, o prazo de cada consulta e
     const n = quantosCabem(cicloPesado);
     const consulta = apelidos(n, (i) => cicloPesado(outrosCiclos[i] ?? 0));
     // Five brand-new accounts, each with a budget of its own.
-    const contas = await Promise.all(Array.from({ length: 5 }, async () => {
-      const nav = new Navegador();
-      await entrarNoMercados(amb, nav, { email: emailUnico('nova') });
-      return nav;
-    }));
-    const m = await durante(contas.map((nav) => () => graphql(amb.urlMercados, nav, consulta)), true);
+    const contas = await Promise.all(
+      Array.from({ length: 5 }, async () => {
+        const nav = new Navegador();
+        await entrarNoMercados(amb, nav, { email: emailUnico('nova') });
+        return nav;
+      }),
+    );
+    const m = await durante(
+      contas.map((nav) => () => graphql(amb.urlMercados, nav, consulta)),
+      true,
+    );
     relatar(t, `5 × ${n} × ciclo inteiro ao mesmo tempo (${m.respostas.length / 5} vezes seguidas)`, m);
     for (const r of m.respostas) semErros(r);
     exigirSondasDurante(m);
@@ -298,8 +351,16 @@ describe('GraphQL: o custo do que os resolvers fazem, o prazo de cada consulta e
 
   test('repetir o mesmo campo com os mesmos argumentos faz o trabalho uma vez só', async () => {
     amb.relogio.avancar(61_000);
-    const uma = apelidos(1, () => `ciclo(id: ${ciclo.id}) { mercados { nome } pontosEntrega { nome } acoes { pedir } cestas { nome } itens { nome } }`);
-    const varias = apelidos(10, () => `ciclo(id: ${ciclo.id}) { mercados { nome } pontosEntrega { nome } acoes { pedir } cestas { nome } itens { nome } }`);
+    const uma = apelidos(
+      1,
+      () =>
+        `ciclo(id: ${ciclo.id}) { mercados { nome } pontosEntrega { nome } acoes { pedir } cestas { nome } itens { nome } }`,
+    );
+    const varias = apelidos(
+      10,
+      () =>
+        `ciclo(id: ${ciclo.id}) { mercados { nome } pontosEntrega { nome } acoes { pedir } cestas { nome } itens { nome } }`,
+    );
     amb.consultas = 0;
     semErros(await graphql(amb.urlMercados, contaNova, uma));
     const sozinha = amb.consultas;
@@ -313,18 +374,21 @@ describe('GraphQL: o custo do que os resolvers fazem, o prazo de cada consulta e
 
 /** A schema whose one field works synchronously for `ms` milliseconds, under the bounds of trabalho.ts. */
 function esquemaLento(ms: number) {
-  return limitarTrabalho(makeExecutableSchema({
-    typeDefs: 'type Query { lento(n: Int!): Int! }',
-    resolvers: {
-      Query: {
-        lento: (_: unknown, a: { n: number }) => {
-          const fim = performance.now() + ms;
-          while (performance.now() < fim);
-          return a.n;
+  return limitarTrabalho(
+    makeExecutableSchema({
+      typeDefs: 'type Query { lento(n: Int!): Int! }',
+      resolvers: {
+        Query: {
+          lento: (_: unknown, a: { n: number }) => {
+            const fim = performance.now() + ms;
+            while (performance.now() < fim);
+            return a.n;
+          },
         },
       },
-    },
-  }), new Set());
+    }),
+    new Set(),
+  );
 }
 
 test('uma cadeia longa de resolvers dá a vez: um temporizador marcado no começo dispara antes do fim', async () => {
@@ -336,24 +400,38 @@ test('uma cadeia longa de resolvers dá a vez: um temporizador marcado no começ
   setImmediate(() => {
     disparou = performance.now() - inicio;
   });
-  const r = await execute({ schema: esquema, document: documento, contextValue: { trabalho: new TrabalhoDaRequisicao() } });
+  const r = await execute({
+    schema: esquema,
+    document: documento,
+    contextValue: { trabalho: new TrabalhoDaRequisicao() },
+  });
   const total = performance.now() - inicio;
   assert.equal(r.errors, undefined);
   assert.equal(Object.keys(r.data ?? {}).length, 100);
   assert.ok(total >= 300);
   // Without turns it would fire only at the end; with them, after the first slice (FATIA_MS), whatever the machine's load.
-  assert.ok(disparou < total / 3, `o temporizador esperou ${Math.round(disparou)} ms de ${Math.round(total)} ms (fatia: ${FATIA_MS} ms)`);
+  assert.ok(
+    disparou < total / 3,
+    `o temporizador esperou ${Math.round(disparou)} ms de ${Math.round(total)} ms (fatia: ${FATIA_MS} ms)`,
+  );
 });
 
 test('passado o prazo, nenhum resolver começa mais e o erro diz por quê', async () => {
   const esquema = esquemaLento(3);
   const trabalho = new TrabalhoDaRequisicao(performance.now(), 30);
   const inicio = performance.now();
-  const r = await execute({ schema: esquema, document: parse(apelidos(100, (i) => `lento(n: ${i})`)), contextValue: { trabalho } });
+  const r = await execute({
+    schema: esquema,
+    document: parse(apelidos(100, (i) => `lento(n: ${i})`)),
+    contextValue: { trabalho },
+  });
   const total = performance.now() - inicio;
   assert.ok(trabalho.esgotado);
   assert.ok(total < 150, `levou ${Math.round(total)} ms: o prazo era 30 ms e o trabalho inteiro, 300 ms`);
   const erro = r.errors?.[0];
   assert.equal(erro?.extensions.code, 'CONSULTA_DEMORADA_DEMAIS');
-  assert.equal(erro?.message, 'A consulta passou de 3 segundos e foi interrompida. Peça menos campos ou divida a consulta em partes.');
+  assert.equal(
+    erro?.message,
+    'A consulta passou de 3 segundos e foi interrompida. Peça menos campos ou divida a consulta em partes.',
+  );
 });

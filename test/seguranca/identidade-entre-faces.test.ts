@@ -21,7 +21,10 @@ describe('uma identidade e uma saída nas duas faces', () => {
 
   const cestas = (caminho: string) => `${amb.url}${caminho}`;
 
-  interface Status { authenticated: boolean; user?: { id: number; usuarioId?: number; email: string } }
+  interface Status {
+    authenticated: boolean;
+    user?: { id: number; usuarioId?: number; email: string };
+  }
   async function statusMercados(nav: Navegador): Promise<Status> {
     return (await nav.getJson(`${amb.urlMercados}/auth/status`)).json<Status>();
   }
@@ -36,7 +39,10 @@ describe('uma identidade e uma saída nas duas faces', () => {
 
   /** A browser sends every cookie of a host to each of its ports: the test's jar keeps them per port. */
   function comoUmNavegador(nav: Navegador): void {
-    for (const [de, para] of [[amb.url, amb.urlMercados], [amb.urlMercados, amb.url]] as const) {
+    for (const [de, para] of [
+      [amb.url, amb.urlMercados],
+      [amb.urlMercados, amb.url],
+    ] as const) {
       for (const [nome, c] of nav.cookies(de)) if (c.caminho === '/') nav.definirCookie(para, nome, c.valor);
     }
   }
@@ -53,7 +59,12 @@ describe('uma identidade e uma saída nas duas faces', () => {
   }
 
   async function logins(usuarioid: number): Promise<{ emissor: string; sub: string }[]> {
-    return amb.banco.selectFrom('identidade').select(['emissor', 'sub']).where('usuarioid', '=', usuarioid).orderBy('id').execute();
+    return amb.banco
+      .selectFrom('identidade')
+      .select(['emissor', 'sub'])
+      .where('usuarioid', '=', usuarioid)
+      .orderBy('id')
+      .execute();
   }
 
   test('outro sub com o e-mail de uma admin ligada pela Cestas é recusado no Mercados: não vê e-mails nem grava nada', async () => {
@@ -64,11 +75,19 @@ describe('uma identidade e uma saída nas duas faces', () => {
 
     const invasor = new Navegador();
     const r = await entrarNoMercados(amb, invasor, { email: vitima.email, sub: 'sub-do-invasor', nome: 'Invasor' });
-    assert.equal(new URL(r.url).pathname + new URL(r.url).search, '/login?error=outra_conta', 'o login termina na página que explica a recusa');
+    assert.equal(
+      new URL(r.url).pathname + new URL(r.url).search,
+      '/login?error=outra_conta',
+      'o login termina na página que explica a recusa',
+    );
     assert.equal((await statusMercados(invasor)).authenticated, false);
     const lista = await graphql(amb.urlMercados, invasor, '{ usuarios { email } }');
     assert.deepEqual(lista.corpo, NAO_AUTENTICADO, 'sem sessão, nenhum e-mail');
-    const contas = await amb.banco.selectFrom('appuser').select('id').where('providerId', '=', 'sub-do-invasor').execute();
+    const contas = await amb.banco
+      .selectFrom('appuser')
+      .select('id')
+      .where('providerId', '=', 'sub-do-invasor')
+      .execute();
     assert.deepEqual(contas, [], 'a recusa não deixa conta nenhuma');
     assert.deepEqual(await logins(vitima.id), [{ emissor: amb.idp, sub: 'sub-da-vitima' }]);
 
@@ -112,8 +131,13 @@ describe('uma identidade e uma saída nas duas faces', () => {
     const nav = new Navegador();
     await entrarNoMercados(amb, nav, { email: admin.email });
     const lista = await graphql(amb.urlMercados, nav, '{ usuarios { email emailVerificado usuarioId } }');
-    const doEndereco = (lista.corpo as { data: { usuarios: { email: string; emailVerificado: boolean; usuarioId: string | null }[] } }).data.usuarios.filter((u) => u.email === pessoa.email);
-    assert.deepEqual(doEndereco.map((u) => [u.emailVerificado, u.usuarioId]).sort(), [[false, null], [true, String(pessoa.id)]]);
+    const doEndereco = (
+      lista.corpo as { data: { usuarios: { email: string; emailVerificado: boolean; usuarioId: string | null }[] } }
+    ).data.usuarios.filter((u) => u.email === pessoa.email);
+    assert.deepEqual(doEndereco.map((u) => [u.emailVerificado, u.usuarioId]).sort(), [
+      [false, null],
+      [true, String(pessoa.id)],
+    ]);
   });
 
   test('sair na Cestas encerra também a sessão do Mercados no mesmo navegador', async () => {
@@ -127,7 +151,11 @@ describe('uma identidade e uma saída nas duas faces', () => {
     assert.match(r.headers.getSetCookie().join('\n'), /mercadosSession=;/, 'o cookie do Mercados é apagado');
     const outro = new Navegador();
     outro.definirCookie(amb.urlMercados, 'mercadosSession', copiaMercados);
-    assert.equal((await statusMercados(outro)).authenticated, false, 'nem uma cópia do cookie abre a sessão do Mercados');
+    assert.equal(
+      (await statusMercados(outro)).authenticated,
+      false,
+      'nem uma cópia do cookie abre a sessão do Mercados',
+    );
     assert.deepEqual(await meMercados(outro), NAO_AUTENTICADO);
   });
 
@@ -179,11 +207,15 @@ describe('uma identidade e uma saída nas duas faces', () => {
       const r =
         caso === 'liberar'
           ? await chefia.postJson(cestas(`/usuario/${pessoa.id}/liberarlogin`), {})
-          : await chefia.postJson(cestas(`/usuario/${pessoa.id}`), caso === 'email' ? { ...dados, email: emailUnico('novo') } : { ...dados, ativo: false });
+          : await chefia.postJson(
+              cestas(`/usuario/${pessoa.id}`),
+              caso === 'email' ? { ...dados, email: emailUnico('novo') } : { ...dados, ativo: false },
+            );
       assert.equal(r.status, 200, `${caso}: ${r.texto}`);
       assert.equal((await statusMercados(celular)).authenticated, false, `${caso}: a sessão do Mercados termina`);
       assert.deepEqual(await meMercados(celular), NAO_AUTENTICADO, caso);
-      if (caso !== 'desativar') assert.deepEqual(await logins(pessoa.id), [], `${caso}: o login fica livre para ligar de novo`);
+      if (caso !== 'desativar')
+        assert.deepEqual(await logins(pessoa.id), [], `${caso}: o login fica livre para ligar de novo`);
     }
   });
 
@@ -204,13 +236,18 @@ describe('uma identidade e uma saída nas duas faces', () => {
     const antiga = new Navegador();
     const r = await entrarNoMercados(amb, antiga, { email: pessoa.email, sub: 'sub-perdido' });
     assert.equal(new URL(r.url).pathname, '/dashboard');
-    assert.equal((await statusMercados(antiga)).user?.usuarioId, undefined, 'a conta do login antigo não é mais da pessoa');
+    assert.equal(
+      (await statusMercados(antiga)).user?.usuarioId,
+      undefined,
+      'a conta do login antigo não é mais da pessoa',
+    );
   });
 
   test('o limite de login do Mercados: um login concluído zera a contagem do endereço', async () => {
     await zerarLimiteDeLogin(amb.banco);
     const anonimo = new Navegador();
-    for (let i = 0; i < 4; i++) assert.equal((await anonimo.get(`${amb.urlMercados}/auth/idp`, { seguir: false })).status, 302);
+    for (let i = 0; i < 4; i++)
+      assert.equal((await anonimo.get(`${amb.urlMercados}/auth/idp`, { seguir: false })).status, 302);
     // The fifth visit is a person who completes the login.
     const pessoa = new Navegador();
     await entrarPeloProvedor(pessoa, `${amb.urlMercados}/login`, { email: emailUnico('limite') });
@@ -243,7 +280,12 @@ describe('uma saída com as faces em dois nomes de host', () => {
     const [pc, pm] = [await portaLivre(), await portaLivre()];
     amb = await iniciarAmbiente({
       mercados: true,
-      env: { CESTAS_PORT: String(pc), MERCADOS_PORT: String(pm), CESTAS_BASE_URL: `http://127.0.0.1:${pc}`, MERCADOS_BASE_URL: `http://localhost:${pm}` },
+      env: {
+        CESTAS_PORT: String(pc),
+        MERCADOS_PORT: String(pm),
+        CESTAS_BASE_URL: `http://127.0.0.1:${pc}`,
+        MERCADOS_BASE_URL: `http://localhost:${pm}`,
+      },
     });
     assert.notEqual(new URL(amb.url).hostname, new URL(amb.urlMercados).hostname);
   });
@@ -278,7 +320,10 @@ describe('uma saída com as faces em dois nomes de host', () => {
   test('sair no Mercados passa pela Cestas, que encerra a sua sessão, e termina em / do Mercados', async () => {
     const p = await nasDuasFaces('Saída Pelo Mercados');
     const r = await p.nav.get(`${amb.urlMercados}/logout`);
-    assert.ok(r.caminho.some((c) => c.startsWith(`${amb.url}/saiu/continuar?t=`)), r.caminho.join(' → '));
+    assert.ok(
+      r.caminho.some((c) => c.startsWith(`${amb.url}/saiu/continuar?t=`)),
+      r.caminho.join(' → '),
+    );
     assert.equal(r.url, `${amb.urlMercados}/`);
     assert.equal(await mercadosAbre(p.mercados), false);
     assert.equal(await cestasAbre(p.cestas), false, 'nem uma cópia do cookie da Cestas abre mais nada');
@@ -287,7 +332,10 @@ describe('uma saída com as faces em dois nomes de host', () => {
   test('sair na Cestas passa pelo Mercados, que encerra a sua sessão, e segue para o provedor e /saiu', async () => {
     const p = await nasDuasFaces('Saída Pela Cestas');
     const r = await p.nav.get(`${amb.url}/logout`);
-    assert.ok(r.caminho.some((c) => c.startsWith(`${amb.urlMercados}/auth/saiu/continuar?t=`)), r.caminho.join(' → '));
+    assert.ok(
+      r.caminho.some((c) => c.startsWith(`${amb.urlMercados}/auth/saiu/continuar?t=`)),
+      r.caminho.join(' → '),
+    );
     // The provider's end-session page posts itself (in a browser, by its script), then /saiu.
     assert.equal(new URL(r.url).origin, amb.idp);
     const saiu = await enviarFormulario(p.nav, r, 'op.logoutForm');
@@ -308,6 +356,10 @@ describe('uma saída com as faces em dois nomes de host', () => {
     const alterado = await b.nav.get(`${continuar.slice(0, -4)}AAAA`, { seguir: false });
     assert.equal(alterado.headers.get('location'), '/');
     assert.equal(await mercadosAbre(b.mercados), true);
-    assert.equal(await mercadosAbre(a.mercados), true, 'o bilhete não foi usado no navegador de A: a sessão dela só termina quando ela passa por lá');
+    assert.equal(
+      await mercadosAbre(a.mercados),
+      true,
+      'o bilhete não foi usado no navegador de A: a sessão dela só termina quando ela passa por lá',
+    );
   });
 });

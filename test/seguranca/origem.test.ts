@@ -28,9 +28,14 @@ describe('escritas de outra origem (Fetch Metadata), nas duas faces', () => {
       nav = new Navegador();
       await entrarPeloProvedor(nav, `${amb.url}/`, { email: u.email });
     });
-    const nome = async () => (await amb.banco.selectFrom('usuario').select('nome').where('id', '=', id).executeTakeFirstOrThrow()).nome;
+    const nome = async () =>
+      (await amb.banco.selectFrom('usuario').select('nome').where('id', '=', id).executeTakeFirstOrThrow()).nome;
     const salvar = (novo: string, headers: Record<string, string>, extras: Record<string, string> = {}) =>
-      nav.post(`${amb.url}/profile`, { form: { nome: novo, cientepolitica: 'true', ...extras } }, { headers: { accept: 'application/json', ...headers }, seguir: false });
+      nav.post(
+        `${amb.url}/profile`,
+        { form: { nome: novo, cientepolitica: 'true', ...extras } },
+        { headers: { accept: 'application/json', ...headers }, seguir: false },
+      );
 
     test('Sec-Fetch-Site presente: só same-origin e none passam, mesmo com o token certo para os outros', async () => {
       const csrf = tokenCsrf((await nav.get(`${amb.url}/profile`)).texto);
@@ -41,7 +46,10 @@ describe('escritas de outra origem (Fetch Metadata), nas duas faces', () => {
         assert.equal(await nome(), 'Inicial', `${site}: nada mudou`);
       }
       // The header is the browser's own word: a same-origin fetch passes whatever Origin says.
-      assert.equal((await salvar('Pelo site', { 'sec-fetch-site': 'same-origin', origin: 'https://outro.example' })).status, 200);
+      assert.equal(
+        (await salvar('Pelo site', { 'sec-fetch-site': 'same-origin', origin: 'https://outro.example' })).status,
+        200,
+      );
       assert.equal(await nome(), 'Pelo site');
       assert.equal((await salvar('Digitado', { 'sec-fetch-site': 'none' })).status, 200);
       assert.equal(await nome(), 'Digitado');
@@ -75,21 +83,43 @@ describe('escritas de outra origem (Fetch Metadata), nas duas faces', () => {
       const admin = await entrarComo(amb, ['admin']);
       const r = await admin.nav.post(
         `${amb.url}/ciclo`,
-        { form: { nome: 'Ciclo pela API', ...DATAS_PADRAO, _listas: 'cicloEntregas', 'cicloEntregas[0][dataEntrega]': DATAS_PADRAO.dataPedidoFim.slice(0, 10) } },
+        {
+          form: {
+            nome: 'Ciclo pela API',
+            ...DATAS_PADRAO,
+            _listas: 'cicloEntregas',
+            'cicloEntregas[0][dataEntrega]': DATAS_PADRAO.dataPedidoFim.slice(0, 10),
+          },
+        },
         { headers: { accept: 'application/json' } },
       );
       assert.equal(r.status, 201, r.texto.slice(0, 300));
-      const gravado = await amb.banco.selectFrom('ciclo').select('nome').where('id', '=', r.json<{ data: { id: number } }>().data.id).executeTakeFirstOrThrow();
+      const gravado = await amb.banco
+        .selectFrom('ciclo')
+        .select('nome')
+        .where('id', '=', r.json<{ data: { id: number } }>().data.id)
+        .executeTakeFirstOrThrow();
       assert.equal(gravado.nome, 'Ciclo pela API');
-      const deFora = await admin.nav.post(`${amb.url}/ciclo`, { form: { nome: 'Ciclo forjado', ...DATAS_PADRAO } }, { headers: { accept: 'application/json', 'sec-fetch-site': 'cross-site' } });
+      const deFora = await admin.nav.post(
+        `${amb.url}/ciclo`,
+        { form: { nome: 'Ciclo forjado', ...DATAS_PADRAO } },
+        { headers: { accept: 'application/json', 'sec-fetch-site': 'cross-site' } },
+      );
       assert.equal(deFora.status, 403);
-      assert.equal(await amb.banco.selectFrom('ciclo').select('id').where('nome', '=', 'Ciclo forjado').executeTakeFirst(), undefined);
+      assert.equal(
+        await amb.banco.selectFrom('ciclo').select('id').where('nome', '=', 'Ciclo forjado').executeTakeFirst(),
+        undefined,
+      );
     });
   });
 
   describe('Mercados', () => {
     const sair = (nav: Navegador, headers: Record<string, string>, form: Record<string, string> = {}) =>
-      nav.post(`${amb.urlMercados}/logout`, { form }, { headers: { accept: 'application/json', ...headers }, seguir: false });
+      nav.post(
+        `${amb.urlMercados}/logout`,
+        { form },
+        { headers: { accept: 'application/json', ...headers }, seguir: false },
+      );
 
     test('Sec-Fetch-Site presente: só same-origin e none passam', async () => {
       const nav = new Navegador();
@@ -124,19 +154,37 @@ describe('escritas de outra origem (Fetch Metadata), nas duas faces', () => {
       const nav = new Navegador();
       await contaComSessao(amb, nav, amb.urlMercados, { perfis: ['Administrador'] });
       const criar = (nome: string, headers: Record<string, string>) =>
-        nav.postJson(`${amb.urlMercados}/graphql`, { query: `mutation { criarMercado(input: { nome: "${nome}", tipo: lote }) { id } }` }, headers);
+        nav.postJson(
+          `${amb.urlMercados}/graphql`,
+          { query: `mutation { criarMercado(input: { nome: "${nome}", tipo: lote }) { id } }` },
+          headers,
+        );
       const deFora = await criar('Mercado forjado', { 'sec-fetch-site': 'cross-site' });
       assert.equal(deFora.status, 403);
       const origemAlheia = await criar('Mercado forjado', { origin: 'https://outro.example' });
       assert.equal(origemAlheia.status, 403);
-      assert.equal(await amb.banco.selectFrom('mercado').select('id').where('nome', '=', 'Mercado forjado').executeTakeFirst(), undefined);
-      for (const [nome, headers] of [['Mercado do site', { 'sec-fetch-site': 'same-origin' }], ['Mercado da API', {}]] as const) {
+      assert.equal(
+        await amb.banco.selectFrom('mercado').select('id').where('nome', '=', 'Mercado forjado').executeTakeFirst(),
+        undefined,
+      );
+      for (const [nome, headers] of [
+        ['Mercado do site', { 'sec-fetch-site': 'same-origin' }],
+        ['Mercado da API', {}],
+      ] as const) {
         const r = await criar(nome, headers);
         assert.equal(r.status, 200);
         assert.deepEqual(r.json<{ errors?: unknown }>().errors, undefined, r.texto);
       }
-      const criados = await amb.banco.selectFrom('mercado').select('nome').where('nome', 'in', ['Mercado do site', 'Mercado da API']).orderBy('nome').execute();
-      assert.deepEqual(criados.map((m) => m.nome), ['Mercado da API', 'Mercado do site']);
+      const criados = await amb.banco
+        .selectFrom('mercado')
+        .select('nome')
+        .where('nome', 'in', ['Mercado do site', 'Mercado da API'])
+        .orderBy('nome')
+        .execute();
+      assert.deepEqual(
+        criados.map((m) => m.nome),
+        ['Mercado da API', 'Mercado do site'],
+      );
     });
 
     test('um token enviado tem de ser o da sessão: um errado é recusado e a sessão fica', async () => {

@@ -37,12 +37,29 @@ function subir(banco: string, env: Record<string, string> = {}): Promise<Servido
 async function subirGenerico(banco: string, env: Record<string, string>, face: RegExp): Promise<Servidor> {
   const filho = spawn(process.execPath, comandoDeStart(), {
     cwd: RAIZ,
-    env: { ...process.env, NODE_ENV: 'development', DATABASE_URL: banco, CESTAS_PORT: '0', DEV_IDP_PORT: '0', DEV_SMTP_PORT: '0', DEV_MAIL_PORT: '0', VARIANTS: 'cestas', DEMO_DATA: 'false', LOG_LEVEL: 'warn', APP_SESSION_SECRET: SEGREDO, ...env },
+    env: {
+      ...process.env,
+      NODE_ENV: 'development',
+      DATABASE_URL: banco,
+      CESTAS_PORT: '0',
+      DEV_IDP_PORT: '0',
+      DEV_SMTP_PORT: '0',
+      DEV_MAIL_PORT: '0',
+      VARIANTS: 'cestas',
+      DEMO_DATA: 'false',
+      LOG_LEVEL: 'warn',
+      APP_SESSION_SECRET: SEGREDO,
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let acumulado = '';
-  filho.stdout?.on('data', (c: Buffer) => { acumulado += c.toString(); });
-  filho.stderr?.on('data', (c: Buffer) => { acumulado += c.toString(); });
+  filho.stdout?.on('data', (c: Buffer) => {
+    acumulado += c.toString();
+  });
+  filho.stderr?.on('data', (c: Buffer) => {
+    acumulado += c.toString();
+  });
   const inicio = Date.now();
   for (;;) {
     const url = face.exec(acumulado)?.[1];
@@ -106,13 +123,28 @@ test(`SIGKILL no meio de um fluxo de pedidos: depois de reiniciar, todo pedido c
 
   const denovo = await subir(urlDoBanco(cfg));
   try {
-    assert.equal((await fetch(`${denovo.url}/pedidoconsumidores/${cicloid}`, { headers: { cookie: cookiePara(consumidores[0]?.email ?? ''), accept: 'application/json' } })).status, 200, 'o serviço voltou');
-    const pedidos = await banco.selectFrom('pedido').select(['id', 'usuarioid']).where('cicloid', '=', cicloid).execute();
+    assert.equal(
+      (
+        await fetch(`${denovo.url}/pedidoconsumidores/${cicloid}`, {
+          headers: { cookie: cookiePara(consumidores[0]?.email ?? ''), accept: 'application/json' },
+        })
+      ).status,
+      200,
+      'o serviço voltou',
+    );
+    const pedidos = await banco
+      .selectFrom('pedido')
+      .select(['id', 'usuarioid'])
+      .where('cicloid', '=', cicloid)
+      .execute();
     const linhas = await banco.selectFrom('pedidoproduto').select(['pedidoid', 'quantidadeMilesimos']).execute();
     for (const [usuarioid, quantidade] of aceitos) {
       const p = pedidos.find((x) => x.usuarioid === usuarioid);
       assert.ok(p, `pedido aceito de ${usuarioid} sumiu`);
-      assert.deepEqual(linhas.filter((l) => l.pedidoid === p.id).map((l) => l.quantidadeMilesimos), [quantidade * 1000]);
+      assert.deepEqual(
+        linhas.filter((l) => l.pedidoid === p.id).map((l) => l.quantidadeMilesimos),
+        [quantidade * 1000],
+      );
     }
     const meiaGravacao = pedidos.filter((p) => linhas.filter((l) => l.pedidoid === p.id).length !== 1);
     assert.deepEqual(meiaGravacao, [], 'nenhum pedido pela metade');
@@ -145,7 +177,9 @@ test(`SIGTERM deixa terminar as requisições em andamento e sai com 0 (${DIALET
       },
     });
     return fetch(`${servidor.url}/pedidoconsumidores`, {
-      method: 'POST', body: fluxo, duplex: 'half',
+      method: 'POST',
+      body: fluxo,
+      duplex: 'half',
       headers: { cookie: cookiePara(p.email), 'content-type': 'application/json', accept: 'application/json' },
     } as RequestInit).then(async (r) => ({ status: r.status, corpo: await r.text() }));
   });
@@ -155,7 +189,11 @@ test(`SIGTERM deixa terminar as requisições em andamento e sai com 0 (${DIALET
   while (!servidor.saida().includes('SIGTERM recebido')) await new Promise((r) => setTimeout(r, 5));
   for (const soltar of metades) soltar();
   const respostas = await Promise.all(emAndamento);
-  assert.deepEqual(respostas.map((r) => r.status), respostas.map(() => 201), respostas.map((r) => r.corpo).join(' | '));
+  assert.deepEqual(
+    respostas.map((r) => r.status),
+    respostas.map(() => 201),
+    respostas.map((r) => r.corpo).join(' | '),
+  );
   assert.deepEqual(await saiu(servidor.filho), { codigo: 0, sinal: null });
   const salvos = await banco.selectFrom('pedido').select('usuarioid').where('cicloid', '=', cicloid).execute();
   assert.equal(salvos.length, 6, 'os seis pedidos foram gravados');
@@ -186,7 +224,14 @@ test('o log não guarda cookies, tokens, códigos de autorização nem o token C
     const log = servidor.saida();
     assert.match(log, /"msg":"request completed"/, 'o log de requisições está ligado');
     assert.ok(codigo.length > 10 && sessao.length > 50 && csrf.length > 10);
-    for (const [nome, segredo] of [['appSession', sessao], ['code', codigo], ['csrf', csrf], ['authorization', 'segredo-do-cabecalho'], ['segredo', SEGREDO], ['descadastro', tokenDeSaida]] as const) {
+    for (const [nome, segredo] of [
+      ['appSession', sessao],
+      ['code', codigo],
+      ['csrf', csrf],
+      ['authorization', 'segredo-do-cabecalho'],
+      ['segredo', SEGREDO],
+      ['descadastro', tokenDeSaida],
+    ] as const) {
       assert.ok(!log.includes(segredo), `${nome} apareceu no log`);
     }
     assert.match(log, /"url":"\/avisos\/sair\/\[oculto\]"/, 'o link de descadastro aparece só mascarado');

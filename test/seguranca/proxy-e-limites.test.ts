@@ -13,7 +13,10 @@ async function chaves(amb: AmbienteDeTeste): Promise<string[]> {
 
 /** Starts the Mercados login as a client behind the proxy (or claiming to be), without following. */
 function authIdp(amb: AmbienteDeTeste, cliente: string, accept = 'application/json') {
-  return new Navegador().get(`${amb.urlMercados}/auth/idp`, { headers: { 'x-forwarded-for': cliente, accept }, seguir: false });
+  return new Navegador().get(`${amb.urlMercados}/auth/idp`, {
+    headers: { 'x-forwarded-for': cliente, accept },
+    seguir: false,
+  });
 }
 
 describe('atrás de um proxy confiável (TRUST_PROXY), cada cliente tem o seu limite de login', () => {
@@ -56,8 +59,16 @@ describe('atrás de um proxy confiável (TRUST_PROXY), cada cliente tem o seu li
   test('Cestas: os retornos do provedor contam por cliente; no limite, página ao navegador e JSON a quem pede', async () => {
     await amb.banco.deleteFrom('limitetentativa').execute();
     const callback = (cliente: string, accept: string) =>
-      new Navegador().get(`${amb.url}/callback?code=falso&state=falso`, { headers: { 'x-forwarded-for': cliente, accept }, seguir: false });
-    for (let i = 0; i < 100; i++) assert.equal((await callback(CLIENTE_A, 'application/json')).status, 400, 'sem o cookie de verificação: recusado, mas conta');
+      new Navegador().get(`${amb.url}/callback?code=falso&state=falso`, {
+        headers: { 'x-forwarded-for': cliente, accept },
+        seguir: false,
+      });
+    for (let i = 0; i < 100; i++)
+      assert.equal(
+        (await callback(CLIENTE_A, 'application/json')).status,
+        400,
+        'sem o cookie de verificação: recusado, mas conta',
+      );
     const json = await callback(CLIENTE_A, 'application/json');
     assert.equal(json.status, 429);
     assert.equal(json.json<{ error: string }>().error, 'Muitas tentativas de login. Tente novamente em 15 minutos.');

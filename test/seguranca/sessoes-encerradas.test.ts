@@ -33,13 +33,19 @@ describe('uma sessão encerrada não vale em rota nenhuma, pública ou não', ()
       assert.equal(r.status, 200);
     },
     'POST /logout pelo formulário (e pelo provedor)': async (p) => {
-      const r = await p.nav.post(`${amb.url}/logout`, { form: { _csrf: await csrfDe(amb, p.nav) } }, { headers: { accept: 'text/html', 'sec-fetch-site': 'same-origin' } });
+      const r = await p.nav.post(
+        `${amb.url}/logout`,
+        { form: { _csrf: await csrfDe(amb, p.nav) } },
+        { headers: { accept: 'text/html', 'sec-fetch-site': 'same-origin' } },
+      );
       // The provider's end-session page posts itself (test/cestas/login.test.ts): this does what its script does.
       assert.match(r.texto, /Encerrando a sessão no provedor de login/);
       assert.equal((await enviarFormulario(p.nav, r, 'op.logoutForm')).url, `${amb.url}/saiu`);
     },
     'GET /logout navegando na própria página': async (p) => {
-      const r = await p.nav.get(`${amb.url}/logout`, { headers: { accept: 'text/html', 'sec-fetch-site': 'same-origin' } });
+      const r = await p.nav.get(`${amb.url}/logout`, {
+        headers: { accept: 'text/html', 'sec-fetch-site': 'same-origin' },
+      });
       assert.match(r.texto, /Encerrando a sessão no provedor de login/);
       assert.equal((await enviarFormulario(p.nav, r, 'op.logoutForm')).url, `${amb.url}/saiu`);
     },
@@ -53,7 +59,10 @@ describe('uma sessão encerrada não vale em rota nenhuma, pública ou não', ()
       assert.match(vivo.texto, /action="\/logout"/, 'com a sessão viva, a página pública mostra o menu da pessoa');
       await sair(p);
 
-      const callback = await copia().get(`${amb.url}/callback`, { headers: { accept: 'application/json' }, seguir: false });
+      const callback = await copia().get(`${amb.url}/callback`, {
+        headers: { accept: 'application/json' },
+        seguir: false,
+      });
       assert.equal(callback.status, 302);
       assert.equal(callback.headers.get('location'), '/');
       assert.ok(!callback.texto.includes('Pessoa Que Saiu'));
@@ -75,13 +84,20 @@ describe('uma sessão encerrada não vale em rota nenhuma, pública ou não', ()
   test('Cestas: um GET /logout vindo de outro site pede confirmação e não encerra a sessão', async () => {
     const p = await entrarComo(amb, ['consumidor']);
     for (const site of ['cross-site', 'same-site']) {
-      const r = await p.nav.get(`${amb.url}/logout`, { headers: { accept: 'text/html', 'sec-fetch-site': site }, seguir: false });
+      const r = await p.nav.get(`${amb.url}/logout`, {
+        headers: { accept: 'text/html', 'sec-fetch-site': site },
+        seguir: false,
+      });
       assert.equal(r.status, 200, site);
       assert.match(r.texto, /Deseja sair da Cestaria neste aparelho\?/);
       assert.match(r.texto, /<form method="post" action="\/logout">/);
       assert.equal((await p.nav.getJson(`${amb.url}/`)).status, 200, `${site}: a sessão continua`);
     }
-    const confirmar = await p.nav.post(`${amb.url}/logout`, { form: { _csrf: await csrfDe(amb, p.nav) } }, { headers: { 'sec-fetch-site': 'same-origin' }, seguir: false });
+    const confirmar = await p.nav.post(
+      `${amb.url}/logout`,
+      { form: { _csrf: await csrfDe(amb, p.nav) } },
+      { headers: { 'sec-fetch-site': 'same-origin' }, seguir: false },
+    );
     assert.equal(confirmar.status, 303);
     assert.equal((await p.nav.getJson(`${amb.url}/`)).status, 401);
   });
@@ -89,14 +105,21 @@ describe('uma sessão encerrada não vale em rota nenhuma, pública ou não', ()
   test('Mercados: um GET /logout vindo de outro site pede confirmação; da própria página, sai', async () => {
     const nav = new Navegador();
     await entrarNoMercados(amb, nav, { email: emailUnico('mercados-sair') });
-    const autenticado = async () => (await nav.getJson(`${amb.urlMercados}/auth/status`)).json<{ authenticated: boolean }>().authenticated;
-    const outro = await nav.get(`${amb.urlMercados}/logout`, { headers: { 'sec-fetch-site': 'cross-site' }, seguir: false });
+    const autenticado = async () =>
+      (await nav.getJson(`${amb.urlMercados}/auth/status`)).json<{ authenticated: boolean }>().authenticated;
+    const outro = await nav.get(`${amb.urlMercados}/logout`, {
+      headers: { 'sec-fetch-site': 'cross-site' },
+      seguir: false,
+    });
     assert.equal(outro.status, 200);
     assert.match(outro.headers.get('content-type') ?? '', /text\/html/);
     assert.match(outro.texto, /Deseja sair da Cestaria Mercados neste aparelho\?/);
     assert.match(outro.texto, /name="_csrf" value="[^"]+"/);
     assert.equal(await autenticado(), true, 'a sessão continua');
-    const proprio = await nav.get(`${amb.urlMercados}/logout`, { headers: { 'sec-fetch-site': 'same-origin' }, seguir: false });
+    const proprio = await nav.get(`${amb.urlMercados}/logout`, {
+      headers: { 'sec-fetch-site': 'same-origin' },
+      seguir: false,
+    });
     assert.equal(proprio.status, 302);
     assert.equal(proprio.headers.get('location'), '/');
     assert.equal(await autenticado(), false);
@@ -108,7 +131,11 @@ describe('uma sessão encerrada não vale em rota nenhuma, pública ou não', ()
       pagina: await p.nav.get(`${amb.url}/`),
       json: await p.nav.getJson(`${amb.url}/cesta-index`),
       erro: await p.nav.getJson(`${amb.url}/cesta/999999`),
-      redirecionamento: await p.nav.post(`${amb.url}/categoria`, { form: { _csrf: await csrfDe(amb, p.nav), nome: `Categoria ${Date.now()}` } }, { seguir: false }),
+      redirecionamento: await p.nav.post(
+        `${amb.url}/categoria`,
+        { form: { _csrf: await csrfDe(amb, p.nav), nome: `Categoria ${Date.now()}` } },
+        { seguir: false },
+      ),
       publica: await p.nav.get(`${amb.url}/limitesolar`),
     };
     assert.equal(respostas.erro.status, 404);

@@ -35,9 +35,16 @@ function grafo(): Map<string, string[]> {
   for (const a of arquivos) {
     const texto = readFileSync(a, 'utf8');
     const alvos = new Set<string>();
-    for (const m of texto.matchAll(/(?:^|\n)\s*(?:import|export)\s+[^'";]*?from\s+'(\.[^']+)'/g)) alvos.add(resolve(dirname(a), m[1] ?? ''));
+    for (const m of texto.matchAll(/(?:^|\n)\s*(?:import|export)\s+[^'";]*?from\s+'(\.[^']+)'/g))
+      alvos.add(resolve(dirname(a), m[1] ?? ''));
     for (const m of texto.matchAll(/import\(\s*'(\.[^']+)'\s*\)/g)) alvos.add(resolve(dirname(a), m[1] ?? ''));
-    g.set(relative(RAIZ, a), [...alvos].filter((x) => conhecidos.has(x)).map((x) => relative(RAIZ, x)).sort());
+    g.set(
+      relative(RAIZ, a),
+      [...alvos]
+        .filter((x) => conhecidos.has(x))
+        .map((x) => relative(RAIZ, x))
+        .sort(),
+    );
   }
   return g;
 }
@@ -90,11 +97,22 @@ function setaProibida(de: string, para: string): string | null {
   const faces = ['cestas', 'mercados'];
   if (faces.includes(a) && faces.includes(b) && a !== b) return 'uma face não lê a outra';
   if (a === 'mensagens' && faces.includes(b)) return 'as mensagens ficam abaixo das faces';
-  if (a === 'domain' && [...faces, 'mensagens', 'http', 'servicos.ts', 'idp', 'demo', 'main.ts', 'cluster.ts'].includes(b)) return 'o domínio não conhece a borda';
-  if (de.startsWith('db/migrations/') && !para.startsWith('db/migrations/')) return 'uma migração não importa a aplicação';
-  if (a === 'db' && !de.startsWith('db/migrations/') && [...faces, 'mensagens', 'http', 'domain', 'servicos.ts'].includes(b)) return 'o banco fica abaixo do domínio';
+  if (
+    a === 'domain' &&
+    [...faces, 'mensagens', 'http', 'servicos.ts', 'idp', 'demo', 'main.ts', 'cluster.ts'].includes(b)
+  )
+    return 'o domínio não conhece a borda';
+  if (de.startsWith('db/migrations/') && !para.startsWith('db/migrations/'))
+    return 'uma migração não importa a aplicação';
+  if (
+    a === 'db' &&
+    !de.startsWith('db/migrations/') &&
+    [...faces, 'mensagens', 'http', 'domain', 'servicos.ts'].includes(b)
+  )
+    return 'o banco fica abaixo do domínio';
   if (a === 'http' && faces.includes(b)) return 'a borda comum não conhece as faces';
-  if (a === 'comandos' && !['comandos', 'domain', 'decimal.ts'].includes(b)) return 'os comandos ficam abaixo das faces: leem só o domínio';
+  if (a === 'comandos' && !['comandos', 'domain', 'decimal.ts'].includes(b))
+    return 'os comandos ficam abaixo das faces: leem só o domínio';
   if (a === 'config.ts' && !FOLHAS.includes(b)) return 'a configuração é lida antes de tudo';
   if (FOLHAS.includes(a) && !FOLHAS.includes(b)) return 'um módulo-folha da raiz não importa a aplicação';
   return null;
@@ -108,10 +126,16 @@ test('src/ sem círculos de importação nem setas para fora das camadas (além 
   assert.ok(g.size > 100, `leu ${g.size} arquivos`);
   const achados = [
     ...circulos(g).map((c) => `circulo: ${c}`),
-    ...[...g].flatMap(([de, alvos]) => alvos.filter((para) => setaProibida(de, para) !== null).map((para) => `seta: ${de} → ${para}`)),
+    ...[...g].flatMap(([de, alvos]) =>
+      alvos.filter((para) => setaProibida(de, para) !== null).map((para) => `seta: ${de} → ${para}`),
+    ),
   ].sort();
   const novos = achados.filter((a) => !PENDENTES.includes(a));
-  assert.deepEqual(novos, [], `círculos ou setas novas: ${novos.map((n) => `${n} (${n.startsWith('seta') ? setaProibida(n.slice(6).split(' → ')[0] ?? '', n.split(' → ')[1] ?? '') : 'um círculo'})`).join('; ')}`);
+  assert.deepEqual(
+    novos,
+    [],
+    `círculos ou setas novas: ${novos.map((n) => `${n} (${n.startsWith('seta') ? setaProibida(n.slice(6).split(' → ')[0] ?? '', n.split(' → ')[1] ?? '') : 'um círculo'})`).join('; ')}`,
+  );
   const resolvidos = PENDENTES.filter((p) => !achados.includes(p));
   assert.deepEqual(resolvidos, [], 'já resolvidos: tire-os de PENDENTES');
 });
@@ -126,6 +150,9 @@ test('o detector acha um círculo e uma seta proibida quando eles existem', () =
   assert.equal(setaProibida('domain/b.ts', 'http/x.ts'), 'o domínio não conhece a borda');
   assert.equal(setaProibida('mercados/graphql/fluxo.ts', 'cestas/entrada.ts'), 'uma face não lê a outra');
   assert.equal(setaProibida('cestas/rotas/x.ts', 'domain/pedidos.ts'), null);
-  assert.equal(setaProibida('comandos/pedido.ts', 'http/campos.ts'), 'os comandos ficam abaixo das faces: leem só o domínio');
+  assert.equal(
+    setaProibida('comandos/pedido.ts', 'http/campos.ts'),
+    'os comandos ficam abaixo das faces: leem só o domínio',
+  );
   assert.equal(setaProibida('mercados/graphql/fluxo.ts', 'comandos/pedido.ts'), null);
 });

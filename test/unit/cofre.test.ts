@@ -16,7 +16,11 @@ test('um valor selado abre até o último milissegundo antes de expirar, e não 
 test('um valor selado para outro propósito, ou adulterado, não abre', () => {
   const expira = Date.now() + 60_000;
   const selado = cofre.selar({ quem: 'ana' }, expira);
-  assert.equal(new Cofre(randomBytes(32).toString('base64url'), 'teste').abrir(selado, Date.now()), undefined, 'outra chave');
+  assert.equal(
+    new Cofre(randomBytes(32).toString('base64url'), 'teste').abrir(selado, Date.now()),
+    undefined,
+    'outra chave',
+  );
   const bruto = Buffer.from(selado, 'base64url');
   bruto[bruto.length - 1] = (bruto[bruto.length - 1] ?? 0) ^ 1;
   assert.equal(cofre.abrir(bruto.toString('base64url'), Date.now()), undefined, 'um bit trocado');

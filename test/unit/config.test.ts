@@ -22,10 +22,21 @@ test('padrões de desenvolvimento: SQLite embutido, portas 3000/4000/3002, demo 
 
 test('e-mail: SMTP_URL manda; sem ele, a caixa local em desenvolvimento, nada em testes e em produção', () => {
   const dev = carregarConfig({});
-  assert.deepEqual(dev.email, { smtp: null, remetente: 'Cestaria <avisos@cestaria.localhost>', devSmtp: true, devSmtpPort: 3025, devMailPort: 3003, intervaloMs: 60_000 });
+  assert.deepEqual(dev.email, {
+    smtp: null,
+    remetente: 'Cestaria <avisos@cestaria.localhost>',
+    devSmtp: true,
+    devSmtpPort: 3025,
+    devMailPort: 3003,
+    intervaloMs: 60_000,
+  });
   assert.equal(carregarConfig({ NODE_ENV: 'test' }).email.devSmtp, false);
   assert.equal(carregarConfig({ DEV_SMTP: 'false' }).email.devSmtp, false);
-  const real = carregarConfig({ SMTP_URL: 'smtps://avisos:segredo@mail.exemplo.org:465', EMAIL_REMETENTE: 'Horta <avisos@horta.org>', AVISOS_INTERVALO_S: '30' }).email;
+  const real = carregarConfig({
+    SMTP_URL: 'smtps://avisos:segredo@mail.exemplo.org:465',
+    EMAIL_REMETENTE: 'Horta <avisos@horta.org>',
+    AVISOS_INTERVALO_S: '30',
+  }).email;
   assert.equal(real.smtp, 'smtps://avisos:segredo@mail.exemplo.org:465');
   assert.equal(real.devSmtp, false, 'com SMTP_URL, nada de caixa local');
   assert.equal(real.remetente, 'Horta <avisos@horta.org>');
@@ -49,7 +60,10 @@ test('um valor ruim para o início com uma mensagem de uma linha que nomeia a va
     [{ SESSION_SECRET: 'a'.repeat(64) }, 'SESSION_SECRET'],
     [{ APP_SESSION_SECRET: 'ab'.repeat(32) }, 'APP_SESSION_SECRET'],
     [{ APP_SESSION_SECRET: 'senhasenhasenhasenhasenhasenha123' }, 'APP_SESSION_SECRET'],
-    [{ SESSION_SECRET: SEGREDO, APP_SESSION_SECRET: SEGREDO }, 'SESSION_SECRET e APP_SESSION_SECRET devem ser diferentes'],
+    [
+      { SESSION_SECRET: SEGREDO, APP_SESSION_SECRET: SEGREDO },
+      'SESSION_SECRET e APP_SESSION_SECRET devem ser diferentes',
+    ],
     [{ TRUST_PROXY: '10.0.0.1,proxy.interno' }, 'TRUST_PROXY'],
     [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY'],
     [{ SESSAO_OCIOSA_HORAS: '0' }, 'SESSAO_OCIOSA_HORAS'],
@@ -64,20 +78,29 @@ test('um valor ruim para o início com uma mensagem de uma linha que nomeia a va
     [{ DEV_SMTP: 'talvez' }, 'DEV_SMTP'],
   ];
   for (const [env, variavel] of casos) {
-    assert.throws(() => carregarConfig(env), (e: unknown) => {
-      assert.ok(e instanceof ErroConfig);
-      assert.ok(e.message.includes(variavel), `${e.message} deveria nomear ${variavel}`);
-      assert.ok(!e.message.includes('\n'));
-      return true;
-    });
+    assert.throws(
+      () => carregarConfig(env),
+      (e: unknown) => {
+        assert.ok(e instanceof ErroConfig);
+        assert.ok(e.message.includes(variavel), `${e.message} deveria nomear ${variavel}`);
+        assert.ok(!e.message.includes('\n'));
+        return true;
+      },
+    );
   }
 });
 
 test('em produção, segredos e emissores ausentes impedem o início', () => {
   const completo = {
-    NODE_ENV: 'production', SESSION_SECRET: SEGREDO, APP_SESSION_SECRET: OUTRO_SEGREDO,
-    OIDC_ISSUER_BASE_URL: 'https://login.example', OIDC_CLIENT_ID: 'c', OIDC_CLIENT_SECRET: 's',
-    OAUTH_ISSUER_URL: 'https://login.example', OAUTH_CLIENT_ID: 'c', OAUTH_CLIENT_SECRET: 's',
+    NODE_ENV: 'production',
+    SESSION_SECRET: SEGREDO,
+    APP_SESSION_SECRET: OUTRO_SEGREDO,
+    OIDC_ISSUER_BASE_URL: 'https://login.example',
+    OIDC_CLIENT_ID: 'c',
+    OIDC_CLIENT_SECRET: 's',
+    OAUTH_ISSUER_URL: 'https://login.example',
+    OAUTH_CLIENT_ID: 'c',
+    OAUTH_CLIENT_SECRET: 's',
   };
   const c = carregarConfig(completo);
   assert.equal(c.producao, true);
@@ -85,8 +108,15 @@ test('em produção, segredos e emissores ausentes impedem o início', () => {
   // Without SMTP_URL, e-mail is off (never the local catcher); with it, the sender must be named.
   assert.equal(c.email.smtp, null);
   assert.equal(c.email.devSmtp, false);
-  assert.throws(() => carregarConfig({ ...completo, SMTP_URL: 'smtp://mail.exemplo.org' }), (e: unknown) => e instanceof ErroConfig && e.message.includes('EMAIL_REMETENTE'));
-  assert.equal(carregarConfig({ ...completo, SMTP_URL: 'smtp://mail.exemplo.org', EMAIL_REMETENTE: 'avisos@horta.org' }).email.smtp, 'smtp://mail.exemplo.org');
+  assert.throws(
+    () => carregarConfig({ ...completo, SMTP_URL: 'smtp://mail.exemplo.org' }),
+    (e: unknown) => e instanceof ErroConfig && e.message.includes('EMAIL_REMETENTE'),
+  );
+  assert.equal(
+    carregarConfig({ ...completo, SMTP_URL: 'smtp://mail.exemplo.org', EMAIL_REMETENTE: 'avisos@horta.org' }).email
+      .smtp,
+    'smtp://mail.exemplo.org',
+  );
   const semEmissor = (prefixo: string) => (k: string) => !k.startsWith(`${prefixo}_`);
   const casos: Array<[string, (k: string) => boolean]> = [
     ['SESSION_SECRET', (k) => k !== 'SESSION_SECRET'],
@@ -96,23 +126,45 @@ test('em produção, segredos e emissores ausentes impedem o início', () => {
   ];
   for (const [faltando, manter] of casos) {
     const env = Object.fromEntries(Object.entries(completo).filter(([k]) => manter(k)));
-    assert.throws(() => carregarConfig(env), (e: unknown) => e instanceof ErroConfig && e.message.includes(faltando), faltando);
+    assert.throws(
+      () => carregarConfig(env),
+      (e: unknown) => e instanceof ErroConfig && e.message.includes(faltando),
+      faltando,
+    );
   }
 });
 
 test('Mercados: OpenID Connect com descoberta por padrão, ou OAuth 2.0 com os três endereços juntos', () => {
-  const oidc = carregarConfig({ OAUTH_ISSUER_URL: 'https://login.example/', OAUTH_CLIENT_ID: 'c', OAUTH_CLIENT_SECRET: 's' }).oauth;
+  const oidc = carregarConfig({
+    OAUTH_ISSUER_URL: 'https://login.example/',
+    OAUTH_CLIENT_ID: 'c',
+    OAUTH_CLIENT_SECRET: 's',
+  }).oauth;
   assert.deepEqual(oidc, { issuer: 'https://login.example', clientId: 'c', clientSecret: 's', callbackUrl: undefined });
   const simples = {
-    OAUTH_AUTHORIZATION_URL: 'https://contas.example/oauth/authorize', OAUTH_TOKEN_URL: 'https://contas.example/oauth/token',
-    OAUTH_USERINFO_URL: 'https://api.example/user', OAUTH_CLIENT_ID: 'c', OAUTH_CLIENT_SECRET: 's',
+    OAUTH_AUTHORIZATION_URL: 'https://contas.example/oauth/authorize',
+    OAUTH_TOKEN_URL: 'https://contas.example/oauth/token',
+    OAUTH_USERINFO_URL: 'https://api.example/user',
+    OAUTH_CLIENT_ID: 'c',
+    OAUTH_CLIENT_SECRET: 's',
   };
   assert.deepEqual(carregarConfig(simples).oauth, {
-    issuer: 'https://contas.example', clientId: 'c', clientSecret: 's', callbackUrl: undefined,
-    enderecos: { autorizacao: 'https://contas.example/oauth/authorize', token: 'https://contas.example/oauth/token', userinfo: 'https://api.example/user' },
+    issuer: 'https://contas.example',
+    clientId: 'c',
+    clientSecret: 's',
+    callbackUrl: undefined,
+    enderecos: {
+      autorizacao: 'https://contas.example/oauth/authorize',
+      token: 'https://contas.example/oauth/token',
+      userinfo: 'https://api.example/user',
+    },
   });
   const recusa = (env: Record<string, string>, trecho: string) =>
-    assert.throws(() => carregarConfig(env), (e: unknown) => e instanceof ErroConfig && e.message.includes(trecho), trecho);
+    assert.throws(
+      () => carregarConfig(env),
+      (e: unknown) => e instanceof ErroConfig && e.message.includes(trecho),
+      trecho,
+    );
   const { OAUTH_TOKEN_URL: _token, ...semToken } = simples;
   recusa(semToken, 'precisa das três variáveis juntas');
   recusa({ ...simples, OAUTH_ISSUER_URL: 'https://login.example' }, 'não os dois');
@@ -120,8 +172,16 @@ test('Mercados: OpenID Connect com descoberta por padrão, ou OAuth 2.0 com os t
   recusa(semSegredo, 'OAUTH_CLIENT_SECRET é obrigatório');
   recusa({ ...simples, OAUTH_USERINFO_URL: 'ftp://api.example/user' }, 'OAUTH_USERINFO_URL');
   // In production the plain provider is enough for Mercados.
-  const producao = { NODE_ENV: 'production', SESSION_SECRET: SEGREDO, APP_SESSION_SECRET: OUTRO_SEGREDO, VARIANTS: 'mercados' };
-  assert.equal(carregarConfig({ ...producao, ...simples }).oauth?.enderecos?.token, 'https://contas.example/oauth/token');
+  const producao = {
+    NODE_ENV: 'production',
+    SESSION_SECRET: SEGREDO,
+    APP_SESSION_SECRET: OUTRO_SEGREDO,
+    VARIANTS: 'mercados',
+  };
+  assert.equal(
+    carregarConfig({ ...producao, ...simples }).oauth?.enderecos?.token,
+    'https://contas.example/oauth/token',
+  );
   recusa(producao, 'OAUTH_AUTHORIZATION_URL');
 });
 
@@ -138,18 +198,30 @@ test('METRICS_TOKEN é opcional: sem ele, /metrics fica só para a própria máq
 test('introspecção GraphQL: ligada fora de produção, desligada em produção a menos que GRAPHQL_INTROSPECTION=true', () => {
   assert.equal(carregarConfig({}).graphqlIntrospeccao, true);
   const producao = {
-    NODE_ENV: 'production', SESSION_SECRET: SEGREDO, APP_SESSION_SECRET: OUTRO_SEGREDO,
-    OIDC_ISSUER_BASE_URL: 'https://login.example', OIDC_CLIENT_ID: 'c', OIDC_CLIENT_SECRET: 's',
-    OAUTH_ISSUER_URL: 'https://login.example', OAUTH_CLIENT_ID: 'c', OAUTH_CLIENT_SECRET: 's',
+    NODE_ENV: 'production',
+    SESSION_SECRET: SEGREDO,
+    APP_SESSION_SECRET: OUTRO_SEGREDO,
+    OIDC_ISSUER_BASE_URL: 'https://login.example',
+    OIDC_CLIENT_ID: 'c',
+    OIDC_CLIENT_SECRET: 's',
+    OAUTH_ISSUER_URL: 'https://login.example',
+    OAUTH_CLIENT_ID: 'c',
+    OAUTH_CLIENT_SECRET: 's',
   };
   assert.equal(carregarConfig(producao).graphqlIntrospeccao, false);
   assert.equal(carregarConfig({ ...producao, GRAPHQL_INTROSPECTION: 'true' }).graphqlIntrospeccao, true);
-  assert.throws(() => carregarConfig({ GRAPHQL_INTROSPECTION: 'talvez' }), (e: unknown) => e instanceof ErroConfig && e.message.includes('GRAPHQL_INTROSPECTION'));
+  assert.throws(
+    () => carregarConfig({ GRAPHQL_INTROSPECTION: 'talvez' }),
+    (e: unknown) => e instanceof ErroConfig && e.message.includes('GRAPHQL_INTROSPECTION'),
+  );
 });
 
 test('TRUST_PROXY aceita endereços, faixas CIDR e os nomes de rede; vazio não confia em ninguém', () => {
   assert.deepEqual(carregarConfig({}).proxiesConfiaveis, []);
-  assert.deepEqual(carregarConfig({ TRUST_PROXY: ' 10.0.0.1, 192.168.0.0/24,::1,fd00::/8, loopback ' }).proxiesConfiaveis, ['10.0.0.1', '192.168.0.0/24', '::1', 'fd00::/8', 'loopback']);
+  assert.deepEqual(
+    carregarConfig({ TRUST_PROXY: ' 10.0.0.1, 192.168.0.0/24,::1,fd00::/8, loopback ' }).proxiesConfiaveis,
+    ['10.0.0.1', '192.168.0.0/24', '::1', 'fd00::/8', 'loopback'],
+  );
 });
 
 test('SESSAO_OCIOSA_HORAS tem 12 horas por padrão', () => {
@@ -159,7 +231,10 @@ test('SESSAO_OCIOSA_HORAS tem 12 horas por padrão', () => {
 
 test('segredos aleatórios de verdade são aceitos: base64 de 32 bytes e hexadecimal de 32 bytes', () => {
   for (let i = 0; i < 200; i++) {
-    const c = carregarConfig({ SESSION_SECRET: randomBytes(32).toString('base64url'), APP_SESSION_SECRET: randomBytes(32).toString('hex') });
+    const c = carregarConfig({
+      SESSION_SECRET: randomBytes(32).toString('base64url'),
+      APP_SESSION_SECRET: randomBytes(32).toString('hex'),
+    });
     assert.ok(c.sessionSecret.length >= 32);
   }
 });

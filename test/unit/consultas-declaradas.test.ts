@@ -84,7 +84,12 @@ describe('consultas declaradas e requisições sem casts', () => {
     };
     /** `req.body`, `req.params`, `req.query` or the request itself, anywhere inside a node. */
     const tocaARequisicao = (n: ts.Node): boolean => {
-      if (ts.isPropertyAccessExpression(n) && ['body', 'params', 'query', 'raw'].includes(n.name.text) && ehRequisicao(n.expression)) return true;
+      if (
+        ts.isPropertyAccessExpression(n) &&
+        ['body', 'params', 'query', 'raw'].includes(n.name.text) &&
+        ehRequisicao(n.expression)
+      )
+        return true;
       if (ts.isIdentifier(n) && ehRequisicao(n)) return true;
       return ts.forEachChild(n, tocaARequisicao) ?? false;
     };
@@ -94,11 +99,17 @@ describe('consultas declaradas e requisições sem casts', () => {
       const arquivo = relative(RAIZ, fonte.fileName);
       const onde = (n: ts.Node) => `${arquivo}:${fonte.getLineAndCharacterOfPosition(n.getStart()).line + 1}`;
       const visitar = (n: ts.Node): void => {
-        if (ts.isPropertyAccessExpression(n) && (n.name.text === 'query' || n.name.text === 'url') && ehRequisicao(n.expression)) {
+        if (
+          ts.isPropertyAccessExpression(n) &&
+          (n.name.text === 'query' || n.name.text === 'url') &&
+          ehRequisicao(n.expression)
+        ) {
           if (n.name.text === 'url') urlsLidas.push({ onde: onde(n), texto: n.parent.getText() });
-          else if ((checker.getTypeAtLocation(n).flags & ts.TypeFlags.Unknown) !== 0) consultasSemEsquema.push({ onde: onde(n), texto: n.parent.getText() });
+          else if ((checker.getTypeAtLocation(n).flags & ts.TypeFlags.Unknown) !== 0)
+            consultasSemEsquema.push({ onde: onde(n), texto: n.parent.getText() });
         }
-        if ((ts.isAsExpression(n) || ts.isTypeAssertionExpression(n)) && tocaARequisicao(n.expression)) casts.push({ onde: onde(n), texto: n.getText() });
+        if ((ts.isAsExpression(n) || ts.isTypeAssertionExpression(n)) && tocaARequisicao(n.expression))
+          casts.push({ onde: onde(n), texto: n.getText() });
         ts.forEachChild(n, visitar);
       };
       visitar(fonte);
@@ -124,8 +135,13 @@ describe('consultas declaradas e requisições sem casts', () => {
   test('os documentos OpenAPI declaram cada parâmetro de consulta lido (19 operações na face Cestas, 2 na Mercados)', () => {
     const declarados: Record<string, string> = {};
     let total = 0;
-    for (const [face, arquivo] of [['cestas', 'docs/openapi.json'], ['mercados', 'docs/openapi-mercados.json']] as const) {
-      const doc = JSON.parse(readFileSync(join(RAIZ, arquivo), 'utf8')) as { paths: Record<string, Record<string, { parameters?: ReadonlyArray<{ in: string; name: string }> }>> };
+    for (const [face, arquivo] of [
+      ['cestas', 'docs/openapi.json'],
+      ['mercados', 'docs/openapi-mercados.json'],
+    ] as const) {
+      const doc = JSON.parse(readFileSync(join(RAIZ, arquivo), 'utf8')) as {
+        paths: Record<string, Record<string, { parameters?: ReadonlyArray<{ in: string; name: string }> }>>;
+      };
       for (const [caminho, metodos] of Object.entries(doc.paths)) {
         for (const [metodo, op] of Object.entries(metodos)) {
           const nomes = (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);

@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { formatarDecimal, formatarReais, lerDecimal, lerDecimalDigitado, paraNumero, valorDaQuantidade } from '../../src/decimal.ts';
+import {
+  formatarDecimal,
+  formatarReais,
+  lerDecimal,
+  lerDecimalDigitado,
+  paraNumero,
+  valorDaQuantidade,
+} from '../../src/decimal.ts';
 
 function centavos(v: unknown): number {
   const r = lerDecimal(v, 2);
@@ -57,7 +64,8 @@ test('paraNumero dá exatamente o número do texto decimal, para todos os centav
     assert.equal(paraNumero(n, 2), Number(formatarDecimal(n, 2)));
     assert.equal(paraNumero(n, 3), Number(formatarDecimal(n, 3)));
   }
-  for (const n of [123_456_789, 99_999_999_999, 1_000_000_000_000]) assert.equal(paraNumero(n, 2), Number(formatarDecimal(n, 2)));
+  for (const n of [123_456_789, 99_999_999_999, 1_000_000_000_000])
+    assert.equal(paraNumero(n, 2), Number(formatarDecimal(n, 2)));
 });
 
 test('o preço de uma quantidade arredonda meio centavo para cima, e só meio', () => {
@@ -81,7 +89,8 @@ test('cada recusa com a sua mensagem exata, e os limites exatos', () => {
   assert.equal(motivo(' 12.5 '), 'aceito 1250');
   assert.equal(motivo('12,50'), 'use ponto como separador decimal (ex.: 12.50)');
   assert.equal(motivo('1,5'), 'use ponto como separador decimal (ex.: 12.50)');
-  for (const outro of ['12,5x', ',5', '1,', 'x1,5', '1,5,0', 'a,b']) assert.equal(motivo(outro), 'deve ser um número com ponto decimal (ex.: 12.50)', outro);
+  for (const outro of ['12,5x', ',5', '1,', 'x1,5', '1,5,0', 'a,b'])
+    assert.equal(motivo(outro), 'deve ser um número com ponto decimal (ex.: 12.50)', outro);
   assert.equal(motivo('-0'), 'não pode ser negativo');
   assert.equal(motivo('1.5.0'), 'deve ser um número com ponto decimal (ex.: 12.50)');
   assert.equal(motivo('1.234'), 'aceita no máximo 2 casas decimais');
@@ -114,19 +123,43 @@ test('reais para pessoas: milhares com ponto, centavos com vírgula, sinal só a
 
 test('digitado por pessoas: vírgula, ponto, R$, milhares e espaços, na escala pedida', () => {
   const casos: Array<[string, number, number]> = [
-    ['1,5', 3, 1500], ['1.5', 3, 1500], ['0,250', 3, 250], ['0.250', 3, 250], ['2', 3, 2000],
-    ['185,00', 2, 18500], ['R$ 12,50', 2, 1250], ['r$12,5', 2, 1250], ['1.234,56', 2, 123456], ['1.234.567,8', 2, 123456780],
-    ['1.234', 2, 123400], ['12.500', 2, 1250000], ['1.50', 2, 150], [' 1 234,5 ', 2, 123450], ['R$\u00a07,00', 2, 700],
-    ['1.234,5', 3, 1234500], ['1.234.567', 3, 1234567000], ['10', 2, 1000],
+    ['1,5', 3, 1500],
+    ['1.5', 3, 1500],
+    ['0,250', 3, 250],
+    ['0.250', 3, 250],
+    ['2', 3, 2000],
+    ['185,00', 2, 18500],
+    ['R$ 12,50', 2, 1250],
+    ['r$12,5', 2, 1250],
+    ['1.234,56', 2, 123456],
+    ['1.234.567,8', 2, 123456780],
+    ['1.234', 2, 123400],
+    ['12.500', 2, 1250000],
+    ['1.50', 2, 150],
+    [' 1 234,5 ', 2, 123450],
+    ['R$\u00a07,00', 2, 700],
+    ['1.234,5', 3, 1234500],
+    ['1.234.567', 3, 1234567000],
+    ['10', 2, 1000],
   ];
-  for (const [texto, escala, valor] of casos) assert.deepEqual(lerDecimalDigitado(texto, escala), { ok: true, valor }, `${texto} (escala ${escala})`);
+  for (const [texto, escala, valor] of casos)
+    assert.deepEqual(lerDecimalDigitado(texto, escala), { ok: true, valor }, `${texto} (escala ${escala})`);
 });
 
 test('digitado por pessoas: o ambíguo e o ilegível são recusados dizendo o que se aceita', () => {
-  assert.deepEqual(lerDecimalDigitado('1.500', 3), { ok: false, motivo: 'é ambíguo: escreva 1,500 para o número com decimais, ou 1500 para o milhar' });
+  assert.deepEqual(lerDecimalDigitado('1.500', 3), {
+    ok: false,
+    motivo: 'é ambíguo: escreva 1,500 para o número com decimais, ou 1500 para o milhar',
+  });
   const casos: Array<[string, number, RegExp]> = [
-    ['1,2,3', 2, /como 1,5 ou 1\.234,56/], ['abc', 3, /como 1,5 ou 1\.234,56/], ['1.234.5', 2, /como 1,5/], ['1,234.56', 2, /como 1,5/],
-    ['-1,5', 3, /negativo/], ['1,555', 2, /no máximo 2 casas/], ['0.500', 2, /no máximo 2 casas/], ['', 2, /como 1,5/],
+    ['1,2,3', 2, /como 1,5 ou 1\.234,56/],
+    ['abc', 3, /como 1,5 ou 1\.234,56/],
+    ['1.234.5', 2, /como 1,5/],
+    ['1,234.56', 2, /como 1,5/],
+    ['-1,5', 3, /negativo/],
+    ['1,555', 2, /no máximo 2 casas/],
+    ['0.500', 2, /no máximo 2 casas/],
+    ['', 2, /como 1,5/],
   ];
   for (const [texto, escala, motivo] of casos) {
     const r = lerDecimalDigitado(texto, escala);

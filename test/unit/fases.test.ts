@@ -6,14 +6,24 @@ import { PERFIS, type Perfil } from '../../src/domain/perfis.ts';
 import { dataHoraLocal, diaLocal } from '../../src/domain/tempo.ts';
 
 const CICLO = {
-  dataOfertaInicio: '2026-03-01', dataOfertaFim: '2026-03-04', dataPedidoInicio: '2026-03-06',
-  dataPedidoFim: '2026-03-09', dataRetiradaInicio: '2026-03-11', dataRetiradaFim: '2026-03-12',
+  dataOfertaInicio: '2026-03-01',
+  dataOfertaFim: '2026-03-04',
+  dataPedidoInicio: '2026-03-06',
+  dataPedidoFim: '2026-03-09',
+  dataRetiradaInicio: '2026-03-11',
+  dataRetiradaFim: '2026-03-12',
 };
 
 test('a fase vem das datas e as janelas incluem os dois dias', () => {
   const esperado: Array<[string, string]> = [
-    ['2026-02-28', 'planejado'], ['2026-03-01', 'oferta'], ['2026-03-04', 'oferta'], ['2026-03-05', 'composicao'],
-    ['2026-03-06', 'pedido'], ['2026-03-09', 'pedido'], ['2026-03-10', 'retirada'], ['2026-03-12', 'retirada'],
+    ['2026-02-28', 'planejado'],
+    ['2026-03-01', 'oferta'],
+    ['2026-03-04', 'oferta'],
+    ['2026-03-05', 'composicao'],
+    ['2026-03-06', 'pedido'],
+    ['2026-03-09', 'pedido'],
+    ['2026-03-10', 'retirada'],
+    ['2026-03-12', 'retirada'],
     ['2026-03-13', 'encerrado'],
   ];
   for (const [hoje, fase] of esperado) assert.equal(faseDoCiclo(CICLO, hoje), fase, hoje);
@@ -27,18 +37,34 @@ test('o dia é o do fuso da comunidade, não o do servidor', () => {
 });
 
 const DATAS = {
-  dataOfertaInicio: '2026-03-01', dataOfertaFim: '2026-03-03', dataPedidoInicio: '2026-03-05', dataPedidoFim: '2026-03-07',
-  dataRetiradaInicio: '2026-03-09', dataRetiradaFim: '2026-03-10',
+  dataOfertaInicio: '2026-03-01',
+  dataOfertaFim: '2026-03-03',
+  dataPedidoInicio: '2026-03-05',
+  dataPedidoFim: '2026-03-07',
+  dataRetiradaInicio: '2026-03-09',
+  dataRetiradaFim: '2026-03-10',
 };
 /** A day in each phase of DATAS. */
-const DIA_DA_FASE = { planejado: '2026-02-28', oferta: '2026-03-02', composicao: '2026-03-04', pedido: '2026-03-06', retirada: '2026-03-08', encerrado: '2026-03-11' } as const;
-const momento = (datas: typeof DATAS, hoje: string) => ({ fase: faseDoCiclo(datas, hoje), abertas: janelasAbertas(datas, hoje) });
+const DIA_DA_FASE = {
+  planejado: '2026-02-28',
+  oferta: '2026-03-02',
+  composicao: '2026-03-04',
+  pedido: '2026-03-06',
+  retirada: '2026-03-08',
+  encerrado: '2026-03-11',
+} as const;
+const momento = (datas: typeof DATAS, hoje: string) => ({
+  fase: faseDoCiclo(datas, hoje),
+  abertas: janelasAbertas(datas, hoje),
+});
 
 test('a próxima etapa depende do perfil e do dia', () => {
   assert.deepEqual(proximasAcoes({ perfil: ['fornecedor'] }, momento(DATAS, DIA_DA_FASE.oferta)), ['ofertar']);
   assert.deepEqual(proximasAcoes({ perfil: ['consumidor'] }, momento(DATAS, DIA_DA_FASE.oferta)), []);
   assert.deepEqual(proximasAcoes({ perfil: ['admin'] }, momento(DATAS, DIA_DA_FASE.composicao)), ['compor']);
-  assert.deepEqual(proximasAcoes({ perfil: ['fornecedor', 'consumidor'] }, momento(DATAS, DIA_DA_FASE.pedido)), ['pedir']);
+  assert.deepEqual(proximasAcoes({ perfil: ['fornecedor', 'consumidor'] }, momento(DATAS, DIA_DA_FASE.pedido)), [
+    'pedir',
+  ]);
   assert.deepEqual(proximasAcoes({ perfil: ['consumidor'] }, momento(DATAS, DIA_DA_FASE.retirada)), ['retirar']);
 });
 
@@ -53,10 +79,17 @@ test('as próximas etapas, perfil a perfil e fase a fase', () => {
   for (const perfil of PERFIS) {
     for (const [fase, dia] of Object.entries(DIA_DA_FASE) as Array<[keyof typeof DIA_DA_FASE, string]>) {
       assert.equal(faseDoCiclo(DATAS, dia), fase);
-      assert.deepEqual(proximasAcoes({ perfil: [perfil] }, momento(DATAS, dia)), esperado[perfil][fase], `${perfil} em ${fase}`);
+      assert.deepEqual(
+        proximasAcoes({ perfil: [perfil] }, momento(DATAS, dia)),
+        esperado[perfil][fase],
+        `${perfil} em ${fase}`,
+      );
     }
   }
-  assert.deepEqual(proximasAcoes({ perfil: ['master', 'fornecedor', 'consumidor'] }, momento(DATAS, DIA_DA_FASE.oferta)), ['ofertar']);
+  assert.deepEqual(
+    proximasAcoes({ perfil: ['master', 'fornecedor', 'consumidor'] }, momento(DATAS, DIA_DA_FASE.oferta)),
+    ['ofertar'],
+  );
   assert.deepEqual(proximasAcoes({ perfil: [] }, momento(DATAS, DIA_DA_FASE.pedido)), []);
 });
 
@@ -68,6 +101,9 @@ test('janelas que dividem um dia: cada uma vale por si, e as duas etapas aparece
   assert.equal(faseDoCiclo(juntas, '2026-03-03'), 'oferta', 'a fase nomeia uma etapa só');
   assert.equal(nomeDoMomento('oferta', janelasAbertas(juntas, '2026-03-03')), 'Ofertas e pedidos abertos');
   assert.equal(nomeDoMomento('oferta', janelasAbertas(juntas, '2026-03-02')), 'Ofertas abertas');
-  assert.deepEqual(proximasAcoes({ perfil: ['fornecedor', 'consumidor'] }, momento(juntas, '2026-03-03')), ['ofertar', 'pedir']);
+  assert.deepEqual(proximasAcoes({ perfil: ['fornecedor', 'consumidor'] }, momento(juntas, '2026-03-03')), [
+    'ofertar',
+    'pedir',
+  ]);
   assert.deepEqual(proximasAcoes({ perfil: ['consumidor'] }, momento(juntas, '2026-03-03')), ['pedir']);
 });

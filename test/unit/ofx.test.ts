@@ -12,7 +12,16 @@ import { ErroHttp } from '../../src/http/erros.ts';
 import { semente } from '../helpers/semente.ts';
 
 const SGML = [
-  'OFXHEADER:100', 'DATA:OFXSGML', 'VERSION:102', 'SECURITY:NONE', 'ENCODING:USASCII', 'CHARSET:1252', 'COMPRESSION:NONE', 'OLDFILEUID:NONE', 'NEWFILEUID:NONE', '',
+  'OFXHEADER:100',
+  'DATA:OFXSGML',
+  'VERSION:102',
+  'SECURITY:NONE',
+  'ENCODING:USASCII',
+  'CHARSET:1252',
+  'COMPRESSION:NONE',
+  'OLDFILEUID:NONE',
+  'NEWFILEUID:NONE',
+  '',
   '<OFX>',
   '<SIGNONMSGSRSV1><SONRS><STATUS><CODE>0<SEVERITY>INFO</STATUS><DTSERVER>20261120<LANGUAGE>POR</SONRS></SIGNONMSGSRSV1>',
   '<BANKMSGSRSV1><STMTTRNRS><TRNUID>1<STATUS><CODE>0<SEVERITY>INFO</STATUS>',
@@ -62,17 +71,52 @@ describe('leitor de OFX', () => {
     const doc = lerDocumentoOfx(SGML);
     assert.equal(doc.cabecalho.DATA, 'OFXSGML');
     assert.equal(doc.cabecalho.CHARSET, '1252');
-    assert.equal(valorOfx(filhoOfx(filhoOfx(filhoOfx(doc.raiz, 'SIGNONMSGSRSV1'), 'SONRS'), 'STATUS'), 'SEVERITY'), 'INFO');
+    assert.equal(
+      valorOfx(filhoOfx(filhoOfx(filhoOfx(doc.raiz, 'SIGNONMSGSRSV1'), 'SONRS'), 'STATUS'), 'SEVERITY'),
+      'INFO',
+    );
     assert.deepEqual(lerOfx(SGML), [
-      { data: '2026-11-05', valorCentavos: 4510, descricao: 'MARIA JOSE · PIX RECEBIDO', pagador: 'MARIA JOSE', conta: '0001:99887', fitid: 'A1', documentos: ['000123'] },
-      { data: '2026-11-06', valorCentavos: -990, descricao: 'TARIFA & IOF', pagador: null, conta: '0001:99887', fitid: 'A2', documentos: ['77'] },
+      {
+        data: '2026-11-05',
+        valorCentavos: 4510,
+        descricao: 'MARIA JOSE · PIX RECEBIDO',
+        pagador: 'MARIA JOSE',
+        conta: '0001:99887',
+        fitid: 'A1',
+        documentos: ['000123'],
+      },
+      {
+        data: '2026-11-06',
+        valorCentavos: -990,
+        descricao: 'TARIFA & IOF',
+        pagador: null,
+        conta: '0001:99887',
+        fitid: 'A2',
+        documentos: ['77'],
+      },
     ]);
   });
 
   test('XML (versão 2): tudo fechado, elementos vazios, cartão de crédito; o mesmo extrato com CRLF', () => {
     const esperado = [
-      { data: '2026-11-07', valorCentavos: 123456, descricao: 'João <Feira>', pagador: 'João <Feira>', conta: ':5555', fitid: 'X-9', documentos: [] },
-      { data: '2026-11-08', valorCentavos: 5, descricao: 'CREDIT', pagador: null, conta: ':5555', fitid: 'X-10', documentos: [] },
+      {
+        data: '2026-11-07',
+        valorCentavos: 123456,
+        descricao: 'João <Feira>',
+        pagador: 'João <Feira>',
+        conta: ':5555',
+        fitid: 'X-9',
+        documentos: [],
+      },
+      {
+        data: '2026-11-08',
+        valorCentavos: 5,
+        descricao: 'CREDIT',
+        pagador: null,
+        conta: ':5555',
+        fitid: 'X-10',
+        documentos: [],
+      },
     ];
     assert.deepEqual(lerOfx(XML), esperado);
     assert.deepEqual(lerOfx(XML.replaceAll('\n', '\r\n')), esperado);
@@ -80,9 +124,20 @@ describe('leitor de OFX', () => {
   });
 
   test('SGML com fechamentos nas folhas (mistura), marcas em minúsculas e uma folha vazia sem fechamento', () => {
-    const misto = SGML.replace('<TRNAMT>45.10', '<TRNAMT>45.10</TRNAMT>').replace('<FITID>A1', '<fitid>A1</fitid>').replace('<NAME>MARIA JOSE', '<NAME>');
+    const misto = SGML.replace('<TRNAMT>45.10', '<TRNAMT>45.10</TRNAMT>')
+      .replace('<FITID>A1', '<fitid>A1</fitid>')
+      .replace('<NAME>MARIA JOSE', '<NAME>');
     const [l] = lerOfx(misto);
-    assert.deepEqual({ valor: l?.valorCentavos, fitid: l?.fitid, pagador: l?.pagador, descricao: l?.descricao, documentos: l?.documentos }, { valor: 4510, fitid: 'A1', pagador: null, descricao: 'PIX RECEBIDO', documentos: ['000123'] });
+    assert.deepEqual(
+      {
+        valor: l?.valorCentavos,
+        fitid: l?.fitid,
+        pagador: l?.pagador,
+        descricao: l?.descricao,
+        documentos: l?.documentos,
+      },
+      { valor: 4510, fitid: 'A1', pagador: null, descricao: 'PIX RECEBIDO', documentos: ['000123'] },
+    );
   });
 
   test('Latin-1 (CHARSET:1252) e UTF-8 dão o mesmo texto', () => {
@@ -103,11 +158,24 @@ describe('leitor de OFX', () => {
       [`<OFX>${'<A>'.repeat(40)}`, /fundo demais/],
       ['<OFX><!-- sem fim', /comentário/],
     ] as const) {
-      assert.throws(() => lerDocumentoOfx(arquivo), (e: unknown) => e instanceof OfxMalformado && motivo.test(e.message), arquivo);
-      assert.match(recusado(() => lerOfx(arquivo)), /OFX está malformado/);
+      assert.throws(
+        () => lerDocumentoOfx(arquivo),
+        (e: unknown) => e instanceof OfxMalformado && motivo.test(e.message),
+        arquivo,
+      );
+      assert.match(
+        recusado(() => lerOfx(arquivo)),
+        /OFX está malformado/,
+      );
     }
-    assert.match(recusado(() => lerOfx('<OFX><SIGNONMSGSRSV1></SIGNONMSGSRSV1></OFX>')), /não tem transações/);
-    assert.match(recusado(() => lerOfx(SGML.replace('<TRNAMT>45.10', '<TRNAMT>abc'))), /Transação 1: valor "abc"/);
+    assert.match(
+      recusado(() => lerOfx('<OFX><SIGNONMSGSRSV1></SIGNONMSGSRSV1></OFX>')),
+      /não tem transações/,
+    );
+    assert.match(
+      recusado(() => lerOfx(SGML.replace('<TRNAMT>45.10', '<TRNAMT>abc'))),
+      /Transação 1: valor "abc"/,
+    );
   });
 
   test('o arquivo de 62 bytes que travava o ofx-js, e as variantes longas, são recusados em milissegundos', () => {
@@ -115,26 +183,78 @@ describe('leitor de OFX', () => {
       const arquivo = `OFXHEADER:100\nDATA:OFXSGML\n\n<OFX><${'A'.repeat(n)}!`;
       if (n === 27) assert.equal(Buffer.byteLength(arquivo), 62);
       const inicio = performance.now();
-      assert.match(recusado(() => lerExtrato(Buffer.from(arquivo), null)), /malformado/);
+      assert.match(
+        recusado(() => lerExtrato(Buffer.from(arquivo), null)),
+        /malformado/,
+      );
       const ms = performance.now() - inicio;
       assert.ok(ms < 200, `${n}: ${ms.toFixed(1)} ms`);
     }
     // The other shapes of the old regular expressions: long names with dots, whitespace runs, unclosed tags.
-    for (const arquivo of [`<OFX><${'A.'.repeat(200_000)}>x`, `<OFX>${' '.repeat(500_000)}<`, `<OFX>${'<A>x'.repeat(200_000)}`, `<OFX>${'<A>'.repeat(31)}${'</B>'.repeat(100_000)}`]) {
+    for (const arquivo of [
+      `<OFX><${'A.'.repeat(200_000)}>x`,
+      `<OFX>${' '.repeat(500_000)}<`,
+      `<OFX>${'<A>x'.repeat(200_000)}`,
+      `<OFX>${'<A>'.repeat(31)}${'</B>'.repeat(100_000)}`,
+    ]) {
       const inicio = performance.now();
       recusado(() => lerExtrato(Buffer.from(arquivo), null));
-      assert.ok(performance.now() - inicio < 500, `${arquivo.slice(0, 20)}: ${(performance.now() - inicio).toFixed(1)} ms`);
+      assert.ok(
+        performance.now() - inicio < 500,
+        `${arquivo.slice(0, 20)}: ${(performance.now() - inicio).toFixed(1)} ms`,
+      );
     }
   });
 
   test('propriedade: qualquer entrada, mesmo hostil, é lida ou recusada pelo domínio, e depressa', () => {
     const pedaco = fc.oneof(
-      fc.constantFrom('<', '>', '</', '/>', '<!--', '-->', '<?', '?>', '&amp;', '&#', ';', '!', '.', ' ', '\r\n', '\n', 'A', '0', 'é'),
-      fc.constantFrom('<OFX>', '</OFX>', '<STMTTRN>', '</STMTTRN>', '<BANKMSGSRSV1>', '<STMTTRNRS>', '<STMTRS>', '<BANKTRANLIST>', '</BANKTRANLIST>', '<TRNAMT>', '<DTPOSTED>', '<FITID>', '<CHECKNUM>', '20261105', '10.50', '-3,00'),
+      fc.constantFrom(
+        '<',
+        '>',
+        '</',
+        '/>',
+        '<!--',
+        '-->',
+        '<?',
+        '?>',
+        '&amp;',
+        '&#',
+        ';',
+        '!',
+        '.',
+        ' ',
+        '\r\n',
+        '\n',
+        'A',
+        '0',
+        'é',
+      ),
+      fc.constantFrom(
+        '<OFX>',
+        '</OFX>',
+        '<STMTTRN>',
+        '</STMTTRN>',
+        '<BANKMSGSRSV1>',
+        '<STMTTRNRS>',
+        '<STMTRS>',
+        '<BANKTRANLIST>',
+        '</BANKTRANLIST>',
+        '<TRNAMT>',
+        '<DTPOSTED>',
+        '<FITID>',
+        '<CHECKNUM>',
+        '20261105',
+        '10.50',
+        '-3,00',
+      ),
       fc.string({ maxLength: 8 }),
       fc.nat({ max: 3000 }).map((n) => 'A'.repeat(n)),
     );
-    const arquivo = fc.tuple(fc.constantFrom('', 'OFXHEADER:100\nDATA:OFXSGML\n\n', '<?xml version="1.0"?>'), fc.array(pedaco, { maxLength: 60 }))
+    const arquivo = fc
+      .tuple(
+        fc.constantFrom('', 'OFXHEADER:100\nDATA:OFXSGML\n\n', '<?xml version="1.0"?>'),
+        fc.array(pedaco, { maxLength: 60 }),
+      )
       .map(([cabecalho, partes]) => `${cabecalho}<OFX>${partes.join('')}`);
     fc.assert(
       fc.property(arquivo, (texto) => {
@@ -142,9 +262,13 @@ describe('leitor de OFX', () => {
         try {
           const linhas = lerExtrato(Buffer.from(texto, 'utf8'), null);
           assert.ok(linhas.length > 0);
-          for (const l of linhas) assert.ok(Number.isSafeInteger(l.valorCentavos) && /^\d{4}-\d{2}-\d{2}$/.test(l.data));
+          for (const l of linhas)
+            assert.ok(Number.isSafeInteger(l.valorCentavos) && /^\d{4}-\d{2}-\d{2}$/.test(l.data));
         } catch (e) {
-          assert.ok(e instanceof Invalido || (e instanceof ErroHttp && e.status === 415), `erro inesperado: ${String(e)}`);
+          assert.ok(
+            e instanceof Invalido || (e instanceof ErroHttp && e.status === 415),
+            `erro inesperado: ${String(e)}`,
+          );
         }
         assert.ok(performance.now() - inicio < 100, `${(performance.now() - inicio).toFixed(1)} ms`);
       }),

@@ -71,7 +71,8 @@ describe('BR Code lido por um decodificador independente', () => {
   test('o exemplo do manual do Banco Central confere: CRC, chave, nome, cidade e txid', () => {
     // Manual de Padrões para Iniciação do Pix (Banco Central do Brasil), the static QR example with
     // a random key: the payload libraries and validators cite as the reference, CRC 1D3D.
-    const exemplo = '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***63041D3D';
+    const exemplo =
+      '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***63041D3D';
     const lido = decodificar(exemplo);
     assert.equal(lido.crcValido, true);
     assert.equal(lido.gui, 'br.gov.bcb.pix');
@@ -89,7 +90,12 @@ describe('BR Code lido por um decodificador independente', () => {
   const recebedores: RecebedorPix[] = [
     { chave: '52998224725', tipo: 'cpf', nome: 'Associação Agroecológica', cidade: 'São Carlos' },
     { chave: '11222333000181', tipo: 'cnpj', nome: 'Cooperativa Raízes', cidade: 'Ribeirão Preto' },
-    { chave: 'financeiro@cestas-da-comunidade.org.br', tipo: 'email', nome: 'Comunidade que Sustenta', cidade: 'Botucatu' },
+    {
+      chave: 'financeiro@cestas-da-comunidade.org.br',
+      tipo: 'email',
+      nome: 'Comunidade que Sustenta',
+      cidade: 'Botucatu',
+    },
     { chave: '+5516999998888', tipo: 'telefone', nome: 'Cestaria', cidade: 'Araraquara' },
     { chave: '123e4567-e12b-12d1-a456-426655440000', tipo: 'aleatoria', nome: 'Feira do Bairro', cidade: 'Brasília' },
   ];
@@ -146,8 +152,18 @@ describe('chave Pix e configuração', () => {
     assert.deepEqual(lerChavePix('11.222.333/0001-81'), { chave: '11222333000181', tipo: 'cnpj' });
     assert.deepEqual(lerChavePix('Financeiro@Exemplo.org'), { chave: 'financeiro@exemplo.org', tipo: 'email' });
     assert.deepEqual(lerChavePix('+55 (16) 99999-8888'), { chave: '+5516999998888', tipo: 'telefone' });
-    assert.deepEqual(lerChavePix('123E4567-E12B-12D1-A456-426655440000'), { chave: '123e4567-e12b-12d1-a456-426655440000', tipo: 'aleatoria' });
-    for (const ruim of ['529.982.247-24', '111.111.111-11', '11.222.333/0001-82', '16999998888x', 'chave qualquer', '5516999998888']) {
+    assert.deepEqual(lerChavePix('123E4567-E12B-12D1-A456-426655440000'), {
+      chave: '123e4567-e12b-12d1-a456-426655440000',
+      tipo: 'aleatoria',
+    });
+    for (const ruim of [
+      '529.982.247-24',
+      '111.111.111-11',
+      '11.222.333/0001-82',
+      '16999998888x',
+      'chave qualquer',
+      '5516999998888',
+    ]) {
       assert.equal(lerChavePix(ruim), null, ruim);
     }
     assert.equal(cpfValido('52998224725'), true);
@@ -157,12 +173,41 @@ describe('chave Pix e configuração', () => {
   const base = { NODE_ENV: 'test', DATABASE_URL: 'sqlite::memory:' };
   test('PIX_CHAVE, PIX_NOME e PIX_CIDADE são conferidas ao iniciar', () => {
     assert.equal(carregarConfig(base).pix, null, 'sem as três, não há Pix');
-    assert.deepEqual(carregarConfig({ ...base, PIX_CHAVE: '529.982.247-25', PIX_NOME: 'Associação Agroecológica', PIX_CIDADE: 'São Carlos' }).pix, {
-      chave: '52998224725', tipo: 'cpf', nome: 'Associação Agroecológica', cidade: 'São Carlos',
-    });
-    assert.throws(() => carregarConfig({ ...base, PIX_CHAVE: '529.982.247-25' }), (e: unknown) => e instanceof ErroConfig && /defina as três/.test(e.message));
-    assert.throws(() => carregarConfig({ ...base, PIX_CHAVE: '529.982.247-24', PIX_NOME: 'A', PIX_CIDADE: 'B' }), (e: unknown) => e instanceof ErroConfig && /^PIX_CHAVE/.test(e.message));
-    assert.throws(() => carregarConfig({ ...base, PIX_CHAVE: 'a@b.org', PIX_NOME: 'Associação dos Produtores Agroecológicos', PIX_CIDADE: 'B' }), (e: unknown) => e instanceof ErroConfig && /^PIX_NOME deve ter no máximo 25/.test(e.message));
-    assert.throws(() => carregarConfig({ ...base, PIX_CHAVE: 'a@b.org', PIX_NOME: 'A', PIX_CIDADE: 'São José do Rio Preto' }), (e: unknown) => e instanceof ErroConfig && /^PIX_CIDADE deve ter no máximo 15/.test(e.message));
+    assert.deepEqual(
+      carregarConfig({
+        ...base,
+        PIX_CHAVE: '529.982.247-25',
+        PIX_NOME: 'Associação Agroecológica',
+        PIX_CIDADE: 'São Carlos',
+      }).pix,
+      {
+        chave: '52998224725',
+        tipo: 'cpf',
+        nome: 'Associação Agroecológica',
+        cidade: 'São Carlos',
+      },
+    );
+    assert.throws(
+      () => carregarConfig({ ...base, PIX_CHAVE: '529.982.247-25' }),
+      (e: unknown) => e instanceof ErroConfig && /defina as três/.test(e.message),
+    );
+    assert.throws(
+      () => carregarConfig({ ...base, PIX_CHAVE: '529.982.247-24', PIX_NOME: 'A', PIX_CIDADE: 'B' }),
+      (e: unknown) => e instanceof ErroConfig && /^PIX_CHAVE/.test(e.message),
+    );
+    assert.throws(
+      () =>
+        carregarConfig({
+          ...base,
+          PIX_CHAVE: 'a@b.org',
+          PIX_NOME: 'Associação dos Produtores Agroecológicos',
+          PIX_CIDADE: 'B',
+        }),
+      (e: unknown) => e instanceof ErroConfig && /^PIX_NOME deve ter no máximo 25/.test(e.message),
+    );
+    assert.throws(
+      () => carregarConfig({ ...base, PIX_CHAVE: 'a@b.org', PIX_NOME: 'A', PIX_CIDADE: 'São José do Rio Preto' }),
+      (e: unknown) => e instanceof ErroConfig && /^PIX_CIDADE deve ter no máximo 15/.test(e.message),
+    );
   });
 });

@@ -20,9 +20,15 @@ const MECANISMOS = new Set(['mercados/acesso.ts', 'mercados/graphql/acesso.ts'])
 
 /** What deciding by a role looks like in code. */
 const CHECAGENS_DE_PAPEL: ReadonlyArray<readonly [nome: string, padrao: RegExp]> = [
-  ['predicado de papel', /\b(ehMaster|ehGestor|ehAdmin|ehAdministrador|ehConsumidor|ehFornecedor|ehInfo|veTudo|temPerfil)\b/],
+  [
+    'predicado de papel',
+    /\b(ehMaster|ehGestor|ehAdmin|ehAdministrador|ehConsumidor|ehFornecedor|ehInfo|veTudo|temPerfil)\b/,
+  ],
   ['perfis do contrato', /\b(hasProfile|hasAnyProfile)\s*\(/],
-  ['teste de pertença nos papéis', /\b(perfil|profiles|papeis)\s*\??\.\s*(includes|some|every|indexOf|find|findIndex|has)\s*\(/],
+  [
+    'teste de pertença nos papéis',
+    /\b(perfil|profiles|papeis)\s*\??\.\s*(includes|some|every|indexOf|find|findIndex|has)\s*\(/,
+  ],
 ];
 
 function arquivosTs(pasta: string): string[] {
@@ -59,7 +65,11 @@ function checagensNasBordas(raiz = SRC): string[] {
 }
 
 test('rotas, páginas, recursos e resolvers das duas faces não decidem por papel: pedem uma ação da política', () => {
-  assert.deepEqual(checagensNasBordas(), [], 'troque cada uma por uma ação nomeada em src/domain/acesso.ts ou src/domain/politica-mercados.ts');
+  assert.deepEqual(
+    checagensNasBordas(),
+    [],
+    'troque cada uma por uma ação nomeada em src/domain/acesso.ts ou src/domain/politica-mercados.ts',
+  );
 });
 
 test('o leitor de bordas reconhece cada forma de decidir por papel, e ignora comentários', () => {
@@ -79,6 +89,10 @@ test('o leitor de bordas reconhece cada forma de decidir por papel, e ignora com
   ];
   for (const [codigo, esperado] of casos) {
     const linha = semComentarios(codigo)[0] ?? '';
-    assert.equal(CHECAGENS_DE_PAPEL.some(([, p]) => p.test(linha)), esperado, codigo);
+    assert.equal(
+      CHECAGENS_DE_PAPEL.some(([, p]) => p.test(linha)),
+      esperado,
+      codigo,
+    );
   }
 });

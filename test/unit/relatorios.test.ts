@@ -14,30 +14,71 @@ test('a escolha de ciclos aceita de 1 a 20 ids, em lista, texto ou número', () 
 
 test('ids fora do que uma coluna inteira guarda são recusados como entrada inválida, não chegam ao banco', () => {
   // 9007199254740991 is a safe JavaScript integer, but PostgreSQL's integer column would fail on it (a 500).
-  for (const ciclos of [MAIOR_ID + 1, 9007199254740991, [1, 2 ** 40], 0, -1, 1.5, [], Array.from({ length: 21 }, (_, i) => i + 1)]) {
-    assert.throws(() => lerCiclos({ ciclos }), (e: unknown) => e instanceof Invalido, JSON.stringify(ciclos));
+  for (const ciclos of [
+    MAIOR_ID + 1,
+    9007199254740991,
+    [1, 2 ** 40],
+    0,
+    -1,
+    1.5,
+    [],
+    Array.from({ length: 21 }, (_, i) => i + 1),
+  ]) {
+    assert.throws(
+      () => lerCiclos({ ciclos }),
+      (e: unknown) => e instanceof Invalido,
+      JSON.stringify(ciclos),
+    );
   }
 });
 
 test('o ciclo atual: o último que já começou; sem nenhum começado, o próximo a começar; sem ciclos, nenhum', () => {
   // ciclosParaEscolher lists cycles newest first (by the start of the offer window).
-  assert.equal(cicloAtual([{ id: 9, fase: 'planejado' }, { id: 8, fase: 'pedido' }, { id: 7, fase: 'encerrado' }]), 8);
-  assert.equal(cicloAtual([{ id: 5, fase: 'encerrado' }, { id: 4, fase: 'encerrado' }]), 5);
-  assert.equal(cicloAtual([{ id: 3, fase: 'planejado' }, { id: 2, fase: 'planejado' }]), 2);
+  assert.equal(
+    cicloAtual([
+      { id: 9, fase: 'planejado' },
+      { id: 8, fase: 'pedido' },
+      { id: 7, fase: 'encerrado' },
+    ]),
+    8,
+  );
+  assert.equal(
+    cicloAtual([
+      { id: 5, fase: 'encerrado' },
+      { id: 4, fase: 'encerrado' },
+    ]),
+    5,
+  );
+  assert.equal(
+    cicloAtual([
+      { id: 3, fase: 'planejado' },
+      { id: 2, fase: 'planejado' },
+    ]),
+    2,
+  );
   assert.equal(cicloAtual([]), null);
 });
 
 test('o CSV de qualquer relatório do modelo: texto que seria fórmula ganha apóstrofo, um valor negativo continua número', async () => {
-  const r = montarRelatorio('Movimentações', '', [
-    { chave: 'pessoa', titulo: 'Pessoa', tipo: 'texto' },
-    { chave: 'data', titulo: 'Data', tipo: 'data' },
-    { chave: 'saldo', titulo: 'Saldo', tipo: 'dinheiro' },
-    { chave: 'usuarioid', titulo: 'usuarioid', tipo: 'inteiro', somenteDados: true },
-  ], [
-    { pessoa: '-Ana', data: '2026-03-12', saldo: -1230, usuarioid: 7 },
-    { pessoa: '=HYPERLINK("x")', data: '2026-03-13', saldo: 50, usuarioid: 8 },
-  ], 'pessoa');
+  const r = montarRelatorio(
+    'Movimentações',
+    '',
+    [
+      { chave: 'pessoa', titulo: 'Pessoa', tipo: 'texto' },
+      { chave: 'data', titulo: 'Data', tipo: 'data' },
+      { chave: 'saldo', titulo: 'Saldo', tipo: 'dinheiro' },
+      { chave: 'usuarioid', titulo: 'usuarioid', tipo: 'inteiro', somenteDados: true },
+    ],
+    [
+      { pessoa: '-Ana', data: '2026-03-12', saldo: -1230, usuarioid: 7 },
+      { pessoa: '=HYPERLINK("x")', data: '2026-03-13', saldo: 50, usuarioid: 8 },
+    ],
+    'pessoa',
+  );
   let texto = '';
   for await (const pedaco of relatorioParaCsv(r)) texto += String(pedaco);
-  assert.equal(texto, '\uFEFFPessoa;Data;Saldo (R$)\n\'-Ana;12/03/2026;-12,30\n"\'=HYPERLINK(""x"")";13/03/2026;0,50\n');
+  assert.equal(
+    texto,
+    '\uFEFFPessoa;Data;Saldo (R$)\n\'-Ana;12/03/2026;-12,30\n"\'=HYPERLINK(""x"")";13/03/2026;0,50\n',
+  );
 });

@@ -7,7 +7,15 @@ import { test } from 'node:test';
 import { GraphQLEnumType } from 'graphql';
 import type { Linha } from '../../src/db/tipos.ts';
 import { regraDoValorMaximo } from '../../src/domain/mercados.ts';
-import { TIPOS_DE_MERCADO, TIPOS_MERCADO, VENDAS, listaDeTipos, podeTipo, tiposQue, type TipoMercado } from '../../src/domain/tipos-de-mercado.ts';
+import {
+  TIPOS_DE_MERCADO,
+  TIPOS_MERCADO,
+  VENDAS,
+  listaDeTipos,
+  podeTipo,
+  tiposQue,
+  type TipoMercado,
+} from '../../src/domain/tipos-de-mercado.ts';
 import { criarEsquema } from '../../src/mercados/graphql/esquema.ts';
 
 /** Compiles only when the two types are the same set of kinds. */
@@ -24,13 +32,29 @@ test('o esquema GraphQL e o banco têm os mesmos tipos de mercado (e as mesmas v
   assert.equal(doBanco, true);
   assert.deepEqual(valoresDoEnum('TipoMercado'), [...TIPOS_MERCADO]);
   assert.deepEqual(valoresDoEnum('VendaDoMercado'), [...VENDAS]);
-  assert.deepEqual(listaDeTipos().map((t) => t.tipo), [...TIPOS_MERCADO]);
+  assert.deepEqual(
+    listaDeTipos().map((t) => t.tipo),
+    [...TIPOS_MERCADO],
+  );
 });
 
 test('cada tipo diz o que pode, e as regras perguntam à tabela', () => {
-  assert.deepEqual(TIPOS_MERCADO.map((t) => [t, TIPOS_DE_MERCADO[t].nome, TIPOS_DE_MERCADO[t].vende]), [['cesta', 'Cesta', 'cestas'], ['lote', 'Lote', 'lotes'], ['venda_direta', 'Venda direta', 'itens']]);
-  assert.deepEqual(tiposQue((c) => c.vendeAConsumidores), ['cesta', 'venda_direta']);
-  assert.deepEqual(tiposQue((c) => c.aceitaAssinaturas), ['cesta']);
+  assert.deepEqual(
+    TIPOS_MERCADO.map((t) => [t, TIPOS_DE_MERCADO[t].nome, TIPOS_DE_MERCADO[t].vende]),
+    [
+      ['cesta', 'Cesta', 'cestas'],
+      ['lote', 'Lote', 'lotes'],
+      ['venda_direta', 'Venda direta', 'itens'],
+    ],
+  );
+  assert.deepEqual(
+    tiposQue((c) => c.vendeAConsumidores),
+    ['cesta', 'venda_direta'],
+  );
+  assert.deepEqual(
+    tiposQue((c) => c.aceitaAssinaturas),
+    ['cesta'],
+  );
   for (const t of TIPOS_MERCADO) {
     assert.equal(Object.keys(regraDoValorMaximo(t, null)).length > 0, podeTipo(t, 'exigeValorMaximoCesta'), t);
     assert.deepEqual(regraDoValorMaximo(t, 3000), {}, t);

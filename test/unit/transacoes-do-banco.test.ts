@@ -5,12 +5,30 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { normalizarDocumento, planejarImportacao, type LinhaDoExtrato, type LinhaGuardada, type Passo } from '../../src/domain/transacoes-do-banco.ts';
+import {
+  normalizarDocumento,
+  planejarImportacao,
+  type LinhaDoExtrato,
+  type LinhaGuardada,
+  type Passo,
+} from '../../src/domain/transacoes-do-banco.ts';
 
-const ofx = (conta: string, fitid: string, data: string, valorCentavos: number, documentos: string[] = []): LinhaDoExtrato =>
-  ({ data, valorCentavos, descricao: 'PIX', pagador: null, conta, fitid, documentos });
-const csv = (data: string, valorCentavos: number, documentos: string[] = []): LinhaDoExtrato =>
-  ({ data, valorCentavos, descricao: 'PIX', pagador: null, conta: null, fitid: null, documentos });
+const ofx = (
+  conta: string,
+  fitid: string,
+  data: string,
+  valorCentavos: number,
+  documentos: string[] = [],
+): LinhaDoExtrato => ({ data, valorCentavos, descricao: 'PIX', pagador: null, conta, fitid, documentos });
+const csv = (data: string, valorCentavos: number, documentos: string[] = []): LinhaDoExtrato => ({
+  data,
+  valorCentavos,
+  descricao: 'PIX',
+  pagador: null,
+  conta: null,
+  fitid: null,
+  documentos,
+});
 
 /** Imports statements one after another into an in-memory store, as importarExtrato would. */
 function importar(guardadas: LinhaGuardada[], linhas: readonly LinhaDoExtrato[]): Passo[] {
@@ -18,7 +36,8 @@ function importar(guardadas: LinhaGuardada[], linhas: readonly LinhaDoExtrato[])
   passos.forEach((p, i) => {
     const l = linhas[i];
     if (l === undefined) return;
-    if (p.tipo === 'nova') guardadas.push({ id: guardadas.length + 1, data: l.data, valorCentavos: l.valorCentavos, chaves: [...p.chaves] });
+    if (p.tipo === 'nova')
+      guardadas.push({ id: guardadas.length + 1, data: l.data, valorCentavos: l.valorCentavos, chaves: [...p.chaves] });
     else {
       const g = guardadas.find((x) => x.id === p.linhaId);
       if (g !== undefined) guardadas[guardadas.indexOf(g)] = { ...g, chaves: [...g.chaves, ...p.chavesNovas] };
@@ -41,7 +60,11 @@ describe('uma transação do banco, uma linha', () => {
     assert.equal(novas(importar(g, [ofx('1:B', 'F1', '2026-04-01', 1000, ['55'])])), 1, 'outra conta');
     assert.equal(novas(importar(g, [ofx('1:A', 'F2', '2026-04-01', 1000, ['55'])])), 1, 'outro FITID, mesmo CHECKNUM');
     // A CHECKNUM of zeros is no document number.
-    assert.equal(novas(importar(g, [csv('2026-04-01', 1000, ['000'])])), 0, 'sem número: o 1º crédito do dia e valor, já guardado');
+    assert.equal(
+      novas(importar(g, [csv('2026-04-01', 1000, ['000'])])),
+      0,
+      'sem número: o 1º crédito do dia e valor, já guardado',
+    );
     assert.equal(g.length, 3);
   });
 
@@ -54,9 +77,22 @@ describe('uma transação do banco, uma linha', () => {
 
   test('num CSV com documento, duas linhas iguais são duas; com o documento repetido também', () => {
     const g: LinhaGuardada[] = [];
-    assert.equal(novas(importar(g, [csv('2026-04-03', 500, ['8']), csv('2026-04-03', 500, ['8']), csv('2026-04-03', 500)])), 3);
-    assert.equal(novas(importar(g, [csv('2026-04-03', 500, ['8']), csv('2026-04-03', 500, ['8']), csv('2026-04-03', 500)])), 0, 'o mesmo arquivo de novo');
-    assert.equal(novas(importar(g, [csv('2026-04-03', 500), csv('2026-04-03', 500), csv('2026-04-03', 500), csv('2026-04-03', 500)])), 1, 'sem documento: o 4º é novo');
+    assert.equal(
+      novas(importar(g, [csv('2026-04-03', 500, ['8']), csv('2026-04-03', 500, ['8']), csv('2026-04-03', 500)])),
+      3,
+    );
+    assert.equal(
+      novas(importar(g, [csv('2026-04-03', 500, ['8']), csv('2026-04-03', 500, ['8']), csv('2026-04-03', 500)])),
+      0,
+      'o mesmo arquivo de novo',
+    );
+    assert.equal(
+      novas(
+        importar(g, [csv('2026-04-03', 500), csv('2026-04-03', 500), csv('2026-04-03', 500), csv('2026-04-03', 500)]),
+      ),
+      1,
+      'sem documento: o 4º é novo',
+    );
   });
 
   test('o mesmo FITID listado duas vezes num arquivo é uma transação; um CSV sem documento depois de um OFX parcial não perde a segunda', () => {
@@ -64,7 +100,11 @@ describe('uma transação do banco, uma linha', () => {
     assert.equal(novas(importar(g, [ofx('1:A', 'D1', '2026-04-04', 300), ofx('1:A', 'D1', '2026-04-04', 300)])), 1);
     // A later export of the same day brings a second equal credit, with another FITID.
     assert.equal(novas(importar(g, [ofx('1:A', 'D2', '2026-04-04', 300)])), 1);
-    assert.equal(novas(importar(g, [csv('2026-04-04', 300), csv('2026-04-04', 300)])), 0, 'o CSV do dia inteiro: as duas já estão');
+    assert.equal(
+      novas(importar(g, [csv('2026-04-04', 300), csv('2026-04-04', 300)])),
+      0,
+      'o CSV do dia inteiro: as duas já estão',
+    );
     assert.equal(novas(importar(g, [csv('2026-04-04', 300), csv('2026-04-04', 300), csv('2026-04-04', 300)])), 1);
   });
 });

@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { formatarQuantidade, formatarQuantidadeComUnidade, formatarReais, lerDecimalDigitado, valorDaQuantidade } from '../../src/decimal.ts';
+import {
+  formatarQuantidade,
+  formatarQuantidadeComUnidade,
+  formatarReais,
+  lerDecimalDigitado,
+  valorDaQuantidade,
+} from '../../src/decimal.ts';
 import type { LinhaDoPedido, Pedido } from '../../src/domain/pedidos.ts';
 import { linhaDoPedidoJson, pedidoJson } from '../../src/cestas/apresentadores/pedidos.ts';
 import { textoParaPessoas, tituloCsv, valorCsv, valorJson } from '../../src/cestas/apresentadores/relatorios.ts';
@@ -19,19 +25,55 @@ test('1,5 kg a R$ 12,34: a borda lê 1500 milésimos e 1234 centavos; o domínio
   const subtotal = valorDaQuantidade(centavos, milesimos);
   assert.equal(subtotal, 1851, '18,51: meio centavo arredondado para cima');
   const linha: LinhaDoPedido = {
-    id: 1, tipo: 'extra', cicloCestaId: null, cicloProdutoId: 7, nome: 'tomate', unidade: 'kg',
-    quantidadeMilesimos: milesimos, valorCentavos: centavos, subtotalCentavos: subtotal, mercadoId: null, mercado: null, taxaCentesimos: null, assinaturaId: null,
+    id: 1,
+    tipo: 'extra',
+    cicloCestaId: null,
+    cicloProdutoId: 7,
+    nome: 'tomate',
+    unidade: 'kg',
+    quantidadeMilesimos: milesimos,
+    valorCentavos: centavos,
+    subtotalCentavos: subtotal,
+    mercadoId: null,
+    mercado: null,
+    taxaCentesimos: null,
+    assinaturaId: null,
   };
   // JSON: the contract's dot decimals.
-  assert.deepEqual(linhaDoPedidoJson(linha), { id: 1, tipo: 'extra', cicloCestaId: null, cicloProdutoId: 7, nome: 'tomate', unidade: 'kg', quantidade: 1.5, valor: 12.34, subtotal: 18.51, mercadoId: null, mercado: null });
+  assert.deepEqual(linhaDoPedidoJson(linha), {
+    id: 1,
+    tipo: 'extra',
+    cicloCestaId: null,
+    cicloProdutoId: 7,
+    nome: 'tomate',
+    unidade: 'kg',
+    quantidade: 1.5,
+    valor: 12.34,
+    subtotal: 18.51,
+    mercadoId: null,
+    mercado: null,
+  });
   // People: pt-BR.
-  assert.equal(`${formatarQuantidade(linha.quantidadeMilesimos)} ${linha.unidade} · ${formatarReais(linha.subtotalCentavos)}`, '1,5 kg · R$ 18,51');
+  assert.equal(
+    `${formatarQuantidade(linha.quantidadeMilesimos)} ${linha.unidade} · ${formatarReais(linha.subtotalCentavos)}`,
+    '1,5 kg · R$ 18,51',
+  );
 });
 
 test('o pedido em JSON: totais e taxa saem dos centavos do domínio, sem arredondar de novo', () => {
   const pedido: Pedido = {
-    pedidoId: 9, cicloid: 2, usuarioid: 3, usuario: { id: 3, nome: 'Ana' }, pontoEntrega: { id: 4, nome: 'Sede', dataRetirada: null, horaInicio: null, horaFim: null }, pontoEntregaId: 4,
-    finalizado: false, dataConfirmacao: null, produtos: [], totalCentavos: 10_001, taxaCentavos: 250, totalComTaxaCentavos: 10_251,
+    pedidoId: 9,
+    cicloid: 2,
+    usuarioid: 3,
+    usuario: { id: 3, nome: 'Ana' },
+    pontoEntrega: { id: 4, nome: 'Sede', dataRetirada: null, horaInicio: null, horaFim: null },
+    pontoEntregaId: 4,
+    finalizado: false,
+    dataConfirmacao: null,
+    produtos: [],
+    totalCentavos: 10_001,
+    taxaCentavos: 250,
+    totalComTaxaCentavos: 10_251,
     partes: [{ mercadoId: null, mercado: null, subtotalCentavos: 10_001, taxaCentavos: 250, taxaCentesimos: null }],
   };
   const json = pedidoJson(pedido);
@@ -43,29 +85,63 @@ test('o pedido em JSON: totais e taxa saem dos centavos do domínio, sem arredon
 test('uma célula de relatório: inteira no modelo, número no JSON, vírgula sem milhar no CSV, vírgula para pessoas', () => {
   const dinheiro = { chave: 'v', titulo: 'Valor', tipo: 'dinheiro' } as const;
   const quantidade = { chave: 'q', titulo: 'Quantidade', tipo: 'quantidade' } as const;
-  assert.deepEqual([valorJson(dinheiro, 123456), valorCsv(dinheiro, 123456), textoParaPessoas(dinheiro, 123456)], [1234.56, '1234,56', 'R$ 1.234,56']);
-  assert.deepEqual([valorJson(quantidade, 1250_500), valorCsv(quantidade, 1250_500), textoParaPessoas(quantidade, 1250_500)], [1250.5, '1250,5', '1.250,5']);
-  assert.deepEqual([valorJson(quantidade, null), valorCsv(quantidade, null), textoParaPessoas(quantidade, null)], [null, '', '']);
+  assert.deepEqual(
+    [valorJson(dinheiro, 123456), valorCsv(dinheiro, 123456), textoParaPessoas(dinheiro, 123456)],
+    [1234.56, '1234,56', 'R$ 1.234,56'],
+  );
+  assert.deepEqual(
+    [valorJson(quantidade, 1250_500), valorCsv(quantidade, 1250_500), textoParaPessoas(quantidade, 1250_500)],
+    [1250.5, '1250,5', '1.250,5'],
+  );
+  assert.deepEqual(
+    [valorJson(quantidade, null), valorCsv(quantidade, null), textoParaPessoas(quantidade, null)],
+    [null, '', ''],
+  );
   // The CSV keeps every place money has, only the places a quantity has, and a plain minus.
-  assert.deepEqual([1250, 1200, 5, 0, -1230].map((v) => valorCsv(dinheiro, v)), ['12,50', '12,00', '0,05', '0,00', '-12,30']);
-  assert.deepEqual([1500, 20_000, 5, 0, 250, -1500].map((v) => valorCsv(quantidade, v)), ['1,5', '20', '0,005', '0', '0,25', '-1,5']);
+  assert.deepEqual(
+    [1250, 1200, 5, 0, -1230].map((v) => valorCsv(dinheiro, v)),
+    ['12,50', '12,00', '0,05', '0,00', '-12,30'],
+  );
+  assert.deepEqual(
+    [1500, 20_000, 5, 0, 250, -1500].map((v) => valorCsv(quantidade, v)),
+    ['1,5', '20', '0,005', '0', '0,25', '-1,5'],
+  );
   assert.equal(valorCsv({ chave: 'n', titulo: 'Nº', tipo: 'inteiro' }, 1234567), '1234567');
   assert.equal(valorCsv({ chave: 'd', titulo: 'Data', tipo: 'data' }, '2026-03-12'), '12/03/2026');
-  assert.equal(valorCsv({ chave: 't', titulo: 'Produto', tipo: 'texto' }, 'ovos, 1.5 dúzia'), 'ovos, 1.5 dúzia', 'o texto vai como é');
+  assert.equal(
+    valorCsv({ chave: 't', titulo: 'Produto', tipo: 'texto' }, 'ovos, 1.5 dúzia'),
+    'ovos, 1.5 dúzia',
+    'o texto vai como é',
+  );
 });
 
 test('o cabeçalho do CSV: o título da planilha, ou o da página, e "(R$)" no dinheiro', () => {
-  assert.equal(tituloCsv({ chave: 'p', titulo: 'Planejado', tituloPlanilha: 'Quantidade planejada', tipo: 'quantidade' }), 'Quantidade planejada');
+  assert.equal(
+    tituloCsv({ chave: 'p', titulo: 'Planejado', tituloPlanilha: 'Quantidade planejada', tipo: 'quantidade' }),
+    'Quantidade planejada',
+  );
   assert.equal(tituloCsv({ chave: 'v', titulo: 'Valor unitário', tipo: 'dinheiro' }), 'Valor unitário (R$)');
   assert.equal(tituloCsv({ chave: 'u', titulo: 'Unidade', tipo: 'texto' }), 'Unidade');
 });
 
 test('a unidade que a coordenação escolheu volta para mostrar, exata, ou fica a do produto', () => {
-  assert.deepEqual(naUnidadeEscolhida(500, 'dúzia', 'unidade'), { milesimos: 6000, unidade: 'unidade' }, '0,5 dúzia são 6 unidades');
+  assert.deepEqual(
+    naUnidadeEscolhida(500, 'dúzia', 'unidade'),
+    { milesimos: 6000, unidade: 'unidade' },
+    '0,5 dúzia são 6 unidades',
+  );
   assert.deepEqual(naUnidadeEscolhida(1500, 'kg', 'g'), { milesimos: 1_500_000, unidade: 'g' });
   assert.deepEqual(naUnidadeEscolhida(12_000, 'unidade', 'dúzia'), { milesimos: 1000, unidade: 'dúzia' });
-  assert.deepEqual(naUnidadeEscolhida(5, 'unidade', 'dúzia'), { milesimos: 5, unidade: 'unidade' }, '0,005 unidade não é um número exato de dúzias');
-  assert.deepEqual(naUnidadeEscolhida(2000, 'maço', 'kg'), { milesimos: 2000, unidade: 'maço' }, 'sem conversão, a unidade do produto');
+  assert.deepEqual(
+    naUnidadeEscolhida(5, 'unidade', 'dúzia'),
+    { milesimos: 5, unidade: 'unidade' },
+    '0,005 unidade não é um número exato de dúzias',
+  );
+  assert.deepEqual(
+    naUnidadeEscolhida(2000, 'maço', 'kg'),
+    { milesimos: 2000, unidade: 'maço' },
+    'sem conversão, a unidade do produto',
+  );
   assert.deepEqual(naUnidadeEscolhida(2000, 'kg', 'kg'), { milesimos: 2000, unidade: 'kg' });
 });
 

@@ -49,28 +49,69 @@ export const ROTAS: readonly Rota[] = [
   { padrao: '/mercados', exige: true, pagina: () => <ListaMercados /> },
   { padrao: '/mercados/novo', exige: 'criarMercado', pagina: () => <FormularioMercado id={null} /> },
   {
-    padrao: '/mercados/:id', exige: true, pagina: (p) => <DetalheMercado key={p.id} id={p.id ?? ''} />,
+    padrao: '/mercados/:id',
+    exige: true,
+    pagina: (p) => <DetalheMercado key={p.id} id={p.id ?? ''} />,
     adiantar: (p) => {
       PRIMEIRAS.mercado.adiantar(p.id ?? '');
       PRIMEIRAS.ciclosDoMercado.adiantar(p.id ?? '', ...primeiraPagina(CICLOS_DO_MERCADO_POR_PAGINA));
     },
   },
-  { padrao: '/mercados/:id/editar', exige: 'gerirAlgumMercado', pagina: (p) => <FormularioMercado key={p.id} id={p.id ?? ''} /> },
-  { padrao: '/mercados/:id/precos', exige: 'gerirAlgumMercado', pagina: (p) => <EditorPrecos key={p.id} id={p.id ?? ''} /> },
-  { padrao: '/usuarios', exige: 'listarUsuarios', pagina: () => <Usuarios />, adiantar: () => PRIMEIRAS.contas.adiantar() },
+  {
+    padrao: '/mercados/:id/editar',
+    exige: 'gerirAlgumMercado',
+    pagina: (p) => <FormularioMercado key={p.id} id={p.id ?? ''} />,
+  },
+  {
+    padrao: '/mercados/:id/precos',
+    exige: 'gerirAlgumMercado',
+    pagina: (p) => <EditorPrecos key={p.id} id={p.id ?? ''} />,
+  },
+  {
+    padrao: '/usuarios',
+    exige: 'listarUsuarios',
+    pagina: () => <Usuarios />,
+    adiantar: () => PRIMEIRAS.contas.adiantar(),
+  },
   { padrao: '/avisos', exige: true, pagina: () => <MeusAvisos />, adiantar: () => PRIMEIRAS.avisos.adiantar() },
   // Consumidor (issue 18): the cycles, an order in one, and one's orders.
-  { padrao: '/ciclos', exige: true, pagina: () => <Ciclos />, adiantar: () => PRIMEIRAS.ciclos.adiantar(...primeiraPagina()) },
+  {
+    padrao: '/ciclos',
+    exige: true,
+    pagina: () => <Ciclos />,
+    adiantar: () => PRIMEIRAS.ciclos.adiantar(...primeiraPagina()),
+  },
   { padrao: '/ciclos/:id/pedido', exige: true, pagina: (p) => <FazerPedido key={p.id} id={p.id ?? ''} /> },
   { padrao: '/pedidos', exige: 'pedir', pagina: () => <MeusPedidos /> },
   // Fornecedor (issue 18): the offer in a cycle, what to deliver, and the cycles offered in.
-  { padrao: '/ciclos/:id/oferta', exige: 'ofertar', pagina: (p) => <Oferta key={p.id} id={p.id ?? ''} />, adiantar: (p) => PRIMEIRAS.ofertar.adiantar(p.id ?? '') },
-  { padrao: '/ciclos/:id/entregas', exige: 'ofertar', pagina: (p) => <MinhasEntregas key={p.id} id={p.id ?? ''} />, adiantar: (p) => PRIMEIRAS.entregas.adiantar(p.id ?? '') },
-  { padrao: '/entregas', exige: 'ofertar', pagina: () => <Entregas />, adiantar: () => PRIMEIRAS.minhasOfertas.adiantar(...primeiraPagina()) },
-  // AdminMercado and Administrador (issue 18). The API decides who sees a market's orders (Mercado.acoes.verPedidos); the page shows its refusal.
-  { padrao: '/mercados/:id/ciclos/:cicloId/pedidos', exige: true, pagina: (p) => <PedidosDoMercado key={`${p.id}/${p.cicloId}`} mercadoId={p.id ?? ''} cicloId={p.cicloId ?? ''} /> },
   {
-    padrao: '/ciclos/:id/mercados', exige: 'definirMercadosDoCiclo', pagina: (p) => <MercadosDoCiclo key={p.id} id={p.id ?? ''} />,
+    padrao: '/ciclos/:id/oferta',
+    exige: 'ofertar',
+    pagina: (p) => <Oferta key={p.id} id={p.id ?? ''} />,
+    adiantar: (p) => PRIMEIRAS.ofertar.adiantar(p.id ?? ''),
+  },
+  {
+    padrao: '/ciclos/:id/entregas',
+    exige: 'ofertar',
+    pagina: (p) => <MinhasEntregas key={p.id} id={p.id ?? ''} />,
+    adiantar: (p) => PRIMEIRAS.entregas.adiantar(p.id ?? ''),
+  },
+  {
+    padrao: '/entregas',
+    exige: 'ofertar',
+    pagina: () => <Entregas />,
+    adiantar: () => PRIMEIRAS.minhasOfertas.adiantar(...primeiraPagina()),
+  },
+  // AdminMercado and Administrador (issue 18). The API decides who sees a market's orders (Mercado.acoes.verPedidos); the page shows its refusal.
+  {
+    padrao: '/mercados/:id/ciclos/:cicloId/pedidos',
+    exige: true,
+    pagina: (p) => <PedidosDoMercado key={`${p.id}/${p.cicloId}`} mercadoId={p.id ?? ''} cicloId={p.cicloId ?? ''} />,
+  },
+  {
+    padrao: '/ciclos/:id/mercados',
+    exige: 'definirMercadosDoCiclo',
+    pagina: (p) => <MercadosDoCiclo key={p.id} id={p.id ?? ''} />,
     adiantar: (p) => PRIMEIRAS.mercadosDoCiclo.adiantar(p.id ?? ''),
   },
 ];
@@ -106,7 +147,8 @@ function Navegacao() {
   const usuario = useUsuario();
   const cestas = useEnderecoCestas();
   const { caminho } = useEndereco();
-  const atual = (para: string) => (caminho === para || (para !== '/' && caminho.startsWith(`${para}/`)) ? 'page' : undefined);
+  const atual = (para: string) =>
+    caminho === para || (para !== '/' && caminho.startsWith(`${para}/`)) ? 'page' : undefined;
   if (usuario === null) {
     return (
       <nav aria-label="Principal">
@@ -205,7 +247,12 @@ export function App() {
     adiantarPagina(caminho);
     const desenhada = rota.pagina(p);
     const sobDemanda = <PaginaSobDemanda chave={caminho}>{desenhada}</PaginaSobDemanda>;
-    conteudo = rota.exige === undefined ? sobDemanda : <Protegida exige={rota.exige === true ? undefined : rota.exige}>{sobDemanda}</Protegida>;
+    conteudo =
+      rota.exige === undefined ? (
+        sobDemanda
+      ) : (
+        <Protegida exige={rota.exige === true ? undefined : rota.exige}>{sobDemanda}</Protegida>
+      );
   }
   return (
     <>

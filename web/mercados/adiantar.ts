@@ -19,8 +19,16 @@ export interface Adiantavel<A extends readonly unknown[], T> {
 
 export function adiantavel<A extends readonly unknown[], T>(consulta: (...args: A) => Promise<T>): Adiantavel<A, T> {
   // The last query started early; `lida` once the page took it (a later `adiantar` in the same visit does not ask again).
-  let adiantada: { readonly chave: string; readonly visita: number; readonly resposta: Promise<T>; lida: boolean } | null = null;
-  const desta = (args: A) => (adiantada !== null && adiantada.chave === JSON.stringify(args) && adiantada.visita === visitaAtual() ? adiantada : null);
+  let adiantada: {
+    readonly chave: string;
+    readonly visita: number;
+    readonly resposta: Promise<T>;
+    lida: boolean;
+  } | null = null;
+  const desta = (args: A) =>
+    adiantada !== null && adiantada.chave === JSON.stringify(args) && adiantada.visita === visitaAtual()
+      ? adiantada
+      : null;
   return {
     adiantar: (...args) => {
       if (desta(args) !== null) return;

@@ -27,7 +27,9 @@ export interface Usuario {
 }
 
 /** `cestas`, with a session: the Cestas face's address, when it runs beside this one (the same account enters it without typing again). */
-export type StatusSessao = { readonly authenticated: false } | { readonly authenticated: true; readonly user: Usuario; readonly cestas?: string };
+export type StatusSessao =
+  | { readonly authenticated: false }
+  | { readonly authenticated: true; readonly user: Usuario; readonly cestas?: string };
 
 /** A failure to show the person: a Portuguese message and, for invalid input, one per field. */
 export class ErroApi extends Error {
@@ -51,7 +53,11 @@ export function irParaLogin(): void {
 
 async function requisitar(caminho: string, init: RequestInit = {}): Promise<Response> {
   try {
-    return await fetch(caminho, { ...init, credentials: 'include', headers: { accept: 'application/json', ...init.headers } });
+    return await fetch(caminho, {
+      ...init,
+      credentials: 'include',
+      headers: { accept: 'application/json', ...init.headers },
+    });
   } catch {
     throw new ErroApi(SEM_CONEXAO, 'SEM_CONEXAO');
   }
@@ -61,7 +67,10 @@ async function lerJson<T>(r: Response): Promise<T> {
   try {
     return (await r.json()) as T;
   } catch {
-    throw new ErroApi(`O servidor respondeu de forma inesperada (status ${r.status}). Tente novamente.`, 'RESPOSTA_INVALIDA');
+    throw new ErroApi(
+      `O servidor respondeu de forma inesperada (status ${r.status}). Tente novamente.`,
+      'RESPOSTA_INVALIDA',
+    );
   }
 }
 
@@ -103,7 +112,8 @@ export async function graphql<T>(query: string, variables?: Readonly<Record<stri
   }
   const corpo = await lerJson<RespostaGraphql<T>>(r);
   const erro = corpo.errors?.[0];
-  if (erro !== undefined) throw new ErroApi(erro.message, erro.extensions?.code ?? 'ERRO', erro.extensions?.fields ?? {});
+  if (erro !== undefined)
+    throw new ErroApi(erro.message, erro.extensions?.code ?? 'ERRO', erro.extensions?.fields ?? {});
   if (!r.ok || corpo.data === undefined || corpo.data === null) {
     throw new ErroApi(`O servidor não conseguiu responder (status ${r.status}). Tente novamente.`, 'ERRO');
   }

@@ -59,7 +59,12 @@ class LimiteDeFalha extends Component<{ readonly children: ReactNode }, Estado> 
 
   override render(): ReactNode {
     if (!this.state.falhou) return this.props.children;
-    return <Falha mensagem="Não foi possível carregar esta página. Confira a conexão e tente de novo." tentarDeNovo={() => window.location.reload()} />;
+    return (
+      <Falha
+        mensagem="Não foi possível carregar esta página. Confira a conexão e tente de novo."
+        tentarDeNovo={() => window.location.reload()}
+      />
+    );
   }
 }
 

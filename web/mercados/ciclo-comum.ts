@@ -28,4 +28,5 @@ export interface CicloComDatas {
 }
 
 /** The GraphQL selection of CicloComDatas. */
-export const CAMPOS_CICLO_COM_DATAS = 'id nome fase janelasAbertas dataOfertaInicio dataOfertaFim dataPedidoInicio dataPedidoFim dataRetiradaInicio dataRetiradaFim';
+export const CAMPOS_CICLO_COM_DATAS =
+  'id nome fase janelasAbertas dataOfertaInicio dataOfertaFim dataPedidoInicio dataPedidoFim dataRetiradaInicio dataRetiradaFim';

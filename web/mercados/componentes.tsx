@@ -60,7 +60,8 @@ export function Pagina({ titulo, children }: { readonly titulo: string; readonly
   useEffect(() => {
     document.title = `${titulo} · Cestaria Mercados`;
     // Screen readers hear where they arrived; keyboard users continue from the top of the page.
-    if (document.activeElement === document.body || document.activeElement === null) h1.current?.focus({ preventScroll: true });
+    if (document.activeElement === document.body || document.activeElement === null)
+      h1.current?.focus({ preventScroll: true });
   }, [titulo]);
   return (
     <>
@@ -78,7 +79,10 @@ export type Estado<T> =
   | { readonly fase: 'pronto'; readonly dados: T };
 
 /** Loads data for a page; `recarregar` asks again. Never leaves the page blank. */
-export function useCarga<T>(carregar: () => Promise<T>, chaves: readonly unknown[]): { estado: Estado<T>; recarregar: () => void } {
+export function useCarga<T>(
+  carregar: () => Promise<T>,
+  chaves: readonly unknown[],
+): { estado: Estado<T>; recarregar: () => void } {
   const [estado, setEstado] = useState<Estado<T>>({ fase: 'carregando' });
   const [versao, setVersao] = useState(0);
   // The caller names what the load depends on, as with useEffect.
@@ -98,7 +102,15 @@ export function useCarga<T>(carregar: () => Promise<T>, chaves: readonly unknown
 }
 
 /** Shows a load's loading and error states, or renders its data. */
-export function ComCarga<T>({ estado, recarregar, children }: { readonly estado: Estado<T>; readonly recarregar: () => void; readonly children: (dados: T) => ReactNode }) {
+export function ComCarga<T>({
+  estado,
+  recarregar,
+  children,
+}: {
+  readonly estado: Estado<T>;
+  readonly recarregar: () => void;
+  readonly children: (dados: T) => ReactNode;
+}) {
   if (estado.fase === 'carregando') return <Carregando />;
   if (estado.fase === 'erro') return <Falha mensagem={estado.mensagem} tentarDeNovo={recarregar} />;
   return <>{children(estado.dados)}</>;
@@ -108,7 +120,11 @@ interface PropsCampo {
   readonly rotulo: string;
   readonly erro?: string | undefined;
   readonly ajuda?: string;
-  readonly children: (props: { id: string; 'aria-invalid': boolean; 'aria-describedby': string | undefined }) => ReactNode;
+  readonly children: (props: {
+    id: string;
+    'aria-invalid': boolean;
+    'aria-describedby': string | undefined;
+  }) => ReactNode;
 }
 
 /** A labelled field with its help and its error, tied to the input for screen readers. */
@@ -136,7 +152,11 @@ export function Campo({ rotulo, erro, ajuda, children }: PropsCampo) {
 }
 
 /** A set of ticked boxes: `alternar` ticks or unticks one, `definir` replaces them all (after a save). */
-export function useMarcados<T>(iniciais: Iterable<T>): { marcados: ReadonlySet<T>; alternar: (item: T, marcar: boolean) => void; definir: (itens: Iterable<T>) => void } {
+export function useMarcados<T>(iniciais: Iterable<T>): {
+  marcados: ReadonlySet<T>;
+  alternar: (item: T, marcar: boolean) => void;
+  definir: (itens: Iterable<T>) => void;
+} {
   const [marcados, setMarcados] = useState<ReadonlySet<T>>(() => new Set(iniciais));
   const alternar = (item: T, marcar: boolean) =>
     setMarcados((atual) => {

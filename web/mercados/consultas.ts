@@ -59,23 +59,33 @@ const RESUMO = resumo(ACOES);
 const COMPLETO = `${resumo(`${ACOES} verPedidos`)} descricao taxaAdministrativa valorMaximoCesta precos { produtoId preco ativo produto { nome unidade } }`;
 
 export async function listarMercados(ativo?: boolean): Promise<readonly ResumoMercado[]> {
-  const r = await graphql<{ mercados: ResumoMercado[]; tiposDeMercado: TipoDeMercado[] }>(`query Mercados($ativo: Boolean) { mercados(ativo: $ativo) { ${RESUMO} } ${CAMPO_TIPOS} }`, { ativo: ativo ?? null });
+  const r = await graphql<{ mercados: ResumoMercado[]; tiposDeMercado: TipoDeMercado[] }>(
+    `query Mercados($ativo: Boolean) { mercados(ativo: $ativo) { ${RESUMO} } ${CAMPO_TIPOS} }`,
+    { ativo: ativo ?? null },
+  );
   return guardarTipos(r).mercados;
 }
 
 export async function lerMercado(id: string): Promise<Mercado | null> {
-  const r = await graphql<{ mercado: Mercado | null; tiposDeMercado: TipoDeMercado[] }>(`query Mercado($id: ID!) { mercado(id: $id) { ${COMPLETO} } ${CAMPO_TIPOS} }`, { id });
+  const r = await graphql<{ mercado: Mercado | null; tiposDeMercado: TipoDeMercado[] }>(
+    `query Mercado($id: ID!) { mercado(id: $id) { ${COMPLETO} } ${CAMPO_TIPOS} }`,
+    { id },
+  );
   return guardarTipos(r).mercado;
 }
 
 export async function listarProdutos(): Promise<readonly Produto[]> {
-  const r = await graphql<{ produtos: Produto[] }>('query Produtos { produtos { id nome unidade valorReferencia ativo } }');
+  const r = await graphql<{ produtos: Produto[] }>(
+    'query Produtos { produtos { id nome unidade valorReferencia ativo } }',
+  );
   return r.produtos;
 }
 
 export async function listarContas(): Promise<readonly Conta[]> {
   // The new market form reads the kinds from here (an Administrador creates markets, and reads the accounts).
-  const r = await graphql<{ usuarios: Conta[]; tiposDeMercado: TipoDeMercado[] }>(`query Usuarios { usuarios { id name email emailVerificado profiles mercados { id nome } } ${CAMPO_TIPOS} }`);
+  const r = await graphql<{ usuarios: Conta[]; tiposDeMercado: TipoDeMercado[] }>(
+    `query Usuarios { usuarios { id name email emailVerificado profiles mercados { id nome } } ${CAMPO_TIPOS} }`,
+  );
   return guardarTipos(r).usuarios;
 }
 
@@ -91,7 +101,10 @@ export interface EntradaMercado {
 }
 
 export async function criarMercado(input: EntradaMercado): Promise<{ id: string }> {
-  const r = await graphql<{ criarMercado: { id: string } }>('mutation Criar($input: MercadoInput!) { criarMercado(input: $input) { id } }', { input });
+  const r = await graphql<{ criarMercado: { id: string } }>(
+    'mutation Criar($input: MercadoInput!) { criarMercado(input: $input) { id } }',
+    { input },
+  );
   return r.criarMercado;
 }
 
@@ -109,10 +122,13 @@ export async function desativarMercado(id: string): Promise<void> {
 
 /** One atomic batch: every line is saved, or none. */
 export async function salvarPrecos(id: string, precos: readonly Preco[]): Promise<void> {
-  await graphql('mutation Precos($id: ID!, $input: PrecoMercadoInput!) { atualizarPrecoMercado(id: $id, input: $input) { id } }', {
-    id,
-    input: { precos },
-  });
+  await graphql(
+    'mutation Precos($id: ID!, $input: PrecoMercadoInput!) { atualizarPrecoMercado(id: $id, input: $input) { id } }',
+    {
+      id,
+      input: { precos },
+    },
+  );
 }
 
 export async function atribuirPerfis(userId: string, perfis: readonly NomePerfil[]): Promise<readonly NomePerfil[]> {
@@ -139,6 +155,9 @@ export async function lerMeusAvisos(): Promise<MeusAvisos> {
 }
 
 export async function definirMeusAvisos(recebe: readonly string[]): Promise<MeusAvisos> {
-  const r = await graphql<{ definirMeusAvisos: MeusAvisos }>(`mutation DefinirMeusAvisos($recebe: [String!]!) { definirMeusAvisos(recebe: $recebe) { ${AVISOS} } }`, { recebe });
+  const r = await graphql<{ definirMeusAvisos: MeusAvisos }>(
+    `mutation DefinirMeusAvisos($recebe: [String!]!) { definirMeusAvisos(recebe: $recebe) { ${AVISOS} } }`,
+    { recebe },
+  );
   return r.definirMeusAvisos;
 }

@@ -48,7 +48,11 @@ export interface CestaDoCiclo {
   readonly disponivel: number;
   readonly emComposicao: boolean;
   readonly mercado: string | null;
-  readonly composicao: ReadonlyArray<{ readonly produto: string; readonly quantidade: string; readonly unidade: string }>;
+  readonly composicao: ReadonlyArray<{
+    readonly produto: string;
+    readonly quantidade: string;
+    readonly unidade: string;
+  }>;
 }
 
 export interface ItemDoCiclo {
@@ -124,12 +128,18 @@ export async function listarCiclos(first: number, after: string | null): Promise
 
 /** A cycle with what it sells, and the person's own order in it (null: none yet). */
 export async function lerCiclo(id: string): Promise<Ciclo | null> {
-  const r = await graphql<{ ciclo: Ciclo | null; tiposDeMercado: TipoDeMercado[] }>(`query Ciclo($id: ID!) { ciclo(id: $id) { ${CICLO} } ${CAMPO_TIPOS} }`, { id });
+  const r = await graphql<{ ciclo: Ciclo | null; tiposDeMercado: TipoDeMercado[] }>(
+    `query Ciclo($id: ID!) { ciclo(id: $id) { ${CICLO} } ${CAMPO_TIPOS} }`,
+    { id },
+  );
   return guardarTipos(r).ciclo;
 }
 
 export async function lerMeuPedido(cicloId: string): Promise<Pedido | null> {
-  const r = await graphql<{ meusPedidos: Pedido[] }>(`query MeuPedido($c: ID) { meusPedidos(cicloId: $c) { ${PEDIDO} } }`, { c: cicloId });
+  const r = await graphql<{ meusPedidos: Pedido[] }>(
+    `query MeuPedido($c: ID) { meusPedidos(cicloId: $c) { ${PEDIDO} } }`,
+    { c: cicloId },
+  );
   return r.meusPedidos[0] ?? null;
 }
 
@@ -156,7 +166,12 @@ export interface CicloDoPedido {
 export async function ciclosPorIds(ids: readonly string[]): Promise<ReadonlyMap<string, CicloDoPedido>> {
   const unicos = [...new Set(ids)].filter((id) => /^\d+$/.test(id));
   if (unicos.length === 0) return new Map();
-  const campos = unicos.map((id) => `c${id}: ciclo(id: "${id}") { id nome fase dataPedidoFim dataRetiradaInicio dataRetiradaFim acoes { pedir } }`).join('\n');
+  const campos = unicos
+    .map(
+      (id) =>
+        `c${id}: ciclo(id: "${id}") { id nome fase dataPedidoFim dataRetiradaInicio dataRetiradaFim acoes { pedir } }`,
+    )
+    .join('\n');
   const r = await graphql<Record<string, CicloDoPedido | null>>(`query CiclosDosPedidos { ${campos} }`);
   return new Map(Object.values(r).flatMap((c) => (c === null ? [] : [[c.id, c] as const])));
 }
@@ -167,16 +182,26 @@ export interface LinhaPedida {
   readonly quantidade: string;
 }
 
-export async function fazerPedido(cicloId: string, pontoEntregaId: string, produtos: readonly LinhaPedida[]): Promise<Pedido> {
-  const r = await graphql<{ fazerPedido: Pedido }>(`mutation FazerPedido($c: ID!, $i: PedidoInput!) { fazerPedido(cicloId: $c, input: $i) { ${PEDIDO} } }`, {
-    c: cicloId,
-    i: { pontoEntregaId, produtos },
-  });
+export async function fazerPedido(
+  cicloId: string,
+  pontoEntregaId: string,
+  produtos: readonly LinhaPedida[],
+): Promise<Pedido> {
+  const r = await graphql<{ fazerPedido: Pedido }>(
+    `mutation FazerPedido($c: ID!, $i: PedidoInput!) { fazerPedido(cicloId: $c, input: $i) { ${PEDIDO} } }`,
+    {
+      c: cicloId,
+      i: { pontoEntregaId, produtos },
+    },
+  );
   return r.fazerPedido;
 }
 
 export async function confirmarPedido(pedidoId: string): Promise<Pedido> {
-  const r = await graphql<{ confirmarPedido: Pedido }>(`mutation ConfirmarPedido($p: ID!) { confirmarPedido(pedidoId: $p) { ${PEDIDO} } }`, { p: pedidoId });
+  const r = await graphql<{ confirmarPedido: Pedido }>(
+    `mutation ConfirmarPedido($p: ID!) { confirmarPedido(pedidoId: $p) { ${PEDIDO} } }`,
+    { p: pedidoId },
+  );
   return r.confirmarPedido;
 }
 

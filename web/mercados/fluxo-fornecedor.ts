@@ -76,11 +76,16 @@ export interface LinhaParaSalvar {
 }
 
 const CICLO = `${CAMPOS_CICLO_COM_DATAS} acoes { ofertar }`;
-const OFERTA = 'id cicloId finalizada finalizadaEm total produtos { ofertaProdutoId produtoid nome unidade quantidade valor alocado }';
+const OFERTA =
+  'id cicloId finalizada finalizadaEm total produtos { ofertaProdutoId produtoid nome unidade quantidade valor alocado }';
 
 /** The offer page's data: the cycle (null: none with this id), the own offer (null: none yet) and the products. */
-export async function lerParaOfertar(cicloId: string): Promise<{ ciclo: CicloResumo | null; oferta: Oferta | null; produtos: readonly ProdutoParaOfertar[] }> {
-  const { ciclo } = await graphql<{ ciclo: CicloResumo | null }>(`query($id: ID!) { ciclo(id: $id) { ${CICLO} } }`, { id: cicloId });
+export async function lerParaOfertar(
+  cicloId: string,
+): Promise<{ ciclo: CicloResumo | null; oferta: Oferta | null; produtos: readonly ProdutoParaOfertar[] }> {
+  const { ciclo } = await graphql<{ ciclo: CicloResumo | null }>(`query($id: ID!) { ciclo(id: $id) { ${CICLO} } }`, {
+    id: cicloId,
+  });
   if (ciclo === null) return { ciclo, oferta: null, produtos: [] };
   const d = await graphql<{ minhaOferta: Oferta | null; produtosParaOfertar: ProdutoParaOfertar[] }>(
     `query($c: ID!) { minhaOferta(cicloId: $c) { ${OFERTA} } produtosParaOfertar { produtoid nome unidade categoria valorReferencia ofertadoAntes } }`,
@@ -90,7 +95,11 @@ export async function lerParaOfertar(cicloId: string): Promise<{ ciclo: CicloRes
 }
 
 /** salvarOferta: the whole list of lines, as a draft or final. */
-export async function gravarOferta(cicloId: string, produtos: readonly LinhaParaSalvar[], finalizar: boolean): Promise<Oferta> {
+export async function gravarOferta(
+  cicloId: string,
+  produtos: readonly LinhaParaSalvar[],
+  finalizar: boolean,
+): Promise<Oferta> {
   const d = await graphql<{ salvarOferta: Oferta }>(
     `mutation($c: ID!, $i: OfertaInput!, $f: Boolean) { salvarOferta(cicloId: $c, input: $i, finalizar: $f) { ${OFERTA} } }`,
     { c: cicloId, i: { produtos }, f: finalizar },
@@ -99,8 +108,12 @@ export async function gravarOferta(cicloId: string, produtos: readonly LinhaPara
 }
 
 /** The deliveries page's data: the cycle (null: none) and what to deliver, by line and market. */
-export async function lerEntregas(cicloId: string): Promise<{ ciclo: CicloResumo | null; entregas: readonly Entrega[] }> {
-  const { ciclo } = await graphql<{ ciclo: CicloResumo | null }>(`query($id: ID!) { ciclo(id: $id) { ${CICLO} } }`, { id: cicloId });
+export async function lerEntregas(
+  cicloId: string,
+): Promise<{ ciclo: CicloResumo | null; entregas: readonly Entrega[] }> {
+  const { ciclo } = await graphql<{ ciclo: CicloResumo | null }>(`query($id: ID!) { ciclo(id: $id) { ${CICLO} } }`, {
+    id: cicloId,
+  });
   if (ciclo === null) return { ciclo, entregas: [] };
   const d = await graphql<{ minhasEntregas: Entrega[] }>(
     'query($c: ID!) { minhasEntregas(cicloId: $c) { ofertaProdutoId produtoId produto unidade valor ofertado planejado pedido valorPedido mercados { mercadoId mercado pedido valorPedido } } }',
@@ -110,7 +123,10 @@ export async function lerEntregas(cicloId: string): Promise<{ ciclo: CicloResumo
 }
 
 /** A page of the supplier's offers, newest cycle first; `depois`: the cicloId of the last one received. */
-export async function listarMinhasOfertas(primeiras: number, depois: string | null): Promise<readonly OfertaComCiclo[]> {
+export async function listarMinhasOfertas(
+  primeiras: number,
+  depois: string | null,
+): Promise<readonly OfertaComCiclo[]> {
   const d = await graphql<{ minhasOfertas: OfertaComCiclo[] }>(
     `query($n: Int, $a: String) { minhasOfertas(first: $n, after: $a) { cicloId finalizada finalizadaEm total ciclo { ${CICLO} } } }`,
     { n: primeiras, a: depois },

@@ -3,14 +3,23 @@
  * cycle's markets), the shapes they return (schema.graphql), and their pt-BR formatting.
  */
 import { graphql } from './api.ts';
-import { CAMPOS_CICLO_COM_DATAS, NOMES_FASES, type CicloComDatas, type FaseCiclo, type JanelaCiclo } from './ciclo-comum.ts';
+import {
+  CAMPOS_CICLO_COM_DATAS,
+  NOMES_FASES,
+  type CicloComDatas,
+  type FaseCiclo,
+  type JanelaCiclo,
+} from './ciclo-comum.ts';
 import { CAMPO_TIPOS, guardarTipos, type TipoDeMercado, type TipoMercado } from './tipos-de-mercado.ts';
 import { paraCentavos } from './dinheiro.ts';
 import type { LinhaDoPedido } from './fluxo-consumidor.ts';
 import { paraMilesimos } from './formatos.ts';
 
 /** What a cycle's card says of it: its phase, and the order window when it is open too (both windows may be). */
-export function etiquetasDoCiclo(c: { readonly fase: FaseCiclo; readonly janelasAbertas: readonly JanelaCiclo[] }): string[] {
+export function etiquetasDoCiclo(c: {
+  readonly fase: FaseCiclo;
+  readonly janelasAbertas: readonly JanelaCiclo[];
+}): string[] {
   const etiquetas = [NOMES_FASES[c.fase]];
   if (c.fase !== 'pedido' && c.janelasAbertas.includes('pedido')) etiquetas.push(NOMES_FASES.pedido);
   return etiquetas;
@@ -29,7 +38,11 @@ const CAMPOS_CICLO = CAMPOS_CICLO_COM_DATAS;
 /** How many cycles a market's page shows at a time. */
 export const CICLOS_DO_MERCADO_POR_PAGINA = 10;
 
-export async function ciclosDoMercado(mercadoId: string, first: number, after: string | null): Promise<readonly CicloDoMercado[]> {
+export async function ciclosDoMercado(
+  mercadoId: string,
+  first: number,
+  after: string | null,
+): Promise<readonly CicloDoMercado[]> {
   const r = await graphql<{ ciclos: CicloDoMercado[] }>(
     `query CiclosDoMercado($m: ID!, $first: Int, $after: String) { ciclos(mercadoId: $m, first: $first, after: $after) { ${CAMPOS_CICLO} } }`,
     { m: mercadoId, first, after },
@@ -61,8 +74,18 @@ const PEDIDOS_DO_MERCADO = `query PedidosDoMercado($m: ID!, $c: ID!, $first: Int
   pedidosDoMercado(mercadoId: $m, cicloId: $c, first: $first, after: $after) { ${CAMPOS_PEDIDO} }
 }`;
 
-export async function pedidosDoMercado(mercadoId: string, cicloId: string, first: number, after: string | null): Promise<readonly PedidoDoMercado[]> {
-  const r = await graphql<{ pedidosDoMercado: PedidoDoMercado[] }>(PEDIDOS_DO_MERCADO, { m: mercadoId, c: cicloId, first, after });
+export async function pedidosDoMercado(
+  mercadoId: string,
+  cicloId: string,
+  first: number,
+  after: string | null,
+): Promise<readonly PedidoDoMercado[]> {
+  const r = await graphql<{ pedidosDoMercado: PedidoDoMercado[] }>(PEDIDOS_DO_MERCADO, {
+    m: mercadoId,
+    c: cicloId,
+    first,
+    after,
+  });
   return r.pedidosDoMercado;
 }
 
@@ -124,7 +147,10 @@ export function totaisDoMercado(pedidos: readonly PedidoDoMercado[]): TotaisDoMe
 }
 
 /** The page's heading: the market's and the cycle's names (either null when it does not exist). */
-export async function nomesDoMercadoECiclo(mercadoId: string, cicloId: string): Promise<{ mercado: string | null; ciclo: CicloDoMercado | null }> {
+export async function nomesDoMercadoECiclo(
+  mercadoId: string,
+  cicloId: string,
+): Promise<{ mercado: string | null; ciclo: CicloDoMercado | null }> {
   const r = await graphql<{ mercado: { nome: string } | null; ciclo: CicloDoMercado | null }>(
     `query MercadoECiclo($m: ID!, $c: ID!) { mercado(id: $m) { nome } ciclo(id: $c) { ${CAMPOS_CICLO} } }`,
     { m: mercadoId, c: cicloId },
@@ -151,7 +177,12 @@ export interface CicloParaMercados {
   readonly fase: FaseCiclo;
   readonly acoes: { readonly definirMercados: boolean };
   readonly mercados: readonly MercadoNoCiclo[];
-  readonly cestas: ReadonlyArray<{ readonly cicloCestaId: string; readonly nome: string; readonly valor: string; readonly emComposicao: boolean }>;
+  readonly cestas: ReadonlyArray<{
+    readonly cicloCestaId: string;
+    readonly nome: string;
+    readonly valor: string;
+    readonly emComposicao: boolean;
+  }>;
   readonly pontosEntrega: ReadonlyArray<{ readonly id: string; readonly nome: string; readonly cidade: string | null }>;
 }
 
@@ -170,11 +201,15 @@ const CAMPOS_CICLO_MERCADOS = `id nome fase acoes { definirMercados }
   pontosEntrega { id nome cidade }`;
 
 /** The cycle with its markets, baskets and points, and the active markets (null when there is no such cycle). */
-export async function lerMercadosDoCiclo(cicloId: string): Promise<{ ciclo: CicloParaMercados; ativos: readonly MercadoAtivo[] } | null> {
-  const r = guardarTipos(await graphql<{ ciclo: CicloParaMercados | null; mercados: MercadoAtivo[]; tiposDeMercado: TipoDeMercado[] }>(
-    `query MercadosDoCiclo($c: ID!) { ciclo(id: $c) { ${CAMPOS_CICLO_MERCADOS} } mercados(ativo: true) { id nome tipo taxaAdministrativa valorMaximoCesta } ${CAMPO_TIPOS} }`,
-    { c: cicloId },
-  ));
+export async function lerMercadosDoCiclo(
+  cicloId: string,
+): Promise<{ ciclo: CicloParaMercados; ativos: readonly MercadoAtivo[] } | null> {
+  const r = guardarTipos(
+    await graphql<{ ciclo: CicloParaMercados | null; mercados: MercadoAtivo[]; tiposDeMercado: TipoDeMercado[] }>(
+      `query MercadosDoCiclo($c: ID!) { ciclo(id: $c) { ${CAMPOS_CICLO_MERCADOS} } mercados(ativo: true) { id nome tipo taxaAdministrativa valorMaximoCesta } ${CAMPO_TIPOS} }`,
+      { c: cicloId },
+    ),
+  );
   return r.ciclo === null ? null : { ciclo: r.ciclo, ativos: r.mercados };
 }
 
@@ -187,7 +222,10 @@ export interface EntradaMercadoDoCiclo {
 }
 
 /** Replaces the whole list of the cycle's markets; returns the cycle as saved. */
-export async function definirMercadosDoCiclo(cicloId: string, input: readonly EntradaMercadoDoCiclo[]): Promise<CicloParaMercados> {
+export async function definirMercadosDoCiclo(
+  cicloId: string,
+  input: readonly EntradaMercadoDoCiclo[],
+): Promise<CicloParaMercados> {
   const r = await graphql<{ definirMercadosDoCiclo: CicloParaMercados }>(
     `mutation DefinirMercadosDoCiclo($c: ID!, $input: [CicloMercadoInput!]!) { definirMercadosDoCiclo(cicloId: $c, input: $input) { ${CAMPOS_CICLO_MERCADOS} } }`,
     { c: cicloId, input },

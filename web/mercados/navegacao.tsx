@@ -47,7 +47,10 @@ export function navegar(para: string, opcoes: { substituir?: boolean } = {}): vo
   window.dispatchEvent(new Event(EVENTO));
 }
 
-type PropsLink = Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href'> & { readonly para: string; readonly children: ReactNode };
+type PropsLink = Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href'> & {
+  readonly para: string;
+  readonly children: ReactNode;
+};
 
 /** An ordinary link that navigates inside the client (a new tab or window still works). */
 export function Link({ para, onClick, ...resto }: PropsLink) {

@@ -19,7 +19,13 @@ export function primeiraPagina(tamanho: number = POR_PAGINA): readonly [number, 
 export type EstadoPaginado<T> =
   | { readonly fase: 'carregando' }
   | { readonly fase: 'erro'; readonly mensagem: string; readonly codigo: string }
-  | { readonly fase: 'pronto'; readonly dados: readonly T[]; readonly haMais: boolean; readonly carregandoMais: boolean; readonly erroMais: string | null };
+  | {
+      readonly fase: 'pronto';
+      readonly dados: readonly T[];
+      readonly haMais: boolean;
+      readonly carregandoMais: boolean;
+      readonly erroMais: string | null;
+    };
 
 const codigoDe = (e: unknown): string => (e instanceof ErroApi ? e.codigo : 'ERRO');
 
@@ -41,7 +47,15 @@ export function usePaginado<T>(
     let vivo = true;
     setEstado({ fase: 'carregando' });
     fn(tamanho + 1, null).then(
-      (r) => vivo && setEstado({ fase: 'pronto', dados: r.slice(0, tamanho), haMais: r.length > tamanho, carregandoMais: false, erroMais: null }),
+      (r) =>
+        vivo &&
+        setEstado({
+          fase: 'pronto',
+          dados: r.slice(0, tamanho),
+          haMais: r.length > tamanho,
+          carregandoMais: false,
+          erroMais: null,
+        }),
       (e: unknown) => vivo && setEstado({ fase: 'erro', mensagem: mensagemDe(e), codigo: codigoDe(e) }),
     );
     return () => {
@@ -55,7 +69,14 @@ export function usePaginado<T>(
     const antes = estado;
     setEstado({ ...antes, carregandoMais: true, erroMais: null });
     fn(tamanho + 1, cursorDe(ultimo)).then(
-      (r) => setEstado({ fase: 'pronto', dados: [...antes.dados, ...r.slice(0, tamanho)], haMais: r.length > tamanho, carregandoMais: false, erroMais: null }),
+      (r) =>
+        setEstado({
+          fase: 'pronto',
+          dados: [...antes.dados, ...r.slice(0, tamanho)],
+          haMais: r.length > tamanho,
+          carregandoMais: false,
+          erroMais: null,
+        }),
       (e: unknown) => setEstado({ ...antes, carregandoMais: false, erroMais: mensagemDe(e) }),
     );
   };
@@ -63,7 +84,15 @@ export function usePaginado<T>(
 }
 
 /** The "Carregar mais" button under a paged list (its label names what comes), with its own loading and error. */
-export function CarregarMais<T>({ estado, carregarMais, rotulo }: { readonly estado: EstadoPaginado<T>; readonly carregarMais: () => void; readonly rotulo: string }) {
+export function CarregarMais<T>({
+  estado,
+  carregarMais,
+  rotulo,
+}: {
+  readonly estado: EstadoPaginado<T>;
+  readonly carregarMais: () => void;
+  readonly rotulo: string;
+}) {
   if (estado.fase !== 'pronto' || (!estado.haMais && estado.erroMais === null)) return null;
   return (
     <div className="carregar-mais">
@@ -81,8 +110,17 @@ export function CarregarMais<T>({ estado, carregarMais, rotulo }: { readonly est
  * A paged list as a page shows it: the first page's loading and error, `vazio` when there is
  * nothing, else the list and its "Carregar mais" (labelled `rotulo`).
  */
-export function ListaPaginada<T>({ pagina, rotulo, vazio, children }: {
-  readonly pagina: { readonly estado: EstadoPaginado<T>; readonly carregarMais: () => void; readonly recarregar: () => void };
+export function ListaPaginada<T>({
+  pagina,
+  rotulo,
+  vazio,
+  children,
+}: {
+  readonly pagina: {
+    readonly estado: EstadoPaginado<T>;
+    readonly carregarMais: () => void;
+    readonly recarregar: () => void;
+  };
   readonly rotulo: string;
   readonly vazio: ReactNode;
   readonly children: (itens: readonly T[]) => ReactNode;

@@ -30,7 +30,8 @@ export function SituacaoDoPedido({ pedido }: { readonly pedido: Pedido }) {
   if (pedido.finalizado) {
     return (
       <p className="situacao confirmado">
-        <span className="etiqueta ativo">Confirmado</span> confirmado em {pedido.dataConfirmacao === null ? '—' : dataHoraBr(pedido.dataConfirmacao)}
+        <span className="etiqueta ativo">Confirmado</span> confirmado em{' '}
+        {pedido.dataConfirmacao === null ? '—' : dataHoraBr(pedido.dataConfirmacao)}
       </p>
     );
   }
@@ -70,7 +71,14 @@ export function ResumoDoPedido({ pedido, titulo }: { readonly pedido: Pedido; re
           ),
         }}
         colunas={[
-          { titulo: 'Quantidade × preço', celula: (l) => <>{quantidadeComUnidade(l.quantidade, l.unidade)} × {reais(l.valor)}</> },
+          {
+            titulo: 'Quantidade × preço',
+            celula: (l) => (
+              <>
+                {quantidadeComUnidade(l.quantidade, l.unidade)} × {reais(l.valor)}
+              </>
+            ),
+          },
           { titulo: 'Subtotal', celula: (l) => reais(l.subtotal) },
         ]}
       />
@@ -80,7 +88,9 @@ export function ResumoDoPedido({ pedido, titulo }: { readonly pedido: Pedido; re
             <dt>{x.mercado ?? 'Fora de mercados'}</dt>
             <dd>
               {reais(x.subtotal)} + taxa {reais(x.taxa)}{' '}
-              <span className="suave pequeno">({x.taxaAdministrativa === null ? 'taxa da comunidade' : taxaLegivel(x.taxaAdministrativa)})</span>
+              <span className="suave pequeno">
+                ({x.taxaAdministrativa === null ? 'taxa da comunidade' : taxaLegivel(x.taxaAdministrativa)})
+              </span>
             </dd>
           </div>
         ))}

@@ -108,7 +108,8 @@ export function Protegida({ exige, children }: { readonly exige?: keyof AcoesDaC
     };
   }, [caminho, conferido, respondidaNestaVisita, recarregar]);
 
-  const negado = estado.fase === 'pronto' && estado.status.authenticated && exige !== undefined && !estado.status.user.acoes[exige];
+  const negado =
+    estado.fase === 'pronto' && estado.status.authenticated && exige !== undefined && !estado.status.user.acoes[exige];
   const semSessao = estado.fase === 'pronto' && !estado.status.authenticated;
   const pronto = conferido === caminho;
   useEffect(() => {

@@ -11,7 +11,15 @@ export interface Coluna<T> {
   readonly celula: (linha: T) => ReactNode;
 }
 
-export function TabelaDeLinhas<T>({ className, legenda, legendaOculta = false, primeira, colunas, linhas, chave }: {
+export function TabelaDeLinhas<T>({
+  className,
+  legenda,
+  legendaOculta = false,
+  primeira,
+  colunas,
+  linhas,
+  chave,
+}: {
   readonly className: string;
   readonly legenda: string;
   /** The caption only for screen readers (the heading around already says it). */
@@ -54,7 +62,15 @@ export function TabelaDeLinhas<T>({ className, legenda, legendaOculta = false, p
 }
 
 /** The subtotal, fee and total of a list of figures (dl.numeros), the total in bold. */
-export function SubtotalTaxaTotal({ subtotal, taxa, total }: { readonly subtotal: string; readonly taxa: string; readonly total: string }) {
+export function SubtotalTaxaTotal({
+  subtotal,
+  taxa,
+  total,
+}: {
+  readonly subtotal: string;
+  readonly taxa: string;
+  readonly total: string;
+}) {
   return (
     <>
       <div>

@@ -24,7 +24,8 @@ export interface TipoDeMercado {
  * The field a page's query adds to bring the kinds along: no request of its own (each page still
  * asks one question), and the server answers it from its table, not the database.
  */
-export const CAMPO_TIPOS = 'tiposDeMercado { tipo nome descricao vende exigeValorMaximoCesta vendeAConsumidores precosDaLista aceitaAssinaturas }';
+export const CAMPO_TIPOS =
+  'tiposDeMercado { tipo nome descricao vende exigeValorMaximoCesta vendeAConsumidores precosDaLista aceitaAssinaturas }';
 
 let lidos: readonly TipoDeMercado[] | null = null;
 
@@ -41,9 +42,18 @@ export function tiposDeMercado(): readonly TipoDeMercado[] {
 
 /** One kind; a kind the client was not told of reads as its own name and can do nothing special. */
 export function tipoDeMercado(tipo: TipoMercado): TipoDeMercado {
-  return lidos?.find((t) => t.tipo === tipo) ?? {
-    tipo, nome: tipo, descricao: '', vende: 'itens', exigeValorMaximoCesta: false, vendeAConsumidores: false, precosDaLista: false, aceitaAssinaturas: false,
-  };
+  return (
+    lidos?.find((t) => t.tipo === tipo) ?? {
+      tipo,
+      nome: tipo,
+      descricao: '',
+      vende: 'itens',
+      exigeValorMaximoCesta: false,
+      vendeAConsumidores: false,
+      precosDaLista: false,
+      aceitaAssinaturas: false,
+    }
+  );
 }
 
 /** The name people read for a kind. */

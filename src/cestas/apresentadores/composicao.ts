@@ -7,17 +7,31 @@ export function composicaoJson(p: PaginaComposicao) {
     cicloCesta: p.cicloCesta,
     composicao: {
       quantidadeCestas: p.composicao.quantidadeCestas,
-      produtos: p.composicao.produtos.map(({ quantidadePorCestaMilesimos, quantidadeNaUnidadeEscolhida, valorCentavos, custoCentavos, ...resto }) => ({
-        ...resto, quantidadePorCesta: quantidadeJson(quantidadePorCestaMilesimos), quantidadeNaUnidadeEscolhida: quantidadeJson(quantidadeNaUnidadeEscolhida),
-        valor: dinheiroJson(valorCentavos), custo: dinheiroJson(custoCentavos),
-      })),
+      produtos: p.composicao.produtos.map(
+        ({ quantidadePorCestaMilesimos, quantidadeNaUnidadeEscolhida, valorCentavos, custoCentavos, ...resto }) => ({
+          ...resto,
+          quantidadePorCesta: quantidadeJson(quantidadePorCestaMilesimos),
+          quantidadeNaUnidadeEscolhida: quantidadeJson(quantidadeNaUnidadeEscolhida),
+          valor: dinheiroJson(valorCentavos),
+          custo: dinheiroJson(custoCentavos),
+        }),
+      ),
     },
     ofertas: p.ofertas.map(({ valorCentavos, ofertadaMilesimos, alocadaMilesimos, disponivelMilesimos, ...resto }) => ({
-      ...resto, valor: dinheiroJson(valorCentavos), quantidadeOfertada: quantidadeJson(ofertadaMilesimos),
-      quantidadeAlocada: quantidadeJson(alocadaMilesimos), quantidadeDisponivel: quantidadeJson(disponivelMilesimos),
+      ...resto,
+      valor: dinheiroJson(valorCentavos),
+      quantidadeOfertada: quantidadeJson(ofertadaMilesimos),
+      quantidadeAlocada: quantidadeJson(alocadaMilesimos),
+      quantidadeDisponivel: quantidadeJson(disponivelMilesimos),
     })),
-    extras: p.extras.map(({ quantidadeMilesimos, ...resto }) => ({ ...resto, quantidade: quantidadeJson(quantidadeMilesimos) })),
-    fornecedores: p.fornecedores.map(({ valorAcumuladoCentavos, ...resto }) => ({ ...resto, valorAcumulado: dinheiroJson(valorAcumuladoCentavos) })),
+    extras: p.extras.map(({ quantidadeMilesimos, ...resto }) => ({
+      ...resto,
+      quantidade: quantidadeJson(quantidadeMilesimos),
+    })),
+    fornecedores: p.fornecedores.map(({ valorAcumuladoCentavos, ...resto }) => ({
+      ...resto,
+      valorAcumulado: dinheiroJson(valorAcumuladoCentavos),
+    })),
     custoPorCesta: dinheiroJson(p.custoPorCestaCentavos),
     valorReferencia: dinheiroJson(p.valorReferenciaCentavos),
   };

@@ -18,15 +18,25 @@ export function movimentacaoJson(m: Movimentacao) {
 export function fechamentoJson(f: Fechamento) {
   const { debitosCentavos, creditosCentavos, naoConfirmados, ...resto } = f;
   return {
-    ...resto, debitos: dinheiroJson(debitosCentavos), creditos: dinheiroJson(creditosCentavos),
-    naoConfirmados: naoConfirmados.map(({ totalComTaxaCentavos, ...n }) => ({ ...n, totalComTaxa: dinheiroJson(totalComTaxaCentavos) })),
+    ...resto,
+    debitos: dinheiroJson(debitosCentavos),
+    creditos: dinheiroJson(creditosCentavos),
+    naoConfirmados: naoConfirmados.map(({ totalComTaxaCentavos, ...n }) => ({
+      ...n,
+      totalComTaxa: dinheiroJson(totalComTaxaCentavos),
+    })),
   };
 }
 
 export function previaDoFechamentoJson(p: PreviaDoFechamento) {
   const { debitosCentavos, creditosCentavos, naoConfirmados, ...resto } = p;
   return {
-    ...resto, debitos: dinheiroJson(debitosCentavos), creditos: dinheiroJson(creditosCentavos),
-    naoConfirmados: naoConfirmados.map(({ totalComTaxaCentavos, ...n }) => ({ ...n, totalComTaxa: dinheiroJson(totalComTaxaCentavos) })),
+    ...resto,
+    debitos: dinheiroJson(debitosCentavos),
+    creditos: dinheiroJson(creditosCentavos),
+    naoConfirmados: naoConfirmados.map(({ totalComTaxaCentavos, ...n }) => ({
+      ...n,
+      totalComTaxa: dinheiroJson(totalComTaxaCentavos),
+    })),
   };
 }

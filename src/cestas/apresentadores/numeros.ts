@@ -8,7 +8,9 @@ export const dinheiroJson = (centavos: number): number => paraNumero(centavos, E
 export const quantidadeJson = (milesimos: number): number => paraNumero(milesimos, ESCALA_QUANTIDADE);
 
 /** A catalogue price (a basket's or a product's reference value) as the contract names it. */
-export function comValorReferencia<T extends { readonly valorReferenciaCentavos: number }>(x: T): Omit<T, 'valorReferenciaCentavos'> & { valorReferencia: number } {
+export function comValorReferencia<T extends { readonly valorReferenciaCentavos: number }>(
+  x: T,
+): Omit<T, 'valorReferenciaCentavos'> & { valorReferencia: number } {
   const { valorReferenciaCentavos, ...resto } = x;
   return { ...resto, valorReferencia: dinheiroJson(valorReferenciaCentavos) };
 }

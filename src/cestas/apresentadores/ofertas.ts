@@ -8,7 +8,12 @@ import { comValorReferencia, dinheiroJson, quantidadeJson } from './numeros.ts';
 
 export function linhaDaOfertaJson(l: LinhaDaOferta) {
   const { quantidadeMilesimos, valorCentavos, alocadoMilesimos, ...resto } = l;
-  return { ...resto, quantidade: quantidadeJson(quantidadeMilesimos), valor: dinheiroJson(valorCentavos), alocado: quantidadeJson(alocadoMilesimos) };
+  return {
+    ...resto,
+    quantidade: quantidadeJson(quantidadeMilesimos),
+    valor: dinheiroJson(valorCentavos),
+    alocado: quantidadeJson(alocadoMilesimos),
+  };
 }
 
 export function ofertaJson(o: Oferta) {

@@ -10,8 +10,20 @@ import { dinheiroJson, quantidadeJson } from './numeros.ts';
 
 export function linhaDoPedidoJson(l: LinhaDoPedido) {
   // The subscription mark stays out of the contract's line until the API shows it on purpose.
-  const { quantidadeMilesimos, valorCentavos, subtotalCentavos, taxaCentesimos: _, assinaturaId: _assinatura, ...resto } = l;
-  return { ...resto, quantidade: quantidadeJson(quantidadeMilesimos), valor: dinheiroJson(valorCentavos), subtotal: dinheiroJson(subtotalCentavos) };
+  const {
+    quantidadeMilesimos,
+    valorCentavos,
+    subtotalCentavos,
+    taxaCentesimos: _,
+    assinaturaId: _assinatura,
+    ...resto
+  } = l;
+  return {
+    ...resto,
+    quantidade: quantidadeJson(quantidadeMilesimos),
+    valor: dinheiroJson(valorCentavos),
+    subtotal: dinheiroJson(subtotalCentavos),
+  };
 }
 
 export function pedidoJson(p: Pedido) {
@@ -19,8 +31,17 @@ export function pedidoJson(p: Pedido) {
   return {
     pedidoId,
     pedido: {
-      id: pedidoId, ...resto, total: dinheiroJson(totalCentavos), taxa: dinheiroJson(taxaCentavos), totalComTaxa: dinheiroJson(totalComTaxaCentavos),
-      partes: partes.map((x) => ({ mercadoId: x.mercadoId, mercado: x.mercado, subtotal: dinheiroJson(x.subtotalCentavos), taxa: dinheiroJson(x.taxaCentavos) })),
+      id: pedidoId,
+      ...resto,
+      total: dinheiroJson(totalCentavos),
+      taxa: dinheiroJson(taxaCentavos),
+      totalComTaxa: dinheiroJson(totalComTaxaCentavos),
+      partes: partes.map((x) => ({
+        mercadoId: x.mercadoId,
+        mercado: x.mercado,
+        subtotal: dinheiroJson(x.subtotalCentavos),
+        taxa: dinheiroJson(x.taxaCentavos),
+      })),
     },
     produtos: produtos.map(linhaDoPedidoJson),
   };
@@ -36,7 +57,10 @@ export function cestaParaPedirJson(c: CestaParaPedir) {
   return {
     ...resto,
     valor: dinheiroJson(valorCentavos),
-    composicao: composicao.map(({ quantidadeMilesimos, ...i }) => ({ ...i, quantidade: quantidadeJson(quantidadeMilesimos) })),
+    composicao: composicao.map(({ quantidadeMilesimos, ...i }) => ({
+      ...i,
+      quantidade: quantidadeJson(quantidadeMilesimos),
+    })),
   };
 }
 

@@ -5,13 +5,25 @@ import { descricaoDaLinha } from '../../formatos.ts';
 import { dinheiroJson } from './numeros.ts';
 
 export function pixJson(p: Pix | null) {
-  return p === null ? null : { copiaECola: p.copiaECola, qrSvg: p.qrSvg, valor: dinheiroJson(p.valorCentavos), txid: p.txid };
+  return p === null
+    ? null
+    : { copiaECola: p.copiaECola, qrSvg: p.qrSvg, valor: dinheiroJson(p.valorCentavos), txid: p.txid };
 }
 
 export function cobrancaJson(c: Cobranca, pix: Pix | null) {
   return {
-    usuarioid: c.usuarioid, nome: c.nome, devido: dinheiroJson(c.devidoCentavos), txid: c.txid, cicloid: c.cicloid === 0 ? null : c.cicloid,
-    linhas: c.linhas.map((l) => ({ tipo: l.tipo, descricao: descricaoDaLinha(l), valor: dinheiroJson(l.valorCentavos), cicloid: l.cicloid, pedidoId: l.pedidoId })),
+    usuarioid: c.usuarioid,
+    nome: c.nome,
+    devido: dinheiroJson(c.devidoCentavos),
+    txid: c.txid,
+    cicloid: c.cicloid === 0 ? null : c.cicloid,
+    linhas: c.linhas.map((l) => ({
+      tipo: l.tipo,
+      descricao: descricaoDaLinha(l),
+      valor: dinheiroJson(l.valorCentavos),
+      cicloid: l.cicloid,
+      pedidoId: l.pedidoId,
+    })),
     pix: pixJson(pix),
   };
 }
@@ -23,7 +35,11 @@ export function linhaDoExtratoJson(l: LinhaParaRevisar) {
 
 export function resumoDaImportacaoTexto(r: ResumoDaImportacao): string {
   const partes = [`${r.novas} ${r.novas === 1 ? 'crédito novo' : 'créditos novos'}`];
-  if (r.repetidas > 0) partes.push(`${r.repetidas} já importado${r.repetidas === 1 ? '' : 's'} antes (nada mudou neles)`);
-  if (r.novas > 0) partes.push(`${r.porTxid} pelo código do Pix, ${r.porNome} pelo valor e nome, ${r.ambiguas} com mais de uma pessoa possível`);
+  if (r.repetidas > 0)
+    partes.push(`${r.repetidas} já importado${r.repetidas === 1 ? '' : 's'} antes (nada mudou neles)`);
+  if (r.novas > 0)
+    partes.push(
+      `${r.porTxid} pelo código do Pix, ${r.porNome} pelo valor e nome, ${r.ambiguas} com mais de uma pessoa possível`,
+    );
   return `Extrato importado: ${partes.join('; ')}. Confira e confirme abaixo.`;
 }

@@ -10,7 +10,11 @@ export const produtoJson = (p: Produto) => comValorReferencia(p);
 export function cicloJson(c: Ciclo) {
   return {
     ...c,
-    cicloProdutos: c.cicloProdutos.map(({ quantidadeMilesimos, valorCentavos, ...resto }) => ({ ...resto, quantidade: quantidadeJson(quantidadeMilesimos), valor: dinheiroJson(valorCentavos) })),
+    cicloProdutos: c.cicloProdutos.map(({ quantidadeMilesimos, valorCentavos, ...resto }) => ({
+      ...resto,
+      quantidade: quantidadeJson(quantidadeMilesimos),
+      valor: dinheiroJson(valorCentavos),
+    })),
     sobras: c.sobras.map(({ sobraMilesimos, ...resto }) => ({ ...resto, sobra: quantidadeJson(sobraMilesimos) })),
   };
 }

@@ -20,11 +20,13 @@ export function relatorioParaCsv(r: Relatorio): Readable {
   const csv = stringify({ delimiter: ';', bom: true, header: true, columns: colunas.map(tituloCsv) });
   for (const grupo of r.grupos) {
     for (const linha of grupo.linhas) {
-      csv.write(colunas.map((c) => {
-        const v = linha[c.chave] ?? null;
-        const texto = valorCsv(c, v);
-        return typeof v === 'string' && INICIO_DE_FORMULA.test(texto) ? `'${texto}` : texto;
-      }));
+      csv.write(
+        colunas.map((c) => {
+          const v = linha[c.chave] ?? null;
+          const texto = valorCsv(c, v);
+          return typeof v === 'string' && INICIO_DE_FORMULA.test(texto) ? `'${texto}` : texto;
+        }),
+      );
     }
   }
   csv.end();

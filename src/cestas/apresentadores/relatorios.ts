@@ -47,8 +47,15 @@ export function textoParaPessoas(c: Coluna, v: Celula): string {
 export const colunaNumerica = (c: Coluna): boolean => c.tipo !== 'texto' && c.tipo !== 'data';
 
 export function relatorioParaJson(r: Relatorio) {
-  const linha = (l: LinhaRelatorio) => Object.fromEntries(r.colunas.map((c) => [c.chave, valorJson(c, l[c.chave] ?? null)]));
-  const somas = (t: Readonly<Record<string, number>>) => Object.fromEntries(Object.entries(t).map(([k, v]) => [k, valorJson(r.colunas.find((c) => c.chave === k) ?? { chave: k, titulo: k, tipo: 'inteiro' }, v)]));
+  const linha = (l: LinhaRelatorio) =>
+    Object.fromEntries(r.colunas.map((c) => [c.chave, valorJson(c, l[c.chave] ?? null)]));
+  const somas = (t: Readonly<Record<string, number>>) =>
+    Object.fromEntries(
+      Object.entries(t).map(([k, v]) => [
+        k,
+        valorJson(r.colunas.find((c) => c.chave === k) ?? { chave: k, titulo: k, tipo: 'inteiro' }, v),
+      ]),
+    );
   return {
     titulo: r.titulo,
     subtitulo: r.subtitulo,

@@ -14,17 +14,29 @@ import { idDaRota, mostrarTodas } from './assinaturas.ts';
 import { reais } from '../../formatos.ts';
 
 /** A season's advance payment as the JSON API shows it (reais). */
-const PagamentoDaTemporadaJson = Type.Object({
-  movimentacaoId: Type.Integer(), assinaturaId: Type.Integer(), usuarioid: Type.Integer(),
-  valor: Type.Number({ description: 'Reais' }), data: Type.String({ description: 'AAAA-MM-DD' }), descricao: Type.String(),
-  repetido: Type.Boolean({ description: 'true quando este envio já tinha sido registrado: nada novo foi lançado' }),
-}, { description: 'O crédito lançado para o assinante, que os fechamentos dos ciclos consomem' });
+const PagamentoDaTemporadaJson = Type.Object(
+  {
+    movimentacaoId: Type.Integer(),
+    assinaturaId: Type.Integer(),
+    usuarioid: Type.Integer(),
+    valor: Type.Number({ description: 'Reais' }),
+    data: Type.String({ description: 'AAAA-MM-DD' }),
+    descricao: Type.String(),
+    repetido: Type.Boolean({ description: 'true quando este envio já tinha sido registrado: nada novo foi lançado' }),
+  },
+  { description: 'O crédito lançado para o assinante, que os fechamentos dos ciclos consomem' },
+);
 
-const CorpoPagamento = Corpo({
-  valor: NoFio.numero('O valor pago pela temporada, em reais (até 2 casas)'),
-  descricao: NoFio.texto('Uma observação (forma de pagamento, por exemplo), até 200 caracteres'),
-  envio: NoFio.texto('Opcional: um identificador deste envio (8 a 64 letras, dígitos e hífens). O mesmo envio de novo não registra outro pagamento e responde o já registrado, com 200'),
-}, 'Um pagamento antecipado da temporada de uma assinatura');
+const CorpoPagamento = Corpo(
+  {
+    valor: NoFio.numero('O valor pago pela temporada, em reais (até 2 casas)'),
+    descricao: NoFio.texto('Uma observação (forma de pagamento, por exemplo), até 200 caracteres'),
+    envio: NoFio.texto(
+      'Opcional: um identificador deste envio (8 a 64 letras, dígitos e hífens). O mesmo envio de novo não registra outro pagamento e responde o já registrado, com 200',
+    ),
+  },
+  'Um pagamento antecipado da temporada de uma assinatura',
+);
 
 const pagamentoJson = (p: PagamentoDaTemporada) => {
   const { valorCentavos, ...resto } = p;
@@ -39,24 +51,54 @@ const pagamentoJson = (p: PagamentoDaTemporada) => {
  * subscription's form.
  */
 export function rotasPagamentoDeAssinaturas(app: AppTipada, ctx: ContextoCestas): void {
-  app.post('/assinaturas/:id/pagamento', {
-    config: {
-      acesso: 'financeiroEscrever',
-      redesenhar: (req, reply, recusa) => mostrarTodas(ctx, req, reply, null, { status: recusa.status, form: `pg${idDaRota(req.params) ?? 0}`, erro: recusa.mensagem, detalhes: recusa.detalhes, valores: comoEntrada(req.body) }),
+  app.post(
+    '/assinaturas/:id/pagamento',
+    {
+      config: {
+        acesso: 'financeiroEscrever',
+        redesenhar: (req, reply, recusa) =>
+          mostrarTodas(ctx, req, reply, null, {
+            status: recusa.status,
+            form: `pg${idDaRota(req.params) ?? 0}`,
+            erro: recusa.mensagem,
+            detalhes: recusa.detalhes,
+            valores: comoEntrada(req.body),
+          }),
+      },
+      schema: { params: ParamsId, body: CorpoPagamento, response: escrita(PagamentoDaTemporadaJson, { cria: true }) },
     },
-    schema: { params: ParamsId, body: CorpoPagamento, response: escrita(PagamentoDaTemporadaJson, { cria: true }) },
-  }, async (req, reply) => {
-    const c = new Campos(comoEntrada(req.body));
-    const valorCentavos = c.decimal('valor', 2, { obrigatorio: true, min: 1, max: MAXIMO_LANCAMENTO_CENTAVOS });
-    const descricao = c.texto('descricao', { max: 200 });
-    const envio = c.texto('envio', { max: 64 });
-    c.concluir();
-    const agora = ctx.relogio.agora();
-    const p = await registrarPagamentoDaTemporada(ctx.banco, atorDe(req), req.params.id, valorCentavos, { agora, hoje: diaLocal(agora, ctx.config.tz), descricao, envio });
-    if (querJson(req)) return enviarJson(reply, pagamentoJson(p), p.repetido ? 'Este pagamento já estava registrado' : 'Pagamento da temporada registrado', p.repetido ? 200 : 201);
-    const pessoa = await ctx.banco.selectFrom('usuario').select('nome').where('id', '=', p.usuarioid).executeTakeFirstOrThrow();
-    return redirecionarComAviso(reply, `/assinaturas/todas#pagamento-${p.assinaturaId}`, p.repetido
-      ? `Este pagamento de ${reais(p.valorCentavos)} para ${pessoa.nome} já estava registrado: nada foi lançado de novo.`
-      : `Pagamento de ${reais(p.valorCentavos)} registrado para ${pessoa.nome}: é crédito que os próximos ciclos consomem.`);
-  });
+    async (req, reply) => {
+      const c = new Campos(comoEntrada(req.body));
+      const valorCentavos = c.decimal('valor', 2, { obrigatorio: true, min: 1, max: MAXIMO_LANCAMENTO_CENTAVOS });
+      const descricao = c.texto('descricao', { max: 200 });
+      const envio = c.texto('envio', { max: 64 });
+      c.concluir();
+      const agora = ctx.relogio.agora();
+      const p = await registrarPagamentoDaTemporada(ctx.banco, atorDe(req), req.params.id, valorCentavos, {
+        agora,
+        hoje: diaLocal(agora, ctx.config.tz),
+        descricao,
+        envio,
+      });
+      if (querJson(req))
+        return enviarJson(
+          reply,
+          pagamentoJson(p),
+          p.repetido ? 'Este pagamento já estava registrado' : 'Pagamento da temporada registrado',
+          p.repetido ? 200 : 201,
+        );
+      const pessoa = await ctx.banco
+        .selectFrom('usuario')
+        .select('nome')
+        .where('id', '=', p.usuarioid)
+        .executeTakeFirstOrThrow();
+      return redirecionarComAviso(
+        reply,
+        `/assinaturas/todas#pagamento-${p.assinaturaId}`,
+        p.repetido
+          ? `Este pagamento de ${reais(p.valorCentavos)} para ${pessoa.nome} já estava registrado: nada foi lançado de novo.`
+          : `Pagamento de ${reais(p.valorCentavos)} registrado para ${pessoa.nome}: é crédito que os próximos ciclos consomem.`,
+      );
+    },
+  );
 }

@@ -1,6 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppTipada } from '../../http/app-tipada.ts';
-import { atualizarProprioCadastro, autoCadastrar, chaveDeEmail, usuarioPorEmail, type Usuario } from '../../domain/usuarios.ts';
+import {
+  atualizarProprioCadastro,
+  autoCadastrar,
+  chaveDeEmail,
+  usuarioPorEmail,
+  type Usuario,
+} from '../../domain/usuarios.ts';
 import { escolhaSugeridaNoCadastro } from '../../domain/pessoas.ts';
 import { comoEntrada } from '../../http/campos.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
@@ -11,9 +17,9 @@ import type { Redesenho } from '../tipos-fastify.ts';
 import { errosDeCampo, idDaRota } from './registros.ts';
 import { Cadastro, CorpoCadastro, ParamsId, UsuarioJson, escrita, leitura } from '../esquemas.ts';
 
-
 function sessaoDe(req: FastifyRequest) {
-  if (req.sessao === null || req.ator === null) throw new Error('rota de cadastro sem sessão: a regra de acesso não rodou');
+  if (req.sessao === null || req.ator === null)
+    throw new Error('rota de cadastro sem sessão: a regra de acesso não rodou');
   return { identidade: req.sessao.identidade, ator: req.ator, csrf: req.sessao.csrf };
 }
 
@@ -21,7 +27,14 @@ function sessaoDe(req: FastifyRequest) {
 export function rotasCadastro(app: AppTipada, ctx: ContextoCestas): void {
   const acesso = { config: { acesso: 'identidade' as const } };
 
-  function formCadastro(req: FastifyRequest, reply: FastifyReply, usuario: Usuario | null, valores: Record<string, unknown>, erros: Readonly<Record<string, unknown>>, status = 200) {
+  function formCadastro(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    usuario: Usuario | null,
+    valores: Record<string, unknown>,
+    erros: Readonly<Record<string, unknown>>,
+    status = 200,
+  ) {
     const { identidade, csrf } = sessaoDe(req);
     return responder(req, reply, {
       titulo: usuario === null ? 'Complete seu cadastro' : 'Seu cadastro',
@@ -29,31 +42,62 @@ export function rotasCadastro(app: AppTipada, ctx: ContextoCestas): void {
       dados: { identidade, usuario },
       corpo: () =>
         formularioCadastro({
-          identidade, usuario, valores, erros, csrf, comPerfis: true,
+          identidade,
+          usuario,
+          valores,
+          erros,
+          csrf,
+          comPerfis: true,
           acao: usuario === null ? '/usuarionovo' : `/usuarionovo/${usuario.id}`,
         }),
     });
   }
 
-  function formPerfil(req: FastifyRequest, reply: FastifyReply, usuario: Usuario | null, valores: Record<string, unknown>, erros: Readonly<Record<string, unknown>>, status = 200) {
+  function formPerfil(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    usuario: Usuario | null,
+    valores: Record<string, unknown>,
+    erros: Readonly<Record<string, unknown>>,
+    status = 200,
+  ) {
     const { identidade, csrf } = sessaoDe(req);
     return responder(req, reply, {
       titulo: 'Meu perfil',
       status,
       dados: { identidade, usuario },
       corpo: () =>
-        paginaPerfil(identidade, usuario, formularioCadastro({ identidade, usuario, valores, erros, csrf, comPerfis: false, acao: '/profile' }), csrf),
+        paginaPerfil(
+          identidade,
+          usuario,
+          formularioCadastro({ identidade, usuario, valores, erros, csrf, comPerfis: false, acao: '/profile' }),
+          csrf,
+        ),
     });
   }
 
-  async function salvar(req: FastifyRequest, reply: FastifyReply, acao: () => Promise<Usuario>, sucesso: { status: number; mensagem: string; destino: string }) {
+  async function salvar(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    acao: () => Promise<Usuario>,
+    sucesso: { status: number; mensagem: string; destino: string },
+  ) {
     const usuario = await acao();
     if (querJson(req)) return enviarJson(reply, usuario, sucesso.mensagem, sucesso.status);
     return redirecionarComAviso(reply, sucesso.destino, sucesso.mensagem);
   }
 
   /** A refused form comes back with what was typed and each field's error (`errosDeCampo`). */
-  const redesenhar = (desenhar: (req: FastifyRequest, reply: FastifyReply, valores: Record<string, unknown>, erros: Readonly<Record<string, unknown>>, status: number) => Promise<FastifyReply>): Redesenho =>
+  const redesenhar =
+    (
+      desenhar: (
+        req: FastifyRequest,
+        reply: FastifyReply,
+        valores: Record<string, unknown>,
+        erros: Readonly<Record<string, unknown>>,
+        status: number,
+      ) => Promise<FastifyReply>,
+    ): Redesenho =>
     async (req, reply, recusa) => {
       const erros = errosDeCampo(recusa);
       return erros === null ? null : desenhar(req, reply, { ...comoEntrada(req.body) }, erros, recusa.status);
@@ -71,28 +115,58 @@ export function rotasCadastro(app: AppTipada, ctx: ContextoCestas): void {
     const usuario = (await usuarioPorEmail(ctx.banco, identidade.email)) ?? null;
     const valores = valoresDoUsuario(identidade, usuario);
     // Someone who already uses the Mercados face finds their roles from there already checked.
-    const sugeridos = usuario === null ? await escolhaSugeridaNoCadastro(ctx.banco, chaveDeEmail(identidade.email)) : [];
+    const sugeridos =
+      usuario === null ? await escolhaSugeridaNoCadastro(ctx.banco, chaveDeEmail(identidade.email)) : [];
     return formCadastro(req, reply, usuario, sugeridos.length > 0 ? { ...valores, perfil: sugeridos } : valores, {});
   });
 
-  app.post('/usuarionovo', { config: { ...acesso.config, redesenhar: redesenhar(async (req, reply, v, e, s) => formCadastro(req, reply, null, v, e, s)) }, schema: { body: CorpoCadastro, response: escrita(UsuarioJson, { cria: true }) } }, (req, reply) => {
-    const { identidade } = sessaoDe(req);
-    return salvar(
-      req, reply,
-      () => autoCadastrar(ctx.banco, identidade, lerAutocadastro(comoEntrada(req.body)), { agora: ctx.relogio.agora(), adminEmails: ctx.config.adminEmails }),
-      { status: 201, mensagem: 'Cadastro concluído. Boas-vindas!', destino: '/' },
-    );
-  });
+  app.post(
+    '/usuarionovo',
+    {
+      config: {
+        ...acesso.config,
+        redesenhar: redesenhar(async (req, reply, v, e, s) => formCadastro(req, reply, null, v, e, s)),
+      },
+      schema: { body: CorpoCadastro, response: escrita(UsuarioJson, { cria: true }) },
+    },
+    (req, reply) => {
+      const { identidade } = sessaoDe(req);
+      return salvar(
+        req,
+        reply,
+        () =>
+          autoCadastrar(ctx.banco, identidade, lerAutocadastro(comoEntrada(req.body)), {
+            agora: ctx.relogio.agora(),
+            adminEmails: ctx.config.adminEmails,
+          }),
+        { status: 201, mensagem: 'Cadastro concluído. Boas-vindas!', destino: '/' },
+      );
+    },
+  );
 
   app.post(
     '/usuarionovo/:id',
-    { config: { ...acesso.config, redesenhar: redesenhar(async (req, reply, v, e, s) => formCadastro(req, reply, await proprio(req), v, e, s)) }, schema: { params: ParamsId, body: CorpoCadastro, response: escrita(UsuarioJson) } },
+    {
+      config: {
+        ...acesso.config,
+        redesenhar: redesenhar(async (req, reply, v, e, s) => formCadastro(req, reply, await proprio(req), v, e, s)),
+      },
+      schema: { params: ParamsId, body: CorpoCadastro, response: escrita(UsuarioJson) },
+    },
     async (req, reply) => {
       const { ator } = sessaoDe(req);
       const { id } = req.params;
       return salvar(
-        req, reply,
-        () => atualizarProprioCadastro(ctx.banco, ator, id, lerProprioCadastro(ator, id, comoEntrada(req.body), true), ctx.relogio.agora()),
+        req,
+        reply,
+        () =>
+          atualizarProprioCadastro(
+            ctx.banco,
+            ator,
+            id,
+            lerProprioCadastro(ator, id, comoEntrada(req.body), true),
+            ctx.relogio.agora(),
+          ),
         { status: 200, mensagem: 'Cadastro atualizado', destino: '/' },
       );
     },
@@ -104,13 +178,31 @@ export function rotasCadastro(app: AppTipada, ctx: ContextoCestas): void {
     return formPerfil(req, reply, usuario, valoresDoUsuario(identidade, usuario), {});
   });
 
-  app.post('/profile', { config: { ...acesso.config, redesenhar: redesenhar(async (req, reply, v, e, s) => formPerfil(req, reply, await proprio(req), v, e, s)) }, schema: { body: CorpoCadastro, response: escrita(UsuarioJson) } }, async (req, reply) => {
-    const { ator } = sessaoDe(req);
-    const id = ator.usuarioid ?? 0;
-    return salvar(
-      req, reply,
-      () => atualizarProprioCadastro(ctx.banco, ator, id, lerProprioCadastro(ator, id, comoEntrada(req.body), false), ctx.relogio.agora()),
-      { status: 200, mensagem: 'Perfil atualizado', destino: '/profile' },
-    );
-  });
+  app.post(
+    '/profile',
+    {
+      config: {
+        ...acesso.config,
+        redesenhar: redesenhar(async (req, reply, v, e, s) => formPerfil(req, reply, await proprio(req), v, e, s)),
+      },
+      schema: { body: CorpoCadastro, response: escrita(UsuarioJson) },
+    },
+    async (req, reply) => {
+      const { ator } = sessaoDe(req);
+      const id = ator.usuarioid ?? 0;
+      return salvar(
+        req,
+        reply,
+        () =>
+          atualizarProprioCadastro(
+            ctx.banco,
+            ator,
+            id,
+            lerProprioCadastro(ator, id, comoEntrada(req.body), false),
+            ctx.relogio.agora(),
+          ),
+        { status: 200, mensagem: 'Perfil atualizado', destino: '/profile' },
+      );
+    },
+  );
 }

@@ -10,15 +10,22 @@ import { CicloNoIndice, indice, leitura } from '../esquemas.ts';
 
 /** The spec's ciclo-index has its own handler: cycles newest first, each with its phase. */
 export function rotasCiclos(app: AppTipada, ctx: ContextoCestas): void {
-  app.get('/ciclo-index', { config: { acesso: 'catalogoLer' }, schema: { querystring: Consulta(parametrosDePagina(ORDENS_CICLO)), response: leitura(indice(CicloNoIndice)) } }, async (req, reply) => {
-    const pedido = pedidoDePagina(req.query, { ordem: 'dataOfertaInicio', direcao: 'desc' });
-    const pagina = await listarCiclos(ctx.banco, pedido, diaLocal(ctx.relogio.agora(), ctx.config.tz));
-    const podeCriar = req.ator !== null && pode(req.ator, 'catalogoEscrever');
-    const acoes = { editar: podeCriar, apagar: podeCriar };
-    return responder(req, reply, {
-      titulo: 'Ciclos',
-      dados: { ...pagina, itens: pagina.itens.map((c) => ({ ...c, acoes })), acoes: { criar: podeCriar } },
-      corpo: () => indiceCiclos(pagina, podeCriar),
-    });
-  });
+  app.get(
+    '/ciclo-index',
+    {
+      config: { acesso: 'catalogoLer' },
+      schema: { querystring: Consulta(parametrosDePagina(ORDENS_CICLO)), response: leitura(indice(CicloNoIndice)) },
+    },
+    async (req, reply) => {
+      const pedido = pedidoDePagina(req.query, { ordem: 'dataOfertaInicio', direcao: 'desc' });
+      const pagina = await listarCiclos(ctx.banco, pedido, diaLocal(ctx.relogio.agora(), ctx.config.tz));
+      const podeCriar = req.ator !== null && pode(req.ator, 'catalogoEscrever');
+      const acoes = { editar: podeCriar, apagar: podeCriar };
+      return responder(req, reply, {
+        titulo: 'Ciclos',
+        dados: { ...pagina, itens: pagina.itens.map((c) => ({ ...c, acoes })), acoes: { criar: podeCriar } },
+        corpo: () => indiceCiclos(pagina, podeCriar),
+      });
+    },
+  );
 }

@@ -14,10 +14,19 @@ import { composicaoJson } from '../apresentadores/composicao.ts';
 import { idDaRota } from './registros.ts';
 import { Composicao, CorpoComposicao, PaginaComposicao, ParamsId, escrita, leitura } from '../esquemas.ts';
 
-
 /** Basket composition: GET/POST /composicao/:id (cycle-basket id) and POST /composicaosave. */
 export function rotasComposicao(app: AppTipada, ctx: ContextoCestas): void {
-  async function mostrar(req: FastifyRequest, reply: FastifyReply, id: number, falha = { status: 200, erro: null as string | null, detalhes: {} as Readonly<Record<string, unknown>>, valores: null as Readonly<Record<string, unknown>> | null }) {
+  async function mostrar(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    id: number,
+    falha = {
+      status: 200,
+      erro: null as string | null,
+      detalhes: {} as Readonly<Record<string, unknown>>,
+      valores: null as Readonly<Record<string, unknown>> | null,
+    },
+  ) {
     const pagina = await paginaDaComposicao(ctx.banco, id, tempo(ctx).hoje);
     const podeEditar = pode(atorDe(req), 'composicaoEscrever');
     return responder(req, reply, {
@@ -39,10 +48,33 @@ export function rotasComposicao(app: AppTipada, ctx: ContextoCestas): void {
   const redesenhar: Redesenho = async (req, reply, recusa) => {
     const id = cicloCestaDoCorpo(req.body, idDaRota(req));
     if (id === null) return null;
-    return mostrar(req, reply, id, { status: recusa.status, erro: recusa.mensagem, detalhes: recusa.detalhes, valores: comoEntrada(req.body) });
+    return mostrar(req, reply, id, {
+      status: recusa.status,
+      erro: recusa.mensagem,
+      detalhes: recusa.detalhes,
+      valores: comoEntrada(req.body),
+    });
   };
 
-  app.get('/composicao/:id', { config: { acesso: 'composicaoLer' }, schema: { params: ParamsId, response: leitura(PaginaComposicao) } }, (req, reply) => mostrar(req, reply, req.params.id));
-  app.post('/composicao/:id', { config: { acesso: 'composicaoEscrever', redesenhar }, schema: { params: ParamsId, body: CorpoComposicao, response: escrita(Composicao) } }, (req, reply) => salvar(req, reply, req.params.id));
-  app.post('/composicaosave', { config: { acesso: 'composicaoEscrever', redesenhar }, schema: { body: CorpoComposicao, response: escrita(Composicao) } }, (req, reply) => salvar(req, reply, null));
+  app.get(
+    '/composicao/:id',
+    { config: { acesso: 'composicaoLer' }, schema: { params: ParamsId, response: leitura(PaginaComposicao) } },
+    (req, reply) => mostrar(req, reply, req.params.id),
+  );
+  app.post(
+    '/composicao/:id',
+    {
+      config: { acesso: 'composicaoEscrever', redesenhar },
+      schema: { params: ParamsId, body: CorpoComposicao, response: escrita(Composicao) },
+    },
+    (req, reply) => salvar(req, reply, req.params.id),
+  );
+  app.post(
+    '/composicaosave',
+    {
+      config: { acesso: 'composicaoEscrever', redesenhar },
+      schema: { body: CorpoComposicao, response: escrita(Composicao) },
+    },
+    (req, reply) => salvar(req, reply, null),
+  );
 }

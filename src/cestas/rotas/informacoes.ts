@@ -10,7 +10,18 @@ import { indiceRegistros } from '../views/registros.ts';
 import { Auditoria, Texto, leitura } from '../esquemas.ts';
 import { instanteBr } from '../../formatos.ts';
 
-const ENTIDADES_AUDITADAS = ['categoria', 'cesta', 'produto', 'pontoentrega', 'ciclo', 'usuario', 'oferta', 'composicao', 'pedido', 'movimentacao'] as const;
+const ENTIDADES_AUDITADAS = [
+  'categoria',
+  'cesta',
+  'produto',
+  'pontoentrega',
+  'ciclo',
+  'usuario',
+  'oferta',
+  'composicao',
+  'pedido',
+  'movimentacao',
+] as const;
 
 /** /auditoria: a page of the log, narrowed to a record or to who acted. */
 const ConsultaDaAuditoria = Consulta({
@@ -31,33 +42,40 @@ function resumoDaMudanca(antes: unknown, depois: unknown): string {
 
 /** /limitesolar (public information) and /auditoria (the audit trail, for admins). */
 export function rotasInformacoes(app: AppTipada, ctx: ContextoCestas): void {
-  app.get('/limitesolar', { config: { acesso: 'publico' }, schema: { response: leitura(Texto) } }, async (req, reply) => {
-    // Read on each request so a community can replace the file without a restart.
-    const texto = await readFile(ctx.config.limiteSolarArquivo, 'utf8');
-    const corpo = texto.replace(/^#\s+.*\n/, '');
-    const titulo = /^#\s+(.*)$/m.exec(texto)?.[1]?.trim() ?? 'Limite solidário';
-    return responder(req, reply, {
-      titulo,
-      dados: { titulo, markdown: corpo },
-      corpo: () => html`<article class="texto">${confiavel(markdownParaHtml(corpo))}</article>`,
-    });
-  });
+  app.get(
+    '/limitesolar',
+    { config: { acesso: 'publico' }, schema: { response: leitura(Texto) } },
+    async (req, reply) => {
+      // Read on each request so a community can replace the file without a restart.
+      const texto = await readFile(ctx.config.limiteSolarArquivo, 'utf8');
+      const corpo = texto.replace(/^#\s+.*\n/, '');
+      const titulo = /^#\s+(.*)$/m.exec(texto)?.[1]?.trim() ?? 'Limite solidário';
+      return responder(req, reply, {
+        titulo,
+        dados: { titulo, markdown: corpo },
+        corpo: () => html`<article class="texto">${confiavel(markdownParaHtml(corpo))}</article>`,
+      });
+    },
+  );
 
-  app.get('/auditoria', { config: { acesso: 'auditoriaLer' }, schema: { querystring: ConsultaDaAuditoria, response: leitura(Auditoria) } }, async (req, reply) => {
-    const pedido = pedidoDePagina(req.query, { ordem: 'em' });
-    const entidade = req.query.entidade ?? null;
-    const entidadeId = textoDaConsulta('entidadeId', req.query.entidadeId, 20);
-    const usuarioid = req.query.usuarioid ?? null;
-    const pagina = await listarAuditoria(ctx.banco, pedido, { entidade, entidadeId, usuarioid });
-    const filtros: Record<string, string> = {
-      ...(entidade === null ? {} : { entidade }),
-      ...(entidadeId === null ? {} : { entidadeId }),
-      ...(usuarioid === null ? {} : { usuarioid: String(usuarioid) }),
-    };
-    return responder(req, reply, {
-      titulo: 'Auditoria',
-      dados: pagina,
-      corpo: () => html`<form method="get" action="/auditoria" class="filtros">
+  app.get(
+    '/auditoria',
+    { config: { acesso: 'auditoriaLer' }, schema: { querystring: ConsultaDaAuditoria, response: leitura(Auditoria) } },
+    async (req, reply) => {
+      const pedido = pedidoDePagina(req.query, { ordem: 'em' });
+      const entidade = req.query.entidade ?? null;
+      const entidadeId = textoDaConsulta('entidadeId', req.query.entidadeId, 20);
+      const usuarioid = req.query.usuarioid ?? null;
+      const pagina = await listarAuditoria(ctx.banco, pedido, { entidade, entidadeId, usuarioid });
+      const filtros: Record<string, string> = {
+        ...(entidade === null ? {} : { entidade }),
+        ...(entidadeId === null ? {} : { entidadeId }),
+        ...(usuarioid === null ? {} : { usuarioid: String(usuarioid) }),
+      };
+      return responder(req, reply, {
+        titulo: 'Auditoria',
+        dados: pagina,
+        corpo: () => html`<form method="get" action="/auditoria" class="filtros">
         <label for="f-entidade">Entidade</label>
         <select id="f-entidade" name="entidade"><option value="">Todas</option>
           ${ENTIDADES_AUDITADAS.map((e) => html`<option value="${e}" ${e === entidade ? html`selected` : ''}>${e}</option>`)}</select>
@@ -65,8 +83,14 @@ export function rotasInformacoes(app: AppTipada, ctx: ContextoCestas): void {
         <button type="submit" class="botao secundario">Filtrar</button>
       </form>
       ${indiceRegistros({
-        base: '/auditoria', pagina, novo: null, rotuloNovo: '', comBusca: true, filtros,
-        linkDe: (l) => `/auditoria?entidade=${encodeURIComponent(l.entidade)}&entidadeId=${encodeURIComponent(l.entidadeId ?? '')}`,
+        base: '/auditoria',
+        pagina,
+        novo: null,
+        rotuloNovo: '',
+        comBusca: true,
+        filtros,
+        linkDe: (l) =>
+          `/auditoria?entidade=${encodeURIComponent(l.entidade)}&entidadeId=${encodeURIComponent(l.entidadeId ?? '')}`,
         colunas: [
           { titulo: 'Quando', valor: (l) => instanteBr(l.em, ctx.config.tz) },
           { titulo: 'Quem', valor: (l) => l.ator },
@@ -75,6 +99,7 @@ export function rotasInformacoes(app: AppTipada, ctx: ContextoCestas): void {
           { titulo: 'Campos', valor: (l) => resumoDaMudanca(l.antes, l.depois) },
         ],
       })}`,
-    });
-  });
+      });
+    },
+  );
 }

@@ -3,7 +3,13 @@ import type { AppTipada } from '../../http/app-tipada.ts';
 import { acoesDaOferta, donoVisivel, exigirAgirPor, pode, podeSerDono, type Ator } from '../../domain/acesso.ts';
 import { cicloDasJanelas, situacaoDoCiclo } from '../../domain/ciclos.ts';
 import { Invalido } from '../../domain/erros.ts';
-import { apagarProdutoDaOferta, ofertaDe, ofertasVisiveis, produtosParaOfertar, salvarOferta } from '../../domain/ofertas.ts';
+import {
+  apagarProdutoDaOferta,
+  ofertaDe,
+  ofertasVisiveis,
+  produtosParaOfertar,
+  salvarOferta,
+} from '../../domain/ofertas.ts';
 import { usuarioPorId } from '../../domain/usuarios.ts';
 import { comoEntrada } from '../../http/campos.ts';
 import { Consulta, ConsultaDaPessoa, NaConsulta } from '../../http/consultas.ts';
@@ -17,32 +23,66 @@ import { enviarJson, querJson, redirecionarComAviso, responder } from '../respos
 import { tempo } from '../tempo.ts';
 import type { Redesenho } from '../tipos-fastify.ts';
 import { listaDeOfertas, paginaOferta } from '../views/ofertas.ts';
-import { CorpoRemocaoDaOferta, ListaDeOfertas, OfertaJson, PaginaOferta, ParamsId, escrita, leitura } from '../esquemas.ts';
-
+import {
+  CorpoRemocaoDaOferta,
+  ListaDeOfertas,
+  OfertaJson,
+  PaginaOferta,
+  ParamsId,
+  escrita,
+  leitura,
+} from '../esquemas.ts';
 
 /** Whose offer page to show: the one named (when the actor may see it), else the actor's own. */
 function fornecedorDaPagina(ator: Ator, usuarioid: number | null): number {
   const dono = donoVisivel(ator, usuarioid, 'oferta');
   if (dono !== null) return dono;
-  if (!pode(ator, 'ofertaPropria')) throw new Invalido('VALIDACAO', 'Escolha o fornecedor', { usuarioid: 'Informe ?usuarioid= com o fornecedor da oferta' });
+  if (!pode(ator, 'ofertaPropria'))
+    throw new Invalido('VALIDACAO', 'Escolha o fornecedor', {
+      usuarioid: 'Informe ?usuarioid= com o fornecedor da oferta',
+    });
   return ator.usuarioid ?? 0;
 }
 
 /** Offers: the supplier's page, the list, draft and final saves, and removal of a line. */
 export function rotasOfertas(app: AppTipada, ctx: ContextoCestas): void {
-  async function mostrar(req: FastifyRequest, reply: FastifyReply, cicloid: number, usuarioid: number, falha = { status: 200, erro: null as string | null, detalhes: {} as Readonly<Record<string, unknown>>, valores: null as ReadonlyArray<Readonly<Record<string, unknown>>> | null }) {
+  async function mostrar(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    cicloid: number,
+    usuarioid: number,
+    falha = {
+      status: 200,
+      erro: null as string | null,
+      detalhes: {} as Readonly<Record<string, unknown>>,
+      valores: null as ReadonlyArray<Readonly<Record<string, unknown>>> | null,
+    },
+  ) {
     const ator = atorDe(req);
     const { hoje } = tempo(ctx);
     const ciclo = await cicloDasJanelas(ctx.banco, cicloid);
     const fornecedor = await usuarioPorId(ctx.banco, usuarioid);
-    if (fornecedor === undefined || !podeSerDono(fornecedor, 'oferta')) throw new Invalido('VALIDACAO', 'Fornecedor inválido', { usuarioid: 'Não há fornecedor com este id' });
+    if (fornecedor === undefined || !podeSerDono(fornecedor, 'oferta'))
+      throw new Invalido('VALIDACAO', 'Fornecedor inválido', { usuarioid: 'Não há fornecedor com este id' });
     const situacao = situacaoDoCiclo(ciclo, hoje);
     const { fase, abertas } = situacao;
     const acoes = acoesDaOferta(ator, { usuarioid, ciclo: situacao });
-    const [oferta, produtosDisponiveis] = await Promise.all([ofertaDe(ctx.banco, cicloid, usuarioid), produtosParaOfertar(ctx.banco, usuarioid)]);
+    const [oferta, produtosDisponiveis] = await Promise.all([
+      ofertaDe(ctx.banco, cicloid, usuarioid),
+      produtosParaOfertar(ctx.banco, usuarioid),
+    ]);
     const pagina = {
-      ciclo: { id: ciclo.id, nome: ciclo.nome, fase, abertas, dataOfertaInicio: ciclo.dataOfertaInicio, dataOfertaFim: ciclo.dataOfertaFim },
-      produtosDisponiveis, acoes, fornecedor: { id: fornecedor.id, nome: fornecedor.nomeoficial ?? fornecedor.nome },
+      ciclo: {
+        id: ciclo.id,
+        nome: ciclo.nome,
+        fase,
+        abertas,
+        dataOfertaInicio: ciclo.dataOfertaInicio,
+        dataOfertaFim: ciclo.dataOfertaFim,
+      },
+      produtosDisponiveis,
+      acoes,
+      fornecedor: { id: fornecedor.id, nome: fornecedor.nomeoficial ?? fornecedor.nome },
     };
     return responder(req, reply, {
       titulo: 'Oferta',
@@ -52,17 +92,42 @@ export function rotasOfertas(app: AppTipada, ctx: ContextoCestas): void {
     });
   }
 
-  app.get('/oferta-index', { config: { acesso: 'ofertasLer' }, schema: { querystring: Consulta({ cicloid: NaConsulta.id('Só as ofertas deste ciclo') }), response: leitura(ListaDeOfertas) } }, async (req, reply) => {
-    const ofertas = await ofertasVisiveis(ctx.banco, atorDe(req), tempo(ctx).hoje, req.query.cicloid ?? null);
-    return responder(req, reply, { titulo: 'Ofertas', dados: { itens: ofertas.map(ofertaDaListaJson) }, corpo: () => listaDeOfertas(ofertas) });
-  });
+  app.get(
+    '/oferta-index',
+    {
+      config: { acesso: 'ofertasLer' },
+      schema: {
+        querystring: Consulta({ cicloid: NaConsulta.id('Só as ofertas deste ciclo') }),
+        response: leitura(ListaDeOfertas),
+      },
+    },
+    async (req, reply) => {
+      const ofertas = await ofertasVisiveis(ctx.banco, atorDe(req), tempo(ctx).hoje, req.query.cicloid ?? null);
+      return responder(req, reply, {
+        titulo: 'Ofertas',
+        dados: { itens: ofertas.map(ofertaDaListaJson) },
+        corpo: () => listaDeOfertas(ofertas),
+      });
+    },
+  );
 
-  app.get('/oferta/:id', { config: { acesso: 'ofertasLer' }, schema: { params: ParamsId, querystring: ConsultaDaPessoa, response: leitura(PaginaOferta) } }, async (req, reply) => {
-    const { id } = req.params;
-    return mostrar(req, reply, id, fornecedorDaPagina(atorDe(req), req.query.usuarioid ?? null));
-  });
+  app.get(
+    '/oferta/:id',
+    {
+      config: { acesso: 'ofertasLer' },
+      schema: { params: ParamsId, querystring: ConsultaDaPessoa, response: leitura(PaginaOferta) },
+    },
+    async (req, reply) => {
+      const { id } = req.params;
+      return mostrar(req, reply, id, fornecedorDaPagina(atorDe(req), req.query.usuarioid ?? null));
+    },
+  );
 
-  async function salvar(req: FastifyRequest<{ Body: typeof SalvarOferta.corpo.static }>, reply: FastifyReply, finalizar: boolean) {
+  async function salvar(
+    req: FastifyRequest<{ Body: typeof SalvarOferta.corpo.static }>,
+    reply: FastifyReply,
+    finalizar: boolean,
+  ) {
     const { oferta, criada } = await salvarOferta(ctx.banco, atorDe(req), req.body, { ...tempo(ctx), finalizar });
     const mensagem = finalizar ? 'Oferta finalizada' : 'Rascunho da oferta salvo';
     if (querJson(req)) return enviarJson(reply, ofertaJson(oferta), mensagem, criada ? 201 : 200);
@@ -78,24 +143,64 @@ export function rotasOfertas(app: AppTipada, ctx: ContextoCestas): void {
     const ator = atorDe(req);
     const dono = donoVisivel(ator, alvo.usuarioid, 'oferta') ?? ator.usuarioid ?? 0;
     const bruto = comoEntrada(enviado).produtos;
-    const valores = Array.isArray(bruto) ? bruto : bruto !== null && typeof bruto === 'object' ? Object.values(bruto) : [];
+    const valores = Array.isArray(bruto)
+      ? bruto
+      : bruto !== null && typeof bruto === 'object'
+        ? Object.values(bruto)
+        : [];
     return mostrar(req, reply, alvo.cicloid, dono, {
-      status: recusa.status, erro: recusa.mensagem, detalhes: recusa.detalhes,
+      status: recusa.status,
+      erro: recusa.mensagem,
+      detalhes: recusa.detalhes,
       valores: valores.filter((v): v is Record<string, unknown> => v !== null && typeof v === 'object'),
     });
   };
 
   // Ownership before any validation: the body's schema is checked after it.
-  const donos = (recurso: 'oferta' | null) => async (req: FastifyRequest) => conferirDonos(req.body, recurso, (u) => exigirAgirPor(atorDe(req), u, 'oferta'));
+  const donos = (recurso: 'oferta' | null) => async (req: FastifyRequest) =>
+    conferirDonos(req.body, recurso, (u) => exigirAgirPor(atorDe(req), u, 'oferta'));
   // The body is read as the command (src/comandos/oferta.ts), after the ownership check.
   const esquemaDoSalvar = { body: SalvarOferta.corpo, response: escrita(OfertaJson, { cria: true, atualiza: true }) };
-  app.post('/oferta', { config: { acesso: 'ofertasEscrever', redesenhar }, preValidation: donosPrimeiro(SalvarOferta, 'oferta'), schema: esquemaDoSalvar }, (req, reply) => salvar(req, reply, false));
-  app.post('/ofertasave', { config: { acesso: 'ofertasEscrever', redesenhar }, preValidation: donosPrimeiro(SalvarOferta, 'oferta'), schema: esquemaDoSalvar }, (req, reply) => salvar(req, reply, true));
+  app.post(
+    '/oferta',
+    {
+      config: { acesso: 'ofertasEscrever', redesenhar },
+      preValidation: donosPrimeiro(SalvarOferta, 'oferta'),
+      schema: esquemaDoSalvar,
+    },
+    (req, reply) => salvar(req, reply, false),
+  );
+  app.post(
+    '/ofertasave',
+    {
+      config: { acesso: 'ofertasEscrever', redesenhar },
+      preValidation: donosPrimeiro(SalvarOferta, 'oferta'),
+      schema: esquemaDoSalvar,
+    },
+    (req, reply) => salvar(req, reply, true),
+  );
 
-  app.post('/ofertaapagarproduto', { config: { acesso: 'ofertasEscrever' }, preValidation: donos(null), schema: { body: CorpoRemocaoDaOferta, response: escrita(OfertaJson) } }, async (req, reply) => {
-    const ator = atorDe(req);
-    const oferta = await apagarProdutoDaOferta(ctx.banco, ator, lerRemocaoDaOferta(req.body, (u) => exigirAgirPor(ator, u, 'oferta')), tempo(ctx));
-    if (querJson(req)) return enviarJson(reply, ofertaJson(oferta), 'Produto retirado da oferta');
-    return redirecionarComAviso(reply, `/oferta/${oferta.cicloid}?usuarioid=${oferta.usuarioid}`, 'Produto retirado da oferta.');
-  });
+  app.post(
+    '/ofertaapagarproduto',
+    {
+      config: { acesso: 'ofertasEscrever' },
+      preValidation: donos(null),
+      schema: { body: CorpoRemocaoDaOferta, response: escrita(OfertaJson) },
+    },
+    async (req, reply) => {
+      const ator = atorDe(req);
+      const oferta = await apagarProdutoDaOferta(
+        ctx.banco,
+        ator,
+        lerRemocaoDaOferta(req.body, (u) => exigirAgirPor(ator, u, 'oferta')),
+        tempo(ctx),
+      );
+      if (querJson(req)) return enviarJson(reply, ofertaJson(oferta), 'Produto retirado da oferta');
+      return redirecionarComAviso(
+        reply,
+        `/oferta/${oferta.cicloid}?usuarioid=${oferta.usuarioid}`,
+        'Produto retirado da oferta.',
+      );
+    },
+  );
 }

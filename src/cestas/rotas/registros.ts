@@ -10,7 +10,15 @@ import { atorDe } from '../autenticacao.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import type { Recusa, Redesenho } from '../tipos-fastify.ts';
-import { Apagado, ParamsId, REGISTROS, escrita, formulario as FormularioDoRegistro, indice as IndiceDeRegistros, leitura } from '../esquemas.ts';
+import {
+  Apagado,
+  ParamsId,
+  REGISTROS,
+  escrita,
+  formulario as FormularioDoRegistro,
+  indice as IndiceDeRegistros,
+  leitura,
+} from '../esquemas.ts';
 import { SemCorpo } from '../../http/esquemas.ts';
 import { formularioRegistro, indiceRegistros, type CampoForm, type ColunaIndice } from '../views/registros.ts';
 
@@ -55,11 +63,20 @@ export interface Recurso<T extends { readonly id: number }, O = Record<string, n
   /** Actions of a saved record shown below its form (their own forms), for this actor. */
   depoisDoFormulario?(registro: T, ator: Ator, csrf: string | null): Html | null;
   /** Replaces the standard field list (the cycle form has child tables). */
-  formulario?(f: { registro: T | null; opcoes: O; valores: Readonly<Record<string, unknown>>; erros: Readonly<Record<string, unknown>>; csrf: string | null; somenteLeitura: boolean; acao: string; apagar: string | null; geral: string | null }): Html;
+  formulario?(f: {
+    registro: T | null;
+    opcoes: O;
+    valores: Readonly<Record<string, unknown>>;
+    erros: Readonly<Record<string, unknown>>;
+    csrf: string | null;
+    somenteLeitura: boolean;
+    acao: string;
+    apagar: string | null;
+    geral: string | null;
+  }): Html;
   /** Where a browser lands after a save (default: the index); the cycle's own page for a cycle. */
   depoisDeSalvar?(registro: T): string;
 }
-
 
 /**
  * A record's form shows its refusals next to the fields: the validation errors, and the
@@ -73,7 +90,11 @@ export function errosDeCampo(recusa: Recusa): Readonly<Record<string, unknown>> 
 }
 
 /** Registers GET /x-index, GET /x, POST /x, GET /x/:id, POST /x/:id and POST /x/delete/:id. */
-export function registrarRecurso<T extends { readonly id: number }, O>(app: AppTipada, ctx: ContextoCestas, r: Recurso<T, O>): void {
+export function registrarRecurso<T extends { readonly id: number }, O>(
+  app: AppTipada,
+  ctx: ContextoCestas,
+  r: Recurso<T, O>,
+): void {
   const base = `/${r.prefixo}`;
   const paraJson = (registro: T): object => r.json?.(registro) ?? registro;
   const indice = `${base}-index`;
@@ -104,8 +125,19 @@ export function registrarRecurso<T extends { readonly id: number }, O>(app: AppT
       status,
       dados: { registro: registro === null ? null : paraJson(registro), opcoes, acoes },
       corpo: () => {
-        const form = r.formulario?.({ registro, opcoes, valores, erros, csrf, somenteLeitura, acao, apagar, geral }) ??
-          formularioRegistro({ acao, campos: r.campos(opcoes, ator), valores, erros, csrf, somenteLeitura, apagar, voltar: indice, geral });
+        const form =
+          r.formulario?.({ registro, opcoes, valores, erros, csrf, somenteLeitura, acao, apagar, geral }) ??
+          formularioRegistro({
+            acao,
+            campos: r.campos(opcoes, ator),
+            valores,
+            erros,
+            csrf,
+            somenteLeitura,
+            apagar,
+            voltar: indice,
+            geral,
+          });
         const depois = registro === null ? null : (r.depoisDoFormulario?.(registro, ator, csrf) ?? null);
         return depois === null ? form : html`${form}${depois}`;
       },
@@ -115,9 +147,18 @@ export function registrarRecurso<T extends { readonly id: number }, O>(app: AppT
   async function salvar(req: FastifyRequest, reply: FastifyReply, registro: T | null, escrever: () => Promise<T>) {
     const salvo = await escrever();
     if (querJson(req)) {
-      return enviarJson(reply, paraJson(salvo), registro === null ? `${r.titulo} criado(a)` : `${r.titulo} atualizado(a)`, registro === null ? 201 : 200);
+      return enviarJson(
+        reply,
+        paraJson(salvo),
+        registro === null ? `${r.titulo} criado(a)` : `${r.titulo} atualizado(a)`,
+        registro === null ? 201 : 200,
+      );
     }
-    return redirecionarComAviso(reply, r.depoisDeSalvar?.(salvo) ?? indice, registro === null ? `${r.titulo} criado(a).` : `${r.titulo} atualizado(a).`);
+    return redirecionarComAviso(
+      reply,
+      r.depoisDeSalvar?.(salvo) ?? indice,
+      registro === null ? `${r.titulo} criado(a).` : `${r.titulo} atualizado(a).`,
+    );
   }
 
   /**
@@ -134,46 +175,90 @@ export function registrarRecurso<T extends { readonly id: number }, O>(app: AppT
 
   if (r.comIndice) {
     const consulta = Consulta({ ...parametrosDePagina(r.ordens), ...r.filtrosDaConsulta });
-    app.get(indice, { config: { acesso: r.acessoLer }, schema: { querystring: consulta, response: leitura(IndiceDeRegistros(Registro)) } }, async (req, reply) => {
-      const query: Entrada = req.query;
-      const pedido = pedidoDePagina(req.query, { ordem: r.ordemPadrao });
-      const pagina = await r.listar(ctx, pedido, query);
-      const ator = atorDe(req);
-      const acoes = acoesDe(ator);
-      return responder(req, reply, {
-        titulo: r.tituloPlural,
-        dados: { ...pagina, itens: pagina.itens.map((i) => ({ ...paraJson(i), acoes })), acoes: { criar: acoes.editar } },
-        corpo: () =>
-          indiceRegistros({
-            base: indice, pagina, colunas: r.colunas, linkDe: (i) => `${base}/${i.id}`, novo: acoes.editar ? base : null,
-            rotuloNovo: r.rotuloNovo, comBusca: r.comBusca, filtros: r.filtros?.(query) ?? {},
-          }),
-      });
-    });
+    app.get(
+      indice,
+      {
+        config: { acesso: r.acessoLer },
+        schema: { querystring: consulta, response: leitura(IndiceDeRegistros(Registro)) },
+      },
+      async (req, reply) => {
+        const query: Entrada = req.query;
+        const pedido = pedidoDePagina(req.query, { ordem: r.ordemPadrao });
+        const pagina = await r.listar(ctx, pedido, query);
+        const ator = atorDe(req);
+        const acoes = acoesDe(ator);
+        return responder(req, reply, {
+          titulo: r.tituloPlural,
+          dados: {
+            ...pagina,
+            itens: pagina.itens.map((i) => ({ ...paraJson(i), acoes })),
+            acoes: { criar: acoes.editar },
+          },
+          corpo: () =>
+            indiceRegistros({
+              base: indice,
+              pagina,
+              colunas: r.colunas,
+              linkDe: (i) => `${base}/${i.id}`,
+              novo: acoes.editar ? base : null,
+              rotuloNovo: r.rotuloNovo,
+              comBusca: r.comBusca,
+              filtros: r.filtros?.(query) ?? {},
+            }),
+        });
+      },
+    );
   }
 
-  app.get(base, { config: { acesso: r.acessoEscrever }, schema: { response: leitura(FormularioDoRegistro(Registro)) } }, (req, reply) => formulario(req, reply, null, { ativo: true }, {}));
-
-  app.post(base, { config: { acesso: r.acessoEscrever, redesenhar }, schema: { body: Corpo, response: escrita(Registro, { cria: true }) } }, (req, reply) =>
-    salvar(req, reply, null, () => r.criar(ctx, atorDe(req), comoEntrada(req.body))),
+  app.get(
+    base,
+    { config: { acesso: r.acessoEscrever }, schema: { response: leitura(FormularioDoRegistro(Registro)) } },
+    (req, reply) => formulario(req, reply, null, { ativo: true }, {}),
   );
 
-  app.get(`${base}/:id`, { config: { acesso: r.acessoLer }, schema: { params: ParamsId, response: leitura(FormularioDoRegistro(Registro)) } }, async (req, reply) => {
-    const { id } = req.params;
-    const registro = await r.obter(ctx, id);
-    return formulario(req, reply, registro, r.valoresDe(registro), {});
-  });
+  app.post(
+    base,
+    {
+      config: { acesso: r.acessoEscrever, redesenhar },
+      schema: { body: Corpo, response: escrita(Registro, { cria: true }) },
+    },
+    (req, reply) => salvar(req, reply, null, () => r.criar(ctx, atorDe(req), comoEntrada(req.body))),
+  );
 
-  app.post(`${base}/:id`, { config: { acesso: r.acessoEscrever, redesenhar }, schema: { params: ParamsId, body: Corpo, response: escrita(Registro) } }, async (req, reply) => {
-    const { id } = req.params;
-    const registro = await r.obter(ctx, id);
-    return salvar(req, reply, registro, () => r.atualizar(ctx, atorDe(req), id, comoEntrada(req.body)));
-  });
+  app.get(
+    `${base}/:id`,
+    {
+      config: { acesso: r.acessoLer },
+      schema: { params: ParamsId, response: leitura(FormularioDoRegistro(Registro)) },
+    },
+    async (req, reply) => {
+      const { id } = req.params;
+      const registro = await r.obter(ctx, id);
+      return formulario(req, reply, registro, r.valoresDe(registro), {});
+    },
+  );
 
-  app.post(`${base}/delete/:id`, { config: { acesso: r.acessoEscrever }, schema: { params: ParamsId, body: SemCorpo, response: escrita(Apagado) } }, async (req, reply) => {
-    const { id } = req.params;
-    await r.apagar(ctx, atorDe(req), id);
-    if (querJson(req)) return enviarJson(reply, { id }, `${r.titulo} apagado(a)`);
-    return redirecionarComAviso(reply, indice, `${r.titulo} apagado(a).`);
-  });
+  app.post(
+    `${base}/:id`,
+    {
+      config: { acesso: r.acessoEscrever, redesenhar },
+      schema: { params: ParamsId, body: Corpo, response: escrita(Registro) },
+    },
+    async (req, reply) => {
+      const { id } = req.params;
+      const registro = await r.obter(ctx, id);
+      return salvar(req, reply, registro, () => r.atualizar(ctx, atorDe(req), id, comoEntrada(req.body)));
+    },
+  );
+
+  app.post(
+    `${base}/delete/:id`,
+    { config: { acesso: r.acessoEscrever }, schema: { params: ParamsId, body: SemCorpo, response: escrita(Apagado) } },
+    async (req, reply) => {
+      const { id } = req.params;
+      await r.apagar(ctx, atorDe(req), id);
+      if (querJson(req)) return enviarJson(reply, { id }, `${r.titulo} apagado(a)`);
+      return redirecionarComAviso(reply, indice, `${r.titulo} apagado(a).`);
+    },
+  );
 }

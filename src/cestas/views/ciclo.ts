@@ -24,7 +24,8 @@ function texto(v: unknown): string {
 /** The rows of a child list as the form sent them (qs array or index map) or as loaded. */
 function linhas(v: unknown): Valores[] {
   if (Array.isArray(v)) return v.filter((x): x is Valores => x !== null && typeof x === 'object');
-  if (v !== null && typeof v === 'object') return Object.values(v).filter((x): x is Valores => x !== null && typeof x === 'object');
+  if (v !== null && typeof v === 'object')
+    return Object.values(v).filter((x): x is Valores => x !== null && typeof x === 'object');
   return [];
 }
 
@@ -33,7 +34,14 @@ function erroDe(erros: Valores, chave: string): Html | '' {
   return typeof e === 'string' ? html`<p class="erro" id="erro-${chave}">${e}</p>` : '';
 }
 
-function selecao(nome: string, rotulo: string, atual: string, opcoes: ReadonlyArray<{ id: number; rotulo: string; ativo: boolean }>, desabilitado: boolean, id: string): Html {
+function selecao(
+  nome: string,
+  rotulo: string,
+  atual: string,
+  opcoes: ReadonlyArray<{ id: number; rotulo: string; ativo: boolean }>,
+  desabilitado: boolean,
+  id: string,
+): Html {
   return html`<select id="${id}" name="${nome}" aria-label="${rotulo}" ${desabilitado ? html`disabled` : ''}>
     <option value="">—</option>
     ${opcoes.map((o) => html`<option value="${o.id}" ${String(o.id) === atual ? html`selected` : ''}>${o.rotulo}${o.ativo ? '' : ' (inativo)'}</option>`)}
@@ -49,14 +57,17 @@ interface Coluna {
   readonly apoio?: (linha: Valores) => Html | '';
 }
 
-
 function entrada(tipo: string, modo?: string) {
   return (nome: string, valor: string, desabilitado: boolean, rotulo: string, id: string) =>
     html`<input type="${tipo}" id="${id}" name="${nome}" value="${valor}" aria-label="${rotulo}" ${modo === undefined ? '' : html`inputmode="${modo}"`} ${desabilitado ? html`disabled` : ''}>`;
 }
 
 /** The rows of a child list worth showing, each with the position it was sent at (its errors use it). */
-function linhasMantidas(lista: string, colunas: readonly Coluna[], valores: Valores): Array<{ v: Valores; enviada: number }> {
+function linhasMantidas(
+  lista: string,
+  colunas: readonly Coluna[],
+  valores: Valores,
+): Array<{ v: Valores; enviada: number }> {
   // Rows sent blank (the spare ones) are not rows: the form comes back with two spare rows, not more each time.
   return linhas(valores[lista])
     .map((v, enviada) => ({ v, enviada }))
@@ -69,7 +80,15 @@ const idDoControle = (lista: string, i: number | string, campo: string) => `camp
  * One child list as a table. Without JavaScript: existing rows plus two blank ones, and a row is
  * removed by clearing it. With /static/ciclo.js: buttons add and remove rows.
  */
-function tabelaFilha(lista: string, titulo: string, colunas: readonly Coluna[], valores: Valores, erros: Valores, somenteLeitura: boolean, nota?: string): Html {
+function tabelaFilha(
+  lista: string,
+  titulo: string,
+  colunas: readonly Coluna[],
+  valores: Valores,
+  erros: Valores,
+  somenteLeitura: boolean,
+  nota?: string,
+): Html {
   const existentes = linhasMantidas(lista, colunas, valores);
   const total = existentes.length + (somenteLeitura ? 0 : 2);
   const linha = (i: number | '__i__', v: Valores, enviada: number | null) => html`<tr>
@@ -85,54 +104,84 @@ function tabelaFilha(lista: string, titulo: string, colunas: readonly Coluna[], 
       <thead><tr><th hidden>id</th>${colunas.map((c) => html`<th scope="col">${c.rotulo}</th>`)}${somenteLeitura ? '' : html`<th><span class="sr">Ações</span></th>`}</tr></thead>
       <tbody>${Array.from({ length: total }, (_, i) => linha(i, existentes[i]?.v ?? {}, existentes[i]?.enviada ?? null))}</tbody>
     </table></div>
-    ${somenteLeitura
-      ? ''
-      : html`<template>${linha('__i__', {}, null)}</template>
+    ${
+      somenteLeitura
+        ? ''
+        : html`<template>${linha('__i__', {}, null)}</template>
     <p class="nota">Para tirar uma linha, apague os campos dela.</p>
-    <button type="button" class="botao secundario" data-adicionar hidden>Adicionar linha</button>`}
+    <button type="button" class="botao secundario" data-adicionar hidden>Adicionar linha</button>`
+    }
   </fieldset>`;
 }
 
 /** The four child lists of a cycle's form: their columns, titles, notes and order on the page. */
-function listasDoCiclo(f: { opcoes: OpcoesCiclo; registro: Ciclo | null }): Array<{ lista: string; titulo: string; colunas: Coluna[]; nota?: string }> {
+function listasDoCiclo(f: {
+  opcoes: OpcoesCiclo;
+  registro: Ciclo | null;
+}): Array<{ lista: string; titulo: string; colunas: Coluna[]; nota?: string }> {
   const cestas = f.opcoes.cestas.map((c) => ({ id: c.id, rotulo: c.nome, ativo: c.ativo }));
   const produtos = f.opcoes.produtos.map((p) => ({ id: p.id, rotulo: `${p.nome} (${p.unidade})`, ativo: p.ativo }));
   const sobras = new Map((f.registro?.sobras ?? []).map((x) => [String(x.produtoId), x]));
   const pontos = f.opcoes.pontos.map((p) => ({ id: p.id, rotulo: p.nome, ativo: p.ativo }));
   const pedidosNoPonto = new Map((f.registro?.cicloPontos ?? []).map((p) => [String(p.pontoEntregaId), p.pedidos]));
   return [
-    { lista: 'cicloCestas', titulo: 'Cestas do ciclo', colunas: [
-      { campo: 'cestaId', rotulo: 'Cesta', controle: (n, a, d, r, id) => selecao(n, r, a, cestas, d, id) },
-      { campo: 'quantidadeCestas', rotulo: 'Quantas podem ser vendidas', controle: entrada('text', 'numeric') },
-    ] },
-    { lista: 'cicloProdutos', titulo: 'Extras (produtos avulsos)', colunas: [
-      { campo: 'produtoId', rotulo: 'Produto', controle: (n, a, d, r, id) => selecao(n, r, a, produtos, d, id) },
-      {
-        campo: 'quantidade', rotulo: 'Quantidade disponível', controle: entrada('text', 'decimal'),
-        // The cap sits by the field it caps: what the finalised offers leave over after the baskets.
-        apoio: (v) => {
-          const x = sobras.get(texto(v.produtoId));
-          return texto(v.produtoId) === '' ? '' : html`<p class="nota">Sobra das ofertas: ${x === undefined ? 'nenhuma' : quantidade(x.sobraMilesimos, x.unidade)}</p>`;
+    {
+      lista: 'cicloCestas',
+      titulo: 'Cestas do ciclo',
+      colunas: [
+        { campo: 'cestaId', rotulo: 'Cesta', controle: (n, a, d, r, id) => selecao(n, r, a, cestas, d, id) },
+        { campo: 'quantidadeCestas', rotulo: 'Quantas podem ser vendidas', controle: entrada('text', 'numeric') },
+      ],
+    },
+    {
+      lista: 'cicloProdutos',
+      titulo: 'Extras (produtos avulsos)',
+      colunas: [
+        { campo: 'produtoId', rotulo: 'Produto', controle: (n, a, d, r, id) => selecao(n, r, a, produtos, d, id) },
+        {
+          campo: 'quantidade',
+          rotulo: 'Quantidade disponível',
+          controle: entrada('text', 'decimal'),
+          // The cap sits by the field it caps: what the finalised offers leave over after the baskets.
+          apoio: (v) => {
+            const x = sobras.get(texto(v.produtoId));
+            return texto(v.produtoId) === ''
+              ? ''
+              : html`<p class="nota">Sobra das ofertas: ${x === undefined ? 'nenhuma' : quantidade(x.sobraMilesimos, x.unidade)}</p>`;
+          },
         },
-      },
-      { campo: 'valor', rotulo: 'Preço ao consumidor (R$)', controle: entrada('text', 'decimal') },
-    ] },
-    { lista: 'cicloPontos', titulo: 'Pontos de retirada', nota: 'Sem nenhum ponto na lista, os consumidores escolhem entre todos os pontos ativos.', colunas: [
-      {
-        campo: 'pontoEntregaId', rotulo: 'Ponto', controle: (n, a, d, r, id) => selecao(n, r, a, pontos, d, id),
-        apoio: (v) => {
-          const n = pedidosNoPonto.get(texto(v.pontoEntregaId)) ?? 0;
-          return n === 0 ? '' : html`<p class="nota">${n === 1 ? '1 pedido retira aqui' : `${n} pedidos retiram aqui`}</p>`;
+        { campo: 'valor', rotulo: 'Preço ao consumidor (R$)', controle: entrada('text', 'decimal') },
+      ],
+    },
+    {
+      lista: 'cicloPontos',
+      titulo: 'Pontos de retirada',
+      nota: 'Sem nenhum ponto na lista, os consumidores escolhem entre todos os pontos ativos.',
+      colunas: [
+        {
+          campo: 'pontoEntregaId',
+          rotulo: 'Ponto',
+          controle: (n, a, d, r, id) => selecao(n, r, a, pontos, d, id),
+          apoio: (v) => {
+            const n = pedidosNoPonto.get(texto(v.pontoEntregaId)) ?? 0;
+            return n === 0
+              ? ''
+              : html`<p class="nota">${n === 1 ? '1 pedido retira aqui' : `${n} pedidos retiram aqui`}</p>`;
+          },
         },
-      },
-      { campo: 'dataRetirada', rotulo: 'Dia', controle: entrada('date') },
-      { campo: 'horaInicio', rotulo: 'Das', controle: entrada('time') },
-      { campo: 'horaFim', rotulo: 'Até', controle: entrada('time') },
-    ] },
-    { lista: 'cicloEntregas', titulo: 'Dias de entrega dos fornecedores', colunas: [
-      { campo: 'dataEntrega', rotulo: 'Data', controle: entrada('date') },
-      { campo: 'observacao', rotulo: 'Observação', controle: entrada('text') },
-    ] },
+        { campo: 'dataRetirada', rotulo: 'Dia', controle: entrada('date') },
+        { campo: 'horaInicio', rotulo: 'Das', controle: entrada('time') },
+        { campo: 'horaFim', rotulo: 'Até', controle: entrada('time') },
+      ],
+    },
+    {
+      lista: 'cicloEntregas',
+      titulo: 'Dias de entrega dos fornecedores',
+      colunas: [
+        { campo: 'dataEntrega', rotulo: 'Data', controle: entrada('date') },
+        { campo: 'observacao', rotulo: 'Observação', controle: entrada('text') },
+      ],
+    },
   ];
 }
 
@@ -140,7 +189,8 @@ function listasDoCiclo(f: { opcoes: OpcoesCiclo; registro: Ciclo | null }): Arra
 function alvosDoCiclo(listas: ReturnType<typeof listasDoCiclo>, valores: Valores): AlvoDoErro {
   return (chave) => {
     if (chave === 'nome') return { id: 'campo-nome', rotulo: 'Nome' };
-    if (chave in ROTULOS_DATAS) return { id: `campo-${chave}`, rotulo: maiuscula(ROTULOS_DATAS[chave as keyof typeof ROTULOS_DATAS]) };
+    if (chave in ROTULOS_DATAS)
+      return { id: `campo-${chave}`, rotulo: maiuscula(ROTULOS_DATAS[chave as keyof typeof ROTULOS_DATAS]) };
     const [nome, posicao, campo] = chave.split('.');
     const l = listas.find((x) => x.lista === nome);
     if (l === undefined) return null;
@@ -175,20 +225,26 @@ function trabalhoDoCiclo(c: Ciclo, f: { csrf: string | null; somenteLeitura: boo
       <li><a class="botao secundario" href="/entregaCicloPDF/${c.id}">PDF da entrega</a></li>
       ${f.opcoes.podeEnviarMensagem ? html`<li><a class="botao secundario" href="/ciclo/${c.id}/mensagem">Mensagem a todos</a></li>` : ''}
     </ul>
-    ${c.fechadoEm !== null
-      ? html`<p class="nota">Ciclo fechado em ${dataHoraBr(c.fechadoEm)}: ofertas, composições, pedidos e datas não mudam mais.</p>
-        ${f.opcoes.podeReabrir ? html`<details class="reabrir"><summary>Reabrir o ciclo</summary>
+    ${
+      c.fechadoEm !== null
+        ? html`<p class="nota">Ciclo fechado em ${dataHoraBr(c.fechadoEm)}: ofertas, composições, pedidos e datas não mudam mais.</p>
+        ${
+          f.opcoes.podeReabrir
+            ? html`<details class="reabrir"><summary>Reabrir o ciclo</summary>
           <form method="post" action="/reabrirciclo/${c.id}" class="formulario">${campoCsrf(f.csrf)}
             <div class="campo"><label for="campo-motivo">Por que reabrir <span aria-hidden="true">*</span></label>
             <textarea id="campo-motivo" name="motivo" required rows="2"></textarea></div>
             <p class="nota">Fica na auditoria. Ao fechar de novo, só as diferenças viram novas movimentações.</p>
-            <button type="submit" class="botao perigo">Reabrir ciclo</button></form></details>` : ''}`
-      : f.somenteLeitura
-        ? ''
-        : fechamentoPossivel(c)
-          ? html`<p><a class="botao" href="/fecharciclo/${c.id}">Fechar ciclo…</a></p>
+            <button type="submit" class="botao perigo">Reabrir ciclo</button></form></details>`
+            : ''
+        }`
+        : f.somenteLeitura
+          ? ''
+          : fechamentoPossivel(c)
+            ? html`<p><a class="botao" href="/fecharciclo/${c.id}">Fechar ciclo…</a></p>
             <p class="nota">Mostra o resumo (pedidos, totais, pedidos sem confirmação) antes de lançar as movimentações.</p>`
-          : html`<p class="nota">O ciclo poderá ser fechado depois do fim dos pedidos (${dataBr(c.dataPedidoFim)}).</p>`}
+            : html`<p class="nota">O ciclo poderá ser fechado depois do fim dos pedidos (${dataBr(c.dataPedidoFim)}).</p>`
+    }
   </section>`;
 }
 
@@ -207,14 +263,20 @@ export function formularioCiclo(f: {
   // A closed cycle is locked for everyone (a master reopens it first).
   const ro = f.somenteLeitura || (f.registro?.fechadoEm ?? null) !== null;
   const listas = listasDoCiclo(f);
-  const campoData = (nome: keyof typeof ROTULOS_DATAS) => html`<div class="campo${f.erros[nome] === undefined ? '' : ' com-erro'}">
+  const campoData = (
+    nome: keyof typeof ROTULOS_DATAS,
+  ) => html`<div class="campo${f.erros[nome] === undefined ? '' : ' com-erro'}">
       <label for="campo-${nome}">${maiuscula(ROTULOS_DATAS[nome])} <span aria-hidden="true">*</span></label>
       <input type="date" id="campo-${nome}" name="${nome}" value="${texto(v[nome])}" required ${ro ? html`disabled` : ''}>
       ${erroDe(f.erros, nome)}
     </div>`;
   const extras = listas.find((l) => l.lista === 'cicloProdutos');
-  const publicados = new Set(extras === undefined ? [] : linhasMantidas('cicloProdutos', extras.colunas, v).map((x) => texto(x.v.produtoId)));
-  const naoPublicadas = (f.registro?.sobras ?? []).filter((x) => x.sobraMilesimos > 0 && !publicados.has(String(x.produtoId)));
+  const publicados = new Set(
+    extras === undefined ? [] : linhasMantidas('cicloProdutos', extras.colunas, v).map((x) => texto(x.v.produtoId)),
+  );
+  const naoPublicadas = (f.registro?.sobras ?? []).filter(
+    (x) => x.sobraMilesimos > 0 && !publicados.has(String(x.produtoId)),
+  );
   return html`${resumoDeErros(f.erros, alvosDoCiclo(listas, v), f.geral)}
   ${f.registro === null ? '' : trabalhoDoCiclo(f.registro, { csrf: f.csrf, somenteLeitura: f.somenteLeitura, opcoes: f.opcoes })}
   <form method="post" action="${f.acao}" class="formulario largo" novalidate>
@@ -235,16 +297,23 @@ export function formularioCiclo(f: {
       <div class="marcar"><input type="checkbox" id="campo-ativo" name="ativo" value="true" ${v.ativo === false || v.ativo === 'false' ? '' : html`checked`} ${ro ? html`disabled` : ''}>
       <label for="campo-ativo">Ativo</label></div>
     </div>
-    ${listas.map((l) => html`${l.lista === 'cicloProdutos' && naoPublicadas.length > 0
-      ? html`<p class="nota">Sobra das ofertas ainda sem extra: ${naoPublicadas.map((x) => `${x.nome} ${quantidade(x.sobraMilesimos, x.unidade)}`).join(' · ')}.</p>`
-      : ''}${tabelaFilha(l.lista, l.titulo, l.colunas, v, f.erros, ro, l.nota)}`)}
+    ${listas.map(
+      (l) =>
+        html`${
+          l.lista === 'cicloProdutos' && naoPublicadas.length > 0
+            ? html`<p class="nota">Sobra das ofertas ainda sem extra: ${naoPublicadas.map((x) => `${x.nome} ${quantidade(x.sobraMilesimos, x.unidade)}`).join(' · ')}.</p>`
+            : ''
+        }${tabelaFilha(l.lista, l.titulo, l.colunas, v, f.erros, ro, l.nota)}`,
+    )}
     ${ro ? html`<p class="nota">${f.somenteLeitura ? 'Você pode consultar, mas não alterar.' : 'Ciclo fechado: só consulta.'}</p>` : html`<button type="submit" class="botao">Salvar</button>`}
   </form>
-  ${f.apagar === null || ro
-    ? ''
-    : html`<form method="post" action="${f.apagar}" class="apagar">${campoCsrf(f.csrf)}
+  ${
+    f.apagar === null || ro
+      ? ''
+      : html`<form method="post" action="${f.apagar}" class="apagar">${campoCsrf(f.csrf)}
     <p>Só é possível apagar um ciclo sem ofertas, pedidos nem movimentações; os demais podem ser desativados.</p>
-    <button type="submit" class="botao perigo">Apagar ciclo</button></form>`}
+    <button type="submit" class="botao perigo">Apagar ciclo</button></form>`
+  }
   <p><a href="/ciclo-index">Voltar aos ciclos</a></p>
   <script src="/static/ciclo.js" defer></script>`;
 }
@@ -260,11 +329,27 @@ export function indiceCiclos(pagina: Pagina<CicloDaLista>, podeCriar: boolean): 
     colunas: [
       { titulo: 'Nome', valor: (c) => c.nome, ordem: 'nome' },
       { titulo: 'Fase', valor: (c) => html`<span class="fase fase-${c.fase}">${NOMES_FASES[c.fase]}</span>` },
-      { titulo: 'Ofertas', valor: (c) => `${dataBr(c.dataOfertaInicio)} a ${dataBr(c.dataOfertaFim)}`, ordem: 'dataOfertaInicio' },
-      { titulo: 'Pedidos', valor: (c) => `${dataBr(c.dataPedidoInicio)} a ${dataBr(c.dataPedidoFim)}`, ordem: 'dataPedidoInicio' },
-      { titulo: 'Retirada', valor: (c) => `${dataBr(c.dataRetiradaInicio)} a ${dataBr(c.dataRetiradaFim)}`, ordem: 'dataRetiradaInicio' },
+      {
+        titulo: 'Ofertas',
+        valor: (c) => `${dataBr(c.dataOfertaInicio)} a ${dataBr(c.dataOfertaFim)}`,
+        ordem: 'dataOfertaInicio',
+      },
+      {
+        titulo: 'Pedidos',
+        valor: (c) => `${dataBr(c.dataPedidoInicio)} a ${dataBr(c.dataPedidoFim)}`,
+        ordem: 'dataPedidoInicio',
+      },
+      {
+        titulo: 'Retirada',
+        valor: (c) => `${dataBr(c.dataRetiradaInicio)} a ${dataBr(c.dataRetiradaFim)}`,
+        ordem: 'dataRetiradaInicio',
+      },
       { titulo: 'Ativo', valor: (c) => (c.ativo ? 'Sim' : 'Não'), ordem: 'ativo' },
-      { titulo: 'Ver', valor: (c) => html`<a href="/oferta-index?cicloid=${c.id}">ofertas</a> · <a href="/pedidosconsumidorestodos/${c.id}">pedidos</a>` },
+      {
+        titulo: 'Ver',
+        valor: (c) =>
+          html`<a href="/oferta-index?cicloid=${c.id}">ofertas</a> · <a href="/pedidosconsumidorestodos/${c.id}">pedidos</a>`,
+      },
     ],
   });
 }

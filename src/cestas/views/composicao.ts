@@ -2,7 +2,16 @@ import { converter, type PaginaComposicao } from '../../domain/composicao.ts';
 import { html, type Html } from '../../http/html.ts';
 import { campoCsrf } from './layout.ts';
 import { quantidadeJson } from '../apresentadores/numeros.ts';
-import { SCRIPT_FORMULARIOS, ariaDoErro, erroDoCampo, mensagemDeErro, paraCampo, precoParaScript, retornoDoFormulario, textoDoErro } from './fluxo.ts';
+import {
+  SCRIPT_FORMULARIOS,
+  ariaDoErro,
+  erroDoCampo,
+  mensagemDeErro,
+  paraCampo,
+  precoParaScript,
+  retornoDoFormulario,
+  textoDoErro,
+} from './fluxo.ts';
 import { numeroDeQuantidade, quantidade, reais } from '../../formatos.ts';
 
 /** Units offered for a product's unit, with the factor the page script uses for the live cost. */
@@ -25,13 +34,32 @@ function texto(v: unknown): string {
  * available, the quantity per basket, the live cost of one basket against its reference price,
  * and each supplier's accumulated value in the cycle.
  */
-export function paginaComposicao(p: PaginaComposicao, csrf: string | null, podeEditar: boolean, falha: { erro: string | null; detalhes: Readonly<Record<string, unknown>>; valores: Readonly<Record<string, unknown>> | null }): Html {
+export function paginaComposicao(
+  p: PaginaComposicao,
+  csrf: string | null,
+  podeEditar: boolean,
+  falha: {
+    erro: string | null;
+    detalhes: Readonly<Record<string, unknown>>;
+    valores: Readonly<Record<string, unknown>> | null;
+  },
+): Html {
   const noAtual = new Map(p.composicao.produtos.map((x) => [x.ofertaProdutoId, x]));
   const enviados = falha.valores?.produtos;
-  const linhasEnviadas = Array.isArray(enviados) ? enviados : enviados !== null && typeof enviados === 'object' ? Object.values(enviados) : null;
+  const linhasEnviadas = Array.isArray(enviados)
+    ? enviados
+    : enviados !== null && typeof enviados === 'object'
+      ? Object.values(enviados)
+      : null;
   const ro = !podeEditar;
-  const qtdCestas = falha.valores === null ? String(p.composicao.quantidadeCestas || p.cicloCesta.quantidadeCestas) : texto(falha.valores.quantidadeCestas);
-  const noCampo = (k: string) => k === 'quantidadeCestas' || (/^produtos\.\d+\.(quantidadePorCesta|unidade|ofertaProdutoId)$/.test(k) && Number(k.split('.')[1]) < p.ofertas.length);
+  const qtdCestas =
+    falha.valores === null
+      ? String(p.composicao.quantidadeCestas || p.cicloCesta.quantidadeCestas)
+      : texto(falha.valores.quantidadeCestas);
+  const noCampo = (k: string) =>
+    k === 'quantidadeCestas' ||
+    (/^produtos\.\d+\.(quantidadePorCesta|unidade|ofertaProdutoId)$/.test(k) &&
+      Number(k.split('.')[1]) < p.ofertas.length);
   const erroCestas = erroDoCampo(falha.detalhes, 'quantidadeCestas');
   return html`<p class="ciclo-da-pagina">Ciclo <a href="/ciclo/${p.cicloCesta.cicloid}">${p.cicloCesta.cicloNome}</a></p>
   <p>Até <strong>${p.cicloCesta.quantidadeCestas}</strong> cestas neste ciclo; <strong>${p.cicloCesta.cestasPedidas}</strong> já pedidas.</p>
@@ -45,20 +73,29 @@ export function paginaComposicao(p: PaginaComposicao, csrf: string | null, podeE
       <input id="quantidadeCestas" name="quantidadeCestas" inputmode="numeric" autocomplete="off" value="${qtdCestas}" data-cestas ${ariaDoErro(erroCestas)} ${ro ? html`disabled` : ''}>
       ${textoDoErro(erroCestas)}
     </div>
-    ${p.ofertas.length === 0
-      ? html`<p>Nenhuma oferta finalizada neste ciclo ainda.</p>`
-      : html`<div class="tabela-rolavel" role="region" aria-labelledby="t-ofertas" tabindex="0"><table class="tabela-cartoes">
+    ${
+      p.ofertas.length === 0
+        ? html`<p>Nenhuma oferta finalizada neste ciclo ainda.</p>`
+        : html`<div class="tabela-rolavel" role="region" aria-labelledby="t-ofertas" tabindex="0"><table class="tabela-cartoes">
       <caption id="t-ofertas">Ofertas finalizadas: quanto vai em cada cesta</caption>
       <thead><tr><th scope="col">Produto</th><th scope="col">Fornecedor</th><th scope="col">Preço</th><th scope="col">Ofertado</th><th scope="col">Nas cestas</th><th scope="col">Disponível</th><th scope="col">Por cesta</th><th scope="col">Unidade</th></tr></thead>
       <tbody>${p.ofertas.map((o, i) => {
         const atual = noAtual.get(o.ofertaProdutoId);
         const enviado = linhasEnviadas?.[i] as Record<string, unknown> | undefined;
         // In the unit the coordinator composed in (6 unidade of eggs, not 0,5 dúzia).
-        const qpc = enviado === undefined ? (atual === undefined ? '' : paraCampo(atual.quantidadeNaUnidadeEscolhida, 'quantidade')) : texto(enviado.quantidadePorCesta);
-        const unidadeEscolhida = enviado === undefined ? (atual?.unidadeEscolhida ?? o.unidade) : texto(enviado.unidade);
+        const qpc =
+          enviado === undefined
+            ? atual === undefined
+              ? ''
+              : paraCampo(atual.quantidadeNaUnidadeEscolhida, 'quantidade')
+            : texto(enviado.quantidadePorCesta);
+        const unidadeEscolhida =
+          enviado === undefined ? (atual?.unidadeEscolhida ?? o.unidade) : texto(enviado.unidade);
         // What this line has left besides its use in this very basket, for the live availability.
         const usoAqui = atual === undefined ? 0 : atual.quantidadePorCestaMilesimos * p.composicao.quantidadeCestas;
-        const erroQ = erroDoCampo(falha.detalhes, `produtos.${i}.quantidadePorCesta`) ?? erroDoCampo(falha.detalhes, `produtos.${i}.ofertaProdutoId`);
+        const erroQ =
+          erroDoCampo(falha.detalhes, `produtos.${i}.quantidadePorCesta`) ??
+          erroDoCampo(falha.detalhes, `produtos.${i}.ofertaProdutoId`);
         const erroU = erroDoCampo(falha.detalhes, `produtos.${i}.unidade`);
         return html`<tr data-linha data-oferta-produto="${o.ofertaProdutoId}" data-preco="${precoParaScript(o.valorCentavos)}" data-livre="${quantidadeJson(o.disponivelMilesimos + usoAqui)}">
           <th scope="row">${o.produto}</th><td data-rotulo="Fornecedor">${o.fornecedor.nome}</td><td data-rotulo="Preço">${reais(o.valorCentavos)}/${o.unidade}</td>
@@ -74,7 +111,8 @@ export function paginaComposicao(p: PaginaComposicao, csrf: string | null, podeE
           </select>${textoDoErro(erroU)}</td>
         </tr>`;
       })}</tbody>
-    </table></div>`}
+    </table></div>`
+    }
     <p class="custo">Custo de uma cesta: <output data-total>${reais(p.custoPorCestaCentavos)}</output> · valor de referência ${reais(p.valorReferenciaCentavos)}
       <output data-diferenca data-referencia="${precoParaScript(p.valorReferenciaCentavos)}"></output></p>
     ${ro ? '' : html`<button type="submit" class="botao">Salvar composição</button>`}
@@ -83,8 +121,12 @@ export function paginaComposicao(p: PaginaComposicao, csrf: string | null, podeE
     <p class="nota">Somando todas as cestas já compostas, para dividir as compras com justiça.</p>
     <ul data-fornecedores>${p.fornecedores.map((f) => html`<li>${f.nome}: ${reais(f.valorAcumuladoCentavos)}</li>`)}</ul>
   </section>
-  ${p.extras.length === 0 ? '' : html`<section aria-labelledby="t-extras"><h2 id="t-extras">Extras publicados</h2>
-    <ul>${p.extras.map((e) => html`<li>${e.produto}: ${quantidade(e.quantidadeMilesimos, e.unidade)}</li>`)}</ul></section>`}
+  ${
+    p.extras.length === 0
+      ? ''
+      : html`<section aria-labelledby="t-extras"><h2 id="t-extras">Extras publicados</h2>
+    <ul>${p.extras.map((e) => html`<li>${e.produto}: ${quantidade(e.quantidadeMilesimos, e.unidade)}</li>`)}</ul></section>`
+  }
   <p><a href="/ciclo/${p.cicloCesta.cicloid}">Voltar ao ciclo ${p.cicloCesta.cicloNome}</a></p>
   ${SCRIPT_FORMULARIOS}`;
 }

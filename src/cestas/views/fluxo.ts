@@ -22,7 +22,11 @@ export function cabecalhoDoCiclo(ciclo: { nome: string; fase: Fase; abertas?: re
  * The message of a refused post, on top of the page. Field messages shown next to their fields
  * (`noCampo`) are only counted here; the others are listed.
  */
-export function mensagemDeErro(erro: string | null, detalhes: Readonly<Record<string, unknown>>, noCampo: (chave: string) => boolean = () => false): Html {
+export function mensagemDeErro(
+  erro: string | null,
+  detalhes: Readonly<Record<string, unknown>>,
+  noCampo: (chave: string) => boolean = () => false,
+): Html {
   if (erro === null) return html``;
   const itens = Object.entries(detalhes).filter(([, v]) => typeof v === 'string');
   const nosCampos = itens.filter(([k]) => noCampo(k)).length;
@@ -33,7 +37,10 @@ export function mensagemDeErro(erro: string | null, detalhes: Readonly<Record<st
 }
 
 /** A field's message from a refused post, with the id its control points to. */
-export function erroDoCampo(detalhes: Readonly<Record<string, unknown>>, chave: string): { texto: string; id: string } | null {
+export function erroDoCampo(
+  detalhes: Readonly<Record<string, unknown>>,
+  chave: string,
+): { texto: string; id: string } | null {
   const v = detalhes[chave];
   return typeof v === 'string' ? { texto: v, id: `erro-${chave.replace(/[^A-Za-z0-9_-]/g, '-')}` } : null;
 }

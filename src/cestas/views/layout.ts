@@ -82,7 +82,12 @@ export function campoTexto(opcoes: {
 </div>`;
 }
 
-export function campoAreaTexto(opcoes: { nome: string; rotulo: string; valor: string | null | undefined; erro?: string | undefined }): Html {
+export function campoAreaTexto(opcoes: {
+  nome: string;
+  rotulo: string;
+  valor: string | null | undefined;
+  erro?: string | undefined;
+}): Html {
   const id = `campo-${opcoes.nome}`;
   return html`<div class="campo${opcoes.erro === undefined ? '' : ' com-erro'}">
   <label for="${id}">${opcoes.rotulo}</label>
@@ -92,7 +97,13 @@ export function campoAreaTexto(opcoes: { nome: string; rotulo: string; valor: st
 </div>`;
 }
 
-export function caixaDeMarcar(opcoes: { nome: string; valor: string; rotulo: string; marcado: boolean; id?: string }): Html {
+export function caixaDeMarcar(opcoes: {
+  nome: string;
+  valor: string;
+  rotulo: string;
+  marcado: boolean;
+  id?: string;
+}): Html {
   const id = opcoes.id ?? `campo-${opcoes.nome}-${opcoes.valor}`;
   return html`<div class="marcar">
   <input type="checkbox" id="${id}" name="${opcoes.nome}" value="${opcoes.valor}" ${opcoes.marcado ? html`checked` : ''}>
@@ -111,14 +122,21 @@ export type AlvoDoErro = (chave: string) => { readonly id: string; readonly rotu
  * The banner over a refused form: how many fields to fix, each named and linked to its control
  * (a long form puts the field far below the banner), and a refusal of the whole form.
  */
-export function resumoDeErros(erros: Readonly<Record<string, unknown>>, alvo?: AlvoDoErro, geral?: string | null): Html {
+export function resumoDeErros(
+  erros: Readonly<Record<string, unknown>>,
+  alvo?: AlvoDoErro,
+  geral?: string | null,
+): Html {
   const campos = Object.entries(erros).filter((e): e is [string, string] => typeof e[1] === 'string');
   const n = campos.length;
   if (n === 0 && (geral ?? null) === null) return html``;
-  const itens = alvo === undefined ? [] : campos.flatMap(([chave, msg]) => {
-    const a = alvo(chave);
-    return a === null ? [] : [html`<li><a href="#${a.id}">${a.rotulo}</a>: ${msg}</li>`];
-  });
+  const itens =
+    alvo === undefined
+      ? []
+      : campos.flatMap(([chave, msg]) => {
+          const a = alvo(chave);
+          return a === null ? [] : [html`<li><a href="#${a.id}">${a.rotulo}</a>: ${msg}</li>`];
+        });
   return html`<div class="alerta" role="alert" tabindex="-1" id="resumo-erros">
   ${geral === undefined || geral === null ? '' : html`<p><strong>${geral}</strong></p>`}
   ${n === 0 ? '' : html`<p>${n === 1 ? 'Há 1 campo a corrigir' : `Há ${n} campos a corrigir`}${itens.length === 0 ? '.' : ':'}</p>`}

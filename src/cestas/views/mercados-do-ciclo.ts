@@ -42,7 +42,11 @@ export function paginaMercadosDoCiclo(p: {
   recusa: Recusa;
 }): Html {
   const noCiclo = new Map(p.doCiclo.map((m) => [m.mercadoId, m]));
-  const ordenados = [...p.mercados].sort((a, b) => (noCiclo.get(a.id)?.ordemAtendimento ?? 1000) - (noCiclo.get(b.id)?.ordemAtendimento ?? 1000) || a.nome.localeCompare(b.nome, 'pt-BR'));
+  const ordenados = [...p.mercados].sort(
+    (a, b) =>
+      (noCiclo.get(a.id)?.ordemAtendimento ?? 1000) - (noCiclo.get(b.id)?.ordemAtendimento ?? 1000) ||
+      a.nome.localeCompare(b.nome, 'pt-BR'),
+  );
   const erro = (i: number, k: string) => erroDoCampo(p.recusa.detalhes, `cicloMercados.${i}.${k}`);
   return html`${mensagemDeErro(p.recusa.erro, p.recusa.detalhes, (k) => k.startsWith('cicloMercados.'))}
   <p>Um ciclo sem mercados é o ciclo de sempre: a comunidade inteira pede nos pontos do ciclo. Com mercados, cada um tem a sua ordem de atendimento e os seus pontos de retirada (sem pontos marcados, usa os do ciclo).</p>
@@ -62,18 +66,30 @@ export function paginaMercadosDoCiclo(p: {
           <input id="mercado-${m.id}-ordem" name="cicloMercados[${i}][ordemAtendimento]" inputmode="numeric" size="4" value="${String(atual?.ordemAtendimento ?? i + 1)}" ${ariaDoErro(erro(i, 'ordemAtendimento'))} ${p.somenteLeitura ? html`readonly` : ''}>
           ${textoDoErro(erro(i, 'ordemAtendimento'))}${textoDoErro(erro(i, 'mercadoId'))}</div>
         <fieldset class="opcoes"><legend>Pontos de retirada deste mercado</legend>
-          ${p.pontos.map((pt) => html`<div class="marcar"><input type="checkbox" id="mercado-${m.id}-ponto-${pt.id}" name="cicloMercados[${i}][pontoEntregaIds]" value="${pt.id}" ${atual?.pontos.some((x) => x.id === pt.id) === true ? html`checked` : ''} ${p.somenteLeitura ? html`disabled` : ''}>
-            <label for="mercado-${m.id}-ponto-${pt.id}">${pt.nome}</label></div>`)}
+          ${p.pontos.map(
+            (
+              pt,
+            ) => html`<div class="marcar"><input type="checkbox" id="mercado-${m.id}-ponto-${pt.id}" name="cicloMercados[${i}][pontoEntregaIds]" value="${pt.id}" ${atual?.pontos.some((x) => x.id === pt.id) === true ? html`checked` : ''} ${p.somenteLeitura ? html`disabled` : ''}>
+            <label for="mercado-${m.id}-ponto-${pt.id}">${pt.nome}</label></div>`,
+          )}
           ${textoDoErro(erro(i, 'pontoEntregaIds'))}
         </fieldset>
-        ${vendeDoTipo(m.tipo, 'cestas') ? html`<fieldset class="opcoes"><legend>Cestas do ciclo vendidas aqui${m.valorMaximoCestaCentavos === null ? '' : ` (até ${reais(m.valorMaximoCestaCentavos)} de custo por cesta)`}</legend>
-          ${p.cestas.length === 0 ? html`<p class="nota">O ciclo ainda não tem cestas.</p>` : p.cestas.map((c) => {
-            const teto = tetos.find((t) => t.cicloCestaId === c.id);
-            return html`<div class="marcar"><input type="checkbox" id="mercado-${m.id}-cesta-${c.id}" name="cicloMercados[${i}][cicloCestaIds]" value="${c.id}" ${atual?.cicloCestaIds.includes(c.id) === true ? html`checked` : ''} ${p.somenteLeitura ? html`disabled` : ''}>
+        ${
+          vendeDoTipo(m.tipo, 'cestas')
+            ? html`<fieldset class="opcoes"><legend>Cestas do ciclo vendidas aqui${m.valorMaximoCestaCentavos === null ? '' : ` (até ${reais(m.valorMaximoCestaCentavos)} de custo por cesta)`}</legend>
+          ${
+            p.cestas.length === 0
+              ? html`<p class="nota">O ciclo ainda não tem cestas.</p>`
+              : p.cestas.map((c) => {
+                  const teto = tetos.find((t) => t.cicloCestaId === c.id);
+                  return html`<div class="marcar"><input type="checkbox" id="mercado-${m.id}-cesta-${c.id}" name="cicloMercados[${i}][cicloCestaIds]" value="${c.id}" ${atual?.cicloCestaIds.includes(c.id) === true ? html`checked` : ''} ${p.somenteLeitura ? html`disabled` : ''}>
               <label for="mercado-${m.id}-cesta-${c.id}">${c.nome}${teto === undefined ? '' : html` <span class="${teto.custoCentavos > teto.valorMaximoCestaCentavos ? 'erro' : 'nota'}">· custo ${reais(teto.custoCentavos)} de ${reais(teto.valorMaximoCestaCentavos)}</span>`}</label></div>`;
-          })}
+                })
+          }
           ${textoDoErro(erro(i, 'cicloCestaIds'))}
-        </fieldset>` : ''}
+        </fieldset>`
+            : ''
+        }
         ${atual !== undefined && vendeDoTipo(m.tipo, 'itens') ? html`<p><a class="botao secundario" href="/ciclo/${p.ciclo.id}/mercado/${m.id}/liberar">Liberar itens para ${m.nome}</a></p>` : ''}
         ${atual !== undefined && vendeDoTipo(m.tipo, 'lotes') ? html`<p><a class="botao secundario" href="/ciclo/${p.ciclo.id}/lotes">Lotes de ${m.nome}</a></p>` : ''}
       </fieldset>`;
@@ -84,19 +100,36 @@ export function paginaMercadosDoCiclo(p: {
 }
 
 /** /ciclo/:id/mercado/:mercadoId/liberar: the surplus of each product, the market's price, and what to release. */
-export function paginaLiberacao(p: { ciclo: { id: number; nome: string }; liberacao: LiberacaoDoMercado; csrf: string | null; somenteLeitura: boolean; recusa: Recusa; valores: Detalhes }): Html {
+export function paginaLiberacao(p: {
+  ciclo: { id: number; nome: string };
+  liberacao: LiberacaoDoMercado;
+  csrf: string | null;
+  somenteLeitura: boolean;
+  recusa: Recusa;
+  valores: Detalhes;
+}): Html {
   const { liberacao: l } = p;
   return html`${mensagemDeErro(p.recusa.erro, p.recusa.detalhes, (k) => k.startsWith('itens.'))}
   <p>O que sobra das ofertas finalizadas, depois das cestas, dos lotes e dos outros extras, pode ser vendido em ${l.mercado.nome} pelo preço do mercado. Deixe em branco o que não vai liberar.</p>
-  ${l.produtos.length === 0 ? html`<p class="nota">Nenhuma oferta finalizada neste ciclo ainda.</p>` : html`<form method="post" action="/ciclo/${p.ciclo.id}/mercado/${l.mercado.mercadoId}/liberar" class="formulario">
+  ${
+    l.produtos.length === 0
+      ? html`<p class="nota">Nenhuma oferta finalizada neste ciclo ainda.</p>`
+      : html`<form method="post" action="/ciclo/${p.ciclo.id}/mercado/${l.mercado.mercadoId}/liberar" class="formulario">
     ${campoCsrf(p.csrf)}
     <div class="tabela-rolavel" role="region" aria-label="Produtos" tabindex="0"><table class="tabela-cartoes">
       <thead><tr><th scope="col">Produto</th><th scope="col">Preço em ${l.mercado.nome}</th><th scope="col">Sobra para liberar</th><th scope="col">Pedido</th><th scope="col">Liberar</th></tr></thead>
       <tbody>${l.produtos.map((prod, i) => {
         const item = l.itens.find((x) => x.produtoId === prod.produtoId);
-        const e = erroDoCampo(p.recusa.detalhes, `itens.${i}.quantidade`) ?? erroDoCampo(p.recusa.detalhes, `itens.${i}.produtoId`);
+        const e =
+          erroDoCampo(p.recusa.detalhes, `itens.${i}.quantidade`) ??
+          erroDoCampo(p.recusa.detalhes, `itens.${i}.produtoId`);
         const digitado = valorDe(p.valores, `itens.${i}.quantidade`);
-        const valor = typeof digitado === 'string' ? digitado : item === undefined ? '' : paraCampo(item.quantidadeMilesimos, 'quantidade');
+        const valor =
+          typeof digitado === 'string'
+            ? digitado
+            : item === undefined
+              ? ''
+              : paraCampo(item.quantidadeMilesimos, 'quantidade');
         return html`<tr>
           <th scope="row">${prod.nome}<input type="hidden" name="itens[${i}][produtoId]" value="${prod.produtoId}"></th>
           <td data-rotulo="Preço">${prod.precoCentavos === null ? html`<span class="erro">sem preço ativo</span>` : html`${reais(prod.precoCentavos)} / ${prod.unidade}`}</td>
@@ -107,7 +140,8 @@ export function paginaLiberacao(p: { ciclo: { id: number; nome: string }; libera
         </tr>`;
       })}</tbody></table></div>
     ${p.somenteLeitura ? '' : html`<button type="submit" class="botao">Salvar o que está liberado</button>`}
-  </form>`}
+  </form>`
+  }
   <p><a href="/ciclo/${p.ciclo.id}/mercados">Voltar aos mercados do ciclo</a></p>`;
 }
 
@@ -133,17 +167,30 @@ export function paginaLotes(p: {
   const erro = (k: string) => erroDoCampo(p.recusa.detalhes, k);
   const acao = e === null ? `/ciclo/${p.ciclo.id}/lotes` : `/ciclo/${p.ciclo.id}/lotes/${e.id}`;
   return html`${mensagemDeErro(p.recusa.erro, p.recusa.detalhes, (k) => ['mercadoId', 'comprador', 'pontoEntregaId', 'valorAlvo'].includes(k) || k.startsWith('linhas.'))}
-  ${p.lotes.length === 0 ? html`<p>Nenhum lote neste ciclo ainda.</p>` : html`<ul class="cartoes">${p.lotes.map((l) => html`<li class="cartao">
+  ${
+    p.lotes.length === 0
+      ? html`<p>Nenhum lote neste ciclo ainda.</p>`
+      : html`<ul class="cartoes">${p.lotes.map(
+          (l) => html`<li class="cartao">
     <h2>${l.comprador} <span class="nota">· ${l.mercado}</span></h2>
     <p>Entrega em ${l.ponto}. Valor <strong>${reais(l.valorCentavos)}</strong> de ${reais(l.valorAlvoCentavos)} do alvo
       ${l.valorCentavos === l.valorAlvoCentavos ? '(no alvo)' : l.valorCentavos < l.valorAlvoCentavos ? `(faltam ${reais(l.valorAlvoCentavos - l.valorCentavos)})` : `(${reais(l.valorCentavos - l.valorAlvoCentavos)} acima)`}.</p>
     <ul>${l.linhas.map((x) => html`<li>${x.produto} de ${x.fornecedor}: ${quantidade(x.quantidadeMilesimos, x.unidade)} × ${reais(x.valorCentavos)} = ${reais(x.subtotalCentavos)}</li>`)}</ul>
-    ${p.somenteLeitura ? '' : html`<p><a class="botao secundario" href="/ciclo/${p.ciclo.id}/lotes/${l.id}">Editar</a></p>
-    <form method="post" action="/ciclo/${p.ciclo.id}/lotes/${l.id}/apagar" class="apagar">${campoCsrf(p.csrf)}<button type="submit" class="botao perigo">Apagar lote</button></form>`}
-  </li>`)}</ul>`}
-  ${p.somenteLeitura ? '' : deLote.length === 0
-    ? html`<p class="nota">O ciclo não atende nenhum mercado de lotes: <a href="/ciclo/${p.ciclo.id}/mercados">inclua um nos mercados do ciclo</a>.</p>`
-    : html`<h2 id="t-lote">${e === null ? 'Novo lote' : `Editar o lote de ${e.comprador}`}</h2>
+    ${
+      p.somenteLeitura
+        ? ''
+        : html`<p><a class="botao secundario" href="/ciclo/${p.ciclo.id}/lotes/${l.id}">Editar</a></p>
+    <form method="post" action="/ciclo/${p.ciclo.id}/lotes/${l.id}/apagar" class="apagar">${campoCsrf(p.csrf)}<button type="submit" class="botao perigo">Apagar lote</button></form>`
+    }
+  </li>`,
+        )}</ul>`
+  }
+  ${
+    p.somenteLeitura
+      ? ''
+      : deLote.length === 0
+        ? html`<p class="nota">O ciclo não atende nenhum mercado de lotes: <a href="/ciclo/${p.ciclo.id}/mercados">inclua um nos mercados do ciclo</a>.</p>`
+        : html`<h2 id="t-lote">${e === null ? 'Novo lote' : `Editar o lote de ${e.comprador}`}</h2>
   <form method="post" action="${acao}" class="formulario" aria-labelledby="t-lote">
     ${campoCsrf(p.csrf)}
     <div class="campo"><label for="campo-mercadoId">Mercado</label>
@@ -157,10 +204,12 @@ export function paginaLotes(p: {
     ${textoDoErro(erro('linhas'))}
     <div class="tabela-rolavel" role="region" aria-label="Linhas das ofertas" tabindex="0"><table class="tabela-cartoes">
       <thead><tr><th scope="col">Produto</th><th scope="col">Fornecedor</th><th scope="col">Preço</th><th scope="col">Livre</th><th scope="col">No lote</th></tr></thead>
-      <tbody>${p.linhas.filter((l) => l.finalizada).map((l, i) => {
-        const noLote = e?.linhas.find((x) => x.ofertaProdutoId === l.ofertaProdutoId)?.quantidadeMilesimos ?? 0;
-        const ee = erro(`linhas.${i}.quantidade`) ?? erro(`linhas.${i}.ofertaProdutoId`);
-        return html`<tr>
+      <tbody>${p.linhas
+        .filter((l) => l.finalizada)
+        .map((l, i) => {
+          const noLote = e?.linhas.find((x) => x.ofertaProdutoId === l.ofertaProdutoId)?.quantidadeMilesimos ?? 0;
+          const ee = erro(`linhas.${i}.quantidade`) ?? erro(`linhas.${i}.ofertaProdutoId`);
+          return html`<tr>
           <th scope="row">${l.produto}<input type="hidden" name="linhas[${i}][ofertaProdutoId]" value="${l.ofertaProdutoId}"></th>
           <td data-rotulo="Fornecedor">${l.fornecedor}</td>
           <td data-rotulo="Preço">${reais(l.valorCentavos)} / ${l.unidade}</td>
@@ -168,8 +217,9 @@ export function paginaLotes(p: {
           <td data-rotulo="No lote"><label class="sr" for="lote-${l.ofertaProdutoId}">${l.produto} de ${l.fornecedor} no lote (${l.unidade})</label>
             <input id="lote-${l.ofertaProdutoId}" name="linhas[${i}][quantidade]" inputmode="decimal" size="7" value="${v(`linhas.${i}.quantidade`, noLote === 0 ? '' : paraCampo(noLote, 'quantidade'))}" ${ariaDoErro(ee)}> ${l.unidade}${textoDoErro(ee)}</td>
         </tr>`;
-      })}</tbody></table></div>
+        })}</tbody></table></div>
     <button type="submit" class="botao">${e === null ? 'Criar lote' : 'Salvar lote'}</button>
-  </form>`}
+  </form>`
+  }
   <p><a href="/ciclo/${p.ciclo.id}/mercados">Voltar aos mercados do ciclo</a></p>`;
 }

@@ -8,7 +8,10 @@ import { html, type Html } from '../../http/html.ts';
 import { caixaDeMarcar, campoAreaTexto, campoCsrf, campoTexto, resumoDeErros } from './layout.ts';
 import { dataBr, reais } from '../../formatos.ts';
 
-export function paginaErro(mensagem: string, opcoes: { codigoRequisicao?: string; detalhes?: Readonly<Record<string, unknown>> }): Html {
+export function paginaErro(
+  mensagem: string,
+  opcoes: { codigoRequisicao?: string; detalhes?: Readonly<Record<string, unknown>> },
+): Html {
   const itens = Object.entries(opcoes.detalhes ?? {}).filter(([, v]) => typeof v === 'string');
   return html`<div class="alerta" role="alert"><p>${mensagem}</p>
   ${itens.length === 0 ? '' : html`<ul>${itens.map(([k, v]) => html`<li><strong>${k}</strong>: ${String(v)}</li>`)}</ul>`}
@@ -55,16 +58,35 @@ function passoDe(acao: AcaoDoCiclo, cicloid: number, a: Andamento | null): Passo
   const link = linkDaAcao(acao, cicloid);
   switch (acao) {
     case 'ofertar':
-      if (a?.oferta === 'finalizada') return { texto: 'Oferta finalizada (ainda pode alterar)', href: link, feito: true };
+      if (a?.oferta === 'finalizada')
+        return { texto: 'Oferta finalizada (ainda pode alterar)', href: link, feito: true };
       if (a?.oferta === 'rascunho') return { texto: 'Sua oferta é um rascunho: finalize-a', href: link, feito: false };
       return { texto: nomeDoPasso(acao), href: link, feito: false };
     case 'pedir':
-      if (a?.pedido === 'confirmado') return { texto: 'Pedido confirmado (ainda pode alterar)', href: link, feito: true };
-      if (a?.pedido === 'salvo') return { texto: 'Pedido salvo, falta confirmar', href: `/pedidoconsumidoresconfirmacao/${a.pedidoId ?? 0}`, feito: false };
+      if (a?.pedido === 'confirmado')
+        return { texto: 'Pedido confirmado (ainda pode alterar)', href: link, feito: true };
+      if (a?.pedido === 'salvo')
+        return {
+          texto: 'Pedido salvo, falta confirmar',
+          href: `/pedidoconsumidoresconfirmacao/${a.pedidoId ?? 0}`,
+          feito: false,
+        };
       return { texto: nomeDoPasso(acao), href: link, feito: false };
     case 'retirar':
-      if (a?.pedido === 'confirmado') return { texto: `Retirar sua cesta em ${a.pontoEntrega ?? 'seu ponto de entrega'}${a.horarioRetirada === '' ? '' : ` (${a.horarioRetirada})`}`, href: `/pedidoconsumidoresconfirmacao/${a.pedidoId ?? 0}`, feito: false };
-      return { texto: a?.pedido === 'salvo' ? 'Nada a retirar: seu pedido não foi confirmado a tempo' : 'Nada a retirar neste ciclo', href: null, feito: true };
+      if (a?.pedido === 'confirmado')
+        return {
+          texto: `Retirar sua cesta em ${a.pontoEntrega ?? 'seu ponto de entrega'}${a.horarioRetirada === '' ? '' : ` (${a.horarioRetirada})`}`,
+          href: `/pedidoconsumidoresconfirmacao/${a.pedidoId ?? 0}`,
+          feito: false,
+        };
+      return {
+        texto:
+          a?.pedido === 'salvo'
+            ? 'Nada a retirar: seu pedido não foi confirmado a tempo'
+            : 'Nada a retirar neste ciclo',
+        href: null,
+        feito: true,
+      };
     case 'compor':
       return { texto: nomeDoPasso(acao), href: link, feito: false };
   }
@@ -72,7 +94,9 @@ function passoDe(acao: AcaoDoCiclo, cicloid: number, a: Andamento | null): Passo
 
 /** Names, a few at most, then how many more. */
 function alguns(nomes: readonly string[], maximo = 5): string {
-  return nomes.length <= maximo ? nomes.join(', ') : `${nomes.slice(0, maximo).join(', ')} e mais ${nomes.length - maximo}`;
+  return nomes.length <= maximo
+    ? nomes.join(', ')
+    : `${nomes.slice(0, maximo).join(', ')} e mais ${nomes.length - maximo}`;
 }
 
 function pendenciasDoCiclo(c: CicloDoPainel): Html | string {
@@ -88,7 +112,9 @@ function pendenciasDoCiclo(c: CicloDoPainel): Html | string {
       ? html`<li><a href="/pedidosconsumidorestodos/${c.id}">Pedidos sem confirmação (${p.naoConfirmados.length})</a>: ${alguns(p.naoConfirmados.map((x) => x.nome))}</li>`
       : null,
   ].filter((l) => l !== null);
-  return linhas.length === 0 ? '' : html`<div class="pendencias"><p><strong>Falta acontecer:</strong></p><ul>${linhas}</ul></div>`;
+  return linhas.length === 0
+    ? ''
+    : html`<div class="pendencias"><p><strong>Falta acontecer:</strong></p><ul>${linhas}</ul></div>`;
 }
 
 /** Admin shortcuts, each shown only to whom the access table allows it. */
@@ -125,25 +151,35 @@ export function linkDaAcao(acao: AcaoDoCiclo, cicloid: number): string {
   }
 }
 
-export function paginaPainel(ator: Ator, ciclos: readonly CicloDoPainel[], saldo: Saldo | null, suaCesta: Html = html``): Html {
+export function paginaPainel(
+  ator: Ator,
+  ciclos: readonly CicloDoPainel[],
+  saldo: Saldo | null,
+  suaCesta: Html = html``,
+): Html {
   const perfis = ator.perfil.map((p) => NOMES_PERFIS[p]).join(', ');
   const atalhos = atalhosDoAtor(ator);
   const centavos = saldo === null ? 0 : saldo.saldoCentavos;
   return html`<p class="saudacao">Olá, ${ator.nome}! <span class="perfis">${perfis}</span></p>
-  ${saldo === null
-    ? ''
-    : html`<p class="saldo">Seu saldo: <strong>${reais(centavos)}</strong>
-      ${centavos < 0 ? ' (a pagar à comunidade)' : centavos > 0 ? ' (a receber da comunidade)' : ''} · <a href="/saldo">Ver o que devo e pagar</a></p>`}
-  ${atalhos.length === 0
-    ? ''
-    : html`<nav aria-label="Administração"><ul class="atalhos">${atalhos.map((a) => html`<li><a class="botao secundario" href="${a.href}">${a.rotulo}</a></li>`)}</ul></nav>`}
+  ${
+    saldo === null
+      ? ''
+      : html`<p class="saldo">Seu saldo: <strong>${reais(centavos)}</strong>
+      ${centavos < 0 ? ' (a pagar à comunidade)' : centavos > 0 ? ' (a receber da comunidade)' : ''} · <a href="/saldo">Ver o que devo e pagar</a></p>`
+  }
+  ${
+    atalhos.length === 0
+      ? ''
+      : html`<nav aria-label="Administração"><ul class="atalhos">${atalhos.map((a) => html`<li><a class="botao secundario" href="${a.href}">${a.rotulo}</a></li>`)}</ul></nav>`
+  }
   ${suaCesta}
   <section aria-labelledby="titulo-ciclos">
     <h2 id="titulo-ciclos">Ciclos</h2>
-    ${ciclos.length === 0
-      ? html`<p>Nenhum ciclo em andamento no momento.</p>`
-      : html`<ul class="cartoes">${ciclos.map(
-          (c) => html`<li class="cartao">
+    ${
+      ciclos.length === 0
+        ? html`<p>Nenhum ciclo em andamento no momento.</p>`
+        : html`<ul class="cartoes">${ciclos.map(
+            (c) => html`<li class="cartao">
         <h3>${pode(ator, 'catalogoLer') ? html`<a href="/ciclo/${c.id}">${c.nome}</a>` : c.nome}</h3>
         <p class="fase fase-${c.fase}">${nomeDoMomento(c.fase, c.abertas)}</p>
         <dl class="datas">
@@ -154,7 +190,8 @@ export function paginaPainel(ator: Ator, ciclos: readonly CicloDoPainel[], saldo
         ${c.acoes.length === 0 ? '' : html`<p class="sr">Suas etapas neste ciclo:</p><ul class="passos">${c.acoes.map((a) => passoDe(a, c.id, c.andamento)).map((p) => html`<li class="${p.feito ? 'feito' : 'proxima'}">${p.href === null ? p.texto : html`<a href="${p.href}">${p.texto}</a>`}</li>`)}</ul>`}
         ${pendenciasDoCiclo(c)}
       </li>`,
-        )}</ul>`}
+          )}</ul>`
+    }
   </section>`;
 }
 
@@ -194,13 +231,15 @@ export function formularioCadastro(f: FormCadastro): Html {
     ${campoTexto({ nome: 'nomeoficial', rotulo: 'Nome oficial ou razão social', valor: valorDe(v, 'nomeoficial'), erro: erroDe(f.erros, 'nomeoficial') })}
     ${campoTexto({ nome: 'celular', rotulo: 'Celular', valor: valorDe(v, 'celular'), erro: erroDe(f.erros, 'celular'), tipo: 'tel', extra: html`autocomplete="tel"` })}
     ${campoAreaTexto({ nome: 'descritivo', rotulo: 'Sobre você (opcional)', valor: valorDe(v, 'descritivo'), erro: erroDe(f.erros, 'descritivo') })}
-    ${f.comPerfis
-      ? html`<fieldset class="campo${erroDe(f.erros, 'perfil') === undefined ? '' : ' com-erro'}">
+    ${
+      f.comPerfis
+        ? html`<fieldset class="campo${erroDe(f.erros, 'perfil') === undefined ? '' : ' com-erro'}">
       <legend>Como você participa?</legend>
       ${PERFIS_AUTOCADASTRO.map((p: Perfil) => caixaDeMarcar({ nome: 'perfil', valor: p, rotulo: NOMES_PERFIS[p], marcado: marcado(v, 'perfil', p) }))}
       ${erroDe(f.erros, 'perfil') === undefined ? '' : html`<p class="erro">${erroDe(f.erros, 'perfil')}</p>`}
     </fieldset>`
-      : ''}
+        : ''
+    }
     <div class="campo${erroDe(f.erros, 'cientepolitica') === undefined ? '' : ' com-erro'}">
       <input type="hidden" name="cientepolitica" value="false">
       ${caixaDeMarcar({ nome: 'cientepolitica', valor: 'true', rotulo: 'Li e estou ciente da política da comunidade', marcado: marcado(v, 'cientepolitica', 'true') })}
@@ -219,13 +258,17 @@ export function paginaPerfil(identidade: Identidade, usuario: Usuario | null, fo
       ${usuario === null ? '' : html`<dt>Perfis</dt><dd>${usuario.perfil.map((p) => NOMES_PERFIS[p]).join(', ')}</dd>`}
     </dl>
   </section>
-  ${usuario === null ? html`<p>Você ainda não tem cadastro. <a href="/usuarionovo">Complete seu cadastro</a>.</p>` : html`${form}
+  ${
+    usuario === null
+      ? html`<p>Você ainda não tem cadastro. <a href="/usuarionovo">Complete seu cadastro</a>.</p>`
+      : html`${form}
   <p><a class="botao secundario" href="/profile/avisos">Avisos por e-mail</a> <span class="nota">Escolha quais lembretes recebe.</span></p>
   <form method="post" action="/profile/sairdetodos" class="apagar">
     ${campoCsrf(csrf)}
     <p>Esqueceu a sessão aberta em outro aparelho? Isto encerra todas as suas sessões, inclusive esta.</p>
     <button type="submit" class="botao">Sair de todos os aparelhos</button>
-  </form>`}`;
+  </form>`
+  }`;
 }
 
 /** Values to refill the form from a saved Usuario (or the identity, before registration). */

@@ -9,22 +9,34 @@ import { dataBr, linhasEmTexto, reais } from '../../formatos.ts';
  * How to pay: the charge line by line (so a carried debt or credit is visible), then the Pix:
  * its QR code (inline SVG, which the page's CSP allows) and the copy-and-paste text.
  */
-export function blocoPix(c: Cobranca, pix: Pix | null, opcoes: { recebedor: string | null; titulo?: string } = { recebedor: null }): Html {
+export function blocoPix(
+  c: Cobranca,
+  pix: Pix | null,
+  opcoes: { recebedor: string | null; titulo?: string } = { recebedor: null },
+): Html {
   const linhas = linhasEmTexto(c);
   return html`<section class="pix" aria-labelledby="t-pix"><h2 id="t-pix">${opcoes.titulo ?? 'Como pagar'}</h2>
-    ${linhas.length === 0 ? html`<p>Nenhum valor em aberto.</p>` : html`<dl class="totais cobranca">
+    ${
+      linhas.length === 0
+        ? html`<p>Nenhum valor em aberto.</p>`
+        : html`<dl class="totais cobranca">
       ${linhas.map(([d, v]) => html`<dt>${d}</dt><dd>${v}</dd>`)}
       <dt class="total">${c.devidoCentavos > 0 ? 'Total a pagar' : 'Nada a pagar agora'}</dt><dd class="total">${c.devidoCentavos > 0 ? reais(c.devidoCentavos) : c.devidoCentavos < 0 ? html`crédito de ${reais(-c.devidoCentavos)}` : reais(0)}</dd>
-    </dl>`}
-    ${pix === null
-      ? (c.devidoCentavos > 0 ? html`<p class="nota">Combine o pagamento com a coordenação.</p>` : '')
-      : html`<div class="pix-codigo">
+    </dl>`
+    }
+    ${
+      pix === null
+        ? c.devidoCentavos > 0
+          ? html`<p class="nota">Combine o pagamento com a coordenação.</p>`
+          : ''
+        : html`<div class="pix-codigo">
         <figure class="pix-qr"><div role="img" aria-label="QR code do Pix de ${reais(pix.valorCentavos)}">${confiavel(pix.qrSvg)}</div>
           <figcaption>Aponte a câmera do app do banco${opcoes.recebedor === null ? '' : html` · para ${opcoes.recebedor}`}</figcaption></figure>
         <div class="campo"><label for="pix-copia">Pix copia e cola (${reais(pix.valorCentavos)})</label>
           <textarea id="pix-copia" class="pix-copia" readonly rows="5" spellcheck="false">${pix.copiaECola}</textarea>
           <p class="nota">Copie o código e cole em "Pix copia e cola" no app do banco. Identificador: <code>${pix.txid}</code>.</p></div>
-      </div>`}
+      </div>`
+    }
   </section>`;
 }
 
@@ -41,18 +53,28 @@ export function paginaCobrancas(cobrancas: readonly Cobranca[], pixLigado: boole
   return html`<p>${cobrancas.length === 0 ? 'Ninguém deve nada agora.' : html`${cobrancas.length} ${cobrancas.length === 1 ? 'pessoa deve' : 'pessoas devem'} ${reais(total)} ao todo.`}
     ${pixLigado ? '' : html` O Pix não está configurado (PIX_CHAVE, PIX_NOME e PIX_CIDADE).`}</p>
   <p><a class="botao secundario" href="/extratos">Importar extrato do banco</a></p>
-  ${cobrancas.length === 0 ? '' : html`<ul class="cartoes">${cobrancas.map((c) => html`<li class="cartao">
+  ${
+    cobrancas.length === 0
+      ? ''
+      : html`<ul class="cartoes">${cobrancas.map(
+          (c) => html`<li class="cartao">
     <h2><a href="/saldo?usuarioid=${c.usuarioid}">${c.nome}</a></h2>
     <p class="valor-devido"><strong>${reais(c.devidoCentavos)}</strong></p>
     <p class="nota">${linhasEmTexto(c).map(([d, v], i) => html`${i > 0 ? html`<br>` : ''}${d}: ${v}`)}</p>
-    <p class="nota">Identificador do Pix: <code>${c.txid}</code></p></li>`)}</ul>`}`;
+    <p class="nota">Identificador do Pix: <code>${c.txid}</code></p></li>`,
+        )}</ul>`
+  }`;
 }
 
 function opcaoDePessoa(id: number, nome: string, atual: number | null): Html {
   return html`<option value="${id}" ${id === atual ? html`selected` : ''}>${nome}</option>`;
 }
 
-const COMO = { txid: 'pelo código do Pix', nome: 'pelo valor e pelo nome', ambigua: 'mais de uma pessoa deve este valor: escolha' } as const;
+const COMO = {
+  txid: 'pelo código do Pix',
+  nome: 'pelo valor e pelo nome',
+  ambigua: 'mais de uma pessoa deve este valor: escolha',
+} as const;
 
 function cartaoPendente(l: LinhaParaRevisar, i: number, pessoas: RevisaoDoExtrato['pessoas']): Html {
   const sugeridos = new Set(l.candidatos.map((x) => x.id));
@@ -78,7 +100,8 @@ export function paginaExtratos(
   csrf: string | null,
   falha: { erro: string | null; detalhes: Readonly<Record<string, unknown>> } = { erro: null, detalhes: {} },
 ): Html {
-  const erro = (k: string) => (typeof falha.detalhes[k] === 'string' ? html`<p class="erro">${String(falha.detalhes[k])}</p>` : '');
+  const erro = (k: string) =>
+    typeof falha.detalhes[k] === 'string' ? html`<p class="erro">${String(falha.detalhes[k])}</p>` : '';
   return html`${mensagemDeErro(falha.erro, falha.detalhes)}
   <section aria-labelledby="t-importar"><h2 id="t-importar">Importar extrato</h2>
   <form method="post" action="/extratos" enctype="multipart/form-data" class="formulario">
@@ -86,9 +109,13 @@ export function paginaExtratos(
     <div class="campo"><label for="x-arquivo">Arquivo do banco (OFX ou CSV, até 2 MiB)</label>
       <input id="x-arquivo" name="arquivo" type="file" accept=".ofx,.csv,.txt,text/csv,application/x-ofx" required>${erro('arquivo')}</div>
     <details${Object.keys(falha.detalhes).some((k) => k.startsWith('coluna') || k === 'mapeamentoId' || k === 'nomeMapeamento') ? html` open` : ''}><summary>É um CSV? Diga onde estão as colunas</summary>
-      ${mapeamentos.length === 0 ? '' : html`<div class="campo"><label for="x-mapa">Mapeamento salvo</label>
+      ${
+        mapeamentos.length === 0
+          ? ''
+          : html`<div class="campo"><label for="x-mapa">Mapeamento salvo</label>
         <select id="x-mapa" name="mapeamentoId"><option value="">—</option>${mapeamentos.map((m) => html`<option value="${m.id}">${m.nome}</option>`)}</select>${erro('mapeamentoId')}</div>
-        <p class="nota">Ou escreva um novo:</p>`}
+        <p class="nota">Ou escreva um novo:</p>`
+      }
       <div class="campo"><label for="x-sep">Separador</label><select id="x-sep" name="separador"><option value=";">; (ponto e vírgula)</option><option value=",">, (vírgula)</option><option value="tab">tabulação</option></select></div>
       <p class="nota" id="x-colunas">Escreva cada coluna como ela aparece na primeira linha do arquivo do banco (por exemplo: Data, Valor, Histórico).</p>
       <div class="campo"><label for="x-data">Coluna da data</label><input id="x-data" name="colunaData" aria-describedby="x-colunas">${erro('colunaData')}</div>
@@ -103,20 +130,34 @@ export function paginaExtratos(
     <button type="submit" class="botao">Importar</button>
   </form></section>
   <section aria-labelledby="t-revisar"><h2 id="t-revisar">Créditos a conferir (${r.pendentes.length})</h2>
-  ${r.pendentes.length === 0 ? html`<p>Nenhum crédito esperando conferência.</p>` : html`<form method="post" action="/extratos/conciliar" class="formulario largo">
+  ${
+    r.pendentes.length === 0
+      ? html`<p>Nenhum crédito esperando conferência.</p>`
+      : html`<form method="post" action="/extratos/conciliar" class="formulario largo">
     ${campoCsrf(csrf)}
     <p class="nota">Confirme cada proposta, troque a pessoa, ou escolha "ninguém" para recusá-la. Cada crédito confirmado vira um "Pagamento recebido" nas movimentações.</p>
     <ul class="cartoes">${r.pendentes.map((l, i) => cartaoPendente(l, i, r.pessoas))}</ul>
     <button type="submit" class="botao">Confirmar os créditos escolhidos</button>
   </form>
   <details><summary>Descartar um crédito que não é pagamento</summary>
-    <ul class="cartoes">${r.pendentes.map((l) => html`<li class="cartao"><form method="post" action="/extratos/${l.id}/descartar" class="formulario">
+    <ul class="cartoes">${r.pendentes.map(
+      (l) => html`<li class="cartao"><form method="post" action="/extratos/${l.id}/descartar" class="formulario">
       ${campoCsrf(csrf)}<p>${reais(l.valorCentavos)} · ${dataBr(l.data)} · ${l.descricao}</p>
       <div class="campo"><label for="d-${l.id}">Motivo</label><input id="d-${l.id}" name="motivo" required></div>
-      <button type="submit" class="botao secundario">Descartar</button></form></li>`)}</ul>
-  </details>`}
+      <button type="submit" class="botao secundario">Descartar</button></form></li>`,
+    )}</ul>
+  </details>`
+  }
   </section>
-  ${r.resolvidas.length === 0 ? '' : html`<section aria-labelledby="t-resolvidas"><h2 id="t-resolvidas">Últimos conferidos</h2>
-    <ul class="cartoes">${r.resolvidas.map((l) => html`<li class="cartao"><p><strong>${reais(l.valorCentavos)}</strong> · ${dataBr(l.data)} · ${l.descricao}</p>
-      <p class="nota">${l.estado === 'conciliada' ? html`Pagamento recebido de ${l.usuario?.nome ?? ''}` : html`Descartado: ${l.motivo ?? ''}`}</p></li>`)}</ul></section>`}`;
+  ${
+    r.resolvidas.length === 0
+      ? ''
+      : html`<section aria-labelledby="t-resolvidas"><h2 id="t-resolvidas">Últimos conferidos</h2>
+    <ul class="cartoes">${r.resolvidas.map(
+      (
+        l,
+      ) => html`<li class="cartao"><p><strong>${reais(l.valorCentavos)}</strong> · ${dataBr(l.data)} · ${l.descricao}</p>
+      <p class="nota">${l.estado === 'conciliada' ? html`Pagamento recebido de ${l.usuario?.nome ?? ''}` : html`Descartado: ${l.motivo ?? ''}`}</p></li>`,
+    )}</ul></section>`
+  }`;
 }

@@ -12,7 +12,18 @@ export interface Opcao {
 export interface CampoForm {
   readonly nome: string;
   readonly rotulo: string;
-  readonly tipo: 'texto' | 'area' | 'email' | 'tel' | 'data' | 'dinheiro' | 'quantidade' | 'inteiro' | 'booleano' | 'selecao' | 'multipla';
+  readonly tipo:
+    | 'texto'
+    | 'area'
+    | 'email'
+    | 'tel'
+    | 'data'
+    | 'dinheiro'
+    | 'quantidade'
+    | 'inteiro'
+    | 'booleano'
+    | 'selecao'
+    | 'multipla';
   readonly obrigatorio?: boolean;
   readonly ajuda?: string;
   readonly opcoes?: readonly Opcao[];
@@ -70,7 +81,12 @@ function controle(campo: CampoForm, valor: unknown, erroId: string | undefined, 
   }
 }
 
-function campoHtml(campo: CampoForm, valores: Readonly<Record<string, unknown>>, erros: Readonly<Record<string, unknown>>, somenteLeitura: boolean): Html {
+function campoHtml(
+  campo: CampoForm,
+  valores: Readonly<Record<string, unknown>>,
+  erros: Readonly<Record<string, unknown>>,
+  somenteLeitura: boolean,
+): Html {
   const erro = typeof erros[campo.nome] === 'string' ? (erros[campo.nome] as string) : undefined;
   const erroId = erro === undefined ? undefined : `campo-${campo.nome}-erro`;
   const mensagem = erro === undefined ? '' : html`<p class="erro" id="${erroId}">${erro}</p>`;
@@ -87,7 +103,9 @@ function campoHtml(campo: CampoForm, valores: Readonly<Record<string, unknown>>,
     const marcados = lista(valores[campo.nome]);
     return html`<fieldset class="${classe}"><legend>${campo.rotulo}</legend>
       ${(campo.opcoes ?? []).map(
-        (o) => html`<div class="marcar"><input type="checkbox" id="campo-${campo.nome}-${o.valor}" name="${campo.nome}" value="${o.valor}"
+        (
+          o,
+        ) => html`<div class="marcar"><input type="checkbox" id="campo-${campo.nome}-${o.valor}" name="${campo.nome}" value="${o.valor}"
           ${marcados.includes(o.valor) ? html`checked` : ''} ${somenteLeitura || o.desabilitada === true ? html`disabled` : ''}>
           <label for="campo-${campo.nome}-${o.valor}">${o.rotulo}</label></div>`,
       )}${ajuda}${mensagem}</fieldset>`;
@@ -117,7 +135,10 @@ export function formularioRegistro(f: FormRegistro): Html {
     const campo = f.campos.find((c) => c.nome === chave);
     if (campo === undefined) return null;
     const primeira = campo.tipo === 'multipla' ? campo.opcoes?.[0]?.valor : undefined;
-    return { id: primeira === undefined ? `campo-${campo.nome}` : `campo-${campo.nome}-${primeira}`, rotulo: campo.rotulo };
+    return {
+      id: primeira === undefined ? `campo-${campo.nome}` : `campo-${campo.nome}-${primeira}`,
+      rotulo: campo.rotulo,
+    };
   };
   return html`${resumoDeErros(f.erros, alvo, f.geral)}
   <form method="post" action="${f.acao}" class="formulario" novalidate>
@@ -126,17 +147,24 @@ export function formularioRegistro(f: FormRegistro): Html {
     ${f.extra ?? ''}
     ${f.somenteLeitura ? html`<p class="nota">Você pode consultar, mas não alterar.</p>` : html`<button type="submit" class="botao">Salvar</button>`}
   </form>
-  ${f.apagar === null
-    ? ''
-    : html`<form method="post" action="${f.apagar}" class="apagar">
+  ${
+    f.apagar === null
+      ? ''
+      : html`<form method="post" action="${f.apagar}" class="apagar">
     ${campoCsrf(f.csrf)}
     <p>Apagar só funciona para registros que nada usa; os demais podem ser desativados acima.</p>
     <button type="submit" class="botao perigo">Apagar</button>
-  </form>`}
+  </form>`
+  }
   <p><a href="${f.voltar}">Voltar à lista</a></p>`;
 }
 
-function urlDaLista(base: string, pagina: Pagina<unknown>, mudar: Record<string, string | number>, filtros: Readonly<Record<string, string>>): string {
+function urlDaLista(
+  base: string,
+  pagina: Pagina<unknown>,
+  mudar: Record<string, string | number>,
+  filtros: Readonly<Record<string, string>>,
+): string {
   const p = new URLSearchParams({ ...filtros });
   if (pagina.busca !== null) p.set('busca', pagina.busca);
   p.set('ordem', pagina.ordem);
@@ -170,29 +198,35 @@ export function indiceRegistros<T>(i: IndiceRegistros<T>): Html {
   };
   return html`<div class="acoes-lista">
     ${i.novo === null ? '' : html`<a class="botao" href="${i.novo}">${i.rotuloNovo}</a>`}
-    ${i.comBusca
-      ? html`<form method="get" action="${i.base}" class="busca" role="search">
+    ${
+      i.comBusca
+        ? html`<form method="get" action="${i.base}" class="busca" role="search">
       ${Object.entries(filtros).map(([k, v]) => html`<input type="hidden" name="${k}" value="${v}">`)}
       <label for="busca">Buscar</label>
       <input id="busca" name="busca" type="search" value="${pagina.busca ?? ''}">
       <button type="submit" class="botao secundario">Buscar</button>
     </form>`
-      : ''}
+        : ''
+    }
   </div>
   <p class="nota">${pagina.total === 1 ? '1 registro' : `${pagina.total} registros`}${pagina.busca === null ? '' : html` para “${pagina.busca}”`}</p>
-  ${pagina.itens.length === 0
-    ? html`<p>Nada encontrado.</p>`
-    : html`<div class="tabela-rolavel"><table>
+  ${
+    pagina.itens.length === 0
+      ? html`<p>Nada encontrado.</p>`
+      : html`<div class="tabela-rolavel"><table>
       <thead><tr>${i.colunas.map(cabecalho)}</tr></thead>
       <tbody>${pagina.itens.map((item) => html`<tr>${i.colunas.map((c, n) => (n === 0 ? html`<td><a href="${i.linkDe(item)}">${c.valor(item)}</a></td>` : html`<td>${c.valor(item)}</td>`))}</tr>`)}</tbody>
-    </table></div>`}
-  ${pagina.paginas <= 1
-    ? ''
-    : html`<nav class="paginacao" aria-label="Páginas">
+    </table></div>`
+  }
+  ${
+    pagina.paginas <= 1
+      ? ''
+      : html`<nav class="paginacao" aria-label="Páginas">
       ${pagina.pagina > 1 ? html`<a href="${urlDaLista(i.base, pagina, { pagina: pagina.pagina - 1 }, filtros)}" rel="prev">Anterior</a>` : ''}
       <span>Página ${pagina.pagina} de ${pagina.paginas}</span>
       ${pagina.pagina < pagina.paginas ? html`<a href="${urlDaLista(i.base, pagina, { pagina: pagina.pagina + 1 }, filtros)}" rel="next">Próxima</a>` : ''}
-    </nav>`}`;
+    </nav>`
+  }`;
 }
 
 export function simNao(v: boolean): string {

@@ -66,7 +66,9 @@ export function naoAutenticado(): GraphQLError {
 /** The forbidden error, naming the profiles the field requires. */
 export function acessoNegado(requires: readonly NomePerfil[]): GraphQLError {
   const mensagem =
-    requires.length === 1 ? `Acesso negado: requer o perfil ${requires[0] ?? ''}` : `Acesso negado: requer um dos perfis ${requires.join(', ')}`;
+    requires.length === 1
+      ? `Acesso negado: requer o perfil ${requires[0] ?? ''}`
+      : `Acesso negado: requer um dos perfis ${requires.join(', ')}`;
   return new GraphQLError(mensagem, { extensions: { code: 'FORBIDDEN', required: [...requires] } });
 }
 
@@ -80,12 +82,17 @@ function lerRequires(valor: unknown, coordenada: string): NomePerfil[] {
   const lista: unknown[] = valor === undefined || valor === null ? [] : Array.isArray(valor) ? valor : [valor];
   const desconhecidos = lista.filter((p) => !(PROFILES as readonly unknown[]).includes(p));
   if (desconhecidos.length > 0) {
-    throw new ErroDeEsquema(`@auth em ${coordenada} pede perfis desconhecidos: ${desconhecidos.join(', ')} (use ${PROFILES.join(', ')})`);
+    throw new ErroDeEsquema(
+      `@auth em ${coordenada} pede perfis desconhecidos: ${desconhecidos.join(', ')} (use ${PROFILES.join(', ')})`,
+    );
   }
   return lista as NomePerfil[];
 }
 
-function protegido(campo: GraphQLFieldConfig<unknown, ContextoGraphql>, requires: readonly NomePerfil[]): GraphQLFieldConfig<unknown, ContextoGraphql> {
+function protegido(
+  campo: GraphQLFieldConfig<unknown, ContextoGraphql>,
+  requires: readonly NomePerfil[],
+): GraphQLFieldConfig<unknown, ContextoGraphql> {
   const resolver = campo.resolve ?? defaultFieldResolver;
   return {
     ...campo,
@@ -116,7 +123,9 @@ export function aplicarAuth(
   publicos: readonly string[] = CAMPOS_PUBLICOS,
   acoes: Readonly<Record<string, AcaoMercados>> = ACOES_DOS_CAMPOS,
 ): GraphQLSchema {
-  const raizes = new Set([schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].map((t) => t?.name));
+  const raizes = new Set(
+    [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].map((t) => t?.name),
+  );
   const listados = new Set(publicos);
   const semRegra: string[] = [];
   const semAcao: string[] = [];
@@ -140,23 +149,31 @@ export function aplicarAuth(
       const acao = Object.hasOwn(acoes, coordenada) ? acoes[coordenada] : undefined;
       if (acao === undefined) semAcao.push(coordenada);
       else if (!mesmosPerfis(requires, acao)) {
-        discordantes.push(`${coordenada} (@auth: ${descrever(requires)}; política, ${acao}: ${descrever(perfisDaAcao(acao))})`);
+        discordantes.push(
+          `${coordenada} (@auth: ${descrever(requires)}; política, ${acao}: ${descrever(perfisDaAcao(acao))})`,
+        );
       }
       return protegido(campo, requires);
     },
   });
   if (semRegra.length > 0) {
-    throw new ErroDeEsquema(`Campos sem regra de acesso (use @auth ou liste em CAMPOS_PUBLICOS): ${semRegra.join(', ')}`);
+    throw new ErroDeEsquema(
+      `Campos sem regra de acesso (use @auth ou liste em CAMPOS_PUBLICOS): ${semRegra.join(', ')}`,
+    );
   }
   const sobrando = publicos.filter((c) => !vistos.has(c));
-  if (sobrando.length > 0) throw new ErroDeEsquema(`CAMPOS_PUBLICOS cita campos que não existem: ${sobrando.join(', ')}`);
+  if (sobrando.length > 0)
+    throw new ErroDeEsquema(`CAMPOS_PUBLICOS cita campos que não existem: ${sobrando.join(', ')}`);
   if (semAcao.length > 0) {
     throw new ErroDeEsquema(`Campos com @auth sem ação da política em ACOES_DOS_CAMPOS: ${semAcao.join(', ')}`);
   }
   const semCampo = Object.keys(acoes).filter((c) => !protegidos.has(c));
-  if (semCampo.length > 0) throw new ErroDeEsquema(`ACOES_DOS_CAMPOS cita campos sem @auth ou que não existem: ${semCampo.join(', ')}`);
+  if (semCampo.length > 0)
+    throw new ErroDeEsquema(`ACOES_DOS_CAMPOS cita campos sem @auth ou que não existem: ${semCampo.join(', ')}`);
   if (discordantes.length > 0) {
-    throw new ErroDeEsquema(`@auth difere da política da face Mercados (src/domain/politica-mercados.ts): ${discordantes.join('; ')}`);
+    throw new ErroDeEsquema(
+      `@auth difere da política da face Mercados (src/domain/politica-mercados.ts): ${discordantes.join('; ')}`,
+    );
   }
   return transformado;
 }

@@ -8,7 +8,14 @@
 import { ESCALA_DINHEIRO } from '../../decimal.ts';
 import { Invalido, recusarInvalidos } from '../../domain/erros.ts';
 import {
-  ESCALA_TAXA, TIPOS_MERCADO, regraDaTaxa, regraDoValorMaximo, regrasDoLote, type DadosMercado, type LinhaDePreco, type TipoMercado,
+  ESCALA_TAXA,
+  TIPOS_MERCADO,
+  regraDaTaxa,
+  regraDoValorMaximo,
+  regrasDoLote,
+  type DadosMercado,
+  type LinhaDePreco,
+  type TipoMercado,
 } from '../../domain/mercados.ts';
 import { PROFILES, type NomePerfil } from '../../domain/politica-mercados.ts';
 import { Campos, MAIOR_ID, lerId, type Entrada } from '../../http/campos.ts';
@@ -85,7 +92,10 @@ export function lerLoteDePrecos(input: unknown): LinhaDePreco[] {
 }
 
 /** The `produtos` query's arguments. */
-export function lerBuscaDeProdutos(a: { readonly busca?: string | null; readonly ativo?: boolean | null }): { busca: string | null; ativo: boolean | null } {
+export function lerBuscaDeProdutos(a: { readonly busca?: string | null; readonly ativo?: boolean | null }): {
+  busca: string | null;
+  ativo: boolean | null;
+} {
   const c = new Campos({ busca: a.busca });
   const busca = c.texto('busca', { max: 100 });
   c.concluir();
@@ -93,7 +103,10 @@ export function lerBuscaDeProdutos(a: { readonly busca?: string | null; readonly
 }
 
 /** `atribuirPerfis(userId, perfis)`. */
-export function lerAtribuicaoDePerfis(a: { readonly userId: unknown; readonly perfis: unknown }): { userId: number; perfis: NomePerfil[] } {
+export function lerAtribuicaoDePerfis(a: { readonly userId: unknown; readonly perfis: unknown }): {
+  userId: number;
+  perfis: NomePerfil[];
+} {
   const userId = lerId(a.userId, 'userId');
   const c = new Campos({ perfis: a.perfis });
   const perfis = c.conjuntoDe('perfis', PROFILES);
@@ -110,7 +123,9 @@ export async function comCaminhosDoInput<T>(escrita: Promise<T>): Promise<T> {
     return await escrita;
   } catch (e) {
     if (!(e instanceof Invalido) || e.detalhes === undefined) throw e;
-    const detalhes = Object.fromEntries(Object.entries(e.detalhes).map(([campo, mensagem]) => [campo === 'id' ? campo : `input.${campo}`, mensagem]));
+    const detalhes = Object.fromEntries(
+      Object.entries(e.detalhes).map(([campo, mensagem]) => [campo === 'id' ? campo : `input.${campo}`, mensagem]),
+    );
     throw new Invalido(e.codigo, e.message, detalhes);
   }
 }

@@ -9,8 +9,18 @@
 import type { IResolvers } from '@graphql-tools/utils';
 import { exigirAgirPor, pode } from '../../domain/acesso.ts';
 import {
-  assinaturasDe, pularCiclo, registrarPagamentoDaTemporada, salvarAssinatura, type Assinatura, type AssinaturaComCiclos, type EntradaAssinatura, type Frequencia,
-  type OpcoesAssinatura, type PagamentoDaTemporada, type ProximoCiclo, type SituacaoDoCiclo,
+  assinaturasDe,
+  pularCiclo,
+  registrarPagamentoDaTemporada,
+  salvarAssinatura,
+  type Assinatura,
+  type AssinaturaComCiclos,
+  type EntradaAssinatura,
+  type Frequencia,
+  type OpcoesAssinatura,
+  type PagamentoDaTemporada,
+  type ProximoCiclo,
+  type SituacaoDoCiclo,
 } from '../../domain/assinaturas.ts';
 import { ESCALA_DINHEIRO, MAXIMO_LANCAMENTO_CENTAVOS } from '../../decimal.ts';
 import { Proibido } from '../../domain/erros.ts';
@@ -35,7 +45,13 @@ interface AssinaturaInputGql {
   readonly ativa?: boolean | null;
 }
 
-const opcoesDe = (ctx: Ctx): OpcoesAssinatura => ({ agora: ctx.agora, hoje: hoje(ctx), taxa: ctx.taxa, tz: ctx.tz, avisos: ctx.avisos });
+const opcoesDe = (ctx: Ctx): OpcoesAssinatura => ({
+  agora: ctx.agora,
+  hoje: hoje(ctx),
+  taxa: ctx.taxa,
+  tz: ctx.tz,
+  avisos: ctx.avisos,
+});
 
 /** Reads the input into the domain's entry; every id is checked for shape here and for ownership/existence in the domain. */
 function lerAssinaturaInput(i: AssinaturaInputGql): EntradaAssinatura {
@@ -78,7 +94,8 @@ export const mutacoesDeAssinaturas = {
     escrita(ctx, async () => {
       const ator = await atorAutorizado(ctx, 'pedidosEscrever');
       // Whose subscription first: acting for someone else is refused as such, whatever the rest says.
-      if (a.input.usuarioid !== undefined && a.input.usuarioid !== null) exigirAgirPor(ator, lerId(a.input.usuarioid, 'input.usuarioid'), 'pedido');
+      if (a.input.usuarioid !== undefined && a.input.usuarioid !== null)
+        exigirAgirPor(ator, lerId(a.input.usuarioid, 'input.usuarioid'), 'pedido');
       const entrada = await noInput(async () => lerAssinaturaInput(a.input));
       const salva = await noInput(() => salvarAssinatura(ctx.banco, ator, entrada, opcoesDe(ctx)));
       return comProximos(ctx, salva);
@@ -86,19 +103,38 @@ export const mutacoesDeAssinaturas = {
   pularCiclo: (_: unknown, a: { assinaturaId: unknown; cicloId: unknown }, ctx: Ctx) =>
     escrita(ctx, async () => {
       const ator = await atorAutorizado(ctx, 'pedidosEscrever');
-      return pularCiclo(ctx.banco, ator, lerId(a.assinaturaId, 'assinaturaId'), lerId(a.cicloId, 'cicloId'), opcoesDe(ctx));
+      return pularCiclo(
+        ctx.banco,
+        ator,
+        lerId(a.assinaturaId, 'assinaturaId'),
+        lerId(a.cicloId, 'cicloId'),
+        opcoesDe(ctx),
+      );
     }),
   /** The coordination's record of a season paid in advance; `valor` arrives as the Decimal scalar's canonical text ("480.00"). */
-  registrarPagamentoDaTemporada: (_: unknown, a: { assinaturaId: unknown; valor: unknown; descricao?: unknown; envio?: unknown }, ctx: Ctx) =>
+  registrarPagamentoDaTemporada: (
+    _: unknown,
+    a: { assinaturaId: unknown; valor: unknown; descricao?: unknown; envio?: unknown },
+    ctx: Ctx,
+  ) =>
     escrita(ctx, async () => {
       const ator = await atorAutorizado(ctx, 'financeiroEscrever');
       const assinaturaId = lerId(a.assinaturaId, 'assinaturaId');
       const c = new Campos({ valor: a.valor, descricao: a.descricao ?? null, envio: a.envio ?? null });
-      const valorCentavos = c.decimal('valor', ESCALA_DINHEIRO, { obrigatorio: true, min: 1, max: MAXIMO_LANCAMENTO_CENTAVOS });
+      const valorCentavos = c.decimal('valor', ESCALA_DINHEIRO, {
+        obrigatorio: true,
+        min: 1,
+        max: MAXIMO_LANCAMENTO_CENTAVOS,
+      });
       const descricao = c.texto('descricao', { max: 200 });
       const envio = c.texto('envio', { max: 64 });
       c.concluir();
-      return registrarPagamentoDaTemporada(ctx.banco, ator, assinaturaId, valorCentavos, { agora: ctx.agora, hoje: hoje(ctx), descricao, envio });
+      return registrarPagamentoDaTemporada(ctx.banco, ator, assinaturaId, valorCentavos, {
+        agora: ctx.agora,
+        hoje: hoje(ctx),
+        descricao,
+        envio,
+      });
     }),
 };
 

@@ -42,7 +42,9 @@ function decidir(consulta: string, nome: string | undefined): boolean {
   }
   const op = operacaoEscolhida(doc, nome);
   if (op?.operation !== 'query' || op.selectionSet.selections.length === 0) return false;
-  return op.selectionSet.selections.every((s) => s.kind === Kind.FIELD && CAMPOS_CACHEAVEIS.has(s.name.value) && (s.directives ?? []).length === 0);
+  return op.selectionSet.selections.every(
+    (s) => s.kind === Kind.FIELD && CAMPOS_CACHEAVEIS.has(s.name.value) && (s.directives ?? []).length === 0,
+  );
 }
 
 export class CacheDeRespostas {

@@ -3,7 +3,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Banco, Db } from '../../db/banco.ts';
 import { contasPorIds, type Conta } from '../../domain/contas.ts';
 import {
-  mercadosDosAdmins, precosDosMercados, produtosPorIds, type Mercado, type PrecoMercado, type ProdutoDoCatalogo,
+  mercadosDosAdmins,
+  precosDosMercados,
+  produtosPorIds,
+  type Mercado,
+  type PrecoMercado,
+  type ProdutoDoCatalogo,
 } from '../../domain/mercados.ts';
 import type { Avisos } from '../../domain/avisos.ts';
 import type { Taxa } from '../../domain/pedidos.ts';

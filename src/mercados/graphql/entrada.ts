@@ -1,6 +1,19 @@
 import {
-  Kind, getOperationAST, isEnumType, isInputObjectType, isInputType, isListType, isNonNullType, typeFromAST,
-  type DocumentNode, type GraphQLError, type GraphQLInputType, type GraphQLScalarType, type GraphQLSchema, type ValidationRule, type ValueNode,
+  Kind,
+  getOperationAST,
+  isEnumType,
+  isInputObjectType,
+  isInputType,
+  isListType,
+  isNonNullType,
+  typeFromAST,
+  type DocumentNode,
+  type GraphQLError,
+  type GraphQLInputType,
+  type GraphQLScalarType,
+  type GraphQLSchema,
+  type ValidationRule,
+  type ValueNode,
 } from 'graphql';
 import { entradaInvalida } from './erros.ts';
 import { ErroDeEscalar } from './escalares.ts';
@@ -37,7 +50,10 @@ function conferirEscalar(tipo: GraphQLScalarType, ler: () => unknown, caminho: s
 }
 
 function valoresDoEnum(tipo: { getValues(): ReadonlyArray<{ name: string }> }): string {
-  return `Valor inválido: use ${tipo.getValues().map((v) => v.name).join(', ')}`;
+  return `Valor inválido: use ${tipo
+    .getValues()
+    .map((v) => v.name)
+    .join(', ')}`;
 }
 
 /** A JSON value (a variable) against its input type. */
@@ -50,7 +66,8 @@ function conferirValor(valor: unknown, tipo: GraphQLInputType, caminho: string, 
   if (valor === null || valor === undefined) return;
   if (isListType(tipo)) {
     // GraphQL reads a single value where a list is expected as a list of one.
-    if (Array.isArray(valor)) valor.forEach((item: unknown, i) => conferirValor(item, tipo.ofType, `${caminho}[${i}]`, erros));
+    if (Array.isArray(valor))
+      valor.forEach((item: unknown, i) => conferirValor(item, tipo.ofType, `${caminho}[${i}]`, erros));
     else conferirValor(valor, tipo.ofType, caminho, erros);
     return;
   }
@@ -61,7 +78,8 @@ function conferirValor(valor: unknown, tipo: GraphQLInputType, caminho: string, 
     }
     const campos = tipo.getFields();
     const dado = valor as Record<string, unknown>;
-    for (const nome of Object.keys(dado)) if (!Object.hasOwn(campos, nome)) anotar(erros, `${caminho}.${nome}`, 'Campo desconhecido');
+    for (const nome of Object.keys(dado))
+      if (!Object.hasOwn(campos, nome)) anotar(erros, `${caminho}.${nome}`, 'Campo desconhecido');
     for (const campo of Object.values(campos)) {
       const v = Object.hasOwn(dado, campo.name) ? dado[campo.name] : undefined;
       if (v === undefined && campo.defaultValue !== undefined) continue;
@@ -86,7 +104,8 @@ function conferirLiteral(no: ValueNode, tipo: GraphQLInputType, caminho: string,
   }
   if (no.kind === Kind.NULL) return;
   if (isListType(tipo)) {
-    if (no.kind === Kind.LIST) no.values.forEach((item, i) => conferirLiteral(item, tipo.ofType, `${caminho}[${i}]`, erros));
+    if (no.kind === Kind.LIST)
+      no.values.forEach((item, i) => conferirLiteral(item, tipo.ofType, `${caminho}[${i}]`, erros));
     else conferirLiteral(no, tipo.ofType, caminho, erros);
     return;
   }
@@ -97,11 +116,13 @@ function conferirLiteral(no: ValueNode, tipo: GraphQLInputType, caminho: string,
     }
     const campos = tipo.getFields();
     const dados = new Map(no.fields.map((f) => [f.name.value, f.value]));
-    for (const nome of dados.keys()) if (!Object.hasOwn(campos, nome)) anotar(erros, `${caminho}.${nome}`, 'Campo desconhecido');
+    for (const nome of dados.keys())
+      if (!Object.hasOwn(campos, nome)) anotar(erros, `${caminho}.${nome}`, 'Campo desconhecido');
     for (const campo of Object.values(campos)) {
       const v = dados.get(campo.name);
       if (v !== undefined) conferirLiteral(v, campo.type, `${caminho}.${campo.name}`, erros);
-      else if (isNonNullType(campo.type) && campo.defaultValue === undefined) anotar(erros, `${caminho}.${campo.name}`, 'Campo obrigatório');
+      else if (isNonNullType(campo.type) && campo.defaultValue === undefined)
+        anotar(erros, `${caminho}.${campo.name}`, 'Campo obrigatório');
     }
     return;
   }

@@ -18,7 +18,11 @@ const CODIGOS: ReadonlyArray<readonly [new (...a: never[]) => ErroDominio, strin
 ];
 
 /** Invalid input: the message names every field; `field` is the first, `fields` all of them. */
-export function entradaInvalida(campos: Readonly<Record<string, unknown>>, motivo = 'VALIDACAO', nos?: readonly ASTNode[]): GraphQLError {
+export function entradaInvalida(
+  campos: Readonly<Record<string, unknown>>,
+  motivo = 'VALIDACAO',
+  nos?: readonly ASTNode[],
+): GraphQLError {
   const pares = Object.entries(campos).map(([campo, mensagem]) => [campo, String(mensagem)] as const);
   return new GraphQLError(pares.map(([campo, mensagem]) => `${campo}: ${mensagem}`).join('; '), {
     ...(nos === undefined ? {} : { nodes: nos }),
@@ -39,7 +43,8 @@ export function erroParaCliente(erro: unknown, ctx: Pick<ContextoResolvers, 'req
       return entradaInvalida(erro.detalhes, erro.codigo);
     }
     // A refusal's details (what is left of a product, which basket passes its ceiling) go along.
-    const detalhes = erro.detalhes === undefined || Object.keys(erro.detalhes).length === 0 ? {} : { detalhes: erro.detalhes };
+    const detalhes =
+      erro.detalhes === undefined || Object.keys(erro.detalhes).length === 0 ? {} : { detalhes: erro.detalhes };
     return new GraphQLError(erro.message, { extensions: { code: codigo, motivo: erro.codigo, ...detalhes } });
   }
   ctx.log.error({ err: erro }, 'erro interno no GraphQL');
@@ -47,7 +52,11 @@ export function erroParaCliente(erro: unknown, ctx: Pick<ContextoResolvers, 'req
 }
 
 function ehPromessa(v: unknown): v is PromiseLike<unknown> {
-  return v !== null && (typeof v === 'object' || typeof v === 'function') && typeof (v as { then?: unknown }).then === 'function';
+  return (
+    v !== null &&
+    (typeof v === 'object' || typeof v === 'function') &&
+    typeof (v as { then?: unknown }).then === 'function'
+  );
 }
 
 /**

@@ -17,7 +17,11 @@ export const SDL = readFileSync(new URL('./schema.graphql', import.meta.url), 'u
  * of every failure into a client-safe GraphQL error.
  */
 export function criarEsquema(
-  opcoes: { readonly sdl?: string; readonly publicos?: readonly string[]; readonly acoes?: Readonly<Record<string, AcaoMercados>> } = {},
+  opcoes: {
+    readonly sdl?: string;
+    readonly publicos?: readonly string[];
+    readonly acoes?: Readonly<Record<string, AcaoMercados>>;
+  } = {},
 ): GraphQLSchema {
   const base = makeExecutableSchema({ typeDefs: opcoes.sdl ?? SDL, resolvers });
   const protegido = aplicarAuth(base, opcoes.publicos ?? CAMPOS_PUBLICOS, opcoes.acoes ?? ACOES_DOS_CAMPOS);

@@ -8,17 +8,47 @@ import type { IResolvers } from '@graphql-tools/utils';
 import DataLoader from 'dataloader';
 import type { Db } from '../../db/banco.ts';
 import { autorizar, exigirAgirPor, pode, type Ator } from '../../domain/acesso.ts';
-import { entregasComMercados, type EntregaComMercados, type EntregaDaLinha, type PedidoNoMercado } from '../../domain/alocacao.ts';
-import { cicloDasJanelas, faseDoCiclo, janelasAbertas, type DatasCiclo, type Fase, type Janela } from '../../domain/ciclos.ts';
+import {
+  entregasComMercados,
+  type EntregaComMercados,
+  type EntregaDaLinha,
+  type PedidoNoMercado,
+} from '../../domain/alocacao.ts';
+import {
+  cicloDasJanelas,
+  faseDoCiclo,
+  janelasAbertas,
+  type DatasCiclo,
+  type Fase,
+  type Janela,
+} from '../../domain/ciclos.ts';
 import { Conflito, Invalido, NaoEncontrado, Proibido } from '../../domain/erros.ts';
 import { fazerPedido } from '../../domain/fazer-pedido.ts';
 import { mercadoPorId } from '../../domain/mercados.ts';
 import { podeTipo, type TipoMercado } from '../../domain/tipos-de-mercado.ts';
 import { definirMercadosDoCiclo, mercadosDoCiclo, type MercadoDoCiclo } from '../../domain/mercados-do-ciclo.ts';
-import { ofertaDe, ofertasDoFornecedor, produtosParaOfertar, salvarOferta, type LinhaDaOferta, type LinhaParaOfertar, type Oferta, type ProdutoParaOfertar } from '../../domain/ofertas.ts';
 import {
-  alteradosAposConfirmar, carregarPedidosDoCiclo, disponibilidade, finalizarPedido, pedidoDe, pedidoVisivel,
-  type CestaParaPedir, type ExtraParaPedir, type LinhaDoPedido, type ParteDoPedido, type Pedido,
+  ofertaDe,
+  ofertasDoFornecedor,
+  produtosParaOfertar,
+  salvarOferta,
+  type LinhaDaOferta,
+  type LinhaParaOfertar,
+  type Oferta,
+  type ProdutoParaOfertar,
+} from '../../domain/ofertas.ts';
+import {
+  alteradosAposConfirmar,
+  carregarPedidosDoCiclo,
+  disponibilidade,
+  finalizarPedido,
+  pedidoDe,
+  pedidoVisivel,
+  type CestaParaPedir,
+  type ExtraParaPedir,
+  type LinhaDoPedido,
+  type ParteDoPedido,
+  type Pedido,
 } from '../../domain/pedidos.ts';
 import { pontosParaPedido } from '../../domain/pontos-do-ciclo.ts';
 import { atorDaConta } from '../../domain/usuarios.ts';
@@ -70,7 +100,10 @@ function atorCestas(ctx: Ctx): Promise<Ator> {
 export async function atorAutorizado(ctx: Ctx, acao: Parameters<typeof autorizar>[1]): Promise<Ator> {
   const ator = await atorCestas(ctx);
   if (ator.usuarioid === null) {
-    throw new Proibido('CADASTRO_PENDENTE', 'Esta conta ainda não tem cadastro na face Cestas: complete-o em /usuarionovo para agir nos ciclos');
+    throw new Proibido(
+      'CADASTRO_PENDENTE',
+      'Esta conta ainda não tem cadastro na face Cestas: complete-o em /usuarionovo para agir nos ciclos',
+    );
   }
   autorizar(ator, acao);
   return ator;
@@ -110,7 +143,12 @@ export async function noInput<T>(fazer: () => Promise<T>): Promise<T> {
     return await fazer();
   } catch (e) {
     if (!(e instanceof Invalido) || e.detalhes === undefined) throw e;
-    const detalhes = Object.fromEntries(Object.entries(e.detalhes).map(([campo, mensagem]) => [campo === 'cicloid' ? 'cicloId' : campo === 'input' ? campo : `input.${campo}`, mensagem]));
+    const detalhes = Object.fromEntries(
+      Object.entries(e.detalhes).map(([campo, mensagem]) => [
+        campo === 'cicloid' ? 'cicloId' : campo === 'input' ? campo : `input.${campo}`,
+        mensagem,
+      ]),
+    );
     throw new Invalido(e.codigo, e.message, detalhes);
   }
 }
@@ -125,7 +163,12 @@ const NOMES_DOS_MERCADOS = nomesDoGraphql({ cicloMercados: 'input' });
  * of that line, so the client can show it on the field: the supplier's own line (by its id) or,
  * for extras, the line of the product.
  */
-async function naQuantidadeDaLinha<T>(ctx: Ctx, usuarioid: number, linhas: readonly LinhaParaOfertar[], fazer: () => Promise<T>): Promise<T> {
+async function naQuantidadeDaLinha<T>(
+  ctx: Ctx,
+  usuarioid: number,
+  linhas: readonly LinhaParaOfertar[],
+  fazer: () => Promise<T>,
+): Promise<T> {
   try {
     return await fazer();
   } catch (e) {
@@ -133,8 +176,13 @@ async function naQuantidadeDaLinha<T>(ctx: Ctx, usuarioid: number, linhas: reado
     const { ofertaProdutoId, produtoId } = e.detalhes;
     let produtoid = typeof produtoId === 'number' ? produtoId : null;
     if (typeof ofertaProdutoId === 'number') {
-      const linha = await ctx.banco.selectFrom('ofertaproduto as op').innerJoin('oferta as o', 'o.id', 'op.ofertaid')
-        .select('op.produtoid').where('op.id', '=', ofertaProdutoId).where('o.usuarioid', '=', usuarioid).executeTakeFirst();
+      const linha = await ctx.banco
+        .selectFrom('ofertaproduto as op')
+        .innerJoin('oferta as o', 'o.id', 'op.ofertaid')
+        .select('op.produtoid')
+        .where('op.id', '=', ofertaProdutoId)
+        .where('o.usuarioid', '=', usuarioid)
+        .executeTakeFirst();
       produtoid = linha?.produtoid ?? null;
     }
     const linha = linhas.find((l) => l.produtoid === produtoid);
@@ -165,9 +213,16 @@ function lerPagina(a: { first?: number | null; after?: string | null }): { first
 
 function paraGraphql(c: DatasCiclo & { id: number; nome: string }, dia: string): CicloDoGraphql {
   return {
-    id: c.id, nome: c.nome, fase: faseDoCiclo(c, dia), abertas: janelasAbertas(c, dia),
-    dataOfertaInicio: c.dataOfertaInicio, dataOfertaFim: c.dataOfertaFim, dataPedidoInicio: c.dataPedidoInicio,
-    dataPedidoFim: c.dataPedidoFim, dataRetiradaInicio: c.dataRetiradaInicio, dataRetiradaFim: c.dataRetiradaFim,
+    id: c.id,
+    nome: c.nome,
+    fase: faseDoCiclo(c, dia),
+    abertas: janelasAbertas(c, dia),
+    dataOfertaInicio: c.dataOfertaInicio,
+    dataOfertaFim: c.dataOfertaFim,
+    dataPedidoInicio: c.dataPedidoInicio,
+    dataPedidoFim: c.dataPedidoFim,
+    dataRetiradaInicio: c.dataRetiradaInicio,
+    dataRetiradaFim: c.dataRetiradaFim,
   };
 }
 
@@ -175,8 +230,10 @@ function paraGraphql(c: DatasCiclo & { id: number; nome: string }, dia: string):
  * The per-request memo of the computations several fields (or several aliases) ask for the same
  * cycle: each is done once per request (trabalho.ts), whichever field asks first.
  */
-const umaVez = <T>(ctx: Ctx, oque: string, cicloid: number, fazer: () => Promise<T>): Promise<T> => ctx.trabalho.lembrar(`${oque}:${cicloid}`, fazer);
-const janelasDoCiclo = (ctx: Ctx, cicloid: number) => umaVez(ctx, 'cicloDasJanelas', cicloid, () => cicloDasJanelas(ctx.banco, cicloid));
+const umaVez = <T>(ctx: Ctx, oque: string, cicloid: number, fazer: () => Promise<T>): Promise<T> =>
+  ctx.trabalho.lembrar(`${oque}:${cicloid}`, fazer);
+const janelasDoCiclo = (ctx: Ctx, cicloid: number) =>
+  umaVez(ctx, 'cicloDasJanelas', cicloid, () => cicloDasJanelas(ctx.banco, cicloid));
 
 /** One cycle, or null when there is none with this id (nor, but for the administration, an inactive one). */
 async function cicloOuNulo(ctx: Ctx, id: number): Promise<CicloDoGraphql | null> {
@@ -200,8 +257,14 @@ interface MercadoServido {
 async function tiposDosMercados(db: Db, ciclos: readonly number[]): Promise<Map<number, MercadoServido[]>> {
   const por = new Map<number, MercadoServido[]>();
   if (ciclos.length === 0) return por;
-  const linhas = await db.selectFrom('ciclomercado as cm').innerJoin('mercado as m', 'm.id', 'cm.mercadoId').select(['cm.cicloid', 'cm.mercadoId', 'm.tipo', 'm.adminId']).where('cm.cicloid', 'in', [...ciclos]).execute();
-  for (const l of linhas) por.set(l.cicloid, [...(por.get(l.cicloid) ?? []), { mercadoId: l.mercadoId, tipo: l.tipo, adminId: l.adminId }]);
+  const linhas = await db
+    .selectFrom('ciclomercado as cm')
+    .innerJoin('mercado as m', 'm.id', 'cm.mercadoId')
+    .select(['cm.cicloid', 'cm.mercadoId', 'm.tipo', 'm.adminId'])
+    .where('cm.cicloid', 'in', [...ciclos])
+    .execute();
+  for (const l of linhas)
+    por.set(l.cicloid, [...(por.get(l.cicloid) ?? []), { mercadoId: l.mercadoId, tipo: l.tipo, adminId: l.adminId }]);
   return por;
 }
 
@@ -217,7 +280,10 @@ const vendeAConsumidores = (mercados: ReadonlyArray<{ tipo: TipoMercado }>): boo
  * span); for an AdminMercado, those of them that serve a market whose orders they may see
  * (verPedidosDoMercado). Newest first; the windows are the domain's (janelasAbertas).
  */
-async function ciclos(ctx: Ctx, a: { fase?: string | null; mercadoId?: unknown; first?: number | null; after?: string | null }): Promise<CicloDoGraphql[]> {
+async function ciclos(
+  ctx: Ctx,
+  a: { fase?: string | null; mercadoId?: unknown; first?: number | null; after?: string | null },
+): Promise<CicloDoGraphql[]> {
   const conta = atorDe(ctx);
   const mercadoId = idOpcional(a.mercadoId, 'mercadoId');
   const p = lerPagina(a);
@@ -225,12 +291,24 @@ async function ciclos(ctx: Ctx, a: { fase?: string | null; mercadoId?: unknown; 
   const dia = hoje(ctx);
   let q = ctx.banco
     .selectFrom('ciclo')
-    .select(['id', 'nome', 'dataOfertaInicio', 'dataOfertaFim', 'dataPedidoInicio', 'dataPedidoFim', 'dataRetiradaInicio', 'dataRetiradaFim'])
+    .select([
+      'id',
+      'nome',
+      'dataOfertaInicio',
+      'dataOfertaFim',
+      'dataPedidoInicio',
+      'dataPedidoFim',
+      'dataRetiradaInicio',
+      'dataRetiradaFim',
+    ])
     .where('ativo', '=', true)
     .where('dataRetiradaFim', '>=', somarDias(dia, -30));
   if (p.after !== null) q = q.where('id', '<', p.after);
   const candidatos = (await q.orderBy('id', 'desc').execute()).map((c) => paraGraphql(c, dia));
-  const mercados = await tiposDosMercados(ctx.banco, candidatos.map((c) => c.id));
+  const mercados = await tiposDosMercados(
+    ctx.banco,
+    candidatos.map((c) => c.id),
+  );
   const admin = podeMercados(conta, 'verTodosOsCiclos', null);
   const fornecedor = podeMercados(conta, 'ofertar', null);
   const consumidor = podeMercados(conta, 'pedir', null);
@@ -269,9 +347,14 @@ function catalogo(ctx: Ctx, cicloid: number): Promise<{ cestas: CestaParaPedir[]
 
 /** The workflow's root fields, merged into Query and Mutation by resolvers.ts. */
 export const consultasDoFluxo = {
-  ciclos: (_: unknown, a: { fase?: string | null; mercadoId?: unknown; first?: number | null; after?: string | null }, ctx: Ctx) => ciclos(ctx, a),
+  ciclos: (
+    _: unknown,
+    a: { fase?: string | null; mercadoId?: unknown; first?: number | null; after?: string | null },
+    ctx: Ctx,
+  ) => ciclos(ctx, a),
   // An id no cycle can have finds nothing, like an unused one (as `mercado`).
-  ciclo: (_: unknown, a: { id: string }, ctx: Ctx) => (/^[1-9]\d{0,9}$/.test(a.id) && Number(a.id) <= MAIOR_ID ? cicloOuNulo(ctx, Number(a.id)) : null),
+  ciclo: (_: unknown, a: { id: string }, ctx: Ctx) =>
+    /^[1-9]\d{0,9}$/.test(a.id) && Number(a.id) <= MAIOR_ID ? cicloOuNulo(ctx, Number(a.id)) : null,
   minhaOferta: async (_: unknown, a: { cicloId: unknown }, ctx: Ctx) => {
     const ator = await atorAutorizado(ctx, 'ofertasLer');
     const cicloid = lerId(a.cicloId, 'cicloId');
@@ -294,18 +377,37 @@ export const consultasDoFluxo = {
     const entregas = await umaVez(ctx, 'entregasComMercados', cicloid, () => entregasComMercados(ctx.banco, cicloid));
     return entregas.filter((e) => e.linha.fornecedorId === eu);
   },
-  minhasOfertas: async (_: unknown, a: { first?: number | null; after?: string | null }, ctx: Ctx): Promise<OfertaComCiclo[]> => {
+  minhasOfertas: async (
+    _: unknown,
+    a: { first?: number | null; after?: string | null },
+    ctx: Ctx,
+  ): Promise<OfertaComCiclo[]> => {
     const ator = await atorAutorizado(ctx, 'ofertasLer');
     const p = lerPagina(a);
     if (!pode(ator, 'ofertaPropria')) throw new Proibido('SEM_PERMISSAO', 'Só fornecedores registram ofertas');
-    const ofertas = await ofertasDoFornecedor(ctx.banco, exigirAgirPor(ator, null, 'oferta'), { first: p.first, depoisDoCiclo: p.after });
+    const ofertas = await ofertasDoFornecedor(ctx.banco, exigirAgirPor(ator, null, 'oferta'), {
+      first: p.first,
+      depoisDoCiclo: p.after,
+    });
     // The cycles of the page in one query, not one per offer.
     const ids = ofertas.map((o) => o.cicloid);
-    const ciclos = ids.length === 0 ? [] : await ctx.banco
-      .selectFrom('ciclo')
-      .select(['id', 'nome', 'dataOfertaInicio', 'dataOfertaFim', 'dataPedidoInicio', 'dataPedidoFim', 'dataRetiradaInicio', 'dataRetiradaFim'])
-      .where('id', 'in', ids)
-      .execute();
+    const ciclos =
+      ids.length === 0
+        ? []
+        : await ctx.banco
+            .selectFrom('ciclo')
+            .select([
+              'id',
+              'nome',
+              'dataOfertaInicio',
+              'dataOfertaFim',
+              'dataPedidoInicio',
+              'dataPedidoFim',
+              'dataRetiradaInicio',
+              'dataRetiradaFim',
+            ])
+            .where('id', 'in', ids)
+            .execute();
     const dia = hoje(ctx);
     const porId = new Map(ciclos.map((c) => [c.id, paraGraphql(c, dia)]));
     return ofertas.map((o) => ({ ...o, cicloCarregado: porId.get(o.cicloid) ?? null }));
@@ -327,7 +429,11 @@ export const consultasDoFluxo = {
     const ids = await q.orderBy('id', 'desc').limit(p.first).execute();
     return Promise.all(ids.map((l) => pedidoVisivel(ctx.banco, ator, l.id, ctx.taxa)));
   },
-  pedidosDoMercado: async (_: unknown, a: { mercadoId: unknown; cicloId: unknown; first?: number | null; after?: string | null }, ctx: Ctx) => {
+  pedidosDoMercado: async (
+    _: unknown,
+    a: { mercadoId: unknown; cicloId: unknown; first?: number | null; after?: string | null },
+    ctx: Ctx,
+  ) => {
     // The market's ownership first: someone else's market is refused as such, whatever the rest says.
     const mercadoId = lerId(a.mercadoId, 'mercadoId');
     const mercado = await mercadoPorId(ctx.banco, mercadoId);
@@ -336,13 +442,22 @@ export const consultasDoFluxo = {
     const cicloid = lerId(a.cicloId, 'cicloId');
     const p = lerPagina(a);
     await janelasDoCiclo(ctx, cicloid);
-    const pedidos = await umaVez(ctx, 'pedidosDoCiclo', cicloid, () => carregarPedidosDoCiclo(ctx.banco, cicloid, null, ctx.taxa));
-    return pagina(pedidos.filter((x) => x.produtos.some((l) => l.mercadoId === mercadoId)).map((x) => noMercado(x, mercadoId)), p);
+    const pedidos = await umaVez(ctx, 'pedidosDoCiclo', cicloid, () =>
+      carregarPedidosDoCiclo(ctx.banco, cicloid, null, ctx.taxa),
+    );
+    return pagina(
+      pedidos.filter((x) => x.produtos.some((l) => l.mercadoId === mercadoId)).map((x) => noMercado(x, mercadoId)),
+      p,
+    );
   },
 };
 
 export const mutacoesDoFluxo = {
-  salvarOferta: (_: unknown, a: { cicloId: unknown; input: { usuarioid?: unknown; produtos: unknown }; finalizar?: boolean | null }, ctx: Ctx) =>
+  salvarOferta: (
+    _: unknown,
+    a: { cicloId: unknown; input: { usuarioid?: unknown; produtos: unknown }; finalizar?: boolean | null },
+    ctx: Ctx,
+  ) =>
     escrita(ctx, async () => {
       const ator = await atorAutorizado(ctx, 'ofertasEscrever');
       // The command checks whose offer it is (`input.usuarioid`) before reading anything else.
@@ -350,31 +465,86 @@ export const mutacoesDoFluxo = {
       const entrada = lerComando(SalvarOferta, dados, NOMES, (u) => exigirAgirPor(ator, u, 'oferta'));
       const { oferta } = await comNomes(SalvarOferta.raizes, NOMES, () =>
         naQuantidadeDaLinha(ctx, exigirAgirPor(ator, entrada.usuarioid, 'oferta'), entrada.linhas, () =>
-          salvarOferta(ctx.banco, ator, entrada, { agora: ctx.agora, hoje: hoje(ctx), finalizar: a.finalizar === true })));
+          salvarOferta(ctx.banco, ator, entrada, {
+            agora: ctx.agora,
+            hoje: hoje(ctx),
+            finalizar: a.finalizar === true,
+          }),
+        ),
+      );
       return oferta;
     }),
-  fazerPedido: (_: unknown, a: { cicloId: unknown; input: { usuarioid?: unknown; pontoEntregaId: unknown; produtos: ReadonlyArray<{ cicloCestaId?: unknown; cicloProdutoId?: unknown; quantidade: string }> } }, ctx: Ctx) =>
+  fazerPedido: (
+    _: unknown,
+    a: {
+      cicloId: unknown;
+      input: {
+        usuarioid?: unknown;
+        pontoEntregaId: unknown;
+        produtos: ReadonlyArray<{ cicloCestaId?: unknown; cicloProdutoId?: unknown; quantidade: string }>;
+      };
+    },
+    ctx: Ctx,
+  ) =>
     escrita(ctx, async () => {
       const ator = await atorAutorizado(ctx, 'pedidosEscrever');
       // The Quantidade scalar gives exact text with three places ("2.000"); the command takes the
       // JSON number (exact: at most three places), so a basket's must be whole, as on /pedidoconsumidores.
-      const produtos = a.input.produtos.map((l) => ({ cicloCestaId: l.cicloCestaId ?? null, cicloProdutoId: l.cicloProdutoId ?? null, quantidade: Number(l.quantidade) }));
-      const dados = { usuarioid: a.input.usuarioid ?? null, cicloid: a.cicloId, pontoEntregaId: a.input.pontoEntregaId, produtos };
+      const produtos = a.input.produtos.map((l) => ({
+        cicloCestaId: l.cicloCestaId ?? null,
+        cicloProdutoId: l.cicloProdutoId ?? null,
+        quantidade: Number(l.quantidade),
+      }));
+      const dados = {
+        usuarioid: a.input.usuarioid ?? null,
+        cicloid: a.cicloId,
+        pontoEntregaId: a.input.pontoEntregaId,
+        produtos,
+      };
       const entrada = lerComando(FazerPedido, dados, NOMES, (u) => exigirAgirPor(ator, u, 'pedido'));
-      const { pedido } = await comNomes(FazerPedido.raizes, NOMES, () => fazerPedido(ctx.banco, ator, entrada, { agora: ctx.agora, hoje: hoje(ctx), taxa: ctx.taxa, tz: ctx.tz, avisos: ctx.avisos }));
+      const { pedido } = await comNomes(FazerPedido.raizes, NOMES, () =>
+        fazerPedido(ctx.banco, ator, entrada, {
+          agora: ctx.agora,
+          hoje: hoje(ctx),
+          taxa: ctx.taxa,
+          tz: ctx.tz,
+          avisos: ctx.avisos,
+        }),
+      );
       return pedido;
     }),
   confirmarPedido: (_: unknown, a: { pedidoId: unknown }, ctx: Ctx) =>
     escrita(ctx, async () => {
       const ator = await atorAutorizado(ctx, 'pedidosEscrever');
-      return finalizarPedido(ctx.banco, ator, lerId(a.pedidoId, 'pedidoId'), { agora: ctx.agora, hoje: hoje(ctx), taxa: ctx.taxa, tz: ctx.tz, avisos: ctx.avisos });
+      return finalizarPedido(ctx.banco, ator, lerId(a.pedidoId, 'pedidoId'), {
+        agora: ctx.agora,
+        hoje: hoje(ctx),
+        taxa: ctx.taxa,
+        tz: ctx.tz,
+        avisos: ctx.avisos,
+      });
     }),
-  definirMercadosDoCiclo: (_: unknown, a: { cicloId: unknown; input: ReadonlyArray<Record<string, unknown>> }, ctx: Ctx) =>
+  definirMercadosDoCiclo: (
+    _: unknown,
+    a: { cicloId: unknown; input: ReadonlyArray<Record<string, unknown>> },
+    ctx: Ctx,
+  ) =>
     escrita(ctx, async () => {
       const ator = await atorAutorizado(ctx, 'composicaoEscrever');
       const cicloid = lerId(a.cicloId, 'cicloId');
-      const itens = DefinirMercadosDoCiclo.ler({ cicloMercados: a.input.map((i) => ({ ...i, pontoEntregaIds: i.pontoEntregaIds ?? [], cicloCestaIds: i.cicloCestaIds ?? [] })) }, NOMES_DOS_MERCADOS);
-      await comNomes(DefinirMercadosDoCiclo.raizes, NOMES_DOS_MERCADOS, () => definirMercadosDoCiclo(ctx.banco, ator, cicloid, itens, ctx.agora));
+      const itens = DefinirMercadosDoCiclo.ler(
+        {
+          cicloMercados: a.input.map((i) => ({
+            ...i,
+            pontoEntregaIds: i.pontoEntregaIds ?? [],
+            cicloCestaIds: i.cicloCestaIds ?? [],
+          })),
+        },
+        NOMES_DOS_MERCADOS,
+      );
+      await comNomes(DefinirMercadosDoCiclo.raizes, NOMES_DOS_MERCADOS, () =>
+        definirMercadosDoCiclo(ctx.banco, ator, cicloid, itens, ctx.agora),
+      );
       return paraGraphql(await cicloDasJanelas(ctx.banco, cicloid), hoje(ctx));
     }),
 };
@@ -383,13 +553,16 @@ export const mutacoesDoFluxo = {
 export const tiposDoFluxo: IResolvers<unknown, Ctx> = {
   Ciclo: {
     janelasAbertas: (c: CicloDoGraphql) => c.abertas,
-    mercados: (c: CicloDoGraphql, _a: unknown, ctx: Ctx) => umaVez(ctx, 'mercadosDoCiclo', c.id, () => mercadosDoCiclo(ctx.banco, c.id)),
+    mercados: (c: CicloDoGraphql, _a: unknown, ctx: Ctx) =>
+      umaVez(ctx, 'mercadosDoCiclo', c.id, () => mercadosDoCiclo(ctx.banco, c.id)),
     cestas: async (c: CicloDoGraphql, _a: unknown, ctx: Ctx) => (await catalogo(ctx, c.id)).cestas,
     itens: async (c: CicloDoGraphql, _a: unknown, ctx: Ctx) => (await catalogo(ctx, c.id)).extras,
-    pontosEntrega: (c: CicloDoGraphql, _a: unknown, ctx: Ctx) => umaVez(ctx, 'pontosParaPedido', c.id, () => pontosParaPedido(ctx.banco, c.id)),
+    pontosEntrega: (c: CicloDoGraphql, _a: unknown, ctx: Ctx) =>
+      umaVez(ctx, 'pontosParaPedido', c.id, () => pontosParaPedido(ctx.banco, c.id)),
     acoes: async (c: CicloDoGraphql, _a: unknown, ctx: Ctx) => {
       const conta = acoesDaConta(atorDe(ctx));
-      const mercados = (await umaVez(ctx, 'tiposDosMercados', c.id, () => tiposDosMercados(ctx.banco, [c.id]))).get(c.id) ?? [];
+      const mercados =
+        (await umaVez(ctx, 'tiposDosMercados', c.id, () => tiposDosMercados(ctx.banco, [c.id]))).get(c.id) ?? [];
       return {
         ofertar: conta.ofertar && c.abertas.includes('oferta'),
         pedir: conta.pedir && c.abertas.includes('pedido') && vendeAConsumidores(mercados),
@@ -439,7 +612,8 @@ export const tiposDoFluxo: IResolvers<unknown, Ctx> = {
     planejado: (e: EntregaDaLinha) => emMilesimos(e.planejadoMil),
     pedido: (e: EntregaDaLinha) => emMilesimos(e.pedidoMil),
     valorPedido: (e: EntregaDaLinha) => emCentesimos(valorDaQuantidade(e.linha.valorCentavos, e.pedidoMil)),
-    mercados: (e: EntregaComMercados) => e.mercados.map((m) => ({ ...m, valorCentavos: valorDaQuantidade(e.linha.valorCentavos, m.pedidoMil) })),
+    mercados: (e: EntregaComMercados) =>
+      e.mercados.map((m) => ({ ...m, valorCentavos: valorDaQuantidade(e.linha.valorCentavos, m.pedidoMil) })),
   },
   EntregaNoMercado: {
     pedido: (m: PedidoNoMercado) => emMilesimos(m.pedidoMil),
@@ -454,14 +628,19 @@ export const tiposDoFluxo: IResolvers<unknown, Ctx> = {
     total: (p: Pedido) => emCentesimos(p.totalCentavos),
     taxa: (p: Pedido) => emCentesimos(p.taxaCentavos),
     totalComTaxa: (p: Pedido) => emCentesimos(p.totalComTaxaCentavos),
-    alteradoAposConfirmar: (p: Pedido, _a: unknown, ctx: Ctx) => (p.finalizado ? false : alteradoAposConfirmar(ctx, p.pedidoId)),
+    alteradoAposConfirmar: (p: Pedido, _a: unknown, ctx: Ctx) =>
+      p.finalizado ? false : alteradoAposConfirmar(ctx, p.pedidoId),
     // The person's own payment code (issue: "meusPedidos { pix }"): what /saldo shows them.
     pix: async (p: Pedido, _a: unknown, ctx: ContextoResolvers) => {
       if (!p.finalizado || ctx.pix === null || atorDe(ctx).usuarioId !== p.usuario.id) return null;
       const recebedor = ctx.pix;
       // The person's charge and its QR code are the same for each of their orders: made once.
-      const pix = await umaVez(ctx, 'pix', p.usuario.id, async () => pixDaCobranca(await cobrancaDe(ctx.banco, p.usuario.id, ctx.taxa), recebedor));
-      return pix === null ? null : { copiaECola: pix.copiaECola, qrSvg: pix.qrSvg, valor: emCentesimos(pix.valorCentavos), txid: pix.txid };
+      const pix = await umaVez(ctx, 'pix', p.usuario.id, async () =>
+        pixDaCobranca(await cobrancaDe(ctx.banco, p.usuario.id, ctx.taxa), recebedor),
+      );
+      return pix === null
+        ? null
+        : { copiaECola: pix.copiaECola, qrSvg: pix.qrSvg, valor: emCentesimos(pix.valorCentavos), txid: pix.txid };
     },
   },
   LinhaDoPedido: {

@@ -40,8 +40,10 @@ export async function rotasDaIde(app: FastifyInstance): Promise<void> {
     ['ide.js', INICIO, 'text/javascript; charset=utf-8'],
   ];
   for (const [nome, conteudo, tipo] of arquivos) {
-    app.get(`${CAMINHO_IDE}/${nome}`, { config: { guarda: 'publico' }, schema: { hide: true, response: arquivo(tipo.split(';')[0] ?? tipo) } }, (_req, reply) =>
-      reply.type(tipo).header('cache-control', 'public, max-age=3600').send(conteudo),
+    app.get(
+      `${CAMINHO_IDE}/${nome}`,
+      { config: { guarda: 'publico' }, schema: { hide: true, response: arquivo(tipo.split(';')[0] ?? tipo) } },
+      (_req, reply) => reply.type(tipo).header('cache-control', 'public, max-age=3600').send(conteudo),
     );
   }
 }

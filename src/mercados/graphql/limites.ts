@@ -1,7 +1,25 @@
 import {
-  GraphQLError, Kind, ValuesOfCorrectTypeRule, getNamedType, getOperationAST, isInterfaceType, isListType, isNonNullType, isObjectType, specifiedRules,
-  type ASTVisitor, type FragmentDefinitionNode, type GraphQLNamedType, type GraphQLOutputType, type GraphQLSchema,
-  type DocumentNode, type FieldNode, type OperationDefinitionNode, type SelectionSetNode, type ValidationContext, type ValidationRule,
+  GraphQLError,
+  Kind,
+  ValuesOfCorrectTypeRule,
+  getNamedType,
+  getOperationAST,
+  isInterfaceType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  specifiedRules,
+  type ASTVisitor,
+  type FragmentDefinitionNode,
+  type GraphQLNamedType,
+  type GraphQLOutputType,
+  type GraphQLSchema,
+  type DocumentNode,
+  type FieldNode,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+  type ValidationContext,
+  type ValidationRule,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { RegraDeValoresEscritos, errosDasVariaveis } from './entrada.ts';
@@ -89,11 +107,17 @@ function devolveLista(tipo: GraphQLOutputType): boolean {
 /** How many items a page (a list with `first`) returns: the `first` asked, within its bounds, or the default page. */
 function tamanhoDaPagina(no: FieldNode, variaveis: Readonly<Record<string, unknown>>): number {
   const arg = no.arguments?.find((a) => a.name.value === 'first');
-  const valor = arg === undefined ? undefined
-    : arg.value.kind === Kind.INT ? Number(arg.value.value)
-    : arg.value.kind === Kind.VARIABLE ? variaveis[arg.value.name.value]
-    : undefined;
-  return typeof valor === 'number' && Number.isInteger(valor) ? Math.min(Math.max(valor, 1), PAGINA_MAXIMA) : PAGINA_PADRAO;
+  const valor =
+    arg === undefined
+      ? undefined
+      : arg.value.kind === Kind.INT
+        ? Number(arg.value.value)
+        : arg.value.kind === Kind.VARIABLE
+          ? variaveis[arg.value.name.value]
+          : undefined;
+  return typeof valor === 'number' && Number.isInteger(valor)
+    ? Math.min(Math.max(valor, 1), PAGINA_MAXIMA)
+    : PAGINA_PADRAO;
 }
 
 /**
@@ -112,7 +136,12 @@ class Medidor {
   readonly #variaveis: Readonly<Record<string, unknown>>;
   readonly #mutacao: GraphQLNamedType | undefined;
 
-  constructor(schema: GraphQLSchema, fragmentos: readonly FragmentDefinitionNode[], tamanhos: TamanhosDasListas = {}, variaveis: Readonly<Record<string, unknown>> = {}) {
+  constructor(
+    schema: GraphQLSchema,
+    fragmentos: readonly FragmentDefinitionNode[],
+    tamanhos: TamanhosDasListas = {},
+    variaveis: Readonly<Record<string, unknown>> = {},
+  ) {
     this.#schema = schema;
     this.#fragmentos = new Map(fragmentos.map((f) => [f.name.value, f]));
     this.#tamanhos = tamanhos;
@@ -139,9 +168,13 @@ class Medidor {
     let maxima = 0;
     for (const s of selecao?.selections ?? []) {
       const d =
-        s.kind === Kind.FIELD ? (ehIntrospeccao(s.name.value) ? 0 : 1 + this.profundidade(s.selectionSet))
-        : s.kind === Kind.INLINE_FRAGMENT ? this.profundidade(s.selectionSet)
-        : this.#fragmento('profundidade', s.name.value, (f) => this.profundidade(f.selectionSet));
+        s.kind === Kind.FIELD
+          ? ehIntrospeccao(s.name.value)
+            ? 0
+            : 1 + this.profundidade(s.selectionSet)
+          : s.kind === Kind.INLINE_FRAGMENT
+            ? this.profundidade(s.selectionSet)
+            : this.#fragmento('profundidade', s.name.value, (f) => this.profundidade(f.selectionSet));
       maxima = Math.max(maxima, d);
     }
     return maxima;
@@ -155,15 +188,27 @@ class Medidor {
         if (ehIntrospeccao(nome) || nome === '__typename') continue;
         const def = isObjectType(pai) || isInterfaceType(pai) ? pai.getFields()[nome] : undefined;
         const coordenada = `${pai?.name ?? ''}.${nome}`;
-        const fator = def === undefined || !devolveLista(def.type) ? 1
-          : def.args.some((a) => a.name === 'first') ? tamanhoDaPagina(s, this.#variaveis)
-          : Math.max(1, this.#tamanhos[coordenada] ?? FATOR_DE_LISTA);
+        const fator =
+          def === undefined || !devolveLista(def.type)
+            ? 1
+            : def.args.some((a) => a.name === 'first')
+              ? tamanhoDaPagina(s, this.#variaveis)
+              : Math.max(1, this.#tamanhos[coordenada] ?? FATOR_DE_LISTA);
         const peso = PESOS[coordenada] ?? (pai !== undefined && pai === this.#mutacao ? PESO_ESCRITA : 1);
-        total += peso + fator * ((PESOS_POR_ITEM[coordenada] ?? 0) + this.custo(s.selectionSet, def === undefined ? undefined : getNamedType(def.type)));
+        total +=
+          peso +
+          fator *
+            ((PESOS_POR_ITEM[coordenada] ?? 0) +
+              this.custo(s.selectionSet, def === undefined ? undefined : getNamedType(def.type)));
       } else if (s.kind === Kind.INLINE_FRAGMENT) {
-        total += this.custo(s.selectionSet, s.typeCondition === undefined ? pai : this.#schema.getType(s.typeCondition.name.value) ?? undefined);
+        total += this.custo(
+          s.selectionSet,
+          s.typeCondition === undefined ? pai : (this.#schema.getType(s.typeCondition.name.value) ?? undefined),
+        );
       } else {
-        total += this.#fragmento('custo', s.name.value, (f) => this.custo(f.selectionSet, this.#schema.getType(f.typeCondition.name.value) ?? undefined));
+        total += this.#fragmento('custo', s.name.value, (f) =>
+          this.custo(f.selectionSet, this.#schema.getType(f.typeCondition.name.value) ?? undefined),
+        );
       }
     }
     return total;
@@ -171,7 +216,12 @@ class Medidor {
 }
 
 function tipoRaiz(schema: GraphQLSchema, op: OperationDefinitionNode): GraphQLNamedType | undefined {
-  const tipo = op.operation === 'query' ? schema.getQueryType() : op.operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType();
+  const tipo =
+    op.operation === 'query'
+      ? schema.getQueryType()
+      : op.operation === 'mutation'
+        ? schema.getMutationType()
+        : schema.getSubscriptionType();
   return tipo ?? undefined;
 }
 
@@ -179,17 +229,26 @@ function regraDaProfundidade(context: ValidationContext): ASTVisitor {
   return {
     Document: {
       leave(doc) {
-        const fragmentos = doc.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION);
+        const fragmentos = doc.definitions.filter(
+          (d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION,
+        );
         const medidor = new Medidor(context.getSchema(), fragmentos);
         for (const op of doc.definitions) {
           if (op.kind !== Kind.OPERATION_DEFINITION) continue;
           const profundidade = medidor.profundidade(op.selectionSet);
           if (profundidade > PROFUNDIDADE_MAXIMA) {
             context.reportError(
-              new GraphQLError(`Consulta profunda demais: ${profundidade} níveis, o máximo é ${PROFUNDIDADE_MAXIMA}. Peça menos níveis aninhados.`, {
-                nodes: [op],
-                extensions: { code: 'CONSULTA_PROFUNDA_DEMAIS', limite: PROFUNDIDADE_MAXIMA, encontrado: profundidade },
-              }),
+              new GraphQLError(
+                `Consulta profunda demais: ${profundidade} níveis, o máximo é ${PROFUNDIDADE_MAXIMA}. Peça menos níveis aninhados.`,
+                {
+                  nodes: [op],
+                  extensions: {
+                    code: 'CONSULTA_PROFUNDA_DEMAIS',
+                    limite: PROFUNDIDADE_MAXIMA,
+                    encontrado: profundidade,
+                  },
+                },
+              ),
             );
           }
         }
@@ -203,7 +262,11 @@ export const RegraDosLimites: ValidationRule = regraDaProfundidade;
 
 /** The cost of the operation a request runs, with the lists' real lengths and the pages its variables ask for. */
 export function custoDaOperacao(
-  schema: GraphQLSchema, doc: DocumentNode, nomeDaOperacao: string | null | undefined, tamanhos: TamanhosDasListas, variaveis: Readonly<Record<string, unknown>> = {},
+  schema: GraphQLSchema,
+  doc: DocumentNode,
+  nomeDaOperacao: string | null | undefined,
+  tamanhos: TamanhosDasListas,
+  variaveis: Readonly<Record<string, unknown>> = {},
 ): number {
   const op = getOperationAST(doc, nomeDaOperacao);
   if (op === null || op === undefined) return 0;
@@ -218,7 +281,11 @@ export function custoDaOperacao(
 export function camposNaRaiz(doc: DocumentNode, nomeDaOperacao: string | null | undefined): number {
   const op = getOperationAST(doc, nomeDaOperacao);
   if (op === null || op === undefined) return 0;
-  const fragmentos = new Map(doc.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((f) => [f.name.value, f]));
+  const fragmentos = new Map(
+    doc.definitions
+      .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
+      .map((f) => [f.name.value, f]),
+  );
   const chaves = new Set<string>();
   const lidos = new Set<string>();
   const ler = (selecao: SelectionSetNode | undefined): void => {
@@ -312,7 +379,10 @@ function mutacaoPorGet(): GraphQLError {
  * with named paths (in place of ValuesOfCorrectTypeRule), limits, introspection when it is off,
  * and the variables' values.
  */
-export function conferenciasDaRequisicao(opcoes: { readonly introspeccao: boolean; readonly orcamento: OrcamentoPorConta }): Plugin<{ request?: Request; params?: { operationName?: string } }> {
+export function conferenciasDaRequisicao(opcoes: {
+  readonly introspeccao: boolean;
+  readonly orcamento: OrcamentoPorConta;
+}): Plugin<{ request?: Request; params?: { operationName?: string } }> {
   return {
     onParse({ context }) {
       return ({ result }) => {
@@ -322,7 +392,15 @@ export function conferenciasDaRequisicao(opcoes: { readonly introspeccao: boolea
     },
     onValidate({ addValidationRule, setValidationFn, validateFn }) {
       setValidationFn((schema, doc, regras, typeInfo, opcoesValidacao) =>
-        validateFn(schema, doc, (regras ?? specifiedRules).map((r: ValidationRule) => (r === ValuesOfCorrectTypeRule ? RegraDeValoresEscritos : r)), typeInfo, opcoesValidacao),
+        validateFn(
+          schema,
+          doc,
+          (regras ?? specifiedRules).map((r: ValidationRule) =>
+            r === ValuesOfCorrectTypeRule ? RegraDeValoresEscritos : r,
+          ),
+          typeInfo,
+          opcoesValidacao,
+        ),
       );
       addValidationRule(RegraDosLimites);
       if (!opcoes.introspeccao) addValidationRule(RegraSemIntrospeccao);
@@ -333,8 +411,19 @@ export function conferenciasDaRequisicao(opcoes: { readonly introspeccao: boolea
         setResultAndStopExecution({ errors: [erro] });
         return;
       }
-      const ctx = args.contextValue as { tamanhos?: TamanhosDasListas; user?: { id: number } | null; agora?: Date; trabalho?: TrabalhoDaRequisicao };
-      const custo = custoDaOperacao(args.schema, args.document, args.operationName, ctx.tamanhos ?? {}, args.variableValues ?? {});
+      const ctx = args.contextValue as {
+        tamanhos?: TamanhosDasListas;
+        user?: { id: number } | null;
+        agora?: Date;
+        trabalho?: TrabalhoDaRequisicao;
+      };
+      const custo = custoDaOperacao(
+        args.schema,
+        args.document,
+        args.operationName,
+        ctx.tamanhos ?? {},
+        args.variableValues ?? {},
+      );
       if (custo > CUSTO_MAXIMO) {
         setResultAndStopExecution({ errors: [erroDeCusto(custo)] });
         return;

@@ -6,12 +6,28 @@ import type { Ator } from '../../domain/acesso.ts';
 import { TIPOS, TIPOS_DE_AVISO, avisosQueRecebe, definirAvisos, type TipoDeAviso } from '../../domain/avisos.ts';
 import { Conflito } from '../../domain/erros.ts';
 import {
-  atualizarMercado, atualizarPrecoMercado, buscarProdutos, criarMercado, desativarMercado, exigirMercadoAlteravel, listarMercados, mercadoPorId,
-  type Mercado, type PrecoMercado, type ProdutoDoCatalogo,
+  atualizarMercado,
+  atualizarPrecoMercado,
+  buscarProdutos,
+  criarMercado,
+  desativarMercado,
+  exigirMercadoAlteravel,
+  listarMercados,
+  mercadoPorId,
+  type Mercado,
+  type PrecoMercado,
+  type ProdutoDoCatalogo,
 } from '../../domain/mercados.ts';
 import { acoesDoMercado, autorizarMercados, podeMercados } from '../../domain/politica-mercados.ts';
 import { listaDeTipos } from '../../domain/tipos-de-mercado.ts';
-import { comCaminhosDoInput, lerAtribuicaoDePerfis, lerAvisosEscolhidos, lerBuscaDeProdutos, lerLoteDePrecos, lerMercadoInput } from './argumentos.ts';
+import {
+  comCaminhosDoInput,
+  lerAtribuicaoDePerfis,
+  lerAvisosEscolhidos,
+  lerBuscaDeProdutos,
+  lerLoteDePrecos,
+  lerMercadoInput,
+} from './argumentos.ts';
 import { atorDe, esquecerCarregados, type ContextoResolvers } from './contexto-resolvers.ts';
 import { DateTime, Decimal, Quantidade, emCentesimos } from './escalares.ts';
 import { consultasDoFluxo, mutacoesDoFluxo, tiposDoFluxo } from './fluxo.ts';
@@ -36,7 +52,12 @@ async function escrita<T>(ctx: Ctx, fazer: () => Promise<T>): Promise<T> {
 function pedeSubcampo(info: GraphQLResolveInfo, campo: string): boolean {
   const pede = (conjunto: SelectionSetNode | undefined): boolean =>
     (conjunto?.selections ?? []).some((s) =>
-      s.kind === Kind.FIELD ? s.name.value === campo : s.kind === Kind.INLINE_FRAGMENT ? pede(s.selectionSet) : pede(info.fragments[s.name.value]?.selectionSet));
+      s.kind === Kind.FIELD
+        ? s.name.value === campo
+        : s.kind === Kind.INLINE_FRAGMENT
+          ? pede(s.selectionSet)
+          : pede(info.fragments[s.name.value]?.selectionSet),
+    );
   return info.fieldNodes.some((n) => pede(n.selectionSet));
 }
 
@@ -64,7 +85,9 @@ function produtoDoPreco(p: PrecoMercado, produto: ProdutoDoCatalogo | null): Pro
 /** MeusAvisos: what a person receives (null: no Cestas record, so nothing) and every kind. */
 function avisosJson(recebe: readonly TipoDeAviso[] | null, ligado: boolean) {
   return {
-    recebe: recebe ?? [], ligado, cadastro: recebe !== null,
+    recebe: recebe ?? [],
+    ligado,
+    cadastro: recebe !== null,
     tipos: TIPOS.map((tipo) => ({ tipo, nome: TIPOS_DE_AVISO[tipo].nome, opcional: TIPOS_DE_AVISO[tipo].opcional })),
   };
 }
@@ -79,11 +102,14 @@ export const resolvers: IResolvers<unknown, Ctx> = {
   Query: {
     ...consultasDoFluxo,
     ...consultasDeAssinaturas,
-    mercados: (_: unknown, a: { ativo?: boolean | null }, ctx: Ctx) => listarMercados(ctx.banco, { ativo: a.ativo ?? undefined }),
+    mercados: (_: unknown, a: { ativo?: boolean | null }, ctx: Ctx) =>
+      listarMercados(ctx.banco, { ativo: a.ativo ?? undefined }),
     // An id no market can have ("abc", "0", past the largest id) finds nothing, like an unused one.
-    mercado: (_: unknown, a: { id: string }, ctx: Ctx) => (/^[1-9]\d{0,9}$/.test(a.id) && Number(a.id) <= MAIOR_ID ? mercadoPorId(ctx.banco, Number(a.id)) : null),
+    mercado: (_: unknown, a: { id: string }, ctx: Ctx) =>
+      /^[1-9]\d{0,9}$/.test(a.id) && Number(a.id) <= MAIOR_ID ? mercadoPorId(ctx.banco, Number(a.id)) : null,
     me: (_: unknown, _a: unknown, ctx: Ctx) => ctx.user,
-    produtos: (_: unknown, a: { busca?: string | null; ativo?: boolean | null }, ctx: Ctx) => buscarProdutos(ctx.banco, lerBuscaDeProdutos(a)),
+    produtos: (_: unknown, a: { busca?: string | null; ativo?: boolean | null }, ctx: Ctx) =>
+      buscarProdutos(ctx.banco, lerBuscaDeProdutos(a)),
     usuarios: (_: unknown, _a: unknown, ctx: Ctx) => {
       autorizarMercados(atorDe(ctx), 'listarUsuarios', null);
       return listarContas(ctx.banco);
@@ -130,7 +156,10 @@ export const resolvers: IResolvers<unknown, Ctx> = {
     definirMeusAvisos: async (_: unknown, a: { recebe: string[] }, ctx: Ctx) => {
       const conta = atorDe(ctx);
       if (conta.usuarioId === null) {
-        throw new Conflito('SEM_CADASTRO', 'Sua conta ainda não tem cadastro na face Cestas: os avisos por e-mail são de quem oferta ou pede lá. Complete o cadastro para escolhê-los');
+        throw new Conflito(
+          'SEM_CADASTRO',
+          'Sua conta ainda não tem cadastro na face Cestas: os avisos por e-mail são de quem oferta ou pede lá. Complete o cadastro para escolhê-los',
+        );
       }
       const recebe = lerAvisosEscolhidos(a.recebe);
       const ator: Ator = { email: conta.email, nome: conta.name, usuarioid: conta.usuarioId, perfil: [], ativo: true };
@@ -162,10 +191,12 @@ export const resolvers: IResolvers<unknown, Ctx> = {
   User: {
     // Deny by default: the e-mail shows only when the table says so; anyone else reads null.
     email: (u: Conta, _a: unknown, ctx: Ctx) => (podeMercados(atorDe(ctx), 'verEmail', u) ? u.email : null),
-    emailVerificado: (u: Conta, _a: unknown, ctx: Ctx) => (podeMercados(atorDe(ctx), 'verEmail', u) ? u.emailVerificado : null),
+    emailVerificado: (u: Conta, _a: unknown, ctx: Ctx) =>
+      podeMercados(atorDe(ctx), 'verEmail', u) ? u.emailVerificado : null,
     profiles: (u: Conta, _a: unknown, ctx: Ctx) => (podeMercados(atorDe(ctx), 'verConta', u) ? u.profiles : null),
     // NOTE: also what keeps `mercados { admin { mercados … } } }` from fanning out for anyone else.
-    mercados: (u: Conta, _a: unknown, ctx: Ctx) => (podeMercados(atorDe(ctx), 'verConta', u) ? ctx.carregadores.mercadosDoAdmin.load(u.id) : null),
+    mercados: (u: Conta, _a: unknown, ctx: Ctx) =>
+      podeMercados(atorDe(ctx), 'verConta', u) ? ctx.carregadores.mercadosDoAdmin.load(u.id) : null,
     usuarioId: (u: Conta, _a: unknown, ctx: Ctx) => (podeMercados(atorDe(ctx), 'verConta', u) ? u.usuarioId : null),
   },
 };

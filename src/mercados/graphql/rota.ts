@@ -81,9 +81,18 @@ export const OPERACOES_EM_ESPERA = 32;
 /** The largest answer sent; the cost limit keeps real answers far below it. */
 export const TAMANHO_MAXIMO_RESPOSTA = 4 * 1024 * 1024;
 
-function respostaDeErro(reply: FastifyReply, status: number, mensagem: string, codigo: string, esperarS?: number): FastifyReply {
+function respostaDeErro(
+  reply: FastifyReply,
+  status: number,
+  mensagem: string,
+  codigo: string,
+  esperarS?: number,
+): FastifyReply {
   if (esperarS !== undefined) reply.header('retry-after', String(esperarS));
-  return reply.code(status).header('cache-control', 'no-store').send({ errors: [{ message: mensagem, extensions: { code: codigo } }] });
+  return reply
+    .code(status)
+    .header('cache-control', 'no-store')
+    .send({ errors: [{ message: mensagem, extensions: { code: codigo } }] });
 }
 
 /**
@@ -133,26 +142,40 @@ export async function rotasGraphql(app: AppTipada, ctx: ContextoMercados, opcoes
     });
 
   /** One GraphQL request, from either transport (Yoga reads it again from the request itself). */
-  const atender = async (req: FastifyRequest, reply: FastifyReply, pedido: PedidoGraphqlLido): Promise<FastifyReply> => {
+  const atender = async (
+    req: FastifyRequest,
+    reply: FastifyReply,
+    pedido: PedidoGraphqlLido,
+  ): Promise<FastifyReply> => {
     // A request without an operation is answered here: Yoga would try to re-read a body Fastify
     // already parsed, and answer in English with the parser's internal error attached.
     const consulta = pedido.query;
     const ide = opcoes.ide && req.method === 'GET' && (req.headers.accept ?? '').includes('text/html');
     if (!ide && (typeof consulta !== 'string' || consulta.trim() === '')) {
-      return reply.code(400).header('cache-control', 'no-store').send({
-        errors: [{ message: 'Envie a operação GraphQL no campo "query"', extensions: { code: 'BAD_REQUEST' } }],
-      });
+      return reply
+        .code(400)
+        .header('cache-control', 'no-store')
+        .send({
+          errors: [{ message: 'Envie a operação GraphQL no campo "query"', extensions: { code: 'BAD_REQUEST' } }],
+        });
     }
     // A read answered before, for the same person, at the same version of the data: send it again.
     const conta = req.conta;
     const chave =
       ide || conta === null || typeof consulta !== 'string'
         ? null
-        : guardadas.chave(conta.id, consulta, typeof pedido.operationName === 'string' ? pedido.operationName : undefined, pedido.variables, req.headers.accept ?? '');
+        : guardadas.chave(
+            conta.id,
+            consulta,
+            typeof pedido.operationName === 'string' ? pedido.operationName : undefined,
+            pedido.variables,
+            req.headers.accept ?? '',
+          );
     const versao = conta === null ? null : await versaoDosDados(ctx.banco, VERSAO_DOS_MERCADOS);
     if (chave !== null && versao !== null) {
       const guardada = guardadas.ler(chave, versao);
-      if (guardada !== undefined) return reply.code(200).type(guardada.tipo).header('cache-control', 'no-store').send(guardada.texto);
+      if (guardada !== undefined)
+        return reply.code(200).type(guardada.tipo).header('cache-control', 'no-store').send(guardada.texto);
     }
     const contexto = { req, reply, tamanhos: versao === null ? {} : await tamanhosDaVersao(req, versao) };
     let resposta: Response;
@@ -165,17 +188,32 @@ export async function rotasGraphql(app: AppTipada, ctx: ContextoMercados, opcoes
     } catch (e) {
       if (!(e instanceof FilaCheia)) throw e;
       req.log.warn({ espera: OPERACOES_EM_ESPERA }, 'fila do GraphQL cheia: operação recusada');
-      return respostaDeErro(reply, 503, 'O servidor está ocupado com muitas consultas agora. Tente novamente em instantes.', 'SERVIDOR_OCUPADO', 2);
+      return respostaDeErro(
+        reply,
+        503,
+        'O servidor está ocupado com muitas consultas agora. Tente novamente em instantes.',
+        'SERVIDOR_OCUPADO',
+        2,
+      );
     }
     if (Buffer.byteLength(texto) > TAMANHO_MAXIMO_RESPOSTA) {
       req.log.warn({ bytes: Buffer.byteLength(texto) }, 'resposta do GraphQL grande demais: recusada');
-      return respostaDeErro(reply, 200, `A resposta passaria de ${TAMANHO_MAXIMO_RESPOSTA / 1024 / 1024} MiB. Peça menos campos ou divida a consulta em partes.`, 'RESPOSTA_GRANDE_DEMAIS');
+      return respostaDeErro(
+        reply,
+        200,
+        `A resposta passaria de ${TAMANHO_MAXIMO_RESPOSTA / 1024 / 1024} MiB. Peça menos campos ou divida a consulta em partes.`,
+        'RESPOSTA_GRANDE_DEMAIS',
+      );
     }
     resposta.headers.forEach((valor, nome) => {
       if (nome !== 'content-length') reply.header(nome, valor);
     });
     if (chave !== null && versao !== null && resposta.status === 200 && !texto.includes('"errors":')) {
-      guardadas.guardar(chave, { versao, tipo: resposta.headers.get('content-type') ?? 'application/json; charset=utf-8', texto });
+      guardadas.guardar(chave, {
+        versao,
+        tipo: resposta.headers.get('content-type') ?? 'application/json; charset=utf-8',
+        texto,
+      });
     }
     // Answers depend on who asks: no shared cache may keep them.
     return reply.code(resposta.status).header('cache-control', 'no-store').send(texto);
@@ -183,12 +221,20 @@ export async function rotasGraphql(app: AppTipada, ctx: ContextoMercados, opcoes
 
   // GET reads the operation from the query string, POST from the body: one route each, for their schemas.
   const config = { guarda: isAuthenticated };
-  app.get(CAMINHO_GRAPHQL, { config, schema: { querystring: ConsultaGraphql, response: RespostaGraphql } }, async (req, reply) => {
-    await atender(req, reply, req.query);
-    return reply;
-  });
-  app.post(CAMINHO_GRAPHQL, { config, schema: { consumes: ['application/json'], body: PedidoGraphql, response: RespostaGraphql } }, async (req, reply) => {
-    await atender(req, reply, pedidoDoCorpo(req.body));
-    return reply;
-  });
+  app.get(
+    CAMINHO_GRAPHQL,
+    { config, schema: { querystring: ConsultaGraphql, response: RespostaGraphql } },
+    async (req, reply) => {
+      await atender(req, reply, req.query);
+      return reply;
+    },
+  );
+  app.post(
+    CAMINHO_GRAPHQL,
+    { config, schema: { consumes: ['application/json'], body: PedidoGraphql, response: RespostaGraphql } },
+    async (req, reply) => {
+      await atender(req, reply, pedidoDoCorpo(req.body));
+      return reply;
+    },
+  );
 }

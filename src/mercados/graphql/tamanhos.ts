@@ -13,7 +13,13 @@ const contar = (n: unknown): number => Number(n ?? 0);
 
 /** One statement, read at most once per version of the Mercados data (see CacheDeTamanhos). */
 export async function lerTamanhos(db: Db): Promise<TamanhosDasListas> {
-  const { rows } = await sql<{ mercados: unknown; precos: unknown; porAdmin: unknown; contas: unknown; produtos: unknown }>`
+  const { rows } = await sql<{
+    mercados: unknown;
+    precos: unknown;
+    porAdmin: unknown;
+    contas: unknown;
+    produtos: unknown;
+  }>`
     SELECT
       (SELECT count(*) FROM mercado) AS mercados,
       (SELECT coalesce(max(n), 0) FROM (SELECT count(*) AS n FROM precomercado GROUP BY "mercadoId") p) AS precos,

@@ -95,7 +95,11 @@ export class TrabalhoDaRequisicao {
 }
 
 function ehPromessa(v: unknown): v is PromiseLike<unknown> {
-  return v !== null && (typeof v === 'object' || typeof v === 'function') && typeof (v as { then?: unknown }).then === 'function';
+  return (
+    v !== null &&
+    (typeof v === 'object' || typeof v === 'function') &&
+    typeof (v as { then?: unknown }).then === 'function'
+  );
 }
 
 /** A value handed on at a turn of its own when the slice is used up: what graphql-js builds under it starts fresh. */
@@ -136,7 +140,10 @@ export function limitarTrabalho(schema: GraphQLSchema, pesados: ReadonlySet<stri
       }
       const resolverUmaVez: GraphQLFieldResolver<unknown, { trabalho: TrabalhoDaRequisicao }> =
         tipo === consulta
-          ? (origem, args, ctx, info) => ctx.trabalho.lembrar(`${tipo}.${nome}\u0000${JSON.stringify(args)}`, () => resolver(origem, args, ctx, info))
+          ? (origem, args, ctx, info) =>
+              ctx.trabalho.lembrar(`${tipo}.${nome}\u0000${JSON.stringify(args)}`, () =>
+                resolver(origem, args, ctx, info),
+              )
           : resolver;
       const rodar: GraphQLFieldResolver<unknown, { trabalho: TrabalhoDaRequisicao }> = (origem, args, ctx, info) => {
         if (ctx.trabalho.passouDoPrazo()) return Promise.reject(erroDePrazo());

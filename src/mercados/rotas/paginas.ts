@@ -12,8 +12,10 @@ const CSS = prepararEstatico('text/css; charset=utf-8', readFileSync(new URL('..
  * assets), and the stylesheet of the few pages the server still renders itself (errors and 404).
  */
 export function rotasPaginas(app: AppTipada, ctx: ContextoMercados): void {
-  app.get('/static/estilo.css', { config: { guarda: 'publico' }, schema: { hide: true, response: arquivo('text/css') } }, (req, reply) =>
-    enviarEstatico(req, reply, CSS, 'public, max-age=3600'),
+  app.get(
+    '/static/estilo.css',
+    { config: { guarda: 'publico' }, schema: { hide: true, response: arquivo('text/css') } },
+    (req, reply) => enviarEstatico(req, reply, CSS, 'public, max-age=3600'),
   );
   rotasCliente(app, ctx.cliente, { producao: ctx.config.producao, log: app.log });
 }

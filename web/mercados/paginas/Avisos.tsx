@@ -19,8 +19,8 @@ export function NaoAutorizado() {
       ) : (
         <>
           <p>
-            Seus perfis: {usuario.profiles.length === 0 ? 'nenhum' : usuario.profiles.join(', ')}. Se precisar de outro perfil, fale com a
-            administração da comunidade.
+            Seus perfis: {usuario.profiles.length === 0 ? 'nenhum' : usuario.profiles.join(', ')}. Se precisar de outro
+            perfil, fale com a administração da comunidade.
           </p>
           <p>
             <Link para="/dashboard" className="botao">

@@ -9,8 +9,6 @@ import { Link } from '../navegacao.tsx';
 import { ListaPaginada, POR_PAGINA, usePaginado } from '../paginado.tsx';
 import { Ponto, taxaLegivel } from '../pedido-comum.tsx';
 
-
-
 function CartaoCiclo({ ciclo }: { readonly ciclo: ResumoCiclo }) {
   const id = `ciclo-${ciclo.id}`;
   const janelas: ReadonlyArray<readonly [string, string, string, boolean]> = [
@@ -35,7 +33,8 @@ function CartaoCiclo({ ciclo }: { readonly ciclo: ResumoCiclo }) {
             <Fragment key={nome}>
               <dt>{nome}</dt>
               <dd>
-                {inicio === fim ? dataBr(inicio) : `${dataBr(inicio)} a ${dataBr(fim)}`} {aberta ? <span className="etiqueta ativo">aberta</span> : null}
+                {inicio === fim ? dataBr(inicio) : `${dataBr(inicio)} a ${dataBr(fim)}`}{' '}
+                {aberta ? <span className="etiqueta ativo">aberta</span> : null}
               </dd>
             </Fragment>
           ))}
@@ -69,7 +68,12 @@ function CartaoCiclo({ ciclo }: { readonly ciclo: ResumoCiclo }) {
             {links
               .filter(([, , pode]) => pode)
               .map(([nome, para], i) => (
-                <Link key={para} para={para} className={i === 0 ? 'botao' : 'botao secundario'} aria-describedby={`${id}-nome`}>
+                <Link
+                  key={para}
+                  para={para}
+                  className={i === 0 ? 'botao' : 'botao secundario'}
+                  aria-describedby={`${id}-nome`}
+                >
                   {nome}
                 </Link>
               ))}
@@ -90,8 +94,8 @@ export function Ciclos() {
         rotulo="Carregar mais ciclos"
         vazio={
           <AvisoComTitulo titulo="Nenhum ciclo aberto para você agora.">
-            Os ciclos aparecem aqui quando abre uma janela em que você pode agir: a de pedidos, para quem compra; a de ofertas, para quem
-            fornece. A coordenação avisa por e-mail quando o período de pedidos abre.
+            Os ciclos aparecem aqui quando abre uma janela em que você pode agir: a de pedidos, para quem compra; a de
+            ofertas, para quem fornece. A coordenação avisa por e-mail quando o período de pedidos abre.
           </AvisoComTitulo>
         }
       >

@@ -53,14 +53,26 @@ function Desativar({ mercado, aoConcluir }: { readonly mercado: Mercado; readonl
 
 type Ciclos = ReturnType<typeof useCiclos>;
 
-function Detalhe({ mercado, ciclos, aoMudar, desativado }: { readonly mercado: Mercado; readonly ciclos: Ciclos; readonly aoMudar: () => void; readonly desativado: boolean }) {
+function Detalhe({
+  mercado,
+  ciclos,
+  aoMudar,
+  desativado,
+}: {
+  readonly mercado: Mercado;
+  readonly ciclos: Ciclos;
+  readonly aoMudar: () => void;
+  readonly desativado: boolean;
+}) {
   return (
     <>
       {desativado ? <Sucesso>Mercado desativado.</Sucesso> : null}
       <dl className="ficha">
         <dt>Situação</dt>
         <dd>
-          <span className={mercado.ativo ? 'etiqueta ativo' : 'etiqueta inativo'}>{mercado.ativo ? 'Ativo' : 'Inativo'}</span>
+          <span className={mercado.ativo ? 'etiqueta ativo' : 'etiqueta inativo'}>
+            {mercado.ativo ? 'Ativo' : 'Inativo'}
+          </span>
         </dd>
         <dt>Tipo</dt>
         <dd>{nomeDoTipo(mercado.tipo)}</dd>
@@ -129,9 +141,18 @@ function Detalhe({ mercado, ciclos, aoMudar, desativado }: { readonly mercado: M
   );
 }
 
-const periodo = (inicio: string, fim: string): string => (inicio === fim ? dataBr(inicio) : `${dataBr(inicio)} a ${dataBr(fim)}`);
+const periodo = (inicio: string, fim: string): string =>
+  inicio === fim ? dataBr(inicio) : `${dataBr(inicio)} a ${dataBr(fim)}`;
 
-function CartaoCiclo({ ciclo, mercadoId, verPedidos }: { readonly ciclo: CicloDoMercado; readonly mercadoId: string; readonly verPedidos: boolean }) {
+function CartaoCiclo({
+  ciclo,
+  mercadoId,
+  verPedidos,
+}: {
+  readonly ciclo: CicloDoMercado;
+  readonly mercadoId: string;
+  readonly verPedidos: boolean;
+}) {
   const titulo = `ciclo-${ciclo.id}`;
   return (
     <li aria-labelledby={titulo}>
@@ -164,17 +185,32 @@ function CartaoCiclo({ ciclo, mercadoId, verPedidos }: { readonly ciclo: CicloDo
 
 /** The cycles that serve the market, as far as the API shows them to this person, ten at a time. */
 function useCiclos(mercadoId: string) {
-  return usePaginado((first, after) => PRIMEIRAS.ciclosDoMercado.ler(mercadoId, first, after), (c) => c.id, CICLOS_DO_MERCADO_POR_PAGINA, [mercadoId]);
+  return usePaginado(
+    (first, after) => PRIMEIRAS.ciclosDoMercado.ler(mercadoId, first, after),
+    (c) => c.id,
+    CICLOS_DO_MERCADO_POR_PAGINA,
+    [mercadoId],
+  );
 }
 
-function CiclosDoMercado({ mercadoId, ciclos, verPedidos }: { readonly mercadoId: string; readonly ciclos: Ciclos; readonly verPedidos: boolean }) {
+function CiclosDoMercado({
+  mercadoId,
+  ciclos,
+  verPedidos,
+}: {
+  readonly mercadoId: string;
+  readonly ciclos: Ciclos;
+  readonly verPedidos: boolean;
+}) {
   const { estado, carregarMais, recarregar } = ciclos;
   return (
     <section aria-labelledby="titulo-ciclos">
       <h2 id="titulo-ciclos">Ciclos</h2>
       {estado.fase === 'carregando' ? <Carregando texto="Carregando os ciclos…" /> : null}
       {estado.fase === 'erro' ? <Falha mensagem={estado.mensagem} tentarDeNovo={recarregar} /> : null}
-      {estado.fase === 'pronto' && estado.dados.length === 0 ? <p className="suave">Nenhum ciclo atual, futuro ou recente deste mercado que você possa ver.</p> : null}
+      {estado.fase === 'pronto' && estado.dados.length === 0 ? (
+        <p className="suave">Nenhum ciclo atual, futuro ou recente deste mercado que você possa ver.</p>
+      ) : null}
       {estado.fase === 'pronto' && estado.dados.length > 0 ? (
         <ul className="cartoes ciclos">
           {estado.dados.map((ciclo) => (

@@ -27,7 +27,13 @@ function linhasIniciais(mercado: Mercado, produtos: readonly Produto[]): Linha[]
   const precos = new Map(mercado.precos.map((p) => [p.produtoId, p]));
   return produtos.map((produto) => {
     const atual = precos.get(produto.id) ?? null;
-    return { produto, atual, novo: atual === null ? '' : decimalLegivel(atual.preco), ativo: atual?.ativo ?? true, selecionada: false };
+    return {
+      produto,
+      atual,
+      novo: atual === null ? '' : decimalLegivel(atual.preco),
+      ativo: atual?.ativo ?? true,
+      selecionada: false,
+    };
   });
 }
 
@@ -46,7 +52,11 @@ function erroDaLinha(l: Linha): string | undefined {
 
 /** The base an adjustment starts from: what is typed, else the saved price, else the reference. */
 function base(l: Linha): number | null {
-  return paraCentavos(l.novo) ?? (l.atual === null ? null : paraCentavos(l.atual.preco)) ?? (l.produto.valorReferencia === null ? null : paraCentavos(l.produto.valorReferencia));
+  return (
+    paraCentavos(l.novo) ??
+    (l.atual === null ? null : paraCentavos(l.atual.preco)) ??
+    (l.produto.valorReferencia === null ? null : paraCentavos(l.produto.valorReferencia))
+  );
 }
 
 function aplicar(l: Linha, op: Operacao, valor: string): Linha {
@@ -67,7 +77,13 @@ function aplicar(l: Linha, op: Operacao, valor: string): Linha {
   }
 }
 
-function EdicaoEmLote({ selecionadas, aplicarEmLote }: { readonly selecionadas: number; readonly aplicarEmLote: (op: Operacao, valor: string) => string | null }) {
+function EdicaoEmLote({
+  selecionadas,
+  aplicarEmLote,
+}: {
+  readonly selecionadas: number;
+  readonly aplicarEmLote: (op: Operacao, valor: string) => string | null;
+}) {
   const [op, setOp] = useState<Operacao>('definir');
   const [valor, setValor] = useState('');
   const [erro, setErro] = useState<string | null>(null);
@@ -96,7 +112,9 @@ function EdicaoEmLote({ selecionadas, aplicarEmLote }: { readonly selecionadas: 
         </div>
         {precisaValor ? (
           <div className={erro === null ? 'campo' : 'campo com-erro'}>
-            <label htmlFor={`${id}-valor`}>{op === 'definir' ? 'Novo preço (R$)' : 'Ajuste (%, negativo para baixar)'}</label>
+            <label htmlFor={`${id}-valor`}>
+              {op === 'definir' ? 'Novo preço (R$)' : 'Ajuste (%, negativo para baixar)'}
+            </label>
             <input
               id={`${id}-valor`}
               type="text"
@@ -121,7 +139,15 @@ function EdicaoEmLote({ selecionadas, aplicarEmLote }: { readonly selecionadas: 
   );
 }
 
-function Editor({ mercado, produtos, aoSalvar }: { readonly mercado: Mercado; readonly produtos: readonly Produto[]; readonly aoSalvar: (n: number) => void }) {
+function Editor({
+  mercado,
+  produtos,
+  aoSalvar,
+}: {
+  readonly mercado: Mercado;
+  readonly produtos: readonly Produto[];
+  readonly aoSalvar: (n: number) => void;
+}) {
   const [linhas, setLinhas] = useState<Linha[]>(() => linhasIniciais(mercado, produtos));
   const [busca, setBusca] = useState('');
   const [errosServidor, setErrosServidor] = useState<ReadonlyMap<string, string>>(new Map());
@@ -131,12 +157,16 @@ function Editor({ mercado, produtos, aoSalvar }: { readonly mercado: Mercado; re
   const id = useId();
 
   const termo = busca.trim().toLocaleLowerCase('pt-BR');
-  const visiveis = useMemo(() => linhas.filter((l) => termo === '' || l.produto.nome.toLocaleLowerCase('pt-BR').includes(termo)), [linhas, termo]);
+  const visiveis = useMemo(
+    () => linhas.filter((l) => termo === '' || l.produto.nome.toLocaleLowerCase('pt-BR').includes(termo)),
+    [linhas, termo],
+  );
   const alteradas = linhas.filter(mudou);
   const selecionadas = linhas.filter((l) => l.selecionada).length;
   const todasVisiveisSelecionadas = visiveis.length > 0 && visiveis.every((l) => l.selecionada);
 
-  const mudarLinha = (produtoId: string, mudanca: Partial<Linha>) => setLinhas((ls) => ls.map((l) => (l.produto.id === produtoId ? { ...l, ...mudanca } : l)));
+  const mudarLinha = (produtoId: string, mudanca: Partial<Linha>) =>
+    setLinhas((ls) => ls.map((l) => (l.produto.id === produtoId ? { ...l, ...mudanca } : l)));
   const selecionarVisiveis = (marcar: boolean) => {
     const ids = new Set(visiveis.map((l) => l.produto.id));
     setLinhas((ls) => ls.map((l) => (ids.has(l.produto.id) ? { ...l, selecionada: marcar } : l)));
@@ -156,7 +186,11 @@ function Editor({ mercado, produtos, aoSalvar }: { readonly mercado: Mercado; re
       setErroGeral('Há preços a corrigir nas linhas marcadas. Nada foi gravado.');
       return;
     }
-    const lote: Preco[] = alteradas.map((l) => ({ produtoId: l.produto.id, preco: deCentavos(paraCentavos(l.novo) ?? 0), ativo: l.ativo }));
+    const lote: Preco[] = alteradas.map((l) => ({
+      produtoId: l.produto.id,
+      preco: deCentavos(paraCentavos(l.novo) ?? 0),
+      ativo: l.ativo,
+    }));
     setSalvando(true);
     try {
       await salvarPrecos(mercado.id, lote);
@@ -172,7 +206,11 @@ function Editor({ mercado, produtos, aoSalvar }: { readonly mercado: Mercado; re
         }
       }
       setErrosServidor(porProduto);
-      setErroGeral(porProduto.size > 0 ? 'O servidor recusou o lote por causa das linhas marcadas. Nada foi gravado.' : mensagemDe(e));
+      setErroGeral(
+        porProduto.size > 0
+          ? 'O servidor recusou o lote por causa das linhas marcadas. Nada foi gravado.'
+          : mensagemDe(e),
+      );
     } finally {
       setSalvando(false);
     }
@@ -221,9 +259,19 @@ function Editor({ mercado, produtos, aoSalvar }: { readonly mercado: Mercado; re
               const pid = `${id}-p${l.produto.id}`;
               const erro = errosServidor.get(l.produto.id) ?? (mostrarErros ? erroDaLinha(l) : undefined);
               return (
-                <tr key={l.produto.id} className={[mudou(l) ? 'alterada' : '', erro === undefined ? '' : 'com-erro'].join(' ').trim() || undefined}>
+                <tr
+                  key={l.produto.id}
+                  className={
+                    [mudou(l) ? 'alterada' : '', erro === undefined ? '' : 'com-erro'].join(' ').trim() || undefined
+                  }
+                >
                   <td data-rotulo="Selecionar">
-                    <input id={`${pid}-sel`} type="checkbox" checked={l.selecionada} onChange={(e) => mudarLinha(l.produto.id, { selecionada: e.target.checked })} />
+                    <input
+                      id={`${pid}-sel`}
+                      type="checkbox"
+                      checked={l.selecionada}
+                      onChange={(e) => mudarLinha(l.produto.id, { selecionada: e.target.checked })}
+                    />
                     <label htmlFor={`${pid}-sel`} className="visualmente-oculto">
                       Selecionar {l.produto.nome}
                     </label>
@@ -258,7 +306,12 @@ function Editor({ mercado, produtos, aoSalvar }: { readonly mercado: Mercado; re
                     )}
                   </td>
                   <td data-rotulo="À venda">
-                    <input id={`${pid}-ativo`} type="checkbox" checked={l.ativo} onChange={(e) => mudarLinha(l.produto.id, { ativo: e.target.checked })} />
+                    <input
+                      id={`${pid}-ativo`}
+                      type="checkbox"
+                      checked={l.ativo}
+                      onChange={(e) => mudarLinha(l.produto.id, { ativo: e.target.checked })}
+                    />
                     <label htmlFor={`${pid}-ativo`} className="visualmente-oculto">
                       {l.produto.nome} à venda
                     </label>
@@ -271,9 +324,16 @@ function Editor({ mercado, produtos, aoSalvar }: { readonly mercado: Mercado; re
       )}
       <div className="barra-salvar">
         <p aria-live="polite">
-          {alteradas.length === 0 ? 'Nenhuma alteração.' : `${alteradas.length} ${alteradas.length === 1 ? 'preço alterado' : 'preços alterados'}, ainda não gravados.`}
+          {alteradas.length === 0
+            ? 'Nenhuma alteração.'
+            : `${alteradas.length} ${alteradas.length === 1 ? 'preço alterado' : 'preços alterados'}, ainda não gravados.`}
         </p>
-        <button type="button" className="botao" onClick={() => void salvar()} disabled={salvando || alteradas.length === 0}>
+        <button
+          type="button"
+          className="botao"
+          onClick={() => void salvar()}
+          disabled={salvando || alteradas.length === 0}
+        >
           {salvando ? 'Salvando…' : 'Salvar preços'}
         </button>
         <Link para={`/mercados/${mercado.id}`} className="botao secundario">
@@ -291,7 +351,8 @@ export function EditorPrecos({ id }: { readonly id: string }) {
     return { mercado, produtos };
   }, [id]);
   const [salvos, setSalvos] = useState<number | null>(null);
-  const semPermissao = estado.fase === 'pronto' && estado.dados.mercado !== null && !estado.dados.mercado.acoes.editarPrecos;
+  const semPermissao =
+    estado.fase === 'pronto' && estado.dados.mercado !== null && !estado.dados.mercado.acoes.editarPrecos;
   useEffect(() => {
     if (semPermissao) navegar('/unauthorized', { substituir: true });
   }, [semPermissao]);

@@ -18,10 +18,13 @@ function Cartao({ o }: { readonly o: OfertaComCiclo }) {
       )}
       <p>
         Oferta: <strong>{reais(o.total)}</strong>
-        {o.finalizada && o.finalizadaEm !== null ? <span className="suave pequeno"> · finalizada em {instanteLegivel(o.finalizadaEm)}</span> : null}
+        {o.finalizada && o.finalizadaEm !== null ? (
+          <span className="suave pequeno"> · finalizada em {instanteLegivel(o.finalizadaEm)}</span>
+        ) : null}
       </p>
       <p className="suave pequeno">
-        Ofertas de {dataBr(c.dataOfertaInicio)} a {dataBr(c.dataOfertaFim)} · retirada de {dataBr(c.dataRetiradaInicio)} a {dataBr(c.dataRetiradaFim)}
+        Ofertas de {dataBr(c.dataOfertaInicio)} a {dataBr(c.dataOfertaFim)} · retirada de {dataBr(c.dataRetiradaInicio)}{' '}
+        a {dataBr(c.dataRetiradaFim)}
       </p>
       <p className="acoes">
         <Link para={`/ciclos/${c.id}/entregas`} className="botao secundario">
@@ -42,11 +45,18 @@ export function Entregas() {
   const pagina = usePaginado(PRIMEIRAS.minhasOfertas.ler, (o) => o.cicloId, POR_PAGINA, []);
   return (
     <Pagina titulo="Minhas entregas">
-      <p className="suave">Os ciclos em que você ofertou, do mais novo ao mais antigo: o que entregar em cada um e, com a janela aberta, a oferta.</p>
+      <p className="suave">
+        Os ciclos em que você ofertou, do mais novo ao mais antigo: o que entregar em cada um e, com a janela aberta, a
+        oferta.
+      </p>
       <ListaPaginada
         pagina={pagina}
         rotulo="Mostrar ciclos mais antigos"
-        vazio={<Aviso>Você ainda não fez ofertas. Quando um ciclo abrir a janela de oferta, ele aparece na lista de ciclos.</Aviso>}
+        vazio={
+          <Aviso>
+            Você ainda não fez ofertas. Quando um ciclo abrir a janela de oferta, ele aparece na lista de ciclos.
+          </Aviso>
+        }
       >
         {(ofertas) => (
           <ul className="cartoes ciclos-fornecedor">

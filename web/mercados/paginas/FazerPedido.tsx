@@ -4,7 +4,16 @@ import { Aviso, ComCarga, Falha, Pagina, Sucesso, useCarga } from '../componente
 import { nomeDoTipo, type TipoMercado } from '../tipos-de-mercado.ts';
 import { deCentavos, paraCentavos, reais } from '../dinheiro.ts';
 import {
-  confirmarPedido, fazerPedido, lerCiclo, lerMeuPedido, taxaSobre, type CestaDoCiclo, type Ciclo, type ItemDoCiclo, type LinhaPedida, type Pedido,
+  confirmarPedido,
+  fazerPedido,
+  lerCiclo,
+  lerMeuPedido,
+  taxaSobre,
+  type CestaDoCiclo,
+  type Ciclo,
+  type ItemDoCiclo,
+  type LinhaPedida,
+  type Pedido,
 } from '../fluxo-consumidor.ts';
 import { dataBr, dataHoraBr, deMilesimos, paraMilesimos, quantidadeLegivel, valorDaQuantidade } from '../formatos.ts';
 import { Link } from '../navegacao.tsx';
@@ -31,8 +40,18 @@ const chaveItem = (id: string) => `p${id}`;
 
 function ofertasDo(ciclo: Ciclo): Oferta[] {
   return [
-    ...ciclo.cestas.map((cesta): Oferta => ({ chave: chaveCesta(cesta.cicloCestaId), tipo: 'cesta', cesta, mercado: cesta.mercado })),
-    ...ciclo.itens.map((item): Oferta => ({ chave: chaveItem(item.cicloProdutoId), tipo: 'item', item, mercado: item.mercado })),
+    ...ciclo.cestas.map((cesta): Oferta => ({
+      chave: chaveCesta(cesta.cicloCestaId),
+      tipo: 'cesta',
+      cesta,
+      mercado: cesta.mercado,
+    })),
+    ...ciclo.itens.map((item): Oferta => ({
+      chave: chaveItem(item.cicloProdutoId),
+      tipo: 'item',
+      item,
+      mercado: item.mercado,
+    })),
   ];
 }
 
@@ -40,7 +59,11 @@ function ofertasDo(ciclo: Ciclo): Oferta[] {
 function gruposDo(ciclo: Ciclo): Grupo[] {
   const ofertas = ofertasDo(ciclo);
   const grupos: Grupo[] = ciclo.mercados.map((m) => ({
-    chave: m.mercadoId, nome: m.nome, tipo: m.tipo, taxa: m.taxaAdministrativa, pontos: m.pontosEntrega.map((p) => p.nome),
+    chave: m.mercadoId,
+    nome: m.nome,
+    tipo: m.tipo,
+    taxa: m.taxaAdministrativa,
+    pontos: m.pontosEntrega.map((p) => p.nome),
     ofertas: ofertas.filter((o) => o.mercado === m.nome),
   }));
   const fora = ofertas.filter((o) => o.mercado === null || !ciclo.mercados.some((m) => m.nome === o.mercado));
@@ -59,14 +82,17 @@ function quantidadesDo(pedido: Pedido | null): Map<string, number> {
 }
 
 function textosDo(pedido: Pedido | null): Record<string, string> {
-  return Object.fromEntries([...quantidadesDo(pedido)].map(([chave, mil]) => [chave, quantidadeLegivel(deMilesimos(mil))]));
+  return Object.fromEntries(
+    [...quantidadesDo(pedido)].map(([chave, mil]) => [chave, quantidadeLegivel(deMilesimos(mil))]),
+  );
 }
 
 /** The quantity typed in a line, in thousandths (0 when blank), or the reason it is not one. */
 function lerQuantidade(o: Oferta, texto: string | undefined): { mil: number } | { erro: string } {
   const t = (texto ?? '').trim();
   if (t === '') return { mil: 0 };
-  if (o.tipo === 'cesta') return /^\d{1,4}$/.test(t) ? { mil: Number(t) * 1000 } : { erro: 'Use um número inteiro de cestas, como 2' };
+  if (o.tipo === 'cesta')
+    return /^\d{1,4}$/.test(t) ? { mil: Number(t) * 1000 } : { erro: 'Use um número inteiro de cestas, como 2' };
   const mil = paraMilesimos(t);
   return mil === null ? { erro: `Use até 3 casas decimais, como 1,5 (${o.item.unidade})` } : { mil };
 }
@@ -74,10 +100,21 @@ function lerQuantidade(o: Oferta, texto: string | undefined): { mil: number } | 
 const precoDe = (o: Oferta): number => paraCentavos(o.tipo === 'cesta' ? o.cesta.valor : o.item.valor) ?? 0;
 const nomeDe = (o: Oferta): string => (o.tipo === 'cesta' ? o.cesta.nome : o.item.nome);
 /** What is left for everyone else, in thousandths. */
-const disponivelDe = (o: Oferta): number => (o.tipo === 'cesta' ? o.cesta.disponivel * 1000 : (paraMilesimos(o.item.disponivel) ?? 0));
-const restam = (o: Oferta, mil: number): string => (o.tipo === 'cesta' ? `${mil / 1000} ${mil === 1000 ? 'cesta' : 'cestas'}` : `${quantidadeLegivel(deMilesimos(mil))} ${o.item.unidade}`);
+const disponivelDe = (o: Oferta): number =>
+  o.tipo === 'cesta' ? o.cesta.disponivel * 1000 : (paraMilesimos(o.item.disponivel) ?? 0);
+const restam = (o: Oferta, mil: number): string =>
+  o.tipo === 'cesta'
+    ? `${mil / 1000} ${mil === 1000 ? 'cesta' : 'cestas'}`
+    : `${quantidadeLegivel(deMilesimos(mil))} ${o.item.unidade}`;
 
-function LinhaOferta({ oferta, texto, erro, mudar, somenteLeitura, jaPedido }: {
+function LinhaOferta({
+  oferta,
+  texto,
+  erro,
+  mudar,
+  somenteLeitura,
+  jaPedido,
+}: {
   readonly oferta: Oferta;
   readonly texto: string;
   readonly erro: string | undefined;
@@ -92,7 +129,12 @@ function LinhaOferta({ oferta, texto, erro, mudar, somenteLeitura, jaPedido }: {
   return (
     <tr className={erro === undefined ? undefined : 'com-erro'}>
       <th scope="row" data-rotulo={oferta.tipo === 'cesta' ? 'Cesta' : 'Item'}>
-        {nome} {oferta.tipo === 'cesta' ? <span className="etiqueta fase">cesta</span> : <span className="suave">({oferta.item.unidade})</span>}
+        {nome}{' '}
+        {oferta.tipo === 'cesta' ? (
+          <span className="etiqueta fase">cesta</span>
+        ) : (
+          <span className="suave">({oferta.item.unidade})</span>
+        )}
         {oferta.tipo === 'cesta' && oferta.cesta.composicao.length > 0 ? (
           <ul className="composicao" aria-label={`O que vem em ${nome}`}>
             {oferta.cesta.composicao.map((c) => (
@@ -102,14 +144,20 @@ function LinhaOferta({ oferta, texto, erro, mudar, somenteLeitura, jaPedido }: {
             ))}
           </ul>
         ) : null}
-        {oferta.tipo === 'cesta' && oferta.cesta.descricao !== null ? <p className="suave pequeno">{oferta.cesta.descricao}</p> : null}
+        {oferta.tipo === 'cesta' && oferta.cesta.descricao !== null ? (
+          <p className="suave pequeno">{oferta.cesta.descricao}</p>
+        ) : null}
       </th>
       <td data-rotulo="Preço" className="numero">
         {reais(oferta.tipo === 'cesta' ? oferta.cesta.valor : oferta.item.valor)}
         {oferta.tipo === 'item' ? ` / ${oferta.item.unidade}` : null}
       </td>
       <td data-rotulo="Disponível" className="numero" id={`${id}-resta`}>
-        {emComposicao ? 'em composição' : disponivelDe(oferta) === 0 ? 'esgotado' : `restam ${restam(oferta, disponivelDe(oferta))}`}
+        {emComposicao
+          ? 'em composição'
+          : disponivelDe(oferta) === 0
+            ? 'esgotado'
+            : `restam ${restam(oferta, disponivelDe(oferta))}`}
       </td>
       <td data-rotulo="Quantidade">
         {somenteLeitura || emComposicao ? (
@@ -157,7 +205,9 @@ function TabelaDoGrupo(props: {
     <section className="grupo" aria-labelledby={`grupo-${grupo.chave}`}>
       <h2 id={`grupo-${grupo.chave}`}>{titulo}</h2>
       <p className="suave">
-        {grupo.tipo === null ? 'Taxa da comunidade, calculada ao salvar.' : `${nomeDoTipo(grupo.tipo)} · ${taxaLegivel(grupo.taxa)}`}
+        {grupo.tipo === null
+          ? 'Taxa da comunidade, calculada ao salvar.'
+          : `${nomeDoTipo(grupo.tipo)} · ${taxaLegivel(grupo.taxa)}`}
         {grupo.pontos.length > 0 ? ` · retirada em: ${grupo.pontos.join(', ')}` : null}
       </p>
       {grupo.ofertas.length === 0 ? (
@@ -197,7 +247,13 @@ function TabelaDoGrupo(props: {
 }
 
 /** A preview of the totals from the prices shown; the server's figures come with the saved order. */
-function Estimativa({ grupos, quantidades }: { readonly grupos: readonly Grupo[]; readonly quantidades: ReadonlyMap<string, number> }) {
+function Estimativa({
+  grupos,
+  quantidades,
+}: {
+  readonly grupos: readonly Grupo[];
+  readonly quantidades: ReadonlyMap<string, number>;
+}) {
   const partes = grupos.flatMap((g) => {
     const subtotal = g.ofertas.reduce((s, o) => s + valorDaQuantidade(precoDe(o), quantidades.get(o.chave) ?? 0), 0);
     if (subtotal === 0) return [];
@@ -215,25 +271,39 @@ function Estimativa({ grupos, quantidades }: { readonly grupos: readonly Grupo[]
           <ul className="lista-simples">
             {partes.map((p) => (
               <li key={p.chave}>
-                <strong>{p.nome}</strong>: {reais(deCentavos(p.subtotal))} + taxa {p.taxa === null ? 'da comunidade (calculada ao salvar)' : reais(deCentavos(p.taxa))}
+                <strong>{p.nome}</strong>: {reais(deCentavos(p.subtotal))} + taxa{' '}
+                {p.taxa === null ? 'da comunidade (calculada ao salvar)' : reais(deCentavos(p.taxa))}
               </li>
             ))}
           </ul>
           <p aria-live="polite">
             <strong>Total estimado: {reais(deCentavos(total))}</strong>
           </p>
-          <p className="suave pequeno">É uma estimativa com os preços de agora. O valor certo, com a taxa de cada mercado, aparece ao salvar o pedido.</p>
+          <p className="suave pequeno">
+            É uma estimativa com os preços de agora. O valor certo, com a taxa de cada mercado, aparece ao salvar o
+            pedido.
+          </p>
         </>
       )}
     </section>
   );
 }
 
-function Formulario({ cicloInicial, pedidoInicial }: { readonly cicloInicial: Ciclo; readonly pedidoInicial: Pedido | null }) {
+function Formulario({
+  cicloInicial,
+  pedidoInicial,
+}: {
+  readonly cicloInicial: Ciclo;
+  readonly pedidoInicial: Pedido | null;
+}) {
   const [ciclo, setCiclo] = useState(cicloInicial);
   const [pedido, setPedido] = useState(pedidoInicial);
   const [textos, setTextos] = useState<Record<string, string>>(() => textosDo(pedidoInicial));
-  const [ponto, setPonto] = useState<string>(() => pedidoInicial?.pontoEntrega.id ?? (cicloInicial.pontosEntrega.length === 1 ? (cicloInicial.pontosEntrega[0]?.id ?? '') : ''));
+  const [ponto, setPonto] = useState<string>(
+    () =>
+      pedidoInicial?.pontoEntrega.id ??
+      (cicloInicial.pontosEntrega.length === 1 ? (cicloInicial.pontosEntrega[0]?.id ?? '') : ''),
+  );
   const [erros, setErros] = useState<ReadonlyMap<string, string>>(new Map());
   const [erroPonto, setErroPonto] = useState<string | null>(null);
   const [erroGeral, setErroGeral] = useState<string | null>(null);
@@ -249,7 +319,10 @@ function Formulario({ cicloInicial, pedidoInicial }: { readonly cicloInicial: Ci
     const q = lerQuantidade(o, textos[o.chave]);
     if ('mil' in q && q.mil > 0) quantidades.set(o.chave, q.mil);
   }
-  const mudou = pedido === null || ponto !== pedido.pontoEntrega.id || ofertas.some((o) => (quantidades.get(o.chave) ?? 0) !== (salvo.get(o.chave) ?? 0));
+  const mudou =
+    pedido === null ||
+    ponto !== pedido.pontoEntrega.id ||
+    ofertas.some((o) => (quantidades.get(o.chave) ?? 0) !== (salvo.get(o.chave) ?? 0));
 
   const mudar = (chave: string, t: string) => {
     setTextos((atual) => ({ ...atual, [chave]: t }));
@@ -283,7 +356,9 @@ function Formulario({ cicloInicial, pedidoInicial }: { readonly cicloInicial: Ci
     }
     const linhas: LinhaPedida[] = pedidas.map((o) => {
       const mil = quantidades.get(o.chave) ?? 0;
-      return o.tipo === 'cesta' ? { cicloCestaId: o.cesta.cicloCestaId, quantidade: String(mil / 1000) } : { cicloProdutoId: o.item.cicloProdutoId, quantidade: deMilesimos(mil) };
+      return o.tipo === 'cesta'
+        ? { cicloCestaId: o.cesta.cicloCestaId, quantidade: String(mil / 1000) }
+        : { cicloProdutoId: o.item.cicloProdutoId, quantidade: deMilesimos(mil) };
     });
     setOcupado('salvando');
     try {
@@ -323,14 +398,19 @@ function Formulario({ cicloInicial, pedidoInicial }: { readonly cicloInicial: Ci
         for (const o of ofertasDo(atual)) {
           const livre = disponivelDe(o) + (salvo.get(o.chave) ?? 0);
           const pedido = quantidades.get(o.chave) ?? 0;
-          if (pedido > livre) porLinha.set(o.chave, livre === 0 ? 'Esgotado: não há mais' : `Só há ${restam(o, livre)} para você`);
+          if (pedido > livre)
+            porLinha.set(o.chave, livre === 0 ? 'Esgotado: não há mais' : `Só há ${restam(o, livre)} para você`);
         }
       }
     }
     setErros(porLinha);
     // Field errors sit on their inputs (other keys of the refusal are its data, such as pontosQueServem).
     const anexados = e instanceof ErroApi && e.codigo !== 'CONFLICT' && (porLinha.size > 0 || noPonto);
-    setErroGeral(anexados ? 'O servidor recusou o pedido por causa dos campos marcados. Nada foi gravado.' : `${mensagemDe(e).replace(/\.$/, '')}. Nada foi gravado.`);
+    setErroGeral(
+      anexados
+        ? 'O servidor recusou o pedido por causa dos campos marcados. Nada foi gravado.'
+        : `${mensagemDe(e).replace(/\.$/, '')}. Nada foi gravado.`,
+    );
   };
 
   const confirmar = async () => {
@@ -356,8 +436,8 @@ function Formulario({ cicloInicial, pedidoInicial }: { readonly cicloInicial: Ci
   return (
     <form onSubmit={enviar} noValidate aria-label={`Pedido em ${ciclo.nome}`}>
       <p className="suave">
-        Pedidos até {dataBr(ciclo.dataPedidoFim)}. Digite as quantidades (itens na unidade do produto, até 3 casas, como 1,5; cestas inteiras) e salve; depois,
-        confirme o pedido.
+        Pedidos até {dataBr(ciclo.dataPedidoFim)}. Digite as quantidades (itens na unidade do produto, até 3 casas, como
+        1,5; cestas inteiras) e salve; depois, confirme o pedido.
       </p>
       {pedido === null ? null : (
         <div className="resumo-topo">
@@ -367,13 +447,28 @@ function Formulario({ cicloInicial, pedidoInicial }: { readonly cicloInicial: Ci
           </p>
         </div>
       )}
-      {grupos.every((g) => g.ofertas.length === 0) ? <Aviso>Ainda não há nada à venda neste ciclo. Volte mais tarde.</Aviso> : null}
+      {grupos.every((g) => g.ofertas.length === 0) ? (
+        <Aviso>Ainda não há nada à venda neste ciclo. Volte mais tarde.</Aviso>
+      ) : null}
       {grupos.map((g) => (
-        <TabelaDoGrupo key={g.chave} grupo={g} textos={textos} erros={erros} mudar={mudar} somenteLeitura={false} salvo={salvo} />
+        <TabelaDoGrupo
+          key={g.chave}
+          grupo={g}
+          textos={textos}
+          erros={erros}
+          mudar={mudar}
+          somenteLeitura={false}
+          salvo={salvo}
+        />
       ))}
-      <fieldset className={erroPonto === null ? 'pontos' : 'pontos com-erro'} aria-describedby={erroPonto === null ? undefined : `${idPonto}-erro`}>
+      <fieldset
+        className={erroPonto === null ? 'pontos' : 'pontos com-erro'}
+        aria-describedby={erroPonto === null ? undefined : `${idPonto}-erro`}
+      >
         <legend>Onde retirar</legend>
-        {ciclo.pontosEntrega.length === 0 ? <p className="suave">Este ciclo ainda não tem pontos de retirada.</p> : null}
+        {ciclo.pontosEntrega.length === 0 ? (
+          <p className="suave">Este ciclo ainda não tem pontos de retirada.</p>
+        ) : null}
         {ciclo.pontosEntrega.map((p) => (
           <div className="campo caixa ponto" key={p.id}>
             <input
@@ -403,10 +498,18 @@ function Formulario({ cicloInicial, pedidoInicial }: { readonly cicloInicial: Ci
       {erroGeral === null ? null : <Falha mensagem={erroGeral} />}
       {feito === 'salvo' ? <Sucesso>Pedido salvo. Confira os valores abaixo e confirme o pedido.</Sucesso> : null}
       {feito === 'confirmado' && pedido !== null ? (
-        <Sucesso>Pedido confirmado em {pedido.dataConfirmacao === null ? '—' : dataHoraBr(pedido.dataConfirmacao)}.</Sucesso>
+        <Sucesso>
+          Pedido confirmado em {pedido.dataConfirmacao === null ? '—' : dataHoraBr(pedido.dataConfirmacao)}.
+        </Sucesso>
       ) : null}
       <div className="barra-salvar">
-        <p aria-live="polite">{mudou ? (pedido === null ? 'Pedido ainda não salvo.' : 'Há alterações ainda não salvas.') : 'Nenhuma alteração por salvar.'}</p>
+        <p aria-live="polite">
+          {mudou
+            ? pedido === null
+              ? 'Pedido ainda não salvo.'
+              : 'Há alterações ainda não salvas.'
+            : 'Nenhuma alteração por salvar.'}
+        </p>
         {/* Never disabled: a disabled button would drop the keyboard focus while saving; a second submit is ignored. */}
         <button type="submit" className="botao" aria-disabled={ocupado !== null}>
           {ocupado === 'salvando' ? 'Salvando…' : 'Salvar pedido'}
@@ -420,8 +523,17 @@ function Formulario({ cicloInicial, pedidoInicial }: { readonly cicloInicial: Ci
           {pedido.finalizado ? null : (
             <div className="barra-salvar">
               {mudou ? <p>Salve as alterações antes de confirmar.</p> : null}
-              <button type="button" className="botao" onClick={() => void confirmar()} disabled={ocupado !== null || mudou}>
-                {ocupado === 'confirmando' ? 'Confirmando…' : pedido.alteradoAposConfirmar ? 'Confirmar de novo' : 'Confirmar pedido'}
+              <button
+                type="button"
+                className="botao"
+                onClick={() => void confirmar()}
+                disabled={ocupado !== null || mudou}
+              >
+                {ocupado === 'confirmando'
+                  ? 'Confirmando…'
+                  : pedido.alteradoAposConfirmar
+                    ? 'Confirmar de novo'
+                    : 'Confirmar pedido'}
               </button>
             </div>
           )}
@@ -451,7 +563,15 @@ function SomenteLeitura({ ciclo, pedido }: { readonly ciclo: Ciclo; readonly ped
         </section>
       )}
       {gruposDo(ciclo).map((g) => (
-        <TabelaDoGrupo key={g.chave} grupo={g} textos={{}} erros={new Map()} mudar={() => undefined} somenteLeitura salvo={quantidadesDo(pedido)} />
+        <TabelaDoGrupo
+          key={g.chave}
+          grupo={g}
+          textos={{}}
+          erros={new Map()}
+          mudar={() => undefined}
+          somenteLeitura
+          salvo={quantidadesDo(pedido)}
+        />
       ))}
     </>
   );

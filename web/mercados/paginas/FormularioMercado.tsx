@@ -2,8 +2,13 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { ErroApi, mensagemDe } from '../api.ts';
 import { Campo, ComCarga, Falha, Pagina, useCarga } from '../componentes.tsx';
 import {
-  atualizarMercado, criarMercado, lerMercado, listarContas,
-  type Conta, type EntradaMercado, type Mercado,
+  atualizarMercado,
+  criarMercado,
+  lerMercado,
+  listarContas,
+  type Conta,
+  type EntradaMercado,
+  type Mercado,
 } from '../consultas.ts';
 import { decimalLegivel } from '../dinheiro.ts';
 import { Link, navegar } from '../navegacao.tsx';
@@ -41,9 +46,12 @@ const DECIMAL = /^\d{1,9}([.,]\d{1,2})?$/;
 function conferir(v: Valores): Erros {
   const erros: Erros = {};
   if (v.nome.trim() === '') erros.nome = 'Informe o nome do mercado';
-  if (v.taxaAdministrativa.trim() !== '' && !DECIMAL.test(v.taxaAdministrativa.trim())) erros.taxaAdministrativa = 'Use um número com até 2 casas, como 2,50';
-  if (tipoDeMercado(v.tipo).exigeValorMaximoCesta && v.valorMaximoCesta.trim() === '') erros.valorMaximoCesta = `Obrigatório quando o tipo é ${v.tipo}`;
-  else if (v.valorMaximoCesta.trim() !== '' && !DECIMAL.test(v.valorMaximoCesta.trim())) erros.valorMaximoCesta = 'Use um valor com até 2 casas, como 120,00';
+  if (v.taxaAdministrativa.trim() !== '' && !DECIMAL.test(v.taxaAdministrativa.trim()))
+    erros.taxaAdministrativa = 'Use um número com até 2 casas, como 2,50';
+  if (tipoDeMercado(v.tipo).exigeValorMaximoCesta && v.valorMaximoCesta.trim() === '')
+    erros.valorMaximoCesta = `Obrigatório quando o tipo é ${v.tipo}`;
+  else if (v.valorMaximoCesta.trim() !== '' && !DECIMAL.test(v.valorMaximoCesta.trim()))
+    erros.valorMaximoCesta = 'Use um valor com até 2 casas, como 120,00';
   return erros;
 }
 
@@ -71,7 +79,8 @@ function Formulario({ mercado, contas }: PropsFormulario) {
   const [erros, setErros] = useState<Erros>({});
   const [erroGeral, setErroGeral] = useState<string | null>(null);
   const [salvando, setSalvando] = useState(false);
-  const mudar = <K extends keyof Valores>(campo: K, valor: Valores[K]) => setV((atual) => ({ ...atual, [campo]: valor }));
+  const mudar = <K extends keyof Valores>(campo: K, valor: Valores[K]) =>
+    setV((atual) => ({ ...atual, [campo]: valor }));
 
   const enviar = async (e: FormEvent) => {
     e.preventDefault();
@@ -110,7 +119,16 @@ function Formulario({ mercado, contas }: PropsFormulario) {
     <form onSubmit={(e) => void enviar(e)} noValidate className="formulario">
       {erroGeral === null ? null : <Falha mensagem={erroGeral} />}
       <Campo rotulo="Nome" erro={erros.nome}>
-        {(p) => <input {...p} type="text" required value={v.nome} onChange={(e) => mudar('nome', e.target.value)} autoComplete="off" />}
+        {(p) => (
+          <input
+            {...p}
+            type="text"
+            required
+            value={v.nome}
+            onChange={(e) => mudar('nome', e.target.value)}
+            autoComplete="off"
+          />
+        )}
       </Campo>
       <Campo rotulo="Descrição (opcional)" erro={erros.descricao}>
         {(p) => <textarea {...p} rows={3} value={v.descricao} onChange={(e) => mudar('descricao', e.target.value)} />}
@@ -126,11 +144,38 @@ function Formulario({ mercado, contas }: PropsFormulario) {
           </select>
         )}
       </Campo>
-      <Campo rotulo="Taxa administrativa (%)" erro={erros.taxaAdministrativa} ajuda="De 0 a 100, com até 2 casas. Deixe vazio se não houver.">
-        {(p) => <input {...p} type="text" inputMode="decimal" value={v.taxaAdministrativa} onChange={(e) => mudar('taxaAdministrativa', e.target.value)} />}
+      <Campo
+        rotulo="Taxa administrativa (%)"
+        erro={erros.taxaAdministrativa}
+        ajuda="De 0 a 100, com até 2 casas. Deixe vazio se não houver."
+      >
+        {(p) => (
+          <input
+            {...p}
+            type="text"
+            inputMode="decimal"
+            value={v.taxaAdministrativa}
+            onChange={(e) => mudar('taxaAdministrativa', e.target.value)}
+          />
+        )}
       </Campo>
-      <Campo rotulo="Valor máximo da cesta (R$)" erro={erros.valorMaximoCesta} ajuda={`Obrigatório no tipo ${tiposDeMercado().filter((t) => t.exigeValorMaximoCesta).map((t) => t.nome.toLowerCase()).join(' ou ')}.`}>
-        {(p) => <input {...p} type="text" inputMode="decimal" value={v.valorMaximoCesta} onChange={(e) => mudar('valorMaximoCesta', e.target.value)} />}
+      <Campo
+        rotulo="Valor máximo da cesta (R$)"
+        erro={erros.valorMaximoCesta}
+        ajuda={`Obrigatório no tipo ${tiposDeMercado()
+          .filter((t) => t.exigeValorMaximoCesta)
+          .map((t) => t.nome.toLowerCase())
+          .join(' ou ')}.`}
+      >
+        {(p) => (
+          <input
+            {...p}
+            type="text"
+            inputMode="decimal"
+            value={v.valorMaximoCesta}
+            onChange={(e) => mudar('valorMaximoCesta', e.target.value)}
+          />
+        )}
       </Campo>
       {administrador ? (
         <Campo rotulo="Quem administra" erro={erros.adminId} ajuda="Contas com o perfil AdminMercado ou Administrador.">
@@ -148,7 +193,12 @@ function Formulario({ mercado, contas }: PropsFormulario) {
       ) : null}
       {administrador && mercado !== null ? (
         <div className="campo caixa">
-          <input id="campo-ativo" type="checkbox" checked={v.ativo} onChange={(e) => mudar('ativo', e.target.checked)} />
+          <input
+            id="campo-ativo"
+            type="checkbox"
+            checked={v.ativo}
+            onChange={(e) => mudar('ativo', e.target.checked)}
+          />
           <label htmlFor="campo-ativo">Mercado ativo</label>
         </div>
       ) : null}
@@ -168,18 +218,23 @@ function Formulario({ mercado, contas }: PropsFormulario) {
 export function FormularioMercado({ id }: { readonly id: string | null }) {
   const usuario = useUsuarioLogado();
   const administrador = usuario.acoes.gerirMercados;
-  const { estado, recarregar } = useCarga(
-    async () => {
-      const [mercado, contas] = await Promise.all([id === null ? null : lerMercado(id), administrador ? listarContas() : null]);
-      return { mercado, contas, naoExiste: id !== null && mercado === null };
-    },
-    [id, administrador],
-  );
+  const { estado, recarregar } = useCarga(async () => {
+    const [mercado, contas] = await Promise.all([
+      id === null ? null : lerMercado(id),
+      administrador ? listarContas() : null,
+    ]);
+    return { mercado, contas, naoExiste: id !== null && mercado === null };
+  }, [id, administrador]);
   const semPermissao = estado.fase === 'pronto' && estado.dados.mercado !== null && !estado.dados.mercado.acoes.editar;
   useEffect(() => {
     if (semPermissao) navegar('/unauthorized', { substituir: true });
   }, [semPermissao]);
-  const titulo = id === null ? 'Novo mercado' : estado.fase === 'pronto' && estado.dados.mercado !== null ? `Editar ${estado.dados.mercado.nome}` : 'Editar mercado';
+  const titulo =
+    id === null
+      ? 'Novo mercado'
+      : estado.fase === 'pronto' && estado.dados.mercado !== null
+        ? `Editar ${estado.dados.mercado.nome}`
+        : 'Editar mercado';
   return (
     <Pagina titulo={titulo}>
       <ComCarga estado={estado} recarregar={recarregar}>

@@ -8,8 +8,8 @@ export function Inicio() {
   return (
     <Pagina titulo="Mercados da comunidade">
       <p>
-        Aqui a comunidade organiza os seus mercados: cestas, lotes e venda direta, com os preços de cada mercado sobre o catálogo comum de
-        produtos.
+        Aqui a comunidade organiza os seus mercados: cestas, lotes e venda direta, com os preços de cada mercado sobre o
+        catálogo comum de produtos.
       </p>
       {estado.fase === 'carregando' ? <Carregando texto="Verificando a sua sessão…" /> : null}
       {estado.fase === 'erro' ? <Falha mensagem={estado.mensagem} tentarDeNovo={() => void recarregar()} /> : null}

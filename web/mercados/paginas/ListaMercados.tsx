@@ -6,7 +6,11 @@ import { useUsuarioLogado } from '../sessao.tsx';
 
 const SITUACOES = { todos: undefined, ativos: true, inativos: false } as const;
 type Situacao = keyof typeof SITUACOES;
-const NOMES_SITUACOES: Readonly<Record<Situacao, string>> = { todos: 'Todos', ativos: 'Só os ativos', inativos: 'Só os inativos' };
+const NOMES_SITUACOES: Readonly<Record<Situacao, string>> = {
+  todos: 'Todos',
+  ativos: 'Só os ativos',
+  inativos: 'Só os inativos',
+};
 
 function lerSituacao(v: string | null): Situacao {
   return v === 'ativos' || v === 'inativos' ? v : 'todos';
@@ -26,7 +30,11 @@ export function ListaMercados() {
           <select
             id="filtro-situacao"
             value={situacao}
-            onChange={(e) => navegar(e.target.value === 'todos' ? '/mercados' : `/mercados?situacao=${e.target.value}`, { substituir: true })}
+            onChange={(e) =>
+              navegar(e.target.value === 'todos' ? '/mercados' : `/mercados?situacao=${e.target.value}`, {
+                substituir: true,
+              })
+            }
           >
             {Object.entries(NOMES_SITUACOES).map(([valor, nome]) => (
               <option key={valor} value={valor}>
@@ -54,7 +62,9 @@ export function ListaMercados() {
                   <Link para={`/mercados/${m.id}`} className="nome">
                     {m.nome}
                   </Link>
-                  <span className={m.ativo ? 'etiqueta ativo' : 'etiqueta inativo'}>{m.ativo ? 'Ativo' : 'Inativo'}</span>
+                  <span className={m.ativo ? 'etiqueta ativo' : 'etiqueta inativo'}>
+                    {m.ativo ? 'Ativo' : 'Inativo'}
+                  </span>
                   <p className="suave">
                     {nomeDoTipo(m.tipo)} · administração: {m.admin?.name ?? '—'}
                   </p>

@@ -9,11 +9,13 @@ const RECUSAS: Readonly<Record<string, { readonly motivo: string; readonly depoi
   },
   outra_conta: {
     motivo: 'Este e-mail já está ligado a outra conta do provedor de login.',
-    depois: 'Se você trocou de conta no provedor, peça à coordenação (perfil master) para liberar o seu cadastro e entre de novo. Nada foi criado ou alterado.',
+    depois:
+      'Se você trocou de conta no provedor, peça à coordenação (perfil master) para liberar o seu cadastro e entre de novo. Nada foi criado ou alterado.',
   },
   email_em_uso: {
     motivo: 'Este e-mail já pertence a outra conta da Cestaria.',
-    depois: 'Entre com a conta do provedor que você já usa aqui, ou fale com a coordenação. Nada foi criado ou alterado.',
+    depois:
+      'Entre com a conta do provedor que você já usa aqui, ou fale com a coordenação. Nada foi criado ou alterado.',
   },
 };
 

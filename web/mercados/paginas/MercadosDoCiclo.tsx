@@ -5,7 +5,12 @@ import { nomeDoTipo, tipoDeMercado, type TipoMercado } from '../tipos-de-mercado
 import { decimalLegivel, reais } from '../dinheiro.ts';
 import { NOMES_FASES } from '../ciclo-comum.ts';
 import { PRIMEIRAS } from '../adiantar.ts';
-import { definirMercadosDoCiclo, lerMercadosDoCiclo, type CicloParaMercados, type MercadoAtivo } from '../fluxo-mercado.ts';
+import {
+  definirMercadosDoCiclo,
+  lerMercadosDoCiclo,
+  type CicloParaMercados,
+  type MercadoAtivo,
+} from '../fluxo-mercado.ts';
 import { Link } from '../navegacao.tsx';
 
 /** One market of the list being edited; its place in the list is its order of service. */
@@ -23,14 +28,22 @@ const escolhasDo = (ciclo: CicloParaMercados): Escolha[] =>
   [...ciclo.mercados]
     .sort((a, b) => a.ordemAtendimento - b.ordemAtendimento)
     .map((m) => ({
-      mercadoId: m.mercadoId, nome: m.nome, tipo: m.tipo, taxaAdministrativa: m.taxaAdministrativa, valorMaximoCesta: m.valorMaximoCesta,
-      pontos: new Set(m.pontosEntrega.map((p) => p.id)), cestas: new Set(m.cicloCestaIds),
+      mercadoId: m.mercadoId,
+      nome: m.nome,
+      tipo: m.tipo,
+      taxaAdministrativa: m.taxaAdministrativa,
+      valorMaximoCesta: m.valorMaximoCesta,
+      pontos: new Set(m.pontosEntrega.map((p) => p.id)),
+      cestas: new Set(m.cicloCestaIds),
     }));
 
 const taxa = (t: string | null): string => (t === null ? '—' : `${decimalLegivel(t)} %`);
 
 /** The API names a refused field `input[1].ordemAtendimento`: the market at index 1, or the whole list. */
-function errosPorMercado(campos: Readonly<Record<string, string>>, escolhas: readonly Escolha[]): { porMercado: Map<string, string[]>; gerais: string[] } {
+function errosPorMercado(
+  campos: Readonly<Record<string, string>>,
+  escolhas: readonly Escolha[],
+): { porMercado: Map<string, string[]>; gerais: string[] } {
   const porMercado = new Map<string, string[]>();
   const gerais: string[] = [];
   for (const [caminho, mensagem] of Object.entries(campos)) {
@@ -63,7 +76,11 @@ function CartaoMercado({ escolha, posicao, total, ciclo, erros, mover, remover, 
     mudar({ ...escolha, [chave]: novo });
   };
   return (
-    <li className={erros.length > 0 ? 'mercado-ciclo com-erro' : 'mercado-ciclo'} aria-labelledby={`${id}-nome`} aria-describedby={erros.length > 0 ? `${id}-erros` : undefined}>
+    <li
+      className={erros.length > 0 ? 'mercado-ciclo com-erro' : 'mercado-ciclo'}
+      aria-labelledby={`${id}-nome`}
+      aria-describedby={erros.length > 0 ? `${id}-erros` : undefined}
+    >
       <div className="cabeca">
         <span className="ordem" aria-hidden="true">
           {posicao + 1}
@@ -90,10 +107,22 @@ function CartaoMercado({ escolha, posicao, total, ciclo, erros, mover, remover, 
         </div>
       )}
       <div className="acoes">
-        <button type="button" className="botao secundario" ref={botoes(escolha.mercadoId, 'subir')} onClick={() => mover(-1)} disabled={posicao === 0}>
+        <button
+          type="button"
+          className="botao secundario"
+          ref={botoes(escolha.mercadoId, 'subir')}
+          onClick={() => mover(-1)}
+          disabled={posicao === 0}
+        >
           ↑ Subir<span className="visualmente-oculto"> {escolha.nome}</span>
         </button>
-        <button type="button" className="botao secundario" ref={botoes(escolha.mercadoId, 'descer')} onClick={() => mover(1)} disabled={posicao === total - 1}>
+        <button
+          type="button"
+          className="botao secundario"
+          ref={botoes(escolha.mercadoId, 'descer')}
+          onClick={() => mover(1)}
+          disabled={posicao === total - 1}
+        >
           ↓ Descer<span className="visualmente-oculto"> {escolha.nome}</span>
         </button>
         <button type="button" className="botao secundario" onClick={remover}>
@@ -107,7 +136,12 @@ function CartaoMercado({ escolha, posicao, total, ciclo, erros, mover, remover, 
         <ul className="opcoes-avisos">
           {ciclo.pontosEntrega.map((p) => (
             <li key={p.id} className="campo caixa">
-              <input id={`${id}-p${p.id}`} type="checkbox" checked={escolha.pontos.has(p.id)} onChange={(e) => alternar('pontos', p.id, e.target.checked)} />
+              <input
+                id={`${id}-p${p.id}`}
+                type="checkbox"
+                checked={escolha.pontos.has(p.id)}
+                onChange={(e) => alternar('pontos', p.id, e.target.checked)}
+              />
               <label htmlFor={`${id}-p${p.id}`}>
                 {p.nome}
                 {p.cidade === null ? null : <span className="suave"> · {p.cidade}</span>}
@@ -123,7 +157,12 @@ function CartaoMercado({ escolha, posicao, total, ciclo, erros, mover, remover, 
           <ul className="opcoes-avisos">
             {ciclo.cestas.map((c) => (
               <li key={c.cicloCestaId} className="campo caixa">
-                <input id={`${id}-c${c.cicloCestaId}`} type="checkbox" checked={escolha.cestas.has(c.cicloCestaId)} onChange={(e) => alternar('cestas', c.cicloCestaId, e.target.checked)} />
+                <input
+                  id={`${id}-c${c.cicloCestaId}`}
+                  type="checkbox"
+                  checked={escolha.cestas.has(c.cicloCestaId)}
+                  onChange={(e) => alternar('cestas', c.cicloCestaId, e.target.checked)}
+                />
                 <label htmlFor={`${id}-c${c.cicloCestaId}`}>
                   {c.nome} <span className="suave">· {reais(c.valor)}</span>
                   {c.emComposicao ? <span className="suave"> · em composição</span> : null}
@@ -137,7 +176,13 @@ function CartaoMercado({ escolha, posicao, total, ciclo, erros, mover, remover, 
   );
 }
 
-function Adicionar({ disponiveis, adicionar }: { readonly disponiveis: readonly MercadoAtivo[]; readonly adicionar: (m: MercadoAtivo) => void }) {
+function Adicionar({
+  disponiveis,
+  adicionar,
+}: {
+  readonly disponiveis: readonly MercadoAtivo[];
+  readonly adicionar: (m: MercadoAtivo) => void;
+}) {
   const [escolhido, setEscolhido] = useState('');
   const id = useId();
   if (disponiveis.length === 0) return <p className="suave">Todos os mercados ativos já estão no ciclo.</p>;
@@ -152,7 +197,11 @@ function Adicionar({ disponiveis, adicionar }: { readonly disponiveis: readonly 
     <div className="linha-campos adicionar">
       <div className="campo">
         <label htmlFor={id}>Mercado ativo</label>
-        <select id={id} value={escolhido === '' ? (disponiveis[0]?.id ?? '') : escolhido} onChange={(e) => setEscolhido(e.target.value)}>
+        <select
+          id={id}
+          value={escolhido === '' ? (disponiveis[0]?.id ?? '') : escolhido}
+          onChange={(e) => setEscolhido(e.target.value)}
+        >
           {disponiveis.map((m) => (
             <option key={m.id} value={m.id}>
               {m.nome} ({nomeDoTipo(m.tipo)})
@@ -167,12 +216,20 @@ function Adicionar({ disponiveis, adicionar }: { readonly disponiveis: readonly 
   );
 }
 
-function Editor({ inicial, ativosIniciais }: { readonly inicial: CicloParaMercados; readonly ativosIniciais: readonly MercadoAtivo[] }) {
+function Editor({
+  inicial,
+  ativosIniciais,
+}: {
+  readonly inicial: CicloParaMercados;
+  readonly ativosIniciais: readonly MercadoAtivo[];
+}) {
   const [ciclo, setCiclo] = useState(inicial);
   const [ativos, setAtivos] = useState(ativosIniciais);
   const [escolhas, setEscolhas] = useState<Escolha[]>(() => escolhasDo(inicial));
   const [salvando, setSalvando] = useState(false);
-  const [erro, setErro] = useState<{ mensagem: string; porMercado: Map<string, string[]>; gerais: string[] } | null>(null);
+  const [erro, setErro] = useState<{ mensagem: string; porMercado: Map<string, string[]>; gerais: string[] } | null>(
+    null,
+  );
   const [salvo, setSalvo] = useState(false);
   const [anuncio, setAnuncio] = useState('');
   const foco = useRef<{ mercadoId: string; qual: 'subir' | 'descer' } | null>(null);
@@ -187,7 +244,9 @@ function Editor({ inicial, ativosIniciais }: { readonly inicial: CicloParaMercad
     if (f === null) return;
     foco.current = null;
     const outro = f.qual === 'subir' ? 'descer' : 'subir';
-    const alvo = [refs.current.get(`${f.mercadoId}:${f.qual}`), refs.current.get(`${f.mercadoId}:${outro}`)].find((b) => b !== undefined && !b.disabled);
+    const alvo = [refs.current.get(`${f.mercadoId}:${f.qual}`), refs.current.get(`${f.mercadoId}:${outro}`)].find(
+      (b) => b !== undefined && !b.disabled,
+    );
     alvo?.focus();
   }, [escolhas]);
 
@@ -214,7 +273,18 @@ function Editor({ inicial, ativosIniciais }: { readonly inicial: CicloParaMercad
     mudou();
   };
   const adicionar = (m: MercadoAtivo) => {
-    setEscolhas([...escolhas, { mercadoId: m.id, nome: m.nome, tipo: m.tipo, taxaAdministrativa: m.taxaAdministrativa, valorMaximoCesta: m.valorMaximoCesta, pontos: new Set(), cestas: new Set() }]);
+    setEscolhas([
+      ...escolhas,
+      {
+        mercadoId: m.id,
+        nome: m.nome,
+        tipo: m.tipo,
+        taxaAdministrativa: m.taxaAdministrativa,
+        valorMaximoCesta: m.valorMaximoCesta,
+        pontos: new Set(),
+        cestas: new Set(),
+      },
+    ]);
     setAnuncio(`${m.nome} entrou no ciclo como ${escolhas.length + 1}º (salve para gravar).`);
     mudou();
   };
@@ -225,7 +295,9 @@ function Editor({ inicial, ativosIniciais }: { readonly inicial: CicloParaMercad
     setSalvo(false);
     try {
       const input = escolhas.map((m, i) => ({
-        mercadoId: m.mercadoId, ordemAtendimento: i + 1, pontoEntregaIds: [...m.pontos],
+        mercadoId: m.mercadoId,
+        ordemAtendimento: i + 1,
+        pontoEntregaIds: [...m.pontos],
         cicloCestaIds: tipoDeMercado(m.tipo).vende === 'cestas' ? [...m.cestas] : [],
       }));
       const novo = await definirMercadosDoCiclo(ciclo.id, input);
@@ -277,7 +349,15 @@ function Editor({ inicial, ativosIniciais }: { readonly inicial: CicloParaMercad
       </section>
       <div className="barra-salvar">
         {erro === null ? null : (
-          <Falha mensagem={erro.gerais.length > 0 ? `Nada foi gravado. ${erro.gerais.join(' ')}` : erro.porMercado.size > 0 ? 'Nada foi gravado: corrija o que está indicado no mercado marcado acima.' : erro.mensagem} />
+          <Falha
+            mensagem={
+              erro.gerais.length > 0
+                ? `Nada foi gravado. ${erro.gerais.join(' ')}`
+                : erro.porMercado.size > 0
+                  ? 'Nada foi gravado: corrija o que está indicado no mercado marcado acima.'
+                  : erro.mensagem
+            }
+          />
         )}
         {salvo ? <Sucesso>Mercados do ciclo salvos.</Sucesso> : null}
         <button type="submit" className="botao" disabled={salvando}>
@@ -291,7 +371,10 @@ function Editor({ inicial, ativosIniciais }: { readonly inicial: CicloParaMercad
 /** /ciclos/:id/mercados: which markets the cycle serves, in order, with their points and baskets (definirMercadosDoCiclo). */
 export function MercadosDoCiclo({ id }: { readonly id: string }) {
   const { estado, recarregar } = useCarga(() => PRIMEIRAS.mercadosDoCiclo.ler(id), [id]);
-  const titulo = estado.fase === 'pronto' && estado.dados !== null ? `Mercados do ciclo · ${estado.dados.ciclo.nome}` : 'Mercados do ciclo';
+  const titulo =
+    estado.fase === 'pronto' && estado.dados !== null
+      ? `Mercados do ciclo · ${estado.dados.ciclo.nome}`
+      : 'Mercados do ciclo';
   return (
     <Pagina titulo={titulo}>
       <p>
@@ -310,7 +393,8 @@ export function MercadosDoCiclo({ id }: { readonly id: string }) {
           ) : (
             <>
               <p className="suave">
-                {NOMES_FASES[dados.ciclo.fase]}. A ordem da lista é a ordem de atendimento; salvar grava a lista inteira.
+                {NOMES_FASES[dados.ciclo.fase]}. A ordem da lista é a ordem de atendimento; salvar grava a lista
+                inteira.
               </p>
               <Editor inicial={dados.ciclo} ativosIniciais={dados.ativos} />
             </>

@@ -35,13 +35,20 @@ function Escolha({ inicial }: { readonly inicial: Avisos }) {
   };
   return (
     <form onSubmit={(e) => void enviar(e)} noValidate>
-      {salvos.ligado ? null : <Aviso>O envio de e-mails está desligado neste serviço: nada é enviado por enquanto.</Aviso>}
+      {salvos.ligado ? null : (
+        <Aviso>O envio de e-mails está desligado neste serviço: nada é enviado por enquanto.</Aviso>
+      )}
       <fieldset>
         <legend>Quais avisos você quer receber por e-mail</legend>
         <ul className="opcoes-avisos">
           {opcionais.map((t) => (
             <li className="campo caixa" key={t.tipo}>
-              <input type="checkbox" id={`aviso-${t.tipo}`} checked={marcados.has(t.tipo)} onChange={(e) => alternar(t.tipo, e.target.checked)} />
+              <input
+                type="checkbox"
+                id={`aviso-${t.tipo}`}
+                checked={marcados.has(t.tipo)}
+                onChange={(e) => alternar(t.tipo, e.target.checked)}
+              />
               <label htmlFor={`aviso-${t.tipo}`}>{t.nome}</label>
             </li>
           ))}
@@ -68,8 +75,8 @@ export function MeusAvisos() {
             <Escolha inicial={avisos} />
           ) : (
             <Aviso>
-              Sua conta ainda não tem cadastro na face Cestas, onde ficam as ofertas, os pedidos e os avisos por e-mail. Depois do cadastro, você escolhe aqui o que
-              quer receber.
+              Sua conta ainda não tem cadastro na face Cestas, onde ficam as ofertas, os pedidos e os avisos por e-mail.
+              Depois do cadastro, você escolhe aqui o que quer receber.
             </Aviso>
           )
         }

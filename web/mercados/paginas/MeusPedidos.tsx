@@ -7,8 +7,6 @@ import { Link } from '../navegacao.tsx';
 import { ListaPaginada, POR_PAGINA, usePaginado } from '../paginado.tsx';
 import { ResumoDoPedido, SituacaoDoPedido } from '../pedido-comum.tsx';
 
-
-
 /** The Pix to pay what the person owes: copy-and-paste text with a copy button, and the QR code. */
 function Pix({ pix }: { readonly pix: NonNullable<Pedido['pix']> }) {
   const [copiado, setCopiado] = useState<'sim' | 'falhou' | null>(null);
@@ -22,8 +20,16 @@ function Pix({ pix }: { readonly pix: NonNullable<Pedido['pix']> }) {
   return (
     <details className="pix">
       <summary>Pagar com Pix: {reais(pix.valor)}</summary>
-      <p className="suave pequeno">O valor é tudo o que você deve agora (seu saldo e os pedidos confirmados), como na página de saldo.</p>
-      <img className="qr" src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(pix.qrSvg)}`} alt={`QR code do Pix de ${reais(pix.valor)}`} width={200} height={200} />
+      <p className="suave pequeno">
+        O valor é tudo o que você deve agora (seu saldo e os pedidos confirmados), como na página de saldo.
+      </p>
+      <img
+        className="qr"
+        src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(pix.qrSvg)}`}
+        alt={`QR code do Pix de ${reais(pix.valor)}`}
+        width={200}
+        height={200}
+      />
       <div className="campo">
         <label htmlFor={id}>Pix copia e cola</label>
         <textarea id={id} readOnly rows={3} value={pix.copiaECola} onFocus={(e) => e.target.select()} />
@@ -46,7 +52,10 @@ function CartaoPedido({ pedido, ciclo }: { readonly pedido: Pedido; readonly cic
         <h2 id={`${id}-titulo`}>{nome}</h2>
         {ciclo === undefined ? null : (
           <p className="suave pequeno">
-            Pedidos até {dataBr(ciclo.dataPedidoFim)} · retirada {ciclo.dataRetiradaInicio === ciclo.dataRetiradaFim ? `em ${dataBr(ciclo.dataRetiradaInicio)}` : `de ${dataBr(ciclo.dataRetiradaInicio)} a ${dataBr(ciclo.dataRetiradaFim)}`}
+            Pedidos até {dataBr(ciclo.dataPedidoFim)} · retirada{' '}
+            {ciclo.dataRetiradaInicio === ciclo.dataRetiradaFim
+              ? `em ${dataBr(ciclo.dataRetiradaInicio)}`
+              : `de ${dataBr(ciclo.dataRetiradaInicio)} a ${dataBr(ciclo.dataRetiradaFim)}`}
           </p>
         )}
         <SituacaoDoPedido pedido={pedido} />
@@ -54,7 +63,11 @@ function CartaoPedido({ pedido, ciclo }: { readonly pedido: Pedido; readonly cic
         {pedido.pix === null ? null : <Pix pix={pedido.pix} />}
         {ciclo?.acoes.pedir === true ? (
           <p className="acoes">
-            <Link para={`/ciclos/${pedido.cicloId}/pedido`} className="botao secundario" aria-describedby={`${id}-titulo`}>
+            <Link
+              para={`/ciclos/${pedido.cicloId}/pedido`}
+              className="botao secundario"
+              aria-describedby={`${id}-titulo`}
+            >
               {pedido.finalizado ? 'Alterar pedido' : 'Continuar pedido'}
             </Link>
           </p>
@@ -65,7 +78,10 @@ function CartaoPedido({ pedido, ciclo }: { readonly pedido: Pedido; readonly cic
 }
 
 /** A page of orders, each with its cycle (one request for the cycles of the page). */
-async function pedidosComCiclos(first: number, after: string | null): Promise<ReadonlyArray<{ pedido: Pedido; ciclo: CicloDoPedido | undefined }>> {
+async function pedidosComCiclos(
+  first: number,
+  after: string | null,
+): Promise<ReadonlyArray<{ pedido: Pedido; ciclo: CicloDoPedido | undefined }>> {
   const pedidos = await listarMeusPedidos(first, after);
   const ciclos = await ciclosPorIds(pedidos.map((p) => p.cicloId));
   return pedidos.map((pedido) => ({ pedido, ciclo: ciclos.get(pedido.cicloId) }));
@@ -81,7 +97,8 @@ export function MeusPedidos() {
         rotulo="Carregar mais pedidos"
         vazio={
           <AvisoComTitulo titulo="Você ainda não fez nenhum pedido.">
-            Quando um ciclo abre os pedidos, ele aparece em <Link para="/ciclos">Ciclos</Link> com o botão “Fazer pedido”.
+            Quando um ciclo abre os pedidos, ele aparece em <Link para="/ciclos">Ciclos</Link> com o botão “Fazer
+            pedido”.
           </AvisoComTitulo>
         }
       >

@@ -30,8 +30,15 @@ function porMercado(entregas: readonly Entrega[]): NoMercado[] {
   }
   // The API lists markets by name with outside markets last; the groups follow it.
   return [...por.entries()]
-    .map(([chave, g]) => ({ chave, nome: g.nome, itens: g.itens, totalCentavos: g.itens.reduce((s, i) => s + centavos(i.valorPedido), 0) }))
-    .sort((a, b) => (a.chave === 'fora' ? 1 : 0) - (b.chave === 'fora' ? 1 : 0) || a.nome.localeCompare(b.nome, 'pt-BR'));
+    .map(([chave, g]) => ({
+      chave,
+      nome: g.nome,
+      itens: g.itens,
+      totalCentavos: g.itens.reduce((s, i) => s + centavos(i.valorPedido), 0),
+    }))
+    .sort(
+      (a, b) => (a.chave === 'fora' ? 1 : 0) - (b.chave === 'fora' ? 1 : 0) || a.nome.localeCompare(b.nome, 'pt-BR'),
+    );
 }
 
 function Resumo({ entregas }: { readonly entregas: readonly Entrega[] }) {
@@ -59,10 +66,18 @@ function PorProduto({ entregas }: { readonly entregas: readonly Entrega[] }) {
       <thead>
         <tr>
           <th scope="col">Produto</th>
-          <th scope="col" className="numero">Ofertado</th>
-          <th scope="col" className="numero">Planejado</th>
-          <th scope="col" className="numero">Pedido</th>
-          <th scope="col" className="numero">Valor pedido</th>
+          <th scope="col" className="numero">
+            Ofertado
+          </th>
+          <th scope="col" className="numero">
+            Planejado
+          </th>
+          <th scope="col" className="numero">
+            Pedido
+          </th>
+          <th scope="col" className="numero">
+            Valor pedido
+          </th>
           <th scope="col">Onde</th>
         </tr>
       </thead>
@@ -72,9 +87,13 @@ function PorProduto({ entregas }: { readonly entregas: readonly Entrega[] }) {
             <th scope="row">
               {e.produto}
               <br />
-              <span className="suave pequeno">{reais(e.valor)} por {e.unidade}</span>
+              <span className="suave pequeno">
+                {reais(e.valor)} por {e.unidade}
+              </span>
             </th>
-            <td data-rotulo="Ofertado" className="numero">{quantidadeComUnidade(e.ofertado, e.unidade)}</td>
+            <td data-rotulo="Ofertado" className="numero">
+              {quantidadeComUnidade(e.ofertado, e.unidade)}
+            </td>
             <td data-rotulo="Planejado" className="numero">
               {quantidadeComUnidade(e.planejado, e.unidade)}
               <br />
@@ -130,16 +149,24 @@ function PorMercado({ entregas }: { readonly entregas: readonly Entrega[] }) {
             <thead>
               <tr>
                 <th scope="col">Produto</th>
-                <th scope="col" className="numero">Pedido</th>
-                <th scope="col" className="numero">Valor</th>
+                <th scope="col" className="numero">
+                  Pedido
+                </th>
+                <th scope="col" className="numero">
+                  Valor
+                </th>
               </tr>
             </thead>
             <tbody>
               {m.itens.map((i) => (
                 <tr key={i.entrega.ofertaProdutoId}>
                   <th scope="row">{i.entrega.produto}</th>
-                  <td data-rotulo="Pedido" className="numero">{quantidadeComUnidade(i.pedido, i.entrega.unidade)}</td>
-                  <td data-rotulo="Valor" className="numero">{reais(i.valorPedido)}</td>
+                  <td data-rotulo="Pedido" className="numero">
+                    {quantidadeComUnidade(i.pedido, i.entrega.unidade)}
+                  </td>
+                  <td data-rotulo="Valor" className="numero">
+                    {reais(i.valorPedido)}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -164,11 +191,15 @@ function Conteudo({ ciclo, entregas }: { readonly ciclo: CicloResumo; readonly e
   return (
     <>
       <p className="suave">
-        Retirada de {dataBr(ciclo.dataRetiradaInicio)} a {dataBr(ciclo.dataRetiradaFim)}. Planejado: o que as cestas compostas, os lotes e os
-        itens à venda usam da sua oferta; pedido: o que foi comprado em pedidos confirmados (e os lotes), que é o que você entrega.
+        Retirada de {dataBr(ciclo.dataRetiradaInicio)} a {dataBr(ciclo.dataRetiradaFim)}. Planejado: o que as cestas
+        compostas, os lotes e os itens à venda usam da sua oferta; pedido: o que foi comprado em pedidos confirmados (e
+        os lotes), que é o que você entrega.
       </p>
       {entregas.length === 0 ? (
-        <Aviso>Nada a entregar neste ciclo ainda: só entram aqui os produtos de uma oferta finalizada (ou já usados em cestas).</Aviso>
+        <Aviso>
+          Nada a entregar neste ciclo ainda: só entram aqui os produtos de uma oferta finalizada (ou já usados em
+          cestas).
+        </Aviso>
       ) : (
         <>
           <Resumo entregas={entregas} />
@@ -197,7 +228,9 @@ export function MinhasEntregas({ id }: { readonly id: string }) {
   return (
     <Pagina titulo={nome === undefined ? 'Minhas entregas' : `Minhas entregas em ${nome}`}>
       <ComCarga estado={estado} recarregar={recarregar}>
-        {({ ciclo, entregas }) => (ciclo === null ? <Falha mensagem="Ciclo não encontrado." /> : <Conteudo ciclo={ciclo} entregas={entregas} />)}
+        {({ ciclo, entregas }) =>
+          ciclo === null ? <Falha mensagem="Ciclo não encontrado." /> : <Conteudo ciclo={ciclo} entregas={entregas} />
+        }
       </ComCarga>
     </Pagina>
   );

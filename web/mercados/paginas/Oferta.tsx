@@ -4,9 +4,22 @@ import { Aviso, ComCarga, Falha, Pagina, Sucesso, useCarga } from '../componente
 import { deCentavos, decimalLegivel, paraCentavos, reais } from '../dinheiro.ts';
 import { PRIMEIRAS } from '../adiantar.ts';
 import {
-  gravarOferta, motivoSemOferta, type CicloResumo, type LinhaParaSalvar, type Oferta as OfertaGql, type ProdutoParaOfertar,
+  gravarOferta,
+  motivoSemOferta,
+  type CicloResumo,
+  type LinhaParaSalvar,
+  type Oferta as OfertaGql,
+  type ProdutoParaOfertar,
 } from '../fluxo-fornecedor.ts';
-import { dataBr, deMilesimos, instanteLegivel, paraMilesimos, quantidadeComUnidade, quantidadeLegivel, valorDaQuantidade } from '../formatos.ts';
+import {
+  dataBr,
+  deMilesimos,
+  instanteLegivel,
+  paraMilesimos,
+  quantidadeComUnidade,
+  quantidadeLegivel,
+  valorDaQuantidade,
+} from '../formatos.ts';
 import { Link } from '../navegacao.tsx';
 
 /** One product on the page: what is saved of it and what is being typed. */
@@ -34,30 +47,62 @@ interface ErrosDaLinha {
 
 function linhasIniciais(oferta: OfertaGql | null, produtos: readonly ProdutoParaOfertar[]): Linha[] {
   const naOferta = new Map((oferta?.produtos ?? []).map((l) => [l.produtoid, l]));
-  const linha = (p: { produtoid: string; nome: string; unidade: string; categoria: string | null; valorReferencia: string | null; ofertadoAntes: boolean }): Linha => {
+  const linha = (p: {
+    produtoid: string;
+    nome: string;
+    unidade: string;
+    categoria: string | null;
+    valorReferencia: string | null;
+    ofertadoAntes: boolean;
+  }): Linha => {
     const l = naOferta.get(p.produtoid);
     const quantidade = l === undefined ? '' : quantidadeLegivel(l.quantidade);
-    const valor = l !== undefined ? decimalLegivel(l.valor) : p.valorReferencia === null ? '' : decimalLegivel(p.valorReferencia);
+    const valor =
+      l !== undefined ? decimalLegivel(l.valor) : p.valorReferencia === null ? '' : decimalLegivel(p.valorReferencia);
     return {
-      produtoid: p.produtoid, nome: p.nome, unidade: p.unidade, categoria: p.categoria, sugestao: p.valorReferencia, ofertadoAntes: p.ofertadoAntes,
-      alocadoMil: l === undefined ? 0 : (paraMilesimos(l.alocado) ?? 0), quantidade, valor, salvaQuantidade: quantidade, salvoValor: l === undefined ? '' : valor,
+      produtoid: p.produtoid,
+      nome: p.nome,
+      unidade: p.unidade,
+      categoria: p.categoria,
+      sugestao: p.valorReferencia,
+      ofertadoAntes: p.ofertadoAntes,
+      alocadoMil: l === undefined ? 0 : (paraMilesimos(l.alocado) ?? 0),
+      quantidade,
+      valor,
+      salvaQuantidade: quantidade,
+      salvoValor: l === undefined ? '' : valor,
     };
   };
   const listados = new Set(produtos.map((p) => p.produtoid));
   // A line whose product is no longer offered (inactive) still shows, with the usual ones.
-  const foraDaLista = (oferta?.produtos ?? []).filter((l) => !listados.has(l.produtoid))
-    .map((l) => linha({ produtoid: l.produtoid, nome: l.nome, unidade: l.unidade, categoria: null, valorReferencia: null, ofertadoAntes: true }));
+  const foraDaLista = (oferta?.produtos ?? [])
+    .filter((l) => !listados.has(l.produtoid))
+    .map((l) =>
+      linha({
+        produtoid: l.produtoid,
+        nome: l.nome,
+        unidade: l.unidade,
+        categoria: null,
+        valorReferencia: null,
+        ofertadoAntes: true,
+      }),
+    );
   return [...foraDaLista, ...produtos.map(linha)];
 }
 
 const naOferta = (l: Linha): boolean => (paraMilesimos(l.quantidade) ?? 0) > 0;
-const mudou = (l: Linha): boolean => l.quantidade.trim() !== l.salvaQuantidade || (naOferta(l) && l.valor.trim() !== l.salvoValor);
+const mudou = (l: Linha): boolean =>
+  l.quantidade.trim() !== l.salvaQuantidade || (naOferta(l) && l.valor.trim() !== l.salvoValor);
 
 function errosDaLinha(l: Linha): ErrosDaLinha {
   const q = l.quantidade.trim();
   const mil = paraMilesimos(q);
   if (q === '' || mil === 0) {
-    return l.alocadoMil > 0 ? { quantidade: `As cestas já usam ${quantidadeComUnidade(deMilesimos(l.alocadoMil), l.unidade)}: informe ao menos isso` } : {};
+    return l.alocadoMil > 0
+      ? {
+          quantidade: `As cestas já usam ${quantidadeComUnidade(deMilesimos(l.alocadoMil), l.unidade)}: informe ao menos isso`,
+        }
+      : {};
   }
   const erros: { quantidade?: string; valor?: string } = {};
   if (mil === null) erros.quantidade = 'Use uma quantidade com até 3 casas, como 12,5';
@@ -66,7 +111,8 @@ function errosDaLinha(l: Linha): ErrosDaLinha {
   return erros;
 }
 
-const temErro = (e: ErrosDaLinha | undefined): boolean => e !== undefined && (e.quantidade !== undefined || e.valor !== undefined);
+const temErro = (e: ErrosDaLinha | undefined): boolean =>
+  e !== undefined && (e.quantidade !== undefined || e.valor !== undefined);
 
 function subtotal(l: Linha): number {
   const mil = paraMilesimos(l.quantidade);
@@ -74,12 +120,39 @@ function subtotal(l: Linha): number {
   return mil === null || c === null ? 0 : valorDaQuantidade(c, mil);
 }
 
-function CartaoDaLinha({ l, erros, idBase, mudar }: { readonly l: Linha; readonly erros: ErrosDaLinha | undefined; readonly idBase: string; readonly mudar: (m: Partial<Linha>) => void }) {
+function CartaoDaLinha({
+  l,
+  erros,
+  idBase,
+  mudar,
+}: {
+  readonly l: Linha;
+  readonly erros: ErrosDaLinha | undefined;
+  readonly idBase: string;
+  readonly mudar: (m: Partial<Linha>) => void;
+}) {
   const idq = `${idBase}-q`;
   const idv = `${idBase}-v`;
-  const descricaoValor = [l.sugestao === null ? undefined : `${idBase}-sug`, erros?.valor === undefined ? undefined : `${idv}-erro`].filter((x) => x !== undefined).join(' ');
-  const descricaoQuantidade = [l.alocadoMil > 0 ? `${idBase}-aloc` : undefined, erros?.quantidade === undefined ? undefined : `${idq}-erro`].filter((x) => x !== undefined).join(' ');
-  const classe = ['linha-oferta', naOferta(l) ? 'ofertada' : '', mudou(l) ? 'alterada' : '', temErro(erros) ? 'com-erro' : ''].filter((c) => c !== '').join(' ');
+  const descricaoValor = [
+    l.sugestao === null ? undefined : `${idBase}-sug`,
+    erros?.valor === undefined ? undefined : `${idv}-erro`,
+  ]
+    .filter((x) => x !== undefined)
+    .join(' ');
+  const descricaoQuantidade = [
+    l.alocadoMil > 0 ? `${idBase}-aloc` : undefined,
+    erros?.quantidade === undefined ? undefined : `${idq}-erro`,
+  ]
+    .filter((x) => x !== undefined)
+    .join(' ');
+  const classe = [
+    'linha-oferta',
+    naOferta(l) ? 'ofertada' : '',
+    mudou(l) ? 'alterada' : '',
+    temErro(erros) ? 'com-erro' : '',
+  ]
+    .filter((c) => c !== '')
+    .join(' ');
   return (
     <li className={classe}>
       <h3 className="nome-produto">
@@ -138,12 +211,20 @@ function CartaoDaLinha({ l, erros, idBase, mudar }: { readonly l: Linha; readonl
           )}
         </div>
       </div>
-      {naOferta(l) && subtotal(l) > 0 ? <p className="subtotal-linha">Subtotal: {reais(deCentavos(subtotal(l)))}</p> : null}
+      {naOferta(l) && subtotal(l) > 0 ? (
+        <p className="subtotal-linha">Subtotal: {reais(deCentavos(subtotal(l)))}</p>
+      ) : null}
     </li>
   );
 }
 
-function Grupo({ titulo, linhas, erros, idBase, mudar }: {
+function Grupo({
+  titulo,
+  linhas,
+  erros,
+  idBase,
+  mudar,
+}: {
   readonly titulo: string;
   readonly linhas: readonly Linha[];
   readonly erros: ReadonlyMap<string, ErrosDaLinha>;
@@ -158,7 +239,13 @@ function Grupo({ titulo, linhas, erros, idBase, mudar }: {
       </h2>
       <ul className="linhas-oferta">
         {linhas.map((l) => (
-          <CartaoDaLinha key={l.produtoid} l={l} erros={erros.get(l.produtoid)} idBase={`${idBase}-p${l.produtoid}`} mudar={(m) => mudar(l.produtoid, m)} />
+          <CartaoDaLinha
+            key={l.produtoid}
+            l={l}
+            erros={erros.get(l.produtoid)}
+            idBase={`${idBase}-p${l.produtoid}`}
+            mudar={(m) => mudar(l.produtoid, m)}
+          />
         ))}
       </ul>
     </section>
@@ -173,7 +260,9 @@ function Situacao({ ciclo, oferta }: { readonly ciclo: CicloResumo; readonly ofe
       {oferta === null ? (
         <span className="etiqueta">sem oferta ainda</span>
       ) : oferta.finalizada ? (
-        <span className="etiqueta ativo">finalizada{oferta.finalizadaEm === null ? '' : ` em ${instanteLegivel(oferta.finalizadaEm)}`}</span>
+        <span className="etiqueta ativo">
+          finalizada{oferta.finalizadaEm === null ? '' : ` em ${instanteLegivel(oferta.finalizadaEm)}`}
+        </span>
       ) : (
         <span className="etiqueta inativo">rascunho</span>
       )}
@@ -181,7 +270,15 @@ function Situacao({ ciclo, oferta }: { readonly ciclo: CicloResumo; readonly ofe
   );
 }
 
-function Editor({ ciclo, ofertaInicial, produtos }: { readonly ciclo: CicloResumo; readonly ofertaInicial: OfertaGql | null; readonly produtos: readonly ProdutoParaOfertar[] }) {
+function Editor({
+  ciclo,
+  ofertaInicial,
+  produtos,
+}: {
+  readonly ciclo: CicloResumo;
+  readonly ofertaInicial: OfertaGql | null;
+  readonly produtos: readonly ProdutoParaOfertar[];
+}) {
   const [oferta, setOferta] = useState<OfertaGql | null>(ofertaInicial);
   const [linhas, setLinhas] = useState<Linha[]>(() => linhasIniciais(ofertaInicial, produtos));
   const [busca, setBusca] = useState('');
@@ -214,7 +311,10 @@ function Editor({ ciclo, ofertaInicial, produtos }: { readonly ciclo: CicloResum
   const termo = busca.trim().toLocaleLowerCase('pt-BR');
   const visivel = (l: Linha) =>
     erros.has(l.produtoid) ||
-    ((termo === '' || l.nome.toLocaleLowerCase('pt-BR').includes(termo) || (l.categoria ?? '').toLocaleLowerCase('pt-BR').includes(termo)) && (!soDaOferta || naOferta(l)));
+    ((termo === '' ||
+      l.nome.toLocaleLowerCase('pt-BR').includes(termo) ||
+      (l.categoria ?? '').toLocaleLowerCase('pt-BR').includes(termo)) &&
+      (!soDaOferta || naOferta(l)));
   const visiveis = linhas.filter(visivel);
   const usuais = visiveis.filter((l) => l.ofertadoAntes);
   const outros = visiveis.filter((l) => !l.ofertadoAntes);
@@ -235,9 +335,16 @@ function Editor({ ciclo, ofertaInicial, produtos }: { readonly ciclo: CicloResum
     setMostrarErros(true);
     const comErro = linhas.filter((l) => temErro(errosDaLinha(l)));
     if (comErro.length > 0) {
-      setErroGeral(comErro.length === 1 ? 'Há 1 produto a corrigir. Nada foi gravado.' : `Há ${comErro.length} produtos a corrigir. Nada foi gravado.`);
+      setErroGeral(
+        comErro.length === 1
+          ? 'Há 1 produto a corrigir. Nada foi gravado.'
+          : `Há ${comErro.length} produtos a corrigir. Nada foi gravado.`,
+      );
       const primeiro = comErro[0];
-      if (primeiro !== undefined) setFocar(`${id}-${primeiro.ofertadoAntes ? 'u' : 'o'}-p${primeiro.produtoid}-${errosDaLinha(primeiro).quantidade === undefined ? 'v' : 'q'}`);
+      if (primeiro !== undefined)
+        setFocar(
+          `${id}-${primeiro.ofertadoAntes ? 'u' : 'o'}-p${primeiro.produtoid}-${errosDaLinha(primeiro).quantidade === undefined ? 'v' : 'q'}`,
+        );
       return;
     }
     const lote: LinhaParaSalvar[] = ofertadas.map((l) => ({
@@ -251,7 +358,9 @@ function Editor({ ciclo, ofertaInicial, produtos }: { readonly ciclo: CicloResum
       setOferta(nova);
       setLinhas(linhasIniciais(nova, produtos));
       setMostrarErros(false);
-      setSalvo(finalizar ? 'Oferta finalizada.' : 'Rascunho salvo. A oferta só vale para as cestas depois de finalizada.');
+      setSalvo(
+        finalizar ? 'Oferta finalizada.' : 'Rascunho salvo. A oferta só vale para as cestas depois de finalizada.',
+      );
     } catch (e) {
       // The server names a refused line by its position in what was sent: input.produtos[2].quantidade.
       const porProduto = new Map<string, ErrosDaLinha>();
@@ -270,7 +379,11 @@ function Editor({ ciclo, ofertaInicial, produtos }: { readonly ciclo: CicloResum
         }
       }
       setErrosServidor(porProduto);
-      setErroGeral(porProduto.size > 0 ? 'O servidor recusou a oferta por causa dos produtos marcados. Nada foi gravado.' : mensagemDe(e));
+      setErroGeral(
+        porProduto.size > 0
+          ? 'O servidor recusou a oferta por causa dos produtos marcados. Nada foi gravado.'
+          : mensagemDe(e),
+      );
       if (primeiro !== null) setFocar(primeiro);
     } finally {
       setSalvando(null);
@@ -286,8 +399,8 @@ function Editor({ ciclo, ofertaInicial, produtos }: { readonly ciclo: CicloResum
     <>
       <Situacao ciclo={ciclo} oferta={oferta} />
       <p className="suave">
-        Informe a quantidade e o preço por unidade de cada produto que vai ofertar; deixe a quantidade em branco nos demais. O preço já vem com a
-        sugestão do catálogo.
+        Informe a quantidade e o preço por unidade de cada produto que vai ofertar; deixe a quantidade em branco nos
+        demais. O preço já vem com a sugestão do catálogo.
       </p>
       {salvo === null ? null : <Sucesso>{salvo}</Sucesso>}
       {erroGeral === null ? null : <Falha mensagem={erroGeral} />}
@@ -297,23 +410,40 @@ function Editor({ ciclo, ofertaInicial, produtos }: { readonly ciclo: CicloResum
           <input id={`${id}-busca`} type="search" value={busca} onChange={(e) => setBusca(e.target.value)} />
         </div>
         <div className="campo caixa">
-          <input id={`${id}-so`} type="checkbox" checked={soDaOferta} onChange={(e) => setSoDaOferta(e.target.checked)} />
+          <input
+            id={`${id}-so`}
+            type="checkbox"
+            checked={soDaOferta}
+            onChange={(e) => setSoDaOferta(e.target.checked)}
+          />
           <label htmlFor={`${id}-so`}>Só os produtos da oferta</label>
         </div>
       </div>
       <form onSubmit={enviar} noValidate aria-label={`Oferta em ${ciclo.nome}`}>
         {visiveis.length === 0 ? <Aviso>Nenhum produto encontrado.</Aviso> : null}
         <Grupo titulo="Produtos que você já ofertou" linhas={usuais} erros={erros} idBase={`${id}-u`} mudar={mudar} />
-        <Grupo titulo={usuais.length === 0 ? 'Produtos' : 'Outros produtos'} linhas={outros} erros={erros} idBase={`${id}-o`} mudar={mudar} />
+        <Grupo
+          titulo={usuais.length === 0 ? 'Produtos' : 'Outros produtos'}
+          linhas={outros}
+          erros={erros}
+          idBase={`${id}-o`}
+          mudar={mudar}
+        />
         <div className="barra-salvar fixa">
           <p aria-live="polite">
-            <strong>Total: {reais(deCentavos(total))}</strong> · {ofertadas.length === 1 ? '1 produto' : `${ofertadas.length} produtos`}
+            <strong>Total: {reais(deCentavos(total))}</strong> ·{' '}
+            {ofertadas.length === 1 ? '1 produto' : `${ofertadas.length} produtos`}
             {alteradas === 0 ? null : <span className="suave"> · alterações não gravadas</span>}
           </p>
           <button type="submit" className="botao secundario" disabled={salvando !== null}>
             {salvando === 'rascunho' ? 'Salvando…' : 'Salvar rascunho'}
           </button>
-          <button type="button" className="botao" onClick={() => void salvar(true)} disabled={salvando !== null || ofertadas.length === 0}>
+          <button
+            type="button"
+            className="botao"
+            onClick={() => void salvar(true)}
+            disabled={salvando !== null || ofertadas.length === 0}
+          >
             {salvando === 'final' ? 'Finalizando…' : 'Finalizar oferta'}
           </button>
         </div>
@@ -323,7 +453,15 @@ function Editor({ ciclo, ofertaInicial, produtos }: { readonly ciclo: CicloResum
 }
 
 /** The offer when it cannot be changed: what was offered, and why. */
-function SoLeitura({ ciclo, oferta, motivo }: { readonly ciclo: CicloResumo; readonly oferta: OfertaGql | null; readonly motivo: string }) {
+function SoLeitura({
+  ciclo,
+  oferta,
+  motivo,
+}: {
+  readonly ciclo: CicloResumo;
+  readonly oferta: OfertaGql | null;
+  readonly motivo: string;
+}) {
   return (
     <>
       <Situacao ciclo={ciclo} oferta={oferta} />
@@ -336,9 +474,15 @@ function SoLeitura({ ciclo, oferta, motivo }: { readonly ciclo: CicloResumo; rea
           <thead>
             <tr>
               <th scope="col">Produto</th>
-              <th scope="col" className="numero">Quantidade</th>
-              <th scope="col" className="numero">Preço por unidade</th>
-              <th scope="col" className="numero">Subtotal</th>
+              <th scope="col" className="numero">
+                Quantidade
+              </th>
+              <th scope="col" className="numero">
+                Preço por unidade
+              </th>
+              <th scope="col" className="numero">
+                Subtotal
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -347,9 +491,13 @@ function SoLeitura({ ciclo, oferta, motivo }: { readonly ciclo: CicloResumo; rea
                 <th scope="row">{l.nome}</th>
                 <td data-rotulo="Quantidade" className="numero">
                   {quantidadeComUnidade(l.quantidade, l.unidade)}
-                  {(paraMilesimos(l.alocado) ?? 0) > 0 ? <span className="suave pequeno"> (alocado: {quantidadeComUnidade(l.alocado, l.unidade)})</span> : null}
+                  {(paraMilesimos(l.alocado) ?? 0) > 0 ? (
+                    <span className="suave pequeno"> (alocado: {quantidadeComUnidade(l.alocado, l.unidade)})</span>
+                  ) : null}
                 </td>
-                <td data-rotulo="Preço por unidade" className="numero">{reais(l.valor)}</td>
+                <td data-rotulo="Preço por unidade" className="numero">
+                  {reais(l.valor)}
+                </td>
                 <td data-rotulo="Subtotal" className="numero">
                   {reais(deCentavos(valorDaQuantidade(paraCentavos(l.valor) ?? 0, paraMilesimos(l.quantidade) ?? 0)))}
                 </td>
@@ -358,8 +506,12 @@ function SoLeitura({ ciclo, oferta, motivo }: { readonly ciclo: CicloResumo; rea
           </tbody>
           <tfoot>
             <tr>
-              <th scope="row" colSpan={3}>Total</th>
-              <td data-rotulo="Total" className="numero"><strong>{reais(oferta.total)}</strong></td>
+              <th scope="row" colSpan={3}>
+                Total
+              </th>
+              <td data-rotulo="Total" className="numero">
+                <strong>{reais(oferta.total)}</strong>
+              </td>
             </tr>
           </tfoot>
         </table>
@@ -380,7 +532,11 @@ export function Oferta({ id }: { readonly id: string }) {
           const motivo = motivoSemOferta(ciclo);
           return (
             <>
-              {motivo === null ? <Editor ciclo={ciclo} ofertaInicial={oferta} produtos={produtos} /> : <SoLeitura ciclo={ciclo} oferta={oferta} motivo={motivo} />}
+              {motivo === null ? (
+                <Editor ciclo={ciclo} ofertaInicial={oferta} produtos={produtos} />
+              ) : (
+                <SoLeitura ciclo={ciclo} oferta={oferta} motivo={motivo} />
+              )}
               <p className="acoes">
                 <Link para={`/ciclos/${ciclo.id}/entregas`}>Minhas entregas neste ciclo</Link>
                 <Link para="/entregas">Todos os meus ciclos</Link>

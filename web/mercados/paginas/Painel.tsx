@@ -31,10 +31,7 @@ function MeusMercados({ mercados }: { readonly mercados: readonly ResumoMercado[
           <Link para={`/mercados/${m.id}`} className="botao">
             Meu mercado: {m.nome}
           </Link>
-          <span className="suave pequeno">
-            {' '}
-            {nomeDoTipo(m.tipo)} · seus ciclos, pedidos e preços
-          </span>
+          <span className="suave pequeno"> {nomeDoTipo(m.tipo)} · seus ciclos, pedidos e preços</span>
         </li>
       ))}
     </ul>

@@ -1,6 +1,13 @@
 import { Carregando, ComCarga, Falha, Pagina, useCarga } from '../componentes.tsx';
 import { reais, reaisDeCentavos } from '../dinheiro.ts';
-import { nomesDoMercadoECiclo, pedidosDoMercado, todosOsPedidosDoMercado, totaisDoMercado, type PedidoDoMercado, type TotaisDoMercado } from '../fluxo-mercado.ts';
+import {
+  nomesDoMercadoECiclo,
+  pedidosDoMercado,
+  todosOsPedidosDoMercado,
+  totaisDoMercado,
+  type PedidoDoMercado,
+  type TotaisDoMercado,
+} from '../fluxo-mercado.ts';
 import { dataBr, deMilesimos, quantidadeComUnidade } from '../formatos.ts';
 import { Link } from '../navegacao.tsx';
 import { CarregarMais, POR_PAGINA, usePaginado } from '../paginado.tsx';
@@ -14,10 +21,17 @@ function Totais({ totais }: { readonly totais: TotaisDoMercado }) {
         <div>
           <dt>Pedidos</dt>
           <dd>
-            {totais.pedidos} <span className="pequeno suave">({totais.confirmados} {totais.confirmados === 1 ? 'confirmado' : 'confirmados'})</span>
+            {totais.pedidos}{' '}
+            <span className="pequeno suave">
+              ({totais.confirmados} {totais.confirmados === 1 ? 'confirmado' : 'confirmados'})
+            </span>
           </dd>
         </div>
-        <SubtotalTaxaTotal subtotal={reaisDeCentavos(totais.subtotalCentavos)} taxa={reaisDeCentavos(totais.taxaCentavos)} total={reaisDeCentavos(totais.totalCentavos)} />
+        <SubtotalTaxaTotal
+          subtotal={reaisDeCentavos(totais.subtotalCentavos)}
+          taxa={reaisDeCentavos(totais.taxaCentavos)}
+          total={reaisDeCentavos(totais.totalCentavos)}
+        />
       </dl>
       {totais.produtos.length === 0 ? null : (
         <TabelaDeLinhas
@@ -27,7 +41,10 @@ function Totais({ totais }: { readonly totais: TotaisDoMercado }) {
           chave={(p) => p.chave}
           primeira={{ titulo: 'Produto', celula: (p) => p.nome }}
           colunas={[
-            { titulo: 'Quantidade', celula: (p) => quantidadeComUnidade(deMilesimos(p.quantidadeMilesimos), p.unidade) },
+            {
+              titulo: 'Quantidade',
+              celula: (p) => quantidadeComUnidade(deMilesimos(p.quantidadeMilesimos), p.unidade),
+            },
             { titulo: 'Subtotal', celula: (p) => reaisDeCentavos(p.subtotalCentavos) },
           ]}
         />
@@ -44,8 +61,12 @@ function CartaoPedido({ pedido }: { readonly pedido: PedidoDoMercado }) {
         {pedido.consumidor} <span className="pequeno suave">· pedido {pedido.id}</span>
       </h3>
       <p>
-        <span className={pedido.finalizado ? 'etiqueta ativo' : 'etiqueta inativo'}>{pedido.finalizado ? 'Confirmado' : 'Não confirmado'}</span>
-        {pedido.finalizado && pedido.dataConfirmacao !== null ? <span className="suave pequeno"> em {dataBr(pedido.dataConfirmacao)}</span> : null}
+        <span className={pedido.finalizado ? 'etiqueta ativo' : 'etiqueta inativo'}>
+          {pedido.finalizado ? 'Confirmado' : 'Não confirmado'}
+        </span>
+        {pedido.finalizado && pedido.dataConfirmacao !== null ? (
+          <span className="suave pequeno"> em {dataBr(pedido.dataConfirmacao)}</span>
+        ) : null}
       </p>
       <p>
         Retirada: <strong>{pedido.pontoEntrega.nome}</strong>
@@ -64,7 +85,11 @@ function CartaoPedido({ pedido }: { readonly pedido: PedidoDoMercado }) {
         ]}
       />
       <dl className="numeros">
-        <SubtotalTaxaTotal subtotal={reais(pedido.total)} taxa={reais(pedido.taxa)} total={reais(pedido.totalComTaxa)} />
+        <SubtotalTaxaTotal
+          subtotal={reais(pedido.total)}
+          taxa={reais(pedido.taxa)}
+          total={reais(pedido.totalComTaxa)}
+        />
       </dl>
     </li>
   );
@@ -86,12 +111,24 @@ function Recusa({ mercadoId }: { readonly mercadoId: string }) {
 }
 
 function Pedidos({ mercadoId, cicloId }: { readonly mercadoId: string; readonly cicloId: string }) {
-  const lista = usePaginado((first, after) => pedidosDoMercado(mercadoId, cicloId, first, after), (p) => p.cursor, POR_PAGINA, [mercadoId, cicloId]);
-  const totais = useCarga(async () => totaisDoMercado(await todosOsPedidosDoMercado(mercadoId, cicloId)), [mercadoId, cicloId]);
+  const lista = usePaginado(
+    (first, after) => pedidosDoMercado(mercadoId, cicloId, first, after),
+    (p) => p.cursor,
+    POR_PAGINA,
+    [mercadoId, cicloId],
+  );
+  const totais = useCarga(
+    async () => totaisDoMercado(await todosOsPedidosDoMercado(mercadoId, cicloId)),
+    [mercadoId, cicloId],
+  );
   const { estado } = lista;
   if (estado.fase === 'carregando') return <Carregando texto="Carregando os pedidos…" />;
   if (estado.fase === 'erro') {
-    return estado.codigo === 'FORBIDDEN' ? <Recusa mercadoId={mercadoId} /> : <Falha mensagem={estado.mensagem} tentarDeNovo={lista.recarregar} />;
+    return estado.codigo === 'FORBIDDEN' ? (
+      <Recusa mercadoId={mercadoId} />
+    ) : (
+      <Falha mensagem={estado.mensagem} tentarDeNovo={lista.recarregar} />
+    );
   }
   if (estado.dados.length === 0) return <p className="aviso">Nenhum pedido deste mercado no ciclo até agora.</p>;
   return (
@@ -116,7 +153,10 @@ function Pedidos({ mercadoId, cicloId }: { readonly mercadoId: string; readonly 
 /** /mercados/:id/ciclos/:cicloId/pedidos: a market's orders in a cycle, with the totals (pedidosDoMercado; the API decides who sees them). */
 export function PedidosDoMercado({ mercadoId, cicloId }: { readonly mercadoId: string; readonly cicloId: string }) {
   const { estado, recarregar } = useCarga(() => nomesDoMercadoECiclo(mercadoId, cicloId), [mercadoId, cicloId]);
-  const titulo = estado.fase === 'pronto' && estado.dados.mercado !== null ? `Pedidos · ${estado.dados.mercado}` : 'Pedidos do mercado';
+  const titulo =
+    estado.fase === 'pronto' && estado.dados.mercado !== null
+      ? `Pedidos · ${estado.dados.mercado}`
+      : 'Pedidos do mercado';
   return (
     <Pagina titulo={titulo}>
       <p>
@@ -131,7 +171,8 @@ export function PedidosDoMercado({ mercadoId, cicloId }: { readonly mercadoId: s
           ) : (
             <>
               <p>
-                Ciclo <strong>{ciclo.nome}</strong> · retirada de {dataBr(ciclo.dataRetiradaInicio)} a {dataBr(ciclo.dataRetiradaFim)}
+                Ciclo <strong>{ciclo.nome}</strong> · retirada de {dataBr(ciclo.dataRetiradaInicio)} a{' '}
+                {dataBr(ciclo.dataRetiradaFim)}
               </p>
               <Pedidos mercadoId={mercadoId} cicloId={cicloId} />
             </>

@@ -31,7 +31,10 @@ function CartaoConta({ conta, eu }: { readonly conta: Conta; readonly eu: boolea
     }
     setSalvando(true);
     try {
-      const perfis = await atribuirPerfis(conta.id, PERFIS.filter((p) => marcados.has(p)));
+      const perfis = await atribuirPerfis(
+        conta.id,
+        PERFIS.filter((p) => marcados.has(p)),
+      );
       setSalvos(perfis);
       definir(perfis);
       setOk(true);
@@ -71,7 +74,13 @@ function CartaoConta({ conta, eu }: { readonly conta: Conta; readonly eu: boolea
           <ul className="opcoes-perfis">
             {PERFIS.map((p) => (
               <li key={p} className="campo caixa">
-                <input id={`${id}-${p}`} type="checkbox" checked={marcados.has(p)} onChange={(e) => alternar(p, e.target.checked)} aria-describedby={`${id}-${p}-d`} />
+                <input
+                  id={`${id}-${p}`}
+                  type="checkbox"
+                  checked={marcados.has(p)}
+                  onChange={(e) => alternar(p, e.target.checked)}
+                  aria-describedby={`${id}-${p}-d`}
+                />
                 <label htmlFor={`${id}-${p}`}>{p}</label>
                 <span id={`${id}-${p}-d`} className="visualmente-oculto">
                   {DESCRICOES_PERFIS[p]}
@@ -96,7 +105,10 @@ export function Usuarios() {
   const { estado, recarregar } = useCarga(() => PRIMEIRAS.contas.ler(), []);
   return (
     <Pagina titulo="Usuários e perfis">
-      <p>Marque os perfis de cada conta e salve. Ninguém retira o próprio perfil Administrador, e o último Administrador fica.</p>
+      <p>
+        Marque os perfis de cada conta e salve. Ninguém retira o próprio perfil Administrador, e o último Administrador
+        fica.
+      </p>
       <details className="legenda">
         <summary>O que cada perfil pode fazer</summary>
         <dl>
