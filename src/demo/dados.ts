@@ -1,3 +1,4 @@
+import { CAMPOS_DATA } from '../domain/calendario.ts';
 import type { Banco } from '../db/banco.ts';
 import { emTransacao } from '../db/banco.ts';
 import { gravarPerfis, type Perfil } from '../domain/perfis.ts';
@@ -267,15 +268,7 @@ async function carregarFluxoDemo(banco: Banco, agora: Date, hoje: string): Promi
     if (fase > -6) continue;
     const ciclo = await banco
       .selectFrom('ciclo')
-      .select([
-        'nome',
-        'dataOfertaInicio',
-        'dataOfertaFim',
-        'dataPedidoInicio',
-        'dataPedidoFim',
-        'dataRetiradaInicio',
-        'dataRetiradaFim',
-      ])
+      .select(['nome', ...CAMPOS_DATA])
       .where('id', '=', cicloid)
       .executeTakeFirstOrThrow();
     const cicloProdutos = [

@@ -4,6 +4,7 @@
  * event) or by a scheduled reminder (`avisosDevidos`); either way it is written once per key.
  * Rendering and delivery are the edge's (src/mensagens).
  */
+import { CAMPOS_DATA } from './calendario.ts';
 import { emTransacao, type Banco, type Db } from '../db/banco.ts';
 import { ehConsumidor, ehFornecedor, ehGestor, type Ator } from './acesso.ts';
 import { auditar } from './auditoria.ts';
@@ -107,15 +108,7 @@ interface Pessoa {
 export async function avisosDevidos(db: Db, hoje: string): Promise<AvisoDevido[]> {
   const ciclos = await db
     .selectFrom('ciclo')
-    .select([
-      'id',
-      'dataOfertaInicio',
-      'dataOfertaFim',
-      'dataPedidoInicio',
-      'dataPedidoFim',
-      'dataRetiradaInicio',
-      'dataRetiradaFim',
-    ])
+    .select(['id', ...CAMPOS_DATA])
     .where('ativo', '=', true)
     .where('fechadoEm', 'is', null)
     .where('dataOfertaInicio', '<=', hoje)

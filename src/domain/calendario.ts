@@ -15,6 +15,16 @@ export const NOMES_FASES: Readonly<Record<Fase, string>> = {
   encerrado: 'Encerrado',
 };
 
+/** The cycle's six dates, in their order: what every read of its calendar selects. */
+export const CAMPOS_DATA = [
+  'dataOfertaInicio',
+  'dataOfertaFim',
+  'dataPedidoInicio',
+  'dataPedidoFim',
+  'dataRetiradaInicio',
+  'dataRetiradaFim',
+] as const;
+
 export interface DatasCiclo {
   readonly dataOfertaInicio: string;
   readonly dataOfertaFim: string;

@@ -7,6 +7,7 @@ import type { Ator } from './acesso.ts';
 import { auditar } from './auditoria.ts';
 import { cestaComposta } from './conteudo-das-cestas.ts';
 import {
+  CAMPOS_DATA,
   JANELAS,
   faseDoCiclo,
   janelaAberta,
@@ -23,6 +24,7 @@ import { chaveDeNome } from './textos.ts';
 
 // The calendar lives in calendario.ts (the policy reads it too); it is re-exported for the readers of cycles.
 export {
+  CAMPOS_DATA,
   FASES,
   NOMES_FASES,
   JANELAS,
@@ -44,16 +46,7 @@ export interface CicloResumo extends DatasCiclo {
 export function ciclosRecentes(db: Db, desde: string) {
   return db
     .selectFrom('ciclo')
-    .select([
-      'id',
-      'nome',
-      'dataOfertaInicio',
-      'dataOfertaFim',
-      'dataPedidoInicio',
-      'dataPedidoFim',
-      'dataRetiradaInicio',
-      'dataRetiradaFim',
-    ])
+    .select(['id', 'nome', ...CAMPOS_DATA])
     .where('ativo', '=', true)
     .where('dataRetiradaFim', '>=', desde)
     .orderBy('dataOfertaInicio')
@@ -147,15 +140,6 @@ export interface Ciclo extends CicloResumo {
   readonly createdAt: string;
   readonly updatedAt: string;
 }
-
-export const CAMPOS_DATA = [
-  'dataOfertaInicio',
-  'dataOfertaFim',
-  'dataPedidoInicio',
-  'dataPedidoFim',
-  'dataRetiradaInicio',
-  'dataRetiradaFim',
-] as const;
 
 export const ROTULOS_DATAS: Readonly<Record<(typeof CAMPOS_DATA)[number], string>> = {
   dataOfertaInicio: 'início das ofertas',

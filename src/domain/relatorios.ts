@@ -1,3 +1,4 @@
+import { CAMPOS_DATA } from './calendario.ts';
 import { sql } from 'kysely';
 import type { Db } from '../db/banco.ts';
 import { ehConsumidor, ehFornecedor, veTudo, type Ator } from './acesso.ts';
@@ -157,16 +158,7 @@ async function ciclosPorId(
 > {
   const linhas = await db
     .selectFrom('ciclo')
-    .select([
-      'id',
-      'nome',
-      'dataOfertaInicio',
-      'dataOfertaFim',
-      'dataPedidoInicio',
-      'dataPedidoFim',
-      'dataRetiradaInicio',
-      'dataRetiradaFim',
-    ])
+    .select(['id', 'nome', ...CAMPOS_DATA])
     .where('id', 'in', [...ids])
     .execute();
   const faltando = ids.filter((i) => !linhas.some((l) => l.id === i));
@@ -179,16 +171,7 @@ async function ciclosPorId(
 export async function ciclosParaEscolher(db: Db, hoje: string) {
   const linhas = await db
     .selectFrom('ciclo')
-    .select([
-      'id',
-      'nome',
-      'dataOfertaInicio',
-      'dataOfertaFim',
-      'dataPedidoInicio',
-      'dataPedidoFim',
-      'dataRetiradaInicio',
-      'dataRetiradaFim',
-    ])
+    .select(['id', 'nome', ...CAMPOS_DATA])
     .orderBy('dataOfertaInicio', 'desc')
     .limit(60)
     .execute();

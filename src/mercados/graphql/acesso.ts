@@ -26,6 +26,8 @@ export const CAMPOS_PUBLICOS: readonly string[] = [
 export const ACOES_DOS_CAMPOS: Readonly<Record<string, AcaoMercados>> = {
   'Query.mercados': 'verMercados',
   'Query.mercado': 'verMercados',
+  // The kinds of market and what each can do: part of reading markets.
+  'Query.tiposDeMercado': 'verMercados',
   'Query.produtos': 'verCatalogo',
   'Query.usuarios': 'listarUsuarios',
   'Query.meusAvisos': 'escolherAvisos',

@@ -4,6 +4,7 @@
  * ofertas.ts, mercados-do-ciclo.ts). The Cestas domain judges an Ator: the Usuario the Mercados
  * account is linked to (one account per person); an unlinked account cannot act on cycles.
  */
+import { CAMPOS_DATA } from '../../domain/calendario.ts';
 import type { IResolvers } from '@graphql-tools/utils';
 import DataLoader from 'dataloader';
 import type { Db } from '../../db/banco.ts';
@@ -291,16 +292,7 @@ async function ciclos(
   const dia = hoje(ctx);
   let q = ctx.banco
     .selectFrom('ciclo')
-    .select([
-      'id',
-      'nome',
-      'dataOfertaInicio',
-      'dataOfertaFim',
-      'dataPedidoInicio',
-      'dataPedidoFim',
-      'dataRetiradaInicio',
-      'dataRetiradaFim',
-    ])
+    .select(['id', 'nome', ...CAMPOS_DATA])
     .where('ativo', '=', true)
     .where('dataRetiradaFim', '>=', somarDias(dia, -30));
   if (p.after !== null) q = q.where('id', '<', p.after);
@@ -396,16 +388,7 @@ export const consultasDoFluxo = {
         ? []
         : await ctx.banco
             .selectFrom('ciclo')
-            .select([
-              'id',
-              'nome',
-              'dataOfertaInicio',
-              'dataOfertaFim',
-              'dataPedidoInicio',
-              'dataPedidoFim',
-              'dataRetiradaInicio',
-              'dataRetiradaFim',
-            ])
+            .select(['id', 'nome', ...CAMPOS_DATA])
             .where('id', 'in', ids)
             .execute();
     const dia = hoje(ctx);
