@@ -576,6 +576,21 @@ describe('o fluxo do ciclo pelo GraphQL', () => {
       String((abaixo.extensions.fields as Record<string, string>)['input.produtos[1].quantidade']),
       /^Faltam 10 kg de Tomate/,
     );
+    // The coordination acting for the supplier meets the same refusal, on the same line.
+    const peloAdmin = erro(
+      await gql(admin.mercados, SALVAR, {
+        c: c.cicloid,
+        i: {
+          usuarioid: String(fornecedor.id),
+          produtos: [linhas.produtos[1], { ...linhas.produtos[0], quantidade: '40' }],
+        },
+        f: true,
+      }),
+    );
+    assert.deepEqual(
+      [peloAdmin.code, peloAdmin.motivo, peloAdmin.extensions.field],
+      ['BAD_USER_INPUT', 'CAPACIDADE_EXCEDIDA', 'input.produtos[1].quantidade'],
+    );
 
     // 8. Each market's admin sees the market's part of the order; another market's orders are refused.
     const DO_MERCADO = `query($m: ID!, $c: ID!) { pedidosDoMercado(mercadoId: $m, cicloId: $c) { ${CAMPOS_PEDIDO} } }`;

@@ -446,8 +446,10 @@ export const mutacoesDoFluxo = {
       // The command checks whose offer it is (`input.usuarioid`) before reading anything else.
       const dados = { usuarioid: a.input.usuarioid ?? null, cicloid: a.cicloId, produtos: a.input.produtos };
       const entrada = lerComando(SalvarOferta, dados, NOMES, (u) => exigirAgirPor(ator, u, 'oferta'));
+      // The offer's supplier: the one named (the coordination acting for them), or oneself.
+      const fornecedor = entrada.usuarioid ?? exigirAgirPor(ator, null, 'oferta');
       const { oferta } = await comNomes(SalvarOferta.raizes, NOMES, () =>
-        naQuantidadeDaLinha(ctx, exigirAgirPor(ator, entrada.usuarioid, 'oferta'), entrada.linhas, () =>
+        naQuantidadeDaLinha(ctx, fornecedor, entrada.linhas, () =>
           salvarOferta(ctx.banco, ator, entrada, {
             agora: ctx.agora,
             hoje: hoje(ctx),
