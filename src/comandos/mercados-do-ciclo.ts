@@ -6,7 +6,7 @@
 import { Type } from '@sinclair/typebox';
 import { regrasDosMercadosDoCiclo, type CicloMercadoLido } from '../domain/mercados-do-ciclo.ts';
 import { comando } from './comando.ts';
-import { Id, Ids, Inteiro, Linhas, Objeto, Recusas, compilar, comoObjeto, linhasDe } from './leitor.ts';
+import { Id, Ids, Inteiro, Linhas, Objeto, Recusas, TIPOS_NO_FIO, compilar, comoObjeto, linhasDe } from './leitor.ts';
 
 const CicloMercado = Objeto(
   {
@@ -20,6 +20,7 @@ const CicloMercado = Objeto(
     cicloCestaIds: Ids('Mercados de cestas: as cestas do ciclo vendidas nele', 'Deve ser uma lista de ids'),
     incluir: Type.Unsafe<unknown>({
       description: 'Formulário: se o ciclo atende este mercado (a caixa marcada; desmarcada, a linha fica de fora)',
+      [TIPOS_NO_FIO]: [{ type: 'boolean' }, { type: 'string' }, { type: 'array', items: { type: 'string' } }],
     }),
   },
   ['mercadoId', 'ordemAtendimento'],

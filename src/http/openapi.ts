@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance, FastifyContextConfig } from 'fastify';
 import { html, type Html } from './html.ts';
+import { comTiposDoFio } from '../comandos/leitor.ts';
 import { arquivoEstatico } from './esquemas.ts';
 
 /**
@@ -20,6 +21,8 @@ export async function registrarOpenApi(
     }
   });
   await app.register(swagger, {
+    // A command's fields are read by keywords; the document also says the types each accepts as sent.
+    transform: ({ schema, url }) => ({ schema: comTiposDoFio(schema) as typeof schema, url }),
     openapi: {
       openapi: '3.1.0',
       info: {

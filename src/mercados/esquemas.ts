@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { Arquivo, Html, Redirecionamento } from '../http/esquemas.ts';
 import { Consulta } from '../http/consultas.ts';
+import { TIPOS_NO_FIO } from '../comandos/leitor.ts';
 
 /**
  * The Mercados face's HTTP schemas (its data travels through GraphQL, whose own schema is the
@@ -38,9 +39,12 @@ export const arquivo = (tipo: string) => ({
 export const PedidoGraphql = Type.Unsafe<unknown>({
   description: 'Uma operação GraphQL: {query, operationName?, variables?}',
   properties: {
-    query: { description: 'A operação, em GraphQL' },
-    operationName: { description: 'Qual operação do documento executar' },
-    variables: { description: 'As variáveis da operação' },
+    query: { description: 'A operação, em GraphQL', [TIPOS_NO_FIO]: [{ type: 'string' }] },
+    operationName: {
+      description: 'Qual operação do documento executar',
+      [TIPOS_NO_FIO]: [{ type: 'string' }, { type: 'null' }],
+    },
+    variables: { description: 'As variáveis da operação', [TIPOS_NO_FIO]: [{ type: 'object' }, { type: 'null' }] },
   },
 });
 

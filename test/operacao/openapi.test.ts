@@ -91,6 +91,66 @@ describe('os esquemas das rotas e o OpenAPI', () => {
     assert.ok(pdf?.responses['200']?.content?.['application/pdf'] !== undefined);
   });
 
+  test('todo campo de todo corpo e todo parâmetro, nas duas faces, diz os tipos que aceita como enviado', () => {
+    interface No {
+      readonly type?: unknown;
+      readonly anyOf?: unknown;
+      readonly oneOf?: unknown;
+      readonly enum?: unknown;
+      readonly const?: unknown;
+      readonly properties?: Record<string, No>;
+      readonly items?: No & { readonly else?: No };
+    }
+    interface Documento {
+      paths: Record<
+        string,
+        Record<
+          string,
+          {
+            requestBody?: { content: Record<string, { schema: No }> };
+            parameters?: ReadonlyArray<{ name: string; schema?: No }>;
+          }
+        >
+      >;
+    }
+    const temTipo = (n: No | undefined) =>
+      n !== undefined && ['type', 'anyOf', 'oneOf', 'enum', 'const'].some((k) => Object.hasOwn(n, k));
+    const semTipo: string[] = [];
+    let campos = 0;
+    const percorrer = (n: No, onde: string): void => {
+      for (const [nome, campo] of Object.entries(n.properties ?? {})) {
+        campos++;
+        if (!temTipo(campo)) semTipo.push(`${onde}.${nome}`);
+        percorrer(campo, `${onde}.${nome}`);
+      }
+      const linha = n.items?.else ?? n.items;
+      if (linha !== undefined) percorrer(linha, `${onde}[]`);
+    };
+    for (const face of ['cestas', 'mercados'] as const) {
+      const doc = JSON.parse(readFileSync(ARQUIVOS_OPENAPI[face], 'utf8')) as Documento;
+      for (const [caminho, metodos] of Object.entries(doc.paths))
+        for (const [metodo, op] of Object.entries(metodos)) {
+          const json = op.requestBody?.content['application/json']?.schema;
+          if (json !== undefined) percorrer(json, `${face}: ${metodo} ${caminho} `);
+          for (const p of op.parameters ?? []) {
+            campos++;
+            if (!temTipo(p.schema)) semTipo.push(`${face}: ${metodo} ${caminho} ?${p.name}`);
+          }
+        }
+    }
+    assert.ok(campos > 300, `${campos} campos`);
+    assert.deepEqual(semTipo, []);
+    // A command's id: a JSON integer in range, or its digits from a form or GraphQL.
+    const doc = JSON.parse(readFileSync(ARQUIVOS_OPENAPI.cestas, 'utf8')) as Documento;
+    const pedido = doc.paths['/pedidoconsumidores']?.post?.requestBody?.content['application/json']?.schema;
+    assert.deepEqual(pedido?.properties?.cicloid?.anyOf, [
+      { type: 'integer', minimum: 1, maximum: 2_147_483_647 },
+      { type: 'string', pattern: '^\\s*\\d{1,15}\\s*$' },
+    ]);
+    const quantidade = pedido?.properties?.produtos?.items?.else?.properties?.quantidade;
+    assert.deepEqual(quantidade?.anyOf, [{ type: 'number', minimum: 0.001, maximum: 10_000 }, { type: 'string' }]);
+  });
+
   test('/docs mostra as rotas e /docs/openapi.json é o documento, fora de produção', async () => {
     const pagina = await fetch(`${amb.url}/docs`);
     assert.equal(pagina.status, 200);
