@@ -28,7 +28,7 @@ import {
 } from '../domain/avisos.ts';
 import { cobrancaDe, pixDaCobranca, type Cobranca } from '../domain/pix.ts';
 import { pedidoDe, type Pedido } from '../domain/pedidos.ts';
-import { oQueOFornecedorEntrega } from '../domain/relatorios.ts';
+import { oQueOFornecedorEntrega } from '../domain/relatorios/fornecedores.ts';
 import { diaLocal, horarioDeRetiradaTexto, type Relogio } from '../domain/tempo.ts';
 import * as modelos from './modelos.ts';
 import type { ServicoDeAvisos } from './servico.ts';

@@ -3,7 +3,8 @@ import { test } from 'node:test';
 import { Invalido } from '../../src/domain/erros.ts';
 import { lerCiclos } from '../../src/cestas/entrada.ts';
 import { relatorioParaCsv } from '../../src/cestas/apresentadores/relatorio-csv.ts';
-import { cicloAtual, montarRelatorio } from '../../src/domain/relatorios.ts';
+import { cicloAtual } from '../../src/domain/relatorios/ciclos.ts';
+import { montarRelatorio } from '../../src/domain/relatorios/modelo.ts';
 import { MAIOR_ID } from '../../src/http/campos.ts';
 
 test('a escolha de ciclos aceita de 1 a 20 ids, em lista, texto ou número', () => {

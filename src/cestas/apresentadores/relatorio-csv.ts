@@ -1,13 +1,13 @@
 import type { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
-import { colunasLegiveis, type Relatorio } from '../../domain/relatorios.ts';
+import { colunasLegiveis, type Relatorio } from '../../domain/relatorios/modelo.ts';
 import { tituloCsv, valorCsv } from './relatorios.ts';
 
 /** What a spreadsheet would run as a formula when a cell starts with it (OWASP "CSV injection"). */
 const INICIO_DE_FORMULA = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
 
 /**
- * Any report of the model (src/domain/relatorios.ts) as a CSV for a spreadsheet in pt-BR: UTF-8
+ * Any report of the model (src/domain/relatorios/modelo.ts) as a CSV for a spreadsheet in pt-BR: UTF-8
  * with BOM (accents), ';', decimal commas without thousands dots (numbers stay numbers), dates
  * dd/mm/aaaa and headers that name the unit; the columns people read, every row of every group.
  * A route only sends the stream.

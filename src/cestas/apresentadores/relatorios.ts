@@ -1,11 +1,11 @@
 /**
- * The formats of a report, all read from the one model the domain builds (src/domain/relatorios.ts):
+ * The formats of a report, all read from the one model the domain builds (src/domain/relatorios/modelo.ts):
  * JSON numbers for programs, cells a spreadsheet in pt-BR reads as numbers and dates for the CSV,
  * and pt-BR text for people (the HTML page and the PDF). The cells hold integers in their
  * column's unit; only here do they become decimals.
  */
 import { ESCALA_DINHEIRO, ESCALA_QUANTIDADE, paraNumero } from '../../decimal.ts';
-import type { Celula, Coluna, LinhaRelatorio, Relatorio } from '../../domain/relatorios.ts';
+import type { Celula, Coluna, LinhaRelatorio, Relatorio } from '../../domain/relatorios/modelo.ts';
 import { dataBr, decimalBr, numeroDeQuantidade, reais } from '../../formatos.ts';
 
 /** A cell as a JSON number or text, at its column's scale. */

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { colunasLegiveis, type DocumentoDeEntrega, type Relatorio } from '../../domain/relatorios.ts';
+import type { DocumentoDeEntrega } from '../../domain/relatorios/documento-de-entrega.ts';
+import { colunasLegiveis, type Relatorio } from '../../domain/relatorios/modelo.ts';
 import { colunaNumerica, textoParaPessoas } from '../apresentadores/relatorios.ts';
 import { dataBr, reais } from '../../formatos.ts';
 

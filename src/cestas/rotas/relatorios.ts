@@ -3,18 +3,14 @@ import type { AppTipada } from '../../http/app-tipada.ts';
 import { Type, type Static } from '@sinclair/typebox';
 import type { Acao, Ator } from '../../domain/acesso.ts';
 import { NaoEncontrado } from '../../domain/erros.ts';
-import {
-  cicloAtual,
-  ciclosParaEscolher,
-  documentoDeEntrega,
-  mercadosDosCiclos,
-  relatorioDeMovimentacoes,
-  relatorioDeProdutos,
-  relatorioDeSobra,
-  relatorioDosConsumidores,
-  relatorioDosFornecedores,
-  type Relatorio,
-} from '../../domain/relatorios.ts';
+import { cicloAtual, ciclosParaEscolher } from '../../domain/relatorios/ciclos.ts';
+import { relatorioDosConsumidores } from '../../domain/relatorios/consumidores.ts';
+import { documentoDeEntrega } from '../../domain/relatorios/documento-de-entrega.ts';
+import { relatorioDeSobra, relatorioDosFornecedores } from '../../domain/relatorios/fornecedores.ts';
+import { mercadosDosCiclos } from '../../domain/relatorios/mercados.ts';
+import type { Relatorio } from '../../domain/relatorios/modelo.ts';
+import { relatorioDeMovimentacoes } from '../../domain/relatorios/movimentacoes.ts';
+import { relatorioDeProdutos } from '../../domain/relatorios/produtos.ts';
 import { relatorioParaJson } from '../apresentadores/relatorios.ts';
 import { relatorioParaCsv } from '../apresentadores/relatorio-csv.ts';
 import { comoEntrada } from '../../http/campos.ts';

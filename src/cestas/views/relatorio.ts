@@ -4,7 +4,7 @@ import {
   type Coluna,
   type MercadoDosCiclos,
   type Relatorio,
-} from '../../domain/relatorios.ts';
+} from '../../domain/relatorios/modelo.ts';
 import { colunaNumerica as numerica, textoParaPessoas } from '../apresentadores/relatorios.ts';
 import type { Fase } from '../../domain/ciclos.ts';
 import { NOMES_FASES } from '../../domain/ciclos.ts';
