@@ -9,7 +9,9 @@
  * and never answered with a validation message about that person's data.
  */
 import { TIPOS_DE_AVISO, TIPOS_OPCIONAIS, ehTipoDeAviso, type TipoDeAviso } from '../domain/avisos.ts';
-import { CAMPOS_DATA, LISTAS_DO_CICLO, regrasDoCiclo, type CicloLido, type ListaDoCiclo } from '../domain/ciclos.ts';
+import { CAMPOS_DATA } from '../domain/ciclos/calendario.ts';
+import { LISTAS_DO_CICLO, type CicloLido, type ListaDoCiclo } from '../domain/ciclos/modelo.ts';
+import { regrasDoCiclo } from '../domain/ciclos/regras.ts';
 import { regrasDosItens, type EntradaComposicao, type ItemDaComposicao } from '../domain/composicao.ts';
 import { ESCALA_DINHEIRO, ESCALA_QUANTIDADE, MAXIMO_LANCAMENTO_CENTAVOS } from '../decimal.ts';
 import { Invalido } from '../domain/erros.ts';

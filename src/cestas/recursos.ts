@@ -18,7 +18,9 @@ import {
 } from '../domain/catalogo.ts';
 import { lerCiclo } from './entrada.ts';
 import { lerCatalogo, lerUsuario } from './entrada-registros.ts';
-import { ORDENS_CICLO, apagarCiclo, obterCiclo, salvarCiclo, type Ciclo } from '../domain/ciclos.ts';
+import { apagarCiclo, salvarCiclo } from '../domain/ciclos/gravacao.ts';
+import { ORDENS_CICLO, obterCiclo } from '../domain/ciclos/leitura.ts';
+import type { Ciclo } from '../domain/ciclos/modelo.ts';
 import { NOMES_PERFIS, PERFIS } from '../domain/perfis.ts';
 import { diaLocal } from '../domain/tempo.ts';
 import {

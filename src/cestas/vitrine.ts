@@ -1,6 +1,6 @@
 import type { Banco } from '../db/banco.ts';
 import { VERSAO_DOS_CICLOS, versaoDosDados } from '../db/versoes.ts';
-import { cicloDasJanelas } from '../domain/ciclos.ts';
+import { cicloDasJanelas } from '../domain/ciclos/janelas.ts';
 import { catalogoDoCiclo, type CatalogoDoCiclo } from '../domain/pedidos.ts';
 import { pontosParaPedido, type PontoParaPedido } from '../domain/pontos-do-ciclo.ts';
 

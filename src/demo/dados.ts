@@ -1,4 +1,4 @@
-import { CAMPOS_DATA } from '../domain/calendario.ts';
+import { CAMPOS_DATA } from '../domain/ciclos/calendario.ts';
 import type { Banco } from '../db/banco.ts';
 import { emTransacao } from '../db/banco.ts';
 import { gravarPerfis, type Perfil } from '../domain/perfis.ts';
@@ -7,7 +7,7 @@ import { chaveDeNome } from '../domain/textos.ts';
 import type { Ator } from '../domain/acesso.ts';
 import { linhasOfertadas } from '../domain/alocacao.ts';
 import { pausar, salvarAssinatura } from '../domain/assinaturas.ts';
-import { salvarCiclo } from '../domain/ciclos.ts';
+import { salvarCiclo } from '../domain/ciclos/gravacao.ts';
 import { salvarComposicao } from '../domain/composicao.ts';
 import { fecharCiclo } from '../domain/financeiro.ts';
 import { salvarOferta } from '../domain/ofertas.ts';

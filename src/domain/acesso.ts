@@ -1,5 +1,5 @@
 import { Proibido } from './erros.ts';
-import type { Fase, Janela } from './calendario.ts';
+import type { Fase, Janela } from './ciclos/calendario.ts';
 import type { Perfil } from './perfis.ts';
 
 /** Who is acting: the logged-in identity and, once registered, the Usuario behind it. */

@@ -5,7 +5,7 @@
  */
 import type { Db } from '../db/banco.ts';
 import { consultaPreparada } from '../db/preparadas.ts';
-import { ciclosRecentes, desdeDoPainel, noPainel, type CicloNoPainel } from './ciclos.ts';
+import { ciclosRecentes, desdeDoPainel, noPainel, type CicloNoPainel } from './ciclos/painel.ts';
 import { saldoDaSoma, somaDoSaldo, type Saldo } from './financeiro.ts';
 import { ehConsumidor, ehFornecedor } from './acesso.ts';
 import { lerPerfis, type Perfil } from './perfis.ts';

@@ -4,7 +4,8 @@ import { emTransacao, ehPostgres, travar, type Banco, type Db } from '../db/banc
 import type { DB, Frequencia, SituacaoNoCiclo } from '../db/tipos.ts';
 import { autorizar, ehConsumidor, ehGestor, exigirAgirPor, type Ator } from './acesso.ts';
 import { auditar, type RegistroAuditoria } from './auditoria.ts';
-import { cicloDasJanelas, exigirJanela, janelaAberta } from './ciclos.ts';
+import { janelaAberta } from './ciclos/calendario.ts';
+import { cicloDasJanelas, exigirJanela } from './ciclos/janelas.ts';
 import { Conflito, Invalido, NaoEncontrado, recusarInvalidos } from './erros.ts';
 import {
   consumidorAlvo,

@@ -4,7 +4,7 @@
  * event) or by a scheduled reminder (`avisosDevidos`); either way it is written once per key.
  * Rendering and delivery are the edge's (src/mensagens).
  */
-import { CAMPOS_DATA } from './calendario.ts';
+import { CAMPOS_DATA } from './ciclos/calendario.ts';
 import { emTransacao, type Banco, type Db } from '../db/banco.ts';
 import { ehConsumidor, ehFornecedor, ehGestor, type Ator } from './acesso.ts';
 import { auditar } from './auditoria.ts';

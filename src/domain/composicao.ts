@@ -3,7 +3,7 @@ import type { Ator } from './acesso.ts';
 import { conferirTetos } from './mercados-do-ciclo.ts';
 import { conferirCapacidade, extrasPublicados, linhasOfertadas, sobraDaLinha, type LinhaOfertada } from './alocacao.ts';
 import { auditar } from './auditoria.ts';
-import { cicloDasJanelas, exigirAberto } from './ciclos.ts';
+import { cicloDasJanelas, exigirAberto } from './ciclos/janelas.ts';
 import { valorDaQuantidade } from '../decimal.ts';
 import { Conflito, Invalido, NaoEncontrado } from './erros.ts';
 import { itensDasCestas, quantidadesDasCestas } from './conteudo-das-cestas.ts';

@@ -7,7 +7,7 @@ import { consultaPreparada } from '../db/preparadas.ts';
 import { ehMaster, podeNoRegistro, type Ator } from './acesso.ts';
 import { entregasDoCiclo } from './alocacao.ts';
 import { auditar } from './auditoria.ts';
-import { cicloDasJanelas } from './ciclos.ts';
+import { cicloDasJanelas } from './ciclos/janelas.ts';
 import { MAXIMO_DA_COLUNA, formatarReais, valorDaQuantidade } from '../decimal.ts';
 import { Conflito, Invalido, NaoEncontrado, Proibido } from './erros.ts';
 import { carregarPedidosDoCiclo, partesDoPedido, type Taxa, type ValorNoMercado } from './pedidos.ts';

@@ -11,7 +11,7 @@ import { ESCALA_DINHEIRO, formatarQuantidade, formatarReais, paraNumero, valorDa
 import { ehGestor, type Ator } from './acesso.ts';
 import { conferirCapacidade, extrasPublicados, linhasOfertadas, sobraDaLinha } from './alocacao.ts';
 import { auditar } from './auditoria.ts';
-import { cicloDasJanelas, exigirAberto } from './ciclos.ts';
+import { cicloDasJanelas, exigirAberto } from './ciclos/janelas.ts';
 import { itensDasCestas } from './conteudo-das-cestas.ts';
 import { Conflito, Invalido, NaoEncontrado, Proibido } from './erros.ts';
 import { TIPOS_DE_MERCADO, tiposQue, vendeDoTipo, type TipoMercado, type VendaDoMercado } from './tipos-de-mercado.ts';

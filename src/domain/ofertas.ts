@@ -13,7 +13,8 @@ import {
 } from './alocacao.ts';
 import { auditar } from './auditoria.ts';
 import { itensDasCestas, paraCestasDaLinha } from './conteudo-das-cestas.ts';
-import { cicloDasJanelas, exigirJanela, faseDoCiclo, type Fase } from './ciclos.ts';
+import { faseDoCiclo, type Fase } from './ciclos/calendario.ts';
+import { cicloDasJanelas, exigirJanela } from './ciclos/janelas.ts';
 import { formatarQuantidadeComUnidade, formatarReais, valorDaQuantidade } from '../decimal.ts';
 import { Conflito, Invalido, NaoEncontrado, Proibido } from './erros.ts';
 import { unidadeTrocada, type Unidade } from './catalogo.ts';

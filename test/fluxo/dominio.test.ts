@@ -6,15 +6,11 @@ import { after, before, describe, test } from 'node:test';
 import { abrirBanco, type Banco } from '../../src/db/banco.ts';
 import type { Ator } from '../../src/domain/acesso.ts';
 import { linhasOfertadas } from '../../src/domain/alocacao.ts';
-import {
-  apagarCiclo,
-  ciclosDoPainel,
-  exigirJanela,
-  listarCiclos,
-  obterCiclo,
-  salvarCiclo,
-  type CicloLido,
-} from '../../src/domain/ciclos.ts';
+import { apagarCiclo, salvarCiclo } from '../../src/domain/ciclos/gravacao.ts';
+import { exigirJanela } from '../../src/domain/ciclos/janelas.ts';
+import { listarCiclos, obterCiclo } from '../../src/domain/ciclos/leitura.ts';
+import type { CicloLido } from '../../src/domain/ciclos/modelo.ts';
+import { ciclosDoPainel } from '../../src/domain/ciclos/painel.ts';
 import { paginaDaComposicao, salvarComposicao } from '../../src/domain/composicao.ts';
 import { ErroDominio } from '../../src/domain/erros.ts';
 import {

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { abrirBanco, type Banco } from '../../src/db/banco.ts';
 import type { Ator } from '../../src/domain/acesso.ts';
 import { linhasOfertadas } from '../../src/domain/alocacao.ts';
-import { salvarCiclo } from '../../src/domain/ciclos.ts';
+import { salvarCiclo } from '../../src/domain/ciclos/gravacao.ts';
 import { salvarComposicao } from '../../src/domain/composicao.ts';
 import { ErroDominio } from '../../src/domain/erros.ts';
 import { fecharCiclo } from '../../src/domain/financeiro.ts';

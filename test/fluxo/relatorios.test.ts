@@ -10,7 +10,7 @@ import { FazerPedido } from '../../src/comandos/pedido.ts';
 import { formatarReais } from '../../src/decimal.ts';
 import { salvarComposicao } from '../../src/domain/composicao.ts';
 import { linhasOfertadas } from '../../src/domain/alocacao.ts';
-import { salvarCiclo } from '../../src/domain/ciclos.ts';
+import { salvarCiclo } from '../../src/domain/ciclos/gravacao.ts';
 import { salvarOferta } from '../../src/domain/ofertas.ts';
 import { disponibilidade, finalizarPedido, salvarPedido } from '../../src/domain/pedidos.ts';
 import { DATAS_PADRAO, criarCesta, criarCiclo, criarPonto, criarProduto, criarUsuario } from '../helpers/fabricas.ts';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../src/db/banco.ts';
-import type { DatasCiclo } from '../../src/domain/ciclos.ts';
+import type { DatasCiclo } from '../../src/domain/ciclos/calendario.ts';
 import { gravarPerfis, type Perfil } from '../../src/domain/perfis.ts';
 import { chaveDeEmail } from '../../src/domain/usuarios.ts';
 import { diaLocal, somarDias } from '../../src/domain/tempo.ts';

@@ -13,7 +13,7 @@ import { DESCRICOES_PERFIS, PROFILES } from '../../src/domain/politica-mercados.
 import { PASTA_CLIENTE, carregarCliente, rotasCliente } from '../../src/mercados/cliente.ts';
 import { DESCRICOES_PERFIS as DESCRICOES_DO_CLIENTE, PERFIS as PERFIS_DO_CLIENTE } from '../../web/mercados/perfis.ts';
 import { NOMES_FASES as FASES_DO_CLIENTE } from '../../web/mercados/ciclo-comum.ts';
-import { NOMES_FASES } from '../../src/domain/ciclos.ts';
+import { NOMES_FASES } from '../../src/domain/ciclos/calendario.ts';
 import { Navegador } from '../helpers/navegador.ts';
 import { iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
 import { contaComSessao } from '../mercados/apoio.ts';

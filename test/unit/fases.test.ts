@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { proximasAcoes } from '../../src/domain/acesso.ts';
-import { faseDoCiclo, janelasAbertas, nomeDoMomento } from '../../src/domain/ciclos.ts';
+import { faseDoCiclo, janelasAbertas, nomeDoMomento } from '../../src/domain/ciclos/calendario.ts';
 import { PERFIS, type Perfil } from '../../src/domain/perfis.ts';
 import { dataHoraLocal, diaLocal } from '../../src/domain/tempo.ts';
 

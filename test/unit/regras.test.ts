@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { acoesDaOferta, acoesDoPedido, podeNoRegistro, type Ator } from '../../src/domain/acesso.ts';
-import { regrasDoCiclo, type CicloLido, type Fase, type Janela } from '../../src/domain/ciclos.ts';
+import type { Fase, Janela } from '../../src/domain/ciclos/calendario.ts';
+import type { CicloLido } from '../../src/domain/ciclos/modelo.ts';
+import { regrasDoCiclo } from '../../src/domain/ciclos/regras.ts';
 import { converter, regrasDosItens } from '../../src/domain/composicao.ts';
 import { regraDoComprovante, TAMANHO_MAXIMO_ARQUIVO } from '../../src/domain/financeiro.ts';
 import { regrasDasLinhas as regrasDaOferta } from '../../src/domain/ofertas.ts';

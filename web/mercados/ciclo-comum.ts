@@ -3,7 +3,7 @@
 export type FaseCiclo = 'planejado' | 'oferta' | 'composicao' | 'pedido' | 'retirada' | 'encerrado';
 export type JanelaCiclo = 'oferta' | 'pedido';
 
-/** The phases as people read them: the same words as the Cestas face (NOMES_FASES of src/domain/ciclos.ts; a test keeps them equal). */
+/** The phases as people read them: the same words as the Cestas face (NOMES_FASES of src/domain/ciclos/calendario.ts; a test keeps them equal). */
 export const NOMES_FASES: Readonly<Record<FaseCiclo, string>> = {
   planejado: 'Planejado',
   oferta: 'Ofertas abertas',

@@ -1,6 +1,6 @@
 /** The JSON of the records whose domain values are integer units: the contract's decimal numbers. */
 import type { Cesta, Produto } from '../../domain/catalogo.ts';
-import type { Ciclo } from '../../domain/ciclos.ts';
+import type { Ciclo } from '../../domain/ciclos/modelo.ts';
 import { comValorReferencia, dinheiroJson, quantidadeJson } from './numeros.ts';
 
 export const cestaJson = (c: Cesta) => comValorReferencia(c);

@@ -18,7 +18,7 @@ import {
   type AssinaturaComCiclos,
   type OpcoesAssinatura,
 } from '../../domain/assinaturas.ts';
-import { cicloDasJanelas } from '../../domain/ciclos.ts';
+import { cicloDasJanelas } from '../../domain/ciclos/janelas.ts';
 import { Invalido } from '../../domain/erros.ts';
 import { usuarioPorId } from '../../domain/usuarios.ts';
 import { MAIOR_ID, comoEntrada } from '../../http/campos.ts';

@@ -1,6 +1,6 @@
 import type { AppTipada } from '../../http/app-tipada.ts';
 import { pode } from '../../domain/acesso.ts';
-import { ORDENS_CICLO, listarCiclos } from '../../domain/ciclos.ts';
+import { ORDENS_CICLO, listarCiclos } from '../../domain/ciclos/leitura.ts';
 import { diaLocal } from '../../domain/tempo.ts';
 import { Consulta, parametrosDePagina, pedidoDePagina } from '../../http/consultas.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { parametrosDa, type AppTipada } from '../../http/app-tipada.ts';
 import { pode } from '../../domain/acesso.ts';
 import { linhasOfertadas } from '../../domain/alocacao.ts';
-import { cicloDasJanelas } from '../../domain/ciclos.ts';
+import { cicloDasJanelas } from '../../domain/ciclos/janelas.ts';
 import {
   apagarLote,
   definirMercadosDoCiclo,

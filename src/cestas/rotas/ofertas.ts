@@ -1,7 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppTipada } from '../../http/app-tipada.ts';
 import { acoesDaOferta, donoVisivel, exigirAgirPor, pode, podeSerDono, type Ator } from '../../domain/acesso.ts';
-import { cicloDasJanelas, situacaoDoCiclo } from '../../domain/ciclos.ts';
+import { situacaoDoCiclo } from '../../domain/ciclos/calendario.ts';
+import { cicloDasJanelas } from '../../domain/ciclos/janelas.ts';
 import { Invalido } from '../../domain/erros.ts';
 import {
   apagarProdutoDaOferta,

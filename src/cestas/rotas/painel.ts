@@ -5,7 +5,7 @@ import { assinaturasDe } from '../../domain/assinaturas.ts';
 import { comJanelas } from './assinaturas.ts';
 import { cartaoDaAssinatura } from '../views/assinaturas.ts';
 import { painelDaPessoa, pendenciasDosCiclos, type Pendencias } from '../../domain/andamento.ts';
-import { ciclosDoPainel } from '../../domain/ciclos.ts';
+import { ciclosDoPainel } from '../../domain/ciclos/painel.ts';
 import { saldoJson } from '../apresentadores/financeiro.ts';
 import { diaLocal } from '../../domain/tempo.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';

@@ -2,7 +2,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppTipada } from '../../http/app-tipada.ts';
 import { acoesDoPedido, donoVisivel, pode, podeSerDono, type Ator } from '../../domain/acesso.ts';
 import { FazerPedido } from '../../comandos/pedido.ts';
-import { cicloDasJanelas, situacaoDoCiclo } from '../../domain/ciclos.ts';
+import { situacaoDoCiclo } from '../../domain/ciclos/calendario.ts';
+import { cicloDasJanelas } from '../../domain/ciclos/janelas.ts';
 import { Invalido } from '../../domain/erros.ts';
 import { fazerPedido } from '../../domain/fazer-pedido.ts';
 import {

@@ -1,4 +1,7 @@
-import { NOMES_FASES, ROTULOS_DATAS, fechamentoPossivel, type Ciclo, type CicloDaLista } from '../../domain/ciclos.ts';
+import { NOMES_FASES } from '../../domain/ciclos/calendario.ts';
+import type { CicloDaLista } from '../../domain/ciclos/leitura.ts';
+import { ROTULOS_DATAS, type Ciclo } from '../../domain/ciclos/modelo.ts';
+import { fechamentoPossivel } from '../../domain/ciclos/regras.ts';
 import type { Pagina } from '../../domain/registros.ts';
 import { html, type Html } from '../../http/html.ts';
 import { campoCsrf, resumoDeErros, type AlvoDoErro } from './layout.ts';

@@ -1,4 +1,4 @@
-import { nomeDoMomento, type Fase, type Janela } from '../../domain/ciclos.ts';
+import { nomeDoMomento, type Fase, type Janela } from '../../domain/ciclos/calendario.ts';
 import { ESCALA_DINHEIRO, paraNumero } from '../../decimal.ts';
 import { decimalBr } from '../../formatos.ts';
 import { html, type Html } from '../../http/html.ts';

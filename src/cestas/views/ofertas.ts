@@ -1,4 +1,4 @@
-import type { Fase, Janela } from '../../domain/ciclos.ts';
+import type { Fase, Janela } from '../../domain/ciclos/calendario.ts';
 import { escritasDaUnidade } from '../../domain/catalogo.ts';
 import type { Oferta, OfertaDaLista, ProdutoParaOfertar } from '../../domain/ofertas.ts';
 import { html, type Html } from '../../http/html.ts';

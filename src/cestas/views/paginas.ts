@@ -1,5 +1,6 @@
 import { nomeDoPasso, pode, type Acao, type AcaoDoCiclo, type Ator } from '../../domain/acesso.ts';
-import { nomeDoMomento, type CicloNoPainel } from '../../domain/ciclos.ts';
+import { nomeDoMomento } from '../../domain/ciclos/calendario.ts';
+import type { CicloNoPainel } from '../../domain/ciclos/painel.ts';
 import type { Andamento, Pendencias } from '../../domain/andamento.ts';
 import type { Saldo } from '../../domain/financeiro.ts';
 import { NOMES_PERFIS, PERFIS_AUTOCADASTRO, type Perfil } from '../../domain/perfis.ts';

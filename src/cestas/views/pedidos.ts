@@ -1,4 +1,4 @@
-import type { Fase, Janela } from '../../domain/ciclos.ts';
+import type { Fase, Janela } from '../../domain/ciclos/calendario.ts';
 import { escritasDaUnidade } from '../../domain/catalogo.ts';
 import type { CestaParaPedir, ExtraParaPedir, HorarioDeRetirada, Pedido, Taxa } from '../../domain/pedidos.ts';
 import { horarioDeRetiradaTexto } from '../../domain/tempo.ts';

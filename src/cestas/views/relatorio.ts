@@ -6,8 +6,8 @@ import {
   type Relatorio,
 } from '../../domain/relatorios/modelo.ts';
 import { colunaNumerica as numerica, textoParaPessoas } from '../apresentadores/relatorios.ts';
-import type { Fase } from '../../domain/ciclos.ts';
-import { NOMES_FASES } from '../../domain/ciclos.ts';
+import type { Fase } from '../../domain/ciclos/calendario.ts';
+import { NOMES_FASES } from '../../domain/ciclos/calendario.ts';
 import { html, type Html } from '../../http/html.ts';
 import { pode, type Acao, type Ator } from '../../domain/acesso.ts';
 import { campoCsrf } from './layout.ts';

@@ -1,5 +1,5 @@
 /** Which cycles a report covers: looked up by id, offered on the selection pages, the current one. */
-import { CAMPOS_DATA, faseDoCiclo, type Fase } from '../calendario.ts';
+import { CAMPOS_DATA, faseDoCiclo, type Fase } from '../ciclos/calendario.ts';
 import type { Db } from '../../db/banco.ts';
 import { NaoEncontrado } from '../erros.ts';
 

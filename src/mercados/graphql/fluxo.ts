@@ -4,7 +4,7 @@
  * ofertas.ts, mercados-do-ciclo.ts). The Cestas domain judges an Ator: the Usuario the Mercados
  * account is linked to (one account per person); an unlinked account cannot act on cycles.
  */
-import { CAMPOS_DATA } from '../../domain/calendario.ts';
+import { CAMPOS_DATA } from '../../domain/ciclos/calendario.ts';
 import type { IResolvers } from '@graphql-tools/utils';
 import DataLoader from 'dataloader';
 import type { Db } from '../../db/banco.ts';
@@ -16,13 +16,13 @@ import {
   type PedidoNoMercado,
 } from '../../domain/alocacao.ts';
 import {
-  cicloDasJanelas,
   faseDoCiclo,
   janelasAbertas,
   type DatasCiclo,
   type Fase,
   type Janela,
-} from '../../domain/ciclos.ts';
+} from '../../domain/ciclos/calendario.ts';
+import { cicloDasJanelas } from '../../domain/ciclos/janelas.ts';
 import { Conflito, Invalido, NaoEncontrado, Proibido } from '../../domain/erros.ts';
 import { fazerPedido } from '../../domain/fazer-pedido.ts';
 import { mercadoPorId } from '../../domain/mercados.ts';

@@ -1,6 +1,7 @@
 /**
  * A cycle's calendar: its phase and its writing windows, derived from its dates and today (never
- * stored). Pure, below the cycle record (ciclos.ts) and the policy (acesso.ts), which both read it.
+ * stored). Pure, below the cycle record (the other modules of this folder) and the policy
+ * (acesso.ts), which both read it.
  */
 /** A cycle's phase, derived from its dates and today; never stored. */
 export const FASES = ['planejado', 'oferta', 'composicao', 'pedido', 'retirada', 'encerrado'] as const;

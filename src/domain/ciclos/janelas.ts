@@ -1,0 +1,72 @@
+/**
+ * The windows enforced at write time: a cycle's dates and state read (and locked) for the check,
+ * and the refusals once it is closed or outside the window.
+ */
+import { ehPostgres, type Db } from '../../db/banco.ts';
+import { Conflito, NaoEncontrado } from '../erros.ts';
+import { CAMPOS_DATA, JANELAS, janelaAberta, type DatasCiclo, type Janela } from './calendario.ts';
+
+/**
+ * How a write holds its cycle until it commits (PostgreSQL; SQLite serialises every writer):
+ * - `escrita`: alone (FOR UPDATE). Offers, compositions, edits of the cycle and its closing
+ *   change what the capacity rule and the closing read, so they take turns.
+ * - `pedido`: beside other orders (FOR KEY SHARE, which only FOR UPDATE waits for). An order or
+ *   a confirmation never overlaps a closing, so the closing debits exactly what was ordered and
+ *   nothing is ordered in a closed cycle.
+ */
+export type TravaDoCiclo = 'escrita' | 'pedido';
+
+/**
+ * The dates and state of a cycle, for window checks. With a lock, the cycle is read after the
+ * lock is held, so the state checked is the state the write commits against.
+ */
+export async function cicloDasJanelas(
+  db: Db,
+  cicloid: number,
+  trava?: TravaDoCiclo,
+): Promise<DatasCiclo & { id: number; nome: string; ativo: boolean; fechadoEm: string | null }> {
+  const q = db
+    .selectFrom('ciclo')
+    .select(['id', 'nome', 'ativo', 'fechadoEm', ...CAMPOS_DATA])
+    .where('id', '=', cicloid);
+  // Stryker disable next-line all: row locks exist only on PostgreSQL (test/fluxo/travas.test.ts fails without them)
+  const c = await (
+    trava === undefined || !ehPostgres(db) ? q : trava === 'escrita' ? q.forUpdate() : q.forKeyShare()
+  ).executeTakeFirst();
+  if (c === undefined) throw new NaoEncontrado('CICLO_NAO_ENCONTRADO', `Não encontramos o ciclo ${cicloid}`);
+  return c;
+}
+
+/** 409 once the cycle is closed (see exigirJanela). */
+export function exigirAberto(ciclo: { fechadoEm: string | null }): void {
+  if (ciclo.fechadoEm !== null)
+    throw new Conflito('CICLO_FECHADO', 'Este ciclo já foi fechado: nada nele muda, a não ser que um master o reabra');
+}
+
+/**
+ * The server enforces the windows: suppliers change offers and consumers change orders only
+ * inside them. Admins act at any time; the result says whether they acted outside, for the audit.
+ * A closed cycle changes for nobody: its movements were computed from its orders and offers, and
+ * corrections are new movements.
+ */
+export function exigirJanela(
+  ciclo: DatasCiclo & { ativo: boolean; fechadoEm: string | null },
+  hoje: string,
+  janela: Janela,
+  gestor: boolean,
+): { foraDaJanela: boolean } {
+  exigirAberto(ciclo);
+  const j = JANELAS[janela];
+  const dentro = ciclo.ativo && janelaAberta(ciclo, hoje, janela);
+  if (dentro || gestor) return { foraDaJanela: !dentro };
+  if (!ciclo.ativo) throw new Conflito('CICLO_INATIVO', 'Este ciclo está desativado');
+  // Stryker disable next-line EqualityOperator: outside the window, today is never its first day, so < and <= agree
+  const antes = hoje < ciclo[j.inicio];
+  const [a, m, d] = (antes ? ciclo[j.inicio] : ciclo[j.fim]).split('-');
+  throw new Conflito(
+    'JANELA_FECHADA',
+    antes
+      ? `O período ${j.nome} deste ciclo começa em ${d}/${m}/${a}`
+      : `O período ${j.nome} deste ciclo terminou em ${d}/${m}/${a}`,
+  );
+}
