@@ -2,8 +2,8 @@
  * The edge's readers for the markets of a cycle (src/domain/mercados-do-ciclo.ts): JSON bodies and
  * forms, with the same field names. Lists of ids come as JSON arrays or as repeated form values.
  */
-import type { LiberacaoLida, LoteLido } from '../domain/mercados-do-ciclo.ts';
-import { regrasDoLoteDoCiclo } from '../domain/mercados-do-ciclo.ts';
+import { regrasDoLoteDoCiclo, type LoteLido } from '../domain/mercados-do-ciclo/lote.ts';
+import type { LiberacaoLida } from '../domain/mercados-do-ciclo/venda-direta.ts';
 import { ESCALA_DINHEIRO, MAXIMO_LANCAMENTO_CENTAVOS } from '../decimal.ts';
 import { Campos, MAIOR_ID, comoEntrada } from '../http/campos.ts';
 import { lerItens, semQuantidade } from './entrada.ts';

@@ -4,7 +4,7 @@
  * `incluir` says whether the cycle serves it. Lists of ids come as JSON arrays or repeated form values.
  */
 import { Type } from '@sinclair/typebox';
-import { regrasDosMercadosDoCiclo, type CicloMercadoLido } from '../domain/mercados-do-ciclo.ts';
+import { regrasDosMercadosDoCiclo, type CicloMercadoLido } from '../domain/mercados-do-ciclo/comum.ts';
 import { comando } from './comando.ts';
 import { Id, Ids, Inteiro, Linhas, Objeto, Recusas, TIPOS_NO_FIO, compilar, comoObjeto, linhasDe } from './leitor.ts';
 

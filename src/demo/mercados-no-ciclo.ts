@@ -8,7 +8,9 @@ import type { Banco } from '../db/banco.ts';
 import type { Ator } from '../domain/acesso.ts';
 import { linhasOfertadas } from '../domain/alocacao.ts';
 import { salvarComposicao } from '../domain/composicao.ts';
-import { definirMercadosDoCiclo, liberarParaMercado, salvarLote } from '../domain/mercados-do-ciclo.ts';
+import { definirMercadosDoCiclo } from '../domain/mercados-do-ciclo/definir.ts';
+import { salvarLote } from '../domain/mercados-do-ciclo/lote.ts';
+import { liberarParaMercado } from '../domain/mercados-do-ciclo/venda-direta.ts';
 
 export const CICLO_COM_MERCADOS = 'Ciclo com pedidos abertos';
 

@@ -1,6 +1,6 @@
 import { emTransacao, type Banco, type Db } from '../db/banco.ts';
 import type { Ator } from './acesso.ts';
-import { conferirTetos } from './mercados-do-ciclo.ts';
+import { conferirTetos } from './mercados-do-ciclo/cesta.ts';
 import { conferirCapacidade, extrasPublicados, linhasOfertadas, sobraDaLinha, type LinhaOfertada } from './alocacao.ts';
 import { auditar } from './auditoria.ts';
 import { cicloDasJanelas, exigirAberto } from './ciclos/janelas.ts';

@@ -23,7 +23,7 @@ import { enviarJson, querJson, redirecionarComAviso, responder } from '../respos
 import { ParamsId, escrita, leitura, navegacao } from '../esquemas.ts';
 import { errosDeCampo } from './registros.ts';
 import { formularioMensagem, paginaAvisos, paginaCaixaDeSaida, paginaDeixarDeReceber } from '../views/avisos.ts';
-import { mercadosDoCiclo } from '../../domain/mercados-do-ciclo.ts';
+import { mercadosDoCiclo } from '../../domain/mercados-do-ciclo/comum.ts';
 
 const Escolha = Type.Object({
   recebe: Type.Array(Type.String(), { description: 'Os avisos opcionais que a pessoa recebe' }),

@@ -4,20 +4,15 @@ import { parametrosDa, type AppTipada } from '../../http/app-tipada.ts';
 import { pode } from '../../domain/acesso.ts';
 import { linhasOfertadas } from '../../domain/alocacao.ts';
 import { cicloDasJanelas } from '../../domain/ciclos/janelas.ts';
+import { tetosDasCestas, type TetoDaCesta } from '../../domain/mercados-do-ciclo/cesta.ts';
+import { mercadosDoCiclo, type MercadoDoCiclo } from '../../domain/mercados-do-ciclo/comum.ts';
+import { definirMercadosDoCiclo } from '../../domain/mercados-do-ciclo/definir.ts';
+import { apagarLote, lotesDoCiclo, salvarLote, type Lote } from '../../domain/mercados-do-ciclo/lote.ts';
 import {
-  apagarLote,
-  definirMercadosDoCiclo,
   liberacaoDoMercado,
   liberarParaMercado,
-  lotesDoCiclo,
-  mercadosDoCiclo,
-  salvarLote,
-  tetosDasCestas,
   type LiberacaoDoMercado,
-  type Lote,
-  type MercadoDoCiclo,
-  type TetoDaCesta,
-} from '../../domain/mercados-do-ciclo.ts';
+} from '../../domain/mercados-do-ciclo/venda-direta.ts';
 import { NaoEncontrado } from '../../domain/erros.ts';
 import { ESCALA_DINHEIRO, ESCALA_QUANTIDADE, paraNumero } from '../../decimal.ts';
 import { ESCALA_TAXA } from '../../domain/mercados.ts';

@@ -1,4 +1,7 @@
-import type { LiberacaoDoMercado, Lote, MercadoDoCiclo, TetoDaCesta } from '../../domain/mercados-do-ciclo.ts';
+import type { TetoDaCesta } from '../../domain/mercados-do-ciclo/cesta.ts';
+import type { MercadoDoCiclo } from '../../domain/mercados-do-ciclo/comum.ts';
+import type { Lote } from '../../domain/mercados-do-ciclo/lote.ts';
+import type { LiberacaoDoMercado } from '../../domain/mercados-do-ciclo/venda-direta.ts';
 import type { LinhaOfertada } from '../../domain/alocacao.ts';
 import { sobraDaLinha } from '../../domain/alocacao.ts';
 import { TIPOS_DE_MERCADO, vendeDoTipo, type TipoMercado } from '../../domain/tipos-de-mercado.ts';

@@ -44,7 +44,7 @@ export async function obterCiclo(db: Db, id: number, hoje: string): Promise<Cicl
         'cicloproduto.valorCentavos',
       ])
       .where('cicloproduto.cicloid', '=', id)
-      // Items released to venda_direta markets have their own page (src/domain/mercados-do-ciclo.ts).
+      // Items released to venda_direta markets have their own page (src/domain/mercados-do-ciclo/venda-direta.ts).
       .where('cicloproduto.mercadoId', 'is', null)
       .orderBy('cicloproduto.id')
       .execute(),

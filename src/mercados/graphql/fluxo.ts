@@ -27,7 +27,8 @@ import { Conflito, Invalido, NaoEncontrado, Proibido } from '../../domain/erros.
 import { fazerPedido } from '../../domain/fazer-pedido.ts';
 import { mercadoPorId } from '../../domain/mercados.ts';
 import { podeTipo, type TipoMercado } from '../../domain/tipos-de-mercado.ts';
-import { definirMercadosDoCiclo, mercadosDoCiclo, type MercadoDoCiclo } from '../../domain/mercados-do-ciclo.ts';
+import { mercadosDoCiclo, type MercadoDoCiclo } from '../../domain/mercados-do-ciclo/comum.ts';
+import { definirMercadosDoCiclo } from '../../domain/mercados-do-ciclo/definir.ts';
 import {
   ofertaDe,
   ofertasDoFornecedor,
