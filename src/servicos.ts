@@ -16,7 +16,7 @@ import { avisoDoServico } from './http/log.ts';
 // runs neither (production with a real provider, one face only, each test file).
 import type { ClienteDev, ProvedorDev } from './idp/provedor.ts';
 import type { CaixaDev } from './mensagens/caixa-dev.ts';
-import { Correio } from './mensagens/correio.ts';
+import { Correio } from './mensagens/correio/correio.ts';
 
 export interface Servicos {
   readonly banco: Banco;

@@ -1,6 +1,6 @@
 /**
  * The e-mail service as the faces see it. src/servicos.ts builds one outbox (src/mensagens/
- * correio.ts) per process, starts its timers, and hands it to each face that runs, and to the
+ * correio/correio.ts) per process, starts its timers, and hands it to each face that runs, and to the
  * subscription generator, through this port: a face depends on what it does, not on the class.
  */
 import type { Avisos, TipoDeAviso } from '../domain/avisos.ts';

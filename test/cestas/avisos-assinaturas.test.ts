@@ -7,7 +7,7 @@ import {
   salvarAssinatura,
   type OpcoesAssinatura,
 } from '../../src/domain/assinaturas.ts';
-import type { Correio } from '../../src/mensagens/correio.ts';
+import type { Correio } from '../../src/mensagens/correio/correio.ts';
 import { CaixaDeTeste } from '../helpers/correio.ts';
 import { DATAS_PADRAO, criarCesta, criarCiclo, criarPonto } from '../helpers/fabricas.ts';
 import { entrarComo, type Pessoa } from '../helpers/sessoes.ts';

@@ -7,7 +7,7 @@
 import { carregarConfig } from '../../src/config.ts';
 import { abrirBanco } from '../../src/db/banco.ts';
 import { relogioDoSistema, type Relogio } from '../../src/domain/tempo.ts';
-import { Correio } from '../../src/mensagens/correio.ts';
+import { Correio } from '../../src/mensagens/correio/correio.ts';
 
 const config = carregarConfig();
 const banco = abrirBanco(config.banco);
