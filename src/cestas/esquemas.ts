@@ -461,6 +461,14 @@ export const ListaDeOfertas = Type.Object({
       id: Id,
       ciclo: Type.Object({ id: Id, nome: Type.String(), fase: Fase }),
       fornecedor: Type.Object({ id: Id, nome: Type.String() }),
+      cicloid: Type.Integer({
+        minimum: 1,
+        description: 'O ciclo da oferta (o mesmo de `ciclo.id`), como o contrato o nomeia',
+      }),
+      usuarioid: Type.Integer({
+        minimum: 1,
+        description: 'O fornecedor da oferta (o mesmo de `fornecedor.id`), como o contrato o nomeia',
+      }),
       finalizada: Type.Boolean(),
       itens: Type.Integer(),
       total: Reais,
@@ -681,7 +689,11 @@ export const Composicao = Type.Object({
     quantidadeCestas: Type.Integer(),
     cestasPedidas: Type.Integer(),
   }),
-  composicao: Type.Object({ quantidadeCestas: Type.Integer(), produtos: Type.Array(ProdutoDaComposicao) }),
+  composicao: Type.Object({
+    cicloCestaId: Type.Integer({ minimum: 1, description: 'A cesta do ciclo (a mesma de `cicloCesta.id`)' }),
+    quantidadeCestas: Type.Integer(),
+    produtos: Type.Array(ProdutoDaComposicao),
+  }),
   ofertas: Type.Array(
     Type.Object({
       ofertaProdutoId: Id,

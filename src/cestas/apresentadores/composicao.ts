@@ -5,7 +5,9 @@ import { dinheiroJson, quantidadeJson } from './numeros.ts';
 export function composicaoJson(p: PaginaComposicao) {
   return {
     cicloCesta: p.cicloCesta,
+    // The contract's Composicao names its cycle basket: `composicao` reads as the body a save takes.
     composicao: {
+      cicloCestaId: p.cicloCesta.id,
       quantidadeCestas: p.composicao.quantidadeCestas,
       produtos: p.composicao.produtos.map(
         ({ quantidadePorCestaMilesimos, quantidadeNaUnidadeEscolhida, valorCentavos, custoCentavos, ...resto }) => ({

@@ -23,7 +23,8 @@ export function ofertaJson(o: Oferta) {
 
 export const produtoParaOfertarJson = (p: ProdutoParaOfertar) => comValorReferencia(p);
 
+/** A line of `/oferta-index`: the contract's `cicloid` and `usuarioid` beside the nested objects pages use. */
 export function ofertaDaListaJson(o: OfertaDaLista) {
   const { totalCentavos, ...resto } = o;
-  return { ...resto, total: dinheiroJson(totalCentavos) };
+  return { ...resto, cicloid: o.ciclo.id, usuarioid: o.fornecedor.id, total: dinheiroJson(totalCentavos) };
 }
