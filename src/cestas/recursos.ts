@@ -35,7 +35,7 @@ import {
 import { Campos, MAIOR_ID, type Entrada } from '../http/campos.ts';
 import { NaConsulta } from '../http/consultas.ts';
 import type { ContextoCestas } from './contexto-cestas.ts';
-import type { Recurso } from './rotas/registros.ts';
+import type { Genero, Recurso } from './rotas/registros.ts';
 import { formularioCiclo, type OpcoesCiclo } from './views/ciclo.ts';
 import { formularioLiberarLogin, simNao, type CampoForm } from './views/registros.ts';
 import { paraCampo } from './views/fluxo.ts';
@@ -77,7 +77,7 @@ const CAMPO_ATIVO: CampoForm = {
 
 function recursoDeCatalogo<E extends EntidadeCatalogo, O>(
   entidade: E,
-  textos: { titulo: string; tituloPlural: string; rotuloNovo: string },
+  textos: { titulo: string; genero: Genero; tituloPlural: string; rotuloNovo: string },
   partes: Pick<Recurso<RegistroCatalogo[E], O>, 'colunas' | 'campos' | 'valoresDe' | 'opcoes' | 'json'>,
 ): Recurso<RegistroCatalogo[E], O> {
   const def = definicao(entidade);
@@ -107,7 +107,7 @@ const semOpcoes = () => Promise.resolve({});
 
 export const categoria = recursoDeCatalogo(
   'categoria',
-  { titulo: 'Categoria', tituloPlural: 'Categorias', rotuloNovo: 'Nova categoria' },
+  { titulo: 'Categoria', genero: 'feminino', tituloPlural: 'Categorias', rotuloNovo: 'Nova categoria' },
   {
     colunas: [
       { titulo: 'Nome', valor: (c: Categoria) => c.nome, ordem: 'nome' },
@@ -126,7 +126,7 @@ export const categoria = recursoDeCatalogo(
 
 export const cesta = recursoDeCatalogo(
   'cesta',
-  { titulo: 'Cesta', tituloPlural: 'Cestas', rotuloNovo: 'Nova cesta' },
+  { titulo: 'Cesta', genero: 'feminino', tituloPlural: 'Cestas', rotuloNovo: 'Nova cesta' },
   {
     colunas: [
       { titulo: 'Nome', valor: (c: Cesta) => c.nome, ordem: 'nome' },
@@ -169,7 +169,7 @@ export const cesta = recursoDeCatalogo(
 
 export const produto = recursoDeCatalogo<'produto', { categorias: Array<{ id: number; nome: string }> }>(
   'produto',
-  { titulo: 'Produto', tituloPlural: 'Produtos', rotuloNovo: 'Novo produto' },
+  { titulo: 'Produto', genero: 'masculino', tituloPlural: 'Produtos', rotuloNovo: 'Novo produto' },
   {
     colunas: [
       { titulo: 'Nome', valor: (p: Produto) => p.nome, ordem: 'nome' },
@@ -224,7 +224,12 @@ export const produto = recursoDeCatalogo<'produto', { categorias: Array<{ id: nu
 
 export const pontoentrega = recursoDeCatalogo(
   'pontoentrega',
-  { titulo: 'Ponto de entrega', tituloPlural: 'Pontos de entrega', rotuloNovo: 'Novo ponto de entrega' },
+  {
+    titulo: 'Ponto de entrega',
+    genero: 'masculino',
+    tituloPlural: 'Pontos de entrega',
+    rotuloNovo: 'Novo ponto de entrega',
+  },
   {
     colunas: [
       { titulo: 'Nome', valor: (p: PontoEntrega) => p.nome, ordem: 'nome' },
@@ -258,6 +263,7 @@ export const pontoentrega = recursoDeCatalogo(
 export const usuario: Recurso<Usuario> = {
   prefixo: 'usuario',
   titulo: 'Usuário',
+  genero: 'masculino',
   tituloPlural: 'Usuários',
   rotuloNovo: 'Novo usuário',
   acessoLer: 'usuariosLer',
@@ -325,6 +331,7 @@ export const usuario: Recurso<Usuario> = {
 export const ciclo: Recurso<Ciclo, OpcoesCiclo> = {
   prefixo: 'ciclo',
   titulo: 'Ciclo',
+  genero: 'masculino',
   tituloPlural: 'Ciclos',
   rotuloNovo: 'Novo ciclo',
   acessoLer: 'catalogoLer',

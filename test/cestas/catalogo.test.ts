@@ -71,7 +71,7 @@ describe('catálogo: categoria, cesta, produto e ponto de entrega', () => {
     });
     assert.equal(r.status, 200);
     assert.equal(new URL(r.url).pathname, '/cesta-index');
-    assert.match(r.texto, /Cesta criado\(a\)/);
+    assert.match(r.texto, /Cesta criada\./);
     assert.match(r.texto, /Cesta Família/);
     const linha = await amb.banco
       .selectFrom('cesta')

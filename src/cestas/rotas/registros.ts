@@ -32,10 +32,19 @@ export function idDaRota(req: FastifyRequest): number | null {
   return typeof params.id === 'number' ? params.id : null;
 }
 
+export type Genero = 'feminino' | 'masculino';
+
+/** "Categoria criada", "Ciclo atualizado": the title and a participle that agrees with it. */
+export function concordar(r: { readonly titulo: string; readonly genero: Genero }, participio: string): string {
+  return `${r.titulo} ${participio}${r.genero === 'feminino' ? 'a' : 'o'}`;
+}
+
 /** What a record type plugs into the standard record routes of the spec. */
 export interface Recurso<T extends { readonly id: number }, O = Record<string, never>> {
   readonly prefixo: string;
   readonly titulo: string;
+  /** The title's grammatical gender, so a message agrees with it ("Categoria criada", "Ciclo apagado"). */
+  readonly genero: Genero;
   readonly tituloPlural: string;
   readonly rotuloNovo: string;
   readonly acessoLer: Acao;
@@ -150,14 +159,14 @@ export function registrarRecurso<T extends { readonly id: number }, O>(
       return enviarJson(
         reply,
         paraJson(salvo),
-        registro === null ? `${r.titulo} criado(a)` : `${r.titulo} atualizado(a)`,
+        concordar(r, registro === null ? 'criad' : 'atualizad'),
         registro === null ? 201 : 200,
       );
     }
     return redirecionarComAviso(
       reply,
       r.depoisDeSalvar?.(salvo) ?? indice,
-      registro === null ? `${r.titulo} criado(a).` : `${r.titulo} atualizado(a).`,
+      `${concordar(r, registro === null ? 'criad' : 'atualizad')}.`,
     );
   }
 
@@ -257,8 +266,8 @@ export function registrarRecurso<T extends { readonly id: number }, O>(
     async (req, reply) => {
       const { id } = req.params;
       await r.apagar(ctx, atorDe(req), id);
-      if (querJson(req)) return enviarJson(reply, { id }, `${r.titulo} apagado(a)`);
-      return redirecionarComAviso(reply, indice, `${r.titulo} apagado(a).`);
+      if (querJson(req)) return enviarJson(reply, { id }, concordar(r, 'apagad'));
+      return redirecionarComAviso(reply, indice, `${concordar(r, 'apagad')}.`);
     },
   );
 }
