@@ -9,7 +9,7 @@ import {
   encerrarTodasAsSessoes,
   liberarVinculoDeLogin,
 } from '../../domain/usuarios.ts';
-import { atorDe, limitarLogin } from '../autenticacao.ts';
+import { atorDe, exigirAcesso, limitarLogin } from '../autenticacao.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
 import { ErroLogin } from '../oidc.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
@@ -31,7 +31,8 @@ import {
 } from '../sessao.ts';
 import { paginaConfirmarSaida, paginaErroLogin, paginaSaiu } from '../views/paginas.ts';
 import { navegacaoPropria } from '../../http/protecoes.ts';
-import { ParamsId, UsuarioJson, escrita, navegacao } from '../esquemas.ts';
+import { Painel, ParamsId, UsuarioJson, escrita, leitura, navegacao } from '../esquemas.ts';
+import { mostrarPainel } from './painel.ts';
 import { SemCorpo } from '../../http/esquemas.ts';
 import { ConsultaDoRetorno, consultaCrua } from '../../http/codigo-de-autorizacao.ts';
 import { Consulta } from '../../http/consultas.ts';
@@ -54,13 +55,20 @@ export function rotasLogin(app: AppTipada, ctx: ContextoCestas): void {
   const cookie = { seguro: ctx.cookiesSeguros };
 
   // The provider returns here. Without an authorization response there is nothing to complete:
-  // the dashboard is at / (spec 4 "handled like the dashboard"), behind its own access rule.
+  // the dashboard is at / (spec 4 "handled like the dashboard"), behind its own access rule. A
+  // browser is sent there; a JSON client gets the dashboard's own answer (401 without a session).
   app.get(
     '/callback',
-    { config: { acesso: 'publico' }, schema: { hide: true, querystring: ConsultaDoRetorno, response: navegacao } },
+    {
+      config: { acesso: 'publico' },
+      schema: { hide: true, querystring: ConsultaDoRetorno, response: { ...navegacao, ...leitura(Painel) } },
+    },
     async (req, reply) => {
       const { code, error, state } = req.query;
-      if (code === undefined && error === undefined && state === undefined) return reply.redirect('/', 302);
+      if (code === undefined && error === undefined && state === undefined) {
+        if (!querJson(req)) return reply.redirect('/', 302);
+        return (await exigirAcesso(ctx, req, reply, 'painel')) ?? mostrarPainel(ctx, req, reply);
+      }
       const query = consultaCrua(req.url);
       await limitarLogin(ctx, req, reply);
       const agora = ctx.relogio.agora();
