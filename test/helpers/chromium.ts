@@ -71,13 +71,17 @@ export interface ContextoDeTeste {
   fechar(): Promise<void>;
 }
 
-/** A fresh context (its own cookies), Portuguese locale, 1280×800 unless told otherwise. */
+/**
+ * A fresh context (its own cookies), Portuguese locale, 1280×800 unless told otherwise; `fuso`
+ * sets the device's time zone (IANA name), otherwise the machine's.
+ */
 export async function abrirContexto(
   navegador: Browser,
-  opcoes: { largura?: number; altura?: number; javaScript?: boolean } = {},
+  opcoes: { largura?: number; altura?: number; javaScript?: boolean; fuso?: string } = {},
 ): Promise<ContextoDeTeste> {
   const contexto = await navegador.newContext({
     locale: 'pt-BR',
+    ...(opcoes.fuso === undefined ? {} : { timezoneId: opcoes.fuso }),
     viewport: { width: opcoes.largura ?? 1280, height: opcoes.altura ?? 800 },
     javaScriptEnabled: opcoes.javaScript ?? true,
   });

@@ -29,7 +29,13 @@ export interface Usuario {
 /** `cestas`, with a session: the Cestas face's address, when it runs beside this one (the same account enters it without typing again). */
 export type StatusSessao =
   | { readonly authenticated: false }
-  | { readonly authenticated: true; readonly user: Usuario; readonly cestas?: string };
+  | {
+      readonly authenticated: true;
+      readonly user: Usuario;
+      readonly cestas?: string;
+      /** The community's time zone (the server's `TZ`), in which instants are shown. */
+      readonly fuso?: string;
+    };
 
 /** A failure to show the person: a Portuguese message and, for invalid input, one per field. */
 export class ErroApi extends Error {

@@ -16,12 +16,16 @@ export function dataHoraBr(iso: string): string {
   return hora === undefined ? dataBr(iso) : `${dataBr(iso)} ${hora}`;
 }
 
-/** An instant (ISO) → "27/11/2026 às 14:05", in the browser's time zone. */
-export function instanteLegivel(iso: string): string {
+/**
+ * An instant (ISO) → "27/11/2026 às 14:05", in the community's time zone (`fuso`, from
+ * /auth/status), as the Cestas pages and e-mails show it: the same offer reads the same hour on a
+ * phone set to another zone. Without a zone (no session yet), the device's.
+ */
+export function instanteLegivel(iso: string, fuso: string | undefined): string {
   const t = new Date(iso);
   if (Number.isNaN(t.getTime())) return iso;
-  const dia = t.toLocaleDateString('pt-BR', { day: '2-digit', month: '2-digit', year: 'numeric' });
-  const hora = t.toLocaleTimeString('pt-BR', { hour: '2-digit', minute: '2-digit' });
+  const dia = t.toLocaleDateString('pt-BR', { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: fuso });
+  const hora = t.toLocaleTimeString('pt-BR', { hour: '2-digit', minute: '2-digit', timeZone: fuso });
   return `${dia} às ${hora}`;
 }
 

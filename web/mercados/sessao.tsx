@@ -74,6 +74,12 @@ export function useEnderecoCestas(): string | null {
   return estado.fase === 'pronto' && estado.status.authenticated ? (estado.status.cestas ?? null) : null;
 }
 
+/** The community's time zone, in which the pages show instants (instanteLegivel). */
+export function useFuso(): string | undefined {
+  const { estado } = useSessao();
+  return estado.fase === 'pronto' && estado.status.authenticated ? estado.status.fuso : undefined;
+}
+
 /** Inside a protected page: the logged-in person (the guard guarantees there is one). */
 export function useUsuarioLogado(): Usuario {
   const u = useUsuario();

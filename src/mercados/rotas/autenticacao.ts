@@ -52,6 +52,12 @@ function destinoDaRecusa(e: unknown): string {
 
 const Status = Type.Object({
   authenticated: Type.Boolean(),
+  fuso: Type.Optional(
+    Type.String({
+      description:
+        'Com sessão: o fuso horário da comunidade (`TZ`, ex.: America/Sao_Paulo), em que o cliente mostra os instantes',
+    }),
+  ),
   cestas: Type.Optional(
     Type.String({
       description:
@@ -293,6 +299,8 @@ export function rotasAutenticacao(app: AppTipada, ctx: ContextoMercados): void {
     const face = cestas === null ? {} : { cestas };
     return {
       authenticated: true,
+      // The community's calendar, not the device's: an instant reads the same wherever it is seen.
+      fuso: ctx.config.tz,
       ...face,
       user: { id: c.id, name: c.name, email: c.email, profiles: [...c.profiles], ...pessoa, acoes: acoesDaConta(c) },
     };

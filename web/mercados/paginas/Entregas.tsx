@@ -4,10 +4,12 @@ import { PRIMEIRAS } from '../adiantar.ts';
 import { type OfertaComCiclo } from '../fluxo-fornecedor.ts';
 import { dataBr, instanteLegivel } from '../formatos.ts';
 import { Link } from '../navegacao.tsx';
+import { useFuso } from '../sessao.tsx';
 import { ListaPaginada, POR_PAGINA, usePaginado } from '../paginado.tsx';
 
 function Cartao({ o }: { readonly o: OfertaComCiclo }) {
   const c = o.ciclo;
+  const fuso = useFuso();
   return (
     <li>
       <h2 className="nome">{c.nome}</h2>
@@ -19,7 +21,7 @@ function Cartao({ o }: { readonly o: OfertaComCiclo }) {
       <p>
         Oferta: <strong>{reais(o.total)}</strong>
         {o.finalizada && o.finalizadaEm !== null ? (
-          <span className="suave pequeno"> · finalizada em {instanteLegivel(o.finalizadaEm)}</span>
+          <span className="suave pequeno"> · finalizada em {instanteLegivel(o.finalizadaEm, fuso)}</span>
         ) : null}
       </p>
       <p className="suave pequeno">

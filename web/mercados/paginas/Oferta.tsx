@@ -21,6 +21,7 @@ import {
   valorDaQuantidade,
 } from '../formatos.ts';
 import { Link } from '../navegacao.tsx';
+import { useFuso } from '../sessao.tsx';
 
 /** One product on the page: what is saved of it and what is being typed. */
 interface Linha {
@@ -253,6 +254,7 @@ function Grupo({
 }
 
 function Situacao({ ciclo, oferta }: { readonly ciclo: CicloResumo; readonly oferta: OfertaGql | null }) {
+  const fuso = useFuso();
   return (
     <p className="situacao-oferta">
       <span>Ofertas até {dataBr(ciclo.dataOfertaFim)}</span>
@@ -261,7 +263,7 @@ function Situacao({ ciclo, oferta }: { readonly ciclo: CicloResumo; readonly ofe
         <span className="etiqueta">sem oferta ainda</span>
       ) : oferta.finalizada ? (
         <span className="etiqueta ativo">
-          finalizada{oferta.finalizadaEm === null ? '' : ` em ${instanteLegivel(oferta.finalizadaEm)}`}
+          finalizada{oferta.finalizadaEm === null ? '' : ` em ${instanteLegivel(oferta.finalizadaEm, fuso)}`}
         </span>
       ) : (
         <span className="etiqueta inativo">rascunho</span>
