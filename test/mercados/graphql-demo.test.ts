@@ -44,6 +44,24 @@ describe('demonstração da face Mercados', () => {
     });
   }
 
+  // README.md, "Na demonstração": Clara is the demo's read-only (info) person; the default profile,
+  // Consumidor, would make her a consumer in Cestas too, so she has none.
+  test('clara@exemplo.org entra sem perfil no Mercados e continua só info na Cestas; vê os mercados', async () => {
+    const clara = await entrar('clara@exemplo.org');
+    const r = await graphql(amb.urlMercados, clara, '{ me { email profiles usuarioId } mercados { nome } }');
+    assert.equal(r.corpo.errors, undefined, JSON.stringify(r.corpo.errors));
+    const me = r.corpo.data?.me as { profiles: string[]; usuarioId: string | null };
+    assert.deepEqual(me.profiles, []);
+    assert.ok(me.usuarioId !== null, 'a conta está ligada ao cadastro da Cestas');
+    assert.ok((r.corpo.data?.mercados as unknown[]).length > 0);
+    const cadastro = await amb.banco
+      .selectFrom('usuario')
+      .select('perfil')
+      .where('email', '=', 'clara@exemplo.org')
+      .executeTakeFirstOrThrow();
+    assert.deepEqual(JSON.parse(cadastro.perfil), ['info']);
+  });
+
   test('há mercados ativos e um inativo, com preços sobre o catálogo; elias administra um deles', async () => {
     const elias = await entrar('elias@exemplo.org');
     const r = await graphql(
