@@ -61,6 +61,8 @@ describe('sessões da face Mercados', () => {
       authenticated: true,
       // The Cestas face runs beside this one: its address comes with the session, for the client's link.
       cestas: amb.url,
+      // The community's time zone (TZ), in which the client shows instants.
+      fuso: amb.config.tz,
       user: {
         id: conta.id,
         name: 'Sol Status',
