@@ -1,6 +1,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { MAIOR_ID } from '../http/campos.ts';
 import { Arquivo, Corpo, Html, NoFio, Redirecionamento } from '../http/esquemas.ts';
+import { TIPO_XLSX } from '../planilhas/xlsx.ts';
 
 /**
  * The Cestas face's schemas: the envelope of the contract (§4), what each route's `data` holds,
@@ -73,6 +74,23 @@ export function escrita(dados: TSchema, opcoes: { cria?: boolean; atualiza?: boo
     ...(opcoes.atualiza === true ? { 200: { description: 'Salvo (JSON)', ...pagina(dados) } } : {}),
     ...(opcoes.cria === true ? { 201: { description: 'Criado (JSON)', ...pagina(dados) } } : {}),
     303: Redirecionamento,
+    ...falhas,
+  };
+}
+
+/** A report: the page or the envelope, or, asked with `?formato=`, the file (a spreadsheet or the CSV). */
+export function relatorioOuArquivo(dados: TSchema) {
+  const { content } = pagina(dados);
+  return {
+    200: {
+      description:
+        'A página (navegador) ou o envelope com os dados (JSON); com ?formato=xlsx a planilha, com ?formato=csv o CSV',
+      content: {
+        ...content,
+        [TIPO_XLSX]: { schema: Arquivo('A planilha (Excel, LibreOffice)') },
+        'text/csv': { schema: Arquivo('O CSV: UTF-8, separado por vírgulas, decimais com ponto, datas AAAA-MM-DD') },
+      },
+    },
     ...falhas,
   };
 }

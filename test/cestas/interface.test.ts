@@ -187,7 +187,7 @@ describe('o contrato da interface, ao pé da letra', () => {
       assert.match(r.headers.get('content-type') ?? '', /^text\/csv/);
       assert.equal(
         r.texto.split('\n')[0],
-        'Fornecedor;Produto;Unidade;Quantidade planejada;Quantidade pedida;Valor unitário (R$);Valor (R$)',
+        'Fornecedor,Produto,Unidade,Quantidade planejada,Quantidade pedida,Valor unitário (R$),Valor (R$)',
       );
       return r.headers.get('content-disposition');
     };

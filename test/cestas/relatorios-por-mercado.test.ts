@@ -137,41 +137,82 @@ describe('relatórios por mercado', () => {
         [`Beto ${c.id}`, 20, 60],
       ],
     );
-    // The page offers the cycle's markets, and its CSV and PDF links keep the filter.
+    // The page offers the cycle's markets, and its spreadsheet, CSV and PDF links keep the filter.
     const pagina = (await admin.nav.get(url(`/pedidosfornecedorestodos/${c.cicloid}?mercadoId=${c.mFeira.id}`))).texto;
     assert.match(pagina, new RegExp(`<option value="${c.mFeira.id}" selected>Feira ${c.id}</option>`));
     assert.match(pagina, new RegExp(`<option value="${c.mLote.id}" >PNAE ${c.id}</option>`));
     assert.doesNotMatch(pagina, new RegExp(`Fora ${c.id}`));
     assert.match(
       pagina,
-      new RegExp(`href="/downloadpedidosfornecedoresciclos\\?cicloId=${c.cicloid}&amp;mercadoId=${c.mFeira.id}"`),
+      new RegExp(
+        `href="/downloadpedidosfornecedoresciclos\\?cicloId=${c.cicloid}&amp;mercadoId=${c.mFeira.id}&amp;formato=xlsx" download>Planilha \\(Excel, LibreOffice\\)</a>`,
+      ),
+    );
+    assert.match(
+      pagina,
+      new RegExp(
+        `href="/downloadpedidosfornecedoresciclos\\?cicloId=${c.cicloid}&amp;mercadoId=${c.mFeira.id}&amp;formato=csv" download>CSV</a>`,
+      ),
     );
     assert.match(pagina, new RegExp(`href="/entregaCicloPDF/${c.cicloid}\\?mercadoId=${c.mFeira.id}"`));
+  });
+
+  test('planilha (xlsx): uma folha por mercado, na ordem de atendimento, sem a coluna Mercado', async () => {
+    const r = await fetch(url(`/downloadpedidosfornecedoresciclos?cicloId=${c.cicloid}&formato=xlsx`), {
+      headers: { cookie: `appSession=${admin.nav.cookie(url('/'), 'appSession') ?? ''}` },
+    });
+    assert.equal(r.status, 200);
+    const { Workbook } = (await import('exceljs')).default;
+    const livro = new Workbook();
+    await livro.xlsx.load(await r.arrayBuffer());
+    const valores = (folha: (typeof livro.worksheets)[number]) =>
+      folha.getSheetValues().flatMap((linha) => (Array.isArray(linha) ? [linha.slice(1)] : []));
+    assert.deepEqual(
+      livro.worksheets.map((f) => f.name),
+      [`Cestas ${c.id}`, `Feira ${c.id}`, `PNAE ${c.id}`],
+    );
+    const feira = livro.getWorksheet(`Feira ${c.id}`);
+    assert.ok(feira !== undefined);
+    const [cabecalho, ...linhas] = valores(feira);
+    assert.deepEqual(cabecalho, [
+      'Fornecedor',
+      'Produto',
+      'Unidade',
+      'Quantidade planejada',
+      'Quantidade pedida',
+      'Valor unitário',
+      'Valor',
+    ]);
+    assert.deepEqual(linhas.slice(0, 2), [
+      [`Ana ${c.id}`, `Tomate ${c.id}`, 'kg', 10, 3, 4, 12],
+      [`Beto ${c.id}`, `Tomate ${c.id}`, 'kg', 20, 20, 3, 60],
+    ]);
+    const total = linhas[2];
+    assert.equal(total?.[0], 'Total');
+    assert.deepEqual(total?.at(-1), { formula: 'SUM(G2:G3)', result: 72 });
   });
 
   test('CSV: a coluna Mercado e os mesmos números, filtrados pelo mercado', async () => {
     const baixar = async (consulta: string) => {
       const r = await admin.nav.get(url(`/downloadpedidosfornecedoresciclos?cicloId=${c.cicloid}${consulta}`));
       assert.equal(r.status, 200, r.texto);
-      return r.texto
-        .replace(/^\uFEFF/, '')
-        .trim()
-        .split(/\r?\n/);
+      assert.ok(!r.texto.startsWith('\uFEFF'), 'UTF-8 sem BOM: o formato do contrato');
+      return r.texto.trim().split(/\r?\n/);
     };
     const [cabecalho, ...todas] = await baixar('');
     assert.equal(
       cabecalho,
-      'Mercado;Fornecedor;Produto;Unidade;Quantidade planejada;Quantidade pedida;Valor unitário (R$);Valor (R$)',
+      'Mercado,Fornecedor,Produto,Unidade,Quantidade planejada,Quantidade pedida,Valor unitário (R$),Valor (R$)',
     );
     assert.deepEqual(todas, [
-      `Cestas ${c.id};Ana ${c.id};Tomate ${c.id};kg;50;15;4,00;60,00`,
-      `Feira ${c.id};Ana ${c.id};Tomate ${c.id};kg;10;3;4,00;12,00`,
-      `Feira ${c.id};Beto ${c.id};Tomate ${c.id};kg;20;20;3,00;60,00`,
-      `PNAE ${c.id};Ana ${c.id};Tomate ${c.id};kg;15;15;4,00;60,00`,
+      `Cestas ${c.id},Ana ${c.id},Tomate ${c.id},kg,50,15,4.00,60.00`,
+      `Feira ${c.id},Ana ${c.id},Tomate ${c.id},kg,10,3,4.00,12.00`,
+      `Feira ${c.id},Beto ${c.id},Tomate ${c.id},kg,20,20,3.00,60.00`,
+      `PNAE ${c.id},Ana ${c.id},Tomate ${c.id},kg,15,15,4.00,60.00`,
     ]);
     assert.deepEqual(
       (await baixar(`&mercadoId=${c.mFeira.id}`)).slice(1),
-      todas.filter((l) => l.startsWith(`Feira ${c.id};`)),
+      todas.filter((l) => l.startsWith(`Feira ${c.id},`)),
     );
     const fora = await admin.nav.get(
       url(`/downloadpedidosfornecedoresciclos?cicloId=${c.cicloid}&mercadoId=${c.mFora.id}`),

@@ -14,11 +14,12 @@ import { salvarCiclo } from '../../src/domain/ciclos/gravacao.ts';
 import { salvarOferta } from '../../src/domain/ofertas.ts';
 import { disponibilidade, finalizarPedido, salvarPedido } from '../../src/domain/pedidos.ts';
 import { DATAS_PADRAO, criarCesta, criarCiclo, criarPonto, criarProduto, criarUsuario } from '../helpers/fabricas.ts';
-import { abrirComoPlanilha, semLibreOffice } from '../helpers/libreoffice.ts';
+import { abrirComoPlanilha, folhasDaPlanilha, semLibreOffice } from '../helpers/libreoffice.ts';
+import { TIPO_XLSX } from '../../src/planilhas/xlsx.ts';
 import { textoDoPdf } from '../helpers/pdf.ts';
 import { navegadorComSessao } from '../helpers/sessoes.ts';
 import { RelogioDeTeste, iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
-import type { Navegador } from '../helpers/navegador.ts';
+import { tokenCsrf, type Navegador } from '../helpers/navegador.ts';
 
 interface RelatorioJson {
   titulo: string;
@@ -282,14 +283,14 @@ describe('relatórios de um ciclo pequeno, conferidos à mão', () => {
     return Buffer.from(await r.arrayBuffer());
   };
 
-  test('CSV para planilha em português: títulos de gente (planejado, R$), BOM, ponto e vírgula, acentos e decimais com vírgula', async () => {
+  test('CSV no formato do contrato: títulos de gente (planejado, R$), UTF-8 sem BOM, vírgulas, acentos e decimais com ponto', async () => {
     const r = await quem.Admin?.nav.get(`${amb.url}/downloadpedidosfornecedoresciclos?ciclos=${cicloid}`);
     assert.equal(r?.status, 200);
     assert.match(r?.headers.get('content-type') ?? '', /text\/csv/);
     assert.equal(r?.headers.get('content-disposition'), 'attachment; filename="pedidos-fornecedores-Ciclo-R.csv"');
     const bytes = await csvDoAdmin(`cicloId=${cicloid}`);
-    assert.deepEqual([...bytes.subarray(0, 3)], [0xef, 0xbb, 0xbf], 'BOM UTF-8');
-    const linhas = parse(bytes.subarray(3).toString('utf8'), { delimiter: ';' }) as string[][];
+    assert.deepEqual([...bytes.subarray(0, 3)], [...Buffer.from('For')], 'UTF-8 sem BOM: começa pelo título');
+    const linhas = parse(bytes.toString('utf8'), { delimiter: ',' }) as string[][];
     assert.deepEqual(linhas, [
       [
         'Fornecedor',
@@ -300,13 +301,13 @@ describe('relatórios de um ciclo pequeno, conferidos à mão', () => {
         'Valor unitário (R$)',
         'Valor (R$)',
       ],
-      ['Ana Horta', 'alface', 'maço', '20', '6', '3,00', '18,00'],
-      ['Ana Horta', 'tomate', 'kg', '10', '3', '8,00', '24,00'],
-      ['Bruno Sítio', 'ovos', 'dúzia', '5', '1,5', '16,00', '24,00'],
-      ['Bruno Sítio', 'tomate', 'kg', '12', '2', '7,50', '15,00'],
+      ['Ana Horta', 'alface', 'maço', '20', '6', '3.00', '18.00'],
+      ['Ana Horta', 'tomate', 'kg', '10', '3', '8.00', '24.00'],
+      ['Bruno Sítio', 'ovos', 'dúzia', '5', '1.5', '16.00', '24.00'],
+      ['Bruno Sítio', 'tomate', 'kg', '12', '2', '7.50', '15.00'],
     ]);
     // The page's model, cell for cell: the CSV cannot disagree with what the page and the JSON say.
-    // The JSON keeps the contract's columns and dot decimals; only the CSV speaks pt-BR.
+    // The JSON keeps the contract's columns, and both keep its dot decimals.
     const pagina = await json('Admin', '/pedidosfornecedoresciclos', { ciclos: [cicloid] });
     assert.deepEqual(pagina.colunas, [
       { chave: 'fornecedor', titulo: 'Fornecedor', tipo: 'texto' },
@@ -322,14 +323,14 @@ describe('relatórios de um ciclo pequeno, conferidos à mão', () => {
       pagina.colunas.map((c) => c.chave),
     );
     assert.deepEqual(noJson[2], ['Bruno Sítio', 'ovos', 'dúzia', 5, 1.5, 16, 24]);
-    // "1,5" is 1500 thousandths and "16,00" 1600 cents, exactly what the JSON's 1.5 and 16 are.
+    // "1.5" is 1500 thousandths and "16.00" 1600 cents, exactly what the JSON's 1.5 and 16 are.
     const inteiro = (texto: string, casas: number, formato: RegExp) => {
       assert.match(texto, formato);
-      const [inteira = '', fracao = ''] = texto.split(',');
+      const [inteira = '', fracao = ''] = texto.split('.');
       return Number(inteira) * 10 ** casas + Number(fracao.padEnd(casas, '0'));
     };
-    const milesimos = (t: string) => inteiro(t, 3, /^\d+(,\d{1,3})?$/);
-    const centavos = (t: string) => inteiro(t, 2, /^\d+,\d{2}$/);
+    const milesimos = (t: string) => inteiro(t, 3, /^\d+(\.\d{1,3})?$/);
+    const centavos = (t: string) => inteiro(t, 2, /^\d+\.\d{2}$/);
     assert.deepEqual(
       linhas
         .slice(1)
@@ -363,7 +364,7 @@ describe('relatórios de um ciclo pequeno, conferidos à mão', () => {
   });
 
   test(
-    'CSV aberto no LibreOffice em pt-BR: quantidades e valores chegam como números, os nomes como texto',
+    'CSV aberto no LibreOffice no formato do contrato: quantidades e valores chegam como números, os nomes como texto',
     { skip: semLibreOffice() },
     async () => {
       const planilha = await abrirComoPlanilha(await csvDoAdmin(`ciclos=${cicloid}`));
@@ -384,6 +385,114 @@ describe('relatórios de um ciclo pequeno, conferidos à mão', () => {
       ]);
     },
   );
+
+  const arquivoDoAdmin = async (caminho: string) => {
+    const r = await fetch(`${amb.url}${caminho}`, {
+      headers: { cookie: `appSession=${quem.Admin?.nav.cookie(amb.url, 'appSession') ?? ''}` },
+    });
+    assert.equal(r.status, 200, caminho);
+    return r;
+  };
+
+  test(
+    'planilha (xlsx) aberta no LibreOffice: números como números, títulos de gente e a linha de total',
+    { skip: semLibreOffice() },
+    async () => {
+      const r = await arquivoDoAdmin(`/downloadpedidosfornecedoresciclos?ciclos=${cicloid}&formato=xlsx`);
+      assert.equal(r.headers.get('content-type'), TIPO_XLSX);
+      assert.equal(r.headers.get('content-disposition'), 'attachment; filename="pedidos-fornecedores-Ciclo-R.xlsx"');
+      const folhas = await folhasDaPlanilha(new Uint8Array(await r.arrayBuffer()), 'xlsx');
+      assert.deepEqual([...folhas.keys()], ['Pedidos aos fornecedores']);
+      assert.deepEqual(folhas.get('Pedidos aos fornecedores'), [
+        ['Fornecedor', 'Produto', 'Unidade', 'Quantidade planejada', 'Quantidade pedida', 'Valor unitário', 'Valor'],
+        ['Ana Horta', 'alface', 'maço', 20, 6, 3, 18],
+        ['Ana Horta', 'tomate', 'kg', 10, 3, 8, 24],
+        ['Bruno Sítio', 'ovos', 'dúzia', 5, 1.5, 16, 24],
+        ['Bruno Sítio', 'tomate', 'kg', 12, 2, 7.5, 15],
+        ['Total', null, null, null, null, null, 81],
+      ]);
+    },
+  );
+
+  /** A downloaded spreadsheet, read back by the library that wrote it: the formats and the sheet's settings. */
+  const planilhaDoAdmin = async (caminho: string) => {
+    const { Workbook } = (await import('exceljs')).default;
+    const livro = new Workbook();
+    await livro.xlsx.load(await (await arquivoDoAdmin(caminho)).arrayBuffer());
+    return livro;
+  };
+
+  test('planilha (xlsx): formatos de reais e quantidade, cabeçalho congelado e colunas na largura do que mostram', async () => {
+    const ler = planilhaDoAdmin;
+    const fornecedores = (await ler(`/pedidosfornecedorestodos/${cicloid}?formato=xlsx`)).worksheets[0];
+    assert.ok(fornecedores !== undefined);
+    assert.deepEqual(
+      [fornecedores.views[0]?.state, fornecedores.views[0]?.state === 'frozen' ? fornecedores.views[0].ySplit : null],
+      ['frozen', 1],
+      'o cabeçalho congelado',
+    );
+    const ovos = fornecedores.getRow(4);
+    assert.deepEqual(
+      [2, 5, 6].map((i) => [ovos.getCell(i).value, ovos.getCell(i).numFmt]),
+      [
+        ['ovos', undefined],
+        [1.5, '#,##0.0##'],
+        [16, '"R$" #,##0.00;-"R$" #,##0.00'],
+      ],
+    );
+    assert.equal(fornecedores.getRow(2).getCell(4).numFmt, '#,##0', 'uma quantidade inteira sem casas');
+    assert.ok((fornecedores.getColumn(1).width ?? 0) >= 'Bruno Sítio'.length, 'a coluna cabe o nome');
+  });
+
+  test('cada relatório tem a planilha e o CSV: ?formato= na sua rota, e a página oferece os dois', async () => {
+    const admin = quem.Admin?.nav;
+    assert.ok(admin !== undefined);
+    const rotas = [
+      `/pedidosfornecedoressobra/${cicloid}`,
+      `/pedidosfornecedorestodos/${cicloid}`,
+      `/pedidosconsumidoresciclos?ciclos=${cicloid}`,
+      `/relatorioprodutosciclos?ciclos=${cicloid}`,
+      `/pedidosfornecedoresciclos?ciclos=${cicloid}`,
+      '/movimentacaotodos',
+    ];
+    for (const rota of rotas) {
+      const junta = rota.includes('?') ? '&' : '?';
+      const xlsx = await arquivoDoAdmin(`${rota}${junta}formato=xlsx`);
+      assert.equal(xlsx.headers.get('content-type'), TIPO_XLSX, rota);
+      assert.match(
+        xlsx.headers.get('content-disposition') ?? '',
+        /^attachment; filename="[a-z-]+[A-Za-z0-9-]*\.xlsx"$/,
+      );
+      assert.deepEqual(
+        [...new Uint8Array(await xlsx.arrayBuffer()).subarray(0, 2)],
+        [0x50, 0x4b],
+        'um arquivo zip (xlsx)',
+      );
+      const csv = await arquivoDoAdmin(`${rota}${junta}formato=csv`);
+      assert.match(csv.headers.get('content-type') ?? '', /^text\/csv/, rota);
+      assert.ok((await csv.text()).split('\n').length >= 2, rota);
+    }
+    const recusa = await admin.getJson(`${amb.url}/pedidosfornecedoressobra/${cicloid}?formato=pdf`);
+    assert.equal(recusa.status, 400);
+    assert.match(recusa.texto, /formato/);
+    // The pages: the spreadsheet is the main download, the CSV beside it.
+    const paginas = [
+      (await admin.get(`${amb.url}/pedidosfornecedoressobra/${cicloid}`)).texto,
+      (
+        await admin.post(`${amb.url}/pedidosconsumidoresciclos`, {
+          form: {
+            ciclos: String(cicloid),
+            _csrf: tokenCsrf((await admin.get(`${amb.url}/pedidosconsumidoresciclos`)).texto),
+          },
+        })
+      ).texto,
+      (await admin.get(`${amb.url}/movimentacaotodos`)).texto,
+    ];
+    for (const pagina of paginas) {
+      assert.match(pagina, /<a class="botao" href="[^"]*formato=xlsx" download>Planilha \(Excel, LibreOffice\)<\/a>/);
+      assert.match(pagina, /<a class="botao secundario" href="[^"]*formato=csv" download>CSV<\/a>/);
+    }
+  });
 
   test('PDF de entrega: consumidores confirmados sob o seu ponto, montagem, recebimento e totais, com acentos', async () => {
     const cookie = `appSession=${quem.Admin?.nav.cookie(amb.url, 'appSession') ?? ''}`;
@@ -486,6 +595,21 @@ describe('relatórios de um ciclo pequeno, conferidos à mão', () => {
     const pagina = (await admin.nav.get(`${amb.url}/movimentacaotodos`)).texto;
     assert.match(pagina, /<td class="titulo" data-rotulo="Data">12\/03\/2026<\/td>/);
     assert.doesNotMatch(pagina, />2026-03-12</);
+  });
+
+  test('planilha (xlsx) das movimentações: a data é uma data, mostrada como dd/mm/aaaa', async () => {
+    // Dates are dates: the movements' day is a date cell shown as dd/mm/aaaa.
+    const movimentacoes = (await planilhaDoAdmin('/movimentacaotodos?formato=xlsx')).worksheets[0];
+    const cabecalho = movimentacoes?.getRow(1).values;
+    assert.ok(Array.isArray(cabecalho));
+    const coluna = cabecalho.indexOf('Data');
+    assert.ok(coluna > 0, JSON.stringify(cabecalho));
+    const dia = movimentacoes?.getRow(2).getCell(coluna);
+    assert.ok(dia?.value instanceof Date, JSON.stringify(dia?.value));
+    assert.equal(dia.numFmt, 'dd/mm/yyyy');
+    const comoJson = await json('Admin', '/movimentacaotodos');
+    const primeira = comoJson.grupos[0]?.linhas[0];
+    assert.equal(dia.value.toISOString().slice(0, 10), primeira?.data);
   });
 
   test('páginas dos relatórios em HTML, com estilo de impressão', async () => {

@@ -1,7 +1,8 @@
 /**
- * A CSV opened as a spreadsheet, as the coordination opens it: LibreOffice (Debian's
- * libreoffice-calc), headless, imports it with ';', UTF-8 and the pt-BR locale and saves it as a
- * flat ODS, whose cells say whether they arrived as numbers (office:value-type="float") or as text.
+ * A report file opened as a spreadsheet: LibreOffice (Debian's libreoffice-calc), headless, opens the
+ * XLSX as people do, or imports the contract's CSV (',', '"', UTF-8, dot decimals), and saves it as
+ * a flat ODS, whose cells say whether they arrived as numbers (office:value-type="float"), dates or
+ * text.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -38,29 +39,41 @@ export function semLibreOffice(): string | false {
 export type CelulaDaPlanilha = number | string | null | { readonly tipo: string; readonly valor: string };
 
 /**
- * `CSV:59,34,76,1,,1046`: separator ';' (59), text in '"' (34), UTF-8 (76), from line 1, the
- * standard cell format, and the language pt-BR (1046), which decides how "12,50" is read.
+ * `CSV:44,34,76,1,,1033`: separator ',' (44), text in '"' (34), UTF-8 (76), from line 1, the
+ * standard cell format, and the language en-US (1033), which reads "12.50" as a number: the
+ * contract's format.
  */
-const FILTRO_CSV_PT_BR = 'CSV:59,34,76,1,,1046';
+const FILTRO_CSV_DO_CONTRATO = 'CSV:44,34,76,1,,1033';
 
-/** Opens a CSV in LibreOffice as pt-BR and answers the first sheet's rows, cell by cell. */
-export async function abrirComoPlanilha(csv: Uint8Array): Promise<CelulaDaPlanilha[][]> {
+/** Opens a report file in LibreOffice and answers the first sheet's rows, cell by cell. */
+export async function abrirComoPlanilha(
+  arquivo: Uint8Array,
+  formato: 'csv' | 'xlsx' = 'csv',
+): Promise<CelulaDaPlanilha[][]> {
+  return [...(await folhasDaPlanilha(arquivo, formato)).values()][0] ?? [];
+}
+
+/** Opens a report file in LibreOffice and answers every sheet's rows, by the sheet's name, in order. */
+export async function folhasDaPlanilha(
+  arquivo: Uint8Array,
+  formato: 'csv' | 'xlsx',
+): Promise<Map<string, CelulaDaPlanilha[][]>> {
   const soffice = caminhoDoSoffice();
   if (soffice === null) throw new Error(FALTA_NO_CI);
   const dir = mkdtempSync(join(tmpdir(), 'cestaria-planilha-'));
   try {
-    writeFileSync(join(dir, 'planilha.csv'), csv);
+    writeFileSync(join(dir, `planilha.${formato}`), arquivo);
     // A profile of its own: two runs at once would otherwise fight over ~/.config/libreoffice.
     const args = [
       `-env:UserInstallation=${pathToFileURL(join(dir, 'perfil')).href}`,
       '--headless',
       '--norestore',
-      `--infilter=${FILTRO_CSV_PT_BR}`,
+      ...(formato === 'csv' ? [`--infilter=${FILTRO_CSV_DO_CONTRATO}`] : []),
       '--convert-to',
       'fods',
       '--outdir',
       dir,
-      join(dir, 'planilha.csv'),
+      join(dir, `planilha.${formato}`),
     ];
     const saida = await new Promise<string>((resolve, reject) => {
       execFile(soffice, args, { timeout: 120_000 }, (erro, stdout, stderr) =>
@@ -70,8 +83,8 @@ export async function abrirComoPlanilha(csv: Uint8Array): Promise<CelulaDaPlanil
       );
     });
     const fods = join(dir, 'planilha.fods');
-    if (!existsSync(fods)) throw new Error(`soffice não converteu o CSV: ${saida}`);
-    return celulasDoFods(readFileSync(fods, 'utf8'));
+    if (!existsSync(fods)) throw new Error(`soffice não converteu o arquivo: ${saida}`);
+    return tabelasDoFods(readFileSync(fods, 'utf8'));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -89,9 +102,19 @@ function textoDoXml(xml: string): string {
 const atributo = (atributos: string, nome: string): string | undefined =>
   new RegExp(`${nome}="([^"]*)"`).exec(atributos)?.[1];
 
-/** The first table of a flat ODS, without the empty cells and rows that trail it. */
-export function celulasDoFods(fods: string): CelulaDaPlanilha[][] {
-  const tabela = /<table:table\b[\s\S]*?<\/table:table>/.exec(fods)?.[0] ?? '';
+/** Every table of a flat ODS, by name, each without the empty cells and rows that trail it. */
+function tabelasDoFods(fods: string): Map<string, CelulaDaPlanilha[][]> {
+  const tabelas = new Map<string, CelulaDaPlanilha[][]>();
+  for (const [tabela] of fods.matchAll(/<table:table\s[^>]*>[\s\S]*?<\/table:table>/g))
+    tabelas.set(
+      textoDoXml(atributo(tabela.slice(0, tabela.indexOf('>')), 'table:name') ?? ''),
+      celulasDaTabela(tabela),
+    );
+  return tabelas;
+}
+
+/** A table of a flat ODS, without the empty cells and rows that trail it. */
+function celulasDaTabela(tabela: string): CelulaDaPlanilha[][] {
   const linhas: CelulaDaPlanilha[][] = [];
   for (const [, conteudo = ''] of tabela.matchAll(/<table:table-row\b[^>]*?(?:\/>|>([\s\S]*?)<\/table:table-row>)/g)) {
     const linha: CelulaDaPlanilha[] = [];

@@ -53,7 +53,7 @@ describe('CSV: nada que alguém digitou vira fórmula na planilha da coordenaç�
     const admin = await entrarComo(amb, ['admin']);
     const r = await admin.nav.get(`${amb.url}/downloadpedidosfornecedoresciclos?ciclos=${cicloid}`);
     assert.equal(r.status, 200);
-    const linhas = parse(r.texto, { delimiter: ';', bom: true, columns: true }) as Array<Record<string, string>>;
+    const linhas = parse(r.texto, { delimiter: ',', columns: true }) as Array<Record<string, string>>;
     assert.equal(linhas.length, FORMULAS.length);
     const fornecedores = linhas.map((l) => l.Fornecedor ?? '').sort();
     assert.deepEqual(
@@ -66,16 +66,16 @@ describe('CSV: nada que alguém digitou vira fórmula na planilha da coordenaç�
       for (const [coluna, valor] of Object.entries(l))
         assert.ok(!/^[=+\-@\t\r]/.test(valor), `${coluna}: ${JSON.stringify(valor)}`);
     }
-    // Numbers are never escaped: each stays a pt-BR decimal a spreadsheet reads as a number.
+    // Numbers are never escaped: each stays a dot decimal a spreadsheet reads as a number.
     for (const l of linhas) {
       for (const coluna of ['Quantidade planejada', 'Quantidade pedida'])
-        assert.match(l[coluna] ?? '', /^\d+(,\d{1,3})?$/, coluna);
-      for (const coluna of ['Valor unitário (R$)', 'Valor (R$)']) assert.match(l[coluna] ?? '', /^\d+,\d{2}$/, coluna);
+        assert.match(l[coluna] ?? '', /^\d+(\.\d{1,3})?$/, coluna);
+      for (const coluna of ['Valor unitário (R$)', 'Valor (R$)']) assert.match(l[coluna] ?? '', /^\d+\.\d{2}$/, coluna);
     }
   });
 
   test(
-    'aberto no LibreOffice em pt-BR, cada nome fica texto com o apóstrofo e cada número fica número',
+    'aberto no LibreOffice, cada nome fica texto com o apóstrofo e cada número fica número',
     { skip: semLibreOffice() },
     async () => {
       const admin = await entrarComo(amb, ['admin']);
@@ -100,6 +100,30 @@ describe('CSV: nada que alguém digitou vira fórmula na planilha da coordenaç�
           typeof produto === 'string' && produto.startsWith("'") && produto.endsWith('(produto)'),
           JSON.stringify(produto),
         );
+        assert.ok(numeros.length === 4 && numeros.every((n) => typeof n === 'number'), JSON.stringify(numeros));
+      }
+    },
+  );
+
+  test(
+    'a planilha (xlsx) aberta no LibreOffice: cada nome é texto, como foi escrito, e nenhuma fórmula roda',
+    { skip: semLibreOffice() },
+    async () => {
+      const admin = await entrarComo(amb, ['admin']);
+      const r = await fetch(`${amb.url}/downloadpedidosfornecedoresciclos?ciclos=${cicloid}&formato=xlsx`, {
+        headers: { cookie: `appSession=${admin.nav.cookie(amb.url, 'appSession') ?? ''}` },
+      });
+      assert.equal(r.status, 200);
+      const [, ...linhas] = await abrirComoPlanilha(new Uint8Array(await r.arrayBuffer()), 'xlsx');
+      const deFornecedores = linhas.filter(([primeira]) => primeira !== 'Total');
+      assert.equal(deFornecedores.length, FORMULAS.length);
+      // A spreadsheet cell is typed: the text is kept as text, with nothing added in front.
+      assert.deepEqual(
+        deFornecedores.map(([fornecedor]) => (typeof fornecedor === 'string' ? fornecedor.trim() : fornecedor)).sort(),
+        FORMULAS.map((f) => f.trim()).sort(),
+      );
+      for (const [, produto, , ...numeros] of deFornecedores) {
+        assert.ok(typeof produto === 'string' && produto.endsWith('(produto)'), JSON.stringify(produto));
         assert.ok(numeros.length === 4 && numeros.every((n) => typeof n === 'number'), JSON.stringify(numeros));
       }
     },

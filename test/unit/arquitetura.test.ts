@@ -4,7 +4,7 @@
  * - no import circles;
  * - arrows point inward (docs/decisions.md, "Camadas"): the faces (cestas, mercados) import
  *   neither each other nor anything that imports them back; mensagens imports no face; the domain
- *   imports no face, no HTTP and no wiring; the commands (src/comandos) import only the domain
+ *   imports no face, no HTTP and no wiring; the report files (planilhas) import no face and no HTTP; the commands (src/comandos) import only the domain
  *   and decimal.ts; db imports nothing above it (migrations import nothing of the application at
  *   all); config imports only the root leaves (decimal.ts, email.ts, pix-chave.ts), which import
  *   nothing of the application but each other.
@@ -97,6 +97,8 @@ function setaProibida(de: string, para: string): string | null {
   const faces = ['cestas', 'mercados'];
   if (faces.includes(a) && faces.includes(b) && a !== b) return 'uma face não lê a outra';
   if (a === 'mensagens' && faces.includes(b)) return 'as mensagens ficam abaixo das faces';
+  if (a === 'planilhas' && [...faces, 'mensagens', 'http'].includes(b))
+    return 'as planilhas (CSV, XLSX) ficam abaixo das faces: leem o modelo dos relatórios';
   if (
     a === 'domain' &&
     [...faces, 'mensagens', 'http', 'servicos.ts', 'idp', 'demo', 'main.ts', 'cluster.ts'].includes(b)

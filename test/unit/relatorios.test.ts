@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Invalido } from '../../src/domain/erros.ts';
 import { lerCiclos } from '../../src/cestas/entrada.ts';
-import { relatorioParaCsv } from '../../src/cestas/apresentadores/relatorio-csv.ts';
+import { relatorioParaCsv } from '../../src/planilhas/csv.ts';
 import { cicloAtual } from '../../src/domain/relatorios/ciclos.ts';
 import { montarRelatorio } from '../../src/domain/relatorios/modelo.ts';
 import { MAIOR_ID } from '../../src/http/campos.ts';
@@ -78,8 +78,5 @@ test('o CSV de qualquer relatório do modelo: texto que seria fórmula ganha ap�
   );
   let texto = '';
   for await (const pedaco of relatorioParaCsv(r)) texto += String(pedaco);
-  assert.equal(
-    texto,
-    '\uFEFFPessoa;Data;Saldo (R$)\n\'-Ana;12/03/2026;-12,30\n"\'=HYPERLINK(""x"")";13/03/2026;0,50\n',
-  );
+  assert.equal(texto, 'Pessoa,Data,Saldo (R$)\n\'-Ana,2026-03-12,-12.30\n"\'=HYPERLINK(""x"")",2026-03-13,0.50\n');
 });

@@ -9,7 +9,8 @@ import {
 } from '../../src/decimal.ts';
 import type { LinhaDoPedido, Pedido } from '../../src/domain/pedidos.ts';
 import { linhaDoPedidoJson, pedidoJson } from '../../src/cestas/apresentadores/pedidos.ts';
-import { textoParaPessoas, tituloCsv, valorCsv, valorJson } from '../../src/cestas/apresentadores/relatorios.ts';
+import { textoParaPessoas, valorJson } from '../../src/cestas/apresentadores/relatorios.ts';
+import { tituloNaPlanilha, valorCsv } from '../../src/planilhas/csv.ts';
 import { naUnidadeEscolhida } from '../../src/domain/composicao.ts';
 
 function lido(texto: string, escala: number): number {
@@ -82,16 +83,16 @@ test('o pedido em JSON: totais e taxa saem dos centavos do domínio, sem arredon
   assert.equal('totalCentavos' in json.pedido, false, 'o JSON fala a língua do contrato, não a do domínio');
 });
 
-test('uma célula de relatório: inteira no modelo, número no JSON, vírgula sem milhar no CSV, vírgula para pessoas', () => {
+test('uma célula de relatório: inteira no modelo, número no JSON, ponto decimal no CSV do contrato, vírgula para pessoas', () => {
   const dinheiro = { chave: 'v', titulo: 'Valor', tipo: 'dinheiro' } as const;
   const quantidade = { chave: 'q', titulo: 'Quantidade', tipo: 'quantidade' } as const;
   assert.deepEqual(
     [valorJson(dinheiro, 123456), valorCsv(dinheiro, 123456), textoParaPessoas(dinheiro, 123456)],
-    [1234.56, '1234,56', 'R$ 1.234,56'],
+    [1234.56, '1234.56', 'R$ 1.234,56'],
   );
   assert.deepEqual(
     [valorJson(quantidade, 1250_500), valorCsv(quantidade, 1250_500), textoParaPessoas(quantidade, 1250_500)],
-    [1250.5, '1250,5', '1.250,5'],
+    [1250.5, '1250.5', '1.250,5'],
   );
   assert.deepEqual(
     [valorJson(quantidade, null), valorCsv(quantidade, null), textoParaPessoas(quantidade, null)],
@@ -100,14 +101,18 @@ test('uma célula de relatório: inteira no modelo, número no JSON, vírgula se
   // The CSV keeps every place money has, only the places a quantity has, and a plain minus.
   assert.deepEqual(
     [1250, 1200, 5, 0, -1230].map((v) => valorCsv(dinheiro, v)),
-    ['12,50', '12,00', '0,05', '0,00', '-12,30'],
+    ['12.50', '12.00', '0.05', '0.00', '-12.30'],
   );
   assert.deepEqual(
     [1500, 20_000, 5, 0, 250, -1500].map((v) => valorCsv(quantidade, v)),
-    ['1,5', '20', '0,005', '0', '0,25', '-1,5'],
+    ['1.5', '20', '0.005', '0', '0.25', '-1.5'],
   );
   assert.equal(valorCsv({ chave: 'n', titulo: 'Nº', tipo: 'inteiro' }, 1234567), '1234567');
-  assert.equal(valorCsv({ chave: 'd', titulo: 'Data', tipo: 'data' }, '2026-03-12'), '12/03/2026');
+  assert.equal(
+    valorCsv({ chave: 'd', titulo: 'Data', tipo: 'data' }, '2026-03-12'),
+    '2026-03-12',
+    'a data do contrato: AAAA-MM-DD',
+  );
   assert.equal(
     valorCsv({ chave: 't', titulo: 'Produto', tipo: 'texto' }, 'ovos, 1.5 dúzia'),
     'ovos, 1.5 dúzia',
@@ -117,11 +122,11 @@ test('uma célula de relatório: inteira no modelo, número no JSON, vírgula se
 
 test('o cabeçalho do CSV: o título da planilha, ou o da página, e "(R$)" no dinheiro', () => {
   assert.equal(
-    tituloCsv({ chave: 'p', titulo: 'Planejado', tituloPlanilha: 'Quantidade planejada', tipo: 'quantidade' }),
+    tituloNaPlanilha({ chave: 'p', titulo: 'Planejado', tituloPlanilha: 'Quantidade planejada', tipo: 'quantidade' }),
     'Quantidade planejada',
   );
-  assert.equal(tituloCsv({ chave: 'v', titulo: 'Valor unitário', tipo: 'dinheiro' }), 'Valor unitário (R$)');
-  assert.equal(tituloCsv({ chave: 'u', titulo: 'Unidade', tipo: 'texto' }), 'Unidade');
+  assert.equal(tituloNaPlanilha({ chave: 'v', titulo: 'Valor unitário', tipo: 'dinheiro' }), 'Valor unitário (R$)');
+  assert.equal(tituloNaPlanilha({ chave: 'u', titulo: 'Unidade', tipo: 'texto' }), 'Unidade');
 });
 
 test('a unidade que a coordenação escolheu volta para mostrar, exata, ou fica a do produto', () => {

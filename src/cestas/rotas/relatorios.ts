@@ -12,9 +12,11 @@ import type { Relatorio } from '../../domain/relatorios/modelo.ts';
 import { relatorioDeMovimentacoes } from '../../domain/relatorios/movimentacoes.ts';
 import { relatorioDeProdutos } from '../../domain/relatorios/produtos.ts';
 import { relatorioParaJson } from '../apresentadores/relatorios.ts';
-import { relatorioParaCsv } from '../apresentadores/relatorio-csv.ts';
+import { relatorioParaCsv } from '../../planilhas/csv.ts';
+import { TIPO_XLSX, relatorioParaXlsx } from '../../planilhas/xlsx.ts';
 import { comoEntrada } from '../../http/campos.ts';
 import { Consulta, NaConsulta, dataDaConsulta } from '../../http/consultas.ts';
+import { Arquivo } from '../../http/esquemas.ts';
 import { atorDe } from '../autenticacao.ts';
 import { lerCiclos, lerMercadoDoRelatorio } from '../entrada.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
@@ -30,7 +32,16 @@ import {
   tabelaRelatorio,
   type ExtrasDoRelatorio,
 } from '../views/relatorio.ts';
-import { CorpoCiclos, EscolhaDeCiclos, ParamsId, RelatorioJson, Relatorios, download, leitura } from '../esquemas.ts';
+import {
+  CorpoCiclos,
+  EscolhaDeCiclos,
+  ParamsId,
+  RelatorioJson,
+  Relatorios,
+  download,
+  leitura,
+  relatorioOuArquivo,
+} from '../esquemas.ts';
 
 /** A file name safe for Content-Disposition, from the cycle names. */
 function nomeDeArquivo(base: string, nomes: readonly string[]): string {
@@ -47,10 +58,19 @@ function nomeDeArquivo(base: string, nomes: readonly string[]): string {
 
 const mercadoId = NaConsulta.id('Só o que foi comprado neste mercado dos ciclos (o relatório inteiro, sem ele)');
 
-/** ?mercadoId= narrows a report to one market of its cycles; the CSV and PDF links keep it. */
+const FORMATOS = ['xlsx', 'csv'] as const;
+type Formato = (typeof FORMATOS)[number];
+
+/** `?formato=`: the report as a file instead of the page: a spreadsheet for people, or the contract's CSV. */
+const formato = NaConsulta.umDe(FORMATOS, 'O relatório como arquivo: a planilha (Excel, LibreOffice) ou o CSV');
+
+/** ?mercadoId= narrows a report to one market of its cycles; the file and PDF links keep it. */
 const ConsultaDoMercado = Consulta({ mercadoId });
 
-/** The cycles a CSV exports: `ciclos` ("1,2" or repeated), or one `cicloid` (`cicloId`); without them, those chosen last. */
+/** The surplus report's: only the file. */
+const ConsultaDoArquivo = Consulta({ formato });
+
+/** The cycles a file exports: `ciclos` ("1,2" or repeated), or one `cicloid` (`cicloId`); without them, those chosen last. */
 const ConsultaDoDownload = Consulta({
   ciclos: Type.Optional(
     Type.Union(
@@ -64,7 +84,11 @@ const ConsultaDoDownload = Consulta({
   cicloid: NaConsulta.id('Um ciclo só'),
   cicloId: NaConsulta.id('Um ciclo só (o mesmo que cicloid)'),
   mercadoId,
+  formato,
 });
+
+/** A report of one cycle, narrowed to a market or not, as the page or as a file. */
+const ConsultaDoCiclo = Consulta({ mercadoId, formato });
 
 /** The filters of /movimentacaotodos. */
 const ConsultaDasMovimentacoes = Consulta({
@@ -73,15 +97,49 @@ const ConsultaDasMovimentacoes = Consulta({
   tipoMovimentacaoId: NaConsulta.id('Só as deste tipo'),
   de: NaConsulta.data('A partir deste dia'),
   ate: NaConsulta.data('Até este dia'),
+  formato,
+});
+
+/** A link's query: the parameters given, in order, left out when absent. */
+function consulta(base: string, parametros: Readonly<Record<string, string | number | null | undefined>>): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(parametros)) if (v !== null && v !== undefined) q.append(k, String(v));
+  const texto = q.toString();
+  return texto === '' ? base : `${base}${base.includes('?') ? '&' : '?'}${texto}`;
+}
+
+/** A report page's two downloads: the spreadsheet (its main one) and the CSV, from one address. */
+const downloads = (base: string, parametros: Readonly<Record<string, string | number | null | undefined>> = {}) => ({
+  planilha: consulta(base, { ...parametros, formato: 'xlsx' }),
+  csv: consulta(base, { ...parametros, formato: 'csv' }),
 });
 
 /** Reports: the spec's "Reports and exports" table, and /movimentacaotodos. */
 export function rotasRelatorios(app: AppTipada, ctx: ContextoCestas): void {
   const mostrar = (req: FastifyRequest, reply: FastifyReply, r: Relatorio, extras: ExtrasDoRelatorio = {}) =>
     responder(req, reply, { titulo: r.titulo, dados: relatorioParaJson(r), corpo: () => tabelaRelatorio(r, extras) });
-  /** A link's query with the market filter kept: `?cicloId=1&mercadoId=2`. */
-  const comMercado = (base: string, mercadoId: number | null) =>
-    mercadoId === null ? base : `${base}${base.includes('?') ? '&' : '?'}mercadoId=${mercadoId}`;
+  /** The cycles' names, for a file's name. */
+  const nomesDosCiclos = async (ids: readonly number[]) =>
+    (
+      await ctx.banco
+        .selectFrom('ciclo')
+        .select('nome')
+        .where('id', 'in', [...ids])
+        .orderBy('id')
+        .execute()
+    ).map((c) => c.nome);
+  /** The report as a file: the spreadsheet people open, or the contract's CSV. */
+  const enviarArquivo = async (reply: FastifyReply, r: Relatorio, comoArquivo: Formato, nome: string) => {
+    if (comoArquivo === 'csv')
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${nome}.csv"`)
+        .send(relatorioParaCsv(r));
+    return reply
+      .type(TIPO_XLSX)
+      .header('content-disposition', `attachment; filename="${nome}.xlsx"`)
+      .send(Buffer.from(await relatorioParaXlsx(r)));
+  };
   /** The markets of the cycles a choice page lists. */
   const mercadosDaEscolha = (ciclos: ReadonlyArray<{ id: number }>) =>
     mercadosDosCiclos(
@@ -100,46 +158,79 @@ export function rotasRelatorios(app: AppTipada, ctx: ContextoCestas): void {
 
   app.get(
     '/pedidosfornecedoressobra/:id',
-    { config: { acesso: 'relatoriosFornecedores' }, schema: { params: ParamsId, response: leitura(RelatorioJson) } },
-    async (req, reply) =>
-      mostrar(req, reply, await relatorioDeSobra(ctx.banco, atorDe(req), req.params.id, tempo(ctx).hoje)),
+    {
+      config: { acesso: 'relatoriosFornecedores' },
+      schema: { params: ParamsId, querystring: ConsultaDoArquivo, response: relatorioOuArquivo(RelatorioJson) },
+    },
+    async (req, reply) => {
+      const { id } = req.params;
+      const r = await relatorioDeSobra(ctx.banco, atorDe(req), id, tempo(ctx).hoje);
+      if (req.query.formato !== undefined)
+        return enviarArquivo(reply, r, req.query.formato, nomeDeArquivo('sobra', await nomesDosCiclos([id])));
+      return mostrar(req, reply, r, { downloads: downloads(`/pedidosfornecedoressobra/${id}`) });
+    },
   );
 
   app.get(
     '/pedidosfornecedorestodos/:id',
     {
       config: { acesso: 'relatoriosFornecedores' },
-      schema: { params: ParamsId, querystring: ConsultaDoMercado, response: leitura(RelatorioJson) },
+      schema: { params: ParamsId, querystring: ConsultaDoCiclo, response: relatorioOuArquivo(RelatorioJson) },
     },
     async (req, reply) => {
       const { id } = req.params;
       const mercadoId = req.query.mercadoId ?? null;
       const r = await relatorioDosFornecedores(ctx.banco, atorDe(req), [id], tempo(ctx).hoje, mercadoId);
+      if (req.query.formato !== undefined)
+        return enviarArquivo(
+          reply,
+          r,
+          req.query.formato,
+          nomeDeArquivo('pedidos-fornecedores', await nomesDosCiclos([id])),
+        );
       return mostrar(req, reply, r, {
-        csv: comMercado(`/downloadpedidosfornecedoresciclos?cicloId=${id}`, mercadoId),
-        pdf: comMercado(`/entregaCicloPDF/${id}`, mercadoId),
+        downloads: downloads('/downloadpedidosfornecedoresciclos', { cicloId: id, mercadoId }),
+        pdf: consulta(`/entregaCicloPDF/${id}`, { mercadoId }),
         filtro: { acao: `/pedidosfornecedorestodos/${id}`, metodo: 'get', csrf: null, ciclos: [], mercadoId },
       });
     },
   );
 
-  /** GET chooses cycles; POST shows the report of the chosen ones ({ciclos:[…]}, ciclos=1&ciclos=2, or {cicloid}). */
+  /**
+   * GET chooses cycles (or, with `?formato=`, downloads the report of the cycles in its query); POST
+   * shows the report of the chosen ones ({ciclos:[…]}, ciclos=1&ciclos=2, or {cicloid}).
+   * `doContrato`: the contract's own download route of the report, which its page links to and which
+   * exports the cycles chosen here last (the suppliers' CSV).
+   */
   function porCiclos(
     caminho: string,
     acesso: Acao,
     titulo: string,
+    arquivo: string,
     montar: (ator: Ator, ciclos: number[], mercadoId: number | null) => Promise<Relatorio>,
-    csv: boolean,
+    doContrato?: string,
   ) {
-    app.get(caminho, { config: { acesso }, schema: { response: leitura(EscolhaDeCiclos) } }, async (req, reply) => {
-      const ciclos = await ciclosParaEscolher(ctx.banco, tempo(ctx).hoje);
-      const mercados = await mercadosDaEscolha(ciclos);
-      return responder(req, reply, {
-        titulo,
-        dados: { ciclos },
-        corpo: () => escolhaDeCiclos(caminho, ciclos, mercados, req.sessao?.csrf ?? null, null),
-      });
-    });
+    app.get(
+      caminho,
+      {
+        config: { acesso },
+        schema: { querystring: ConsultaDoDownload, response: relatorioOuArquivo(EscolhaDeCiclos) },
+      },
+      async (req, reply) => {
+        if (req.query.formato !== undefined) {
+          const ids = await ciclosDoDownload(req, req.query);
+          const r = await montar(atorDe(req), ids, req.query.mercadoId ?? null);
+          return enviarArquivo(reply, r, req.query.formato, nomeDeArquivo(arquivo, await nomesDosCiclos(ids)));
+        }
+        const ciclos = await ciclosParaEscolher(ctx.banco, tempo(ctx).hoje);
+        const mercados = await mercadosDaEscolha(ciclos);
+        return responder(req, reply, {
+          titulo,
+          dados: { ciclos },
+          corpo: () => escolhaDeCiclos(caminho, ciclos, mercados, req.sessao?.csrf ?? null, null),
+        });
+      },
+    );
     // A bad choice comes back as the choice page, with the message.
     const redesenhar: Redesenho = async (req, reply, recusa) => {
       const ciclos = await ciclosParaEscolher(ctx.banco, tempo(ctx).hoje);
@@ -171,14 +262,13 @@ export function rotasRelatorios(app: AppTipada, ctx: ContextoCestas): void {
           ciclos: ids,
           mercadoId,
         };
-        if (!csv) return mostrar(req, reply, relatorio, { filtro });
         // The spec's bare GET of the CSV exports the cycles chosen here last.
-        if (req.sessao !== null)
+        if (doContrato !== undefined && req.sessao !== null)
           lembrarCiclos(reply, ctx.cofreSessao, req.sessao, ids, ctx.relogio.agora().getTime(), {
             seguro: ctx.cookiesSeguros,
           });
         return mostrar(req, reply, relatorio, {
-          csv: comMercado(`/downloadpedidosfornecedoresciclos?ciclos=${ids.join(',')}`, mercadoId),
+          downloads: downloads(doContrato ?? caminho, { ciclos: ids.join(','), mercadoId }),
           filtro,
         });
       },
@@ -189,26 +279,27 @@ export function rotasRelatorios(app: AppTipada, ctx: ContextoCestas): void {
     '/pedidosfornecedoresciclos',
     'relatoriosFornecedores',
     'Pedidos aos fornecedores',
+    'pedidos-fornecedores',
     (ator, ids, mercadoId) => relatorioDosFornecedores(ctx.banco, ator, ids, tempo(ctx).hoje, mercadoId),
-    true,
+    '/downloadpedidosfornecedoresciclos',
   );
   porCiclos(
     '/pedidosconsumidoresciclos',
     'relatoriosConsumidores',
     'Pedidos dos consumidores',
+    'pedidos-consumidores',
     (ator, ids, mercadoId) => relatorioDosConsumidores(ctx.banco, ator, ids, ctx.config.taxa, mercadoId),
-    false,
   );
   porCiclos(
     '/relatorioprodutosciclos',
     'relatoriosFornecedores',
     'Produtos dos ciclos',
+    'produtos',
     (ator, ids, mercadoId) => relatorioDeProdutos(ctx.banco, ator, ids, tempo(ctx).hoje, mercadoId),
-    false,
   );
 
   /**
-   * The cycles a CSV download exports: those the query names (`ciclos`, or one `cicloid`/`cicloId`),
+   * The cycles a download exports: those the query names (`ciclos`, or one `cicloid`/`cicloId`),
    * else those last chosen in POST /pedidosfornecedoresciclos (kept in the session), else the
    * current cycle.
    */
@@ -222,17 +313,27 @@ export function rotasRelatorios(app: AppTipada, ctx: ContextoCestas): void {
     return [atual];
   }
 
-  // CSV of supplier orders, from the same report model as the page and the JSON (relatorioParaCsv).
+  // The supplier orders as the contract's CSV (or, with ?formato=xlsx, the spreadsheet), from the
+  // same report model as the page and the JSON.
   app.get(
     '/downloadpedidosfornecedoresciclos',
     {
       config: { acesso: 'relatoriosFornecedores' },
       schema: {
         querystring: ConsultaDoDownload,
-        response: download(
-          'text/csv',
-          'Os pedidos aos fornecedores, em CSV para planilha em português (UTF-8 com BOM, separado por ;, decimais com vírgula)',
-        ),
+        response: {
+          ...download(
+            'text/csv',
+            'Os pedidos aos fornecedores em CSV (UTF-8, separado por vírgulas, decimais com ponto, datas AAAA-MM-DD); com ?formato=xlsx, a planilha',
+          ),
+          200: {
+            description: 'O CSV, ou com ?formato=xlsx a planilha (Excel, LibreOffice)',
+            content: {
+              'text/csv': { schema: Arquivo('O CSV') },
+              [TIPO_XLSX]: { schema: Arquivo('A planilha') },
+            },
+          },
+        },
       },
     },
     async (req, reply) => {
@@ -244,13 +345,8 @@ export function rotasRelatorios(app: AppTipada, ctx: ContextoCestas): void {
         tempo(ctx).hoje,
         req.query.mercadoId ?? null,
       );
-      const nomes = (
-        await ctx.banco.selectFrom('ciclo').select('nome').where('id', 'in', ids).orderBy('id').execute()
-      ).map((c) => c.nome);
-      return reply
-        .type('text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${nomeDeArquivo('pedidos-fornecedores', nomes)}.csv"`)
-        .send(relatorioParaCsv(relatorio));
+      const nome = nomeDeArquivo('pedidos-fornecedores', await nomesDosCiclos(ids));
+      return enviarArquivo(reply, relatorio, req.query.formato ?? 'csv', nome);
     },
   );
 
@@ -286,7 +382,7 @@ export function rotasRelatorios(app: AppTipada, ctx: ContextoCestas): void {
     '/movimentacaotodos',
     {
       config: { acesso: 'financeiroLer' },
-      schema: { querystring: ConsultaDasMovimentacoes, response: leitura(RelatorioJson) },
+      schema: { querystring: ConsultaDasMovimentacoes, response: relatorioOuArquivo(RelatorioJson) },
     },
     async (req, reply) => {
       const q = req.query;
@@ -298,7 +394,9 @@ export function rotasRelatorios(app: AppTipada, ctx: ContextoCestas): void {
         ate: dataDaConsulta('ate', q.ate),
       };
       const r = await relatorioDeMovimentacoes(ctx.banco, atorDe(req), filtro);
-      return mostrar(req, reply, r);
+      if (q.formato !== undefined)
+        return enviarArquivo(reply, r, q.formato, nomeDeArquivo('movimentacoes', [filtro.de ?? '', filtro.ate ?? '']));
+      return mostrar(req, reply, r, { downloads: downloads('/movimentacaotodos', { ...filtro }) });
     },
   );
 }

@@ -31,7 +31,8 @@ export interface FiltroDeMercadoDaPagina {
 }
 
 export interface ExtrasDoRelatorio {
-  readonly csv?: string;
+  /** The report as files: the spreadsheet people open (the main download) and the contract's CSV. */
+  readonly downloads?: { readonly planilha: string; readonly csv: string };
   readonly pdf?: string;
   readonly filtro?: FiltroDeMercadoDaPagina;
 }
@@ -73,7 +74,12 @@ export function tabelaRelatorio(r: Relatorio, extras: ExtrasDoRelatorio = {}): H
   return html`<p class="nota">${r.subtitulo}</p>
   ${filtroDeMercado(r.mercados ?? [], extras.filtro)}
   <p class="acoes-relatorio">
-    ${extras.csv === undefined ? '' : html`<a class="botao secundario" href="${extras.csv}" download>Baixar CSV</a>`}
+    ${
+      extras.downloads === undefined
+        ? ''
+        : html`<a class="botao" href="${extras.downloads.planilha}" download>Planilha (Excel, LibreOffice)</a>
+    <a class="botao secundario" href="${extras.downloads.csv}" download>CSV</a>`
+    }
     ${extras.pdf === undefined ? '' : html`<a class="botao secundario" href="${extras.pdf}" download>Documento de entrega (PDF)</a>`}
   </p>
   ${
