@@ -26,7 +26,7 @@ import { sql } from 'kysely';
 import type { BancoConfig } from '../src/config.ts';
 import { abrirBanco, type Banco } from '../src/db/banco.ts';
 import { carregarConfig } from '../src/config.ts';
-import { gerarPedidosDoCiclo } from '../src/domain/assinaturas.ts';
+import { gerarPedidosDoCiclo } from '../src/domain/assinaturas/geracao.ts';
 import { Correio } from '../src/mensagens/correio/correio.ts';
 import { diaLocal } from '../src/domain/tempo.ts';
 import { prepararBanco, TZ, type DadosDoBench } from './preparo.ts';

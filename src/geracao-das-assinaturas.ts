@@ -1,6 +1,6 @@
 import type { Config } from './config.ts';
 import type { Banco } from './db/banco.ts';
-import { gerarOndeAberto } from './domain/assinaturas.ts';
+import { gerarOndeAberto } from './domain/assinaturas/geracao.ts';
 import type { Avisos } from './domain/avisos.ts';
 import { diaLocal, type Relogio } from './domain/tempo.ts';
 

@@ -1,5 +1,5 @@
-import type { EntradaAssinatura, Frequencia } from '../domain/assinaturas.ts';
-import { FREQUENCIAS } from '../domain/assinaturas.ts';
+import type { EntradaAssinatura, Frequencia } from '../domain/assinaturas/modelo.ts';
+import { FREQUENCIAS } from '../domain/assinaturas/modelo.ts';
 import { Campos, MAIOR_ID, comoEntrada, type Entrada } from '../http/campos.ts';
 import type { Dono } from './entrada.ts';
 

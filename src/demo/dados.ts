@@ -6,7 +6,7 @@ import { somarDias } from '../domain/tempo.ts';
 import { chaveDeNome } from '../domain/textos.ts';
 import type { Ator } from '../domain/acesso.ts';
 import { linhasOfertadas } from '../domain/alocacao.ts';
-import { pausar, salvarAssinatura } from '../domain/assinaturas.ts';
+import { pausar, salvarAssinatura } from '../domain/assinaturas/escrita.ts';
 import { salvarCiclo } from '../domain/ciclos/gravacao.ts';
 import { salvarComposicao } from '../domain/composicao.ts';
 import { fecharCiclo } from '../domain/financeiro.ts';

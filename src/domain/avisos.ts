@@ -13,7 +13,8 @@ import { entregasDoCiclo } from './alocacao.ts';
 import type { EventoDoPedido } from './pedidos.ts';
 import { lerPerfis } from './perfis.ts';
 import { somarDias } from './tempo.ts';
-import { assinantesComCestaNoCiclo, assinantesServidosNoCiclo, faltasDoCiclo } from './assinaturas.ts';
+import { assinantesComCestaNoCiclo, assinantesServidosNoCiclo } from './assinaturas/leitura.ts';
+import { faltasDoCiclo } from './assinaturas/painel.ts';
 
 export const TIPOS_DE_AVISO = {
   oferta_aberta: { nome: 'Abertura do período de ofertas', opcional: true },

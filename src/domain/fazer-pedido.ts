@@ -6,7 +6,7 @@
  */
 import type { Banco } from '../db/banco.ts';
 import type { Ator } from './acesso.ts';
-import { gerarAntesDoPedido } from './assinaturas.ts';
+import { gerarAntesDoPedido } from './assinaturas/geracao.ts';
 import { salvarPedido, type EntradaPedido, type OpcoesPedido, type Pedido } from './pedidos.ts';
 
 /** Saves a one-off order after the cycle's subscription orders (once per process and cycle; see gerarAntesDoPedido). */

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Ator } from '../../src/domain/acesso.ts';
-import { gerarPedidosDoCiclo, salvarAssinatura, type OpcoesAssinatura } from '../../src/domain/assinaturas.ts';
+import type { OpcoesAssinatura } from '../../src/domain/assinaturas/modelo.ts';
+import { gerarPedidosDoCiclo } from '../../src/domain/assinaturas/geracao.ts';
+import { salvarAssinatura } from '../../src/domain/assinaturas/escrita.ts';
 import { saldoDe } from '../../src/domain/financeiro.ts';
 import { somarDias } from '../../src/domain/tempo.ts';
 import { tokenCsrf } from '../helpers/navegador.ts';

@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Ator } from '../../src/domain/acesso.ts';
-import {
-  gerarPedidosDoCiclo,
-  pularCiclo,
-  salvarAssinatura,
-  type OpcoesAssinatura,
-} from '../../src/domain/assinaturas.ts';
+import type { OpcoesAssinatura } from '../../src/domain/assinaturas/modelo.ts';
+import { gerarPedidosDoCiclo } from '../../src/domain/assinaturas/geracao.ts';
+import { salvarAssinatura } from '../../src/domain/assinaturas/escrita.ts';
+import { pularCiclo } from '../../src/domain/assinaturas/no-ciclo.ts';
 import type { Correio } from '../../src/mensagens/correio/correio.ts';
 import { CaixaDeTeste } from '../helpers/correio.ts';
 import { DATAS_PADRAO, criarCesta, criarCiclo, criarPonto } from '../helpers/fabricas.ts';

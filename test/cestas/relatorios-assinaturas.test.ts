@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Ator } from '../../src/domain/acesso.ts';
-import { salvarAssinatura } from '../../src/domain/assinaturas.ts';
+import { salvarAssinatura } from '../../src/domain/assinaturas/escrita.ts';
 import { finalizarPedido, salvarPedido } from '../../src/domain/pedidos.ts';
 import { DIALETO } from '../helpers/banco.ts';
 import { criarCesta, criarCiclo, criarPonto, criarUsuario } from '../helpers/fabricas.ts';

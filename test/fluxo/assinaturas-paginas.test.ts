@@ -2,11 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { abrirBanco, type Banco } from '../../src/db/banco.ts';
 import type { Ator } from '../../src/domain/acesso.ts';
-import {
-  ciclosComPedidoAberto,
-  definirLimiteDeAssinaturas,
-  escolhasDaAssinatura,
-} from '../../src/domain/assinaturas.ts';
+import { ciclosComPedidoAberto, escolhasDaAssinatura } from '../../src/domain/assinaturas/leitura.ts';
+import { definirLimiteDeAssinaturas } from '../../src/domain/assinaturas/escrita.ts';
 import { ErroDominio } from '../../src/domain/erros.ts';
 import { bancoNovo } from '../helpers/banco.ts';
 import { DATAS_PADRAO, criarCesta, criarCiclo, criarPonto, criarUsuario } from '../helpers/fabricas.ts';

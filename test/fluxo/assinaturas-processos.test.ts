@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import { abrirBanco } from '../../src/db/banco.ts';
-import { salvarAssinatura } from '../../src/domain/assinaturas.ts';
+import { salvarAssinatura } from '../../src/domain/assinaturas/escrita.ts';
 import { diaLocal, somarDias } from '../../src/domain/tempo.ts';
 import { bancoNovo, urlDoBanco } from '../helpers/banco.ts';
 import { criarCesta, criarCiclo, criarPonto, criarUsuario, datasComPedidoAbertoHoje } from '../helpers/fabricas.ts';

@@ -3,21 +3,13 @@ import { after, before, describe, test } from 'node:test';
 import { abrirBanco, type Banco } from '../../src/db/banco.ts';
 import type { BancoConfig } from '../../src/config.ts';
 import type { Ator } from '../../src/domain/acesso.ts';
-import {
-  alterarNoCiclo,
-  assinaturasDe,
-  assinaturasParaAdmin,
-  ciclosAplicaveis,
-  faltasDoCiclo,
-  gerarPedidosDoCiclo,
-  pausar,
-  pularCiclo,
-  removerPausa,
-  salvarAssinatura,
-  type CicloCandidato,
-  type EntradaAssinatura,
-  type OpcoesAssinatura,
-} from '../../src/domain/assinaturas.ts';
+import type { EntradaAssinatura, OpcoesAssinatura } from '../../src/domain/assinaturas/modelo.ts';
+import { ciclosAplicaveis, type CicloCandidato } from '../../src/domain/assinaturas/regras.ts';
+import { assinaturasDe } from '../../src/domain/assinaturas/leitura.ts';
+import { assinaturasParaAdmin, faltasDoCiclo } from '../../src/domain/assinaturas/painel.ts';
+import { gerarPedidosDoCiclo } from '../../src/domain/assinaturas/geracao.ts';
+import { pausar, removerPausa, salvarAssinatura } from '../../src/domain/assinaturas/escrita.ts';
+import { alterarNoCiclo, pularCiclo } from '../../src/domain/assinaturas/no-ciclo.ts';
 import { ErroDominio } from '../../src/domain/erros.ts';
 import { fazerPedido } from '../../src/domain/fazer-pedido.ts';
 import { pedidoDe, type Taxa } from '../../src/domain/pedidos.ts';

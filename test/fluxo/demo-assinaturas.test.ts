@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { abrirBanco, type Banco } from '../../src/db/banco.ts';
-import { assinaturasDe } from '../../src/domain/assinaturas.ts';
+import { assinaturasDe } from '../../src/domain/assinaturas/leitura.ts';
 import { carregarDemo } from '../../src/demo/dados.ts';
 import { diaLocal } from '../../src/domain/tempo.ts';
 import { bancoNovo } from '../helpers/banco.ts';

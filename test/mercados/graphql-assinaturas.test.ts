@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { salvarAssinatura } from '../../src/domain/assinaturas.ts';
+import { salvarAssinatura } from '../../src/domain/assinaturas/escrita.ts';
 import type { Perfil } from '../../src/domain/perfis.ts';
 import { diaLocal, somarDias } from '../../src/domain/tempo.ts';
 import { comporCestas, criarCesta, criarPonto, criarUsuario } from '../helpers/fabricas.ts';

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { AppTipada } from '../../http/app-tipada.ts';
 import { comoEntrada, Campos } from '../../http/campos.ts';
 import { Corpo, NoFio } from '../../http/esquemas.ts';
-import { registrarPagamentoDaTemporada, type PagamentoDaTemporada } from '../../domain/assinaturas.ts';
+import { registrarPagamentoDaTemporada, type PagamentoDaTemporada } from '../../domain/assinaturas/temporada.ts';
 import { diaLocal } from '../../domain/tempo.ts';
 import { MAXIMO_LANCAMENTO_CENTAVOS } from '../../decimal.ts';
 import { dinheiroJson } from '../apresentadores/numeros.ts';
@@ -45,7 +45,7 @@ const pagamentoJson = (p: PagamentoDaTemporada) => {
 
 /**
  * The coordination records a season paid in advance for a subscription: a credit for the
- * subscriber that the cycles' charges draw down (src/domain/assinaturas.ts
+ * subscriber that the cycles' charges draw down (src/domain/assinaturas/temporada.ts
  * registrarPagamentoDaTemporada). JSON, or the form of /assinaturas/todas (a value typed as people
  * type it, "1.234,56"), which goes back to that page with the message, or with the refusal on the
  * subscription's form.

@@ -1,23 +1,22 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { parametrosDa, type AppTipada } from '../../http/app-tipada.ts';
 import { donoVisivel, exigirAgirPor, pode, podeSerDono, type Ator } from '../../domain/acesso.ts';
+import type { Assinatura, OpcoesAssinatura } from '../../domain/assinaturas/modelo.ts';
 import {
-  alterarNoCiclo,
   assinaturasDe,
-  assinaturasParaAdmin,
   assinaturaVisivel,
   ciclosComPedidoAberto,
-  definirLimiteDeAssinaturas,
   escolhasDaAssinatura,
-  faltasDoCiclo,
+  type AssinaturaComCiclos,
+} from '../../domain/assinaturas/leitura.ts';
+import { assinaturasParaAdmin, faltasDoCiclo } from '../../domain/assinaturas/painel.ts';
+import {
+  definirLimiteDeAssinaturas,
   pausar,
-  pularCiclo,
   removerPausa,
   salvarAssinatura,
-  type Assinatura,
-  type AssinaturaComCiclos,
-  type OpcoesAssinatura,
-} from '../../domain/assinaturas.ts';
+} from '../../domain/assinaturas/escrita.ts';
+import { alterarNoCiclo, pularCiclo } from '../../domain/assinaturas/no-ciclo.ts';
 import { cicloDasJanelas } from '../../domain/ciclos/janelas.ts';
 import { Invalido } from '../../domain/erros.ts';
 import { usuarioPorId } from '../../domain/usuarios.ts';

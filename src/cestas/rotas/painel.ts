@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppTipada } from '../../http/app-tipada.ts';
 import { pode, proximasAcoes } from '../../domain/acesso.ts';
-import { assinaturasDe } from '../../domain/assinaturas.ts';
+import { assinaturasDe } from '../../domain/assinaturas/leitura.ts';
 import { comJanelas } from './assinaturas.ts';
 import { cartaoDaAssinatura } from '../views/assinaturas.ts';
 import { painelDaPessoa, pendenciasDosCiclos, type Pendencias } from '../../domain/andamento.ts';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { AssinaturaComCiclos, FaltaNoCiclo, PainelDeAssinaturas, ProximoCiclo } from '../../domain/assinaturas.ts';
+import type { AssinaturaComCiclos, ProximoCiclo } from '../../domain/assinaturas/leitura.ts';
+import type { FaltaNoCiclo, PainelDeAssinaturas } from '../../domain/assinaturas/painel.ts';
 import { html, type Html } from '../../http/html.ts';
 import { campoCsrf } from './layout.ts';
 import { ariaDoErro, erroDoCampo, mensagemDeErro, textoDoErro } from './fluxo.ts';

@@ -3,7 +3,7 @@
  * outbox. The unique `chave` (kind:cycle:person) makes a second tick, here or in another process,
  * write nothing.
  */
-import { faltasDoCiclo } from '../../domain/assinaturas.ts';
+import { faltasDoCiclo } from '../../domain/assinaturas/painel.ts';
 import { avisosDevidos, chaveDoAviso, type AvisoDevido } from '../../domain/avisos.ts';
 import { pedidoDe } from '../../domain/pedidos.ts';
 import { oQueOFornecedorEntrega } from '../../domain/relatorios/fornecedores.ts';

@@ -1,6 +1,6 @@
 /**
  * Subscriptions in GraphQL (issue 23): thin resolvers over the domain functions of
- * src/domain/assinaturas.ts, with the same access rules as the Cestas face. Whose subscription a
+ * src/domain/assinaturas/, with the same access rules as the Cestas face. Whose subscription a
  * write touches is judged by the domain: `input.usuarioid` (only admins act for someone else),
  * `input.id` (one's own, or anyone's for admins), the basket type, point and market (existing and
  * active); a cycle's skip by the subscription's owner; a season paid in advance by the
@@ -8,20 +8,17 @@
  */
 import type { IResolvers } from '@graphql-tools/utils';
 import { exigirAgirPor, pode } from '../../domain/acesso.ts';
-import {
-  assinaturasDe,
-  pularCiclo,
-  registrarPagamentoDaTemporada,
-  salvarAssinatura,
-  type Assinatura,
-  type AssinaturaComCiclos,
-  type EntradaAssinatura,
-  type Frequencia,
-  type OpcoesAssinatura,
-  type PagamentoDaTemporada,
-  type ProximoCiclo,
-  type SituacaoDoCiclo,
-} from '../../domain/assinaturas.ts';
+import type {
+  Assinatura,
+  EntradaAssinatura,
+  Frequencia,
+  OpcoesAssinatura,
+  SituacaoDoCiclo,
+} from '../../domain/assinaturas/modelo.ts';
+import { assinaturasDe, type AssinaturaComCiclos, type ProximoCiclo } from '../../domain/assinaturas/leitura.ts';
+import { salvarAssinatura } from '../../domain/assinaturas/escrita.ts';
+import { pularCiclo } from '../../domain/assinaturas/no-ciclo.ts';
+import { registrarPagamentoDaTemporada, type PagamentoDaTemporada } from '../../domain/assinaturas/temporada.ts';
 import { ESCALA_DINHEIRO, MAXIMO_LANCAMENTO_CENTAVOS } from '../../decimal.ts';
 import { Proibido } from '../../domain/erros.ts';
 import { Campos, MAIOR_ID, lerId } from '../../http/campos.ts';
