@@ -52,10 +52,14 @@ const PARAMETROS_DECLARADOS: Readonly<Record<string, string>> = {
   'cestas POST /assinaturas/{id}/pular/{cicloId}': 'de',
   'cestas GET /assinaturas/todas': 'cicloId',
   'cestas GET /saldo': 'usuarioid',
-  'cestas GET /pedidosfornecedorestodos/{id}': 'mercadoId',
-  'cestas GET /downloadpedidosfornecedoresciclos': 'ciclos,cicloid,cicloId,mercadoId',
+  'cestas GET /pedidosfornecedorestodos/{id}': 'mercadoId,formato',
+  'cestas GET /pedidosfornecedoressobra/{id}': 'formato',
+  'cestas GET /pedidosfornecedoresciclos': 'ciclos,cicloid,cicloId,mercadoId,formato',
+  'cestas GET /pedidosconsumidoresciclos': 'ciclos,cicloid,cicloId,mercadoId,formato',
+  'cestas GET /relatorioprodutosciclos': 'ciclos,cicloid,cicloId,mercadoId,formato',
+  'cestas GET /downloadpedidosfornecedoresciclos': 'ciclos,cicloid,cicloId,mercadoId,formato',
   'cestas GET /entregaCicloPDF/{id}': 'mercadoId',
-  'cestas GET /movimentacaotodos': 'usuarioid,cicloid,tipoMovimentacaoId,de,ate',
+  'cestas GET /movimentacaotodos': 'usuarioid,cicloid,tipoMovimentacaoId,de,ate,formato',
   'cestas GET /mensagens': 'estado',
   'mercados GET /login': 'error',
   'mercados GET /graphql': 'query,operationName,variables,extensions',
@@ -132,7 +136,7 @@ describe('consultas declaradas e requisições sem casts', () => {
     assert.deepEqual(casts, [], 'cast de requisição');
   });
 
-  test('os documentos OpenAPI declaram cada parâmetro de consulta lido (19 operações na face Cestas, 2 na Mercados)', () => {
+  test('os documentos OpenAPI declaram cada parâmetro de consulta lido (23 operações na face Cestas, 2 na Mercados)', () => {
     const declarados: Record<string, string> = {};
     let total = 0;
     for (const [face, arquivo] of [
@@ -151,6 +155,6 @@ describe('consultas declaradas e requisições sem casts', () => {
       }
     }
     assert.deepEqual(declarados, PARAMETROS_DECLARADOS);
-    assert.equal(total, 72, 'parâmetros de consulta declarados');
+    assert.equal(total, 91, 'parâmetros de consulta declarados');
   });
 });
