@@ -1,7 +1,7 @@
 import type { Banco } from '../db/banco.ts';
 import { VERSAO_DOS_CICLOS, versaoDosDados } from '../db/versoes.ts';
 import { cicloDasJanelas } from '../domain/ciclos/janelas.ts';
-import { catalogoDoCiclo, type CatalogoDoCiclo } from '../domain/pedidos.ts';
+import { catalogoDoCiclo, type CatalogoDoCiclo } from '../domain/pedidos/disponibilidade.ts';
 import { pontosParaPedido, type PontoParaPedido } from '../domain/pontos-do-ciclo.ts';
 
 /** Everything the order page shows of a cycle that orders do not change. */

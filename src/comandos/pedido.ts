@@ -3,7 +3,7 @@
  * and each basket or extra with its quantity. Baskets are whole; extras may be fractions of their
  * unit, and people may write the unit after the number ("1,5 kg").
  */
-import { regrasDasLinhas, type EntradaPedido, type LinhaPedida } from '../domain/pedidos.ts';
+import { regrasDasLinhas, type EntradaPedido, type LinhaPedida } from '../domain/pedidos/regras.ts';
 import { achatar, comando, donosDoRecurso } from './comando.ts';
 import {
   Id,

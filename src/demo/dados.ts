@@ -11,8 +11,10 @@ import { salvarCiclo } from '../domain/ciclos/gravacao.ts';
 import { salvarComposicao } from '../domain/composicao.ts';
 import { fecharCiclo } from '../domain/financeiro.ts';
 import { salvarOferta } from '../domain/ofertas.ts';
-import { fazerPedido } from '../domain/fazer-pedido.ts';
-import { disponibilidade, finalizarPedido, type LinhaPedida } from '../domain/pedidos.ts';
+import { fazerPedido } from '../domain/pedidos/fazer.ts';
+import { disponibilidade } from '../domain/pedidos/disponibilidade.ts';
+import { finalizarPedido } from '../domain/pedidos/finalizar.ts';
+import type { LinhaPedida } from '../domain/pedidos/regras.ts';
 import type { PessoaDemo } from '../idp/provedor.ts';
 
 interface PessoaDemoCompleta extends PessoaDemo {

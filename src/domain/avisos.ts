@@ -10,7 +10,7 @@ import { ehConsumidor, ehFornecedor, ehGestor, type Ator } from './acesso.ts';
 import { auditar } from './auditoria.ts';
 import { Conflito, Invalido, NaoEncontrado, Proibido } from './erros.ts';
 import { entregasDoCiclo } from './alocacao.ts';
-import type { EventoDoPedido } from './pedidos.ts';
+import type { EventoDoPedido } from './pedidos/modelo.ts';
 import { lerPerfis } from './perfis.ts';
 import { somarDias } from './tempo.ts';
 import { assinantesComCestaNoCiclo, assinantesServidosNoCiclo } from './assinaturas/leitura.ts';

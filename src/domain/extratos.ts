@@ -13,7 +13,7 @@ import type { Ator } from './acesso.ts';
 import { auditar } from './auditoria.ts';
 import { Conflito, Invalido, NaoEncontrado, recusarInvalidos } from './erros.ts';
 import { devidosPorPessoa, txidNoTexto } from './pix.ts';
-import type { Taxa } from './pedidos.ts';
+import type { Taxa } from './pedidos/taxa.ts';
 import { chaveDeNome, conferirTexto } from './textos.ts';
 import {
   chavesProcuradas,

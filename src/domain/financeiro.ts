@@ -10,7 +10,8 @@ import { auditar } from './auditoria.ts';
 import { cicloDasJanelas } from './ciclos/janelas.ts';
 import { MAXIMO_DA_COLUNA, formatarReais, valorDaQuantidade } from '../decimal.ts';
 import { Conflito, Invalido, NaoEncontrado, Proibido } from './erros.ts';
-import { carregarPedidosDoCiclo, partesDoPedido, type Taxa, type ValorNoMercado } from './pedidos.ts';
+import { carregarPedidosDoCiclo } from './pedidos/leituras.ts';
+import { partesDoPedido, type Taxa, type ValorNoMercado } from './pedidos/taxa.ts';
 
 export interface Saldo {
   /** Credits minus debits; positive means the community owes the person. */

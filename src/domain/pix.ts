@@ -13,7 +13,7 @@ import { podeNoRegistro, type Ator } from './acesso.ts';
 import { NaoEncontrado, Proibido } from './erros.ts';
 import { TIPOS } from './financeiro.ts';
 import type { RecebedorPix } from '../pix-chave.ts';
-import { partesDoPedido, type Taxa, type ValorNoMercado } from './pedidos.ts';
+import { partesDoPedido, type Taxa, type ValorNoMercado } from './pedidos/taxa.ts';
 
 // ---------------------------------------------------------------------------------------------
 // The txid: CST<person>C<cycle>, letters and digits only, at most 25 characters.

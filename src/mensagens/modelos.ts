@@ -4,7 +4,7 @@
  * dates and hours are written as on the pages.
  */
 import { html, type Html } from '../http/html.ts';
-import type { Pedido } from '../domain/pedidos.ts';
+import type { Pedido } from '../domain/pedidos/modelo.ts';
 import { dataBr, dataHoraBr, numeroDeQuantidade, quantidade, reais } from '../formatos.ts';
 
 export interface Conteudo {

@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Banco } from '../../src/db/banco.ts';
 import { urlDoBanco } from '../helpers/banco.ts';
 import { RAIZ } from '../helpers/processos.ts';
-import { finalizarPedido } from '../../src/domain/pedidos.ts';
+import { finalizarPedido } from '../../src/domain/pedidos/finalizar.ts';
 import type { Correio } from '../../src/mensagens/correio/correio.ts';
 import { TENTATIVAS } from '../../src/mensagens/correio/remetente.ts';
 import { CaixaDeTeste, type Chegada } from '../helpers/correio.ts';

@@ -5,7 +5,7 @@ import { abrirBanco, emTransacao, migrar, ErroForaDaTransacao, type Banco } from
 import { formatarDecimal } from '../../src/decimal.ts';
 import { contarTentativa } from '../../src/db/limites.ts';
 import { VERSAO_DOS_CICLOS, VERSAO_DOS_MERCADOS, versaoDosDados } from '../../src/db/versoes.ts';
-import { reservasDoCiclo } from '../../src/domain/pedidos.ts';
+import { reservasDoCiclo } from '../../src/domain/pedidos/disponibilidade.ts';
 import { DIALETO, bancoNovo, bancoVazio } from '../helpers/banco.ts';
 import { DATAS_PADRAO, criarCesta, criarCiclo, criarPonto, criarProduto, criarUsuario } from '../helpers/fabricas.ts';
 

@@ -11,8 +11,9 @@ import { gerarPedidosDoCiclo } from '../../src/domain/assinaturas/geracao.ts';
 import { pausar, removerPausa, salvarAssinatura } from '../../src/domain/assinaturas/escrita.ts';
 import { alterarNoCiclo, pularCiclo } from '../../src/domain/assinaturas/no-ciclo.ts';
 import { ErroDominio } from '../../src/domain/erros.ts';
-import { fazerPedido } from '../../src/domain/fazer-pedido.ts';
-import { pedidoDe, type Taxa } from '../../src/domain/pedidos.ts';
+import { fazerPedido } from '../../src/domain/pedidos/fazer.ts';
+import { pedidoDe } from '../../src/domain/pedidos/leituras.ts';
+import type { Taxa } from '../../src/domain/pedidos/taxa.ts';
 import { somarDias } from '../../src/domain/tempo.ts';
 import { DIALETO, bancoNovo } from '../helpers/banco.ts';
 import {

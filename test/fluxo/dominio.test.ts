@@ -28,13 +28,11 @@ import {
   produtosParaOfertar,
   salvarOferta as gravarOferta,
 } from '../../src/domain/ofertas.ts';
-import {
-  disponibilidade,
-  finalizarPedido,
-  pedidoDe,
-  salvarPedido as gravarPedido,
-  type Taxa,
-} from '../../src/domain/pedidos.ts';
+import { disponibilidade } from '../../src/domain/pedidos/disponibilidade.ts';
+import { finalizarPedido } from '../../src/domain/pedidos/finalizar.ts';
+import { pedidoDe } from '../../src/domain/pedidos/leituras.ts';
+import { salvarPedido as gravarPedido } from '../../src/domain/pedidos/salvar.ts';
+import type { Taxa } from '../../src/domain/pedidos/taxa.ts';
 import { bancoNovo } from '../helpers/banco.ts';
 import { DATAS_PADRAO, criarCesta, criarCiclo, criarPonto, criarProduto, criarUsuario } from '../helpers/fabricas.ts';
 

@@ -9,14 +9,11 @@ import { salvarComposicao } from '../../src/domain/composicao.ts';
 import { ErroDominio } from '../../src/domain/erros.ts';
 import { fecharCiclo } from '../../src/domain/financeiro.ts';
 import { apagarProdutoDaOferta, salvarOferta } from '../../src/domain/ofertas.ts';
-import {
-  disponibilidade,
-  finalizarPedido,
-  pedidosVisiveis,
-  reservasDoCiclo,
-  salvarPedido,
-  type Taxa,
-} from '../../src/domain/pedidos.ts';
+import { disponibilidade, reservasDoCiclo } from '../../src/domain/pedidos/disponibilidade.ts';
+import { finalizarPedido } from '../../src/domain/pedidos/finalizar.ts';
+import { pedidosVisiveis } from '../../src/domain/pedidos/leituras.ts';
+import { salvarPedido } from '../../src/domain/pedidos/salvar.ts';
+import type { Taxa } from '../../src/domain/pedidos/taxa.ts';
 import { DIALETO, bancoNovo } from '../helpers/banco.ts';
 import { DATAS_PADRAO, criarCesta, criarPonto, criarProduto, criarUsuario } from '../helpers/fabricas.ts';
 import { semente } from '../helpers/semente.ts';

@@ -9,7 +9,10 @@ import type { Perfil } from '../../src/domain/perfis.ts';
 import { ErroDominio } from '../../src/domain/erros.ts';
 import { arquivoDaMovimentacao } from '../../src/domain/financeiro.ts';
 import { apagarProdutoDaOferta, ofertaDe, ofertasVisiveis, salvarOferta } from '../../src/domain/ofertas.ts';
-import { finalizarPedido, pedidosVisiveis, pedidoVisivel, salvarPedido, type Taxa } from '../../src/domain/pedidos.ts';
+import { finalizarPedido } from '../../src/domain/pedidos/finalizar.ts';
+import { pedidosVisiveis, pedidoVisivel } from '../../src/domain/pedidos/leituras.ts';
+import { salvarPedido } from '../../src/domain/pedidos/salvar.ts';
+import type { Taxa } from '../../src/domain/pedidos/taxa.ts';
 import { bancoNovo } from '../helpers/banco.ts';
 import { DATAS_PADRAO, criarCesta, criarCiclo, criarPonto, criarProduto, criarUsuario } from '../helpers/fabricas.ts';
 

@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { entrarComProvedor, type Conta } from '../../src/domain/contas.ts';
 import { gravarPapeis, type Papel as PapelGuardado } from '../../src/domain/papeis.ts';
 import { salvarAssinatura } from '../../src/domain/assinaturas/escrita.ts';
-import { salvarPedido } from '../../src/domain/pedidos.ts';
+import { salvarPedido } from '../../src/domain/pedidos/salvar.ts';
 import { chaveDeEmail } from '../../src/domain/usuarios.ts';
 import { diaLocal, somarDias } from '../../src/domain/tempo.ts';
 import { emailUnico, comporCestas, criarCesta, criarPonto, criarProduto } from '../helpers/fabricas.ts';

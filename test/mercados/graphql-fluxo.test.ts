@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { alteradosAposConfirmar } from '../../src/domain/pedidos.ts';
+import { alteradosAposConfirmar } from '../../src/domain/pedidos/leituras.ts';
 import type { Perfil } from '../../src/domain/perfis.ts';
 import { diaLocal, somarDias } from '../../src/domain/tempo.ts';
 import { CaixaDeTeste } from '../helpers/correio.ts';

@@ -14,7 +14,7 @@ import { lerComando } from '../../src/comandos/comando.ts';
 import { nomesDoCorpo } from '../../src/comandos/leitor.ts';
 import { SalvarOferta } from '../../src/comandos/oferta.ts';
 import { FazerPedido } from '../../src/comandos/pedido.ts';
-import { regrasDasLinhas as regrasDoPedido } from '../../src/domain/pedidos.ts';
+import { regrasDasLinhas as regrasDoPedido } from '../../src/domain/pedidos/regras.ts';
 import { Invalido, Proibido } from '../../src/domain/erros.ts';
 import { DATAS_PADRAO } from '../helpers/fabricas.ts';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Pedido } from '../../src/domain/pedidos.ts';
+import type { Pedido } from '../../src/domain/pedidos/modelo.ts';
 import { recibo, reciboDaAssinatura } from '../../src/mensagens/modelos.ts';
 
 const CICLO = {

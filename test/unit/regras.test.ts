@@ -7,7 +7,7 @@ import { regrasDoCiclo } from '../../src/domain/ciclos/regras.ts';
 import { converter, regrasDosItens } from '../../src/domain/composicao.ts';
 import { regraDoComprovante, TAMANHO_MAXIMO_ARQUIVO } from '../../src/domain/financeiro.ts';
 import { regrasDasLinhas as regrasDaOferta } from '../../src/domain/ofertas.ts';
-import { regrasDasLinhas as regrasDoPedido } from '../../src/domain/pedidos.ts';
+import { regrasDasLinhas as regrasDoPedido } from '../../src/domain/pedidos/regras.ts';
 import type { Perfil } from '../../src/domain/perfis.ts';
 import { DATAS_PADRAO } from '../helpers/fabricas.ts';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { taxaDoPedido } from '../../src/domain/pedidos.ts';
+import { taxaDoPedido } from '../../src/domain/pedidos/taxa.ts';
 
 const TAXA = { percentualCentesimos: 250, fixaCentavos: 100 };
 

@@ -7,7 +7,7 @@ import {
   lerDecimalDigitado,
   valorDaQuantidade,
 } from '../../src/decimal.ts';
-import type { LinhaDoPedido, Pedido } from '../../src/domain/pedidos.ts';
+import type { LinhaDoPedido, Pedido } from '../../src/domain/pedidos/modelo.ts';
 import { linhaDoPedidoJson, pedidoJson } from '../../src/cestas/apresentadores/pedidos.ts';
 import { textoParaPessoas, valorJson } from '../../src/cestas/apresentadores/relatorios.ts';
 import { tituloNaPlanilha, valorCsv } from '../../src/planilhas/csv.ts';

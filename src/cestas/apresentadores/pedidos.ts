@@ -5,7 +5,8 @@
  * `pedido`, its lines in `produtos[]` beside them, and `pedidoId` at the top, the field the
  * contract says a save answers with.
  */
-import type { CestaParaPedir, ExtraParaPedir, LinhaDoPedido, Pedido } from '../../domain/pedidos.ts';
+import type { CestaParaPedir, ExtraParaPedir } from '../../domain/pedidos/disponibilidade.ts';
+import type { LinhaDoPedido, Pedido } from '../../domain/pedidos/modelo.ts';
 import { dinheiroJson, quantidadeJson } from './numeros.ts';
 
 export function linhaDoPedidoJson(l: LinhaDoPedido) {

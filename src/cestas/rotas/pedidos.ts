@@ -5,15 +5,10 @@ import { FazerPedido } from '../../comandos/pedido.ts';
 import { situacaoDoCiclo } from '../../domain/ciclos/calendario.ts';
 import { cicloDasJanelas } from '../../domain/ciclos/janelas.ts';
 import { Invalido } from '../../domain/erros.ts';
-import { fazerPedido } from '../../domain/fazer-pedido.ts';
-import {
-  comDisponibilidade,
-  finalizarPedido,
-  pedidoDe,
-  pedidosVisiveis,
-  pedidoVisivel,
-  reservasDoCiclo,
-} from '../../domain/pedidos.ts';
+import { fazerPedido } from '../../domain/pedidos/fazer.ts';
+import { comDisponibilidade, reservasDoCiclo } from '../../domain/pedidos/disponibilidade.ts';
+import { finalizarPedido } from '../../domain/pedidos/finalizar.ts';
+import { pedidoDe, pedidosVisiveis, pedidoVisivel } from '../../domain/pedidos/leituras.ts';
 import { usuarioPorId } from '../../domain/usuarios.ts';
 import { comoEntrada } from '../../http/campos.ts';
 import { ConsultaDaPessoa } from '../../http/consultas.ts';

@@ -1,6 +1,8 @@
 import type { Fase, Janela } from '../../domain/ciclos/calendario.ts';
 import { escritasDaUnidade } from '../../domain/catalogo.ts';
-import type { CestaParaPedir, ExtraParaPedir, HorarioDeRetirada, Pedido, Taxa } from '../../domain/pedidos.ts';
+import type { CestaParaPedir, ExtraParaPedir } from '../../domain/pedidos/disponibilidade.ts';
+import type { HorarioDeRetirada, Pedido } from '../../domain/pedidos/modelo.ts';
+import type { Taxa } from '../../domain/pedidos/taxa.ts';
 import { horarioDeRetiradaTexto } from '../../domain/tempo.ts';
 import { html, type Html } from '../../http/html.ts';
 import { campoCsrf } from './layout.ts';

@@ -10,7 +10,7 @@ import type { DB } from '../../db/tipos.ts';
 import { exigirAgirPor, type Ator } from '../acesso.ts';
 import { auditar } from '../auditoria.ts';
 import { Conflito, NaoEncontrado, recusarInvalidos } from '../erros.ts';
-import { consumidorAlvo } from '../pedidos.ts';
+import { consumidorAlvo } from '../pedidos/regras.ts';
 import { podeTipo } from '../tipos-de-mercado.ts';
 import { esquecerGeracoes, gerarOndeAberto } from './geracao.ts';
 import { assinaturaDoAtor, carregarAssinaturas } from './leitura.ts';

@@ -4,7 +4,8 @@
  * frequencies only; the rules are in regras.ts.
  */
 import type { Frequencia, SituacaoNoCiclo } from '../../db/tipos.ts';
-import type { AvisosDoPedido, Taxa } from '../pedidos.ts';
+import type { AvisosDoPedido } from '../pedidos/modelo.ts';
+import type { Taxa } from '../pedidos/taxa.ts';
 
 export const FREQUENCIAS: readonly Frequencia[] = ['cada_ciclo', 'ciclo_sim_ciclo_nao'];
 export type { Frequencia, SituacaoNoCiclo };

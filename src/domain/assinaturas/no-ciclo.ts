@@ -9,7 +9,7 @@ import { ehGestor, type Ator } from '../acesso.ts';
 import { auditar } from '../auditoria.ts';
 import { cicloDasJanelas, exigirJanela } from '../ciclos/janelas.ts';
 import { Conflito, recusarInvalidos } from '../erros.ts';
-import { gravarLinhaDeAssinatura, retirarLinhaDeAssinatura } from '../pedidos.ts';
+import { gravarLinhaDeAssinatura, retirarLinhaDeAssinatura } from '../pedidos/linhas-de-assinatura.ts';
 import { soConfirmadosSeguram } from '../reservas.ts';
 import { assinaturaDoAtor, situacaoNoCiclo } from './leitura.ts';
 import type { OpcoesAssinatura, SituacaoDoCiclo, SituacaoNoCiclo } from './modelo.ts';

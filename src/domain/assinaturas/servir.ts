@@ -8,7 +8,7 @@ import { travar, type Db } from '../../db/banco.ts';
 import type { DB } from '../../db/tipos.ts';
 import { cestaComposta } from '../conteudo-das-cestas.ts';
 import { Invalido } from '../erros.ts';
-import { lerPontoDoPedido, pontoDoPedido, pontoDosMercados } from '../pedidos.ts';
+import { lerPontoDoPedido, pontoDoPedido, pontoDosMercados } from '../pedidos/ponto.ts';
 import { reservadoDaLinha, vendaveisDaCesta } from '../reservas.ts';
 
 export type CestaDoCiclo = {

@@ -1,7 +1,8 @@
 /** The consumer report: each order's lines and fees, with where each line came from. */
 import type { Db } from '../../db/banco.ts';
 import { veTudo, type Ator } from '../acesso.ts';
-import { carregarPedidosDoCiclo, type Taxa } from '../pedidos.ts';
+import { carregarPedidosDoCiclo } from '../pedidos/leituras.ts';
+import type { Taxa } from '../pedidos/taxa.ts';
 import { ciclosPorId } from './ciclos.ts';
 import {
   COLUNA_MERCADO,

@@ -6,7 +6,7 @@
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/banco.ts';
 import { cobrancaDe, pixDaCobranca, type Cobranca } from '../../domain/pix.ts';
-import type { Pedido } from '../../domain/pedidos.ts';
+import type { Pedido } from '../../domain/pedidos/modelo.ts';
 import { horarioDeRetiradaTexto } from '../../domain/tempo.ts';
 import { linhasEmTexto, reais } from '../../formatos.ts';
 import type * as modelos from '../modelos.ts';

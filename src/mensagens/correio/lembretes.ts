@@ -5,7 +5,7 @@
  */
 import { faltasDoCiclo } from '../../domain/assinaturas/painel.ts';
 import { avisosDevidos, chaveDoAviso, type AvisoDevido } from '../../domain/avisos.ts';
-import { pedidoDe } from '../../domain/pedidos.ts';
+import { pedidoDe } from '../../domain/pedidos/leituras.ts';
 import { oQueOFornecedorEntrega } from '../../domain/relatorios/fornecedores.ts';
 import { diaLocal, horarioDeRetiradaTexto } from '../../domain/tempo.ts';
 import { dataBr, quantidade, reais } from '../../formatos.ts';

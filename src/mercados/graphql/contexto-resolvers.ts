@@ -11,7 +11,7 @@ import {
   type ProdutoDoCatalogo,
 } from '../../domain/mercados.ts';
 import type { Avisos } from '../../domain/avisos.ts';
-import type { Taxa } from '../../domain/pedidos.ts';
+import type { Taxa } from '../../domain/pedidos/taxa.ts';
 import type { RecebedorPix } from '../../pix-chave.ts';
 import type { ContextoGraphql } from '../acesso.ts';
 import { naoAutenticado } from './acesso.ts';

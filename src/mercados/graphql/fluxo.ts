@@ -24,7 +24,7 @@ import {
 } from '../../domain/ciclos/calendario.ts';
 import { cicloDasJanelas } from '../../domain/ciclos/janelas.ts';
 import { Conflito, Invalido, NaoEncontrado, Proibido } from '../../domain/erros.ts';
-import { fazerPedido } from '../../domain/fazer-pedido.ts';
+import { fazerPedido } from '../../domain/pedidos/fazer.ts';
 import { mercadoPorId } from '../../domain/mercados.ts';
 import { podeTipo, type TipoMercado } from '../../domain/tipos-de-mercado.ts';
 import { mercadosDoCiclo, type MercadoDoCiclo } from '../../domain/mercados-do-ciclo/comum.ts';
@@ -39,19 +39,16 @@ import {
   type Oferta,
   type ProdutoParaOfertar,
 } from '../../domain/ofertas.ts';
+import { disponibilidade, type CestaParaPedir, type ExtraParaPedir } from '../../domain/pedidos/disponibilidade.ts';
+import { finalizarPedido } from '../../domain/pedidos/finalizar.ts';
 import {
   alteradosAposConfirmar,
   carregarPedidosDoCiclo,
-  disponibilidade,
-  finalizarPedido,
   pedidoDe,
   pedidoVisivel,
-  type CestaParaPedir,
-  type ExtraParaPedir,
-  type LinhaDoPedido,
-  type ParteDoPedido,
-  type Pedido,
-} from '../../domain/pedidos.ts';
+} from '../../domain/pedidos/leituras.ts';
+import type { LinhaDoPedido, Pedido } from '../../domain/pedidos/modelo.ts';
+import type { ParteDoPedido } from '../../domain/pedidos/taxa.ts';
 import { pontosParaPedido } from '../../domain/pontos-do-ciclo.ts';
 import { atorDaConta } from '../../domain/usuarios.ts';
 import { acoesDaConta, autorizarMercados, podeMercados } from '../../domain/politica-mercados.ts';

@@ -4,10 +4,12 @@
  * before the one-off order takes stock (salvarPedido). NOTE: the order itself knows nothing of
  * subscriptions; this is the one place that puts the two in sequence.
  */
-import type { Banco } from '../db/banco.ts';
-import type { Ator } from './acesso.ts';
-import { gerarAntesDoPedido } from './assinaturas/geracao.ts';
-import { salvarPedido, type EntradaPedido, type OpcoesPedido, type Pedido } from './pedidos.ts';
+import type { Banco } from '../../db/banco.ts';
+import type { Ator } from '../acesso.ts';
+import { gerarAntesDoPedido } from '../assinaturas/geracao.ts';
+import type { OpcoesPedido, Pedido } from './modelo.ts';
+import type { EntradaPedido } from './regras.ts';
+import { salvarPedido } from './salvar.ts';
 
 /** Saves a one-off order after the cycle's subscription orders (once per process and cycle; see gerarAntesDoPedido). */
 export async function fazerPedido(

@@ -1,0 +1,288 @@
+/**
+ * Saving an order (salvarPedido): the use case that checks the lines, the point and the stock
+ * under the lines' row locks, then writes the order and its lines in one transaction.
+ */
+import { ehPostgres, emTransacao, type Banco } from '../../db/banco.ts';
+import { ESCALA_QUANTIDADE, formatarQuantidadeComUnidade, paraNumero } from '../../decimal.ts';
+import { ehGestor, exigirAgirPor, type Ator } from '../acesso.ts';
+import { auditar } from '../auditoria.ts';
+import { unidadeTrocada } from '../catalogo.ts';
+import { cicloDasJanelas, exigirJanela } from '../ciclos/janelas.ts';
+import { cestaComposta } from '../conteudo-das-cestas.ts';
+import { Conflito, Invalido } from '../erros.ts';
+import { reservadoDaLinha, soConfirmadosSeguram, vendaveisDaCesta } from '../reservas.ts';
+import { pedidoDe } from './leituras.ts';
+import { montarPedido, type ItemLido, type LinhaDoPedido, type OpcoesPedido, type Pedido } from './modelo.ts';
+import { lerPontoDoPedido, pontoDoPedido, pontoDosMercados } from './ponto.ts';
+import { chaveDaLinha, consumidorAlvo, regrasDasLinhas, type EntradaPedido, type LinhaPedida } from './regras.ts';
+
+/**
+ * Saves an order and reserves its baskets and extras (`criado`: the consumer had none in the
+ * cycle). The check and the write happen in one transaction holding locks on the cycle baskets
+ * and extras involved, so concurrent orders can never sell more than there is. Prices are
+ * snapshotted; a client-sent `valor` is ignored. Subscriptions go first: the use case that
+ * saves a one-off order calls `gerarAntesDoPedido` (assinaturas.ts) before this, once its input
+ * is read, so that the cycle's subscription orders take their stock before a one-off order does.
+ */
+export async function salvarPedido(
+  banco: Banco,
+  ator: Ator,
+  entrada: EntradaPedido,
+  opcoes: OpcoesPedido,
+): Promise<{ pedido: Pedido; criado: boolean; reaberto: boolean }> {
+  const { cicloid, pontoEntregaId, linhas } = entrada;
+  exigirAgirPor(ator, entrada.usuarioid, 'pedido');
+  const erros = regrasDasLinhas(linhas);
+  if (Object.keys(erros).length > 0) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', erros);
+  return emTransacao(banco, async (trx) => {
+    const consumidor = await consumidorAlvo(trx, ator, entrada.usuarioid);
+    const usuarioid = consumidor.id;
+    const ciclo = await cicloDasJanelas(trx, cicloid, 'pedido');
+    const { foraDaJanela } = exigirJanela(ciclo, opcoes.hoje, 'pedido', ehGestor(ator));
+    // Once the window has closed (an admin's change), unconfirmed orders hold nothing.
+    const soConfirmados = soConfirmadosSeguram(ciclo, opcoes.hoje);
+    // Stryker disable next-line ArrayDeclaration: a bogus id matches no row (and locks none on SQLite)
+    const idsCestas = linhas.flatMap((l) => l.cicloCestaId ?? []);
+    // Stryker disable next-line ArrayDeclaration: see above
+    const idsExtras = linhas.flatMap((l) => l.cicloProdutoId ?? []);
+    const pontoLido = await lerPontoDoPedido(trx, cicloid, pontoEntregaId);
+    // NOTE: on PostgreSQL the baskets and the extras are locked by the very queries that read
+    // them (FOR UPDATE of their own rows, in id order, so two orders never deadlock), and what
+    // they reserve is read under that lock: the newest committed counter. SQLite's transaction
+    // is already exclusive.
+    const travando = ehPostgres(trx);
+    // Stryker disable next-line ConditionalExpression,ArrayDeclaration: an empty IN list is valid on SQLite, where the mutation run goes; PostgreSQL refuses it, and its suite covers the empty case
+    const cestas =
+      idsCestas.length === 0
+        ? []
+        : await trx
+            .selectFrom('ciclocesta as cc')
+            .innerJoin('cesta', 'cesta.id', 'cc.cestaId')
+            .leftJoin('mercado as m', 'm.id', 'cc.mercadoId')
+            .select(['cc.id', 'cc.cicloid', 'cesta.nome', 'cesta.valorReferenciaCentavos', 'cesta.ativo'])
+            .select(['cc.mercadoId', 'm.nome as mercadoNome', 'm.taxaAdministrativaCentesimos as taxaCentesimos'])
+            // What may be sold is the composition's number (what will be packed), read under the row's
+            // lock; a composition changes only under the cycle's lock, which this transaction shares.
+            .select([
+              vendaveisDaCesta('cc').as('quantidadeCestas'),
+              reservadoDaLinha('ciclocesta', 'cc', soConfirmados).as('reservadoMilesimos'),
+            ])
+            .select((eb) => cestaComposta(eb).as('composta'))
+            .where('cc.id', 'in', idsCestas)
+            .orderBy('cc.id')
+            .$if(travando, (q) => q.forUpdate('cc'))
+            .execute();
+    // Stryker disable next-line ConditionalExpression,ArrayDeclaration: an empty IN list is valid on SQLite, where the mutation run goes; PostgreSQL refuses it, and its suite covers the empty case
+    const extras =
+      idsExtras.length === 0
+        ? []
+        : await trx
+            .selectFrom('cicloproduto as cp')
+            .innerJoin('produto as p', 'p.id', 'cp.produtoId')
+            .leftJoin('mercado as m', 'm.id', 'cp.mercadoId')
+            .select(['cp.id', 'cp.cicloid', 'cp.quantidadeMilesimos', 'cp.valorCentavos', 'p.nome', 'p.unidade'])
+            .select(['cp.mercadoId', 'm.nome as mercadoNome', 'm.taxaAdministrativaCentesimos as taxaCentesimos'])
+            .select(reservadoDaLinha('cicloproduto', 'cp', soConfirmados).as('reservadoMilesimos'))
+            .where('cp.id', 'in', idsExtras)
+            .orderBy('cp.id')
+            .$if(travando, (q) => q.forUpdate('cp'))
+            .execute();
+    const antes = await pedidoDe(trx, cicloid, usuarioid, opcoes.taxa);
+    // Each line's basket or extra, on sale in this very cycle (an inactive basket is not).
+    type Alvo =
+      | { readonly l: LinhaPedida; readonly cesta: (typeof cestas)[number]; readonly extra?: undefined }
+      | { readonly l: LinhaPedida; readonly cesta?: undefined; readonly extra: (typeof extras)[number] };
+    const alvos: Alvo[] = [];
+    const fora: Record<string, string> = {};
+    for (const l of linhas) {
+      const cesta = cestas.find((x) => x.id === l.cicloCestaId && x.cicloid === cicloid && x.ativo);
+      const extra = extras.find((x) => x.id === l.cicloProdutoId && x.cicloid === cicloid);
+      if (cesta !== undefined) alvos.push({ l, cesta });
+      else if (extra !== undefined) alvos.push({ l, extra });
+      else
+        fora[`${l.campo}.${l.cicloCestaId !== null ? 'cicloCestaId' : 'cicloProdutoId'}`] =
+          'Não está à venda neste ciclo';
+    }
+    if (Object.keys(fora).length > 0) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', fora);
+    const noutraUnidade = alvos.flatMap((a) =>
+      unidadeTrocada(a.l.unidadeEscrita, a.extra?.unidade, `${a.l.campo}.quantidade`),
+    );
+    if (noutraUnidade.length > 0)
+      throw new Invalido('VALIDACAO', 'Verifique os campos destacados', Object.fromEntries(noutraUnidade));
+    const mercadoIds = new Set(alvos.flatMap((a) => (a.cesta ?? a.extra).mercadoId ?? []));
+    const ponto = await pontoDoPedido(trx, cicloid, pontoLido, mercadoIds.size > 0);
+    if (mercadoIds.size > 0)
+      await pontoDosMercados(
+        trx,
+        cicloid,
+        pontoEntregaId,
+        mercadoIds,
+        alvos.some((a) => (a.cesta ?? a.extra).mercadoId === null),
+      );
+    // What everyone else reserves: the row's counter (kept by triggers, read under the row lock)
+    // minus what this consumer's own saved order holds of the same line.
+    const somaDe = (linhasDoPedido: readonly LinhaDoPedido[], chave: string) =>
+      linhasDoPedido.filter((p) => chaveDaLinha(p) === chave).reduce((t, p) => t + p.quantidadeMilesimos, 0);
+    // Stryker disable next-line ArrayDeclaration: a bogus earlier line keys to no line of the order
+    const jaNoPedido = (chave: string) => somaDe(antes?.produtos ?? [], chave);
+    // Once the window has closed, an unconfirmed order of one's own is not in the count either.
+    const contado = antes !== null && (antes.finalizado || !soConfirmados) ? antes.produtos : [];
+    const proprio = (chave: string) => somaDe(contado, chave);
+    // A basket with nothing composed in it is not for sale; what an order already holds of one
+    // (composed before its items were taken out) may stay, but not grow.
+    const semComposicao = alvos.flatMap(({ l, cesta }) =>
+      cesta !== undefined && !Number(cesta.composta) && l.quantidadeMilesimos > jaNoPedido(chaveDaLinha(l))
+        ? [cesta.nome]
+        : [],
+    );
+    if (semComposicao.length > 0) {
+      throw new Conflito('EM_COMPOSICAO', `Ainda em composição, não pode ser pedida: ${semComposicao.join(', ')}`, {
+        cestas: semComposicao,
+      });
+    }
+    const faltas: Array<{ nome: string; livre: number; pedido: number; unidade: string }> = [];
+    for (const { l, cesta, extra } of alvos) {
+      if (cesta !== undefined) {
+        const livre =
+          Number(cesta.quantidadeCestas) * 1000 - (Number(cesta.reservadoMilesimos) - proprio(chaveDaLinha(l)));
+        if (l.quantidadeMilesimos > livre)
+          faltas.push({ nome: cesta.nome, livre: Math.max(0, livre), pedido: l.quantidadeMilesimos, unidade: 'cesta' });
+      } else {
+        const livre = extra.quantidadeMilesimos - (Number(extra.reservadoMilesimos) - proprio(chaveDaLinha(l)));
+        if (l.quantidadeMilesimos > livre)
+          faltas.push({
+            nome: extra.nome,
+            livre: Math.max(0, livre),
+            pedido: l.quantidadeMilesimos,
+            unidade: extra.unidade,
+          });
+      }
+    }
+    if (faltas.length > 0) {
+      // The refusal's details are the error envelope's wire data: the contract's decimal numbers.
+      throw new Conflito(
+        'SEM_ESTOQUE',
+        `Não há o suficiente: ${faltas.map((f) => `${f.nome} (disponível: ${formatarQuantidadeComUnidade(f.livre, f.unidade)})`).join('; ')}`,
+        {
+          disponivel: faltas.map((f) => ({
+            nome: f.nome,
+            disponivel: paraNumero(f.livre, ESCALA_QUANTIDADE),
+            pedido: paraNumero(f.pedido, ESCALA_QUANTIDADE),
+            unidade: f.unidade,
+          })),
+        },
+      );
+    }
+    const iso = opcoes.agora.toISOString();
+    // Changing an order re-opens it; it must be confirmed again.
+    const reaberto = { pontoEntregaId, finalizado: false, dataConfirmacao: null, updatedAt: iso };
+    let pedidoId: number;
+    let criado = false;
+    // Stryker disable next-line ConditionalExpression: the insert below upserts on (cycle, consumer), which for an existing order is this same update
+    if (antes !== null) {
+      await trx.updateTable('pedido').set(reaberto).where('id', '=', antes.pedidoId).execute();
+      pedidoId = antes.pedidoId;
+    } else {
+      // An order created meanwhile by the same consumer (PostgreSQL, two tabs) is updated instead.
+      const gravado = await trx
+        .insertInto('pedido')
+        .values({ cicloid, usuarioid, ...reaberto, createdAt: iso })
+        .onConflict((oc) => oc.columns(['cicloid', 'usuarioid']).doUpdateSet(reaberto))
+        .returning(['id', 'createdAt'])
+        .executeTakeFirstOrThrow();
+      pedidoId = gravado.id;
+      // This save created the order only if the row carries its own creation time (an upsert
+      // into a row another save made keeps that save's).
+      // Stryker disable next-line ConditionalExpression: only a simultaneous first save of the same person (PostgreSQL) meets an existing row here; test/fluxo/reserva.test.ts counts one 201 among ten there
+      criado = gravado.createdAt === iso;
+    }
+    // Stryker disable next-line ArrayDeclaration: a bogus earlier line keys to no line of the order
+    const anterior = new Map((antes?.produtos ?? []).map((p) => [chaveDaLinha(p), p]));
+    await trx.deleteFrom('pedidoproduto').where('pedidoid', '=', pedidoId).execute();
+    // A line already ordered keeps the price, and the market's fee, it was ordered at.
+    const itens = alvos.map(({ l, cesta, extra }) => {
+      const ja = anterior.get(chaveDaLinha(l));
+      const vendido = cesta ?? extra;
+      return {
+        l,
+        valorCentavos: ja?.valorCentavos ?? (cesta !== undefined ? cesta.valorReferenciaCentavos : extra.valorCentavos),
+        cestaNome: cesta?.nome ?? null,
+        produtoNome: extra?.nome ?? null,
+        unidade: extra?.unidade ?? null,
+        mercadoId: vendido.mercadoId,
+        mercadoNome: vendido.mercadoNome,
+        taxaCentesimos:
+          vendido.mercadoId === null
+            ? null
+            : ja !== undefined && ja.mercadoId === vendido.mercadoId
+              ? ja.taxaCentesimos
+              : (vendido.taxaCentesimos ?? 0),
+        // A basket line a subscription put in the order stays its line when the order is edited.
+        assinaturaId: ja?.assinaturaId ?? null,
+      };
+    });
+    const escritos = await trx
+      .insertInto('pedidoproduto')
+      .values(
+        itens.map(({ l, valorCentavos, mercadoId, taxaCentesimos, assinaturaId }) => ({
+          pedidoid: pedidoId,
+          cicloCestaId: l.cicloCestaId,
+          cicloProdutoId: l.cicloProdutoId,
+          quantidadeMilesimos: l.quantidadeMilesimos,
+          valorCentavos,
+          mercadoId,
+          taxaCentesimos,
+          assinaturaId,
+          createdAt: iso,
+          updatedAt: iso,
+        })),
+      )
+      .returning(['id', 'cicloCestaId', 'cicloProdutoId'])
+      .execute();
+    // NOTE: the saved order is built from what was just written instead of read back: every name
+    // and price is already in hand. RETURNING promises no row order, so lines are matched by key
+    // (unique in an order) and sorted by id, as the loaders sort them.
+    const idPorChave = new Map(escritos.map((e) => [chaveDaLinha(e), e.id]));
+    const lidos: ItemLido[] = itens.map(({ l, ...item }) => {
+      const id = idPorChave.get(chaveDaLinha(l));
+      // Stryker disable next-line ConditionalExpression: every line written comes back; this only narrows the type
+      if (id === undefined) throw new Error('linha do pedido gravada sem id');
+      return {
+        id,
+        cicloCestaId: l.cicloCestaId,
+        cicloProdutoId: l.cicloProdutoId,
+        quantidadeMilesimos: l.quantidadeMilesimos,
+        ...item,
+      };
+    });
+    // Stryker disable next-line all: SQLite returns rows in insertion order, so only PostgreSQL could tell
+    lidos.sort((a, b) => a.id - b.id);
+    const depois = montarPedido(
+      {
+        id: pedidoId,
+        cicloid,
+        usuarioid,
+        usuarioNome: consumidor.nome,
+        pontoEntregaId,
+        pontoNome: ponto.nome,
+        dataRetirada: ponto.dataRetirada,
+        horaInicio: ponto.horaInicio,
+        horaFim: ponto.horaFim,
+        finalizado: false,
+        dataConfirmacao: null,
+      },
+      lidos,
+      opcoes.taxa,
+    );
+    await auditar(trx, ator, opcoes.agora, {
+      acao: `salvar${foraDaJanela ? ' (fora da janela)' : ''}`,
+      entidade: 'pedido',
+      entidadeId: pedidoId,
+      antes,
+      depois,
+    });
+    if (antes?.finalizado === true) await opcoes.avisos?.emitir(trx, { tipo: 'pedido_alterado', pedido: depois });
+    // A confirmed order that changes must be confirmed again (docs/dominio.md): the answer says so.
+    return { pedido: depois, criado, reaberto: antes?.finalizado === true };
+  });
+}
