@@ -9,7 +9,7 @@ import { Invalido } from '../erros.ts';
 import type { HorarioDeRetirada } from './modelo.ts';
 
 /** The order's pickup point as lerPontoDoPedido reads it (undefined: no such active point). */
-type PontoLido = Awaited<ReturnType<typeof lerPontoDoPedido>>;
+export type PontoLido = Awaited<ReturnType<typeof lerPontoDoPedido>>;
 
 /**
  * The order's pickup point, read in one query. NOTE: it is read before the baskets and extras are
