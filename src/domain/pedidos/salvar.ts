@@ -29,7 +29,7 @@ import { chaveDaLinha, consumidorAlvo, regrasDasLinhas, type EntradaPedido, type
  * cycle). The check and the write happen in one transaction holding locks on the cycle baskets
  * and extras involved, so concurrent orders can never sell more than there is. Prices are
  * snapshotted; a client-sent `valor` is ignored. Subscriptions go first: the use case that
- * saves a one-off order calls `gerarAntesDoPedido` (assinaturas.ts) before this, once its input
+ * saves a one-off order calls `gerarAntesDoPedido` (assinaturas/geracao.ts) before this, once its input
  * is read, so that the cycle's subscription orders take their stock before a one-off order does.
  */
 export async function salvarPedido(
