@@ -9,11 +9,7 @@
  * and never answered with a validation message about that person's data.
  */
 import { TIPOS_DE_AVISO, TIPOS_OPCIONAIS, ehTipoDeAviso, type TipoDeAviso } from '../domain/avisos.ts';
-import { CAMPOS_DATA } from '../domain/ciclos/calendario.ts';
-import { LISTAS_DO_CICLO, type CicloLido, type ListaDoCiclo } from '../domain/ciclos/modelo.ts';
-import { regrasDoCiclo } from '../domain/ciclos/regras.ts';
-import { regrasDosItens, type EntradaComposicao, type ItemDaComposicao } from '../domain/composicao.ts';
-import { ESCALA_DINHEIRO, ESCALA_QUANTIDADE, MAXIMO_LANCAMENTO_CENTAVOS } from '../decimal.ts';
+import { ESCALA_DINHEIRO, MAXIMO_LANCAMENTO_CENTAVOS } from '../decimal.ts';
 import { Invalido } from '../domain/erros.ts';
 import { regraDoComprovante, type ArquivoRecebido, type EntradaMovimentacao } from '../domain/financeiro.ts';
 import type { AlvoNaOferta } from '../domain/ofertas.ts';
@@ -80,79 +76,6 @@ export function conferirDonos(corpo: unknown, recurso: 'oferta' | 'pedido' | nul
   else donoDoRecurso(corpoDoRecurso(corpo, recurso), recurso, dono);
 }
 
-/** A list given as a JSON array or as form bracket keys (qs gives an array or an index map). */
-export function itensDaLista(valor: unknown): unknown[] | 'invalido' {
-  if (valor === undefined || valor === null || valor === '') return [];
-  if (Array.isArray(valor)) return valor;
-  if (typeof valor === 'object') {
-    const chaves = Object.keys(valor);
-    if (chaves.every((k) => /^\d+$/.test(k)))
-      return chaves.sort((a, b) => Number(a) - Number(b)).map((k) => (valor as Record<string, unknown>)[k]);
-  }
-  return 'invalido';
-}
-
-/** Form rows left blank (the spare rows a page offers) are not rows. */
-export function linhaEmBranco(item: unknown): boolean {
-  if (item === null || typeof item !== 'object') return false;
-  return Object.entries(item).every(([k, v]) => k === 'id' || v === '' || v === undefined || v === null);
-}
-
-/**
- * Reads the rows of a list field, each with its own Campos; a row's errors are reported as
- * `lista.i.campo`. Rows `pular` says are not rows (blank spares, zero quantities) are skipped.
- */
-export function lerItens<T>(
-  c: Campos,
-  nome: string,
-  opcoes: { maximo: number; excesso?: string; pular: (item: Entrada) => boolean },
-  ler: (s: Campos, campo: string) => T,
-): T[] {
-  const itens = itensDaLista(c.bruto(nome));
-  if (itens === 'invalido') {
-    c.erro(nome, 'Deve ser uma lista');
-    return [];
-  }
-  if (itens.length > opcoes.maximo) {
-    c.erro(nome, opcoes.excesso ?? `No máximo ${opcoes.maximo} itens`);
-    return [];
-  }
-  const lidos: T[] = [];
-  itens.forEach((item, i) => {
-    if (item === null || typeof item !== 'object' || Array.isArray(item)) {
-      c.erro(`${nome}.${i}`, 'Deve ser um objeto');
-      return;
-    }
-    if (opcoes.pular(item as Entrada)) return;
-    const s = new Campos(item as Entrada);
-    const lido = ler(s, `${nome}.${i}`);
-    for (const [k, m] of Object.entries(s.erros)) c.erro(`${nome}.${i}.${k}`, m);
-    lidos.push(lido);
-  });
-  return lidos;
-}
-
-/** True when no field of the row at `linha` (`produtos.3`) has a reading error. */
-function legivel(c: Campos, linha: string): boolean {
-  return !Object.keys(c.erros).some((k) => k.startsWith(`${linha}.`));
-}
-
-/** Adds the domain's broken rules to what the edge found, so a form shows every problem at once. */
-function juntar(c: Campos, erros: Readonly<Record<string, string>>): void {
-  for (const [campo, mensagem] of Object.entries(erros)) c.erro(campo, mensagem);
-}
-
-/**
- * A form sends every row with its quantity; a blank or a zero ("0", "0,0") means "none of this one". An order
- * also takes a JSON 0 that way; offers and compositions refuse it (a line must hold something).
- */
-export function semQuantidade(campo: string, zeroDoJson: boolean): (item: Entrada) => boolean {
-  return (item) => {
-    const q = Object.hasOwn(item, campo) ? item[campo] : undefined;
-    return q === '' || (typeof q === 'string' && /^\s*0+(?:[.,]0+)?\s*$/.test(q)) || (zeroDoJson && q === 0);
-  };
-}
-
 /**
  * The cycle and the person a refused offer or order form was for (either body shape), to draw its
  * page again; null when the body names no valid cycle or person, and so has no page.
@@ -187,93 +110,6 @@ export function lerRemocaoDaOferta(corpo: unknown, dono: Dono): AlvoNaOferta {
   c.concluir();
   if (ofertaProdutoId !== null) return { ofertaProdutoId };
   return { cicloid: cicloid ?? 0, produtoid: produtoid ?? 0, usuarioid };
-}
-
-/** The cycle basket a composition write names: the route's id, or the body's on /composicaosave. */
-export function cicloCestaDoCorpo(corpo: unknown, idDaRota: number | null): number | null {
-  if (idDaRota !== null) return idDaRota;
-  const c = new Campos(comoEntrada(corpo));
-  const id = c.inteiro('cicloCestaId', { min: 1, max: MAIOR_ID });
-  return Object.keys(c.erros).length === 0 ? id : null;
-}
-
-/** POST /composicao/:id and /composicaosave: how many baskets, and what goes in each. */
-export function lerComposicao(corpo: unknown, idDaRota: number | null): EntradaComposicao {
-  const c = new Campos(comoEntrada(corpo));
-  const cicloCestaIdCorpo = c.inteiro('cicloCestaId', { min: 1, max: MAIOR_ID });
-  const quantidadeCestas = c.inteiro('quantidadeCestas', { obrigatorio: true, min: 0, max: 100_000 });
-  const itens = lerItens(
-    c,
-    'produtos',
-    { maximo: 500, excesso: 'No máximo 500 itens por composição', pular: semQuantidade('quantidadePorCesta', false) },
-    (s, campo): ItemDaComposicao => ({
-      ofertaProdutoId: s.inteiro('ofertaProdutoId', { obrigatorio: true, min: 1, max: MAIOR_ID }),
-      quantidadeMilesimos: s.decimal('quantidadePorCesta', ESCALA_QUANTIDADE, { obrigatorio: true, min: 1 }),
-      unidade: s.texto('unidade', { obrigatorio: true, max: 20 }),
-      campo,
-    }),
-  );
-  juntar(c, regrasDosItens(itens.filter((i) => legivel(c, i.campo))));
-  const cicloCestaId = idDaRota ?? cicloCestaIdCorpo;
-  if (cicloCestaId === null) c.erro('cicloCestaId', 'Campo obrigatório');
-  else if (idDaRota !== null && cicloCestaIdCorpo !== null && cicloCestaIdCorpo !== idDaRota)
-    c.erro('cicloCestaId', 'Não confere com o endereço');
-  c.concluir();
-  return { cicloCestaId: cicloCestaId ?? 0, quantidadeCestas, itens };
-}
-
-/**
- * POST/PUT of a cycle. A child list is replaced only when it is present: a JSON key, or (forms)
- * a name listed in `_listas`, since a form with no rows sends nothing.
- */
-export function lerCiclo(corpo: unknown): CicloLido {
-  const c = new Campos(comoEntrada(corpo));
-  const nome = c.texto('nome', { obrigatorio: true, max: 120 });
-  const datas = Object.fromEntries(CAMPOS_DATA.map((k) => [k, c.data(k, { obrigatorio: true })])) as Record<
-    (typeof CAMPOS_DATA)[number],
-    string
-  >;
-  // A save that leaves `ativo` out keeps it (a form always sends it: a hidden "false" and the box).
-  const ativo = c.presente('ativo') ? c.booleano('ativo') : null;
-  const declaradas = c.bruto('_listas');
-  const presentes = new Set<string>(
-    typeof declaradas === 'string' ? declaradas.split(',') : LISTAS_DO_CICLO.filter((l) => c.bruto(l) !== undefined),
-  );
-  const lista = <T>(nome: ListaDoCiclo, ler: (s: Campos, campo: string) => T): T[] | null =>
-    presentes.has(nome) ? lerItens(c, nome, { maximo: Number.POSITIVE_INFINITY, pular: linhaEmBranco }, ler) : null;
-  const cicloEntregas = lista('cicloEntregas', (s, campo) => ({
-    id: s.inteiro('id', { min: 1, max: MAIOR_ID }),
-    dataEntrega: s.data('dataEntrega', { obrigatorio: true }),
-    observacao: s.texto('observacao', { max: 200 }),
-    campo: `${campo}.dataEntrega`,
-  }));
-  const cicloPontos = lista('cicloPontos', (s, campo) => ({
-    id: s.inteiro('id', { min: 1, max: MAIOR_ID }),
-    pontoEntregaId: s.inteiro('pontoEntregaId', { obrigatorio: true, min: 1, max: MAIOR_ID }),
-    dataRetirada: s.data('dataRetirada'),
-    horaInicio: s.hora('horaInicio'),
-    horaFim: s.hora('horaFim'),
-    campo: `${campo}.pontoEntregaId`,
-  }));
-  const cicloCestas = lista('cicloCestas', (s, campo) => ({
-    id: s.inteiro('id', { min: 1, max: MAIOR_ID }),
-    cestaId: s.inteiro('cestaId', { obrigatorio: true, min: 1, max: MAIOR_ID }),
-    quantidadeCestas: s.inteiro('quantidadeCestas', { obrigatorio: true, min: 0, max: 100_000 }),
-    campo: `${campo}.cestaId`,
-  }));
-  const cicloProdutos = lista('cicloProdutos', (s, campo) => ({
-    id: s.inteiro('id', { min: 1, max: MAIOR_ID }),
-    produtoId: s.inteiro('produtoId', { obrigatorio: true, min: 1, max: MAIOR_ID }),
-    quantidadeMilesimos: s.decimal('quantidade', ESCALA_QUANTIDADE, { obrigatorio: true }),
-    valorCentavos: s.decimal('valor', ESCALA_DINHEIRO, { obrigatorio: true }),
-    campo: `${campo}.produtoId`,
-  }));
-  const lido = { dados: { nome, ...datas, ativo }, cicloEntregas, cicloPontos, cicloCestas, cicloProdutos };
-  // The domain's rules are judged here too, on what could be read, so a form shows every problem at once.
-  for (const [campo, mensagem] of Object.entries(regrasDoCiclo(lido, new Set(Object.keys(c.erros)))))
-    c.erro(campo, mensagem);
-  c.concluir();
-  return lido;
 }
 
 /**

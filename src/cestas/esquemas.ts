@@ -1,6 +1,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { MAIOR_ID } from '../http/campos.ts';
 import { Arquivo, Corpo, Html, NoFio, Redirecionamento } from '../http/esquemas.ts';
+import { SalvarCiclo } from '../comandos/ciclo.ts';
 import { TIPO_XLSX } from '../planilhas/xlsx.ts';
 
 /**
@@ -317,27 +318,8 @@ export const REGISTROS: Readonly<Record<string, { registro: TSchema; corpo: TSch
       'Uma pessoa',
     ),
   },
-  ciclo: {
-    registro: Ciclo,
-    corpo: Corpo(
-      {
-        nome: NoFio.texto('Nome do ciclo'),
-        ...Object.fromEntries(Object.keys(Datas).map((k) => [k, NoFio.texto('Data (AAAA-MM-DD)')])),
-        ativo: CAMPOS_CATALOGO.ativo,
-        cicloEntregas: NoFio.lista(Livre('Uma entrega: {id?, dataEntrega, observacao}'), 'As entregas do ciclo'),
-        cicloPontos: NoFio.lista(
-          Livre('Um ponto: {id?, pontoEntregaId, dataRetirada?, horaInicio? (HH:MM), horaFim? (HH:MM)}'),
-          'Os pontos de retirada do ciclo (vazio: todos os pontos ativos)',
-        ),
-        cicloCestas: NoFio.lista(Livre('Uma cesta: {id?, cestaId, quantidadeCestas}'), 'As cestas do ciclo'),
-        cicloProdutos: NoFio.lista(
-          Livre('Um produto: {id?, produtoId, quantidade, valor}'),
-          'Os produtos avulsos do ciclo',
-        ),
-      },
-      'Um ciclo, com as listas filhas',
-    ),
-  },
+  // The cycle's body is its command's: the route reads it into the command (src/comandos/ciclo.ts).
+  ciclo: { registro: Ciclo, corpo: SalvarCiclo.corpo },
 };
 
 /** What a delete answers: the id that is gone. */
@@ -733,23 +715,6 @@ export const Composicao = Type.Object({
   valorReferencia: Reais,
 });
 export const PaginaComposicao = Type.Intersect([Composicao, Type.Object({ acoes: Acoes })]);
-export const CorpoComposicao = Corpo(
-  {
-    cicloCestaId: NoFio.inteiro('A cesta do ciclo (em /composicaosave)'),
-    quantidadeCestas: NoFio.inteiro('Quantas cestas montar'),
-    produtos: NoFio.lista(
-      Type.Partial(
-        Type.Object({
-          ofertaProdutoId: NoFio.inteiro('A linha de oferta'),
-          quantidadePorCesta: NoFio.numero('Quantidade por cesta'),
-          unidade: NoFio.texto('A unidade em que a quantidade foi escrita'),
-        }),
-      ),
-      'Os itens de cada cesta',
-    ),
-  },
-  'A composição de uma cesta do ciclo',
-);
 
 export const Movimentacao = Type.Object({
   id: Id,

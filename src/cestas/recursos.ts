@@ -16,11 +16,12 @@ import {
   type Produto,
   type RegistroCatalogo,
 } from '../domain/catalogo.ts';
-import { lerCiclo } from './entrada.ts';
 import { lerCatalogo, lerUsuario } from './entrada-registros.ts';
+import { SalvarCiclo } from '../comandos/ciclo.ts';
+import { comandoLido } from './comandos.ts';
 import { apagarCiclo, salvarCiclo } from '../domain/ciclos/gravacao.ts';
 import { ORDENS_CICLO, obterCiclo } from '../domain/ciclos/leitura.ts';
-import type { Ciclo } from '../domain/ciclos/modelo.ts';
+import type { Ciclo, CicloLido } from '../domain/ciclos/modelo.ts';
 import { NOMES_PERFIS, PERFIS } from '../domain/perfis.ts';
 import { diaLocal } from '../domain/tempo.ts';
 import {
@@ -35,7 +36,7 @@ import {
 import { Campos, MAIOR_ID, type Entrada } from '../http/campos.ts';
 import { NaConsulta } from '../http/consultas.ts';
 import type { ContextoCestas } from './contexto-cestas.ts';
-import type { Genero, Recurso } from './rotas/registros.ts';
+import { camposDoCorpo, type Genero, type Recurso } from './rotas/registros.ts';
 import { formularioCiclo, type OpcoesCiclo } from './views/ciclo.ts';
 import { formularioLiberarLogin, simNao, type CampoForm } from './views/registros.ts';
 import { paraCampo } from './views/fluxo.ts';
@@ -95,6 +96,7 @@ function recursoDeCatalogo<E extends EntidadeCatalogo, O>(
     listar: (ctx, pedido, query) => listarCatalogo(ctx.banco, entidade, pedido, filtroDaQuery(query)),
     filtros: filtrosVisiveis,
     obter: (ctx, id) => obterCatalogo(ctx.banco, entidade, id),
+    entrada: camposDoCorpo,
     criar: (ctx, ator, entrada) => criarCatalogo(ctx.banco, ator, entidade, lerCatalogo(entidade, entrada), agora(ctx)),
     atualizar: (ctx, ator, id, entrada) =>
       atualizarCatalogo(ctx.banco, ator, entidade, id, lerCatalogo(entidade, entrada), agora(ctx)),
@@ -283,6 +285,7 @@ export const usuario: Recurso<Usuario> = {
     return listarUsuarios(ctx.banco, pedido, Object.keys(c.erros).length > 0 ? {} : { perfil, ativo });
   },
   obter: (ctx, id) => obterUsuario(ctx.banco, id),
+  entrada: camposDoCorpo,
   criar: (ctx, ator, entrada) => criarUsuario(ctx.banco, ator, lerUsuario(entrada), ctx.relogio.agora()),
   atualizar: (ctx, ator, id, entrada) =>
     atualizarUsuario(ctx.banco, ator, id, lerUsuario(entrada), ctx.relogio.agora()),
@@ -328,7 +331,7 @@ export const usuario: Recurso<Usuario> = {
     u.loginVinculado && pode(ator, 'loginLiberar') ? formularioLiberarLogin(u.id, csrf) : null,
 };
 
-export const ciclo: Recurso<Ciclo, OpcoesCiclo> = {
+export const ciclo: Recurso<Ciclo, OpcoesCiclo, CicloLido> = {
   prefixo: 'ciclo',
   titulo: 'Ciclo',
   genero: 'masculino',
@@ -343,9 +346,10 @@ export const ciclo: Recurso<Ciclo, OpcoesCiclo> = {
   listar: () => Promise.reject(new Error('o índice de ciclos tem rota própria')),
   obter: (ctx, id) => obterCiclo(ctx.banco, id, hoje(ctx)),
   json: cicloJson,
-  criar: (ctx, ator, entrada) => salvarCiclo(ctx.banco, ator, null, lerCiclo(entrada), ctx.relogio.agora(), hoje(ctx)),
-  atualizar: (ctx, ator, id, entrada) =>
-    salvarCiclo(ctx.banco, ator, id, lerCiclo(entrada), ctx.relogio.agora(), hoje(ctx)),
+  // The body is read as the command (src/comandos/ciclo.ts, the cycle's body in REGISTROS).
+  entrada: (req) => comandoLido(SalvarCiclo, req),
+  criar: (ctx, ator, entrada) => salvarCiclo(ctx.banco, ator, null, entrada, ctx.relogio.agora(), hoje(ctx)),
+  atualizar: (ctx, ator, id, entrada) => salvarCiclo(ctx.banco, ator, id, entrada, ctx.relogio.agora(), hoje(ctx)),
   apagar: (ctx, ator, id) => apagarCiclo(ctx.banco, ator, id, ctx.relogio.agora(), hoje(ctx)),
   colunas: [],
   opcoes: async (ctx, ator) => ({

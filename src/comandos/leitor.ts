@@ -32,6 +32,7 @@ import {
 } from '../decimal.ts';
 import { unidadeEscrita, type Unidade } from '../domain/catalogo.ts';
 import { Invalido } from '../domain/erros.ts';
+import { conferirTexto } from '../domain/textos.ts';
 
 /** The largest record id: ids are 32-bit integer columns on PostgreSQL. */
 export const MAIOR_ID = 2_147_483_647;
@@ -398,6 +399,97 @@ export const Objeto = <P extends Record<string, TSchema>>(
   obrigatorios: ReadonlyArray<keyof P & string> = [],
 ) =>
   Type.Unsafe<{ [K in keyof P]: P[K]['static'] }>({ type: 'object', properties: campos, required: [...obrigatorios] });
+
+interface OpcoesTexto {
+  readonly obrigatorio?: boolean;
+  readonly max: number;
+  /** A calendar day (`AAAA-MM-DD`) or a time of day (`HH:MM`, read from "8h30" too). */
+  readonly formato?: 'data' | 'hora';
+}
+
+const DATA_ISO = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** True when the text is a real calendar day written YYYY-MM-DD. */
+export function ehDataValida(texto: string): boolean {
+  const m = DATA_ISO.exec(texto);
+  if (m === null) return false;
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return d.toISOString().slice(0, 10) === texto;
+}
+
+/** A time of day as "HH:MM" ("8:30", "8h", "8h30", "08h30min" read too), or null when it is not one. */
+function horaDoDia(t: string): string | null {
+  const m = /^(\d{1,2})\s*(?::|h)\s*(\d{2})?\s*(?:min)?$|^(\d{1,2})$/i.exec(t);
+  const horas = Number(m?.[1] ?? m?.[3] ?? Number.NaN);
+  const minutos = Number(m?.[2] ?? 0);
+  if (m === null || horas > 23 || minutos > 59) return null;
+  return `${String(horas).padStart(2, '0')}:${String(minutos).padStart(2, '0')}`;
+}
+
+/** A text as it is stored (trimmed, NFC, no control characters), in its format; blank is none. */
+function lerTexto(v: unknown, o: OpcoesTexto): { valor: string | null } | { erro: string } {
+  if (emBranco(v) || (typeof v === 'string' && v.trim() === ''))
+    return o.obrigatorio === true ? { erro: 'Campo obrigatório' } : { valor: null };
+  if (typeof v !== 'string') return { erro: 'Deve ser um texto' };
+  const { texto, problema } = conferirTexto(v, { max: o.max });
+  if (problema !== null) return { erro: problema };
+  if (o.formato === 'data' && !ehDataValida(texto)) return { erro: 'Data inválida: use AAAA-MM-DD' };
+  if (o.formato !== 'hora') return { valor: texto };
+  const hora = horaDoDia(texto);
+  return hora === null ? { erro: 'Horário inválido: use HH:MM, por exemplo 08:30' } : { valor: hora };
+}
+
+palavra<OpcoesTexto>('x-texto', (o, v, trocar) => {
+  const r = lerTexto(v, o);
+  if ('erro' in r) return r.erro;
+  trocar(r.valor);
+  return null;
+});
+
+/** A form's box: a hidden "false" then "on" when ticked arrive as a list, and the last one says. */
+palavra<Record<string, never>>('x-marcado', (_o, v, trocar) => {
+  if (emBranco(v)) {
+    trocar(null);
+    return null;
+  }
+  const ultimo: unknown = Array.isArray(v) ? v.at(-1) : v;
+  if ([true, 'true', 'on', '1', 1].includes(ultimo as never)) trocar(true);
+  else if ([false, 'false', 'off', '0', 0].includes(ultimo as never)) trocar(false);
+  else return 'Deve ser verdadeiro ou falso';
+  return null;
+});
+
+type TextoLido<O extends { readonly obrigatorio?: boolean }> = O['obrigatorio'] extends true
+  ? string
+  : string | null | undefined;
+
+/** A text people type: trimmed, at most `max` characters, without control characters. */
+export const Texto = <O extends Omit<OpcoesTexto, 'formato'>>(descricao: string, opcoes: O) =>
+  Type.Unsafe<TextoLido<O>>({
+    description: `${descricao} (texto, até ${opcoes.max} caracteres)`,
+    'x-texto': opcoes,
+  });
+
+/** A calendar day, written AAAA-MM-DD. */
+export const Data = <O extends { readonly obrigatorio?: boolean }>(descricao: string, opcoes: O) =>
+  Type.Unsafe<TextoLido<O>>({
+    description: `${descricao} (data: AAAA-MM-DD)`,
+    'x-texto': { ...opcoes, max: 10, formato: 'data' },
+  });
+
+/** A time of day, read as people write it ("8h30", "8:30", "8") and kept as HH:MM. */
+export const Hora = (descricao: string) =>
+  Type.Unsafe<string | null | undefined>({
+    description: `${descricao} (horário: HH:MM; também "8h30", "8")`,
+    'x-texto': { max: 10, formato: 'hora' },
+  });
+
+/** A yes or no: JSON true/false; a form's box sends "on" after a hidden "false". Blank: not said (null). */
+export const Marcado = (descricao: string) =>
+  Type.Unsafe<boolean | null | undefined>({
+    description: `${descricao} (JSON: true ou false; formulário: a caixa marcada)`,
+    'x-marcado': {},
+  });
 
 // ---------------------------------------------------------------------------------------------
 // Reading a command.

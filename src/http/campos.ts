@@ -13,7 +13,6 @@ import {
   lerDecimal,
   lerDecimalDigitado,
 } from '../decimal.ts';
-import { unidadeEscrita, type Unidade } from '../domain/catalogo.ts';
 import { Invalido } from '../domain/erros.ts';
 import { EMAIL, conferirTexto } from '../domain/textos.ts';
 
@@ -37,22 +36,13 @@ const MAXIMO_PADRAO: Readonly<Record<number, number>> = {
   [ESCALA_QUANTIDADE]: MAXIMO_QUANTIDADE_MILESIMOS,
 };
 
-const DATA_ISO = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** True when the text is a real calendar day written YYYY-MM-DD. */
-export function ehDataValida(texto: string): boolean {
-  const m = DATA_ISO.exec(texto);
-  if (m === null) return false;
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return d.toISOString().slice(0, 10) === texto;
-}
-
 /**
- * The largest record id, and the mark of a body typed by people (a form), whose decimals are read
- * the way people type them (`lerDecimalDigitado`): both declared with the commands (src/comandos).
+ * The largest record id, the mark of a body typed by people (a form), whose decimals are read the
+ * way people type them (`lerDecimalDigitado`), and what a calendar day is: declared with the
+ * commands (src/comandos).
  */
-export { DIGITADO, MAIOR_ID } from '../comandos/leitor.ts';
-import { DIGITADO, MAIOR_ID, separarUnidade } from '../comandos/leitor.ts';
+export { DIGITADO, MAIOR_ID, ehDataValida } from '../comandos/leitor.ts';
+import { DIGITADO, MAIOR_ID, ehDataValida } from '../comandos/leitor.ts';
 
 /** Turns an unknown body into a record, refusing arrays and scalars. */
 export function comoEntrada(corpo: unknown): Entrada {
@@ -172,27 +162,6 @@ export class Campos {
     return this.#decimalDe(nome, v, escala, opcoes);
   }
 
-  /**
-   * A quantity, in thousandths, that people may follow with its unit ("2,5 kg", "3 maços"): the
-   * number, and the unit the word names (null when none was written). Whether that is the
-   * product's unit is the domain's to judge. A word that names no unit is refused; programs
-   * (JSON) send the number alone.
-   */
-  quantidadeEscrita(
-    nome: string,
-    opcoes: OpcoesNumero & { obrigatorio: true },
-  ): { milesimos: number; unidade: Unidade | null } {
-    const v = this.bruto(nome);
-    const separado = this.#digitado && typeof v === 'string' ? separarUnidade(v) : null;
-    if (separado === null) return { milesimos: this.#decimalDe(nome, v, ESCALA_QUANTIDADE, opcoes), unidade: null };
-    const unidade = unidadeEscrita(separado.palavra);
-    if (unidade === null) {
-      this.erro(nome, `Escreva só o número, na unidade do produto (ex.: 2,5), sem "${separado.palavra}"`);
-      return { milesimos: 0, unidade: null };
-    }
-    return { milesimos: this.#decimalDe(nome, separado.numero, ESCALA_QUANTIDADE, opcoes), unidade };
-  }
-
   #decimalDe(nome: string, v: unknown, escala: number, opcoes: OpcoesNumero): number {
     if (v === undefined || v === null || v === '') {
       if (opcoes.obrigatorio === true) this.erro(nome, 'Campo obrigatório');
@@ -216,20 +185,6 @@ export class Campos {
     if (t === null || t === '') return t;
     if (!ehDataValida(t)) this.erro(nome, 'Data inválida: use AAAA-MM-DD');
     return t;
-  }
-
-  /** A time of day as "HH:MM" (also read: "8:30", "8h", "8h30", "08h30min"). */
-  hora(nome: string, opcoes: { obrigatorio?: boolean } = {}): string | null {
-    const t = this.texto(nome, { obrigatorio: opcoes.obrigatorio === true, max: 10 });
-    if (t === null || t === '') return null;
-    const m = /^(\d{1,2})\s*(?::|h)\s*(\d{2})?\s*(?:min)?$|^(\d{1,2})$/i.exec(t);
-    const horas = Number(m?.[1] ?? m?.[3] ?? Number.NaN);
-    const minutos = Number(m?.[2] ?? 0);
-    if (m === null || horas > 23 || minutos > 59) {
-      this.erro(nome, 'Horário inválido: use HH:MM, por exemplo 08:30');
-      return null;
-    }
-    return `${String(horas).padStart(2, '0')}:${String(minutos).padStart(2, '0')}`;
   }
 
   umDe<T extends string>(nome: string, valores: readonly T[], opcoes: { obrigatorio?: boolean } = {}): T | null {

@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import type { Ator } from '../../src/domain/acesso.ts';
-import { lerCiclo, lerComposicao } from '../../src/cestas/entrada.ts';
+import { SalvarCiclo } from '../../src/comandos/ciclo.ts';
 import { lerComando } from '../../src/comandos/comando.ts';
+import { ComporCesta, naCesta } from '../../src/comandos/composicao.ts';
 import { nomesDoCorpo } from '../../src/comandos/leitor.ts';
 import { SalvarOferta } from '../../src/comandos/oferta.ts';
 import { FazerPedido } from '../../src/comandos/pedido.ts';
@@ -122,16 +123,21 @@ describe('relatórios de um ciclo pequeno, conferidos à mão', () => {
     await salvarComposicao(
       amb.banco,
       admin,
-      lerComposicao(
-        {
-          quantidadeCestas: 10,
-          produtos: [
-            { ofertaProdutoId: linha('tomate', 'Ana Horta'), quantidadePorCesta: 1, unidade: 'kg' },
-            { ofertaProdutoId: linha('alface', 'Ana Horta'), quantidadePorCesta: 2, unidade: 'maço' },
-            // Half a dozen, composed as people count eggs: 6 unidade.
-            { ofertaProdutoId: linha('ovos', 'Bruno Sítio'), quantidadePorCesta: '6', unidade: 'unidade' },
-          ],
-        },
+      naCesta(
+        lerComando(
+          ComporCesta,
+          {
+            quantidadeCestas: 10,
+            produtos: [
+              { ofertaProdutoId: linha('tomate', 'Ana Horta'), quantidadePorCesta: 1, unidade: 'kg' },
+              { ofertaProdutoId: linha('alface', 'Ana Horta'), quantidadePorCesta: 2, unidade: 'maço' },
+              // Half a dozen, composed as people count eggs: 6 unidade.
+              { ofertaProdutoId: linha('ovos', 'Bruno Sítio'), quantidadePorCesta: '6', unidade: 'unidade' },
+            ],
+          },
+          nomesDoCorpo,
+          livre,
+        ),
         ciclo.cicloCestas[0] ?? 0,
       ),
       TEMPO.agora,
@@ -140,11 +146,12 @@ describe('relatórios de um ciclo pequeno, conferidos à mão', () => {
       amb.banco,
       admin,
       cicloid,
-      lerCiclo({
-        nome: 'Ciclo R',
-        ...DATAS_PADRAO,
-        cicloProdutos: [{ produtoId: tomate.id, quantidade: 12, valor: '10.00' }],
-      }),
+      lerComando(
+        SalvarCiclo,
+        { nome: 'Ciclo R', ...DATAS_PADRAO, cicloProdutos: [{ produtoId: tomate.id, quantidade: 12, valor: '10.00' }] },
+        nomesDoCorpo,
+        livre,
+      ),
       TEMPO.agora,
       TEMPO.hoje,
     );

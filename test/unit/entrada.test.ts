@@ -1,19 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import {
-  cicloCestaDoCorpo,
-  itensDaLista,
-  lerCiclo,
-  lerComposicao,
-  lerConfirmacao,
-  lerMovimentacao,
-  lerRemocaoDaOferta,
-  linhaEmBranco,
-} from '../../src/cestas/entrada.ts';
+import { lerConfirmacao, lerMovimentacao, lerRemocaoDaOferta } from '../../src/cestas/entrada.ts';
+import { SalvarCiclo } from '../../src/comandos/ciclo.ts';
 import { lerComando } from '../../src/comandos/comando.ts';
-import { nomesDoCorpo } from '../../src/comandos/leitor.ts';
+import { ComporCesta, cestaNomeada, naCesta } from '../../src/comandos/composicao.ts';
+import { digitadoPorPessoas, nomesDoCorpo } from '../../src/comandos/leitor.ts';
 import { SalvarOferta } from '../../src/comandos/oferta.ts';
 import { FazerPedido } from '../../src/comandos/pedido.ts';
+import { regrasDoCiclo } from '../../src/domain/ciclos/regras.ts';
+import { regrasDosItens } from '../../src/domain/composicao.ts';
 import { regrasDasLinhas as regrasDoPedido } from '../../src/domain/pedidos/regras.ts';
 import { Invalido, Proibido } from '../../src/domain/erros.ts';
 import { DATAS_PADRAO } from '../helpers/fabricas.ts';
@@ -27,6 +22,10 @@ const lerPedido = (dados: unknown, dono: (u: number | null) => void) =>
   lerComando(FazerPedido, dados, nomesDoCorpo, dono);
 const lerOferta = (dados: unknown, dono: (u: number | null) => void) =>
   lerComando(SalvarOferta, dados, nomesDoCorpo, dono);
+/** The composition and cycle commands, read as their Cestas routes read them. */
+const lerComposicao = (dados: unknown, idDaRota: number | null) =>
+  naCesta(lerComando(ComporCesta, dados, nomesDoCorpo, livre), idDaRota);
+const lerCiclo = (dados: unknown) => lerComando(SalvarCiclo, dados, nomesDoCorpo, livre);
 
 function detalhes(f: () => unknown): Record<string, unknown> {
   try {
@@ -39,20 +38,42 @@ function detalhes(f: () => unknown): Record<string, unknown> {
 }
 
 test('uma lista chega como array JSON ou como mapa de índices do formulário, na ordem dos índices', () => {
-  assert.deepEqual(itensDaLista([{ a: 1 }]), [{ a: 1 }]);
-  assert.deepEqual(itensDaLista({ 10: 'c', 2: 'b', 0: 'a' }), ['a', 'b', 'c']);
-  for (const vazio of [undefined, null, '']) assert.deepEqual(itensDaLista(vazio), []);
-  for (const ruim of ['x', 3, { a: 1 }, { 0: 'a', nome: 'b' }, true])
-    assert.equal(itensDaLista(ruim), 'invalido', JSON.stringify(ruim));
+  const base = { nome: 'C', ...DATAS_PADRAO };
+  const cestas = (lista: unknown) => lerCiclo({ ...base, cicloCestas: lista }).cicloCestas?.map((c) => c.cestaId);
+  assert.deepEqual(cestas([{ cestaId: 1, quantidadeCestas: 1 }]), [1]);
+  assert.deepEqual(
+    cestas({
+      10: { cestaId: '3', quantidadeCestas: '1' },
+      2: { cestaId: '2', quantidadeCestas: '1' },
+      0: { cestaId: '1', quantidadeCestas: '1' },
+    }),
+    [1, 2, 3],
+  );
+  for (const vazio of [null, '']) assert.deepEqual(cestas(vazio), []);
+  for (const ruim of ['x', 3, { a: 1 }, { 0: { cestaId: 1, quantidadeCestas: 1 }, nome: 'b' }, true])
+    assert.deepEqual(
+      detalhes(() => lerCiclo({ ...base, cicloCestas: ruim })),
+      { cicloCestas: 'Deve ser uma lista' },
+      JSON.stringify(ruim),
+    );
 });
 
 test('uma linha de sobra do formulário, toda em branco (id à parte), não é linha', () => {
-  assert.equal(linhaEmBranco({ id: '7', cestaId: '', quantidadeCestas: '' }), true);
-  assert.equal(linhaEmBranco({ cestaId: null, quantidadeCestas: undefined }), true);
-  assert.equal(linhaEmBranco({ id: '', cestaId: '3', quantidadeCestas: '' }), false);
-  assert.equal(linhaEmBranco({ quantidadeCestas: 0 }), false);
-  assert.equal(linhaEmBranco(null), false);
-  assert.equal(linhaEmBranco('texto'), false);
+  const linhas = (...cicloCestas: unknown[]) =>
+    detalhes(() => lerCiclo({ nome: 'C', ...DATAS_PADRAO, cicloCestas: [...cicloCestas, { cestaId: 'x' }] }));
+  const ultima = {
+    'cicloCestas.1.cestaId': 'Deve ser um número inteiro',
+    'cicloCestas.1.quantidadeCestas': 'Campo obrigatório',
+  };
+  assert.deepEqual(linhas({ id: '7', cestaId: '', quantidadeCestas: '' }), ultima);
+  assert.deepEqual(linhas({ cestaId: null }), ultima);
+  assert.deepEqual(linhas({ id: '', cestaId: '3', quantidadeCestas: '' }), {
+    ...ultima,
+    'cicloCestas.0.quantidadeCestas': 'Campo obrigatório',
+  });
+  assert.deepEqual(linhas({ quantidadeCestas: 0 }), { ...ultima, 'cicloCestas.0.cestaId': 'Campo obrigatório' });
+  assert.deepEqual(linhas(null), { ...ultima, 'cicloCestas.0': 'Deve ser um objeto' });
+  assert.deepEqual(linhas('texto'), { ...ultima, 'cicloCestas.0': 'Deve ser um objeto' });
 });
 
 test('pedido: JSON e formulário dão o mesmo valor tipado, em milésimos', () => {
@@ -293,20 +314,19 @@ test('composição: o id da rota manda; o do corpo precisa conferir; itens repet
     detalhes(() => lerComposicao({ quantidadeCestas: 1 }, null)),
     { cicloCestaId: 'Campo obrigatório' },
   );
+  // A repeated line is the use case's rule; the command says it too when something else is refused,
+  // so a form shows every problem at once.
+  const repetidos = [
+    { ofertaProdutoId: 3, quantidadePorCesta: 1, unidade: 'kg' },
+    { ofertaProdutoId: 3, quantidadePorCesta: 2, unidade: 'kg' },
+  ];
+  assert.deepEqual(regrasDosItens(lerComposicao({ quantidadeCestas: 1, produtos: repetidos }, 9).itens), {
+    'produtos.1.ofertaProdutoId': 'Item repetido na composição',
+  });
   assert.deepEqual(
-    detalhes(() =>
-      lerComposicao(
-        {
-          quantidadeCestas: 1,
-          produtos: [
-            { ofertaProdutoId: 3, quantidadePorCesta: 1, unidade: 'kg' },
-            { ofertaProdutoId: 3, quantidadePorCesta: 2, unidade: 'kg' },
-          ],
-        },
-        9,
-      ),
-    ),
+    detalhes(() => lerComposicao({ quantidadeCestas: 'x', produtos: repetidos }, 9)),
     {
+      quantidadeCestas: 'Deve ser um número inteiro',
       'produtos.1.ofertaProdutoId': 'Item repetido na composição',
     },
   );
@@ -322,10 +342,11 @@ test('composição: o id da rota manda; o do corpo precisa conferir; itens repet
       'produtos.0.quantidadePorCesta': 'Deve ser maior que zero',
     },
   );
-  assert.equal(cicloCestaDoCorpo({ cicloCestaId: '6' }, null), 6);
-  assert.equal(cicloCestaDoCorpo({ cicloCestaId: '6' }, 9), 9);
-  assert.equal(cicloCestaDoCorpo({ cicloCestaId: 'x' }, null), null);
-  assert.equal(cicloCestaDoCorpo({}, null), null);
+  // The basket a refused form names, to draw its page again.
+  assert.equal(cestaNomeada({ cicloCestaId: '6' }), 6);
+  assert.equal(cestaNomeada({ cicloCestaId: 6 }), 6);
+  for (const ruim of [{ cicloCestaId: 'x' }, { cicloCestaId: -6 }, { cicloCestaId: 0 }, {}, null, [6]])
+    assert.equal(cestaNomeada(ruim), null, JSON.stringify(ruim));
 });
 
 test('ciclo: uma lista só é trocada quando vem (chave JSON, ou _listas do formulário)', () => {
@@ -364,6 +385,17 @@ test('ciclo: uma lista só é trocada quando vem (chave JSON, ou _listas do form
     { id: null, dataEntrega: '2026-03-10', observacao: 'Na sede', campo: 'cicloEntregas.0.dataEntrega' },
   ]);
   assert.equal(json.dados.ativo, false);
+  // A form's decimals are read as people type them.
+  const digitado = lerCiclo(
+    digitadoPorPessoas({
+      ...base,
+      _listas: 'cicloProdutos',
+      cicloProdutos: { 0: { id: '', produtoId: '4', quantidade: '1.012,5', valor: '10,00' } },
+    }),
+  );
+  assert.deepEqual(digitado.cicloProdutos, [
+    { id: null, produtoId: 4, quantidadeMilesimos: 1_012_500, valorCentavos: 1000, campo: 'cicloProdutos.0.produtoId' },
+  ]);
   // Hours as people type them come out as HH:MM; a blank one is unset.
   const pontos = lerCiclo({
     ...base,
@@ -421,7 +453,8 @@ test('ciclo: erros de leitura e de regra saem juntos, sem julgar a regra num cam
     cicloProdutos: 'Deve ser uma lista',
   });
   // The end of the pickup is unreadable, so no delivery is judged against it; with it, one is.
-  const fora = detalhes(() =>
+  // Read alone, the rules are the use case's (regrasDoCiclo, which salvarCiclo runs).
+  const fora = regrasDoCiclo(
     lerCiclo({
       nome: 'C',
       ...DATAS_PADRAO,

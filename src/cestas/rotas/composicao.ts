@@ -3,8 +3,9 @@ import type { AppTipada } from '../../http/app-tipada.ts';
 import { pode } from '../../domain/acesso.ts';
 import { paginaDaComposicao, salvarComposicao } from '../../domain/composicao.ts';
 import { comoEntrada } from '../../http/campos.ts';
+import { ComporCesta, cestaNomeada, naCesta, type ComposicaoLida } from '../../comandos/composicao.ts';
 import { atorDe } from '../autenticacao.ts';
-import { cicloCestaDoCorpo, lerComposicao } from '../entrada.ts';
+import { corpoRecebido, guardarCorpo } from '../comandos.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
 import { tempo } from '../tempo.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
@@ -12,7 +13,7 @@ import type { Redesenho } from '../tipos-fastify.ts';
 import { paginaComposicao } from '../views/composicao.ts';
 import { composicaoJson } from '../apresentadores/composicao.ts';
 import { idDaRota } from './registros.ts';
-import { Composicao, CorpoComposicao, PaginaComposicao, ParamsId, escrita, leitura } from '../esquemas.ts';
+import { Composicao, PaginaComposicao, ParamsId, escrita, leitura } from '../esquemas.ts';
 
 /** Basket composition: GET/POST /composicao/:id (cycle-basket id) and POST /composicaosave. */
 export function rotasComposicao(app: AppTipada, ctx: ContextoCestas): void {
@@ -37,22 +38,23 @@ export function rotasComposicao(app: AppTipada, ctx: ContextoCestas): void {
     });
   }
 
-  async function salvar(req: FastifyRequest, reply: FastifyReply, idDaRota: number | null) {
+  async function salvar(req: FastifyRequest<{ Body: ComposicaoLida }>, reply: FastifyReply, idDaRota: number | null) {
     const { agora, hoje } = tempo(ctx);
-    const pagina = await salvarComposicao(ctx.banco, atorDe(req), lerComposicao(req.body, idDaRota), agora, hoje);
+    const pagina = await salvarComposicao(ctx.banco, atorDe(req), naCesta(req.body, idDaRota), agora, hoje);
     if (querJson(req)) return enviarJson(reply, composicaoJson(pagina), 'Composição salva');
     return redirecionarComAviso(reply, `/composicao/${pagina.cicloCesta.id}`, 'Composição salva.');
   }
 
   /** A browser gets the composition page back with the message and what it typed. */
   const redesenhar: Redesenho = async (req, reply, recusa) => {
-    const id = cicloCestaDoCorpo(req.body, idDaRota(req));
+    const enviado = corpoRecebido(req);
+    const id = idDaRota(req) ?? cestaNomeada(enviado);
     if (id === null) return null;
     return mostrar(req, reply, id, {
       status: recusa.status,
       erro: recusa.mensagem,
       detalhes: recusa.detalhes,
-      valores: comoEntrada(req.body),
+      valores: comoEntrada(enviado),
     });
   };
 
@@ -65,7 +67,8 @@ export function rotasComposicao(app: AppTipada, ctx: ContextoCestas): void {
     '/composicao/:id',
     {
       config: { acesso: 'composicaoEscrever', redesenhar },
-      schema: { params: ParamsId, body: CorpoComposicao, response: escrita(Composicao) },
+      preValidation: guardarCorpo,
+      schema: { params: ParamsId, body: ComporCesta.corpo, response: escrita(Composicao) },
     },
     (req, reply) => salvar(req, reply, req.params.id),
   );
@@ -73,7 +76,8 @@ export function rotasComposicao(app: AppTipada, ctx: ContextoCestas): void {
     '/composicaosave',
     {
       config: { acesso: 'composicaoEscrever', redesenhar },
-      schema: { body: CorpoComposicao, response: escrita(Composicao) },
+      preValidation: guardarCorpo,
+      schema: { body: ComporCesta.corpo, response: escrita(Composicao) },
     },
     (req, reply) => salvar(req, reply, null),
   );

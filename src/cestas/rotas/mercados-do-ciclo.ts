@@ -18,11 +18,13 @@ import { ESCALA_DINHEIRO, ESCALA_QUANTIDADE, paraNumero } from '../../decimal.ts
 import { ESCALA_TAXA } from '../../domain/mercados.ts';
 import { TIPOS_MERCADO } from '../../domain/tipos-de-mercado.ts';
 import { comoEntrada, MAIOR_ID } from '../../http/campos.ts';
-import { Corpo, NoFio, SemCorpo } from '../../http/esquemas.ts';
+import { SemCorpo } from '../../http/esquemas.ts';
 import { atorDe } from '../autenticacao.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
-import { lerLiberacao, lerLote } from '../entrada-mercados.ts';
+import { LiberarParaMercado } from '../../comandos/liberacao.ts';
+import { SalvarLote } from '../../comandos/lotes.ts';
 import { DefinirMercadosDoCiclo } from '../../comandos/mercados-do-ciclo.ts';
+import { corpoRecebido, guardarCorpo } from '../comandos.ts';
 import { ParamsId, escrita, leitura } from '../esquemas.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import type { Redesenho } from '../tipos-fastify.ts';
@@ -121,40 +123,6 @@ const ParamsLote = Type.Object({
 });
 /** A lot's routes: the new one (/ciclo/:id/lotes) and a saved one (/ciclo/:id/lotes/:loteId). */
 const ParamsDoLote = Type.Object({ id: ParamsLote.properties.id, loteId: Type.Optional(ParamsLote.properties.loteId) });
-const CorpoLiberacao = Corpo(
-  {
-    itens: NoFio.lista(
-      Type.Partial(
-        Type.Object({
-          produtoId: NoFio.inteiro('O produto'),
-          quantidade: NoFio.numero('Quanto liberar, na unidade do produto'),
-        }),
-      ),
-      'O que liberar (a lista inteira)',
-    ),
-  },
-  'A liberação para venda direta',
-);
-const CorpoLote = Corpo(
-  {
-    mercadoId: NoFio.inteiro('Um mercado do tipo lote do ciclo'),
-    comprador: NoFio.texto('Quem compra'),
-    compradorUsuarioId: NoFio.inteiro('Opcional: o cadastro de quem compra'),
-    pontoEntregaId: NoFio.inteiro('Onde entrega'),
-    valorAlvo: NoFio.numero('Valor-alvo, em reais'),
-    linhas: NoFio.lista(
-      Type.Partial(
-        Type.Object({
-          ofertaProdutoId: NoFio.inteiro('A linha da oferta'),
-          quantidade: NoFio.numero('Quanto dela vai no lote'),
-        }),
-      ),
-      'As linhas do lote',
-    ),
-  },
-  'Um lote',
-);
-
 function mercadoJson(m: MercadoDoCiclo) {
   return {
     cicloMercadoId: m.cicloMercadoId,
@@ -391,7 +359,7 @@ export function rotasMercadosDoCiclo(app: AppTipada, ctx: ContextoCestas): void 
       status: recusa.status,
       erro: recusa.mensagem,
       detalhes: paraOsCampos(recusa),
-      valores: achatar(comoEntrada(req.body)),
+      valores: achatar(comoEntrada(corpoRecebido(req))),
     });
   };
 
@@ -404,18 +372,12 @@ export function rotasMercadosDoCiclo(app: AppTipada, ctx: ContextoCestas): void 
     '/ciclo/:id/mercado/:mercadoId/liberar',
     {
       config: { acesso: 'composicaoEscrever', redesenhar: redesenharLiberacao },
-      schema: { params: ParamsMercado, body: CorpoLiberacao, response: escrita(Liberacao) },
+      preValidation: guardarCorpo,
+      schema: { params: ParamsMercado, body: LiberarParaMercado.corpo, response: escrita(Liberacao) },
     },
     async (req, reply) => {
       const { id, mercadoId } = req.params;
-      const depois = await liberarParaMercado(
-        ctx.banco,
-        atorDe(req),
-        id,
-        mercadoId,
-        lerLiberacao(req.body),
-        ctx.relogio.agora(),
-      );
+      const depois = await liberarParaMercado(ctx.banco, atorDe(req), id, mercadoId, req.body, ctx.relogio.agora());
       if (querJson(req)) return enviarJson(reply, liberacaoJson(id, depois), 'Itens liberados');
       return redirecionarComAviso(
         reply,
@@ -467,7 +429,7 @@ export function rotasMercadosDoCiclo(app: AppTipada, ctx: ContextoCestas): void 
       status: recusa.status,
       erro: recusa.mensagem,
       detalhes: paraOsCampos(recusa),
-      valores: achatar(comoEntrada(req.body)),
+      valores: achatar(comoEntrada(corpoRecebido(req))),
     });
   };
 
@@ -485,17 +447,11 @@ export function rotasMercadosDoCiclo(app: AppTipada, ctx: ContextoCestas): void 
     '/ciclo/:id/lotes',
     {
       config: { acesso: 'composicaoEscrever', redesenhar: redesenharLote },
-      schema: { params: ParamsId, body: CorpoLote, response: escrita(LoteJson, { cria: true }) },
+      preValidation: guardarCorpo,
+      schema: { params: ParamsId, body: SalvarLote.corpo, response: escrita(LoteJson, { cria: true }) },
     },
     async (req, reply) => {
-      const lote = await salvarLote(
-        ctx.banco,
-        atorDe(req),
-        req.params.id,
-        null,
-        lerLote(req.body),
-        ctx.relogio.agora(),
-      );
+      const lote = await salvarLote(ctx.banco, atorDe(req), req.params.id, null, req.body, ctx.relogio.agora());
       if (querJson(req)) return enviarJson(reply, loteJson(lote), 'Lote criado', 201);
       return redirecionarComAviso(reply, `/ciclo/${req.params.id}/lotes`, `Lote de ${lote.comprador} criado.`);
     },
@@ -504,7 +460,8 @@ export function rotasMercadosDoCiclo(app: AppTipada, ctx: ContextoCestas): void 
     '/ciclo/:id/lotes/:loteId',
     {
       config: { acesso: 'composicaoEscrever', redesenhar: redesenharLote },
-      schema: { params: ParamsLote, body: CorpoLote, response: escrita(LoteJson) },
+      preValidation: guardarCorpo,
+      schema: { params: ParamsLote, body: SalvarLote.corpo, response: escrita(LoteJson) },
     },
     async (req, reply) => {
       const lote = await salvarLote(
@@ -512,7 +469,7 @@ export function rotasMercadosDoCiclo(app: AppTipada, ctx: ContextoCestas): void 
         atorDe(req),
         req.params.id,
         req.params.loteId,
-        lerLote(req.body),
+        req.body,
         ctx.relogio.agora(),
       );
       if (querJson(req)) return enviarJson(reply, loteJson(lote), 'Lote salvo');

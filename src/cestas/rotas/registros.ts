@@ -7,6 +7,7 @@ import { comoEntrada, type Entrada } from '../../http/campos.ts';
 import { Consulta, parametrosDePagina, pedidoDePagina } from '../../http/consultas.ts';
 import { html, type Html } from '../../http/html.ts';
 import { atorDe } from '../autenticacao.ts';
+import { corpoRecebido, guardarCorpo } from '../comandos.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import type { Recusa, Redesenho } from '../tipos-fastify.ts';
@@ -39,8 +40,14 @@ export function concordar(r: { readonly titulo: string; readonly genero: Genero 
   return `${r.titulo} ${participio}${r.genero === 'feminino' ? 'a' : 'o'}`;
 }
 
-/** What a record type plugs into the standard record routes of the spec. */
-export interface Recurso<T extends { readonly id: number }, O = Record<string, never>> {
+/** A save's input when the record's body is its fields as sent (no command). */
+export const camposDoCorpo = (req: FastifyRequest): Entrada => comoEntrada(req.body);
+
+/**
+ * What a record type plugs into the standard record routes of the spec. `E` is what its saves read:
+ * the body's fields (`Entrada`), or the command its body schema declares (src/comandos).
+ */
+export interface Recurso<T extends { readonly id: number }, O = Record<string, never>, E = Entrada> {
   readonly prefixo: string;
   readonly titulo: string;
   /** The title's grammatical gender, so a message agrees with it ("Categoria criada", "Ciclo apagado"). */
@@ -59,8 +66,10 @@ export interface Recurso<T extends { readonly id: number }, O = Record<string, n
   listar(ctx: ContextoCestas, pedido: PedidoDePagina, query: Entrada): Promise<Pagina<T>>;
   filtros?(query: Entrada): Record<string, string>;
   obter(ctx: ContextoCestas, id: number): Promise<T>;
-  criar(ctx: ContextoCestas, ator: Ator, entrada: Entrada): Promise<T>;
-  atualizar(ctx: ContextoCestas, ator: Ator, id: number, entrada: Entrada): Promise<T>;
+  /** What a save reads from the request: the body's fields, or the command its body schema declares. */
+  entrada(req: FastifyRequest): E;
+  criar(ctx: ContextoCestas, ator: Ator, entrada: E): Promise<T>;
+  atualizar(ctx: ContextoCestas, ator: Ator, id: number, entrada: E): Promise<T>;
   apagar(ctx: ContextoCestas, ator: Ator, id: number): Promise<void>;
   readonly colunas: readonly ColunaIndice<T>[];
   /** Data the form needs besides the record (choices), also sent in the JSON. */
@@ -99,10 +108,10 @@ export function errosDeCampo(recusa: Recusa): Readonly<Record<string, unknown>> 
 }
 
 /** Registers GET /x-index, GET /x, POST /x, GET /x/:id, POST /x/:id and POST /x/delete/:id. */
-export function registrarRecurso<T extends { readonly id: number }, O>(
+export function registrarRecurso<T extends { readonly id: number }, O, E>(
   app: AppTipada,
   ctx: ContextoCestas,
-  r: Recurso<T, O>,
+  r: Recurso<T, O, E>,
 ): void {
   const base = `/${r.prefixo}`;
   const paraJson = (registro: T): object => r.json?.(registro) ?? registro;
@@ -179,7 +188,7 @@ export function registrarRecurso<T extends { readonly id: number }, O>(
     const id = idDaRota(req);
     const registro = id === null ? null : await r.obter(ctx, id);
     const geral = erros === null || recusa.status !== 400 ? recusa.mensagem : null;
-    return formulario(req, reply, registro, comoEntrada(req.body), erros ?? {}, recusa.status, geral);
+    return formulario(req, reply, registro, comoEntrada(corpoRecebido(req)), erros ?? {}, recusa.status, geral);
   };
 
   if (r.comIndice) {
@@ -229,9 +238,10 @@ export function registrarRecurso<T extends { readonly id: number }, O>(
     base,
     {
       config: { acesso: r.acessoEscrever, redesenhar },
+      preValidation: guardarCorpo,
       schema: { body: Corpo, response: escrita(Registro, { cria: true }) },
     },
-    (req, reply) => salvar(req, reply, null, () => r.criar(ctx, atorDe(req), comoEntrada(req.body))),
+    (req, reply) => salvar(req, reply, null, () => r.criar(ctx, atorDe(req), r.entrada(req))),
   );
 
   app.get(
@@ -251,12 +261,13 @@ export function registrarRecurso<T extends { readonly id: number }, O>(
     `${base}/:id`,
     {
       config: { acesso: r.acessoEscrever, redesenhar },
+      preValidation: guardarCorpo,
       schema: { params: ParamsId, body: Corpo, response: escrita(Registro) },
     },
     async (req, reply) => {
       const { id } = req.params;
       const registro = await r.obter(ctx, id);
-      return salvar(req, reply, registro, () => r.atualizar(ctx, atorDe(req), id, comoEntrada(req.body)));
+      return salvar(req, reply, registro, () => r.atualizar(ctx, atorDe(req), id, r.entrada(req)));
     },
   );
 
