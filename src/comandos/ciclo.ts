@@ -20,6 +20,7 @@ import {
   Milesimos,
   Objeto,
   Recusas,
+  TIPOS_NO_FIO,
   Texto,
   compilar,
   comoObjeto,
@@ -80,6 +81,7 @@ const esquema = Objeto(
     ativo: Marcado('Ativo; sem ele, o ciclo mantém o valor atual (novo: ativo)'),
     _listas: Type.Unsafe<unknown>({
       description: 'Formulário: as listas que ele traz, separadas por vírgula (as outras ficam como estão)',
+      [TIPOS_NO_FIO]: [{ type: 'string' }, { type: 'null' }],
     }),
     cicloEntregas: lista(Entrega, 'As entregas do ciclo'),
     cicloPontos: lista(Ponto, 'Os pontos de retirada do ciclo (vazio: todos os pontos ativos)'),

@@ -463,11 +463,18 @@ type TextoLido<O extends { readonly obrigatorio?: boolean }> = O['obrigatorio'] 
   ? string
   : string | null | undefined;
 
+/** A text's wire types: text, and null when it may be left out. */
+const tiposDeTexto = (o: { readonly obrigatorio?: boolean }) => [
+  { type: 'string' },
+  ...(o.obrigatorio === true ? [] : [{ type: 'null' }]),
+];
+
 /** A text people type: trimmed, at most `max` characters, without control characters. */
 export const Texto = <O extends Omit<OpcoesTexto, 'formato'>>(descricao: string, opcoes: O) =>
   Type.Unsafe<TextoLido<O>>({
     description: `${descricao} (texto, até ${opcoes.max} caracteres)`,
     'x-texto': opcoes,
+    [TIPOS_NO_FIO]: tiposDeTexto(opcoes),
   });
 
 /** A calendar day, written AAAA-MM-DD. */
@@ -475,6 +482,7 @@ export const Data = <O extends { readonly obrigatorio?: boolean }>(descricao: st
   Type.Unsafe<TextoLido<O>>({
     description: `${descricao} (data: AAAA-MM-DD)`,
     'x-texto': { ...opcoes, max: 10, formato: 'data' },
+    [TIPOS_NO_FIO]: tiposDeTexto(opcoes),
   });
 
 /** A time of day, read as people write it ("8h30", "8:30", "8") and kept as HH:MM. */
@@ -482,6 +490,7 @@ export const Hora = (descricao: string) =>
   Type.Unsafe<string | null | undefined>({
     description: `${descricao} (horário: HH:MM; também "8h30", "8")`,
     'x-texto': { max: 10, formato: 'hora' },
+    [TIPOS_NO_FIO]: tiposDeTexto({}),
   });
 
 /** A yes or no: JSON true/false; a form's box sends "on" after a hidden "false". Blank: not said (null). */
@@ -489,6 +498,13 @@ export const Marcado = (descricao: string) =>
   Type.Unsafe<boolean | null | undefined>({
     description: `${descricao} (JSON: true ou false; formulário: a caixa marcada)`,
     'x-marcado': {},
+    [TIPOS_NO_FIO]: [
+      { type: 'boolean' },
+      { type: 'string' },
+      { type: 'integer' },
+      { type: 'array', items: { type: 'string' } },
+      { type: 'null' },
+    ],
   });
 
 // ---------------------------------------------------------------------------------------------
