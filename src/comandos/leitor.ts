@@ -32,7 +32,7 @@ import {
 } from '../decimal.ts';
 import { unidadeEscrita, type Unidade } from '../domain/catalogo.ts';
 import { Invalido } from '../domain/erros.ts';
-import { conferirTexto } from '../domain/textos.ts';
+import { EMAIL, conferirTexto } from '../domain/textos.ts';
 
 /** The largest record id: ids are 32-bit integer columns on PostgreSQL. */
 export const MAIOR_ID = 2_147_483_647;
@@ -403,8 +403,13 @@ export const Objeto = <P extends Record<string, TSchema>>(
 interface OpcoesTexto {
   readonly obrigatorio?: boolean;
   readonly max: number;
-  /** A calendar day (`AAAA-MM-DD`) or a time of day (`HH:MM`, read from "8h30" too). */
-  readonly formato?: 'data' | 'hora';
+  /**
+   * A calendar day (`AAAA-MM-DD`), a time of day (`HH:MM`, read from "8h30" too), a phone or an
+   * e-mail address, checked after the text itself.
+   */
+  readonly formato?: 'data' | 'hora' | 'telefone' | 'email';
+  /** One of these values. */
+  readonly valores?: readonly string[];
 }
 
 const DATA_ISO = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -426,14 +431,22 @@ function horaDoDia(t: string): string | null {
   return `${String(horas).padStart(2, '0')}:${String(minutos).padStart(2, '0')}`;
 }
 
-/** A text as it is stored (trimmed, NFC, no control characters), in its format; blank is none. */
+const valorInvalido = (valores: readonly string[]) => `Valor inválido: use ${valores.join(', ')}`;
+
+/** A text as it is stored (trimmed, NFC, no control characters), with the domain's limits, in its format; blank is none. */
 function lerTexto(v: unknown, o: OpcoesTexto): { valor: string | null } | { erro: string } {
   if (emBranco(v) || (typeof v === 'string' && v.trim() === ''))
     return o.obrigatorio === true ? { erro: 'Campo obrigatório' } : { valor: null };
   if (typeof v !== 'string') return { erro: 'Deve ser um texto' };
   const { texto, problema } = conferirTexto(v, { max: o.max });
   if (problema !== null) return { erro: problema };
+  if (o.valores !== undefined && !o.valores.includes(texto)) return { erro: valorInvalido(o.valores) };
   if (o.formato === 'data' && !ehDataValida(texto)) return { erro: 'Data inválida: use AAAA-MM-DD' };
+  if (o.formato === 'email' && !EMAIL.test(texto)) return { erro: 'E-mail inválido' };
+  if (o.formato === 'telefone' && !/^[+()\d\s.-]+$/.test(texto))
+    return { erro: 'Telefone inválido: use dígitos, com espaços, parênteses, +, - ou . se quiser' };
+  if (o.formato === 'telefone' && texto.replace(/\D/g, '').length < 8)
+    return { erro: 'Telefone inválido: informe pelo menos 8 dígitos, com o DDD' };
   if (o.formato !== 'hora') return { valor: texto };
   const hora = horaDoDia(texto);
   return hora === null ? { erro: 'Horário inválido: use HH:MM, por exemplo 08:30' } : { valor: hora };
@@ -446,18 +459,83 @@ palavra<OpcoesTexto>('x-texto', (o, v, trocar) => {
   return null;
 });
 
-/** A form's box: a hidden "false" then "on" when ticked arrive as a list, and the last one says. */
-palavra<Record<string, never>>('x-marcado', (_o, v, trocar) => {
-  if (emBranco(v)) {
-    trocar(null);
-    return null;
-  }
+const SIM = new Set<unknown>([true, 'true', 'on', '1', 1]);
+const NAO = new Set<unknown>([false, 'false', 'off', '0', 0]);
+
+/** A form's box: a hidden "false" then "on" when ticked arrive as a list, and the last one wins. */
+function lerBooleano(v: unknown, ausente: boolean | null): { valor: boolean | null } | { erro: string } {
+  if (emBranco(v)) return { valor: ausente };
   const ultimo: unknown = Array.isArray(v) ? v.at(-1) : v;
-  if ([true, 'true', 'on', '1', 1].includes(ultimo as never)) trocar(true);
-  else if ([false, 'false', 'off', '0', 0].includes(ultimo as never)) trocar(false);
-  else return 'Deve ser verdadeiro ou falso';
+  if (SIM.has(ultimo)) return { valor: true };
+  if (NAO.has(ultimo)) return { valor: false };
+  return { erro: 'Deve ser verdadeiro ou falso' };
+}
+
+palavra<{ readonly ausente: boolean | null }>('x-booleano', (o, v, trocar) => {
+  const r = lerBooleano(v, o.ausente);
+  if ('erro' in r) return r.erro;
+  trocar(r.valor);
   return null;
 });
+
+palavra<{ readonly valores: readonly string[] }>('x-conjunto', (o, v, trocar) => {
+  const itens: unknown[] = emBranco(v) ? [] : Array.isArray(v) ? v : [v];
+  if (itens.some((x) => typeof x !== 'string' || !o.valores.includes(x))) return valorInvalido(o.valores);
+  trocar([...new Set(itens)]);
+  return null;
+});
+
+/** An e-mail address. */
+export const Email = (descricao: string) =>
+  Type.Unsafe<string>({
+    description: `${descricao} (e-mail, até 254 caracteres)`,
+    'x-texto': { obrigatorio: true, max: 254, formato: 'email' },
+  });
+
+/** A phone as people write it: at least 8 digits, with spaces, parentheses, +, - and dots between them. */
+export const Telefone = (descricao: string) =>
+  Type.Unsafe<string | null | undefined>({
+    description: `${descricao} (telefone: pelo menos 8 dígitos, com o DDD; espaços, (), +, - e . permitidos; opcional)`,
+    'x-texto': { max: 30, formato: 'telefone' },
+  });
+
+/** One of a list of values (an enum). */
+export const UmDe = <T extends string>(descricao: string, valores: readonly T[]) =>
+  Type.Unsafe<T>({
+    description: `${descricao} (um de: ${valores.join(', ')})`,
+    'x-texto': { obrigatorio: true, max: 100, valores },
+  });
+
+/** A set of values of a list (duplicates dropped): a JSON array, one form value, or a form's repeated field. */
+export const ConjuntoDe = <T extends string>(descricao: string, valores: readonly T[]) =>
+  Type.Unsafe<T[] | undefined>({
+    description: `${descricao} (lista com: ${valores.join(', ')})`,
+    'x-conjunto': { valores },
+  });
+
+/**
+ * A yes or no: JSON true/false, or a form's checkbox ("on", after a hidden "false"). Blank or absent:
+ * `ausente` (false for a box left unticked; null where absent means "keep what the record says").
+ */
+export const Booleano = <A extends boolean | null>(descricao: string, ausente: A) =>
+  Type.Unsafe<boolean | A | undefined>({
+    description: `${descricao} (verdadeiro ou falso; formulário: caixa marcada "on")`,
+    'x-booleano': { ausente },
+  });
+
+/** An optional whole count (absent, null or blank: none). */
+export const InteiroOpcional = (descricao: string, opcoes: { min: number; max: number }) =>
+  Type.Unsafe<number | null | undefined>({
+    description: `${descricao} (número inteiro, opcional)`,
+    'x-inteiro': opcoes,
+  });
+
+/** An optional decimal at its scale (a percentage with two places, money): absent, null or blank is none. */
+export const DecimalOpcional = (descricao: string, escala: number) =>
+  Type.Unsafe<number | null | undefined>({
+    description: `${descricao} (até ${escala} casas; JSON: número ou texto com ponto; opcional)`,
+    'x-decimal': { escala },
+  });
 
 type TextoLido<O extends { readonly obrigatorio?: boolean }> = O['obrigatorio'] extends true
   ? string
@@ -497,7 +575,7 @@ export const Hora = (descricao: string) =>
 export const Marcado = (descricao: string) =>
   Type.Unsafe<boolean | null | undefined>({
     description: `${descricao} (JSON: true ou false; formulário: a caixa marcada)`,
-    'x-marcado': {},
+    'x-booleano': { ausente: null },
     [TIPOS_NO_FIO]: [
       { type: 'boolean' },
       { type: 'string' },
