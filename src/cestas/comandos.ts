@@ -11,10 +11,15 @@ import { atorDe } from './autenticacao.ts';
 
 const recebidos = new WeakMap<FastifyRequest, unknown>();
 
+/** A command route's preValidation where nobody is named: the body as sent is kept. */
+export async function guardarRecebido(req: FastifyRequest): Promise<void> {
+  recebidos.set(req, req.body);
+}
+
 /** The route's preValidation: the body as sent is kept, and ownership is checked before any validation. */
 export function donosPrimeiro(comando: Comando<unknown>, posse: Posse) {
   return async (req: FastifyRequest): Promise<void> => {
-    recebidos.set(req, req.body);
+    await guardarRecebido(req);
     const ator = atorDe(req);
     for (const u of comando.donos(req.body)) exigirAgirPor(ator, u, posse);
   };

@@ -1,7 +1,6 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { MAIOR_ID } from '../http/campos.ts';
 import { Arquivo, Corpo, Html, NoFio, Redirecionamento } from '../http/esquemas.ts';
-import { SalvarCiclo } from '../comandos/ciclo.ts';
 import { TIPO_XLSX } from '../planilhas/xlsx.ts';
 
 /**
@@ -249,77 +248,14 @@ export const indice = (registro: TSchema) =>
 export const formulario = (registro: TSchema) =>
   Type.Object({ registro: Nulo(registro), opcoes: Livre('As escolhas do formulário'), acoes: Acoes });
 
-const CAMPOS_CATALOGO = {
-  nome: NoFio.texto('Nome'),
-  descricao: NoFio.texto('Descrição'),
-  ativo: NoFio.booleano('Ativo; sem ele, o registro mantém o valor atual (novo: ativo)'),
-};
-
-/** Each record type of the standard routes: its JSON shape and the fields its save reads. */
-export const REGISTROS: Readonly<Record<string, { registro: TSchema; corpo: TSchema }>> = {
-  categoria: { registro: Categoria, corpo: Corpo(CAMPOS_CATALOGO, 'Uma categoria') },
-  cesta: {
-    registro: Cesta,
-    corpo: Corpo(
-      {
-        ...CAMPOS_CATALOGO,
-        valorReferencia: NoFio.numero('Valor de referência em reais'),
-        pesoAproximado: NoFio.numero('Peso aproximado'),
-      },
-      'Um tipo de cesta',
-    ),
-  },
-  produto: {
-    registro: Produto,
-    corpo: Corpo(
-      {
-        nome: CAMPOS_CATALOGO.nome,
-        unidade: NoFio.texto('Unidade (kg, g, unidade, dúzia, maço…)'),
-        pesoGramas: NoFio.numero('Peso em gramas'),
-        valorReferencia: NoFio.numero('Valor de referência em reais'),
-        descritivo: NoFio.texto('Descrição'),
-        categoriaid: NoFio.inteiro('Categoria'),
-        ativo: CAMPOS_CATALOGO.ativo,
-      },
-      'Um produto',
-    ),
-  },
-  pontoentrega: {
-    registro: PontoEntrega,
-    corpo: Corpo(
-      {
-        nome: CAMPOS_CATALOGO.nome,
-        endereco: NoFio.texto('Endereço'),
-        cidade: NoFio.texto('Cidade'),
-        referencia: NoFio.texto('Ponto de referência'),
-        responsavel: NoFio.texto('Responsável'),
-        telefone: NoFio.texto('Telefone'),
-        ativo: CAMPOS_CATALOGO.ativo,
-      },
-      'Um ponto de entrega',
-    ),
-  },
-  usuario: {
-    registro: UsuarioJson,
-    corpo: Corpo(
-      {
-        nome: NoFio.texto('Nome'),
-        email: NoFio.texto('E-mail'),
-        nomeoficial: NoFio.texto('Nome oficial'),
-        celular: NoFio.texto('Celular'),
-        descritivo: NoFio.texto('Sobre a pessoa'),
-        cientepolitica: NoFio.booleano('Ciente da política'),
-        ativo: CAMPOS_CATALOGO.ativo,
-        perfil: Type.Unsafe<unknown>({
-          type: ['array', 'string', 'object'],
-          description: 'Perfis: admin, master, fornecedor, consumidor',
-        }),
-      },
-      'Uma pessoa',
-    ),
-  },
-  // The cycle's body is its command's: the route reads it into the command (src/comandos/ciclo.ts).
-  ciclo: { registro: Ciclo, corpo: SalvarCiclo.corpo },
+/** Each record type of the standard routes: its JSON shape (what its save reads is the record's `corpo`). */
+export const REGISTROS: Readonly<Record<string, { registro: TSchema }>> = {
+  categoria: { registro: Categoria },
+  cesta: { registro: Cesta },
+  produto: { registro: Produto },
+  pontoentrega: { registro: PontoEntrega },
+  usuario: { registro: UsuarioJson },
+  ciclo: { registro: Ciclo },
 };
 
 /** What a delete answers: the id that is gone. */
@@ -876,7 +812,6 @@ const Identidade = Type.Object({
   picture: Type.Optional(Type.String()),
 });
 export const Cadastro = Type.Object({ identidade: Identidade, usuario: Nulo(UsuarioJson) });
-export const CorpoCadastro = REGISTROS.usuario?.corpo ?? Corpo({}, 'Um cadastro');
 
 export const Auditoria = Type.Object({
   itens: Type.Array(

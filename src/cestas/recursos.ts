@@ -10,15 +10,14 @@ import {
   opcoesDeCategoria,
   type Categoria,
   type Cesta,
+  type DadosCatalogo,
   type EntidadeCatalogo,
   type FiltroCatalogo,
   type PontoEntrega,
   type Produto,
   type RegistroCatalogo,
 } from '../domain/catalogo.ts';
-import { lerCatalogo, lerUsuario } from './entrada-registros.ts';
 import { SalvarCiclo } from '../comandos/ciclo.ts';
-import { comandoLido } from './comandos.ts';
 import { apagarCiclo, salvarCiclo } from '../domain/ciclos/gravacao.ts';
 import { ORDENS_CICLO, obterCiclo } from '../domain/ciclos/leitura.ts';
 import type { Ciclo, CicloLido } from '../domain/ciclos/modelo.ts';
@@ -31,12 +30,15 @@ import {
   criarUsuario,
   listarUsuarios,
   obterUsuario,
+  type EntradaUsuario,
   type Usuario,
 } from '../domain/usuarios.ts';
 import { Campos, MAIOR_ID, type Entrada } from '../http/campos.ts';
+import { SALVAR_NO_CATALOGO } from '../comandos/registros.ts';
+import { SalvarUsuario } from '../comandos/cadastro.ts';
 import { NaConsulta } from '../http/consultas.ts';
 import type { ContextoCestas } from './contexto-cestas.ts';
-import { camposDoCorpo, type Genero, type Recurso } from './rotas/registros.ts';
+import type { Genero, Recurso } from './rotas/registros.ts';
 import { formularioCiclo, type OpcoesCiclo } from './views/ciclo.ts';
 import { formularioLiberarLogin, simNao, type CampoForm } from './views/registros.ts';
 import { paraCampo } from './views/fluxo.ts';
@@ -80,7 +82,7 @@ function recursoDeCatalogo<E extends EntidadeCatalogo, O>(
   entidade: E,
   textos: { titulo: string; genero: Genero; tituloPlural: string; rotuloNovo: string },
   partes: Pick<Recurso<RegistroCatalogo[E], O>, 'colunas' | 'campos' | 'valoresDe' | 'opcoes' | 'json'>,
-): Recurso<RegistroCatalogo[E], O> {
+): Recurso<RegistroCatalogo[E], O, DadosCatalogo[E]> {
   const def = definicao(entidade);
   const agora = (ctx: ContextoCestas) => ctx.relogio.agora();
   return {
@@ -96,10 +98,9 @@ function recursoDeCatalogo<E extends EntidadeCatalogo, O>(
     listar: (ctx, pedido, query) => listarCatalogo(ctx.banco, entidade, pedido, filtroDaQuery(query)),
     filtros: filtrosVisiveis,
     obter: (ctx, id) => obterCatalogo(ctx.banco, entidade, id),
-    entrada: camposDoCorpo,
-    criar: (ctx, ator, entrada) => criarCatalogo(ctx.banco, ator, entidade, lerCatalogo(entidade, entrada), agora(ctx)),
-    atualizar: (ctx, ator, id, entrada) =>
-      atualizarCatalogo(ctx.banco, ator, entidade, id, lerCatalogo(entidade, entrada), agora(ctx)),
+    corpo: SALVAR_NO_CATALOGO[entidade].corpo,
+    criar: (ctx, ator, dados) => criarCatalogo(ctx.banco, ator, entidade, dados, agora(ctx)),
+    atualizar: (ctx, ator, id, dados) => atualizarCatalogo(ctx.banco, ator, entidade, id, dados, agora(ctx)),
     apagar: (ctx, ator, id) => apagarCatalogo(ctx.banco, ator, entidade, id, agora(ctx)),
     ...partes,
   };
@@ -262,7 +263,7 @@ export const pontoentrega = recursoDeCatalogo(
   },
 );
 
-export const usuario: Recurso<Usuario> = {
+export const usuario: Recurso<Usuario, Record<string, never>, EntradaUsuario> = {
   prefixo: 'usuario',
   titulo: 'Usuário',
   genero: 'masculino',
@@ -285,10 +286,9 @@ export const usuario: Recurso<Usuario> = {
     return listarUsuarios(ctx.banco, pedido, Object.keys(c.erros).length > 0 ? {} : { perfil, ativo });
   },
   obter: (ctx, id) => obterUsuario(ctx.banco, id),
-  entrada: camposDoCorpo,
-  criar: (ctx, ator, entrada) => criarUsuario(ctx.banco, ator, lerUsuario(entrada), ctx.relogio.agora()),
-  atualizar: (ctx, ator, id, entrada) =>
-    atualizarUsuario(ctx.banco, ator, id, lerUsuario(entrada), ctx.relogio.agora()),
+  corpo: SalvarUsuario.corpo,
+  criar: (ctx, ator, dados) => criarUsuario(ctx.banco, ator, dados, ctx.relogio.agora()),
+  atualizar: (ctx, ator, id, dados) => atualizarUsuario(ctx.banco, ator, id, dados, ctx.relogio.agora()),
   apagar: (ctx, ator, id) => apagarUsuario(ctx.banco, ator, id, ctx.relogio.agora()),
   colunas: [
     { titulo: 'Nome', valor: (u) => u.nome, ordem: 'nome' },
@@ -346,10 +346,9 @@ export const ciclo: Recurso<Ciclo, OpcoesCiclo, CicloLido> = {
   listar: () => Promise.reject(new Error('o índice de ciclos tem rota própria')),
   obter: (ctx, id) => obterCiclo(ctx.banco, id, hoje(ctx)),
   json: cicloJson,
-  // The body is read as the command (src/comandos/ciclo.ts, the cycle's body in REGISTROS).
-  entrada: (req) => comandoLido(SalvarCiclo, req),
-  criar: (ctx, ator, entrada) => salvarCiclo(ctx.banco, ator, null, entrada, ctx.relogio.agora(), hoje(ctx)),
-  atualizar: (ctx, ator, id, entrada) => salvarCiclo(ctx.banco, ator, id, entrada, ctx.relogio.agora(), hoje(ctx)),
+  corpo: SalvarCiclo.corpo,
+  criar: (ctx, ator, dados) => salvarCiclo(ctx.banco, ator, null, dados, ctx.relogio.agora(), hoje(ctx)),
+  atualizar: (ctx, ator, id, dados) => salvarCiclo(ctx.banco, ator, id, dados, ctx.relogio.agora(), hoje(ctx)),
   apagar: (ctx, ator, id) => apagarCiclo(ctx.banco, ator, id, ctx.relogio.agora(), hoje(ctx)),
   colunas: [],
   opcoes: async (ctx, ator) => ({

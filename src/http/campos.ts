@@ -14,7 +14,7 @@ import {
   lerDecimalDigitado,
 } from '../decimal.ts';
 import { Invalido } from '../domain/erros.ts';
-import { EMAIL, conferirTexto } from '../domain/textos.ts';
+import { conferirTexto } from '../domain/textos.ts';
 
 export type Entrada = Readonly<Record<string, unknown>>;
 
@@ -95,26 +95,6 @@ export class Campos {
     const { texto, problema } = conferirTexto(v, { max: opcoes.max ?? 500, min: opcoes.min });
     if (problema !== null) this.erro(nome, problema);
     return texto;
-  }
-
-  email(nome: string): string {
-    const t = this.texto(nome, { obrigatorio: true, max: 254 });
-    if (t !== '' && this.erros[nome] === undefined && !EMAIL.test(t)) this.erro(nome, 'E-mail inválido');
-    return t;
-  }
-
-  /**
-   * A phone as people write it: at least 8 digits, with spaces, parentheses, +, - and dots
-   * allowed between them, at most 30 characters.
-   */
-  telefone(nome: string): string | null {
-    const t = this.texto(nome, { max: 30 });
-    if (t === null || t === '' || this.erros[nome] !== undefined) return t;
-    if (!/^[+()\d\s.-]+$/.test(t))
-      this.erro(nome, 'Telefone inválido: use dígitos, com espaços, parênteses, +, - ou . se quiser');
-    else if (t.replace(/\D/g, '').length < 8)
-      this.erro(nome, 'Telefone inválido: informe pelo menos 8 dígitos, com o DDD');
-    return t;
   }
 
   /** Checkbox-friendly: a missing field is false; "on", "true", "1" are true. */

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { EMAIL } from '../../src/domain/textos.ts';
-import { Campos } from '../../src/http/campos.ts';
+import { SalvarUsuario } from '../../src/comandos/cadastro.ts';
+import { nomesDoCorpo } from '../../src/comandos/leitor.ts';
+import { Invalido } from '../../src/domain/erros.ts';
 import { entrarComo } from '../helpers/sessoes.ts';
 import { iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
 
@@ -32,13 +34,16 @@ describe('entradas enormes não prendem o processo', () => {
   });
 
   test('o limite vem antes de qualquer padrão: 500.000 pontos entre duas arrobas', () => {
-    const c = new Campos({ email: `a@${'.'.repeat(500_000)}@`, nome: `${'x'.repeat(400_000)}\u0000` });
-    c.email('email');
-    c.texto('nome', { max: 120 });
-    assert.deepEqual(c.erros, {
-      email: 'Deve ter no máximo 254 caracteres',
-      nome: 'Deve ter no máximo 120 caracteres',
-    });
+    const corpo = { email: `a@${'.'.repeat(500_000)}@`, nome: `${'x'.repeat(400_000)}\u0000`, perfil: ['admin'] };
+    assert.throws(
+      () => SalvarUsuario.ler(corpo, nomesDoCorpo),
+      (e) =>
+        e instanceof Invalido &&
+        assert.deepEqual(e.detalhes, {
+          email: 'Deve ter no máximo 254 caracteres',
+          nome: 'Deve ter no máximo 120 caracteres',
+        }) === undefined,
+    );
   });
 
   test('o padrão de e-mail aceita e recusa o que deve, e é linear no pior caso do anterior', () => {

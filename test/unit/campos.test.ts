@@ -1,10 +1,19 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Campos } from '../../src/http/campos.ts';
+import { Objeto, Recusas, Telefone, compilar } from '../../src/comandos/leitor.ts';
+
+const comTelefone = compilar<{ telefone?: string | null }>(Objeto({ telefone: Telefone('Telefone') }));
 
 function telefone(valor: unknown): { valor: string | null; erro: string | undefined } {
-  const c = new Campos({ telefone: valor });
-  return { valor: c.telefone('telefone'), erro: c.erros.telefone };
+  const recusas = new Recusas();
+  const lido = comTelefone.validar({ telefone: valor }, recusas);
+  if (recusas.vazia) return { valor: lido.telefone ?? null, erro: undefined };
+  try {
+    recusas.recusar((c) => c.join('.'));
+  } catch (e) {
+    return { valor: null, erro: (e as { detalhes?: Record<string, string> }).detalhes?.telefone };
+  }
+  return { valor: null, erro: undefined };
 }
 
 test('telefone: pelo menos 8 dígitos, com espaços, parênteses, +, - e . entre eles; a mensagem diz a regra de verdade', () => {

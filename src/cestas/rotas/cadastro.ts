@@ -4,18 +4,21 @@ import {
   atualizarProprioCadastro,
   autoCadastrar,
   chaveDeEmail,
+  exigirProprioCadastro,
   usuarioPorEmail,
   type Usuario,
 } from '../../domain/usuarios.ts';
+import { AtualizarCadastro, AtualizarPerfil, Autocadastro } from '../../comandos/cadastro.ts';
+import { MAIOR_ID, idNomeado } from '../../comandos/leitor.ts';
 import { escolhaSugeridaNoCadastro } from '../../domain/pessoas.ts';
 import { comoEntrada } from '../../http/campos.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
-import { lerAutocadastro, lerProprioCadastro } from '../entrada-registros.ts';
+import { corpoRecebido, guardarRecebido } from '../comandos.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import { formularioCadastro, paginaPerfil, valoresDoUsuario } from '../views/paginas.ts';
 import type { Redesenho } from '../tipos-fastify.ts';
 import { errosDeCampo, idDaRota } from './registros.ts';
-import { Cadastro, CorpoCadastro, ParamsId, UsuarioJson, escrita, leitura } from '../esquemas.ts';
+import { Cadastro, ParamsId, UsuarioJson, escrita, leitura } from '../esquemas.ts';
 
 function sessaoDe(req: FastifyRequest) {
   if (req.sessao === null || req.ator === null)
@@ -100,8 +103,22 @@ export function rotasCadastro(app: AppTipada, ctx: ContextoCestas): void {
     ): Redesenho =>
     async (req, reply, recusa) => {
       const erros = errosDeCampo(recusa);
-      return erros === null ? null : desenhar(req, reply, { ...comoEntrada(req.body) }, erros, recusa.status);
+      return erros === null ? null : desenhar(req, reply, { ...comoEntrada(corpoRecebido(req)) }, erros, recusa.status);
     };
+
+  /**
+   * Whose record it is, before any field is judged (the route's preValidation, so `:id` is still as
+   * sent: one that is no id is left to the params' schema). The body as sent is kept for a redraw.
+   */
+  const proprioPrimeiro = async (req: FastifyRequest): Promise<void> => {
+    await guardarRecebido(req);
+    const { ator } = sessaoDe(req);
+    const params: unknown = req.params;
+    if (params === null || typeof params !== 'object' || !('id' in params))
+      return exigirProprioCadastro(ator, ator.usuarioid ?? 0);
+    const id = idNomeado(params.id);
+    if (id !== null && id >= 1 && id <= MAIOR_ID) exigirProprioCadastro(ator, id);
+  };
   /** The record of the one signed in: by the login's e-mail on /profile, by the id on /usuarionovo/:id. */
   const proprio = async (req: FastifyRequest): Promise<Usuario | null> => {
     const { ator, identidade } = sessaoDe(req);
@@ -127,7 +144,8 @@ export function rotasCadastro(app: AppTipada, ctx: ContextoCestas): void {
         ...acesso.config,
         redesenhar: redesenhar(async (req, reply, v, e, s) => formCadastro(req, reply, null, v, e, s)),
       },
-      schema: { body: CorpoCadastro, response: escrita(UsuarioJson, { cria: true }) },
+      preValidation: guardarRecebido,
+      schema: { body: Autocadastro.corpo, response: escrita(UsuarioJson, { cria: true }) },
     },
     (req, reply) => {
       const { identidade } = sessaoDe(req);
@@ -135,7 +153,7 @@ export function rotasCadastro(app: AppTipada, ctx: ContextoCestas): void {
         req,
         reply,
         () =>
-          autoCadastrar(ctx.banco, identidade, lerAutocadastro(comoEntrada(req.body)), {
+          autoCadastrar(ctx.banco, identidade, req.body, {
             agora: ctx.relogio.agora(),
             adminEmails: ctx.config.adminEmails,
           }),
@@ -151,24 +169,18 @@ export function rotasCadastro(app: AppTipada, ctx: ContextoCestas): void {
         ...acesso.config,
         redesenhar: redesenhar(async (req, reply, v, e, s) => formCadastro(req, reply, await proprio(req), v, e, s)),
       },
-      schema: { params: ParamsId, body: CorpoCadastro, response: escrita(UsuarioJson) },
+      // Only one's own record: checked before the body is read.
+      preValidation: proprioPrimeiro,
+      schema: { params: ParamsId, body: AtualizarCadastro.corpo, response: escrita(UsuarioJson) },
     },
     async (req, reply) => {
       const { ator } = sessaoDe(req);
       const { id } = req.params;
-      return salvar(
-        req,
-        reply,
-        () =>
-          atualizarProprioCadastro(
-            ctx.banco,
-            ator,
-            id,
-            lerProprioCadastro(ator, id, comoEntrada(req.body), true),
-            ctx.relogio.agora(),
-          ),
-        { status: 200, mensagem: 'Cadastro atualizado', destino: '/' },
-      );
+      return salvar(req, reply, () => atualizarProprioCadastro(ctx.banco, ator, id, req.body, ctx.relogio.agora()), {
+        status: 200,
+        mensagem: 'Cadastro atualizado',
+        destino: '/',
+      });
     },
   );
 
@@ -185,24 +197,17 @@ export function rotasCadastro(app: AppTipada, ctx: ContextoCestas): void {
         ...acesso.config,
         redesenhar: redesenhar(async (req, reply, v, e, s) => formPerfil(req, reply, await proprio(req), v, e, s)),
       },
-      schema: { body: CorpoCadastro, response: escrita(UsuarioJson) },
+      preValidation: proprioPrimeiro,
+      schema: { body: AtualizarPerfil.corpo, response: escrita(UsuarioJson) },
     },
     async (req, reply) => {
       const { ator } = sessaoDe(req);
       const id = ator.usuarioid ?? 0;
-      return salvar(
-        req,
-        reply,
-        () =>
-          atualizarProprioCadastro(
-            ctx.banco,
-            ator,
-            id,
-            lerProprioCadastro(ator, id, comoEntrada(req.body), false),
-            ctx.relogio.agora(),
-          ),
-        { status: 200, mensagem: 'Perfil atualizado', destino: '/profile' },
-      );
+      return salvar(req, reply, () => atualizarProprioCadastro(ctx.banco, ator, id, req.body, ctx.relogio.agora()), {
+        status: 200,
+        mensagem: 'Perfil atualizado',
+        destino: '/profile',
+      });
     },
   );
 }

@@ -2,12 +2,12 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppTipada } from '../../http/app-tipada.ts';
 import { pode, type Acao, type Ator } from '../../domain/acesso.ts';
 import { type Pagina, type PedidoDePagina } from '../../domain/registros.ts';
-import type { TProperties } from '@sinclair/typebox';
+import type { TProperties, TSchema } from '@sinclair/typebox';
 import { comoEntrada, type Entrada } from '../../http/campos.ts';
 import { Consulta, parametrosDePagina, pedidoDePagina } from '../../http/consultas.ts';
 import { html, type Html } from '../../http/html.ts';
 import { atorDe } from '../autenticacao.ts';
-import { corpoRecebido, guardarCorpo } from '../comandos.ts';
+import { corpoRecebido, guardarRecebido } from '../comandos.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import type { Recusa, Redesenho } from '../tipos-fastify.ts';
@@ -40,14 +40,8 @@ export function concordar(r: { readonly titulo: string; readonly genero: Genero 
   return `${r.titulo} ${participio}${r.genero === 'feminino' ? 'a' : 'o'}`;
 }
 
-/** A save's input when the record's body is its fields as sent (no command). */
-export const camposDoCorpo = (req: FastifyRequest): Entrada => comoEntrada(req.body);
-
-/**
- * What a record type plugs into the standard record routes of the spec. `E` is what its saves read:
- * the body's fields (`Entrada`), or the command its body schema declares (src/comandos).
- */
-export interface Recurso<T extends { readonly id: number }, O = Record<string, never>, E = Entrada> {
+/** What a record type plugs into the standard record routes of the spec. */
+export interface Recurso<T extends { readonly id: number }, O = Record<string, never>, D = unknown> {
   readonly prefixo: string;
   readonly titulo: string;
   /** The title's grammatical gender, so a message agrees with it ("Categoria criada", "Ciclo apagado"). */
@@ -66,10 +60,10 @@ export interface Recurso<T extends { readonly id: number }, O = Record<string, n
   listar(ctx: ContextoCestas, pedido: PedidoDePagina, query: Entrada): Promise<Pagina<T>>;
   filtros?(query: Entrada): Record<string, string>;
   obter(ctx: ContextoCestas, id: number): Promise<T>;
-  /** What a save reads from the request: the body's fields, or the command its body schema declares. */
-  entrada(req: FastifyRequest): E;
-  criar(ctx: ContextoCestas, ator: Ator, entrada: E): Promise<T>;
-  atualizar(ctx: ContextoCestas, ator: Ator, id: number, entrada: E): Promise<T>;
+  /** What a save reads: a command's body (src/comandos), so `criar` and `atualizar` get the command. */
+  readonly corpo: TSchema & { static: D };
+  criar(ctx: ContextoCestas, ator: Ator, dados: D): Promise<T>;
+  atualizar(ctx: ContextoCestas, ator: Ator, id: number, dados: D): Promise<T>;
   apagar(ctx: ContextoCestas, ator: Ator, id: number): Promise<void>;
   readonly colunas: readonly ColunaIndice<T>[];
   /** Data the form needs besides the record (choices), also sent in the JSON. */
@@ -108,17 +102,23 @@ export function errosDeCampo(recusa: Recusa): Readonly<Record<string, unknown>> 
 }
 
 /** Registers GET /x-index, GET /x, POST /x, GET /x/:id, POST /x/:id and POST /x/delete/:id. */
-export function registrarRecurso<T extends { readonly id: number }, O, E>(
+export function registrarRecurso<T extends { readonly id: number }, O, D>(
   app: AppTipada,
   ctx: ContextoCestas,
-  r: Recurso<T, O, E>,
+  r: Recurso<T, O, D>,
 ): void {
   const base = `/${r.prefixo}`;
   const paraJson = (registro: T): object => r.json?.(registro) ?? registro;
   const indice = `${base}-index`;
   const esquemas = REGISTROS[r.prefixo];
   if (esquemas === undefined) throw new Error(`registro ${r.prefixo} sem esquema em esquemas.ts`);
-  const { registro: Registro, corpo: Corpo } = esquemas;
+  const { registro: Registro } = esquemas;
+
+  /**
+   * The command the body schema read into `req.body` (src/http/esquemas.ts). NOTE: Fastify types a
+   * body as `[D] extends [undefined] ? unknown : D`, which stays unresolved for this generic D.
+   */
+  const lido = (corpo: unknown): D => corpo as D;
 
   const acoesDe = (ator: Ator) => ({ editar: pode(ator, r.acessoEscrever), apagar: pode(ator, r.acessoEscrever) });
 
@@ -238,10 +238,10 @@ export function registrarRecurso<T extends { readonly id: number }, O, E>(
     base,
     {
       config: { acesso: r.acessoEscrever, redesenhar },
-      preValidation: guardarCorpo,
-      schema: { body: Corpo, response: escrita(Registro, { cria: true }) },
+      preValidation: guardarRecebido,
+      schema: { body: r.corpo, response: escrita(Registro, { cria: true }) },
     },
-    (req, reply) => salvar(req, reply, null, () => r.criar(ctx, atorDe(req), r.entrada(req))),
+    (req, reply) => salvar(req, reply, null, () => r.criar(ctx, atorDe(req), lido(req.body))),
   );
 
   app.get(
@@ -261,13 +261,13 @@ export function registrarRecurso<T extends { readonly id: number }, O, E>(
     `${base}/:id`,
     {
       config: { acesso: r.acessoEscrever, redesenhar },
-      preValidation: guardarCorpo,
-      schema: { params: ParamsId, body: Corpo, response: escrita(Registro) },
+      preValidation: guardarRecebido,
+      schema: { params: ParamsId, body: r.corpo, response: escrita(Registro) },
     },
     async (req, reply) => {
       const { id } = req.params;
       const registro = await r.obter(ctx, id);
-      return salvar(req, reply, registro, () => r.atualizar(ctx, atorDe(req), id, r.entrada(req)));
+      return salvar(req, reply, registro, () => r.atualizar(ctx, atorDe(req), id, lido(req.body)));
     },
   );
 
