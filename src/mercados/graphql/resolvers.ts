@@ -14,6 +14,7 @@ import {
   exigirMercadoAlteravel,
   listarMercados,
   mercadoPorId,
+  type DadosMercado,
   type Mercado,
   type PrecoMercado,
   type ProdutoDoCatalogo,
@@ -21,25 +22,41 @@ import {
 import { acoesDoMercado, autorizarMercados, podeMercados } from '../../domain/politica-mercados.ts';
 import { listaDeTipos } from '../../domain/tipos-de-mercado.ts';
 import {
-  comCaminhosDoInput,
-  lerAtribuicaoDePerfis,
-  lerAvisosEscolhidos,
-  lerBuscaDeProdutos,
-  lerLoteDePrecos,
-  lerMercadoInput,
-} from './argumentos.ts';
+  AtribuirPerfis,
+  AtualizarPrecos,
+  BuscaDeProdutos,
+  EscolherAvisos,
+  SalvarMercado,
+} from '../../comandos/mercados.ts';
+import { comNomes, nomesDoGraphql } from '../../comandos/leitor.ts';
 import { atorDe, esquecerCarregados, type ContextoResolvers } from './contexto-resolvers.ts';
 import { DateTime, Decimal, Quantidade, emCentesimos } from './escalares.ts';
 import { consultasDoFluxo, mutacoesDoFluxo, tiposDoFluxo } from './fluxo.ts';
 import { consultasDeAssinaturas, mutacoesDeAssinaturas, tiposDeAssinaturas } from './assinaturas.ts';
 
 /**
- * Thin resolvers: the arguments are read into typed values (argumentos.ts), after the check of
+ * Thin resolvers: the arguments are read into typed values (the commands, src/comandos), after the check of
  * who may act where the domain needs the target first; the domain judges its rules, authorises
  * and writes; nested fields go through the request's loaders.
  */
 
 type Ctx = ContextoResolvers;
+
+/** The commands' fields by their GraphQL names: `input.precos[2].preco`, or an argument of its own (`userId`). */
+const NO_INPUT = nomesDoGraphql();
+const NOS_ARGUMENTOS = nomesDoGraphql({
+  userId: 'userId',
+  perfis: 'perfis',
+  busca: 'busca',
+  ativo: 'ativo',
+  recebe: 'recebe',
+});
+
+/** A market's write, its input read first and the domain's refusals named as MercadoInput's fields (`input.adminId`). */
+const escreverMercado = <T>(input: unknown, escrever: (dados: DadosMercado) => Promise<T>): Promise<T> => {
+  const dados = SalvarMercado.ler(input, NO_INPUT);
+  return comNomes(SalvarMercado.raizes, NO_INPUT, () => escrever(dados));
+};
 
 /** A write, after which the request's loaders must read the new state. */
 async function escrita<T>(ctx: Ctx, fazer: () => Promise<T>): Promise<T> {
@@ -109,7 +126,7 @@ export const resolvers: IResolvers<unknown, Ctx> = {
       /^[1-9]\d{0,9}$/.test(a.id) && Number(a.id) <= MAIOR_ID ? mercadoPorId(ctx.banco, Number(a.id)) : null,
     me: (_: unknown, _a: unknown, ctx: Ctx) => ctx.user,
     produtos: (_: unknown, a: { busca?: string | null; ativo?: boolean | null }, ctx: Ctx) =>
-      buscarProdutos(ctx.banco, lerBuscaDeProdutos(a)),
+      buscarProdutos(ctx.banco, BuscaDeProdutos.ler(a, NOS_ARGUMENTOS)),
     usuarios: (_: unknown, _a: unknown, ctx: Ctx) => {
       autorizarMercados(atorDe(ctx), 'listarUsuarios', null);
       return listarContas(ctx.banco);
@@ -127,14 +144,14 @@ export const resolvers: IResolvers<unknown, Ctx> = {
     criarMercado: (_: unknown, a: { input: unknown }, ctx: Ctx) =>
       escrita(ctx, () => {
         autorizarMercados(atorDe(ctx), 'criarMercado', null);
-        return comCaminhosDoInput(criarMercado(ctx.banco, atorDe(ctx), lerMercadoInput(a.input), ctx.agora));
+        return escreverMercado(a.input, (dados) => criarMercado(ctx.banco, atorDe(ctx), dados, ctx.agora));
       }),
     // A market's ownership comes before its input is judged: someone else's market is refused as such.
     atualizarMercado: (_: unknown, a: { id: string; input: unknown }, ctx: Ctx) =>
       escrita(ctx, async () => {
         const id = lerId(a.id, 'id');
         await exigirMercadoAlteravel(ctx.banco, atorDe(ctx), 'atualizarMercado', id);
-        return comCaminhosDoInput(atualizarMercado(ctx.banco, atorDe(ctx), id, lerMercadoInput(a.input), ctx.agora));
+        return escreverMercado(a.input, (dados) => atualizarMercado(ctx.banco, atorDe(ctx), id, dados, ctx.agora));
       }),
     desativarMercado: (_: unknown, a: { id: string }, ctx: Ctx) =>
       escrita(ctx, () => {
@@ -145,12 +162,12 @@ export const resolvers: IResolvers<unknown, Ctx> = {
       escrita(ctx, async () => {
         const id = lerId(a.id, 'id');
         await exigirMercadoAlteravel(ctx.banco, atorDe(ctx), 'atualizarPrecos', id);
-        return atualizarPrecoMercado(ctx.banco, atorDe(ctx), id, lerLoteDePrecos(a.input), ctx.agora);
+        return atualizarPrecoMercado(ctx.banco, atorDe(ctx), id, AtualizarPrecos.ler(a.input, NO_INPUT), ctx.agora);
       }),
     atribuirPerfis: (_: unknown, a: { userId: string; perfis: string[] }, ctx: Ctx) =>
       escrita(ctx, () => {
         autorizarMercados(atorDe(ctx), 'atribuirPerfis', null);
-        return atribuirPerfis(ctx.banco, atorDe(ctx), lerAtribuicaoDePerfis(a), ctx.agora);
+        return atribuirPerfis(ctx.banco, atorDe(ctx), AtribuirPerfis.ler(a, NOS_ARGUMENTOS), ctx.agora);
       }),
     // The person's own choice, as on /profile/avisos of the Cestas face (the same domain function).
     definirMeusAvisos: async (_: unknown, a: { recebe: string[] }, ctx: Ctx) => {
@@ -161,7 +178,7 @@ export const resolvers: IResolvers<unknown, Ctx> = {
           'Sua conta ainda não tem cadastro na face Cestas: os avisos por e-mail são de quem oferta ou pede lá. Complete o cadastro para escolhê-los',
         );
       }
-      const recebe = lerAvisosEscolhidos(a.recebe);
+      const recebe = EscolherAvisos.ler(a, NOS_ARGUMENTOS);
       const ator: Ator = { email: conta.email, nome: conta.name, usuarioid: conta.usuarioId, perfil: [], ativo: true };
       return avisosJson(await definirAvisos(ctx.banco, ator, recebe, ctx.agora), ctx.emailLigado);
     },
