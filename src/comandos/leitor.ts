@@ -490,6 +490,7 @@ export const Email = (descricao: string) =>
   Type.Unsafe<string>({
     description: `${descricao} (e-mail, até 254 caracteres)`,
     'x-texto': { obrigatorio: true, max: 254, formato: 'email' },
+    [TIPOS_NO_FIO]: [{ type: 'string' }],
   });
 
 /** A phone as people write it: at least 8 digits, with spaces, parentheses, +, - and dots between them. */
@@ -497,6 +498,7 @@ export const Telefone = (descricao: string) =>
   Type.Unsafe<string | null | undefined>({
     description: `${descricao} (telefone: pelo menos 8 dígitos, com o DDD; espaços, (), +, - e . permitidos; opcional)`,
     'x-texto': { max: 30, formato: 'telefone' },
+    [TIPOS_NO_FIO]: [{ type: 'string' }, { type: 'null' }],
   });
 
 /** One of a list of values (an enum). */
@@ -504,6 +506,7 @@ export const UmDe = <T extends string>(descricao: string, valores: readonly T[])
   Type.Unsafe<T>({
     description: `${descricao} (um de: ${valores.join(', ')})`,
     'x-texto': { obrigatorio: true, max: 100, valores },
+    [TIPOS_NO_FIO]: [{ type: 'string', enum: valores }],
   });
 
 /** A set of values of a list (duplicates dropped): a JSON array, one form value, or a form's repeated field. */
@@ -511,6 +514,11 @@ export const ConjuntoDe = <T extends string>(descricao: string, valores: readonl
   Type.Unsafe<T[] | undefined>({
     description: `${descricao} (lista com: ${valores.join(', ')})`,
     'x-conjunto': { valores },
+    [TIPOS_NO_FIO]: [
+      { type: 'array', items: { type: 'string', enum: valores } },
+      { type: 'string', enum: valores },
+      { type: 'null' },
+    ],
   });
 
 /**
@@ -521,6 +529,13 @@ export const Booleano = <A extends boolean | null>(descricao: string, ausente: A
   Type.Unsafe<boolean | A | undefined>({
     description: `${descricao} (verdadeiro ou falso; formulário: caixa marcada "on")`,
     'x-booleano': { ausente },
+    // A form sends "on" when ticked, after a hidden "false": both arrive, as a list.
+    [TIPOS_NO_FIO]: [
+      { type: 'boolean' },
+      { type: 'string' },
+      { type: 'array', items: { type: 'string' } },
+      { type: 'null' },
+    ],
   });
 
 /** An optional whole count (absent, null or blank: none). */
