@@ -86,7 +86,11 @@ function escreverFolha(
   colunas: readonly Coluna[],
   linhas: readonly LinhaRelatorio[],
 ): void {
-  const folha = livro.addWorksheet(nome, { views: [{ state: 'frozen', ySplit: 1 }] });
+  // Printed, a sheet fits the page's width (landscape) and repeats its titles on every page.
+  const folha = livro.addWorksheet(nome, {
+    views: [{ state: 'frozen', ySplit: 1 }],
+    pageSetup: { orientation: 'landscape', fitToPage: true, fitToWidth: 1, fitToHeight: 0, printTitlesRow: '1:1' },
+  });
   const cabecalho = folha.addRow(colunas.map((c) => c.tituloPlanilha ?? c.titulo));
   cabecalho.font = { bold: true };
   for (const linha of linhas) {
@@ -108,8 +112,7 @@ function escreverFolha(
       const soma = linhas.reduce((s, l) => s + (typeof l[c.chave] === 'number' ? Number(l[c.chave]) : 0), 0);
       const celula = total.getCell(i + 1);
       celula.value = { formula: `SUM(${letra}2:${letra}${ultima})`, result: numero(c, soma) };
-      celula.numFmt =
-        c.tipo === 'quantidade' ? FORMATOS.quantidadeComCasas : (formatoDaCelula(c, soma) ?? FORMATOS.inteiro);
+      celula.numFmt = formatoDaCelula(c, soma) ?? FORMATOS.inteiro;
     }
   }
   colunas.forEach((c, i) => {
