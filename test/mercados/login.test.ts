@@ -101,6 +101,8 @@ describe('login da face Mercados pelo provedor OAuth', () => {
     const status = await nav.getJson(`${amb.urlMercados}/auth/status`);
     assert.deepEqual(status.json(), {
       authenticated: true,
+      // The community's time zone, in which the client shows instants.
+      fuso: amb.config.tz,
       // The Cestas face runs beside this one: its address comes with the session, for the client's link.
       cestas: amb.url,
       user: {
@@ -167,6 +169,8 @@ describe('login da face Mercados pelo provedor OAuth', () => {
     const status = await nav.getJson(`${amb.urlMercados}/auth/status`);
     assert.deepEqual(status.json(), {
       authenticated: true,
+      // The community's time zone, in which the client shows instants.
+      fuso: amb.config.tz,
       // The Cestas face runs beside this one: its address comes with the session, for the client's link.
       cestas: amb.url,
       user: {

@@ -52,8 +52,12 @@ describe('os relatórios por mercado no navegador', { skip: pular }, () => {
     assert.deepEqual(await grupos(), [`Feira ${c.id}`]);
     assert.match(lido(await pagina.locator('tfoot').innerText()), /R\$ 72,00/);
     assert.equal(
-      await pagina.getByRole('link', { name: 'Baixar CSV' }).getAttribute('href'),
-      `/downloadpedidosfornecedoresciclos?cicloId=${c.cicloid}&mercadoId=${c.mFeira.id}`,
+      await pagina.getByRole('link', { name: 'CSV', exact: true }).getAttribute('href'),
+      `/downloadpedidosfornecedoresciclos?cicloId=${c.cicloid}&mercadoId=${c.mFeira.id}&formato=csv`,
+    );
+    assert.equal(
+      await pagina.getByRole('link', { name: 'Planilha (Excel, LibreOffice)' }).getAttribute('href'),
+      `/downloadpedidosfornecedoresciclos?cicloId=${c.cicloid}&mercadoId=${c.mFeira.id}&formato=xlsx`,
     );
     await conferirPagina(pagina, ctx, 'cestas-relatorio-fornecedores-mercado');
   });

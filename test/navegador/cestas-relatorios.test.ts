@@ -1,6 +1,6 @@
 /**
  * The coordination, in chromium, finds the reports of a cycle and downloads the delivery PDF and
- * the suppliers' CSV (Playwright download events); both files carry the confirmed order. Also
+ * the suppliers' spreadsheet and CSV (Playwright download events); both files carry the confirmed order. Also
  * the login page, the reports list and the page after leaving pass the page checks.
  */
 import assert from 'node:assert/strict';
@@ -23,7 +23,7 @@ const pular = semChromium();
 async function baixar(pagina: Page, nome: string): Promise<{ nome: string; conteudo: Buffer }> {
   const [download] = await Promise.all([
     pagina.waitForEvent('download'),
-    pagina.getByRole('link', { name: nome }).first().click(),
+    pagina.getByRole('link', { name: nome, exact: true }).first().click(),
   ]);
   const caminho = await download.path();
   return { nome: download.suggestedFilename(), conteudo: readFileSync(caminho) };
@@ -115,23 +115,26 @@ describe('os relatórios no navegador', { skip: pular }, () => {
     assert.match(texto, /Cesta grande/, 'a cesta pedida');
   });
 
-  test('o CSV dos pedidos aos fornecedores baixa com a linha do fornecedor', async () => {
-    const { nome, conteudo } = await baixar(admin.pagina, 'Baixar CSV');
+  test('a planilha e o CSV dos pedidos aos fornecedores baixam com a linha do fornecedor', async () => {
+    const planilha = await baixar(admin.pagina, 'Planilha (Excel, LibreOffice)');
+    assert.match(planilha.nome, /^pedidos-fornecedores-Ciclo-de-abril\.xlsx$/);
+    assert.equal(planilha.conteudo.subarray(0, 2).toString('latin1'), 'PK', 'um arquivo xlsx (zip)');
+    const { nome, conteudo } = await baixar(admin.pagina, 'CSV');
     assert.match(nome, /^pedidos-fornecedores-Ciclo-de-abril\.csv$/);
     const texto = conteudo.toString('utf8');
-    assert.equal(texto.charCodeAt(0), 0xfeff, 'com BOM, para as planilhas');
-    const linhas = texto.slice(1).trim().split(/\r?\n/);
+    assert.notEqual(texto.charCodeAt(0), 0xfeff, 'o formato do contrato: UTF-8 sem BOM');
+    const linhas = texto.trim().split(/\r?\n/);
     assert.equal(
       linhas[0],
-      'Fornecedor;Produto;Unidade;Quantidade planejada;Quantidade pedida;Valor unitário (R$);Valor (R$)',
+      'Fornecedor,Produto,Unidade,Quantidade planejada,Quantidade pedida,Valor unitário (R$),Valor (R$)',
     );
-    const doFornecedor = linhas.filter((l) => l.startsWith(`${nomes.fornecedor};${nomes.produto};`));
+    const doFornecedor = linhas.filter((l) => l.startsWith(`${nomes.fornecedor},${nomes.produto},`));
     assert.ok(doFornecedor.length >= 1, `uma linha de ${nomes.fornecedor} em:\n${texto}`);
     for (const l of doFornecedor)
       assert.match(
-        l.slice(`${nomes.fornecedor};${nomes.produto};`.length),
-        /^[^;]+;\d+(,\d{1,3})?;\d+(,\d{1,3})?;\d+,\d{2};\d+,\d{2}$/,
-        'quantidades e valores com vírgula',
+        l.slice(`${nomes.fornecedor},${nomes.produto},`.length),
+        /^[^,]+,\d+(\.\d{1,3})?,\d+(\.\d{1,3})?,\d+\.\d{2},\d+\.\d{2}$/,
+        'quantidades e valores com ponto decimal',
       );
   });
 
