@@ -25,11 +25,6 @@ export function donosPrimeiro(comando: Comando<unknown>, posse: Posse) {
   };
 }
 
-/** The route's preValidation for a command that names nobody: the body as sent is kept, to draw its form again. */
-export async function guardarCorpo(req: FastifyRequest): Promise<void> {
-  recebidos.set(req, req.body);
-}
-
 /** The body as the browser sent it (before the command replaced it), to draw its form again. */
 export function corpoRecebido(req: FastifyRequest): unknown {
   return recebidos.has(req) ? recebidos.get(req) : req.body;

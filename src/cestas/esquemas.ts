@@ -522,26 +522,6 @@ export const CorpoImportacao = Type.Unsafe<Record<string, unknown> | null>({
   },
 });
 
-export const CorpoConciliacao = Corpo(
-  {
-    linhas: NoFio.lista(
-      Type.Partial(
-        Type.Object({
-          id: NoFio.inteiro('A linha do extrato'),
-          usuarioid: NoFio.inteiro('A pessoa a creditar (vazio: ninguém)'),
-        }),
-      ),
-      'As decisões: cada linha e a pessoa',
-    ),
-  },
-  'A conferência dos créditos do extrato',
-);
-
-export const CorpoDescarte = Corpo(
-  { motivo: NoFio.texto('Por que o crédito não é pagamento') },
-  'Descartar um crédito do extrato',
-);
-
 export const ConfirmacaoPedido = Type.Intersect([
   PedidoJson,
   Type.Object({ acoes: Acoes, cobranca: Nulo(CobrancaJson) }),
@@ -663,22 +643,6 @@ export const Movimentacao = Type.Object({
   arquivo: Nulo(Type.String({ description: 'O comprovante, baixado em /movimentacao/:id/arquivo' })),
   cicloid: Nulo(Id),
 });
-export const CorpoMovimentacao = Type.Unsafe<Record<string, unknown> | null>({
-  type: ['object', 'null'],
-  description: 'Um pagamento ou ajuste (formulário multipart, com o comprovante opcional no campo arquivo)',
-  properties: {
-    usuarioid: NoFio.inteiro('A pessoa'),
-    tipoMovimentacaoId: NoFio.inteiro('O tipo'),
-    valor: NoFio.numero('Valor em reais'),
-    data: NoFio.texto('Data'),
-    descricao: NoFio.texto('Descrição'),
-    cicloid: NoFio.inteiro('O ciclo'),
-    arquivo: { description: 'O comprovante (PDF, PNG ou JPEG, até 10 MiB)' },
-    comprovantePendente: NoFio.texto(
-      'A referência selada ao comprovante que um formulário recusado guardou (vem no formulário redesenhado); sem novo arquivo, ele é o comprovante desta movimentação',
-    ),
-  },
-});
 export const FechamentoDoCiclo = Type.Object({
   cicloid: Id,
   fechadoEm: Instante,
@@ -701,10 +665,6 @@ export const PreviaDoFechamento = Type.Object({
   creditos: Reais,
   fornecedores: Type.Integer(),
 });
-export const CorpoReabrirCiclo = Type.Object({
-  motivo: Type.String({ maxLength: 500, description: 'Por que o ciclo precisa ser reaberto (fica na auditoria)' }),
-});
-
 const Celula = Type.Union([Type.Number(), Type.String(), Type.Null()]);
 export const RelatorioJson = Type.Object({
   titulo: Type.String(),
@@ -958,33 +918,3 @@ export const TodasAsAssinaturas = Type.Object({
   ),
 });
 export const LimiteJson = Type.Object({ cestaId: Id, nome: Type.String(), limiteAssinaturas: Nulo(Type.Integer()) });
-export const CorpoAssinatura = Corpo(
-  {
-    id: NoFio.inteiro('A assinatura a alterar (sem id: uma nova)'),
-    usuarioid: NoFio.inteiro('O consumidor (só admins assinam por outra pessoa)'),
-    cestaId: NoFio.inteiro('O tipo de cesta'),
-    quantidade: NoFio.inteiro('Cestas por ciclo'),
-    pontoEntregaId: NoFio.inteiro('Onde retirar'),
-    frequencia: NoFio.texto('cada_ciclo ou ciclo_sim_ciclo_nao'),
-    inicio: NoFio.texto('Início da temporada (AAAA-MM-DD ou dd/mm/aaaa)'),
-    fim: NoFio.texto('Fim da temporada (AAAA-MM-DD ou dd/mm/aaaa)'),
-    mercadoId: NoFio.inteiro('Um mercado de cestas (opcional)'),
-    ativa: NoFio.booleano('false encerra a assinatura'),
-  },
-  'Uma assinatura: nova (sem id) ou alterada',
-);
-export const CorpoPausa = Corpo(
-  { inicio: NoFio.texto('Início da pausa (AAAA-MM-DD ou dd/mm/aaaa)'), fim: NoFio.texto('Fim da pausa') },
-  'Um período sem cestas',
-);
-export const CorpoNoCiclo = Corpo(
-  { quantidade: NoFio.inteiro('Cestas neste ciclo'), pontoEntregaId: NoFio.inteiro('Onde retirar neste ciclo') },
-  'Só neste ciclo',
-);
-export const CorpoLimite = Corpo(
-  {
-    cestaId: NoFio.inteiro('O tipo de cesta'),
-    limiteAssinaturas: NoFio.inteiro('Máximo de assinaturas ativas (vazio: sem limite)'),
-  },
-  'O limite de assinaturas de uma cesta',
-);

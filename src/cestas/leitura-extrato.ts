@@ -7,10 +7,10 @@
 import { parse as lerCsvBruto } from 'csv-parse/sync';
 import { lerDecimalDigitado } from '../decimal.ts';
 import { Invalido } from '../domain/erros.ts';
-import { SEPARADORES, palavrasDoNome, type Decisao, type MapeamentoCsv } from '../domain/extratos.ts';
+import { SEPARADORES, palavrasDoNome, type MapeamentoCsv } from '../domain/extratos.ts';
 import type { LinhaDoExtrato } from '../domain/transacoes-do-banco.ts';
 import { filhoOfx, filhosOfx, lerDocumentoOfx, OfxMalformado, valorOfx, type DocumentoOfx } from './ofx.ts';
-import { Campos, MAIOR_ID, comoEntrada, type Entrada } from '../http/campos.ts';
+import { Campos, MAIOR_ID, type Entrada } from '../http/campos.ts';
 import { ErroHttp } from '../http/erros.ts';
 
 /** A statement is text: 2 MiB hold tens of thousands of lines. */
@@ -220,7 +220,7 @@ export function lerExtrato(conteudo: Buffer, mapeamento: MapeamentoCsv | null): 
 }
 
 // ---------------------------------------------------------------------------------------------
-// The forms around a statement: the upload's mapping, the review's decisions, a dismissal.
+// The upload form's mapping (the review's decisions and a dismissal are commands: src/comandos/financeiro.ts).
 
 /** What the upload form says besides the file: a saved mapping, or one typed (and maybe saved). */
 export interface PedidoDeImportacao {
@@ -263,31 +263,4 @@ export function lerPedidoDeImportacao(corpo: Entrada): PedidoDeImportacao {
       }
     : null;
   return { mapeamentoId, mapeamento, salvar: salvar && mapeamento !== null };
-}
-
-/** The review: `linhas[i][id]` and `linhas[i][usuarioid]` (empty: nobody, the proposal rejected). */
-export function lerConciliacao(corpo: Entrada): Decisao[] {
-  const c = new Campos(corpo);
-  const bruto = c.bruto('linhas');
-  const itens = Array.isArray(bruto) ? bruto : bruto !== null && typeof bruto === 'object' ? Object.values(bruto) : [];
-  if (bruto !== undefined && bruto !== null && itens.length === 0 && typeof bruto !== 'object')
-    c.erro('linhas', 'Deve ser uma lista');
-  const decisoes: Decisao[] = [];
-  itens.slice(0, 1000).forEach((item, i) => {
-    const l = new Campos(comoEntrada(item));
-    const linhaId = l.inteiro('id', { obrigatorio: true, min: 1, max: MAIOR_ID });
-    const usuarioid = l.inteiro('usuarioid', { min: 1, max: MAIOR_ID });
-    for (const [k, v] of Object.entries(l.erros)) c.erro(`linhas.${i}.${k}`, v);
-    decisoes.push({ linhaId: linhaId ?? 0, usuarioid });
-  });
-  if (itens.length > 1000) c.erro('linhas', 'No máximo 1000 linhas por vez');
-  c.concluir();
-  return decisoes;
-}
-
-export function lerDescarte(corpo: Entrada): string {
-  const c = new Campos(corpo);
-  const motivo = c.texto('motivo', { obrigatorio: true, max: 500 });
-  c.concluir();
-  return motivo;
 }

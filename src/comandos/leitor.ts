@@ -178,7 +178,10 @@ function lerDecimalDoCampo(
 
 /** What a list's rows skip: blank spares, a zero quantity, an unticked box. */
 type Pular =
-  { readonly semQuantidade: string; readonly zeroDoJson: boolean } | { readonly desmarcado: string } | 'em-branco';
+  | { readonly semQuantidade: string; readonly zeroDoJson: boolean }
+  | { readonly desmarcado: string }
+  | 'em-branco'
+  | 'nenhuma';
 
 interface OpcoesLista {
   readonly maximo: number;
@@ -191,6 +194,7 @@ const marcado = (v: unknown): boolean =>
   v === 'on' || v === 'true' || v === true || (Array.isArray(v) && v.some(marcado));
 
 function pula(item: Registro, p: Pular): boolean {
+  if (p === 'nenhuma') return false;
   if (p === 'em-branco') return Object.entries(item).every(([k, v]) => k === 'id' || emBranco(v));
   if ('desmarcado' in p) return Object.hasOwn(item, p.desmarcado) && !marcado(item[p.desmarcado]);
   const q = Object.hasOwn(item, p.semQuantidade) ? item[p.semQuantidade] : undefined;
@@ -410,6 +414,8 @@ interface OpcoesTexto {
   readonly formato?: 'data' | 'hora' | 'telefone' | 'email';
   /** One of these values. */
   readonly valores?: readonly string[];
+  /** What a required text left blank or out is told (default: "Campo obrigatório"). */
+  readonly falta?: string;
 }
 
 const DATA_ISO = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -436,7 +442,7 @@ const valorInvalido = (valores: readonly string[]) => `Valor inválido: use ${va
 /** A text as it is stored (trimmed, NFC, no control characters), with the domain's limits, in its format; blank is none. */
 function lerTexto(v: unknown, o: OpcoesTexto): { valor: string | null } | { erro: string } {
   if (emBranco(v) || (typeof v === 'string' && v.trim() === ''))
-    return o.obrigatorio === true ? { erro: 'Campo obrigatório' } : { valor: null };
+    return o.obrigatorio === true ? { erro: o.falta ?? 'Campo obrigatório' } : { valor: null };
   if (typeof v !== 'string') return { erro: 'Deve ser um texto' };
   const { texto, problema } = conferirTexto(v, { max: o.max });
   if (problema !== null) return { erro: problema };
@@ -455,6 +461,45 @@ function lerTexto(v: unknown, o: OpcoesTexto): { valor: string | null } | { erro
 palavra<OpcoesTexto>('x-texto', (o, v, trocar) => {
   const r = lerTexto(v, o);
   if ('erro' in r) return r.erro;
+  trocar(r.valor);
+  return null;
+});
+
+interface OpcoesData {
+  readonly obrigatorio?: boolean;
+  /** A form may give it as people write it, dd/mm/aaaa. */
+  readonly digitada?: boolean;
+}
+
+/** dd/mm/aaaa as people type it, turned into AAAA-MM-DD; anything else as it came. */
+function diaDigitado(v: unknown): unknown {
+  const m = typeof v === 'string' ? /^\s*(\d{1,2})\/(\d{1,2})\/(\d{4})\s*$/.exec(v) : null;
+  return m === null ? v : `${m[3]}-${(m[2] ?? '').padStart(2, '0')}-${(m[1] ?? '').padStart(2, '0')}`;
+}
+
+palavra<OpcoesData>('x-data', (o, v, trocar, cxt) => {
+  const digitado = ehRegistro(cxt?.parentData) && cxt.parentData[DIGITADO] === true;
+  const r = lerTexto(o.digitada === true && digitado ? diaDigitado(v) : v, {
+    obrigatorio: o.obrigatorio,
+    max: 10,
+    formato: 'data',
+  });
+  if ('erro' in r) return r.erro;
+  trocar(r.valor);
+  return null;
+});
+
+interface OpcoesUmDe {
+  readonly valores: readonly string[];
+  readonly obrigatorio?: boolean;
+  /** What a value out of the list is told (default: the list). */
+  readonly mensagem?: string;
+}
+
+palavra<OpcoesUmDe>('x-um-de', (o, v, trocar) => {
+  const r = lerTexto(v, { obrigatorio: o.obrigatorio, max: 100 });
+  if ('erro' in r) return r.erro;
+  if (r.valor !== null && !o.valores.includes(r.valor)) return o.mensagem ?? valorInvalido(o.valores);
   trocar(r.valor);
   return null;
 });
@@ -502,12 +547,18 @@ export const Telefone = (descricao: string) =>
   });
 
 /** One of a list of values (an enum). */
-export const UmDe = <T extends string>(descricao: string, valores: readonly T[]) =>
-  Type.Unsafe<T>({
-    description: `${descricao} (um de: ${valores.join(', ')})`,
-    'x-texto': { obrigatorio: true, max: 100, valores },
-    [TIPOS_NO_FIO]: [{ type: 'string', enum: valores }],
+export const UmDe = <T extends string, O extends Omit<OpcoesUmDe, 'valores'> = { obrigatorio: true }>(
+  descricao: string,
+  valores: readonly T[],
+  opcoes?: O,
+) => {
+  const o = opcoes ?? { obrigatorio: true };
+  return Type.Unsafe<O['obrigatorio'] extends true ? T : T | null | undefined>({
+    description: `${descricao} (um de: ${valores.join(', ')}${o.obrigatorio === true ? '' : '; opcional'})`,
+    'x-um-de': { ...o, valores },
+    [TIPOS_NO_FIO]: [{ type: 'string', enum: valores }, ...(o.obrigatorio === true ? [] : [{ type: 'null' }])],
   });
+};
 
 /** A set of values of a list (duplicates dropped): a JSON array, one form value, or a form's repeated field. */
 export const ConjuntoDe = <T extends string>(descricao: string, valores: readonly T[]) =>
@@ -567,14 +618,15 @@ export const Texto = <O extends Omit<OpcoesTexto, 'formato'>>(descricao: string,
   Type.Unsafe<TextoLido<O>>({
     description: `${descricao} (texto, até ${opcoes.max} caracteres)`,
     'x-texto': opcoes,
+    ...(opcoes.falta === undefined ? {} : { 'x-falta': opcoes.falta }),
     [TIPOS_NO_FIO]: tiposDeTexto(opcoes),
   });
 
 /** A calendar day, written AAAA-MM-DD. */
-export const Data = <O extends { readonly obrigatorio?: boolean }>(descricao: string, opcoes: O) =>
+export const Data = <O extends OpcoesData>(descricao: string, opcoes: O) =>
   Type.Unsafe<TextoLido<O>>({
-    description: `${descricao} (data: AAAA-MM-DD)`,
-    'x-texto': { ...opcoes, max: 10, formato: 'data' },
+    description: `${descricao} (data: AAAA-MM-DD${opcoes.digitada === true ? '; formulário: também dd/mm/aaaa' : ''})`,
+    'x-data': opcoes,
     [TIPOS_NO_FIO]: tiposDeTexto(opcoes),
   });
 

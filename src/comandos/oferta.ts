@@ -2,7 +2,7 @@
  * Salvar uma oferta (POST /oferta, /ofertasave, GraphQL `salvarOferta`): the cycle and each product
  * offered, with its quantity (people may write the unit after it: "2,5 kg") and its unit price.
  */
-import { regrasDasLinhas, type EntradaOferta, type LinhaParaOfertar } from '../domain/ofertas.ts';
+import { regrasDasLinhas, type AlvoNaOferta, type EntradaOferta, type LinhaParaOfertar } from '../domain/ofertas.ts';
 import { achatar, comando, donosDoRecurso } from './comando.ts';
 import {
   Centavos,
@@ -17,6 +17,7 @@ import {
   comoObjeto,
   linhasDe,
 } from './leitor.ts';
+import { comandoDeObjeto } from './objeto.ts';
 
 const LinhaDaOferta = Objeto(
   {
@@ -73,6 +74,32 @@ export const SalvarOferta = comando<EntradaOferta>(
         recusas.recusar(nomear);
       }
       return { usuarioid: c.usuarioid ?? null, cicloid: c.cicloid, linhas: linhas.map(({ indice: _, ...l }) => l) };
+    },
+  },
+);
+
+/**
+ * Retirar um produto da oferta (POST /ofertaapagarproduto): the line by its id, or by the cycle and
+ * the product (of the supplier named, or one's own).
+ */
+export const RetirarDaOferta = comandoDeObjeto(
+  'RetirarDaOferta',
+  Objeto({
+    ofertaProdutoId: IdOpcional('A linha a retirar'),
+    cicloid: IdOpcional('O ciclo (sem a linha)'),
+    produtoid: IdOpcional('O produto a retirar (sem a linha)'),
+    usuarioid: IdOpcional('O fornecedor (só a administração retira da oferta de outra pessoa)'),
+  }),
+  {
+    donos: (dados) => donosDoRecurso(dados, null),
+    montar: (c, recusas): AlvoNaOferta => {
+      const { ofertaProdutoId, cicloid, produtoid } = c;
+      if (ofertaProdutoId !== null && ofertaProdutoId !== undefined) return { ofertaProdutoId };
+      if (cicloid === null || cicloid === undefined || produtoid === null || produtoid === undefined) {
+        recusas.juntar(['ofertaProdutoId'], 'Informe ofertaProdutoId, ou cicloid e produtoid');
+        return { ofertaProdutoId: 0 };
+      }
+      return { cicloid, produtoid, usuarioid: c.usuarioid ?? null };
     },
   },
 );

@@ -17,6 +17,7 @@ import {
   comoObjeto,
   linhasDe,
 } from './leitor.ts';
+import { comandoDeObjeto } from './objeto.ts';
 
 const LinhaDoPedido = Objeto({
   cicloCestaId: IdOpcional('Uma cesta do ciclo'),
@@ -100,5 +101,14 @@ export const FazerPedido = comando<EntradaPedido>(
         linhas: linhas.map(({ indice: _, ...l }) => l),
       };
     },
+  },
+);
+
+/** Confirmar um pedido (POST /pedidoconsumidoresconfirmacao, GraphQL `confirmarPedido`): the order's id. */
+export const ConfirmarPedido = comandoDeObjeto(
+  'ConfirmarPedido',
+  Objeto({ pedidoId: Id('O pedido a confirmar') }, ['pedidoId']),
+  {
+    montar: (c) => c.pedidoId,
   },
 );

@@ -1,14 +1,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { lerConfirmacao, lerMovimentacao, lerRemocaoDaOferta } from '../../src/cestas/entrada.ts';
 import { SalvarCiclo } from '../../src/comandos/ciclo.ts';
 import { lerComando } from '../../src/comandos/comando.ts';
 import { ComporCesta, cestaNomeada, naCesta } from '../../src/comandos/composicao.ts';
+import { RegistrarMovimentacao } from '../../src/comandos/financeiro.ts';
 import { digitadoPorPessoas, nomesDoCorpo } from '../../src/comandos/leitor.ts';
-import { SalvarOferta } from '../../src/comandos/oferta.ts';
-import { FazerPedido } from '../../src/comandos/pedido.ts';
+import { RetirarDaOferta, SalvarOferta } from '../../src/comandos/oferta.ts';
+import { ConfirmarPedido, FazerPedido } from '../../src/comandos/pedido.ts';
 import { regrasDoCiclo } from '../../src/domain/ciclos/regras.ts';
 import { regrasDosItens } from '../../src/domain/composicao.ts';
+import type { ArquivoRecebido } from '../../src/domain/financeiro.ts';
 import { regrasDasLinhas as regrasDoPedido } from '../../src/domain/pedidos/regras.ts';
 import { Invalido, Proibido } from '../../src/domain/erros.ts';
 import { DATAS_PADRAO } from '../helpers/fabricas.ts';
@@ -26,6 +27,11 @@ const lerOferta = (dados: unknown, dono: (u: number | null) => void) =>
 const lerComposicao = (dados: unknown, idDaRota: number | null) =>
   naCesta(lerComando(ComporCesta, dados, nomesDoCorpo, livre), idDaRota);
 const lerCiclo = (dados: unknown) => lerComando(SalvarCiclo, dados, nomesDoCorpo, livre);
+const lerRemocaoDaOferta = (dados: unknown, dono: (u: number | null) => void) =>
+  lerComando(RetirarDaOferta, dados, nomesDoCorpo, dono);
+const lerConfirmacao = (dados: unknown) => ConfirmarPedido.ler(dados, nomesDoCorpo);
+const lerMovimentacao = (dados: Record<string, unknown>, arquivo: ArquivoRecebido | null) =>
+  RegistrarMovimentacao.ler({ ...dados, arquivo }, nomesDoCorpo).entrada;
 
 function detalhes(f: () => unknown): Record<string, unknown> {
   try {

@@ -1,12 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import type { AppTipada } from '../../http/app-tipada.ts';
-import { comoEntrada, Campos } from '../../http/campos.ts';
-import { Corpo, NoFio } from '../../http/esquemas.ts';
+import { comoEntrada } from '../../http/campos.ts';
+import { RegistrarPagamentoDaTemporada } from '../../comandos/assinaturas.ts';
 import { registrarPagamentoDaTemporada, type PagamentoDaTemporada } from '../../domain/assinaturas/temporada.ts';
 import { diaLocal } from '../../domain/tempo.ts';
-import { MAXIMO_LANCAMENTO_CENTAVOS } from '../../decimal.ts';
 import { dinheiroJson } from '../apresentadores/numeros.ts';
 import { atorDe } from '../autenticacao.ts';
+import { corpoRecebido, guardarRecebido } from '../comandos.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
 import { enviarJson, querJson, redirecionarComAviso } from '../resposta.ts';
 import { ParamsId, escrita } from '../esquemas.ts';
@@ -25,17 +25,6 @@ const PagamentoDaTemporadaJson = Type.Object(
     repetido: Type.Boolean({ description: 'true quando este envio já tinha sido registrado: nada novo foi lançado' }),
   },
   { description: 'O crédito lançado para o assinante, que os fechamentos dos ciclos consomem' },
-);
-
-const CorpoPagamento = Corpo(
-  {
-    valor: NoFio.numero('O valor pago pela temporada, em reais (até 2 casas)'),
-    descricao: NoFio.texto('Uma observação (forma de pagamento, por exemplo), até 200 caracteres'),
-    envio: NoFio.texto(
-      'Opcional: um identificador deste envio (8 a 64 letras, dígitos e hífens). O mesmo envio de novo não registra outro pagamento e responde o já registrado, com 200',
-    ),
-  },
-  'Um pagamento antecipado da temporada de uma assinatura',
 );
 
 const pagamentoJson = (p: PagamentoDaTemporada) => {
@@ -62,17 +51,18 @@ export function rotasPagamentoDeAssinaturas(app: AppTipada, ctx: ContextoCestas)
             form: `pg${idDaRota(req.params) ?? 0}`,
             erro: recusa.mensagem,
             detalhes: recusa.detalhes,
-            valores: comoEntrada(req.body),
+            valores: comoEntrada(corpoRecebido(req)),
           }),
       },
-      schema: { params: ParamsId, body: CorpoPagamento, response: escrita(PagamentoDaTemporadaJson, { cria: true }) },
+      preValidation: guardarRecebido,
+      schema: {
+        params: ParamsId,
+        body: RegistrarPagamentoDaTemporada.corpo,
+        response: escrita(PagamentoDaTemporadaJson, { cria: true }),
+      },
     },
     async (req, reply) => {
-      const c = new Campos(comoEntrada(req.body));
-      const valorCentavos = c.decimal('valor', 2, { obrigatorio: true, min: 1, max: MAXIMO_LANCAMENTO_CENTAVOS });
-      const descricao = c.texto('descricao', { max: 200 });
-      const envio = c.texto('envio', { max: 64 });
-      c.concluir();
+      const { valorCentavos, descricao, envio } = req.body;
       const agora = ctx.relogio.agora();
       const p = await registrarPagamentoDaTemporada(ctx.banco, atorDe(req), req.params.id, valorCentavos, {
         agora,

@@ -1,7 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { parametrosDa, type AppTipada } from '../../http/app-tipada.ts';
-import { donoVisivel, exigirAgirPor, pode, podeSerDono, type Ator } from '../../domain/acesso.ts';
-import type { Assinatura, OpcoesAssinatura } from '../../domain/assinaturas/modelo.ts';
+import { donoVisivel, pode, podeSerDono, type Ator } from '../../domain/acesso.ts';
+import {
+  definirLimiteDeAssinaturas,
+  pausar,
+  removerPausa,
+  salvarAssinatura,
+} from '../../domain/assinaturas/escrita.ts';
 import {
   assinaturasDe,
   assinaturaVisivel,
@@ -9,31 +14,28 @@ import {
   escolhasDaAssinatura,
   type AssinaturaComCiclos,
 } from '../../domain/assinaturas/leitura.ts';
-import { assinaturasParaAdmin, faltasDoCiclo } from '../../domain/assinaturas/painel.ts';
-import {
-  definirLimiteDeAssinaturas,
-  pausar,
-  removerPausa,
-  salvarAssinatura,
-} from '../../domain/assinaturas/escrita.ts';
+import type { Assinatura, OpcoesAssinatura } from '../../domain/assinaturas/modelo.ts';
 import { alterarNoCiclo, pularCiclo } from '../../domain/assinaturas/no-ciclo.ts';
+import { assinaturasParaAdmin, faltasDoCiclo } from '../../domain/assinaturas/painel.ts';
 import { cicloDasJanelas } from '../../domain/ciclos/janelas.ts';
 import { Invalido } from '../../domain/erros.ts';
 import { usuarioPorId } from '../../domain/usuarios.ts';
 import { MAIOR_ID, comoEntrada } from '../../http/campos.ts';
+import {
+  AlterarNoCiclo,
+  LimitarAssinaturas,
+  PausarAssinatura,
+  SalvarAssinatura,
+  assinaturaNomeada,
+} from '../../comandos/assinaturas.ts';
 import { Consulta, ConsultaDaPessoa, NaConsulta } from '../../http/consultas.ts';
 import { SemCorpo } from '../../http/esquemas.ts';
 import { dinheiroJson } from '../apresentadores/numeros.ts';
 import { atorDe } from '../autenticacao.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
-import { conferirDonos } from '../entrada.ts';
-import { assinaturaDoCorpo, lerAssinatura, lerLimite, lerMudancaNoCiclo, lerPausa } from '../entrada-assinaturas.ts';
+import { corpoRecebido, donosPrimeiro, guardarRecebido } from '../comandos.ts';
 import {
   AssinaturaJson,
-  CorpoAssinatura,
-  CorpoLimite,
-  CorpoNoCiclo,
-  CorpoPausa,
   LimiteJson,
   PaginaAssinaturas,
   ParamsAssinaturaCiclo,
@@ -225,12 +227,13 @@ export function rotasAssinaturas(app: AppTipada, ctx: ContextoCestas): void {
   function redesenharNa(form: (req: FastifyRequest) => string): Redesenho {
     return async (req, reply, recusa: Recusa) => {
       const ator = atorDe(req);
-      const id = idDaRota(req.params) ?? assinaturaDoCorpo(req.body);
+      const enviado = corpoRecebido(req);
+      const id = idDaRota(req.params) ?? assinaturaNomeada(enviado);
       let dono: number;
       if (id !== null) {
         dono = (await assinaturaVisivel(ctx.banco, ator, id)).usuarioid;
       } else {
-        const e = comoEntrada(req.body);
+        const e = comoEntrada(enviado);
         const nomeado =
           typeof e.usuarioid === 'string' && /^\d{1,15}$/.test(e.usuarioid)
             ? Number(e.usuarioid)
@@ -244,13 +247,14 @@ export function rotasAssinaturas(app: AppTipada, ctx: ContextoCestas): void {
         form: form(req),
         erro: recusa.mensagem,
         detalhes: recusa.detalhes,
-        valores: comoEntrada(req.body),
+        valores: comoEntrada(enviado),
       });
     };
   }
 
   /** Ownership of the route's subscription before any validation: someone else's is 404. */
   const suaAssinatura = async (req: FastifyRequest) => {
+    await guardarRecebido(req);
     const id = idDaRota(req.params);
     if (id !== null) await assinaturaVisivel(ctx.banco, atorDe(req), id);
   };
@@ -270,20 +274,21 @@ export function rotasAssinaturas(app: AppTipada, ctx: ContextoCestas): void {
       config: {
         acesso: 'pedidosEscrever',
         redesenhar: redesenharNa((req) => {
-          const id = assinaturaDoCorpo(req.body);
+          const id = assinaturaNomeada(corpoRecebido(req));
           return id === null ? 'nova' : `a${id}`;
         }),
       },
+      // Whom the body names, then whose subscription it changes, before any validation.
       preValidation: async (req) => {
-        conferirDonos(req.body, 'pedido', (u) => exigirAgirPor(atorDe(req), u, 'pedido'));
-        const id = assinaturaDoCorpo(req.body);
+        await donosPrimeiro(SalvarAssinatura, 'pedido')(req);
+        const id = assinaturaNomeada(req.body);
         if (id !== null) await assinaturaVisivel(ctx.banco, atorDe(req), id);
       },
-      schema: { body: CorpoAssinatura, response: escrita(AssinaturaJson, { cria: true, atualiza: true }) },
+      schema: { body: SalvarAssinatura.corpo, response: escrita(AssinaturaJson, { cria: true, atualiza: true }) },
     },
     async (req, reply) => {
       const ator = atorDe(req);
-      const entrada = lerAssinatura(req.body, (u) => exigirAgirPor(ator, u, 'pedido'));
+      const entrada = req.body;
       const a = await salvarAssinatura(ctx.banco, ator, entrada, opcoes());
       const mensagem =
         entrada.id === null ? 'Assinatura criada' : a.ativa ? 'Assinatura alterada' : 'Assinatura encerrada';
@@ -297,11 +302,11 @@ export function rotasAssinaturas(app: AppTipada, ctx: ContextoCestas): void {
     {
       config: { acesso: 'pedidosEscrever', redesenhar: redesenharNa((req) => `p${idDaRota(req.params) ?? 0}`) },
       preValidation: suaAssinatura,
-      schema: { params: ParamsId, body: CorpoPausa, response: escrita(AssinaturaJson) },
+      schema: { params: ParamsId, body: PausarAssinatura.corpo, response: escrita(AssinaturaJson) },
     },
     async (req, reply) => {
       const ator = atorDe(req);
-      const a = await pausar(ctx.banco, ator, req.params.id, lerPausa(req.body), tempo(ctx));
+      const a = await pausar(ctx.banco, ator, req.params.id, req.body, tempo(ctx));
       if (querJson(req)) return enviarJson(reply, assinaturaJson(a), 'Pausa registrada');
       return redirecionarComAviso(
         reply,
@@ -365,18 +370,11 @@ export function rotasAssinaturas(app: AppTipada, ctx: ContextoCestas): void {
         }),
       },
       preValidation: suaAssinatura,
-      schema: { params: ParamsAssinaturaCiclo, body: CorpoNoCiclo, response: escrita(SituacaoDoCicloJson) },
+      schema: { params: ParamsAssinaturaCiclo, body: AlterarNoCiclo.corpo, response: escrita(SituacaoDoCicloJson) },
     },
     async (req, reply) => {
       const ator = atorDe(req);
-      const s = await alterarNoCiclo(
-        ctx.banco,
-        ator,
-        req.params.id,
-        req.params.cicloId,
-        lerMudancaNoCiclo(req.body),
-        opcoes(),
-      );
+      const s = await alterarNoCiclo(ctx.banco, ator, req.params.id, req.params.cicloId, req.body, opcoes());
       if (querJson(req)) return enviarJson(reply, s, 'Ciclo alterado');
       const a = await assinaturaVisivel(ctx.banco, ator, req.params.id);
       return redirecionarComAviso(reply, paginaDe(ator, a.usuarioid), 'Alterado só neste ciclo.');
@@ -404,13 +402,14 @@ export function rotasAssinaturas(app: AppTipada, ctx: ContextoCestas): void {
             form: 'limite',
             erro: recusa.mensagem,
             detalhes: recusa.detalhes,
-            valores: comoEntrada(req.body),
+            valores: comoEntrada(corpoRecebido(req)),
           }),
       },
-      schema: { body: CorpoLimite, response: escrita(LimiteJson) },
+      preValidation: guardarRecebido,
+      schema: { body: LimitarAssinaturas.corpo, response: escrita(LimiteJson) },
     },
     async (req, reply) => {
-      const { cestaId, limite } = lerLimite(req.body);
+      const { cestaId, limite } = req.body;
       const r = await definirLimiteDeAssinaturas(ctx.banco, atorDe(req), cestaId, limite, tempo(ctx));
       if (querJson(req))
         return enviarJson(

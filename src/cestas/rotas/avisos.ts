@@ -15,10 +15,11 @@ import { Conflito, NaoEncontrado } from '../../domain/erros.ts';
 import { comoEntrada } from '../../http/campos.ts';
 import { Consulta, NaConsulta } from '../../http/consultas.ts';
 import { html } from '../../http/html.ts';
-import { Corpo, NoFio, SemCorpo } from '../../http/esquemas.ts';
+import { Corpo, SemCorpo } from '../../http/esquemas.ts';
 import { atorDe } from '../autenticacao.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
-import { lerEscolhaDeAvisos, lerMensagemDaCoordenacao } from '../entrada.ts';
+import { EnviarMensagem, EscolherAvisos } from '../../comandos/avisos.ts';
+import { corpoRecebido, guardarRecebido } from '../comandos.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import { ParamsId, escrita, leitura, navegacao } from '../esquemas.ts';
 import { errosDeCampo } from './registros.ts';
@@ -29,23 +30,6 @@ const Escolha = Type.Object({
   recebe: Type.Array(Type.String(), { description: 'Os avisos opcionais que a pessoa recebe' }),
   ligado: Type.Boolean({ description: 'Se o serviço envia e-mails' }),
 });
-const CorpoEscolha = Corpo(
-  {
-    avisos: Type.Unsafe<unknown>({
-      type: ['array', 'string'],
-      description: 'Os avisos opcionais a receber (lista; pode ser vazia)',
-    }),
-  },
-  'A escolha dos avisos',
-);
-const CorpoMensagem = Corpo(
-  {
-    assunto: NoFio.texto('Assunto'),
-    texto: NoFio.texto('A mensagem'),
-    mercadoId: NoFio.inteiro('Opcional: só aos compradores deste mercado do ciclo'),
-  },
-  'Uma mensagem da coordenação',
-);
 const Caixa = Type.Object({
   mensagens: Type.Array(
     Type.Object({
@@ -90,9 +74,9 @@ export function rotasAvisos(app: AppTipada, ctx: ContextoCestas): void {
 
   app.post(
     '/profile/avisos',
-    { config: { acesso: 'painel' }, schema: { body: CorpoEscolha, response: escrita(Escolha) } },
+    { config: { acesso: 'painel' }, schema: { body: EscolherAvisos.corpo, response: escrita(Escolha) } },
     async (req, reply) => {
-      const recebe = await definirAvisos(ctx.banco, atorDe(req), lerEscolhaDeAvisos(req.body), ctx.relogio.agora());
+      const recebe = await definirAvisos(ctx.banco, atorDe(req), req.body, ctx.relogio.agora());
       if (querJson(req)) return enviarJson(reply, { recebe, ligado: correio.ligado }, 'Avisos salvos');
       return redirecionarComAviso(reply, '/profile/avisos', 'Avisos salvos.');
     },
@@ -228,14 +212,15 @@ export function rotasAvisos(app: AppTipada, ctx: ContextoCestas): void {
         redesenhar: async (req, reply, recusa) => {
           const erros = errosDeCampo(recusa) ?? { geral: recusa.mensagem };
           const { id } = parametrosDa(req, ParamsId);
-          return formMensagem(req, reply, id, { ...comoEntrada(req.body) }, erros, recusa.status);
+          return formMensagem(req, reply, id, { ...comoEntrada(corpoRecebido(req)) }, erros, recusa.status);
         },
       },
-      schema: { params: ParamsId, body: CorpoMensagem, response: escrita(Enviada) },
+      preValidation: guardarRecebido,
+      schema: { params: ParamsId, body: EnviarMensagem.corpo, response: escrita(Enviada) },
     },
     async (req, reply) => {
       const { id } = req.params;
-      const m = lerMensagemDaCoordenacao(req.body);
+      const m = req.body;
       if (!correio.ligado)
         throw new Conflito(
           'EMAIL_DESLIGADO',

@@ -5,7 +5,7 @@ import { paginaDaComposicao, salvarComposicao } from '../../domain/composicao.ts
 import { comoEntrada } from '../../http/campos.ts';
 import { ComporCesta, cestaNomeada, naCesta, type ComposicaoLida } from '../../comandos/composicao.ts';
 import { atorDe } from '../autenticacao.ts';
-import { corpoRecebido, guardarCorpo } from '../comandos.ts';
+import { corpoRecebido, guardarRecebido } from '../comandos.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
 import { tempo } from '../tempo.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
@@ -67,7 +67,7 @@ export function rotasComposicao(app: AppTipada, ctx: ContextoCestas): void {
     '/composicao/:id',
     {
       config: { acesso: 'composicaoEscrever', redesenhar },
-      preValidation: guardarCorpo,
+      preValidation: guardarRecebido,
       schema: { params: ParamsId, body: ComporCesta.corpo, response: escrita(Composicao) },
     },
     (req, reply) => salvar(req, reply, req.params.id),
@@ -76,7 +76,7 @@ export function rotasComposicao(app: AppTipada, ctx: ContextoCestas): void {
     '/composicaosave',
     {
       config: { acesso: 'composicaoEscrever', redesenhar },
-      preValidation: guardarCorpo,
+      preValidation: guardarRecebido,
       schema: { body: ComporCesta.corpo, response: escrita(Composicao) },
     },
     (req, reply) => salvar(req, reply, null),

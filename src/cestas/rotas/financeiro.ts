@@ -14,7 +14,10 @@ import {
   tiposDeMovimentacao,
 } from '../../domain/financeiro.ts';
 import { atorDe } from '../autenticacao.ts';
-import { digitadoPorPessoas, lerMovimentacao } from '../entrada.ts';
+import { digitadoPorPessoas } from '../entrada.ts';
+import { ReabrirCiclo, RegistrarMovimentacao } from '../../comandos/financeiro.ts';
+import { corpoRecebido, guardarRecebido } from '../comandos.ts';
+import { Invalido } from '../../domain/erros.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import { formularioComArquivo } from '../multipart.ts';
@@ -37,8 +40,6 @@ import { tempo } from '../tempo.ts';
 import type { Redesenho } from '../tipos-fastify.ts';
 import { paginaFecharCiclo, paginaMovimentacao } from '../views/financeiro.ts';
 import {
-  CorpoMovimentacao,
-  CorpoReabrirCiclo,
   FechamentoDoCiclo,
   Movimentacao,
   PreviaDoFechamento,
@@ -74,11 +75,11 @@ export function rotasFinanceiro(app: AppTipada, ctx: ContextoCestas): void {
     '/reabrirciclo/:id',
     {
       config: { acesso: 'cicloReabrir' },
-      schema: { params: ParamsId, body: CorpoReabrirCiclo, response: escrita(Type.Null()) },
+      schema: { params: ParamsId, body: ReabrirCiclo.corpo, response: escrita(Type.Null()) },
     },
     async (req, reply) => {
       const { id } = req.params;
-      await reabrirCiclo(ctx.banco, atorDe(req), id, req.body.motivo, ctx.relogio.agora());
+      await reabrirCiclo(ctx.banco, atorDe(req), id, req.body, ctx.relogio.agora());
       if (querJson(req)) return enviarJson(reply, null, 'Ciclo reaberto');
       return redirecionarComAviso(
         reply,
@@ -143,7 +144,7 @@ export function rotasFinanceiro(app: AppTipada, ctx: ContextoCestas): void {
 
   // Receipts are the only multipart bodies: the parser lives in this context alone, so every
   // other route keeps answering 415 to multipart.
-  app.register(async (escopo) => {
+  app.register(async (escopo: AppTipada) => {
     await escopo.register(multipart, {
       attachFieldsToBody: 'keyValues',
       limits: { fileSize: TAMANHO_MAXIMO_ARQUIVO, files: 1, fields: 20, fieldSize: 10_000, parts: 21 },
@@ -152,8 +153,8 @@ export function rotasFinanceiro(app: AppTipada, ctx: ContextoCestas): void {
         part.value = { nome: nomeLegivel(part.filename), conteudo: await part.toBuffer() };
       },
     });
-    // Its fields are typed by people, like any form's.
-    escopo.addHook('preHandler', async (req) => {
+    // Its fields are typed by people, like any form's (marked before the command reads them).
+    escopo.addHook('preValidation', async (req) => {
       if (req.isMultipart()) digitadoPorPessoas(req.body);
     });
     const dirArquivos = ctx.config.dirArquivos;
@@ -166,7 +167,7 @@ export function rotasFinanceiro(app: AppTipada, ctx: ContextoCestas): void {
       const {
         arquivo: novo,
         campos: { comprovantePendente, ...valores },
-      } = formularioComArquivo(req.body);
+      } = formularioComArquivo(corpoRecebido(req));
       const dono = donoDo(req);
       const agora = ctx.relogio.agora();
       let comprovante: ComprovanteMantido | null = null;
@@ -192,37 +193,32 @@ export function rotasFinanceiro(app: AppTipada, ctx: ContextoCestas): void {
       {
         config: { acesso: 'financeiroEscrever', redesenhar },
         bodyLimit: TAMANHO_MAXIMO_ARQUIVO + 1024 * 1024,
+        preValidation: guardarRecebido,
         schema: {
           consumes: ['multipart/form-data'],
-          body: CorpoMovimentacao,
+          body: RegistrarMovimentacao.corpo,
           response: escrita(Movimentacao, { cria: true }),
         },
       },
       async (req, reply) => {
-        const {
-          arquivo: novo,
-          campos: { comprovantePendente, ...campos },
-        } = formularioComArquivo(req.body);
+        const { entrada, arquivo: novo, comprovantePendente } = req.body;
         const dono = donoDo(req);
         const agora = ctx.relogio.agora();
         // A new file wins; without one, the receipt a refused form kept, if the reference is this login's.
-        const pedePendente = novo === null && typeof comprovantePendente === 'string' && comprovantePendente !== '';
+        const pedePendente = novo === null && comprovantePendente !== null;
         const pendente =
           pedePendente && dono !== null
             ? await lerPendente(cofrePendentes, dirArquivos, comprovantePendente, dono, agora)
             : null;
+        if (pedePendente && pendente === null)
+          throw new Invalido('VALIDACAO', 'Verifique os campos destacados', {
+            arquivo: 'O comprovante enviado antes expirou ou não vale nesta sessão: escolha o arquivo de novo',
+          });
         const anexo = novo ?? pendente;
-        const semPendente =
-          pedePendente && pendente === null
-            ? 'O comprovante enviado antes expirou ou não vale nesta sessão: escolha o arquivo de novo'
-            : null;
-        const mov = await registrarMovimentacao(
-          ctx.banco,
-          atorDe(req),
-          lerMovimentacao(campos, anexo, semPendente),
-          anexo,
-          { ...tempo(ctx), dirArquivos },
-        );
+        const mov = await registrarMovimentacao(ctx.banco, atorDe(req), entrada, anexo, {
+          ...tempo(ctx),
+          dirArquivos,
+        });
         // NOTE: the movement has its own copy of the file: the pending one is no longer needed.
         if (dono !== null && (pendente !== null || novo !== null))
           await descartarPendente(cofrePendentes, dirArquivos, comprovantePendente, dono, agora).catch((e: unknown) =>

@@ -24,7 +24,7 @@ import type { ContextoCestas } from '../contexto-cestas.ts';
 import { LiberarParaMercado } from '../../comandos/liberacao.ts';
 import { SalvarLote } from '../../comandos/lotes.ts';
 import { DefinirMercadosDoCiclo } from '../../comandos/mercados-do-ciclo.ts';
-import { corpoRecebido, guardarCorpo } from '../comandos.ts';
+import { corpoRecebido, guardarRecebido } from '../comandos.ts';
 import { ParamsId, escrita, leitura } from '../esquemas.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import type { Redesenho } from '../tipos-fastify.ts';
@@ -372,7 +372,7 @@ export function rotasMercadosDoCiclo(app: AppTipada, ctx: ContextoCestas): void 
     '/ciclo/:id/mercado/:mercadoId/liberar',
     {
       config: { acesso: 'composicaoEscrever', redesenhar: redesenharLiberacao },
-      preValidation: guardarCorpo,
+      preValidation: guardarRecebido,
       schema: { params: ParamsMercado, body: LiberarParaMercado.corpo, response: escrita(Liberacao) },
     },
     async (req, reply) => {
@@ -447,7 +447,7 @@ export function rotasMercadosDoCiclo(app: AppTipada, ctx: ContextoCestas): void 
     '/ciclo/:id/lotes',
     {
       config: { acesso: 'composicaoEscrever', redesenhar: redesenharLote },
-      preValidation: guardarCorpo,
+      preValidation: guardarRecebido,
       schema: { params: ParamsId, body: SalvarLote.corpo, response: escrita(LoteJson, { cria: true }) },
     },
     async (req, reply) => {
@@ -460,7 +460,7 @@ export function rotasMercadosDoCiclo(app: AppTipada, ctx: ContextoCestas): void 
     '/ciclo/:id/lotes/:loteId',
     {
       config: { acesso: 'composicaoEscrever', redesenhar: redesenharLote },
-      preValidation: guardarCorpo,
+      preValidation: guardarRecebido,
       schema: { params: ParamsLote, body: SalvarLote.corpo, response: escrita(LoteJson) },
     },
     async (req, reply) => {

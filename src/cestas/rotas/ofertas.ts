@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppTipada } from '../../http/app-tipada.ts';
-import { acoesDaOferta, donoVisivel, exigirAgirPor, pode, podeSerDono, type Ator } from '../../domain/acesso.ts';
+import { acoesDaOferta, donoVisivel, pode, podeSerDono, type Ator } from '../../domain/acesso.ts';
 import { situacaoDoCiclo } from '../../domain/ciclos/calendario.ts';
 import { cicloDasJanelas } from '../../domain/ciclos/janelas.ts';
 import { Invalido } from '../../domain/erros.ts';
@@ -15,8 +15,8 @@ import { usuarioPorId } from '../../domain/usuarios.ts';
 import { comoEntrada } from '../../http/campos.ts';
 import { Consulta, ConsultaDaPessoa, NaConsulta } from '../../http/consultas.ts';
 import { atorDe } from '../autenticacao.ts';
-import { alvoDoCorpo, conferirDonos, lerRemocaoDaOferta } from '../entrada.ts';
-import { SalvarOferta } from '../../comandos/oferta.ts';
+import { alvoDoCorpo } from '../entrada.ts';
+import { RetirarDaOferta, SalvarOferta } from '../../comandos/oferta.ts';
 import { corpoRecebido, donosPrimeiro } from '../comandos.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
 import { ofertaDaListaJson, ofertaJson, produtoParaOfertarJson } from '../apresentadores/ofertas.ts';
@@ -24,15 +24,7 @@ import { enviarJson, querJson, redirecionarComAviso, responder } from '../respos
 import { tempo } from '../tempo.ts';
 import type { Redesenho } from '../tipos-fastify.ts';
 import { listaDeOfertas, paginaOferta } from '../views/ofertas.ts';
-import {
-  CorpoRemocaoDaOferta,
-  ListaDeOfertas,
-  OfertaJson,
-  PaginaOferta,
-  ParamsId,
-  escrita,
-  leitura,
-} from '../esquemas.ts';
+import { ListaDeOfertas, OfertaJson, PaginaOferta, ParamsId, escrita, leitura } from '../esquemas.ts';
 
 /** Whose offer page to show: the one named (when the actor may see it), else the actor's own. */
 function fornecedorDaPagina(ator: Ator, usuarioid: number | null): number {
@@ -157,9 +149,6 @@ export function rotasOfertas(app: AppTipada, ctx: ContextoCestas): void {
     });
   };
 
-  // Ownership before any validation: the body's schema is checked after it.
-  const donos = (recurso: 'oferta' | null) => async (req: FastifyRequest) =>
-    conferirDonos(req.body, recurso, (u) => exigirAgirPor(atorDe(req), u, 'oferta'));
   // The body is read as the command (src/comandos/oferta.ts), after the ownership check.
   const esquemaDoSalvar = { body: SalvarOferta.corpo, response: escrita(OfertaJson, { cria: true, atualiza: true }) };
   app.post(
@@ -185,17 +174,11 @@ export function rotasOfertas(app: AppTipada, ctx: ContextoCestas): void {
     '/ofertaapagarproduto',
     {
       config: { acesso: 'ofertasEscrever' },
-      preValidation: donos(null),
-      schema: { body: CorpoRemocaoDaOferta, response: escrita(OfertaJson) },
+      preValidation: donosPrimeiro(RetirarDaOferta, 'oferta'),
+      schema: { body: RetirarDaOferta.corpo, response: escrita(OfertaJson) },
     },
     async (req, reply) => {
-      const ator = atorDe(req);
-      const oferta = await apagarProdutoDaOferta(
-        ctx.banco,
-        ator,
-        lerRemocaoDaOferta(req.body, (u) => exigirAgirPor(ator, u, 'oferta')),
-        tempo(ctx),
-      );
+      const oferta = await apagarProdutoDaOferta(ctx.banco, atorDe(req), req.body, tempo(ctx));
       if (querJson(req)) return enviarJson(reply, ofertaJson(oferta), 'Produto retirado da oferta');
       return redirecionarComAviso(
         reply,

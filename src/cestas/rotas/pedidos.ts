@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppTipada } from '../../http/app-tipada.ts';
 import { acoesDoPedido, donoVisivel, pode, podeSerDono, type Ator } from '../../domain/acesso.ts';
-import { FazerPedido } from '../../comandos/pedido.ts';
+import { ConfirmarPedido, FazerPedido } from '../../comandos/pedido.ts';
 import { situacaoDoCiclo } from '../../domain/ciclos/calendario.ts';
 import { cicloDasJanelas } from '../../domain/ciclos/janelas.ts';
 import { Invalido } from '../../domain/erros.ts';
@@ -13,7 +13,7 @@ import { usuarioPorId } from '../../domain/usuarios.ts';
 import { comoEntrada } from '../../http/campos.ts';
 import { ConsultaDaPessoa } from '../../http/consultas.ts';
 import { atorDe } from '../autenticacao.ts';
-import { alvoDoCorpo, lerConfirmacao } from '../entrada.ts';
+import { alvoDoCorpo } from '../entrada.ts';
 import { corpoRecebido, donosPrimeiro } from '../comandos.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
 import { cobrancaDe, pixDaCobranca } from '../../domain/pix.ts';
@@ -26,7 +26,6 @@ import type { Redesenho } from '../tipos-fastify.ts';
 import { listaDePedidos, paginaConfirmacao, paginaPedido, taxaParaPagina } from '../views/pedidos.ts';
 import {
   ConfirmacaoPedido,
-  CorpoConfirmacao,
   ListaDePedidos,
   PaginaPedido,
   ParamsId,
@@ -203,9 +202,9 @@ export function rotasPedidos(app: AppTipada, ctx: ContextoCestas): void {
 
   app.post(
     '/pedidoconsumidoresconfirmacao',
-    { config: { acesso: 'pedidosEscrever' }, schema: { body: CorpoConfirmacao, response: escrita(PedidoJson) } },
+    { config: { acesso: 'pedidosEscrever' }, schema: { body: ConfirmarPedido.corpo, response: escrita(PedidoJson) } },
     async (req, reply) => {
-      const pedido = await finalizarPedido(ctx.banco, atorDe(req), lerConfirmacao(req.body), {
+      const pedido = await finalizarPedido(ctx.banco, atorDe(req), req.body, {
         ...tempo(ctx),
         taxa,
         tz: ctx.config.tz,

@@ -2,7 +2,6 @@ import multipart from '@fastify/multipart';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppTipada } from '../../http/app-tipada.ts';
-import { comoEntrada } from '../../http/campos.ts';
 import { ConsultaDaPessoa } from '../../http/consultas.ts';
 import { ErroHttp } from '../../http/erros.ts';
 import {
@@ -20,13 +19,8 @@ import { cobrancaJson, linhaDoExtratoJson, resumoDaImportacaoTexto } from '../ap
 import { atorDe } from '../autenticacao.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
 import { digitadoPorPessoas } from '../entrada.ts';
-import {
-  lerConciliacao,
-  lerDescarte,
-  lerExtrato,
-  lerPedidoDeImportacao,
-  TAMANHO_MAXIMO_EXTRATO,
-} from '../leitura-extrato.ts';
+import { ConciliarExtrato, DescartarCredito } from '../../comandos/financeiro.ts';
+import { lerExtrato, lerPedidoDeImportacao, TAMANHO_MAXIMO_EXTRATO } from '../leitura-extrato.ts';
 import { nomeLegivel } from '../comprovante-pendente.ts';
 import { formularioComArquivo } from '../multipart.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
@@ -34,8 +28,6 @@ import type { Redesenho } from '../tipos-fastify.ts';
 import { paginaCobrancas, paginaExtratos, paginaSaldo } from '../views/pix.ts';
 import {
   CobrancaJson,
-  CorpoConciliacao,
-  CorpoDescarte,
   CorpoImportacao,
   ListaDeCobrancas,
   PaginaExtratos,
@@ -171,10 +163,10 @@ export function rotasPix(app: AppTipada, ctx: ContextoCestas): void {
     '/extratos/conciliar',
     {
       config: { acesso: 'financeiroEscrever', redesenhar },
-      schema: { body: CorpoConciliacao, response: escrita(ResultadoDaConciliacao) },
+      schema: { body: ConciliarExtrato.corpo, response: escrita(ResultadoDaConciliacao) },
     },
     async (req, reply) => {
-      const r = await conciliar(ctx.banco, atorDe(req), lerConciliacao(comoEntrada(req.body)), ctx.relogio.agora());
+      const r = await conciliar(ctx.banco, atorDe(req), req.body, ctx.relogio.agora());
       const mensagem = `${r.conciliadas} ${r.conciliadas === 1 ? 'pagamento registrado' : 'pagamentos registrados'}${r.rejeitadas > 0 ? `; ${r.rejeitadas} ${r.rejeitadas === 1 ? 'crédito continua' : 'créditos continuam'} em aberto` : ''}`;
       if (querJson(req)) return enviarJson(reply, r, mensagem);
       return redirecionarComAviso(reply, '/extratos', `${mensagem}.`);
@@ -185,16 +177,10 @@ export function rotasPix(app: AppTipada, ctx: ContextoCestas): void {
     '/extratos/:id/descartar',
     {
       config: { acesso: 'financeiroEscrever', redesenhar },
-      schema: { params: ParamsId, body: CorpoDescarte, response: escrita(Type.Null()) },
+      schema: { params: ParamsId, body: DescartarCredito.corpo, response: escrita(Type.Null()) },
     },
     async (req, reply) => {
-      await descartarLinha(
-        ctx.banco,
-        atorDe(req),
-        req.params.id,
-        lerDescarte(comoEntrada(req.body)),
-        ctx.relogio.agora(),
-      );
+      await descartarLinha(ctx.banco, atorDe(req), req.params.id, req.body, ctx.relogio.agora());
       if (querJson(req)) return enviarJson(reply, null, 'Crédito descartado');
       return redirecionarComAviso(reply, '/extratos', 'Crédito descartado.');
     },

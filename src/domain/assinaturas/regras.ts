@@ -90,7 +90,9 @@ export function regrasDoPeriodo(p: { inicio: string; fim: string }): Record<stri
 }
 
 /** A subscription's broken rules of shape and range, by field. */
-export function regrasDaAssinatura(e: Omit<EntradaAssinatura, 'id' | 'usuarioid'>): Record<string, string> {
+export function regrasDaAssinatura(
+  e: Pick<EntradaAssinatura, 'quantidade' | 'frequencia' | 'inicio' | 'fim'>,
+): Record<string, string> {
   const erros = regrasDoPeriodo(e);
   if (!Number.isInteger(e.quantidade) || e.quantidade < 1)
     erros.quantidade = 'A quantidade deve ser um número inteiro de cestas, pelo menos 1';

@@ -7,21 +7,18 @@
  * coordination only (financeiroEscrever), as POST /assinaturas/:id/pagamento.
  */
 import type { IResolvers } from '@graphql-tools/utils';
+import { RegistrarPagamentoDaTemporada, SalvarAssinatura } from '../../comandos/assinaturas.ts';
+import { lerComando } from '../../comandos/comando.ts';
+import { nomesDoGraphql } from '../../comandos/leitor.ts';
 import { exigirAgirPor, pode } from '../../domain/acesso.ts';
-import type {
-  Assinatura,
-  EntradaAssinatura,
-  Frequencia,
-  OpcoesAssinatura,
-  SituacaoDoCiclo,
-} from '../../domain/assinaturas/modelo.ts';
-import { assinaturasDe, type AssinaturaComCiclos, type ProximoCiclo } from '../../domain/assinaturas/leitura.ts';
 import { salvarAssinatura } from '../../domain/assinaturas/escrita.ts';
+import { assinaturasDe, type AssinaturaComCiclos, type ProximoCiclo } from '../../domain/assinaturas/leitura.ts';
+import type { Assinatura, Frequencia, OpcoesAssinatura, SituacaoDoCiclo } from '../../domain/assinaturas/modelo.ts';
 import { pularCiclo } from '../../domain/assinaturas/no-ciclo.ts';
+import { regrasDaAssinatura } from '../../domain/assinaturas/regras.ts';
 import { registrarPagamentoDaTemporada, type PagamentoDaTemporada } from '../../domain/assinaturas/temporada.ts';
-import { ESCALA_DINHEIRO, MAXIMO_LANCAMENTO_CENTAVOS } from '../../decimal.ts';
-import { Proibido } from '../../domain/erros.ts';
-import { Campos, MAIOR_ID, lerId } from '../../http/campos.ts';
+import { Proibido, recusarInvalidos } from '../../domain/erros.ts';
+import { lerId } from '../../http/campos.ts';
 import type { ContextoResolvers } from './contexto-resolvers.ts';
 import { emCentesimos } from './escalares.ts';
 import { atorAutorizado, escrita, hoje, noInput } from './fluxo.ts';
@@ -50,25 +47,9 @@ const opcoesDe = (ctx: Ctx): OpcoesAssinatura => ({
   avisos: ctx.avisos,
 });
 
-/** Reads the input into the domain's entry; every id is checked for shape here and for ownership/existence in the domain. */
-function lerAssinaturaInput(i: AssinaturaInputGql): EntradaAssinatura {
-  const c = new Campos({ ...i });
-  const id = (campo: string) => c.inteiro(campo, { min: 1, max: MAIOR_ID });
-  const entrada: EntradaAssinatura = {
-    id: id('id'),
-    usuarioid: id('usuarioid'),
-    cestaId: c.inteiro('cestaId', { obrigatorio: true, min: 1, max: MAIOR_ID }),
-    quantidade: i.quantidade,
-    pontoEntregaId: c.inteiro('pontoEntregaId', { obrigatorio: true, min: 1, max: MAIOR_ID }),
-    frequencia: i.frequencia,
-    inicio: i.inicio,
-    fim: i.fim,
-    mercadoId: id('mercadoId'),
-    ativa: i.ativa ?? true,
-  };
-  c.concluir();
-  return entrada;
-}
+/** How the subscriptions' commands name a field: `input.cestaId`; the payment's fields are arguments. */
+const NOMES = nomesDoGraphql();
+const NOMES_DO_PAGAMENTO = nomesDoGraphql({ valor: 'valor', descricao: 'descricao', envio: 'envio' });
 
 /** A saved subscription with its next cycles, as minhasAssinaturas shows it. */
 async function comProximos(ctx: Ctx, a: Assinatura): Promise<AssinaturaComCiclos> {
@@ -90,10 +71,12 @@ export const mutacoesDeAssinaturas = {
   salvarAssinatura: (_: unknown, a: { input: AssinaturaInputGql }, ctx: Ctx) =>
     escrita(ctx, async () => {
       const ator = await atorAutorizado(ctx, 'pedidosEscrever');
+      const dono = (u: number | null) => exigirAgirPor(ator, u, 'pedido');
       // Whose subscription first: acting for someone else is refused as such, whatever the rest says.
-      if (a.input.usuarioid !== undefined && a.input.usuarioid !== null)
-        exigirAgirPor(ator, lerId(a.input.usuarioid, 'input.usuarioid'), 'pedido');
-      const entrada = await noInput(async () => lerAssinaturaInput(a.input));
+      for (const u of SalvarAssinatura.donos(a.input)) dono(u);
+      // The schema typed the quantity, frequency and dates: their rules speak in the subscription's words.
+      await noInput(async () => recusarInvalidos(regrasDaAssinatura(a.input)));
+      const entrada = lerComando(SalvarAssinatura, a.input, NOMES, dono);
       const salva = await noInput(() => salvarAssinatura(ctx.banco, ator, entrada, opcoesDe(ctx)));
       return comProximos(ctx, salva);
     }),
@@ -117,15 +100,12 @@ export const mutacoesDeAssinaturas = {
     escrita(ctx, async () => {
       const ator = await atorAutorizado(ctx, 'financeiroEscrever');
       const assinaturaId = lerId(a.assinaturaId, 'assinaturaId');
-      const c = new Campos({ valor: a.valor, descricao: a.descricao ?? null, envio: a.envio ?? null });
-      const valorCentavos = c.decimal('valor', ESCALA_DINHEIRO, {
-        obrigatorio: true,
-        min: 1,
-        max: MAXIMO_LANCAMENTO_CENTAVOS,
-      });
-      const descricao = c.texto('descricao', { max: 200 });
-      const envio = c.texto('envio', { max: 64 });
-      c.concluir();
+      const { valorCentavos, descricao, envio } = lerComando(
+        RegistrarPagamentoDaTemporada,
+        { valor: a.valor, descricao: a.descricao ?? null, envio: a.envio ?? null },
+        NOMES_DO_PAGAMENTO,
+        () => undefined,
+      );
       return registrarPagamentoDaTemporada(ctx.banco, ator, assinaturaId, valorCentavos, {
         agora: ctx.agora,
         hoje: hoje(ctx),

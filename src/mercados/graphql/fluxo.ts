@@ -59,7 +59,7 @@ import { lerComando } from '../../comandos/comando.ts';
 import { comNomes, nomesDoGraphql } from '../../comandos/leitor.ts';
 import { DefinirMercadosDoCiclo } from '../../comandos/mercados-do-ciclo.ts';
 import { SalvarOferta } from '../../comandos/oferta.ts';
-import { FazerPedido } from '../../comandos/pedido.ts';
+import { ConfirmarPedido, FazerPedido } from '../../comandos/pedido.ts';
 import { valorDaQuantidade } from '../../decimal.ts';
 import { atorDe, esquecerCarregados, type ContextoResolvers } from './contexto-resolvers.ts';
 import { emCentesimos, emMilesimos } from './escalares.ts';
@@ -499,7 +499,13 @@ export const mutacoesDoFluxo = {
   confirmarPedido: (_: unknown, a: { pedidoId: unknown }, ctx: Ctx) =>
     escrita(ctx, async () => {
       const ator = await atorAutorizado(ctx, 'pedidosEscrever');
-      return finalizarPedido(ctx.banco, ator, lerId(a.pedidoId, 'pedidoId'), {
+      const pedidoId = lerComando(
+        ConfirmarPedido,
+        { pedidoId: a.pedidoId },
+        nomesDoGraphql({ pedidoId: 'pedidoId' }),
+        () => undefined,
+      );
+      return finalizarPedido(ctx.banco, ator, pedidoId, {
         agora: ctx.agora,
         hoje: hoje(ctx),
         taxa: ctx.taxa,
