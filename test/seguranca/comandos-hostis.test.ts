@@ -14,6 +14,7 @@ describe('corpos hostis nas escritas lidas como comandos', () => {
   let amb: AmbienteDeTeste;
   let admin: Navegador;
   let consumidora: Navegador;
+  let fornecedora: Navegador;
   let outra = 0;
   let cestaId = 0;
   let ponto = 0;
@@ -24,6 +25,7 @@ describe('corpos hostis nas escritas lidas como comandos', () => {
     ponto = (await criarPonto(amb.banco)).id;
     admin = navegadorComSessao(amb, (await criarUsuario(amb.banco, { perfil: ['admin'] })).email);
     consumidora = navegadorComSessao(amb, (await criarUsuario(amb.banco)).email);
+    fornecedora = navegadorComSessao(amb, (await criarUsuario(amb.banco, { perfil: ['fornecedor'] })).email);
     outra = (await criarUsuario(amb.banco, { nome: 'Outra Pessoa' })).id;
   });
   after(() => amb.fechar());
@@ -31,11 +33,12 @@ describe('corpos hostis nas escritas lidas como comandos', () => {
   const detalhes = (r: { json<T>(): T }) => r.json<{ details?: Record<string, string> }>().details ?? {};
 
   test('o dono vem antes de qualquer validação: o id de outra pessoa é 403, com o resto do corpo todo errado', async () => {
-    for (const [caminho, corpo] of [
-      ['/assinaturas', { usuarioid: outra, cestaId: 'x', quantidade: -1, inicio: [], ativa: 'talvez' }],
-      ['/ofertaapagarproduto', { usuarioid: String(outra), ofertaProdutoId: 'x', cicloid: {} }],
+    // Each route is posted by someone who may use it (a consumer subscribes, a supplier edits an offer).
+    for (const [quem, caminho, corpo] of [
+      [consumidora, '/assinaturas', { usuarioid: outra, cestaId: 'x', quantidade: -1, inicio: [], ativa: 'talvez' }],
+      [fornecedora, '/ofertaapagarproduto', { usuarioid: String(outra), ofertaProdutoId: 'x', cicloid: {} }],
     ] as const) {
-      const r = await consumidora.postJson(`${amb.url}${caminho}`, corpo);
+      const r = await quem.postJson(`${amb.url}${caminho}`, corpo);
       assert.equal(r.status, 403, `${caminho}: ${r.texto.slice(0, 200)}`);
       assert.doesNotMatch(r.texto, /Outra Pessoa|Deve ser/);
     }
@@ -100,7 +103,7 @@ describe('corpos hostis nas escritas lidas como comandos', () => {
         { pedidoId: 'Deve ser no máximo 2147483647' },
       ],
       [
-        consumidora,
+        fornecedora,
         '/ofertaapagarproduto',
         { cicloid: 1 },
         { ofertaProdutoId: 'Informe ofertaProdutoId, ou cicloid e produtoid' },
