@@ -161,6 +161,20 @@ const AJV_DE_CORPOS: OpcoesAjv = {
   strict: false,
 };
 
+/**
+ * The form token (`_csrf`) a body carried, kept on the command read from it: the command replaces
+ * `req.body`, and the origin check (a preHandler, src/http/protecoes.ts) still compares the token
+ * the page sent. A symbol, not a field: the command's own fields stay what its schema says.
+ */
+export const TOKEN_DO_FORMULARIO: unique symbol = Symbol('o token do formulário');
+
+function comTokenDoFormulario(lido: unknown, recebido: unknown): unknown {
+  const token = recebido !== null && typeof recebido === 'object' && '_csrf' in recebido ? recebido._csrf : undefined;
+  if (token !== undefined && lido !== null && typeof lido === 'object')
+    Object.defineProperty(lido, TOKEN_DO_FORMULARIO, { value: token, enumerable: false });
+  return lido;
+}
+
 export function validarCorposSemCoercao(app: FastifyInstance): void {
   const semCoercao = new Ajv(AJV_DE_CORPOS);
   const comCoercao = new Ajv({
@@ -176,7 +190,7 @@ export function validarCorposSemCoercao(app: FastifyInstance): void {
     if (comando !== undefined) {
       return (dados: unknown) => {
         try {
-          return { value: comando.ler(dados, nomesDoCorpo) };
+          return { value: comTokenDoFormulario(comando.ler(dados, nomesDoCorpo), dados) };
         } catch (e) {
           if (e instanceof ErroDominio) return { error: e };
           throw e;

@@ -1,4 +1,4 @@
-import { esquemasQueFaltam, type RotaComEsquemas } from './esquemas.ts';
+import { TOKEN_DO_FORMULARIO, esquemasQueFaltam, type RotaComEsquemas } from './esquemas.ts';
 import helmet from '@fastify/helmet';
 import { timingSafeEqual } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
@@ -127,10 +127,15 @@ export function origemCruzada(req: FastifyRequest, origemPropria: string): boole
   return origem !== undefined && origem !== origemPropria;
 }
 
-/** The form token a write carries: `_csrf` in a form body, or the `x-csrf-token` header. */
+/**
+ * The form token a write carries: `_csrf` in a form body (kept on the command when a command read
+ * the body), or the `x-csrf-token` header.
+ */
 function tokenDaRequisicao(req: FastifyRequest): unknown {
   const corpo: unknown = req.body;
-  const doCorpo = corpo !== null && typeof corpo === 'object' && '_csrf' in corpo ? corpo._csrf : undefined;
+  if (corpo === null || typeof corpo !== 'object') return req.headers['x-csrf-token'];
+  const doComando: unknown = Reflect.get(corpo, TOKEN_DO_FORMULARIO);
+  const doCorpo = doComando ?? ('_csrf' in corpo ? corpo._csrf : undefined);
   return doCorpo ?? req.headers['x-csrf-token'];
 }
 
