@@ -5,7 +5,7 @@
  * form again with what was typed.
  */
 import type { FastifyRequest } from 'fastify';
-import { comandoDoCorpo, type Comando } from '../comandos/comando.ts';
+import type { Comando } from '../comandos/comando.ts';
 import { exigirAgirPor, type Posse } from '../domain/acesso.ts';
 import { atorDe } from './autenticacao.ts';
 
@@ -28,15 +28,4 @@ export function donosPrimeiro(comando: Comando<unknown>, posse: Posse) {
 /** The body as the browser sent it (before the command replaced it), to draw its form again. */
 export function corpoRecebido(req: FastifyRequest): unknown {
   return recebidos.has(req) ? recebidos.get(req) : req.body;
-}
-
-/**
- * The command a route read as its body, for code that serves many routes (the record routes),
- * whose body type is not the command's: checked to be the command the route declares.
- */
-export function comandoLido<T>(c: Comando<T>, req: FastifyRequest): T {
-  if (comandoDoCorpo(req.routeOptions.schema?.body) !== c)
-    throw new Error(`${req.method} ${req.routeOptions.url ?? ''}: o corpo da rota não é este comando`);
-  const lido: unknown = req.body;
-  return lido as T;
 }
