@@ -63,8 +63,8 @@ describe('uma sessão encerrada não vale em rota nenhuma, pública ou não', ()
         headers: { accept: 'application/json' },
         seguir: false,
       });
-      assert.equal(callback.status, 302);
-      assert.equal(callback.headers.get('location'), '/');
+      // Asked for JSON, /callback answers as the dashboard does: an ended session is no session (401).
+      assert.equal(callback.status, 401);
       assert.ok(!callback.texto.includes('Pessoa Que Saiu'));
       assert.equal((await copia().getJson(`${amb.url}/`)).status, 401);
       const publica = await copia().get(`${amb.url}/limitesolar`);
