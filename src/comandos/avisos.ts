@@ -1,5 +1,6 @@
 /**
- * E-mail: one's choice of optional notices (POST /profile/avisos, GraphQL `definirMeusAvisos`) and
+ * E-mail: one's choice of optional notices (POST /profile/avisos; GraphQL `definirMeusAvisos`, whose
+ * argument `recebe` is this command's `avisos`) and
  * the coordination's message to a cycle's people (POST /ciclo/:id/mensagem).
  */
 import { TIPOS_DE_AVISO, TIPOS_OPCIONAIS, ehTipoDeAviso } from '../domain/avisos.ts';

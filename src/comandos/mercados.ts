@@ -1,11 +1,11 @@
 /**
  * The Mercados face's writes of markets and accounts (GraphQL): a market (`criarMercado`,
  * `atualizarMercado`: MercadoInput), a batch of its prices (`atualizarPrecoMercado`), the profiles
- * of an account (`atribuirPerfis`), the e-mail notices one receives (`definirMeusAvisos`), and the
- * product search's filters. The market's ownership is checked by the resolver before any of them is read.
+ * of an account (`atribuirPerfis`), and the product search's filters. The market's ownership is
+ * checked by the resolver before any of them is read. (`definirMeusAvisos` reads the command both
+ * faces share, `EscolherAvisos` in src/comandos/avisos.ts.)
  */
 import { ESCALA_DINHEIRO } from '../decimal.ts';
-import { TIPOS_DE_AVISO, TIPOS_OPCIONAIS, ehTipoDeAviso, type TipoDeAviso } from '../domain/avisos.ts';
 import {
   ESCALA_TAXA,
   TIPOS_MERCADO,
@@ -138,22 +138,3 @@ export const BuscaDeProdutos = comandoPlano(
   [],
   { paraDominio: (c) => ({ busca: c.busca ?? null, ativo: c.ativo ?? null }) },
 );
-
-const avisos = Objeto({ recebe: ConjuntoDe('Os avisos opcionais a receber', TIPOS_OPCIONAIS) }, ['recebe']);
-const avisosLidos = compilar<typeof avisos.static>(avisos);
-
-/** `definirMeusAvisos(recebe)`: the optional kinds to receive; naming a mandatory one asks for nothing more. */
-export const EscolherAvisos = comando<TipoDeAviso[]>('EscolherAvisos', avisos, {
-  raizes: ['recebe'],
-  donos: () => [],
-  ler(dados, nomear) {
-    const { recebe } = comoObjeto(dados);
-    const opcionais = Array.isArray(recebe)
-      ? recebe.filter((t) => !(typeof t === 'string' && ehTipoDeAviso(t) && !TIPOS_DE_AVISO[t].opcional))
-      : recebe;
-    const recusas = new Recusas();
-    const c = avisosLidos.validar({ recebe: opcionais }, recusas);
-    if (!recusas.vazia) recusas.recusar(nomear);
-    return c.recebe ?? [];
-  },
-});

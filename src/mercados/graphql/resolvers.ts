@@ -21,13 +21,8 @@ import {
 } from '../../domain/mercados.ts';
 import { acoesDoMercado, autorizarMercados, podeMercados } from '../../domain/politica-mercados.ts';
 import { listaDeTipos } from '../../domain/tipos-de-mercado.ts';
-import {
-  AtribuirPerfis,
-  AtualizarPrecos,
-  BuscaDeProdutos,
-  EscolherAvisos,
-  SalvarMercado,
-} from '../../comandos/mercados.ts';
+import { AtribuirPerfis, AtualizarPrecos, BuscaDeProdutos, SalvarMercado } from '../../comandos/mercados.ts';
+import { EscolherAvisos } from '../../comandos/avisos.ts';
 import { comNomes, nomesDoGraphql } from '../../comandos/leitor.ts';
 import { atorDe, esquecerCarregados, type ContextoResolvers } from './contexto-resolvers.ts';
 import { DateTime, Decimal, Quantidade, emCentesimos } from './escalares.ts';
@@ -49,8 +44,9 @@ const NOS_ARGUMENTOS = nomesDoGraphql({
   perfis: 'perfis',
   busca: 'busca',
   ativo: 'ativo',
-  recebe: 'recebe',
 });
+/** `definirMeusAvisos(recebe)` reads the command /profile/avisos reads, whose list is `avisos`. */
+const NO_RECEBE = nomesDoGraphql({ avisos: 'recebe' });
 
 /** A market's write, its input read first and the domain's refusals named as MercadoInput's fields (`input.adminId`). */
 const escreverMercado = <T>(input: unknown, escrever: (dados: DadosMercado) => Promise<T>): Promise<T> => {
@@ -178,7 +174,7 @@ export const resolvers: IResolvers<unknown, Ctx> = {
           'Sua conta ainda não tem cadastro na face Cestas: os avisos por e-mail são de quem oferta ou pede lá. Complete o cadastro para escolhê-los',
         );
       }
-      const recebe = EscolherAvisos.ler(a, NOS_ARGUMENTOS);
+      const recebe = EscolherAvisos.ler({ avisos: a.recebe }, NO_RECEBE);
       const ator: Ator = { email: conta.email, nome: conta.name, usuarioid: conta.usuarioId, perfil: [], ativo: true };
       return avisosJson(await definirAvisos(ctx.banco, ator, recebe, ctx.agora), ctx.emailLigado);
     },
