@@ -1,11 +1,7 @@
 /**
- * The Cestas edge for the cycle's writes, the list pages' queries and the reports' choices: a
- * JSON body and a form body (qs bracket keys, blank spare rows, checkboxes) become the same typed
- * values in integer units here, before the domain sees them. Each reader collects every bad field
- * at once and throws one Invalido. (The writes converted to commands are read in src/comandos,
- * ownership first.)
+ * What a refused offer or order form was for, to draw its page again. (Every write, and the
+ * reports' choice, is a command read in src/comandos, ownership first.)
  */
-import { Invalido } from '../domain/erros.ts';
 import { Campos, MAIOR_ID, comoEntrada, type Entrada } from '../http/campos.ts';
 
 // The form parsers mark a body typed by people; the commands and the readers here read its decimals so.
@@ -39,37 +35,4 @@ export function alvoDoCorpo(
   const cicloid = c.inteiro('cicloid', { min: 1, max: MAIOR_ID });
   const usuarioid = c.inteiro('usuarioid', { min: 1, max: MAIOR_ID });
   return cicloid === null || Object.keys(c.erros).length > 0 ? null : { cicloid, usuarioid };
-}
-
-/** The cycles of a report: `ciclos` from a form (repeated or bracketed), a JSON array, or "1,2" text; 1 to 20 ids. */
-export function lerCiclos(entrada: Entrada, chave = 'ciclos'): number[] {
-  const bruto = new Campos(entrada).bruto(chave);
-  const itens = Array.isArray(bruto)
-    ? bruto
-    : typeof bruto === 'string'
-      ? bruto.split(',')
-      : typeof bruto === 'number'
-        ? [bruto]
-        : bruto !== null && typeof bruto === 'object'
-          ? Object.values(bruto)
-          : [];
-  const ids = [
-    ...new Set(
-      itens.map((v) =>
-        typeof v === 'number' ? v : typeof v === 'string' && /^\d{1,9}$/.test(v.trim()) ? Number(v) : NaN,
-      ),
-    ),
-  ];
-  if (ids.length === 0 || ids.length > 20 || ids.some((i) => !Number.isSafeInteger(i) || i < 1 || i > MAIOR_ID)) {
-    throw new Invalido('VALIDACAO', 'Escolha de 1 a 20 ciclos', { [chave]: 'Escolha de 1 a 20 ciclos válidos' });
-  }
-  return ids;
-}
-
-/** A report's optional market (`mercadoId`): only what was bought in it. */
-export function lerMercadoDoRelatorio(entrada: Entrada): number | null {
-  const c = new Campos(entrada);
-  const mercadoId = c.inteiro('mercadoId', { min: 1, max: MAIOR_ID });
-  c.concluir();
-  return mercadoId;
 }

@@ -1,6 +1,6 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { MAIOR_ID } from '../http/campos.ts';
-import { Arquivo, Corpo, Html, NoFio, Redirecionamento } from '../http/esquemas.ts';
+import { Arquivo, Html, Redirecionamento } from '../http/esquemas.ts';
 import { TIPO_XLSX } from '../planilhas/xlsx.ts';
 
 /**
@@ -503,82 +503,10 @@ export const ResumoDaImportacao = Type.Object({
 
 export const ResultadoDaConciliacao = Type.Object({ conciliadas: Type.Integer(), rejeitadas: Type.Integer() });
 
-export const CorpoImportacao = Type.Unsafe<Record<string, unknown> | null>({
-  type: ['object', 'null'],
-  description: 'Um extrato do banco (formulário multipart): OFX, ou CSV com o mapeamento das colunas',
-  properties: {
-    arquivo: { description: 'O arquivo OFX ou CSV (até 2 MiB; UTF-8 ou ISO-8859-1)' },
-    mapeamentoId: NoFio.inteiro('Um mapeamento de colunas salvo'),
-    separador: NoFio.texto('; , ou tab'),
-    colunaData: NoFio.texto('A coluna da data'),
-    colunaValor: NoFio.texto('A coluna do valor'),
-    colunaDescricao: NoFio.texto('A coluna da descrição'),
-    colunaPagador: NoFio.texto('A coluna do pagador (opcional)'),
-    colunaDocumento: NoFio.texto(
-      'A coluna do número do documento do banco (opcional): distingue créditos iguais no mesmo dia e reconhece o lançamento já importado por OFX',
-    ),
-    salvarMapeamento: NoFio.booleano('Guardar o mapeamento'),
-    nomeMapeamento: NoFio.texto('O nome do mapeamento a guardar'),
-  },
-});
-
 export const ConfirmacaoPedido = Type.Intersect([
   PedidoJson,
   Type.Object({ acoes: Acoes, cobranca: Nulo(CobrancaJson) }),
 ]);
-
-const LinhaDeItens = Type.Partial(
-  Type.Object({
-    produtoid: NoFio.inteiro('O produto'),
-    quantidade: NoFio.numero('Quantidade'),
-    valor: NoFio.numero('Preço por unidade, em reais'),
-  }),
-);
-const AlvoDaOferta = Type.Partial(
-  Type.Object({ cicloid: NoFio.inteiro('O ciclo'), usuarioid: NoFio.inteiro('O fornecedor (admins ofertam por ele)') }),
-);
-export const CorpoOferta = Corpo(
-  {
-    cicloid: NoFio.inteiro('O ciclo'),
-    usuarioid: NoFio.inteiro('O fornecedor (só admins ofertam por outra pessoa)'),
-    oferta: AlvoDaOferta,
-    produtos: NoFio.lista(LinhaDeItens, 'As linhas da oferta; uma linha em branco de formulário fica de fora'),
-  },
-  'Uma oferta: plana ({cicloid, produtos}) ou no formato do contrato ({oferta:{cicloid}, produtos})',
-);
-export const CorpoRemocaoDaOferta = Corpo(
-  {
-    cicloid: NoFio.inteiro('O ciclo'),
-    usuarioid: NoFio.inteiro('O fornecedor'),
-    ofertaProdutoId: NoFio.inteiro('A linha a retirar'),
-    produtoid: NoFio.inteiro('O produto a retirar'),
-  },
-  'A linha a retirar da oferta',
-);
-const LinhaDoPedidoNoCorpo = Type.Partial(
-  Type.Object({
-    cicloCestaId: NoFio.inteiro('Uma cesta do ciclo'),
-    cicloProdutoId: NoFio.inteiro('Um extra do ciclo'),
-    quantidade: NoFio.numero('Quantidade'),
-  }),
-);
-export const CorpoPedido = Corpo(
-  {
-    cicloid: NoFio.inteiro('O ciclo'),
-    usuarioid: NoFio.inteiro('O consumidor (só admins pedem por outra pessoa)'),
-    pontoEntregaId: NoFio.inteiro('Onde retirar'),
-    pedido: Type.Partial(
-      Type.Object({
-        cicloid: NoFio.inteiro('O ciclo'),
-        usuarioid: NoFio.inteiro('O consumidor'),
-        pontoEntregaId: NoFio.inteiro('Onde retirar'),
-      }),
-    ),
-    produtos: NoFio.lista(LinhaDoPedidoNoCorpo, 'Cestas e extras do pedido'),
-  },
-  'Um pedido: plano ({cicloid, pontoEntregaId, produtos}) ou no formato do contrato ({pedido:{cicloid, pontoEntregaId}, produtos})',
-);
-export const CorpoConfirmacao = Corpo({ pedidoId: NoFio.inteiro('O pedido a confirmar') }, 'O pedido a confirmar');
 
 // ---------------------------------------------------------------------------------------------
 // Composition, money, reports, the dashboard and the account.
@@ -687,16 +615,6 @@ export const RelatorioJson = Type.Object({
 });
 const CicloParaEscolher = Type.Object({ id: Id, nome: Type.String(), fase: Fase });
 export const EscolhaDeCiclos = Type.Object({ ciclos: Type.Array(CicloParaEscolher) });
-export const CorpoCiclos = Corpo(
-  {
-    ciclos: NoFio.ids('De 1 a 20 ciclos: lista, campo repetido ou "1,2"'),
-    cicloid: NoFio.inteiro('Um ciclo só'),
-    mercadoId: NoFio.inteiro(
-      'Opcional: só este mercado dos ciclos escolhidos (o que foi comprado ou entregue nele); um mercado que não atende os ciclos dá 400',
-    ),
-  },
-  'Os ciclos do relatório',
-);
 
 export const Painel = Type.Object({
   usuario: Type.Object({ id: Nulo(Id), nome: Type.String(), email: Type.String(), perfil: Type.Array(Perfil) }),

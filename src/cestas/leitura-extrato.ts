@@ -7,10 +7,9 @@
 import { parse as lerCsvBruto } from 'csv-parse/sync';
 import { lerDecimalDigitado } from '../decimal.ts';
 import { Invalido } from '../domain/erros.ts';
-import { SEPARADORES, palavrasDoNome, type MapeamentoCsv } from '../domain/extratos.ts';
+import { palavrasDoNome, type MapeamentoCsv } from '../domain/extratos.ts';
 import type { LinhaDoExtrato } from '../domain/transacoes-do-banco.ts';
 import { filhoOfx, filhosOfx, lerDocumentoOfx, OfxMalformado, valorOfx, type DocumentoOfx } from './ofx.ts';
-import { Campos, MAIOR_ID, type Entrada } from '../http/campos.ts';
 import { ErroHttp } from '../http/erros.ts';
 
 /** A statement is text: 2 MiB hold tens of thousands of lines. */
@@ -221,46 +220,3 @@ export function lerExtrato(conteudo: Buffer, mapeamento: MapeamentoCsv | null): 
 
 // ---------------------------------------------------------------------------------------------
 // The upload form's mapping (the review's decisions and a dismissal are commands: src/comandos/financeiro.ts).
-
-/** What the upload form says besides the file: a saved mapping, or one typed (and maybe saved). */
-export interface PedidoDeImportacao {
-  readonly mapeamentoId: number | null;
-  readonly mapeamento: MapeamentoCsv | null;
-  readonly salvar: boolean;
-}
-
-export function lerPedidoDeImportacao(corpo: Entrada): PedidoDeImportacao {
-  const c = new Campos(corpo);
-  const mapeamentoId = c.inteiro('mapeamentoId', { min: 1, max: MAIOR_ID });
-  const colunaData = c.texto('colunaData', { max: 100 });
-  const colunaValor = c.texto('colunaValor', { max: 100 });
-  const colunaDescricao = c.texto('colunaDescricao', { max: 100 });
-  const colunaPagador = c.texto('colunaPagador', { max: 100 });
-  const colunaDocumento = c.texto('colunaDocumento', { max: 100 });
-  const separador = c.umDe('separador', SEPARADORES) ?? ';';
-  const salvar = c.booleano('salvarMapeamento');
-  const algumaColuna = [colunaData, colunaValor, colunaDescricao].some((x) => x !== null && x !== '');
-  if (algumaColuna)
-    for (const [nome, v] of [
-      ['colunaData', colunaData],
-      ['colunaValor', colunaValor],
-      ['colunaDescricao', colunaDescricao],
-    ] as const)
-      if (v === null || v === '') c.erro(nome, 'Diga o nome desta coluna no cabeçalho do CSV');
-  const nome = salvar
-    ? c.texto('nomeMapeamento', { obrigatorio: true, max: 100 })
-    : (c.texto('nomeMapeamento', { max: 100 }) ?? '');
-  c.concluir();
-  const mapeamento = algumaColuna
-    ? {
-        nome: nome === '' ? 'Sem nome' : nome,
-        separador,
-        colunaData: colunaData ?? '',
-        colunaValor: colunaValor ?? '',
-        colunaDescricao: colunaDescricao ?? '',
-        colunaPagador,
-        colunaDocumento,
-      }
-    : null;
-  return { mapeamentoId, mapeamento, salvar: salvar && mapeamento !== null };
-}

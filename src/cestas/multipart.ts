@@ -1,3 +1,4 @@
+import { arquivoEnviado } from '../comandos/financeiro.ts';
 import type { ArquivoRecebido } from '../domain/financeiro.ts';
 import { comoEntrada, type Entrada } from '../http/campos.ts';
 
@@ -14,13 +15,5 @@ export interface FormularioComArquivo {
 
 export function formularioComArquivo(corpo: unknown): FormularioComArquivo {
   const { arquivo, ...campos } = comoEntrada(corpo);
-  return { arquivo: arquivoDoFormulario(arquivo), campos };
-}
-
-/** The file a form sent in `arquivo`, or null when it sent none. */
-export function arquivoDoFormulario(valor: unknown): ArquivoRecebido | null {
-  if (valor === null || typeof valor !== 'object' || !('nome' in valor) || !('conteudo' in valor)) return null;
-  const { nome, conteudo } = valor;
-  if (typeof nome !== 'string' || !Buffer.isBuffer(conteudo) || conteudo.length === 0) return null;
-  return { nome, conteudo };
+  return { arquivo: arquivoEnviado(arquivo), campos };
 }

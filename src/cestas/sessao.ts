@@ -7,6 +7,7 @@ import type { CookieDeSaida } from '../http/saida.ts';
 import { abrirVerificacao, type CookieDeVerificacao } from '../http/verificacao.ts';
 import { COOKIE_SAIDA_CESTAS, COOKIE_SESSAO_CESTAS, DURACAO_SESSAO_CESTAS_MS } from '../http/sessoes-das-faces.ts';
 import type { Verificacao } from './oidc.ts';
+import { MAXIMO_DE_CICLOS } from '../comandos/relatorios.ts';
 
 export const COOKIE_SESSAO = COOKIE_SESSAO_CESTAS;
 export const COOKIE_VERIFICACAO = 'auth_verification';
@@ -34,11 +35,8 @@ export interface Sessao {
   readonly ciclosEscolhidos?: readonly number[];
 }
 
-/** At most as many cycles as a report takes (`lerCiclos`). */
-const MAX_CICLOS_ESCOLHIDOS = 20;
-
 function comoCiclos(v: unknown): readonly number[] | undefined {
-  if (!Array.isArray(v) || v.length === 0 || v.length > MAX_CICLOS_ESCOLHIDOS) return undefined;
+  if (!Array.isArray(v) || v.length === 0 || v.length > MAXIMO_DE_CICLOS) return undefined;
   return v.every((i) => Number.isSafeInteger(i) && (i as number) > 0) ? (v as number[]) : undefined;
 }
 
@@ -134,7 +132,7 @@ export function lembrarCiclos(
 ): void {
   const iguais =
     sessao.ciclosEscolhidos?.length === ciclos.length && ciclos.every((id, i) => sessao.ciclosEscolhidos?.[i] === id);
-  if (iguais || ciclos.length > MAX_CICLOS_ESCOLHIDOS) return;
+  if (iguais || ciclos.length > MAXIMO_DE_CICLOS) return;
   selarSessao(reply, cofre, { ...sessao, ciclosEscolhidos: [...ciclos], uso: agoraMs }, agoraMs, opcoes);
 }
 

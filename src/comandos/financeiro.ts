@@ -1,17 +1,19 @@
 /**
  * Money: a payment or an adjustment with its receipt (POST /movimentacao), reopening a closed
- * cycle (POST /reabrirciclo/:id), and the review of a bank statement: the credits settled or left
- * open (POST /extratos/conciliar) and a credit dismissed (POST /extratos/:id/descartar).
+ * cycle (POST /reabrirciclo/:id), and a bank statement: its upload with the CSV's columns
+ * (POST /extratos), the credits settled or left open (POST /extratos/conciliar) and a credit
+ * dismissed (POST /extratos/:id/descartar).
  */
 import { Type } from '@sinclair/typebox';
 import { MAXIMO_LANCAMENTO_CENTAVOS } from '../decimal.ts';
-import type { Decisao } from '../domain/extratos.ts';
+import { SEPARADORES, type Decisao, type MapeamentoCsv } from '../domain/extratos.ts';
 import { regraDoComprovante, type ArquivoRecebido, type EntradaMovimentacao } from '../domain/financeiro.ts';
 import { comando } from './comando.ts';
 import {
   Centavos,
   Data,
   Id,
+  Booleano,
   IdOpcional,
   Linhas,
   Objeto,
@@ -47,7 +49,7 @@ export interface MovimentacaoLida {
 }
 
 /** The file a form sent in `arquivo` (`{ nome, conteudo }`), or null when it sent none. */
-function arquivoEnviado(v: unknown): ArquivoRecebido | null {
+export function arquivoEnviado(v: unknown): ArquivoRecebido | null {
   if (v === null || typeof v !== 'object' || !('nome' in v) || !('conteudo' in v)) return null;
   const { nome, conteudo } = v;
   return typeof nome === 'string' && Buffer.isBuffer(conteudo) && conteudo.length > 0 ? { nome, conteudo } : null;
@@ -147,4 +149,87 @@ export const DescartarCredito = comandoDeObjeto(
   'DescartarCredito',
   Objeto({ motivo: Texto('Por que o crédito não é pagamento', { obrigatorio: true, max: 500 }) }, ['motivo']),
   { montar: (c) => c.motivo },
+);
+
+const Importacao = Objeto({
+  mapeamentoId: IdOpcional('Um mapeamento de colunas salvo'),
+  separador: UmDe('O separador das colunas do CSV (sem ele: ;)', SEPARADORES, {
+    mensagem: 'Escolha ; (ponto e vírgula), , (vírgula) ou tab',
+  }),
+  colunaData: Texto('A coluna da data', { max: 100 }),
+  colunaValor: Texto('A coluna do valor', { max: 100 }),
+  colunaDescricao: Texto('A coluna da descrição', { max: 100 }),
+  colunaPagador: Texto('A coluna do pagador (opcional)', { max: 100 }),
+  colunaDocumento: Texto(
+    'A coluna do número do documento do banco (opcional): distingue créditos iguais no mesmo dia e reconhece o lançamento já importado por OFX',
+    { max: 100 },
+  ),
+  salvarMapeamento: Booleano('Guardar o mapeamento', false),
+  nomeMapeamento: Texto('O nome do mapeamento a guardar (obrigatório para guardá-lo)', { max: 100 }),
+});
+const importacao = compilar<typeof Importacao.static>(Importacao);
+
+/** A statement to import: the file, and how to read a CSV (a saved mapping, or one typed and maybe saved). */
+export interface ImportacaoLida {
+  readonly arquivo: ArquivoRecebido;
+  readonly mapeamentoId: number | null;
+  readonly mapeamento: MapeamentoCsv | null;
+  readonly salvar: boolean;
+}
+
+const vazio = (v: string | null | undefined): boolean => v === undefined || v === null || v === '';
+
+export const ImportarExtrato = comando<ImportacaoLida>(
+  'ImportarExtrato',
+  {
+    ...Importacao,
+    description: 'Um extrato do banco (formulário multipart): OFX, ou CSV com o mapeamento das colunas',
+    properties: {
+      ...(Importacao as unknown as { properties: object }).properties,
+      arquivo: Type.Unsafe<unknown>({
+        type: 'string',
+        format: 'binary',
+        description: 'O arquivo OFX ou CSV (até 2 MiB; UTF-8 ou ISO-8859-1)',
+      }),
+    },
+  },
+  {
+    raizes: [...Object.keys((Importacao as unknown as { properties: object }).properties), 'arquivo'],
+    donos: () => [],
+    ler(dados, nomear) {
+      // The file's bytes are not fields: they are judged apart, and never copied.
+      const { arquivo: enviado, ...campos } = comoObjeto(dados);
+      const recusas: Recusas = new Recusas();
+      const c = importacao.validar(campos, recusas);
+      const colunas = [
+        ['colunaData', c.colunaData],
+        ['colunaValor', c.colunaValor],
+        ['colunaDescricao', c.colunaDescricao],
+      ] as const;
+      // Naming one of the three columns is typing a mapping: the other two are then needed too.
+      const digitado = colunas.some(([, v]) => !vazio(v));
+      if (digitado)
+        for (const [campo, v] of colunas)
+          if (vazio(v) && recusas.legivel([campo]))
+            recusas.juntar([campo], 'Diga o nome desta coluna no cabeçalho do CSV');
+      const salvar = c.salvarMapeamento === true;
+      if (salvar && vazio(c.nomeMapeamento) && recusas.legivel(['nomeMapeamento']))
+        recusas.juntar(['nomeMapeamento'], 'Campo obrigatório');
+      const arquivo = arquivoEnviado(enviado);
+      if (arquivo === null) recusas.juntar(['arquivo'], 'Escolha o arquivo do extrato (OFX ou CSV)');
+      if (!recusas.vazia || arquivo === null) recusas.recusar(nomear);
+      const mapeamento: MapeamentoCsv | null = digitado
+        ? {
+            nome: vazio(c.nomeMapeamento) ? 'Sem nome' : (c.nomeMapeamento ?? 'Sem nome'),
+            separador: c.separador ?? ';',
+            colunaData: c.colunaData ?? '',
+            colunaValor: c.colunaValor ?? '',
+            colunaDescricao: c.colunaDescricao ?? '',
+            colunaPagador: vazio(c.colunaPagador) ? null : (c.colunaPagador ?? null),
+            colunaDocumento: vazio(c.colunaDocumento) ? null : (c.colunaDocumento ?? null),
+          }
+        : null;
+      return { arquivo, mapeamentoId: c.mapeamentoId ?? null, mapeamento, salvar: salvar && mapeamento !== null };
+    },
+  },
 );

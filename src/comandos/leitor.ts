@@ -271,7 +271,16 @@ palavra<OpcoesLista>('x-lista', (o, v, trocar) => {
 });
 
 palavra<{ readonly mensagem: string }>('x-ids', (o, v, trocar) => {
-  const itens = emBranco(v) ? [] : Array.isArray(v) ? v : ehRegistro(v) ? Object.values(v) : [v];
+  // A JSON array, a form's repeated (or bracketed) field, one id, or "1,2" text.
+  const itens = emBranco(v)
+    ? []
+    : Array.isArray(v)
+      ? v
+      : ehRegistro(v)
+        ? Object.values(v)
+        : typeof v === 'string'
+          ? v.split(',')
+          : [v];
   const lidos: number[] = [];
   for (const x of itens) {
     if (x === '') continue;
@@ -371,13 +380,18 @@ export const Milesimos = (descricao: string, opcoes: Omit<OpcoesDecimal, 'escala
     'x-decimal': { ...opcoes, escala: ESCALA_QUANTIDADE },
   });
 
-/** A list of ids: a JSON array, or a form's repeated field. */
+/** A list of ids: a JSON array, a form's repeated field, or "1,2" text. */
 export const Ids = (descricao: string, mensagem: string) =>
   Type.Unsafe<number[] | undefined>({
-    type: 'array',
-    items: { type: 'integer', minimum: 1, maximum: MAIOR_ID },
     description: descricao,
     'x-ids': { mensagem },
+    // Only the document's: the keyword alone judges the value, so a bad id is refused once, with `mensagem`.
+    [TIPOS_NO_FIO]: [
+      { type: 'array', items: { type: 'integer', minimum: 1, maximum: MAIOR_ID } },
+      { type: 'integer', minimum: 1, maximum: MAIOR_ID },
+      { type: 'string', pattern: '^\\s*\\d{1,10}\\s*(,\\s*\\d{1,10}\\s*)*$' },
+      { type: 'null' },
+    ],
   });
 
 /** A row of a list, in the command: its fields, and where its refusals are named. */

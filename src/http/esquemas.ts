@@ -28,61 +28,7 @@ export const Arquivo = (descricao: string) =>
 /** What a redirect carries: nothing but its Location. */
 export const Redirecionamento = Type.Null({ description: 'Redireciona (Location) para a próxima página' });
 
-/** The message a field gets when its value is of no accepted type: the edge readers' own words. */
-const MENSAGEM = 'x-mensagem';
-
-const VALORES_BOOLEANOS = ['true', 'false', 'on', 'off', '1', '0', ''];
-
-/**
- * A field of a write as it arrives on the wire: a JSON client sends the contract's type, and a form
- * sends text. The edge readers parse both (decimal commas included); the schema refuses what
- * neither is, with the reader's message, and the reader refuses the rest (ranges, formats).
- */
-export const NoFio = {
-  inteiro: (descricao: string) =>
-    Type.Unsafe<number | string | null>({
-      type: ['integer', 'string', 'null'],
-      description: descricao,
-      [MENSAGEM]: 'Deve ser um número inteiro',
-    }),
-  numero: (descricao: string) =>
-    Type.Unsafe<number | string | null>({
-      type: ['number', 'string', 'null'],
-      description: `${descricao} (JSON: número ou texto com ponto; formulário: vírgula ou ponto)`,
-      [MENSAGEM]: 'Deve ser um número',
-    }),
-  texto: (descricao: string) =>
-    Type.Unsafe<string | null>({ type: ['string', 'null'], description: descricao, [MENSAGEM]: 'Deve ser um texto' }),
-  /** A checkbox: JSON true/false; a form sends "on" when ticked, after a hidden "false" (both arrive, as a list). */
-  booleano: (descricao: string) =>
-    Type.Unsafe<boolean | string | number | unknown[] | null>({
-      anyOf: [
-        { type: ['boolean', 'null'] },
-        { enum: [...VALORES_BOOLEANOS, 0, 1] },
-        { type: 'array', items: { enum: [...VALORES_BOOLEANOS, true, false, 0, 1] } },
-      ],
-      description: descricao,
-      [MENSAGEM]: 'Deve ser verdadeiro ou falso',
-    }),
-  /** A list: a JSON array, or a form's rows (`x[0][campo]`), which arrive as an object by index. */
-  lista: (item: TSchema, descricao: string) =>
-    Type.Unsafe<unknown[] | Record<string, unknown> | null>({
-      type: ['array', 'object', 'null'],
-      items: item,
-      additionalProperties: item,
-      description: descricao,
-      [MENSAGEM]: 'Deve ser uma lista',
-    }),
-  /** One or several ids: a JSON array or number, a form's repeated field, or "1,2" text. */
-  ids: (descricao: string) =>
-    Type.Unsafe<unknown>({
-      type: ['array', 'integer', 'string', 'object'],
-      description: descricao,
-      [MENSAGEM]: 'Escolha de 1 a 20 ciclos válidos',
-    }),
-} as const;
-
-/** The readers' words for a value of the wrong type, where the schema names none. */
+/** The words for a value of the wrong type. */
 const MENSAGENS_DE_TIPO: Readonly<Record<string, string>> = {
   integer: 'Deve ser um número inteiro',
   number: 'Deve ser um número',
@@ -93,8 +39,6 @@ const MENSAGENS_DE_TIPO: Readonly<Record<string, string>> = {
 };
 
 function mensagemDoErro(e: ErrorObject): string {
-  const propria: unknown = (e.parentSchema as Record<string, unknown> | undefined)?.[MENSAGEM];
-  if (typeof propria === 'string') return propria;
   if (e.keyword === 'required') return 'Campo obrigatório';
   if (e.keyword === 'type') {
     const tipos = [e.params.type].flat().filter((t): t is string => typeof t === 'string' && t !== 'null');
@@ -121,12 +65,7 @@ export function erroDeEsquema(erros: FastifySchemaValidationError[], contexto: s
   if (todos.some((e) => e.instancePath === '' && e.keyword !== 'required')) {
     return new Invalido('CORPO_INVALIDO', 'O corpo da requisição deve ser um objeto');
   }
-  // The field's own message first (an anyOf's branches report too, with none).
-  for (const e of [...todos].sort(
-    (a, b) =>
-      Number(typeof (b.parentSchema as Record<string, unknown> | undefined)?.[MENSAGEM] === 'string') -
-      Number(typeof (a.parentSchema as Record<string, unknown> | undefined)?.[MENSAGEM] === 'string'),
-  )) {
+  for (const e of todos) {
     detalhes[porCampo(e)] ??= mensagemDoErro(e);
   }
   return new Invalido('VALIDACAO', 'Verifique os campos destacados', detalhes);

@@ -465,6 +465,22 @@ describe('Pix: cobrança, saldo que passa de um ciclo ao outro e extratos do ban
     }
     const semArquivo = await admin.nav.postJson(`${amb.url}/extratos`, {});
     assert.equal(semArquivo.status, 400);
+    assert.deepEqual(semArquivo.json<{ details: Record<string, string> }>().details, {
+      arquivo: 'Escolha o arquivo do extrato (OFX ou CSV)',
+    });
+    // A mapping half typed, to be saved without a name: every missing field is said at once, before the file is read.
+    const meioMapa = await importar('Data;Historico;Valor\n20/03/2026;PIX;10,00\n', 'meio.csv', {
+      colunaValor: 'Valor',
+      separador: '|',
+      salvarMapeamento: 'on',
+    });
+    assert.equal(meioMapa.status, 400);
+    assert.deepEqual(meioMapa.corpo.details, {
+      separador: 'Escolha ; (ponto e vírgula), , (vírgula) ou tab',
+      colunaData: 'Diga o nome desta coluna no cabeçalho do CSV',
+      colunaDescricao: 'Diga o nome desta coluna no cabeçalho do CSV',
+      nomeMapeamento: 'Campo obrigatório',
+    });
     assert.equal(await contar('extratolinha'), linhas, 'nenhuma linha de um arquivo recusado foi gravada');
     const decisaoRuim = await admin.nav.postJson(`${amb.url}/extratos/conciliar`, { linhas: [{ id: 'x' }] });
     assert.equal(decisaoRuim.status, 400);

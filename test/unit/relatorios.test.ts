@@ -1,16 +1,26 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Invalido } from '../../src/domain/erros.ts';
-import { lerCiclos } from '../../src/cestas/entrada.ts';
+import { EscolherCiclos } from '../../src/comandos/relatorios.ts';
+import { nomesDoCorpo } from '../../src/comandos/leitor.ts';
 import { relatorioParaCsv } from '../../src/planilhas/csv.ts';
 import { cicloAtual } from '../../src/domain/relatorios/ciclos.ts';
 import { montarRelatorio } from '../../src/domain/relatorios/modelo.ts';
 import { MAIOR_ID } from '../../src/http/campos.ts';
 
+const lerCiclos = (corpo: Record<string, unknown>) => EscolherCiclos.ler(corpo, nomesDoCorpo).ciclos;
+
 test('a escolha de ciclos aceita de 1 a 20 ids, em lista, texto ou número', () => {
   assert.deepEqual(lerCiclos({ ciclos: [3, 1, 3] }), [3, 1]);
   assert.deepEqual(lerCiclos({ ciclos: '4,5' }), [4, 5]);
   assert.deepEqual(lerCiclos({ ciclos: MAIOR_ID }), [MAIOR_ID]);
+  // A form's repeated field, its bracketed rows, and one cycle as `cicloid` (the choice when `ciclos` is absent).
+  assert.deepEqual(lerCiclos({ ciclos: ['2', '7'] }), [2, 7]);
+  assert.deepEqual(lerCiclos({ ciclos: { 0: '9', 1: '8' } }), [9, 8]);
+  assert.deepEqual(lerCiclos({ cicloid: '6' }), [6]);
+  assert.deepEqual(lerCiclos({ ciclos: [20], cicloid: 6 }), [20]);
+  assert.deepEqual(EscolherCiclos.ler({ ciclos: '1', mercadoId: '3' }, nomesDoCorpo).mercadoId, 3);
+  assert.deepEqual(EscolherCiclos.ler({ ciclos: '1' }, nomesDoCorpo).mercadoId, null);
 });
 
 test('ids fora do que uma coluna inteira guarda são recusados como entrada inválida, não chegam ao banco', () => {
@@ -27,7 +37,8 @@ test('ids fora do que uma coluna inteira guarda são recusados como entrada inv�
   ]) {
     assert.throws(
       () => lerCiclos({ ciclos }),
-      (e: unknown) => e instanceof Invalido,
+      (e: unknown) =>
+        e instanceof Invalido && JSON.stringify(e.detalhes) === '{"ciclos":"Escolha de 1 a 20 ciclos válidos"}',
       JSON.stringify(ciclos),
     );
   }

@@ -19,16 +19,14 @@ import { cobrancaJson, linhaDoExtratoJson, resumoDaImportacaoTexto } from '../ap
 import { atorDe } from '../autenticacao.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
 import { digitadoPorPessoas } from '../entrada.ts';
-import { ConciliarExtrato, DescartarCredito } from '../../comandos/financeiro.ts';
-import { lerExtrato, lerPedidoDeImportacao, TAMANHO_MAXIMO_EXTRATO } from '../leitura-extrato.ts';
+import { ConciliarExtrato, DescartarCredito, ImportarExtrato } from '../../comandos/financeiro.ts';
+import { lerExtrato, TAMANHO_MAXIMO_EXTRATO } from '../leitura-extrato.ts';
 import { nomeLegivel } from '../comprovante-pendente.ts';
-import { formularioComArquivo } from '../multipart.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import type { Redesenho } from '../tipos-fastify.ts';
 import { paginaCobrancas, paginaExtratos, paginaSaldo } from '../views/pix.ts';
 import {
   CobrancaJson,
-  CorpoImportacao,
   ListaDeCobrancas,
   PaginaExtratos,
   ParamsId,
@@ -105,7 +103,7 @@ export function rotasPix(app: AppTipada, ctx: ContextoCestas): void {
   );
 
   // The statement upload is multipart, in its own context, like receipts.
-  app.register(async (escopo) => {
+  app.register(async (escopo: AppTipada) => {
     await escopo.register(multipart, {
       attachFieldsToBody: 'keyValues',
       limits: { fileSize: TAMANHO_MAXIMO_EXTRATO, files: 1, fields: 20, fieldSize: 10_000, parts: 21 },
@@ -122,7 +120,7 @@ export function rotasPix(app: AppTipada, ctx: ContextoCestas): void {
         part.value = { nome: nomeLegivel(part.filename), conteudo };
       },
     });
-    escopo.addHook('preHandler', async (req) => {
+    escopo.addHook('preValidation', async (req) => {
       if (req.isMultipart()) digitadoPorPessoas(req.body);
     });
     escopo.post(
@@ -132,16 +130,12 @@ export function rotasPix(app: AppTipada, ctx: ContextoCestas): void {
         bodyLimit: TAMANHO_MAXIMO_EXTRATO + 1024 * 1024,
         schema: {
           consumes: ['multipart/form-data'],
-          body: CorpoImportacao,
+          body: ImportarExtrato.corpo,
           response: escrita(ResumoDaImportacao, { cria: true }),
         },
       },
       async (req, reply) => {
-        const { arquivo: recebido, campos } = formularioComArquivo(req.body);
-        const pedido = lerPedidoDeImportacao(campos);
-        if (recebido === null) {
-          throw new ErroHttp(400, 'EXTRATO_AUSENTE', 'Escolha o arquivo do extrato (OFX ou CSV)');
-        }
+        const { arquivo: recebido, ...pedido } = req.body;
         const mapeamento =
           pedido.mapeamento ??
           (pedido.mapeamentoId === null ? null : await mapeamentoSalvo(ctx.banco, pedido.mapeamentoId));

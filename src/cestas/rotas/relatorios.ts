@@ -11,14 +11,14 @@ import { mercadosDosCiclos } from '../../domain/relatorios/mercados.ts';
 import type { Relatorio } from '../../domain/relatorios/modelo.ts';
 import { relatorioDeMovimentacoes } from '../../domain/relatorios/movimentacoes.ts';
 import { relatorioDeProdutos } from '../../domain/relatorios/produtos.ts';
+import { EscolherCiclos } from '../../comandos/relatorios.ts';
+import { nomesDoCorpo } from '../../comandos/leitor.ts';
 import { relatorioParaJson } from '../apresentadores/relatorios.ts';
 import { relatorioParaCsv } from '../../planilhas/csv.ts';
 import { TIPO_XLSX, relatorioParaXlsx } from '../../planilhas/xlsx.ts';
-import { comoEntrada } from '../../http/campos.ts';
 import { Consulta, NaConsulta, dataDaConsulta } from '../../http/consultas.ts';
 import { Arquivo } from '../../http/esquemas.ts';
 import { atorDe } from '../autenticacao.ts';
-import { lerCiclos, lerMercadoDoRelatorio } from '../entrada.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
 import { pdfDeEntrega } from '../pdf/entrega.ts';
 import { responder } from '../resposta.ts';
@@ -33,7 +33,6 @@ import {
   type ExtrasDoRelatorio,
 } from '../views/relatorio.ts';
 import {
-  CorpoCiclos,
   EscolhaDeCiclos,
   ParamsId,
   RelatorioJson,
@@ -231,28 +230,32 @@ export function rotasRelatorios(app: AppTipada, ctx: ContextoCestas): void {
         });
       },
     );
-    // A bad choice comes back as the choice page, with the message.
+    // A bad choice comes back as the choice page, with what was refused.
     const redesenhar: Redesenho = async (req, reply, recusa) => {
       const ciclos = await ciclosParaEscolher(ctx.banco, tempo(ctx).hoje);
       const mercados = await mercadosDaEscolha(ciclos);
+      const porCampo = Object.values(recusa.detalhes).filter((m) => typeof m === 'string');
       return responder(req, reply, {
         titulo,
         status: recusa.status,
         dados: { ciclos },
-        corpo: () => escolhaDeCiclos(caminho, ciclos, mercados, req.sessao?.csrf ?? null, recusa.mensagem),
+        corpo: () =>
+          escolhaDeCiclos(
+            caminho,
+            ciclos,
+            mercados,
+            req.sessao?.csrf ?? null,
+            porCampo.length > 0 ? porCampo.join(' ') : recusa.mensagem,
+          ),
       });
     };
     // A report is read, not written: the POST answers 200 with it (no redirect).
     app.post(
       caminho,
-      { config: { acesso, redesenhar }, schema: { body: CorpoCiclos, response: leitura(RelatorioJson) } },
+      { config: { acesso, redesenhar }, schema: { body: EscolherCiclos.corpo, response: leitura(RelatorioJson) } },
       async (req, reply) => {
-        // One cycle may come as `cicloid`, the name the rest of the interface uses.
-        const corpo = comoEntrada(req.body);
-        const ids = lerCiclos(
-          corpo.ciclos === undefined && corpo.cicloid !== undefined ? { ciclos: corpo.cicloid } : corpo,
-        );
-        const mercadoId = lerMercadoDoRelatorio(corpo);
+        const { ciclos, mercadoId } = req.body;
+        const ids = [...ciclos];
         const relatorio = await montar(atorDe(req), ids, mercadoId);
         // The report page offers its cycles' markets, posting the same cycles again.
         const filtro = {
@@ -305,7 +308,8 @@ export function rotasRelatorios(app: AppTipada, ctx: ContextoCestas): void {
    */
   async function ciclosDoDownload(req: FastifyRequest, query: Static<typeof ConsultaDoDownload>): Promise<number[]> {
     const um = query.cicloid ?? query.cicloId;
-    if (query.ciclos !== undefined || um !== undefined) return lerCiclos({ ciclos: query.ciclos ?? um });
+    if (query.ciclos !== undefined || um !== undefined)
+      return [...EscolherCiclos.ler({ ciclos: query.ciclos ?? um }, nomesDoCorpo).ciclos];
     const escolhidos = req.sessao?.ciclosEscolhidos;
     if (escolhidos !== undefined) return [...escolhidos];
     const atual = cicloAtual(await ciclosParaEscolher(ctx.banco, tempo(ctx).hoje));
