@@ -17,7 +17,7 @@ import { PROPOSITO_SESSAO_CESTAS } from '../http/sessoes-das-faces.ts';
 import { exigirRegraDeAcesso, registrarCabecalhos } from '../http/protecoes.ts';
 import { falhaDe, respostaDeErroDoCliente } from '../http/erros.ts';
 import { opcoesDeLog } from '../http/log.ts';
-import { arquivoEstatico, validarCorposSemCoercao } from '../http/esquemas.ts';
+import { arquivoEstatico, compiladoresQuandoUsados, validarCorposSemCoercao } from '../http/esquemas.ts';
 import { enviarEstatico, prepararEstatico, type ArquivoEstatico } from '../http/estaticos.ts';
 import { registrarOpenApi, rotasDaDocumentacao } from '../http/openapi.ts';
 import { registrarOperacao } from '../http/operacao.ts';
@@ -84,6 +84,7 @@ export async function criarAppCestas(dep: DependenciasCestas): Promise<FastifyIn
     logger: opcoesDeLog(config, 'cestas'),
     genReqId: () => randomUUID(),
     bodyLimit: LIMITE_CORPO,
+    schemaController: compiladoresQuandoUsados,
     trustProxy: config.proxiesConfiaveis.length > 0 ? [...config.proxiesConfiaveis] : false,
     clientErrorHandler: respostaDeErroDoCliente,
   }).withTypeProvider<TypeBoxTypeProvider>();

@@ -781,9 +781,11 @@ export interface Esquema<T> {
 }
 
 export function compilar<T>(esquema: TSchema): Esquema<T> {
-  const validador: ValidateFunction = ajv.compile(esquema);
+  // Compiled the first time it reads: a process compiles only the commands it is sent.
+  let validador: ValidateFunction | undefined;
   return {
     validar(dados, recusas) {
+      validador ??= ajv.compile(esquema);
       const copia = copiar(dados);
       if (!validador(copia)) recusas.juntarDoEsquema(validador.errors ?? []);
       return copia as T;

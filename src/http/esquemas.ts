@@ -1,10 +1,12 @@
 import { Type, type TSchema } from '@sinclair/typebox';
+import { SerializerSelector, type RouteDefinition, type Serializer } from '@fastify/fast-json-stringify-compiler';
 import { Ajv, type ErrorObject, type Options as OpcoesAjv } from 'ajv';
 import type {
   FastifyInstance,
   FastifySchema,
   FastifySchemaCompiler,
   FastifySchemaValidationError,
+  FastifyServerOptions,
   RouteOptions,
 } from 'fastify';
 import { comandoDoCorpo } from '../comandos/comando.ts';
@@ -114,6 +116,40 @@ function comTokenDoFormulario(lido: unknown, recebido: unknown): unknown {
   return lido;
 }
 
+/** A validator (ajv's shape: `errors` after a call) compiled the first time a request needs it. */
+type Validador = ReturnType<FastifySchemaCompiler<unknown>>;
+function quandoUsado(compilar: () => Validador): Validador {
+  let validar: Validador | undefined;
+  const preguicoso: Validador = Object.assign(
+    (dados: unknown): ReturnType<Validador> => {
+      validar ??= compilar();
+      const r = validar(dados);
+      preguicoso.errors = validar.errors;
+      return r;
+    },
+    { errors: null },
+  );
+  return preguicoso;
+}
+
+/**
+ * Fastify's `schemaController`: each response schema is turned into its serializer (fast-json-stringify)
+ * the first time a response needs it, not for every route at start. A process builds only what the
+ * requests it serves use: a test's app, a worker that serves a few pages, start-up time and memory.
+ * The validators are compiled so too (`validarCorposSemCoercao`).
+ */
+export const compiladoresQuandoUsados: FastifyServerOptions['schemaController'] = {
+  compilersFactory: {
+    buildSerializer: (esquemasExternos, opcoes) => {
+      const compilar = SerializerSelector()(esquemasExternos, opcoes);
+      return (rota: RouteDefinition) => {
+        let serializar: Serializer | undefined;
+        return (dados: unknown): string => (serializar ??= compilar(rota))(dados);
+      };
+    },
+  },
+};
+
 export function validarCorposSemCoercao(app: FastifyInstance): void {
   const semCoercao = new Ajv(AJV_DE_CORPOS);
   const comCoercao = new Ajv({
@@ -136,11 +172,11 @@ export function validarCorposSemCoercao(app: FastifyInstance): void {
         }
       };
     }
-    if (httpPart === 'body') return semCoercao.compile(schema as object);
+    if (httpPart === 'body') return quandoUsado(() => semCoercao.compile(schema as object));
     // A query string's blank parameters are absent, and those no route reads are dropped (src/http/consultas.ts).
     return httpPart === 'querystring'
-      ? semParametrosVazios(comCoercao.compile(schema as object))
-      : comCoercao.compile(schema as object);
+      ? quandoUsado(() => semParametrosVazios(comCoercao.compile(schema as object)))
+      : quandoUsado(() => comCoercao.compile(schema as object));
   };
   app.setValidatorCompiler(compilar);
   app.setSchemaErrorFormatter(erroDeEsquema);

@@ -12,7 +12,7 @@ import { limitadorNoBanco, type Limitador } from '../db/limites.ts';
 import type { Relogio } from '../domain/tempo.ts';
 import { Cofre } from '../http/cofre.ts';
 import { exigirRegraDeAcesso, registrarCabecalhos } from '../http/protecoes.ts';
-import { validarCorposSemCoercao } from '../http/esquemas.ts';
+import { compiladoresQuandoUsados, validarCorposSemCoercao } from '../http/esquemas.ts';
 import { registrarOpenApi, rotasDaDocumentacao } from '../http/openapi.ts';
 import { falhaDe } from '../http/erros.ts';
 import { opcoesDeLog } from '../http/log.ts';
@@ -63,6 +63,7 @@ export async function criarAppMercados(dep: DependenciasMercados): Promise<Fasti
     logger: opcoesDeLog(config, 'mercados'),
     genReqId: () => randomUUID(),
     bodyLimit: LIMITE_CORPO,
+    schemaController: compiladoresQuandoUsados,
     trustProxy: config.proxiesConfiaveis.length > 0 ? [...config.proxiesConfiaveis] : false,
     // `/graphql/` is the same endpoint as `/graphql`, with its guard, CSRF rules and limits.
     rewriteUrl: (req) => (req.url === undefined ? '/' : req.url.replace(/^\/graphql\/(?=\?|$)/, '/graphql')),
