@@ -29,3 +29,27 @@ export function donosPrimeiro(comando: Comando<unknown>, posse: Posse) {
 export function corpoRecebido(req: FastifyRequest): unknown {
   return recebidos.has(req) ? recebidos.get(req) : req.body;
 }
+
+const ehRegistro = (v: unknown): v is Readonly<Record<string, unknown>> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** A value a field holds by itself (text, number, yes/no, null, a list of such): not a list of rows. */
+const valorSimples = (v: unknown): boolean =>
+  v === null || ['string', 'number', 'boolean'].includes(typeof v) || (Array.isArray(v) && v.every(valorSimples));
+
+/**
+ * A JSON save of a record that exists keeps what it does not send: before the command reads the
+ * body, each of the command's fields the body leaves out gets the record's value as the record's
+ * JSON says it (what a program reads is what it may send back). `null` is sent, so it clears a
+ * field that may be empty. A form sends every field, and is read as it came; lists of rows (a
+ * cycle's tables) already keep what is not sent, by their own rule.
+ */
+export function mantendoOQueNaoVeio(req: FastifyRequest, comando: Comando<unknown>, registro: object): void {
+  if (!(req.headers['content-type'] ?? '').startsWith('application/json') || !ehRegistro(req.body)) return;
+  const atual: Readonly<Record<string, unknown>> = { ...registro };
+  const corpo: Record<string, unknown> = { ...req.body };
+  for (const campo of comando.raizes)
+    if (!Object.hasOwn(corpo, campo) && Object.hasOwn(atual, campo) && valorSimples(atual[campo]))
+      corpo[campo] = atual[campo];
+  req.body = corpo;
+}

@@ -30,6 +30,27 @@ export function comando<T>(nome: string, esquema: TSchema, c: Omit<Comando<T>, '
   return declarado;
 }
 
+const dasAlteracoes = new WeakMap<object, TSchema>();
+
+/**
+ * The body of a route that changes a record that exists, where a JSON body's missing fields keep
+ * the record's values (src/cestas/comandos.ts, `mantendoOQueNaoVeio`): the same command, read the
+ * same way, documented with no field required.
+ */
+export function corpoDaAlteracao<T>(c: Comando<T>): TSchema & { static: T } {
+  const feito = dasAlteracoes.get(c.corpo);
+  if (feito !== undefined) return feito as TSchema & { static: T };
+  const descricao = typeof c.corpo.description === 'string' ? `${c.corpo.description}. ` : '';
+  const corpo = Type.Unsafe<T>({
+    ...c.corpo,
+    required: [],
+    description: `${descricao}Numa alteração em JSON, o campo que não vem fica como está; null apaga o que pode ficar vazio`,
+  });
+  registrados.set(corpo, c as Comando<unknown>);
+  dasAlteracoes.set(c.corpo, corpo);
+  return corpo;
+}
+
 /** The command a route's body schema declares (undefined: a schema of its own). */
 export function comandoDoCorpo(esquema: unknown): Comando<unknown> | undefined {
   if (esquema === null || typeof esquema !== 'object') return undefined;

@@ -9,11 +9,13 @@ import {
   type Usuario,
 } from '../../domain/usuarios.ts';
 import { AtualizarCadastro, AtualizarPerfil, Autocadastro } from '../../comandos/cadastro.ts';
+import { corpoDaAlteracao, type Comando } from '../../comandos/comando.ts';
 import { MAIOR_ID, idNomeado } from '../../comandos/leitor.ts';
+import { PERFIS_AUTOCADASTRO } from '../../domain/perfis.ts';
 import { escolhaSugeridaNoCadastro } from '../../domain/pessoas.ts';
 import { comoEntrada } from '../../http/campos.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
-import { corpoRecebido, guardarRecebido } from '../comandos.ts';
+import { corpoRecebido, guardarRecebido, mantendoOQueNaoVeio } from '../comandos.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import { formularioCadastro, paginaPerfil, valoresDoUsuario } from '../views/paginas.ts';
 import type { Redesenho } from '../tipos-fastify.ts';
@@ -110,15 +112,24 @@ export function rotasCadastro(app: AppTipada, ctx: ContextoCestas): void {
    * Whose record it is, before any field is judged (the route's preValidation, so `:id` is still as
    * sent: one that is no id is left to the params' schema). The body as sent is kept for a redraw.
    */
-  const proprioPrimeiro = async (req: FastifyRequest): Promise<void> => {
-    await guardarRecebido(req);
-    const { ator } = sessaoDe(req);
-    const params: unknown = req.params;
-    if (params === null || typeof params !== 'object' || !('id' in params))
-      return exigirProprioCadastro(ator, ator.usuarioid ?? 0);
-    const id = idNomeado(params.id);
-    if (id !== null && id >= 1 && id <= MAIOR_ID) exigirProprioCadastro(ator, id);
-  };
+  /** Only one's own record, checked first; then what a JSON save leaves out is kept (`mantendoOQueNaoVeio`). */
+  const proprioPrimeiro =
+    (comando: Comando<unknown>) =>
+    async (req: FastifyRequest): Promise<void> => {
+      await guardarRecebido(req);
+      const { ator } = sessaoDe(req);
+      const params: unknown = req.params;
+      if (params === null || typeof params !== 'object' || !('id' in params))
+        exigirProprioCadastro(ator, ator.usuarioid ?? 0);
+      else {
+        const id = idNomeado(params.id);
+        if (id !== null && id >= 1 && id <= MAIOR_ID) exigirProprioCadastro(ator, id);
+      }
+      const registro = await proprio(req);
+      // Of one's perfis, a save chooses again only those one may choose (the others stay, by the domain's rule).
+      const escolhidos = registro?.perfil.filter((p) => (PERFIS_AUTOCADASTRO as readonly string[]).includes(p));
+      if (registro !== null) mantendoOQueNaoVeio(req, comando, { ...registro, perfil: escolhidos });
+    };
   /** The record of the one signed in: by the login's e-mail on /profile, by the id on /usuarionovo/:id. */
   const proprio = async (req: FastifyRequest): Promise<Usuario | null> => {
     const { ator, identidade } = sessaoDe(req);
@@ -170,8 +181,8 @@ export function rotasCadastro(app: AppTipada, ctx: ContextoCestas): void {
         redesenhar: redesenhar(async (req, reply, v, e, s) => formCadastro(req, reply, await proprio(req), v, e, s)),
       },
       // Only one's own record: checked before the body is read.
-      preValidation: proprioPrimeiro,
-      schema: { params: ParamsId, body: AtualizarCadastro.corpo, response: escrita(UsuarioJson) },
+      preValidation: proprioPrimeiro(AtualizarCadastro),
+      schema: { params: ParamsId, body: corpoDaAlteracao(AtualizarCadastro), response: escrita(UsuarioJson) },
     },
     async (req, reply) => {
       const { ator } = sessaoDe(req);
@@ -197,8 +208,8 @@ export function rotasCadastro(app: AppTipada, ctx: ContextoCestas): void {
         ...acesso.config,
         redesenhar: redesenhar(async (req, reply, v, e, s) => formPerfil(req, reply, await proprio(req), v, e, s)),
       },
-      preValidation: proprioPrimeiro,
-      schema: { body: AtualizarPerfil.corpo, response: escrita(UsuarioJson) },
+      preValidation: proprioPrimeiro(AtualizarPerfil),
+      schema: { body: corpoDaAlteracao(AtualizarPerfil), response: escrita(UsuarioJson) },
     },
     async (req, reply) => {
       const { ator } = sessaoDe(req);

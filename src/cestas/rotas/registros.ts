@@ -1,13 +1,15 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppTipada } from '../../http/app-tipada.ts';
+import { MAIOR_ID, idNomeado } from '../../comandos/leitor.ts';
 import { pode, type Acao, type Ator } from '../../domain/acesso.ts';
 import { type Pagina, type PedidoDePagina } from '../../domain/registros.ts';
-import type { TProperties, TSchema } from '@sinclair/typebox';
+import type { TProperties } from '@sinclair/typebox';
 import { comoEntrada, type Entrada } from '../../http/campos.ts';
 import { Consulta, parametrosDePagina, pedidoDePagina } from '../../http/consultas.ts';
 import { html, type Html } from '../../http/html.ts';
 import { atorDe } from '../autenticacao.ts';
-import { corpoRecebido, guardarRecebido } from '../comandos.ts';
+import { corpoDaAlteracao, type Comando } from '../../comandos/comando.ts';
+import { corpoRecebido, guardarRecebido, mantendoOQueNaoVeio } from '../comandos.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import type { Recusa, Redesenho } from '../tipos-fastify.ts';
@@ -60,8 +62,8 @@ export interface Recurso<T extends { readonly id: number }, O = Record<string, n
   listar(ctx: ContextoCestas, pedido: PedidoDePagina, query: Entrada): Promise<Pagina<T>>;
   filtros?(query: Entrada): Record<string, string>;
   obter(ctx: ContextoCestas, id: number): Promise<T>;
-  /** What a save reads: a command's body (src/comandos), so `criar` and `atualizar` get the command. */
-  readonly corpo: TSchema & { static: D };
+  /** What a save reads: a command (src/comandos), the routes' body, so `criar` and `atualizar` get the command. */
+  readonly comando: Comando<D>;
   criar(ctx: ContextoCestas, ator: Ator, dados: D): Promise<T>;
   atualizar(ctx: ContextoCestas, ator: Ator, id: number, dados: D): Promise<T>;
   apagar(ctx: ContextoCestas, ator: Ator, id: number): Promise<void>;
@@ -239,7 +241,7 @@ export function registrarRecurso<T extends { readonly id: number }, O, D>(
     {
       config: { acesso: r.acessoEscrever, redesenhar },
       preValidation: guardarRecebido,
-      schema: { body: r.corpo, response: escrita(Registro, { cria: true }) },
+      schema: { body: r.comando.corpo, response: escrita(Registro, { cria: true }) },
     },
     (req, reply) => salvar(req, reply, null, () => r.criar(ctx, atorDe(req), lido(req.body))),
   );
@@ -257,12 +259,21 @@ export function registrarRecurso<T extends { readonly id: number }, O, D>(
     },
   );
 
+  /** The record a save names, before its body is read: 404 for none, and what a JSON save leaves out is kept. */
+  const registroPrimeiro = async (req: FastifyRequest): Promise<void> => {
+    await guardarRecebido(req);
+    // The params are not validated yet: an id out of range is left to their validation (400).
+    const params: unknown = req.params;
+    const id = params !== null && typeof params === 'object' && 'id' in params ? idNomeado(params.id) : null;
+    if (id !== null && id >= 1 && id <= MAIOR_ID) mantendoOQueNaoVeio(req, r.comando, paraJson(await r.obter(ctx, id)));
+  };
+
   app.post(
     `${base}/:id`,
     {
       config: { acesso: r.acessoEscrever, redesenhar },
-      preValidation: guardarRecebido,
-      schema: { params: ParamsId, body: r.corpo, response: escrita(Registro) },
+      preValidation: registroPrimeiro,
+      schema: { params: ParamsId, body: corpoDaAlteracao(r.comando), response: escrita(Registro) },
     },
     async (req, reply) => {
       const { id } = req.params;
