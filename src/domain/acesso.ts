@@ -1,4 +1,4 @@
-import { Proibido } from './erros.ts';
+import { Invalido, Proibido } from './erros.ts';
 import type { Fase, Janela } from './ciclos/calendario.ts';
 import type { Perfil } from './perfis.ts';
 
@@ -190,17 +190,23 @@ export function proximasAcoes(pessoa: Pessoa, momento: Momento): AcaoDoCiclo[] {
   return ACOES_DO_CICLO.filter((a) => PASSOS_DO_CICLO[a].quando(momento) && PASSOS_DO_CICLO[a].quem(pessoa));
 }
 
-/** The refusal for acting on, or looking at, another person's order or offer. */
+/** The refusal for acting on, or looking at, another person's order or offer (or for naming nobody). */
 export const RECUSAS_DE_DONO = {
   pedido: {
     codigo: 'PEDIDO_DE_OUTRA_PESSOA',
     escrever: 'Você só pode fazer os seus próprios pedidos',
     ver: 'Você só pode ver os seus próprios pedidos',
+    propria: 'pedidoProprio',
+    escolha: 'Escolha o consumidor',
+    semDono: 'Informe ?usuarioid= com o consumidor do pedido',
   },
   oferta: {
     codigo: 'OFERTA_DE_OUTRA_PESSOA',
     escrever: 'Você só pode registrar as suas próprias ofertas',
     ver: 'Você só pode ver as suas próprias ofertas',
+    propria: 'ofertaPropria',
+    escolha: 'Escolha o fornecedor',
+    semDono: 'Informe ?usuarioid= com o fornecedor da oferta',
   },
 } as const;
 export type Posse = keyof typeof RECUSAS_DE_DONO;
@@ -229,6 +235,18 @@ export function donoVisivel(ator: Ator, usuarioid: number | null, posse: Posse):
     throw new Proibido(RECUSAS_DE_DONO[posse].codigo, RECUSAS_DE_DONO[posse].ver);
   }
   return usuarioid;
+}
+
+/**
+ * Whose order or offer page to show: the person named (when the actor may see theirs), else the
+ * actor's own; someone with none of their own (the coordination) must name one.
+ */
+export function donoDaPagina(ator: Ator, usuarioid: number | null, posse: Posse): number {
+  const dono = donoVisivel(ator, usuarioid, posse);
+  if (dono !== null) return dono;
+  const { propria, escolha, semDono } = RECUSAS_DE_DONO[posse];
+  if (!pode(ator, propria)) throw new Invalido('VALIDACAO', escolha, { usuarioid: semDono });
+  return ator.usuarioid ?? 0;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { acoesDaOferta, acoesDoPedido, podeNoRegistro, type Ator } from '../../src/domain/acesso.ts';
+import { acoesDaOferta, acoesDoPedido, donoDaPagina, podeNoRegistro, type Ator } from '../../src/domain/acesso.ts';
+import { Invalido, Proibido } from '../../src/domain/erros.ts';
 import type { Fase, Janela } from '../../src/domain/ciclos/calendario.ts';
 import type { CicloLido } from '../../src/domain/ciclos/modelo.ts';
 import { regrasDoCiclo } from '../../src/domain/ciclos/regras.ts';
@@ -330,4 +331,32 @@ test('regras por registro: quem edita a oferta e o pedido, quem confirma, quem v
   assert.equal(podeNoRegistro(consumidor, 'verDe', { usuarioid: 2 }), true);
   assert.equal(podeNoRegistro(consumidor, 'verDe', { usuarioid: 1 }), false);
   assert.equal(podeNoRegistro(pessoa(null, ['consumidor']), 'verDe', { usuarioid: 2 }), false, 'sem cadastro, nada');
+});
+
+test('a página de um pedido ou de uma oferta: a da própria pessoa, a de quem se pode ver, ou peça quem', () => {
+  const quem = (usuarioid: number | null, perfil: Perfil[]): Ator => ({
+    email: 'x@x',
+    nome: 'X',
+    usuarioid,
+    perfil,
+    ativo: true,
+  });
+  assert.equal(donoDaPagina(quem(7, ['consumidor']), null, 'pedido'), 7);
+  assert.equal(donoDaPagina(quem(8, ['fornecedor']), null, 'oferta'), 8);
+  assert.equal(donoDaPagina(quem(1, ['admin']), 9, 'pedido'), 9);
+  assert.throws(
+    () => donoDaPagina(quem(7, ['consumidor']), 9, 'pedido'),
+    (e: unknown) => e instanceof Proibido && e.message === 'Você só pode ver os seus próprios pedidos',
+  );
+  for (const [posse, escolha, semDono] of [
+    ['pedido', 'Escolha o consumidor', 'Informe ?usuarioid= com o consumidor do pedido'],
+    ['oferta', 'Escolha o fornecedor', 'Informe ?usuarioid= com o fornecedor da oferta'],
+  ] as const)
+    assert.throws(
+      () => donoDaPagina(quem(1, ['admin']), null, posse),
+      (e: unknown) =>
+        e instanceof Invalido &&
+        e.message === escolha &&
+        JSON.stringify(e.detalhes) === JSON.stringify({ usuarioid: semDono }),
+    );
 });

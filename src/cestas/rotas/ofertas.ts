@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppTipada } from '../../http/app-tipada.ts';
-import { acoesDaOferta, donoVisivel, pode, podeSerDono, type Ator } from '../../domain/acesso.ts';
+import { acoesDaOferta, donoDaPagina, donoVisivel, podeSerDono } from '../../domain/acesso.ts';
 import { situacaoDoCiclo } from '../../domain/ciclos/calendario.ts';
 import { cicloDasJanelas } from '../../domain/ciclos/janelas.ts';
 import { Invalido } from '../../domain/erros.ts';
@@ -25,17 +25,6 @@ import { tempo } from '../tempo.ts';
 import type { Redesenho } from '../tipos-fastify.ts';
 import { listaDeOfertas, paginaOferta } from '../views/ofertas.ts';
 import { ListaDeOfertas, OfertaJson, PaginaOferta, ParamsId, escrita, leitura } from '../esquemas.ts';
-
-/** Whose offer page to show: the one named (when the actor may see it), else the actor's own. */
-function fornecedorDaPagina(ator: Ator, usuarioid: number | null): number {
-  const dono = donoVisivel(ator, usuarioid, 'oferta');
-  if (dono !== null) return dono;
-  if (!pode(ator, 'ofertaPropria'))
-    throw new Invalido('VALIDACAO', 'Escolha o fornecedor', {
-      usuarioid: 'Informe ?usuarioid= com o fornecedor da oferta',
-    });
-  return ator.usuarioid ?? 0;
-}
 
 /** Offers: the supplier's page, the list, draft and final saves, and removal of a line. */
 export function rotasOfertas(app: AppTipada, ctx: ContextoCestas): void {
@@ -112,7 +101,7 @@ export function rotasOfertas(app: AppTipada, ctx: ContextoCestas): void {
     },
     async (req, reply) => {
       const { id } = req.params;
-      return mostrar(req, reply, id, fornecedorDaPagina(atorDe(req), req.query.usuarioid ?? null));
+      return mostrar(req, reply, id, donoDaPagina(atorDe(req), req.query.usuarioid ?? null, 'oferta'));
     },
   );
 

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppTipada } from '../../http/app-tipada.ts';
-import { acoesDoPedido, donoVisivel, pode, podeSerDono, type Ator } from '../../domain/acesso.ts';
+import { acoesDoPedido, donoDaPagina, donoVisivel, podeSerDono } from '../../domain/acesso.ts';
 import { ConfirmarPedido, FazerPedido } from '../../comandos/pedido.ts';
 import { situacaoDoCiclo } from '../../domain/ciclos/calendario.ts';
 import { cicloDasJanelas } from '../../domain/ciclos/janelas.ts';
@@ -33,17 +33,6 @@ import {
   escrita,
   leitura,
 } from '../esquemas.ts';
-
-/** Whose order page to show: the one named (when the actor may see it), else the actor's own. */
-function consumidorDaPagina(ator: Ator, usuarioid: number | null): number {
-  const dono = donoVisivel(ator, usuarioid, 'pedido');
-  if (dono !== null) return dono;
-  if (!pode(ator, 'pedidoProprio'))
-    throw new Invalido('VALIDACAO', 'Escolha o consumidor', {
-      usuarioid: 'Informe ?usuarioid= com o consumidor do pedido',
-    });
-  return ator.usuarioid ?? 0;
-}
 
 /** Consumer orders: the order page, save (reserving stock), confirmation, and a cycle's orders. */
 export function rotasPedidos(app: AppTipada, ctx: ContextoCestas): void {
@@ -115,7 +104,8 @@ export function rotasPedidos(app: AppTipada, ctx: ContextoCestas): void {
       config: { acesso: 'pedidosLer' },
       schema: { params: ParamsId, querystring: ConsultaDaPessoa, response: leitura(PaginaPedido) },
     },
-    (req, reply) => mostrar(req, reply, req.params.id, consumidorDaPagina(atorDe(req), req.query.usuarioid ?? null)),
+    (req, reply) =>
+      mostrar(req, reply, req.params.id, donoDaPagina(atorDe(req), req.query.usuarioid ?? null, 'pedido')),
   );
 
   /** A browser gets its order page back with the message and what it typed. */
