@@ -9,7 +9,7 @@ import { atorDe } from '../autenticacao.ts';
 import { corpoRecebido, guardarRecebido } from '../comandos.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
 import { enviarJson, querJson, redirecionarComAviso } from '../resposta.ts';
-import { ParamsId, escrita } from '../esquemas.ts';
+import { ParamsId, escrita } from '../esquemas/comum.ts';
 import { idDaRota, mostrarTodas } from './assinaturas.ts';
 import { reais } from '../../formatos.ts';
 

@@ -40,12 +40,10 @@ import {
   PaginaAssinaturas,
   ParamsAssinaturaCiclo,
   ParamsAssinaturaPausa,
-  ParamsId,
   SituacaoDoCicloJson,
   TodasAsAssinaturas,
-  escrita,
-  leitura,
-} from '../esquemas.ts';
+} from '../esquemas/assinaturas.ts';
+import { ParamsId, escrita, leitura } from '../esquemas/comum.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import { tempo } from '../tempo.ts';
 import type { Recusa, Redesenho } from '../tipos-fastify.ts';

@@ -21,7 +21,7 @@ import type { ContextoCestas } from '../contexto-cestas.ts';
 import { EnviarMensagem, EscolherAvisos } from '../../comandos/avisos.ts';
 import { corpoRecebido, guardarRecebido } from '../comandos.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
-import { ParamsId, escrita, leitura, navegacao } from '../esquemas.ts';
+import { ParamsId, escrita, leitura, navegacao } from '../esquemas/comum.ts';
 import { errosDeCampo } from './registros.ts';
 import { formularioMensagem, paginaAvisos, paginaCaixaDeSaida, paginaDeixarDeReceber } from '../views/avisos.ts';
 import { mercadosDoCiclo } from '../../domain/mercados-do-ciclo/comum.ts';

@@ -20,7 +20,9 @@ import { enviarJson, querJson, redirecionarComAviso, responder } from '../respos
 import { formularioCadastro, paginaPerfil, valoresDoUsuario } from '../views/paginas.ts';
 import type { Redesenho } from '../tipos-fastify.ts';
 import { errosDeCampo, idDaRota } from './registros.ts';
-import { Cadastro, ParamsId, UsuarioJson, escrita, leitura } from '../esquemas.ts';
+import { ParamsId, escrita, leitura } from '../esquemas/comum.ts';
+import { Cadastro } from '../esquemas/painel-e-relatorios.ts';
+import { UsuarioJson } from '../esquemas/registros.ts';
 
 function sessaoDe(req: FastifyRequest) {
   if (req.sessao === null || req.ator === null)

@@ -6,7 +6,8 @@ import { Consulta, parametrosDePagina, pedidoDePagina } from '../../http/consult
 import type { ContextoCestas } from '../contexto-cestas.ts';
 import { responder } from '../resposta.ts';
 import { indiceCiclos } from '../views/ciclo.ts';
-import { CicloNoIndice, indice, leitura } from '../esquemas.ts';
+import { leitura } from '../esquemas/comum.ts';
+import { CicloNoIndice, indice } from '../esquemas/registros.ts';
 
 /** The spec's ciclo-index has its own handler: cycles newest first, each with its phase. */
 export function rotasCiclos(app: AppTipada, ctx: ContextoCestas): void {

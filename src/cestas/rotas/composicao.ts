@@ -13,7 +13,8 @@ import type { Redesenho } from '../tipos-fastify.ts';
 import { paginaComposicao } from '../views/composicao.ts';
 import { composicaoJson } from '../apresentadores/composicao.ts';
 import { idDaRota } from './registros.ts';
-import { Composicao, PaginaComposicao, ParamsId, escrita, leitura } from '../esquemas.ts';
+import { ParamsId, escrita, leitura } from '../esquemas/comum.ts';
+import { Composicao, PaginaComposicao } from '../esquemas/painel-e-relatorios.ts';
 
 /** Basket composition: GET/POST /composicao/:id (cycle-basket id) and POST /composicaosave. */
 export function rotasComposicao(app: AppTipada, ctx: ContextoCestas): void {

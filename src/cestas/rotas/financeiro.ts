@@ -39,16 +39,13 @@ import {
 import { tempo } from '../tempo.ts';
 import type { Redesenho } from '../tipos-fastify.ts';
 import { paginaFecharCiclo, paginaMovimentacao } from '../views/financeiro.ts';
+import { ParamsId, download, escrita, leitura } from '../esquemas/comum.ts';
 import {
   FechamentoDoCiclo,
   Movimentacao,
   PreviaDoFechamento,
   PaginaMovimentacao,
-  ParamsId,
-  download,
-  escrita,
-  leitura,
-} from '../esquemas.ts';
+} from '../esquemas/painel-e-relatorios.ts';
 import { SemCorpo } from '../../http/esquemas.ts';
 
 /** Closing a cycle, recording payments and adjustments with a receipt, and downloading receipts. */

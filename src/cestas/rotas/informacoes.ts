@@ -7,7 +7,8 @@ import { markdownParaHtml } from '../../http/markdown.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
 import { responder } from '../resposta.ts';
 import { indiceRegistros } from '../views/registros.ts';
-import { Auditoria, Texto, leitura } from '../esquemas.ts';
+import { leitura } from '../esquemas/comum.ts';
+import { Auditoria, Texto } from '../esquemas/painel-e-relatorios.ts';
 import { instanteBr } from '../../formatos.ts';
 
 const ENTIDADES_AUDITADAS = [

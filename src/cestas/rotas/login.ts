@@ -31,7 +31,9 @@ import {
 } from '../sessao.ts';
 import { paginaConfirmarSaida, paginaErroLogin, paginaSaiu } from '../views/paginas.ts';
 import { navegacaoPropria } from '../../http/protecoes.ts';
-import { Painel, ParamsId, UsuarioJson, escrita, leitura, navegacao } from '../esquemas.ts';
+import { ParamsId, escrita, leitura, navegacao } from '../esquemas/comum.ts';
+import { Painel } from '../esquemas/painel-e-relatorios.ts';
+import { UsuarioJson } from '../esquemas/registros.ts';
 import { mostrarPainel } from './painel.ts';
 import { SemCorpo } from '../../http/esquemas.ts';
 import { ConsultaDoRetorno, consultaCrua } from '../../http/codigo-de-autorizacao.ts';

@@ -25,7 +25,7 @@ import { LiberarParaMercado } from '../../comandos/liberacao.ts';
 import { SalvarLote } from '../../comandos/lotes.ts';
 import { DefinirMercadosDoCiclo } from '../../comandos/mercados-do-ciclo.ts';
 import { corpoRecebido, guardarRecebido } from '../comandos.ts';
-import { ParamsId, escrita, leitura } from '../esquemas.ts';
+import { ParamsId, escrita, leitura } from '../esquemas/comum.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import type { Redesenho } from '../tipos-fastify.ts';
 import { paginaLiberacao, paginaLotes, paginaMercadosDoCiclo } from '../views/mercados-do-ciclo.ts';

@@ -24,7 +24,8 @@ import { enviarJson, querJson, redirecionarComAviso, responder } from '../respos
 import { tempo } from '../tempo.ts';
 import type { Redesenho } from '../tipos-fastify.ts';
 import { listaDeOfertas, paginaOferta } from '../views/ofertas.ts';
-import { ListaDeOfertas, OfertaJson, PaginaOferta, ParamsId, escrita, leitura } from '../esquemas.ts';
+import { ParamsId, escrita, leitura } from '../esquemas/comum.ts';
+import { ListaDeOfertas, OfertaJson, PaginaOferta } from '../esquemas/ofertas-e-pedidos.ts';
 
 /** Offers: the supplier's page, the list, draft and final saves, and removal of a line. */
 export function rotasOfertas(app: AppTipada, ctx: ContextoCestas): void {

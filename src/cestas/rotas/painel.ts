@@ -11,7 +11,8 @@ import { diaLocal } from '../../domain/tempo.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
 import { responder } from '../resposta.ts';
 import { atalhosDoAtor, paginaPainel } from '../views/paginas.ts';
-import { Painel, leitura } from '../esquemas.ts';
+import { leitura } from '../esquemas/comum.ts';
+import { Painel } from '../esquemas/painel-e-relatorios.ts';
 
 /** The dashboard: the current and upcoming cycles with this person's next step in each. */
 export async function mostrarPainel(

@@ -24,15 +24,9 @@ import { enviarJson, querJson, redirecionarComAviso, responder } from '../respos
 import { tempo } from '../tempo.ts';
 import type { Redesenho } from '../tipos-fastify.ts';
 import { listaDePedidos, paginaConfirmacao, paginaPedido, taxaParaPagina } from '../views/pedidos.ts';
-import {
-  ConfirmacaoPedido,
-  ListaDePedidos,
-  PaginaPedido,
-  ParamsId,
-  PedidoJson,
-  escrita,
-  leitura,
-} from '../esquemas.ts';
+import { ParamsId, escrita, leitura } from '../esquemas/comum.ts';
+import { ListaDePedidos, PaginaPedido, PedidoJson } from '../esquemas/ofertas-e-pedidos.ts';
+import { ConfirmacaoPedido } from '../esquemas/pix.ts';
 
 /** Consumer orders: the order page, save (reserving stock), confirmation, and a cycle's orders. */
 export function rotasPedidos(app: AppTipada, ctx: ContextoCestas): void {

@@ -25,16 +25,14 @@ import { nomeLegivel } from '../comprovante-pendente.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import type { Redesenho } from '../tipos-fastify.ts';
 import { paginaCobrancas, paginaExtratos, paginaSaldo } from '../views/pix.ts';
+import { ParamsId, escrita, leitura } from '../esquemas/comum.ts';
 import {
   CobrancaJson,
   ListaDeCobrancas,
   PaginaExtratos,
-  ParamsId,
   ResultadoDaConciliacao,
   ResumoDaImportacao,
-  escrita,
-  leitura,
-} from '../esquemas.ts';
+} from '../esquemas/pix.ts';
 
 /**
  * Pix: each person's charge and its BR Code, the coordination's list of who owes what, and the

@@ -13,15 +13,13 @@ import { corpoRecebido, guardarRecebido, mantendoOQueNaoVeio } from '../comandos
 import type { ContextoCestas } from '../contexto-cestas.ts';
 import { enviarJson, querJson, redirecionarComAviso, responder } from '../resposta.ts';
 import type { Recusa, Redesenho } from '../tipos-fastify.ts';
+import { ParamsId, escrita, leitura } from '../esquemas/comum.ts';
 import {
   Apagado,
-  ParamsId,
   REGISTROS,
-  escrita,
   formulario as FormularioDoRegistro,
   indice as IndiceDeRegistros,
-  leitura,
-} from '../esquemas.ts';
+} from '../esquemas/registros.ts';
 import { SemCorpo } from '../../http/esquemas.ts';
 import { formularioRegistro, indiceRegistros, type CampoForm, type ColunaIndice } from '../views/registros.ts';
 
@@ -113,7 +111,7 @@ export function registrarRecurso<T extends { readonly id: number }, O, D>(
   const paraJson = (registro: T): object => r.json?.(registro) ?? registro;
   const indice = `${base}-index`;
   const esquemas = REGISTROS[r.prefixo];
-  if (esquemas === undefined) throw new Error(`registro ${r.prefixo} sem esquema em esquemas.ts`);
+  if (esquemas === undefined) throw new Error(`registro ${r.prefixo} sem esquema em esquemas/registros.ts`);
   const { registro: Registro } = esquemas;
 
   /**

@@ -32,15 +32,8 @@ import {
   tabelaRelatorio,
   type ExtrasDoRelatorio,
 } from '../views/relatorio.ts';
-import {
-  EscolhaDeCiclos,
-  ParamsId,
-  RelatorioJson,
-  Relatorios,
-  download,
-  leitura,
-  relatorioOuArquivo,
-} from '../esquemas.ts';
+import { ParamsId, download, leitura, relatorioOuArquivo } from '../esquemas/comum.ts';
+import { EscolhaDeCiclos, RelatorioJson, Relatorios } from '../esquemas/painel-e-relatorios.ts';
 
 /** A file name safe for Content-Disposition, from the cycle names. */
 function nomeDeArquivo(base: string, nomes: readonly string[]): string {
