@@ -5,7 +5,7 @@
 import { Campos, MAIOR_ID, comoEntrada, type Entrada } from '../http/campos.ts';
 
 // The form parsers mark a body typed by people; the commands and the readers here read its decimals so.
-export { digitadoPorPessoas } from '../comandos/leitor.ts';
+export { digitadoPorPessoas } from '../comandos/leitor/comum.ts';
 
 /**
  * The contract writes a resource's own fields nested (`oferta.cicloid`, `pedido.pontoEntregaId`)

@@ -16,13 +16,13 @@ import {
   IdOpcional,
   Inteiro,
   InteiroOpcional,
-  MAIOR_ID,
   Objeto,
   Texto,
   UmDe,
-  idNomeado,
-  type Recusas,
-} from './leitor.ts';
+} from './leitor/blocos.ts';
+import { MAIOR_ID } from './leitor/comum.ts';
+import { type Recusas } from './leitor/leitura.ts';
+import { idNomeado } from './leitor/palavras.ts';
 import { comandoDeObjeto } from './objeto.ts';
 
 /** A period's end before its start is refused on the end (when both could be read). */

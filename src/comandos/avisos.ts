@@ -4,7 +4,7 @@
  * the coordination's message to a cycle's people (POST /ciclo/:id/mensagem).
  */
 import { TIPOS_DE_AVISO, TIPOS_OPCIONAIS, ehTipoDeAviso } from '../domain/avisos.ts';
-import { ConjuntoDe, IdOpcional, Objeto, Texto } from './leitor.ts';
+import { ConjuntoDe, IdOpcional, Objeto, Texto } from './leitor/blocos.ts';
 import { comandoDeObjeto } from './objeto.ts';
 
 /** A mandatory kind is always received: a list that names it asks for nothing more (nor does a form's blank). */

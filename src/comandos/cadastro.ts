@@ -13,7 +13,7 @@ import {
   type EntradaProprioCadastro,
   type EntradaUsuario,
 } from '../domain/usuarios.ts';
-import { Booleano, ConjuntoDe, Email, Telefone, Texto } from './leitor.ts';
+import { Booleano, ConjuntoDe, Email, Telefone, Texto } from './leitor/blocos.ts';
 import { comandoPlano } from './plano.ts';
 import { Ativo } from './registros.ts';
 

@@ -19,14 +19,10 @@ import {
   Marcado,
   Milesimos,
   Objeto,
-  Recusas,
-  TIPOS_NO_FIO,
   Texto,
-  compilar,
-  comoObjeto,
-  linhasDe,
-  type Nomear,
-} from './leitor.ts';
+} from './leitor/blocos.ts';
+import { TIPOS_NO_FIO } from './leitor/fio.ts';
+import { Recusas, compilar, comoObjeto, linhasDe, type Nomear } from './leitor/leitura.ts';
 
 const idDaLinha = IdOpcional('A linha já salva (sem ele, uma nova)');
 

@@ -7,7 +7,8 @@
  * message about that person's data.
  */
 import { Type, type TSchema } from '@sinclair/typebox';
-import { idNomeado, type Nomear } from './leitor.ts';
+import { type Nomear } from './leitor/leitura.ts';
+import { idNomeado } from './leitor/palavras.ts';
 
 export interface Comando<T> {
   /** The body of a route that reads it: documents the wire, and reads into T (src/http/esquemas.ts). */

@@ -6,21 +6,10 @@
 import { regrasDosItens, type EntradaComposicao, type ItemDaComposicao } from '../domain/composicao.ts';
 import { Invalido } from '../domain/erros.ts';
 import { comando } from './comando.ts';
-import {
-  IdOpcional,
-  Id,
-  Inteiro,
-  Linhas,
-  MAIOR_ID,
-  Milesimos,
-  Objeto,
-  Recusas,
-  Texto,
-  compilar,
-  comoObjeto,
-  idNomeado,
-  linhasDe,
-} from './leitor.ts';
+import { IdOpcional, Id, Inteiro, Linhas, Milesimos, Objeto, Texto } from './leitor/blocos.ts';
+import { MAIOR_ID } from './leitor/comum.ts';
+import { Recusas, compilar, comoObjeto, linhasDe } from './leitor/leitura.ts';
+import { idNomeado } from './leitor/palavras.ts';
 
 const ItemDaCesta = Objeto(
   {

@@ -9,21 +9,8 @@ import { MAXIMO_LANCAMENTO_CENTAVOS } from '../decimal.ts';
 import { SEPARADORES, type Decisao, type MapeamentoCsv } from '../domain/extratos.ts';
 import { regraDoComprovante, type ArquivoRecebido, type EntradaMovimentacao } from '../domain/financeiro.ts';
 import { comando } from './comando.ts';
-import {
-  Centavos,
-  Data,
-  Id,
-  Booleano,
-  IdOpcional,
-  Linhas,
-  Objeto,
-  Recusas,
-  Texto,
-  UmDe,
-  compilar,
-  comoObjeto,
-  linhasDe,
-} from './leitor.ts';
+import { Centavos, Data, Id, Booleano, IdOpcional, Linhas, Objeto, Texto, UmDe } from './leitor/blocos.ts';
+import { Recusas, compilar, comoObjeto, linhasDe } from './leitor/leitura.ts';
 import { comandoDeObjeto } from './objeto.ts';
 
 const Movimentacao = Objeto(

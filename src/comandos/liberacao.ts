@@ -4,7 +4,8 @@
  */
 import type { LiberacaoLida } from '../domain/mercados-do-ciclo/venda-direta.ts';
 import { comando } from './comando.ts';
-import { Id, Linhas, Milesimos, Objeto, Recusas, compilar, comoObjeto, linhasDe } from './leitor.ts';
+import { Id, Linhas, Milesimos, Objeto } from './leitor/blocos.ts';
+import { Recusas, compilar, comoObjeto, linhasDe } from './leitor/leitura.ts';
 
 const ItemLiberado = Objeto(
   {

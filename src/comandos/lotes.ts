@@ -5,19 +5,8 @@
 import { MAXIMO_LANCAMENTO_CENTAVOS } from '../decimal.ts';
 import type { LoteLido } from '../domain/mercados-do-ciclo/lote.ts';
 import { comando } from './comando.ts';
-import {
-  Centavos,
-  Id,
-  IdOpcional,
-  Linhas,
-  Milesimos,
-  Objeto,
-  Recusas,
-  Texto,
-  compilar,
-  comoObjeto,
-  linhasDe,
-} from './leitor.ts';
+import { Centavos, Id, IdOpcional, Linhas, Milesimos, Objeto, Texto } from './leitor/blocos.ts';
+import { Recusas, compilar, comoObjeto, linhasDe } from './leitor/leitura.ts';
 
 const LinhaDoLote = Objeto(
   {

@@ -6,7 +6,9 @@
 import { Type } from '@sinclair/typebox';
 import { regrasDosMercadosDoCiclo, type CicloMercadoLido } from '../domain/mercados-do-ciclo/comum.ts';
 import { comando } from './comando.ts';
-import { Id, Ids, Inteiro, Linhas, Objeto, Recusas, TIPOS_NO_FIO, compilar, comoObjeto, linhasDe } from './leitor.ts';
+import { Id, Ids, Inteiro, Linhas, Objeto } from './leitor/blocos.ts';
+import { TIPOS_NO_FIO } from './leitor/fio.ts';
+import { Recusas, compilar, comoObjeto, linhasDe } from './leitor/leitura.ts';
 
 const CicloMercado = Objeto(
   {

@@ -26,13 +26,10 @@ import {
   IdOpcional,
   Linhas,
   Objeto,
-  Recusas,
   Texto,
   UmDe,
-  compilar,
-  comoObjeto,
-  linhasDe,
-} from './leitor.ts';
+} from './leitor/blocos.ts';
+import { Recusas, compilar, comoObjeto, linhasDe } from './leitor/leitura.ts';
 import { comandoPlano } from './plano.ts';
 
 /** MercadoInput: a market's fields; `adminId` and `ativo` left out keep what the market says (new: the creator, active). */

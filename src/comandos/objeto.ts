@@ -5,7 +5,7 @@
  */
 import type { TSchema } from '@sinclair/typebox';
 import { comando, type Comando } from './comando.ts';
-import { Recusas, compilar, comoObjeto } from './leitor.ts';
+import { Recusas, compilar, comoObjeto } from './leitor/leitura.ts';
 
 export function comandoDeObjeto<S extends TSchema, T>(
   nome: string,

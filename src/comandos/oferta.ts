@@ -4,19 +4,9 @@
  */
 import { regrasDasLinhas, type AlvoNaOferta, type EntradaOferta, type LinhaParaOfertar } from '../domain/ofertas.ts';
 import { achatar, comando, donosDoRecurso } from './comando.ts';
-import {
-  Centavos,
-  Id,
-  IdOpcional,
-  Linhas,
-  Milesimos,
-  Objeto,
-  Recusas,
-  UNIDADE_ESCRITA,
-  compilar,
-  comoObjeto,
-  linhasDe,
-} from './leitor.ts';
+import { Centavos, Id, IdOpcional, Linhas, Milesimos, Objeto } from './leitor/blocos.ts';
+import { UNIDADE_ESCRITA } from './leitor/comum.ts';
+import { Recusas, compilar, comoObjeto, linhasDe } from './leitor/leitura.ts';
 import { comandoDeObjeto } from './objeto.ts';
 
 const LinhaDaOferta = Objeto(

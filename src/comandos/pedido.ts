@@ -5,18 +5,9 @@
  */
 import { regrasDasLinhas, type EntradaPedido, type LinhaPedida } from '../domain/pedidos/regras.ts';
 import { achatar, comando, donosDoRecurso } from './comando.ts';
-import {
-  Id,
-  IdOpcional,
-  Linhas,
-  Milesimos,
-  Objeto,
-  Recusas,
-  UNIDADE_ESCRITA,
-  compilar,
-  comoObjeto,
-  linhasDe,
-} from './leitor.ts';
+import { Id, IdOpcional, Linhas, Milesimos, Objeto } from './leitor/blocos.ts';
+import { UNIDADE_ESCRITA } from './leitor/comum.ts';
+import { Recusas, compilar, comoObjeto, linhasDe } from './leitor/leitura.ts';
 import { comandoDeObjeto } from './objeto.ts';
 
 const LinhaDoPedido = Objeto({

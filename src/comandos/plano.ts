@@ -6,7 +6,8 @@
  */
 import type { TSchema } from '@sinclair/typebox';
 import { comando, type Comando } from './comando.ts';
-import { Objeto, Recusas, compilar, comoObjeto } from './leitor.ts';
+import { Objeto } from './leitor/blocos.ts';
+import { Recusas, compilar, comoObjeto } from './leitor/leitura.ts';
 
 type Lido<P extends Record<string, TSchema>> = { [K in keyof P]: P[K]['static'] };
 

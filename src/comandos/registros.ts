@@ -5,7 +5,7 @@
  */
 import { UNIDADES, type DadosCatalogo, type EntidadeCatalogo } from '../domain/catalogo.ts';
 import type { Comando } from './comando.ts';
-import { Booleano, Centavos, IdOpcional, InteiroOpcional, Telefone, Texto, UmDe } from './leitor.ts';
+import { Booleano, Centavos, IdOpcional, InteiroOpcional, Telefone, Texto, UmDe } from './leitor/blocos.ts';
 import { comandoPlano } from './plano.ts';
 
 /** A record's `ativo`: absent keeps what the record says (a new one is active). */

@@ -4,7 +4,7 @@
  * optionally one market of theirs. A read, not a write, but read as every command is: one schema,
  * every refusal at once.
  */
-import { IdOpcional, Ids, Objeto } from './leitor.ts';
+import { IdOpcional, Ids, Objeto } from './leitor/blocos.ts';
 import { comandoDeObjeto } from './objeto.ts';
 
 /** At most as many cycles as a report takes (the session keeps as many). */

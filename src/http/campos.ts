@@ -41,8 +41,10 @@ const MAXIMO_PADRAO: Readonly<Record<number, number>> = {
  * way people type them (`lerDecimalDigitado`), and what a calendar day is: declared with the
  * commands (src/comandos).
  */
-export { DIGITADO, MAIOR_ID, ehDataValida } from '../comandos/leitor.ts';
-import { DIGITADO, MAIOR_ID, ehDataValida } from '../comandos/leitor.ts';
+export { ehDataValida } from '../comandos/leitor/blocos.ts';
+export { DIGITADO, MAIOR_ID } from '../comandos/leitor/comum.ts';
+import { ehDataValida } from '../comandos/leitor/blocos.ts';
+import { DIGITADO, MAIOR_ID } from '../comandos/leitor/comum.ts';
 
 /** Turns an unknown body into a record, refusing arrays and scalars. */
 export function comoEntrada(corpo: unknown): Entrada {

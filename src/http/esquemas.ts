@@ -10,7 +10,7 @@ import type {
   RouteOptions,
 } from 'fastify';
 import { comandoDoCorpo } from '../comandos/comando.ts';
-import { nomesDoCorpo } from '../comandos/leitor.ts';
+import { nomesDoCorpo } from '../comandos/leitor/leitura.ts';
 import { ErroDominio, Invalido } from '../domain/erros.ts';
 import { semParametrosVazios } from './consultas.ts';
 

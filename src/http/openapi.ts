@@ -1,7 +1,7 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance, FastifyContextConfig } from 'fastify';
 import { html, type Html } from './html.ts';
-import { comTiposDoFio } from '../comandos/leitor.ts';
+import { comTiposDoFio } from '../comandos/leitor/fio.ts';
 import { arquivoEstatico } from './esquemas.ts';
 
 /**

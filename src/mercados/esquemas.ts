@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { Arquivo, Html, Redirecionamento } from '../http/esquemas.ts';
 import { Consulta } from '../http/consultas.ts';
-import { TIPOS_NO_FIO } from '../comandos/leitor.ts';
+import { TIPOS_NO_FIO } from '../comandos/leitor/fio.ts';
 
 /**
  * The Mercados face's HTTP schemas (its data travels through GraphQL, whose own schema is the

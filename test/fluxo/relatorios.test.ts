@@ -5,7 +5,7 @@ import type { Ator } from '../../src/domain/acesso.ts';
 import { SalvarCiclo } from '../../src/comandos/ciclo.ts';
 import { lerComando } from '../../src/comandos/comando.ts';
 import { ComporCesta, naCesta } from '../../src/comandos/composicao.ts';
-import { nomesDoCorpo } from '../../src/comandos/leitor.ts';
+import { nomesDoCorpo } from '../../src/comandos/leitor/leitura.ts';
 import { SalvarOferta } from '../../src/comandos/oferta.ts';
 import { FazerPedido } from '../../src/comandos/pedido.ts';
 import { formatarReais } from '../../src/decimal.ts';

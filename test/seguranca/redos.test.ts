@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { EMAIL } from '../../src/domain/textos.ts';
 import { SalvarUsuario } from '../../src/comandos/cadastro.ts';
-import { nomesDoCorpo } from '../../src/comandos/leitor.ts';
+import { nomesDoCorpo } from '../../src/comandos/leitor/leitura.ts';
 import { Invalido } from '../../src/domain/erros.ts';
 import { entrarComo } from '../helpers/sessoes.ts';
 import { iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';

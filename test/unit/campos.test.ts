@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Objeto, Recusas, Telefone, compilar } from '../../src/comandos/leitor.ts';
+import { Objeto, Telefone } from '../../src/comandos/leitor/blocos.ts';
+import { Recusas, compilar } from '../../src/comandos/leitor/leitura.ts';
 
 const comTelefone = compilar<{ telefone?: string | null }>(Objeto({ telefone: Telefone('Telefone') }));
 

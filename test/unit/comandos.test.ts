@@ -1,20 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { comandoDoCorpo, lerComando } from '../../src/comandos/comando.ts';
-import {
-  DIGITADO,
-  Hora,
-  Marcado,
-  Milesimos,
-  Objeto,
-  Recusas,
-  Texto,
-  UNIDADE_ESCRITA,
-  compilar,
-  digitadoPorPessoas,
-  nomesDoCorpo,
-  nomesDoGraphql,
-} from '../../src/comandos/leitor.ts';
+import { Hora, Marcado, Milesimos, Objeto, Texto } from '../../src/comandos/leitor/blocos.ts';
+import { DIGITADO, UNIDADE_ESCRITA, digitadoPorPessoas } from '../../src/comandos/leitor/comum.ts';
+import { Recusas, compilar, nomesDoCorpo, nomesDoGraphql } from '../../src/comandos/leitor/leitura.ts';
 import { SalvarOferta } from '../../src/comandos/oferta.ts';
 import { FazerPedido } from '../../src/comandos/pedido.ts';
 import { Invalido } from '../../src/domain/erros.ts';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Invalido } from '../../src/domain/erros.ts';
 import { EscolherCiclos } from '../../src/comandos/relatorios.ts';
-import { nomesDoCorpo } from '../../src/comandos/leitor.ts';
+import { nomesDoCorpo } from '../../src/comandos/leitor/leitura.ts';
 import { relatorioParaCsv } from '../../src/planilhas/csv.ts';
 import { cicloAtual } from '../../src/domain/relatorios/ciclos.ts';
 import { montarRelatorio } from '../../src/domain/relatorios/modelo.ts';

@@ -10,7 +10,8 @@ import {
 } from '../../domain/usuarios.ts';
 import { AtualizarCadastro, AtualizarPerfil, Autocadastro } from '../../comandos/cadastro.ts';
 import { corpoDaAlteracao, type Comando } from '../../comandos/comando.ts';
-import { MAIOR_ID, idNomeado } from '../../comandos/leitor.ts';
+import { MAIOR_ID } from '../../comandos/leitor/comum.ts';
+import { idNomeado } from '../../comandos/leitor/palavras.ts';
 import { PERFIS_AUTOCADASTRO } from '../../domain/perfis.ts';
 import { escolhaSugeridaNoCadastro } from '../../domain/pessoas.ts';
 import { comoEntrada } from '../../http/campos.ts';

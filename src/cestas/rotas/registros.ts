@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppTipada } from '../../http/app-tipada.ts';
-import { MAIOR_ID, idNomeado } from '../../comandos/leitor.ts';
+import { MAIOR_ID } from '../../comandos/leitor/comum.ts';
+import { idNomeado } from '../../comandos/leitor/palavras.ts';
 import { pode, type Acao, type Ator } from '../../domain/acesso.ts';
 import { type Pagina, type PedidoDePagina } from '../../domain/registros.ts';
 import type { TProperties } from '@sinclair/typebox';

@@ -12,7 +12,7 @@ import type { Relatorio } from '../../domain/relatorios/modelo.ts';
 import { relatorioDeMovimentacoes } from '../../domain/relatorios/movimentacoes.ts';
 import { relatorioDeProdutos } from '../../domain/relatorios/produtos.ts';
 import { EscolherCiclos } from '../../comandos/relatorios.ts';
-import { nomesDoCorpo } from '../../comandos/leitor.ts';
+import { nomesDoCorpo } from '../../comandos/leitor/leitura.ts';
 import { relatorioParaJson } from '../apresentadores/relatorios.ts';
 import { relatorioParaCsv } from '../../planilhas/csv.ts';
 import { TIPO_XLSX, relatorioParaXlsx } from '../../planilhas/xlsx.ts';

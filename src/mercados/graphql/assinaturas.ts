@@ -9,7 +9,7 @@
 import type { IResolvers } from '@graphql-tools/utils';
 import { RegistrarPagamentoDaTemporada, SalvarAssinatura } from '../../comandos/assinaturas.ts';
 import { lerComando } from '../../comandos/comando.ts';
-import { nomesDoGraphql } from '../../comandos/leitor.ts';
+import { nomesDoGraphql } from '../../comandos/leitor/leitura.ts';
 import { exigirAgirPor, pode } from '../../domain/acesso.ts';
 import { salvarAssinatura } from '../../domain/assinaturas/escrita.ts';
 import { assinaturasDe, type AssinaturaComCiclos, type ProximoCiclo } from '../../domain/assinaturas/leitura.ts';

@@ -56,7 +56,7 @@ import { cobrancaDe, pixDaCobranca } from '../../domain/pix.ts';
 import { diaLocal, somarDias } from '../../domain/tempo.ts';
 import { Campos, MAIOR_ID, lerId } from '../../http/campos.ts';
 import { lerComando } from '../../comandos/comando.ts';
-import { comNomes, nomesDoGraphql } from '../../comandos/leitor.ts';
+import { comNomes, nomesDoGraphql } from '../../comandos/leitor/leitura.ts';
 import { DefinirMercadosDoCiclo } from '../../comandos/mercados-do-ciclo.ts';
 import { SalvarOferta } from '../../comandos/oferta.ts';
 import { ConfirmarPedido, FazerPedido } from '../../comandos/pedido.ts';

@@ -23,7 +23,7 @@ import { acoesDoMercado, autorizarMercados, podeMercados } from '../../domain/po
 import { listaDeTipos } from '../../domain/tipos-de-mercado.ts';
 import { AtribuirPerfis, AtualizarPrecos, BuscaDeProdutos, SalvarMercado } from '../../comandos/mercados.ts';
 import { EscolherAvisos } from '../../comandos/avisos.ts';
-import { comNomes, nomesDoGraphql } from '../../comandos/leitor.ts';
+import { comNomes, nomesDoGraphql } from '../../comandos/leitor/leitura.ts';
 import { atorDe, esquecerCarregados, type ContextoResolvers } from './contexto-resolvers.ts';
 import { DateTime, Decimal, Quantidade, emCentesimos } from './escalares.ts';
 import { consultasDoFluxo, mutacoesDoFluxo, tiposDoFluxo } from './fluxo.ts';
