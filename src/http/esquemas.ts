@@ -1,6 +1,6 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { SerializerSelector, type RouteDefinition, type Serializer } from '@fastify/fast-json-stringify-compiler';
-import { Ajv, type ErrorObject, type Options as OpcoesAjv } from 'ajv';
+import { Ajv, type ErrorObject } from 'ajv';
 import type {
   FastifyInstance,
   FastifySchema,
@@ -10,7 +10,8 @@ import type {
   RouteOptions,
 } from 'fastify';
 import { comandoDoCorpo } from '../comandos/comando.ts';
-import { nomesDoCorpo } from '../comandos/leitor/leitura.ts';
+import { MENSAGENS_DE_TIPO, nomesDoCorpo } from '../comandos/leitor/leitura.ts';
+import { SEM_COERCAO } from '../comandos/leitor/palavras.ts';
 import { ErroDominio, Invalido } from '../domain/erros.ts';
 import { semParametrosVazios } from './consultas.ts';
 
@@ -29,16 +30,6 @@ export const Arquivo = (descricao: string) =>
 
 /** What a redirect carries: nothing but its Location. */
 export const Redirecionamento = Type.Null({ description: 'Redireciona (Location) para a próxima página' });
-
-/** The words for a value of the wrong type. */
-const MENSAGENS_DE_TIPO: Readonly<Record<string, string>> = {
-  integer: 'Deve ser um número inteiro',
-  number: 'Deve ser um número',
-  string: 'Deve ser um texto',
-  boolean: 'Deve ser verdadeiro ou falso',
-  object: 'Deve ser um objeto',
-  array: 'Deve ser uma lista',
-};
 
 function mensagemDoErro(e: ErrorObject): string {
   if (e.keyword === 'required') return 'Campo obrigatório';
@@ -89,20 +80,6 @@ export function Corpo<P extends Record<string, TSchema>>(campos: P, descricao: s
 export const SemCorpo = Corpo({}, 'Sem corpo (os dados estão no endereço)');
 
 /**
- * Bodies are checked without coercion: "12" stays text for the edge reader (which reads it as a
- * number, and a comma decimal as a decimal), and `true` never turns into the id 1. Params and
- * query strings keep Fastify's coercion (text to integer).
- */
-const AJV_DE_CORPOS: OpcoesAjv = {
-  coerceTypes: false,
-  useDefaults: false,
-  removeAdditional: false,
-  allErrors: true,
-  verbose: true,
-  strict: false,
-};
-
-/**
  * The form token (`_csrf`) a body carried, kept on the command read from it: the command replaces
  * `req.body`, and the origin check (a preHandler, src/http/protecoes.ts) still compares the token
  * the page sent. A symbol, not a field: the command's own fields stay what its schema says.
@@ -151,7 +128,7 @@ export const compiladoresQuandoUsados: FastifyServerOptions['schemaController'] 
 };
 
 export function validarCorposSemCoercao(app: FastifyInstance): void {
-  const semCoercao = new Ajv(AJV_DE_CORPOS);
+  const semCoercao = new Ajv(SEM_COERCAO);
   const comCoercao = new Ajv({
     coerceTypes: 'array',
     useDefaults: true,

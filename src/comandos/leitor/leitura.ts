@@ -31,7 +31,8 @@ export function nomesDoGraphql(raizes: Readonly<Record<string, string>> = {}): N
 /** Keywords whose refusal is said after the field's own (a row's rule after its fields' reading). */
 const TARDIAS = new Set(['x-exclusivos']);
 
-const MENSAGENS_DE_TIPO: Readonly<Record<string, string>> = {
+/** The words for a value of the wrong type (also a non-command body's, src/http/esquemas.ts). */
+export const MENSAGENS_DE_TIPO: Readonly<Record<string, string>> = {
   integer: 'Deve ser um número inteiro',
   number: 'Deve ser um número',
   string: 'Deve ser um texto',

@@ -1,5 +1,5 @@
 /** The commands' reader (src/comandos/leitor/): the keywords. */
-import { Ajv, type AnySchemaObject, type SchemaValidateFunction } from 'ajv';
+import { Ajv, type AnySchemaObject, type Options, type SchemaValidateFunction } from 'ajv';
 import { type DataValidationCxt } from 'ajv/dist/types/index.js';
 import {
   ESCALA_DINHEIRO,
@@ -147,14 +147,21 @@ function itensDaLista(valor: unknown): unknown[] | null {
   return null;
 }
 
-export const ajv = new Ajv({
+/**
+ * Read without coercion: "12" stays text for the keyword that reads it (as a number, and a comma
+ * decimal as a decimal), and `true` never turns into the id 1. Every error is collected, with its
+ * schema (a field's own message).
+ */
+export const SEM_COERCAO: Options = {
   coerceTypes: false,
   useDefaults: false,
   removeAdditional: false,
   allErrors: true,
   verbose: true,
   strict: false,
-});
+};
+
+export const ajv = new Ajv(SEM_COERCAO);
 
 type Trocar = (novo: unknown) => void;
 const trocador =
