@@ -53,8 +53,10 @@ interface Alvos {
   readonly gerirAlgumMercado: null;
   readonly desativarMercado: null;
   readonly atualizarPrecos: { readonly adminId: number };
-  /** A market's orders in a cycle (GraphQL pedidosDoMercado). */
+  /** A market's orders in a cycle (GraphQL pedidosDoMercado, and as a file). */
   readonly verPedidosDoMercado: { readonly adminId: number };
+  /** A market's price list as a file (its prices are on the market for any account; the file is its management's). */
+  readonly baixarPrecos: { readonly adminId: number };
   readonly listarUsuarios: null;
   readonly atribuirPerfis: null;
   /**
@@ -142,6 +144,11 @@ const REGRAS: { readonly [A in AcaoMercados]: Regra<A> } = {
     perfis: GESTAO,
     noRegistro: oMercadoESeu,
     recusa: ['MERCADO_DE_OUTRO_ADMIN', 'Acesso negado: você só pode ver os pedidos do mercado que administra'],
+  },
+  baixarPrecos: {
+    perfis: GESTAO,
+    noRegistro: oMercadoESeu,
+    recusa: ['MERCADO_DE_OUTRO_ADMIN', 'Acesso negado: você só pode baixar os preços do mercado que administra'],
   },
   listarUsuarios: { perfis: ADMINISTRADOR },
   atribuirPerfis: { perfis: ADMINISTRADOR },
