@@ -216,6 +216,8 @@ export interface AcoesDoMercado {
   readonly desativar: boolean;
   /** See the market's orders in a cycle (GraphQL pedidosDoMercado). */
   readonly verPedidos: boolean;
+  /** Download the market's price list (/planilhas/mercados/:id/precos). */
+  readonly baixarPrecos: boolean;
 }
 
 /** What the actor may do with a market, from the same table, sent along with the market. */
@@ -228,6 +230,7 @@ export function acoesDoMercado(
     editarPrecos: podeMercados(ator, 'atualizarPrecos', m),
     desativar: m.ativo && podeMercados(ator, 'desativarMercado', null),
     verPedidos: podeMercados(ator, 'verPedidosDoMercado', m),
+    baixarPrecos: podeMercados(ator, 'baixarPrecos', m),
   };
 }
 
