@@ -53,8 +53,10 @@ interface Alvos {
   readonly gerirAlgumMercado: null;
   readonly desativarMercado: null;
   readonly atualizarPrecos: { readonly adminId: number };
-  /** A market's orders in a cycle (GraphQL pedidosDoMercado). */
+  /** A market's orders in a cycle (GraphQL pedidosDoMercado, and as a file). */
   readonly verPedidosDoMercado: { readonly adminId: number };
+  /** A market's price list as a file (its prices are on the market for any account; the file is its management's). */
+  readonly baixarPrecos: { readonly adminId: number };
   readonly listarUsuarios: null;
   readonly atribuirPerfis: null;
   /**
@@ -143,6 +145,11 @@ const REGRAS: { readonly [A in AcaoMercados]: Regra<A> } = {
     noRegistro: oMercadoESeu,
     recusa: ['MERCADO_DE_OUTRO_ADMIN', 'Acesso negado: você só pode ver os pedidos do mercado que administra'],
   },
+  baixarPrecos: {
+    perfis: GESTAO,
+    noRegistro: oMercadoESeu,
+    recusa: ['MERCADO_DE_OUTRO_ADMIN', 'Acesso negado: você só pode baixar os preços do mercado que administra'],
+  },
   listarUsuarios: { perfis: ADMINISTRADOR },
   atribuirPerfis: { perfis: ADMINISTRADOR },
   ofertar: { perfis: ['Fornecedor'] },
@@ -209,6 +216,8 @@ export interface AcoesDoMercado {
   readonly desativar: boolean;
   /** See the market's orders in a cycle (GraphQL pedidosDoMercado). */
   readonly verPedidos: boolean;
+  /** Download the market's price list (/planilhas/mercados/:id/precos). */
+  readonly baixarPrecos: boolean;
 }
 
 /** What the actor may do with a market, from the same table, sent along with the market. */
@@ -221,6 +230,7 @@ export function acoesDoMercado(
     editarPrecos: podeMercados(ator, 'atualizarPrecos', m),
     desativar: m.ativo && podeMercados(ator, 'desativarMercado', null),
     verPedidos: podeMercados(ator, 'verPedidosDoMercado', m),
+    baixarPrecos: podeMercados(ator, 'baixarPrecos', m),
   };
 }
 

@@ -4,7 +4,7 @@ import { emTransacao, type Banco, type Db } from '../db/banco.ts';
 import { violouUnicidade } from '../db/erros.ts';
 import { consultaPreparada } from '../db/preparadas.ts';
 import type { Alteracao, DB, Linha } from '../db/tipos.ts';
-import { ehMaster, type Ator } from './acesso.ts';
+import { autorizar, ehMaster, type Acao, type Ator } from './acesso.ts';
 import { auditar } from './auditoria.ts';
 import { sessaoFoiEncerrada } from '../db/sessoes-encerradas.ts';
 import { Conflito, NaoEncontrado, Proibido, recusarInvalidos } from './erros.ts';
@@ -123,6 +123,21 @@ export async function atorDaConta(
     .executeTakeFirst();
   if (u === undefined) return semCadastro;
   return { email: conta.email, nome: u.nome, usuarioid, perfil: lerPerfis(u.perfil), ativo: Boolean(u.ativo) };
+}
+
+/**
+ * What an account of the other face must pass to act on cycles, as the Cestas routes' access rule
+ * (src/cestas/autenticacao.ts exigirAcesso): a Cestas record first (an account without one yet is
+ * told how to complete it), then the action's rule (an inactive person may do nothing).
+ */
+export function autorizarNosCiclos(ator: Ator, acao: Acao): void {
+  if (ator.usuarioid === null) {
+    throw new Proibido(
+      'CADASTRO_PENDENTE',
+      'Esta conta ainda não tem cadastro na face Cestas: complete-o em /usuarionovo para agir nos ciclos',
+    );
+  }
+  autorizar(ator, acao);
 }
 
 /** Every protected Cestas request runs this: compiled once (see consultaPreparada). */

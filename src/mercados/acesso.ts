@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Banco } from '../db/banco.ts';
 import { contaDaSessao, type Conta } from '../domain/contas.ts';
-import { type NomePerfil } from '../domain/politica-mercados.ts';
+import { perfisDaAcao, type AcaoMercados, type NomePerfil } from '../domain/politica-mercados.ts';
 import type { Relogio } from '../domain/tempo.ts';
 import { ehEscrita, verificarOrigem } from '../http/protecoes.ts';
 import { apagarCookieSessao, lerTokenDaSessao, tokenCsrf } from './sessao.ts';
@@ -46,11 +46,19 @@ export const isAuthenticated: Middleware = async (req, reply) => {
   return reply.redirect('/login', 302);
 };
 
+/**
+ * The spec's 403 body (section 5, item 8): `required` says who may. The middlewares below answer it
+ * for a missing profile; a route answers it for a record its profile does not reach (someone
+ * else's market).
+ */
+export function acessoNegado(reply: FastifyReply, required: string): FastifyReply {
+  return reply.code(403).send({ error: 'Acesso negado', required });
+}
+
 function exigirPerfis(aceitos: readonly NomePerfil[], required: string): Middleware {
   return async (req, reply) => {
     if (req.conta === null) return reply.code(401).send({ error: 'Não autenticado' });
-    if (!req.conta.profiles.some((p) => aceitos.includes(p)))
-      return reply.code(403).send({ error: 'Acesso negado', required });
+    if (!req.conta.profiles.some((p) => aceitos.includes(p))) return acessoNegado(reply, required);
     return undefined;
   };
 }
@@ -63,6 +71,18 @@ export function hasProfile(name: NomePerfil): Middleware {
 /** 401 when not logged in; 403 naming the profiles when the account has none of them. */
 export function hasAnyProfile(names: readonly NomePerfil[]): Middleware {
   return exigirPerfis(names, `Um dos perfis: ${names.join(', ')}`);
+}
+
+/**
+ * A route's guard from the policy table (politica-mercados.ts): hasProfile when the action needs one
+ * profile, hasAnyProfile when it needs one of several. A route names its action, never profiles,
+ * as a GraphQL field's @auth must list its action's.
+ */
+export function guardaDaAcao(acao: AcaoMercados): Middleware {
+  const perfis = perfisDaAcao(acao);
+  if (perfis === 'qualquerConta') throw new Error(`a ação ${acao} não pede perfil: guarde a rota com isAuthenticated`);
+  const [um, ...outros] = perfis;
+  return um !== undefined && outros.length === 0 ? hasProfile(um) : hasAnyProfile(perfis);
 }
 
 /** What every GraphQL request carries (spec, section 5 item 7). */

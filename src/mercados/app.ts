@@ -27,6 +27,7 @@ import { adotarContasAntigas } from '../domain/contas.ts';
 import { querHtml, responderPagina } from './resposta.ts';
 import { rotasAutenticacao } from './rotas/autenticacao.ts';
 import { rotasPaginas } from './rotas/paginas.ts';
+import { rotasPlanilhas } from './rotas/planilhas.ts';
 import './tipos-fastify.ts';
 import { paginaErro } from './views/paginas.ts';
 
@@ -175,6 +176,7 @@ export async function criarAppMercados(dep: DependenciasMercados): Promise<Fasti
   });
   rotasPaginas(app, ctx);
   rotasAutenticacao(app, ctx);
+  rotasPlanilhas(app, ctx);
   await rotasGraphql(app, ctx, dep.graphql ?? opcoesGraphqlPadrao(config));
   rotasDaDocumentacao(app, { producao: config.producao, titulo: 'Cestaria: Mercados', config: { guarda: 'publico' } });
 

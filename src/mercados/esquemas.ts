@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { Arquivo, Html, Redirecionamento } from '../http/esquemas.ts';
 import { Consulta } from '../http/consultas.ts';
+import { TIPO_XLSX } from '../planilhas/xlsx.ts';
 import { TIPOS_NO_FIO } from '../comandos/leitor/fio.ts';
 
 /**
@@ -12,6 +13,11 @@ export const Erro = Type.Object(
   {
     error: Type.String({ description: 'A mensagem, em português' }),
     details: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    required: Type.Optional(
+      Type.String({
+        description: 'Numa recusa por perfil (403): quem pode, ex.: "Um dos perfis: Administrador, AdminMercado"',
+      }),
+    ),
     requestId: Type.Optional(Type.String({ description: 'Num erro interno: o código a informar à administração' })),
   },
   { description: 'Recusa ou falha' },
@@ -32,6 +38,18 @@ export const redirecionamento = { 302: Redirecionamento, ...falhas };
 /** A file of the client or of the GraphQL IDE. */
 export const arquivo = (tipo: string) => ({
   200: { description: 'O arquivo', content: { [tipo]: { schema: Arquivo('O arquivo') } } },
+  ...falhas,
+});
+
+/** A report as a file: the spreadsheet (the default) or, with ?formato=csv, the contract's CSV. */
+export const planilhaOuCsv = (descricao: string) => ({
+  200: {
+    description: `${descricao}: a planilha (Excel, LibreOffice) ou, com ?formato=csv, o CSV, como anexo`,
+    content: {
+      [TIPO_XLSX]: { schema: Arquivo('A planilha (Excel, LibreOffice)') },
+      'text/csv': { schema: Arquivo('O CSV: UTF-8, separado por vírgulas, decimais com ponto, datas AAAA-MM-DD') },
+    },
+  },
   ...falhas,
 });
 

@@ -4,7 +4,13 @@ import { after, before, describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { type Conta } from '../../src/domain/contas.ts';
 import { PROFILES, type NomePerfil } from '../../src/domain/politica-mercados.ts';
-import { contextoGraphql, hasAnyProfile, hasProfile, isAuthenticated } from '../../src/mercados/acesso.ts';
+import {
+  contextoGraphql,
+  guardaDaAcao,
+  hasAnyProfile,
+  hasProfile,
+  isAuthenticated,
+} from '../../src/mercados/acesso.ts';
 import { criarAppMercados } from '../../src/mercados/app.ts';
 import { LIMITE_LOGIN } from '../../src/mercados/rotas/autenticacao.ts';
 import { Navegador, tokenCsrf } from '../helpers/navegador.ts';
@@ -129,6 +135,13 @@ describe('acesso à face Mercados', () => {
         async () => ({ ok: true }),
       );
       app.get('/teste/logado', { config: { guarda: isAuthenticated }, schema }, async () => ({ ok: true }));
+      // A route names a policy action; its guard is the middleware for the action's profiles.
+      app.get('/teste/acao/gestao', { config: { guarda: guardaDaAcao('verPedidosDoMercado') }, schema }, async () => ({
+        ok: true,
+      }));
+      app.get('/teste/acao/fornecedor', { config: { guarda: guardaDaAcao('ofertar') }, schema }, async () => ({
+        ok: true,
+      }));
       await app.listen({ host: '127.0.0.1', port: 0 });
       const a = app.server.address() as { port: number };
       url = `http://localhost:${a.port}`;
@@ -170,8 +183,23 @@ describe('acesso à face Mercados', () => {
           assert.equal(g.texto, '{"error":"Acesso negado","required":"Um dos perfis: Administrador, AdminMercado"}');
         }
         assert.equal((await nav.getJson(`${url}/teste/logado`)).status, 200);
+        const acao = await nav.getJson(`${url}/teste/acao/gestao`);
+        assert.deepEqual(
+          [acao.status, acao.status === 403 ? acao.texto : ''],
+          [g.status, g.status === 403 ? g.texto : ''],
+        );
+        const fornecedor = await nav.getJson(`${url}/teste/acao/fornecedor`);
+        if (perfis.includes('Fornecedor')) assert.equal(fornecedor.status, 200);
+        else {
+          assert.equal(fornecedor.status, 403);
+          assert.equal(fornecedor.texto, '{"error":"Acesso negado","required":"Fornecedor"}');
+        }
       });
     }
+  });
+
+  test('guardaDaAcao não guarda uma ação de qualquer conta: essa rota usa isAuthenticated', () => {
+    assert.throws(() => guardaDaAcao('verMercados'), /não pede perfil/);
   });
 
   test('toda rota declara quem pode acessá-la: sem guarda o app não sobe', async () => {

@@ -47,6 +47,11 @@ const MATRIZ: Readonly<Record<string, Linha>> = {
   'GET /entregas': PAGINA_PROTEGIDA,
   'GET /mercados/:id/ciclos/:cicloId/pedidos': PAGINA_PROTEGIDA,
   'GET /ciclos/:id/mercados': PAGINA_PROTEGIDA,
+  // The files (issue 36): the spec's hasAnyProfile / hasProfile answer 401 and 403 (test/mercados/arquivos).
+  // Past the guard, the orders need ?cicloId= (400), and there is no market 1 (404).
+  'GET /planilhas/mercados/:id/pedidos': { anonimo: 401, Consumidor: 403, Administrador: 400 },
+  'GET /planilhas/mercados/:id/precos': { anonimo: 401, Consumidor: 403, Administrador: 404 },
+  'GET /planilhas/ciclos/:id/entregas': { anonimo: 401, Consumidor: 403, Administrador: 403 },
   'GET /login': LOGADO([302, '/auth/idp'], [302, '/dashboard']),
   'GET /auth/idp': TODOS([302, 'http://localhost:']),
   'GET /auth/idp/callback': TODOS([302, '/login?error=auth_failed']),

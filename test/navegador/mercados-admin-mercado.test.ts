@@ -397,6 +397,12 @@ describe('páginas do AdminMercado e do Administrador no navegador', { skip: pul
       'tudo cabe na primeira página',
     );
     await conferirPagina(pagina, ctx, 'mercados-pedidos-do-mercado');
+    // Every order of the market in the cycle as a spreadsheet: the link downloads the XLSX.
+    const [planilha] = await Promise.all([
+      pagina.waitForEvent('download'),
+      pagina.getByRole('link', { name: 'Planilha (Excel, LibreOffice)' }).click(),
+    ]);
+    assert.match(planilha.suggestedFilename(), /^pedidos-[A-Za-z0-9-]+\.xlsx$/);
 
     // A planned cycle of her market has no orders yet: the page says so.
     await pagina.getByRole('link', { name: 'Voltar ao mercado' }).click();

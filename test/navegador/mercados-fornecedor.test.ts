@@ -9,6 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
@@ -361,6 +362,16 @@ describe('páginas do fornecedor no cliente Mercados', { skip: pular }, () => {
     ]);
     await pagina.locator('.totais-entrega').getByText('R$ 27,95').waitFor();
     await conferirPagina(pagina, ctx, 'mercados-minhas-entregas');
+    // The same lines as a file: the CSV link downloads them, one column per market, dot decimals.
+    const [csv] = await Promise.all([
+      pagina.waitForEvent('download'),
+      pagina.getByRole('link', { name: 'CSV', exact: true }).click(),
+    ]);
+    assert.match(csv.suggestedFilename(), /^entregas-[A-Za-z0-9-]+\.csv$/);
+    const linhasDoCsv = readFileSync(await csv.path(), 'utf8')
+      .trim()
+      .split('\n');
+    assert.ok(linhasDoCsv.includes(`${tomate.nome},kg,4.30,12.5,12,5,1.5,6.5,27.95`), linhasDoCsv.join('\n'));
 
     // 5. With the offer window closed the offer is read-only, with the reason, and /entregas offers no edit.
     await amb.banco

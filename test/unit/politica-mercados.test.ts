@@ -78,24 +78,28 @@ test('num mercado, o AdminMercado só edita e vê os pedidos do que administra; 
     editarPrecos: true,
     desativar: false,
     verPedidos: true,
+    baixarPrecos: true,
   });
   assert.deepEqual(acoesDoMercado(conta(8, 'AdminMercado'), mercado), {
     editar: false,
     editarPrecos: false,
     desativar: false,
     verPedidos: false,
+    baixarPrecos: false,
   });
   assert.deepEqual(acoesDoMercado(conta(1, 'Administrador'), mercado), {
     editar: true,
     editarPrecos: true,
     desativar: true,
     verPedidos: true,
+    baixarPrecos: true,
   });
   assert.deepEqual(acoesDoMercado(conta(1, 'Administrador'), { ...mercado, ativo: false }), {
     editar: true,
     editarPrecos: true,
     desativar: false,
     verPedidos: true,
+    baixarPrecos: true,
   });
   // An account with that id but without the profile administers nothing.
   assert.deepEqual(acoesDoMercado(conta(7, 'Consumidor'), mercado), {
@@ -103,6 +107,7 @@ test('num mercado, o AdminMercado só edita e vê os pedidos do que administra; 
     editarPrecos: false,
     desativar: false,
     verPedidos: false,
+    baixarPrecos: false,
   });
   assert.deepEqual(acoesDoMercado(conta(7, 'Fornecedor', 'Consumidor'), mercado).verPedidos, false);
 });

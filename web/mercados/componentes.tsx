@@ -167,3 +167,23 @@ export function useMarcados<T>(iniciais: Iterable<T>): {
     });
   return { marcados, alternar, definir: (itens) => setMarcados(new Set(itens)) };
 }
+
+/**
+ * A report's two downloads from the server's /planilhas/ routes: the spreadsheet and the CSV.
+ * Plain links, not the client's navigation: the browser sends the session cookie and saves the
+ * attachment; the server decides who may (401/403 otherwise).
+ */
+export function Baixar({ endereco, rotulo }: { readonly endereco: string; readonly rotulo: string }) {
+  const com = (formato: 'xlsx' | 'csv') => `${endereco}${endereco.includes('?') ? '&' : '?'}formato=${formato}`;
+  return (
+    <p className="acoes baixar">
+      <span className="suave">{rotulo}:</span>
+      <a className="botao secundario" href={com('xlsx')} download>
+        Planilha (Excel, LibreOffice)
+      </a>
+      <a className="botao secundario" href={com('csv')} download>
+        CSV
+      </a>
+    </p>
+  );
+}

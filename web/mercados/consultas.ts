@@ -27,8 +27,11 @@ export interface Preco {
 }
 
 export interface Mercado extends ResumoMercado {
-  /** Read whole, a market also says whether its orders may be seen (the detail page links to them). */
-  readonly acoes: AcoesMercado & { readonly verPedidos: boolean };
+  /**
+   * Read whole, a market also says whether its orders may be seen (the detail page links to them)
+   * and whether its price list may be downloaded.
+   */
+  readonly acoes: AcoesMercado & { readonly verPedidos: boolean; readonly baixarPrecos: boolean };
   readonly descricao: string | null;
   readonly taxaAdministrativa: string | null;
   readonly valorMaximoCesta: string | null;
@@ -56,7 +59,7 @@ export interface Conta {
 const ACOES = 'editar editarPrecos desativar';
 const resumo = (acoes: string) => `id nome tipo ativo adminId admin { name } acoes { ${acoes} }`;
 const RESUMO = resumo(ACOES);
-const COMPLETO = `${resumo(`${ACOES} verPedidos`)} descricao taxaAdministrativa valorMaximoCesta precos { produtoId preco ativo produto { nome unidade } }`;
+const COMPLETO = `${resumo(`${ACOES} verPedidos baixarPrecos`)} descricao taxaAdministrativa valorMaximoCesta precos { produtoId preco ativo produto { nome unidade } }`;
 
 export async function listarMercados(ativo?: boolean): Promise<readonly ResumoMercado[]> {
   const r = await graphql<{ mercados: ResumoMercado[]; tiposDeMercado: TipoDeMercado[] }>(

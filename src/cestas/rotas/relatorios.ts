@@ -14,8 +14,8 @@ import { relatorioDeProdutos } from '../../domain/relatorios/produtos.ts';
 import { EscolherCiclos } from '../../comandos/relatorios.ts';
 import { nomesDoCorpo } from '../../comandos/leitor/leitura.ts';
 import { relatorioParaJson } from '../apresentadores/relatorios.ts';
-import { relatorioParaCsv } from '../../planilhas/csv.ts';
-import { TIPO_XLSX, relatorioParaXlsx } from '../../planilhas/xlsx.ts';
+import { TIPO_XLSX } from '../../planilhas/xlsx.ts';
+import { FORMATOS_DE_ARQUIVO, enviarRelatorio, nomeDeArquivo } from '../../http/arquivos.ts';
 import { Consulta, NaConsulta, dataDaConsulta } from '../../http/consultas.ts';
 import { Arquivo } from '../../http/esquemas.ts';
 import { atorDe } from '../autenticacao.ts';
@@ -35,26 +35,13 @@ import {
 import { ParamsId, download, leitura, relatorioOuArquivo } from '../esquemas/comum.ts';
 import { EscolhaDeCiclos, RelatorioJson, Relatorios } from '../esquemas/painel-e-relatorios.ts';
 
-/** A file name safe for Content-Disposition, from the cycle names. */
-function nomeDeArquivo(base: string, nomes: readonly string[]): string {
-  const limpo = nomes
-    .join('-')
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/[^A-Za-z0-9-]+/g, '-')
-    .replace(/-+/g, '-')
-    .replace(/^-|-$/g, '')
-    .slice(0, 80);
-  return `${base}${limpo === '' ? '' : `-${limpo}`}`;
-}
-
 const mercadoId = NaConsulta.id('Só o que foi comprado neste mercado dos ciclos (o relatório inteiro, sem ele)');
 
-const FORMATOS = ['xlsx', 'csv'] as const;
-type Formato = (typeof FORMATOS)[number];
-
 /** `?formato=`: the report as a file instead of the page: a spreadsheet for people, or the contract's CSV. */
-const formato = NaConsulta.umDe(FORMATOS, 'O relatório como arquivo: a planilha (Excel, LibreOffice) ou o CSV');
+const formato = NaConsulta.umDe(
+  FORMATOS_DE_ARQUIVO,
+  'O relatório como arquivo: a planilha (Excel, LibreOffice) ou o CSV',
+);
 
 /** ?mercadoId= narrows a report to one market of its cycles; the file and PDF links keep it. */
 const ConsultaDoMercado = Consulta({ mercadoId });
@@ -120,18 +107,6 @@ export function rotasRelatorios(app: AppTipada, ctx: ContextoCestas): void {
         .orderBy('id')
         .execute()
     ).map((c) => c.nome);
-  /** The report as a file: the spreadsheet people open, or the contract's CSV. */
-  const enviarArquivo = async (reply: FastifyReply, r: Relatorio, comoArquivo: Formato, nome: string) => {
-    if (comoArquivo === 'csv')
-      return reply
-        .type('text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${nome}.csv"`)
-        .send(relatorioParaCsv(r));
-    return reply
-      .type(TIPO_XLSX)
-      .header('content-disposition', `attachment; filename="${nome}.xlsx"`)
-      .send(Buffer.from(await relatorioParaXlsx(r)));
-  };
   /** The markets of the cycles a choice page lists. */
   const mercadosDaEscolha = (ciclos: ReadonlyArray<{ id: number }>) =>
     mercadosDosCiclos(
@@ -158,7 +133,7 @@ export function rotasRelatorios(app: AppTipada, ctx: ContextoCestas): void {
       const { id } = req.params;
       const r = await relatorioDeSobra(ctx.banco, atorDe(req), id, tempo(ctx).hoje);
       if (req.query.formato !== undefined)
-        return enviarArquivo(reply, r, req.query.formato, nomeDeArquivo('sobra', await nomesDosCiclos([id])));
+        return enviarRelatorio(reply, r, req.query.formato, nomeDeArquivo('sobra', await nomesDosCiclos([id])));
       return mostrar(req, reply, r, { downloads: downloads(`/pedidosfornecedoressobra/${id}`) });
     },
   );
@@ -174,7 +149,7 @@ export function rotasRelatorios(app: AppTipada, ctx: ContextoCestas): void {
       const mercadoId = req.query.mercadoId ?? null;
       const r = await relatorioDosFornecedores(ctx.banco, atorDe(req), [id], tempo(ctx).hoje, mercadoId);
       if (req.query.formato !== undefined)
-        return enviarArquivo(
+        return enviarRelatorio(
           reply,
           r,
           req.query.formato,
@@ -212,7 +187,7 @@ export function rotasRelatorios(app: AppTipada, ctx: ContextoCestas): void {
         if (req.query.formato !== undefined) {
           const ids = await ciclosDoDownload(req, req.query);
           const r = await montar(atorDe(req), ids, req.query.mercadoId ?? null);
-          return enviarArquivo(reply, r, req.query.formato, nomeDeArquivo(arquivo, await nomesDosCiclos(ids)));
+          return enviarRelatorio(reply, r, req.query.formato, nomeDeArquivo(arquivo, await nomesDosCiclos(ids)));
         }
         const ciclos = await ciclosParaEscolher(ctx.banco, tempo(ctx).hoje);
         const mercados = await mercadosDaEscolha(ciclos);
@@ -343,7 +318,7 @@ export function rotasRelatorios(app: AppTipada, ctx: ContextoCestas): void {
         req.query.mercadoId ?? null,
       );
       const nome = nomeDeArquivo('pedidos-fornecedores', await nomesDosCiclos(ids));
-      return enviarArquivo(reply, relatorio, req.query.formato ?? 'csv', nome);
+      return enviarRelatorio(reply, relatorio, req.query.formato ?? 'csv', nome);
     },
   );
 
@@ -392,7 +367,12 @@ export function rotasRelatorios(app: AppTipada, ctx: ContextoCestas): void {
       };
       const r = await relatorioDeMovimentacoes(ctx.banco, atorDe(req), filtro);
       if (q.formato !== undefined)
-        return enviarArquivo(reply, r, q.formato, nomeDeArquivo('movimentacoes', [filtro.de ?? '', filtro.ate ?? '']));
+        return enviarRelatorio(
+          reply,
+          r,
+          q.formato,
+          nomeDeArquivo('movimentacoes', [filtro.de ?? '', filtro.ate ?? '']),
+        );
       return mostrar(req, reply, r, { downloads: downloads('/movimentacaotodos', { ...filtro }) });
     },
   );

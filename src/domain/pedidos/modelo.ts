@@ -129,6 +129,25 @@ export function montarPedido(p: LinhaPedidoLida, linhas: readonly ItemLido[], ta
   };
 }
 
+/** What an order buys in one market, with that market's part of the fee, as its totals. */
+export function pedidoNoMercado(p: Pedido, mercadoId: number): Pedido {
+  const produtos = p.produtos.filter((l) => l.mercadoId === mercadoId);
+  const partes = p.partes.filter((x) => x.mercadoId === mercadoId);
+  const total = partes.reduce((s, x) => s + x.subtotalCentavos, 0);
+  const taxa = partes.reduce((s, x) => s + x.taxaCentavos, 0);
+  return { ...p, produtos, partes, totalCentavos: total, taxaCentavos: taxa, totalComTaxaCentavos: total + taxa };
+}
+
+/**
+ * A market's orders (GraphQL pedidosDoMercado, the market's spreadsheet): those with at least one
+ * line bought in it, each reduced to what it buys there.
+ */
+export function pedidosNoMercado(pedidos: readonly Pedido[], mercadoId: number): Pedido[] {
+  return pedidos
+    .filter((x) => x.produtos.some((l) => l.mercadoId === mercadoId))
+    .map((x) => pedidoNoMercado(x, mercadoId));
+}
+
 /** What saving or confirming an order tells its consumer (one of the kinds in avisos.ts). */
 export type EventoDoPedido =
   { readonly tipo: 'recibo'; readonly pedido: Pedido } | { readonly tipo: 'pedido_alterado'; readonly pedido: Pedido };

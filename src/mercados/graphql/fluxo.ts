@@ -8,7 +8,7 @@ import { CAMPOS_DATA } from '../../domain/ciclos/calendario.ts';
 import type { IResolvers } from '@graphql-tools/utils';
 import DataLoader from 'dataloader';
 import type { Db } from '../../db/banco.ts';
-import { autorizar, exigirAgirPor, pode, type Ator } from '../../domain/acesso.ts';
+import { exigirAgirPor, pode, type Acao, type Ator } from '../../domain/acesso.ts';
 import {
   entregasComMercados,
   type EntregaComMercados,
@@ -47,10 +47,10 @@ import {
   pedidoDe,
   pedidoVisivel,
 } from '../../domain/pedidos/leituras.ts';
-import type { LinhaDoPedido, Pedido } from '../../domain/pedidos/modelo.ts';
+import { pedidosNoMercado, type LinhaDoPedido, type Pedido } from '../../domain/pedidos/modelo.ts';
 import type { ParteDoPedido } from '../../domain/pedidos/taxa.ts';
 import { pontosParaPedido } from '../../domain/pontos-do-ciclo.ts';
-import { atorDaConta } from '../../domain/usuarios.ts';
+import { atorDaConta, autorizarNosCiclos } from '../../domain/usuarios.ts';
 import { acoesDaConta, autorizarMercados, podeMercados } from '../../domain/politica-mercados.ts';
 import { cobrancaDe, pixDaCobranca } from '../../domain/pix.ts';
 import { diaLocal, somarDias } from '../../domain/tempo.ts';
@@ -96,15 +96,9 @@ function atorCestas(ctx: Ctx): Promise<Ator> {
  * The Cestas route's access rule (src/cestas/autenticacao.ts exigirAcesso) for the same action:
  * an inactive person, or an account with no Cestas record yet, may do nothing on cycles.
  */
-export async function atorAutorizado(ctx: Ctx, acao: Parameters<typeof autorizar>[1]): Promise<Ator> {
+export async function atorAutorizado(ctx: Ctx, acao: Acao): Promise<Ator> {
   const ator = await atorCestas(ctx);
-  if (ator.usuarioid === null) {
-    throw new Proibido(
-      'CADASTRO_PENDENTE',
-      'Esta conta ainda não tem cadastro na face Cestas: complete-o em /usuarionovo para agir nos ciclos',
-    );
-  }
-  autorizar(ator, acao);
+  autorizarNosCiclos(ator, acao);
   return ator;
 }
 
@@ -315,15 +309,6 @@ async function ciclos(
     .slice(0, p.first);
 }
 
-/** `pedidosDoMercado`: what each order buys in the market, with that market's part of the fee. */
-function noMercado(p: Pedido, mercadoId: number): Pedido {
-  const produtos = p.produtos.filter((l) => l.mercadoId === mercadoId);
-  const partes = p.partes.filter((x) => x.mercadoId === mercadoId);
-  const total = partes.reduce((s, x) => s + x.subtotalCentavos, 0);
-  const taxa = partes.reduce((s, x) => s + x.taxaCentavos, 0);
-  return { ...p, produtos, partes, totalCentavos: total, taxaCentavos: taxa, totalComTaxaCentavos: total + taxa };
-}
-
 /** A page of a list ordered by the caller: the items after the one whose id is `after`. */
 function pagina<T extends { pedidoId: number }>(itens: readonly T[], p: { first: number; after: number | null }): T[] {
   const inicio = p.after === null ? 0 : itens.findIndex((i) => i.pedidoId === p.after) + 1;
@@ -426,10 +411,7 @@ export const consultasDoFluxo = {
     const pedidos = await umaVez(ctx, 'pedidosDoCiclo', cicloid, () =>
       carregarPedidosDoCiclo(ctx.banco, cicloid, null, ctx.taxa),
     );
-    return pagina(
-      pedidos.filter((x) => x.produtos.some((l) => l.mercadoId === mercadoId)).map((x) => noMercado(x, mercadoId)),
-      p,
-    );
+    return pagina(pedidosNoMercado(pedidos, mercadoId), p);
   },
 };
 

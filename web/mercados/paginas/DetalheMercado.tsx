@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { mensagemDe } from '../api.ts';
-import { Carregando, ComCarga, Falha, Pagina, Sucesso, useCarga } from '../componentes.tsx';
+import { Baixar, Carregando, ComCarga, Falha, Pagina, Sucesso, useCarga } from '../componentes.tsx';
 import { desativarMercado, type Mercado } from '../consultas.ts';
 import { decimalLegivel, reais } from '../dinheiro.ts';
 import { PRIMEIRAS } from '../adiantar.ts';
@@ -108,33 +108,38 @@ function Detalhe({
         {mercado.precos.length === 0 ? (
           <p className="suave">Este mercado ainda não tem preços.</p>
         ) : (
-          <table className="tabela">
-            <caption className="visualmente-oculto">Preços de {mercado.nome}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Produto</th>
-                <th scope="col">Unidade</th>
-                <th scope="col" className="numero">
-                  Preço
-                </th>
-                <th scope="col">Situação</th>
-              </tr>
-            </thead>
-            <tbody>
-              {mercado.precos.map((p) => (
-                <tr key={p.produtoId}>
-                  <th scope="row" data-rotulo="Produto">
-                    {p.produto.nome}
+          <>
+            {mercado.acoes.baixarPrecos ? (
+              <Baixar endereco={`/planilhas/mercados/${mercado.id}/precos`} rotulo="Baixar os preços" />
+            ) : null}
+            <table className="tabela">
+              <caption className="visualmente-oculto">Preços de {mercado.nome}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Produto</th>
+                  <th scope="col">Unidade</th>
+                  <th scope="col" className="numero">
+                    Preço
                   </th>
-                  <td data-rotulo="Unidade">{p.produto.unidade}</td>
-                  <td data-rotulo="Preço" className="numero">
-                    {reais(p.preco)}
-                  </td>
-                  <td data-rotulo="Situação">{p.ativo ? 'À venda' : 'Fora de venda'}</td>
+                  <th scope="col">Situação</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {mercado.precos.map((p) => (
+                  <tr key={p.produtoId}>
+                    <th scope="row" data-rotulo="Produto">
+                      {p.produto.nome}
+                    </th>
+                    <td data-rotulo="Unidade">{p.produto.unidade}</td>
+                    <td data-rotulo="Preço" className="numero">
+                      {reais(p.preco)}
+                    </td>
+                    <td data-rotulo="Situação">{p.ativo ? 'À venda' : 'Fora de venda'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </>
         )}
       </section>
     </>

@@ -1,6 +1,6 @@
 import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import { ErroApi, mensagemDe } from '../api.ts';
-import { ComCarga, Falha, Pagina, Sucesso, useCarga } from '../componentes.tsx';
+import { Baixar, ComCarga, Falha, Pagina, Sucesso, useCarga } from '../componentes.tsx';
 import { lerMercado, listarProdutos, salvarPrecos, type Mercado, type Preco, type Produto } from '../consultas.ts';
 import { ajustarPercentual, deCentavos, decimalLegivel, paraCentavos, paraPercentual, reais } from '../dinheiro.ts';
 import { Link, navegar } from '../navegacao.tsx';
@@ -367,14 +367,19 @@ export function EditorPrecos({ id }: { readonly id: string }) {
               <p>Mercado não encontrado.</p>
             </div>
           ) : semPermissao ? null : (
-            <Editor
-              mercado={mercado}
-              produtos={produtos}
-              aoSalvar={(n) => {
-                setSalvos(n);
-                recarregar();
-              }}
-            />
+            <>
+              {mercado.acoes.baixarPrecos && mercado.precos.length > 0 ? (
+                <Baixar endereco={`/planilhas/mercados/${mercado.id}/precos`} rotulo="Baixar os preços gravados" />
+              ) : null}
+              <Editor
+                mercado={mercado}
+                produtos={produtos}
+                aoSalvar={(n) => {
+                  setSalvos(n);
+                  recarregar();
+                }}
+              />
+            </>
           )
         }
       </ComCarga>

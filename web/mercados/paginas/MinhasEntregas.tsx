@@ -1,4 +1,4 @@
-import { Aviso, ComCarga, Falha, Pagina, useCarga } from '../componentes.tsx';
+import { Aviso, Baixar, ComCarga, Falha, Pagina, useCarga } from '../componentes.tsx';
 import { deCentavos, paraCentavos, reais } from '../dinheiro.ts';
 import { PRIMEIRAS } from '../adiantar.ts';
 import { type CicloResumo, type Entrega } from '../fluxo-fornecedor.ts';
@@ -203,6 +203,7 @@ function Conteudo({ ciclo, entregas }: { readonly ciclo: CicloResumo; readonly e
       ) : (
         <>
           <Resumo entregas={entregas} />
+          <Baixar endereco={`/planilhas/ciclos/${ciclo.id}/entregas`} rotulo="Baixar as entregas" />
           <h2>Por produto</h2>
           <PorProduto entregas={entregas} />
           <h2>Por mercado</h2>

@@ -1,4 +1,4 @@
-import { Carregando, ComCarga, Falha, Pagina, useCarga } from '../componentes.tsx';
+import { Baixar, Carregando, ComCarga, Falha, Pagina, useCarga } from '../componentes.tsx';
 import { reais, reaisDeCentavos } from '../dinheiro.ts';
 import {
   nomesDoMercadoECiclo,
@@ -133,6 +133,10 @@ function Pedidos({ mercadoId, cicloId }: { readonly mercadoId: string; readonly 
   if (estado.dados.length === 0) return <p className="aviso">Nenhum pedido deste mercado no ciclo até agora.</p>;
   return (
     <>
+      <Baixar
+        endereco={`/planilhas/mercados/${mercadoId}/pedidos?cicloId=${cicloId}`}
+        rotulo="Baixar todos os pedidos"
+      />
       <ComCarga estado={totais.estado} recarregar={totais.recarregar}>
         {(t) => <Totais totais={t} />}
       </ComCarga>
