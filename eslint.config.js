@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', 'coverage/', 'dist/', 'test-artifacts/'] },
+  { ignores: ['node_modules/', 'data/', 'coverage/', 'dist/', 'test-artifacts/', 'reports/', '.stryker-tmp/'] },
   js.configs.recommended,
   ...tseslint.configs.strict,
   {
