@@ -256,7 +256,21 @@ export function brCode(recebedor: RecebedorPix, valorCentavos: number, txid: str
   });
   // Stryker disable next-line ConditionalExpression: the configuration checked the name, city and key at start
   if (hasError(pix)) throw new Error(`BR Code recusado: ${pix.message}`);
-  return pix.toBRCode();
+  // NOTE: pix-utils computes the CRC after stripping every trailing "6304xxxx" it finds, so a
+  // txid that ends in 6304 (cycle 6304, 16304, …) got a CRC over the wrong text, and bank apps
+  // refuse such a code. The CRC is computed here, over everything up to the final "6304".
+  const semCrc = pix.toBRCode().slice(0, -4);
+  return `${semCrc}${crc16(semCrc)}`;
+}
+
+/** CRC16-CCITT-FALSE (polynomial 0x1021, initial 0xFFFF) over the UTF-8 bytes, as 4 hex digits. */
+function crc16(texto: string): string {
+  let crc = 0xffff;
+  for (const byte of Buffer.from(texto, 'utf8')) {
+    crc ^= byte << 8;
+    for (let bit = 0; bit < 8; bit++) crc = (crc & 0x8000) === 0 ? (crc << 1) & 0xffff : ((crc << 1) ^ 0x1021) & 0xffff;
+  }
+  return crc.toString(16).toUpperCase().padStart(4, '0');
 }
 
 /** The Pix that pays a charge; null when nothing is due, or the community has no Pix receiver. */

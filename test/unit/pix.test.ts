@@ -126,6 +126,22 @@ describe('BR Code lido por um decodificador independente', () => {
     );
   });
 
+  test('um txid que termina em 6304, a marca do CRC, ainda tem o CRC certo (ciclos 6304, 16304, …)', () => {
+    for (const [usuarioid, cicloid] of [
+      [1, 6304],
+      [1, 1_397_996_304],
+      [6304, 16_304],
+    ] as const) {
+      const txid = txidDe(usuarioid, cicloid);
+      assert.ok(txid.endsWith('6304'), txid);
+      const codigo = brCode(recebedores[0] as RecebedorPix, 1, txid);
+      const lido = decodificar(codigo);
+      assert.equal(lido.crcValido, true, codigo);
+      assert.equal(lido.txid, txid);
+      assert.equal(lido.valor, '0.01');
+    }
+  });
+
   test('o mesmo valor devido dá sempre o mesmo código; o QR é SVG do mesmo texto', async () => {
     const r = recebedores[0] as RecebedorPix;
     const a = await pixDaCobranca({ devidoCentavos: 12345, txid: txidDe(7, 3) }, r);
