@@ -42,25 +42,41 @@ export function arquivoEnviado(v: unknown): ArquivoRecebido | null {
   return typeof nome === 'string' && Buffer.isBuffer(conteudo) && conteudo.length > 0 ? { nome, conteudo } : null;
 }
 
+/**
+ * A command's schema with the file a multipart form sends in `arquivo` (and any other field read
+ * apart from the command's own): what the OpenAPI document shows, beside the fields.
+ */
+function comArquivo<T extends object>(
+  esquema: T,
+  descricao: string,
+  doArquivo: string,
+  outros: Record<string, unknown> = {},
+): T {
+  return {
+    ...esquema,
+    description: descricao,
+    properties: {
+      ...(esquema as { properties?: object }).properties,
+      arquivo: Type.Unsafe<unknown>({ type: 'string', format: 'binary', description: doArquivo }),
+      ...outros,
+    },
+  };
+}
+
 export const RegistrarMovimentacao = comando<MovimentacaoLida>(
   'RegistrarMovimentacao',
-  {
-    ...Movimentacao,
-    description: 'Um pagamento ou ajuste (formulário multipart, com o comprovante opcional no campo arquivo; ou JSON)',
-    properties: {
-      ...(Movimentacao as unknown as { properties: object }).properties,
-      arquivo: Type.Unsafe<unknown>({
-        type: 'string',
-        format: 'binary',
-        description: 'O comprovante (PDF, PNG ou JPEG, até 10 MiB)',
-      }),
+  comArquivo(
+    Movimentacao,
+    'Um pagamento ou ajuste (formulário multipart, com o comprovante opcional no campo arquivo; ou JSON)',
+    'O comprovante (PDF, PNG ou JPEG, até 10 MiB)',
+    {
       comprovantePendente: Type.Unsafe<unknown>({
         type: 'string',
         description:
           'A referência selada ao comprovante que um formulário recusado guardou (vem no formulário redesenhado); sem novo arquivo, ele é o comprovante desta movimentação',
       }),
     },
-  },
+  ),
   {
     raizes: ['usuarioid', 'tipoMovimentacaoId', 'valor', 'data', 'descricao', 'cicloid', 'sentido', 'arquivo'],
     donos: () => [],
@@ -168,18 +184,11 @@ const vazio = (v: string | null | undefined): boolean => v === undefined || v ==
 
 export const ImportarExtrato = comando<ImportacaoLida>(
   'ImportarExtrato',
-  {
-    ...Importacao,
-    description: 'Um extrato do banco (formulário multipart): OFX, ou CSV com o mapeamento das colunas',
-    properties: {
-      ...(Importacao as unknown as { properties: object }).properties,
-      arquivo: Type.Unsafe<unknown>({
-        type: 'string',
-        format: 'binary',
-        description: 'O arquivo OFX ou CSV (até 2 MiB; UTF-8 ou ISO-8859-1)',
-      }),
-    },
-  },
+  comArquivo(
+    Importacao,
+    'Um extrato do banco (formulário multipart): OFX, ou CSV com o mapeamento das colunas',
+    'O arquivo OFX ou CSV (até 2 MiB; UTF-8 ou ISO-8859-1)',
+  ),
   {
     raizes: [...Object.keys((Importacao as unknown as { properties: object }).properties), 'arquivo'],
     donos: () => [],
