@@ -10,7 +10,6 @@ import { assinaturasParaAdmin, faltasDoCiclo } from '../../src/domain/assinatura
 import { gerarPedidosDoCiclo } from '../../src/domain/assinaturas/geracao.ts';
 import { pausar, removerPausa, salvarAssinatura } from '../../src/domain/assinaturas/escrita.ts';
 import { alterarNoCiclo, pularCiclo } from '../../src/domain/assinaturas/no-ciclo.ts';
-import { ErroDominio } from '../../src/domain/erros.ts';
 import { fazerPedido } from '../../src/domain/pedidos/fazer.ts';
 import { pedidoDe } from '../../src/domain/pedidos/leituras.ts';
 import type { Taxa } from '../../src/domain/pedidos/taxa.ts';
@@ -24,6 +23,7 @@ import {
   criarUsuario,
   type DatasDoCiclo,
 } from '../helpers/fabricas.ts';
+import { recusa } from '../helpers/recusa.ts';
 
 /** Subscriptions (DOMAIN.md, "Subscriptions (assinaturas)"), through the domain's own functions. */
 
@@ -33,18 +33,6 @@ const TZ = 'America/Sao_Paulo';
 const ANTES: OpcoesAssinatura = { agora: new Date('2026-03-02T15:00:00Z'), hoje: '2026-03-02', taxa: TAXA, tz: TZ };
 const NO_PEDIDO: OpcoesAssinatura = { agora: new Date('2026-03-07T15:00:00Z'), hoje: '2026-03-07', taxa: TAXA, tz: TZ };
 const DEPOIS: OpcoesAssinatura = { agora: new Date('2026-03-10T15:00:00Z'), hoje: '2026-03-10', taxa: TAXA, tz: TZ };
-
-async function recusa(
-  p: Promise<unknown>,
-): Promise<{ tipo: string; codigo: string; mensagem: string; detalhes: Record<string, unknown> }> {
-  try {
-    await p;
-  } catch (e) {
-    assert.ok(e instanceof ErroDominio, `esperava um erro de domínio, veio ${String(e)}`);
-    return { tipo: e.constructor.name, codigo: e.codigo, mensagem: e.message, detalhes: { ...(e.detalhes ?? {}) } };
-  }
-  assert.fail('esperava uma recusa');
-}
 
 /** The default cycle's dates moved by `semanas` weeks. */
 function datasDaSemana(semanas: number): DatasDoCiclo {

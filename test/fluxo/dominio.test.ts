@@ -12,7 +12,6 @@ import { listarCiclos, obterCiclo } from '../../src/domain/ciclos/leitura.ts';
 import type { CicloLido } from '../../src/domain/ciclos/modelo.ts';
 import { ciclosDoPainel } from '../../src/domain/ciclos/painel.ts';
 import { paginaDaComposicao, salvarComposicao } from '../../src/domain/composicao.ts';
-import { ErroDominio } from '../../src/domain/erros.ts';
 import {
   arquivoDaMovimentacao,
   fecharCiclo,
@@ -35,6 +34,7 @@ import { salvarPedido as gravarPedido } from '../../src/domain/pedidos/salvar.ts
 import type { Taxa } from '../../src/domain/pedidos/taxa.ts';
 import { bancoNovo } from '../helpers/banco.ts';
 import { DATAS_PADRAO, criarCesta, criarCiclo, criarPonto, criarProduto, criarUsuario } from '../helpers/fabricas.ts';
+import { recusa } from '../helpers/recusa.ts';
 
 /**
  * The use cases of the cycle, called as the edge calls them, on the cases no other test pins:
@@ -48,18 +48,6 @@ const salvarOferta = async (...a: Parameters<typeof gravarOferta>) => (await gra
 const NA_OFERTA = { agora: new Date('2026-03-02T15:00:00Z'), hoje: '2026-03-02' };
 const NO_PEDIDO = { agora: new Date('2026-03-07T15:00:00Z'), hoje: '2026-03-07', taxa: TAXA };
 const DEPOIS = { agora: new Date('2026-03-10T15:00:00Z'), hoje: '2026-03-10', taxa: TAXA };
-
-async function recusa(
-  p: Promise<unknown>,
-): Promise<{ tipo: string; codigo: string; mensagem: string; detalhes: Record<string, unknown> }> {
-  try {
-    await p;
-  } catch (e) {
-    assert.ok(e instanceof ErroDominio, `esperava um erro de domínio, veio ${String(e)}`);
-    return { tipo: e.constructor.name, codigo: e.codigo, mensagem: e.message, detalhes: { ...(e.detalhes ?? {}) } };
-  }
-  assert.fail('esperava uma recusa');
-}
 
 const lido = (dados: Partial<CicloLido['dados']> = {}, listas: Partial<Omit<CicloLido, 'dados'>> = {}): CicloLido => ({
   dados: { nome: `Ciclo ${Math.random().toString(36).slice(2, 8)}`, ...DATAS_PADRAO, ativo: true, ...dados },
