@@ -147,6 +147,7 @@ export async function ofertaDe(db: Db, cicloid: number, usuarioid: number): Prom
   const oferta = lidas[0];
   if (oferta === undefined)
     return { id: null, cicloid, usuarioid, finalizada: false, finalizadaEm: null, produtos: [], totalCentavos: 0 };
+  // Stryker disable ConditionalExpression,LogicalOperator: a row has all of the line's columns or none (op's are NOT NULL, p is joined on op's foreign key), so any one of these checks tells a row without a line; they are there for the types
   const linhas = lidas.flatMap((l) =>
     l.ofertaProdutoId === null ||
     l.produtoid === null ||
@@ -167,6 +168,7 @@ export async function ofertaDe(db: Db, cicloid: number, usuarioid: number): Prom
           }),
         ],
   );
+  // Stryker restore ConditionalExpression,LogicalOperator
   return montarOferta({ ...oferta, cicloid, usuarioid }, linhas);
 }
 
@@ -186,7 +188,7 @@ export async function ofertasDoFornecedor(
   if (pagina.depoisDoCiclo !== null) q = q.where('cicloid', '<', pagina.depoisDoCiclo);
   const ofertas = await q.orderBy('cicloid', 'desc').limit(pagina.first).execute();
   const porOferta = new Map<number, LinhaDaOferta[]>();
-  // Stryker disable next-line ConditionalExpression: an empty IN list is valid on SQLite, where the mutation run goes; PostgreSQL refuses it
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: an empty IN list is valid on SQLite, where the mutation run goes; PostgreSQL refuses it
   if (ofertas.length > 0) {
     const linhas = await linhasComAlocado(db)
       .select('op.ofertaid')
@@ -251,10 +253,11 @@ export async function salvarOferta(
     // NOTE: the products are read before the cycle is locked (and checked after its window, as
     // always): the offers of a cycle take turns on that lock, and every round trip taken while
     // it is held makes every other supplier wait.
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: an empty IN list is valid on SQLite, where the mutation run goes; PostgreSQL refuses it
     const produtos =
+      // Stryker disable next-line ConditionalExpression: an empty IN list is valid on SQLite, where the mutation run goes; PostgreSQL refuses it
       linhas.length === 0
-        ? []
+        ? // Stryker disable next-line ArrayDeclaration: with no lines the products are never read
+          []
         : await trx
             .selectFrom('produto')
             .select(['id', 'unidade'])
@@ -267,7 +270,7 @@ export async function salvarOferta(
             .execute();
     const ciclo = await cicloDasJanelas(trx, cicloid, 'escrita');
     const { foraDaJanela } = exigirJanela(ciclo, opcoes.hoje, 'oferta', ehGestor(ator));
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: see above
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: an empty IN list is valid on SQLite (see above)
     if (linhas.length > 0) {
       const ativos = new Map(produtos.map((p) => [p.id, p.unidade]));
       const faltando = linhas.filter((l) => !ativos.has(l.produtoid));
@@ -337,8 +340,14 @@ export async function salvarOferta(
     // offer is final): the capacity of the products they hold, and of those taken out, is what it
     // can break, so only those products are checked (every supplier's lines of each), not the
     // whole cycle's hundreds of lines at every save.
-    const tocados = [...new Set([...antes.produtos.map((p) => p.produtoid), ...linhas.map((l) => l.produtoid)])];
-    // Stryker disable next-line ConditionalExpression: an empty IN list is valid on SQLite, where the mutation run goes; PostgreSQL refuses it
+    const tocados = [
+      ...new Set([
+        ...antes.produtos.map((p) => p.produtoid),
+        // Stryker disable next-line ArrowFunction: a product new to the offer only gains surplus (and the line backs nothing yet), which breaks no rule a product met before the save
+        ...linhas.map((l) => l.produtoid),
+      ]),
+    ];
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: an empty IN list is valid on SQLite, where the mutation run goes; PostgreSQL refuses it
     if (tocados.length > 0) {
       const [ofertadas, extras] = [
         await linhasOfertadas(trx, cicloid, tocados),
@@ -428,9 +437,8 @@ async function amarrasDasLinhas(
   for (const l of linhas) {
     const daLinha = cestas.filter((c) => c.ofertaProdutoId === l.ofertaProdutoId);
     const dosLotes = lotes.filter((x) => x.ofertaProdutoId === l.ofertaProdutoId);
-    const extrasDaLinha = [...(atribuidos.get(l.ofertaProdutoId) ?? [])]
-      .filter(([, mil]) => mil > 0)
-      .sort(([a], [b]) => (a ?? 0) - (b ?? 0));
+    // As atribuirExtrasPorMercado fills them: only parts above zero, by market (classic extras first).
+    const extrasDaLinha = [...(atribuidos.get(l.ofertaProdutoId) ?? [])];
     const a: Amarras = {
       produto: l.nome,
       unidade: l.unidade,
@@ -530,7 +538,9 @@ function conferirExtrasMantidos(
   ofertadas: readonly LinhaOfertada[],
   extras: readonly ExtraDoCiclo[],
 ): void {
+  // Stryker disable next-line MethodExpression,ConditionalExpression,EqualityOperator: a line with no extras cannot end with less than none; skipping it only saves work
   const comExtras = [...amarras].filter(([, a]) => a.extrasMil > 0);
+  // Stryker disable next-line ConditionalExpression: with no line to check, attributing the extras again only costs time
   if (comExtras.length === 0) return;
   const depois = atribuirExtrasPorMercado(ofertadas, publicadosPorProduto(extras));
   for (const [id, a] of comExtras) {
