@@ -237,6 +237,7 @@ export async function fecharCiclo(
       lancamentos.push({
         usuarioid: Number(pessoa),
         tipo: t.id,
+        // Stryker disable next-line EqualityOperator: a difference of 0 is never written (filtered out below), so its direction is never seen
         sentido: diferenca >= 0 ? 'credito' : 'debito',
         centavos: Math.abs(diferenca),
         descricao: `${correcao ? 'Correção após reabertura: ' : ''}${correcao ? t.nome.toLowerCase() : t.nome} do ciclo ${ciclo.nome}`,
@@ -254,6 +255,7 @@ export async function fecharCiclo(
         .executeTakeFirst();
       throw new Conflito(
         'VALOR_GRANDE_DEMAIS',
+        // Stryker disable next-line OptionalChaining: every key's person is a row the orders, offers or movements reference by foreign key, so the lookup always finds them
         `${grande.descricao} de ${pessoa?.nome ?? `#${grande.usuarioid}`} daria ${formatarReais(grande.centavos)}, acima do máximo de um lançamento (${formatarReais(MAXIMO_DA_COLUNA)}): revise as ofertas, as composições e os pedidos do ciclo`,
         { usuarioid: grande.usuarioid, centavos: grande.centavos },
       );
@@ -291,7 +293,9 @@ export async function fecharCiclo(
       cicloid,
       fechadoEm,
       novas,
+      // Stryker disable next-line EqualityOperator: a value of 0 let into either sum adds nothing to it
       debitosCentavos: valores.filter((v) => v < 0).reduce((t, v) => t - v, 0),
+      // Stryker disable next-line EqualityOperator: see above
       creditosCentavos: valores.filter((v) => v > 0).reduce((t, v) => t + v, 0),
       naoConfirmados,
     };

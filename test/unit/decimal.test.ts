@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
   formatarDecimal,
+  formatarLimite,
+  formatarQuantidade,
   formatarReais,
   lerDecimal,
   lerDecimalDigitado,
@@ -167,4 +169,70 @@ test('digitado por pessoas: o ambíguo e o ilegível são recusados dizendo o qu
   }
   // What the API receives as a JSON number is not text typed by a person: the API's own rule.
   assert.deepEqual(lerDecimalDigitado(2.5, 3), { ok: true, valor: 2500 });
+});
+
+test('digitado por pessoas: espaços de qualquer tipo em qualquer lugar, e R$ só no começo', () => {
+  const ok = (texto: string, escala: number, valor: number) =>
+    assert.deepEqual(lerDecimalDigitado(texto, escala), { ok: true, valor }, JSON.stringify(texto));
+  ok('1 234,50', 2, 123_450);
+  ok('1\u00a0234,50', 2, 123_450);
+  ok('R$\u00a01\u00a0234,50', 2, 123_450);
+  ok('  1   234 ,  5  ', 2, 123_450);
+  ok('1\t234\n,5', 2, 123_450);
+  ok('R$   1.234.567', 2, 123_456_700);
+  const recusado = (texto: string) =>
+    assert.deepEqual(
+      lerDecimalDigitado(texto, 2),
+      { ok: false, motivo: 'digite um número, como 1,5 ou 1.234,56' },
+      JSON.stringify(texto),
+    );
+  // "R$" anywhere but the start is not money written as people write it.
+  recusado('1R$0');
+  recusado('12,50 R$');
+  recusado('1 R$ 2');
+  recusado('R$ R$ 1');
+});
+
+test('digitado por pessoas: os milhares contam a partir do primeiro algarismo, que não é zero', () => {
+  // "01.234" is no thousands grouping: read as a plain dot decimal, with too many places for money.
+  assert.deepEqual(lerDecimalDigitado('01.234', 2), { ok: false, motivo: 'aceita no máximo 2 casas decimais' });
+  assert.deepEqual(lerDecimalDigitado('01.234', 3), { ok: true, valor: 1234 });
+  assert.deepEqual(lerDecimalDigitado('0.500', 3), { ok: true, valor: 500 });
+  // Something before the first group is not a number at all.
+  assert.deepEqual(lerDecimalDigitado('x1.234', 2), { ok: false, motivo: 'digite um número, como 1,5 ou 1.234,56' });
+  assert.deepEqual(lerDecimalDigitado('x1.234', 3), { ok: false, motivo: 'digite um número, como 1,5 ou 1.234,56' });
+  assert.deepEqual(lerDecimalDigitado('1.2345', 2), { ok: false, motivo: 'aceita no máximo 2 casas decimais' });
+  assert.deepEqual(lerDecimalDigitado('1234.567', 2), { ok: false, motivo: 'aceita no máximo 2 casas decimais' });
+});
+
+test('quantidades para pessoas: sinal de menos tipográfico, milhares com ponto, sem zeros à direita', () => {
+  assert.equal(formatarQuantidade(1500), '1,5');
+  assert.equal(formatarQuantidade(-1500), '−1,5');
+  assert.equal(formatarQuantidade(-250), '−0,25');
+  assert.equal(formatarQuantidade(-12_000_000), '−12.000');
+  assert.equal(formatarQuantidade(0), '0');
+  assert.equal(formatarQuantidade(1_234_567_001), '1.234.567,001');
+});
+
+test('limites para pessoas: com as casas da escala, e sem vírgula quando não há casas', () => {
+  assert.equal(formatarLimite(10_000_000, 2), '100.000,00');
+  assert.equal(formatarLimite(1_000_000_000, 2), '10.000.000,00');
+  assert.equal(formatarLimite(5, 2), '0,05');
+  assert.equal(formatarLimite(100_000_000, 3), '100.000');
+  assert.equal(formatarLimite(1_500, 3), '1,5');
+  assert.equal(formatarLimite(1234, 0), '1.234');
+  assert.equal(formatarLimite(5, 0), '5');
+  assert.equal(formatarLimite(12, 1), '1,2');
+});
+
+test('o preço de uma quantidade é exato abaixo de 2^53 pelo caminho rápido e acima dele em BigInt', () => {
+  // The largest product the input limits allow: R$ 100.000,00 × 100.000 units = 10^15 / 1000 cents.
+  assert.equal(valorDaQuantidade(10_000_000, 100_000_000), 1_000_000_000_000);
+  // 9999999 × 99999999 = 999999890000001; + 500, in thousandths: 999999890000 cents.
+  assert.equal(valorDaQuantidade(9_999_999, 99_999_999), 999_999_890_000);
+  // 9999999499 × 1000001 = 9999999499000000 + 9999999499 = 10000009498999499, past 2^53 and odd:
+  // in floating point it would round to ...999500 and then to one cent more. Exactly, + 500 is
+  // 10000009498999999, which is 10000009498999 cents and 0.999 of one.
+  assert.ok(9_999_999_499 * 1_000_001 > Number.MAX_SAFE_INTEGER);
+  assert.equal(valorDaQuantidade(9_999_999_499, 1_000_001), 10_000_009_498_999);
 });
