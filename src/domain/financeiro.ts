@@ -144,7 +144,7 @@ export async function contasDoCiclo(
       nome: p.nome,
       totalComTaxaCentavos: partesDoPedido(p.linhas, taxa).reduce((s, x) => s + x.subtotalCentavos + x.taxaCentavos, 0),
     }))
-    .sort((a, b) => a.nome.localeCompare(b.nome, 'pt-BR') || a.pedidoId - b.pedidoId);
+    .sort(porNomeEPedido);
   // The same fee as the order shows: each market's on what was bought in it (pedidos.ts).
   const consumidores = new Map<number, { total: number; taxa: number }>();
   for (const [usuarioid, linhas] of linhasPorPessoa) {
@@ -338,6 +338,11 @@ export interface PreviaDoFechamento {
   readonly fornecedores: number;
 }
 
+/** The orders left out of a closing, as the preview and the closing list them: by name in pt-BR, then by order. */
+function porNomeEPedido(a: { nome: string; pedidoId: number }, b: { nome: string; pedidoId: number }): number {
+  return a.nome.localeCompare(b.nome, 'pt-BR') || a.pedidoId - b.pedidoId;
+}
+
 export async function previaDoFechamento(
   db: Db,
   cicloid: number,
@@ -354,7 +359,8 @@ export async function previaDoFechamento(
     confirmados: pedidos.filter((p) => p.finalizado).length,
     naoConfirmados: pedidos
       .filter((p) => !p.finalizado)
-      .map((p) => ({ pedidoId: p.pedidoId, nome: p.usuario.nome, totalComTaxaCentavos: p.totalComTaxaCentavos })),
+      .map((p) => ({ pedidoId: p.pedidoId, nome: p.usuario.nome, totalComTaxaCentavos: p.totalComTaxaCentavos }))
+      .sort(porNomeEPedido),
     debitosCentavos: [...consumidores.values()].reduce((t, c) => t + c.total + c.taxa, 0),
     creditosCentavos: [...fornecedores.values()].reduce((t, v) => t + v, 0),
     fornecedores: fornecedores.size,

@@ -142,13 +142,17 @@ describe('as bordas do dinheiro: prévia, reabertura, correções e composição
       const anaA = await pessoa('Ana');
       const anaB = await pessoa('Ana');
       const zelia = await pessoa('Zélia');
+      // An accented first letter: the database's byte order puts Álvaro after Zélia, pt-BR before Ana.
+      const alvaro = await pessoa('Álvaro');
       const pedidoZelia = await pedir(c.cicloid, c.cicloCestaId, zelia, 1, false);
+      const pedidoAlvaro = await pedir(c.cicloid, c.cicloCestaId, alvaro, 1, false);
       const pedidoAnaB = await pedir(c.cicloid, c.cicloCestaId, anaB, 2, false);
       const pedidoAnaA = await pedir(c.cicloid, c.cicloCestaId, anaA, 3, false);
       await pedir(c.cicloid, c.cicloCestaId, await pessoa('Carla'), 1, true);
       await pedir(c.cicloid, c.cicloCestaId, await pessoa('Beto'), 2, true);
       // Totals with the fee: 1 basket 5000 + 650; 2 baskets 10000 + 1150; 3 baskets 15000 + 1650.
       const naoConfirmados = [
+        { pedidoId: pedidoAlvaro, nome: 'Álvaro', totalComTaxaCentavos: 5650 },
         { pedidoId: pedidoAnaB, nome: 'Ana', totalComTaxaCentavos: 11_150 },
         { pedidoId: pedidoAnaA, nome: 'Ana', totalComTaxaCentavos: 16_650 },
         { pedidoId: pedidoZelia, nome: 'Zélia', totalComTaxaCentavos: 5650 },
