@@ -86,6 +86,8 @@ export default tseslint.config(
       globals: {
         document: 'readonly',
         HTMLElement: 'readonly',
+        HTMLTextAreaElement: 'readonly',
+        navigator: 'readonly',
         window: 'readonly',
         fetch: 'readonly',
         FormData: 'readonly',

@@ -380,6 +380,18 @@ function provedorMercados(env: Env): OauthExterno | null {
   };
 }
 
+/**
+ * The Pix receiver of development with the demo data, when PIX_* is unset: an e-mail key on the
+ * reserved domain .example (RFC 2606), which no bank account can hold, so its codes read in any
+ * bank app and pay no one. README.md, "Configuração", documents it.
+ */
+export const PIX_DE_DEMONSTRACAO: RecebedorPix = {
+  chave: 'pix-demo@cestaria.example',
+  tipo: 'email',
+  nome: 'Cestaria Demonstracao',
+  cidade: 'Sao Paulo',
+};
+
 /** PIX_CHAVE, PIX_NOME and PIX_CIDADE: all three or none. */
 function recebedorPix(env: Env): RecebedorPix | null {
   const [chaveBruta, nome, cidade] = (['PIX_CHAVE', 'PIX_NOME', 'PIX_CIDADE'] as const).map((n) => valor(env, n));
@@ -464,6 +476,7 @@ export function carregarConfig(env: Env = process.env): Config {
   for (const e of adminEmails) {
     if (!/^[^\s@]+@[^\s@]+$/.test(e)) throw new ErroConfig(`ADMIN_EMAILS contém um e-mail inválido: "${e}"`);
   }
+  const demoData = booleano(env, 'DEMO_DATA', !producao);
   const sessionSecret = segredo(env, 'SESSION_SECRET', producao);
   const appSessionSecret = segredo(env, 'APP_SESSION_SECRET', producao);
   segredosDistintos(sessionSecret, appSessionSecret);
@@ -485,7 +498,7 @@ export function carregarConfig(env: Env = process.env): Config {
     adminEmails,
     tz: fusoHorario(env),
     variantes: vs,
-    demoData: booleano(env, 'DEMO_DATA', !producao),
+    demoData,
     logLevel: valor(env, 'LOG_LEVEL') ?? (nodeEnvBruto === 'test' ? 'warn' : 'info'),
     dirArquivos: valor(env, 'UPLOAD_DIR') ?? './data/arquivos',
     taxa: {
@@ -498,7 +511,8 @@ export function carregarConfig(env: Env = process.env): Config {
     proxiesConfiaveis: proxiesConfiaveis(env),
     redisUrl: enderecoRedis(env),
     email: configEmail(env, nodeEnvBruto, producao),
-    pix: recebedorPix(env),
+    // In development with the demo data and no PIX_*, the demo receiver: a newcomer sees the Pix.
+    pix: recebedorPix(env) ?? (nodeEnvBruto === 'development' && demoData ? PIX_DE_DEMONSTRACAO : null),
     graphqlIntrospeccao: booleano(env, 'GRAPHQL_INTROSPECTION', !producao),
     limiteSolarArquivo:
       arquivoLegivel(env, 'LIMITESOLAR_FILE') ??

@@ -72,6 +72,7 @@ const ESTATICOS: Readonly<Record<string, ArquivoEstatico>> = Object.fromEntries(
       ['estilo.css', 'text/css; charset=utf-8'],
       ['ciclo.js', 'text/javascript; charset=utf-8'],
       ['formularios.js', 'text/javascript; charset=utf-8'],
+      ['pix.js', 'text/javascript; charset=utf-8'],
       ['icone.svg', 'image/svg+xml'],
     ] as const
   ).map(([nome, tipo]) => [nome, prepararEstatico(tipo, readFileSync(new URL(`./static/${nome}`, import.meta.url)))]),

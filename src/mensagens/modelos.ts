@@ -52,6 +52,11 @@ export interface Pagamento {
 
 const COR = '#1f5c2e';
 
+/** What the Pix pays, beside its amount: the balance, never one order (docs/dominio.md). */
+function oQuePaga(total: string): string {
+  return `Este Pix paga tudo o que você deve hoje: ${total}, o saldo, e não um pedido só.`;
+}
+
 function montar(assunto: string, c: Corpo): Conteudo {
   const tabelaTexto =
     c.tabela === undefined
@@ -66,6 +71,7 @@ function montar(assunto: string, c: Corpo): Conteudo {
       ? []
       : [
           'Como pagar por Pix:',
+          oQuePaga(c.pagamento.total),
           ...c.pagamento.linhas.map(([d, v]) => `- ${d}: ${v}`),
           `Total a pagar: ${c.pagamento.total}`,
           '',
@@ -115,6 +121,7 @@ function montar(assunto: string, c: Corpo): Conteudo {
       c.pagamento === undefined || c.pagamento === null
         ? ''
         : html`<h2 style="font-size:17px;margin:16px 0 8px;color:${COR}">Como pagar por Pix</h2>
+    <p style="margin:0 0 8px;font-size:14px">${oQuePaga(c.pagamento.total)}</p>
     <table role="presentation" style="width:100%;border-collapse:collapse;margin:0 0 8px">${c.pagamento.linhas.map(([d, v]) => html`<tr>${celula(d, false, false)}${celula(v, false, true)}</tr>`)}
       <tr><td style="text-align:left;padding:6px 4px;font-weight:bold;font-size:14px">Total a pagar</td><td style="text-align:right;white-space:nowrap;padding:6px 4px;font-weight:bold;font-size:14px">${c.pagamento.total}</td></tr></table>
     <p style="margin:8px 0 4px;font-size:14px">Pix copia e cola: copie o código inteiro e cole em "Pix copia e cola" no app do banco.</p>

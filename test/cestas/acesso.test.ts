@@ -125,6 +125,7 @@ export const MATRIZ: Readonly<Record<string, Linha>> = {
   ...registro('ciclo'),
   'GET /ciclo-index': LEITURA,
   'GET /static/formularios.js': PUBLICO,
+  'GET /static/pix.js': PUBLICO,
   'GET /static/icone.svg': PUBLICO,
   'GET /favicon.ico': PUBLICO,
   'GET /oferta-index': OFERTA_LER,

@@ -4,7 +4,14 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { criarCesta, criarCiclo, criarPonto, criarUsuario, type DatasDoCiclo } from '../helpers/fabricas.ts';
+import {
+  criarCesta,
+  criarCiclo,
+  criarPonto,
+  criarUsuario,
+  dividaAnterior,
+  type DatasDoCiclo,
+} from '../helpers/fabricas.ts';
 import { CaixaDeTeste } from '../helpers/correio.ts';
 import { csrfDe, entrarComo, type Pessoa } from '../helpers/sessoes.ts';
 import { iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
@@ -746,19 +753,7 @@ describe('Pix no recibo por e-mail', () => {
     const u = pessoa.id ?? 0;
     // A debt of R$ 7,00 carried from before, then an order of R$ 50,00 confirmed by the coordination.
     const iso = new Date().toISOString();
-    await amb.banco
-      .insertInto('movimentacao')
-      .values({
-        usuarioid: u,
-        tipoMovimentacaoId: 5,
-        sentido: 'debito',
-        valorCentavos: 700,
-        data: '2026-02-01',
-        descricao: 'Ajuste anterior',
-        createdAt: iso,
-        updatedAt: iso,
-      })
-      .execute();
+    await dividaAnterior(amb.banco, u, 700, { data: '2026-02-01', descricao: 'Ajuste anterior' });
     const cesta = await criarCesta(amb.banco);
     // Composed: a basket is sold (and an order confirmed after the window takes its stock) up to its composition.
     const ciclo = await criarCiclo(amb.banco, {
@@ -789,7 +784,13 @@ describe('Pix no recibo por e-mail', () => {
     const [recibo] = await caixa.esperar(1);
     assert.ok(recibo);
     const txid = `CST${u}C${ciclo.id}`;
-    assert.ok(recibo.texto.includes('Como pagar por Pix:\n- Saldo devedor'), recibo.texto);
+    assert.ok(
+      recibo.texto.includes(
+        'Como pagar por Pix:\nEste Pix paga tudo o que você deve hoje: R$ 57,00, o saldo, e não um pedido só.\n- Saldo devedor',
+      ),
+      recibo.texto,
+    );
+    assert.ok(recibo.html.includes('Este Pix paga tudo o que você deve hoje: R$ 57,00, o saldo, e não um pedido só.'));
     assert.ok(recibo.texto.includes('Total a pagar: R$ 57,00'), recibo.texto);
     const codigo = /Pix copia e cola[^\n]*\n([^\n]+)/.exec(recibo.texto)?.[1] ?? '';
     assert.match(codigo, /^000201/);

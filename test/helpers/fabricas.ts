@@ -408,3 +408,26 @@ export async function criarCicloComPedidos(
   }
   return ciclo.id;
 }
+
+/** A debt carried from before (a debit in the ledger, type 5), as a closed cycle would leave it. */
+export async function dividaAnterior(
+  db: Db,
+  usuarioid: number,
+  valorCentavos: number,
+  quando: { data: string; descricao: string },
+): Promise<void> {
+  const iso = new Date().toISOString();
+  await db
+    .insertInto('movimentacao')
+    .values({
+      usuarioid,
+      tipoMovimentacaoId: 5,
+      sentido: 'debito',
+      valorCentavos,
+      data: quando.data,
+      descricao: quando.descricao,
+      createdAt: iso,
+      updatedAt: iso,
+    })
+    .execute();
+}

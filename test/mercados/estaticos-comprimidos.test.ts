@@ -180,6 +180,7 @@ describe('arquivos estáticos pré-comprimidos, pelas duas faces', () => {
       [amb.url, '/static/estilo.css', 'text/css; charset=utf-8'],
       [amb.url, '/static/formularios.js', 'text/javascript; charset=utf-8'],
       [amb.url, '/static/ciclo.js', 'text/javascript; charset=utf-8'],
+      [amb.url, '/static/pix.js', 'text/javascript; charset=utf-8'],
       [amb.urlMercados, '/static/estilo.css', 'text/css; charset=utf-8'],
     ];
     for (const [base, caminho, tipo] of arquivos) {

@@ -409,6 +409,30 @@ const OPERACOES: readonly Operacao[] = [
     },
   },
   {
+    nome: 'minhaCobranca',
+    pedido: () => ({ query: '{ minhaCobranca { devido linhas { tipo valor pedidoId } } }' }),
+    esperado: { ...todos(SO_CONSUMIDOR), Consumidor: 'permitido', Administrador: 'permitido' },
+    // Only one's own: each order line is the caller's (the Administrador never gets the Consumidor's), and the lines add up.
+    efeito: async (r, a, amb, quem) => {
+      const c = r.corpo.data?.minhaCobranca as {
+        devido: string;
+        linhas: Array<{ valor: string; pedidoId: string | null }>;
+      };
+      const soma = c.linhas.reduce((t, l) => t + Math.round(Number(l.valor) * 100), 0);
+      assert.equal(Math.round(Number(c.devido) * 100), soma);
+      const ids = c.linhas.flatMap((l) => (l.pedidoId === null ? [] : [Number(l.pedidoId)]));
+      const donos =
+        ids.length === 0
+          ? []
+          : await amb.banco.selectFrom('pedido').select('usuarioid').where('id', 'in', ids).execute();
+      const eDoConsumidor = donos.map((d) => d.usuarioid === a.consumidorId);
+      assert.deepEqual(
+        eDoConsumidor,
+        donos.map(() => !quem.profiles.includes('Administrador')),
+      );
+    },
+  },
+  {
     nome: 'pedidosDoMercado',
     pedido: (a) => ({
       query: 'query($m: ID!, $c: ID!) { pedidosDoMercado(mercadoId: $m, cicloId: $c) { id } }',

@@ -5,8 +5,14 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { conferirPagina, semChromium, semErrosNoConsole } from '../helpers/chromium.ts';
-import { criarCesta, criarCiclo, criarPonto, criarUsuario } from '../helpers/fabricas.ts';
+import {
+  abrirContexto,
+  conferirPagina,
+  entrarNoNavegador,
+  semChromium,
+  semErrosNoConsole,
+} from '../helpers/chromium.ts';
+import { criarCesta, criarCiclo, criarPonto, criarUsuario, dividaAnterior } from '../helpers/fabricas.ts';
 import { NO_PEDIDO, entrarComoNovo, lido, montarPalco, type Palco, type Sessao } from './cestas-apoio.ts';
 
 const pular = semChromium();
@@ -26,19 +32,7 @@ describe('o Pix no navegador', { skip: pular }, () => {
     const db = palco.amb.banco;
     const iso = new Date().toISOString();
     // A debt carried from before, and this cycle's confirmed order.
-    await db
-      .insertInto('movimentacao')
-      .values({
-        usuarioid: consumidora.usuario.id,
-        tipoMovimentacaoId: 5,
-        sentido: 'debito',
-        valorCentavos: 1250,
-        data: '2026-02-20',
-        descricao: 'Ciclo de fevereiro',
-        createdAt: iso,
-        updatedAt: iso,
-      })
-      .execute();
+    await dividaAnterior(db, consumidora.usuario.id, 1250, { data: '2026-02-20', descricao: 'Ciclo de fevereiro' });
     const cesta = await criarCesta(db, { nome: 'Cesta da estação' });
     const ciclo = await criarCiclo(db, { cestas: [{ cestaId: cesta.id, quantidadeCestas: 10 }] });
     cicloid = ciclo.id;
@@ -83,14 +77,47 @@ describe('o Pix no navegador', { skip: pular }, () => {
       lido(await bloco.innerText()),
       /Saldo devedor.*R\$ 12,50.*Pedido confirmado no .*R\$ 90,00.*Total a pagar R\$ 102,50/,
     );
-    const codigo = await pagina.getByLabel(/Pix copia e cola/).inputValue();
+    // What the Pix pays, in words beside the amount: the balance, and how much of it is this order.
+    assert.equal(
+      lido(await bloco.locator('.pix-o-que-paga').innerText()),
+      'Este Pix paga tudo o que você deve hoje: R$ 102,50, o saldo, e não um pedido só. Este pedido é R$ 90,00; os outros R$ 12,50 vêm de antes (linhas abaixo). Pague uma vez: quando a coordenação registra o pagamento, o valor devido diminui.',
+    );
+    assert.equal(await pagina.locator('section.pix').count(), 1, 'um Pix só na página');
+    const campo = pagina.getByLabel('Pix copia e cola de R$ 102,50 (tudo o que você deve)');
+    const codigo = await campo.inputValue();
     assert.match(codigo, /^000201.*0121financeiro@cestas\.org/);
+    // A tap on the code selects all of it; the button copies it and says so.
+    await campo.click();
+    assert.deepEqual(await campo.evaluate((e: HTMLTextAreaElement) => [e.selectionStart, e.selectionEnd]), [
+      0,
+      codigo.length,
+    ]);
+    await ctx.contexto.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: palco.amb.url });
+    await pagina.getByRole('button', { name: 'Copiar código Pix' }).click();
+    await bloco.getByRole('status').filter({ hasText: 'Código copiado.' }).waitFor();
+    assert.equal(await pagina.evaluate(() => navigator.clipboard.readText()), codigo);
     assert.ok(codigo.includes('102.50') && codigo.includes(`CST${consumidora.usuario.id}C${cicloid}`), codigo);
     assert.ok(await pagina.locator('.pix-qr svg').isVisible(), 'o QR code aparece');
     const largura = await pagina.locator('.pix-qr svg').evaluate((e) => e.getBoundingClientRect().width);
     assert.ok(largura >= 150 && largura <= 340, `o QR cabe na tela e se lê (${largura} px)`);
     await conferirPagina(pagina, ctx, 'cestas-pix-confirmacao');
     semErrosNoConsole(ctx);
+  });
+
+  test('sem JavaScript, o botão de copiar não aparece, e o código continua lá para copiar à mão', async () => {
+    const sem = await abrirContexto(palco.navegador, { largura: 360, altura: 740, javaScript: false });
+    try {
+      const pagina = await sem.novaPagina();
+      await entrarNoNavegador(pagina, `${palco.amb.url}/`, palco.amb.url, {
+        email: consumidora.usuario.email,
+        nome: consumidora.usuario.nome,
+      });
+      await pagina.goto(`${palco.amb.url}/pedidoconsumidoresconfirmacao/${pedidoId}`);
+      assert.equal(await pagina.getByRole('button', { name: 'Copiar código Pix' }).isVisible(), false);
+      assert.match(await pagina.getByLabel(/Pix copia e cola de R\$ 102,50/).inputValue(), /^000201/);
+    } finally {
+      await sem.fechar();
+    }
   });
 
   test('a coordenação importa o extrato, troca uma proposta e confirma; o saldo da pessoa zera', async () => {

@@ -320,7 +320,15 @@ describe('páginas do Consumidor no cliente Mercados', { skip: pular }, () => {
     const confirmar = salvo.getByRole('button', { name: 'Confirmar pedido' });
     await confirmar.focus();
     await pagina.keyboard.press('Enter');
-    await pagina.getByText(/^Pedido confirmado em \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}\.$/).waitFor();
+    await pagina
+      .getByText(
+        /^Pedido confirmado em \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}\. Pagar com Pix em Meus pedidos \(um só Pix paga tudo o que você deve\)\.$/,
+      )
+      .waitFor();
+    assert.equal(
+      await pagina.getByRole('link', { name: 'Pagar com Pix em Meus pedidos' }).getAttribute('href'),
+      '/pedidos',
+    );
     await salvo.getByText(/confirmado em \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}/).waitFor();
     const gravado = await amb.banco
       .selectFrom('pedido')
@@ -358,12 +366,29 @@ describe('páginas do Consumidor no cliente Mercados', { skip: pular }, () => {
     await meu.getByRole('cell', { name: '2 kg × R$ 6,00' }).waitFor();
     await meu.getByText('R$ 12,00 + taxa R$ 1,20').waitFor();
     await meu.getByText('R$ 118,20', { exact: true }).waitFor();
-    await meu.getByText('Pagar com Pix: R$ 118,20').click();
-    await meu.getByRole('img', { name: 'QR code do Pix de R$ 118,20' }).waitFor();
-    const copiaECola = await meu.getByLabel('Pix copia e cola').inputValue();
-    assert.match(copiaECola, /^000201/);
-    await meu.getByRole('button', { name: 'Copiar código Pix' }).click();
-    await meu.getByText('Código copiado.').waitFor();
+    // The Pix pays the balance, so it is shown once, above the orders, and says so beside the amount.
+    const pagar = pagina.getByRole('region', { name: 'Pagar com Pix' });
+    await pagar
+      .getByText(/Este Pix paga tudo o que você deve hoje: R\$ 118,20, o saldo, e não um pedido só\./)
+      .waitFor();
+    assert.match(
+      (await pagar.locator('dl').innerText()).replace(/\s+/g, ' '),
+      new RegExp(`Pedido confirmado no ${c.nome} .*R\\$ 118,20 Total a pagar R\\$ 118,20`),
+    );
+    await pagar.getByRole('img', { name: 'QR code do Pix de R$ 118,20' }).waitFor();
+    assert.equal(await meu.getByText(/Pix/).count(), 0, 'nenhum Pix dentro do cartão do pedido');
+    assert.equal(await pagina.getByRole('button', { name: 'Copiar código Pix' }).count(), 1, 'um Pix só na página');
+    const campo = pagar.getByLabel('Pix copia e cola de R$ 118,20 (tudo o que você deve)');
+    const copiaECola = await campo.inputValue();
+    assert.match(copiaECola, /^000201.*5406118\.20/);
+    // A tap on the code selects all of it.
+    await campo.click();
+    assert.deepEqual(await campo.evaluate((e: HTMLTextAreaElement) => [e.selectionStart, e.selectionEnd]), [
+      0,
+      copiaECola.length,
+    ]);
+    await pagar.getByRole('button', { name: 'Copiar código Pix' }).click();
+    await pagar.getByText('Código copiado.').waitFor();
     assert.equal(await pagina.evaluate(() => navigator.clipboard.readText()), copiaECola);
     assert.equal(
       await meu.getByRole('link', { name: 'Alterar pedido' }).getAttribute('href'),

@@ -1,10 +1,23 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { randomBytes } from 'node:crypto';
-import { ErroConfig, carregarConfig } from '../../src/config.ts';
+import { ErroConfig, PIX_DE_DEMONSTRACAO, carregarConfig } from '../../src/config.ts';
+import { lerChavePix, regraDoRecebedor } from '../../src/pix-chave.ts';
 
 const SEGREDO = randomBytes(32).toString('base64url');
 const OUTRO_SEGREDO = randomBytes(32).toString('base64url');
+/** Everything production requires, with nothing else set. */
+const PRODUCAO = {
+  NODE_ENV: 'production',
+  SESSION_SECRET: SEGREDO,
+  APP_SESSION_SECRET: OUTRO_SEGREDO,
+  OIDC_ISSUER_BASE_URL: 'https://login.example',
+  OIDC_CLIENT_ID: 'c',
+  OIDC_CLIENT_SECRET: 's',
+  OAUTH_ISSUER_URL: 'https://login.example',
+  OAUTH_CLIENT_ID: 'c',
+  OAUTH_CLIENT_SECRET: 's',
+};
 
 test('padrões de desenvolvimento: SQLite embutido, portas 3000/4000/3002, demo ligada', () => {
   const c = carregarConfig({});
@@ -91,17 +104,7 @@ test('um valor ruim para o início com uma mensagem de uma linha que nomeia a va
 });
 
 test('em produção, segredos e emissores ausentes impedem o início', () => {
-  const completo = {
-    NODE_ENV: 'production',
-    SESSION_SECRET: SEGREDO,
-    APP_SESSION_SECRET: OUTRO_SEGREDO,
-    OIDC_ISSUER_BASE_URL: 'https://login.example',
-    OIDC_CLIENT_ID: 'c',
-    OIDC_CLIENT_SECRET: 's',
-    OAUTH_ISSUER_URL: 'https://login.example',
-    OAUTH_CLIENT_ID: 'c',
-    OAUTH_CLIENT_SECRET: 's',
-  };
+  const completo = PRODUCAO;
   const c = carregarConfig(completo);
   assert.equal(c.producao, true);
   assert.equal(c.demoData, false);
@@ -197,17 +200,7 @@ test('METRICS_TOKEN é opcional: sem ele, /metrics fica só para a própria máq
 
 test('introspecção GraphQL: ligada fora de produção, desligada em produção a menos que GRAPHQL_INTROSPECTION=true', () => {
   assert.equal(carregarConfig({}).graphqlIntrospeccao, true);
-  const producao = {
-    NODE_ENV: 'production',
-    SESSION_SECRET: SEGREDO,
-    APP_SESSION_SECRET: OUTRO_SEGREDO,
-    OIDC_ISSUER_BASE_URL: 'https://login.example',
-    OIDC_CLIENT_ID: 'c',
-    OIDC_CLIENT_SECRET: 's',
-    OAUTH_ISSUER_URL: 'https://login.example',
-    OAUTH_CLIENT_ID: 'c',
-    OAUTH_CLIENT_SECRET: 's',
-  };
+  const producao = PRODUCAO;
   assert.equal(carregarConfig(producao).graphqlIntrospeccao, false);
   assert.equal(carregarConfig({ ...producao, GRAPHQL_INTROSPECTION: 'true' }).graphqlIntrospeccao, true);
   assert.throws(
@@ -237,4 +230,32 @@ test('segredos aleatórios de verdade são aceitos: base64 de 32 bytes e hexadec
     });
     assert.ok(c.sessionSecret.length >= 32);
   }
+});
+
+test('Pix: PIX_* manda; sem elas, o recebedor de demonstração só em desenvolvimento com a demo', () => {
+  assert.deepEqual(carregarConfig({}).pix, PIX_DE_DEMONSTRACAO);
+  // The demo key is one the configuration itself would accept, and fits in a BR Code.
+  assert.deepEqual(lerChavePix(PIX_DE_DEMONSTRACAO.chave), { chave: 'pix-demo@cestaria.example', tipo: 'email' });
+  assert.equal(regraDoRecebedor(PIX_DE_DEMONSTRACAO.nome, PIX_DE_DEMONSTRACAO.cidade), null);
+  assert.equal(carregarConfig({ DEMO_DATA: 'false' }).pix, null, 'sem dados de demonstração, sem Pix de demonstração');
+  assert.equal(carregarConfig({ NODE_ENV: 'test' }).pix, null);
+  assert.equal(
+    carregarConfig({
+      ...PRODUCAO,
+      DEMO_DATA: 'true',
+    }).pix,
+    null,
+    'em produção, nunca',
+  );
+  const proprio = carregarConfig({
+    PIX_CHAVE: 'financeiro@cestas.org',
+    PIX_NOME: 'Associação Raízes',
+    PIX_CIDADE: 'São Carlos',
+  });
+  assert.deepEqual(proprio.pix, {
+    chave: 'financeiro@cestas.org',
+    tipo: 'email',
+    nome: 'Associação Raízes',
+    cidade: 'São Carlos',
+  });
 });

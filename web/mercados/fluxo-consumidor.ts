@@ -103,7 +103,20 @@ export interface Pedido {
   readonly taxa: string;
   readonly totalComTaxa: string;
   readonly partes: readonly ParteDoPedido[];
-  readonly pix: { readonly copiaECola: string; readonly qrSvg: string; readonly valor: string } | null;
+}
+
+/** A static Pix with its amount: the copy-and-paste text, the QR code (SVG) and the amount in reais. */
+export interface Pix {
+  readonly copiaECola: string;
+  readonly qrSvg: string;
+  readonly valor: string;
+}
+
+/** What the person owes today, line by line, and the one Pix that pays it all (minhaCobranca). */
+export interface Cobranca {
+  readonly devido: string;
+  readonly linhas: ReadonlyArray<{ readonly tipo: string; readonly descricao: string; readonly valor: string }>;
+  readonly pix: Pix | null;
 }
 
 const PONTO = 'id nome endereco cidade dataRetirada horaInicio horaFim';
@@ -143,10 +156,18 @@ export async function lerMeuPedido(cicloId: string): Promise<Pedido | null> {
   return r.meusPedidos[0] ?? null;
 }
 
-/** A page of the person's orders of every cycle, newest first, with the Pix to pay them. */
+/** What the person owes and its Pix: the balance, not one order, so it is shown once. */
+export async function lerMinhaCobranca(): Promise<Cobranca> {
+  const r = await graphql<{ minhaCobranca: Cobranca }>(
+    `query MinhaCobranca { minhaCobranca { devido linhas { tipo descricao valor } pix { copiaECola qrSvg valor } } }`,
+  );
+  return r.minhaCobranca;
+}
+
+/** A page of the person's orders of every cycle, newest first. */
 export async function listarMeusPedidos(first: number, after: string | null): Promise<readonly Pedido[]> {
   const r = await graphql<{ meusPedidos: Pedido[] }>(
-    `query MeusPedidos($first: Int, $after: String) { meusPedidos(first: $first, after: $after) { ${PEDIDO} pix { copiaECola qrSvg valor } } }`,
+    `query MeusPedidos($first: Int, $after: String) { meusPedidos(first: $first, after: $after) { ${PEDIDO} } }`,
     { first, after },
   );
   return r.meusPedidos;

@@ -164,7 +164,14 @@ export function rotasPedidos(app: AppTipada, ctx: ContextoCestas): void {
       const cobranca =
         pedido.finalizado && recebedor !== null ? await cobrancaDe(ctx.banco, pedido.usuarioid, taxa) : null;
       const pix = cobranca === null ? null : await pixDaCobranca(cobranca, recebedor);
-      const pagamento = cobranca === null ? null : blocoPix(cobranca, pix, { recebedor: recebedor?.nome ?? null });
+      const pagamento =
+        cobranca === null
+          ? null
+          : blocoPix(cobranca, pix, {
+              recebedor: recebedor?.nome ?? null,
+              quem: ator.usuarioid === pedido.usuarioid ? null : pedido.usuario.nome,
+              pedidoId: pedido.pedidoId,
+            });
       return responder(req, reply, {
         titulo: 'Confirmação do pedido',
         dados: {

@@ -6,16 +6,39 @@ import { mensagemDeErro } from './fluxo.ts';
 import { dataBr, linhasEmTexto, reais } from '../../formatos.ts';
 
 /**
- * How to pay: the charge line by line (so a carried debt or credit is visible), then the Pix:
- * its QR code (inline SVG, which the page's CSP allows) and the copy-and-paste text.
+ * What a Pix pays, in words beside its amount: the whole balance, never one order (docs/dominio.md,
+ * "O que cada pessoa deve, e o Pix que paga"). On an order's page it also says how much of it is
+ * this order, so R$ 551,79 under an order of R$ 177,79 is never a surprise.
+ */
+function oQuePaga(c: Cobranca, quem: string | null, pedidoId: number | null): Html {
+  const sujeito = quem === null ? 'você deve' : html`${quem} deve`;
+  const doPedido = pedidoId === null ? undefined : c.linhas.find((l) => l.tipo === 'pedido' && l.pedidoId === pedidoId);
+  const resto = doPedido === undefined ? 0 : c.devidoCentavos - doPedido.valorCentavos;
+  return html`<p class="pix-o-que-paga">Este Pix paga <strong>tudo o que ${sujeito} hoje: ${reais(c.devidoCentavos)}</strong>, o saldo, e não um pedido só.${
+    doPedido === undefined || resto === 0
+      ? ''
+      : resto > 0
+        ? html` Este pedido é ${reais(doPedido.valorCentavos)}; os outros ${reais(resto)} vêm de antes (linhas abaixo).`
+        : html` Este pedido é ${reais(doPedido.valorCentavos)}, menos ${reais(-resto)} de crédito.`
+  } Pague uma vez: quando a coordenação registra o pagamento, o valor devido diminui.</p>`;
+}
+
+/**
+ * How to pay: what the Pix pays in words, the charge line by line (so a carried debt or credit is
+ * visible), then the Pix: its QR code (inline SVG, which the page's CSP allows) and the
+ * copy-and-paste text with a "Copiar código Pix" button (pix.js; without it, tapping the text
+ * selects it all for the phone's own copy).
  */
 export function blocoPix(
   c: Cobranca,
   pix: Pix | null,
-  opcoes: { recebedor: string | null; titulo?: string } = { recebedor: null },
+  opcoes: { recebedor: string | null; titulo?: string; quem?: string | null; pedidoId?: number | null } = {
+    recebedor: null,
+  },
 ): Html {
   const linhas = linhasEmTexto(c);
-  return html`<section class="pix" aria-labelledby="t-pix"><h2 id="t-pix">${opcoes.titulo ?? 'Como pagar'}</h2>
+  return html`<section class="pix" id="pagar" aria-labelledby="t-pix"><h2 id="t-pix">${opcoes.titulo ?? 'Pagar com Pix'}</h2>
+    ${c.devidoCentavos > 0 && pix !== null ? oQuePaga(c, opcoes.quem ?? null, opcoes.pedidoId ?? null) : ''}
     ${
       linhas.length === 0
         ? html`<p>Nenhum valor em aberto.</p>`
@@ -32,10 +55,13 @@ export function blocoPix(
         : html`<div class="pix-codigo">
         <figure class="pix-qr"><div role="img" aria-label="QR code do Pix de ${reais(pix.valorCentavos)}">${confiavel(pix.qrSvg)}</div>
           <figcaption>Aponte a câmera do app do banco${opcoes.recebedor === null ? '' : html` · para ${opcoes.recebedor}`}</figcaption></figure>
-        <div class="campo"><label for="pix-copia">Pix copia e cola (${reais(pix.valorCentavos)})</label>
-          <textarea id="pix-copia" class="pix-copia" readonly rows="5" spellcheck="false">${pix.copiaECola}</textarea>
+        <div class="campo"><label for="pix-copia">Pix copia e cola de ${reais(pix.valorCentavos)} (tudo o que ${opcoes.quem ?? 'você'} deve)</label>
+          <textarea id="pix-copia" class="pix-copia" readonly rows="5" spellcheck="false" data-selecionar>${pix.copiaECola}</textarea>
+          <p class="acoes-pix"><button type="button" class="botao" data-copiar="pix-copia" hidden>Copiar código Pix</button>
+            <span class="pix-copiado" role="status" aria-live="polite" data-copiado></span></p>
           <p class="nota">Copie o código e cole em "Pix copia e cola" no app do banco. Identificador: <code>${pix.txid}</code>.</p></div>
-      </div>`
+      </div>
+      <script src="/static/pix.js" defer></script>`
     }
   </section>`;
 }
@@ -43,7 +69,7 @@ export function blocoPix(
 /** A person's balance: the charge and the Pix, with the link to the movements behind it. */
 export function paginaSaldo(c: Cobranca, pix: Pix | null, recebedor: string | null, proprio: boolean): Html {
   return html`<p>${proprio ? 'O que você deve' : html`O que <strong>${c.nome}</strong> deve`} é o saldo das movimentações mais os pedidos confirmados de ciclos ainda não fechados: uma dívida de um ciclo passa para o seguinte, e um crédito é descontado.</p>
-  ${blocoPix(c, pix, { recebedor, titulo: 'Saldo e pagamento' })}
+  ${blocoPix(c, pix, { recebedor, titulo: 'Saldo e pagamento', quem: proprio ? null : c.nome })}
   <p><a href="/movimentacaotodos${proprio ? '' : `?usuarioid=${c.usuarioid}`}">Ver as movimentações</a></p>`;
 }
 

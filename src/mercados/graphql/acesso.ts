@@ -38,6 +38,7 @@ export const ACOES_DOS_CAMPOS: Readonly<Record<string, AcaoMercados>> = {
   'Query.minhasEntregas': 'ofertar',
   'Query.minhasOfertas': 'ofertar',
   'Query.meusPedidos': 'pedir',
+  'Query.minhaCobranca': 'pedir',
   'Query.minhasAssinaturas': 'pedir',
   'Query.pedidosDoMercado': 'verPedidosDoMercado',
   'Mutation.criarMercado': 'criarMercado',

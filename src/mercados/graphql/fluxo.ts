@@ -24,6 +24,7 @@ import {
 } from '../../domain/ciclos/calendario.ts';
 import { cicloDasJanelas } from '../../domain/ciclos/janelas.ts';
 import { Conflito, Invalido, NaoEncontrado, Proibido } from '../../domain/erros.ts';
+import { descricaoDaLinha } from '../../formatos.ts';
 import { fazerPedido } from '../../domain/pedidos/fazer.ts';
 import { mercadoPorId } from '../../domain/mercados.ts';
 import { podeTipo, type TipoMercado } from '../../domain/tipos-de-mercado.ts';
@@ -52,7 +53,7 @@ import type { ParteDoPedido } from '../../domain/pedidos/taxa.ts';
 import { pontosParaPedido } from '../../domain/pontos-do-ciclo.ts';
 import { atorDaConta, autorizarNosCiclos } from '../../domain/usuarios.ts';
 import { acoesDaConta, autorizarMercados, podeMercados } from '../../domain/politica-mercados.ts';
-import { cobrancaDe, pixDaCobranca } from '../../domain/pix.ts';
+import { cobrancaDe, pixDaCobranca, type Pix } from '../../domain/pix.ts';
 import { diaLocal, somarDias } from '../../domain/tempo.ts';
 import { Campos, MAIOR_ID, lerId } from '../../http/campos.ts';
 import { lerComando } from '../../comandos/comando.ts';
@@ -72,6 +73,13 @@ interface CicloDoGraphql extends DatasCiclo {
   readonly nome: string;
   readonly fase: Fase;
   readonly abertas: readonly Janela[];
+}
+
+/** A Pix as the schema's `Pix`: the amount in reais. */
+function pixGraphql(pix: Pix | null) {
+  return pix === null
+    ? null
+    : { copiaECola: pix.copiaECola, qrSvg: pix.qrSvg, valor: emCentesimos(pix.valorCentavos), txid: pix.txid };
 }
 
 /** Lists of `ciclos`, `meusPedidos` and `pedidosDoMercado`: PAGINA_PADRAO unless `first` says, at most PAGINA_MAXIMA. */
@@ -395,6 +403,26 @@ export const consultasDoFluxo = {
     const ids = await q.orderBy('id', 'desc').limit(p.first).execute();
     return Promise.all(ids.map((l) => pedidoVisivel(ctx.banco, ator, l.id, ctx.taxa)));
   },
+  // What the person owes and the one Pix that pays it all (docs/dominio.md): shown once, above the orders.
+  minhaCobranca: async (_: unknown, _a: unknown, ctx: ContextoResolvers) => {
+    const ator = await atorAutorizado(ctx, 'pedidosLer');
+    if (!pode(ator, 'pedidoProprio')) throw new Proibido('SEM_PERMISSAO', 'Só consumidores fazem pedidos');
+    const eu = exigirAgirPor(ator, null, 'pedido');
+    const recebedor = ctx.pix;
+    const cobranca = await cobrancaDe(ctx.banco, eu, ctx.taxa);
+    const pix = await umaVez(ctx, 'pix', eu, () => pixDaCobranca(cobranca, recebedor));
+    return {
+      devido: emCentesimos(cobranca.devidoCentavos),
+      linhas: cobranca.linhas.map((l) => ({
+        tipo: l.tipo,
+        descricao: descricaoDaLinha(l),
+        valor: emCentesimos(l.valorCentavos),
+        cicloId: l.cicloid,
+        pedidoId: l.pedidoId,
+      })),
+      pix: pixGraphql(pix),
+    };
+  },
   pedidosDoMercado: async (
     _: unknown,
     a: { mercadoId: unknown; cicloId: unknown; first?: number | null; after?: string | null },
@@ -609,9 +637,7 @@ export const tiposDoFluxo: IResolvers<unknown, Ctx> = {
       const pix = await umaVez(ctx, 'pix', p.usuario.id, async () =>
         pixDaCobranca(await cobrancaDe(ctx.banco, p.usuario.id, ctx.taxa), recebedor),
       );
-      return pix === null
-        ? null
-        : { copiaECola: pix.copiaECola, qrSvg: pix.qrSvg, valor: emCentesimos(pix.valorCentavos), txid: pix.txid };
+      return pixGraphql(pix);
     },
   },
   LinhaDoPedido: {

@@ -91,6 +91,7 @@ export const PESOS: Readonly<Record<string, number>> = {
   'Oferta.ciclo': PESO_CONSULTA,
   // The person's whole ledger and a QR code.
   'Pedido.pix': 5 * PESO_CONSULTA,
+  'Query.minhaCobranca': 5 * PESO_CONSULTA,
 };
 /** What each item of a list weighs beyond its fields, by `Tipo.campo`: `meusPedidos` reads each order on its own. */
 export const PESOS_POR_ITEM: Readonly<Record<string, number>> = { 'Query.meusPedidos': 3 * PESO_CONSULTA };

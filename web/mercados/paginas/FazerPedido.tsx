@@ -499,7 +499,8 @@ function Formulario({
       {feito === 'salvo' ? <Sucesso>Pedido salvo. Confira os valores abaixo e confirme o pedido.</Sucesso> : null}
       {feito === 'confirmado' && pedido !== null ? (
         <Sucesso>
-          Pedido confirmado em {pedido.dataConfirmacao === null ? '—' : dataHoraBr(pedido.dataConfirmacao)}.
+          Pedido confirmado em {pedido.dataConfirmacao === null ? '—' : dataHoraBr(pedido.dataConfirmacao)}.{' '}
+          <Link para="/pedidos">Pagar com Pix em Meus pedidos</Link> (um só Pix paga tudo o que você deve).
         </Sucesso>
       ) : null}
       <div className="barra-salvar">

@@ -1,16 +1,23 @@
 import { useState } from 'react';
-import { Aviso, AvisoComTitulo, Pagina, Sucesso } from '../componentes.tsx';
-import { reais } from '../dinheiro.ts';
-import { ciclosPorIds, listarMeusPedidos, type CicloDoPedido, type Pedido } from '../fluxo-consumidor.ts';
+import { Aviso, AvisoComTitulo, ComCarga, Pagina, Sucesso, useCarga } from '../componentes.tsx';
+import { paraCentavos, reais } from '../dinheiro.ts';
+import {
+  ciclosPorIds,
+  lerMinhaCobranca,
+  listarMeusPedidos,
+  type CicloDoPedido,
+  type Cobranca,
+  type Pedido,
+  type Pix,
+} from '../fluxo-consumidor.ts';
 import { dataBr } from '../formatos.ts';
 import { Link } from '../navegacao.tsx';
 import { ListaPaginada, POR_PAGINA, usePaginado } from '../paginado.tsx';
 import { ResumoDoPedido, SituacaoDoPedido } from '../pedido-comum.tsx';
 
-/** The Pix to pay what the person owes: copy-and-paste text with a copy button, and the QR code. */
-function Pix({ pix }: { readonly pix: NonNullable<Pedido['pix']> }) {
+/** The copy-and-paste code with a "Copiar código Pix" button that says "Código copiado". */
+function CopiaECola({ pix }: { readonly pix: Pix }) {
   const [copiado, setCopiado] = useState<'sim' | 'falhou' | null>(null);
-  const id = `pix-${pix.valor}`;
   const copiar = () => {
     navigator.clipboard.writeText(pix.copiaECola).then(
       () => setCopiado('sim'),
@@ -18,11 +25,7 @@ function Pix({ pix }: { readonly pix: NonNullable<Pedido['pix']> }) {
     );
   };
   return (
-    <details className="pix">
-      <summary>Pagar com Pix: {reais(pix.valor)}</summary>
-      <p className="suave pequeno">
-        O valor é tudo o que você deve agora (seu saldo e os pedidos confirmados), como na página de saldo.
-      </p>
+    <>
       <img
         className="qr"
         src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(pix.qrSvg)}`}
@@ -31,15 +34,71 @@ function Pix({ pix }: { readonly pix: NonNullable<Pedido['pix']> }) {
         height={200}
       />
       <div className="campo">
-        <label htmlFor={id}>Pix copia e cola</label>
-        <textarea id={id} readOnly rows={3} value={pix.copiaECola} onFocus={(e) => e.target.select()} />
+        <label htmlFor="pix-copia">Pix copia e cola de {reais(pix.valor)} (tudo o que você deve)</label>
+        <textarea
+          id="pix-copia"
+          readOnly
+          rows={5}
+          value={pix.copiaECola}
+          onFocus={(e) => e.target.select()}
+          onClick={(e) => e.currentTarget.select()}
+        />
       </div>
-      <button type="button" className="botao secundario" onClick={copiar}>
-        Copiar código Pix
-      </button>
-      {copiado === 'sim' ? <Sucesso>Código copiado.</Sucesso> : null}
-      {copiado === 'falhou' ? <Aviso>Não foi possível copiar: selecione o texto acima e copie.</Aviso> : null}
-    </details>
+      <p className="acoes">
+        <button type="button" className="botao" onClick={copiar}>
+          Copiar código Pix
+        </button>
+      </p>
+      <div aria-live="polite">
+        {copiado === 'sim' ? <Sucesso>Código copiado.</Sucesso> : null}
+        {copiado === 'falhou' ? <Aviso>Não deu para copiar sozinho: toque no código e copie pelo menu.</Aviso> : null}
+      </div>
+    </>
+  );
+}
+
+/**
+ * What the person owes and the one Pix that pays it all, once, above the orders: the Pix pays the
+ * balance, not an order (docs/dominio.md), so it is never repeated under each order.
+ */
+function Pagamento({ cobranca }: { readonly cobranca: Cobranca }) {
+  const centavos = paraCentavos(cobranca.devido.replace('-', ''));
+  const credito = cobranca.devido.startsWith('-');
+  return (
+    <section className="pix" id="pagar" aria-labelledby="t-pagar">
+      <h2 id="t-pagar">Pagar com Pix</h2>
+      {centavos === null || centavos === 0 || credito ? (
+        <p>
+          {credito
+            ? `Nada a pagar agora: você tem ${reais(cobranca.devido.replace('-', ''))} de crédito.`
+            : 'Nada a pagar agora.'}
+        </p>
+      ) : (
+        <>
+          <p>
+            Este Pix paga <strong>tudo o que você deve hoje: {reais(cobranca.devido)}</strong>, o saldo, e não um pedido
+            só. Pague uma vez: quando a coordenação registra o pagamento, o valor devido diminui.
+          </p>
+          <dl className="totais">
+            {cobranca.linhas.map((l, i) => (
+              <div key={i}>
+                <dt>{l.descricao}</dt>
+                <dd>{l.valor.startsWith('-') ? `− ${reais(l.valor.slice(1))}` : reais(l.valor)}</dd>
+              </div>
+            ))}
+            <div className="total">
+              <dt>Total a pagar</dt>
+              <dd>{reais(cobranca.devido)}</dd>
+            </div>
+          </dl>
+          {cobranca.pix === null ? (
+            <p className="suave">Combine o pagamento com a coordenação.</p>
+          ) : (
+            <CopiaECola pix={cobranca.pix} />
+          )}
+        </>
+      )}
+    </section>
   );
 }
 
@@ -60,7 +119,6 @@ function CartaoPedido({ pedido, ciclo }: { readonly pedido: Pedido; readonly cic
         )}
         <SituacaoDoPedido pedido={pedido} />
         <ResumoDoPedido pedido={pedido} titulo={`Pedido em ${nome}`} />
-        {pedido.pix === null ? null : <Pix pix={pedido.pix} />}
         {ciclo?.acoes.pedir === true ? (
           <p className="acoes">
             <Link
@@ -87,11 +145,15 @@ async function pedidosComCiclos(
   return pedidos.map((pedido) => ({ pedido, ciclo: ciclos.get(pedido.cicloId) }));
 }
 
-/** /pedidos: the person's orders of every cycle, newest first, with status, fees per market, totals and the Pix. */
+/** /pedidos: what the person owes and its Pix (once), then their orders of every cycle, newest first, with status, fees per market and totals. */
 export function MeusPedidos() {
   const pedidos = usePaginado(pedidosComCiclos, (x) => x.pedido.cursor, POR_PAGINA, []);
+  const cobranca = useCarga(lerMinhaCobranca, []);
   return (
     <Pagina titulo="Meus pedidos">
+      <ComCarga estado={cobranca.estado} recarregar={cobranca.recarregar}>
+        {(c) => <Pagamento cobranca={c} />}
+      </ComCarga>
       <ListaPaginada
         pagina={pedidos}
         rotulo="Carregar mais pedidos"
