@@ -266,17 +266,29 @@ describe('cliente web da face Mercados no navegador', { skip: pular }, () => {
     assert.equal(await pagina.getByLabel(`Novo preço de ${produtos[0] ?? ''}`).inputValue(), '11,00');
     assert.equal(await pagina.getByLabel(`Novo preço de ${produtos[2] ?? ''}`).inputValue(), '10,00');
 
+    // On a phone: a refused save says why beside the button, where the person is, and takes the focus.
+    await pagina.setViewportSize({ width: 360, height: 740 });
     await pagina.getByLabel(`Novo preço de ${produtos[1] ?? ''}`).fill('11,999');
     await pagina.getByRole('button', { name: 'Salvar preços' }).click();
-    await pagina.getByText('Use um valor com até 2 casas, como 12,50').waitFor();
-    await pagina.getByRole('alert').filter({ hasText: 'Nada foi gravado' }).waitFor();
+    await pagina.getByText('Use no máximo 2 casas depois da vírgula (os centavos), como 4,30').waitFor();
+    const recusa = pagina.locator('.barra-salvar').getByRole('alert').filter({ hasText: 'Nada foi gravado' });
+    await recusa.waitFor();
+    assert.equal(await pagina.getByRole('alert').filter({ hasText: 'Nada foi gravado' }).count(), 1);
+    assert.equal(await pagina.evaluate(() => document.activeElement?.className), 'erro-do-salvar');
+    const caixa = await recusa.boundingBox();
+    assert.ok(
+      caixa !== null && caixa.y >= 0 && caixa.y + caixa.height <= 740,
+      `a recusa está na tela: ${JSON.stringify(caixa)}`,
+    );
     await conferirPagina(pagina, ctx, 'mercados-precos-com-erro');
+    await pagina.setViewportSize({ width: 1280, height: 800 });
     assert.equal(
       (await amb.banco.selectFrom('precomercado').select('id').where('mercadoId', '=', Number(id)).execute()).length,
       0,
     );
 
-    await pagina.getByLabel(`Novo preço de ${produtos[1] ?? ''}`).fill('11,00');
+    // Money as people type it: "R$" and the thousands' dots, as the Cestas face reads it.
+    await pagina.getByLabel(`Novo preço de ${produtos[1] ?? ''}`).fill('R$ 1.100,00');
     await pagina.getByRole('button', { name: 'Salvar preços' }).click();
     await pagina.getByText('3 preços gravados.').waitFor();
     await pagina.getByRole('table').waitFor();
@@ -292,7 +304,7 @@ describe('cliente web da face Mercados no navegador', { skip: pular }, () => {
       precos.map((p) => [p.nome, p.precoCentavos, p.ativo]),
       [
         [produtos[0], 1100, true],
-        [produtos[1], 1100, true],
+        [produtos[1], 110000, true],
         [produtos[2], 1000, true],
       ],
     );
@@ -300,6 +312,7 @@ describe('cliente web da face Mercados no navegador', { skip: pular }, () => {
     // Back at the market: its prices, then deactivation (a second click confirms).
     await pagina.getByRole('link', { name: 'Voltar ao mercado' }).click();
     await pagina.getByRole('cell', { name: 'R$ 11,00' }).first().waitFor();
+    await pagina.getByRole('cell', { name: 'R$ 1.100,00' }).waitFor();
     await conferirPagina(pagina, ctx, 'mercados-detalhe');
     await pagina.getByRole('button', { name: 'Desativar mercado' }).click();
     await pagina.getByRole('button', { name: 'Confirmar desativação' }).click();

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { reaisDeCentavos } from '../../web/mercados/dinheiro.ts';
+import { erroDoValor, paraCentavos, reais, reaisDeCentavos } from '../../web/mercados/dinheiro.ts';
 import { etiquetasDoCiclo, totaisDoMercado, type PedidoDoMercado } from '../../web/mercados/fluxo-mercado.ts';
 import { dataBr, dataHoraBr, deMilesimos, paraMilesimos, quantidadeComUnidade } from '../../web/mercados/formatos.ts';
 
@@ -25,13 +25,16 @@ test('o cliente mostra datas, quantidades e reais como se leem em pt-BR', () => 
     ].map(([q, u]) => quantidadeComUnidade(deMilesimos(Number(q)), String(u))),
     ['1 cesta', '3 cestas', '1,5 kg', '1 maço'],
   );
-  assert.deepEqual([0, 5, 750, 15750, 123456].map(reaisDeCentavos), [
+  assert.deepEqual([0, 5, 750, 15750, 123456, 120000, 123456789].map(reaisDeCentavos), [
     'R$ 0,00',
     'R$ 0,05',
     'R$ 7,50',
     'R$ 157,50',
-    'R$ 1234,56',
+    'R$ 1.234,56',
+    'R$ 1.200,00',
+    'R$ 1.234.567,89',
   ]);
+  assert.equal(reais('-1200.50'), 'R$ -1.200,50');
   assert.deepEqual(etiquetasDoCiclo({ fase: 'oferta', janelasAbertas: ['oferta', 'pedido'] }), [
     'Ofertas abertas',
     'Pedidos abertos',
@@ -112,4 +115,26 @@ test('os totais do mercado somam em centavos e milésimos, por cesta ou item', (
     totalCentavos: 0,
     produtos: [],
   });
+});
+
+test('o cliente lê dinheiro como as pessoas digitam, com o mesmo leitor da face Cestas', () => {
+  assert.deepEqual(
+    ['R$ 24,00', 'R$ 5,50', 'r$5,5', '24', '5,5', '12.50', '1.234,56', 'R$ 1.200', ' 7 , 25 ', '1\u00a0234,00'].map(
+      paraCentavos,
+    ),
+    [2400, 550, 550, 2400, 550, 1250, 123456, 120000, 725, 123400],
+  );
+  assert.deepEqual(['4,305', '-3', 'abc', '', '1,2,3', '12.5.0'].map(paraCentavos), [
+    null,
+    null,
+    null,
+    null,
+    null,
+    null,
+  ]);
+  assert.equal(erroDoValor('R$ 24,00'), null);
+  assert.equal(erroDoValor('4,305'), 'Use no máximo 2 casas depois da vírgula (os centavos), como 4,30');
+  assert.equal(erroDoValor('-3'), 'O valor não pode ser negativo');
+  assert.equal(erroDoValor('abc'), 'Escreva o valor como 24, 5,50, R$ 24,00 ou 1.234,56');
+  assert.equal(erroDoValor('99999999999'), 'O valor é grande demais');
 });

@@ -1,8 +1,16 @@
-import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { ErroApi, mensagemDe } from '../api.ts';
 import { Baixar, ComCarga, Falha, Pagina, Sucesso, useCarga } from '../componentes.tsx';
 import { lerMercado, listarProdutos, salvarPrecos, type Mercado, type Preco, type Produto } from '../consultas.ts';
-import { ajustarPercentual, deCentavos, decimalLegivel, paraCentavos, paraPercentual, reais } from '../dinheiro.ts';
+import {
+  ajustarPercentual,
+  deCentavos,
+  decimalLegivel,
+  erroDoValor,
+  paraCentavos,
+  paraPercentual,
+  reais,
+} from '../dinheiro.ts';
 import { Link, navegar } from '../navegacao.tsx';
 
 /** One catalogue product in the editor: what the market has now and what is being typed. */
@@ -47,7 +55,7 @@ function erroDaLinha(l: Linha): string | undefined {
   if (!mudou(l) && l.atual !== null) return undefined;
   if (l.atual === null && l.novo.trim() === '') return undefined;
   if (l.novo.trim() === '') return 'Informe o preço';
-  return paraCentavos(l.novo) === null ? 'Use um valor com até 2 casas, como 12,50' : undefined;
+  return erroDoValor(l.novo) ?? undefined;
 }
 
 /** The base an adjustment starts from: what is typed, else the saved price, else the reference. */
@@ -152,6 +160,10 @@ function Editor({
   const [busca, setBusca] = useState('');
   const [errosServidor, setErrosServidor] = useState<ReadonlyMap<string, string>>(new Map());
   const [erroGeral, setErroGeral] = useState<string | null>(null);
+  const erroRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (erroGeral !== null) erroRef.current?.focus();
+  }, [erroGeral]);
   const [mostrarErros, setMostrarErros] = useState(false);
   const [salvando, setSalvando] = useState(false);
   const id = useId();
@@ -172,7 +184,7 @@ function Editor({
     setLinhas((ls) => ls.map((l) => (ids.has(l.produto.id) ? { ...l, selecionada: marcar } : l)));
   };
   const aplicarEmLote = (op: Operacao, valor: string): string | null => {
-    if (op === 'definir' && paraCentavos(valor) === null) return 'Informe um preço com até 2 casas, como 12,50';
+    if (op === 'definir' && paraCentavos(valor) === null) return erroDoValor(valor);
     if (op === 'percentual' && paraPercentual(valor) === null) return 'Informe um percentual, como 10 ou -5,5';
     setLinhas((ls) => ls.map((l) => (l.selecionada ? aplicar(l, op, valor) : l)));
     return null;
@@ -235,7 +247,6 @@ function Editor({
           <label htmlFor={`${id}-todas`}>Selecionar os {visiveis.length} produtos listados</label>
         </div>
       </div>
-      {erroGeral === null ? null : <Falha mensagem={erroGeral} />}
       {visiveis.length === 0 ? (
         <p className="aviso" role="status">
           Nenhum produto encontrado.
@@ -323,6 +334,12 @@ function Editor({
         </table>
       )}
       <div className="barra-salvar">
+        {/* The save's refusal sits beside its button and takes the focus: on a phone the person is here. */}
+        {erroGeral === null ? null : (
+          <div ref={erroRef} tabIndex={-1} className="erro-do-salvar">
+            <Falha mensagem={erroGeral} />
+          </div>
+        )}
         <p aria-live="polite">
           {alteradas.length === 0
             ? 'Nenhuma alteração.'

@@ -10,7 +10,7 @@ import {
   type EntradaMercado,
   type Mercado,
 } from '../consultas.ts';
-import { decimalLegivel } from '../dinheiro.ts';
+import { deCentavos, decimalLegivel, erroDoValor, paraCentavos } from '../dinheiro.ts';
 import { Link, navegar } from '../navegacao.tsx';
 import { podeAdministrarMercado } from '../perfis.ts';
 import { useUsuarioLogado } from '../sessao.tsx';
@@ -50,8 +50,10 @@ function conferir(v: Valores): Erros {
     erros.taxaAdministrativa = 'Use um número com até 2 casas, como 2,50';
   if (tipoDeMercado(v.tipo).exigeValorMaximoCesta && v.valorMaximoCesta.trim() === '')
     erros.valorMaximoCesta = `Obrigatório quando o tipo é ${v.tipo}`;
-  else if (v.valorMaximoCesta.trim() !== '' && !DECIMAL.test(v.valorMaximoCesta.trim()))
-    erros.valorMaximoCesta = 'Use um valor com até 2 casas, como 120,00';
+  else if (v.valorMaximoCesta.trim() !== '') {
+    const erro = erroDoValor(v.valorMaximoCesta);
+    if (erro !== null) erros.valorMaximoCesta = erro;
+  }
   return erros;
 }
 
@@ -96,7 +98,7 @@ function Formulario({ mercado, contas }: PropsFormulario) {
       descricao: v.descricao.trim() === '' ? null : v.descricao.trim(),
       tipo: v.tipo,
       taxaAdministrativa: decimalOuNulo(v.taxaAdministrativa),
-      valorMaximoCesta: decimalOuNulo(v.valorMaximoCesta),
+      valorMaximoCesta: v.valorMaximoCesta.trim() === '' ? null : deCentavos(paraCentavos(v.valorMaximoCesta) ?? 0),
       // Only the Administrador changes who runs a market and whether it runs (the server agrees).
       ...(administrador ? { adminId: v.adminId, ...(mercado === null ? {} : { ativo: v.ativo }) } : {}),
     };

@@ -1,7 +1,7 @@
 import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import { ErroApi, mensagemDe } from '../api.ts';
 import { Aviso, ComCarga, Falha, Pagina, Sucesso, useCarga } from '../componentes.tsx';
-import { deCentavos, decimalLegivel, paraCentavos, reais } from '../dinheiro.ts';
+import { deCentavos, decimalLegivel, erroDoValor, paraCentavos, reais } from '../dinheiro.ts';
 import { PRIMEIRAS } from '../adiantar.ts';
 import {
   gravarOferta,
@@ -108,7 +108,10 @@ function errosDaLinha(l: Linha): ErrosDaLinha {
   const erros: { quantidade?: string; valor?: string } = {};
   if (mil === null) erros.quantidade = 'Use uma quantidade com até 3 casas, como 12,5';
   if (l.valor.trim() === '') erros.valor = 'Informe o preço por unidade';
-  else if (paraCentavos(l.valor) === null) erros.valor = 'Use um valor com até 2 casas, como 4,30';
+  else {
+    const erro = erroDoValor(l.valor);
+    if (erro !== null) erros.valor = erro;
+  }
   return erros;
 }
 
