@@ -6,7 +6,7 @@ import { DIALETO } from '../helpers/banco.ts';
 import { cicloComMercados, type CicloComMercados } from '../helpers/ciclo-com-mercados.ts';
 import { DATAS_PADRAO, criarCesta, criarCiclo } from '../helpers/fabricas.ts';
 import { Navegador, entrarPeloProvedor } from '../helpers/navegador.ts';
-import { textoDoPdf } from '../helpers/pdf.ts';
+import { conferirMargens, textoDoPdf } from '../helpers/pdf.ts';
 import { entrarComo, type Pessoa } from '../helpers/sessoes.ts';
 import { RelogioDeTeste, iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
 
@@ -81,6 +81,8 @@ describe('relatórios por mercado', () => {
     });
     assert.equal(r.status, 200);
     const bytes = new Uint8Array(await r.arrayBuffer());
+    // The widest tables (with the market and its fee): every column inside the page, room to sign.
+    await conferirMargens(bytes);
     if (arquivo !== undefined) {
       const pasta = join('test-artifacts', 'pdf', DIALETO);
       mkdirSync(pasta, { recursive: true });

@@ -25,6 +25,37 @@ const retirada = (d: DocumentoDeEntrega) =>
 const respirar = () => new Promise<void>((r) => setImmediate(r));
 const LINHAS_POR_VEZ = 100;
 
+/** Room to sign (a rubrica, about 4 cm at least, 6 cm when the page has it) and to tick, in points. */
+const RUBRICA_MINIMA = 115;
+const RUBRICA_NATURAL = 170;
+const MARCA_MINIMA = 45;
+const MARCA_NATURAL = 70;
+
+/**
+ * The widths of a table's columns within the page, as a browser lays out an automatic table:
+ * every column at its natural width when they fit (what is left goes to the room to write by
+ * hand); else every column at its minimum (its longest word, or its whole text when it must not
+ * wrap) plus a share of what is left in proportion to what it lacks; and only when even the
+ * minimums do not fit, all of them shrunk alike. The sum never passes the page's width.
+ */
+export function larguraDasColunas(
+  colunas: ReadonlyArray<{ readonly minima: number; readonly natural: number; readonly mao: boolean }>,
+  largura: number,
+): number[] {
+  const somaNatural = colunas.reduce((t, c) => t + c.natural, 0);
+  const somaMinima = colunas.reduce((t, c) => t + c.minima, 0);
+  if (somaNatural <= largura) {
+    const maos = colunas.filter((c) => c.mao).length;
+    const sobra = maos === 0 ? 0 : (largura - somaNatural) / maos;
+    return colunas.map((c) => c.natural + (c.mao ? sobra : 0));
+  }
+  if (somaMinima <= largura) {
+    const falta = colunas.reduce((t, c) => t + (c.natural - c.minima), 0);
+    return colunas.map((c) => c.minima + ((largura - somaMinima) * (c.natural - c.minima)) / falta);
+  }
+  return colunas.map((c) => (c.minima * largura) / somaMinima);
+}
+
 /**
  * A table that never cuts a row: a row that does not fit goes whole to the next page, whose
  * header row is drawn again.
@@ -37,41 +68,34 @@ async function tabela(
 ): Promise<void> {
   const x0 = doc.page.margins.left;
   const largura = doc.page.width - doc.page.margins.left - doc.page.margins.right;
-  // Numbers, short text (a phone) and the hand-written column keep their natural width, so they
-  // never wrap; longer text columns share what is left in proportion to their longest cell.
   const folga = 3;
   const medir = (texto: string, fonte: string) => doc.font(fonte).fontSize(9).widthOfString(texto) + 2 * folga + 1;
-  const natural = colunas.map((c, i) =>
-    c.aMao !== undefined
-      ? Math.max(c.aMao === 'rubrica' ? 170 : 70, medir(c.titulo, 'negrito'))
-      : linhas.reduce((m, l) => Math.max(m, medir(l[i] ?? '', 'normal')), medir(c.titulo, 'negrito')),
-  );
-  // A column is never narrower than its longest word, so no word is cut in two.
   const palavra = (texto: string, fonte: string) => Math.max(0, ...texto.split(/\s+/).map((p) => medir(p, fonte)));
-  const minimo = colunas.map((c, i) =>
-    linhas.reduce((m, l) => Math.max(m, palavra(l[i] ?? '', 'normal')), palavra(c.titulo, 'negrito')),
+  const maior = (i: number, f: (texto: string) => number) => linhas.reduce((m, l) => Math.max(m, f(l[i] ?? '')), 0);
+  const larguras = larguraDasColunas(
+    colunas.map((c, i) => {
+      // A header may wrap between its words; a cell of a number, a short text (a phone, a market)
+      // or a hand-written column never wraps, and a long text only between words.
+      const cabecalho = palavra(c.titulo, 'negrito');
+      if (c.aMao !== undefined) {
+        const [minima, natural] =
+          c.aMao === 'rubrica' ? [RUBRICA_MINIMA, RUBRICA_NATURAL] : [MARCA_MINIMA, MARCA_NATURAL];
+        return { minima: Math.max(minima, cabecalho), natural: Math.max(natural, cabecalho), mao: true };
+      }
+      const natural = Math.max(
+        medir(c.titulo, 'negrito'),
+        maior(i, (t) => medir(t, 'normal')),
+      );
+      const inteira = c.direita === true || maior(i, (t) => medir(t, 'normal')) <= largura / 6;
+      const minima = Math.max(
+        cabecalho,
+        maior(i, (t) => (inteira ? medir(t, 'normal') : palavra(t, 'normal'))),
+      );
+      return { minima, natural, mao: false };
+    }),
+    largura,
   );
-  const fixa = new Set(
-    colunas.flatMap((c, i) =>
-      c.aMao !== undefined || c.direita === true || (natural[i] ?? 0) <= largura / 5 ? [i] : [],
-    ),
-  );
-  const larguras = [...natural];
-  // Shrink the long text columns to the room left, pinning at its minimum any that reaches it.
-  for (let volta = 0; volta < colunas.length; volta++) {
-    const ocupado = larguras.reduce((s, w, i) => s + (fixa.has(i) ? w : 0), 0);
-    const flexivel = natural.reduce((s, w, i) => s + (fixa.has(i) ? 0 : w), 0);
-    if (flexivel === 0) break;
-    const escala = Math.max(0, largura - ocupado) / flexivel;
-    const presas = colunas.flatMap((_, i) =>
-      !fixa.has(i) && (natural[i] ?? 0) * escala < (minimo[i] ?? 0) ? [i] : [],
-    );
-    colunas.forEach((_, i) => {
-      if (!fixa.has(i)) larguras[i] = Math.max(minimo[i] ?? 0, (natural[i] ?? 0) * escala);
-    });
-    if (presas.length === 0) break;
-    for (const i of presas) fixa.add(i);
-  }
+  const larguraDaTabela = larguras.reduce((t, w) => t + w, 0);
   // A row to sign in is tall enough for a pen.
   const minima = colunas.some((c) => c.aMao === 'rubrica') ? 30 : 0;
   const altura = (celulas: readonly string[], fonte: string) => {
@@ -86,7 +110,7 @@ async function tabela(
     const h = altura(celulas, fonte);
     let x = x0;
     const y = doc.y;
-    if (cabecalho) doc.rect(x0, y, largura, h).fill('#e8efe9').fillColor('#000');
+    if (cabecalho) doc.rect(x0, y, larguraDaTabela, h).fill('#e8efe9').fillColor('#000');
     doc.font(fonte).fontSize(9);
     celulas.forEach((c, i) => {
       const w = larguras[i] ?? 0;
@@ -99,10 +123,22 @@ async function tabela(
     });
     doc
       .moveTo(x0, y + h)
-      .lineTo(x0 + largura, y + h)
+      .lineTo(x0 + larguraDaTabela, y + h)
       .lineWidth(0.5)
       .strokeColor('#999')
       .stroke();
+    // The room to write by hand is a box: its left side drawn, its right side the table's end.
+    colunas.forEach((c, i) => {
+      if (c.aMao === undefined) return;
+      const esquerda = x0 + larguras.slice(0, i).reduce((t, w) => t + w, 0);
+      for (const lado of [esquerda, esquerda + (larguras[i] ?? 0)])
+        doc
+          .moveTo(lado, y)
+          .lineTo(lado, y + h)
+          .lineWidth(0.5)
+          .strokeColor('#999')
+          .stroke();
+    });
     doc.x = x0;
     doc.y = y + h;
   };
