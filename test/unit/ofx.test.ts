@@ -178,101 +178,105 @@ describe('leitor de OFX', () => {
     );
   });
 
-  test('o arquivo de 62 bytes que travava o ofx-js, e as variantes longas, são recusados em milissegundos', () => {
-    for (const n of [27, 40, 10_000, 2 * 1024 * 1024 - 40]) {
-      const arquivo = `OFXHEADER:100\nDATA:OFXSGML\n\n<OFX><${'A'.repeat(n)}!`;
-      if (n === 27) assert.equal(Buffer.byteLength(arquivo), 62);
-      const inicio = performance.now();
-      assert.match(
-        recusado(() => lerExtrato(Buffer.from(arquivo), null)),
-        /malformado/,
-      );
-      const ms = performance.now() - inicio;
-      assert.ok(ms < 200, `${n}: ${ms.toFixed(1)} ms`);
-    }
-    // The other shapes of the old regular expressions: long names with dots, whitespace runs, unclosed tags.
-    for (const arquivo of [
-      `<OFX><${'A.'.repeat(200_000)}>x`,
-      `<OFX>${' '.repeat(500_000)}<`,
-      `<OFX>${'<A>x'.repeat(200_000)}`,
-      `<OFX>${'<A>'.repeat(31)}${'</B>'.repeat(100_000)}`,
-    ]) {
-      const inicio = performance.now();
-      recusado(() => lerExtrato(Buffer.from(arquivo), null));
-      assert.ok(
-        performance.now() - inicio < 500,
-        `${arquivo.slice(0, 20)}: ${(performance.now() - inicio).toFixed(1)} ms`,
-      );
-    }
-  });
+  // A hang guard, not a measurement (the bench measures): catastrophic backtracking on these
+  // inputs takes minutes to hours, a linear reader milliseconds, so the test's own timeout tells
+  // them apart without a timing assertion that a loaded machine could fail.
+  test(
+    'o arquivo de 62 bytes que travava o ofx-js, e as variantes longas, são recusados sem travar',
+    { timeout: 30_000 },
+    () => {
+      for (const n of [27, 40, 10_000, 2 * 1024 * 1024 - 40]) {
+        const arquivo = `OFXHEADER:100\nDATA:OFXSGML\n\n<OFX><${'A'.repeat(n)}!`;
+        if (n === 27) assert.equal(Buffer.byteLength(arquivo), 62);
+        assert.match(
+          recusado(() => lerExtrato(Buffer.from(arquivo), null)),
+          /malformado/,
+        );
+      }
+      // The other shapes of the old regular expressions: long names with dots, whitespace runs, unclosed tags.
+      for (const arquivo of [
+        `<OFX><${'A.'.repeat(200_000)}>x`,
+        `<OFX>${' '.repeat(500_000)}<`,
+        `<OFX>${'<A>x'.repeat(200_000)}`,
+        `<OFX>${'<A>'.repeat(31)}${'</B>'.repeat(100_000)}`,
+      ]) {
+        assert.match(
+          recusado(() => lerExtrato(Buffer.from(arquivo), null)),
+          /./,
+        );
+      }
+    },
+  );
 
-  test('propriedade: qualquer entrada, mesmo hostil, é lida ou recusada pelo domínio, e depressa', () => {
-    const pedaco = fc.oneof(
-      fc.constantFrom(
-        '<',
-        '>',
-        '</',
-        '/>',
-        '<!--',
-        '-->',
-        '<?',
-        '?>',
-        '&amp;',
-        '&#',
-        ';',
-        '!',
-        '.',
-        ' ',
-        '\r\n',
-        '\n',
-        'A',
-        '0',
-        'é',
-      ),
-      fc.constantFrom(
-        '<OFX>',
-        '</OFX>',
-        '<STMTTRN>',
-        '</STMTTRN>',
-        '<BANKMSGSRSV1>',
-        '<STMTTRNRS>',
-        '<STMTRS>',
-        '<BANKTRANLIST>',
-        '</BANKTRANLIST>',
-        '<TRNAMT>',
-        '<DTPOSTED>',
-        '<FITID>',
-        '<CHECKNUM>',
-        '20261105',
-        '10.50',
-        '-3,00',
-      ),
-      fc.string({ maxLength: 8 }),
-      fc.nat({ max: 3000 }).map((n) => 'A'.repeat(n)),
-    );
-    const arquivo = fc
-      .tuple(
-        fc.constantFrom('', 'OFXHEADER:100\nDATA:OFXSGML\n\n', '<?xml version="1.0"?>'),
-        fc.array(pedaco, { maxLength: 60 }),
-      )
-      .map(([cabecalho, partes]) => `${cabecalho}<OFX>${partes.join('')}`);
-    fc.assert(
-      fc.property(arquivo, (texto) => {
-        const inicio = performance.now();
-        try {
-          const linhas = lerExtrato(Buffer.from(texto, 'utf8'), null);
-          assert.ok(linhas.length > 0);
-          for (const l of linhas)
-            assert.ok(Number.isSafeInteger(l.valorCentavos) && /^\d{4}-\d{2}-\d{2}$/.test(l.data));
-        } catch (e) {
-          assert.ok(
-            e instanceof Invalido || (e instanceof ErroHttp && e.status === 415),
-            `erro inesperado: ${String(e)}`,
-          );
-        }
-        assert.ok(performance.now() - inicio < 100, `${(performance.now() - inicio).toFixed(1)} ms`);
-      }),
-      { seed: semente(), numRuns: 2000 },
-    );
-  });
+  test(
+    'propriedade: qualquer entrada, mesmo hostil, é lida ou recusada pelo domínio, sem travar',
+    { timeout: 60_000 },
+    () => {
+      const pedaco = fc.oneof(
+        fc.constantFrom(
+          '<',
+          '>',
+          '</',
+          '/>',
+          '<!--',
+          '-->',
+          '<?',
+          '?>',
+          '&amp;',
+          '&#',
+          ';',
+          '!',
+          '.',
+          ' ',
+          '\r\n',
+          '\n',
+          'A',
+          '0',
+          'é',
+        ),
+        fc.constantFrom(
+          '<OFX>',
+          '</OFX>',
+          '<STMTTRN>',
+          '</STMTTRN>',
+          '<BANKMSGSRSV1>',
+          '<STMTTRNRS>',
+          '<STMTRS>',
+          '<BANKTRANLIST>',
+          '</BANKTRANLIST>',
+          '<TRNAMT>',
+          '<DTPOSTED>',
+          '<FITID>',
+          '<CHECKNUM>',
+          '20261105',
+          '10.50',
+          '-3,00',
+        ),
+        fc.string({ maxLength: 8 }),
+        fc.nat({ max: 3000 }).map((n) => 'A'.repeat(n)),
+      );
+      const arquivo = fc
+        .tuple(
+          fc.constantFrom('', 'OFXHEADER:100\nDATA:OFXSGML\n\n', '<?xml version="1.0"?>'),
+          fc.array(pedaco, { maxLength: 60 }),
+        )
+        .map(([cabecalho, partes]) => `${cabecalho}<OFX>${partes.join('')}`);
+      fc.assert(
+        fc.property(arquivo, (texto) => {
+          try {
+            const linhas = lerExtrato(Buffer.from(texto, 'utf8'), null);
+            assert.ok(linhas.length > 0);
+            for (const l of linhas)
+              assert.ok(Number.isSafeInteger(l.valorCentavos) && /^\d{4}-\d{2}-\d{2}$/.test(l.data));
+          } catch (e) {
+            assert.ok(
+              e instanceof Invalido || (e instanceof ErroHttp && e.status === 415),
+              `erro inesperado: ${String(e)}`,
+            );
+          }
+        }),
+        { seed: semente(), numRuns: 2000 },
+      );
+    },
+  );
 });
