@@ -100,10 +100,14 @@ async function travarLinhas(trx: Db, linhas: readonly LinhaPedida[], soConfirmad
   // they reserve is read under that lock: the newest committed counter. SQLite's transaction
   // is already exclusive.
   const travando = ehPostgres(trx);
-  // Stryker disable next-line ConditionalExpression,ArrayDeclaration: an empty IN list is valid on SQLite, where the mutation run goes; PostgreSQL refuses it, and its suite covers the empty case
+  // NOTE (both queries): an empty IN list is valid on SQLite, where the mutation run goes;
+  // PostgreSQL refuses it, and its suite covers the empty case. Row locks exist only on
+  // PostgreSQL, where test/fluxo/reserva.test.ts oversells without them.
   const cestas =
+    // Stryker disable next-line ConditionalExpression: see the note above
     idsCestas.length === 0
-      ? []
+      ? // Stryker disable next-line ArrayDeclaration: see the note above
+        []
       : await trx
           .selectFrom('ciclocesta as cc')
           .innerJoin('cesta', 'cesta.id', 'cc.cestaId')
@@ -119,12 +123,17 @@ async function travarLinhas(trx: Db, linhas: readonly LinhaPedida[], soConfirmad
           .select((eb) => cestaComposta(eb).as('composta'))
           .where('cc.id', 'in', idsCestas)
           .orderBy('cc.id')
-          .$if(travando, (q) => q.forUpdate('cc'))
+          .$if(
+            travando,
+            // Stryker disable next-line ArrowFunction: row locks exist only on PostgreSQL (see the note above the baskets' query)
+            (q) => q.forUpdate('cc'),
+          )
           .execute();
-  // Stryker disable next-line ConditionalExpression,ArrayDeclaration: an empty IN list is valid on SQLite, where the mutation run goes; PostgreSQL refuses it, and its suite covers the empty case
   const extras =
+    // Stryker disable next-line ConditionalExpression: see the note above the baskets' query
     idsExtras.length === 0
-      ? []
+      ? // Stryker disable next-line ArrayDeclaration: see the note above the baskets' query
+        []
       : await trx
           .selectFrom('cicloproduto as cp')
           .innerJoin('produto as p', 'p.id', 'cp.produtoId')
@@ -134,7 +143,11 @@ async function travarLinhas(trx: Db, linhas: readonly LinhaPedida[], soConfirmad
           .select(reservadoDaLinha('cicloproduto', 'cp', soConfirmados).as('reservadoMilesimos'))
           .where('cp.id', 'in', idsExtras)
           .orderBy('cp.id')
-          .$if(travando, (q) => q.forUpdate('cp'))
+          .$if(
+            travando,
+            // Stryker disable next-line ArrowFunction: row locks exist only on PostgreSQL (see the note above the baskets' query)
+            (q) => q.forUpdate('cp'),
+          )
           .execute();
   return { cestas, extras };
 }
@@ -187,6 +200,10 @@ async function conferirPonto(
 ): Promise<HorarioDeRetirada & { id: number; nome: string }> {
   const mercadoIds = new Set(alvos.flatMap((a) => (a.cesta ?? a.extra).mercadoId ?? []));
   const ponto = await pontoDoPedido(trx, cicloid, pontoLido, mercadoIds.size > 0);
+  // With no market in the order, pontoDosMercados would only ask for one of the cycle's points
+  // (any active one when it lists none), which pontoDoPedido has just checked; the condition
+  // saves its three queries (and PostgreSQL refuses their empty IN list).
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: see above
   if (mercadoIds.size > 0)
     await pontoDosMercados(
       trx,
@@ -210,6 +227,7 @@ function conferirEstoque(alvos: readonly Alvo[], antes: Pedido | null, soConfirm
   // Stryker disable next-line ArrayDeclaration: a bogus earlier line keys to no line of the order
   const jaNoPedido = (chave: string) => somaDe(antes?.produtos ?? [], chave);
   // Once the window has closed, an unconfirmed order of one's own is not in the count either.
+  // Stryker disable next-line ArrayDeclaration: a bogus earlier line keys to no line of the order
   const contado = antes !== null && (antes.finalizado || !soConfirmados) ? antes.produtos : [];
   const proprio = (chave: string) => somaDe(contado, chave);
   // A basket with nothing composed in it is not for sale; what an order already holds of one
