@@ -99,10 +99,10 @@ export async function catalogoDoCiclo(db: Db, cicloid: number): Promise<Catalogo
     dentro.set(i.cicloCestaId, m);
   }
   const paraMostrar = (x: Item) => {
-    const [unica] = x.escolhidas;
+    // One unit chosen on every line: shown in it; lines that disagree, in the product's own unit.
     const visto =
-      x.escolhidas.size === 1 && unica !== undefined
-        ? naUnidadeEscolhida(x.mil, x.unidade, unica)
+      x.escolhidas.size === 1
+        ? naUnidadeEscolhida(x.mil, x.unidade, [...x.escolhidas][0] ?? x.unidade)
         : { milesimos: x.mil, unidade: x.unidade };
     return { produto: x.produto, quantidadeMilesimos: visto.milesimos, unidade: visto.unidade };
   };
