@@ -113,19 +113,18 @@ export async function salvarCiclo(
       const [linhas, extras] = [await linhasOfertadas(trx, cicloid), await extrasPublicados(trx, cicloid)];
       const sobras = new Map(sobrasPorProduto(linhas).map((x) => [x.produtoId, x.sobraMilesimos]));
       const unidades = new Map(extras.map((e) => [e.produtoId, e.unidade]));
-      // What is released to venda_direta markets comes out of the same surplus.
-      const liberados = new Map<number, number>();
-      for (const e of extras)
-        if (e.mercadoId !== null) liberados.set(e.produtoId, (liberados.get(e.produtoId) ?? 0) + e.publicadoMil);
+      // No product of these rows is released to a venda_direta market (reconciliarProdutos refuses
+      // it, and a product has one row per cycle), so all its surplus is theirs.
       const acima = Object.fromEntries(
         lido.cicloProdutos.flatMap((p) => {
-          const sobra = Math.max(0, (sobras.get(p.produtoId) ?? 0) - (liberados.get(p.produtoId) ?? 0));
+          const sobra = sobras.get(p.produtoId) ?? 0;
           // `campo` names the row's product field; the refusal sits by its quantity.
           return p.quantidadeMilesimos > sobra
             ? [
                 [
+                  // Stryker disable next-line Regex: every row's campo is "<list>.<i>.produtoId", with its only ".produtoId" at the end
                   p.campo.replace(/\.produtoId$/, '.quantidade'),
-                  `Passa da sobra das ofertas finalizadas: ${formatarQuantidadeComUnidade(sobra, unidades.get(p.produtoId) ?? '')}`.trim(),
+                  `Passa da sobra das ofertas finalizadas: ${formatarQuantidadeComUnidade(sobra, unidades.get(p.produtoId) ?? '')}`,
                 ],
               ]
             : [];

@@ -30,9 +30,8 @@ export async function cicloDasJanelas(
     .select(['id', 'nome', 'ativo', 'fechadoEm', ...CAMPOS_DATA])
     .where('id', '=', cicloid);
   // Stryker disable next-line all: row locks exist only on PostgreSQL (test/fluxo/travas.test.ts fails without them)
-  const c = await (
-    trava === undefined || !ehPostgres(db) ? q : trava === 'escrita' ? q.forUpdate() : q.forKeyShare()
-  ).executeTakeFirst();
+  const travada = trava === undefined || !ehPostgres(db) ? q : trava === 'escrita' ? q.forUpdate() : q.forKeyShare();
+  const c = await travada.executeTakeFirst();
   if (c === undefined) throw new NaoEncontrado('CICLO_NAO_ENCONTRADO', `Não encontramos o ciclo ${cicloid}`);
   return c;
 }

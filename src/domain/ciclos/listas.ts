@@ -211,7 +211,7 @@ export async function reconciliarPontos(
   const porPonto = (pontoEntregaId: number) => [...atuais.values()].find((p) => p.pontoEntregaId === pontoEntregaId);
   const mantidos = new Set<number>();
   const novos = itens.filter((i) => i.id === null && porPonto(i.pontoEntregaId) === undefined);
-  // Stryker disable next-line ConditionalExpression: an empty IN list is valid on SQLite, where the mutation run goes; PostgreSQL refuses it
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: an empty IN list is valid on SQLite, where the mutation run goes; PostgreSQL refuses it
   if (novos.length > 0) {
     const ativos = new Set(
       (
@@ -262,13 +262,12 @@ export async function reconciliarPontos(
   }
   const saem = [...atuais.values()].filter((p) => !mantidos.has(p.id));
   // An empty list serves every active point again, so only a list that leaves a point out can orphan its orders.
-  const comPedidos = itens.length === 0 ? [] : saem.filter((p) => p.pedidos > 0);
-  if (comPedidos.length > 0) {
-    const p = comPedidos[0];
+  const comPedidos = itens.length === 0 ? undefined : saem.find((p) => p.pedidos > 0);
+  if (comPedidos !== undefined) {
     throw new Conflito(
       'PONTO_EM_USO',
-      `O ponto ${p?.nome ?? ''} não pode sair do ciclo: ${p?.pedidos ?? 0} pedido(s) retiram nele`,
-      { pontoEntregaId: p?.pontoEntregaId },
+      `O ponto ${comPedidos.nome} não pode sair do ciclo: ${comPedidos.pedidos} pedido(s) retiram nele`,
+      { pontoEntregaId: comPedidos.pontoEntregaId },
     );
   }
   // Stryker disable next-line ConditionalExpression,EqualityOperator: an empty IN list is valid on SQLite, where the mutation run goes; PostgreSQL refuses it

@@ -35,6 +35,7 @@ export function regrasDoCiclo(lido: CicloLido, ilegiveis: ReadonlySet<string> = 
   for (const p of (lido.cicloPontos ?? []).filter((x) => legivel(x.campo))) {
     const dia = irma(p.campo, 'dataRetirada');
     if (
+      // Stryker disable next-line ConditionalExpression: null compares false with any date, so an unset day is never outside; the check narrows the type
       p.dataRetirada !== null &&
       legivel(dia) &&
       legivel('dataRetiradaInicio') &&
@@ -44,7 +45,9 @@ export function regrasDoCiclo(lido: CicloLido, ilegiveis: ReadonlySet<string> = 
       erros[dia] = 'Deve estar dentro do período de retirada do ciclo';
     const fim = irma(p.campo, 'horaFim');
     if (
+      // Stryker disable next-line ConditionalExpression,LogicalOperator: null compares false with any "HH:MM", so an hour left unset never breaks the rule; the checks narrow the type
       p.horaInicio !== null &&
+      // Stryker disable next-line ConditionalExpression: see above
       p.horaFim !== null &&
       legivel(fim) &&
       legivel(irma(p.campo, 'horaInicio')) &&
