@@ -180,7 +180,7 @@ describe('recibo de um pedido do GraphQL com só a face Mercados no ar', () => {
     );
     assert.match(
       recibo.texto,
-      /Como pagar por Pix:\n- Pedido confirmado no .+: R\$\s1\.\d{3},\d{2}\nTotal a pagar: R\$\s1\.\d{3},\d{2}/,
+      /Como pagar por Pix:\nEste Pix paga tudo o que você deve hoje: R\$\s1\.\d{3},\d{2}, o saldo, e não um pedido só\.\n- Pedido confirmado no .+: R\$\s1\.\d{3},\d{2}\nTotal a pagar: R\$\s1\.\d{3},\d{2}/,
     );
     assert.ok(
       recibo.texto.includes(`Ver meu pedido: https://cestas.exemplo.org/pedidoconsumidoresconfirmacao/${pedidoId}`),
