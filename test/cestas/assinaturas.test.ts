@@ -469,7 +469,7 @@ describe('assinaturas pela face Cestas', () => {
     const p = await lia.nav.get(url('/'));
     assert.match(
       p.texto,
-      /Sua cesta vem neste ciclo: <strong>Cesta \w+ × 2<\/strong> em <strong>Feira da Praça<\/strong>\. Pular\?/,
+      /Sua cesta vem neste ciclo: <strong>Cesta \w+ × 2<\/strong>, retirada em <strong>Feira da Praça<\/strong>\. Pular\?/,
     );
     assert.match(
       p.texto,
@@ -486,7 +486,7 @@ describe('assinaturas pela face Cestas', () => {
     );
     const r = await formulario(lia, `/assinaturas/${a.id}/pular/${cicloid}?de=painel`, {});
     assert.equal(new URL(r.url).pathname, '/');
-    assert.match(r.texto, /Você pulou a Cesta \w+ no ciclo/);
+    assert.match(r.texto, /Você pulou a Cesta \w+ neste ciclo: ela não vem\./);
     assert.doesNotMatch(r.texto, /Sua cesta vem neste ciclo/);
     // Outside the window there is no card.
     relogio.definir(DEPOIS);

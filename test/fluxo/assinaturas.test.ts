@@ -19,6 +19,7 @@ import {
   DATAS_PADRAO,
   criarCesta,
   criarCiclo,
+  criarExtra,
   criarPonto,
   criarUsuario,
   type DatasDoCiclo,
@@ -321,6 +322,112 @@ describe('assinaturas', () => {
     assert.equal((await gerarPedidosDoCiclo(banco, ciclo.id, NO_PEDIDO)).gerados, 0);
     const { contado, recontado } = await contadores(cc);
     assert.deepEqual([contado, recontado], [3000, 3000]);
+  });
+
+  test('o que se acrescenta ao pedido da assinatura entra nele confirmado; um pedido sem cesta de assinatura volta a pedir confirmação', async () => {
+    const cesta = await criarCesta(banco, { valorCentavos: 3000 });
+    const ciclo = await criarCiclo(banco, { cestas: [{ cestaId: cesta.id, quantidadeCestas: 5 }], compor: true });
+    const cc = ciclo.cicloCestas[0] ?? 0;
+    const extra = await criarExtra(banco, ciclo.id, { quantidadeMilesimos: 10_000, valorCentavos: 800 });
+    const [ivo, avulsa] = await Promise.all(['Ivo', 'Avulsa'].map(consumidor));
+    if (ivo === undefined || avulsa === undefined) throw new Error('pessoas');
+    const a = await salvarAssinatura(banco, ivo, entrada(cesta.id, { quantidade: 1 }), ANTES);
+    assert.equal((await gerarPedidosDoCiclo(banco, ciclo.id, NO_PEDIDO)).gerados, 1);
+    const gerado = await pedidoDe(banco, ciclo.id, ivo.usuarioid ?? 0, TAXA);
+    assert.equal(gerado?.finalizado, true, 'a geração confirma o pedido');
+    const avisos: string[] = [];
+    const comAvisos = {
+      ...NO_PEDIDO,
+      avisos: { emitir: (_: unknown, e: { tipo: string }) => Promise.resolve(void avisos.push(e.tipo)) },
+    };
+    const cestaDaAssinatura = {
+      cicloCestaId: cc,
+      cicloProdutoId: null,
+      quantidadeMilesimos: 1000,
+      campo: 'produtos.0',
+    };
+    const doisQuilos = { cicloCestaId: null, cicloProdutoId: extra.id, quantidadeMilesimos: 2000, campo: 'produtos.1' };
+    const antesDoPedido = (await assinaturasDe(banco, ivo.usuarioid ?? 0, NO_PEDIDO.hoje))[0]?.proximosCiclos[0];
+    const { nome: nomeDoPonto } = await banco
+      .selectFrom('pontoentrega')
+      .select('nome')
+      .where('id', '=', ponto)
+      .executeTakeFirstOrThrow();
+    assert.deepEqual([antesDoPedido?.pontoEntregaId, antesDoPedido?.pontoEntrega], [ponto, nomeDoPonto]);
+    // Ivo adds two kilos of the extra, a day later, and picks up elsewhere: his order stays
+    // confirmed, at its first confirmation, and his subscription's cycle shows the order's point.
+    const outroPonto = await criarPonto(banco, 'Outro ponto de Ivo');
+    const r = await fazerPedido(
+      banco,
+      ivo,
+      { usuarioid: null, cicloid: ciclo.id, pontoEntregaId: outroPonto.id, linhas: [cestaDaAssinatura, doisQuilos] },
+      { ...comAvisos, agora: new Date('2026-03-08T15:00:00Z'), hoje: '2026-03-08' },
+    );
+    assert.equal(r.reaberto, false);
+    assert.deepEqual([r.pedido.finalizado, r.pedido.dataConfirmacao], [true, gerado?.dataConfirmacao]);
+    const lido = await pedidoDe(banco, ciclo.id, ivo.usuarioid ?? 0, TAXA);
+    assert.deepEqual(
+      [lido?.finalizado, lido?.dataConfirmacao, lido?.produtos.map((l) => [l.quantidadeMilesimos, l.assinaturaId])],
+      [
+        true,
+        gerado?.dataConfirmacao,
+        [
+          [1000, a.id],
+          [2000, null],
+        ],
+      ],
+    );
+    assert.deepEqual(avisos, [], 'nada a confirmar de novo, nenhum aviso de "falta confirmar"');
+    const doCiclo = (await assinaturasDe(banco, ivo.usuarioid ?? 0, NO_PEDIDO.hoje))[0]?.proximosCiclos[0];
+    assert.deepEqual(
+      [doCiclo?.situacao, doCiclo?.pontoEntregaId, doCiclo?.pontoEntrega],
+      ['gerado', outroPonto.id, 'Outro ponto de Ivo'],
+    );
+    // The basket and the two kilos are both held.
+    assert.deepEqual(await contadores(cc), { contado: 1000, recontado: 1000 });
+    const reservado = await banco
+      .selectFrom('cicloproduto')
+      .select('reservadoMilesimos')
+      .where('id', '=', extra.id)
+      .executeTakeFirstOrThrow();
+    assert.equal(Number(reservado.reservadoMilesimos), 2000);
+    // Taking the subscription's basket out through the order page leaves a one-off order: it asks for confirmation.
+    const semCesta = await fazerPedido(
+      banco,
+      ivo,
+      { usuarioid: null, cicloid: ciclo.id, pontoEntregaId: ponto, linhas: [{ ...doisQuilos, campo: 'produtos.0' }] },
+      comAvisos,
+    );
+    assert.deepEqual(
+      [semCesta.reaberto, semCesta.pedido.finalizado, semCesta.pedido.dataConfirmacao],
+      [true, false, null],
+    );
+    assert.deepEqual(avisos, ['pedido_alterado']);
+    // A one-off order, confirmed and then changed, must be confirmed again.
+    const linhaAvulsa = { ...doisQuilos, campo: 'produtos.0' };
+    const primeiro = await fazerPedido(
+      banco,
+      avulsa,
+      { usuarioid: null, cicloid: ciclo.id, pontoEntregaId: ponto, linhas: [linhaAvulsa] },
+      NO_PEDIDO,
+    );
+    await banco
+      .updateTable('pedido')
+      .set({ finalizado: true, dataConfirmacao: '2026-03-07T12:00:00' })
+      .where('id', '=', primeiro.pedido.pedidoId)
+      .execute();
+    const mudado = await fazerPedido(
+      banco,
+      avulsa,
+      {
+        usuarioid: null,
+        cicloid: ciclo.id,
+        pontoEntregaId: ponto,
+        linhas: [{ ...linhaAvulsa, quantidadeMilesimos: 3000 }],
+      },
+      comAvisos,
+    );
+    assert.deepEqual([mudado.reaberto, mudado.pedido.finalizado], [true, false]);
   });
 
   test('um pedido avulso antes da janela não faz o processo esquecer uma assinatura salva por outro processo', async () => {

@@ -306,6 +306,28 @@ export async function criarOfertaFinalizada(
   return { ofertaId: oferta.id, fornecedorId: usuarioid, linhas: ids };
 }
 
+/** An extra of a cycle (cicloproduto): a product sold beside the baskets, of a new product unless one is given. */
+export async function criarExtra(
+  db: Db,
+  cicloid: number,
+  dados: { produtoId?: number; quantidadeMilesimos: number; valorCentavos: number },
+): Promise<{ id: number }> {
+  const iso = AGORA();
+  const produtoId = dados.produtoId ?? (await criarProduto(db, { unidade: 'kg' })).id;
+  return db
+    .insertInto('cicloproduto')
+    .values({
+      cicloid,
+      produtoId,
+      quantidadeMilesimos: dados.quantidadeMilesimos,
+      valorCentavos: dados.valorCentavos,
+      createdAt: iso,
+      updatedAt: iso,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+}
+
 /** A cycle with `n` confirmed orders of one basket and one extra each, written in bulk; its id. */
 export async function criarCicloComPedidos(
   db: Db,
@@ -336,18 +358,11 @@ export async function criarCicloComPedidos(
       updatedAt: iso,
     })
     .execute();
-  const extra = await db
-    .insertInto('cicloproduto')
-    .values({
-      cicloid: ciclo.id,
-      produtoId: produto.id,
-      quantidadeMilesimos: n * 1000,
-      valorCentavos: 800,
-      createdAt: iso,
-      updatedAt: iso,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const extra = await criarExtra(db, ciclo.id, {
+    produtoId: produto.id,
+    quantidadeMilesimos: n * 1000,
+    valorCentavos: 800,
+  });
   for (let i = 0; i < n; i += 250) {
     const lote = Array.from({ length: Math.min(250, n - i) }, () => emailUnico(`c${n}`));
     const usuarios = await db

@@ -157,6 +157,35 @@ describe('o pedido no navegador', { skip: pular }, () => {
     await conferirPagina(pagina, ctx, 'cestas-pedido');
   });
 
+  test('confirmado, a página diz antes de salvar que mudar pede nova confirmação; salvo, "Falta confirmar" e o botão vêm na primeira tela do telefone', async () => {
+    const { pagina, ctx } = consumidora;
+    await pagina.setViewportSize({ width: 360, height: 740 });
+    try {
+      await pagina.goto(`${palco.amb.url}/pedidoconsumidores/${cicloid}`);
+      const botao = pagina.getByRole('button', { name: 'Salvar pedido' });
+      assert.match(
+        lido(await pagina.locator(`#${String(await botao.getAttribute('aria-describedby'))}`).textContent()),
+        /^Este pedido já está confirmado\. Se você mudar algo e salvar, ele precisa ser confirmado de novo/,
+      );
+      await pagina.getByLabel('Quantidade de Cesta média').fill('1');
+      await Promise.all([pagina.waitForURL(/\/pedidoconsumidoresconfirmacao\/\d+$/), botao.click()]);
+      assert.match(lido(await pagina.getByRole('status').first().textContent()), /^Falta confirmar\. Sem confirmação/);
+      // Without scrolling, the phone's first screen shows that it needs confirming and the button.
+      for (const alvo of [
+        pagina.getByText('Falta confirmar.'),
+        pagina.getByRole('button', { name: 'Confirmar pedido' }),
+      ]) {
+        const caixa = await alvo.boundingBox();
+        assert.ok(caixa !== null && caixa.y + caixa.height <= 740, `na primeira tela: ${JSON.stringify(caixa)}`);
+      }
+      await conferirPagina(pagina, ctx, 'cestas-pedido-reconfirmar');
+      await pagina.getByRole('button', { name: 'Confirmar pedido' }).click();
+      await pagina.getByText(/Pedido confirmado em/).waitFor();
+    } finally {
+      await pagina.setViewportSize({ width: 1280, height: 800 });
+    }
+  });
+
   test('sem JavaScript, o formulário do pedido é enviado como um post comum', async () => {
     const outra = await entrarComoNovo(palco, ['consumidor'], 'Gabi Sem Script', { javaScript: false });
     try {

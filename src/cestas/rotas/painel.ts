@@ -61,7 +61,7 @@ export async function mostrarPainel(
         ciclo: c.nome,
         cesta: a.cesta,
         quantidade: c.quantidade,
-        pontoEntrega: a.pontoEntrega,
+        pontoEntrega: c.pontoEntrega,
         situacao: c.situacao,
         motivo: c.motivo,
       })),

@@ -133,11 +133,17 @@ export function rotasPedidos(app: AppTipada, ctx: ContextoCestas): void {
         tz: ctx.config.tz,
         avisos: ctx.correio,
       });
+      // A subscription's order stays confirmed when it changes (docs/dominio.md).
+      const continuaConfirmado = !criado && pedido.finalizado;
       if (querJson(req))
         return enviarJson(
           reply,
           pedidoJson(pedido),
-          reaberto ? 'Pedido alterado: falta confirmar de novo' : 'Pedido salvo',
+          reaberto
+            ? 'Pedido alterado: falta confirmar de novo'
+            : continuaConfirmado
+              ? 'Pedido salvo: continua confirmado, com a cesta da assinatura'
+              : 'Pedido salvo',
           criado ? 201 : 200,
         );
       return redirecionarComAviso(
@@ -145,7 +151,9 @@ export function rotasPedidos(app: AppTipada, ctx: ContextoCestas): void {
         `/pedidoconsumidoresconfirmacao/${pedido.pedidoId}`,
         reaberto
           ? 'Pedido alterado: ele precisa ser confirmado de novo para entrar na entrega e na cobrança.'
-          : 'Pedido salvo. Confira e confirme.',
+          : continuaConfirmado
+            ? 'Pedido salvo. Ele tem a cesta da sua assinatura e continua confirmado.'
+            : 'Pedido salvo. Confira e confirme.',
       );
     },
   );

@@ -131,7 +131,7 @@ function linhaDoCiclo(
   csrf: string | null,
   falha: FalhaNaPagina,
 ): Html {
-  const ponto = p.pontosEntrega.find((x) => x.id === c.pontoEntregaId)?.nome ?? a.pontoEntrega;
+  const ponto = c.pontoEntrega;
   const prefixo = `c${a.id}-${c.cicloid}`;
   const v = falha.form === prefixo && falha.valores !== null ? falha.valores : null;
   return html`<li class="cartao" data-ciclo="${c.cicloid}">
@@ -223,20 +223,31 @@ export function cartaoDaAssinatura(
   csrf: string | null,
 ): Html {
   if (itens.length === 0) return html``;
-  return html`<section aria-labelledby="titulo-sua-cesta" class="sua-cesta"><h2 id="titulo-sua-cesta">Sua assinatura</h2><ul class="cartoes">${itens.map(
-    ({ assinatura: a, ciclo: c }) => html`<li class="cartao" data-assinatura="${a.id}" data-ciclo="${c.cicloid}">
-    ${
-      c.situacao === 'pulado'
-        ? html`<p>Você pulou a ${a.cesta} no ciclo ${c.nome}: ela não vem neste ciclo.</p>`
-        : c.situacao === 'pausado'
-          ? html`<p>Sua assinatura da ${a.cesta} está pausada no ciclo ${c.nome}.</p>`
-          : c.situacao === 'faltou'
-            ? html`<p>A ${a.cesta} faltou para você no ciclo ${c.nome}${c.motivo === null ? '' : `: ${c.motivo}`}.</p>`
-            : html`<p>Sua cesta vem neste ciclo: <strong>${a.cesta} × ${c.quantidade}</strong> em <strong>${a.pontoEntrega}</strong>. Pular?</p>
-            <form method="post" action="/assinaturas/${a.id}/pular/${c.cicloid}?de=painel" class="em-linha">${campoCsrf(csrf)}<button type="submit" class="botao secundario">Pular este ciclo</button></form>`
-    }
-    <p><a href="/assinaturas">Ver suas assinaturas</a></p></li>`,
-  )}</ul></section>`;
+  // One card per cycle, named, with each subscription's basket in it and the point its order uses.
+  const porCiclo = new Map<number, Array<{ assinatura: AssinaturaDaPagina; ciclo: CicloDaPagina }>>();
+  for (const item of itens) porCiclo.set(item.ciclo.cicloid, [...(porCiclo.get(item.ciclo.cicloid) ?? []), item]);
+  return html`<section aria-labelledby="titulo-sua-cesta" class="sua-cesta"><h2 id="titulo-sua-cesta">${new Set(itens.map((i) => i.assinatura.id)).size > 1 ? 'Suas assinaturas' : 'Sua assinatura'}</h2><ul class="cartoes">${[
+    ...porCiclo.values(),
+  ].map((doCiclo) => {
+    const ciclo = doCiclo[0]?.ciclo;
+    if (ciclo === undefined) return '';
+    return html`<li class="cartao" data-ciclo="${ciclo.cicloid}">
+    <h3>${ciclo.nome}</h3><p class="nota">Retirada a partir de ${dataBr(ciclo.dataRetiradaInicio)}</p>
+    ${doCiclo.map(
+      ({ assinatura: a, ciclo: c }) =>
+        html`<div data-assinatura="${a.id}">${
+          c.situacao === 'pulado'
+            ? html`<p>Você pulou a ${a.cesta} neste ciclo: ela não vem.</p>`
+            : c.situacao === 'pausado'
+              ? html`<p>Sua assinatura da ${a.cesta} está pausada neste ciclo.</p>`
+              : c.situacao === 'faltou'
+                ? html`<p>A ${a.cesta} faltou para você neste ciclo${c.motivo === null ? '' : `: ${c.motivo}`}.</p>`
+                : html`<p>Sua cesta vem neste ciclo: <strong>${a.cesta} × ${c.quantidade}</strong>, retirada em <strong>${c.pontoEntrega}</strong>. Pular?</p>
+            <form method="post" action="/assinaturas/${a.id}/pular/${c.cicloid}?de=painel" class="em-linha">${campoCsrf(csrf)}<button type="submit" class="botao secundario">Pular este ciclo<span class="sr"> (${a.cesta}, ${c.nome})</span></button></form>`
+        }</div>`,
+    )}
+    <p><a href="/assinaturas">Ver suas assinaturas</a></p></li>`;
+  })}</ul></section>`;
 }
 
 export interface PaginaTodas extends PainelDeAssinaturas {

@@ -162,9 +162,20 @@ export function paginaPedido(
       <dt>Taxa administrativa</dt><dd><output data-taxa>${reais(p.pedido?.taxaCentavos ?? 0)}</output></dd>
       <dt>A pagar</dt><dd><output data-total-com-taxa>${reais(p.pedido?.totalComTaxaCentavos ?? 0)}</output></dd>
     </dl>
-    ${ro ? '' : html`<button type="submit" class="botao">Salvar pedido</button>`}
+    ${ro ? '' : html`${notaDaConfirmacao(p.pedido)}<button type="submit" class="botao" aria-describedby="nota-da-confirmacao">Salvar pedido</button>`}
   </form>
   ${SCRIPT_FORMULARIOS}`;
+}
+
+/** What saving does to the confirmation (docs/dominio.md), said beside the button before the person saves. */
+function notaDaConfirmacao(pedido: Pedido | null): Html {
+  const texto =
+    pedido === null || !pedido.finalizado
+      ? 'Salvar não confirma: depois de salvar, confira os itens e confirme o pedido.'
+      : pedido.produtos.some((l) => l.assinaturaId !== null)
+        ? 'Este pedido tem a cesta da sua assinatura e continua confirmado: o que você mudar entra nele ao salvar.'
+        : 'Este pedido já está confirmado. Se você mudar algo e salvar, ele precisa ser confirmado de novo para entrar na entrega e na cobrança.';
+  return html`<p class="nota" id="nota-da-confirmacao">${texto}</p>`;
 }
 
 /**
@@ -192,23 +203,25 @@ export function paginaConfirmacao(
   pagamento: Html | null = null,
 ): Html {
   const encerrado = janelaEncerrada(prazo.fase);
+  const confirmavel = podeConfirmar && !pedido.finalizado;
+  // The state, and the button when there is one, come first: on a phone the items can be screens long.
   return html`<p>Pedido de <strong>${pedido.usuario.nome}</strong> · retirada em <strong>${pedido.pontoEntrega.nome}</strong>${comHorario(pedido.pontoEntrega)}</p>
-  ${tabelaDoPedido(pedido)}
   ${
     pedido.finalizado
       ? html`<p class="aviso" role="status">Pedido confirmado em ${pedido.dataConfirmacao === null ? '' : dataHoraBr(pedido.dataConfirmacao)}.</p>`
-      : podeConfirmar
+      : confirmavel
         ? html`${retornoDoFormulario('form-confirmacao')}
         <form method="post" action="/pedidoconsumidoresconfirmacao" id="form-confirmacao" class="formulario" data-envio="recarregar">${campoCsrf(csrf)}
         <input type="hidden" name="pedidoId" value="${pedido.pedidoId}">
         <p class="alerta-suave" role="status"><strong>Falta confirmar.</strong> Sem confirmação, o pedido não entra na entrega nem na cobrança. ${prazoDeConfirmacao(prazo.dataPedidoFim, encerrado)}</p>
-        <p>Confira os itens e confirme. Enquanto os pedidos estiverem abertos, você ainda pode mudar; uma mudança pede nova confirmação.</p>
+        <p>Confira os itens abaixo e confirme. Enquanto os pedidos estiverem abertos, você ainda pode mudar; uma mudança pede nova confirmação.</p>
         <button type="submit" class="botao">Confirmar pedido</button></form>`
         : html`<p class="nota">Este pedido ainda não foi confirmado. ${prazoDeConfirmacao(prazo.dataPedidoFim, encerrado)}</p>`
   }
+  ${tabelaDoPedido(pedido)}
   ${pagamento ?? ''}
   <p><a href="/pedidoconsumidores/${pedido.cicloid}?usuarioid=${pedido.usuario.id}">Voltar ao pedido</a></p>
-  ${podeConfirmar && !pedido.finalizado ? SCRIPT_FORMULARIOS : ''}`;
+  ${confirmavel ? SCRIPT_FORMULARIOS : ''}`;
 }
 
 /** A fee in hundredths of a percent, as people write it: 1000 → "10%", 550 → "5,5%". */

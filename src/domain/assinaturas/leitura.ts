@@ -108,7 +108,9 @@ export interface ProximoCiclo {
   /** What became of it (null: not generated yet); `pausado` before generation when a pause covers it. */
   readonly situacao: SituacaoNoCiclo | null;
   readonly quantidade: number;
+  /** Where it is picked up: the order's point once served, else the point chosen for the cycle (or the subscription's). */
   readonly pontoEntregaId: number;
+  readonly pontoEntrega: string;
   readonly pedidoId: number | null;
   readonly motivo: string | null;
 }
@@ -146,11 +148,17 @@ async function comCiclos(db: Db, lista: readonly Assinatura[], hoje: string): Pr
         lista.map((a) => a.id),
       )
       .execute(),
+    // The point a served cycle is picked up at is its order's (the order keeps its own point, and
+    // the order page may change it); before that, the cycle's row's.
     db
-      .selectFrom('assinaturaciclo')
-      .selectAll()
+      .selectFrom('assinaturaciclo as ac')
+      .innerJoin('pontoentrega as pc', 'pc.id', 'ac.pontoEntregaId')
+      .leftJoin('pedido as p', 'p.id', 'ac.pedidoId')
+      .leftJoin('pontoentrega as pp', 'pp.id', 'p.pontoEntregaId')
+      .selectAll('ac')
+      .select(['pc.nome as pontoDoCiclo', 'p.pontoEntregaId as pontoDoPedidoId', 'pp.nome as pontoDoPedido'])
       .where(
-        'assinaturaId',
+        'ac.assinaturaId',
         'in',
         lista.map((a) => a.id),
       )
@@ -171,7 +179,8 @@ async function comCiclos(db: Db, lista: readonly Assinatura[], hoje: string): Pr
             dataRetiradaInicio: c.dataRetiradaInicio,
             situacao: r?.situacao ?? (x.situacao === 'pausado' ? 'pausado' : null),
             quantidade: r?.quantidade ?? a.quantidade,
-            pontoEntregaId: r?.pontoEntregaId ?? a.pontoEntregaId,
+            pontoEntregaId: r?.pontoDoPedidoId ?? r?.pontoEntregaId ?? a.pontoEntregaId,
+            pontoEntrega: r?.pontoDoPedido ?? r?.pontoDoCiclo ?? n?.ponto ?? '',
             pedidoId: r?.pedidoId ?? null,
             motivo: r?.motivo ?? null,
           },

@@ -56,8 +56,17 @@ export async function salvarPedido(
     const ponto = await conferirPonto(trx, cicloid, pontoEntregaId, pontoLido, alvos);
     conferirEstoque(alvos, antes, soConfirmados);
     const iso = opcoes.agora.toISOString();
-    const { pedidoId, criado } = await gravarPedido(trx, antes, { cicloid, usuarioid, pontoEntregaId }, iso);
     const itens = precosDasLinhas(alvos, antes);
+    // A confirmed order that still holds a subscription's basket stays confirmed (docs/dominio.md):
+    // the subscription confirmed it, and what joins it is in from this save on.
+    const confirmado = antes?.finalizado === true && itens.some((i) => i.assinaturaId !== null) ? antes : null;
+    const { pedidoId, criado } = await gravarPedido(
+      trx,
+      antes,
+      { cicloid, usuarioid, pontoEntregaId },
+      iso,
+      confirmado !== null,
+    );
     const lidos = await gravarLinhas(trx, pedidoId, itens, iso);
     const depois = montarPedido(
       {
@@ -70,8 +79,8 @@ export async function salvarPedido(
         dataRetirada: ponto.dataRetirada,
         horaInicio: ponto.horaInicio,
         horaFim: ponto.horaFim,
-        finalizado: false,
-        dataConfirmacao: null,
+        finalizado: confirmado !== null,
+        dataConfirmacao: confirmado?.dataConfirmacao ?? null,
       },
       lidos,
       opcoes.taxa,
@@ -83,9 +92,10 @@ export async function salvarPedido(
       antes,
       depois,
     });
-    if (antes?.finalizado === true) await opcoes.avisos?.emitir(trx, { tipo: 'pedido_alterado', pedido: depois });
     // A confirmed order that changes must be confirmed again (docs/dominio.md): the answer says so.
-    return { pedido: depois, criado, reaberto: antes?.finalizado === true };
+    const reaberto = antes?.finalizado === true && confirmado === null;
+    if (reaberto) await opcoes.avisos?.emitir(trx, { tipo: 'pedido_alterado', pedido: depois });
+    return { pedido: depois, criado, reaberto };
   });
 }
 
@@ -277,12 +287,16 @@ function conferirEstoque(alvos: readonly Alvo[], antes: Pedido | null, soConfirm
   }
 }
 
-/** Writes the order's row, re-opened (`criado`: this save created it). */
+/**
+ * Writes the order's row, re-opened unless `continuaConfirmado` (a subscription's order keeps its
+ * confirmation); `criado`: this save created it.
+ */
 async function gravarPedido(
   trx: Db,
   antes: Pedido | null,
   pedido: { cicloid: number; usuarioid: number; pontoEntregaId: number },
   iso: string,
+  continuaConfirmado: boolean,
 ): Promise<{ pedidoId: number; criado: boolean }> {
   const { cicloid, usuarioid, pontoEntregaId } = pedido;
   // Changing an order re-opens it; it must be confirmed again.
@@ -291,7 +305,11 @@ async function gravarPedido(
   let criado = false;
   // Stryker disable next-line ConditionalExpression: the insert below upserts on (cycle, consumer), which for an existing order is this same update
   if (antes !== null) {
-    await trx.updateTable('pedido').set(reaberto).where('id', '=', antes.pedidoId).execute();
+    await trx
+      .updateTable('pedido')
+      .set(continuaConfirmado ? { pontoEntregaId, updatedAt: iso } : reaberto)
+      .where('id', '=', antes.pedidoId)
+      .execute();
     pedidoId = antes.pedidoId;
   } else {
     // An order created meanwhile by the same consumer (PostgreSQL, two tabs) is updated instead.
