@@ -158,7 +158,7 @@ export function veTudo(pessoa: Pessoa): boolean {
 // ---------------------------------------------------------------------------------------------
 // A cycle's steps: who takes each one, and in which phase. The dashboard's "next step" reads them.
 
-export const ACOES_DO_CICLO = ['ofertar', 'compor', 'pedir', 'retirar'] as const;
+export const ACOES_DO_CICLO = ['ofertar', 'compor', 'pedir', 'entregar', 'retirar'] as const;
 export type AcaoDoCiclo = (typeof ACOES_DO_CICLO)[number];
 
 type Momento = Pick<JanelaDoCiclo, 'fase' | 'abertas'>;
@@ -180,6 +180,7 @@ const PASSOS_DO_CICLO: Readonly<
   },
   compor: { quando: (m) => m.fase === 'composicao', quem: ehGestor, nome: 'Compor as cestas do ciclo' },
   pedir: { quando: (m) => m.abertas.includes('pedido'), quem: ehConsumidor, nome: 'Fazer seu pedido' },
+  entregar: { quando: (m) => m.fase === 'retirada', quem: ehFornecedor, nome: 'Entregar o que foi pedido' },
   retirar: { quando: (m) => m.fase === 'retirada', quem: ehConsumidor, nome: 'Retirar sua cesta no ponto de entrega' },
 };
 

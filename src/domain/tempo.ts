@@ -91,3 +91,24 @@ export function horarioDeRetiradaTexto(h: {
   else if (h.horaFim !== null) partes.push(`até as ${h.horaFim}`);
   return partes.join(', ');
 }
+
+/** A day suppliers deliver on, with the coordination's note ("entregar na Sede até 17h"). */
+export interface DiaDeEntrega {
+  readonly dataEntrega: string;
+  readonly observacao: string | null;
+}
+
+/**
+ * When and where suppliers deliver, as people read it: "sexta-feira, 04/12/2026: entregar na Sede
+ * até 17h; sábado, 05/12/2026" ('' when the coordination set no day). Pages, PDFs and messages
+ * all say it the same way.
+ */
+export function diasDeEntregaTexto(dias: readonly DiaDeEntrega[]): string {
+  return dias
+    .map((d) => {
+      const dia = horarioDeRetiradaTexto({ dataRetirada: d.dataEntrega, horaInicio: null, horaFim: null });
+      const nota = d.observacao?.trim() ?? '';
+      return nota === '' ? dia : `${dia}: ${nota}`;
+    })
+    .join('; ');
+}

@@ -392,7 +392,12 @@ export function entregas(
 ): Conteudo {
   return montar(`O que entregar: ${c.nome}`, {
     saudacao: ola(nome),
-    paragrafos: [`Os pedidos do ${c.nome} fecharam. Isto é o que você entrega${quando === '' ? '' : ` (${quando})`}:`],
+    paragrafos: [
+      quando === ''
+        ? `Os pedidos do ${c.nome} fecharam. A coordenação ainda não marcou o dia da entrega: combine com ela quando e onde entregar.`
+        : `Os pedidos do ${c.nome} fecharam. Quando e onde entregar: ${quando}.`,
+      'Isto é o que você entrega:',
+    ],
     tabela: {
       colunas: ['Produto', 'Quantidade', 'Valor'],
       linhas: linhas.map((l) => [l.produto, l.quantidade, l.valor]),

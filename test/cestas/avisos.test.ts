@@ -197,10 +197,22 @@ describe('avisos por e-mail', () => {
     // 10/03, orders closed, pickup tomorrow at the point: what to deliver to the supplier whose line the
     // two confirmed baskets use (the unconfirmed order counts nothing), and the pickup to Elisa only.
     relogio.definir(dia('10'));
+    const iso = new Date().toISOString();
+    await amb.banco
+      .insertInto('cicloentrega')
+      .values({
+        cicloid: c.cicloid,
+        dataEntrega: '2026-03-10',
+        observacao: ' entregar na Sede até 17h ',
+        createdAt: iso,
+        updatedAt: iso,
+      })
+      .execute();
     await rodada();
     assert.deepEqual(destinatarios(`O que entregar: ${c.nome}`), [c.compositor]);
     const entregas = caixa.para(c.compositor).find((m) => m.assunto.startsWith('O que entregar'));
     assert.ok(entregas);
+    assert.match(entregas.texto, /Quando e onde entregar: terça-feira, 10\/03\/2026: entregar na Sede até 17h\.\n/);
     assert.match(entregas.texto, /- Produto \d+ [0-9a-f]{4} · 2 kg · R\$\s2,00\n- Total · R\$\s2,00/);
     assert.ok(entregas.texto.includes(`Ver minhas entregas: ${amb.url}/pedidosfornecedorestodos/${c.cicloid}`));
     assert.deepEqual(destinatarios(`Amanhã é dia de retirar sua cesta: ${c.nome}`), [consConfirmado.email]);

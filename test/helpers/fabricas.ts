@@ -133,12 +133,13 @@ export async function criarCicloAberto(
 
 /**
  * Composes baskets of a cycle (one kilo of a finalised offer line per basket, from a supplier of
- * its own), so they are for sale: a basket with nothing composed in it cannot be ordered.
+ * its own unless one is given), so they are for sale: a basket with nothing composed in it cannot be ordered.
  */
 export async function comporCestas(
   db: Db,
   cicloid: number,
   cicloCestaIds: readonly number[],
+  fornecedorId?: number,
 ): Promise<{ fornecedorId: number | null }> {
   if (cicloCestaIds.length === 0) return { fornecedorId: null };
   const iso = AGORA();
@@ -149,9 +150,12 @@ export async function comporCestas(
     .execute();
   const produto = await criarProduto(db, { unidade: 'kg' });
   const total = cestas.reduce((t, c) => t + c.quantidadeCestas, 0);
-  const oferta = await criarOfertaFinalizada(db, cicloid, [
-    { produtoId: produto.id, quantidadeMilesimos: Math.max(1, total) * 1000, valorCentavos: 100 },
-  ]);
+  const oferta = await criarOfertaFinalizada(
+    db,
+    cicloid,
+    [{ produtoId: produto.id, quantidadeMilesimos: Math.max(1, total) * 1000, valorCentavos: 100 }],
+    fornecedorId,
+  );
   for (const c of cestas) {
     const composicao = await db
       .insertInto('composicao')

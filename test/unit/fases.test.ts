@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { proximasAcoes } from '../../src/domain/acesso.ts';
 import { faseDoCiclo, janelasAbertas, nomeDoMomento } from '../../src/domain/ciclos/calendario.ts';
 import { PERFIS, type Perfil } from '../../src/domain/perfis.ts';
-import { dataHoraLocal, diaLocal } from '../../src/domain/tempo.ts';
+import { dataHoraLocal, diaLocal, diasDeEntregaTexto } from '../../src/domain/tempo.ts';
 
 const CICLO = {
   dataOfertaInicio: '2026-03-01',
@@ -66,11 +66,34 @@ test('a próxima etapa depende do perfil e do dia', () => {
     'pedir',
   ]);
   assert.deepEqual(proximasAcoes({ perfil: ['consumidor'] }, momento(DATAS, DIA_DA_FASE.retirada)), ['retirar']);
+  assert.deepEqual(proximasAcoes({ perfil: ['consumidor', 'fornecedor'] }, momento(DATAS, DIA_DA_FASE.retirada)), [
+    'entregar',
+    'retirar',
+  ]);
+});
+
+test('os dias de entrega como se leem: dia da semana, data e a observação da coordenação', () => {
+  assert.equal(diasDeEntregaTexto([]), '');
+  assert.equal(
+    diasDeEntregaTexto([
+      { dataEntrega: '2026-12-04', observacao: ' entregar na Sede até 17h ' },
+      { dataEntrega: '2026-12-05', observacao: '  ' },
+      { dataEntrega: '2026-12-06', observacao: null },
+    ]),
+    'sexta-feira, 04/12/2026: entregar na Sede até 17h; sábado, 05/12/2026; domingo, 06/12/2026',
+  );
 });
 
 test('as próximas etapas, perfil a perfil e fase a fase', () => {
   const esperado: Record<Perfil, Record<keyof typeof DIA_DA_FASE, string[]>> = {
-    fornecedor: { planejado: [], oferta: ['ofertar'], composicao: [], pedido: [], retirada: [], encerrado: [] },
+    fornecedor: {
+      planejado: [],
+      oferta: ['ofertar'],
+      composicao: [],
+      pedido: [],
+      retirada: ['entregar'],
+      encerrado: [],
+    },
     consumidor: { planejado: [], oferta: [], composicao: [], pedido: ['pedir'], retirada: ['retirar'], encerrado: [] },
     admin: { planejado: [], oferta: [], composicao: ['compor'], pedido: [], retirada: [], encerrado: [] },
     master: { planejado: [], oferta: [], composicao: ['compor'], pedido: [], retirada: [], encerrado: [] },

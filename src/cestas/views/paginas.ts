@@ -3,6 +3,7 @@ import { nomeDoMomento } from '../../domain/ciclos/calendario.ts';
 import type { CicloNoPainel } from '../../domain/ciclos/painel.ts';
 import type { Andamento, Pendencias } from '../../domain/andamento.ts';
 import type { Saldo } from '../../domain/financeiro.ts';
+import { diasDeEntregaTexto, type DiaDeEntrega } from '../../domain/tempo.ts';
 import { NOMES_PERFIS, PERFIS_AUTOCADASTRO, type Perfil } from '../../domain/perfis.ts';
 import type { Identidade, Usuario } from '../../domain/usuarios.ts';
 import { html, type Html } from '../../http/html.ts';
@@ -44,6 +45,8 @@ export interface CicloDoPainel extends CicloNoPainel {
   readonly acoes: readonly AcaoDoCiclo[];
   readonly andamento: Andamento | null;
   readonly pendencias: Pendencias | null;
+  /** The days suppliers deliver, for a supplier's "deliver" step (empty when not read or not set). */
+  readonly entregas: readonly DiaDeEntrega[];
 }
 
 interface Passo {
@@ -55,9 +58,22 @@ interface Passo {
 }
 
 /** Each next step as this person stands in it: what is left to do, or that it is done. */
-function passoDe(acao: AcaoDoCiclo, cicloid: number, a: Andamento | null): Passo {
-  const link = linkDaAcao(acao, cicloid);
+function passoDe(acao: AcaoDoCiclo, c: CicloDoPainel): Passo {
+  const link = linkDaAcao(acao, c.id);
+  const a = c.andamento;
   switch (acao) {
+    case 'entregar': {
+      if (a?.oferta !== 'finalizada') return { texto: 'Nada a entregar neste ciclo', href: null, feito: true };
+      const quando = diasDeEntregaTexto(c.entregas);
+      return {
+        texto:
+          quando === ''
+            ? 'Entregar o que foi pedido da sua oferta (a coordenação ainda não marcou o dia)'
+            : `Entregar o que foi pedido da sua oferta: ${quando}`,
+        href: link,
+        feito: false,
+      };
+    }
     case 'ofertar':
       if (a?.oferta === 'finalizada')
         return { texto: 'Oferta finalizada (ainda pode alterar)', href: link, feito: true };
@@ -147,6 +163,8 @@ export function linkDaAcao(acao: AcaoDoCiclo, cicloid: number): string {
       return `/ciclo/${cicloid}#composicao`;
     case 'pedir':
       return `/pedidoconsumidores/${cicloid}`;
+    case 'entregar':
+      return `/pedidosfornecedorestodos/${cicloid}`;
     case 'retirar':
       return `/pedidosconsumidorestodos/${cicloid}`;
   }
@@ -188,7 +206,7 @@ export function paginaPainel(
           <dt>Pedidos</dt><dd>${dataBr(c.dataPedidoInicio)} a ${dataBr(c.dataPedidoFim)}</dd>
           <dt>Retirada</dt><dd>${dataBr(c.dataRetiradaInicio)} a ${dataBr(c.dataRetiradaFim)}</dd>
         </dl>
-        ${c.acoes.length === 0 ? '' : html`<p class="sr">Suas etapas neste ciclo:</p><ul class="passos">${c.acoes.map((a) => passoDe(a, c.id, c.andamento)).map((p) => html`<li class="${p.feito ? 'feito' : 'proxima'}">${p.href === null ? p.texto : html`<a href="${p.href}">${p.texto}</a>`}</li>`)}</ul>`}
+        ${c.acoes.length === 0 ? '' : html`<p class="sr">Suas etapas neste ciclo:</p><ul class="passos">${c.acoes.map((a) => passoDe(a, c)).map((p) => html`<li class="${p.feito ? 'feito' : 'proxima'}">${p.href === null ? p.texto : html`<a href="${p.href}">${p.texto}</a>`}</li>`)}</ul>`}
         ${pendenciasDoCiclo(c)}
       </li>`,
           )}</ul>`

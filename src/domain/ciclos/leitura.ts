@@ -10,6 +10,7 @@ import { chaveDeNome } from '../textos.ts';
 import { CAMPOS_DATA, faseDoCiclo } from './calendario.ts';
 import type { Ciclo, CicloPonto, CicloResumo } from './modelo.ts';
 import { sobrasPorProduto } from './regras.ts';
+import type { DiaDeEntrega } from '../tempo.ts';
 
 /** Loads a cycle with its lists: six queries, whatever its size. */
 export async function obterCiclo(db: Db, id: number, hoje: string): Promise<Ciclo> {
@@ -140,3 +141,21 @@ export async function listarCiclos(db: Db, pedido: PedidoDePagina, hoje: string)
 }
 
 export const ORDENS_CICLO = ['dataOfertaInicio', 'nome', 'dataPedidoInicio', 'dataRetiradaInicio', 'ativo'] as const;
+
+/** The days suppliers deliver in each of these cycles, in date order (one query; none for no cycles). */
+export async function diasDeEntregaDosCiclos(
+  db: Db,
+  cicloids: readonly number[],
+): Promise<Map<number, DiaDeEntrega[]>> {
+  const dias = new Map<number, DiaDeEntrega[]>();
+  if (cicloids.length === 0) return dias;
+  const linhas = await db
+    .selectFrom('cicloentrega')
+    .select(['cicloid', 'dataEntrega', 'observacao'])
+    .where('cicloid', 'in', [...cicloids])
+    .orderBy('dataEntrega')
+    .orderBy('id')
+    .execute();
+  for (const l of linhas) dias.set(l.cicloid, [...(dias.get(l.cicloid) ?? []), l]);
+  return dias;
+}

@@ -8,6 +8,8 @@ import { entregasDoCiclo } from '../alocacao.ts';
 import { valorDaQuantidade } from '../../decimal.ts';
 import { soConfirmadosSeguram } from '../reservas.ts';
 import { ciclosPorId } from './ciclos.ts';
+import { diasDeEntregaDosCiclos } from '../ciclos/leitura.ts';
+import { diasDeEntregaTexto } from '../tempo.ts';
 import {
   COLUNA_MERCADO,
   agrupaPorMercado,
@@ -152,7 +154,7 @@ export async function relatorioDosFornecedores(
   hoje: string,
   mercadoId: number | null = null,
 ): Promise<Relatorio> {
-  const ciclos = await ciclosPorId(db, cicloids);
+  const [ciclos, dias] = await Promise.all([ciclosPorId(db, cicloids), diasDeEntregaDosCiclos(db, cicloids)]);
   const m = await mercadosDoRelatorio(db, ator, ciclos, mercadoId);
   const abertos = ciclos.some((c) => hoje <= c.dataPedidoFim);
   const porMercado = agrupaPorMercado(m);
@@ -160,10 +162,15 @@ export async function relatorioDosFornecedores(
     COLUNAS_FORNECEDORES.filter((c) => cicloids.length > 1 || c.chave !== 'ciclo'),
     porMercado,
   );
+  // When and where to deliver, each cycle's days as the coordination set them.
+  const entregas = ciclos.flatMap((c) => {
+    const quando = diasDeEntregaTexto(dias.get(c.id) ?? []);
+    return quando === '' ? [] : [ciclos.length > 1 ? `${c.nome}: ${quando}` : quando];
+  });
   return comMercadosDoCiclo(
     montarRelatorio(
       'Pedidos aos fornecedores',
-      `${ciclos.map((c) => c.nome).join(', ')}${soOMercado(m)}${abertos ? ' · pedidos ainda abertos: "Planejado" usa a composição e todos os extras publicados' : ''}`,
+      `${ciclos.map((c) => c.nome).join(', ')}${soOMercado(m)}${entregas.length === 0 ? '' : ` · entrega: ${entregas.join(' | ')}`}${abertos ? ' · pedidos ainda abertos: "Planejado" usa a composição e todos os extras publicados' : ''}`,
       colunas,
       await linhasDosFornecedores(db, ator, ciclos, m),
       porMercado ? 'mercado' : 'fornecedor',

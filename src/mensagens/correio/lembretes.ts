@@ -7,8 +7,9 @@ import { faltasDoCiclo } from '../../domain/assinaturas/painel.ts';
 import { avisosDevidos, chaveDoAviso, type AvisoDevido } from '../../domain/avisos.ts';
 import { pedidoDe } from '../../domain/pedidos/leituras.ts';
 import { oQueOFornecedorEntrega } from '../../domain/relatorios/fornecedores.ts';
-import { diaLocal, horarioDeRetiradaTexto } from '../../domain/tempo.ts';
-import { dataBr, quantidade, reais } from '../../formatos.ts';
+import { diasDeEntregaDosCiclos } from '../../domain/ciclos/leitura.ts';
+import { diaLocal, diasDeEntregaTexto, horarioDeRetiradaTexto } from '../../domain/tempo.ts';
+import { quantidade, reais } from '../../formatos.ts';
 import * as modelos from '../modelos.ts';
 import type { MensagemNova, Remessa } from './caixa-de-saida.ts';
 import { cicloDoAviso, pagamentoDoCiclo, retiradaDo } from './leituras.ts';
@@ -84,17 +85,8 @@ async function lembrete(r: Remessa, a: AvisoDevido): Promise<MensagemNova | null
       case 'entregas': {
         const linhas = await oQueOFornecedorEntrega(db, a.cicloid, a.usuarioid);
         if (linhas.length === 0) return null;
-        const dias = await db
-          .selectFrom('cicloentrega')
-          .select(['dataEntrega', 'observacao'])
-          .where('cicloid', '=', a.cicloid)
-          .orderBy('dataEntrega')
-          .execute();
-        const quando = dias
-          .map(
-            (d) => `${dataBr(d.dataEntrega)}${d.observacao === null || d.observacao === '' ? '' : `: ${d.observacao}`}`,
-          )
-          .join('; ');
+        const dias = await diasDeEntregaDosCiclos(db, [a.cicloid]);
+        const quando = diasDeEntregaTexto(dias.get(a.cicloid) ?? []);
         const total = linhas.reduce((s, l) => s + l.valorCentavos, 0);
         return modelos.entregas(
           pessoa.nome,
