@@ -113,7 +113,7 @@ export function formatarQuantidade(milesimos: number): string {
   return `${milesimos < 0 ? '−' : ''}${inteira.replace(/\B(?=(\d{3})+(?!\d))/g, '.')}${decimais === '' ? '' : `,${decimais}`}`;
 }
 
-/** The units' words for two or more: "2 maços", "13 cestas"; "1,5 kg" and "1 dúzia" stay. */
+/** The plural of each unit word; a symbol ("kg", "g") and an unknown word stay as written. */
 const PLURAIS: Readonly<Record<string, string>> = {
   unidade: 'unidades',
   litro: 'litros',
@@ -122,10 +122,39 @@ const PLURAIS: Readonly<Record<string, string>> = {
   cesta: 'cestas',
 };
 
-/** A quantity with its unit, as people write it: 2000 'maço' → "2 maços", 1500 'kg' → "1,5 kg". */
+const PLURAL_PT_BR = new Intl.PluralRules('pt-BR');
+
+/**
+ * Whether pt-BR reads a quantity in the singular, by Intl.PluralRules('pt-BR'): below two ("0
+ * dúzia", "1 maço", "1,5 kg", "1,999 litro"); from two on, plural ("2 maços", "1.000 unidades").
+ */
+export function quantidadeNoSingular(milesimos: number): boolean {
+  return PLURAL_PT_BR.select(Math.abs(milesimos) / 10 ** ESCALA_QUANTIDADE) === 'one';
+}
+
+/** The word that agrees with a quantity: (1000, 'falta', 'faltam') → "falta"; (5000, …) → "faltam". */
+export function concordancia(milesimos: number, singular: string, plural: string): string {
+  return quantidadeNoSingular(milesimos) ? singular : plural;
+}
+
+/** A unit's word for two or more: 'maço' → "maços"; 'kg' → "kg". */
+export function unidadeNoPlural(unidade: string): string {
+  return PLURAIS[unidade] ?? unidade;
+}
+
+/** The unit's word that agrees with the quantity: (1500, 'dúzia') → "dúzia", (2000, 'dúzia') → "dúzias". */
+export function palavraDaUnidade(milesimos: number, unidade: string): string {
+  return concordancia(milesimos, unidade, unidadeNoPlural(unidade));
+}
+
+/** A quantity with its unit, as people write it: 2000 'maço' → "2 maços", 1500 'dúzia' → "1,5 dúzia", 2000 'kg' → "2 kg". */
 export function formatarQuantidadeComUnidade(milesimos: number, unidade: string): string {
-  const palavra = Math.abs(milesimos) >= 2000 ? (PLURAIS[unidade] ?? unidade) : unidade;
-  return `${formatarQuantidade(milesimos)} ${palavra}`;
+  return `${formatarQuantidade(milesimos)} ${palavraDaUnidade(milesimos, unidade)}`;
+}
+
+/** What is missing, with the verb agreeing: (1000, 'maço') → "Falta 1 maço", (2500, 'kg') → "Faltam 2,5 kg". */
+export function faltaQuantidade(milesimos: number, unidade: string): string {
+  return `${concordancia(milesimos, 'Falta', 'Faltam')} ${formatarQuantidadeComUnidade(milesimos, unidade)}`;
 }
 
 /**

@@ -13,7 +13,9 @@ import {
   formatarQuantidade,
   formatarQuantidadeComUnidade,
   formatarReais,
+  palavraDaUnidade,
   paraNumero,
+  unidadeNoPlural,
 } from './decimal.ts';
 import type { Cobranca, LinhaDaCobranca } from './domain/pix.ts';
 import { dataHoraLocal } from './domain/tempo.ts';
@@ -26,6 +28,10 @@ export const reais = formatarReais;
 
 /** A quantity with its unit, from milésimos: 1500, "kg" → "1,5 kg"; 2000, "maço" → "2 maços". */
 export const quantidade = formatarQuantidadeComUnidade;
+
+/** The unit's word that agrees with a quantity: 1500, "dúzia" → "dúzia"; 2000 → "dúzias"; and its plural. */
+export const unidadeDaQuantidade = palavraDaUnidade;
+export const pluralDaUnidade = unidadeNoPlural;
 
 /** A quantity without its unit, from milésimos: 1500 → "1,5", 12000000 → "12.000". */
 export const numeroDeQuantidade = formatarQuantidade;

@@ -97,7 +97,7 @@ export async function iniciarCaixaDevSeConfigurada(config: Config): Promise<Caix
   if (!config.email.devSmtp) return null;
   if (config.producao) throw new Error('a caixa de e-mails de desenvolvimento nunca roda em produção');
   const { iniciarCaixaDev } = await import('./mensagens/caixa-dev.ts');
-  return iniciarCaixaDev(config.host, config.email.devSmtpPort, config.email.devMailPort);
+  return iniciarCaixaDev(config.host, config.email.devSmtpPort, config.email.devMailPort, config.tz);
 }
 
 /** Loads the demo data when configured and the database has no users yet. */

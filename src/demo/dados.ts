@@ -23,7 +23,13 @@ interface PessoaDemoCompleta extends PessoaDemo {
   readonly nomeoficial?: string;
 }
 
-/** Demo people: one per perfil, plus a second supplier and consumer. */
+/** The demo person with a long e-mail address (and name). */
+export const EMAIL_LONGO_DEMO = 'maria.aparecida.nascimento.albuquerque@cooperativa-exemplo.org.br';
+
+/** The demo product with a long name, offered by Elias and sold as an extra. */
+export const PRODUTO_LONGO_DEMO = 'Farinha de mandioca torrada artesanal do Quilombo Ivaporunduva (Vale do Ribeira)';
+
+/** Demo people: one per perfil, plus a second supplier and consumer, and a consumer with a long name. */
 export const PESSOAS_DEMO: readonly PessoaDemoCompleta[] = [
   {
     email: 'ana@exemplo.org',
@@ -76,6 +82,14 @@ export const PESSOAS_DEMO: readonly PessoaDemoCompleta[] = [
     perfil: ['consumidor'],
     celular: '(19) 99100-0007',
   },
+  // A long name and a long e-mail, as real people have: every page must wrap them on a phone.
+  {
+    email: EMAIL_LONGO_DEMO,
+    nome: 'Maria Aparecida dos Santos Nascimento Albuquerque de Oliveira',
+    papel: 'consumidor',
+    perfil: ['consumidor'],
+    celular: '(19) 99100-0008',
+  },
 ];
 
 const CATEGORIAS = ['Hortaliças', 'Frutas', 'Raízes e tubérculos', 'Ovos e laticínios', 'Grãos e farinhas'] as const;
@@ -94,6 +108,7 @@ const PRODUTOS: ReadonlyArray<readonly [string, string, number, (typeof CATEGORI
   ['Leite cru', 'litro', 600, 'Ovos e laticínios', 1000],
   ['Feijão carioca', 'kg', 1100, 'Grãos e farinhas', 1000],
   ['Fubá de milho crioulo', 'kg', 900, 'Grãos e farinhas', 1000],
+  [PRODUTO_LONGO_DEMO, 'kg', 1400, 'Grãos e farinhas', 1000],
 ];
 
 const PONTOS = [
@@ -201,6 +216,7 @@ async function carregarFluxoDemo(banco: Banco, agora: Date, hoje: string): Promi
     ['Banana prata', 30_000, 700],
     ['Tomate', 30_000, 750],
     ['Queijo minas frescal', 15_000, 2200],
+    [PRODUTO_LONGO_DEMO, 30_000, 1300],
   ] as const;
   for (const [nome, fase] of CICLOS_DEMO.map(([n, d]) => [n, d] as const)) {
     const cicloid = ciclos.get(nome) ?? 0;
@@ -282,6 +298,13 @@ async function carregarFluxoDemo(banco: Banco, agora: Date, hoje: string): Promi
         valorCentavos: 2800,
         campo: 'cicloProdutos.1',
       },
+      {
+        id: null,
+        produtoId: p(PRODUTO_LONGO_DEMO),
+        quantidadeMilesimos: 10_000,
+        valorCentavos: 1600,
+        campo: 'cicloProdutos.2',
+      },
     ];
     await salvarCiclo(
       banco,
@@ -318,6 +341,7 @@ async function carregarFluxoDemo(banco: Banco, agora: Date, hoje: string): Promi
         fase <= -10,
       ],
       ['elias@exemplo.org', 'Feira do Produtor', [daCesta('Cesta Pequena', 1)], true],
+      [EMAIL_LONGO_DEMO, 'Sede da Associação', [daCesta('Cesta Pequena', 2), doExtra(PRODUTO_LONGO_DEMO, 2500)], true],
     ];
     for (const [email, ponto, produtosDoPedido, confirmar] of pedidos) {
       const linhasDoPedido = produtosDoPedido.map((l, i) => ({ ...l, campo: `produtos.${i}` }));

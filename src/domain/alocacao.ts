@@ -1,5 +1,5 @@
 import type { Db } from '../db/banco.ts';
-import { ESCALA_QUANTIDADE, formatarQuantidadeComUnidade, paraNumero } from '../decimal.ts';
+import { ESCALA_QUANTIDADE, faltaQuantidade, formatarQuantidadeComUnidade, paraNumero } from '../decimal.ts';
 import { linhaNumaCesta, paraCestasDaLinha, quantidadesDasCestas } from './conteudo-das-cestas.ts';
 import { Conflito } from './erros.ts';
 
@@ -205,7 +205,7 @@ export function conferirCapacidade(linhas: readonly LinhaOfertada[], extras: rea
           : `nas cestas ${qtd(l.paraCestasMil, l.unidade)}, nos lotes ${qtd(l.paraLotesMil, l.unidade)}`;
       throw new Conflito(
         'CAPACIDADE_EXCEDIDA',
-        `Faltam ${qtd(usado - l.ofertadoMil, l.unidade)} de ${l.produto} de ${l.fornecedor}: ofertado ${qtd(l.ofertadoMil, l.unidade)}, ${onde}`,
+        `${faltaQuantidade(usado - l.ofertadoMil, l.unidade)} de ${l.produto} de ${l.fornecedor}: ofertado ${qtd(l.ofertadoMil, l.unidade)}, ${onde}`,
         {
           ofertaProdutoId: l.ofertaProdutoId,
           produto: l.produto,
@@ -224,7 +224,7 @@ export function conferirCapacidade(linhas: readonly LinhaOfertada[], extras: rea
       const fornecedores = [...new Set(doProduto.map((l) => l.fornecedor))].join(', ') || 'nenhum fornecedor';
       throw new Conflito(
         'CAPACIDADE_EXCEDIDA',
-        `Faltam ${qtd(e.publicadoMil - sobra, unidade)} de ${nome} (${fornecedores}): os extras publicados passam da sobra de ${qtd(sobra, unidade)}`,
+        `${faltaQuantidade(e.publicadoMil - sobra, unidade)} de ${nome} (${fornecedores}): os extras publicados passam da sobra de ${qtd(sobra, unidade)}`,
         {
           produtoId: e.produtoId,
           produto: nome,

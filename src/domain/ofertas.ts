@@ -15,7 +15,7 @@ import { auditar } from './auditoria.ts';
 import { itensDasCestas, paraCestasDaLinha } from './conteudo-das-cestas.ts';
 import { faseDoCiclo, type Fase } from './ciclos/calendario.ts';
 import { cicloDasJanelas, exigirJanela } from './ciclos/janelas.ts';
-import { formatarQuantidadeComUnidade, formatarReais, valorDaQuantidade } from '../decimal.ts';
+import { faltaQuantidade, formatarQuantidadeComUnidade, formatarReais, valorDaQuantidade } from '../decimal.ts';
 import { Conflito, Invalido, NaoEncontrado, Proibido } from './erros.ts';
 import { unidadeTrocada, type Unidade } from './catalogo.ts';
 import { lerPerfis } from './perfis.ts';
@@ -513,7 +513,7 @@ async function conferirLinhasAmarradas(
       ].join(', ');
       throw new Conflito(
         'CAPACIDADE_EXCEDIDA',
-        `Faltam ${q(usado - nova.quantidadeMilesimos)} de ${a.produto} de ${a.fornecedor}: ofertado ${q(nova.quantidadeMilesimos)} (a linha está ${descreverAmarras(a)}), ${onde}`,
+        `${faltaQuantidade(usado - nova.quantidadeMilesimos, a.unidade)} de ${a.produto} de ${a.fornecedor}: ofertado ${q(nova.quantidadeMilesimos)} (a linha está ${descreverAmarras(a)}), ${onde}`,
         {
           ...detalhesDasAmarras(p.ofertaProdutoId, a),
           produto: a.produto,

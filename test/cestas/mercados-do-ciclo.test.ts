@@ -329,7 +329,7 @@ describe('mercados dentro dos ciclos (face Cestas)', () => {
     // 100 kg offered, 50 in baskets: 50 of surplus, 30 already here.
     const demais = await liberar([{ produtoId: c.tomate.id, quantidade: 51 }]);
     assert.equal(demais.status, 409);
-    assert.match(demais.json<Envelope>().error, new RegExp(`Faltam 1 kg de Tomate ${c.cicloid}`));
+    assert.match(demais.json<Envelope>().error, new RegExp(`Falta 1 kg de Tomate ${c.cicloid}`));
     const semPreco = await liberar([{ produtoId: c.alface.id, quantidade: 5 }]);
     assert.equal(semPreco.status, 400);
     assert.equal(

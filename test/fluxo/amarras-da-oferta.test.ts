@@ -530,7 +530,7 @@ describe('o que segura uma linha da oferta', () => {
     assert.deepEqual(await tentar(com(15_000, 300, 6_000, 250, 10_000, 100)), {
       status: 409,
       codigo: 'CAPACIDADE_EXCEDIDA',
-      mensagem: `Faltam 1,5 kg de ${tomate.nome} de ${xique.nome}: ofertado 15 kg (a linha está nas cestas ${cestaA.nome}, ${cestaB.nome}, no lote de ${escola} e nos extras do ciclo), nas cestas 11,5 kg, nos lotes 5 kg`,
+      mensagem: `Falta 1,5 kg de ${tomate.nome} de ${xique.nome}: ofertado 15 kg (a linha está nas cestas ${cestaA.nome}, ${cestaB.nome}, no lote de ${escola} e nos extras do ciclo), nas cestas 11,5 kg, nos lotes 5 kg`,
       detalhes: {
         ofertaProdutoId: linhaTomate,
         ...tomateSegurado,
@@ -543,7 +543,7 @@ describe('o que segura uma linha da oferta', () => {
     assert.deepEqual(await tentar(com(20_000, 300, 2_000, 250, 10_000, 100)), {
       status: 409,
       codigo: 'CAPACIDADE_EXCEDIDA',
-      mensagem: `Faltam 0,5 kg de ${lentilha.nome} de ${xique.nome}: ofertado 2 kg (a linha está no lote de ${escola}), nos lotes 2,5 kg`,
+      mensagem: `Falta 0,5 kg de ${lentilha.nome} de ${xique.nome}: ofertado 2 kg (a linha está no lote de ${escola}), nos lotes 2,5 kg`,
       detalhes: {
         ofertaProdutoId: linhaLentilha,
         cestas: [],
@@ -613,7 +613,7 @@ describe('o que segura uma linha da oferta', () => {
     const faltam = (quanto: string, faltando: number, fornecedores: string, sobra: string): Recusa => ({
       status: 409,
       codigo: 'CAPACIDADE_EXCEDIDA',
-      mensagem: `Faltam ${quanto} de ${pimenta.nome} (${fornecedores}): os extras publicados passam da sobra de ${sobra}`,
+      mensagem: `${faltando < 2 ? 'Falta' : 'Faltam'} ${quanto} de ${pimenta.nome} (${fornecedores}): os extras publicados passam da sobra de ${sobra}`,
       detalhes: { produtoId: pimenta.id, produto: pimenta.nome, fornecedor: fornecedores, faltando },
     });
     // The save keeps only the okra: the pepper it removed must still be checked.

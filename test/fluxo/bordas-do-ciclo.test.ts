@@ -185,13 +185,13 @@ describe('as bordas do ciclo: fechamento, cestas, extras e pontos', () => {
     assert.deepEqual(await recusa(sem('pedida')), {
       tipo: 'Conflito',
       codigo: 'CESTA_EM_USO',
-      mensagem: `A ${pedida.nome} não pode sair do ciclo: ela tem 2 pedida(s)`,
+      mensagem: `A ${pedida.nome} não pode sair do ciclo: ela tem 2 cestas pedidas`,
       detalhes: { cicloCestaId: idPedida },
     });
     assert.deepEqual(await recusa(sem('soPedida')), {
       tipo: 'Conflito',
       codigo: 'CESTA_EM_USO',
-      mensagem: `A ${soPedida.nome} não pode sair do ciclo: ela tem 1 pedida(s)`,
+      mensagem: `A ${soPedida.nome} não pode sair do ciclo: ela tem 1 cesta pedida`,
       detalhes: { cicloCestaId: idSoPedida },
     });
     assert.deepEqual(await estado(c.id), antes, 'as recusas não mudam nada no ciclo');

@@ -1159,7 +1159,7 @@ describe('os casos de uso do ciclo, nas bordas', () => {
       assert.deepEqual(await recusa(salvar({ cicloCestas: [] })), {
         tipo: 'Conflito',
         codigo: 'CESTA_EM_USO',
-        mensagem: `A ${a.cesta.nome} não pode sair do ciclo: ela tem 2 pedida(s)`,
+        mensagem: `A ${a.cesta.nome} não pode sair do ciclo: ela tem 2 cestas pedidas`,
         detalhes: { cicloCestaId: a.cicloCestaId },
       });
       assert.deepEqual(
@@ -1173,7 +1173,7 @@ describe('os casos de uso do ciclo, nas bordas', () => {
         {
           tipo: 'Conflito',
           codigo: 'QUANTIDADE_ABAIXO_DO_USO',
-          mensagem: `A ${a.cesta.nome} já tem 2 pedida(s) e 10 na composição: a quantidade não pode ficar abaixo de 10`,
+          mensagem: `A ${a.cesta.nome} já tem 2 cestas pedidas e 10 na composição: a quantidade não pode ficar abaixo de 10`,
           detalhes: { cicloCestaId: a.cicloCestaId, pedidas: 2, compostas: 10 },
         },
       );

@@ -246,7 +246,7 @@ describe('preço comprometido com cestas e lotes', () => {
     assert.equal(abaixo.status, 409, abaixo.texto);
     assert.equal(
       abaixo.json<Envelope>().error,
-      `Faltam 0,001 kg de Tomate de Sítio Vermelho: ofertado 29,999 kg (a linha está na cesta ${nomeDaCesta} e no lote de Escola Estadual (PNAE)), nas cestas 20 kg, nos lotes 10 kg`,
+      `Falta 0,001 kg de Tomate de Sítio Vermelho: ofertado 29,999 kg (a linha está na cesta ${nomeDaCesta} e no lote de Escola Estadual (PNAE)), nas cestas 20 kg, nos lotes 10 kg`,
     );
     assert.deepEqual(await linhasDoBanco(), esperado(), 'nada mudou');
 

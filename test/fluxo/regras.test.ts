@@ -202,7 +202,7 @@ describe('janelas, donos e capacidade', () => {
     const demais = await compor('1.001');
     assert.equal(demais.status, 409);
     const e = demais.json<Envelope>();
-    assert.match(e.error, /Faltam 0,007 kg de .* de Pessoa de Teste: ofertado 7 kg, nas cestas 7,007 kg/);
+    assert.match(e.error, /Falta 0,007 kg de .* de Pessoa de Teste: ofertado 7 kg, nas cestas 7,007 kg/);
     assert.equal(e.details?.faltando, 0.007);
     const mantida = await amb.banco.selectFrom('composicaoproduto').select('quantidadePorCestaMilesimos').execute();
     assert.ok(

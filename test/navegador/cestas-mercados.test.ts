@@ -151,7 +151,7 @@ describe('mercados no ciclo, no navegador', { skip: pular }, () => {
     await pagina.getByLabel('Quem compra').fill('Creche');
     await pagina.getByLabel('Valor-alvo (R$)').fill('50');
     await pagina.getByRole('button', { name: 'Criar lote' }).click();
-    await pagina.getByRole('alert').filter({ hasText: 'Faltam 1 kg de Tomate' }).waitFor();
+    await pagina.getByRole('alert').filter({ hasText: 'Falta 1 kg de Tomate' }).waitFor();
     // The refusal is the page's own answer (409), which the browser also notes in its console.
     assert.equal(descartarOcorrencias(ctx, /status of 409/), 1);
     assert.equal(

@@ -1,12 +1,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
+  concordancia,
+  faltaQuantidade,
   formatarQuantidade,
   formatarQuantidadeComUnidade,
   formatarReais,
   lerDecimalDigitado,
   valorDaQuantidade,
 } from '../../src/decimal.ts';
+import { deMilesimos, quantidadeComUnidade } from '../../web/mercados/formatos.ts';
 import type { LinhaDoPedido, Pedido } from '../../src/domain/pedidos/modelo.ts';
 import { linhaDoPedidoJson, pedidoJson } from '../../src/cestas/apresentadores/pedidos.ts';
 import { textoParaPessoas, valorJson } from '../../src/cestas/apresentadores/relatorios.ts';
@@ -158,4 +161,40 @@ test('a unidade vai para o plural a partir de duas: "2 maços", "13 cestas"; "1,
   assert.equal(formatarQuantidadeComUnidade(1999, 'litro'), '1,999 litro');
   assert.equal(formatarQuantidadeComUnidade(1000, 'dúzia'), '1 dúzia');
   assert.equal(formatarQuantidadeComUnidade(12500, 'kg'), '12,5 kg', 'um símbolo não vai para o plural');
+});
+
+test('plural pela regra do pt-BR (Intl.PluralRules): singular abaixo de 2, plural de 2 em diante, nas duas faces', () => {
+  // [milésimos, unidade, como se lê]
+  const casos: ReadonlyArray<readonly [number, string, string]> = [
+    [0, 'maço', '0 maço'],
+    [500, 'dúzia', '0,5 dúzia'],
+    [1000, 'maço', '1 maço'],
+    [1000, 'cesta', '1 cesta'],
+    [1500, 'dúzia', '1,5 dúzia'],
+    [1500, 'kg', '1,5 kg'],
+    [1999, 'litro', '1,999 litro'],
+    [2000, 'maço', '2 maços'],
+    [2000, 'kg', '2 kg'],
+    [2000, 'g', '2 g'],
+    [5000, 'dúzia', '5 dúzias'],
+    [6000, 'unidade', '6 unidades'],
+    [2500, 'litro', '2,5 litros'],
+    [13000, 'cesta', '13 cestas'],
+    [1_000_000, 'unidade', '1.000 unidades'],
+    [1_000_000_000, 'litro', '1.000.000 litros'],
+    [3000, 'caixa', '3 caixa'],
+  ];
+  for (const [milesimos, unidade, esperado] of casos) {
+    assert.equal(formatarQuantidadeComUnidade(milesimos, unidade), esperado, `Cestas: ${milesimos} ${unidade}`);
+    assert.equal(quantidadeComUnidade(deMilesimos(milesimos), unidade), esperado, `Mercados: ${milesimos} ${unidade}`);
+  }
+  assert.equal(formatarQuantidadeComUnidade(-2000, 'maço'), '−2 maços', 'o sinal não muda a palavra');
+  assert.equal(quantidadeComUnidade('x', 'maço'), 'x maço', 'o que não é quantidade fica como veio');
+  assert.deepEqual(
+    [0, 1000, 1500, 2000, 5000].map((m) => concordancia(m, 'resta', 'restam')),
+    ['resta', 'resta', 'resta', 'restam', 'restam'],
+  );
+  assert.equal(faltaQuantidade(1000, 'maço'), 'Falta 1 maço');
+  assert.equal(faltaQuantidade(1500, 'kg'), 'Falta 1,5 kg');
+  assert.equal(faltaQuantidade(5000, 'dúzia'), 'Faltam 5 dúzias');
 });

@@ -3,6 +3,10 @@
  * the cycle workflow. Quantities travel as dot-decimal text with 3 places ("1.500"); people type
  * and read commas ("1,5"). They are kept in integer thousandths, never as floats.
  */
+import { formatarQuantidadeComUnidade } from '../../src/decimal.ts';
+
+/** The word that agrees with a quantity in thousandths: (1000, 'resta', 'restam') → "resta". */
+export { concordancia } from '../../src/decimal.ts';
 
 /** "2026-11-27" (the API's AAAA-MM-DD) → "27/11/2026"; anything else as it came. */
 export function dataBr(iso: string): string {
@@ -48,10 +52,15 @@ export function quantidadeLegivel(valor: string): string {
   return casas === '' ? inteira : `${inteira},${casas}`;
 }
 
-/** "2.000" cesta → "2 cestas"; "1.500" kg → "1,5 kg" (baskets are counted, so their unit takes a plural). */
+/**
+ * "2.000" cesta → "2 cestas"; "1.500" kg → "1,5 kg"; "6.000" unidade → "6 unidades": the same
+ * words as the Cestas face (src/decimal.ts formatarQuantidadeComUnidade, Intl.PluralRules).
+ */
 export function quantidadeComUnidade(quantidade: string, unidade: string): string {
-  const q = quantidadeLegivel(quantidade);
-  return `${q} ${unidade === 'cesta' && q !== '1' ? 'cestas' : unidade}`;
+  const negativa = quantidade.startsWith('-');
+  const mil = paraMilesimos(negativa ? quantidade.slice(1) : quantidade);
+  if (mil === null) return `${quantidadeLegivel(quantidade)} ${unidade}`;
+  return formatarQuantidadeComUnidade(negativa ? -mil : mil, unidade);
 }
 
 /** A price of a quantity, rounded half-up to the cent (the server's rule, decimal.ts valorDaQuantidade). */

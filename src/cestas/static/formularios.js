@@ -56,6 +56,16 @@ function escrever(alvo, valor) {
   if (alvo) alvo.textContent = valor;
 }
 
+const PLURAL = new Intl.PluralRules('pt-BR');
+
+/** Writes a live quantity, and the unit beside it (data-singular, data-plural) in the word that agrees: "1,5 dúzia", "2 dúzias". */
+function escreverQuantidade(alvo, n) {
+  escrever(alvo, quantidadeBr.format(n));
+  const palavra = alvo?.nextElementSibling;
+  if (palavra?.dataset.singular !== undefined)
+    palavra.textContent = PLURAL.select(Math.abs(n)) === 'one' ? palavra.dataset.singular : palavra.dataset.plural;
+}
+
 for (const form of document.querySelectorAll('form[data-soma]')) {
   const atualizar = () => {
     let total = 0;
@@ -98,7 +108,7 @@ for (const form of document.querySelectorAll('form[data-composicao]')) {
       custo += porCesta * numero(linha.dataset.preco);
       const restante = Math.round((numero(linha.dataset.livre) - porCesta * cestas) * 1000) / 1000;
       const saida = linha.querySelector('[data-disponivel]');
-      escrever(saida, quantidadeBr.format(restante));
+      escreverQuantidade(saida, restante);
       saida?.classList.toggle('negativo', restante < 0);
     }
     escrever(form.querySelector('[data-total]'), moeda.format(custo));
@@ -206,7 +216,7 @@ const DEPOIS_DE_SALVAR = {
     escrever(form.querySelector('[data-total]'), moeda.format(dados.custoPorCesta));
     for (const o of dados.ofertas ?? []) {
       const linha = form.querySelector(`[data-linha][data-oferta-produto="${o.ofertaProdutoId}"]`);
-      escrever(linha?.querySelector('[data-alocada]'), quantidadeBr.format(o.quantidadeAlocada));
+      escreverQuantidade(linha?.querySelector('[data-alocada]'), o.quantidadeAlocada);
     }
     const lista = document.querySelector('[data-fornecedores]');
     if (lista) {

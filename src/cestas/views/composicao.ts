@@ -12,7 +12,7 @@ import {
   retornoDoFormulario,
   textoDoErro,
 } from './fluxo.ts';
-import { numeroDeQuantidade, quantidade, reais } from '../../formatos.ts';
+import { numeroDeQuantidade, pluralDaUnidade, quantidade, reais, unidadeDaQuantidade } from '../../formatos.ts';
 
 /** Units offered for a product's unit, with the factor the page script uses for the live cost. */
 function unidadesPara(unidade: string): Array<{ nome: string; fator: number }> {
@@ -23,6 +23,11 @@ function unidadesPara(unidade: string): Array<{ nome: string; fator: number }> {
     const r = converter(sonda, u, unidade);
     return r.ok ? [{ nome: u, fator: r.valor / sonda }] : [];
   });
+}
+
+/** A live quantity's unit word: formularios.js puts it in the singular or the plural as the number beside it changes. */
+function palavraViva(milesimos: number, unidade: string): Html {
+  return html`<span data-singular="${unidade}" data-plural="${pluralDaUnidade(unidade)}">${unidadeDaQuantidade(milesimos, unidade)}</span>`;
 }
 
 function texto(v: unknown): string {
@@ -99,8 +104,8 @@ export function paginaComposicao(
         const erroU = erroDoCampo(falha.detalhes, `produtos.${i}.unidade`);
         return html`<tr data-linha data-oferta-produto="${o.ofertaProdutoId}" data-preco="${precoParaScript(o.valorCentavos)}" data-livre="${quantidadeJson(o.disponivelMilesimos + usoAqui)}">
           <th scope="row">${o.produto}</th><td data-rotulo="Fornecedor">${o.fornecedor.nome}</td><td data-rotulo="Preço">${reais(o.valorCentavos)}/${o.unidade}</td>
-          <td data-rotulo="Ofertado">${quantidade(o.ofertadaMilesimos, o.unidade)}</td><td data-rotulo="Nas cestas"><span data-alocada>${numeroDeQuantidade(o.alocadaMilesimos)}</span> ${o.unidade}</td>
-          <td data-rotulo="Disponível"><output data-disponivel>${numeroDeQuantidade(o.disponivelMilesimos)}</output> ${o.unidade}</td>
+          <td data-rotulo="Ofertado">${quantidade(o.ofertadaMilesimos, o.unidade)}</td><td data-rotulo="Nas cestas"><span data-alocada>${numeroDeQuantidade(o.alocadaMilesimos)}</span> ${palavraViva(o.alocadaMilesimos, o.unidade)}</td>
+          <td data-rotulo="Disponível"><output data-disponivel>${numeroDeQuantidade(o.disponivelMilesimos)}</output> ${palavraViva(o.disponivelMilesimos, o.unidade)}</td>
           <td data-rotulo="Por cesta"><input type="hidden" name="produtos[${i}][ofertaProdutoId]" value="${o.ofertaProdutoId}">
             <label for="qpc-${i}" class="sr">Quantidade de ${o.produto} de ${o.fornecedor.nome} por cesta</label>
             <input id="qpc-${i}" name="produtos[${i}][quantidadePorCesta]" value="${qpc}" inputmode="decimal" autocomplete="off" data-quantidade ${ariaDoErro(erroQ)} ${ro ? html`disabled` : ''}>

@@ -3,7 +3,7 @@
  * updated in place; what would orphan compositions or orders is refused with 409, never cascaded.
  */
 import type { Db } from '../../db/banco.ts';
-import { formatarQuantidadeComUnidade } from '../../decimal.ts';
+import { concordancia, formatarQuantidadeComUnidade } from '../../decimal.ts';
 import { Conflito, Invalido } from '../erros.ts';
 import { pontosDoCiclo } from './leitura.ts';
 import type { CestaLida, EntregaLida, PontoLido, ProdutoLido } from './modelo.ts';
@@ -46,6 +46,11 @@ async function usoDosExtras(db: Db, cicloid: number) {
     .where('cicloproduto.mercadoId', 'is', null)
     .execute();
   return new Map(linhas.map((l) => [l.id, { ...l, pedido: Number(l.pedidoMilesimos ?? 0) }]));
+}
+
+/** Baskets already ordered, in words: "1 cesta pedida", "2 cestas pedidas". */
+function cestasPedidas(n: number): string {
+  return `${formatarQuantidadeComUnidade(n * 1000, 'cesta')} ${concordancia(n * 1000, 'pedida', 'pedidas')}`;
 }
 
 /** Matches an input row to an existing child: by id (which must belong to this cycle), else by key. */
@@ -101,7 +106,7 @@ export async function reconciliarCestas(
     if (item.quantidadeCestas < minimo) {
       throw new Conflito(
         'QUANTIDADE_ABAIXO_DO_USO',
-        `A ${atual.nome} já tem ${atual.pedidas} pedida(s) e ${atual.composta ?? 0} na composição: a quantidade não pode ficar abaixo de ${minimo}`,
+        `A ${atual.nome} já tem ${cestasPedidas(atual.pedidas)} e ${atual.composta ?? 0} na composição: a quantidade não pode ficar abaixo de ${minimo}`,
         { cicloCestaId: atual.id, pedidas: atual.pedidas, compostas: atual.composta ?? 0 },
       );
     }
@@ -116,7 +121,7 @@ export async function reconciliarCestas(
     if (u.pedidas > 0 || u.composta !== null) {
       throw new Conflito(
         'CESTA_EM_USO',
-        `A ${u.nome} não pode sair do ciclo: ela tem ${u.pedidas > 0 ? `${u.pedidas} pedida(s)` : 'composição'}`,
+        `A ${u.nome} não pode sair do ciclo: ela tem ${u.pedidas > 0 ? cestasPedidas(u.pedidas) : 'composição'}`,
         {
           cicloCestaId: u.id,
         },

@@ -5,7 +5,7 @@
  * and ends with the one capacity rule (alocacao.ts).
  */
 import { emTransacao, travar, type Banco, type Db } from '../../db/banco.ts';
-import { formatarQuantidade } from '../../decimal.ts';
+import { formatarQuantidadeComUnidade } from '../../decimal.ts';
 import type { Ator } from '../acesso.ts';
 import { conferirCapacidade, extrasPublicados, linhasOfertadas, sobraDaLinha } from '../alocacao.ts';
 import { auditar } from '../auditoria.ts';
@@ -188,7 +188,7 @@ export async function liberarParaMercado(
       if (i.quantidadeMilesimos < atual.pedidoMilesimos) {
         throw new Conflito(
           'QUANTIDADE_ABAIXO_DO_USO',
-          `${atual.produto} já tem ${formatarQuantidade(atual.pedidoMilesimos)} ${atual.unidade} pedidos em ${antes.mercado.nome}: a quantidade não pode ficar abaixo disso`,
+          `${atual.produto} já tem ${formatarQuantidadeComUnidade(atual.pedidoMilesimos, atual.unidade)} pedidos em ${antes.mercado.nome}: a quantidade não pode ficar abaixo disso`,
           { cicloProdutoId: atual.cicloProdutoId },
         );
       }

@@ -6,7 +6,7 @@ import type { Db } from '../../db/banco.ts';
 import { ehConsumidor, ehFornecedor, veTudo, type Ator } from '../acesso.ts';
 import { naUnidadeEscolhida } from '../composicao.ts';
 import { itensDasCestas } from '../conteudo-das-cestas.ts';
-import { formatarQuantidade } from '../../decimal.ts';
+import { formatarQuantidade, formatarQuantidadeComUnidade } from '../../decimal.ts';
 import { NaoEncontrado } from '../erros.ts';
 import { carregarPedidosDoCiclo } from '../pedidos/leituras.ts';
 import type { Pedido } from '../pedidos/modelo.ts';
@@ -72,7 +72,7 @@ function itensDoPedido(linhas: Pedido['produtos']): string {
   return linhas
     .map(
       (l) =>
-        `${formatarQuantidade(l.quantidadeMilesimos)} ${l.tipo === 'cesta' ? '×' : l.unidade} ${l.nome}${l.assinaturaId === null ? '' : ' (assinatura)'}`,
+        `${l.tipo === 'cesta' ? `${formatarQuantidade(l.quantidadeMilesimos)} ×` : formatarQuantidadeComUnidade(l.quantidadeMilesimos, l.unidade)} ${l.nome}${l.assinaturaId === null ? '' : ' (assinatura)'}`,
     )
     .join('; ');
 }
