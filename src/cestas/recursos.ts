@@ -362,6 +362,8 @@ export const ciclo: Recurso<Ciclo, OpcoesCiclo, CicloLido> = {
     pontos: await ctx.banco.selectFrom('pontoentrega').select(['id', 'nome', 'ativo']).orderBy('nomeChave').execute(),
     podeReabrir: pode(ator, 'cicloReabrir'),
     podeEnviarMensagem: pode(ator, 'mensagensEnviar'),
+    hoje: hoje(ctx),
+    fuso: ctx.config.tz,
   }),
   depoisDeSalvar: (c) => `/ciclo/${c.id}`,
   campos: () => [],

@@ -75,6 +75,8 @@ describe('o ciclo da coordenação no navegador', { skip: pular }, () => {
     await pontos.getByLabel('Dia, linha 1').fill('2026-03-11');
     await pontos.getByLabel('Das, linha 1').fill('08:00');
     await pontos.getByLabel('Até, linha 1').fill('12:00');
+    // An empty list shows one row; the button adds the next.
+    await pontos.getByRole('button', { name: 'Adicionar linha' }).click();
     await pontos.getByLabel('Ponto, linha 2').selectOption({ label: 'Escola do bairro' });
     await pontos.getByLabel('Das, linha 2').fill('15:00');
     await pontos.getByLabel('Até, linha 2').fill('14:00'); // ends before it starts
@@ -82,12 +84,12 @@ describe('o ciclo da coordenação no navegador', { skip: pular }, () => {
     await pagina.waitForLoadState();
     const aviso = pagina.locator('.resumo-erros, [role="alert"]').first();
     assert.match(lido(await aviso.textContent()), /Pontos de retirada, linha 2: Até/);
-    // What was typed is still there, and no extra blank rows appeared.
+    // What was typed is still there, and no blank rows appeared (with JavaScript, "Adicionar linha" adds one).
     assert.equal(await pagina.locator('#lista-cicloPontos').getByLabel('Das, linha 2').inputValue(), '15:00');
     assert.equal(
       await pagina.locator('#lista-cicloPontos select').count(),
-      4,
-      'duas linhas digitadas e duas em branco',
+      2,
+      'as duas linhas digitadas, nenhuma em branco',
     );
     // The refusal is a 400 page, which chromium logs; it is the expected one.
     assert.equal(descartarOcorrencias(ctx, /status of 400/), 1);

@@ -63,7 +63,7 @@ export function rotasFinanceiro(app: AppTipada, ctx: ContextoCestas): void {
       return responder(req, reply, {
         titulo: `Fechar o ciclo ${previa.ciclo.nome}`,
         dados: previaDoFechamentoJson(previa),
-        corpo: () => paginaFecharCiclo(previa, req.sessao?.csrf ?? null),
+        corpo: () => paginaFecharCiclo(previa, req.sessao?.csrf ?? null, ctx.config.tz),
       });
     },
   );
@@ -94,14 +94,23 @@ export function rotasFinanceiro(app: AppTipada, ctx: ContextoCestas): void {
     },
     async (req, reply) => {
       const { id } = req.params;
-      const resumo = await fecharCiclo(ctx.banco, atorDe(req), id, { ...tempo(ctx), taxa: ctx.config.taxa });
+      const agora = tempo(ctx);
+      const resumo = await fecharCiclo(ctx.banco, atorDe(req), id, { ...agora, taxa: ctx.config.taxa });
+      // Closed by this call iff its closing instant is now (fecharCiclo keeps an earlier one): a
+      // cycle without orders writes no movement but is closed now all the same.
+      const jaEstava = resumo.fechadoEm !== agora.agora.toISOString();
       const n = resumo.naoConfirmados.length;
       // Orders nobody confirmed are said in words, by name: they are neither delivered nor charged.
       const deFora =
         n === 0
           ? ''
           : `${n === 1 ? '1 pedido sem confirmação ficou' : `${n} pedidos sem confirmação ficaram`} de fora (não ${n === 1 ? 'será entregue nem cobrado' : 'serão entregues nem cobrados'}): ${resumo.naoConfirmados.map((p) => p.nome).join(', ')}`;
-      const mensagem = `${resumo.novas === 0 ? 'Ciclo já estava fechado: nada mudou' : `Ciclo fechado: ${resumo.novas} movimentações registradas`}${deFora === '' ? '' : `. ${deFora}`}`;
+      const fechado = jaEstava
+        ? 'Ciclo já estava fechado: nada mudou'
+        : resumo.novas === 0
+          ? 'Ciclo fechado: nenhuma movimentação nova a registrar'
+          : `Ciclo fechado: ${resumo.novas} ${resumo.novas === 1 ? 'movimentação registrada' : 'movimentações registradas'}`;
+      const mensagem = `${fechado}${deFora === '' ? '' : `. ${deFora}`}`;
       if (querJson(req)) return enviarJson(reply, fechamentoJson(resumo), mensagem);
       return redirecionarComAviso(reply, `/ciclo/${id}`, `${mensagem}.`);
     },

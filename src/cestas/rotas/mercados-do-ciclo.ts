@@ -328,6 +328,12 @@ export function rotasMercadosDoCiclo(app: AppTipada, ctx: ContextoCestas): void 
     },
   );
 
+  /** The market's price editor, in the Mercados face (none when that face is not running). */
+  const editorDePrecos = (req: FastifyRequest, mercadoId: number) => {
+    const mercados = req.server.enderecoMercados();
+    return mercados === null ? null : `${mercados}/mercados/${mercadoId}/precos`;
+  };
+
   async function mostrarLiberacao(
     req: FastifyRequest,
     reply: FastifyReply,
@@ -349,6 +355,7 @@ export function rotasMercadosDoCiclo(app: AppTipada, ctx: ContextoCestas): void 
           somenteLeitura: leitor(req),
           recusa: falha,
           valores: falha.valores,
+          editorDePrecos: editorDePrecos(req, mercadoId),
         }),
     });
   }

@@ -6,7 +6,7 @@ import type { Pagina } from '../../domain/registros.ts';
 import { html, type Html } from '../../http/html.ts';
 import { campoCsrf, resumoDeErros, type AlvoDoErro } from './layout.ts';
 import { indiceRegistros } from './registros.ts';
-import { dataBr, dataHoraBr, quantidade } from '../../formatos.ts';
+import { dataBr, instanteBr, quantidade } from '../../formatos.ts';
 
 export interface OpcoesCiclo {
   readonly cestas: ReadonlyArray<{ id: number; nome: string; ativo: boolean }>;
@@ -16,6 +16,9 @@ export interface OpcoesCiclo {
   readonly podeReabrir: boolean;
   /** Admins may write to everyone in the cycle. */
   readonly podeEnviarMensagem: boolean;
+  /** Today in the community's time zone (YYYY-MM-DD), and that zone: instants are shown in it. */
+  readonly hoje: string;
+  readonly fuso: string;
 }
 
 type Valores = Readonly<Record<string, unknown>>;
@@ -37,15 +40,27 @@ function erroDe(erros: Valores, chave: string): Html | '' {
   return typeof e === 'string' ? html`<p class="erro" id="erro-${chave}">${e}</p>` : '';
 }
 
-function selecao(
-  nome: string,
-  rotulo: string,
-  atual: string,
-  opcoes: ReadonlyArray<{ id: number; rotulo: string; ativo: boolean }>,
-  desabilitado: boolean,
-  id: string,
-): Html {
-  return html`<select id="${id}" name="${nome}" aria-label="${rotulo}" ${desabilitado ? html`disabled` : ''}>
+/** A control with an error says so and points at its message (erroDe's id). */
+function ariaDe(erros: Valores, chave: string): Html | '' {
+  return typeof erros[chave] === 'string' ? html`aria-invalid="true" aria-describedby="erro-${chave}"` : '';
+}
+
+/** What a row's control is made of: its name, value, label, id and whether it has an error. */
+interface Controle {
+  readonly nome: string;
+  readonly valor: string;
+  readonly desabilitado: boolean;
+  /** Names the control for assistive technology: the column and the row. */
+  readonly rotulo: string;
+  /** Where the error banner links. */
+  readonly id: string;
+  /** aria-invalid and aria-describedby when the row's field was refused. */
+  readonly aria: Html | '';
+}
+
+function selecao(c: Controle, opcoes: ReadonlyArray<{ id: number; rotulo: string; ativo: boolean }>): Html {
+  const { nome, rotulo, valor: atual, desabilitado, id } = c;
+  return html`<select id="${id}" name="${nome}" aria-label="${rotulo}" ${c.aria} ${desabilitado ? html`disabled` : ''}>
     <option value="">—</option>
     ${opcoes.map((o) => html`<option value="${o.id}" ${String(o.id) === atual ? html`selected` : ''}>${o.rotulo}${o.ativo ? '' : ' (inativo)'}</option>`)}
   </select>`;
@@ -54,15 +69,14 @@ function selecao(
 interface Coluna {
   readonly campo: string;
   readonly rotulo: string;
-  /** `rotulo` names the control for assistive technology: the column and the row; `id` is where the error banner links. */
-  readonly controle: (nome: string, valor: string, desabilitado: boolean, rotulo: string, id: string) => Html;
+  readonly controle: (c: Controle) => Html;
   /** What the row's control is judged against, shown beside it (the leftover that caps an extra). */
   readonly apoio?: (linha: Valores) => Html | '';
 }
 
 function entrada(tipo: string, modo?: string) {
-  return (nome: string, valor: string, desabilitado: boolean, rotulo: string, id: string) =>
-    html`<input type="${tipo}" id="${id}" name="${nome}" value="${valor}" aria-label="${rotulo}" ${modo === undefined ? '' : html`inputmode="${modo}"`} ${desabilitado ? html`disabled` : ''}>`;
+  return (c: Controle) =>
+    html`<input type="${tipo}" id="${c.id}" name="${c.nome}" value="${c.valor}" aria-label="${c.rotulo}" ${modo === undefined ? '' : html`inputmode="${modo}"`} ${c.aria} ${c.desabilitado ? html`disabled` : ''}>`;
 }
 
 /** The rows of a child list worth showing, each with the position it was sent at (its errors use it). */
@@ -80,8 +94,9 @@ function linhasMantidas(
 const idDoControle = (lista: string, i: number | string, campo: string) => `campo-${lista}-${i}-${campo}`;
 
 /**
- * One child list as a table. Without JavaScript: existing rows plus two blank ones, and a row is
- * removed by clearing it. With /static/ciclo.js: buttons add and remove rows.
+ * One child list as a table. Without JavaScript: existing rows plus two blank ones (data-reserva),
+ * and a row is removed by clearing it. With /static/ciclo.js: buttons add and remove rows, and the
+ * spare rows go (one stays in an empty list), so a refused save never comes back with more blanks.
  */
 function tabelaFilha(
   lista: string,
@@ -94,9 +109,24 @@ function tabelaFilha(
 ): Html {
   const existentes = linhasMantidas(lista, colunas, valores);
   const total = existentes.length + (somenteLeitura ? 0 : 2);
-  const linha = (i: number | '__i__', v: Valores, enviada: number | null) => html`<tr>
+  const linha = (
+    i: number | '__i__',
+    v: Valores,
+    enviada: number | null,
+  ) => html`<tr ${typeof i === 'number' && enviada === null ? html`data-reserva` : ''}>
       <td hidden>${texto(v.id) === '' ? '' : html`<input type="hidden" name="${lista}[${i}][id]" value="${texto(v.id)}">`}</td>
-      ${colunas.map((c) => html`<td data-rotulo="${c.rotulo}">${c.controle(`${lista}[${i}][${c.campo}]`, texto(v[c.campo]), somenteLeitura, `${c.rotulo}, ${typeof i === 'number' ? `linha ${i + 1}` : 'nova linha'}`, idDoControle(lista, i, c.campo))}${c.apoio?.(v) ?? ''}${enviada === null ? '' : erroDe(erros, `${lista}.${enviada}.${c.campo}`)}</td>`)}
+      ${colunas.map((c) => {
+        const chave = `${lista}.${enviada ?? ''}.${c.campo}`;
+        const controle = c.controle({
+          nome: `${lista}[${i}][${c.campo}]`,
+          valor: texto(v[c.campo]),
+          desabilitado: somenteLeitura,
+          rotulo: `${c.rotulo}, ${typeof i === 'number' ? `linha ${i + 1}` : 'nova linha'}`,
+          id: idDoControle(lista, i, c.campo),
+          aria: enviada === null ? '' : ariaDe(erros, chave),
+        });
+        return html`<td data-rotulo="${c.rotulo}">${controle}${c.apoio?.(v) ?? ''}${enviada === null ? '' : erroDe(erros, chave)}</td>`;
+      })}
       ${somenteLeitura ? '' : html`<td><button type="button" class="link" data-remover hidden>Remover</button></td>`}
     </tr>`;
   return html`<fieldset class="lista-filha" id="lista-${lista}" data-lista="${lista}" data-proximo="${total}">
@@ -132,7 +162,7 @@ function listasDoCiclo(f: {
       lista: 'cicloCestas',
       titulo: 'Cestas do ciclo',
       colunas: [
-        { campo: 'cestaId', rotulo: 'Cesta', controle: (n, a, d, r, id) => selecao(n, r, a, cestas, d, id) },
+        { campo: 'cestaId', rotulo: 'Cesta', controle: (c) => selecao(c, cestas) },
         { campo: 'quantidadeCestas', rotulo: 'Quantas podem ser vendidas', controle: entrada('text', 'numeric') },
       ],
     },
@@ -140,7 +170,7 @@ function listasDoCiclo(f: {
       lista: 'cicloProdutos',
       titulo: 'Extras (produtos avulsos)',
       colunas: [
-        { campo: 'produtoId', rotulo: 'Produto', controle: (n, a, d, r, id) => selecao(n, r, a, produtos, d, id) },
+        { campo: 'produtoId', rotulo: 'Produto', controle: (c) => selecao(c, produtos) },
         {
           campo: 'quantidade',
           rotulo: 'Quantidade disponível',
@@ -164,7 +194,7 @@ function listasDoCiclo(f: {
         {
           campo: 'pontoEntregaId',
           rotulo: 'Ponto',
-          controle: (n, a, d, r, id) => selecao(n, r, a, pontos, d, id),
+          controle: (c) => selecao(c, pontos),
           apoio: (v) => {
             const n = pedidosNoPonto.get(texto(v.pontoEntregaId)) ?? 0;
             return n === 0
@@ -230,7 +260,7 @@ function trabalhoDoCiclo(c: Ciclo, f: { csrf: string | null; somenteLeitura: boo
     </ul>
     ${
       c.fechadoEm !== null
-        ? html`<p class="nota">Ciclo fechado em ${dataHoraBr(c.fechadoEm)}: ofertas, composições, pedidos e datas não mudam mais.</p>
+        ? html`<p class="nota">Ciclo fechado em ${instanteBr(c.fechadoEm, f.opcoes.fuso)}: ofertas, composições, pedidos e datas não mudam mais.</p>
         ${
           f.opcoes.podeReabrir
             ? html`<details class="reabrir"><summary>Reabrir o ciclo</summary>
@@ -249,6 +279,51 @@ function trabalhoDoCiclo(c: Ciclo, f: { csrf: string | null; somenteLeitura: boo
             : html`<p class="nota">O ciclo poderá ser fechado depois do fim dos pedidos (${dataBr(c.dataPedidoFim)}).</p>`
     }
   </section>`;
+}
+
+/**
+ * Extras can only be accepted out of what the finalised offers leave over after the baskets
+ * (salvarCiclo refuses any quantity above it): a cycle without surplus, and a new one, has nothing
+ * to sell as an extra. One that already has extras keeps the list, to change or remove them.
+ */
+function extrasAceitaveis(c: Ciclo | null): boolean {
+  return c !== null && (c.cicloProdutos.length > 0 || c.sobras.some((x) => x.sobraMilesimos > 0));
+}
+
+/** In place of the extras' list while there is nothing to sell as one: why, in one sentence. */
+function semExtrasAinda(c: Ciclo | null): Html {
+  return html`<div class="lista-filha" id="lista-cicloProdutos">
+    <p><strong>Extras (produtos avulsos)</strong></p>
+    <p class="nota">${
+      c === null
+        ? 'Os extras aparecem aqui depois de salvar o ciclo, quando as ofertas finalizadas deixarem sobra além das cestas: só essa sobra pode ser vendida como extra.'
+        : 'Os extras aparecem aqui quando as ofertas finalizadas deixarem sobra além das cestas (ainda não há): só essa sobra pode ser vendida como extra.'
+    }</p>
+  </div>`;
+}
+
+/**
+ * The start date warns, without refusing (the server accepts it), when it is before today and is
+ * not the date the cycle already has: a cycle under way keeps its past start quietly.
+ * /static/ciclo.js keeps the warning in step as the person types.
+ */
+function inicioNoPassado(valor: string, c: Ciclo | null, hoje: string): boolean {
+  return valor !== '' && valor < hoje && valor !== (c?.dataOfertaInicio ?? '');
+}
+
+/** The start date's input: what ciclo.js compares, and the messages it points at (error, warning). */
+function atributosDoInicio(valor: string, c: Ciclo | null, hoje: string, erros: Valores): Html {
+  const descricoes = [
+    ...(typeof erros.dataOfertaInicio === 'string' ? ['erro-dataOfertaInicio'] : []),
+    ...(inicioNoPassado(valor, c, hoje) ? ['aviso-dataOfertaInicio'] : []),
+  ];
+  return html`data-hoje="${hoje}" data-salvo="${c?.dataOfertaInicio ?? ''}" data-aviso="aviso-dataOfertaInicio" ${descricoes.length === 0 ? '' : html`aria-describedby="${descricoes.join(' ')}"`} ${typeof erros.dataOfertaInicio === 'string' ? html`aria-invalid="true"` : ''}`;
+}
+
+function avisoDoInicio(valor: string, c: Ciclo | null, hoje: string): Html {
+  const texto = `Esta data já passou (hoje é ${dataBr(hoje)}). Dá para salvar assim, mas confira se não é engano.`;
+  const passou = inicioNoPassado(valor, c, hoje);
+  return html`<p class="alerta-suave" id="aviso-dataOfertaInicio" role="status" data-texto="${texto}" ${passou ? '' : html`hidden`}>${passou ? texto : ''}</p>`;
 }
 
 export function formularioCiclo(f: {
@@ -270,16 +345,16 @@ export function formularioCiclo(f: {
     nome: keyof typeof ROTULOS_DATAS,
   ) => html`<div class="campo${f.erros[nome] === undefined ? '' : ' com-erro'}">
       <label for="campo-${nome}">${maiuscula(ROTULOS_DATAS[nome])} <span aria-hidden="true">*</span></label>
-      <input type="date" id="campo-${nome}" name="${nome}" value="${texto(v[nome])}" required ${ro ? html`disabled` : ''}>
-      ${erroDe(f.erros, nome)}
+      <input type="date" id="campo-${nome}" name="${nome}" value="${texto(v[nome])}" required ${nome === 'dataOfertaInicio' && !ro ? atributosDoInicio(texto(v[nome]), f.registro, f.opcoes.hoje, f.erros) : ariaDe(f.erros, nome)} ${ro ? html`disabled` : ''}>
+      ${erroDe(f.erros, nome)}${nome === 'dataOfertaInicio' && !ro ? avisoDoInicio(texto(v[nome]), f.registro, f.opcoes.hoje) : ''}
     </div>`;
   const extras = listas.find((l) => l.lista === 'cicloProdutos');
-  const publicados = new Set(
-    extras === undefined ? [] : linhasMantidas('cicloProdutos', extras.colunas, v).map((x) => texto(x.v.produtoId)),
-  );
+  const digitados = extras === undefined ? [] : linhasMantidas('cicloProdutos', extras.colunas, v);
+  const publicados = new Set(digitados.map((x) => texto(x.v.produtoId)));
   const naoPublicadas = (f.registro?.sobras ?? []).filter(
     (x) => x.sobraMilesimos > 0 && !publicados.has(String(x.produtoId)),
   );
+  const comExtras = extrasAceitaveis(f.registro) || digitados.length > 0;
   return html`${resumoDeErros(f.erros, alvosDoCiclo(listas, v), f.geral)}
   ${f.registro === null ? '' : trabalhoDoCiclo(f.registro, { csrf: f.csrf, somenteLeitura: f.somenteLeitura, opcoes: f.opcoes })}
   <form method="post" action="${f.acao}" class="formulario largo" novalidate>
@@ -300,13 +375,14 @@ export function formularioCiclo(f: {
       <div class="marcar"><input type="checkbox" id="campo-ativo" name="ativo" value="true" ${v.ativo === false || v.ativo === 'false' ? '' : html`checked`} ${ro ? html`disabled` : ''}>
       <label for="campo-ativo">Ativo</label></div>
     </div>
-    ${listas.map(
-      (l) =>
-        html`${
-          l.lista === 'cicloProdutos' && naoPublicadas.length > 0
-            ? html`<p class="nota">Sobra das ofertas ainda sem extra: ${naoPublicadas.map((x) => `${x.nome} ${quantidade(x.sobraMilesimos, x.unidade)}`).join(' · ')}.</p>`
-            : ''
-        }${tabelaFilha(l.lista, l.titulo, l.colunas, v, f.erros, ro, l.nota)}`,
+    ${listas.map((l) =>
+      l.lista === 'cicloProdutos' && !comExtras
+        ? semExtrasAinda(f.registro)
+        : html`${
+            l.lista === 'cicloProdutos' && naoPublicadas.length > 0
+              ? html`<p class="nota">Sobra das ofertas ainda sem extra: ${naoPublicadas.map((x) => `${x.nome} ${quantidade(x.sobraMilesimos, x.unidade)}`).join(' · ')}.</p>`
+              : ''
+          }${tabelaFilha(l.lista, l.titulo, l.colunas, v, f.erros, ro, l.nota)}`,
     )}
     ${ro ? html`<p class="nota">${f.somenteLeitura ? 'Você pode consultar, mas não alterar.' : 'Ciclo fechado: só consulta.'}</p>` : html`<button type="submit" class="botao">Salvar</button>`}
   </form>

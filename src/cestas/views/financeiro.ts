@@ -2,7 +2,7 @@ import type { PreviaDoFechamento, SaldoDePessoa } from '../../domain/financeiro.
 import { html, type Html } from '../../http/html.ts';
 import { campoCsrf } from './layout.ts';
 import { mensagemDeErro } from './fluxo.ts';
-import { dataBr, dataHoraBr, reais } from '../../formatos.ts';
+import { dataBr, instanteBr, reais } from '../../formatos.ts';
 
 export interface OpcoesMovimentacao {
   readonly pessoas: ReadonlyArray<{ id: number; nome: string }>;
@@ -67,11 +67,11 @@ export function paginaMovimentacao(
   </section>`;
 }
 
-/** Closing a cycle, confirmed: what it will debit and credit, and who has not confirmed. */
-export function paginaFecharCiclo(p: PreviaDoFechamento, csrf: string | null): Html {
+/** Closing a cycle, confirmed: what it will debit and credit, and who has not confirmed; `fuso`, the community's zone. */
+export function paginaFecharCiclo(p: PreviaDoFechamento, csrf: string | null, fuso: string): Html {
   const voltar = html`<p><a href="/ciclo/${p.ciclo.id}">Voltar ao ciclo</a></p>`;
   if (p.ciclo.fechadoEm !== null)
-    return html`<p class="aviso" role="status">Este ciclo já foi fechado em ${dataHoraBr(p.ciclo.fechadoEm)}.</p>${voltar}`;
+    return html`<p class="aviso" role="status">Este ciclo já foi fechado em ${instanteBr(p.ciclo.fechadoEm, fuso)}.</p>${voltar}`;
   const n = p.naoConfirmados.length;
   return html`<dl class="totais">
     <dt>Pedidos confirmados</dt><dd>${p.confirmados}</dd>

@@ -102,7 +102,22 @@ export function paginaMercadosDoCiclo(p: {
   <p><a href="/ciclo/${p.ciclo.id}">Voltar ao ciclo</a></p>`;
 }
 
-/** /ciclo/:id/mercado/:mercadoId/liberar: the surplus of each product, the market's price, and what to release. */
+/**
+ * Why a product without the market's price cannot be released, beside its locked field: where that
+ * price is set (the Mercados face's price editor; without that face running, said in words).
+ */
+function semPreco(id: string, mercado: string, editorDePrecos: string | null): Html {
+  return html`<p class="nota sem-preco" id="${id}">Sem preço ativo em ${mercado}: ${
+    editorDePrecos === null
+      ? 'defina o preço no editor de preços do mercado, na face Mercados, para liberar.'
+      : html`defina o preço no <a href="${editorDePrecos}">editor de preços de ${mercado}</a> para liberar.`
+  }</p>`;
+}
+
+/**
+ * /ciclo/:id/mercado/:mercadoId/liberar: the surplus of each product, the market's price, and what
+ * to release. `editorDePrecos`: the address of the market's price editor (Mercados), when known.
+ */
 export function paginaLiberacao(p: {
   ciclo: { id: number; nome: string };
   liberacao: LiberacaoDoMercado;
@@ -110,6 +125,7 @@ export function paginaLiberacao(p: {
   somenteLeitura: boolean;
   recusa: Recusa;
   valores: Detalhes;
+  editorDePrecos: string | null;
 }): Html {
   const { liberacao: l } = p;
   return html`${mensagemDeErro(p.recusa.erro, p.recusa.detalhes, (k) => k.startsWith('itens.'))}
@@ -133,16 +149,21 @@ export function paginaLiberacao(p: {
             : item === undefined
               ? ''
               : paraCampo(item.quantidadeMilesimos, 'quantidade');
+        // Without the market's price a product cannot be released: its field is locked (disabled)
+        // and the reason sits beside it; a blank quantity goes in its place (a row not released).
+        const travado = !p.somenteLeitura && prod.precoCentavos === null;
+        const motivo = `sem-preco-${prod.produtoId}`;
         return html`<tr>
           <th scope="row">${prod.nome}<input type="hidden" name="itens[${i}][produtoId]" value="${prod.produtoId}"></th>
           <td data-rotulo="Preço">${prod.precoCentavos === null ? html`<span class="erro">sem preço ativo</span>` : html`${reais(prod.precoCentavos)} / ${prod.unidade}`}</td>
           <td data-rotulo="Sobra">${quantidade(prod.sobraMilesimos, prod.unidade)}</td>
           <td data-rotulo="Pedido">${quantidade(item?.pedidoMilesimos ?? 0, prod.unidade)}</td>
           <td data-rotulo="Liberar"><label class="sr" for="liberar-${prod.produtoId}">Liberar de ${prod.nome} (${prod.unidade})</label>
-            <input id="liberar-${prod.produtoId}" name="itens[${i}][quantidade]" inputmode="decimal" size="7" value="${valor}" ${ariaDoErro(e)} ${p.somenteLeitura || prod.precoCentavos === null ? html`readonly` : ''}> ${prod.unidade}${textoDoErro(e)}</td>
+            ${travado ? html`<input type="hidden" name="itens[${i}][quantidade]" value="">` : ''}<input id="liberar-${prod.produtoId}" ${travado ? '' : html`name="itens[${i}][quantidade]"`} inputmode="decimal" size="7" value="${valor}" ${travado ? html`aria-describedby="${motivo}"` : ariaDoErro(e)} ${p.somenteLeitura || travado ? html`disabled` : ''}> ${prod.unidade}${textoDoErro(e)}
+            ${travado ? semPreco(motivo, l.mercado.nome, p.editorDePrecos) : ''}</td>
         </tr>`;
       })}</tbody></table></div>
-    ${p.somenteLeitura ? '' : html`<button type="submit" class="botao">Salvar o que está liberado</button>`}
+    ${p.somenteLeitura ? html`<p class="nota">Você pode consultar, mas não alterar.</p>` : html`<button type="submit" class="botao">Salvar o que está liberado</button>`}
   </form>`
   }
   <p><a href="/ciclo/${p.ciclo.id}/mercados">Voltar aos mercados do ciclo</a></p>`;

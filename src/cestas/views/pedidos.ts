@@ -265,13 +265,14 @@ export function tabelaDoPedido(pedido: Pedido): Html {
 
 export function listaDePedidos(pedidos: readonly Pedido[]): Html {
   if (pedidos.length === 0) return html`<p>Nenhum pedido neste ciclo.</p>`;
-  return html`<div class="tabela-rolavel" role="region" aria-label="Pedidos do ciclo" tabindex="0"><table>
+  // On a phone each order is a card (tabela-cartoes): the consumer its title, every cell labelled.
+  return html`<div class="tabela-rolavel" role="region" aria-label="Pedidos do ciclo" tabindex="0"><table class="tabela-cartoes">
     <thead><tr><th scope="col">Consumidor</th><th scope="col">Ponto de entrega</th><th scope="col">Itens</th><th scope="col">Situação</th><th scope="col">A pagar</th></tr></thead>
     <tbody>${pedidos.map(
       (
         p,
-      ) => html`<tr><td><a href="/pedidoconsumidoresconfirmacao/${p.pedidoId}">${p.usuario.nome}</a></td><td>${p.pontoEntrega.nome}</td>
-      <td>${p.produtos.map((l) => `${numeroDeQuantidade(l.quantidadeMilesimos)} × ${l.nome}`).join(', ')}</td><td>${p.finalizado ? 'Confirmado' : 'Não confirmado'}</td><td>${reais(p.totalComTaxaCentavos)}</td></tr>`,
+      ) => html`<tr><th scope="row"><a href="/pedidoconsumidoresconfirmacao/${p.pedidoId}">${p.usuario.nome}</a></th><td data-rotulo="Ponto de entrega">${p.pontoEntrega.nome}</td>
+      <td data-rotulo="Itens">${p.produtos.map((l) => `${l.tipo === 'cesta' ? `${numeroDeQuantidade(l.quantidadeMilesimos)} ×` : quantidade(l.quantidadeMilesimos, l.unidade)} ${l.nome}`).join(', ')}</td><td data-rotulo="Situação">${p.finalizado ? 'Confirmado' : 'Não confirmado'}</td><td data-rotulo="A pagar">${reais(p.totalComTaxaCentavos)}</td></tr>`,
     )}</tbody>
     <tfoot>${totalDosPedidos(
       'Confirmados (entram na entrega e na cobrança)',
