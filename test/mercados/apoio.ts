@@ -4,7 +4,9 @@ import type { Banco } from '../../src/db/banco.ts';
 import { entrarComProvedor, type Conta } from '../../src/domain/contas.ts';
 import { type NomePerfil } from '../../src/domain/politica-mercados.ts';
 import { COOKIE_SESSAO } from '../../src/mercados/sessao.ts';
-import { emailUnico } from '../helpers/fabricas.ts';
+import type { DatasCiclo } from '../../src/domain/ciclos/calendario.ts';
+import { diaLocal, horarioDeRetiradaTexto, somarDias } from '../../src/domain/tempo.ts';
+import { criarCiclo, emailUnico } from '../helpers/fabricas.ts';
 import { entrarPeloProvedor, type Navegador, type Resposta } from '../helpers/navegador.ts';
 import type { AmbienteDeTeste } from '../helpers/servidor.ts';
 
@@ -168,3 +170,53 @@ export async function criarMercadoNoBanco(
     .executeTakeFirstOrThrow();
   return { id: r.id, nome };
 }
+
+/**
+ * A cycle in its delivery phase by the environment's clock (orders closed yesterday, pickup today
+ * and tomorrow) with two delivery days, written out of order: tomorrow's, then today's with the
+ * coordination's note. `dias` is how every page says them, in date order.
+ */
+export async function cicloNaEntrega(
+  amb: { banco: Banco; relogio: { agora(): Date }; config: { tz: string } },
+  nome?: string,
+): Promise<{ id: number; hoje: string; datas: DatasCiclo; dias: string }> {
+  const hoje = diaLocal(amb.relogio.agora(), amb.config.tz);
+  const datas: DatasCiclo = {
+    dataOfertaInicio: somarDias(hoje, -8),
+    dataOfertaFim: somarDias(hoje, -6),
+    dataPedidoInicio: somarDias(hoje, -4),
+    dataPedidoFim: somarDias(hoje, -1),
+    dataRetiradaInicio: hoje,
+    dataRetiradaFim: somarDias(hoje, 1),
+  };
+  const ciclo = await criarCiclo(amb.banco, { datas, ...(nome === undefined ? {} : { nome }) });
+  const iso = new Date().toISOString();
+  await amb.banco
+    .insertInto('cicloentrega')
+    .values([
+      { cicloid: ciclo.id, dataEntrega: somarDias(hoje, 1), observacao: null, createdAt: iso, updatedAt: iso },
+      { cicloid: ciclo.id, dataEntrega: hoje, observacao: 'entregar na Sede até 17h', createdAt: iso, updatedAt: iso },
+    ])
+    .execute();
+  const dia = (d: string) => horarioDeRetiradaTexto({ dataRetirada: d, horaInicio: null, horaFim: null });
+  return { id: ciclo.id, hoje, datas, dias: `${dia(hoje)}: entregar na Sede até 17h; ${dia(somarDias(hoje, 1))}` };
+}
+
+/** A step of meusProximosPassos as the API answers it. */
+export interface PassoGql {
+  readonly acao: string;
+  readonly texto: string;
+  readonly feito: boolean;
+  readonly temPagina: boolean;
+  readonly pedidoId: string | null;
+  readonly mercadoId: string | null;
+  readonly prazo: string | null;
+}
+
+/** The step expected: something to do, with a page, and what differs. */
+export const passoEsperado = (
+  acao: string,
+  texto: string,
+  prazo: string | null,
+  mais: Partial<PassoGql> = {},
+): PassoGql => ({ acao, texto, feito: false, temPagina: true, pedidoId: null, mercadoId: null, prazo, ...mais });

@@ -5,12 +5,20 @@ import { entrarComProvedor, type Conta } from '../../src/domain/contas.ts';
 import { gravarPapeis, type Papel as PapelGuardado } from '../../src/domain/papeis.ts';
 import { salvarAssinatura } from '../../src/domain/assinaturas/escrita.ts';
 import { salvarPedido } from '../../src/domain/pedidos/salvar.ts';
+import { cobrancaDe } from '../../src/domain/pix.ts';
 import { chaveDeEmail } from '../../src/domain/usuarios.ts';
 import { diaLocal, somarDias } from '../../src/domain/tempo.ts';
 import { emailUnico, comporCestas, criarCesta, criarPonto, criarProduto } from '../helpers/fabricas.ts';
 import { Navegador } from '../helpers/navegador.ts';
 import { iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
-import { criarMercadoNoBanco, entrarNoMercados, graphql, perfisDe, type RespostaGraphql } from './apoio.ts';
+import {
+  criarMercadoNoBanco,
+  entrarNoMercados,
+  graphql,
+  passoEsperado,
+  perfisDe,
+  type RespostaGraphql,
+} from './apoio.ts';
 
 /**
  * Every GraphQL operation × every kind of caller, one test per cell, with the exact outcome.
@@ -563,6 +571,81 @@ const OPERACOES: readonly Operacao[] = [
         doBanco.map((o) => [String(a.fornecedorId), String(o.cicloid), String(o.cicloid)]),
       );
       assert.ok(ofertas.every((o) => o.ciclo.nome.length > 0));
+    },
+  },
+  {
+    nome: 'meusProximosPassos',
+    pedido: () => ({
+      query:
+        '{ meusProximosPassos { aPagar ciclos { ciclo { id } passos { acao texto feito temPagina pedidoId mercadoId prazo } } } }',
+    }),
+    esperado: todos('permitido'),
+    // The cell's market serves the cycle: its own admin's step is there, no one else's. The
+    // dashboard lists 50 cycles at most, the earliest offer window first: the matrix makes a cycle
+    // per cell, so this one opens its offers a day earlier than theirs (still open today).
+    preparar: async (a, amb) => {
+      const iso = new Date().toISOString();
+      const hoje = diaLocal(amb.relogio.agora(), amb.config.tz);
+      await amb.banco
+        .updateTable('ciclo')
+        .set({ dataOfertaInicio: somarDias(hoje, -2) })
+        .where('id', '=', a.cicloId)
+        .execute();
+      await amb.banco
+        .insertInto('ciclomercado')
+        .values({ cicloid: a.cicloId, mercadoId: a.mercadoId, ordemAtendimento: 1, createdAt: iso, updatedAt: iso })
+        .execute();
+      return a;
+    },
+    // Each caller's own steps in the cell's cycle (both windows open): the supplier's offer, the
+    // consumer's saved order, the market's orders for its own admin; nothing of anyone else's.
+    efeito: async (r, a, amb, quem) => {
+      const { ciclos, aPagar } = r.corpo.data?.meusProximosPassos as {
+        ciclos: Array<{ ciclo: { id: string }; passos: unknown[] }>;
+        aPagar: string | null;
+      };
+      // What the Consumidor owes (the matrix confirms their orders), as minhaCobranca reckons it; no one else owes anything.
+      const devido = (await cobrancaDe(amb.banco, a.consumidorId, amb.config.taxa)).devidoCentavos;
+      assert.equal(
+        aPagar,
+        quem.profiles.includes('Consumidor') && !quem.profiles.includes('Administrador')
+          ? (devido / 100).toFixed(2)
+          : null,
+      );
+      const doCiclo = ciclos.find((c) => c.ciclo.id === String(a.cicloId))?.passos ?? [];
+      const c = await amb.banco
+        .selectFrom('ciclo')
+        .select(['dataOfertaFim', 'dataPedidoFim'])
+        .where('id', '=', a.cicloId)
+        .executeTakeFirstOrThrow();
+      const nome = (
+        await amb.banco.selectFrom('mercado').select('nome').where('id', '=', a.mercadoId).executeTakeFirstOrThrow()
+      ).nome;
+      const passo = passoEsperado;
+      const esperados: Record<string, unknown[]> = {
+        Consumidor: [
+          passo('pedir', 'Pedido salvo, falta confirmar', c.dataPedidoFim, { pedidoId: String(a.pedidoId) }),
+        ],
+        Fornecedor: [passo('ofertar', 'Registrar sua oferta de produtos', c.dataOfertaFim)],
+        AdminMercadoDono: [
+          passo('pedidosDoMercado', `Acompanhar os pedidos em ${nome}`, c.dataPedidoFim, {
+            mercadoId: String(a.mercadoId),
+          }),
+        ],
+        AdminMercadoDeOutro: [],
+        // A consumer too, without an order of their own in the cycle: the Consumidor's is not theirs.
+        Administrador: [passo('pedir', 'Fazer seu pedido', c.dataPedidoFim)],
+      };
+      const papel = quem.profiles.includes('Administrador')
+        ? 'Administrador'
+        : quem.profiles.includes('AdminMercado')
+          ? quem.id === (await mercadoNoBanco(amb, a.mercadoId)).adminId
+            ? 'AdminMercadoDono'
+            : 'AdminMercadoDeOutro'
+          : (quem.profiles[0] ?? '');
+      assert.deepEqual(doCiclo, esperados[papel]);
+      // A cycle with no step of the caller's is not listed at all.
+      assert.ok(ciclos.every((x) => x.passos.length > 0));
     },
   },
   // Subscriptions (issue 23).

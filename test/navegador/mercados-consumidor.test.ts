@@ -317,7 +317,10 @@ describe('páginas do Consumidor no cliente Mercados', { skip: pular }, () => {
     await salvo.getByText('R$ 114,90', { exact: true }).waitFor();
     await feira.getByText('restam 28,5 kg').waitFor();
     await conferirPagina(pagina, ctx, 'mercados-pedido');
-    const confirmar = salvo.getByRole('button', { name: 'Confirmar pedido' });
+    // The confirm button sits in the bar kept at the bottom of the screen, with the saved total.
+    const barra = pagina.getByRole('region', { name: 'Confirmar o pedido' });
+    await barra.getByText('R$ 114,90').waitFor();
+    const confirmar = barra.getByRole('button', { name: 'Confirmar pedido' });
     await confirmar.focus();
     await pagina.keyboard.press('Enter');
     await pagina

@@ -136,8 +136,9 @@ describe('cliente web da face Mercados no navegador', { skip: pular }, () => {
     // One session check per load: the guard of the page loaded uses the answer the client already has.
     await pagina.waitForLoadState('networkidle');
     assert.equal(sessao(), 1, `pedidos a /auth/status ao carregar /dashboard: ${pedidos.join(', ')}`);
-    // The page's query starts with its code, before the session check, and the page reads that one (not a second).
-    assert.deepEqual(pedidos, ['Mercados', 'status'], pedidos.join(', '));
+    // The page's queries (its next steps, its markets) start with its code, before the session
+    // check, and the page reads those (not a second time).
+    assert.deepEqual(pedidos, ['ProximosPassos', 'Mercados', 'status'], pedidos.join(', '));
     const nomes = baixados.map((b) => b.nome);
     assert.ok(
       nomes.some((n) => /^Painel-[\w-]+\.js$/.test(n)),
@@ -170,7 +171,7 @@ describe('cliente web da face Mercados no navegador', { skip: pular }, () => {
     // Each later visit asks again (the session may have ended meanwhile).
     assert.equal(sessao(), 2, `pedidos a /auth/status depois de ir a /avisos: ${pedidos.join(', ')}`);
     // Inside the client too, the page's query starts with the visit, not after the check, and only once.
-    assert.deepEqual(pedidos.slice(2), ['MeusAvisos', 'status'], pedidos.join(', '));
+    assert.deepEqual(pedidos.slice(3), ['MeusAvisos', 'status'], pedidos.join(', '));
     await ctx.fechar();
   });
 

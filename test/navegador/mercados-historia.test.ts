@@ -249,7 +249,11 @@ describe('a história de um ciclo no cliente Mercados, perfil a perfil', { skip:
     await salvo.getByText('R$ 62,40', { exact: true }).waitFor();
     // The total stays in view on the phone.
     assert.ok(await pagina.locator('.resumo-topo').getByText('R$ 62,40').isVisible());
-    await salvo.getByRole('button', { name: 'Confirmar pedido' }).click();
+    // The confirm button sits in the bar kept at the bottom of the screen.
+    await pagina
+      .getByRole('region', { name: 'Confirmar o pedido' })
+      .getByRole('button', { name: 'Confirmar pedido' })
+      .click();
     await pagina.getByText(/^Pedido confirmado em /).waitFor();
 
     await tomates.fill('2');

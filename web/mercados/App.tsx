@@ -45,7 +45,15 @@ export const ROTAS: readonly Rota[] = [
   { padrao: '/', pagina: () => <Inicio /> },
   { padrao: '/login', pagina: () => <Login /> },
   { padrao: '/unauthorized', pagina: () => <NaoAutorizado /> },
-  { padrao: '/dashboard', exige: true, pagina: () => <Painel />, adiantar: () => PRIMEIRAS.mercados.adiantar() },
+  {
+    padrao: '/dashboard',
+    exige: true,
+    pagina: () => <Painel />,
+    adiantar: () => {
+      PRIMEIRAS.passos.adiantar();
+      PRIMEIRAS.mercados.adiantar();
+    },
+  },
   { padrao: '/mercados', exige: true, pagina: () => <ListaMercados /> },
   { padrao: '/mercados/novo', exige: 'criarMercado', pagina: () => <FormularioMercado id={null} /> },
   {

@@ -8,6 +8,7 @@ import { ciclosDoMercado, lerMercadosDoCiclo } from './fluxo-mercado.ts';
 import { lerEntregas, lerParaOfertar, listarMinhasOfertas } from './fluxo-fornecedor.ts';
 import { listarCiclos } from './fluxo-consumidor.ts';
 import { lerMercado, lerMeusAvisos, listarContas, listarMercados } from './consultas.ts';
+import { lerProximosPassos } from './proximos-passos.ts';
 import { visitaAtual } from './navegacao.tsx';
 
 export interface Adiantavel<A extends readonly unknown[], T> {
@@ -49,6 +50,7 @@ export function adiantavel<A extends readonly unknown[], T>(consulta: (...args: 
 /** The first query of each page whose data comes in one call (the routes start them, the pages read them). */
 export const PRIMEIRAS = {
   mercados: adiantavel(listarMercados),
+  passos: adiantavel(lerProximosPassos),
   mercado: adiantavel(lerMercado),
   ciclosDoMercado: adiantavel(ciclosDoMercado),
   contas: adiantavel(listarContas),

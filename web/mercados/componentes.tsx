@@ -1,5 +1,6 @@
 /** Pieces every page uses: loading and error states, the page frame, fields with their labels. */
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { diasDeEntregaTexto, type DiaDeEntrega } from '../../src/domain/tempo.ts';
 import { mensagemDe } from './api.ts';
 
 export function Carregando({ texto = 'Carregando…' }: { readonly texto?: string }) {
@@ -185,5 +186,32 @@ export function Baixar({ endereco, rotulo }: { readonly endereco: string; readon
         CSV
       </a>
     </p>
+  );
+}
+
+/**
+ * The delivery days, each with the coordination's note, in the same words as the Cestas pages
+ * and e-mails ("sexta-feira, 04/12/2026: entregar na Sede até 17h"); `resumo` on one line.
+ */
+export function DiasDeEntrega({
+  dias,
+  resumo = false,
+}: {
+  readonly dias: readonly DiaDeEntrega[];
+  readonly resumo?: boolean;
+}) {
+  if (dias.length === 0) return <p className="suave pequeno">A coordenação ainda não marcou o dia da entrega.</p>;
+  if (resumo)
+    return (
+      <p className="dias-de-entrega pequeno">
+        <strong>Entregar:</strong> {diasDeEntregaTexto(dias)}
+      </p>
+    );
+  return (
+    <ul className="dias-de-entrega">
+      {dias.map((d) => (
+        <li key={`${d.dataEntrega}-${d.observacao ?? ''}`}>{diasDeEntregaTexto([d])}</li>
+      ))}
+    </ul>
   );
 }

@@ -34,10 +34,19 @@ export interface MercadoDoCiclo {
   readonly cicloCestaIds: readonly string[];
 }
 
+/** The person's own order in a cycle, in short (Ciclo.meuPedido). */
+export interface MeuPedidoNoCiclo {
+  readonly id: string;
+  readonly finalizado: boolean;
+  readonly alteradoAposConfirmar: boolean;
+}
+
 export interface ResumoCiclo extends CicloComDatas {
   readonly mercados: readonly MercadoDoCiclo[];
   readonly pontosEntrega: readonly PontoDeRetirada[];
   readonly acoes: AcoesDoCiclo;
+  /** Null: no order of the person's in the cycle. */
+  readonly meuPedido: MeuPedidoNoCiclo | null;
 }
 
 export interface CestaDoCiclo {
@@ -122,7 +131,7 @@ export interface Cobranca {
 const PONTO = 'id nome endereco cidade dataRetirada horaInicio horaFim';
 const RESUMO_CICLO = `${CAMPOS_CICLO_COM_DATAS}
   mercados { mercadoId nome tipo ordemAtendimento taxaAdministrativa pontosEntrega { id nome } cicloCestaIds }
-  pontosEntrega { ${PONTO} } acoes { ofertar pedir definirMercados }`;
+  pontosEntrega { ${PONTO} } acoes { ofertar pedir definirMercados } meuPedido { id finalizado alteradoAposConfirmar }`;
 const CICLO = `${RESUMO_CICLO}
   cestas { cicloCestaId nome descricao valor disponivel emComposicao mercado composicao { produto quantidade unidade } }
   itens { cicloProdutoId nome unidade valor disponivel mercado }`;

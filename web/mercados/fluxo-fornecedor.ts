@@ -7,9 +7,16 @@ import { graphql } from './api.ts';
 import { CAMPOS_CICLO_COM_DATAS, type CicloComDatas } from './ciclo-comum.ts';
 import { dataBr } from './formatos.ts';
 
-/** A cycle with what the page needs of it: dates in AAAA-MM-DD, the open windows, what the person may do. */
+/** A day suppliers deliver on (AAAA-MM-DD), with the coordination's note ("entregar na Sede até 17h"). */
+export interface DiaDeEntrega {
+  readonly dataEntrega: string;
+  readonly observacao: string | null;
+}
+
+/** A cycle with what the page needs of it: dates in AAAA-MM-DD, the open windows, what the person may do, the delivery days. */
 export interface CicloResumo extends CicloComDatas {
   readonly acoes: { readonly ofertar: boolean };
+  readonly diasDeEntrega: readonly DiaDeEntrega[];
 }
 
 export interface LinhaDaOferta {
@@ -75,7 +82,7 @@ export interface LinhaParaSalvar {
   readonly valor: string;
 }
 
-const CICLO = `${CAMPOS_CICLO_COM_DATAS} acoes { ofertar }`;
+const CICLO = `${CAMPOS_CICLO_COM_DATAS} acoes { ofertar } diasDeEntrega { dataEntrega observacao }`;
 const OFERTA =
   'id cicloId finalizada finalizadaEm total produtos { ofertaProdutoId produtoid nome unidade quantidade valor alocado }';
 

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppTipada } from '../../http/app-tipada.ts';
-import { ehFornecedor, pode, proximasAcoes } from '../../domain/acesso.ts';
-import { diasDeEntregaDosCiclos } from '../../domain/ciclos/leitura.ts';
+import { pode, proximasAcoes } from '../../domain/acesso.ts';
+import { entregasDoFornecedor } from '../../domain/proximos-passos.ts';
 import { assinaturasDe } from '../../domain/assinaturas/leitura.ts';
 import { comJanelas } from './assinaturas.ts';
 import { cartaoDaAssinatura } from '../views/assinaturas.ts';
@@ -31,14 +31,13 @@ export async function mostrarPainel(
   const doPainel = pessoa?.ciclos ?? (await ciclosDoPainel(ctx.banco, hoje));
   // The coordination's pending list matters while a cycle is under way.
   const emAndamento = doPainel.filter((c) => c.fase !== 'planejado' && c.fase !== 'encerrado').map((c) => c.id);
-  // A supplier's "deliver" step says the days the coordination set, in the cycles past their orders.
-  const entregando = ehFornecedor(ator) ? doPainel.filter((c) => c.fase === 'retirada').map((c) => c.id) : [];
   const [pendencias, assinaturas, entregas] = await Promise.all([
     pode(ator, 'pendenciasLer') ? pendenciasDosCiclos(ctx.banco, emAndamento) : new Map<number, Pendencias>(),
     ator.usuarioid === null || !pode(ator, 'assinaturaPropria') || ator.assinante !== true
       ? []
       : assinaturasDe(ctx.banco, ator.usuarioid, hoje).then((l) => comJanelas(ctx, l, hoje)),
-    diasDeEntregaDosCiclos(ctx.banco, entregando),
+    // A supplier's "deliver" step says the days the coordination set, in the cycles past their orders.
+    entregasDoFornecedor(ctx.banco, ator, doPainel),
   ]);
   const saldo = pessoa?.saldo ?? null;
   // A subscriber's card: each subscription in each cycle whose order window is open now.

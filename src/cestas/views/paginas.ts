@@ -1,9 +1,10 @@
-import { nomeDoPasso, pode, type Acao, type AcaoDoCiclo, type Ator } from '../../domain/acesso.ts';
+import { pode, type Acao, type AcaoDoCiclo, type Ator } from '../../domain/acesso.ts';
 import { nomeDoMomento } from '../../domain/ciclos/calendario.ts';
 import type { CicloNoPainel } from '../../domain/ciclos/painel.ts';
 import type { Andamento, Pendencias } from '../../domain/andamento.ts';
 import type { Saldo } from '../../domain/financeiro.ts';
-import { diasDeEntregaTexto, type DiaDeEntrega } from '../../domain/tempo.ts';
+import { passoDoCiclo } from '../../domain/proximos-passos.ts';
+import type { DiaDeEntrega } from '../../domain/tempo.ts';
 import { NOMES_PERFIS, PERFIS_AUTOCADASTRO, type Perfil } from '../../domain/perfis.ts';
 import type { Identidade, Usuario } from '../../domain/usuarios.ts';
 import { html, type Html } from '../../http/html.ts';
@@ -57,56 +58,16 @@ interface Passo {
   readonly feito: boolean;
 }
 
-/** Each next step as this person stands in it: what is left to do, or that it is done. */
+/** Each next step as this person stands in it (proximos-passos.ts), with this face's link. */
 function passoDe(acao: AcaoDoCiclo, c: CicloDoPainel): Passo {
-  const link = linkDaAcao(acao, c.id);
-  const a = c.andamento;
-  switch (acao) {
-    case 'entregar': {
-      if (a?.oferta !== 'finalizada') return { texto: 'Nada a entregar neste ciclo', href: null, feito: true };
-      const quando = diasDeEntregaTexto(c.entregas);
-      return {
-        texto:
-          quando === ''
-            ? 'Entregar o que foi pedido da sua oferta (a coordenação ainda não marcou o dia)'
-            : `Entregar o que foi pedido da sua oferta: ${quando}`,
-        href: link,
-        feito: false,
-      };
-    }
-    case 'ofertar':
-      if (a?.oferta === 'finalizada')
-        return { texto: 'Oferta finalizada (ainda pode alterar)', href: link, feito: true };
-      if (a?.oferta === 'rascunho') return { texto: 'Sua oferta é um rascunho: finalize-a', href: link, feito: false };
-      return { texto: nomeDoPasso(acao), href: link, feito: false };
-    case 'pedir':
-      if (a?.pedido === 'confirmado')
-        return { texto: 'Pedido confirmado (ainda pode alterar)', href: link, feito: true };
-      if (a?.pedido === 'salvo')
-        return {
-          texto: 'Pedido salvo, falta confirmar',
-          href: `/pedidoconsumidoresconfirmacao/${a.pedidoId ?? 0}`,
-          feito: false,
-        };
-      return { texto: nomeDoPasso(acao), href: link, feito: false };
-    case 'retirar':
-      if (a?.pedido === 'confirmado')
-        return {
-          texto: `Retirar sua cesta em ${a.pontoEntrega ?? 'seu ponto de entrega'}${a.horarioRetirada === '' ? '' : ` (${a.horarioRetirada})`}`,
-          href: `/pedidoconsumidoresconfirmacao/${a.pedidoId ?? 0}`,
-          feito: false,
-        };
-      return {
-        texto:
-          a?.pedido === 'salvo'
-            ? 'Nada a retirar: seu pedido não foi confirmado a tempo'
-            : 'Nada a retirar neste ciclo',
-        href: null,
-        feito: true,
-      };
-    case 'compor':
-      return { texto: nomeDoPasso(acao), href: link, feito: false };
-  }
+  const p = passoDoCiclo(acao, c);
+  const href =
+    p.destino === null
+      ? null
+      : p.destino === 'pedido'
+        ? `/pedidoconsumidoresconfirmacao/${c.andamento?.pedidoId ?? 0}`
+        : linkDaAcao(acao, c.id);
+  return { texto: p.texto, href, feito: p.feito };
 }
 
 /** Names, a few at most, then how many more. */

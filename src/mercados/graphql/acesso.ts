@@ -41,6 +41,10 @@ export const ACOES_DOS_CAMPOS: Readonly<Record<string, AcaoMercados>> = {
   'Query.minhaCobranca': 'pedir',
   'Query.minhasAssinaturas': 'pedir',
   'Query.pedidosDoMercado': 'verPedidosDoMercado',
+  // Each person's own steps: any account, read from their own records only.
+  'Query.meusProximosPassos': 'verCiclos',
+  // The days suppliers deliver: part of what one delivers.
+  'Ciclo.diasDeEntrega': 'ofertar',
   'Mutation.criarMercado': 'criarMercado',
   'Mutation.atualizarMercado': 'atualizarMercado',
   'Mutation.desativarMercado': 'desativarMercado',

@@ -8,7 +8,9 @@ import { CAMPOS_DATA } from '../../domain/ciclos/calendario.ts';
 import type { IResolvers } from '@graphql-tools/utils';
 import DataLoader from 'dataloader';
 import type { Db } from '../../db/banco.ts';
-import { exigirAgirPor, pode, type Acao, type Ator } from '../../domain/acesso.ts';
+import { exigirAgirPor, pode, type Acao, type AcaoDoCiclo, type Ator } from '../../domain/acesso.ts';
+import { diasDeEntregaDosCiclos } from '../../domain/ciclos/leitura.ts';
+import { passosDosMercados, proximosPassos, type AcaoDosMercados } from '../../domain/proximos-passos.ts';
 import {
   entregasComMercados,
   type EntregaComMercados,
@@ -127,11 +129,45 @@ function alteradoAposConfirmar(ctx: Ctx, pedidoId: number): Promise<boolean> {
   return l.load(pedidoId);
 }
 
+/** The caller's own order in a cycle, for Ciclo.meuPedido. */
+interface MeuPedidoNoCiclo {
+  readonly id: number;
+  readonly finalizado: boolean;
+}
+
+/**
+ * Per-request batch of `Ciclo.meuPedido`: the caller's own orders in a list of cycles cost one
+ * query. Someone who does not order (or has no Cestas record) has none.
+ */
+const meusPedidos = new WeakMap<Ctx, DataLoader<number, MeuPedidoNoCiclo | null>>();
+function meuPedidoNoCiclo(ctx: Ctx, cicloid: number): Promise<MeuPedidoNoCiclo | null> {
+  let l = meusPedidos.get(ctx);
+  if (l === undefined) {
+    l = new DataLoader(async (ciclos: readonly number[]) => {
+      const ator = await atorCestas(ctx);
+      if (ator.usuarioid === null || !pode(ator, 'pedidoProprio')) return ciclos.map(() => null);
+      const linhas = await ctx.banco
+        .selectFrom('pedido')
+        .select(['id', 'cicloid', 'finalizado'])
+        .where('usuarioid', '=', ator.usuarioid)
+        .where('cicloid', 'in', [...ciclos])
+        .execute();
+      return ciclos.map((c) => {
+        const l = linhas.find((x) => x.cicloid === c);
+        return l === undefined ? null : { id: l.id, finalizado: Boolean(l.finalizado) };
+      });
+    });
+    meusPedidos.set(ctx, l);
+  }
+  return l.load(cicloid);
+}
+
 /** A write, after which the request's loaders must read the new state. */
 export async function escrita<T>(ctx: Ctx, fazer: () => Promise<T>): Promise<T> {
   const r = await fazer();
   esquecerCarregados(ctx);
   alteracoes.delete(ctx);
+  meusPedidos.delete(ctx);
   return r;
 }
 
@@ -250,6 +286,7 @@ async function cicloOuNulo(ctx: Ctx, id: number): Promise<CicloDoGraphql | null>
 
 interface MercadoServido {
   readonly mercadoId: number;
+  readonly nome: string;
   readonly tipo: TipoMercado;
   readonly adminId: number;
 }
@@ -261,11 +298,11 @@ async function tiposDosMercados(db: Db, ciclos: readonly number[]): Promise<Map<
   const linhas = await db
     .selectFrom('ciclomercado as cm')
     .innerJoin('mercado as m', 'm.id', 'cm.mercadoId')
-    .select(['cm.cicloid', 'cm.mercadoId', 'm.tipo', 'm.adminId'])
+    .select(['cm.cicloid', 'cm.mercadoId', 'm.nome', 'm.tipo', 'm.adminId'])
     .where('cm.cicloid', 'in', [...ciclos])
+    .orderBy('cm.ordemAtendimento')
     .execute();
-  for (const l of linhas)
-    por.set(l.cicloid, [...(por.get(l.cicloid) ?? []), { mercadoId: l.mercadoId, tipo: l.tipo, adminId: l.adminId }]);
+  for (const { cicloid, ...m } of linhas) por.set(cicloid, [...(por.get(cicloid) ?? []), m]);
   return por;
 }
 
@@ -326,6 +363,59 @@ function pagina<T extends { pedidoId: number }>(itens: readonly T[], p: { first:
 /** A cycle's order catalogue, for the `cestas` and `itens` of one cycle. */
 function catalogo(ctx: Ctx, cicloid: number): Promise<{ cestas: CestaParaPedir[]; extras: ExtraParaPedir[] }> {
   return umaVez(ctx, 'disponibilidade', cicloid, () => disponibilidade(ctx.banco, cicloid, hoje(ctx)));
+}
+
+/** A step of `meusProximosPassos`, as the schema's PassoDoCiclo. */
+interface PassoDoGraphql {
+  readonly acao: AcaoDoCiclo | AcaoDosMercados;
+  readonly texto: string;
+  readonly feito: boolean;
+  readonly temPagina: boolean;
+  readonly pedidoId: number | null;
+  readonly mercadoId: number | null;
+  readonly prazo: string | null;
+}
+
+/**
+ * `meusProximosPassos`: the Cestas dashboard's steps (proximosPassos, from the person's own offer
+ * and order) and the Mercados ones (the cycle's markets, one's own market's orders), by cycle.
+ * An order step where the cycle sells to no consumer (lote markets only) is not one here, as
+ * Ciclo.acoes.pedir says.
+ */
+async function meusProximosPassos(ctx: Ctx) {
+  const conta = atorDe(ctx);
+  const ator = await atorCestas(ctx);
+  const doPainel = await proximosPassos(ctx.banco, ator, hoje(ctx));
+  // What the person owes, as minhaCobranca says it: paying is a step of whoever orders.
+  const cobranca =
+    ator.usuarioid !== null && pode(ator, 'pedidoProprio')
+      ? await cobrancaDe(ctx.banco, ator.usuarioid, ctx.taxa)
+      : null;
+  const mercados = await tiposDosMercados(
+    ctx.banco,
+    doPainel.map((c) => c.id),
+  );
+  const ciclos = doPainel.flatMap((c) => {
+    const doCiclo = mercados.get(c.id) ?? [];
+    const pedidoId = c.andamento?.pedidoId ?? null;
+    const passos: PassoDoGraphql[] = [
+      ...c.passos
+        .filter((p) => p.acao !== 'pedir' || vendeAConsumidores(doCiclo))
+        .map((p) => ({
+          acao: p.acao,
+          texto: p.texto,
+          feito: p.feito,
+          temPagina: p.destino !== null,
+          pedidoId: p.acao === 'pedir' || p.acao === 'retirar' ? pedidoId : null,
+          mercadoId: null,
+          prazo: p.prazo,
+        })),
+      ...passosDosMercados(conta, c, doCiclo).map((p) => ({ ...p, temPagina: true, pedidoId: null })),
+    ];
+    return passos.length === 0 ? [] : [{ ciclo: paraGraphql(c, hoje(ctx)), passos }];
+  });
+  const devido = cobranca?.devidoCentavos ?? 0;
+  return { ciclos, aPagar: devido > 0 ? emCentesimos(devido) : null };
 }
 
 /** The workflow's root fields, merged into Query and Mutation by resolvers.ts. */
@@ -423,6 +513,7 @@ export const consultasDoFluxo = {
       pix: pixGraphql(pix),
     };
   },
+  meusProximosPassos: (_: unknown, _a: unknown, ctx: Ctx) => meusProximosPassos(ctx),
   pedidosDoMercado: async (
     _: unknown,
     a: { mercadoId: unknown; cicloId: unknown; first?: number | null; after?: string | null },
@@ -568,6 +659,14 @@ export const tiposDoFluxo: IResolvers<unknown, Ctx> = {
         definirMercados: conta.definirMercadosDoCiclo,
       };
     },
+    meuPedido: (c: CicloDoGraphql, _a: unknown, ctx: Ctx) => meuPedidoNoCiclo(ctx, c.id),
+    diasDeEntrega: async (c: CicloDoGraphql, _a: unknown, ctx: Ctx) =>
+      (await umaVez(ctx, 'diasDeEntrega', c.id, () => diasDeEntregaDosCiclos(ctx.banco, [c.id]))).get(c.id) ?? [],
+  },
+
+  MeuPedidoNoCiclo: {
+    alteradoAposConfirmar: (p: MeuPedidoNoCiclo, _a: unknown, ctx: Ctx) =>
+      p.finalizado ? false : alteradoAposConfirmar(ctx, p.id),
   },
 
   MercadoDoCiclo: {

@@ -9,6 +9,15 @@ import { Link } from '../navegacao.tsx';
 import { ListaPaginada, POR_PAGINA, usePaginado } from '../paginado.tsx';
 import { Ponto, taxaLegivel } from '../pedido-comum.tsx';
 
+/** The order link says where the person's order stands: none yet, to confirm (again), or confirmed. */
+function rotuloDoPedido(ciclo: ResumoCiclo): string {
+  const p = ciclo.meuPedido;
+  if (p === null) return 'Fazer pedido';
+  if (p.finalizado) return 'Pedido confirmado';
+  if (!ciclo.acoes.pedir) return 'Ver pedido';
+  return p.alteradoAposConfirmar ? 'Confirmar de novo' : 'Confirmar pedido';
+}
+
 function CartaoCiclo({ ciclo }: { readonly ciclo: ResumoCiclo }) {
   const id = `ciclo-${ciclo.id}`;
   const janelas: ReadonlyArray<readonly [string, string, string, boolean]> = [
@@ -17,7 +26,8 @@ function CartaoCiclo({ ciclo }: { readonly ciclo: ResumoCiclo }) {
     ['Retirada', ciclo.dataRetiradaInicio, ciclo.dataRetiradaFim, false],
   ];
   const links: ReadonlyArray<readonly [string, string, boolean]> = [
-    ['Fazer pedido', `/ciclos/${ciclo.id}/pedido`, ciclo.acoes.pedir],
+    // With an order, its page is there to see it even when the window no longer lets it change.
+    [rotuloDoPedido(ciclo), `/ciclos/${ciclo.id}/pedido`, ciclo.acoes.pedir || ciclo.meuPedido !== null],
     ['Ofertar', `/ciclos/${ciclo.id}/oferta`, ciclo.acoes.ofertar],
     ['Minhas entregas', `/ciclos/${ciclo.id}/entregas`, ciclo.acoes.ofertar],
     ['Mercados do ciclo', `/ciclos/${ciclo.id}/mercados`, ciclo.acoes.definirMercados],

@@ -1,4 +1,4 @@
-import { Aviso, Pagina } from '../componentes.tsx';
+import { Aviso, DiasDeEntrega, Pagina } from '../componentes.tsx';
 import { reais } from '../dinheiro.ts';
 import { PRIMEIRAS } from '../adiantar.ts';
 import { type OfertaComCiclo } from '../fluxo-fornecedor.ts';
@@ -28,6 +28,8 @@ function Cartao({ o }: { readonly o: OfertaComCiclo }) {
         Ofertas de {dataBr(c.dataOfertaInicio)} a {dataBr(c.dataOfertaFim)} · retirada de {dataBr(c.dataRetiradaInicio)}{' '}
         a {dataBr(c.dataRetiradaFim)}
       </p>
+      {/* Where and when to deliver, while the cycle is under way and the offer counts. */}
+      {o.finalizada && c.fase !== 'encerrado' ? <DiasDeEntrega dias={c.diasDeEntrega} resumo /> : null}
       <p className="acoes">
         <Link para={`/ciclos/${c.id}/entregas`} className="botao secundario">
           Entregas<span className="visualmente-oculto"> de {c.nome}</span>

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { ErroApi, mensagemDe } from '../api.ts';
 import { Aviso, ComCarga, Falha, Pagina, Sucesso, useCarga } from '../componentes.tsx';
 import { nomeDoTipo, type TipoMercado } from '../tipos-de-mercado.ts';
@@ -15,7 +15,16 @@ import {
   type LinhaPedida,
   type Pedido,
 } from '../fluxo-consumidor.ts';
-import { dataBr, dataHoraBr, deMilesimos, paraMilesimos, quantidadeLegivel, valorDaQuantidade } from '../formatos.ts';
+import {
+  concordancia,
+  dataBr,
+  dataHoraBr,
+  deMilesimos,
+  paraMilesimos,
+  quantidadeComUnidade,
+  quantidadeLegivel,
+  valorDaQuantidade,
+} from '../formatos.ts';
 import { Link } from '../navegacao.tsx';
 import { useUsuarioLogado } from '../sessao.tsx';
 import { Ponto, ResumoDoPedido, SituacaoDoPedido, taxaLegivel } from '../pedido-comum.tsx';
@@ -102,10 +111,9 @@ const nomeDe = (o: Oferta): string => (o.tipo === 'cesta' ? o.cesta.nome : o.ite
 /** What is left for everyone else, in thousandths. */
 const disponivelDe = (o: Oferta): number =>
   o.tipo === 'cesta' ? o.cesta.disponivel * 1000 : (paraMilesimos(o.item.disponivel) ?? 0);
-const restam = (o: Oferta, mil: number): string =>
-  o.tipo === 'cesta'
-    ? `${mil / 1000} ${mil === 1000 ? 'cesta' : 'cestas'}`
-    : `${quantidadeLegivel(deMilesimos(mil))} ${o.item.unidade}`;
+/** What is left, with its unit: "5 dúzias", "1 cesta"; `comVerbo` says "restam 5 dúzias", "resta 1 maço". */
+const restam = (o: Oferta, mil: number, comVerbo = false): string =>
+  `${comVerbo ? `${concordancia(mil, 'resta', 'restam')} ` : ''}${quantidadeComUnidade(deMilesimos(mil), o.tipo === 'cesta' ? 'cesta' : o.item.unidade)}`;
 
 function LinhaOferta({
   oferta,
@@ -139,7 +147,7 @@ function LinhaOferta({
           <ul className="composicao" aria-label={`O que vem em ${nome}`}>
             {oferta.cesta.composicao.map((c) => (
               <li key={c.produto}>
-                {c.produto}: {quantidadeLegivel(c.quantidade)} {c.unidade}
+                {c.produto}: {quantidadeComUnidade(c.quantidade, c.unidade)}
               </li>
             ))}
           </ul>
@@ -157,7 +165,7 @@ function LinhaOferta({
           ? 'em composição'
           : disponivelDe(oferta) === 0
             ? 'esgotado'
-            : `restam ${restam(oferta, disponivelDe(oferta))}`}
+            : restam(oferta, disponivelDe(oferta), true)}
       </td>
       <td data-rotulo="Quantidade">
         {somenteLeitura || emComposicao ? (
@@ -289,6 +297,46 @@ function Estimativa({
   );
 }
 
+/**
+ * The order's total and its confirm button, stuck to the bottom of the screen while the order
+ * waits for (re)confirmation: "Confirmar de novo" is at hand however far down the page goes. It
+ * sits last in the form, so at the page's end it takes its own place and covers nothing.
+ */
+function BarraDeConfirmar({
+  pedido,
+  mudou,
+  ocupado,
+  confirmar,
+}: {
+  readonly pedido: Pedido;
+  readonly mudou: boolean;
+  readonly ocupado: 'salvando' | 'confirmando' | null;
+  readonly confirmar: () => void;
+}) {
+  return (
+    <div className="barra-salvar fixa barra-confirmar" role="region" aria-label="Confirmar o pedido">
+      <p aria-live="polite">
+        {mudou ? (
+          'Salve as alterações antes de confirmar.'
+        ) : (
+          <>
+            <strong>{pedido.alteradoAposConfirmar ? 'Falta confirmar de novo' : 'Falta confirmar'}</strong> · Total:{' '}
+            <strong className="valor">{reais(pedido.totalComTaxa)}</strong>
+          </>
+        )}
+      </p>
+      {/* Never disabled: a disabled button would drop the keyboard focus; a click while busy or with unsaved changes is ignored. */}
+      <button type="button" className="botao" onClick={confirmar} aria-disabled={ocupado !== null || mudou}>
+        {ocupado === 'confirmando'
+          ? 'Confirmando…'
+          : pedido.alteradoAposConfirmar
+            ? 'Confirmar de novo'
+            : 'Confirmar pedido'}
+      </button>
+    </div>
+  );
+}
+
 function Formulario({
   cicloInicial,
   pedidoInicial,
@@ -310,6 +358,7 @@ function Formulario({
   const [feito, setFeito] = useState<'salvo' | 'confirmado' | null>(null);
   const [ocupado, setOcupado] = useState<'salvando' | 'confirmando' | null>(null);
   const idPonto = useId();
+  const confirmado = useRef<HTMLDivElement>(null);
 
   const grupos = gruposDo(ciclo);
   const ofertas = grupos.flatMap((g) => g.ofertas);
@@ -414,13 +463,15 @@ function Formulario({
   };
 
   const confirmar = async () => {
-    if (pedido === null) return;
+    if (pedido === null || ocupado !== null || mudou) return;
     setErroGeral(null);
     setFeito(null);
     setOcupado('confirmando');
     try {
       setPedido(await confirmarPedido(pedido.id));
       setFeito('confirmado');
+      // The bar and its button are gone: the keyboard goes on from the confirmation.
+      confirmado.current?.focus();
     } catch (e) {
       setErroGeral(mensagemDe(e));
     } finally {
@@ -497,12 +548,14 @@ function Formulario({
       {mudou ? <Estimativa grupos={grupos} quantidades={quantidades} /> : null}
       {erroGeral === null ? null : <Falha mensagem={erroGeral} />}
       {feito === 'salvo' ? <Sucesso>Pedido salvo. Confira os valores abaixo e confirme o pedido.</Sucesso> : null}
-      {feito === 'confirmado' && pedido !== null ? (
-        <Sucesso>
-          Pedido confirmado em {pedido.dataConfirmacao === null ? '—' : dataHoraBr(pedido.dataConfirmacao)}.{' '}
-          <Link para="/pedidos">Pagar com Pix em Meus pedidos</Link> (um só Pix paga tudo o que você deve).
-        </Sucesso>
-      ) : null}
+      <div ref={confirmado} tabIndex={-1} className="foco-da-mensagem">
+        {feito === 'confirmado' && pedido !== null ? (
+          <Sucesso>
+            Pedido confirmado em {pedido.dataConfirmacao === null ? '—' : dataHoraBr(pedido.dataConfirmacao)}.{' '}
+            <Link para="/pedidos">Pagar com Pix em Meus pedidos</Link> (um só Pix paga tudo o que você deve).
+          </Sucesso>
+        ) : null}
+      </div>
       <div className="barra-salvar">
         <p aria-live="polite">
           {mudou
@@ -521,24 +574,11 @@ function Formulario({
           <h2 id="titulo-meu-pedido">Seu pedido salvo</h2>
           <SituacaoDoPedido pedido={pedido} />
           <ResumoDoPedido pedido={pedido} titulo="Seu pedido salvo" />
-          {pedido.finalizado ? null : (
-            <div className="barra-salvar">
-              {mudou ? <p>Salve as alterações antes de confirmar.</p> : null}
-              <button
-                type="button"
-                className="botao"
-                onClick={() => void confirmar()}
-                disabled={ocupado !== null || mudou}
-              >
-                {ocupado === 'confirmando'
-                  ? 'Confirmando…'
-                  : pedido.alteradoAposConfirmar
-                    ? 'Confirmar de novo'
-                    : 'Confirmar pedido'}
-              </button>
-            </div>
-          )}
         </section>
+      )}
+      {/* While the order waits for (re)confirmation, the button stays in view at the bottom of the screen. */}
+      {pedido === null || pedido.finalizado ? null : (
+        <BarraDeConfirmar pedido={pedido} mudou={mudou} ocupado={ocupado} confirmar={() => void confirmar()} />
       )}
     </form>
   );

@@ -1,4 +1,4 @@
-import { Aviso, Baixar, ComCarga, Falha, Pagina, useCarga } from '../componentes.tsx';
+import { Aviso, Baixar, ComCarga, DiasDeEntrega, Falha, Pagina, useCarga } from '../componentes.tsx';
 import { deCentavos, paraCentavos, reais } from '../dinheiro.ts';
 import { PRIMEIRAS } from '../adiantar.ts';
 import { type CicloResumo, type Entrega } from '../fluxo-fornecedor.ts';
@@ -195,6 +195,10 @@ function Conteudo({ ciclo, entregas }: { readonly ciclo: CicloResumo; readonly e
         compostas, os lotes e os itens à venda usam da sua oferta; pedido: o que foi comprado em pedidos confirmados (e
         os lotes), que é o que você entrega.
       </p>
+      <section aria-labelledby="titulo-quando-entregar" className="quando-entregar">
+        <h2 id="titulo-quando-entregar">Quando e onde entregar</h2>
+        <DiasDeEntrega dias={ciclo.diasDeEntrega} />
+      </section>
       {entregas.length === 0 ? (
         <Aviso>
           Nada a entregar neste ciclo ainda: só entram aqui os produtos de uma oferta finalizada (ou já usados em

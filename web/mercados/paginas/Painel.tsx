@@ -1,10 +1,13 @@
 import { ComCarga, Pagina, useCarga } from '../componentes.tsx';
 import { PRIMEIRAS } from '../adiantar.ts';
 import type { ResumoMercado } from '../consultas.ts';
+import { NOMES_FASES } from '../ciclo-comum.ts';
+import { reais } from '../dinheiro.ts';
 import { nomeDoTipo } from '../tipos-de-mercado.ts';
 import { Link } from '../navegacao.tsx';
 import { DESCRICOES_PERFIS } from '../perfis.ts';
-import { useUsuarioLogado } from '../sessao.tsx';
+import { destinoDoPasso, prazoLegivel, type CicloComPassos, type PassoDoCiclo } from '../proximos-passos.ts';
+import { useEnderecoCestas, useFuso, useUsuarioLogado } from '../sessao.tsx';
 
 function ListaCurta({ mercados, vazio }: { readonly mercados: readonly ResumoMercado[]; readonly vazio: string }) {
   if (mercados.length === 0) return <p className="suave">{vazio}</p>;
@@ -38,7 +41,93 @@ function MeusMercados({ mercados }: { readonly mercados: readonly ResumoMercado[
   );
 }
 
-/** /dashboard: who I am, my profiles, the way to the markets, then (once loaded) the markets I administer and the ones I can see. */
+/** One step: a link to where it is done (or its words alone), and until when. */
+function Passo({ passo, cicloId }: { readonly passo: PassoDoCiclo; readonly cicloId: string }) {
+  const cestas = useEnderecoCestas();
+  const fuso = useFuso();
+  const destino = destinoDoPasso(passo, cicloId, cestas);
+  const texto = (
+    <>
+      <span aria-hidden="true" className="marca-passo">
+        {passo.feito ? '✓' : '→'}
+      </span>{' '}
+      {passo.feito ? <span className="visualmente-oculto">Feito: </span> : null}
+      {passo.texto}
+    </>
+  );
+  return (
+    <li className={passo.feito ? 'feito' : 'proxima'}>
+      {destino === null ? (
+        texto
+      ) : destino.interno ? (
+        <Link para={destino.para}>{texto}</Link>
+      ) : (
+        <a href={destino.para}>{texto}</a>
+      )}
+      {passo.prazo === null ? null : (
+        <span className="prazo">
+          {passo.feito ? 'Pode alterar' : 'Prazo'}: {prazoLegivel(passo.prazo, fuso)}
+        </span>
+      )}
+    </li>
+  );
+}
+
+function CicloDosPassos({ c }: { readonly c: CicloComPassos }) {
+  const id = `passos-${c.ciclo.id}`;
+  return (
+    <li>
+      <h3 id={id} className="nome">
+        {c.ciclo.nome} <span className="etiqueta fase">{NOMES_FASES[c.ciclo.fase]}</span>
+      </h3>
+      <ul className="passos" aria-labelledby={id}>
+        {c.passos.map((p) => (
+          <Passo key={`${p.acao}-${p.mercadoId ?? ''}`} passo={p} cicloId={c.ciclo.id} />
+        ))}
+      </ul>
+    </li>
+  );
+}
+
+/** What the person has left to do: paying what they owe, then each cycle's steps, as the Cestas dashboard lists them. */
+function ProximosPassos() {
+  const { estado, recarregar } = useCarga(() => PRIMEIRAS.passos.ler(), []);
+  return (
+    <section aria-labelledby="titulo-passos" className="proximos-passos">
+      <h2 id="titulo-passos">Seus próximos passos</h2>
+      <ComCarga estado={estado} recarregar={recarregar}>
+        {({ ciclos, aPagar }) =>
+          ciclos.length === 0 && aPagar === null ? (
+            <p className="suave">
+              Nada a fazer nos ciclos agora. Quando abrir uma janela em que você participa (ofertas, pedidos, entrega),
+              o passo aparece aqui.
+            </p>
+          ) : (
+            <>
+              {aPagar === null ? null : (
+                <p className="a-pagar">
+                  <Link para="/pedidos" className="botao">
+                    Pagar {reais(aPagar)} com Pix
+                  </Link>{' '}
+                  <span className="suave pequeno">um só Pix paga tudo o que você deve</span>
+                </p>
+              )}
+              {ciclos.length === 0 ? null : (
+                <ul className="cartoes ciclos-passos">
+                  {ciclos.map((c) => (
+                    <CicloDosPassos key={c.ciclo.id} c={c} />
+                  ))}
+                </ul>
+              )}
+            </>
+          )
+        }
+      </ComCarga>
+    </section>
+  );
+}
+
+/** /dashboard: who I am, my next steps, my profiles, the way to the markets, then (once loaded) the markets I administer and the ones I can see. */
 export function Painel() {
   const usuario = useUsuarioLogado();
   const { estado, recarregar } = useCarga(() => PRIMEIRAS.mercados.ler(), []);
@@ -48,6 +137,7 @@ export function Painel() {
         <h2 id="titulo-conta">Olá, {usuario.name}!</h2>
         <p className="suave">{usuario.email}</p>
       </section>
+      <ProximosPassos />
       <section aria-labelledby="titulo-perfis">
         <h2 id="titulo-perfis">Seus perfis</h2>
         {usuario.profiles.length === 0 ? (
