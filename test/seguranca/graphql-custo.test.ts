@@ -71,6 +71,25 @@ describe('GraphQL: o custo real de uma consulta, o orçamento de cada conta e a 
     assert.ok(amb.consultas <= 3, `${amb.consultas} consultas`);
   });
 
+  test('apelidos de meusProximosPassos (o painel, o saldo e os mercados): feito uma vez por pedido; 45 passam do máximo', async () => {
+    const selecao = 'meusProximosPassos { aPagar ciclos { passos { texto } } }';
+    amb.consultas = 0;
+    const um = await graphql(amb.urlMercados, navs.consumidor, apelidos(1, selecao));
+    assert.equal(um.corpo.errors, undefined, JSON.stringify(um.corpo.errors));
+    const deUm = amb.consultas;
+    amb.consultas = 0;
+    const muitos = await graphql(amb.urlMercados, navs.consumidor, apelidos(40, selecao));
+    assert.equal(muitos.corpo.errors, undefined, JSON.stringify(muitos.corpo.errors));
+    assert.equal(Object.keys(muitos.corpo.data ?? {}).length, 40);
+    assert.ok(amb.consultas <= deUm, `40 apelidos: ${amb.consultas} consultas; um: ${deUm}`);
+    // Weighed as the statements it makes: 45 of them are refused on cost before anything runs.
+    amb.consultas = 0;
+    const r = await graphql(amb.urlMercados, navs.consumidor, apelidos(45, selecao));
+    assert.equal(r.corpo.data, undefined, 'nada executado');
+    assert.equal(r.corpo.errors?.[0]?.extensions?.code, 'CONSULTA_CUSTOSA_DEMAIS');
+    assert.ok(amb.consultas <= 3, `${amb.consultas} consultas`);
+  });
+
   test('a leitura legítima da administração, com o tamanho real das listas, passa', async () => {
     const r = await graphql(
       amb.urlMercados,

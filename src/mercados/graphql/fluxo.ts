@@ -513,7 +513,9 @@ export const consultasDoFluxo = {
       pix: pixGraphql(pix),
     };
   },
-  meusProximosPassos: (_: unknown, _a: unknown, ctx: Ctx) => meusProximosPassos(ctx),
+  // Asked again under another alias, the same answer: computed once per request.
+  meusProximosPassos: (_: unknown, _a: unknown, ctx: Ctx) =>
+    umaVez(ctx, 'meusProximosPassos', 0, () => meusProximosPassos(ctx)),
   pedidosDoMercado: async (
     _: unknown,
     a: { mercadoId: unknown; cicloId: unknown; first?: number | null; after?: string | null },

@@ -82,6 +82,9 @@ export const PESOS: Readonly<Record<string, number>> = {
   'Query.minhasOfertas': 3 * PESO_CONSULTA,
   // Every subscription with the cycles of its season ahead.
   'Query.minhasAssinaturas': 10 * PESO_CONSULTA,
+  // The dashboard's statement, the person's ledger, the cycles' markets and delivery days.
+  'Query.meusProximosPassos': 10 * PESO_CONSULTA,
+  'Ciclo.diasDeEntrega': PESO_CONSULTA,
   'Ciclo.mercados': 3 * PESO_CONSULTA,
   // The catalogue and the reservations of the whole cycle (shared by `cestas` and `itens`).
   'Ciclo.cestas': 10 * PESO_CONSULTA,
