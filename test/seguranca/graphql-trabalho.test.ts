@@ -96,7 +96,10 @@ async function sondar(
     async parar() {
       const medidas = new Promise<Sonda[]>((ok, falha) => {
         w.off('message', contar);
-        w.once('message', (m: Sonda[]) => ok(m));
+        // A round's notice may still be on its way: the answer to 'parar' is the list.
+        w.on('message', (m: unknown) => {
+          if (Array.isArray(m)) ok(m as Sonda[]);
+        });
         w.once('error', falha);
       });
       w.postMessage('parar');
