@@ -47,6 +47,8 @@ export const TABELAS_EXPORTADAS = [
   'pedido',
   'pedidoproduto',
   'assinaturaciclo',
+  'voluntario',
+  'acaoretirada',
   'movimentacao',
   'auditoria',
   'mensagem',

@@ -444,6 +444,42 @@ export interface AssinaturaCicloTabela extends Datas {
   motivo: string | null;
 }
 
+/** A person the coordination named to run one pickup point in one cycle. */
+export interface VoluntarioTabela {
+  id: Id;
+  cicloid: number;
+  pontoEntregaId: number;
+  usuarioid: number;
+  createdAt: string;
+}
+
+export type TipoDeAcaoDeRetirada = 'retirada' | 'falta' | 'pagamento' | 'nota';
+
+/** One action recorded at a pickup point, as the device made it (docs/retirada.md). */
+export interface AcaoRetiradaTabela {
+  id: Id;
+  /** The id the device gave the action: unique, so an action sent again is applied once. */
+  chave: string;
+  dispositivo: string;
+  usuarioid: number;
+  cicloid: number;
+  pontoEntregaId: number;
+  pedidoid: number;
+  tipo: TipoDeAcaoDeRetirada;
+  /** falta: the order line (an extra, or the basket whose content `produtoId` was short). */
+  pedidoProdutoId: number | null;
+  produtoId: number | null;
+  quantidadeMilesimos: number | null;
+  substituto: string | null;
+  /** pagamento: the amount received. */
+  valorCentavos: number | null;
+  forma: 'dinheiro' | 'pix' | null;
+  texto: string | null;
+  /** The moment on the device. */
+  feitoEm: string;
+  recebidoEm: string;
+}
+
 /** One row (id 1): moves whenever data the Mercados read queries show changes (triggers). */
 export interface VersaoDadosTabela {
   id: number;
@@ -491,6 +527,8 @@ export interface DB {
   assinatura: AssinaturaTabela;
   assinaturapausa: AssinaturaPausaTabela;
   assinaturaciclo: AssinaturaCicloTabela;
+  voluntario: VoluntarioTabela;
+  acaoretirada: AcaoRetiradaTabela;
 }
 
 export type Linha<T extends keyof DB> = Selectable<DB[T]>;

@@ -12,6 +12,7 @@ import { MAXIMO_DA_COLUNA, formatarReais, valorDaQuantidade } from '../decimal.t
 import { Conflito, Invalido, NaoEncontrado, Proibido } from './erros.ts';
 import { carregarPedidosDoCiclo } from './pedidos/leituras.ts';
 import { partesDoPedido, type Taxa, type ValorNoMercado } from './pedidos/taxa.ts';
+import { lancarFaltas } from './retirada/dinheiro.ts';
 
 export interface Saldo {
   /** Credits minus debits; positive means the community owes the person. */
@@ -286,6 +287,9 @@ export async function fecharCiclo(
         .execute();
       novas += r.length;
     }
+    // The shorts recorded at pickup before this closing (docs/dominio.md, "A retirada"): each is
+    // written once, by its key, so closing again after a reopening does not write it twice.
+    novas += await lancarFaltas(trx, ator, cicloid, opcoes);
     const fechadoEm = ciclo.fechadoEm ?? iso;
     // The cycle's totals, whichever closing wrote them.
     const valores = [...devidos.values()];

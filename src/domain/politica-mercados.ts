@@ -79,6 +79,12 @@ interface Alvos {
   readonly registrarPagamento: null;
   /** Which markets a cycle serves (GraphQL definirMercadosDoCiclo). */
   readonly definirMercadosDoCiclo: null;
+  /**
+   * Reading a pickup point's orders and recording its pickup (GraphQL meusPontosDeRetirada,
+   * retiradaDoPonto, sincronizarRetirada). The gate is any account: the right is a row of
+   * `voluntario` (or the coordination's perfis), judged by src/domain/retirada/acesso.ts.
+   */
+  readonly trabalharNaRetirada: null;
   readonly verEmail: { readonly id: number };
   /** An account's profiles and the markets it administers. */
   readonly verConta: { readonly id: number };
@@ -159,6 +165,7 @@ const REGRAS: { readonly [A in AcaoMercados]: Regra<A> } = {
   gravarAssinatura: { perfis: ['Consumidor', 'Administrador'] },
   registrarPagamento: { perfis: ADMINISTRADOR },
   definirMercadosDoCiclo: { perfis: ADMINISTRADOR },
+  trabalharNaRetirada: { perfis: 'qualquerConta' },
   verEmail: {
     perfis: 'qualquerConta',
     noRegistro: aPropriaConta,

@@ -57,6 +57,8 @@ describe(`banco (${DIALETO})`, () => {
       'assinatura',
       'assinaturapausa',
       'assinaturaciclo',
+      'voluntario',
+      'acaoretirada',
     ]) {
       assert.ok(tabelas.includes(t), `tabela ${t}`);
     }
@@ -73,6 +75,7 @@ describe(`banco (${DIALETO})`, () => {
         { nome: 'Pagamento recebido', sentido: 'credito' },
         { nome: 'Pagamento efetuado', sentido: 'debito' },
         { nome: 'Ajuste', sentido: 'ambos' },
+        { nome: 'Falta na retirada', sentido: 'ambos' },
       ].map((t) => ({ ...t })),
     );
   });

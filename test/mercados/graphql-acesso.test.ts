@@ -74,6 +74,12 @@ const CONSUMIDOR_OU_ADMINISTRADOR: Recusa = {
   code: 'FORBIDDEN',
   message: 'Acesso negado: requer um dos perfis Consumidor, Administrador',
 };
+/** The pickup of a point one was not named for (src/domain/retirada/acesso.ts). */
+const OUTRO_PONTO: Recusa = {
+  code: 'FORBIDDEN',
+  message: 'Acesso negado: você não trabalha na retirada deste ponto neste ciclo. Fale com a coordenação.',
+};
+
 const PEDIDOS_DE_OUTRO_MERCADO: Recusa = {
   code: 'FORBIDDEN',
   message: 'Acesso negado: você só pode ver os pedidos do mercado que administra',
@@ -760,7 +766,92 @@ const OPERACOES: readonly Operacao[] = [
       assert.deepEqual(credito, [{ usuarioid: a.consumidorId, sentido: 'credito', valorCentavos: 48000 }]);
     },
   },
+  // The pickup day (issue 38): the coordination at every point, the volunteers named for the point
+  // (the Consumidor, in these cells) there only; everyone else is refused with the same answer.
+  {
+    nome: 'meusPontosDeRetirada',
+    pedido: () => ({ query: '{ meusPontosDeRetirada { cicloId pontoId pedidos } }' }),
+    esperado: todos('permitido'),
+    preparar: pontoEmRetirada,
+    efeito: async (r, a, _amb, quem) => {
+      const lista = r.corpo.data?.meusPontosDeRetirada as Array<{ cicloId: string; pontoId: string; pedidos: number }>;
+      const doCiclo = lista.filter((p) => p.cicloId === String(a.cicloId));
+      const trabalha = quem.profiles.includes('Administrador') || quem.profiles.includes('Consumidor');
+      assert.deepEqual(
+        doCiclo,
+        trabalha ? [{ cicloId: String(a.cicloId), pontoId: String(a.pontoId), pedidos: 1 }] : [],
+      );
+    },
+  },
+  {
+    nome: 'retiradaDoPonto',
+    pedido: (a) => ({
+      query: 'query($c: ID!, $p: ID!) { retiradaDoPonto(cicloId: $c, pontoId: $p) { pedidos { id } } }',
+      variables: { c: a.cicloId, p: a.pontoId },
+    }),
+    esperado: { ...todos(OUTRO_PONTO), Consumidor: 'permitido', Administrador: 'permitido' },
+    preparar: pontoEmRetirada,
+    efeito: async (r, a) => {
+      assert.deepEqual(r.corpo.data?.retiradaDoPonto, { pedidos: [{ id: String(a.pedidoId) }] });
+    },
+  },
+  {
+    nome: 'sincronizarRetirada',
+    pedido: (a) => ({
+      query:
+        'mutation($c: ID!, $p: ID!, $a: [AcaoDeRetiradaInput!]!) { sincronizarRetirada(cicloId: $c, pontoId: $p, dispositivo: "aparelho-da-matriz", acoes: $a) { estado } }',
+      variables: {
+        c: a.cicloId,
+        p: a.pontoId,
+        a: [
+          { chave: `matriz-${a.pedidoId}`, tipo: 'retirada', pedidoId: a.pedidoId, feitoEm: new Date().toISOString() },
+        ],
+      },
+    }),
+    esperado: { ...todos(OUTRO_PONTO), Consumidor: 'permitido', Administrador: 'permitido' },
+    preparar: pontoEmRetirada,
+    efeito: async (r, a, amb) => {
+      assert.deepEqual(r.corpo.data?.sincronizarRetirada, [{ estado: 'aplicada' }]);
+      const gravadas = await amb.banco
+        .selectFrom('acaoretirada')
+        .select('pedidoid')
+        .where('cicloid', '=', a.cicloId)
+        .execute();
+      assert.deepEqual(gravadas, [{ pedidoid: a.pedidoId }]);
+    },
+  },
 ];
+
+/**
+ * The cell's cycle on its pickup day (its order window ended yesterday), the Consumidor's order
+ * confirmed, and the Consumidor named a volunteer of the cell's point in it.
+ */
+async function pontoEmRetirada(a: Alvo, amb: AmbienteDeTeste): Promise<Alvo> {
+  const hoje = diaLocal(amb.relogio.agora(), amb.config.tz);
+  await amb.banco
+    .updateTable('ciclo')
+    .set({
+      dataOfertaInicio: somarDias(hoje, -8),
+      dataOfertaFim: somarDias(hoje, -6),
+      dataPedidoInicio: somarDias(hoje, -4),
+      dataPedidoFim: somarDias(hoje, -1),
+      dataRetiradaInicio: hoje,
+      dataRetiradaFim: somarDias(hoje, 1),
+    })
+    .where('id', '=', a.cicloId)
+    .execute();
+  await amb.banco.updateTable('pedido').set({ finalizado: true }).where('id', '=', a.pedidoId).execute();
+  await amb.banco
+    .insertInto('voluntario')
+    .values({
+      cicloid: a.cicloId,
+      pontoEntregaId: a.pontoId,
+      usuarioid: a.consumidorId,
+      createdAt: new Date().toISOString(),
+    })
+    .execute();
+  return a;
+}
 
 /** The Consumidor subscribes to the cell's basket type (served at once in the open cycle). */
 async function assinaturaDoConsumidor(a: Alvo, amb: AmbienteDeTeste): Promise<Alvo> {

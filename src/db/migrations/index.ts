@@ -18,6 +18,7 @@ import { pix } from './20261126_1400_pix.ts';
 import { assinaturas } from './20261127_1000_assinaturas.ts';
 import { identidades } from './20261128_1000_identidades.ts';
 import { transacaoDoBanco } from './20261128_1100_transacao_do_banco.ts';
+import { retirada } from './20261202_1000_retirada.ts';
 
 /** Every migration, in order. Never edit one after it has landed: add a new one. */
 const MIGRACOES: Record<string, FabricaMigracao> = {
@@ -39,6 +40,7 @@ const MIGRACOES: Record<string, FabricaMigracao> = {
   '20261127_1000_assinaturas': assinaturas,
   '20261128_1000_identidades': identidades,
   '20261128_1100_transacao_do_banco': transacaoDoBanco,
+  '20261202_1000_retirada': retirada,
 };
 
 /** The names of every migration, in order: a database is up to date when it has applied them all. */

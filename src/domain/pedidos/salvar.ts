@@ -364,6 +364,19 @@ async function gravarLinhas(
   itens: ReturnType<typeof precosDasLinhas>,
   iso: string,
 ): Promise<ItemLido[]> {
+  // The pickup's records name the order's lines (a short, say): once the pickup has started, the
+  // order is what was delivered, and a change goes through the pickup or the ledger instead.
+  const registro = await trx
+    .selectFrom('acaoretirada')
+    .select('id')
+    .where('pedidoid', '=', pedidoId)
+    .limit(1)
+    .executeTakeFirst();
+  if (registro !== undefined)
+    throw new Conflito(
+      'RETIRADA_REGISTRADA',
+      'Este pedido já tem registros da retirada e não pode mais mudar: registre a diferença como falta na retirada ou como um ajuste no livro-caixa',
+    );
   await trx.deleteFrom('pedidoproduto').where('pedidoid', '=', pedidoId).execute();
   const escritos = await trx
     .insertInto('pedidoproduto')

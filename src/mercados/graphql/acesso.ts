@@ -43,6 +43,11 @@ export const ACOES_DOS_CAMPOS: Readonly<Record<string, AcaoMercados>> = {
   'Query.pedidosDoMercado': 'verPedidosDoMercado',
   // Each person's own steps: any account, read from their own records only.
   'Query.meusProximosPassos': 'verCiclos',
+  // The pickup day: any account at the gate; who works at which point is the domain's rule
+  // (src/domain/retirada/acesso.ts), checked before anything else.
+  'Query.meusPontosDeRetirada': 'trabalharNaRetirada',
+  'Query.retiradaDoPonto': 'trabalharNaRetirada',
+  'Mutation.sincronizarRetirada': 'trabalharNaRetirada',
   // The days suppliers deliver: part of what one delivers.
   'Ciclo.diasDeEntrega': 'ofertar',
   'Mutation.criarMercado': 'criarMercado',

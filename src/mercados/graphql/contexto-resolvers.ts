@@ -79,6 +79,11 @@ export interface ContextoResolvers extends ContextoGraphql {
   readonly tz: string;
   /** The community's Pix receiver (PIX_*); null when Pix is not configured. */
   readonly pix: RecebedorPix | null;
+  /**
+   * The key of the receipts' pickup tokens (src/domain/retirada/token.ts, from SESSION_SECRET);
+   * the service always sets it, tests of the schema alone may leave it out.
+   */
+  readonly chaveDaRetirada?: Buffer | undefined;
   /** Receipts and notices of orders, as on the Cestas face; absent when that face does not run here. */
   readonly avisos?: Avisos | undefined;
 }

@@ -95,6 +95,13 @@ export const PESOS: Readonly<Record<string, number>> = {
   // The person's whole ledger and a QR code.
   'Pedido.pix': 5 * PESO_CONSULTA,
   'Query.minhaCobranca': 5 * PESO_CONSULTA,
+  // The pickup (issue 38): the points one may run (four statements); a point's whole snapshot
+  // (about ten statements, the charges of everyone and a Pix per order).
+  'Query.meusPontosDeRetirada': 4 * PESO_CONSULTA,
+  'Query.retiradaDoPonto': 20 * PESO_CONSULTA,
+  // Up to 100 actions, each a transaction of a few statements: just over half the limit, so one
+  // operation carries one batch (a second one under an alias is refused before anything runs).
+  'Mutation.sincronizarRetirada': CUSTO_MAXIMO / 2 + PESO_ESCRITA,
 };
 /** What each item of a list weighs beyond its fields, by `Tipo.campo`: `meusPedidos` reads each order on its own. */
 export const PESOS_POR_ITEM: Readonly<Record<string, number>> = { 'Query.meusPedidos': 3 * PESO_CONSULTA };

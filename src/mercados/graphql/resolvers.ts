@@ -28,6 +28,7 @@ import { atorDe, esquecerCarregados, type ContextoResolvers } from './contexto-r
 import { DateTime, Decimal, Quantidade, emCentesimos } from './escalares.ts';
 import { consultasDoFluxo, mutacoesDoFluxo, tiposDoFluxo } from './fluxo.ts';
 import { consultasDeAssinaturas, mutacoesDeAssinaturas, tiposDeAssinaturas } from './assinaturas.ts';
+import { consultasDaRetirada, mutacoesDaRetirada, tiposDaRetirada } from './retirada.ts';
 
 /**
  * Thin resolvers: the arguments are read into typed values (the commands, src/comandos), after the check of
@@ -111,10 +112,12 @@ export const resolvers: IResolvers<unknown, Ctx> = {
   Quantidade,
   ...tiposDoFluxo,
   ...tiposDeAssinaturas,
+  ...tiposDaRetirada,
 
   Query: {
     ...consultasDoFluxo,
     ...consultasDeAssinaturas,
+    ...consultasDaRetirada,
     mercados: (_: unknown, a: { ativo?: boolean | null }, ctx: Ctx) =>
       listarMercados(ctx.banco, { ativo: a.ativo ?? undefined }),
     // An id no market can have ("abc", "0", past the largest id) finds nothing, like an unused one.
@@ -137,6 +140,7 @@ export const resolvers: IResolvers<unknown, Ctx> = {
   Mutation: {
     ...mutacoesDoFluxo,
     ...mutacoesDeAssinaturas,
+    ...mutacoesDaRetirada,
     criarMercado: (_: unknown, a: { input: unknown }, ctx: Ctx) =>
       escrita(ctx, () => {
         autorizarMercados(atorDe(ctx), 'criarMercado', null);

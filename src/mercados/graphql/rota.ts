@@ -14,6 +14,7 @@ import { OPCOES_IDE, paginaDaIde, rotasDaIde } from './ide.ts';
 import { OrcamentoPorConta, conferenciasDaRequisicao } from './limites.ts';
 import { CacheDeTamanhos, type TamanhosDasListas } from './tamanhos.ts';
 import { TrabalhoDaRequisicao } from './trabalho.ts';
+import { chaveDaRetirada } from '../../domain/retirada/token.ts';
 
 /** What differs between environments. */
 export interface OpcoesGraphql {
@@ -100,6 +101,7 @@ function respostaDeErro(
  * own guard (isAuthenticated) and CSRF rules like every other route.
  */
 export async function rotasGraphql(app: AppTipada, ctx: ContextoMercados, opcoes: OpcoesGraphql): Promise<void> {
+  const chaveDosTokens = chaveDaRetirada(ctx.config.sessionSecret);
   const yoga = createYoga<ContextoServidor, ContextoResolvers>({
     schema: criarEsquema(),
     graphqlEndpoint: CAMINHO_GRAPHQL,
@@ -127,6 +129,7 @@ export async function rotasGraphql(app: AppTipada, ctx: ContextoMercados, opcoes
       pix: ctx.config.pix,
       tz: ctx.config.tz,
       avisos: ctx.avisos ?? undefined,
+      chaveDaRetirada: chaveDosTokens,
     }),
   });
 
