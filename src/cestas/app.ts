@@ -40,6 +40,7 @@ import { rotasOfertas } from './rotas/ofertas.ts';
 import { rotasPedidos } from './rotas/pedidos.ts';
 import { rotasAssinaturas } from './rotas/assinaturas.ts';
 import { rotasRelatorios } from './rotas/relatorios.ts';
+import { rotasRetirada } from './rotas/retirada.ts';
 import { registrarRecurso } from './rotas/registros.ts';
 import { rotasLogin } from './rotas/login.ts';
 import { rotasPainel } from './rotas/painel.ts';
@@ -73,6 +74,7 @@ const ESTATICOS: Readonly<Record<string, ArquivoEstatico>> = Object.fromEntries(
       ['ciclo.js', 'text/javascript; charset=utf-8'],
       ['formularios.js', 'text/javascript; charset=utf-8'],
       ['pix.js', 'text/javascript; charset=utf-8'],
+      ['retirada.js', 'text/javascript; charset=utf-8'],
       ['icone.svg', 'image/svg+xml'],
     ] as const
   ).map(([nome, tipo]) => [nome, prepararEstatico(tipo, readFileSync(new URL(`./static/${nome}`, import.meta.url)))]),
@@ -259,6 +261,7 @@ export async function criarAppCestas(dep: DependenciasCestas): Promise<FastifyIn
   rotasRelatorios(app, ctx);
   rotasAvisos(app, ctx);
   rotasMercadosDoCiclo(app, ctx);
+  rotasRetirada(app, ctx);
   rotasDaDocumentacao(app, { producao: config.producao, titulo: 'Cestaria: Cestas', config: { acesso: 'publico' } });
 
   return app;

@@ -362,6 +362,7 @@ export const ciclo: Recurso<Ciclo, OpcoesCiclo, CicloLido> = {
     pontos: await ctx.banco.selectFrom('pontoentrega').select(['id', 'nome', 'ativo']).orderBy('nomeChave').execute(),
     podeReabrir: pode(ator, 'cicloReabrir'),
     podeEnviarMensagem: pode(ator, 'mensagensEnviar'),
+    podeAcompanharRetirada: pode(ator, 'retiradaAcompanhar'),
     hoje: hoje(ctx),
     fuso: ctx.config.tz,
   }),
@@ -387,6 +388,7 @@ export const ciclo: Recurso<Ciclo, OpcoesCiclo, CicloLido> = {
       dataRetirada: x.dataRetirada ?? '',
       horaInicio: x.horaInicio ?? '',
       horaFim: x.horaFim ?? '',
+      voluntarios: x.voluntarios.map((v) => v.email).join(', '),
     })),
     cicloCestas: c.cicloCestas.map((x) => ({
       id: String(x.id),

@@ -7,6 +7,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import { CAMPOS_DATA } from '../domain/ciclos/calendario.ts';
 import { LISTAS_DO_CICLO, type CicloLido, type ListaDoCiclo } from '../domain/ciclos/modelo.ts';
 import { regrasDoCiclo } from '../domain/ciclos/regras.ts';
+import { MAXIMO_DE_VOLUNTARIOS, lerEmailsDosVoluntarios } from '../domain/retirada/voluntarios.ts';
 import { comando } from './comando.ts';
 import {
   Centavos,
@@ -23,6 +24,23 @@ import {
 } from './leitor/blocos.ts';
 import { TIPOS_NO_FIO } from './leitor/fio.ts';
 import { Recusas, compilar, comoObjeto, linhasDe, type Nomear } from './leitor/leitura.ts';
+import { palavra } from './leitor/palavras.ts';
+import { comandoDeObjeto } from './objeto.ts';
+
+// A point's volunteers: e-mails in one text (a form) or a list (JSON), read by the domain's rule.
+palavra<Record<string, never>>('x-emails-dos-voluntarios', (_o, v, trocar) => {
+  const r = lerEmailsDosVoluntarios(v);
+  if ('erro' in r) return r.erro;
+  trocar(r.emails);
+  return null;
+});
+
+/** The e-mails of a point's volunteers; absent: they stay as they are; blank or null: none. */
+const Voluntarios = Type.Unsafe<string[] | undefined>({
+  description: `Os voluntários da retirada neste ponto e ciclo: os e-mails de pessoas ativas, separados por vírgula ou um por linha (JSON: também uma lista de e-mails); no máximo ${MAXIMO_DE_VOLUNTARIOS}; ausente, ficam como estão; vazio, nenhum`,
+  'x-emails-dos-voluntarios': {},
+  [TIPOS_NO_FIO]: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }, { type: 'null' }],
+});
 
 const idDaLinha = IdOpcional('A linha já salva (sem ele, uma nova)');
 
@@ -39,6 +57,7 @@ const CAMPOS_DAS_LINHAS = {
     dataRetirada: Data('O dia da retirada nele', {}),
     horaInicio: Hora('Das'),
     horaFim: Hora('Até'),
+    voluntarios: Voluntarios,
   },
   cicloCestas: {
     id: idDaLinha,
@@ -145,6 +164,8 @@ export const SalvarCiclo = comando<CicloLido>('SalvarCiclo', esquema, {
         dataRetirada: p.dataRetirada ?? null,
         horaInicio: p.horaInicio ?? null,
         horaFim: p.horaFim ?? null,
+        // Only a row that sends them replaces them.
+        ...(p.voluntarios === undefined ? {} : { voluntarios: p.voluntarios }),
         campo: `${nome}.pontoEntregaId`,
       })),
       cicloCestas: linhas('cicloCestas', (x: typeof Cesta.static, nome) => ({
@@ -169,3 +190,17 @@ export const SalvarCiclo = comando<CicloLido>('SalvarCiclo', esquema, {
     return ciclo;
   },
 });
+
+/**
+ * Nomear os voluntários de um ponto do ciclo (POST /retirada/:cicloId/voluntarios): the point and
+ * the whole set of its volunteers' e-mails (blank or an empty list: none; required, so that a
+ * body that forgets it clears nobody).
+ */
+export const NomearVoluntarios = comandoDeObjeto(
+  'NomearVoluntarios',
+  Objeto({ pontoEntregaId: Id('O ponto de retirada do ciclo'), voluntarios: Voluntarios }, [
+    'pontoEntregaId',
+    'voluntarios',
+  ]),
+  { montar: (c) => ({ pontoEntregaId: c.pontoEntregaId, emails: c.voluntarios ?? [] }) },
+);

@@ -47,6 +47,8 @@ export const ACOES = [
   'assinaturaPropria',
   'pendenciasLer',
   'masterConceder',
+  'retiradaAcompanhar',
+  'voluntariosNomear',
 ] as const;
 export type Acao = (typeof ACOES)[number];
 
@@ -94,6 +96,11 @@ const REGRAS: Readonly<Record<Acao, Regra>> = {
   pendenciasLer: ['master', 'admin'],
   // Granting or removing master (the domain rule is in usuarios.ts; the form greys the option out).
   masterConceder: ['master'],
+  // The pickup day (docs/dominio.md, "A retirada"): the coordination follows every point live, and
+  // names who runs each point in a cycle. A volunteer's own narrow right is not a perfil: it is a
+  // row of `voluntario`, checked by src/domain/retirada/acesso.ts.
+  retiradaAcompanhar: ['master', 'admin'],
+  voluntariosNomear: ['master', 'admin'],
 };
 
 /** The action of having one's own record of each kind, in the table above. */

@@ -32,8 +32,11 @@ export function opcoesDeLog(config: Config, face: string): NonNullable<FastifySe
 
 const PARAMETROS_SECRETOS = new Set(['code', 'state', 'id_token_hint', 'session_state', 'access_token', 'token']);
 
-/** Paths whose last segment is a secret that acts alone (an unsubscribe link opens without a login). */
-const CAMINHO_SECRETO = /^(\/avisos\/sair\/)[^/?#]+/;
+/**
+ * Paths whose last segment is a secret that acts alone: an unsubscribe link, and the pickup QR of
+ * a receipt (both open without a login).
+ */
+const CAMINHO_SECRETO = /^(\/avisos\/sair\/|\/retirada\/pedido\/)[^/?#]+/;
 
 /** A URL for the log: secret path segments and the values of authorization parameters are replaced, the rest kept. */
 export function semSegredos(bruta: string): string {

@@ -1,7 +1,7 @@
 /**
  * What each message says, in pt-BR, as plain text and as HTML that reads well on a phone (one
- * column, inline styles, no images). Every message links to the page it concerns. Numbers,
- * dates and hours are written as on the pages.
+ * column, inline styles, no images but a receipt's pickup QR code). Every message links to the
+ * page it concerns. Numbers, dates and hours are written as on the pages.
  */
 import { html, type Html } from '../http/html.ts';
 import type { Pedido } from '../domain/pedidos/modelo.ts';
@@ -37,17 +37,32 @@ interface Corpo {
   /** Where the person turns this kind off; absent for receipts and the coordination's messages. */
   readonly cancelar?: string;
   readonly pagamento?: Pagamento | null;
+  /** A receipt's pickup QR code, below where to pick up. */
+  readonly qr?: QrDaRetirada | null;
 }
+
+const MOSTRE = 'Mostre este código na retirada';
 
 /**
  * How to pay by Pix: the charge line by line and the copy-and-paste code. An e-mail shows no QR
- * image (many clients block or mangle images); the code pastes into any bank's app.
+ * image of the Pix (many clients block or mangle images); the code pastes into any bank's app.
  */
 export interface Pagamento {
   readonly linhas: ReadonlyArray<readonly [string, string]>;
   readonly total: string;
   readonly copiaECola: string;
   readonly txid: string;
+}
+
+/**
+ * The receipt's pickup QR code (issue 38): the address of the order's QR page, which a volunteer's
+ * phone reads at the point, offline. The image is a PNG data URI that the sender attaches to the
+ * message (`cid:`), the one image form the common mail programs show; where images are off, the
+ * link opens the same code on the page.
+ */
+export interface QrDaRetirada {
+  readonly url: string;
+  readonly png: string;
 }
 
 const COR = '#1f5c2e';
@@ -66,6 +81,7 @@ function montar(assunto: string, c: Corpo): Conteudo {
     c.saudacao,
     '',
     ...c.paragrafos.flatMap((p) => [p, '']),
+    ...(c.qr === undefined || c.qr === null ? [] : [`${MOSTRE} (o QR code do seu pedido): ${c.qr.url}`, '']),
     ...(tabelaTexto.length === 0 ? [] : [...tabelaTexto, '']),
     ...(c.pagamento === undefined || c.pagamento === null
       ? []
@@ -116,6 +132,15 @@ function montar(assunto: string, c: Corpo): Conteudo {
   <div style="background:#fff;border-radius:8px;padding:16px;border:1px solid #e2e0d6">
     <p style="margin:0 0 12px;font-size:16px">${c.saudacao}</p>
     ${c.paragrafos.map((p) => html`<p style="margin:0 0 12px;font-size:16px;line-height:1.45">${p}</p>`)}
+    ${
+      c.qr === undefined || c.qr === null
+        ? ''
+        : html`<div style="margin:4px 0 16px;text-align:center">
+      <p style="margin:0 0 8px;font-size:16px;font-weight:bold">${MOSTRE}</p>
+      <img src="${c.qr.png}" width="200" height="200" alt="QR code do seu pedido, para mostrar na retirada" style="display:block;margin:0 auto;width:200px;height:200px;border:0">
+      <p style="margin:8px 0 0;font-size:14px">Não aparece? <a href="${c.qr.url}" style="color:${COR}">Abra o código no navegador</a>.</p>
+    </div>`
+    }
     ${tabela}
     ${
       c.pagamento === undefined || c.pagamento === null
@@ -301,6 +326,7 @@ export function recibo(
   r: Retirada,
   base: string,
   pagamento: Pagamento | null = null,
+  qr: QrDaRetirada | null = null,
 ): Conteudo {
   return montar(`Pedido confirmado: ${c.nome}`, {
     saudacao: ola(nome),
@@ -308,6 +334,7 @@ export function recibo(
       `Seu pedido no ${c.nome} está confirmado${p.dataConfirmacao === null ? '' : ` (em ${dataHoraBr(p.dataConfirmacao)})`}. Este é o seu recibo.`,
       ondeRetirar(r, c),
     ],
+    qr,
     tabela: tabelaDoPedido(p),
     pagamento,
     acao: { rotulo: 'Ver meu pedido', url: `${base}/pedidoconsumidoresconfirmacao/${p.pedidoId}` },
@@ -349,6 +376,7 @@ export function reciboDaAssinatura(
   r: Retirada,
   base: string,
   pago: PagamentoDoCiclo,
+  qr: QrDaRetirada | null = null,
 ): Conteudo {
   return montar(`Recibo da sua assinatura: ${c.nome}`, {
     saudacao: ola(nome),
@@ -357,6 +385,7 @@ export function reciboDaAssinatura(
       ondeRetirar(r, c),
       pagamentoDoCiclo(p, pago, base),
     ],
+    qr,
     tabela: tabelaDoPedido(p, 'Total do pedido'),
     pagamento: pago.coberto ? null : pago.pix,
     acao: { rotulo: 'Ver meu pedido', url: `${base}/pedidoconsumidoresconfirmacao/${p.pedidoId}` },
@@ -415,10 +444,13 @@ export function retirada(
   r: Retirada,
   base: string,
   cancelar: string,
+  qr: QrDaRetirada | null = null,
 ): Conteudo {
   return montar(`Amanhã é dia de retirar sua cesta: ${c.nome}`, {
     saudacao: ola(nome),
     paragrafos: [ondeRetirar(r, c)],
+    // The receipt's pickup QR again, the day before, where the person will look for it.
+    qr,
     acao: { rotulo: 'Ver meu pedido', url: `${base}/pedidoconsumidoresconfirmacao/${pedidoId}` },
     cancelar,
   });

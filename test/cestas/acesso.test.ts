@@ -8,6 +8,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { chaveDaRetirada, tokenDoPedido } from '../../src/domain/retirada/token.ts';
 import { criarMercadoNoBanco } from '../mercados/apoio.ts';
 import {
   criarCesta,
@@ -183,6 +184,13 @@ export const MATRIZ: Readonly<Record<string, Linha>> = {
   'POST /assinaturas/limite': ESCRITA,
   // A season paid in advance for a subscription: the coordination records it.
   'POST /assinaturas/:id/pagamento': ESCRITA,
+  // The pickup day: the coordination's live view of a cycle (retiradaAcompanhar), naming a point's
+  // volunteers (voluntariosNomear), and the page a receipt's QR code opens with no login (a signed
+  // token; forged ones: retirada-qr.test.ts).
+  'GET /retirada/:cicloId': ESCRITA,
+  'POST /retirada/:cicloId/voluntarios': ESCRITA,
+  'GET /retirada/pedido/:token': PUBLICO,
+  'GET /static/retirada.js': PUBLICO,
 };
 
 const TABELAS_VIGIADAS = [
@@ -215,6 +223,8 @@ const TABELAS_VIGIADAS = [
   'assinatura',
   'assinaturapausa',
   'assinaturaciclo',
+  'voluntario',
+  'acaoretirada',
 ] as const;
 
 describe('matriz de acesso da face Cestas', () => {
@@ -501,6 +511,9 @@ describe('matriz de acesso da face Cestas', () => {
       return `/avisos/sair/${amb.servicos.correio.tokenDeCancelar(ids.get('usuario') ?? 0, 'oferta_aberta') ?? ''}`;
     if (modelo === '/assinaturas/:id/pagamento') return modelo.replace(':id', String(ids.get('assinaturaPaga')));
     if (modelo === '/mensagens/:id/reenviar') return `/mensagens/${await mensagemEnviada()}/reenviar`;
+    if (modelo.startsWith('/retirada/:cicloId')) return modelo.replace(':cicloId', String(ids.get('ciclo')));
+    if (modelo === '/retirada/pedido/:token')
+      return `/retirada/pedido/${tokenDoPedido(chaveDaRetirada(amb.config.sessionSecret), ids.get('pedido') ?? 0)}`;
     if (modelo.includes(':mercadoId'))
       return modelo.replace(':id', String(ids.get('ciclo'))).replace(':mercadoId', String(ids.get('mercadoDireta')));
     if (modelo.includes(':loteId'))

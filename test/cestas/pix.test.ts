@@ -747,7 +747,7 @@ describe('Pix no recibo por e-mail', () => {
     await caixa.fechar();
   });
 
-  test('o recibo traz o que pagar, linha a linha, e o Pix copia e cola (sem imagem)', async () => {
+  test('o recibo traz o que pagar, linha a linha, e o Pix copia e cola (sem imagem do Pix)', async () => {
     const admin = await entrarComo(amb, ['admin'], 'Coordenação');
     const pessoa = await entrarComo(amb, ['consumidor'], 'Rita Recibo');
     const u = pessoa.id ?? 0;
@@ -801,6 +801,11 @@ describe('Pix no recibo por e-mail', () => {
       codigo,
     );
     assert.ok(recibo.html.includes(codigo), 'o HTML traz o mesmo código');
-    assert.doesNotMatch(recibo.html, /<img|<svg/, 'nenhuma imagem no e-mail');
+    // No image of the Pix: the code pastes into any bank's app. The one image is the pickup QR (issue 38).
+    assert.doesNotMatch(recibo.html, /<svg/, 'nenhum SVG no e-mail');
+    assert.deepEqual(
+      [...recibo.html.matchAll(/<img [^>]*alt="([^"]*)"/g)].map((m) => m[1]),
+      ['QR code do seu pedido, para mostrar na retirada'],
+    );
   });
 });

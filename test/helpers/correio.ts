@@ -10,6 +10,16 @@ export interface Chegada {
   readonly html: string;
   /** Each header as it was written (lower-case name → value), e.g. list-unsubscribe. */
   readonly cabecalhos: ReadonlyMap<string, string>;
+  /**
+   * The attached files; an image the HTML shows (`cid:`) is `embutido`, and mailparser puts it
+   * back into `html` as a data: URI, as a mail program shows it.
+   */
+  readonly anexos: ReadonlyArray<{
+    readonly tipo: string;
+    readonly cid: string | null;
+    readonly embutido: boolean;
+    readonly conteudo: Buffer;
+  }>;
 }
 
 function cabecalhos(m: ParsedMail): Map<string, string> {
@@ -56,6 +66,12 @@ export class CaixaDeTeste {
               texto: m.text ?? '',
               html: typeof m.html === 'string' ? m.html : '',
               cabecalhos: cabecalhos(m),
+              anexos: m.attachments.map((a) => ({
+                tipo: a.contentType,
+                cid: a.cid ?? null,
+                embutido: a.related === true && a.contentDisposition === 'inline',
+                conteudo: a.content,
+              })),
             });
             pronto();
           },

@@ -86,6 +86,10 @@ const Ciclo = Type.Object({
       horaInicio: Nulo(Hora),
       horaFim: Nulo(Hora),
       pedidos: Type.Integer({ description: 'Pedidos do ciclo com retirada neste ponto' }),
+      voluntarios: Type.Array(Type.Object({ usuarioid: Id, nome: Type.String(), email: Type.String() }), {
+        description:
+          'Quem a coordenação nomeou para a retirada neste ponto, neste ciclo (para mudar, envie voluntarios com os e-mails)',
+      }),
     }),
     { description: 'Os pontos de retirada do ciclo, com dia e horário; vazio: todos os pontos ativos' },
   ),

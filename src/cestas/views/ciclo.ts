@@ -16,6 +16,8 @@ export interface OpcoesCiclo {
   readonly podeReabrir: boolean;
   /** Admins may write to everyone in the cycle. */
   readonly podeEnviarMensagem: boolean;
+  /** The coordination follows the pickup day at /retirada/:cicloId. */
+  readonly podeAcompanharRetirada: boolean;
   /** Today in the community's time zone (YYYY-MM-DD), and that zone: instants are shown in it. */
   readonly hoje: string;
   readonly fuso: string;
@@ -64,6 +66,11 @@ function selecao(c: Controle, opcoes: ReadonlyArray<{ id: number; rotulo: string
     <option value="">—</option>
     ${opcoes.map((o) => html`<option value="${o.id}" ${String(o.id) === atual ? html`selected` : ''}>${o.rotulo}${o.ativo ? '' : ' (inativo)'}</option>`)}
   </select>`;
+}
+
+/** A text of several lines (the volunteers' e-mails), as a row's control. */
+function areaDeTexto(c: Controle): Html {
+  return html`<textarea id="${c.id}" name="${c.nome}" rows="3" aria-label="${c.rotulo}" autocomplete="off" autocapitalize="off" spellcheck="false" ${c.aria} ${c.desabilitado ? html`disabled` : ''}>${c.valor}</textarea>`;
 }
 
 interface Coluna {
@@ -157,6 +164,9 @@ function listasDoCiclo(f: {
   const sobras = new Map((f.registro?.sobras ?? []).map((x) => [String(x.produtoId), x]));
   const pontos = f.opcoes.pontos.map((p) => ({ id: p.id, rotulo: p.nome, ativo: p.ativo }));
   const pedidosNoPonto = new Map((f.registro?.cicloPontos ?? []).map((p) => [String(p.pontoEntregaId), p.pedidos]));
+  const voluntariosNoPonto = new Map(
+    (f.registro?.cicloPontos ?? []).map((p) => [String(p.pontoEntregaId), p.voluntarios]),
+  );
   return [
     {
       lista: 'cicloCestas',
@@ -189,7 +199,7 @@ function listasDoCiclo(f: {
     {
       lista: 'cicloPontos',
       titulo: 'Pontos de retirada',
-      nota: 'Sem nenhum ponto na lista, os consumidores escolhem entre todos os pontos ativos.',
+      nota: 'Sem nenhum ponto na lista, os consumidores escolhem entre todos os pontos ativos. Voluntários da retirada: os e-mails de pessoas cadastradas, separados por vírgula ou um por linha; cada uma registra a retirada só daquele ponto, neste ciclo.',
       colunas: [
         {
           campo: 'pontoEntregaId',
@@ -205,6 +215,18 @@ function listasDoCiclo(f: {
         { campo: 'dataRetirada', rotulo: 'Dia', controle: entrada('date') },
         { campo: 'horaInicio', rotulo: 'Das', controle: entrada('time') },
         { campo: 'horaFim', rotulo: 'Até', controle: entrada('time') },
+        {
+          campo: 'voluntarios',
+          rotulo: 'Voluntários da retirada',
+          controle: areaDeTexto,
+          // The set saved, by name, beside the e-mails (a refused save shows what was typed above it).
+          apoio: (v) => {
+            const salvos = voluntariosNoPonto.get(texto(v.pontoEntregaId)) ?? [];
+            return salvos.length === 0
+              ? ''
+              : html`<p class="nota">${salvos.length === 1 ? 'Nomeado' : 'Nomeados'}: ${salvos.map((x) => x.nome).join(', ')}</p>`;
+          },
+        },
       ],
     },
     {
@@ -256,6 +278,7 @@ function trabalhoDoCiclo(c: Ciclo, f: { csrf: string | null; somenteLeitura: boo
       <li><a class="botao secundario" href="/pedidosfornecedorestodos/${c.id}">Pedidos aos fornecedores</a></li>
       <li><a class="botao secundario" href="/pedidosfornecedoressobra/${c.id}">Sobra</a></li>
       <li><a class="botao secundario" href="/entregaCicloPDF/${c.id}">PDF da entrega</a></li>
+      ${f.opcoes.podeAcompanharRetirada ? html`<li><a class="botao secundario" href="/retirada/${c.id}">Retirada</a></li>` : ''}
       ${f.opcoes.podeEnviarMensagem ? html`<li><a class="botao secundario" href="/ciclo/${c.id}/mensagem">Mensagem a todos</a></li>` : ''}
     </ul>
     ${

@@ -1,10 +1,11 @@
 /** Writing a cycle: creating or updating it with its lists (salvarCiclo), and deleting an unused one. */
 import { emTransacao, travar, type Banco, type Db } from '../../db/banco.ts';
 import { formatarQuantidadeComUnidade } from '../../decimal.ts';
-import type { Ator } from '../acesso.ts';
+import { autorizar, type Ator } from '../acesso.ts';
 import { conferirCapacidade, extrasPublicados, linhasOfertadas } from '../alocacao.ts';
 import { auditar } from '../auditoria.ts';
 import { Conflito, Invalido } from '../erros.ts';
+import { gravarVoluntarios, pessoasDosVoluntarios } from '../retirada/voluntarios.ts';
 import { exigirSemReferencias, type Referencia } from '../registros.ts';
 import { chaveDeNome } from '../textos.ts';
 import { exigirAberto } from './janelas.ts';
@@ -58,6 +59,19 @@ export async function salvarCiclo(
 ): Promise<Ciclo> {
   const erros = regrasDoCiclo(lido);
   if (Object.keys(erros).length > 0) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', erros);
+  // The points' volunteers (docs/dominio.md, "A retirada"): the rows that send them replace them.
+  const comVoluntarios = (lido.cicloPontos ?? []).flatMap((p) =>
+    p.voluntarios === undefined
+      ? []
+      : [
+          {
+            pontoEntregaId: p.pontoEntregaId,
+            emails: p.voluntarios,
+            campo: p.campo.replace(/\.[^.]+$/, '.voluntarios'),
+          },
+        ],
+  );
+  if (comVoluntarios.length > 0) autorizar(ator, 'voluntariosNomear');
   return emTransacao(banco, async (trx) => {
     await conferirExistentes(
       trx,
@@ -77,6 +91,8 @@ export async function salvarCiclo(
       (lido.cicloPontos ?? []).map((p) => ({ id: p.pontoEntregaId, campo: p.campo })),
       'Ponto de entrega não encontrado',
     );
+    const voluntarios = await pessoasDosVoluntarios(trx, comVoluntarios);
+    if ('erros' in voluntarios) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', voluntarios.erros);
     const iso = agora.toISOString();
     let cicloid: number;
     let antes: Ciclo | undefined;
@@ -105,6 +121,8 @@ export async function salvarCiclo(
     }
     if (lido.cicloEntregas !== null) await reconciliarEntregas(trx, cicloid, lido.cicloEntregas, iso);
     if (lido.cicloPontos !== null) await reconciliarPontos(trx, cicloid, lido.cicloPontos, iso);
+    for (const [pontoEntregaId, ids] of voluntarios.ids)
+      await gravarVoluntarios(trx, cicloid, pontoEntregaId, ids, iso);
     if (lido.cicloCestas !== null) await reconciliarCestas(trx, cicloid, lido.cicloCestas, iso);
     if (lido.cicloProdutos !== null) {
       await reconciliarProdutos(trx, cicloid, lido.cicloProdutos, iso);
@@ -177,7 +195,14 @@ export async function apagarCiclo(banco: Banco, ator: Ator, id: number, agora: D
       .deleteFrom('ciclomercadoponto')
       .where('cicloMercadoId', 'in', trx.selectFrom('ciclomercado').select('id').where('cicloid', '=', id))
       .execute();
-    for (const tabela of ['cicloentrega', 'ciclopontoentrega', 'ciclomercado', 'ciclocesta', 'cicloproduto'] as const)
+    for (const tabela of [
+      'cicloentrega',
+      'voluntario',
+      'ciclopontoentrega',
+      'ciclomercado',
+      'ciclocesta',
+      'cicloproduto',
+    ] as const)
       await trx.deleteFrom(tabela).where('cicloid', '=', id).execute();
     await trx.deleteFrom('ciclo').where('id', '=', id).execute();
     await auditar(trx, ator, agora, { acao: 'apagar', entidade: 'ciclo', entidadeId: id, antes });

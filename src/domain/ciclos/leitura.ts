@@ -5,6 +5,7 @@ import type { Db } from '../../db/banco.ts';
 import { linhasOfertadas } from '../alocacao.ts';
 import { cestaComposta } from '../conteudo-das-cestas.ts';
 import { NaoEncontrado } from '../erros.ts';
+import { voluntariosDoCiclo } from '../retirada/voluntarios.ts';
 import { montarPagina, type Pagina, type PedidoDePagina } from '../registros.ts';
 import { chaveDeNome } from '../textos.ts';
 import { CAMPOS_DATA, faseDoCiclo } from './calendario.ts';
@@ -12,11 +13,11 @@ import type { Ciclo, CicloPonto, CicloResumo } from './modelo.ts';
 import { sobrasPorProduto } from './regras.ts';
 import type { DiaDeEntrega } from '../tempo.ts';
 
-/** Loads a cycle with its lists: six queries, whatever its size. */
+/** Loads a cycle with its lists: seven queries, whatever its size. */
 export async function obterCiclo(db: Db, id: number, hoje: string): Promise<Ciclo> {
   const l = await db.selectFrom('ciclo').selectAll().where('id', '=', id).executeTakeFirst();
   if (l === undefined) throw new NaoEncontrado('CICLO_NAO_ENCONTRADO', `Não encontramos o ciclo ${id}`);
-  const [entregas, pontos, cestas, produtos, ofertadas] = await Promise.all([
+  const [entregas, pontos, voluntarios, cestas, produtos, ofertadas] = await Promise.all([
     db
       .selectFrom('cicloentrega')
       .select(['id', 'dataEntrega', 'observacao'])
@@ -25,6 +26,7 @@ export async function obterCiclo(db: Db, id: number, hoje: string): Promise<Cicl
       .orderBy('id')
       .execute(),
     pontosDoCiclo(db, id),
+    voluntariosDoCiclo(db, id),
     db
       .selectFrom('ciclocesta as cc')
       .innerJoin('cesta', 'cesta.id', 'cc.cestaId')
@@ -66,7 +68,7 @@ export async function obterCiclo(db: Db, id: number, hoje: string): Promise<Cicl
     createdAt: l.createdAt,
     updatedAt: l.updatedAt,
     cicloEntregas: entregas,
-    cicloPontos: pontos,
+    cicloPontos: pontos.map((p) => ({ ...p, voluntarios: voluntarios.get(p.pontoEntregaId) ?? [] })),
     cicloCestas: cestas.map((c) => ({
       id: c.id,
       cestaId: c.cestaId,
@@ -87,8 +89,8 @@ export async function obterCiclo(db: Db, id: number, hoje: string): Promise<Cicl
   };
 }
 
-/** The points a cycle serves, by pickup day, hour and name, with the orders at each. */
-export async function pontosDoCiclo(db: Db, cicloid: number): Promise<CicloPonto[]> {
+/** The points a cycle serves, by pickup day, hour and name, with the orders at each (obterCiclo adds their volunteers). */
+export async function pontosDoCiclo(db: Db, cicloid: number): Promise<Array<Omit<CicloPonto, 'voluntarios'>>> {
   const linhas = await db
     .selectFrom('ciclopontoentrega as cp')
     .innerJoin('pontoentrega as pe', 'pe.id', 'cp.pontoEntregaId')

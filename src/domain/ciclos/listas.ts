@@ -5,6 +5,7 @@
 import type { Db } from '../../db/banco.ts';
 import { concordancia, formatarQuantidadeComUnidade } from '../../decimal.ts';
 import { Conflito, Invalido } from '../erros.ts';
+import { apagarVoluntariosDosPontos } from '../retirada/voluntarios.ts';
 import { pontosDoCiclo } from './leitura.ts';
 import type { CestaLida, EntregaLida, PontoLido, ProdutoLido } from './modelo.ts';
 
@@ -285,6 +286,12 @@ export async function reconciliarPontos(
         saem.map((p) => p.id),
       )
       .execute();
+  // A point that leaves the cycle takes its volunteers: their right was that point in this cycle.
+  await apagarVoluntariosDosPontos(
+    trx,
+    cicloid,
+    saem.map((p) => p.pontoEntregaId),
+  );
   if (itens.length === 0) return;
   // Orders placed while the cycle served every point must still have their point listed.
   const fora = await trx

@@ -2,6 +2,7 @@
  * The cycle record: a cycle with its four child lists (deliveries, pickup points, baskets, extras)
  * as the domain returns it, and as the edge reads it to save.
  */
+import type { Voluntario } from '../retirada/voluntarios.ts';
 import type { CAMPOS_DATA, DatasCiclo, Fase } from './calendario.ts';
 
 export interface CicloResumo extends DatasCiclo {
@@ -31,6 +32,8 @@ export interface CicloPonto {
   readonly horaFim: string | null;
   /** Orders of this cycle that pick up here. */
   readonly pedidos: number;
+  /** Who the coordination named to run the pickup here in this cycle, by name. */
+  readonly voluntarios: readonly Voluntario[];
 }
 
 export interface CicloCesta {
@@ -99,6 +102,8 @@ export interface PontoLido {
   readonly dataRetirada: string | null;
   readonly horaInicio: string | null;
   readonly horaFim: string | null;
+  /** The e-mails of the point's volunteers in this cycle; absent: the row did not send them, and they stay. */
+  readonly voluntarios?: readonly string[];
   /** The row's point field; its other fields are reported beside it (`….dataRetirada`, `….horaFim`). */
   readonly campo: string;
 }

@@ -31,6 +31,8 @@ export interface Remessa {
   enfileirar(db: Db, m: MensagemNova): Promise<boolean>;
   /** The unsubscribe link of an optional kind; null for the mandatory ones. */
   cancelar(usuarioid: number, tipo: TipoDeAviso): string | null;
+  /** An order's pickup QR code for its receipt: the signed address of its QR page, and its image. */
+  qrDaRetirada(pedidoId: number): modelos.QrDaRetirada;
 }
 
 /** Writes a message unless one with its key exists; true when written. Once committed, `acordar` wakes the sender. */

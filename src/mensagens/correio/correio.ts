@@ -12,6 +12,8 @@
 import type { Config } from '../../config.ts';
 import type { Banco, Db } from '../../db/banco.ts';
 import type { Evento, TipoDeAviso } from '../../domain/avisos.ts';
+import { enderecoDoQr, qrPngDoEndereco } from '../../domain/retirada/recibo.ts';
+import { chaveDaRetirada, tokenDoPedido } from '../../domain/retirada/token.ts';
 import type { Relogio } from '../../domain/tempo.ts';
 import type { ServicoDeAvisos } from '../servico.ts';
 import { escreverNaCaixa, type MensagemNova, type Remessa } from './caixa-de-saida.ts';
@@ -38,6 +40,7 @@ export class Correio implements ServicoDeAvisos {
     this.#remetente = new Remetente({ config: o.config, banco: o.banco, relogio: o.relogio, smtp: o.smtp });
     this.metricas = this.#remetente.metricas;
     this.#chaveCancelar = chaveDeCancelar(o.config.sessionSecret);
+    const chaveDaRetiradaDoPedido = chaveDaRetirada(o.config.sessionSecret);
     this.#remessa = {
       config: o.config,
       banco: o.banco,
@@ -45,6 +48,11 @@ export class Correio implements ServicoDeAvisos {
       baseUrl: o.baseUrl,
       enfileirar: (db, m) => this.enfileirar(db, m),
       cancelar: (usuarioid, tipo) => linkDeCancelar(this.#chaveCancelar, o.baseUrl(), usuarioid, tipo),
+      // The QR page is the Cestas face's, like every page the messages link to.
+      qrDaRetirada(pedidoId) {
+        const url = enderecoDoQr(o.baseUrl(), tokenDoPedido(chaveDaRetiradaDoPedido, pedidoId));
+        return { url, png: qrPngDoEndereco(url) };
+      },
     };
   }
 

@@ -45,7 +45,15 @@ export async function emitirEvento(r: Remessa, trx: Db, evento: Evento): Promise
   const base = r.baseUrl();
   const conteudo =
     evento.tipo === 'recibo'
-      ? modelos.recibo(pessoa.nome, ciclo, p, retirada, base, await pagamentoDe(trx, r.config, p.usuario.id))
+      ? modelos.recibo(
+          pessoa.nome,
+          ciclo,
+          p,
+          retirada,
+          base,
+          await pagamentoDe(trx, r.config, p.usuario.id),
+          r.qrDaRetirada(p.pedidoId),
+        )
       : modelos.pedidoAlterado(pessoa.nome, ciclo, p, base);
   // One receipt per confirmation; one notice per change.
   const momento = evento.tipo === 'recibo' ? (p.dataConfirmacao ?? '') : r.relogio.agora().toISOString();

@@ -71,6 +71,7 @@ async function lembrete(r: Remessa, a: AvisoDevido): Promise<MensagemNova | null
           await retiradaDo(db, p),
           base,
           await pagamentoDoCiclo(db, r.config, a.usuarioid),
+          r.qrDaRetirada(p.pedidoId),
         );
       }
       case 'pedido_lembrete': {
@@ -120,6 +121,7 @@ async function lembrete(r: Remessa, a: AvisoDevido): Promise<MensagemNova | null
           { nome: p.nome, endereco: p.endereco, cidade: p.cidade, quando: horarioDeRetiradaTexto(p) },
           base,
           cancelar,
+          r.qrDaRetirada(p.id),
         );
       }
     }

@@ -35,6 +35,7 @@ interface Transporte {
     text: string;
     html: string;
     headers: Record<string, string>;
+    attachDataUrls: boolean;
   }): Promise<unknown>;
   close(): void;
 }
@@ -148,6 +149,9 @@ export class Remetente {
         text: m.texto,
         html: m.html,
         headers,
+        // A receipt's pickup QR code is a data: image in the stored HTML; it goes as an image
+        // attached to the message (cid:), which the mail programs that refuse data: images show.
+        attachDataUrls: true,
       });
     } catch (e) {
       const tentativas = m.tentativas + 1;
