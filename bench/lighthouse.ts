@@ -28,7 +28,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { abrirBanco } from '../src/db/banco.ts';
-import { PAGINAS_DO_CLIENTE } from '../src/mercados/cliente.ts';
+import { PAGINAS_DA_RETIRADA, PAGINAS_DO_CLIENTE } from '../src/mercados/cliente.ts';
 import { parar, portaLivre, subirServidor, RAIZ } from './processos.ts';
 
 const { values } = parseArgs({
@@ -166,7 +166,18 @@ async function idsDaDemo(caminhoBanco: string) {
       .orderBy('cm.mercadoId')
       .limit(1)
       .executeTakeFirst();
+    // The pickup app's pages: the first confirmed order of the cycle in pickup, and its point.
+    const naRetirada = await banco
+      .selectFrom('pedido')
+      .select(['id', 'pontoEntregaId'])
+      .where('cicloid', '=', ciclo('Ciclo em retirada'))
+      .where('finalizado', '=', true)
+      .orderBy('id')
+      .limit(1)
+      .executeTakeFirstOrThrow();
     return {
+      pedidoNaRetirada: naRetirada.id,
+      pontoNaRetirada: naRetirada.pontoEntregaId,
       oferta: ciclo('Ciclo com ofertas abertas'),
       composicao: ciclo('Ciclo em composição'),
       pedidos,
@@ -215,6 +226,13 @@ const PAGINAS_MERCADOS: Readonly<Record<string, (ids: Ids) => readonly [string, 
   '/entregas': () => ['/entregas', 'elias'],
   '/mercados/:id/ciclos/:cicloId/pedidos': (ids) => [`/mercados/${ids.mercado}/ciclos/${ids.pedidos}/pedidos`, 'ana'],
   '/ciclos/:id/mercados': (ids) => [`/ciclos/${ids.pedidos}/mercados`, 'ana'],
+  // The pickup app (PAGINAS_DA_RETIRADA): the points, a point's list, an order opened.
+  '/retirada': () => ['/retirada', 'ana'],
+  '/retirada/:cicloId/:pontoId': (ids) => [`/retirada/${ids.retirada}/${ids.pontoNaRetirada}`, 'ana'],
+  '/retirada/:cicloId/:pontoId/pedido/:pedidoId': (ids) => [
+    `/retirada/${ids.retirada}/${ids.pontoNaRetirada}/pedido/${ids.pedidoNaRetirada}`,
+    'ana',
+  ],
 };
 
 /**
@@ -263,7 +281,7 @@ function paginas(ids: Ids): Pagina[] {
   ];
   // A subscriber's own page: Elias subscribes in the demo (one subscription paused, then active).
   const deQuemAssina: Pagina[] = [{ face: 'cestas', caminho: '/assinaturas', pessoa: 'elias' }];
-  const mercados = PAGINAS_DO_CLIENTE.map(([url]): Pagina => {
+  const mercados = [...PAGINAS_DO_CLIENTE, ...PAGINAS_DA_RETIRADA].map(([url]): Pagina => {
     const escolher = PAGINAS_MERCADOS[url];
     if (escolher === undefined)
       throw new Error(

@@ -20,6 +20,7 @@ const TIPOS: Readonly<Record<string, string>> = {
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
   '.woff2': 'font/woff2',
+  '.webmanifest': 'application/manifest+json; charset=utf-8',
 };
 
 /**
@@ -63,21 +64,20 @@ export interface ClienteWeb {
   readonly assets: ReadonlyMap<string, ArquivoEstatico>;
 }
 
-export function carregarCliente(pasta: string = PASTA_CLIENTE): ClienteWeb {
-  const indice = join(pasta, 'index.html');
-  if (!existsSync(indice)) return { shell: null, assets: new Map() };
-  const assets = new Map<string, ArquivoEstatico>();
-  const pastaAssets = join(pasta, 'assets');
-  const nomes = new Set(existsSync(pastaAssets) ? readdirSync(pastaAssets) : []);
-  const ler = (nome: string) => (nomes.has(nome) ? readFileSync(join(pastaAssets, nome)) : undefined);
+/** The files of one folder that have a known type, each with its precompressed copies when the build wrote them. */
+function lerArquivos(pasta: string): Map<string, ArquivoEstatico> {
+  const arquivos = new Map<string, ArquivoEstatico>();
+  const nomes = new Set(existsSync(pasta) ? readdirSync(pasta) : []);
+  const ler = (nome: string) => (nomes.has(nome) ? readFileSync(join(pasta, nome)) : undefined);
   for (const nome of nomes) {
     const tipo = TIPOS[extname(nome)];
+    if (tipo === undefined) continue;
     const conteudo = ler(nome);
-    if (tipo === undefined || conteudo === undefined) continue;
+    if (conteudo === undefined) continue;
     // A build made before the copies existed gets them made at the first request that wants them.
     const br = ler(`${nome}${SUFIXOS_COMPRIMIDOS.br}`);
     const gzip = ler(`${nome}${SUFIXOS_COMPRIMIDOS.gzip}`);
-    assets.set(
+    arquivos.set(
       nome,
       prepararEstatico(tipo, conteudo, {
         ...(br === undefined ? {} : { br }),
@@ -85,7 +85,13 @@ export function carregarCliente(pasta: string = PASTA_CLIENTE): ClienteWeb {
       }),
     );
   }
-  return { shell: readFileSync(indice), assets };
+  return arquivos;
+}
+
+export function carregarCliente(pasta: string = PASTA_CLIENTE): ClienteWeb {
+  const indice = join(pasta, 'index.html');
+  if (!existsSync(indice)) return { shell: null, assets: new Map() };
+  return { shell: readFileSync(indice), assets: lerArquivos(join(pasta, 'assets')) };
 }
 
 const SEM_CLIENTE = `<!doctype html><html lang="pt-BR"><head><meta charset="utf-8"><title>Cestaria Mercados</title></head>
@@ -139,4 +145,113 @@ export function responderShell(reply: FastifyReply, cliente: ClienteWeb): Fastif
   reply.header('cache-control', 'no-store').type('text/html; charset=utf-8');
   if (cliente.shell === null) return reply.code(503).send(SEM_CLIENTE);
   return reply.send(cliente.shell);
+}
+
+// --- The pickup app (/retirada) --------------------------------------------------------------
+
+/** Where the build puts the pickup app (web/retirada): its shell, assets, manifest, icons and service worker. */
+export const PASTA_RETIRADA = fileURLToPath(new URL('../../dist/retirada/', import.meta.url));
+
+/**
+ * The pickup app's addresses, each the same shell. The data behind them is GraphQL's, guarded by
+ * who may work at each point (docs/api.md); once installed, the service worker answers these
+ * addresses itself, with no network.
+ */
+export const PAGINAS_DA_RETIRADA: ReadonlyArray<readonly [string, Guarda]> = [
+  ['/retirada', isAuthenticated],
+  ['/retirada/:cicloId/:pontoId', isAuthenticated],
+  ['/retirada/:cicloId/:pontoId/pedido/:pedidoId', isAuthenticated],
+];
+
+/** The files at the app's root the browser asks for by name: the service worker, the manifest, the icons. */
+export const ARQUIVOS_DA_RETIRADA = ['sw.js', 'manifest.webmanifest', 'icone-192.png', 'icone-512.png'] as const;
+
+/**
+ * The service worker and the manifest are asked again on every check (an update must reach the
+ * phones the next time they open the app online); the ETag answers 304 when nothing changed.
+ */
+export const CACHE_REVALIDAR = 'no-cache';
+
+export interface ClienteRetirada extends ClienteWeb {
+  readonly raiz: ReadonlyMap<string, ArquivoEstatico>;
+}
+
+export function carregarRetirada(pasta: string = PASTA_RETIRADA): ClienteRetirada {
+  const indice = join(pasta, 'index.html');
+  if (!existsSync(indice)) return { shell: null, assets: new Map(), raiz: new Map() };
+  const raiz = lerArquivos(pasta);
+  for (const nome of raiz.keys()) if (!ARQUIVOS_DA_RETIRADA.some((a) => a === nome)) raiz.delete(nome);
+  return { shell: readFileSync(indice), assets: lerArquivos(join(pasta, 'assets')), raiz };
+}
+
+const SEM_RETIRADA = `<!doctype html><html lang="pt-BR"><head><meta charset="utf-8"><title>Retirada · Cestaria</title></head>
+<body><h1>Aplicativo da retirada não construído</h1><p>O aplicativo da retirada ainda não foi construído.
+Rode <code>npm install</code> (ou <code>npm run prepare</code>) e reinicie o serviço.</p></body></html>`;
+
+function responderShellDaRetirada(reply: FastifyReply, cliente: ClienteRetirada): FastifyReply {
+  reply.header('cache-control', 'no-store').type('text/html; charset=utf-8');
+  if (cliente.shell === null) return reply.code(503).send(SEM_RETIRADA);
+  return reply.send(cliente.shell);
+}
+
+/**
+ * The pickup app: its shell at each address (and at /retirada/index.html, the copy its service
+ * worker keeps: the same bytes for everyone, no data), its hashed assets with a year-long cache,
+ * and the service worker, scoped to /retirada (`Service-Worker-Allowed`) and never cached long.
+ */
+export function rotasRetirada(
+  app: AppTipada,
+  cliente: ClienteRetirada,
+  opcoes: { producao: boolean; log: FastifyBaseLogger },
+): void {
+  if (cliente.shell === null) {
+    if (opcoes.producao)
+      throw new Error(`o aplicativo da retirada não foi construído em ${PASTA_RETIRADA}: rode npm install`);
+    opcoes.log.error(
+      `o aplicativo da retirada não foi construído em ${PASTA_RETIRADA}: rode npm install (ou npm run prepare)`,
+    );
+  }
+  for (const [url, guarda] of PAGINAS_DA_RETIRADA) {
+    const ids = [...url.matchAll(/:(\w+)/g)].map((m) => m[1] ?? '');
+    const params = Object.fromEntries(ids.map((nome) => [nome, Type.String({ pattern: '^[0-9]{1,10}$' })]));
+    const schema = { ...(ids.length > 0 ? { params: Type.Object(params) } : {}), response: pagina };
+    app.get(url, { config: { guarda }, schema }, async (_req, reply) => responderShellDaRetirada(reply, cliente));
+  }
+  app.get(
+    '/retirada/index.html',
+    { config: { guarda: 'publico' }, schema: { hide: true, response: pagina } },
+    async (_req, reply) => responderShellDaRetirada(reply, cliente),
+  );
+  app.get(
+    '/retirada/assets/:arquivo',
+    {
+      config: { guarda: 'publico' },
+      schema: {
+        hide: true,
+        params: Type.Object({ arquivo: Type.String() }),
+        response: arquivo('application/octet-stream'),
+      },
+    },
+    (req, reply) => {
+      const a = cliente.assets.get(req.params.arquivo);
+      if (a === undefined) return reply.callNotFound();
+      return enviarEstatico(req, reply, a, CACHE_IMUTAVEL);
+    },
+  );
+  for (const nome of ARQUIVOS_DA_RETIRADA) {
+    app.get(
+      `/retirada/${nome}`,
+      {
+        config: { guarda: 'publico' },
+        schema: { hide: true, response: arquivo(TIPOS[extname(nome)] ?? 'application/octet-stream') },
+      },
+      (req, reply) => {
+        const a = cliente.raiz.get(nome);
+        if (a === undefined) return reply.callNotFound();
+        // The worker's path is /retirada/sw.js; its scope, /retirada, is one level up (the app's own address).
+        if (nome === 'sw.js') reply.header('service-worker-allowed', '/retirada');
+        return enviarEstatico(req, reply, a, CACHE_REVALIDAR);
+      },
+    );
+  }
 }

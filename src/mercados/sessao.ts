@@ -65,10 +65,15 @@ export const cookieDeVerificacao = (opcoes: OpcoesCookie & { readonly caminho: s
   seguro: opcoes.seguro,
 });
 
-export function lerVerificacao(req: FastifyRequest, cofre: Cofre, agoraMs: number): Verificacao | null {
+/** The login's challenge, and where the login asked to come back to (`voltar`, checked by the callback). */
+export function lerVerificacao(
+  req: FastifyRequest,
+  cofre: Cofre,
+  agoraMs: number,
+): { readonly desafio: Verificacao; readonly voltar?: string } | null {
   const v = abrirVerificacao(req, cofre, agoraMs, COOKIE_VERIFICACAO);
   if (v === null) return null;
-  const { state, nonce, verifier } = v;
+  const { state, nonce, verifier, voltar } = v;
   if (typeof state !== 'string' || typeof nonce !== 'string' || typeof verifier !== 'string') return null;
-  return { state, nonce, verifier };
+  return { desafio: { state, nonce, verifier }, ...(typeof voltar === 'string' ? { voltar } : {}) };
 }

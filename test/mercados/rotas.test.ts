@@ -12,7 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import { Navegador } from '../helpers/navegador.ts';
 import { iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
 import { emailUnico } from '../helpers/fabricas.ts';
-import { carregarCliente } from '../../src/mercados/cliente.ts';
+import { carregarCliente, carregarRetirada } from '../../src/mercados/cliente.ts';
 import { entrarNoMercados } from './apoio.ts';
 
 const PAPEIS = ['anonimo', 'Consumidor', 'Administrador'] as const;
@@ -47,6 +47,16 @@ const MATRIZ: Readonly<Record<string, Linha>> = {
   'GET /entregas': PAGINA_PROTEGIDA,
   'GET /mercados/:id/ciclos/:cicloId/pedidos': PAGINA_PROTEGIDA,
   'GET /ciclos/:id/mercados': PAGINA_PROTEGIDA,
+  // The pickup app (issue 38): its pages are its shell, its files are public (no data in them).
+  'GET /retirada': PAGINA_PROTEGIDA,
+  'GET /retirada/:cicloId/:pontoId': PAGINA_PROTEGIDA,
+  'GET /retirada/:cicloId/:pontoId/pedido/:pedidoId': PAGINA_PROTEGIDA,
+  'GET /retirada/index.html': TODOS(200),
+  'GET /retirada/assets/:arquivo': TODOS(200),
+  'GET /retirada/sw.js': TODOS(200),
+  'GET /retirada/manifest.webmanifest': TODOS(200),
+  'GET /retirada/icone-192.png': TODOS(200),
+  'GET /retirada/icone-512.png': TODOS(200),
   // The files (issue 36): the spec's hasAnyProfile / hasProfile answer 401 and 403 (test/mercados/arquivos).
   // Past the guard, the orders need ?cicloId= (400), and there is no market 1 (404).
   'GET /planilhas/mercados/:id/pedidos': { anonimo: 401, Consumidor: 403, Administrador: 400 },
@@ -75,10 +85,16 @@ const MATRIZ: Readonly<Record<string, Linha>> = {
   'GET /docs/openapi.json': TODOS(200),
 };
 
-/** A concrete address for a route pattern: any market id, and a real asset of the built client. */
+/** A concrete address for a route pattern: any id, and a real asset of the built client (or of the pickup app). */
 function exemplo(caminho: string): string {
-  const asset = [...carregarCliente().assets.keys()].find((n) => n.endsWith('.js')) ?? 'cliente-nao-construido.js';
-  return caminho.replace(':id', '1').replace(':cicloId', '1').replace(':arquivo', asset);
+  const cliente = caminho.startsWith('/retirada/') ? carregarRetirada() : carregarCliente();
+  const asset = [...cliente.assets.keys()].find((n) => n.endsWith('.js')) ?? 'cliente-nao-construido.js';
+  return caminho
+    .replace(':id', '1')
+    .replace(':cicloId', '1')
+    .replace(':pontoId', '1')
+    .replace(':pedidoId', '1')
+    .replace(':arquivo', asset);
 }
 
 describe('matriz de acesso das rotas HTTP da face Mercados', () => {

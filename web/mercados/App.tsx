@@ -200,6 +200,10 @@ function Navegacao() {
             Mercados
           </Link>
         </li>
+        {/* The pickup app is a separate, installable app (/retirada): a plain link opens it. */}
+        <li>
+          <a href="/retirada">Retirada</a>
+        </li>
         {usuario.acoes.listarUsuarios ? (
           <li>
             <Link para="/usuarios" aria-current={atual('/usuarios')}>

@@ -31,6 +31,19 @@ import {
   lerVerificacao,
 } from '../sessao.ts';
 
+/**
+ * Where a login may come back to instead of the dashboard: only the pickup app's addresses (its
+ * "Entrar de novo" keeps the queue of a volunteer whose session ended). Anything else is ignored,
+ * so /login is no open redirect.
+ */
+const VOLTAR_PERMITIDO = /^\/retirada(?:\/[0-9]{1,10}\/[0-9]{1,10}(?:\/pedido\/[0-9]{1,10})?)?$/;
+const voltarPermitido = (v: string | undefined): string | null =>
+  v !== undefined && VOLTAR_PERMITIDO.test(v) ? v : null;
+const VOLTAR = NaConsulta.texto(
+  'Depois do login, voltar a este endereço do aplicativo da retirada (/retirada…); outro valor é ignorado',
+  100,
+);
+
 /** Login attempts at /auth/<name> per client address (spec, section 8). */
 export const LIMITE_LOGIN = { tentativas: 5, janelaMs: 15 * 60 * 1000 } as const;
 const MENSAGEM_LIMITE_LOGIN = 'Muitas tentativas de login. Tente novamente em 15 minutos.';
@@ -108,6 +121,7 @@ export function rotasAutenticacao(app: AppTipada, ctx: ContextoMercados): void {
             `Por que o login anterior falhou (${ERROS_DO_LOGIN.join(', ')}): a página explica e oferece tentar de novo; outro valor leva ao login`,
             100,
           ),
+          voltar: VOLTAR,
         }),
         response: { ...pagina, ...redirecionamento },
       },
@@ -116,8 +130,12 @@ export function rotasAutenticacao(app: AppTipada, ctx: ContextoMercados): void {
       const { error } = req.query;
       // The browser client explains the failure and offers to try again.
       if (ERROS_DO_LOGIN.some((e) => e === error)) return responderShell(reply, ctx.cliente);
-      if (req.conta !== null) return reply.redirect('/dashboard', 302);
-      return reply.redirect(ctx.caminhoAuth, 302);
+      const voltar = voltarPermitido(req.query.voltar);
+      if (req.conta !== null) return reply.redirect(voltar ?? '/dashboard', 302);
+      return reply.redirect(
+        voltar === null ? ctx.caminhoAuth : `${ctx.caminhoAuth}?voltar=${encodeURIComponent(voltar)}`,
+        302,
+      );
     },
   );
 
@@ -126,6 +144,7 @@ export function rotasAutenticacao(app: AppTipada, ctx: ContextoMercados): void {
     {
       config: publico,
       schema: {
+        querystring: Consulta({ voltar: VOLTAR }),
         response: {
           ...redirecionamento,
           429: {
@@ -160,7 +179,14 @@ export function rotasAutenticacao(app: AppTipada, ctx: ContextoMercados): void {
       try {
         // After a logout in this browser the provider is asked to authenticate the person again.
         const { url, verificacao: v } = await ctx.oauth.iniciar(saiuAntes(req, saida));
-        gravarVerificacao(reply, ctx.cofreVerificacao, v, agora.getTime(), verificacao);
+        const voltar = voltarPermitido(req.query.voltar);
+        gravarVerificacao(
+          reply,
+          ctx.cofreVerificacao,
+          voltar === null ? v : { ...v, voltar },
+          agora.getTime(),
+          verificacao,
+        );
         return reply.redirect(url.href, 302);
       } catch (e) {
         if (!(e instanceof ErroLogin)) throw e;
@@ -184,7 +210,7 @@ export function rotasAutenticacao(app: AppTipada, ctx: ContextoMercados): void {
         return reply.redirect(DESTINO_FALHA_LOGIN, 302);
       }
       try {
-        const perfil = await ctx.oauth.concluir(consultaCrua(req.url), v);
+        const perfil = await ctx.oauth.concluir(consultaCrua(req.url), v.desafio);
         const login = await entrarComProvedor(ctx.banco, perfil, {
           agora,
           adminEmails: ctx.config.adminEmails,
@@ -196,7 +222,7 @@ export function rotasAutenticacao(app: AppTipada, ctx: ContextoMercados): void {
         // pickup point's computer or a carrier's NAT is not locked by the people who do sign in.
         await ctx.limitador.zerar(chaveDoLimite(req.ip));
         req.log.info({ userId: login.conta.id, criada: login.criada }, 'login concluído');
-        return reply.redirect('/dashboard', 302);
+        return reply.redirect(voltarPermitido(v.voltar) ?? '/dashboard', 302);
       } catch (e) {
         if (e instanceof ErroLogin) req.log.warn({ err: e.cause ?? e }, `login recusado: ${e.message}`);
         else if (e instanceof ErroDominio) req.log.warn({ codigo: e.codigo }, 'login recusado');

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { AppTipada } from '../../http/app-tipada.ts';
 import { enviarEstatico, prepararEstatico } from '../../http/estaticos.ts';
-import { rotasCliente } from '../cliente.ts';
+import { carregarRetirada, rotasCliente, rotasRetirada } from '../cliente.ts';
 import type { ContextoMercados } from '../contexto-mercados.ts';
 import { arquivo } from '../esquemas.ts';
 
@@ -9,7 +9,8 @@ const CSS = prepararEstatico('text/css; charset=utf-8', readFileSync(new URL('..
 
 /**
  * The pages people see: the browser client (its shell at each of its addresses, and its
- * assets), and the stylesheet of the few pages the server still renders itself (errors and 404).
+ * assets), the pickup app (/retirada, installable, offline), and the stylesheet of the few pages
+ * the server still renders itself (errors and 404).
  */
 export function rotasPaginas(app: AppTipada, ctx: ContextoMercados): void {
   app.get(
@@ -18,4 +19,5 @@ export function rotasPaginas(app: AppTipada, ctx: ContextoMercados): void {
     (req, reply) => enviarEstatico(req, reply, CSS, 'public, max-age=3600'),
   );
   rotasCliente(app, ctx.cliente, { producao: ctx.config.producao, log: app.log });
+  rotasRetirada(app, carregarRetirada(), { producao: ctx.config.producao, log: app.log });
 }
