@@ -14,6 +14,7 @@ import { salvarOferta } from '../domain/ofertas.ts';
 import { fazerPedido } from '../domain/pedidos/fazer.ts';
 import { disponibilidade } from '../domain/pedidos/disponibilidade.ts';
 import { finalizarPedido } from '../domain/pedidos/finalizar.ts';
+import { gravarVoluntarios } from '../domain/retirada/voluntarios.ts';
 import type { LinhaPedida } from '../domain/pedidos/regras.ts';
 import type { PessoaDemo } from '../idp/provedor.ts';
 
@@ -361,6 +362,15 @@ async function carregarFluxoDemo(banco: Banco, agora: Date, hoje: string): Promi
     if (fase <= -20) await fecharCiclo(banco, ator, cicloid, { ...tempo, taxa });
   }
   await carregarAssinaturasDemo(banco, ator, { ...tempo, taxa, tz: 'America/Sao_Paulo' }, pessoas, pontos);
+  // Gabriel runs the pickup at the Sede in the cycle in pickup (docs/retirada.md): a volunteer's
+  // narrow right, beside his own orders.
+  await gravarVoluntarios(
+    banco,
+    ciclos.get('Ciclo em retirada') ?? 0,
+    pontos.get('Sede da Associação') ?? 0,
+    [pessoas.get('gabriel@exemplo.org') ?? 0],
+    agora.toISOString(),
+  );
 }
 
 /**
