@@ -1582,7 +1582,7 @@ describe('os casos de uso do ciclo, nas bordas', () => {
       );
       assert.deepEqual(
         (await tiposDeMovimentacao(banco)).map((t) => t.sentido).sort(),
-        ['ambos', 'credito', 'credito', 'debito', 'debito', 'debito'].sort(),
+        ['ambos', 'ambos', 'credito', 'credito', 'debito', 'debito', 'debito'].sort(),
       );
     });
 
