@@ -547,8 +547,17 @@ describe('o aplicativo da retirada no navegador', { skip: pular }, () => {
     // Scrolling near the end draws the next ones; the button does too.
     await cartoes.nth(39).scrollIntoViewIfNeeded();
     await pagina.waitForFunction(() => document.querySelectorAll('.lista-pedidos li:not(.mais)').length === 80);
-    await pagina.getByRole('button', { name: 'Mostrar mais 40 de 40' }).click();
+    // And only those: the page does not follow the end of the list down and draw the rest in a cascade.
+    await pagina.evaluate(
+      () => new Promise((pronto) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(pronto, 300)))),
+    );
+    assert.equal(await cartoes.count(), 80, 'os 40 seguintes, não todos');
+    // The button, tapped where it is (a click would scroll it into view first, and the scroll
+    // alone draws the rest): the last 40, and the focus on the first of them, not lost with it.
+    await pagina.getByRole('button', { name: 'Mostrar mais 40 de 40' }).dispatchEvent('click');
     await pagina.waitForFunction(() => document.querySelectorAll('.lista-pedidos li:not(.mais)').length === 120);
+    const octogesimoPrimeiro = await cartoes.nth(80).locator('a').getAttribute('id');
+    await pagina.waitForFunction((alvo) => document.activeElement?.id === alvo, octogesimoPrimeiro);
     assert.equal(await pagina.locator('.lista-pedidos li.mais').count(), 0);
     // Open the 100th and come back: the same place, the card focused.
     const centesimo = cartoes.nth(99).locator('a');

@@ -352,6 +352,19 @@ function ListaDoPonto({
     observador.observe(alvo);
     return () => observador.disconnect();
   }, [restantes]);
+  // The button (a keyboard, or a phone without the observer): the focus goes to the first card it
+  // drew, not lost with the button when the last ones come.
+  const primeiroNovo = useRef<string | null>(null);
+  const mostrarMais = () => {
+    primeiroNovo.current = visiveis[limite]?.id ?? null;
+    setLimite((l) => l + POR_VEZ);
+  };
+  useEffect(() => {
+    const id = primeiroNovo.current;
+    if (id === null) return;
+    primeiroNovo.current = null;
+    document.getElementById(`pedido-${id}`)?.focus();
+  }, [limite]);
 
   // Back from an order: the list where it was, and the focus on the order just seen (after the
   // heading's own focus, which the child's effect gives first).
@@ -492,7 +505,7 @@ function ListaDoPonto({
           ))}
           {restantes > 0 ? (
             <li ref={fim} className="mais">
-              <button type="button" className="botao secundario" onClick={() => setLimite((l) => l + POR_VEZ)}>
+              <button type="button" className="botao secundario" onClick={mostrarMais}>
                 Mostrar mais {Math.min(POR_VEZ, restantes)} de {restantes}
               </button>
             </li>
