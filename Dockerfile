@@ -34,8 +34,11 @@ WORKDIR /app
 # NODE_OPTIONS: o V8 dimensiona o heap pela memória da máquina (geração jovem de 128 MB e velha
 # de ~4 GB numa de 24 GiB); 16 MB por semi-espaço e 512 MB de geração velha cortam ~80 e ~100 MB
 # do RSS sem custo de CPU medido (docs/operations.md).
+# NODE_COMPILE_CACHE: o código já sem os tipos (e o bytecode do V8) fica em disco, feito aqui na
+# construção: o processo não carrega o removedor de tipos ao subir (docs/operations.md).
 ENV NODE_ENV=production \
     NODE_OPTIONS="--max-semi-space-size=16 --max-old-space-size=512" \
+    NODE_COMPILE_CACHE=/app/.compilacao \
     HOST=0.0.0.0 \
     DATABASE_URL=sqlite:/app/data/cestaria.db \
     UPLOAD_DIR=/app/data/arquivos
@@ -43,7 +46,9 @@ COPY --from=dependencias /app/node_modules ./node_modules
 COPY --from=dependencias /app/dist ./dist
 COPY package.json ./
 COPY src ./src
-RUN mkdir -p /app/data/arquivos && chown -R cestaria:cestaria /app/data
+COPY scripts/aquecer-compilacao.ts ./scripts/
+RUN /app/node_modules/.bin/node --disable-warning=ExperimentalWarning scripts/aquecer-compilacao.ts \
+    && mkdir -p /app/data/arquivos && chown -R cestaria:cestaria /app/data /app/.compilacao
 USER cestaria
 VOLUME ["/app/data"]
 EXPOSE 3000 4000

@@ -65,7 +65,11 @@ async function esperar(filho: Filho, pronto: () => boolean | Promise<boolean>, p
 /** Starts the real server the way production does, and waits for both faces' addresses. */
 export async function subirServidor(env: Record<string, string>, opcoes: { perfilEm?: string } = {}): Promise<Filho> {
   const perfil = opcoes.perfilEm === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${opcoes.perfilEm}`];
-  const filho = iniciar(['--disable-warning=ExperimentalWarning', ...perfil, 'src/main.ts', 'serve'], env);
+  // The compile cache `npm start` keeps (package.json): the types stripped once, not at every start.
+  const filho = iniciar(['--disable-warning=ExperimentalWarning', ...perfil, 'src/main.ts', 'serve'], {
+    NODE_COMPILE_CACHE: 'node_modules/.cache/cestaria-compilacao',
+    ...env,
+  });
   await esperar(
     filho,
     () => /Mercados:\s+http/.test(filho.saida()) || (/Cestas:\s+http/.test(filho.saida()) && env.VARIANTS === 'cestas'),

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { DIALETO, bancoNovo, urlDoBanco } from './helpers/banco.ts';
+import { comandoDoScript } from './helpers/processos.ts';
 
 /** Waits for a line of the process output to match, with a deadline. */
 function esperarSaida(filho: ReturnType<typeof spawn>, padrao: RegExp, prazoMs: number): Promise<RegExpExecArray> {
@@ -37,21 +38,17 @@ const RAIZ = join(import.meta.dirname, '..');
  * The exact command behind `npm start`, run without the npm wrapper: npm answers a SIGTERM by
  * exiting 143 itself, so the server's own drain-and-exit is checked on the server process.
  */
-function comandoDeStart(): string[] {
-  const pacote = JSON.parse(readFileSync(join(RAIZ, 'package.json'), 'utf8')) as { scripts: { start: string } };
-  const [programa, ...args] = pacote.scripts.start.split(/\s+/);
-  assert.equal(programa, 'node');
-  return args;
-}
+const START = comandoDoScript('start');
 
 test('npm start sobe as faces em segundos, com dados de demonstração, e termina limpo com SIGTERM', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'cestaria-inicio-'));
   const banco = DIALETO === 'sqlite' ? `sqlite:${join(dir, 'novo.db')}` : urlDoBanco(await bancoNovo());
   const inicio = Date.now();
-  const filho = spawn(process.execPath, comandoDeStart(), {
+  const filho = spawn(process.execPath, START.args, {
     cwd: RAIZ,
     env: {
       ...process.env,
+      ...START.env,
       NODE_ENV: 'development',
       DATABASE_URL: banco,
       CESTAS_PORT: '0',

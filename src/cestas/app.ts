@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { enderecoDaFace } from '../http/endereco.ts';
 import { readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -92,11 +92,7 @@ export async function criarAppCestas(dep: DependenciasCestas): Promise<FastifyIn
     clientErrorHandler: respostaDeErroDoCliente,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const baseUrl = (): string => {
-    if (config.cestasBaseUrl !== undefined) return config.cestasBaseUrl;
-    const endereco = app.server.address() as AddressInfo | null;
-    return `http://localhost:${endereco?.port ?? config.cestasPort}`;
-  };
+  const baseUrl = enderecoDaFace(app.server, config.cestasBaseUrl, config.cestasPort);
   const ctx: ContextoCestas = {
     config,
     banco: dep.banco,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { enderecoDaFace } from '../http/endereco.ts';
 import type { Avisos } from '../domain/avisos.ts';
-import type { AddressInfo } from 'node:net';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -70,11 +70,7 @@ export async function criarAppMercados(dep: DependenciasMercados): Promise<Fasti
     rewriteUrl: (req) => (req.url === undefined ? '/' : req.url.replace(/^\/graphql\/(?=\?|$)/, '/graphql')),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const baseUrl = (): string => {
-    if (config.mercadosBaseUrl !== undefined) return config.mercadosBaseUrl;
-    const endereco = app.server.address() as AddressInfo | null;
-    return `http://localhost:${endereco?.port ?? config.mercadosPort}`;
-  };
+  const baseUrl = enderecoDaFace(app.server, config.mercadosBaseUrl, config.mercadosPort);
   const caminhoAuth = `/auth/${config.oauthProviderName}`;
   const ctx: ContextoMercados = {
     config,

@@ -4,12 +4,28 @@ import { join } from 'node:path';
 
 export const RAIZ = join(import.meta.dirname, '..', '..');
 
-/** The arguments of an npm script, run directly with this Node (as production does). */
-export function argumentosDoScript(nome: string): string[] {
+/**
+ * An npm script as `NOME=valor … node <argumentos>`: the variables it sets and Node's arguments,
+ * to run it directly with this Node (as production does, without npm in between).
+ */
+export function comandoDoScript(nome: string): { readonly env: Record<string, string>; readonly args: string[] } {
   const pacote = JSON.parse(readFileSync(join(RAIZ, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
   const script = pacote.scripts[nome];
   if (script === undefined) throw new Error(`script ${nome} não existe`);
-  return script.split(/\s+/).slice(1);
+  const partes = script.split(/\s+/);
+  const env: Record<string, string> = {};
+  for (let p = partes[0]; p !== undefined && /^[A-Z_]+=/.test(p); p = partes[0]) {
+    const i = p.indexOf('=');
+    env[p.slice(0, i)] = p.slice(i + 1);
+    partes.shift();
+  }
+  if (partes.shift() !== 'node') throw new Error(`o script ${nome} não roda o node: ${script}`);
+  return { env, args: partes };
+}
+
+/** The arguments of an npm script, run directly with this Node (as production does). */
+export function argumentosDoScript(nome: string): string[] {
+  return comandoDoScript(nome).args;
 }
 
 export interface ProcessoServidor {
@@ -20,10 +36,12 @@ export interface ProcessoServidor {
 
 /** Starts `npm start` (only the Cestas face) as a real process and waits for its address. */
 export async function subirServidor(env: Record<string, string>): Promise<ProcessoServidor> {
-  const filho = spawn(process.execPath, argumentosDoScript('start'), {
+  const start = comandoDoScript('start');
+  const filho = spawn(process.execPath, start.args, {
     cwd: RAIZ,
     env: {
       ...process.env,
+      ...start.env,
       NODE_ENV: 'development',
       CESTAS_PORT: '0',
       DEV_IDP_PORT: '0',

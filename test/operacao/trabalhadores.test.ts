@@ -12,7 +12,7 @@ import { abrirBanco, migrar } from '../../src/db/banco.ts';
 import { DIALETO, bancoNovo, urlDoBanco } from '../helpers/banco.ts';
 import { criarCicloAberto, criarUsuario } from '../helpers/fabricas.ts';
 import { Navegador, entrarPeloProvedor } from '../helpers/navegador.ts';
-import { RAIZ, argumentosDoScript, parar } from '../helpers/processos.ts';
+import { RAIZ, comandoDoScript, parar } from '../helpers/processos.ts';
 
 async function portaLivre(): Promise<number> {
   const s = createServer();
@@ -61,10 +61,12 @@ async function contagemNasMetricas(url: string, rota: string): Promise<{ requisi
 async function subirComDoisProcessos(databaseUrl: string) {
   for (let tentativa = 1; ; tentativa++) {
     const [pc, pm, pi] = [await portaLivre(), await portaLivre(), await portaLivre()];
-    const filho = spawn(process.execPath, argumentosDoScript('start'), {
+    const start = comandoDoScript('start');
+    const filho = spawn(process.execPath, start.args, {
       cwd: RAIZ,
       env: {
         ...process.env,
+        ...start.env,
         NODE_ENV: 'development',
         WORKERS: '2',
         DATABASE_URL: databaseUrl,

@@ -5,17 +5,15 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { test } from 'node:test';
 import { DURACAO_SESSAO_MS } from '../../src/cestas/sessao.ts';
 import { abrirBanco, migrar } from '../../src/db/banco.ts';
 import { Cofre } from '../../src/http/cofre.ts';
 import { DIALETO, bancoNovo, urlDoBanco } from '../helpers/banco.ts';
 import { criarCicloAberto, criarUsuario } from '../helpers/fabricas.ts';
+import { RAIZ, comandoDoScript } from '../helpers/processos.ts';
 import { Navegador, entrarPeloProvedor, tokenCsrf } from '../helpers/navegador.ts';
 
-const RAIZ = join(import.meta.dirname, '..', '..');
 const SEGREDO = randomBytes(32).toString('base64url');
 
 interface Servidor {
@@ -25,20 +23,18 @@ interface Servidor {
   saida(): string;
 }
 
-function comandoDeStart(): string[] {
-  const pacote = JSON.parse(readFileSync(join(RAIZ, 'package.json'), 'utf8')) as { scripts: { start: string } };
-  return pacote.scripts.start.split(/\s+/).slice(1);
-}
+const START = comandoDoScript('start');
 
 function subir(banco: string, env: Record<string, string> = {}): Promise<Servidor> {
   return subirGenerico(banco, env, /Cestas:\s+(http:\/\/\S+)/);
 }
 
 async function subirGenerico(banco: string, env: Record<string, string>, face: RegExp): Promise<Servidor> {
-  const filho = spawn(process.execPath, comandoDeStart(), {
+  const filho = spawn(process.execPath, START.args, {
     cwd: RAIZ,
     env: {
       ...process.env,
+      ...START.env,
       NODE_ENV: 'development',
       DATABASE_URL: banco,
       CESTAS_PORT: '0',
