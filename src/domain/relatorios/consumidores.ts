@@ -2,6 +2,7 @@
 import type { Db } from '../../db/banco.ts';
 import { veTudo, type Ator } from '../acesso.ts';
 import { carregarPedidosDoCiclo } from '../pedidos/leituras.ts';
+import type { Pedido } from '../pedidos/modelo.ts';
 import type { Taxa } from '../pedidos/taxa.ts';
 import { ciclosPorId } from './ciclos.ts';
 import {
@@ -39,9 +40,8 @@ export async function relatorioDosConsumidores(
 ): Promise<Relatorio> {
   const ciclos = await ciclosPorId(db, cicloids);
   const m = await mercadosDoRelatorio(db, ator, ciclos, mercadoId);
-  const linhas: LinhaRelatorio[] = [];
-  let comMercados = mercadoId !== null;
   const doMercado = m.filtro?.doMercado === true;
+  const grupos: Array<{ readonly ciclo: string; readonly p: Pedido }> = [];
   for (const ciclo of ciclos) {
     const pedidos = await carregarPedidosDoCiclo(
       db,
@@ -49,45 +49,50 @@ export async function relatorioDosConsumidores(
       veTudo(ator) || doMercado ? null : (ator.usuarioid ?? -1),
       taxa,
     );
-    for (const p of pedidos) {
-      const base = {
-        consumidor: p.usuario.nome,
-        ciclo: ciclo.nome,
-        pontoEntrega: p.pontoEntrega.nome,
-        situacao: p.finalizado ? 'confirmado' : 'não confirmado',
-      };
-      for (const l of p.produtos) {
-        if (mercadoId !== null && l.mercadoId !== mercadoId) continue;
-        if (l.mercadoId !== null) comMercados = true;
-        linhas.push({
-          ...base,
-          mercado: l.mercado ?? '',
+    for (const p of pedidos) grupos.push({ ciclo: ciclo.nome, p });
+  }
+  // A cycle without markets keeps the report it always had: no market column, no market key.
+  const comMercados = mercadoId !== null || grupos.some(({ p }) => p.produtos.some((l) => l.mercadoId !== null));
+  // By consumer, each order's lines together and in their order (a stable sort of the orders,
+  // not of their many lines).
+  grupos.sort((a, b) => ordemPtBr(a.p.usuario.nome, b.p.usuario.nome));
+  const linhas: LinhaRelatorio[] = [];
+  for (const { ciclo, p } of grupos) {
+    const base = {
+      consumidor: p.usuario.nome,
+      ciclo,
+      pontoEntrega: p.pontoEntrega.nome,
+      situacao: p.finalizado ? 'confirmado' : 'não confirmado',
+    };
+    const linha = (mercado: string | null, resto: Omit<LinhaRelatorio, 'mercado'>): LinhaRelatorio =>
+      comMercados ? { ...base, mercado: mercado ?? '', ...resto } : { ...base, ...resto };
+    for (const l of p.produtos) {
+      if (mercadoId !== null && l.mercadoId !== mercadoId) continue;
+      linhas.push(
+        linha(l.mercado, {
           origem: origemDaLinha(l),
           item: l.nome,
           quantidade: l.quantidadeMilesimos,
           valorUnitario: l.valorCentavos,
           valor: l.subtotalCentavos,
-        });
-      }
-      for (const parte of p.partes) {
-        if (parte.taxaCentavos === 0 || (mercadoId !== null && parte.mercadoId !== mercadoId)) continue;
-        // A market's fee is the subscription's when every line it charges came from subscriptions.
-        const origem = origemDasLinhas(p.produtos.filter((l) => l.mercadoId === parte.mercadoId));
-        linhas.push({
-          ...base,
-          mercado: parte.mercado ?? '',
+        }),
+      );
+    }
+    for (const parte of p.partes) {
+      if (parte.taxaCentavos === 0 || (mercadoId !== null && parte.mercadoId !== mercadoId)) continue;
+      // A market's fee is the subscription's when every line it charges came from subscriptions.
+      const origem = origemDasLinhas(p.produtos.filter((l) => l.mercadoId === parte.mercadoId));
+      linhas.push(
+        linha(parte.mercado, {
           origem,
           item: parte.mercado === null ? 'Taxa administrativa' : `Taxa de ${parte.mercado}`,
           quantidade: null,
           valorUnitario: null,
           valor: parte.taxaCentavos,
-        });
-      }
+        }),
+      );
     }
   }
-  // A cycle without markets keeps the report it always had: no market column, no market key.
-  const semMercado = (l: LinhaRelatorio): LinhaRelatorio =>
-    Object.fromEntries(Object.entries(l).filter(([k]) => k !== 'mercado'));
   return comMercadosDoCiclo(
     montarRelatorio(
       'Pedidos dos consumidores',
@@ -107,9 +112,7 @@ export async function relatorioDosConsumidores(
         ],
         comMercados,
       ),
-      (comMercados ? linhas : linhas.map(semMercado)).sort((a, b) =>
-        ordemPtBr(String(a.consumidor), String(b.consumidor)),
-      ),
+      linhas,
       'consumidor',
     ),
     m,
