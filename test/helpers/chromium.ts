@@ -38,10 +38,11 @@ export function semChromium(): string | false {
 export const PASTA_DE_TELAS = join(RAIZ, 'test-artifacts', 'telas', process.env.TEST_DIALETO ?? 'sqlite');
 let pastaAnunciada = false;
 
-export async function abrirChromium(): Promise<Browser> {
+/** How every test's Chromium starts: headless, with nothing of its own on the network. */
+function lancamento() {
   const executavel = caminhoDoChromium();
   if (executavel === null) throw new Error('chromium não encontrado');
-  return chromium.launch({
+  return {
     executablePath: executavel,
     headless: true,
     args: [
@@ -54,6 +55,22 @@ export async function abrirChromium(): Promise<Browser> {
       '--disable-sync',
       '--disable-dev-shm-usage',
     ],
+  };
+}
+
+export async function abrirChromium(): Promise<Browser> {
+  return chromium.launch(lancamento());
+}
+
+/**
+ * A Chromium with a profile on disk in `pasta` (not incognito, as a phone's browser is), 360×740,
+ * Portuguese: what Chromium's install check needs, since it installs nothing from incognito.
+ */
+export function abrirChromiumComPerfil(pasta: string): Promise<BrowserContext> {
+  return chromium.launchPersistentContext(pasta, {
+    ...lancamento(),
+    locale: 'pt-BR',
+    viewport: { width: 360, height: 740 },
   });
 }
 

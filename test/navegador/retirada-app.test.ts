@@ -10,10 +10,13 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import QRCode from 'qrcode';
 import type { Page } from 'playwright-core';
-import { conferirPagina, semChromium, type ContextoDeTeste } from '../helpers/chromium.ts';
+import { abrirChromiumComPerfil, conferirPagina, semChromium, type ContextoDeTeste } from '../helpers/chromium.ts';
 import { DATAS_PADRAO, criarCicloComPedidos, criarPonto } from '../helpers/fabricas.ts';
 import { Navegador, entrarPeloProvedor } from '../helpers/navegador.ts';
 import { entrarNoMercados, graphql, zerarLimiteDeLogin } from '../mercados/apoio.ts';
@@ -66,6 +69,44 @@ describe('o aplicativo da retirada no navegador', { skip: pular }, () => {
 
   const contador = (pagina: Page) => pagina.locator('.contador-fila');
 
+  /** What Chromium says stops the page from being installed (DevTools' Page.getInstallabilityErrors), as "id(arguments)". */
+  async function errosDeInstalacao(pagina: Page): Promise<string[]> {
+    const cdp = await pagina.context().newCDPSession(pagina);
+    try {
+      const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors');
+      return installabilityErrors.map(
+        (e) => `${e.errorId}(${e.errorArguments.map((a) => `${a.name}=${a.value}`).join(', ')})`,
+      );
+    } finally {
+      await cdp.detach();
+    }
+  }
+
+  /**
+   * The installability errors of `caminho` in a Chromium with a profile on disk (not incognito),
+   * logged in as `pessoa` through the provider's page, once the service worker controls the page.
+   */
+  async function errosNumPerfil(pessoa: { email: string; nome: string }, caminho: string): Promise<string[]> {
+    const perfil = mkdtempSync(join(tmpdir(), 'cestaria-perfil-'));
+    const contexto = await abrirChromiumComPerfil(perfil);
+    try {
+      contexto.setDefaultTimeout(15_000);
+      await zerarLimiteDeLogin(palco.amb.banco);
+      const pagina = contexto.pages()[0] ?? (await contexto.newPage());
+      const u = palco.amb.urlMercados;
+      await pagina.goto(`${u}/login?voltar=${encodeURIComponent(caminho)}`);
+      await pagina.waitForURL(/\/interaction\/[^/]+$/);
+      await pagina.fill('#email', pessoa.email);
+      await pagina.fill('#nome', pessoa.nome);
+      await Promise.all([pagina.waitForURL(`${u}${caminho}`), pagina.click('form button[type=submit] >> nth=0')]);
+      await esperarServiceWorker(pagina);
+      return await errosDeInstalacao(pagina);
+    } finally {
+      await contexto.close();
+      rmSync(perfil, { recursive: true, force: true });
+    }
+  }
+
   test('instalável: o manifesto com os ícones PNG, e o service worker de /retirada controla a página', async () => {
     const { ctx, pagina } = await palco.entrar(ANA, '/retirada');
     await pagina.getByRole('heading', { name: 'Pontos de retirada' }).waitFor();
@@ -74,6 +115,10 @@ describe('o aplicativo da retirada no navegador', { skip: pular }, () => {
     const u = palco.amb.urlMercados;
     assert.deepEqual(sw, { escopo: `${u}/retirada`, script: `${u}/retirada/sw.js` });
     await conferirPagina(pagina, ctx, 'retirada-pontos');
+    // Chromium's own verdict (the check behind its install prompt), asked on a profile of its own
+    // as a phone's browser has: Playwright's other contexts are incognito ones, where Chromium
+    // installs nothing and answers "in-incognito" whatever the app.
+    assert.deepEqual(await errosNumPerfil(ANA, '/retirada'), [], 'o Chromium aceita instalar o aplicativo');
 
     assert.equal(await pagina.locator('link[rel=manifest]').getAttribute('href'), '/retirada/manifest.webmanifest');
     const nav = new Navegador();
