@@ -8,7 +8,6 @@ import { MODO_PASTA, criarPastaPrivada } from './db/arquivos-privados.ts';
 import { PESSOAS_DEMO, bancoVazio, carregarDemo } from './demo/dados.ts';
 import { diaLocal, relogioDoSistema, type Relogio } from './domain/tempo.ts';
 import { iniciarGeracaoDasAssinaturas, type GeracaoDasAssinaturas } from './geracao-das-assinaturas.ts';
-import { limitadorNoRedis } from './db/redis.ts';
 import { limitadorNoBanco, type Limitador } from './db/limites.ts';
 import { avisoDoServico } from './http/log.ts';
 // NOTE: the development login provider (oidc-provider) and the Mercados face (GraphQL) are
@@ -208,7 +207,10 @@ export async function iniciarServicos(config: Config, opcoes: OpcoesServicos = {
     limitador =
       config.redisUrl === undefined
         ? limitadorNoBanco(banco)
-        : await limitadorNoRedis(config.redisUrl, limitadorNoBanco(banco), avisoDoServico(config));
+        : // Loaded only with REDIS_URL: the client is ~5 MB of heap a process without Redis never uses.
+          await (
+            await import('./db/redis.ts')
+          ).limitadorNoRedis(config.redisUrl, limitadorNoBanco(banco), avisoDoServico(config));
     const issuerDev = externo?.issuer ?? idp?.issuer;
     const segredoDev = externo?.segredoCestas ?? randomBytes(24).toString('base64url');
     const segredoDevMercados = externo?.segredoMercados ?? randomBytes(24).toString('base64url');
