@@ -379,6 +379,8 @@ async function medirBanco(pg: string | undefined): Promise<Medicao> {
   const linhas: Linha[] = [];
   let relatorios: ResultadoRelatorio[] = [];
   let picoMisturaMb: number | null = null;
+  let misturaPorCenario: Array<{ id: string; n: number; p50Ms: number; p90Ms: number; p99Ms: number; maxMs: number }> =
+    [];
   let resumoPerfil: ResumoDoPerfil | null = null;
   const medidas: { loginsS: number | null } = { loginsS: null };
   let vendidasDemais: Awaited<ReturnType<typeof cestasVendidasDemais>> = [];
@@ -637,18 +639,43 @@ async function medirBanco(pg: string | undefined): Promise<Medicao> {
       let fim = false;
       let relatoriosNaMistura = 0;
       let errosDosRelatorios = 0;
+      const tempos = new Map<string, number[]>();
+      const anotar = (id: string, ms: number) => tempos.set(id, [...(tempos.get(id) ?? []), ms]);
       const pesados = (async () => {
         const pdf = pedirPdf(`http://127.0.0.1:${portaCestas}`, admin, dados.cicloEntrega);
         const relJson = pedirRelatorioJson(`http://127.0.0.1:${portaCestas}`, admin, dados.cicloEntrega);
         while (!fim) {
-          for (const pedir of [pdf, relJson]) {
+          for (const [id, pedir] of [
+            ['pdf-entrega', pdf],
+            ['relatorio-consumidores', relJson],
+          ] as const) {
+            const t = performance.now();
             const r = await pedir();
             await r.arrayBuffer();
+            anotar(id, performance.now() - t);
             relatoriosNaMistura++;
             if (r.status !== 200) errosDosRelatorios++;
           }
         }
       })();
+      // One probe per scenario, one request at a time on its own connection, beside the load: the
+      // time each kind of request takes while everything else runs (autocannon gives one p99 for all).
+      const sondas = cenarios.map(async (c) => {
+        const base = c.base === 'cestas' ? `http://127.0.0.1:${portaCestas}` : `http://127.0.0.1:${portaMercados}`;
+        for (let i = 0; !fim; i++) {
+          const p = c.pedido(10_000 + i);
+          const t = performance.now();
+          const r = await fetch(`${base}${p.path}`, {
+            method: p.method,
+            headers: p.headers,
+            ...(p.body === undefined ? {} : { body: p.body }),
+          });
+          await r.arrayBuffer();
+          anotar(c.id, performance.now() - t);
+          if (r.status >= 300) errosDosRelatorios++;
+          await new Promise((ok) => setTimeout(ok, 20));
+        }
+      });
       const duracaoMistura = SMOKE ? 2 : 15;
       const [rc, rm] = await Promise.all([
         carregar(
@@ -665,8 +692,15 @@ async function medirBanco(pg: string | undefined): Promise<Medicao> {
         ),
       ]);
       fim = true;
-      await pesados;
+      await Promise.all([pesados, ...sondas]);
       const pico = medida.parar();
+      misturaPorCenario = [...tempos].map(([id, ms]) => {
+        const o = [...ms].sort((x, y) => x - y);
+        const q = (f: number) => Math.round(o[Math.min(o.length - 1, Math.floor(f * o.length))] ?? 0);
+        return { id, n: o.length, p50Ms: q(0.5), p90Ms: q(0.9), p99Ms: q(0.99), maxMs: Math.round(o.at(-1) ?? 0) };
+      });
+      console.log('Mistura, por cenário (uma sonda de cada, uma requisição por vez ao lado da carga):');
+      console.table(misturaPorCenario);
       picoMisturaMb = mb(pico);
       const erros = errosDe(rc) + errosDe(rm) + errosDosRelatorios;
       const rps = vazao(rc) + vazao(rm);
@@ -745,6 +779,7 @@ async function medirBanco(pg: string | undefined): Promise<Medicao> {
       cenarios: linhas,
       relatorios,
       picoMisturaMb,
+      misturaPorCenario,
       vendidasDemais,
       falhas,
       ...(cfgBanco.tipo === 'postgres' ? { conexoesDoPool: CONEXOES_DO_POOL } : {}),

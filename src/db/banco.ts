@@ -36,6 +36,62 @@ const dentroDeTransacao = new AsyncLocalStorage<boolean>();
 /** The PostgreSQL pool behind each handle, for the pool gauges of /metrics. */
 const pools = new WeakMap<Banco, pg.Pool>();
 
+/**
+ * Connections of a PostgreSQL pool that transactions never take: a transaction may wait on a row
+ * lock (orders of the same basket, a cycle's final offers take turns) while holding its
+ * connection, and with every connection held by waiting writers, every read would wait behind
+ * them too. Under the bench's mix that made reads as slow as the slowest write (docs/performance.md).
+ */
+export const CONEXOES_SO_DE_LEITURA = 3;
+
+/** At most `n` at a time, the others waiting in line (first come, first served). */
+class Vagas {
+  #livres: number;
+  readonly #fila: Array<() => void> = [];
+
+  constructor(n: number) {
+    this.#livres = n;
+  }
+
+  async tomar(): Promise<void> {
+    if (this.#livres > 0) {
+      this.#livres--;
+      return;
+    }
+    await new Promise<void>((pronto) => this.#fila.push(pronto));
+  }
+
+  soltar(): void {
+    const proxima = this.#fila.shift();
+    if (proxima === undefined) this.#livres++;
+    else proxima();
+  }
+}
+
+/** The transactions' share of each PostgreSQL handle's pool (SQLite has one connection and its own lock). */
+const vagasDeTransacao = new WeakMap<Banco, Vagas>();
+
+/** Per handle, the transactions of each `vez` key waiting their turn in this process. */
+const vezes = new WeakMap<Banco, Map<string, Promise<void>>>();
+
+/** Runs `fn` after every earlier call with the same key on `db` (in this process) has ended. */
+async function naVez<T>(db: Banco, chave: string, fn: () => Promise<T>): Promise<T> {
+  let porChave = vezes.get(db);
+  if (porChave === undefined) vezes.set(db, (porChave = new Map()));
+  const anterior = porChave.get(chave) ?? Promise.resolve();
+  let terminar = () => {};
+  const esta = new Promise<void>((pronto) => (terminar = pronto));
+  const fim = anterior.then(() => esta);
+  porChave.set(chave, fim);
+  try {
+    await anterior;
+    return await fn();
+  } finally {
+    terminar();
+    if (porChave.get(chave) === fim) porChave.delete(chave);
+  }
+}
+
 export interface UsoDoPool {
   readonly total: number;
   readonly ociosas: number;
@@ -185,7 +241,11 @@ export function abrirBanco(cfg: BancoConfig, opcoes: OpcoesBanco = {}): Banco {
     dialect: comGuarda(dialetoPara(cfg, opcoes, (p) => (pool = p))),
     ...(aoConsultar ? { log: (e: LogEvent) => aoConsultar(e) } : {}),
   });
-  if (pool !== null) pools.set(banco, pool);
+  if (pool !== null) {
+    pools.set(banco, pool);
+    const conexoes = opcoes.maxConexoes ?? CONEXOES_DO_POOL;
+    vagasDeTransacao.set(banco, new Vagas(Math.max(1, conexoes - CONEXOES_SO_DE_LEITURA)));
+  }
   return banco;
 }
 
@@ -198,13 +258,33 @@ export function usoDoPool(banco: Banco): UsoDoPool | null {
 /** What to do once each open transaction of emTransacao commits. */
 const depoisDeCadaCommit = new WeakMap<Transaction<DB>, Array<() => void>>();
 
-/** Runs a use case in one transaction; only use cases call this. */
-export async function emTransacao<T>(db: Banco, fn: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
+/**
+ * Runs a use case in one transaction; only use cases call this. `vez`: transactions that take the
+ * same row lock (a cycle's final offers) wait their turn here, without a connection, rather than
+ * holding one each while the database makes them wait; the database's lock still decides across
+ * processes.
+ */
+export async function emTransacao<T>(
+  db: Banco,
+  fn: (trx: Transaction<DB>) => Promise<T>,
+  opcoes: { readonly vez?: string } = {},
+): Promise<T> {
+  return opcoes.vez === undefined ? transacao(db, fn) : naVez(db, opcoes.vez, () => transacao(db, fn));
+}
+
+async function transacao<T>(db: Banco, fn: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
   const depois: Array<() => void> = [];
-  const r = await db.transaction().execute((trx) => {
-    depoisDeCadaCommit.set(trx, depois);
-    return dentroDeTransacao.run(true, () => fn(trx));
-  });
+  const vagas = vagasDeTransacao.get(db);
+  await vagas?.tomar();
+  let r: T;
+  try {
+    r = await db.transaction().execute((trx) => {
+      depoisDeCadaCommit.set(trx, depois);
+      return dentroDeTransacao.run(true, () => fn(trx));
+    });
+  } finally {
+    vagas?.soltar();
+  }
   // Committed: back in the caller's context, outside the transaction.
   for (const f of depois) f();
   return r;
