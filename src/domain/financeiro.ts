@@ -13,6 +13,7 @@ import { Conflito, Invalido, NaoEncontrado, Proibido } from './erros.ts';
 import { carregarPedidosDoCiclo } from './pedidos/leituras.ts';
 import { partesDoPedido, type Taxa, type ValorNoMercado } from './pedidos/taxa.ts';
 import { lancarFaltas } from './retirada/dinheiro.ts';
+import { lancarPorChave, type Lancamento } from './lancamentos.ts';
 
 export interface Saldo {
   /** Credits minus debits; positive means the community owes the person. */
@@ -81,15 +82,6 @@ export interface Fechamento {
   readonly creditosCentavos: number;
   /** Orders left out because nobody confirmed them (DOMAIN.md, "Order"), by name. */
   readonly naoConfirmados: readonly PedidoNaoConfirmado[];
-}
-
-interface Lancamento {
-  readonly usuarioid: number;
-  readonly tipo: number;
-  readonly sentido: 'credito' | 'debito';
-  readonly centavos: number;
-  readonly descricao: string;
-  readonly chave: string;
 }
 
 /**
@@ -261,32 +253,12 @@ export async function fecharCiclo(
         { usuarioid: grande.usuarioid, centavos: grande.centavos },
       );
     }
-    let novas = 0;
-    for (let i = 0; i < validos.length; i += 200) {
-      // Stryker disable next-line MethodExpression: each movement's key makes a repeated insert do nothing; batches only keep each statement under the databases' parameter limits
-      const lote = validos.slice(i, i + 200);
-      const r = await trx
-        .insertInto('movimentacao')
-        .values(
-          lote.map((l) => ({
-            usuarioid: l.usuarioid,
-            tipoMovimentacaoId: l.tipo,
-            sentido: l.sentido,
-            valorCentavos: l.centavos,
-            data: opcoes.hoje,
-            descricao: l.descricao,
-            cicloid,
-            chave: l.chave,
-            criadoPor: ator.usuarioid,
-            createdAt: iso,
-            updatedAt: iso,
-          })),
-        )
-        .onConflict((oc) => oc.column('chave').doNothing())
-        .returning('id')
-        .execute();
-      novas += r.length;
-    }
+    let novas = await lancarPorChave(trx, validos, {
+      cicloid,
+      data: opcoes.hoje,
+      criadoPor: ator.usuarioid,
+      agora: opcoes.agora,
+    });
     // The shorts recorded at pickup before this closing (docs/dominio.md, "A retirada"): each is
     // written once, by its key, so closing again after a reopening does not write it twice.
     novas += await lancarFaltas(trx, ator, cicloid, opcoes);

@@ -11,6 +11,7 @@ import type { Ator } from '../acesso.ts';
 import { atribuirExtrasPorMercado, linhasOfertadas, type ChaveMercado } from '../alocacao.ts';
 import { itensDasCestas } from '../conteudo-das-cestas.ts';
 import { Conflito } from '../erros.ts';
+import { lancarPorChave } from '../lancamentos.ts';
 import { taxaDoPedido, type Taxa } from '../pedidos/taxa.ts';
 
 /** The movement kind of what a short gives back and takes (seeded by the migration 20261202_1000). */
@@ -258,7 +259,6 @@ export async function lancarFaltas(
   const tipo = await trx.selectFrom('tipomovimentacao').select('id').where('nome', '=', TIPO_FALTA).executeTakeFirst();
   // Stryker disable next-line ConditionalExpression: the migration seeds the type; this guards a broken database
   if (tipo === undefined) throw new Error(`tipo de movimentação "${TIPO_FALTA}" não semeado`);
-  const iso = opcoes.agora.toISOString();
   const movimentos = valores.flatMap((v) => {
     const descricao = descricaoDaFalta(v);
     const chaves = chavesDaFalta(v.chave);
@@ -286,29 +286,9 @@ export async function lancarFaltas(
       `${grande.descricao} daria ${formatarReais(grande.centavos)}, acima do máximo de um lançamento (${formatarReais(MAXIMO_DA_COLUNA)})`,
     );
   }
-  let novas = 0;
-  for (let i = 0; i < movimentos.length; i += 200) {
-    const r = await trx
-      .insertInto('movimentacao')
-      .values(
-        movimentos.slice(i, i + 200).map((m) => ({
-          usuarioid: m.usuarioid,
-          tipoMovimentacaoId: tipo.id,
-          sentido: m.sentido,
-          valorCentavos: m.centavos,
-          data: opcoes.hoje,
-          descricao: m.descricao,
-          cicloid,
-          chave: m.chave,
-          criadoPor: ator.usuarioid,
-          createdAt: iso,
-          updatedAt: iso,
-        })),
-      )
-      .onConflict((oc) => oc.column('chave').doNothing())
-      .returning('id')
-      .execute();
-    novas += r.length;
-  }
-  return novas;
+  return lancarPorChave(
+    trx,
+    movimentos.map((m) => ({ ...m, tipo: tipo.id })),
+    { cicloid, data: opcoes.hoje, criadoPor: ator.usuarioid, agora: opcoes.agora },
+  );
 }
