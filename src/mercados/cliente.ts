@@ -114,16 +114,28 @@ export function rotasCliente(
     opcoes.log.error(`o cliente web não foi construído em ${PASTA_CLIENTE}: rode npm install (ou npm run prepare)`);
   }
 
-  for (const [url, guarda] of PAGINAS_DO_CLIENTE) {
-    // Every id in the address (`:id`, `:cicloId`) is a number; anything else is a 400.
+  rotasDoShell(app, PAGINAS_DO_CLIENTE, (reply) => responderShell(reply, cliente));
+  rotaDosAssets(app, CAMINHO_ASSETS, cliente.assets);
+}
+
+/** A client's pages, each answered with its shell; every id in an address (`:id`, `:cicloId`) is a number, anything else a 400. */
+function rotasDoShell(
+  app: AppTipada,
+  paginas: ReadonlyArray<readonly [string, Guarda]>,
+  responder: (reply: FastifyReply) => FastifyReply,
+): void {
+  for (const [url, guarda] of paginas) {
     const ids = [...url.matchAll(/:(\w+)/g)].map((m) => m[1] ?? '');
     const params = Object.fromEntries(ids.map((nome) => [nome, Type.String({ pattern: '^[0-9]{1,10}$' })]));
     const schema = { ...(ids.length > 0 ? { params: Type.Object(params) } : {}), response: pagina };
-    app.get(url, { config: { guarda }, schema }, async (_req, reply) => responderShell(reply, cliente));
+    app.get(url, { config: { guarda }, schema }, async (_req, reply) => responder(reply));
   }
+}
 
+/** A client's hashed assets under `caminho`, with a year-long cache. */
+function rotaDosAssets(app: AppTipada, caminho: string, assets: ReadonlyMap<string, ArquivoEstatico>): void {
   app.get(
-    `${CAMINHO_ASSETS}/:arquivo`,
+    `${caminho}/:arquivo`,
     {
       config: { guarda: 'publico' },
       schema: {
@@ -133,9 +145,9 @@ export function rotasCliente(
       },
     },
     (req, reply) => {
-      const arquivo = cliente.assets.get(req.params.arquivo);
-      if (arquivo === undefined) return reply.callNotFound();
-      return enviarEstatico(req, reply, arquivo, CACHE_IMUTAVEL);
+      const a = assets.get(req.params.arquivo);
+      if (a === undefined) return reply.callNotFound();
+      return enviarEstatico(req, reply, a, CACHE_IMUTAVEL);
     },
   );
 }
@@ -211,33 +223,13 @@ export function rotasRetirada(
       `o aplicativo da retirada não foi construído em ${PASTA_RETIRADA}: rode npm install (ou npm run prepare)`,
     );
   }
-  for (const [url, guarda] of PAGINAS_DA_RETIRADA) {
-    const ids = [...url.matchAll(/:(\w+)/g)].map((m) => m[1] ?? '');
-    const params = Object.fromEntries(ids.map((nome) => [nome, Type.String({ pattern: '^[0-9]{1,10}$' })]));
-    const schema = { ...(ids.length > 0 ? { params: Type.Object(params) } : {}), response: pagina };
-    app.get(url, { config: { guarda }, schema }, async (_req, reply) => responderShellDaRetirada(reply, cliente));
-  }
+  rotasDoShell(app, PAGINAS_DA_RETIRADA, (reply) => responderShellDaRetirada(reply, cliente));
   app.get(
     '/retirada/index.html',
     { config: { guarda: 'publico' }, schema: { hide: true, response: pagina } },
     async (_req, reply) => responderShellDaRetirada(reply, cliente),
   );
-  app.get(
-    '/retirada/assets/:arquivo',
-    {
-      config: { guarda: 'publico' },
-      schema: {
-        hide: true,
-        params: Type.Object({ arquivo: Type.String() }),
-        response: arquivo('application/octet-stream'),
-      },
-    },
-    (req, reply) => {
-      const a = cliente.assets.get(req.params.arquivo);
-      if (a === undefined) return reply.callNotFound();
-      return enviarEstatico(req, reply, a, CACHE_IMUTAVEL);
-    },
-  );
+  rotaDosAssets(app, '/retirada/assets', cliente.assets);
   for (const nome of ARQUIVOS_DA_RETIRADA) {
     app.get(
       `/retirada/${nome}`,
