@@ -90,8 +90,13 @@ function CicloDosPassos({ c }: { readonly c: CicloComPassos }) {
 }
 
 /** What the person has left to do: paying what they owe, then each cycle's steps, as the Cestas dashboard lists them. */
-function ProximosPassos() {
-  const { estado, recarregar } = useCarga(() => PRIMEIRAS.passos.ler(), []);
+function ProximosPassos({
+  estado,
+  recarregar,
+}: {
+  readonly estado: ReturnType<typeof usePassos>['estado'];
+  readonly recarregar: () => void;
+}) {
   return (
     <section aria-labelledby="titulo-passos" className="proximos-passos">
       <h2 id="titulo-passos">Seus próximos passos</h2>
@@ -127,9 +132,16 @@ function ProximosPassos() {
   );
 }
 
-/** /dashboard: who I am, my next steps, my profiles, the way to the markets, then (once loaded) the markets I administer and the ones I can see. */
+const usePassos = () => useCarga(() => PRIMEIRAS.passos.ler(), []);
+
+/**
+ * /dashboard: who I am, my next steps, my profiles, the way to the markets, then (once loaded) the
+ * markets I administer and the ones I can see. What comes after the steps is drawn once they are
+ * in: drawn before, it would be pushed down when they arrive (a layout shift of most of the page).
+ */
 export function Painel() {
   const usuario = useUsuarioLogado();
+  const passos = usePassos();
   const { estado, recarregar } = useCarga(() => PRIMEIRAS.mercados.ler(), []);
   return (
     <Pagina titulo="Painel">
@@ -137,50 +149,54 @@ export function Painel() {
         <h2 id="titulo-conta">Olá, {usuario.name}!</h2>
         <p className="suave">{usuario.email}</p>
       </section>
-      <ProximosPassos />
-      <section aria-labelledby="titulo-perfis">
-        <h2 id="titulo-perfis">Seus perfis</h2>
-        {usuario.profiles.length === 0 ? (
-          <p>Você ainda não tem nenhum perfil. Fale com a administração da comunidade.</p>
-        ) : (
-          <ul className="perfis">
-            {usuario.profiles.map((p) => (
-              <li key={p}>
-                <strong>{p}</strong>
-                <br />
-                <span className="suave">{DESCRICOES_PERFIS[p]}</span>
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
-      {/* Before the lists, which arrive later and would push it down. */}
-      <p className="acoes">
-        <Link para="/mercados" className="botao">
-          Ver todos os mercados
-        </Link>
-        {usuario.acoes.criarMercado ? (
-          <Link para="/mercados/novo" className="botao secundario">
-            Novo mercado
-          </Link>
-        ) : null}
-      </p>
-      <ComCarga estado={estado} recarregar={recarregar}>
-        {(mercados) => (
-          <>
-            {usuario.acoes.gerirAlgumMercado ? (
-              <section aria-labelledby="titulo-administro">
-                <h2 id="titulo-administro">Mercados que você administra</h2>
-                <MeusMercados mercados={mercados.filter((m) => m.adminId === String(usuario.id))} />
-              </section>
+      <ProximosPassos estado={passos.estado} recarregar={passos.recarregar} />
+      {passos.estado.fase === 'carregando' ? null : (
+        <>
+          <section aria-labelledby="titulo-perfis">
+            <h2 id="titulo-perfis">Seus perfis</h2>
+            {usuario.profiles.length === 0 ? (
+              <p>Você ainda não tem nenhum perfil. Fale com a administração da comunidade.</p>
+            ) : (
+              <ul className="perfis">
+                {usuario.profiles.map((p) => (
+                  <li key={p}>
+                    <strong>{p}</strong>
+                    <br />
+                    <span className="suave">{DESCRICOES_PERFIS[p]}</span>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </section>
+          {/* Before the lists, which arrive later and would push it down. */}
+          <p className="acoes">
+            <Link para="/mercados" className="botao">
+              Ver todos os mercados
+            </Link>
+            {usuario.acoes.criarMercado ? (
+              <Link para="/mercados/novo" className="botao secundario">
+                Novo mercado
+              </Link>
             ) : null}
-            <section aria-labelledby="titulo-ativos">
-              <h2 id="titulo-ativos">Mercados ativos</h2>
-              <ListaCurta mercados={mercados.filter((m) => m.ativo)} vazio="Nenhum mercado ativo no momento." />
-            </section>
-          </>
-        )}
-      </ComCarga>
+          </p>
+          <ComCarga estado={estado} recarregar={recarregar}>
+            {(mercados) => (
+              <>
+                {usuario.acoes.gerirAlgumMercado ? (
+                  <section aria-labelledby="titulo-administro">
+                    <h2 id="titulo-administro">Mercados que você administra</h2>
+                    <MeusMercados mercados={mercados.filter((m) => m.adminId === String(usuario.id))} />
+                  </section>
+                ) : null}
+                <section aria-labelledby="titulo-ativos">
+                  <h2 id="titulo-ativos">Mercados ativos</h2>
+                  <ListaCurta mercados={mercados.filter((m) => m.ativo)} vazio="Nenhum mercado ativo no momento." />
+                </section>
+              </>
+            )}
+          </ComCarga>
+        </>
+      )}
     </Pagina>
   );
 }
