@@ -10,8 +10,25 @@ import { lerChavePix, regraDoRecebedor, type RecebedorPix } from './pix-chave.ts
 export const VARIANTES = ['cestas', 'mercados'] as const;
 export type Variante = (typeof VARIANTES)[number];
 
+/**
+ * SQLite's PRAGMA synchronous (SQLITE_SYNCHRONOUS). In WAL mode, FULL syncs the WAL at every commit,
+ * so a commit survives a power cut; NORMAL syncs only at checkpoints, so the last commits before a
+ * power cut may roll back (never on a crash of the process alone). docs/reliability.md, "Queda de
+ * energia no SQLite".
+ */
+export const SINCRONIAS_SQLITE = ['FULL', 'NORMAL'] as const;
+export type SincroniaSqlite = (typeof SINCRONIAS_SQLITE)[number];
+/** Measured: FULL cost the order save over 20 % (docs/decisions.md, "SQLite: `synchronous=NORMAL`…"). */
+export const SINCRONIA_SQLITE_PADRAO: SincroniaSqlite = 'NORMAL';
+
 export type BancoConfig =
-  { readonly tipo: 'sqlite'; readonly caminho: string } | { readonly tipo: 'postgres'; readonly url: string };
+  | {
+      readonly tipo: 'sqlite';
+      readonly caminho: string;
+      /** Absent: SINCRONIA_SQLITE_PADRAO. */
+      readonly sincronia?: SincroniaSqlite;
+    }
+  | { readonly tipo: 'postgres'; readonly url: string };
 
 export interface OidcExterno {
   readonly issuer: string;
@@ -259,13 +276,23 @@ function arquivoLegivel(env: Env, nome: string): string | undefined {
   return v;
 }
 
+/** SQLITE_SYNCHRONOUS: FULL or NORMAL, in any case; read whatever the database, so a typo never waits. */
+function sincroniaSqlite(env: Env): SincroniaSqlite {
+  const v = valor(env, 'SQLITE_SYNCHRONOUS');
+  if (v === undefined) return SINCRONIA_SQLITE_PADRAO;
+  const s = SINCRONIAS_SQLITE.find((x) => x === v.toUpperCase());
+  if (s === undefined) throw new ErroConfig(`SQLITE_SYNCHRONOUS deve ser FULL ou NORMAL (recebido "${v}")`);
+  return s;
+}
+
 function banco(env: Env): BancoConfig {
   const v = valor(env, 'DATABASE_URL') ?? 'sqlite:./data/cestaria.db';
+  const sincronia = sincroniaSqlite(env);
   if (v.startsWith('sqlite:')) {
     const caminho = v.slice('sqlite:'.length);
     if (caminho === '')
       throw new ErroConfig('DATABASE_URL sqlite: precisa de um caminho, por exemplo sqlite:./data/cestaria.db');
-    return { tipo: 'sqlite', caminho };
+    return { tipo: 'sqlite', caminho, sincronia };
   }
   if (v.startsWith('postgres://') || v.startsWith('postgresql://')) {
     try {

@@ -227,7 +227,7 @@ function poolComNomes(pool: pg.Pool): PostgresPool {
 }
 
 function dialetoPara(cfg: BancoConfig, opcoes: OpcoesBanco, guardarPool: (p: pg.Pool) => void): Dialect {
-  if (cfg.tipo === 'sqlite') return new SqliteImediato({ database: abrirSqlite(cfg.caminho) });
+  if (cfg.tipo === 'sqlite') return new SqliteImediato({ database: abrirSqlite(cfg.caminho, cfg.sincronia) });
   const pool = new pg.Pool(configDoPool(cfg.url, opcoes.maxConexoes));
   guardarPool(pool);
   return new PostgresDialect({ pool: poolComNomes(pool) });

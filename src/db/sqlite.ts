@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
+import { SINCRONIAS_SQLITE, SINCRONIA_SQLITE_PADRAO, type SincroniaSqlite } from '../config.ts';
 import { criarPastaPrivada, garantirArquivoPrivado, tornarPrivado } from './arquivos-privados.ts';
 
 type Valor = null | number | bigint | string | NodeJS.ArrayBufferView;
@@ -18,8 +19,11 @@ const MAX_CACHE = 500;
 /**
  * Opens an embedded SQLite database through node:sqlite, shaped as Kysely's SqliteDatabase.
  * Columns declared BOOLEAN come back as true/false, so both dialects return identical rows.
+ * `sincronia` is PRAGMA synchronous (SQLITE_SYNCHRONOUS); this is the one place that sets it.
  */
-export function abrirSqlite(caminho: string): SqliteDatabase {
+export function abrirSqlite(caminho: string, sincronia: SincroniaSqlite = SINCRONIA_SQLITE_PADRAO): SqliteDatabase {
+  // The value goes into the SQL text below: only the known words get there.
+  if (!SINCRONIAS_SQLITE.includes(sincronia)) throw new Error(`PRAGMA synchronous desconhecido: ${String(sincronia)}`);
   if (caminho !== ':memory:') {
     criarPastaPrivada(dirname(caminho));
     // SQLite creates the -wal and -shm files with the database file's mode: private too.
@@ -33,7 +37,7 @@ export function abrirSqlite(caminho: string): SqliteDatabase {
   db.exec(`
     PRAGMA busy_timeout = 10000;
     PRAGMA journal_mode = WAL;
-    PRAGMA synchronous = NORMAL;
+    PRAGMA synchronous = ${sincronia};
     PRAGMA foreign_keys = ON;
   `);
   // NOTE: Kysely prepares every query anew; caching the compiled statements by SQL text

@@ -21,7 +21,7 @@ const PRODUCAO = {
 
 test('padrões de desenvolvimento: SQLite embutido, portas 3000/4000/3002, demo ligada', () => {
   const c = carregarConfig({});
-  assert.deepEqual(c.banco, { tipo: 'sqlite', caminho: './data/cestaria.db' });
+  assert.deepEqual(c.banco, { tipo: 'sqlite', caminho: './data/cestaria.db', sincronia: 'NORMAL' });
   assert.equal(c.cestasPort, 3000);
   assert.equal(c.mercadosPort, 4000);
   assert.equal(c.devIdpPort, 3002);
@@ -89,6 +89,7 @@ test('um valor ruim para o início com uma mensagem de uma linha que nomeia a va
     [{ AVISOS_INTERVALO_S: '0' }, 'AVISOS_INTERVALO_S'],
     [{ DEV_SMTP_PORT: '99999' }, 'DEV_SMTP_PORT'],
     [{ DEV_SMTP: 'talvez' }, 'DEV_SMTP'],
+    [{ SQLITE_SYNCHRONOUS: 'OFF' }, 'SQLITE_SYNCHRONOUS'],
   ];
   for (const [env, variavel] of casos) {
     assert.throws(
@@ -186,6 +187,29 @@ test('Mercados: OpenID Connect com descoberta por padrão, ou OAuth 2.0 com os t
     'https://contas.example/oauth/token',
   );
   recusa(producao, 'OAUTH_AUTHORIZATION_URL');
+});
+
+test('SQLITE_SYNCHRONOUS: NORMAL por padrão, FULL se pedido; outro valor impede o início, mesmo no PostgreSQL', () => {
+  const sincronia = (env: Record<string, string>) => {
+    const b = carregarConfig(env).banco;
+    return b.tipo === 'sqlite' ? b.sincronia : null;
+  };
+  assert.equal(sincronia({}), 'NORMAL');
+  assert.equal(sincronia({ SQLITE_SYNCHRONOUS: 'FULL' }), 'FULL');
+  assert.equal(sincronia({ SQLITE_SYNCHRONOUS: ' full ' }), 'FULL', 'sem diferenciar maiúsculas, como o SQLite');
+  assert.equal(sincronia({ SQLITE_SYNCHRONOUS: 'normal', DATABASE_URL: 'sqlite:/tmp/x.db' }), 'NORMAL');
+  assert.equal(sincronia({ SQLITE_SYNCHRONOUS: '' }), 'NORMAL', 'vazia vale como ausente');
+  // OFF and EXTRA are SQLite words too, and the numbers 0 to 3: none of them is offered.
+  for (const v of ['OFF', 'EXTRA', '1', '2', 'FULLL', 'sim']) {
+    for (const base of [{}, { DATABASE_URL: 'postgres://u@127.0.0.1:5432/c' }]) {
+      assert.throws(
+        () => carregarConfig({ ...base, SQLITE_SYNCHRONOUS: v }),
+        (e: unknown) =>
+          e instanceof ErroConfig && e.message === `SQLITE_SYNCHRONOUS deve ser FULL ou NORMAL (recebido "${v}")`,
+        v,
+      );
+    }
+  }
 });
 
 test('ADMIN_EMAILS é lido sem diferenciar maiúsculas', () => {
