@@ -64,9 +64,8 @@ export async function guardarRetirada(ponto: string, dados: RetiradaDoPonto, ago
   const listadas = new Set(dados.acoes.map((a) => a.chave));
   await tx.objectStore('retiradas').put({ ponto, dados, recebidaEm: agora.toISOString() });
   const enviadas = tx.objectStore('enviadas');
-  for (const a of await enviadas.index('ponto').getAll(ponto))
-    if (listadas.has(a.acao.chave)) await enviadas.delete(a.acao.chave);
-  await tx.done;
+  const apagar = (await enviadas.index('ponto').getAll(ponto)).filter((a) => listadas.has(a.acao.chave));
+  await Promise.all([...apagar.map((a) => enviadas.delete(a.acao.chave)), tx.done]);
 }
 
 export interface AcoesDoPonto {
@@ -117,19 +116,27 @@ export async function registrarResultados(
   const db = await banco();
   const tx = db.transaction(['fila', 'enviadas', 'recusadas'], 'readwrite');
   const fila = tx.objectStore('fila');
-  for (const chave of aceitas) {
-    const a = await fila.get(chave);
-    if (a === undefined) continue;
-    await tx.objectStore('enviadas').put(a);
-    await fila.delete(chave);
-  }
-  for (const r of recusadas) {
-    const a = await fila.get(r.chave);
-    if (a === undefined) continue;
-    await tx.objectStore('recusadas').put({ ...a, mensagem: r.mensagem, recusadaEm: agora.toISOString() });
-    await fila.delete(r.chave);
-  }
-  await tx.done;
+  // All the reads asked at once, then all the writes, in the one transaction: a request awaited
+  // one at a time cost a round of the page's event loop each (300 a batch of 100).
+  const [daFila, recusadasDaFila] = await Promise.all([
+    Promise.all(aceitas.map((chave) => fila.get(chave))),
+    Promise.all(recusadas.map((r) => fila.get(r.chave))),
+  ]);
+  const escritas: Array<Promise<unknown>> = [];
+  aceitas.forEach((chave, i) => {
+    const a = daFila[i];
+    if (a === undefined) return;
+    escritas.push(tx.objectStore('enviadas').put(a), fila.delete(chave));
+  });
+  recusadas.forEach((r, i) => {
+    const a = recusadasDaFila[i];
+    if (a === undefined) return;
+    escritas.push(
+      tx.objectStore('recusadas').put({ ...a, mensagem: r.mensagem, recusadaEm: agora.toISOString() }),
+      fila.delete(r.chave),
+    );
+  });
+  await Promise.all([...escritas, tx.done]);
 }
 
 /** Forgets the refused actions of a point once the person has read them. */
