@@ -274,7 +274,9 @@ export async function emTransacao<T>(
 
 async function transacao<T>(db: Banco, fn: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
   const depois: Array<() => void> = [];
-  const vagas = vagasDeTransacao.get(db);
+  // Called from inside a transaction (a bug the connection's guard refuses loudly), it takes no
+  // slot: waiting for one held by that same transaction would hang instead.
+  const vagas = dentroDeTransacao.getStore() === true ? undefined : vagasDeTransacao.get(db);
   await vagas?.tomar();
   let r: T;
   try {

@@ -5,7 +5,13 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { CONEXOES_SO_DE_LEITURA, abrirBanco, emTransacao, type Banco } from '../../src/db/banco.ts';
+import {
+  CONEXOES_SO_DE_LEITURA,
+  ErroForaDaTransacao,
+  abrirBanco,
+  emTransacao,
+  type Banco,
+} from '../../src/db/banco.ts';
 import { DIALETO, bancoNovo } from '../helpers/banco.ts';
 import { criarPonto } from '../helpers/fabricas.ts';
 
@@ -104,6 +110,31 @@ describe('a vez de cada transação', () => {
       ['a começa', 'a termina', 'b começa', 'b termina', 'c começa', 'c termina'],
     );
     assert.equal(await nome(), 'c');
+  });
+
+  test('uma transação aberta de dentro de outra falha alto, mesmo com as vagas tomadas, e não trava', async () => {
+    let soltar = () => {};
+    const segurando = new Promise<void>((pronto) => (soltar = pronto));
+    let entrou = () => {};
+    const dentro = new Promise<void>((pronto) => (entrou = pronto));
+    // The other slot, when there is a gate, held until the end.
+    const outra =
+      DIALETO === 'postgres'
+        ? emTransacao(banco, async () => {
+            entrou();
+            await segurando;
+          })
+        : (entrou(), Promise.resolve());
+    await dentro;
+    try {
+      await assert.rejects(
+        emTransacao(banco, () => emTransacao(banco, async () => 'de dentro')),
+        ErroForaDaTransacao,
+      );
+    } finally {
+      soltar();
+    }
+    await outra;
   });
 
   test('uma transação que falha solta a vez e a vaga: as seguintes rodam', async () => {
