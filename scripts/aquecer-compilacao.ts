@@ -20,7 +20,19 @@ const src = join(raiz, 'src');
 const modulos = readdirSync(src, { recursive: true, encoding: 'utf8' })
   .filter((f) => f.endsWith('.ts') && f !== 'main.ts')
   .sort();
-for (const f of modulos) await import(pathToFileURL(join(src, f)).href);
+// Modules that only development uses import development packages (the mail catcher's
+// smtp-server): where those are not installed (the image, npm ci --omit=dev), they are left out,
+// as a production process never loads them.
+const deFora: string[] = [];
+for (const f of modulos) {
+  try {
+    await import(pathToFileURL(join(src, f)).href);
+  } catch (e) {
+    const pacote = /^Cannot find package '([^']+)'/.exec(e instanceof Error ? e.message : '')?.[1];
+    if (pacote === undefined) throw e;
+    deFora.push(`${f} (${pacote} não instalado)`);
+  }
+}
 const pasta = mkdtempSync(join(tmpdir(), 'cestaria-aquecer-'));
 try {
   execFileSync(process.execPath, ['--disable-warning=ExperimentalWarning', join(src, 'main.ts'), 'migrate'], {
@@ -31,5 +43,6 @@ try {
   rmSync(pasta, { recursive: true, force: true });
 }
 console.log(
-  `Cache de compilação em ${process.env.NODE_COMPILE_CACHE}: ${modulos.length + 1} módulos de ${relative(raiz, src)}/.`,
+  `Cache de compilação em ${process.env.NODE_COMPILE_CACHE}: ${modulos.length + 1 - deFora.length} módulos de ${relative(raiz, src)}/.`,
 );
+if (deFora.length > 0) console.log(`Fora do cache, só de desenvolvimento: ${deFora.join(', ')}.`);
