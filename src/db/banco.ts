@@ -71,27 +71,6 @@ class Vagas {
 /** The transactions' share of each PostgreSQL handle's pool (SQLite has one connection and its own lock). */
 const vagasDeTransacao = new WeakMap<Banco, Vagas>();
 
-/** Per handle, the transactions of each `vez` key waiting their turn in this process. */
-const vezes = new WeakMap<Banco, Map<string, Promise<void>>>();
-
-/** Runs `fn` after every earlier call with the same key on `db` (in this process) has ended. */
-async function naVez<T>(db: Banco, chave: string, fn: () => Promise<T>): Promise<T> {
-  let porChave = vezes.get(db);
-  if (porChave === undefined) vezes.set(db, (porChave = new Map()));
-  const anterior = porChave.get(chave) ?? Promise.resolve();
-  let terminar = () => {};
-  const esta = new Promise<void>((pronto) => (terminar = pronto));
-  const fim = anterior.then(() => esta);
-  porChave.set(chave, fim);
-  try {
-    await anterior;
-    return await fn();
-  } finally {
-    terminar();
-    if (porChave.get(chave) === fim) porChave.delete(chave);
-  }
-}
-
 export interface UsoDoPool {
   readonly total: number;
   readonly ociosas: number;
@@ -259,20 +238,10 @@ export function usoDoPool(banco: Banco): UsoDoPool | null {
 const depoisDeCadaCommit = new WeakMap<Transaction<DB>, Array<() => void>>();
 
 /**
- * Runs a use case in one transaction; only use cases call this. `vez`: transactions that take the
- * same row lock (a cycle's final offers) wait their turn here, without a connection, rather than
- * holding one each while the database makes them wait; the database's lock still decides across
- * processes.
+ * Runs a use case in one transaction; only use cases call this. On PostgreSQL it never takes the
+ * pool's last CONEXOES_SO_DE_LEITURA connections, so reads go on while writers wait on a lock.
  */
-export async function emTransacao<T>(
-  db: Banco,
-  fn: (trx: Transaction<DB>) => Promise<T>,
-  opcoes: { readonly vez?: string } = {},
-): Promise<T> {
-  return opcoes.vez === undefined ? transacao(db, fn) : naVez(db, opcoes.vez, () => transacao(db, fn));
-}
-
-async function transacao<T>(db: Banco, fn: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
+export async function emTransacao<T>(db: Banco, fn: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
   const depois: Array<() => void> = [];
   // Called from inside a transaction (a bug the connection's guard refuses loudly), it takes no
   // slot: waiting for one held by that same transaction would hang instead.
@@ -384,6 +353,19 @@ async function migrarCom(
 /** Whether a handle talks to PostgreSQL (row locks exist there; SQLite serialises writers). */
 export function ehPostgres(db: Db): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+/**
+ * Takes transaction-level advisory locks on PostgreSQL, one per `chave` within `grupo` (the
+ * two-number key space, apart from the one-number keys of migrations and statement imports),
+ * in ascending order, so two writers that take several never deadlock. They are held until the
+ * transaction ends. SQLite's transaction already holds the one writer, so there it does nothing.
+ */
+export async function travarChaves(trx: Transaction<DB>, grupo: number, chaves: readonly number[]): Promise<void> {
+  if (chaves.length === 0 || !ehPostgres(trx)) return;
+  const ordem = [...new Set(chaves)].sort((a, b) => a - b);
+  // One statement: unnest yields the keys in the array's order, and each row takes its lock in turn.
+  await sql`select pg_advisory_xact_lock(${grupo}::integer, k) from unnest(${ordem}::integer[]) as k`.execute(trx);
 }
 
 /**

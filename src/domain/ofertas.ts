@@ -1,6 +1,6 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { DB } from '../db/tipos.ts';
-import { emTransacao, type Banco, type Db } from '../db/banco.ts';
+import { emTransacao, travarChaves, type Banco, type Db } from '../db/banco.ts';
 import { ehFornecedor, ehGestor, exigirAgirPor, podeNoRegistro, veTudo, type Ator } from './acesso.ts';
 import {
   atribuirExtrasPorMercado,
@@ -248,128 +248,129 @@ export async function salvarOferta(
   exigirAgirPor(ator, entrada.usuarioid, 'oferta');
   const erros = regrasDasLinhas(linhas);
   if (Object.keys(erros).length > 0) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', erros);
-  return emTransacao(
-    banco,
-    async (trx) => {
-      const usuarioid = await fornecedorAlvo(trx, ator, entrada.usuarioid);
-      // NOTE: the products are read before the cycle is locked (and checked after its window, as
-      // always): the offers of a cycle take turns on that lock, and every round trip taken while
-      // it is held makes every other supplier wait.
-      const produtos =
-        // Stryker disable next-line ConditionalExpression: an empty IN list is valid on SQLite, where the mutation run goes; PostgreSQL refuses it
-        linhas.length === 0
-          ? // Stryker disable next-line ArrayDeclaration: with no lines the products are never read
-            []
-          : await trx
-              .selectFrom('produto')
-              .select(['id', 'unidade'])
-              .where(
-                'id',
-                'in',
-                linhas.map((l) => l.produtoid),
-              )
-              .where('ativo', '=', true)
-              .execute();
-      const ciclo = await cicloDasJanelas(trx, cicloid, 'escrita');
-      const { foraDaJanela } = exigirJanela(ciclo, opcoes.hoje, 'oferta', ehGestor(ator));
-      // Stryker disable next-line ConditionalExpression,EqualityOperator: an empty IN list is valid on SQLite (see above)
-      if (linhas.length > 0) {
-        const ativos = new Map(produtos.map((p) => [p.id, p.unidade]));
-        const faltando = linhas.filter((l) => !ativos.has(l.produtoid));
-        if (faltando.length > 0)
-          throw new Invalido(
-            'VALIDACAO',
-            'Verifique os campos destacados',
-            Object.fromEntries(faltando.map((f) => [`${f.campo}.produtoid`, 'Produto inexistente ou inativo'])),
-          );
-        const noutraUnidade = linhas.flatMap((l) =>
-          unidadeTrocada(l.unidadeEscrita, ativos.get(l.produtoid), `${l.campo}.quantidade`),
+  return emTransacao(banco, async (trx) => {
+    const usuarioid = await fornecedorAlvo(trx, ator, entrada.usuarioid);
+    // NOTE: the products are read before the locks are taken (and checked after the cycle's
+    // window, as always): every round trip taken while a lock is held makes whoever waits for
+    // it wait longer.
+    const produtos =
+      // Stryker disable next-line ConditionalExpression: an empty IN list is valid on SQLite, where the mutation run goes; PostgreSQL refuses it
+      linhas.length === 0
+        ? // Stryker disable next-line ArrayDeclaration: with no lines the products are never read
+          []
+        : await trx
+            .selectFrom('produto')
+            .select(['id', 'unidade'])
+            .where(
+              'id',
+              'in',
+              linhas.map((l) => l.produtoid),
+            )
+            .where('ativo', '=', true)
+            .execute();
+    // The cycle beside other offers and orders, never beside a composition, an extra, a lot or
+    // the closing (janelas.ts).
+    const ciclo = await cicloDasJanelas(trx, cicloid, 'oferta');
+    const { foraDaJanela } = exigirJanela(ciclo, opcoes.hoje, 'oferta', ehGestor(ator));
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: an empty IN list is valid on SQLite (see above)
+    if (linhas.length > 0) {
+      const ativos = new Map(produtos.map((p) => [p.id, p.unidade]));
+      const faltando = linhas.filter((l) => !ativos.has(l.produtoid));
+      if (faltando.length > 0)
+        throw new Invalido(
+          'VALIDACAO',
+          'Verifique os campos destacados',
+          Object.fromEntries(faltando.map((f) => [`${f.campo}.produtoid`, 'Produto inexistente ou inativo'])),
         );
-        if (noutraUnidade.length > 0)
-          throw new Invalido('VALIDACAO', 'Verifique os campos destacados', Object.fromEntries(noutraUnidade));
-      }
-      const iso = opcoes.agora.toISOString();
-      const antes = await ofertaDe(trx, cicloid, usuarioid);
-      const amarras = await conferirLinhasAmarradas(trx, cicloid, antes, linhas, opcoes.finalizar);
-      const finalizada = opcoes.finalizar;
-      const estado = {
-        finalizada,
-        finalizadaEm: finalizada ? (antes.finalizada ? antes.finalizadaEm : iso) : null,
-        updatedAt: iso,
-      };
-      let ofertaId = antes.id;
-      // Stryker disable next-line ConditionalExpression: an offer that exists is upserted into the same state (ON CONFLICT DO UPDATE)
-      if (ofertaId === null) {
-        // A new offer is written in its final state, and its id comes back in the same statement.
-        ofertaId = (
-          await trx
-            .insertInto('oferta')
-            .values({ cicloid, usuarioid, ...estado, createdAt: iso })
-            .onConflict((oc) => oc.columns(['cicloid', 'usuarioid']).doUpdateSet(estado))
-            .returning('id')
-            .executeTakeFirstOrThrow()
-        ).id;
-      } else {
-        await trx.updateTable('oferta').set(estado).where('id', '=', ofertaId).execute();
-      }
-      if (linhas.length > 0) {
-        // One statement for every line, new or kept. A kept line is updated in place (the upsert
-        // on its unique key), because compositions refer to the line's id, which must not change.
+      const noutraUnidade = linhas.flatMap((l) =>
+        unidadeTrocada(l.unidadeEscrita, ativos.get(l.produtoid), `${l.campo}.quantidade`),
+      );
+      if (noutraUnidade.length > 0)
+        throw new Invalido('VALIDACAO', 'Verifique os campos destacados', Object.fromEntries(noutraUnidade));
+    }
+    const iso = opcoes.agora.toISOString();
+    // NOTE: a save changes only this offer's lines, so the capacity of the products they hold,
+    // and of those taken out, is what it can break: only those products are checked (every
+    // supplier's lines of each), and only those are locked (PostgreSQL). Two suppliers take
+    // turns on the products they share and save the others at once; two saves of one offer
+    // take turns on the offer, whose lines say which products to lock.
+    await travarChaves(trx, cicloid, [-usuarioid]);
+    const antes = await ofertaDe(trx, cicloid, usuarioid);
+    const tocados = [
+      ...new Set([
+        ...antes.produtos.map((p) => p.produtoid),
+        // Stryker disable next-line ArrowFunction: a product new to the offer only gains surplus (and the line backs nothing yet), which breaks no rule a product met before the save
+        ...linhas.map((l) => l.produtoid),
+      ]),
+    ];
+    await travarChaves(trx, cicloid, tocados);
+    const amarras = await conferirLinhasAmarradas(trx, cicloid, antes, linhas, opcoes.finalizar);
+    const finalizada = opcoes.finalizar;
+    const estado = {
+      finalizada,
+      finalizadaEm: finalizada ? (antes.finalizada ? antes.finalizadaEm : iso) : null,
+      updatedAt: iso,
+    };
+    let ofertaId = antes.id;
+    // Stryker disable next-line ConditionalExpression: an offer that exists is upserted into the same state (ON CONFLICT DO UPDATE)
+    if (ofertaId === null) {
+      // A new offer is written in its final state, and its id comes back in the same statement.
+      ofertaId = (
         await trx
-          .insertInto('ofertaproduto')
-          .values(
-            linhas.map((l) => ({
-              ofertaid: ofertaId,
-              produtoid: l.produtoid,
-              quantidadeMilesimos: l.quantidadeMilesimos,
-              valorCentavos: l.valorCentavos,
-              createdAt: iso,
-              updatedAt: iso,
-            })),
-          )
-          .onConflict((oc) =>
-            oc.columns(['ofertaid', 'produtoid']).doUpdateSet((eb) => ({
-              quantidadeMilesimos: eb.ref('excluded.quantidadeMilesimos'),
-              valorCentavos: eb.ref('excluded.valorCentavos'),
-              updatedAt: eb.ref('excluded.updatedAt'),
-            })),
-          )
-          .execute();
-      }
-      const removidas = antes.produtos.filter((p) => !linhas.some((l) => l.produtoid === p.produtoid));
-      await removerLinhas(trx, removidas);
-      // NOTE: a save changes only this offer's lines (their quantities, which exist, whether the
-      // offer is final): the capacity of the products they hold, and of those taken out, is what it
-      // can break, so only those products are checked (every supplier's lines of each), not the
-      // whole cycle's hundreds of lines at every save.
-      const tocados = [
-        ...new Set([
-          ...antes.produtos.map((p) => p.produtoid),
-          // Stryker disable next-line ArrowFunction: a product new to the offer only gains surplus (and the line backs nothing yet), which breaks no rule a product met before the save
-          ...linhas.map((l) => l.produtoid),
-        ]),
+          .insertInto('oferta')
+          .values({ cicloid, usuarioid, ...estado, createdAt: iso })
+          .onConflict((oc) => oc.columns(['cicloid', 'usuarioid']).doUpdateSet(estado))
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id;
+    } else {
+      await trx.updateTable('oferta').set(estado).where('id', '=', ofertaId).execute();
+    }
+    if (linhas.length > 0) {
+      // One statement for every line, new or kept. A kept line is updated in place (the upsert
+      // on its unique key), because compositions refer to the line's id, which must not change.
+      await trx
+        .insertInto('ofertaproduto')
+        .values(
+          linhas.map((l) => ({
+            ofertaid: ofertaId,
+            produtoid: l.produtoid,
+            quantidadeMilesimos: l.quantidadeMilesimos,
+            valorCentavos: l.valorCentavos,
+            createdAt: iso,
+            updatedAt: iso,
+          })),
+        )
+        .onConflict((oc) =>
+          oc.columns(['ofertaid', 'produtoid']).doUpdateSet((eb) => ({
+            quantidadeMilesimos: eb.ref('excluded.quantidadeMilesimos'),
+            valorCentavos: eb.ref('excluded.valorCentavos'),
+            updatedAt: eb.ref('excluded.updatedAt'),
+          })),
+        )
+        .execute();
+    }
+    const removidas = antes.produtos.filter((p) => !linhas.some((l) => l.produtoid === p.produtoid));
+    await removerLinhas(trx, removidas);
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: an empty IN list is valid on SQLite, where the mutation run goes; PostgreSQL refuses it
+    if (tocados.length > 0) {
+      const [ofertadas, extras] = [
+        await linhasOfertadas(trx, cicloid, tocados),
+        await extrasPublicados(trx, cicloid, tocados),
       ];
-      // Stryker disable next-line ConditionalExpression,EqualityOperator: an empty IN list is valid on SQLite, where the mutation run goes; PostgreSQL refuses it
-      if (tocados.length > 0) {
-        const [ofertadas, extras] = [
-          await linhasOfertadas(trx, cicloid, tocados),
-          await extrasPublicados(trx, cicloid, tocados),
-        ];
-        conferirCapacidade(ofertadas, extras);
-        conferirExtrasMantidos(amarras, ofertadas, extras);
-      }
-      const depois = await ofertaDe(trx, cicloid, usuarioid);
-      await auditar(trx, ator, opcoes.agora, {
-        acao: `${finalizada ? 'finalizar' : 'rascunho'}${foraDaJanela ? ' (fora da janela)' : ''}`,
-        entidade: 'oferta',
-        entidadeId: ofertaId,
-        antes,
-        depois,
-      });
-      return { oferta: depois, criada: antes.id === null };
-    },
-    { vez: `ciclo ${cicloid}` },
-  );
+      conferirCapacidade(ofertadas, extras);
+      conferirExtrasMantidos(amarras, ofertadas, extras);
+    }
+    const depois = await ofertaDe(trx, cicloid, usuarioid);
+    await auditar(trx, ator, opcoes.agora, {
+      acao: `${finalizada ? 'finalizar' : 'rascunho'}${foraDaJanela ? ' (fora da janela)' : ''}`,
+      entidade: 'oferta',
+      entidadeId: ofertaId,
+      antes,
+      depois,
+    });
+    return { oferta: depois, criada: antes.id === null };
+  });
 }
 
 /**

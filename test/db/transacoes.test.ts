@@ -1,7 +1,6 @@
 /**
- * emTransacao's two rules of turn (src/db/banco.ts): on PostgreSQL, transactions never take the
- * pool's last CONEXOES_SO_DE_LEITURA connections, so reads go on while writers wait on a row lock;
- * and transactions with the same `vez` run one after another in the process, in order.
+ * emTransacao's rule of turn (src/db/banco.ts): on PostgreSQL, transactions never take the pool's
+ * last CONEXOES_SO_DE_LEITURA connections, so reads go on while writers wait on a row lock.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -15,10 +14,10 @@ import {
 import { DIALETO, bancoNovo } from '../helpers/banco.ts';
 import { criarPonto } from '../helpers/fabricas.ts';
 
-// Two connections for transactions: one may wait its turn while another key goes on.
+// Two connections for transactions beside the ones kept for reads.
 const CONEXOES = CONEXOES_SO_DE_LEITURA + 2;
 
-describe('a vez de cada transação', () => {
+describe('as vagas das transações no pool', () => {
   let banco: Banco;
   let ponto: number;
   before(async () => {
@@ -74,44 +73,6 @@ describe('a vez de cada transação', () => {
     },
   );
 
-  test('transações da mesma vez rodam uma depois da outra, na ordem; as de outra vez não esperam', async () => {
-    const passos: string[] = [];
-    let soltar = () => {};
-    const segurando = new Promise<void>((pronto) => (soltar = pronto));
-    let entrou = () => {};
-    const dentro = new Promise<void>((pronto) => (entrou = pronto));
-    const vez = (rotulo: string, antes?: () => Promise<void>) =>
-      emTransacao(
-        banco,
-        async (trx) => {
-          passos.push(`${rotulo} começa`);
-          if (antes !== undefined) await antes();
-          await trx.updateTable('pontoentrega').set({ nome: rotulo }).where('id', '=', ponto).execute();
-          passos.push(`${rotulo} termina`);
-        },
-        { vez: 'ciclo 1' },
-      );
-    const a = vez('a', async () => {
-      entrou();
-      await segurando;
-    });
-    await dentro;
-    const b = vez('b');
-    const c = vez('c');
-    // Another key is not in that line (SQLite runs it after a, on its one connection).
-    if (DIALETO === 'postgres') {
-      await emTransacao(banco, async () => passos.push('outra vez'), { vez: 'ciclo 2' });
-      assert.deepEqual(passos, ['a começa', 'outra vez']);
-    }
-    soltar();
-    await Promise.all([a, b, c]);
-    assert.deepEqual(
-      passos.filter((p) => p !== 'outra vez'),
-      ['a começa', 'a termina', 'b começa', 'b termina', 'c começa', 'c termina'],
-    );
-    assert.equal(await nome(), 'c');
-  });
-
   test('uma transação aberta de dentro de outra falha alto, mesmo com as vagas tomadas, e não trava', async () => {
     let soltar = () => {};
     const segurando = new Promise<void>((pronto) => (soltar = pronto));
@@ -137,17 +98,13 @@ describe('a vez de cada transação', () => {
     await outra;
   });
 
-  test('uma transação que falha solta a vez e a vaga: as seguintes rodam', async () => {
-    const falha = emTransacao(
-      banco,
-      async () => {
+  test('uma transação que falha solta a vaga: as seguintes rodam', async () => {
+    await assert.rejects(
+      emTransacao(banco, async () => {
         throw new Error('recusada');
-      },
-      { vez: 'ciclo 3' },
+      }),
+      /recusada/,
     );
-    const depois = emTransacao(banco, async () => 'passou', { vez: 'ciclo 3' });
-    await assert.rejects(falha, /recusada/);
-    assert.equal(await depois, 'passou');
     // Every slot came back: as many transactions as the pool has connections run again.
     const todas = await Promise.all(Array.from({ length: CONEXOES * 2 }, () => emTransacao(banco, async () => 1)));
     assert.equal(todas.length, CONEXOES * 2);

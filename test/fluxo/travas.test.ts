@@ -13,6 +13,7 @@ import {
   DATAS_PADRAO,
   criarCesta,
   criarCiclo,
+  criarExtra,
   criarOfertaFinalizada,
   criarPonto,
   criarProduto,
@@ -41,20 +42,31 @@ describe(
     });
     after(() => amb.fechar());
 
-    /** Connections of this test's database waiting for a lock. */
-    async function esperando(cliente: pg.Client): Promise<number> {
+    /**
+     * Connections of this test's database waiting for a lock; with `evento`, only those waiting
+     * for that kind of lock ('relation': the audit table, where a write that got through every
+     * other lock waits; 'advisory': an offer's or a product's lock).
+     */
+    type Evento = 'relation' | 'advisory';
+    async function esperando(cliente: pg.Client, evento?: Evento): Promise<number> {
       // Inside a transaction, pg_stat_activity is read once and kept: ask for a fresh reading.
       await cliente.query('SELECT pg_stat_clear_snapshot()');
       const { rows } = await cliente.query<{ n: string }>(
-        "SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND state = 'active' AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()",
+        `SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND state = 'active' AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()${evento === undefined ? '' : ' AND wait_event = $1'}`,
+        evento === undefined ? [] : [evento],
       );
       return Number(rows[0]?.n ?? 0);
     }
-    async function ate(cliente: pg.Client, n: number, escritas: ReadonlyArray<Promise<Resposta>>): Promise<void> {
+    async function ate(
+      cliente: pg.Client,
+      n: number,
+      escritas: ReadonlyArray<Promise<Resposta>>,
+      evento?: Evento,
+    ): Promise<void> {
       let respondida: Resposta | null = null;
       for (const e of escritas) void e.then((r) => (respondida = r));
       for (let i = 0; i < 400; i++) {
-        if ((await esperando(cliente)) >= n) return;
+        if ((await esperando(cliente, evento)) >= n) return;
         // A write that answered did not wait: say what it answered.
         if (respondida !== null)
           throw new Error(
@@ -68,10 +80,15 @@ describe(
       throw new Error(`${n} escritas deveriam estar esperando uma trava: ${JSON.stringify(rows)}`);
     }
 
-    /** Runs two writes so that they overlap (see above); answers in the order they were started. */
+    /**
+     * Runs two writes so that they overlap (see above); answers in the order they were started.
+     * `segundaEspera`: the kind of lock the second must be seen waiting for ('relation': the audit
+     * table, so it did not wait for the first).
+     */
     async function sobrepostas(
       primeira: () => Promise<Resposta>,
       segunda: () => Promise<Resposta>,
+      segundaEspera?: Evento,
     ): Promise<[Resposta, Resposta]> {
       if (amb.bancoConfig.tipo !== 'postgres') throw new Error('só PostgreSQL');
       const cliente = new pg.Client({ connectionString: amb.bancoConfig.url });
@@ -83,6 +100,8 @@ describe(
         await ate(cliente, 1, [a]);
         const b = segunda();
         await ate(cliente, 2, [a, b]);
+        if (segundaEspera !== undefined)
+          await ate(cliente, segundaEspera === 'relation' ? 2 : 1, [a, b], segundaEspera);
         await cliente.query('COMMIT');
         return [await a, await b];
       } finally {
@@ -130,6 +149,22 @@ describe(
       return { cicloid: c.id, cestas: c.cicloCestas, linha: oferta.linhas[0] ?? 0, fornecedorId: oferta.fornecedorId };
     }
 
+    const ofertar = (cicloid: number, usuarioid: number, produtoid: number, kg: number) => () =>
+      outroAdmin.postJson(`${amb.url}/ofertasave`, {
+        cicloid,
+        usuarioid,
+        finalizar: true,
+        produtos: [{ produtoid, quantidade: kg, valor: 3 }],
+      });
+    const ofertado = async (linha: number) =>
+      (
+        await amb.banco
+          .selectFrom('ofertaproduto')
+          .select('quantidadeMilesimos')
+          .where('id', '=', linha)
+          .executeTakeFirstOrThrow()
+      ).quantidadeMilesimos;
+
     test('duas composições de cestas diferentes disputando a mesma linha: a segunda vê a primeira', async () => {
       const { cestas, linha } = await cicloComOferta(100);
       const [a, b] = await sobrepostas(
@@ -153,15 +188,79 @@ describe(
       const [a, b] = await sobrepostas(compor(admin, cestas[0] ?? 0, linha, 60), reduzir);
       assert.equal(a.status, 200, a.texto);
       assert.equal(b.status, 409, b.texto);
-      const ofertado = (
-        await amb.banco
-          .selectFrom('ofertaproduto')
-          .select('quantidadeMilesimos')
-          .where('id', '=', linha)
-          .executeTakeFirstOrThrow()
-      ).quantidadeMilesimos;
-      assert.equal(ofertado, 100_000);
+      assert.equal(await ofertado(linha), 100_000);
       assert.equal(await alocadoNaLinha(linha), 60_000);
+    });
+
+    /**
+     * Two suppliers, each with a final offer of `kg` of a product, save `novos` kg at once; the
+     * second is seen waiting for `espera`. Both are saved; the quantities afterwards.
+     */
+    async function doisFornecedores(
+      produtos: readonly [number, number],
+      kg: readonly [number, number],
+      novos: readonly [number, number],
+      espera: Evento,
+      extraKg = 0,
+    ): Promise<number[]> {
+      const c = await criarCiclo(amb.banco, { datas: DATAS_PADRAO });
+      const ofertas = [];
+      for (const i of [0, 1] as const)
+        ofertas.push(
+          await criarOfertaFinalizada(amb.banco, c.id, [
+            { produtoId: produtos[i], quantidadeMilesimos: kg[i] * 1000, valorCentavos: 300 },
+          ]),
+        );
+      const [o1, o2] = ofertas as [(typeof ofertas)[0], (typeof ofertas)[0]];
+      if (extraKg > 0)
+        await criarExtra(amb.banco, c.id, {
+          produtoId: produtos[0],
+          quantidadeMilesimos: extraKg * 1000,
+          valorCentavos: 400,
+        });
+      const [a, b] = await sobrepostas(
+        ofertar(c.id, o1.fornecedorId, produtos[0], novos[0]),
+        ofertar(c.id, o2.fornecedorId, produtos[1], novos[1]),
+        espera,
+      );
+      assert.equal(a.status, 200, a.texto);
+      assert.equal(b.status, 200, b.texto);
+      return [await ofertado(o1.linhas[0] ?? 0), await ofertado(o2.linhas[0] ?? 0)];
+    }
+
+    test('dois fornecedores salvam ofertas de produtos diferentes ao mesmo tempo: nenhum espera o outro', async () => {
+      const [p1, p2] = [await criarProduto(amb.banco), await criarProduto(amb.banco)];
+      // Both get past the cycle's lock and their products' locks and wait only for the audit table.
+      assert.deepEqual(await doisFornecedores([p1.id, p2.id], [10, 10], [8, 9], 'relation'), [8_000, 9_000]);
+    });
+
+    test('dois fornecedores do mesmo produto ao mesmo tempo: o segundo espera a trava do produto e confere depois do primeiro', async () => {
+      const p = await criarProduto(amb.banco, { unidade: 'kg' });
+      // 120 kg of extras: the first line backs 100 of them, the second 20. The first supplier offers
+      // 20 kg more; then the second can go down to 10 kg, because the first backs all 120 kg.
+      assert.deepEqual(await doisFornecedores([p.id, p.id], [100, 50], [120, 10], 'advisory', 120), [120_000, 10_000]);
+    });
+
+    test('duas gravações da mesma oferta ao mesmo tempo: a segunda substitui a primeira, sem somar as linhas', async () => {
+      const c = await criarCiclo(amb.banco, { datas: DATAS_PADRAO });
+      const [p1, p2] = [await criarProduto(amb.banco), await criarProduto(amb.banco)];
+      const fornecedor = await criarUsuario(amb.banco, { perfil: ['fornecedor'] });
+      const [a, b] = await sobrepostas(
+        ofertar(c.id, fornecedor.id, p1.id, 5),
+        ofertar(c.id, fornecedor.id, p2.id, 6),
+        'advisory',
+      );
+      // The first creates the offer; the second, which waited for it, saves over it.
+      assert.equal(a.status, 201, a.texto);
+      assert.equal(b.status, 200, b.texto);
+      const linhas = await amb.banco
+        .selectFrom('ofertaproduto as op')
+        .innerJoin('oferta as o', 'o.id', 'op.ofertaid')
+        .select(['op.produtoid', 'op.quantidadeMilesimos'])
+        .where('o.cicloid', '=', c.id)
+        .where('o.usuarioid', '=', fornecedor.id)
+        .execute();
+      assert.deepEqual(linhas, [{ produtoid: p2.id, quantidadeMilesimos: 6_000 }]);
     });
 
     test('a oferta tira a linha enquanto uma composição passa a usá-la: recusa limpa, nunca um erro 500', async () => {

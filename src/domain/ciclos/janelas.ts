@@ -8,13 +8,24 @@ import { CAMPOS_DATA, JANELAS, janelaAberta, type DatasCiclo, type Janela } from
 
 /**
  * How a write holds its cycle until it commits (PostgreSQL; SQLite serialises every writer):
- * - `escrita`: alone (FOR UPDATE). Offers, compositions, edits of the cycle and its closing
- *   change what the capacity rule and the closing read, so they take turns.
- * - `pedido`: beside other orders (FOR KEY SHARE, which only FOR UPDATE waits for). An order or
- *   a confirmation never overlaps a closing, so the closing debits exactly what was ordered and
- *   nothing is ordered in a closed cycle.
+ * - `escrita`: alone (FOR UPDATE). Compositions, lots, extras, removing an offer's line, edits of
+ *   the cycle and its closing change what the capacity rule and the closing read, so they take
+ *   turns, with each other and with offers and orders.
+ * - `oferta`: beside other offers and orders (FOR SHARE), never beside an `escrita`. Saving an
+ *   offer changes only its own products' lines, so two offers take turns only on the products
+ *   they share: the offer takes those locks itself (salvarOferta in ofertas.ts).
+ * - `pedido`: beside other orders and offers (FOR KEY SHARE, which only FOR UPDATE waits for). An
+ *   order or a confirmation never overlaps a closing, so the closing debits exactly what was
+ *   ordered and nothing is ordered in a closed cycle. An offer changes nothing an order reads (the
+ *   baskets' numbers and the extras' quantities are the coordination's).
  */
-export type TravaDoCiclo = 'escrita' | 'pedido';
+export type TravaDoCiclo = 'escrita' | 'oferta' | 'pedido';
+
+const TRAVAS = {
+  escrita: (q) => q.forUpdate(),
+  oferta: (q) => q.forShare(),
+  pedido: (q) => q.forKeyShare(),
+} satisfies Record<TravaDoCiclo, <Q extends { forUpdate(): Q; forShare(): Q; forKeyShare(): Q }>(q: Q) => Q>;
 
 /**
  * The dates and state of a cycle, for window checks. With a lock, the cycle is read after the
@@ -30,7 +41,7 @@ export async function cicloDasJanelas(
     .select(['id', 'nome', 'ativo', 'fechadoEm', ...CAMPOS_DATA])
     .where('id', '=', cicloid);
   // Stryker disable next-line all: row locks exist only on PostgreSQL (test/fluxo/travas.test.ts fails without them)
-  const travada = trava === undefined || !ehPostgres(db) ? q : trava === 'escrita' ? q.forUpdate() : q.forKeyShare();
+  const travada = trava === undefined || !ehPostgres(db) ? q : TRAVAS[trava](q);
   const c = await travada.executeTakeFirst();
   if (c === undefined) throw new NaoEncontrado('CICLO_NAO_ENCONTRADO', `Não encontramos o ciclo ${cicloid}`);
   return c;
