@@ -146,7 +146,11 @@ async function tabela(
   if (doc.y + altura(cabecalho, 'negrito') + altura(linhas[0] ?? cabecalho, 'normal') > fundo()) doc.addPage();
   desenhar(cabecalho, 'negrito', true);
   for (const [i, linha] of linhas.entries()) {
-    if (i > 0 && i % LINHAS_POR_VEZ === 0) await respirar();
+    if (i > 0 && i % LINHAS_POR_VEZ === 0) {
+      await respirar();
+      // Closed before its end (the person left): nobody reads the rest.
+      if (doc.destroyed) throw new Error('o PDF foi fechado antes do fim');
+    }
     if (doc.y + altura(linha, 'normal') > fundo()) {
       doc.addPage();
       // A sheet that goes on says whose it is, so a loose page still finds its place.
@@ -170,10 +174,11 @@ function titulo(doc: PDFKit.PDFDocument, texto: string, tamanho = 14): void {
  * Writes the delivery document as a stream: cover, then each section of the document's report
  * model (one per delivery point, one packing sheet per basket type, one receiving sheet per
  * supplier), formatted by the same presenter as the report pages. Page numbers on every page. The
- * document is returned at once and written in chunks, so a big cycle never blocks the server.
+ * document is returned at once and written in chunks, so the thread that writes it (a-parte.ts)
+ * still hears a request to stop between them.
  */
 export async function pdfDeEntrega(d: DocumentoDeEntrega): Promise<PDFKit.PDFDocument> {
-  // Loaded on the first PDF, not at start-up: most processes never write one (~12 MB).
+  // Loaded on the first PDF, not at start-up (~12 MB): on the PDF thread (a-parte.ts), never in the server's.
   const { default: PDFDocument } = await import('pdfkit');
   const doc = new PDFDocument({
     size: 'A4',

@@ -20,7 +20,7 @@ import { Consulta, NaConsulta, dataDaConsulta } from '../../http/consultas.ts';
 import { Arquivo } from '../../http/esquemas.ts';
 import { atorDe } from '../autenticacao.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
-import { pdfDeEntrega } from '../pdf/entrega.ts';
+import { pdfDeEntregaAParte } from '../pdf/a-parte.ts';
 import { responder } from '../resposta.ts';
 import { lembrarCiclos } from '../sessao.ts';
 import { tempo } from '../tempo.ts';
@@ -346,7 +346,7 @@ export function rotasRelatorios(app: AppTipada, ctx: ContextoCestas): void {
           'content-disposition',
           `inline; filename="${nomeDeArquivo('entrega', [documento.ciclo.nome, ...(documento.mercado === null ? [] : [documento.mercado])])}.pdf"`,
         )
-        .send(await pdfDeEntrega(documento));
+        .send(pdfDeEntregaAParte(documento));
     },
   );
 
