@@ -86,7 +86,10 @@ export const PreviaDoFechamento = Type.Object({
   creditos: Reais,
   fornecedores: Type.Integer(),
 });
-const Celula = Type.Union([Type.Number(), Type.String(), Type.Null()]);
+// A cell is a number, a text or null. Written as one schema with three types, not as a union of
+// three: the response's serializer checks a type list with typeof, and a union by trying each
+// branch, which made a report of 5,000 orders several times slower to write (docs/performance.md).
+const Celula = Type.Unsafe<number | string | null>({ type: ['number', 'string', 'null'] });
 export const RelatorioJson = Type.Object({
   titulo: Type.String(),
   subtitulo: Nulo(Type.String()),

@@ -90,7 +90,9 @@ export function montarRelatorio(
   const grupos = new Map<string, LinhaRelatorio[]>();
   for (const l of linhas) {
     const chave = agruparPor === undefined ? '' : String(l[agruparPor] ?? '');
-    grupos.set(chave, [...(grupos.get(chave) ?? []), l]);
+    const grupo = grupos.get(chave);
+    if (grupo === undefined) grupos.set(chave, [l]);
+    else grupo.push(l);
   }
   return {
     titulo,
