@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, beforeEach, describe, test } from 'node:test';
+import pg from 'pg';
 import type { Ator } from '../../src/domain/acesso.ts';
 import { fecharCiclo } from '../../src/domain/financeiro.ts';
 import { cobrancaDe } from '../../src/domain/pix.ts';
 import { valoresDasFaltas } from '../../src/domain/retirada/dinheiro.ts';
 import { chaveDaRetirada, tokenDoPedido } from '../../src/domain/retirada/token.ts';
 import { diaLocal, somarDias } from '../../src/domain/tempo.ts';
+import { DIALETO } from '../helpers/banco.ts';
 import { criarUsuario } from '../helpers/fabricas.ts';
 import { Navegador } from '../helpers/navegador.ts';
 import { iniciarAmbiente, type AmbienteDeTeste } from '../helpers/servidor.ts';
@@ -638,6 +640,60 @@ describe('a retirada pelo GraphQL', () => {
       .executeTakeFirstOrThrow();
     assert.equal(Number(soma.s), 1500);
   });
+
+  test(
+    'a mesma falta enviada duas vezes ao mesmo tempo, a segunda esperando a trava do pedido: uma aplicada, a outra repetida, nunca recusada contra si mesma',
+    { skip: DIALETO !== 'postgres' && 'só no PostgreSQL: o SQLite tem um escritor por vez' },
+    async () => {
+      if (amb.bancoConfig.tipo !== 'postgres') throw new Error('só PostgreSQL');
+      const c = await cenario();
+      const a = acao({
+        tipo: 'falta',
+        pedidoId: String(c.sergio.pedidoId),
+        pedidoProdutoId: String(c.sergio.linhaCesta),
+        produtoId: String(c.alface.id),
+        quantidade: '1.5',
+      });
+      // A third connection holds the audit table, where a write waits after every check; the first
+      // send waits there holding the order's lock, and the second, already past the key's check,
+      // waits for that lock. Then both go on.
+      const cliente = new pg.Client({ connectionString: amb.bancoConfig.url });
+      await cliente.connect();
+      const esperando = async () => {
+        await cliente.query('SELECT pg_stat_clear_snapshot()');
+        const { rows } = await cliente.query<{ n: string }>(
+          "SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()",
+        );
+        return Number(rows[0]?.n ?? 0);
+      };
+      const ate = async (n: number) => {
+        for (let i = 0; i < 500 && (await esperando()) < n; i++) await new Promise((r) => setTimeout(r, 10));
+        assert.ok((await esperando()) >= n, `${n} envios deveriam estar esperando uma trava`);
+      };
+      let respostas: RespostaGraphql[];
+      try {
+        await cliente.query('BEGIN');
+        await cliente.query('LOCK TABLE auditoria IN EXCLUSIVE MODE');
+        const primeiro = sincronizar(navs.vera, c.cicloid, c.sede.id, [a], 'aparelho-vera-1');
+        await ate(1);
+        const segundo = sincronizar(navs.admin, c.cicloid, c.sede.id, [a], 'aparelho-admin-1');
+        await ate(2);
+        await cliente.query('COMMIT');
+        respostas = await Promise.all([primeiro, segundo]);
+      } finally {
+        await cliente.end();
+      }
+      assert.deepEqual(
+        respostas.map((r) => dados<Resultado[]>(r, 'sincronizarRetirada')[0]),
+        [
+          { chave: a.chave, estado: 'aplicada', mensagem: null },
+          { chave: a.chave, estado: 'repetida', mensagem: null },
+        ],
+      );
+      assert.equal(await contar('acaoretirada', a.chave), 1);
+      assert.equal(await contar('auditoria', a.chave), 1);
+    },
+  );
 
   test('um pagamento vira na hora um crédito "Pagamento recebido" no livro da pessoa, com o dia do aparelho; o devido cai e o pago sobe', async () => {
     const c = await cenario();

@@ -6,8 +6,10 @@
  * For each action, in order: the key already stored → `repetida` (nothing changes, whoever sends
  * it); then ownership (the order is a confirmed order of this cycle and point, the line is the
  * order's, the product is in that basket), before any other rule, with one answer for a foreign
- * and a nonexistent id; then the action's own rules; then it is stored (insert … on conflict do
- * nothing: two sends at once store it once) and its money goes to the ledger: a payment at once,
+ * and a nonexistent id (a short looks at the key again once it holds its order's lock, so the
+ * same short sent twice at once is `repetida`, never a short beyond the order); then the action's
+ * own rules; then it is stored (insert … on conflict do nothing: two sends at once store it once)
+ * and its money goes to the ledger: a payment at once,
  * a short at once when the cycle is already closed (an adjustment), else at the closing.
  */
 import { emTransacao, ehPostgres, type Banco, type Db } from '../../db/banco.ts';
@@ -293,12 +295,18 @@ async function aplicarAcao(
     // Beside orders and other actions, never across a closing (janelas.ts): a short either is
     // seen by the closing or sees the cycle closed, and then writes its adjustment itself.
     const ciclo = await cicloDasJanelas(trx, lote.cicloid, 'pedido');
-    const ja = await trx.selectFrom('acaoretirada').select('id').where('chave', '=', chave).executeTakeFirst();
-    if (ja !== undefined) return { chave, estado: 'repetida', mensagem: null };
+    const gravadaAntes = () =>
+      trx.selectFrom('acaoretirada').select('id').where('chave', '=', chave).executeTakeFirst();
+    if ((await gravadaAntes()) !== undefined) return { chave, estado: 'repetida', mensagem: null };
 
     // Ownership first: the order, then the line and the product it names.
-    const pedido = await pedidoDoPonto(trx, lote, acao.pedidoId, acao.tipo === 'falta');
+    const falta = acao.tipo === 'falta';
+    const pedido = await pedidoDoPonto(trx, lote, acao.pedidoId, falta);
     if (pedido === undefined) return recusada(chave, RECUSA_DO_PEDIDO);
+    // A short waited for its order's lock (PostgreSQL): the same short, sent again at once, may
+    // have been stored meanwhile, and it would now count against itself ("já faltou").
+    if (falta && ehPostgres(trx) && (await gravadaAntes()) !== undefined)
+      return { chave, estado: 'repetida', mensagem: null };
     let item: ItemDaFalta | null = null;
     if (acao.pedidoProdutoId !== null) {
       const r = await itemDoPedido(trx, pedido.id, acao.pedidoProdutoId, acao.produtoId);
