@@ -32,20 +32,36 @@ export function paginaHtml(req: FastifyRequest, titulo: string, conteudo: Interp
  */
 export type Dados<T> = T extends readonly unknown[] ? never : T;
 
+/**
+ * `data` already written as JSON text, by a presenter that writes it in one pass the bytes the
+ * route's response schema would (a report of megabytes: relatorioEmJson). It goes out as it is.
+ */
+export class JsonPronto {
+  readonly texto: string;
+  constructor(texto: string) {
+    this.texto = texto;
+  }
+}
+
 /** Answers a JSON client with the envelope `{success: true, data, message}`. */
 export function enviarJson<T extends object | null>(
   reply: FastifyReply,
-  dados: Dados<T>,
+  dados: Dados<T> | JsonPronto,
   mensagem: string,
   status = 200,
 ): FastifyReply {
+  if (dados instanceof JsonPronto)
+    return reply
+      .code(status)
+      .type('application/json; charset=utf-8')
+      .send(`{"success":true,"data":${dados.texto},"message":${JSON.stringify(mensagem)}}`);
   return reply.code(status).send({ success: true, data: dados, message: mensagem });
 }
 
 export interface Resposta<T extends object | null> {
   readonly titulo: string;
   /** What the page shows, as JSON `data`. */
-  readonly dados: Dados<T>;
+  readonly dados: Dados<T> | JsonPronto;
   readonly corpo: () => Interpolavel;
   readonly status?: number;
   readonly mensagem?: string;

@@ -13,7 +13,7 @@ import { relatorioDeMovimentacoes } from '../../domain/relatorios/movimentacoes.
 import { relatorioDeProdutos } from '../../domain/relatorios/produtos.ts';
 import { EscolherCiclos } from '../../comandos/relatorios.ts';
 import { nomesDoCorpo } from '../../comandos/leitor/leitura.ts';
-import { relatorioParaJson } from '../apresentadores/relatorios.ts';
+import { relatorioEmJson } from '../apresentadores/relatorios.ts';
 import { TIPO_XLSX } from '../../planilhas/xlsx.ts';
 import { FORMATOS_DE_ARQUIVO, enviarRelatorio, nomeDeArquivo } from '../../http/arquivos.ts';
 import { Consulta, NaConsulta, dataDaConsulta } from '../../http/consultas.ts';
@@ -21,7 +21,7 @@ import { Arquivo } from '../../http/esquemas.ts';
 import { atorDe } from '../autenticacao.ts';
 import type { ContextoCestas } from '../contexto-cestas.ts';
 import { pdfDeEntregaAParte } from '../pdf/a-parte.ts';
-import { responder } from '../resposta.ts';
+import { JsonPronto, querJson, responder } from '../resposta.ts';
 import { lembrarCiclos } from '../sessao.ts';
 import { tempo } from '../tempo.ts';
 import type { Redesenho } from '../tipos-fastify.ts';
@@ -96,7 +96,12 @@ const downloads = (base: string, parametros: Readonly<Record<string, string | nu
 /** Reports: the spec's "Reports and exports" table, and /movimentacaotodos. */
 export function rotasRelatorios(app: AppTipada, ctx: ContextoCestas): void {
   const mostrar = (req: FastifyRequest, reply: FastifyReply, r: Relatorio, extras: ExtrasDoRelatorio = {}) =>
-    responder(req, reply, { titulo: r.titulo, dados: relatorioParaJson(r), corpo: () => tabelaRelatorio(r, extras) });
+    responder(req, reply, {
+      titulo: r.titulo,
+      // Written only for a JSON client: a browser gets the page.
+      dados: querJson(req) ? new JsonPronto(relatorioEmJson(r)) : null,
+      corpo: () => tabelaRelatorio(r, extras),
+    });
   /** The cycles' names, for a file's name. */
   const nomesDosCiclos = async (ids: readonly number[]) =>
     (
