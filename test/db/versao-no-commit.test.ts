@@ -1,7 +1,8 @@
 /**
  * On PostgreSQL the counters of `versaodados` move when the writing transaction commits
  * (migration 20261203_1000_versao_no_commit): an open write never holds the counter's row, the
- * counter moves once per transaction, and only a commit moves it.
+ * counter moves once per transaction, and only a commit moves it; a commit takes the counters' rows
+ * in id order (20261204_1000_versoes_em_ordem), so two commits never deadlock on them.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -11,7 +12,7 @@ import { abrirBanco, type Banco } from '../../src/db/banco.ts';
 import { provedorDeMigracoes } from '../../src/db/migrations/index.ts';
 import { VERSAO_DOS_CICLOS, VERSAO_DOS_MERCADOS, versaoDosDados } from '../../src/db/versoes.ts';
 import { DIALETO, bancoNovo, urlDoBanco } from '../helpers/banco.ts';
-import { criarPonto, criarProduto } from '../helpers/fabricas.ts';
+import { criarPonto, criarProduto, criarUsuario } from '../helpers/fabricas.ts';
 
 describe(
   'os contadores de versão andam no commit (postgres)',
@@ -67,6 +68,61 @@ describe(
       }
     });
 
+    test('dois escritores que movem os contadores em ordens opostas não se travam: o segundo espera o primeiro', async () => {
+      // Rows of their own: the two wait only on the counters' rows.
+      const [pontoDeA, pontoDeB] = [await criarPonto(banco), await criarPonto(banco)];
+      const [pessoaDeA, pessoaDeB] = [
+        await criarUsuario(banco, { nome: 'Ordem A', perfil: ['consumidor'] }),
+        await criarUsuario(banco, { nome: 'Ordem B', perfil: ['consumidor'] }),
+      ];
+      const a = await cliente();
+      const b = await cliente();
+      try {
+        const antes = [
+          await versaoDosDados(banco, VERSAO_DOS_MERCADOS),
+          await versaoDosDados(banco, VERSAO_DOS_CICLOS),
+        ];
+        const pidDeA = Number((await a.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]?.pid);
+        // B writes a table of counter 1 and moves it now (what its commit would do first).
+        await b.query('BEGIN');
+        await b.query('UPDATE usuario SET ativo = ativo WHERE id = $1', [pessoaDeB.id]);
+        await b.query('SET CONSTRAINTS ALL IMMEDIATE');
+        // A writes a table of counter 2, moves it, then writes one of counter 1 and commits: the
+        // opposite order.
+        await a.query('BEGIN');
+        await a.query('UPDATE pontoentrega SET nome = nome WHERE id = $1', [pontoDeA.id]);
+        const deA = (async () => {
+          await a.query('SET CONSTRAINTS ALL IMMEDIATE');
+          await a.query('UPDATE usuario SET ativo = ativo WHERE id = $1', [pessoaDeA.id]);
+          await a.query('COMMIT');
+        })();
+        // A waits for counter 1's row, which B holds.
+        for (let i = 0; ; i++) {
+          const { rows } = await banco.executeQuery<{ w: string | null }>(
+            sql<{ w: string | null }>`SELECT wait_event_type AS w FROM pg_stat_activity WHERE pid = ${pidDeA}`.compile(
+              banco,
+            ),
+          );
+          if (rows[0]?.w === 'Lock') break;
+          assert.ok(i < 200, 'A devia esperar pela linha do contador 1');
+          await new Promise((r) => setTimeout(r, 10));
+        }
+        // B now writes a table of counter 2 and commits. Had A taken counter 2's row before
+        // waiting for counter 1's, each would wait for the other (a deadlock, one of them failed).
+        await b.query('UPDATE pontoentrega SET nome = nome WHERE id = $1', [pontoDeB.id]);
+        await b.query('COMMIT');
+        await deA;
+        assert.deepEqual(
+          [await versaoDosDados(banco, VERSAO_DOS_MERCADOS), await versaoDosDados(banco, VERSAO_DOS_CICLOS)],
+          [(antes[0] ?? 0) + 2, (antes[1] ?? 0) + 2],
+          'cada transação moveu cada contador uma vez',
+        );
+      } finally {
+        await a.end();
+        await b.end();
+      }
+    });
+
     test('o que foi desfeito não move o contador, nem um savepoint desfeito', async () => {
       const ponto = await criarPonto(banco);
       const c = await cliente();
@@ -113,6 +169,24 @@ describe(
         agora.every((d) => d.includes('DEFERRABLE INITIALLY DEFERRED') || d.includes('AFTER TRUNCATE ON')),
         agora.join('\n'),
       );
+      const funcao = async () =>
+        (
+          await sql<{
+            f: string;
+          }>`SELECT prosrc AS f FROM pg_proc WHERE proname = 'cestaria_versao_no_commit'`.execute(banco)
+        ).rows[0]?.f ?? '';
+      const emOrdem = 'PERFORM 1 FROM versaodados WHERE id < TG_ARGV[0]::integer ORDER BY id FOR NO KEY UPDATE;';
+      assert.ok((await funcao()).includes(emOrdem), await funcao());
+      // The newest first: the rows in order (20261204_1000_versoes_em_ordem), then the commit.
+      const semOrdem = await migrador.migrateDown();
+      assert.equal(semOrdem.error, undefined);
+      assert.deepEqual(
+        semOrdem.results?.map((r) => r.migrationName),
+        ['20261204_1000_versoes_em_ordem'],
+      );
+      assert.ok(!(await funcao()).includes(emOrdem), await funcao());
+      assert.ok((await funcao()).includes('UPDATE versaodados SET versao = versao + 1'), await funcao());
+      assert.deepEqual(await definicoes(), agora);
       const desfeita = await migrador.migrateDown();
       assert.equal(desfeita.error, undefined);
       assert.deepEqual(
@@ -134,6 +208,7 @@ describe(
       const refeita = await migrador.migrateToLatest();
       assert.equal(refeita.error, undefined);
       assert.deepEqual(await definicoes(), agora);
+      assert.ok((await funcao()).includes(emOrdem), await funcao());
     });
   },
 );

@@ -20,6 +20,7 @@ import { identidades } from './20261128_1000_identidades.ts';
 import { transacaoDoBanco } from './20261128_1100_transacao_do_banco.ts';
 import { retirada } from './20261202_1000_retirada.ts';
 import { versaoNoCommit } from './20261203_1000_versao_no_commit.ts';
+import { versoesEmOrdem } from './20261204_1000_versoes_em_ordem.ts';
 
 /** Every migration, in order. Never edit one after it has landed: add a new one. */
 const MIGRACOES: Record<string, FabricaMigracao> = {
@@ -43,6 +44,7 @@ const MIGRACOES: Record<string, FabricaMigracao> = {
   '20261128_1100_transacao_do_banco': transacaoDoBanco,
   '20261202_1000_retirada': retirada,
   '20261203_1000_versao_no_commit': versaoNoCommit,
+  '20261204_1000_versoes_em_ordem': versoesEmOrdem,
 };
 
 /** The names of every migration, in order: a database is up to date when it has applied them all. */
