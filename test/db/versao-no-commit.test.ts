@@ -104,7 +104,7 @@ describe(
             ),
           );
           if (rows[0]?.w === 'Lock') break;
-          assert.ok(i < 200, 'A devia esperar pela linha do contador 1');
+          assert.ok(i < 1000, 'A devia esperar pela linha do contador 1');
           await new Promise((r) => setTimeout(r, 10));
         }
         // B now writes a table of counter 2 and commits. Had A taken counter 2's row before
