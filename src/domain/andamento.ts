@@ -5,8 +5,10 @@
  */
 import type { Db } from '../db/banco.ts';
 import { consultaPreparada } from '../db/preparadas.ts';
-import { ciclosRecentes, desdeDoPainel, noPainel, type CicloNoPainel } from './ciclos/painel.ts';
-import { saldoDaSoma, somaDoSaldo, type Saldo } from './financeiro.ts';
+import { sql } from 'kysely';
+import { VERSAO_DOS_CICLOS } from '../db/versoes.ts';
+import { ciclosRecentesDaVersao, desdeDoPainel, noPainel, type CicloNoPainel } from './ciclos/painel.ts';
+import { saldoDaSoma, type Saldo } from './financeiro.ts';
 import { ehConsumidor, ehFornecedor } from './acesso.ts';
 import { lerPerfis, type Perfil } from './perfis.ts';
 import { horarioDeRetiradaTexto } from './tempo.ts';
@@ -33,50 +35,104 @@ export interface PainelDaPessoa {
   readonly andamento: ReadonlyMap<number, Andamento>;
 }
 
-// Every dashboard runs it, in one statement: the person's balance (one aggregate row), the recent
-// cycles joined to it, and their own order and offer in each cycle (unique per cycle and person).
-// A prepared value fills one place: the person's id goes in three times.
+/** A value a branch of the union below does not have, typed as the column is in the others. */
+const nulo = <T>(tipo: 'integer' | 'bigint' | 'boolean' | 'text') => sql<T | null>`cast(null as ${sql.raw(tipo)})`;
+
+// Every dashboard runs it, in one statement: the person's own order (with its point and pickup
+// hours) and offer in each recent cycle, their balance (one aggregate row), and the cycle data's
+// version, under which the list of cycles is kept (ciclosRecentesDaVersao). A row's `k` says which
+// it is. A prepared value fills one place: the day and the person's id go in as often as used.
 const painelPreparado = consultaPreparada(
-  (db: Db, desde: string, doSaldo: number, doPedido: number, daOferta: number) =>
-    db
-      .selectFrom(somaDoSaldo(db, doSaldo).as('s'))
-      .leftJoin(ciclosRecentes(db, desde).as('c'), (j) => j.onTrue())
-      .leftJoin('pedido as p', (j) => j.onRef('p.cicloid', '=', 'c.id').on('p.usuarioid', '=', doPedido))
-      .leftJoin('pontoentrega as pe', 'pe.id', 'p.pontoEntregaId')
+  (db: Db, desdeDoPedido: string, doPedido: number, desdeDaOferta: string, daOferta: number, doSaldo: number) => {
+    const recentes = (desde: string) =>
+      db.selectFrom('ciclo').select('id').where('ativo', '=', true).where('dataRetiradaFim', '>=', desde);
+    const pedidos = db
+      .selectFrom('pedido as p')
+      .innerJoin('pontoentrega as pe', 'pe.id', 'p.pontoEntregaId')
       .leftJoin('ciclopontoentrega as cpe', (j) =>
         j.onRef('cpe.cicloid', '=', 'p.cicloid').onRef('cpe.pontoEntregaId', '=', 'p.pontoEntregaId'),
       )
-      .leftJoin('oferta as o', (j) => j.onRef('o.cicloid', '=', 'c.id').on('o.usuarioid', '=', daOferta))
+      .where('p.usuarioid', '=', doPedido)
+      .where('p.cicloid', 'in', recentes(desdeDoPedido))
       .select([
-        's.centavos',
-        's.n',
-        'c.id',
-        'c.nome',
-        'c.dataOfertaInicio',
-        'c.dataOfertaFim',
-        'c.dataPedidoInicio',
-        'c.dataPedidoFim',
-        'c.dataRetiradaInicio',
-        'c.dataRetiradaFim',
-      ])
+        sql<number>`0`.as('k'),
+        sql<number | null>`${sql.ref('p.cicloid')}`.as('cicloid'),
+        sql<number | null>`${sql.ref('p.id')}`.as('pedidoId'),
+        sql<boolean | number | null>`${sql.ref('p.finalizado')}`.as('finalizado'),
+        sql<string | null>`${sql.ref('pe.nome')}`.as('ponto'),
+        sql<string | null>`${sql.ref('cpe.dataRetirada')}`.as('dataRetirada'),
+        sql<string | null>`${sql.ref('cpe.horaInicio')}`.as('horaInicio'),
+        sql<string | null>`${sql.ref('cpe.horaFim')}`.as('horaFim'),
+        nulo<boolean | number>('boolean').as('finalizada'),
+        nulo<number | string>('bigint').as('centavos'),
+        nulo<number | string>('bigint').as('n'),
+        nulo<number | string>('bigint').as('versao'),
+      ]);
+    const ofertas = db
+      .selectFrom('oferta as o')
+      .where('o.usuarioid', '=', daOferta)
+      .where('o.cicloid', 'in', recentes(desdeDaOferta))
       .select([
-        'p.id as pedidoId',
-        'p.finalizado',
-        'pe.nome as ponto',
-        'cpe.dataRetirada',
-        'cpe.horaInicio',
-        'cpe.horaFim',
-        'o.finalizada',
-      ])
-      .orderBy('c.dataOfertaInicio')
-      .orderBy('c.id'),
-  4,
+        sql<number>`1`.as('k'),
+        sql<number | null>`${sql.ref('o.cicloid')}`.as('cicloid'),
+        nulo<number>('integer').as('pedidoId'),
+        nulo<boolean | number>('boolean').as('finalizado'),
+        nulo<string>('text').as('ponto'),
+        nulo<string>('text').as('dataRetirada'),
+        nulo<string>('text').as('horaInicio'),
+        nulo<string>('text').as('horaFim'),
+        sql<boolean | number | null>`${sql.ref('o.finalizada')}`.as('finalizada'),
+        nulo<number | string>('bigint').as('centavos'),
+        nulo<number | string>('bigint').as('n'),
+        nulo<number | string>('bigint').as('versao'),
+      ]);
+    const saldo = db
+      .selectFrom('movimentacao')
+      .where('usuarioid', '=', doSaldo)
+      .select([
+        sql<number>`2`.as('k'),
+        nulo<number>('integer').as('cicloid'),
+        nulo<number>('integer').as('pedidoId'),
+        nulo<boolean | number>('boolean').as('finalizado'),
+        nulo<string>('text').as('ponto'),
+        nulo<string>('text').as('dataRetirada'),
+        nulo<string>('text').as('horaInicio'),
+        nulo<string>('text').as('horaFim'),
+        nulo<boolean | number>('boolean').as('finalizada'),
+        sql<
+          number | string | null
+        >`cast(coalesce(sum(case when sentido = 'credito' then "valorCentavos" else -"valorCentavos" end), 0) as bigint)`.as(
+          'centavos',
+        ),
+        sql<number | string | null>`cast(count(*) as bigint)`.as('n'),
+        nulo<number | string>('bigint').as('versao'),
+      ]);
+    const versao = db
+      .selectFrom('versaodados')
+      .where('id', '=', VERSAO_DOS_CICLOS)
+      .select([
+        sql<number>`3`.as('k'),
+        nulo<number>('integer').as('cicloid'),
+        nulo<number>('integer').as('pedidoId'),
+        nulo<boolean | number>('boolean').as('finalizado'),
+        nulo<string>('text').as('ponto'),
+        nulo<string>('text').as('dataRetirada'),
+        nulo<string>('text').as('horaInicio'),
+        nulo<string>('text').as('horaFim'),
+        nulo<boolean | number>('boolean').as('finalizada'),
+        nulo<number | string>('bigint').as('centavos'),
+        nulo<number | string>('bigint').as('n'),
+        sql<number | string | null>`cast(${sql.ref('versao')} as bigint)`.as('versao'),
+      ]);
+    return pedidos.unionAll(ofertas).unionAll(saldo).unionAll(versao);
+  },
+  5,
 );
 
 /**
- * A person's dashboard in one query: the recent cycles (ciclosDoPainel's), their balance
- * (saldoDe's), and their own offer and order in each cycle, as far as their profiles let them
- * have one (a consumer's dashboard shows no offer, a supplier's no order).
+ * A person's dashboard in one query: the recent cycles (ciclosDoPainel's, kept per version of the
+ * cycle data), their balance (saldoDe's), and their own offer and order in each cycle, as far as
+ * their profiles let them have one (a consumer's dashboard shows no offer, a supplier's no order).
  */
 export async function painelDaPessoa(
   db: Db,
@@ -84,69 +140,47 @@ export async function painelDaPessoa(
   hoje: string,
 ): Promise<PainelDaPessoa> {
   const { usuarioid } = pessoa;
-  const linhas = await painelPreparado(db, desdeDoPainel(hoje), usuarioid, usuarioid, usuarioid);
+  const desde = desdeDoPainel(hoje);
+  const linhas = await painelPreparado(db, desde, usuarioid, desde, usuarioid, usuarioid);
+  const pedidos = new Map<number, (typeof linhas)[number]>();
+  const ofertas = new Map<number, (typeof linhas)[number]>();
+  let soma: { readonly centavos: unknown; readonly n: unknown } | undefined;
+  let versao = 0;
+  for (const l of linhas) {
+    const k = Number(l.k);
+    if (k === 0 && l.cicloid !== null) pedidos.set(l.cicloid, l);
+    else if (k === 1 && l.cicloid !== null) ofertas.set(l.cicloid, l);
+    else if (k === 2) soma = l;
+    else if (k === 3) versao = Number(l.versao ?? 0);
+  }
   const consumidor = ehConsumidor(pessoa);
   const fornecedor = ehFornecedor(pessoa);
   const ciclos: CicloNoPainel[] = [];
   const andamento = new Map<number, Andamento>();
-  for (const l of linhas) {
-    const {
-      id,
-      nome,
-      dataOfertaInicio,
-      dataOfertaFim,
-      dataPedidoInicio,
-      dataPedidoFim,
-      dataRetiradaInicio,
-      dataRetiradaFim,
-    } = l;
-    // No cycle at all: the balance's row alone, with the cycle's columns null.
-    if (
-      id === null ||
-      nome === null ||
-      dataOfertaInicio === null ||
-      dataOfertaFim === null ||
-      dataPedidoInicio === null ||
-      dataPedidoFim === null ||
-      dataRetiradaInicio === null ||
-      dataRetiradaFim === null
-    )
-      continue;
-    ciclos.push(
-      noPainel(
-        {
-          id,
-          nome,
-          dataOfertaInicio,
-          dataOfertaFim,
-          dataPedidoInicio,
-          dataPedidoFim,
-          dataRetiradaInicio,
-          dataRetiradaFim,
-        },
-        hoje,
-      ),
-    );
+  for (const c of await ciclosRecentesDaVersao(db, desde, versao)) {
+    ciclos.push(noPainel(c, hoje));
+    const o = ofertas.get(c.id);
     const oferta: SituacaoDaOferta =
-      !fornecedor || l.finalizada === null
+      !fornecedor || o === undefined
         ? 'sem'
-        : l.finalizada === true || Number(l.finalizada) === 1
+        : o.finalizada === true || Number(o.finalizada) === 1
           ? 'finalizada'
           : 'rascunho';
+    const p = pedidos.get(c.id);
     andamento.set(
-      id,
-      !consumidor || l.pedidoId === null
+      c.id,
+      !consumidor || p === undefined || p.pedidoId === null
         ? { ...SEM_NADA, oferta }
         : {
             oferta,
-            pedido: l.finalizado === true || Number(l.finalizado) === 1 ? 'confirmado' : 'salvo',
-            pedidoId: l.pedidoId,
-            pontoEntrega: l.ponto,
-            horarioRetirada: horarioDeRetiradaTexto(l),
+            pedido: p.finalizado === true || Number(p.finalizado) === 1 ? 'confirmado' : 'salvo',
+            pedidoId: p.pedidoId,
+            pontoEntrega: p.ponto,
+            horarioRetirada: horarioDeRetiradaTexto(p),
           },
     );
   }
-  return { ciclos, saldo: saldoDaSoma(linhas[0]), andamento };
+  return { ciclos, saldo: saldoDaSoma(soma), andamento };
 }
 
 export interface Pendencias {

@@ -261,8 +261,22 @@ describe('SQL das rotas quentes e dos relatórios: instantâneas por dialeto', (
   // In this order: each scenario may rely on the state the ones before it left.
   const cenarios: Cenario[] = [
     {
+      nome: 'painel-primeira-visita',
+      descricao: 'GET / (JSON), consumidora, no primeiro painel depois de mudar os ciclos (lê a lista dos ciclos)',
+      status: 200,
+      // Any write to a cycle moves its version (a trigger), so the dashboard reads the list again.
+      preparar: async () => {
+        await amb.banco
+          .updateTable('ciclo')
+          .set({ updatedAt: new Date().toISOString() })
+          .where('id', '=', f.cicloPedido)
+          .execute();
+      },
+      pedir: () => f.consumidora.getJson(`${amb.url}/`),
+    },
+    {
       nome: 'painel',
-      descricao: 'GET / (JSON), consumidora',
+      descricao: 'GET / (JSON), consumidora, lista dos ciclos já guardada',
       status: 200,
       pedir: () => f.consumidora.getJson(`${amb.url}/`),
     },

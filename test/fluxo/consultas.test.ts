@@ -137,13 +137,48 @@ describe('rotas quentes: consultas fixas por requisição', () => {
     });
   }
 
-  test('painel: 2 consultas (sessão e ator numa só; os ciclos com o saldo e o seu pedido e a sua oferta em cada um, numa só), com 1 ou com 8 ciclos', async () => {
+  test('painel: 2 consultas (sessão e ator numa só; o pedido, a oferta, o saldo e a versão dos ciclos da pessoa numa só), com 1 ou com 8 ciclos', async () => {
     const nav = await consumidor();
+    await nav.getJson(`${amb.url}/`);
     const antes = await contar(() => nav.getJson(`${amb.url}/`));
     for (let i = 0; i < 6; i++) await criarCiclo(amb.banco, { datas: DATAS_PADRAO });
+    // The cycles changed: the first dashboard reads their list again, and the next ones keep it.
+    const frio = await contar(() => nav.getJson(`${amb.url}/`));
     const depois = await contar(() => nav.getJson(`${amb.url}/`));
     assert.equal(depois, antes, `${antes} consultas antes, ${depois} com mais ciclos`);
     assert.equal(antes, 2, `o painel fez ${antes} consultas; a sessão custa uma e o painel da pessoa outra`);
+    assert.equal(frio, 3, `o primeiro painel depois de mudar os ciclos fez ${frio} consultas`);
+  });
+
+  test('painel: a lista guardada dos ciclos acompanha qualquer escrita nos ciclos e a virada do dia', async () => {
+    const nav = await consumidor();
+    type Painel = { data: { ciclos: Array<{ id: number; nome: string }> } };
+    const ler = async () => (await nav.getJson(`${amb.url}/`)).json<Painel>().data.ciclos;
+    const { nome } = await amb.banco
+      .selectFrom('ciclo')
+      .select('nome')
+      .where('id', '=', cicloPedido.id)
+      .executeTakeFirstOrThrow();
+    assert.ok((await ler()).some((c) => c.id === cicloPedido.id));
+    // Writes straight to the database (no route code involved) show at the next visit.
+    await amb.banco.updateTable('ciclo').set({ nome: 'Ciclo renomeado' }).where('id', '=', cicloPedido.id).execute();
+    assert.equal((await ler()).find((c) => c.id === cicloPedido.id)?.nome, 'Ciclo renomeado');
+    await amb.banco.updateTable('ciclo').set({ ativo: false }).where('id', '=', cicloPedido.id).execute();
+    assert.ok(!(await ler()).some((c) => c.id === cicloPedido.id), 'um ciclo desativado some');
+    await amb.banco.updateTable('ciclo').set({ ativo: true, nome }).where('id', '=', cicloPedido.id).execute();
+    assert.equal((await ler()).find((c) => c.id === cicloPedido.id)?.nome, nome);
+    // The day turns, with nothing written: a cycle whose pickup ended over 30 days ago leaves.
+    // (Its pickup ended on 12 March; a session of that later day.)
+    const agora = amb.relogio.agora();
+    amb.relogio.definir('2026-04-12T15:00:00Z');
+    try {
+      const depois = (await (await consumidor()).getJson(`${amb.url}/`)).json<Painel>().data.ciclos;
+      assert.ok(!depois.some((c) => c.id === cicloPedido.id), 'um ciclo de mais de 30 dias sai');
+      assert.ok(depois.length > 0, 'os outros continuam');
+    } finally {
+      amb.relogio.definir(agora);
+    }
+    assert.ok((await ler()).some((c) => c.id === cicloPedido.id));
   });
 
   test('página do pedido: o mesmo número de consultas com 1 linha e com 5 linhas, e com 300 pedidos a mais', async () => {
