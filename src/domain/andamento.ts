@@ -3,12 +3,12 @@
  * coordination, who has not finalised an offer and whose order still waits for confirmation.
  * The dashboard's next steps read it, so they say what is left to do, not what the phase is.
  */
+import { sql } from 'kysely';
 import type { Db } from '../db/banco.ts';
 import { consultaPreparada } from '../db/preparadas.ts';
-import { sql } from 'kysely';
 import { VERSAO_DOS_CICLOS } from '../db/versoes.ts';
 import { ciclosRecentesDaVersao, desdeDoPainel, noPainel, type CicloNoPainel } from './ciclos/painel.ts';
-import { saldoDaSoma, type Saldo } from './financeiro.ts';
+import { SOMA_DO_SALDO, saldoDaSoma, type Saldo } from './financeiro.ts';
 import { ehConsumidor, ehFornecedor } from './acesso.ts';
 import { lerPerfis, type Perfil } from './perfis.ts';
 import { horarioDeRetiradaTexto } from './tempo.ts';
@@ -99,11 +99,7 @@ const painelPreparado = consultaPreparada(
         nulo<string>('text').as('horaInicio'),
         nulo<string>('text').as('horaFim'),
         nulo<boolean | number>('boolean').as('finalizada'),
-        sql<
-          number | string | null
-        >`cast(coalesce(sum(case when sentido = 'credito' then "valorCentavos" else -"valorCentavos" end), 0) as bigint)`.as(
-          'centavos',
-        ),
+        sql<number | string | null>`cast(${SOMA_DO_SALDO} as bigint)`.as('centavos'),
         sql<number | string | null>`cast(count(*) as bigint)`.as('n'),
         nulo<number | string>('bigint').as('versao'),
       ]);

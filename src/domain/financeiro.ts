@@ -21,16 +21,14 @@ export interface Saldo {
   readonly movimentacoes: number;
 }
 
+/** A balance over movements: credits minus debits, in centavos (0 without any). */
+export const SOMA_DO_SALDO = sql<number>`coalesce(sum(case when sentido = 'credito' then "valorCentavos" else -"valorCentavos" end), 0)`;
+
 /** The sum and count of a person's movements (one aggregate row), for a statement of its own or inside another. */
 export function somaDoSaldo(db: Db, usuarioid: number) {
   return db
     .selectFrom('movimentacao')
-    .select([
-      sql<number>`coalesce(sum(case when sentido = 'credito' then "valorCentavos" else -"valorCentavos" end), 0)`.as(
-        'centavos',
-      ),
-      (eb) => eb.fn.countAll<number>().as('n'),
-    ])
+    .select([SOMA_DO_SALDO.as('centavos'), (eb) => eb.fn.countAll<number>().as('n')])
     .where('usuarioid', '=', usuarioid);
 }
 
