@@ -258,20 +258,23 @@ describe('SQL das rotas quentes e dos relatórios: instantâneas por dialeto', (
     assert.equal(resposta.status, 200, resposta.texto);
   };
 
+  // Any write to a cycle moves the cycle data's version (a trigger): the dashboard reads its list
+  // of cycles again, and the order page builds its showcase again.
+  const mudarOCiclo = async () => {
+    await amb.banco
+      .updateTable('ciclo')
+      .set({ updatedAt: new Date().toISOString() })
+      .where('id', '=', f.cicloPedido)
+      .execute();
+  };
+
   // In this order: each scenario may rely on the state the ones before it left.
   const cenarios: Cenario[] = [
     {
       nome: 'painel-primeira-visita',
       descricao: 'GET / (JSON), consumidora, no primeiro painel depois de mudar os ciclos (lê a lista dos ciclos)',
       status: 200,
-      // Any write to a cycle moves its version (a trigger), so the dashboard reads the list again.
-      preparar: async () => {
-        await amb.banco
-          .updateTable('ciclo')
-          .set({ updatedAt: new Date().toISOString() })
-          .where('id', '=', f.cicloPedido)
-          .execute();
-      },
+      preparar: mudarOCiclo,
       pedir: () => f.consumidora.getJson(`${amb.url}/`),
     },
     {
@@ -285,14 +288,7 @@ describe('SQL das rotas quentes e dos relatórios: instantâneas por dialeto', (
       descricao:
         'GET /pedidoconsumidores/:id (JSON), consumidora sem pedido, na primeira visita depois de mudar o ciclo (monta a vitrine)',
       status: 200,
-      // Any write to the cycle moves its version (a trigger), so the page builds the showcase again.
-      preparar: async () => {
-        await amb.banco
-          .updateTable('ciclo')
-          .set({ updatedAt: new Date().toISOString() })
-          .where('id', '=', f.cicloPedido)
-          .execute();
-      },
+      preparar: mudarOCiclo,
       pedir: paginaDoPedido,
     },
     {
