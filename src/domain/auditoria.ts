@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { contem, totalDaLista } from '../db/consultas.ts';
 import type { Db } from '../db/banco.ts';
+import { consultaPreparada } from '../db/preparadas.ts';
 import type { Ator } from './acesso.ts';
 import { montarPagina, type Pagina, type PedidoDePagina } from './registros.ts';
 
@@ -22,26 +23,57 @@ export async function auditar(
   agora: Date,
   registros: RegistroAuditoria | readonly RegistroAuditoria[],
 ): Promise<void> {
-  const lista: readonly RegistroAuditoria[] = Array.isArray(registros) ? registros : [registros as RegistroAuditoria];
   const em = agora.toISOString();
-  for (let i = 0; i < lista.length; i += POR_INSERCAO) {
+  const linha = (registro: RegistroAuditoria): Linha => ({
+    usuarioid: ator.usuarioid,
+    ator: ator.email,
+    acao: registro.acao,
+    entidade: registro.entidade,
+    entidadeId: registro.entidadeId === null ? null : String(registro.entidadeId),
+    antes: registro.antes === undefined ? null : JSON.stringify(registro.antes),
+    depois: registro.depois === undefined ? null : JSON.stringify(registro.depois),
+    em,
+  });
+  if (!Array.isArray(registros)) {
+    const l = linha(registros as RegistroAuditoria);
+    await inserirUma(db, l.usuarioid, l.ator, l.acao, l.entidade, l.entidadeId, l.antes, l.depois, l.em);
+    return;
+  }
+  const lista = registros as readonly RegistroAuditoria[];
+  for (let i = 0; i < lista.length; i += POR_INSERCAO)
     await db
       .insertInto('auditoria')
-      .values(
-        lista.slice(i, i + POR_INSERCAO).map((registro) => ({
-          usuarioid: ator.usuarioid,
-          ator: ator.email,
-          acao: registro.acao,
-          entidade: registro.entidade,
-          entidadeId: registro.entidadeId === null ? null : String(registro.entidadeId),
-          antes: registro.antes === undefined ? null : JSON.stringify(registro.antes),
-          depois: registro.depois === undefined ? null : JSON.stringify(registro.depois),
-          em,
-        })),
-      )
+      .values(lista.slice(i, i + POR_INSERCAO).map(linha))
       .execute();
-  }
 }
+
+/** An audit line as written: the actor, what was done to what, before and after as JSON text. */
+interface Linha {
+  readonly usuarioid: number | null;
+  readonly ator: string;
+  readonly acao: string;
+  readonly entidade: string;
+  readonly entidadeId: string | null;
+  readonly antes: string | null;
+  readonly depois: string | null;
+  readonly em: string;
+}
+
+// Every write appends one line: compiled once, not per request (consultaPreparada).
+const inserirUma = consultaPreparada(
+  (
+    db: Db,
+    usuarioid: number | null,
+    ator: string,
+    acao: string,
+    entidade: string,
+    entidadeId: string | null,
+    antes: string | null,
+    depois: string | null,
+    em: string,
+  ) => db.insertInto('auditoria').values({ usuarioid, ator, acao, entidade, entidadeId, antes, depois, em }),
+  8,
+);
 
 export interface LinhaDeAuditoria {
   readonly id: number;

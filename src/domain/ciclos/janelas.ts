@@ -3,6 +3,7 @@
  * and the refusals once it is closed or outside the window.
  */
 import { ehPostgres, type Db } from '../../db/banco.ts';
+import { consultaPreparada } from '../../db/preparadas.ts';
 import { Conflito, NaoEncontrado } from '../erros.ts';
 import { CAMPOS_DATA, JANELAS, janelaAberta, type DatasCiclo, type Janela } from './calendario.ts';
 
@@ -27,6 +28,26 @@ const TRAVAS = {
   pedido: (q) => q.forKeyShare(),
 } satisfies Record<TravaDoCiclo, <Q extends { forUpdate(): Q; forShare(): Q; forKeyShare(): Q }>(q: Q) => Q>;
 
+/** The cycle's dates and state, locked as `trava` says (PostgreSQL) or not at all. */
+function cicloTravado(trava: TravaDoCiclo | undefined) {
+  return (db: Db, cicloid: number) => {
+    const q = db
+      .selectFrom('ciclo')
+      .select(['id', 'nome', 'ativo', 'fechadoEm', ...CAMPOS_DATA])
+      .where('id', '=', cicloid);
+    // Stryker disable next-line all: row locks exist only on PostgreSQL (test/fluxo/travas.test.ts fails without them)
+    return trava === undefined || !ehPostgres(db) ? q : TRAVAS[trava](q);
+  };
+}
+
+// Every write reads its cycle first: compiled once per lock, not per request (consultaPreparada).
+const CICLO_POR_TRAVA = {
+  nenhuma: consultaPreparada(cicloTravado(undefined), 1),
+  escrita: consultaPreparada(cicloTravado('escrita'), 1),
+  oferta: consultaPreparada(cicloTravado('oferta'), 1),
+  pedido: consultaPreparada(cicloTravado('pedido'), 1),
+};
+
 /**
  * The dates and state of a cycle, for window checks. With a lock, the cycle is read after the
  * lock is held, so the state checked is the state the write commits against.
@@ -36,18 +57,11 @@ export async function cicloDasJanelas(
   cicloid: number,
   trava?: TravaDoCiclo,
 ): Promise<DatasCiclo & { id: number; nome: string; ativo: boolean; fechadoEm: string | null }> {
-  const q = db
-    .selectFrom('ciclo')
-    .select(['id', 'nome', 'ativo', 'fechadoEm', ...CAMPOS_DATA])
-    .where('id', '=', cicloid);
-  // Stryker disable next-line all: row locks exist only on PostgreSQL (test/fluxo/travas.test.ts fails without them)
-  const travada = trava === undefined || !ehPostgres(db) ? q : TRAVAS[trava](q);
-  const c = await travada.executeTakeFirst();
+  const [c] = await CICLO_POR_TRAVA[trava ?? 'nenhuma'](db, cicloid);
   if (c === undefined) throw new NaoEncontrado('CICLO_NAO_ENCONTRADO', `Não encontramos o ciclo ${cicloid}`);
   return c;
 }
 
-/** 409 once the cycle is closed (see exigirJanela). */
 export function exigirAberto(ciclo: { fechadoEm: string | null }): void {
   if (ciclo.fechadoEm !== null)
     throw new Conflito('CICLO_FECHADO', 'Este ciclo já foi fechado: nada nele muda, a não ser que um master o reabra');
