@@ -761,6 +761,8 @@ async function medirBanco(pg: string | undefined): Promise<Medicao> {
     console.log(`Perfil de CPU do servidor: ${resumoPerfil.totalMs} ms fora do ocioso.`);
     console.table(resumoPerfil.areas);
     console.table(resumoPerfil.funcoes);
+    console.log('Por função nossa (o que ela pede às bibliotecas e ao banco incluído):');
+    console.table(resumoPerfil.chamadores);
   }
   let arquivo: string | null = null;
   if (!SMOKE) {

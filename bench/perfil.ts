@@ -9,6 +9,7 @@ import { join } from 'node:path';
 interface No {
   readonly id: number;
   readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number };
+  readonly children?: readonly number[];
 }
 
 interface PerfilV8 {
@@ -27,6 +28,12 @@ export interface ResumoDoPerfil {
   readonly totalMs: number;
   readonly funcoes: Parte[];
   readonly areas: Parte[];
+  /**
+   * Every sample given to the innermost function of ours on its stack, outside src/db (the
+   * drivers' wrappers): what each of our functions costs with the library and database work it
+   * asks for (Kysely building a query, a statement running), a partition of the whole.
+   */
+  readonly chamadores: Parte[];
 }
 
 /** Where a frame lives: an npm package, a file of ours, or V8's own bucket ("(garbage collector)"). */
@@ -53,10 +60,30 @@ export function resumirPerfis(pasta: string, n = 15): ResumoDoPerfil | null {
   if (arquivos.length === 0) return null;
   const porFuncao = new Map<string, number>();
   const porArea = new Map<string, number>();
+  const porChamador = new Map<string, number>();
   let total = 0;
   for (const arquivo of arquivos) {
     const p = JSON.parse(readFileSync(join(pasta, arquivo), 'utf8')) as PerfilV8;
     const nos = new Map(p.nodes.map((no) => [no.id, no]));
+    const pai = new Map<number, number>();
+    for (const no of p.nodes) for (const filho of no.children ?? []) pai.set(filho, no.id);
+    const chamador = new Map<number, string>();
+    const nossoChamador = (id: number): string => {
+      const visto = chamador.get(id);
+      if (visto !== undefined) return visto;
+      const no = nos.get(id);
+      const f = no?.callFrame;
+      const nosso = f === undefined ? null : /\/(src\/.+)$/.exec(f.url)?.[1];
+      const pid = pai.get(id);
+      const r =
+        f !== undefined && nosso !== undefined && nosso !== null && !nosso.startsWith('src/db/')
+          ? `${f.functionName || '(anônima)'} ${nosso}:${f.lineNumber + 1}`
+          : pid === undefined
+            ? '(fora do nosso código)'
+            : nossoChamador(pid);
+      chamador.set(id, r);
+      return r;
+    };
     p.samples.forEach((id, i) => {
       const no = nos.get(id);
       const us = p.timeDeltas[i] ?? 0;
@@ -66,6 +93,8 @@ export function resumirPerfis(pasta: string, n = 15): ResumoDoPerfil | null {
       const nome = `${functionName || '(anônima)'} ${onde}${url === '' ? '' : `:${lineNumber + 1}`}`;
       porFuncao.set(nome, (porFuncao.get(nome) ?? 0) + us);
       porArea.set(onde, (porArea.get(onde) ?? 0) + us);
+      const quem = nossoChamador(id);
+      porChamador.set(quem, (porChamador.get(quem) ?? 0) + us);
       total += us;
     });
   }
@@ -73,6 +102,7 @@ export function resumirPerfis(pasta: string, n = 15): ResumoDoPerfil | null {
     totalMs: Math.round(total / 1000),
     funcoes: ordenar(porFuncao, total, n),
     areas: ordenar(porArea, total, n),
+    chamadores: ordenar(porChamador, total, n),
   };
 }
 
@@ -84,4 +114,5 @@ if (import.meta.main) {
   console.log(`Tempo de CPU fora do ocioso: ${r.totalMs} ms`);
   console.table(r.areas);
   console.table(r.funcoes);
+  console.table(r.chamadores);
 }
