@@ -754,6 +754,101 @@ describe('as bordas do pedido: linhas, estoque, composição, mercados, assinatu
     });
   });
 
+  describe('salvar de novo', () => {
+    test('só as linhas que mudaram são reescritas: as do começo, iguais, ficam; a ordem e o reservado seguem o que foi salvo', async () => {
+      const c = await cenario();
+      const outro = await extraNoCiclo(c.cicloid);
+      const ana = await consumidora();
+      const idsGravados = async (pedidoId: number) =>
+        (
+          await banco.selectFrom('pedidoproduto').select('id').where('pedidoid', '=', pedidoId).orderBy('id').execute()
+        ).map((l) => l.id);
+      const reservado = async () => [
+        Number(
+          (
+            await banco
+              .selectFrom('ciclocesta')
+              .select('reservadoMilesimos')
+              .where('id', '=', c.cicloCestaId)
+              .executeTakeFirstOrThrow()
+          ).reservadoMilesimos,
+        ),
+        ...(
+          await banco
+            .selectFrom('cicloproduto')
+            .select('reservadoMilesimos')
+            .where('id', 'in', [c.cicloProdutoId, outro.id])
+            .orderBy('id')
+            .execute()
+        ).map((l) => Number(l.reservadoMilesimos)),
+      ];
+      const lista = (p: { produtos: ReadonlyArray<{ id: number; nome: string; quantidadeMilesimos: number }> }) =>
+        p.produtos.map((l) => [l.nome, l.quantidadeMilesimos]);
+      const confere = async (pedido: Awaited<ReturnType<typeof pedir>>['pedido']) => {
+        // What the save answers is what a later read gives, lines in the same order.
+        assert.deepEqual(await pedidoDe(banco, c.cicloid, idDe(ana), TAXA), pedido);
+        assert.deepEqual(
+          await idsGravados(pedido.pedidoId),
+          pedido.produtos.map((l) => l.id).sort((a, b) => a - b),
+        );
+      };
+
+      const primeiro = await pedir(ana, c.cicloid, [
+        deCesta(c.cicloCestaId, 1),
+        deExtra(c.cicloProdutoId, 500, 'produtos.1'),
+        deExtra(outro.id, 300, 'produtos.2'),
+      ]);
+      const [a, b, d] = primeiro.pedido.produtos.map((l) => l.id);
+      await confere(primeiro.pedido);
+
+      // The same order again: no line is written.
+      const igual = await pedir(ana, c.cicloid, [
+        deCesta(c.cicloCestaId, 1),
+        deExtra(c.cicloProdutoId, 500, 'produtos.1'),
+        deExtra(outro.id, 300, 'produtos.2'),
+      ]);
+      assert.deepEqual(
+        igual.pedido.produtos.map((l) => l.id),
+        [a, b, d],
+      );
+      await confere(igual.pedido);
+      assert.deepEqual(await reservado(), [1000, 500, 300]);
+
+      // The second line changes: the first stays, the second and every line after it are written again.
+      const mudou = await pedir(ana, c.cicloid, [
+        deCesta(c.cicloCestaId, 1),
+        deExtra(c.cicloProdutoId, 700, 'produtos.1'),
+        deExtra(outro.id, 300, 'produtos.2'),
+      ]);
+      const ids = mudou.pedido.produtos.map((l) => l.id);
+      assert.equal(ids[0], a);
+      assert.ok(
+        (ids[1] ?? 0) > (d ?? 0) && (ids[2] ?? 0) > (ids[1] ?? 0),
+        `linhas reescritas com ids novos: ${ids.join(', ')}`,
+      );
+      assert.deepEqual(lista(mudou.pedido), [
+        [c.cestaNome, 1000],
+        [c.extraNome, 700],
+        [outro.nome, 300],
+      ]);
+      await confere(mudou.pedido);
+      assert.deepEqual(await reservado(), [1000, 700, 300]);
+
+      // Listed in another order, one line out: the order follows the list, the line out holds nothing.
+      const outraOrdem = await pedir(ana, c.cicloid, [
+        deExtra(outro.id, 300, 'produtos.0'),
+        deCesta(c.cicloCestaId, 2, 'produtos.1'),
+      ]);
+      assert.deepEqual(lista(outraOrdem.pedido), [
+        [outro.nome, 300],
+        [c.cestaNome, 2000],
+      ]);
+      await confere(outraOrdem.pedido);
+      assert.deepEqual(await reservado(), [2000, 0, 300]);
+      assert.equal(outraOrdem.pedido.totalCentavos, 2 * 5000 + 240);
+    });
+  });
+
   describe('preços, mercados e assinaturas', () => {
     test('a linha que já estava no pedido guarda o preço de quando foi pedida; a nova leva o de agora', async () => {
       const c = await cenario();

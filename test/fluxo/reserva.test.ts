@@ -118,31 +118,65 @@ describe(`reserva sob concorrência (${DIALETO})`, () => {
     assert.equal(Number(soma.s), ESTOQUE * 1000);
   });
 
-  test('dez gravações simultâneas da mesma pessoa deixam um só pedido', async () => {
-    const p = pessoas[0];
+  /**
+   * Ten saves of one person's order at once, the i-th with the line `linha(i)`: the statuses
+   * (sorted), how many orders the person has, and the lines of the order.
+   */
+  async function dezDaMesmaPessoa(p: { id: number; email: string } | undefined, linha: (i: number) => object) {
     assert.ok(p);
     await amb.banco.deleteFrom('pedidoproduto').execute();
     await amb.banco.deleteFrom('pedido').execute();
     const nav = navegadorComSessao(amb, p.email);
     const respostas = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
-        nav.postJson(`${amb.url}/pedidoconsumidores`, {
-          cicloid,
-          pontoEntregaId,
-          produtos: [{ cicloCestaId, quantidade: 1 + (i % 3) }],
-        }),
+        nav.postJson(`${amb.url}/pedidoconsumidores`, { cicloid, pontoEntregaId, produtos: [linha(i)] }),
       ),
     );
-    // One save created the order; the other nine changed it.
-    assert.deepEqual(respostas.map((r) => r.status).sort(), [200, 200, 200, 200, 200, 200, 200, 200, 200, 201]);
     const pedidos = await amb.banco.selectFrom('pedido').select('id').where('usuarioid', '=', p.id).execute();
-    assert.equal(pedidos.length, 1);
     const linhas = await amb.banco
       .selectFrom('pedidoproduto')
-      .select('id')
+      .select(['cicloCestaId', 'cicloProdutoId', 'quantidadeMilesimos'])
       .where('pedidoid', '=', pedidos[0]?.id ?? 0)
       .execute();
-    assert.equal(linhas.length, 1);
+    return { status: respostas.map((r) => r.status).sort(), pedidos: pedidos.length, linhas };
+  }
+
+  test('dez gravações simultâneas da mesma pessoa deixam um só pedido', async () => {
+    const r = await dezDaMesmaPessoa(pessoas[0], (i) => ({ cicloCestaId, quantidade: 1 + (i % 3) }));
+    // One save created the order; the other nine changed it.
+    assert.deepEqual(r.status, [200, 200, 200, 200, 200, 200, 200, 200, 200, 201]);
+    assert.equal(r.pedidos, 1);
+    assert.equal(r.linhas.length, 1);
+  });
+
+  test('gravações simultâneas da mesma pessoa com linhas que não se cruzam: um pedido, com as linhas de uma delas, e o reservado é o dele', async () => {
+    // Lines that share no basket or extra take no common row lock, and each save deletes the
+    // lines the one before it wrote: without the person's turn (PostgreSQL), one waited for the
+    // order's row while holding its basket, the other for the basket while holding the order, and
+    // one of them was undone by the deadlock detector (a 500).
+    const r = await dezDaMesmaPessoa(pessoas[1], (i) =>
+      i % 2 === 0 ? { cicloCestaId, quantidade: 1 } : { cicloProdutoId, quantidade: 2 },
+    );
+    assert.deepEqual(r.status, [200, 200, 200, 200, 200, 200, 200, 200, 200, 201]);
+    assert.equal(r.pedidos, 1);
+    assert.equal(r.linhas.length, 1, JSON.stringify(r.linhas));
+    const [cesta, extra] = await Promise.all([
+      amb.banco
+        .selectFrom('ciclocesta')
+        .select('reservadoMilesimos')
+        .where('id', '=', cicloCestaId)
+        .executeTakeFirstOrThrow(),
+      amb.banco
+        .selectFrom('cicloproduto')
+        .select('reservadoMilesimos')
+        .where('id', '=', cicloProdutoId)
+        .executeTakeFirstOrThrow(),
+    ]);
+    const linha = r.linhas[0];
+    assert.deepEqual(
+      [Number(cesta.reservadoMilesimos), Number(extra.reservadoMilesimos)],
+      linha?.cicloCestaId === null ? [0, 2000] : [1000, 0],
+    );
   });
 });
 

@@ -116,6 +116,9 @@ function consultaDoPedido(db: Db) {
     .orderBy('pp.id');
 }
 
+/** A row of consultaDoPedido: the order with one of its lines (null line columns for an order without lines). */
+type LinhaDaConsulta = Awaited<ReturnType<ReturnType<typeof consultaDoPedido>['execute']>>[number];
+
 // Every order page and every confirmation runs one of these: compiled once, not per request.
 const pedidoPorId = consultaPreparada(
   (db: Db, pedidoId: number) => consultaDoPedido(db).where('p.id', '=', pedidoId),
@@ -127,15 +130,35 @@ const pedidoDoConsumidor = consultaPreparada(
   2,
 );
 
+// Saving an order reads it with whether the pickup has records of it, in the same query.
+const pedidoParaMudarPreparada = consultaPreparada(
+  (db: Db, cicloid: number, usuarioid: number) =>
+    consultaDoPedido(db)
+      .select((eb) =>
+        eb
+          .exists(eb.selectFrom('acaoretirada as ar').select('ar.id').whereRef('ar.pedidoid', '=', 'p.id'))
+          .as('comRetirada'),
+      )
+      .where('p.cicloid', '=', cicloid)
+      .where('p.usuarioid', '=', usuarioid),
+  2,
+);
+
 async function carregarUmPedido(
   db: Db,
   filtro: { cicloid: number; usuarioid: number } | { pedidoId: number },
   taxa: Taxa,
 ): Promise<Pedido | null> {
-  const linhas =
+  return montarDasLinhas(
     'pedidoId' in filtro
       ? await pedidoPorId(db, filtro.pedidoId)
-      : await pedidoDoConsumidor(db, filtro.cicloid, filtro.usuarioid);
+      : await pedidoDoConsumidor(db, filtro.cicloid, filtro.usuarioid),
+    taxa,
+  );
+}
+
+/** The order the rows of consultaDoPedido make (one row per line), or null with no row. */
+function montarDasLinhas(linhas: ReadonlyArray<LinhaDaConsulta>, taxa: Taxa): Pedido | null {
   const primeira = linhas[0];
   if (primeira === undefined) return null;
   const itens: ItemLido[] = [];
@@ -163,6 +186,21 @@ async function carregarUmPedido(
 /** A consumer's order in a cycle, or null (one query). */
 export async function pedidoDe(db: Db, cicloid: number, usuarioid: number, taxa: Taxa): Promise<Pedido | null> {
   return carregarUmPedido(db, { cicloid, usuarioid }, taxa);
+}
+
+/**
+ * A consumer's order in a cycle, about to be saved, with whether the pickup has records of it
+ * (`comRetirada`: then it can no longer change), or null: one query.
+ */
+export async function pedidoParaMudar(
+  db: Db,
+  cicloid: number,
+  usuarioid: number,
+  taxa: Taxa,
+): Promise<{ pedido: Pedido; comRetirada: boolean } | null> {
+  const linhas = await pedidoParaMudarPreparada(db, cicloid, usuarioid);
+  const pedido = montarDasLinhas(linhas, taxa);
+  return pedido === null ? null : { pedido, comRetirada: linhas.some((l) => Boolean(Number(l.comRetirada))) };
 }
 
 /** Finds an order the actor may see: their own, or any for admins and info. Others are "not found". */

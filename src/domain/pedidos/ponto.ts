@@ -3,7 +3,9 @@
  * the cycle's points (pontoDoPedido), or against the points of the markets the order buys in
  * (pontoDosMercados).
  */
-import type { Db } from '../../db/banco.ts';
+import { sql } from 'kysely';
+import { ehPostgres, type Db } from '../../db/banco.ts';
+import { consultaPreparada } from '../../db/preparadas.ts';
 import { pontosDoCiclo } from '../ciclos/leitura.ts';
 import { Invalido } from '../erros.ts';
 import type { HorarioDeRetirada } from './modelo.ts';
@@ -11,12 +13,8 @@ import type { HorarioDeRetirada } from './modelo.ts';
 /** The order's pickup point as lerPontoDoPedido reads it (undefined: no such active point). */
 export type PontoLido = Awaited<ReturnType<typeof lerPontoDoPedido>>;
 
-/**
- * The order's pickup point, read in one query. NOTE: it is read before the baskets and extras are
- * locked, and checked (pontoDoPedido) where it always was: a point locks nothing, and every round
- * trip taken while the row locks are held makes other orders of the same baskets wait longer.
- */
-export function lerPontoDoPedido(trx: Db, cicloid: number, pontoEntregaId: number) {
+/** The point with its hours in the cycle, and whether the cycle lists its points. */
+function pontoNoCiclo(trx: Db, cicloid: number, pontoEntregaId: number, cicloidDeNovo: number) {
   return trx
     .selectFrom('pontoentrega as pe')
     .leftJoin('ciclopontoentrega as cp', (j) =>
@@ -25,12 +23,50 @@ export function lerPontoDoPedido(trx: Db, cicloid: number, pontoEntregaId: numbe
     .select(['pe.id', 'pe.nome', 'cp.id as linha', 'cp.dataRetirada', 'cp.horaInicio', 'cp.horaFim'])
     .select((eb) =>
       eb
-        .exists(eb.selectFrom('ciclopontoentrega as todos').select('todos.id').where('todos.cicloid', '=', cicloid))
+        .exists(
+          eb.selectFrom('ciclopontoentrega as todos').select('todos.id').where('todos.cicloid', '=', cicloidDeNovo),
+        )
         .as('cicloTemPontos'),
     )
     .where('pe.id', '=', pontoEntregaId)
-    .where('pe.ativo', '=', true)
-    .executeTakeFirst();
+    .where('pe.ativo', '=', true);
+}
+
+// Compiled once, not per request (consultaPreparada). The cycle's id goes in twice, because each
+// value of a prepared query fills one parameter.
+const pontoPreparado = consultaPreparada(pontoNoCiclo, 3);
+const pontoNaVezPreparado = consultaPreparada(
+  (trx: Db, cicloid: number, pontoEntregaId: number, cicloidDeNovo: number, grupo: number, usuarioid: number) =>
+    pontoNoCiclo(trx, cicloid, pontoEntregaId, cicloidDeNovo).select(
+      sql<unknown>`pg_advisory_xact_lock(${grupo}::integer, ${usuarioid}::integer)`.as('vez'),
+    ),
+  5,
+);
+
+/**
+ * The order's pickup point, read in one query. NOTE: it is read before the baskets and extras are
+ * locked, and checked (pontoDoPedido) where it always was: a point locks nothing, and every round
+ * trip taken while the row locks are held makes other orders of the same baskets wait longer.
+ */
+export async function lerPontoDoPedido(trx: Db, cicloid: number, pontoEntregaId: number) {
+  const [ponto] = await pontoPreparado(trx, cicloid, pontoEntregaId, cicloid);
+  return ponto;
+}
+
+/**
+ * The same, for a save of the consumer's order, taking the consumer's turn in the cycle on the
+ * way (PostgreSQL; SQLite has one writer): the advisory lock (−cycle, consumer), held until the
+ * transaction ends. NOTE: two saves of one consumer whose lines share no basket or extra take no
+ * common row lock, and each deletes lines the other locked, so without a turn taken before any
+ * row lock they deadlock (test/fluxo/reserva.test.ts). With no such point the query gives no row
+ * and takes no turn; the save is refused before it writes anything, so it waits for no one while
+ * it holds its row locks.
+ */
+export async function lerPontoNaVezDoConsumidor(trx: Db, cicloid: number, pontoEntregaId: number, usuarioid: number) {
+  // Stryker disable next-line ConditionalExpression: SQLite has no advisory locks (nor any need of them)
+  if (!ehPostgres(trx)) return lerPontoDoPedido(trx, cicloid, pontoEntregaId);
+  const [ponto] = await pontoNaVezPreparado(trx, cicloid, pontoEntregaId, cicloid, -cicloid, usuarioid);
+  return ponto;
 }
 
 /**

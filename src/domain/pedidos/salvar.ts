@@ -12,7 +12,7 @@ import { cicloDasJanelas, exigirJanela } from '../ciclos/janelas.ts';
 import { cestaComposta } from '../conteudo-das-cestas.ts';
 import { Conflito, Invalido } from '../erros.ts';
 import { reservadoDaLinha, soConfirmadosSeguram, vendaveisDaCesta } from '../reservas.ts';
-import { pedidoDe } from './leituras.ts';
+import { pedidoParaMudar } from './leituras.ts';
 import {
   montarPedido,
   type HorarioDeRetirada,
@@ -21,7 +21,7 @@ import {
   type OpcoesPedido,
   type Pedido,
 } from './modelo.ts';
-import { lerPontoDoPedido, pontoDoPedido, pontoDosMercados, type PontoLido } from './ponto.ts';
+import { lerPontoNaVezDoConsumidor, pontoDoPedido, pontoDosMercados, type PontoLido } from './ponto.ts';
 import { chaveDaLinha, consumidorAlvo, regrasDasLinhas, type EntradaPedido, type LinhaPedida } from './regras.ts';
 
 /**
@@ -49,12 +49,14 @@ export async function salvarPedido(
     const { foraDaJanela } = exigirJanela(ciclo, opcoes.hoje, 'pedido', ehGestor(ator));
     // Once the window has closed (an admin's change), unconfirmed orders hold nothing.
     const soConfirmados = soConfirmadosSeguram(ciclo, opcoes.hoje);
-    const pontoLido = await lerPontoDoPedido(trx, cicloid, pontoEntregaId);
+    const pontoLido = await lerPontoNaVezDoConsumidor(trx, cicloid, pontoEntregaId, usuarioid);
     const { cestas, extras } = await travarLinhas(trx, linhas, soConfirmados);
-    const antes = await pedidoDe(trx, cicloid, usuarioid, opcoes.taxa);
+    const lido = await pedidoParaMudar(trx, cicloid, usuarioid, opcoes.taxa);
+    const antes = lido?.pedido ?? null;
     const alvos = alvosDasLinhas(linhas, cicloid, cestas, extras);
     const ponto = await conferirPonto(trx, cicloid, pontoEntregaId, pontoLido, alvos);
     conferirEstoque(alvos, antes, soConfirmados);
+    if (lido?.comRetirada === true) throw retiradaRegistrada();
     const iso = opcoes.agora.toISOString();
     const itens = precosDasLinhas(alvos, antes);
     // A confirmed order that still holds a subscription's basket stays confirmed (docs/dominio.md):
@@ -67,7 +69,10 @@ export async function salvarPedido(
       iso,
       confirmado !== null,
     );
-    const lidos = await gravarLinhas(trx, pedidoId, itens, iso);
+    // The lines saved before, or null when another save of the same consumer created the order
+    // meanwhile (PostgreSQL, two tabs): its lines are not known, so all of them are replaced.
+    const gravadas = antes !== null ? antes.produtos : criado ? [] : null;
+    const lidos = await gravarLinhas(trx, pedidoId, itens, iso, gravadas);
     const depois = montarPedido(
       {
         id: pedidoId,
@@ -357,52 +362,100 @@ function precosDasLinhas(alvos: readonly Alvo[], antes: Pedido | null) {
   return itens;
 }
 
-/** Replaces the order's lines by these (two statements) and returns them as the loaders would read them. */
+/**
+ * The refusal to change an order the pickup has records of: they name its lines (a short, say),
+ * so once the pickup has started the order is what was delivered, and a change goes through the
+ * pickup or the ledger instead.
+ */
+function retiradaRegistrada(): Conflito {
+  return new Conflito(
+    'RETIRADA_REGISTRADA',
+    'Este pedido já tem registros da retirada e não pode mais mudar: registre a diferença como falta na retirada ou como um ajuste no livro-caixa',
+  );
+}
+
+/** Whether a written line is this item as it stands: same quantity, price, market, fee and subscription. */
+function mesmaLinha(gravada: LinhaDoPedido, item: ReturnType<typeof precosDasLinhas>[number]): boolean {
+  return (
+    gravada.quantidadeMilesimos === item.l.quantidadeMilesimos &&
+    gravada.valorCentavos === item.valorCentavos &&
+    gravada.mercadoId === item.mercadoId &&
+    gravada.taxaCentesimos === item.taxaCentesimos &&
+    gravada.assinaturaId === item.assinaturaId
+  );
+}
+
+/**
+ * Makes the order's lines these, rewriting only what changed: the lines the save begins with
+ * unchanged are kept, the rest deleted in one statement and written again in another, and a save
+ * that changes no line writes none (each line written moves its basket's or extra's counter, a row
+ * every order of that basket locks). `gravadas` null: the lines saved before are not known, and
+ * all are replaced. Returns the lines as the loaders would read them.
+ */
 async function gravarLinhas(
   trx: Db,
   pedidoId: number,
   itens: ReturnType<typeof precosDasLinhas>,
   iso: string,
+  gravadas: readonly LinhaDoPedido[] | null,
 ): Promise<ItemLido[]> {
-  // The pickup's records name the order's lines (a short, say): once the pickup has started, the
-  // order is what was delivered, and a change goes through the pickup or the ledger instead.
-  const registro = await trx
-    .selectFrom('acaoretirada')
-    .select('id')
-    .where('pedidoid', '=', pedidoId)
-    .limit(1)
-    .executeTakeFirst();
-  if (registro !== undefined)
-    throw new Conflito(
-      'RETIRADA_REGISTRADA',
-      'Este pedido já tem registros da retirada e não pode mais mudar: registre a diferença como falta na retirada ou como um ajuste no livro-caixa',
-    );
-  await trx.deleteFrom('pedidoproduto').where('pedidoid', '=', pedidoId).execute();
-  const escritos = await trx
-    .insertInto('pedidoproduto')
-    .values(
-      itens.map(({ l, valorCentavos, mercadoId, taxaCentesimos, assinaturaId }) => ({
-        pedidoid: pedidoId,
-        cicloCestaId: l.cicloCestaId,
-        cicloProdutoId: l.cicloProdutoId,
-        quantidadeMilesimos: l.quantidadeMilesimos,
-        valorCentavos,
-        mercadoId,
-        taxaCentesimos,
-        assinaturaId,
-        createdAt: iso,
-        updatedAt: iso,
-      })),
-    )
-    .returning(['id', 'cicloCestaId', 'cicloProdutoId'])
-    .execute();
+  if (gravadas === null) {
+    // The order another save created: the pickup may not have records of it either.
+    const registro = await trx
+      .selectFrom('acaoretirada')
+      .select('id')
+      .where('pedidoid', '=', pedidoId)
+      .limit(1)
+      .executeTakeFirst();
+    if (registro !== undefined) throw retiradaRegistrada();
+  }
+  // The lines stay in the order the save lists them (the loaders read them by id): a line is kept
+  // only while every line before it in the save is kept too, in the order they were written.
+  const porChave = new Map((gravadas ?? []).map((g) => [chaveDaLinha(g), g]));
+  const idMantido = new Map<string, number>();
+  let ultimo = 0;
+  for (const item of itens) {
+    const chave = chaveDaLinha(item.l);
+    const gravada = porChave.get(chave);
+    if (gravada === undefined || !mesmaLinha(gravada, item) || gravada.id < ultimo) break;
+    idMantido.set(chave, gravada.id);
+    ultimo = gravada.id;
+  }
+  if (gravadas === null) await trx.deleteFrom('pedidoproduto').where('pedidoid', '=', pedidoId).execute();
+  else {
+    const apagar = gravadas.filter((g) => !idMantido.has(chaveDaLinha(g))).map((g) => g.id);
+    // Stryker disable next-line ConditionalExpression: an empty IN list is valid on SQLite, where the mutation run goes; PostgreSQL refuses it
+    if (apagar.length > 0) await trx.deleteFrom('pedidoproduto').where('id', 'in', apagar).execute();
+  }
+  const novos = itens.filter((item) => !idMantido.has(chaveDaLinha(item.l)));
+  const escritos =
+    novos.length === 0
+      ? []
+      : await trx
+          .insertInto('pedidoproduto')
+          .values(
+            novos.map(({ l, valorCentavos, mercadoId, taxaCentesimos, assinaturaId }) => ({
+              pedidoid: pedidoId,
+              cicloCestaId: l.cicloCestaId,
+              cicloProdutoId: l.cicloProdutoId,
+              quantidadeMilesimos: l.quantidadeMilesimos,
+              valorCentavos,
+              mercadoId,
+              taxaCentesimos,
+              assinaturaId,
+              createdAt: iso,
+              updatedAt: iso,
+            })),
+          )
+          .returning(['id', 'cicloCestaId', 'cicloProdutoId'])
+          .execute();
   // NOTE: the saved order is built from what was just written instead of read back: every name
   // and price is already in hand. RETURNING promises no row order, so lines are matched by key
   // (unique in an order) and sorted by id, as the loaders sort them.
-  const idPorChave = new Map(escritos.map((e) => [chaveDaLinha(e), e.id]));
+  const idPorChave = new Map([...idMantido, ...escritos.map((e): [string, number] => [chaveDaLinha(e), e.id])]);
   const lidos: ItemLido[] = itens.map(({ l, ...item }) => {
     const id = idPorChave.get(chaveDaLinha(l));
-    // Stryker disable next-line ConditionalExpression: every line written comes back; this only narrows the type
+    // Stryker disable next-line ConditionalExpression: every line is kept or written and comes back; this only narrows the type
     if (id === undefined) throw new Error('linha do pedido gravada sem id');
     return {
       id,
@@ -412,7 +465,7 @@ async function gravarLinhas(
       ...item,
     };
   });
-  // Stryker disable next-line all: SQLite returns rows in insertion order, so only PostgreSQL could tell
+  // Stryker disable next-line all: kept lines come first and are written in the order listed, so the ids already follow it but on PostgreSQL, whose RETURNING may reorder them
   lidos.sort((a, b) => a.id - b.id);
   return lidos;
 }
