@@ -1,6 +1,7 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { DB } from '../db/tipos.ts';
 import { emTransacao, travarChaves, type Banco, type Db } from '../db/banco.ts';
+import { consultaPreparada } from '../db/preparadas.ts';
 import { ehFornecedor, ehGestor, exigirAgirPor, podeNoRegistro, veTudo, type Ator } from './acesso.ts';
 import {
   atribuirExtrasPorMercado,
@@ -121,29 +122,36 @@ function montarOferta(
   };
 }
 
+// Every offer save reads the offer twice (before and after writing it): compiled once, not per
+// call (consultaPreparada).
+const ofertaComLinhas = consultaPreparada(
+  (db: Db, cicloid: number, usuarioid: number) =>
+    db
+      .selectFrom('oferta as o')
+      .leftJoin('ofertaproduto as op', 'op.ofertaid', 'o.id')
+      .leftJoin('produto as p', 'p.id', 'op.produtoid')
+      .select(['o.id', 'o.finalizada', 'o.finalizadaEm'])
+      .select([
+        'op.id as ofertaProdutoId',
+        'op.produtoid',
+        'p.nome',
+        'p.unidade',
+        'op.quantidadeMilesimos',
+        'op.valorCentavos',
+      ])
+      .select(alocadoDaLinha)
+      .where('o.cicloid', '=', cicloid)
+      .where('o.usuarioid', '=', usuarioid)
+      .orderBy('p.nome'),
+  2,
+);
+
 /**
  * An offer with its lines and what is allocated of each; null id when there is none yet. One
  * query: the offer's row comes with each of its lines (once, with no line, when it has none).
  */
 export async function ofertaDe(db: Db, cicloid: number, usuarioid: number): Promise<Oferta> {
-  const lidas = await db
-    .selectFrom('oferta as o')
-    .leftJoin('ofertaproduto as op', 'op.ofertaid', 'o.id')
-    .leftJoin('produto as p', 'p.id', 'op.produtoid')
-    .select(['o.id', 'o.finalizada', 'o.finalizadaEm'])
-    .select([
-      'op.id as ofertaProdutoId',
-      'op.produtoid',
-      'p.nome',
-      'p.unidade',
-      'op.quantidadeMilesimos',
-      'op.valorCentavos',
-    ])
-    .select(alocadoDaLinha)
-    .where('o.cicloid', '=', cicloid)
-    .where('o.usuarioid', '=', usuarioid)
-    .orderBy('p.nome')
-    .execute();
+  const lidas = await ofertaComLinhas(db, cicloid, usuarioid);
   const oferta = lidas[0];
   if (oferta === undefined)
     return { id: null, cicloid, usuarioid, finalizada: false, finalizadaEm: null, produtos: [], totalCentavos: 0 };
