@@ -376,11 +376,18 @@ function retiradaRegistrada(): Conflito {
 
 /** Whether a written line is this item as it stands: same quantity, price, market, fee and subscription. */
 function mesmaLinha(gravada: LinhaDoPedido, item: ReturnType<typeof precosDasLinhas>[number]): boolean {
+  // NOTE: precosDasLinhas gives a line already in the order its price and subscription, and its
+  // fee while it stays in the same market, so today only the quantity and the market can differ;
+  // every written column is compared all the same, so that a rule that changes them later is
+  // never silently left unwritten.
   return (
     gravada.quantidadeMilesimos === item.l.quantidadeMilesimos &&
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: see the note above
     gravada.valorCentavos === item.valorCentavos &&
     gravada.mercadoId === item.mercadoId &&
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: see the note above
     gravada.taxaCentesimos === item.taxaCentesimos &&
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: see the note above
     gravada.assinaturaId === item.assinaturaId
   );
 }
@@ -417,6 +424,7 @@ async function gravarLinhas(
   for (const item of itens) {
     const chave = chaveDaLinha(item.l);
     const gravada = porChave.get(chave);
+    // Stryker disable next-line EqualityOperator: ids are unique, so no line has the id of the one kept before it
     if (gravada === undefined || !mesmaLinha(gravada, item) || gravada.id < ultimo) break;
     idMantido.set(chave, gravada.id);
     ultimo = gravada.id;
