@@ -69,8 +69,9 @@ export async function salvarPedido(
       iso,
       confirmado !== null,
     );
-    // The lines saved before, or null when another save of the same consumer created the order
-    // meanwhile (PostgreSQL, two tabs): its lines are not known, so all of them are replaced.
+    // The lines saved before, or null when the order was created meanwhile by a writer that does
+    // not take the consumer's turn (PostgreSQL: the subscriptions' generation): its lines are not
+    // known, so all of them are replaced.
     const gravadas = antes !== null ? antes.produtos : criado ? [] : null;
     const lidos = await gravarLinhas(trx, pedidoId, itens, iso, gravadas);
     const depois = montarPedido(
@@ -317,7 +318,8 @@ async function gravarPedido(
       .execute();
     pedidoId = antes.pedidoId;
   } else {
-    // An order created meanwhile by the same consumer (PostgreSQL, two tabs) is updated instead.
+    // An order created meanwhile by a writer that does not take the consumer's turn (the
+    // subscriptions' generation, PostgreSQL) is updated instead.
     const gravado = await trx
       .insertInto('pedido')
       .values({ cicloid, usuarioid, ...reaberto, createdAt: iso })
@@ -326,8 +328,8 @@ async function gravarPedido(
       .executeTakeFirstOrThrow();
     pedidoId = gravado.id;
     // This save created the order only if the row carries its own creation time (an upsert
-    // into a row another save made keeps that save's).
-    // Stryker disable next-line ConditionalExpression: only a simultaneous first save of the same person (PostgreSQL) meets an existing row here; test/fluxo/reserva.test.ts counts one 201 among ten there
+    // into a row another writer made keeps that writer's).
+    // Stryker disable next-line ConditionalExpression: only a generation running beside the first save (PostgreSQL) meets an existing row here
     criado = gravado.createdAt === iso;
   }
   return { pedidoId, criado };
@@ -407,7 +409,7 @@ async function gravarLinhas(
   gravadas: readonly LinhaDoPedido[] | null,
 ): Promise<ItemLido[]> {
   if (gravadas === null) {
-    // The order another save created: the pickup may not have records of it either.
+    // An order created meanwhile by another writer: the pickup may not have records of it either.
     const registro = await trx
       .selectFrom('acaoretirada')
       .select('id')
