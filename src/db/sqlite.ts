@@ -16,6 +16,35 @@ function parametro(v: unknown): Valor {
 
 const MAX_CACHE = 500;
 
+/** How long a process opening the file tries to turn it to WAL while others do the same (as busy_timeout). */
+const WAL_ESPERA_MS = 10_000;
+
+/**
+ * Turns the file to WAL. NOTE: two processes that open the same new file at once both hold its
+ * shared lock while each asks for the exclusive one; SQLite answers one of them "database is
+ * locked" at once, without the busy handler (waiting could never end). That one tries again a
+ * moment later (test/operacao/migracoes-concorrentes.test.ts starts three processes together;
+ * about one start in twelve met it).
+ */
+function emWal(db: DatabaseSync): void {
+  const limite = Date.now() + WAL_ESPERA_MS;
+  const pausa = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      db.exec('PRAGMA journal_mode = WAL;');
+      return;
+    } catch (e) {
+      const ocupado = (e as { errcode?: unknown }).errcode === SQLITE_BUSY;
+      if (!ocupado || Date.now() >= limite) throw e;
+      // Opening happens once, at start, before anything else is served: a short synchronous pause.
+      Atomics.wait(pausa, 0, 0, 20);
+    }
+  }
+}
+
+/** SQLite's result code for a lock another connection holds. */
+const SQLITE_BUSY = 5;
+
 /**
  * Opens an embedded SQLite database through node:sqlite, shaped as Kysely's SqliteDatabase.
  * Columns declared BOOLEAN come back as true/false, so both dialects return identical rows.
@@ -33,10 +62,11 @@ export function abrirSqlite(caminho: string, sincronia: SincroniaSqlite = SINCRO
   const db = new DatabaseSync(caminho);
   // NOTE: busy_timeout first. Turning a new file to WAL takes its exclusive lock; without the
   // timeout already set, a process that opens the file while another one migrates it fails at
-  // once with "database is locked" instead of waiting its turn.
+  // once with "database is locked" instead of waiting its turn (and emWal covers the case the
+  // timeout does not).
+  db.exec('PRAGMA busy_timeout = 10000;');
+  emWal(db);
   db.exec(`
-    PRAGMA busy_timeout = 10000;
-    PRAGMA journal_mode = WAL;
     PRAGMA synchronous = ${sincronia};
     PRAGMA foreign_keys = ON;
   `);
