@@ -17,6 +17,7 @@ import {
 import pg from 'pg';
 import type { BancoConfig } from '../config.ts';
 import { NOMES_MIGRACOES, provedorDeMigracoes } from './migrations/index.ts';
+import { Lote, juntas, leitura, type Leitura } from './juntas.ts';
 import { abrirSqlite } from './sqlite.ts';
 import type { DB } from './tipos.ts';
 
@@ -140,6 +141,10 @@ export function configDoPool(url: string, maxConexoes = CONEXOES_DO_POOL): pg.Po
   return {
     connectionString: url,
     max: maxConexoes,
+    // Statements queued on a connection go out at once, without waiting for the answer of the
+    // one before (juntas.ts; the BEGIN of a transaction, in poolComNomes). The server answers
+    // them in order; a connection is one caller's at a time, so only those two ever queue.
+    pipeline: true,
     types: {
       // NOTE: COUNT and SUM come back as int8; our values fit a double exactly, so read numbers.
       getTypeParser: ((oid: number, formato?: 'text' | 'binary') =>
@@ -147,6 +152,9 @@ export function configDoPool(url: string, maxConexoes = CONEXOES_DO_POOL): pg.Po
     },
   };
 }
+
+/** The answer of a statement that returns no rows, as `pg` gives it. */
+const SEM_LINHAS = { command: 'SELECT', rowCount: 0, rows: [] as unknown[] };
 
 /** Distinct statement texts that get a name; past this, statements go unnamed (server memory per connection stays bounded). */
 const MAXIMO_DE_NOMEADAS = 1000;
@@ -179,11 +187,35 @@ function nomeDaConsulta(texto: string): string | null {
 function poolComNomes(pool: pg.Pool): PostgresPool {
   const clientes = new WeakMap<pg.PoolClient, PostgresPoolClient>();
   const embrulhar = (cliente: pg.PoolClient): PostgresPoolClient => {
-    const consultar = (texto: string, valores: readonly unknown[]) => {
+    const enviar = (texto: string, valores: readonly unknown[]) => {
       const name = valores.length === 0 ? null : nomeDaConsulta(texto);
       return name === null
         ? cliente.query(texto, [...valores])
         : cliente.query({ name, text: texto, values: [...valores] });
+    };
+    // A BEGIN already sent whose answer nobody has awaited yet (see below).
+    let inicio: Promise<unknown> | null = null;
+    const consultar = (texto: string, valores: readonly unknown[]): Promise<unknown> => {
+      // NOTE: a transaction's BEGIN answers nothing a use case needs, so it is sent and not
+      // awaited: the pipeline puts the first statement right behind it, and that statement's
+      // answer waits for the BEGIN's too (and fails with it). One round trip fewer per transaction.
+      if (texto === 'begin') {
+        inicio = cliente.query(texto);
+        // Awaited with the next statement; a failure with no next statement is the connection's.
+        inicio.catch(() => undefined);
+        return Promise.resolve(SEM_LINHAS);
+      }
+      const lote = valores.length === 1 && valores[0] instanceof Lote ? valores[0] : null;
+      const resposta =
+        lote === null
+          ? enviar(texto, valores)
+          : Promise.all(lote.consultas.map((c) => enviar(c.sql, c.parameters))).then((rs) => ({
+              ...SEM_LINHAS,
+              rows: rs.map((r) => r.rows),
+            }));
+      const antes = inicio;
+      inicio = null;
+      return antes === null ? resposta : Promise.all([antes, resposta]).then(([, r]) => r);
     };
     return {
       // Kysely calls query(sql, parameters) only: no cursors are configured.
@@ -362,10 +394,18 @@ export function ehPostgres(db: Db): boolean {
  * transaction ends. SQLite's transaction already holds the one writer, so there it does nothing.
  */
 export async function travarChaves(trx: Transaction<DB>, grupo: number, chaves: readonly number[]): Promise<void> {
-  if (chaves.length === 0 || !ehPostgres(trx)) return;
+  await juntas(trx, [leituraDasChaves(trx, grupo, chaves)]);
+}
+
+/** travarChaves as one statement of a batch (juntas.ts): none on SQLite or with no keys. */
+export function leituraDasChaves(trx: Transaction<DB>, grupo: number, chaves: readonly number[]): Leitura<void> {
   const ordem = [...new Set(chaves)].sort((a, b) => a - b);
   // One statement: unnest yields the keys in the array's order, and each row takes its lock in turn.
-  await sql`select pg_advisory_xact_lock(${grupo}::integer, k) from unnest(${ordem}::integer[]) as k`.execute(trx);
+  const consulta =
+    chaves.length === 0 || !ehPostgres(trx)
+      ? null
+      : sql`select pg_advisory_xact_lock(${grupo}::integer, k) from unnest(${ordem}::integer[]) as k`.compile(trx);
+  return leitura(consulta, () => undefined);
 }
 
 /**

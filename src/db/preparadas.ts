@@ -15,10 +15,16 @@ interface Compilada<R> {
  * copies the parameters with the markers replaced. A value must be a plain parameter (not a list
  * for `in`), and each marker must land in exactly one place, or the first call throws.
  */
+export interface ConsultaPreparada<A extends readonly unknown[], R> {
+  (db: Db, ...valores: A): Promise<R[]>;
+  /** The statement with these values, not run: for a batch (juntas.ts). */
+  compilada(db: Db, ...valores: A): CompiledQuery<R>;
+}
+
 export function consultaPreparada<A extends readonly unknown[], R>(
   montar: (db: Db, ...valores: A) => Compilable<R>,
   quantosValores: A['length'],
-): (db: Db, ...valores: A) => Promise<R[]> {
+): ConsultaPreparada<A, R> {
   // One compilation per adapter (the database and its transactions share it; the dialects differ).
   const porAdaptador = new WeakMap<object, Compilada<R>>();
   const compilar = (db: Db): Compilada<R> => {
@@ -32,7 +38,7 @@ export function consultaPreparada<A extends readonly unknown[], R>(
     });
     return { consulta, posicoes };
   };
-  return async (db, ...valores) => {
+  const compilada = (db: Db, ...valores: A): CompiledQuery<R> => {
     const adaptador = db.getExecutor().adapter;
     let c = porAdaptador.get(adaptador);
     if (c === undefined) {
@@ -43,6 +49,9 @@ export function consultaPreparada<A extends readonly unknown[], R>(
     c.posicoes.forEach((posicao, i) => {
       parameters[posicao] = valores[i];
     });
-    return (await db.executeQuery<R>({ ...c.consulta, parameters })).rows;
+    return { ...c.consulta, parameters };
   };
+  const executar = async (db: Db, ...valores: A): Promise<R[]> =>
+    (await db.executeQuery<R>(compilada(db, ...valores))).rows;
+  return Object.assign(executar, { compilada });
 }

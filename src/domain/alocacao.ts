@@ -1,4 +1,5 @@
 import type { Db } from '../db/banco.ts';
+import { juntas, leitura, type Leitura } from '../db/juntas.ts';
 import { ESCALA_QUANTIDADE, faltaQuantidade, formatarQuantidadeComUnidade, paraNumero } from '../decimal.ts';
 import { linhaNumaCesta, paraCestasDaLinha, quantidadesDasCestas } from './conteudo-das-cestas.ts';
 import { Conflito } from './erros.ts';
@@ -39,7 +40,17 @@ export interface LinhaOfertada {
  * `produtos`: only the lines of these products (every supplier's).
  */
 export async function linhasOfertadas(db: Db, cicloid: number, produtos?: readonly number[]): Promise<LinhaOfertada[]> {
-  const linhas = await db
+  const [linhas] = await juntas(db, [leituraDasLinhasOfertadas(db, cicloid, produtos)]);
+  return linhas;
+}
+
+/** linhasOfertadas as one statement of a batch (juntas.ts). */
+export function leituraDasLinhasOfertadas(
+  db: Db,
+  cicloid: number,
+  produtos?: readonly number[],
+): Leitura<LinhaOfertada[]> {
+  const consulta = db
     .selectFrom('ofertaproduto as op')
     .innerJoin('oferta as o', 'o.id', 'op.ofertaid')
     .innerJoin('produto as p', 'p.id', 'op.produtoid')
@@ -81,14 +92,15 @@ export async function linhasOfertadas(db: Db, cicloid: number, produtos?: readon
     )
     .orderBy('p.nome')
     .orderBy('op.valorCentavos')
-    .orderBy('op.id')
-    .execute();
-  return linhas.map((l) => ({
-    ...l,
-    finalizada: Boolean(l.finalizada),
-    paraCestasMil: Number(l.paraCestasMil ?? 0),
-    paraLotesMil: Number(l.paraLotesMil ?? 0),
-  }));
+    .orderBy('op.id');
+  return leitura(consulta.compile(), (linhas) =>
+    linhas.map((l) => ({
+      ...l,
+      finalizada: Boolean(l.finalizada),
+      paraCestasMil: Number(l.paraCestasMil ?? 0),
+      paraLotesMil: Number(l.paraLotesMil ?? 0),
+    })),
+  );
 }
 
 export interface ExtraDoCiclo {
@@ -104,7 +116,17 @@ export interface ExtraDoCiclo {
 
 /** The extras a cycle publishes; `produtos`: only those of these products. */
 export async function extrasPublicados(db: Db, cicloid: number, produtos?: readonly number[]): Promise<ExtraDoCiclo[]> {
-  return db
+  const [extras] = await juntas(db, [leituraDosExtrasPublicados(db, cicloid, produtos)]);
+  return extras;
+}
+
+/** extrasPublicados as one statement of a batch (juntas.ts). */
+export function leituraDosExtrasPublicados(
+  db: Db,
+  cicloid: number,
+  produtos?: readonly number[],
+): Leitura<ExtraDoCiclo[]> {
+  const consulta = db
     .selectFrom('cicloproduto as cp')
     .innerJoin('produto as p', 'p.id', 'cp.produtoId')
     .select([
@@ -118,8 +140,8 @@ export async function extrasPublicados(db: Db, cicloid: number, produtos?: reado
     ])
     .where('cp.cicloid', '=', cicloid)
     .$if(produtos !== undefined, (q) => q.where('cp.produtoId', 'in', [...(produtos ?? [])]))
-    .orderBy('cp.id')
-    .execute();
+    .orderBy('cp.id');
+  return leitura(consulta.compile(), (extras) => extras);
 }
 
 /** Per-line room for extras: what baskets and lots leave over of a final offer (a draft promises no more). */

@@ -1,12 +1,15 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { DB } from '../db/tipos.ts';
-import { emTransacao, travarChaves, type Banco, type Db } from '../db/banco.ts';
+import { emTransacao, leituraDasChaves, travarChaves, type Banco, type Db } from '../db/banco.ts';
+import { juntas, leitura, type Leitura } from '../db/juntas.ts';
 import { consultaPreparada } from '../db/preparadas.ts';
 import { ehFornecedor, ehGestor, exigirAgirPor, podeNoRegistro, veTudo, type Ator } from './acesso.ts';
 import {
   atribuirExtrasPorMercado,
   conferirCapacidade,
   extrasPublicados,
+  leituraDasLinhasOfertadas,
+  leituraDosExtrasPublicados,
   linhasOfertadas,
   type ChaveMercado,
   type ExtraDoCiclo,
@@ -15,7 +18,7 @@ import {
 import { auditar } from './auditoria.ts';
 import { itensDasCestas, paraCestasDaLinha } from './conteudo-das-cestas.ts';
 import { faseDoCiclo, type Fase } from './ciclos/calendario.ts';
-import { cicloDasJanelas, exigirJanela } from './ciclos/janelas.ts';
+import { cicloDasJanelas, exigirJanela, leituraDoCiclo } from './ciclos/janelas.ts';
 import { faltaQuantidade, formatarQuantidadeComUnidade, formatarReais, valorDaQuantidade } from '../decimal.ts';
 import { Conflito, Invalido, NaoEncontrado, Proibido } from './erros.ts';
 import { unidadeTrocada, type Unidade } from './catalogo.ts';
@@ -151,7 +154,23 @@ const ofertaComLinhas = consultaPreparada(
  * query: the offer's row comes with each of its lines (once, with no line, when it has none).
  */
 export async function ofertaDe(db: Db, cicloid: number, usuarioid: number): Promise<Oferta> {
-  const lidas = await ofertaComLinhas(db, cicloid, usuarioid);
+  const [oferta] = await juntas(db, [leituraDaOferta(db, cicloid, usuarioid)]);
+  return oferta;
+}
+
+/** ofertaDe as one statement of a batch (juntas.ts). */
+export function leituraDaOferta(db: Db, cicloid: number, usuarioid: number): Leitura<Oferta> {
+  return leitura(ofertaComLinhas.compilada(db, cicloid, usuarioid), (lidas) =>
+    montarDaLeitura(cicloid, usuarioid, lidas),
+  );
+}
+
+/** The offer from the rows of ofertaComLinhas: one per line, or a single one with no line. */
+function montarDaLeitura(
+  cicloid: number,
+  usuarioid: number,
+  lidas: Awaited<ReturnType<typeof ofertaComLinhas>>,
+): Oferta {
   const oferta = lidas[0];
   if (oferta === undefined)
     return { id: null, cicloid, usuarioid, finalizada: false, finalizadaEm: null, produtos: [], totalCentavos: 0 };
@@ -258,27 +277,36 @@ export async function salvarOferta(
   if (Object.keys(erros).length > 0) throw new Invalido('VALIDACAO', 'Verifique os campos destacados', erros);
   return emTransacao(banco, async (trx) => {
     const usuarioid = await fornecedorAlvo(trx, ator, entrada.usuarioid);
-    // NOTE: the products are read before the locks are taken (and checked after the cycle's
-    // window, as always): every round trip taken while a lock is held makes whoever waits for
-    // it wait longer.
-    const produtos =
-      // Stryker disable next-line ConditionalExpression: an empty IN list is valid on SQLite, where the mutation run goes; PostgreSQL refuses it
-      linhas.length === 0
-        ? // Stryker disable next-line ArrayDeclaration: with no lines the products are never read
-          []
-        : await trx
-            .selectFrom('produto')
-            .select(['id', 'unidade'])
-            .where(
-              'id',
-              'in',
-              linhas.map((l) => l.produtoid),
-            )
-            .where('ativo', '=', true)
-            .execute();
-    // The cycle beside other offers and orders, never beside a composition, an extra, a lot or
-    // the closing (janelas.ts).
-    const ciclo = await cicloDasJanelas(trx, cicloid, 'oferta');
+    // In one batch (juntas.ts), in this order: the products, read before any lock is taken (and
+    // checked after the cycle's window, as always); the cycle, beside other offers and orders,
+    // never beside a composition, an extra, a lot or the closing (janelas.ts); the offer's turn;
+    // and the offer as it stands, read under its turn.
+    // NOTE: a save changes only this offer's lines, so the capacity of the products they hold,
+    // and of those taken out, is what it can break: only those products are checked (every
+    // supplier's lines of each), and only those are locked (PostgreSQL). Two suppliers take
+    // turns on the products they share and save the others at once; two saves of one offer
+    // take turns on the offer, whose lines say which products to lock.
+    const [produtos, ciclo, , antes] = await juntas(trx, [
+      leitura(
+        // Stryker disable next-line ConditionalExpression: an empty IN list is valid on SQLite, where the mutation run goes; PostgreSQL refuses it
+        linhas.length === 0
+          ? null
+          : trx
+              .selectFrom('produto')
+              .select(['id', 'unidade'])
+              .where(
+                'id',
+                'in',
+                linhas.map((l) => l.produtoid),
+              )
+              .where('ativo', '=', true)
+              .compile(),
+        (lidos) => lidos,
+      ),
+      leituraDoCiclo(trx, cicloid, 'oferta'),
+      leituraDasChaves(trx, cicloid, [-usuarioid]),
+      leituraDaOferta(trx, cicloid, usuarioid),
+    ]);
     const { foraDaJanela } = exigirJanela(ciclo, opcoes.hoje, 'oferta', ehGestor(ator));
     // Stryker disable next-line ConditionalExpression,EqualityOperator: an empty IN list is valid on SQLite (see above)
     if (linhas.length > 0) {
@@ -297,13 +325,6 @@ export async function salvarOferta(
         throw new Invalido('VALIDACAO', 'Verifique os campos destacados', Object.fromEntries(noutraUnidade));
     }
     const iso = opcoes.agora.toISOString();
-    // NOTE: a save changes only this offer's lines, so the capacity of the products they hold,
-    // and of those taken out, is what it can break: only those products are checked (every
-    // supplier's lines of each), and only those are locked (PostgreSQL). Two suppliers take
-    // turns on the products they share and save the others at once; two saves of one offer
-    // take turns on the offer, whose lines say which products to lock.
-    await travarChaves(trx, cicloid, [-usuarioid]);
-    const antes = await ofertaDe(trx, cicloid, usuarioid);
     const tocados = [
       ...new Set([
         ...antes.produtos.map((p) => p.produtoid),
@@ -319,11 +340,11 @@ export async function salvarOferta(
       finalizadaEm: finalizada ? (antes.finalizada ? antes.finalizadaEm : iso) : null,
       updatedAt: iso,
     };
-    let ofertaId = antes.id;
-    // Stryker disable next-line ConditionalExpression: an offer that exists is upserted into the same state (ON CONFLICT DO UPDATE)
-    if (ofertaId === null) {
-      // A new offer is written in its final state, and its id comes back in the same statement.
-      ofertaId = (
+    const nova = antes.id === null;
+    // A new offer is written in its final state, and its id comes back in the same statement.
+    const ofertaId =
+      antes.id ??
+      (
         await trx
           .insertInto('oferta')
           .values({ cicloid, usuarioid, ...estado, createdAt: iso })
@@ -331,45 +352,48 @@ export async function salvarOferta(
           .returning('id')
           .executeTakeFirstOrThrow()
       ).id;
-    } else {
-      await trx.updateTable('oferta').set(estado).where('id', '=', ofertaId).execute();
-    }
-    if (linhas.length > 0) {
+    const removidas = antes.produtos.filter((p) => !linhas.some((l) => l.produtoid === p.produtoid));
+    const nada = () => undefined;
+    // The writes, then what the checks read after them and the offer as saved: one batch.
+    const [, , , ofertadas, extras, depois] = await juntas(trx, [
+      // Stryker disable next-line ConditionalExpression: an offer that exists is upserted into the same state (ON CONFLICT DO UPDATE)
+      leitura(nova ? null : trx.updateTable('oferta').set(estado).where('id', '=', ofertaId).compile(), nada),
       // One statement for every line, new or kept. A kept line is updated in place (the upsert
       // on its unique key), because compositions refer to the line's id, which must not change.
-      await trx
-        .insertInto('ofertaproduto')
-        .values(
-          linhas.map((l) => ({
-            ofertaid: ofertaId,
-            produtoid: l.produtoid,
-            quantidadeMilesimos: l.quantidadeMilesimos,
-            valorCentavos: l.valorCentavos,
-            createdAt: iso,
-            updatedAt: iso,
-          })),
-        )
-        .onConflict((oc) =>
-          oc.columns(['ofertaid', 'produtoid']).doUpdateSet((eb) => ({
-            quantidadeMilesimos: eb.ref('excluded.quantidadeMilesimos'),
-            valorCentavos: eb.ref('excluded.valorCentavos'),
-            updatedAt: eb.ref('excluded.updatedAt'),
-          })),
-        )
-        .execute();
-    }
-    const removidas = antes.produtos.filter((p) => !linhas.some((l) => l.produtoid === p.produtoid));
-    await removerLinhas(trx, removidas);
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: an empty IN list is valid on SQLite, where the mutation run goes; PostgreSQL refuses it
-    if (tocados.length > 0) {
-      const [ofertadas, extras] = [
-        await linhasOfertadas(trx, cicloid, tocados),
-        await extrasPublicados(trx, cicloid, tocados),
-      ];
-      conferirCapacidade(ofertadas, extras);
-      conferirExtrasMantidos(amarras, ofertadas, extras);
-    }
-    const depois = await ofertaDe(trx, cicloid, usuarioid);
+      leitura(
+        linhas.length === 0
+          ? null
+          : trx
+              .insertInto('ofertaproduto')
+              .values(
+                linhas.map((l) => ({
+                  ofertaid: ofertaId,
+                  produtoid: l.produtoid,
+                  quantidadeMilesimos: l.quantidadeMilesimos,
+                  valorCentavos: l.valorCentavos,
+                  createdAt: iso,
+                  updatedAt: iso,
+                })),
+              )
+              .onConflict((oc) =>
+                oc.columns(['ofertaid', 'produtoid']).doUpdateSet((eb) => ({
+                  quantidadeMilesimos: eb.ref('excluded.quantidadeMilesimos'),
+                  valorCentavos: eb.ref('excluded.valorCentavos'),
+                  updatedAt: eb.ref('excluded.updatedAt'),
+                })),
+              )
+              .compile(),
+        nada,
+      ),
+      leituraDaRemocao(trx, removidas),
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: an empty IN list is valid on SQLite, where the mutation run goes; PostgreSQL refuses it
+      tocados.length > 0 ? leituraDasLinhasOfertadas(trx, cicloid, tocados) : leitura(null, () => []),
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: see above
+      tocados.length > 0 ? leituraDosExtrasPublicados(trx, cicloid, tocados) : leitura(null, () => []),
+      leituraDaOferta(trx, cicloid, usuarioid),
+    ]);
+    conferirCapacidade(ofertadas, extras);
+    conferirExtrasMantidos(amarras, ofertadas, extras);
     await auditar(trx, ator, opcoes.agora, {
       acao: `${finalizada ? 'finalizar' : 'rascunho'}${foraDaJanela ? ' (fora da janela)' : ''}`,
       entidade: 'oferta',
@@ -607,16 +631,25 @@ function linhaAlocada(linha: LinhaDaOferta, a: Amarras): Conflito {
 
 /** Deletes lines nothing holds (conferirLinhasAmarradas, or apagarProdutoDaOferta, checked that first). */
 async function removerLinhas(trx: Db, removidas: readonly LinhaDaOferta[]): Promise<void> {
-  // Stryker disable next-line ConditionalExpression: an empty IN list is valid on SQLite, where the mutation run goes; PostgreSQL refuses it
-  if (removidas.length === 0) return;
-  await trx
-    .deleteFrom('ofertaproduto')
-    .where(
-      'id',
-      'in',
-      removidas.map((r) => r.ofertaProdutoId),
-    )
-    .execute();
+  await juntas(trx, [leituraDaRemocao(trx, removidas)]);
+}
+
+/** removerLinhas as one statement of a batch (juntas.ts): none with nothing to remove. */
+function leituraDaRemocao(trx: Db, removidas: readonly LinhaDaOferta[]): Leitura<void> {
+  return leitura(
+    // Stryker disable next-line ConditionalExpression: an empty IN list is valid on SQLite, where the mutation run goes; PostgreSQL refuses it
+    removidas.length === 0
+      ? null
+      : trx
+          .deleteFrom('ofertaproduto')
+          .where(
+            'id',
+            'in',
+            removidas.map((r) => r.ofertaProdutoId),
+          )
+          .compile(),
+    () => undefined,
+  );
 }
 
 /** Removes one line of an offer ({cicloid, produtoid} or {ofertaProdutoId}); the offer returns to draft. */

@@ -3,6 +3,7 @@
  * and the refusals once it is closed or outside the window.
  */
 import { ehPostgres, type Db } from '../../db/banco.ts';
+import { juntas, leitura, type Leitura } from '../../db/juntas.ts';
 import { consultaPreparada } from '../../db/preparadas.ts';
 import { Conflito, NaoEncontrado } from '../erros.ts';
 import { CAMPOS_DATA, JANELAS, janelaAberta, type DatasCiclo, type Janela } from './calendario.ts';
@@ -48,17 +49,23 @@ const CICLO_POR_TRAVA = {
   pedido: consultaPreparada(cicloTravado('pedido'), 1),
 };
 
+/** A cycle as the window checks read it. */
+export type CicloDasJanelas = DatasCiclo & { id: number; nome: string; ativo: boolean; fechadoEm: string | null };
+
+/** cicloDasJanelas as one statement of a batch (juntas.ts). */
+export function leituraDoCiclo(db: Db, cicloid: number, trava?: TravaDoCiclo): Leitura<CicloDasJanelas> {
+  return leitura(CICLO_POR_TRAVA[trava ?? 'nenhuma'].compilada(db, cicloid), ([c]) => {
+    if (c === undefined) throw new NaoEncontrado('CICLO_NAO_ENCONTRADO', `Não encontramos o ciclo ${cicloid}`);
+    return c;
+  });
+}
+
 /**
  * The dates and state of a cycle, for window checks. With a lock, the cycle is read after the
  * lock is held, so the state checked is the state the write commits against.
  */
-export async function cicloDasJanelas(
-  db: Db,
-  cicloid: number,
-  trava?: TravaDoCiclo,
-): Promise<DatasCiclo & { id: number; nome: string; ativo: boolean; fechadoEm: string | null }> {
-  const [c] = await CICLO_POR_TRAVA[trava ?? 'nenhuma'](db, cicloid);
-  if (c === undefined) throw new NaoEncontrado('CICLO_NAO_ENCONTRADO', `Não encontramos o ciclo ${cicloid}`);
+export async function cicloDasJanelas(db: Db, cicloid: number, trava?: TravaDoCiclo): Promise<CicloDasJanelas> {
+  const [c] = await juntas(db, [leituraDoCiclo(db, cicloid, trava)]);
   return c;
 }
 

@@ -5,6 +5,7 @@
  */
 import { sql } from 'kysely';
 import type { Db } from '../../db/banco.ts';
+import { leitura, type Leitura } from '../../db/juntas.ts';
 import { consultaPreparada } from '../../db/preparadas.ts';
 import { podeNoRegistro, veTudo, type Ator } from '../acesso.ts';
 import { cicloDasJanelas } from '../ciclos/janelas.ts';
@@ -192,15 +193,16 @@ export async function pedidoDe(db: Db, cicloid: number, usuarioid: number, taxa:
  * A consumer's order in a cycle, about to be saved, with whether the pickup has records of it
  * (`comRetirada`: then it can no longer change), or null: one query.
  */
-export async function pedidoParaMudar(
+export function leituraDoPedidoParaMudar(
   db: Db,
   cicloid: number,
   usuarioid: number,
   taxa: Taxa,
-): Promise<{ pedido: Pedido; comRetirada: boolean } | null> {
-  const linhas = await pedidoParaMudarPreparada(db, cicloid, usuarioid);
-  const pedido = montarDasLinhas(linhas, taxa);
-  return pedido === null ? null : { pedido, comRetirada: linhas.some((l) => Boolean(Number(l.comRetirada))) };
+): Leitura<{ pedido: Pedido; comRetirada: boolean } | null> {
+  return leitura(pedidoParaMudarPreparada.compilada(db, cicloid, usuarioid), (linhas) => {
+    const pedido = montarDasLinhas(linhas, taxa);
+    return pedido === null ? null : { pedido, comRetirada: linhas.some((l) => Boolean(Number(l.comRetirada))) };
+  });
 }
 
 /** Finds an order the actor may see: their own, or any for admins and info. Others are "not found". */

@@ -5,6 +5,7 @@
  */
 import { sql } from 'kysely';
 import { ehPostgres, type Db } from '../../db/banco.ts';
+import { leitura, type Leitura } from '../../db/juntas.ts';
 import { consultaPreparada } from '../../db/preparadas.ts';
 import { pontosDoCiclo } from '../ciclos/leitura.ts';
 import { Invalido } from '../erros.ts';
@@ -62,11 +63,19 @@ export async function lerPontoDoPedido(trx: Db, cicloid: number, pontoEntregaId:
  * and takes no turn; the save is refused before it writes anything, so it waits for no one while
  * it holds its row locks.
  */
-export async function lerPontoNaVezDoConsumidor(trx: Db, cicloid: number, pontoEntregaId: number, usuarioid: number) {
-  // Stryker disable next-line ConditionalExpression: SQLite has no advisory locks (nor any need of them)
-  if (!ehPostgres(trx)) return lerPontoDoPedido(trx, cicloid, pontoEntregaId);
-  const [ponto] = await pontoNaVezPreparado(trx, cicloid, pontoEntregaId, cicloid, -cicloid, usuarioid);
-  return ponto;
+export function leituraDoPontoNaVezDoConsumidor(
+  trx: Db,
+  cicloid: number,
+  pontoEntregaId: number,
+  usuarioid: number,
+): Leitura<PontoLido> {
+  return leitura(
+    // Stryker disable next-line ConditionalExpression: SQLite has no advisory locks (nor any need of them)
+    ehPostgres(trx)
+      ? pontoNaVezPreparado.compilada(trx, cicloid, pontoEntregaId, cicloid, -cicloid, usuarioid)
+      : pontoPreparado.compilada(trx, cicloid, pontoEntregaId, cicloid),
+    ([ponto]) => ponto,
+  );
 }
 
 /**

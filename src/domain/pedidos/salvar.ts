@@ -4,15 +4,16 @@
  * is a private function below it, in the order the use case runs them.
  */
 import { ehPostgres, emTransacao, type Banco, type Db } from '../../db/banco.ts';
+import { juntas, leitura } from '../../db/juntas.ts';
 import { ESCALA_QUANTIDADE, formatarQuantidadeComUnidade, paraNumero } from '../../decimal.ts';
 import { ehGestor, exigirAgirPor, type Ator } from '../acesso.ts';
 import { auditar } from '../auditoria.ts';
 import { unidadeTrocada } from '../catalogo.ts';
-import { cicloDasJanelas, exigirJanela } from '../ciclos/janelas.ts';
+import { exigirJanela, leituraDoCiclo } from '../ciclos/janelas.ts';
 import { cestaComposta } from '../conteudo-das-cestas.ts';
 import { Conflito, Invalido } from '../erros.ts';
-import { reservadoDaLinha, soConfirmadosSeguram, vendaveisDaCesta } from '../reservas.ts';
-import { pedidoParaMudar } from './leituras.ts';
+import { reservadoDaLinhaHoje, soConfirmadosSeguram, vendaveisDaCesta } from '../reservas.ts';
+import { leituraDoPedidoParaMudar } from './leituras.ts';
 import {
   montarPedido,
   type HorarioDeRetirada,
@@ -21,7 +22,7 @@ import {
   type OpcoesPedido,
   type Pedido,
 } from './modelo.ts';
-import { lerPontoNaVezDoConsumidor, pontoDoPedido, pontoDosMercados, type PontoLido } from './ponto.ts';
+import { leituraDoPontoNaVezDoConsumidor, pontoDoPedido, pontoDosMercados, type PontoLido } from './ponto.ts';
 import { chaveDaLinha, consumidorAlvo, regrasDasLinhas, type EntradaPedido, type LinhaPedida } from './regras.ts';
 
 /**
@@ -45,13 +46,19 @@ export async function salvarPedido(
   return emTransacao(banco, async (trx) => {
     const consumidor = await consumidorAlvo(trx, ator, entrada.usuarioid);
     const usuarioid = consumidor.id;
-    const ciclo = await cicloDasJanelas(trx, cicloid, 'pedido');
+    // The cycle, the point with the consumer's turn, the baskets and extras and the order saved
+    // before, in that order (the order the locks are taken in), sent together (juntas.ts).
+    const [leituraDasCestas, leituraDosExtras] = leiturasDasLinhas(trx, linhas, opcoes.hoje);
+    const [ciclo, pontoLido, cestas, extras, lido] = await juntas(trx, [
+      leituraDoCiclo(trx, cicloid, 'pedido'),
+      leituraDoPontoNaVezDoConsumidor(trx, cicloid, pontoEntregaId, usuarioid),
+      leituraDasCestas,
+      leituraDosExtras,
+      leituraDoPedidoParaMudar(trx, cicloid, usuarioid, opcoes.taxa),
+    ]);
     const { foraDaJanela } = exigirJanela(ciclo, opcoes.hoje, 'pedido', ehGestor(ator));
     // Once the window has closed (an admin's change), unconfirmed orders hold nothing.
     const soConfirmados = soConfirmadosSeguram(ciclo, opcoes.hoje);
-    const pontoLido = await lerPontoNaVezDoConsumidor(trx, cicloid, pontoEntregaId, usuarioid);
-    const { cestas, extras } = await travarLinhas(trx, linhas, soConfirmados);
-    const lido = await pedidoParaMudar(trx, cicloid, usuarioid, opcoes.taxa);
     const antes = lido?.pedido ?? null;
     const alvos = alvosDasLinhas(linhas, cicloid, cestas, extras);
     const ponto = await conferirPonto(trx, cicloid, pontoEntregaId, pontoLido, alvos);
@@ -105,8 +112,11 @@ export async function salvarPedido(
   });
 }
 
-/** The order's baskets and extras with what is reserved of each, read under their row locks (two queries at most). */
-async function travarLinhas(trx: Db, linhas: readonly LinhaPedida[], soConfirmados: boolean) {
+/**
+ * The order's baskets and extras with what is reserved of each, read under their row locks: a
+ * statement each, none for an empty list.
+ */
+function leiturasDasLinhas(trx: Db, linhas: readonly LinhaPedida[], hoje: string) {
   // Stryker disable next-line ArrayDeclaration: a bogus id matches no row (and locks none on SQLite)
   const idsCestas = linhas.flatMap((l) => l.cicloCestaId ?? []);
   // Stryker disable next-line ArrayDeclaration: see above
@@ -114,62 +124,59 @@ async function travarLinhas(trx: Db, linhas: readonly LinhaPedida[], soConfirmad
   // NOTE: on PostgreSQL the baskets and the extras are locked by the very queries that read
   // them (FOR UPDATE of their own rows, in id order, so two orders never deadlock), and what
   // they reserve is read under that lock: the newest committed counter. SQLite's transaction
-  // is already exclusive.
+  // is already exclusive. What they reserve depends on the cycle's phase (reservadoDaLinhaHoje):
+  // decided in the statement, so that it goes in the same batch as the cycle's read, whose lock
+  // keeps the dates as read until the order commits.
   const travando = ehPostgres(trx);
-  // NOTE (both queries): an empty IN list is valid on SQLite, where the mutation run goes;
-  // PostgreSQL refuses it, and its suite covers the empty case. Row locks exist only on
-  // PostgreSQL, where test/fluxo/reserva.test.ts oversells without them.
-  const cestas =
+  const cestas = trx
+    .selectFrom('ciclocesta as cc')
+    .innerJoin('cesta', 'cesta.id', 'cc.cestaId')
+    .leftJoin('mercado as m', 'm.id', 'cc.mercadoId')
+    .select(['cc.id', 'cc.cicloid', 'cesta.nome', 'cesta.valorReferenciaCentavos', 'cesta.ativo'])
+    .select(['cc.mercadoId', 'm.nome as mercadoNome', 'm.taxaAdministrativaCentesimos as taxaCentesimos'])
+    // What may be sold is the composition's number (what will be packed), read under the row's
+    // lock; a composition changes only under the cycle's lock, which this transaction shares.
+    .select([
+      vendaveisDaCesta('cc').as('quantidadeCestas'),
+      reservadoDaLinhaHoje('ciclocesta', 'cc', hoje).as('reservadoMilesimos'),
+    ])
+    .select((eb) => cestaComposta(eb).as('composta'))
+    .where('cc.id', 'in', idsCestas)
+    .orderBy('cc.id')
+    .$if(
+      travando,
+      // Stryker disable next-line ArrowFunction: row locks exist only on PostgreSQL (see the note above)
+      (q) => q.forUpdate('cc'),
+    );
+  const extras = trx
+    .selectFrom('cicloproduto as cp')
+    .innerJoin('produto as p', 'p.id', 'cp.produtoId')
+    .leftJoin('mercado as m', 'm.id', 'cp.mercadoId')
+    .select(['cp.id', 'cp.cicloid', 'cp.quantidadeMilesimos', 'cp.valorCentavos', 'p.nome', 'p.unidade'])
+    .select(['cp.mercadoId', 'm.nome as mercadoNome', 'm.taxaAdministrativaCentesimos as taxaCentesimos'])
+    .select(reservadoDaLinhaHoje('cicloproduto', 'cp', hoje).as('reservadoMilesimos'))
+    .where('cp.id', 'in', idsExtras)
+    .orderBy('cp.id')
+    .$if(
+      travando,
+      // Stryker disable next-line ArrowFunction: row locks exist only on PostgreSQL (see the note above)
+      (q) => q.forUpdate('cp'),
+    );
+  // NOTE (both): an empty IN list is valid on SQLite, where the mutation run goes; PostgreSQL
+  // refuses it, and its suite covers the empty case. Row locks exist only on PostgreSQL, where
+  // test/fluxo/reserva.test.ts oversells without them.
+  const cadaLinha = <R>(linhas: R[]) => linhas;
+  return [
     // Stryker disable next-line ConditionalExpression: see the note above
-    idsCestas.length === 0
-      ? // Stryker disable next-line ArrayDeclaration: see the note above
-        []
-      : await trx
-          .selectFrom('ciclocesta as cc')
-          .innerJoin('cesta', 'cesta.id', 'cc.cestaId')
-          .leftJoin('mercado as m', 'm.id', 'cc.mercadoId')
-          .select(['cc.id', 'cc.cicloid', 'cesta.nome', 'cesta.valorReferenciaCentavos', 'cesta.ativo'])
-          .select(['cc.mercadoId', 'm.nome as mercadoNome', 'm.taxaAdministrativaCentesimos as taxaCentesimos'])
-          // What may be sold is the composition's number (what will be packed), read under the row's
-          // lock; a composition changes only under the cycle's lock, which this transaction shares.
-          .select([
-            vendaveisDaCesta('cc').as('quantidadeCestas'),
-            reservadoDaLinha('ciclocesta', 'cc', soConfirmados).as('reservadoMilesimos'),
-          ])
-          .select((eb) => cestaComposta(eb).as('composta'))
-          .where('cc.id', 'in', idsCestas)
-          .orderBy('cc.id')
-          .$if(
-            travando,
-            // Stryker disable next-line ArrowFunction: row locks exist only on PostgreSQL (see the note above the baskets' query)
-            (q) => q.forUpdate('cc'),
-          )
-          .execute();
-  const extras =
-    // Stryker disable next-line ConditionalExpression: see the note above the baskets' query
-    idsExtras.length === 0
-      ? // Stryker disable next-line ArrayDeclaration: see the note above the baskets' query
-        []
-      : await trx
-          .selectFrom('cicloproduto as cp')
-          .innerJoin('produto as p', 'p.id', 'cp.produtoId')
-          .leftJoin('mercado as m', 'm.id', 'cp.mercadoId')
-          .select(['cp.id', 'cp.cicloid', 'cp.quantidadeMilesimos', 'cp.valorCentavos', 'p.nome', 'p.unidade'])
-          .select(['cp.mercadoId', 'm.nome as mercadoNome', 'm.taxaAdministrativaCentesimos as taxaCentesimos'])
-          .select(reservadoDaLinha('cicloproduto', 'cp', soConfirmados).as('reservadoMilesimos'))
-          .where('cp.id', 'in', idsExtras)
-          .orderBy('cp.id')
-          .$if(
-            travando,
-            // Stryker disable next-line ArrowFunction: row locks exist only on PostgreSQL (see the note above the baskets' query)
-            (q) => q.forUpdate('cp'),
-          )
-          .execute();
-  return { cestas, extras };
+    leitura(idsCestas.length === 0 ? null : cestas.compile(), cadaLinha),
+    // Stryker disable next-line ConditionalExpression: see the note above
+    leitura(idsExtras.length === 0 ? null : extras.compile(), cadaLinha),
+  ] as const;
 }
 
-/** The order's baskets and extras as travarLinhas reads them. */
-type Travadas = Awaited<ReturnType<typeof travarLinhas>>;
+/** The order's baskets and extras as leiturasDasLinhas reads them. */
+type Lidas = ReturnType<typeof leiturasDasLinhas>;
+type Travadas = { cestas: ReturnType<Lidas[0]['ler']>; extras: ReturnType<Lidas[1]['ler']> };
 
 /** A line of the order with the basket or the extra it buys. */
 type Alvo =
