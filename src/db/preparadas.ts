@@ -7,6 +7,13 @@ interface Compilada<R> {
   readonly posicoes: readonly number[];
 }
 
+/** A prepared query: run it, or take its statement with the values in place. */
+export interface ConsultaPreparada<A extends readonly unknown[], R> {
+  (db: Db, ...valores: A): Promise<R[]>;
+  /** The statement with these values, not run: for a batch (juntas.ts). */
+  compilada(db: Db, ...valores: A): CompiledQuery<R>;
+}
+
 /**
  * A query that every request runs, built and compiled once per dialect instead of once per call.
  * NOTE: Kysely builds the operation tree and compiles it to SQL on every call, and for a lookup by
@@ -15,12 +22,6 @@ interface Compilada<R> {
  * copies the parameters with the markers replaced. A value must be a plain parameter (not a list
  * for `in`), and each marker must land in exactly one place, or the first call throws.
  */
-export interface ConsultaPreparada<A extends readonly unknown[], R> {
-  (db: Db, ...valores: A): Promise<R[]>;
-  /** The statement with these values, not run: for a batch (juntas.ts). */
-  compilada(db: Db, ...valores: A): CompiledQuery<R>;
-}
-
 export function consultaPreparada<A extends readonly unknown[], R>(
   montar: (db: Db, ...valores: A) => Compilable<R>,
   quantosValores: A['length'],
